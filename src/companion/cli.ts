@@ -1,0 +1,62 @@
+// The `airlock` CLI entry: finds the subcommand by its leading words and runs it.
+import { type Command, type CommandIo, ExitCode } from "./command.ts";
+import { commands } from "./commands/index.ts";
+
+function nodeIo(): CommandIo {
+  return {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    readStdin: async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks).toString("utf8");
+    },
+    env: process.env,
+    cwd: process.cwd(),
+  };
+}
+
+function usage(): string {
+  const width = Math.max(...commands.map((c) => c.name.join(" ").length));
+  const lines = commands.map((c) => `  airlock ${c.name.join(" ").padEnd(width)}  ${c.summary}`);
+  return `Usage: airlock <command> [options]\n\nCommands:\n${lines.join("\n")}\n\nRun "airlock <command> --help" for a command's options.\n`;
+}
+
+/** Longest match of leading words wins, so `policy explain` beats a bare `policy`. */
+export function findCommand(argv: string[]): { command: Command; rest: string[] } | undefined {
+  let best: { command: Command; rest: string[] } | undefined;
+  for (const command of commands) {
+    const n = command.name.length;
+    if (argv.length >= n && command.name.every((w, i) => argv[i] === w)) {
+      if (!best || n > best.command.name.length) best = { command, rest: argv.slice(n) };
+    }
+  }
+  return best;
+}
+
+export async function main(argv: string[], io: CommandIo = nodeIo()): Promise<number> {
+  if (argv.length === 0 || argv[0] === "--help" || argv[0] === "-h" || argv[0] === "help") {
+    io.stdout(usage());
+    return argv.length === 0 ? ExitCode.usage : ExitCode.ok;
+  }
+  if (argv[0] === "--version") {
+    io.stdout(`${process.env.npm_package_version ?? "0.1.0"}\n`);
+    return ExitCode.ok;
+  }
+  const found = findCommand(argv);
+  if (!found) {
+    io.stderr(`airlock: unknown command "${argv.join(" ")}"\n\n${usage()}`);
+    return ExitCode.usage;
+  }
+  if (found.rest.includes("--help") || found.rest.includes("-h")) {
+    io.stdout(found.command.help.endsWith("\n") ? found.command.help : `${found.command.help}\n`);
+    return ExitCode.ok;
+  }
+  try {
+    return await found.command.run(found.rest, io);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    io.stderr(`airlock ${found.command.name.join(" ")}: ${message}\n`);
+    return ExitCode.failure;
+  }
+}

@@ -1,0 +1,31 @@
+// The shape every `airlock` subcommand implements, and the exit codes they share.
+
+/** Exit codes are a public contract (README, "CLI exit codes"). */
+export const ExitCode = {
+  ok: 0,
+  /** The command ran and its answer is "no": a policy test mismatch, a deny, a failed check. */
+  failure: 1,
+  /** Bad arguments or input the command cannot use. */
+  usage: 2,
+  /** Configuration could not be loaded (bad policy file, missing credentials). */
+  config: 3,
+  /** The edge or the daemon could not be reached. */
+  unavailable: 4,
+} as const;
+
+export interface CommandIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  readStdin: () => Promise<string>;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+export interface Command {
+  /** Words that select the command, e.g. ["policy", "explain"]. */
+  name: string[];
+  summary: string;
+  /** Full --help text. */
+  help: string;
+  run: (args: string[], io: CommandIo) => Promise<number>;
+}

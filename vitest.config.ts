@@ -1,0 +1,48 @@
+// One vitest config, three projects: `edge` runs inside workerd, `node` runs pure and Node code,
+// `e2e` drives real processes (wrangler dev, the companion) and real Chromium.
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        plugins: [
+          cloudflareTest(async () => ({
+            wrangler: { configPath: "./wrangler.toml" },
+            miniflare: {
+              bindings: {
+                TOKEN_PEPPER: "test-pepper-0123456789abcdef0123456789abcdef",
+                ADMIN_BOOTSTRAP_TOKEN: "test-admin-bootstrap-token-0123456789",
+                DASHBOARD_ORIGINS: "https://dash.example.test",
+                TEST_MIGRATIONS: await readD1Migrations("./migrations"),
+              },
+            },
+          })),
+        ],
+        test: {
+          name: "edge",
+          include: ["test/edge/**/*.test.ts"],
+          setupFiles: ["./test/edge/setup.ts"],
+        },
+      },
+      {
+        test: {
+          name: "node",
+          include: ["test/node/**/*.test.ts"],
+          environment: "node",
+        },
+      },
+      {
+        test: {
+          name: "e2e",
+          include: ["test/e2e/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
