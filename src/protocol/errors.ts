@@ -1,0 +1,33 @@
+// The one error envelope every Airlock HTTP error uses, and its stable codes.
+import { z } from "zod";
+
+export const ErrorCode = z.enum([
+  "bad_request",
+  "invalid_json",
+  "validation_failed",
+  "unauthenticated",
+  "forbidden",
+  "not_found",
+  "method_not_allowed",
+  "conflict",
+  "payload_too_large",
+  "rate_limited",
+  "confirmation_required",
+  "gone",
+  "internal",
+  "unavailable",
+]);
+export type ErrorCode = z.infer<typeof ErrorCode>;
+
+export const ErrorEnvelope = z.object({
+  error: z.object({
+    code: ErrorCode,
+    message: z.string(),
+    details: z.unknown().optional(),
+  }),
+});
+export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>;
+
+/** One bad field of a 400: `path` is dotted (`agent.id`, `input`), `message` says what is wrong. */
+export const FieldProblem = z.object({ path: z.string(), message: z.string() });
+export type FieldProblem = z.infer<typeof FieldProblem>;

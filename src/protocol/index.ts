@@ -1,0 +1,7 @@
+// Wire schemas shared by the edge, the companion and the dashboard.
+export * from "./capability.ts";
+export * from "./decisions.ts";
+export * from "./errors.ts";
+export * from "./pairing.ts";
+export * from "./prompts.ts";
+export * from "./socket.ts";

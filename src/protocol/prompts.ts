@@ -1,0 +1,40 @@
+// Capability prompts as the capability-prompt spec shapes them (RPC events), shared by hub, dashboard and JSONL clients.
+import { z } from "zod";
+import { AgentIdentity, Capability, PromptDecision, Resolution, Risk, ScopeView } from "./capability.ts";
+
+export const CapabilityPrompt = z.object({
+  promptId: z.string(),
+  callIds: z.array(z.string()),
+  agent: AgentIdentity,
+  /** The spec's name for the requester; same value as `agent`, kept so spec-following JSONL clients work unchanged. */
+  extension: AgentIdentity,
+  sessionIds: z.array(z.string()),
+  capability: Capability,
+  method: z.string(),
+  risk: Risk,
+  justification: z.string(),
+  /** Up to 3 representative redacted scopes; `moreScopes` counts the rest ("+N more"). */
+  scopes: z.array(ScopeView),
+  moreScopes: z.number().int().nonnegative(),
+  options: z.array(PromptDecision),
+  timeoutMs: z.number().int().positive(),
+  createdAt: z.string(),
+  expiresAt: z.string(),
+  /** High-risk prompts need a confirmation token before an allow is accepted. */
+  requiresConfirmation: z.boolean(),
+});
+export type CapabilityPrompt = z.infer<typeof CapabilityPrompt>;
+
+export const ResolvedPrompt = CapabilityPrompt.extend({
+  resolution: Resolution,
+  resolvedAt: z.string(),
+  decidedBy: z.object({ actor: z.string(), deviceId: z.string().nullable() }),
+});
+export type ResolvedPrompt = z.infer<typeof ResolvedPrompt>;
+
+export const ApproveRequest = z.strictObject({
+  scope: z.enum(["once", "session", "always"]).default("once"),
+  confirmation_token: z.string().min(1).max(200).optional(),
+});
+export const RejectRequest = z.strictObject({ scope: z.enum(["once", "always"]).default("once") });
+export const ConfirmationToken = z.object({ token: z.string(), expires_at: z.string(), prompt_id: z.string() });

@@ -1,0 +1,62 @@
+// Every websocket message between UserHub and its clients (companions and dashboards), parsed on both ends.
+import { z } from "zod";
+import { EmergencyControls, PromptDecision } from "./capability.ts";
+import { DecisionRequest, DecisionResponse } from "./decisions.ts";
+import { CapabilityPrompt, ResolvedPrompt } from "./prompts.ts";
+
+export const ClientRole = z.enum(["companion", "dashboard"]);
+export type ClientRole = z.infer<typeof ClientRole>;
+
+/** Client → hub. */
+export const ClientMessage = z.discriminatedUnion("type", [
+  z.strictObject({
+    type: z.literal("hello"),
+    client: z.strictObject({ name: z.string().max(100), version: z.string().max(50).optional() }),
+    /** Call ids the client is still waiting on (a companion resuming after a reconnect). */
+    resume: z.array(z.string().max(200)).max(1000).optional(),
+  }),
+  z.strictObject({ type: z.literal("ping"), id: z.string().max(100).optional() }),
+  z.strictObject({ type: z.literal("tool_request"), id: z.string().max(100).optional(), request: DecisionRequest }),
+  z.strictObject({
+    type: z.literal("capability_decision"),
+    id: z.string().max(100).optional(),
+    promptId: z.string().max(200),
+    decision: PromptDecision,
+    confirmationToken: z.string().max(200).optional(),
+  }),
+]);
+export type ClientMessage = z.infer<typeof ClientMessage>;
+
+/** Hub → client. */
+export const ServerMessage = z.discriminatedUnion("type", [
+  z.object({
+    type: z.literal("welcome"),
+    role: ClientRole,
+    deviceId: z.string(),
+    serverTime: z.string(),
+    emergency: EmergencyControls,
+  }),
+  z.object({ type: z.literal("pong"), id: z.string().optional(), serverTime: z.string() }),
+  z.object({
+    type: z.literal("error"),
+    id: z.string().optional(),
+    code: z.string(),
+    message: z.string(),
+    details: z.unknown().optional(),
+  }),
+  z.object({
+    type: z.literal("response"),
+    id: z.string().optional(),
+    command: z.string(),
+    success: z.boolean(),
+    data: z.unknown().nullable(),
+    error: z.string().nullable(),
+  }),
+  z.object({ type: z.literal("capability_prompt"), data: CapabilityPrompt }),
+  z.object({ type: z.literal("prompt_updated"), data: CapabilityPrompt }),
+  z.object({ type: z.literal("prompt_resolved"), data: ResolvedPrompt }),
+  z.object({ type: z.literal("capability_decision"), id: z.string().optional(), data: DecisionResponse }),
+  z.object({ type: z.literal("decision_pending"), id: z.string().optional(), callId: z.string(), promptId: z.string() }),
+  z.object({ type: z.literal("emergency_updated"), data: EmergencyControls }),
+]);
+export type ServerMessage = z.infer<typeof ServerMessage>;
