@@ -3,7 +3,13 @@ import { z } from "zod";
 
 export const Capability = z.enum(["read", "write", "exec", "http", "session", "ui", "tool"]);
 export const Risk = z.enum(["low", "medium", "high"]);
-export const PromptDecision = z.enum(["allow_once", "allow_session", "allow_always", "deny_once", "deny_always"]);
+export const PromptDecision = z.enum([
+  "allow_once",
+  "allow_session",
+  "allow_always",
+  "deny_once",
+  "deny_always",
+]);
 export type PromptDecision = z.infer<typeof PromptDecision>;
 /** What a resolved call records: a person's decision, or `deny_timeout` when nobody answered in time. */
 export const Resolution = z.enum([...PromptDecision.options, "deny_timeout"]);

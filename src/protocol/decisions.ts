@@ -35,5 +35,9 @@ export const DecisionResponse = z.object({
 export type DecisionResponse = z.infer<typeof DecisionResponse>;
 
 /** 202 answer of `POST /v1/decisions?wait=false` while a person has not decided yet. */
-export const DecisionPending = z.object({ call_id: z.string(), status: z.literal("pending"), prompt_id: z.string() });
+export const DecisionPending = z.object({
+  call_id: z.string(),
+  status: z.literal("pending"),
+  prompt_id: z.string(),
+});
 export type DecisionPending = z.infer<typeof DecisionPending>;

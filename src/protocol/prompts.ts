@@ -37,4 +37,8 @@ export const ApproveRequest = z.strictObject({
   confirmation_token: z.string().min(1).max(200).optional(),
 });
 export const RejectRequest = z.strictObject({ scope: z.enum(["once", "always"]).default("once") });
-export const ConfirmationToken = z.object({ token: z.string(), expires_at: z.string(), prompt_id: z.string() });
+export const ConfirmationToken = z.object({
+  token: z.string(),
+  expires_at: z.string(),
+  prompt_id: z.string(),
+});

@@ -16,7 +16,11 @@ export const ClientMessage = z.discriminatedUnion("type", [
     resume: z.array(z.string().max(200)).max(1000).optional(),
   }),
   z.strictObject({ type: z.literal("ping"), id: z.string().max(100).optional() }),
-  z.strictObject({ type: z.literal("tool_request"), id: z.string().max(100).optional(), request: DecisionRequest }),
+  z.strictObject({
+    type: z.literal("tool_request"),
+    id: z.string().max(100).optional(),
+    request: DecisionRequest,
+  }),
   z.strictObject({
     type: z.literal("capability_decision"),
     id: z.string().max(100).optional(),
@@ -56,7 +60,12 @@ export const ServerMessage = z.discriminatedUnion("type", [
   z.object({ type: z.literal("prompt_updated"), data: CapabilityPrompt }),
   z.object({ type: z.literal("prompt_resolved"), data: ResolvedPrompt }),
   z.object({ type: z.literal("capability_decision"), id: z.string().optional(), data: DecisionResponse }),
-  z.object({ type: z.literal("decision_pending"), id: z.string().optional(), callId: z.string(), promptId: z.string() }),
+  z.object({
+    type: z.literal("decision_pending"),
+    id: z.string().optional(),
+    callId: z.string(),
+    promptId: z.string(),
+  }),
   z.object({ type: z.literal("emergency_updated"), data: EmergencyControls }),
 ]);
 export type ServerMessage = z.infer<typeof ServerMessage>;

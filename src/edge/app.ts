@@ -1,0 +1,48 @@
+// The Hono app: middleware order, route groups, and the 404/405 answers.
+import { Hono } from "hono";
+import type { AppEnv } from "./env.ts";
+import { ApiError, handleError } from "./errors.ts";
+import { bodyLimit } from "./middleware/body-limit.ts";
+import { cors } from "./middleware/cors.ts";
+import { requestId } from "./middleware/request-id.ts";
+import { securityHeaders } from "./middleware/security-headers.ts";
+import { bootstrapRoutes } from "./routes/bootstrap.ts";
+import { connectRoutes } from "./routes/connect.ts";
+import { deviceRoutes } from "./routes/devices.ts";
+import { pairingRoutes } from "./routes/pairing.ts";
+import { systemRoutes } from "./routes/system.ts";
+
+const routeGroups = [systemRoutes, bootstrapRoutes, pairingRoutes, deviceRoutes, connectRoutes];
+
+/** Each registered route as a method and a path matcher, for telling 405 from 404. */
+function routeTable(app: Hono<AppEnv>) {
+  return app.routes
+    .filter((r) => r.method !== "ALL")
+    .map((r) => ({
+      method: r.method,
+      pattern: new RegExp(
+        `^${r.path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/\/:[^/]+/g, "/[^/]+")}$`,
+      ),
+    }));
+}
+
+export function createApp(): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.use("*", requestId(), securityHeaders(), cors(), bodyLimit());
+  for (const group of routeGroups) app.route("/", group);
+
+  const table = routeTable(app);
+  app.notFound((c) => {
+    const path = new URL(c.req.url).pathname;
+    const allowed = [...new Set(table.filter((r) => r.pattern.test(path)).map((r) => r.method))];
+    if (allowed.length) {
+      throw new ApiError(405, "method_not_allowed", `${c.req.method} is not allowed on ${path}.`, {
+        details: { allowed },
+        headers: { Allow: allowed.join(", ") },
+      });
+    }
+    throw new ApiError(404, "not_found", `No route ${c.req.method} ${path}.`);
+  });
+  app.onError(handleError);
+  return app;
+}

@@ -1,0 +1,114 @@
+// Device tokens `alk_<token_id>.<secret>`: issue, verify with sliding renewal, revoke by device.
+import { and, eq, isNull } from "drizzle-orm";
+import type { Db } from "../db/client.ts";
+import { authTokens, devices } from "../db/schema.ts";
+import { base64url, constantTimeEqual, hmacHex, randomBytes } from "./crypto.ts";
+
+export const TOKEN_TTL_MS = 30 * 24 * 3600 * 1000;
+export const RENEW_WINDOW_MS = 7 * 24 * 3600 * 1000;
+/** last_seen is written at most this often per device, to keep reads from turning into writes. */
+const LAST_SEEN_RESOLUTION_MS = 60 * 1000;
+
+const tokenShape = /^alk_([A-Za-z0-9_-]{16})\.([A-Za-z0-9_-]{43})$/;
+
+export interface IssuedToken {
+  token: string;
+  tokenId: string;
+  expiresAt: number;
+}
+
+export async function issueToken(
+  db: Db,
+  pepper: string,
+  userId: string,
+  deviceId: string,
+  now = Date.now(),
+): Promise<IssuedToken> {
+  const tokenId = base64url(randomBytes(12));
+  const secret = base64url(randomBytes(32)); // 256 bits
+  const expiresAt = now + TOKEN_TTL_MS;
+  await db.insert(authTokens).values({
+    id: tokenId,
+    userId,
+    deviceId,
+    secretHash: await hmacHex(pepper, secret),
+    createdAt: now,
+    expiresAt,
+  });
+  return { token: `alk_${tokenId}.${secret}`, tokenId, expiresAt };
+}
+
+export interface VerifiedToken {
+  userId: string;
+  deviceId: string;
+  deviceKind: "companion" | "browser";
+  tokenId: string;
+  expiresAt: number;
+}
+
+/** Returns the token's owner, or null for anything malformed, unknown, expired or revoked. */
+export async function verifyToken(
+  db: Db,
+  pepper: string,
+  token: string,
+  now = Date.now(),
+): Promise<VerifiedToken | null> {
+  const match = tokenShape.exec(token);
+  if (!match) return null;
+  const [, tokenId, secret] = match as unknown as [string, string, string];
+  const rows = await db
+    .select({
+      userId: authTokens.userId,
+      deviceId: authTokens.deviceId,
+      secretHash: authTokens.secretHash,
+      expiresAt: authTokens.expiresAt,
+      revokedAt: authTokens.revokedAt,
+      deviceKind: devices.kind,
+      deviceRevokedAt: devices.revokedAt,
+      lastSeenAt: devices.lastSeenAt,
+    })
+    .from(authTokens)
+    .innerJoin(devices, eq(devices.id, authTokens.deviceId))
+    .where(eq(authTokens.id, tokenId))
+    .limit(1);
+  const row = rows[0];
+  const presented = await hmacHex(pepper, secret);
+  if (!row) {
+    constantTimeEqual(presented, presented);
+    return null;
+  }
+  if (!constantTimeEqual(presented, row.secretHash)) return null;
+  if (row.revokedAt !== null || row.deviceRevokedAt !== null || row.expiresAt <= now) return null;
+
+  let expiresAt = row.expiresAt;
+  const writes = [];
+  if (expiresAt - now < RENEW_WINDOW_MS) {
+    expiresAt = now + TOKEN_TTL_MS;
+    writes.push(db.update(authTokens).set({ expiresAt }).where(eq(authTokens.id, tokenId)));
+  }
+  if (row.lastSeenAt === null || now - row.lastSeenAt > LAST_SEEN_RESOLUTION_MS) {
+    writes.push(db.update(devices).set({ lastSeenAt: now }).where(eq(devices.id, row.deviceId)));
+  }
+  if (writes.length) await Promise.all(writes);
+  return { userId: row.userId, deviceId: row.deviceId, deviceKind: row.deviceKind, tokenId, expiresAt };
+}
+
+/** Marks the device and every one of its tokens revoked; returns false if it was not the user's live device. */
+export async function revokeDevice(
+  db: Db,
+  userId: string,
+  deviceId: string,
+  now = Date.now(),
+): Promise<boolean> {
+  const updated = await db
+    .update(devices)
+    .set({ revokedAt: now })
+    .where(and(eq(devices.id, deviceId), eq(devices.userId, userId), isNull(devices.revokedAt)))
+    .returning({ id: devices.id });
+  if (updated.length === 0) return false;
+  await db
+    .update(authTokens)
+    .set({ revokedAt: now })
+    .where(and(eq(authTokens.deviceId, deviceId), isNull(authTokens.revokedAt)));
+  return true;
+}

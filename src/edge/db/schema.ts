@@ -1,0 +1,84 @@
+// D1 tables (drizzle). Migrations in migrations/ are generated from this file by `npm run db:generate`.
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+
+export const users = sqliteTable("users", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  role: text("role", { enum: ["owner", "member"] }).notNull(),
+  createdAt: integer("created_at").notNull(),
+});
+
+export const devices = sqliteTable(
+  "devices",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id),
+    name: text("name").notNull(),
+    kind: text("kind", { enum: ["companion", "browser"] }).notNull(),
+    createdAt: integer("created_at").notNull(),
+    lastSeenAt: integer("last_seen_at"),
+    revokedAt: integer("revoked_at"),
+  },
+  (t) => [index("devices_user_idx").on(t.userId)],
+);
+
+/** Only the HMAC of a token's secret is stored; the token id is its public half. */
+export const authTokens = sqliteTable(
+  "auth_tokens",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id),
+    deviceId: text("device_id")
+      .notNull()
+      .references(() => devices.id),
+    secretHash: text("secret_hash").notNull(),
+    createdAt: integer("created_at").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    revokedAt: integer("revoked_at"),
+  },
+  (t) => [index("auth_tokens_device_idx").on(t.deviceId)],
+);
+
+/** Codes are stored as an HMAC; `failedAttempts` counts wrong guesses made while the code was live. */
+export const pairingCodes = sqliteTable(
+  "pairing_codes",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id),
+    codeHash: text("code_hash").notNull(),
+    createdAt: integer("created_at").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    usedAt: integer("used_at"),
+    failedAttempts: integer("failed_attempts").notNull().default(0),
+  },
+  (t) => [index("pairing_codes_expires_idx").on(t.expiresAt)],
+);
+
+/** Failed pairing attempts per client (hashed address) in a sliding window, for lockout. */
+export const pairingAttempts = sqliteTable("pairing_attempts", {
+  clientHash: text("client_hash").primaryKey(),
+  failures: integer("failures").notNull(),
+  windowStart: integer("window_start").notNull(),
+});
+
+export const auditLog = sqliteTable(
+  "audit_log",
+  {
+    id: text("id").primaryKey(),
+    at: integer("at").notNull(),
+    userId: text("user_id"),
+    deviceId: text("device_id"),
+    actor: text("actor").notNull(),
+    event: text("event").notNull(),
+    target: text("target"),
+    /** JSON, redacted before it is written. */
+    details: text("details").notNull(),
+  },
+  (t) => [index("audit_user_at_idx").on(t.userId, t.at), index("audit_event_idx").on(t.event)],
+);

@@ -1,0 +1,16 @@
+// Refuses request bodies over the limit (413) before anything reads them.
+import type { MiddlewareHandler } from "hono";
+import { bodyLimit as honoBodyLimit } from "hono/body-limit";
+import type { AppEnv } from "../env.ts";
+import { ApiError } from "../errors.ts";
+
+export const MAX_BODY_BYTES = 256 * 1024;
+
+export function bodyLimit(maxSize = MAX_BODY_BYTES): MiddlewareHandler<AppEnv> {
+  return honoBodyLimit({
+    maxSize,
+    onError: () => {
+      throw new ApiError(413, "payload_too_large", `The body is larger than ${maxSize / 1024} KiB.`);
+    },
+  });
+}
