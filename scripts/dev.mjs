@@ -1,0 +1,133 @@
+#!/usr/bin/env node
+// `npm run dev`: local secrets, local D1 migrations, `wrangler dev` on 127.0.0.1, owner bootstrap, pairing code.
+//
+// Switches (all optional): PORT (default 8787), AIRLOCK_STATE_DIR (local D1/DO state, default .wrangler/state),
+// AIRLOCK_DEV_VARS (secrets file, default .dev.vars).
+import { spawn, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const port = Number(process.env.PORT ?? 8787);
+const stateDir = resolve(root, process.env.AIRLOCK_STATE_DIR ?? ".wrangler/state");
+const varsFile = resolve(root, process.env.AIRLOCK_DEV_VARS ?? ".dev.vars");
+const wrangler = join(root, "node_modules", ".bin", "wrangler");
+const childEnv = { ...process.env, WRANGLER_SEND_METRICS: "false", CI: process.env.CI ?? "" };
+
+function log(line) {
+  process.stdout.write(`[airlock] ${line}\n`);
+}
+
+function readVars(file) {
+  const vars = {};
+  if (!existsSync(file)) return vars;
+  for (const line of readFileSync(file, "utf8").split("\n")) {
+    const match = /^\s*([A-Z0-9_]+)\s*=\s*"?(.*?)"?\s*$/.exec(line);
+    if (match) vars[match[1]] = match[2];
+  }
+  return vars;
+}
+
+function ensureSecrets() {
+  const vars = readVars(varsFile);
+  const missing = [];
+  for (const name of ["TOKEN_PEPPER", "ADMIN_BOOTSTRAP_TOKEN"]) {
+    if (!vars[name]) {
+      vars[name] = randomBytes(32).toString("base64url");
+      missing.push(name);
+    }
+  }
+  if (missing.length) {
+    const text = Object.entries(vars)
+      .map(([k, v]) => `${k}=${v}`)
+      .join("\n");
+    writeFileSync(varsFile, `${text}\n`, { mode: 0o600 });
+    log(`generated ${missing.join(", ")} in ${varsFile} (git-ignored)`);
+  }
+  return vars;
+}
+
+function run(args, what) {
+  const result = spawnSync(wrangler, args, { cwd: root, env: childEnv, stdio: ["ignore", "pipe", "pipe"] });
+  if (result.status !== 0) {
+    process.stderr.write(result.stdout?.toString() ?? "");
+    process.stderr.write(result.stderr?.toString() ?? "");
+    throw new Error(`${what} failed (exit ${result.status})`);
+  }
+}
+
+async function waitForHealth(base, child) {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`wrangler dev exited with code ${child.exitCode}`);
+    try {
+      const res = await fetch(`${base}/healthz`);
+      if (res.ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error("wrangler dev did not answer /healthz within 60 s");
+}
+
+async function pairingCode(base, adminToken) {
+  const headers = { authorization: `Bearer ${adminToken}` };
+  let res = await fetch(`${base}/v1/bootstrap`, { method: "POST", headers });
+  if (res.status === 201) log("created the owner account");
+  if (res.status === 409) res = await fetch(`${base}/v1/admin/pairing-code`, { method: "POST", headers });
+  if (!res.ok) throw new Error(`could not get a pairing code: ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+async function main() {
+  const vars = ensureSecrets();
+  if (!existsSync(join(root, "web", "dist", "index.html"))) {
+    log("building the dashboard (web/dist)");
+    const built = spawnSync("npm", ["run", "-s", "build:web"], { cwd: root, stdio: "inherit" });
+    if (built.status !== 0) throw new Error("dashboard build failed");
+  }
+  log("applying local D1 migrations");
+  run(["d1", "migrations", "apply", "DB", "--local", "--persist-to", stateDir], "migrations");
+
+  const base = `http://127.0.0.1:${port}`;
+  const child = spawn(
+    wrangler,
+    [
+      "dev",
+      "--ip",
+      "127.0.0.1",
+      "--port",
+      String(port),
+      "--persist-to",
+      stateDir,
+      "--env-file",
+      varsFile,
+      "--show-interactive-dev-session=false",
+    ],
+    { cwd: root, env: childEnv, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  child.stdout.on("data", (d) => process.stdout.write(d));
+  child.stderr.on("data", (d) => process.stderr.write(d));
+  for (const signal of ["SIGINT", "SIGTERM"]) {
+    process.on(signal, () => {
+      child.kill("SIGTERM");
+      setTimeout(() => process.exit(0), 2000).unref();
+    });
+  }
+  child.on("exit", (code) => process.exit(code ?? 0));
+
+  await waitForHealth(base, child);
+  const { code, expires_at } = await pairingCode(base, vars.ADMIN_BOOTSTRAP_TOKEN);
+  log(`Airlock is running at ${base}`);
+  log(`Pairing code: ${code} (single use, expires ${expires_at})`);
+  log(`Pair this phone or browser: ${base}/pair?code=${code}`);
+  log(`Pair a companion: npx airlock pair ${code} --server ${base}`);
+}
+
+main().catch((error) => {
+  process.stderr.write(`[airlock] ${error.message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,115 @@
+// Starts a real local edge (`npm run dev`: wrangler dev, local D1 and Durable Objects) on a free port with
+// fresh state, and hands back its URL, the admin token and a pairing helper. Used by every e2e test and bench.
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
+
+export interface Edge {
+  base: string;
+  port: number;
+  adminToken: string;
+  /** The pairing code the dev script printed (single use). */
+  firstCode: string;
+  /** A fresh pairing code for the owner. */
+  newCode(): Promise<string>;
+  /** Binds a new device and returns its token. */
+  pairDevice(kind?: "companion" | "browser", name?: string): Promise<{ token: string; deviceId: string }>;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+function readVar(file: string, name: string): string {
+  const match = new RegExp(`^${name}=(.*)$`, "m").exec(readFileSync(file, "utf8"));
+  if (!match?.[1]) throw new Error(`${name} missing from ${file}`);
+  return match[1].trim();
+}
+
+export async function startEdge(options: { port?: number; stateDir?: string } = {}): Promise<Edge> {
+  const port = options.port ?? (await freePort());
+  const stateDir = options.stateDir ?? mkdtempSync(join(tmpdir(), "airlock-edge-"));
+  const varsFile = join(stateDir, "dev.vars");
+  let out = "";
+  const child: ChildProcess = spawn(process.execPath, [join(ROOT, "scripts/dev.mjs")], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port), AIRLOCK_STATE_DIR: stateDir, AIRLOCK_DEV_VARS: varsFile },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  child.stdout?.on("data", (d) => {
+    out += d;
+  });
+  child.stderr?.on("data", (d) => {
+    out += d;
+  });
+  const firstCode = await new Promise<string>((resolveCode, reject) => {
+    const timer = setTimeout(() => reject(new Error(`edge did not start in 90 s:\n${out}`)), 90_000);
+    const check = () => {
+      const match = /Pairing code: (\d{8})/.exec(out);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolveCode(match[1]);
+      }
+    };
+    child.stdout?.on("data", check);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`edge exited (${code}) before it was ready:\n${out}`));
+    });
+  });
+  const base = `http://127.0.0.1:${port}`;
+  const adminToken = readVar(varsFile, "ADMIN_BOOTSTRAP_TOKEN");
+
+  const newCode = async () => {
+    const res = await fetch(`${base}/v1/admin/pairing-code`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${adminToken}` },
+    });
+    if (!res.ok) throw new Error(`pairing code: ${res.status} ${await res.text()}`);
+    return ((await res.json()) as { code: string }).code;
+  };
+
+  return {
+    base,
+    port,
+    adminToken,
+    firstCode,
+    newCode,
+    async pairDevice(kind = "companion", name = "e2e device") {
+      const res = await fetch(`${base}/v1/pairing/bind`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ code: await newCode(), device_name: name, kind }),
+      });
+      if (!res.ok) throw new Error(`bind: ${res.status} ${await res.text()}`);
+      const body = (await res.json()) as { token: string; device_id: string };
+      return { token: body.token, deviceId: body.device_id };
+    },
+    output: () => out,
+    async stop() {
+      if (child.exitCode === null && child.pid) {
+        const exited = new Promise((r) => child.once("exit", r));
+        process.kill(-child.pid, "SIGTERM");
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+        if (child.exitCode === null) process.kill(-child.pid, "SIGKILL");
+      }
+      if (!options.stateDir) rmSync(stateDir, { recursive: true, force: true });
+    },
+  };
+}
