@@ -1,0 +1,188 @@
+// Capability and risk for a tool call, per the capability-prompt rubric: a base risk per
+// capability, raised (never lowered) by scope escalators, and the scopes a prompt shows.
+import { basename, normalizePath, relativeInside, resolvePath } from "./paths.ts";
+import { redactText, summarizeUrl } from "./redact.ts";
+import { isSecretPath } from "./secret-paths.ts";
+import { analyzeShell } from "./shell-analysis.ts";
+import type { Capability, Risk, Scope, ToolCall } from "./types.ts";
+
+export const READ_TOOLS: ReadonlySet<string> = new Set(["read", "grep", "find", "ls"]);
+export const WRITE_TOOLS: ReadonlySet<string> = new Set(["write", "edit"]);
+export const CANONICAL_TOOLS: readonly string[] = [
+  "read",
+  "write",
+  "edit",
+  "bash",
+  "grep",
+  "find",
+  "ls",
+  "webfetch",
+];
+export const DYNAMIC = "<dynamic>";
+
+const BASE_RISK: Record<Capability, Risk> = {
+  exec: "high",
+  write: "high",
+  http: "medium",
+  read: "medium",
+  tool: "medium",
+  session: "low",
+  ui: "low",
+};
+
+const JUSTIFICATION: Record<Capability, string> = {
+  exec: "exec can run arbitrary commands",
+  write: "write can modify or destroy files",
+  http: "http can send data off this machine",
+  read: "read can expose file contents",
+  tool: "an unknown tool with unknown effects",
+  session: "session metadata only",
+  ui: "user interaction only",
+};
+
+export interface Classification {
+  capability: Capability;
+  risk: Risk;
+  justification: string;
+  scopes: Scope[];
+}
+
+export function capabilityOf(tool: string): Capability {
+  if (READ_TOOLS.has(tool)) return "read";
+  if (WRITE_TOOLS.has(tool)) return "write";
+  if (tool === "bash") return "exec";
+  if (tool === "webfetch") return "http";
+  if (tool.startsWith("session.")) return "session";
+  if (tool.startsWith("ui.")) return "ui";
+  return "tool";
+}
+
+function raise(risk: Risk): Risk {
+  return risk === "low" ? "medium" : "high";
+}
+
+/** The path argument: Pi's `path` or Claude Code's `file_path`; null when present but not a string. */
+export function inputPath(input: Record<string, unknown>): string | null | undefined {
+  const v = input.path ?? input.file_path;
+  if (v === undefined) return undefined;
+  return typeof v === "string" && v !== "" ? v : null;
+}
+
+/** The absolute path a file tool touches ("" for tools without one); search tools default to cwd. */
+export function resolvedPathOf(call: ToolCall): string {
+  const cap = capabilityOf(call.tool);
+  if (cap !== "read" && cap !== "write") return "";
+  const p = inputPath(call.input);
+  if (p === null) return "";
+  if (p === undefined)
+    return call.tool === "read" || WRITE_TOOLS.has(call.tool) ? "" : normalizePath(call.cwd);
+  return resolvePath(normalizePath(call.cwd), p);
+}
+
+export function pathScope(cwd: string, abs: string | null): Scope {
+  if (abs === null || abs === "") return { kind: "path", summary: DYNAMIC, group: DYNAMIC };
+  const rel = relativeInside(cwd, abs);
+  const summary = redactText(rel ?? abs);
+  if (rel === null) {
+    const top = abs.split("/").filter(Boolean)[0];
+    return { kind: "path", summary, group: top ? `/${top}/**` : "/" };
+  }
+  const segs = rel.split("/");
+  return { kind: "path", summary, group: segs.length > 1 ? `${segs[0]}/**` : "." };
+}
+
+function hostDeclared(host: string, declared: readonly string[]): boolean {
+  return declared.some((d) => {
+    const pattern = d.toLowerCase();
+    if (pattern.startsWith("*.")) return host === pattern.slice(2) || host.endsWith(pattern.slice(1));
+    return host === pattern;
+  });
+}
+
+function commandScopes(command: string): Scope[] {
+  const summary = redactText(command.replace(/\s+/g, " ").trim());
+  const analysis = analyzeShell(command);
+  const execs = analysis.units.filter((u) => u.kind === "exec");
+  const first = execs[0];
+  const unparsable = analysis.units.some((u) => u.kind === "unparsable");
+  const group = first && first.dynamic === null && !unparsable ? basename(first.argv[0] ?? DYNAMIC) : DYNAMIC;
+  const scopes: Scope[] = [{ kind: "command", summary: summary === "" ? DYNAMIC : summary, group }];
+  const seen = new Set<string>([summary]);
+  for (const u of execs) {
+    const s = redactText(u.text);
+    if (seen.has(s)) continue;
+    seen.add(s);
+    scopes.push({
+      kind: "command",
+      summary: s,
+      group: u.dynamic === null ? basename(u.argv[0] ?? DYNAMIC) : DYNAMIC,
+    });
+  }
+  return scopes;
+}
+
+function toolSummary(call: ToolCall): string {
+  let params = "";
+  try {
+    params = JSON.stringify(call.input) ?? "";
+  } catch {
+    params = "";
+  }
+  const text = params && params !== "{}" ? `${call.tool} ${params}` : call.tool;
+  return redactText(text.length > 200 ? `${text.slice(0, 199)}…` : text);
+}
+
+export function classify(call: ToolCall, opts: { declaredHosts?: string[] } = {}): Classification {
+  const capability = capabilityOf(call.tool);
+  const cwd = normalizePath(call.cwd);
+  let risk = BASE_RISK[capability];
+  let justification = JUSTIFICATION[capability];
+  let scopes: Scope[];
+  switch (capability) {
+    case "read":
+    case "write": {
+      const abs = resolvedPathOf(call);
+      const scope = pathScope(cwd, abs === "" ? null : abs);
+      scopes = [scope];
+      if (scope.summary === DYNAMIC) risk = raise(risk);
+      else if (capability === "read" && isSecretPath(abs)) {
+        risk = "high";
+        justification = "the path looks like a secret";
+      }
+      break;
+    }
+    case "exec": {
+      const command = call.input.command;
+      scopes =
+        typeof command === "string" && command.trim() !== ""
+          ? commandScopes(command)
+          : [{ kind: "command", summary: DYNAMIC, group: DYNAMIC }];
+      break;
+    }
+    case "http": {
+      const url = typeof call.input.url === "string" ? summarizeUrl(call.input.url) : null;
+      if (url === null) {
+        scopes = [{ kind: "host", summary: DYNAMIC, group: DYNAMIC }];
+        risk = "high";
+      } else {
+        const method = typeof call.input.method === "string" ? call.input.method.toUpperCase() : "GET";
+        scopes = [{ kind: "host", summary: `${method} ${url.summary}`, group: url.host }];
+        if (!hostDeclared(url.host, opts.declaredHosts ?? [])) {
+          risk = "high";
+          justification = `${url.host} is outside the declared hosts`;
+        }
+      }
+      break;
+    }
+    case "session":
+    case "ui": {
+      const op = call.tool.slice(call.tool.indexOf(".") + 1);
+      scopes = [{ kind: "operation", summary: op || DYNAMIC, group: op || DYNAMIC }];
+      if (!op) risk = raise(risk);
+      break;
+    }
+    default:
+      scopes = [{ kind: "tool", summary: toolSummary(call), group: call.tool }];
+  }
+  return { capability, risk, justification, scopes };
+}

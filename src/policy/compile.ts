@@ -1,0 +1,107 @@
+// compilePolicy: every layer file parsed, validated and compiled at once; any error anywhere
+// fails the whole load, so there is never a partial policy.
+
+import { type CompiledPolicy, type LoadedSource, makeRuleSet, type RuleSet } from "./compiled.ts";
+import { parseConfigText } from "./config-parse.ts";
+import type { PermissionsConfig } from "./config-schema.ts";
+import { normalizeAction } from "./config-schema.ts";
+import {
+  buildRuleTree,
+  flattenRuleTree,
+  mergeRuleTrees,
+  type RuleNode,
+  restrictiveOnly,
+} from "./rule-tree.ts";
+import {
+  actionRank,
+  type CompileResult,
+  type PolicyLoadError,
+  type PolicySource,
+  type SourceLayer,
+} from "./types.ts";
+
+interface Loaded {
+  source: PolicySource;
+  config: PermissionsConfig;
+  tree: RuleNode[];
+}
+
+const LAYER_ORDER: Record<SourceLayer, number> = { agent: 0, user: 1, project: 2, account: 3 };
+
+export function compilePolicy(sources: PolicySource[]): CompileResult {
+  const errors: PolicyLoadError[] = [];
+  const loaded: Loaded[] = [];
+  for (const source of sources) {
+    const parsed = parseConfigText(source.path, source.text);
+    if ("errors" in parsed) {
+      errors.push(...parsed.errors);
+      continue;
+    }
+    const tree = buildRuleTree(
+      parsed.config.rules ?? [],
+      { layer: source.layer, path: source.path, locate: parsed.locate },
+      errors,
+    );
+    loaded.push({ source, config: parsed.config, tree });
+  }
+  if (errors.length > 0) return { ok: false, errors };
+  // Layers are applied lowest first whatever order the caller listed them in.
+  loaded.sort((a, b) => LAYER_ORDER[a.source.layer] - LAYER_ORDER[b.source.layer]);
+
+  let localTree: RuleNode[] = [];
+  let projectTree: RuleNode[] | null = null;
+  let accountTree: RuleNode[] | null = null;
+  const loadedSources: LoadedSource[] = [];
+  let defaultAction: CompiledPolicy["defaultAction"] = "deny";
+  let defaultFrom = "built-in default (deny)";
+  let headlessAsk: CompiledPolicy["headlessAsk"] = "deny";
+  let confirmTimeoutMs: number | null = null;
+  const hiddenTools = new Map<string, { layer: SourceLayer; path: string }>();
+
+  for (const { source, config, tree } of loaded) {
+    const trusted = source.layer !== "project" || source.trusted === true;
+    const ignoredAllowRules: string[] = [];
+    if (source.layer === "account") {
+      accountTree = mergeRuleTrees(accountTree ?? [], tree);
+    } else if (source.layer === "project") {
+      projectTree = mergeRuleTrees(projectTree ?? [], tree);
+      if (trusted) localTree = mergeRuleTrees(localTree, tree);
+      else restrictiveOnly(tree, ignoredAllowRules);
+    } else {
+      localTree = mergeRuleTrees(localTree, tree);
+    }
+    if (config.default_action !== undefined) {
+      const next = normalizeAction(config.default_action) as CompiledPolicy["defaultAction"];
+      // An untrusted project may only make the fallback stricter.
+      if (trusted || actionRank(next) > actionRank(defaultAction)) {
+        defaultAction = next;
+        defaultFrom = `default_action of ${source.path}`;
+      }
+    }
+    if (config.headless_ask !== undefined && (trusted || config.headless_ask === "deny")) {
+      headlessAsk = config.headless_ask;
+    }
+    if (config.timeout !== undefined && trusted) confirmTimeoutMs = config.timeout;
+    for (const tool of config.hidden_tools ?? []) {
+      if (!hiddenTools.has(tool)) hiddenTools.set(tool, { layer: source.layer, path: source.path });
+    }
+    loadedSources.push({ layer: source.layer, path: source.path, trusted, ignoredAllowRules });
+  }
+
+  const set = (tree: RuleNode[] | null): RuleSet | null =>
+    tree === null ? null : makeRuleSet(flattenRuleTree(tree));
+  return {
+    ok: true,
+    policy: {
+      local: set(localTree) ?? makeRuleSet([]),
+      project: set(projectTree),
+      account: set(accountTree),
+      defaultAction,
+      defaultFrom,
+      headlessAsk,
+      hiddenTools,
+      confirmTimeoutMs,
+      sources: loadedSources,
+    },
+  };
+}

@@ -1,0 +1,59 @@
+// The compiled policy: flat rule lists per precedence tier, indexed for the per-call loop.
+import type { FlatRule } from "./rule-tree.ts";
+import type { Action, LayerName, SourceLayer } from "./types.ts";
+
+export interface RuleSet {
+  rules: readonly FlatRule[];
+  /** Rules that can match a (tool, first command word) pair, in order; filled lazily. */
+  byKey: Map<string, readonly FlatRule[]>;
+}
+
+export interface LoadedSource {
+  layer: SourceLayer;
+  path: string;
+  trusted: boolean;
+  /** Allow rules of an untrusted project config, which are not applied. */
+  ignoredAllowRules: string[];
+}
+
+export interface CompiledPolicy {
+  /** agent + user (+ trusted project) merged pi.hitl-style: one first-match list. */
+  local: RuleSet;
+  /** The project's own rules; only a restrictive first match counts (it may never loosen). */
+  project: RuleSet | null;
+  /** Account policy from the edge: a match here decides. */
+  account: RuleSet | null;
+  defaultAction: Exclude<Action, "hidden">;
+  defaultFrom: string;
+  headlessAsk: "deny" | "allow";
+  hiddenTools: ReadonlyMap<string, { layer: SourceLayer; path: string }>;
+  confirmTimeoutMs: number | null;
+  sources: readonly LoadedSource[];
+}
+
+const MAX_INDEX_KEYS = 4096;
+
+export function makeRuleSet(rules: FlatRule[]): RuleSet {
+  return { rules, byKey: new Map() };
+}
+
+/** The rules whose static guard admits this tool and first word, keeping their order. */
+export function candidates(set: RuleSet, tool: string, firstWord: string): readonly FlatRule[] {
+  const key = `${tool}\u0000${firstWord}`;
+  let list = set.byKey.get(key);
+  if (list === undefined) {
+    list = set.rules.filter(
+      (r) =>
+        (r.guard.tools === null || r.guard.tools.has(tool)) &&
+        (r.guard.firstWords === null || r.guard.firstWords.has(firstWord)),
+    );
+    // Unbounded distinct command words must not grow memory without limit.
+    if (set.byKey.size >= MAX_INDEX_KEYS) set.byKey.clear();
+    set.byKey.set(key, list);
+  }
+  return list;
+}
+
+export function layerOf(layer: SourceLayer): LayerName {
+  return layer;
+}

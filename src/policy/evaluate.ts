@@ -1,0 +1,86 @@
+// One subject (a tool call, or one simple command of a bash call) through the precedence
+// tiers: account decides when it matches; otherwise the merged local list's first match,
+// overridden by the project's own first match when that is stricter (a project block is never
+// short-circuited by a global allow).
+import type { CelContext } from "./cel.ts";
+import { type CompiledPolicy, candidates, type RuleSet } from "./compiled.ts";
+import type { FlatRule } from "./rule-tree.ts";
+import { type Action, actionRank, type LayerName } from "./types.ts";
+
+export interface Verdict {
+  action: Action;
+  layer: LayerName;
+  rule: string | null;
+  message?: string;
+  reason: string;
+}
+
+interface Match {
+  rule: FlatRule;
+  /** Set when the condition threw: the rule then only counts if it restricts. */
+  error?: string;
+}
+
+function matches(rule: FlatRule, ctx: CelContext): Match | null {
+  try {
+    for (const c of rule.conditions) if (!c.evaluate(ctx)) return null;
+    return { rule };
+  } catch (error) {
+    // An erroring condition may only make the answer stricter: it never grants.
+    if (rule.action === "allow") return null;
+    return {
+      rule,
+      error: error instanceof Error ? (error.message.split("\n")[0] ?? error.message) : String(error),
+    };
+  }
+}
+
+export function firstMatch(set: RuleSet, ctx: CelContext, firstWord: string): Match | null {
+  for (const rule of candidates(set, ctx.tool, firstWord)) {
+    const m = matches(rule, ctx);
+    if (m) return m;
+  }
+  return null;
+}
+
+function fromMatch(m: Match): Verdict {
+  const v: Verdict = {
+    action: m.rule.action,
+    layer: m.rule.layer,
+    rule: m.rule.name,
+    reason: m.error
+      ? `rule "${m.rule.name}" (${m.rule.path}) applied because its condition failed: ${m.error}`
+      : `rule "${m.rule.name}" (${m.rule.path}) matched`,
+  };
+  if (m.rule.message !== undefined) v.message = m.rule.message;
+  return v;
+}
+
+export function evaluateSubject(policy: CompiledPolicy, ctx: CelContext, firstWord: string): Verdict {
+  if (policy.account) {
+    const m = firstMatch(policy.account, ctx, firstWord);
+    if (m) return fromMatch(m);
+  }
+  const local = firstMatch(policy.local, ctx, firstWord);
+  const verdict: Verdict = local
+    ? fromMatch(local)
+    : {
+        action: policy.defaultAction,
+        layer: "default",
+        rule: null,
+        reason: `no rule matched; ${policy.defaultFrom}`,
+      };
+  if (policy.project) {
+    const own = firstMatch(policy.project, ctx, firstWord);
+    if (own && own.rule.action !== "allow" && actionRank(own.rule.action) > actionRank(verdict.action)) {
+      const v = fromMatch(own);
+      v.reason = `${v.reason}; the project's own rule is stricter than ${verdict.rule ? `"${verdict.rule}"` : "the default"}`;
+      return v;
+    }
+  }
+  return verdict;
+}
+
+export function strictest(a: Verdict, b: Verdict): Verdict {
+  return actionRank(b.action) > actionRank(a.action) ? b : a;
+}

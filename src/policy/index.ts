@@ -1,0 +1,50 @@
+// The policy engine's public surface. Pure TypeScript: no Node or Workers API, so the same
+// code decides in the companion and at the edge.
+export { boundaryNote } from "./boundary-note.ts";
+export { CANONICAL_TOOLS, type Classification, capabilityOf, classify } from "./capabilities.ts";
+export { compilePolicy } from "./compile.ts";
+export type { CompiledPolicy, LoadedSource } from "./compiled.ts";
+export { ConfigSchema, type PermissionsConfig } from "./config-schema.ts";
+export { decide } from "./decide.ts";
+export {
+  applyEmergency,
+  type EmergencyAuditEvent,
+  EmergencyControlsSchema,
+  emergencyAuditEvents,
+  NO_EMERGENCY,
+  toolBlocked,
+} from "./emergency.ts";
+export {
+  type PlanProblem,
+  type PlanValidation,
+  planRiskOf,
+  type RiskClass,
+  riskClassOf,
+  validatePlan,
+} from "./plan.ts";
+export { redactText } from "./redact.ts";
+export { canonicalScope, scopeHash } from "./scope.ts";
+export { isSecretPath, SECRET_PATH_PATTERNS } from "./secret-paths.ts";
+export {
+  analyzeShell,
+  clearShellCache,
+  type ShellAnalysis,
+  type ShellAnalyzer,
+  type ShellUnit,
+  setShellAnalyzer,
+} from "./shell-analysis.ts";
+export type {
+  Action,
+  Capability,
+  CompileResult,
+  DecideOptions,
+  DecisionRecord,
+  EmergencyControls,
+  LayerName,
+  PolicyLoadError,
+  PolicySource,
+  Risk,
+  Scope,
+  SourceLayer,
+  ToolCall,
+} from "./types.ts";

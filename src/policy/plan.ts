@@ -1,0 +1,165 @@
+// Plan validation (terminal safety spec §6): every step declares its risk, confirmation and
+// verification; declared risk may not be below the computed one; all problems at once.
+import { CANONICAL_TOOLS, capabilityOf, classify } from "./capabilities.ts";
+import type { Capability, Risk } from "./types.ts";
+
+export type RiskClass = "READ" | "WRITE" | "EXFILTRATION" | "DESTRUCTIVE" | "HIGH";
+const CLASS_ORDER: readonly RiskClass[] = ["READ", "WRITE", "EXFILTRATION", "DESTRUCTIVE", "HIGH"];
+const RISK_ORDER: readonly Risk[] = ["low", "medium", "high"];
+
+/** Tool names that are high-impact whatever their arguments (deploys, releases, deletions). */
+const HIGH_IMPACT_NAME = /(deploy|prod|release|publish|delete|destroy|drop|purge|terminate)/i;
+
+/** The one mapping from a call's capability and rubric risk to a class (see docs/policy.md). */
+export function riskClassOf(tool: string, capability: Capability, risk: Risk): RiskClass {
+  switch (capability) {
+    case "read":
+      return risk === "high" ? "EXFILTRATION" : "READ";
+    case "session":
+    case "ui":
+      return "READ";
+    case "write":
+      return "WRITE";
+    case "http":
+      return "EXFILTRATION";
+    case "exec":
+      return "DESTRUCTIVE";
+    case "tool":
+      return risk === "high" || HIGH_IMPACT_NAME.test(tool) ? "HIGH" : "WRITE";
+  }
+}
+
+/** Terminal-spec risk of a class: read-only inspection low, scoped writes medium, the rest high. */
+export function planRiskOf(cls: RiskClass): Risk {
+  if (cls === "READ") return "low";
+  if (cls === "WRITE") return "medium";
+  return "high";
+}
+
+export interface PlanProblem {
+  step: number;
+  field?: string;
+  reason: string;
+}
+
+export interface PlanValidation {
+  ok: boolean;
+  problems: PlanProblem[];
+  category: RiskClass;
+}
+
+const REQUIRED = ["risk_level", "requires_confirmation", "verification_plan", "tool", "description"] as const;
+
+export function validatePlan(
+  steps: unknown,
+  opts: { registry?: readonly string[]; cwd?: string } = {},
+): PlanValidation {
+  const registry = new Set(opts.registry ?? CANONICAL_TOOLS);
+  const problems: PlanProblem[] = [];
+  if (!Array.isArray(steps) || steps.length === 0) {
+    return {
+      ok: false,
+      problems: [{ step: 0, reason: "a plan must be a non-empty array of steps" }],
+      category: "HIGH",
+    };
+  }
+  let category: RiskClass = "READ";
+  const confirmations: boolean[] = [];
+  steps.forEach((raw: unknown, step) => {
+    if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
+      problems.push({
+        step,
+        reason:
+          "each step must be an object with risk_level, requires_confirmation, verification_plan, tool, description",
+      });
+      category = "HIGH";
+      return;
+    }
+    const s = raw as Record<string, unknown>;
+    for (const field of REQUIRED) {
+      if (s[field] === undefined || s[field] === null)
+        problems.push({ step, field, reason: `missing ${field}` });
+    }
+    const declared = s.risk_level;
+    if (declared !== undefined && !RISK_ORDER.includes(declared as Risk)) {
+      problems.push({ step, field: "risk_level", reason: "risk_level must be one of low, medium, high" });
+    }
+    if (s.requires_confirmation !== undefined && typeof s.requires_confirmation !== "boolean") {
+      problems.push({
+        step,
+        field: "requires_confirmation",
+        reason: "requires_confirmation must be true or false",
+      });
+    }
+    confirmations[step] = s.requires_confirmation === true;
+    for (const field of ["verification_plan", "description"] as const) {
+      if (s[field] !== undefined && (typeof s[field] !== "string" || (s[field] as string).trim() === "")) {
+        problems.push({
+          step,
+          field,
+          reason: `${field} must be a non-empty string saying ${field === "description" ? "what the step does" : "how success will be checked"}`,
+        });
+      }
+    }
+    const tool = s.tool;
+    if (tool === undefined) return;
+    if (typeof tool !== "string" || !registry.has(tool)) {
+      problems.push({
+        step,
+        field: "tool",
+        reason: `tool ${JSON.stringify(tool)} is not in the tool registry (${[...registry].join(", ")})`,
+      });
+      category = "HIGH";
+      return;
+    }
+    const input = s.input;
+    let capability = capabilityOf(tool);
+    let risk: Risk;
+    if (input !== null && typeof input === "object" && !Array.isArray(input)) {
+      const c = classify({ tool, input: input as Record<string, unknown>, cwd: opts.cwd ?? "/" });
+      capability = c.capability;
+      risk = c.risk;
+    } else {
+      risk =
+        capability === "exec" || capability === "write"
+          ? "high"
+          : capability === "session" || capability === "ui"
+            ? "low"
+            : "medium";
+    }
+    const cls = riskClassOf(tool, capability, risk);
+    if (CLASS_ORDER.indexOf(cls) > CLASS_ORDER.indexOf(category)) category = cls;
+    const computed = planRiskOf(cls);
+    if (
+      RISK_ORDER.includes(declared as Risk) &&
+      RISK_ORDER.indexOf(declared as Risk) < RISK_ORDER.indexOf(computed)
+    ) {
+      problems.push({
+        step,
+        field: "risk_level",
+        reason: `declared risk_level ${String(declared)} is below the computed ${computed} (${cls} via ${tool}); declare ${computed}`,
+      });
+    }
+    if (computed === "high" && s.requires_confirmation === false) {
+      problems.push({
+        step,
+        field: "requires_confirmation",
+        reason: `a high-risk step (${cls}) must set requires_confirmation: true`,
+      });
+    }
+  });
+  // Mixed categories: the highest category's policy covers the whole run.
+  if (planRiskOf(category) === "high") {
+    confirmations.forEach((confirmed, step) => {
+      const already = problems.some((p) => p.step === step && p.field === "requires_confirmation");
+      if (!confirmed && !already) {
+        problems.push({
+          step,
+          field: "requires_confirmation",
+          reason: `the plan includes ${category} steps, so every step must set requires_confirmation: true`,
+        });
+      }
+    });
+  }
+  return { ok: problems.length === 0, problems, category };
+}

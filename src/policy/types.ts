@@ -1,0 +1,85 @@
+// The public vocabulary of the policy engine: what a tool call is, what a decision records.
+import type { CompiledPolicy } from "./compiled.ts";
+
+export type Capability = "read" | "write" | "exec" | "http" | "session" | "ui" | "tool";
+export type Risk = "low" | "medium" | "high";
+export type Action = "allow" | "deny" | "ask" | "hidden";
+export type LayerName = "agent" | "user" | "project" | "account" | "emergency" | "default";
+export type SourceLayer = "agent" | "user" | "project" | "account";
+
+/**
+ * Canonical tool names are Pi's: read, write, edit, bash, grep, find, ls, plus webfetch (http);
+ * anything else (e.g. mcp__github__create_issue, deploy.prod) is capability "tool". Claude Code's
+ * `file_path` is accepted as an alias of `path`.
+ */
+export interface ToolCall {
+  tool: string;
+  input: Record<string, unknown>;
+  cwd: string;
+  agent?: string;
+}
+
+export interface EmergencyControls {
+  readOnly: boolean;
+  disableHighImpact: boolean;
+  blockedTools: string[];
+}
+
+export interface PolicySource {
+  layer: SourceLayer;
+  path: string;
+  text: string;
+  trusted?: boolean;
+}
+
+export interface Scope {
+  kind: "path" | "host" | "command" | "operation" | "tool";
+  /** Redacted, relative to cwd where possible. */
+  summary: string;
+  /** Prompt scope group: top-level dir for read/write, host for http, first argv word for exec. */
+  group: string;
+}
+
+export interface DecisionRecord {
+  action: Action;
+  layer: LayerName;
+  /** Full flattened rule name ("Parent > child"), or null when a default or control decided. */
+  rule: string | null;
+  capability: Capability;
+  risk: Risk;
+  reasons: string[];
+  scope: Scope;
+  scopeHash: string;
+  message?: string;
+  /** One line, e.g. "exec can run arbitrary commands". */
+  justification: string;
+  /** The tool the decision is about, so emergency controls can be applied to a bare record. */
+  tool: string;
+}
+
+export interface PolicyLoadError {
+  path: string;
+  rule?: string;
+  line?: number;
+  column?: number;
+  message: string;
+}
+
+export type CompileResult = { ok: true; policy: CompiledPolicy } | { ok: false; errors: PolicyLoadError[] };
+
+export interface DecideOptions {
+  hasUI: boolean;
+  emergency?: EmergencyControls;
+  declaredHosts?: string[];
+}
+
+const ACTION_RANK: Record<Action, number> = { allow: 0, ask: 1, deny: 2, hidden: 3 };
+
+/** hidden > deny > ask > allow: the order every combination in the engine uses. */
+export function stricter(a: Action, b: Action): Action {
+  return ACTION_RANK[b] > ACTION_RANK[a] ? b : a;
+}
+
+export function actionRank(a: Action): number {
+  return ACTION_RANK[a];
+}
