@@ -1,0 +1,3 @@
+// The companion's path guards: workspace containment, symlink resolution and the serving denylist.
+export { pathSpellings, servingRefusal } from "./serving-denylist.ts";
+export { resolveWorkspacePath, type WorkspacePath } from "./workspace-path.ts";
