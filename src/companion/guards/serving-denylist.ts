@@ -6,8 +6,7 @@ import { isSecretPath } from "../../policy/secret-paths.ts";
 const NEVER_SERVED_DIRS = new Set(["node_modules", ".git"]);
 
 // Invisible code points that render as nothing; stripped so `.env\u200b` is judged like `.env`.
-const INVISIBLE =
-  /[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0]/g;
+const INVISIBLE = /\p{Default_Ignorable_Code_Point}/gu;
 
 /**
  * Every spelling of a path that a filesystem or a reader might treat as the same name: as given,
