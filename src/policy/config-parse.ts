@@ -36,7 +36,7 @@ export function ruleNameAt(raw: unknown, path: readonly PropertyKey[]): string |
 
 export function parseConfigText(path: string, text: string): ParsedConfig | { errors: PolicyLoadError[] } {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const doc = parseDocument(text, { lineCounter, uniqueKeys: true });
   if (doc.errors.length > 0) {
     return {
       errors: doc.errors.map((e) => {
