@@ -4,7 +4,7 @@ import { relative, resolve } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolveWorkspacePath } from "../../../../src/companion/guards/index.ts";
-import { makeWorkspaceTree, SEGMENTS, type WorkspaceTree } from "./workspace-tree.ts";
+import { makeWorkspaceTree, SEGMENTS, TREE_PATHS, type WorkspaceTree } from "./workspace-tree.ts";
 
 let tree: WorkspaceTree;
 beforeAll(() => {
@@ -166,11 +166,29 @@ const composed = fc
     const raw = pre + segs.join("/");
     return [...raw].map((c, i) => (upper[i] ? c.toUpperCase() : c)).join("");
   });
+// Real names reached through detours (`src/up/`, `./`, `src/deep/../../`) with case flips.
+const nearReal = fc
+  .tuple(
+    fc.constantFrom(
+      "",
+      "./",
+      "src/up/",
+      "src/deep/../../",
+      "link-readme/../",
+      "src/up/src/up/",
+      "PLACEHOLDER_ROOT/",
+    ),
+    fc.constantFrom(...TREE_PATHS),
+    fc.array(fc.boolean(), { maxLength: 64 }),
+  )
+  .map(([pre, p, upper]) =>
+    [...(pre + p)].map((c, i) => (upper[i] && i >= pre.length ? c.toUpperCase() : c)).join(""),
+  );
 const arbitraryText = fc.string({ unit: "binary", maxLength: 40 });
 const percentEncoded = fc
   .array(fc.constantFrom(...SEGMENTS), { minLength: 1, maxLength: 4 })
   .map((segs) => encodeURIComponent(segs.join("/")));
-const anyRequest = fc.oneof(composed, composed, arbitraryText, percentEncoded);
+const anyRequest = fc.oneof(composed, composed, nearReal, nearReal, arbitraryText, percentEncoded);
 
 function materialize(request: string): string {
   return request.replace("PLACEHOLDER_ROOT", tree.root).replace("PLACEHOLDER_OUT", tree.outside);
@@ -204,12 +222,12 @@ describe("resolveWorkspacePath: properties", () => {
     );
     // The generator must actually reach real files, or the property proves nothing.
     expect(approved).toBeGreaterThan(100);
-    expect(approvedExisting).toBeGreaterThan(50);
+    expect(approvedExisting).toBeGreaterThan(150);
   });
 
   it("every request the OS would resolve outside the workspace or to a secret is refused", async () => {
     await fc.assert(
-      fc.asyncProperty(composed, async (generated) => {
+      fc.asyncProperty(fc.oneof(composed, nearReal), async (generated) => {
         const request = materialize(generated);
         const target = osTarget(request);
         if (target === undefined) return;

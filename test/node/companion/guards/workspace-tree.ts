@@ -70,6 +70,9 @@ export function makeWorkspaceTree(): WorkspaceTree {
   };
 }
 
+/** Every path the tree holds, files and links, for generators that should mostly hit real names. */
+export const TREE_PATHS = [...Object.keys(FILES), ...Object.keys(LINKS), "src", "src/deep", "config", "."];
+
 /** The segments a generator composes paths from: every trap in the tree and a few spellings of each. */
 export const SEGMENTS = [
   ...Object.keys(FILES).flatMap((p) => p.split("/")),
