@@ -1,0 +1,69 @@
+// Where the companion keeps its files and which AIRLOCK_* switches it reads; every path comes from here.
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+
+export type Env = NodeJS.ProcessEnv;
+
+/** `AIRLOCK_HOME`, default `~/.airlock`: credentials, state journal, fallback socket directory. */
+export function airlockHome(env: Env = process.env): string {
+  const set = env.AIRLOCK_HOME?.trim();
+  return set ? resolve(set) : join(env.HOME?.trim() || homedir(), ".airlock");
+}
+
+export function credentialsPath(env: Env = process.env): string {
+  return join(airlockHome(env), "credentials.json");
+}
+
+/** The durable journal of in-flight calls, queued audit events and the persisted-grant cache. */
+export function stateDir(env: Env = process.env): string {
+  return join(airlockHome(env), "state");
+}
+
+/**
+ * The daemon's control socket: `AIRLOCK_SOCKET`, else `$XDG_RUNTIME_DIR/airlock/daemon.sock` (a per-user tmpfs
+ * that the OS cleans at logout), else `$AIRLOCK_HOME/run/daemon.sock`.
+ */
+export function socketPath(env: Env = process.env): string {
+  const set = env.AIRLOCK_SOCKET?.trim();
+  if (set) return resolve(set);
+  const runtime = env.XDG_RUNTIME_DIR?.trim();
+  if (runtime) return join(runtime, "airlock", "daemon.sock");
+  return join(airlockHome(env), "run", "daemon.sock");
+}
+
+function positiveInt(raw: string | undefined, fallback: number): number {
+  if (!raw?.trim()) return fallback;
+  const n = Number(raw);
+  return Number.isFinite(n) && n > 0 ? Math.floor(n) : fallback;
+}
+
+/** How long a call waits for a person before it is denied (`AIRLOCK_PROMPT_TIMEOUT_MS`, default 30 s). */
+export function promptTimeoutMs(env: Env = process.env): number {
+  return positiveInt(env.AIRLOCK_PROMPT_TIMEOUT_MS, 30_000);
+}
+
+/** How long an edge HTTP request (other than a wait for a person) may take (`AIRLOCK_EDGE_TIMEOUT_MS`). */
+export function edgeTimeoutMs(env: Env = process.env): number {
+  return positiveInt(env.AIRLOCK_EDGE_TIMEOUT_MS, 5_000);
+}
+
+/** `AIRLOCK_NO_DAEMON=1`: hooks and adapters skip the daemon and decide directly (debugging, CI). */
+export function daemonDisabled(env: Env = process.env): boolean {
+  return env.AIRLOCK_NO_DAEMON === "1" || env.AIRLOCK_NO_DAEMON === "true";
+}
+
+/**
+ * `AIRLOCK_CLAUDE_ASK=local`: when policy says ask, hand the question to Claude Code's own terminal prompt
+ * instead of the phone. Default `phone`.
+ */
+export function claudeAskMode(env: Env = process.env): "phone" | "local" {
+  return env.AIRLOCK_CLAUDE_ASK === "local" ? "local" : "phone";
+}
+
+/** `AIRLOCK_SERVER` overrides the server stored at pairing (e.g. a tunnel during development). */
+export function serverOverride(env: Env = process.env): string | undefined {
+  const set = env.AIRLOCK_SERVER?.trim();
+  return set ? set.replace(/\/+$/, "") : undefined;
+}
+
+export const DEFAULT_SERVER = "http://127.0.0.1:8787";

@@ -1,0 +1,94 @@
+// The daemon's control socket protocol: newline-delimited JSON, one request → one response, zod on both ends.
+import { z } from "zod";
+import { AgentToolCall, CompanionDecision } from "../tool-call.ts";
+
+export const ControlRequest = z.discriminatedUnion("type", [
+  z.strictObject({
+    id: z.string().max(100),
+    type: z.literal("decide"),
+    call: AgentToolCall,
+    askMode: z.enum(["approver", "return"]).optional(),
+  }),
+  z.strictObject({
+    id: z.string().max(100),
+    type: z.literal("prompt_text"),
+    text: z.string().max(200_000),
+    session_id: z.string().max(200),
+    cwd: z.string().max(4096).optional(),
+  }),
+  z.strictObject({ id: z.string().max(100), type: z.literal("status") }),
+  z.strictObject({
+    id: z.string().max(100),
+    type: z.literal("session_end"),
+    session_id: z.string().max(200),
+  }),
+]);
+export type ControlRequest = z.infer<typeof ControlRequest>;
+
+export const PendingCallView = z.object({
+  callId: z.string(),
+  tool: z.string(),
+  agent: z.string(),
+  scope: z.string(),
+  promptId: z.string().optional(),
+  since: z.string(),
+});
+
+export const DaemonStatus = z.object({
+  pid: z.number(),
+  startedAt: z.string(),
+  server: z.string().nullable(),
+  deviceId: z.string().nullable(),
+  connection: z.object({
+    state: z.enum(["unpaired", "connecting", "connected", "disconnected", "revoked"]),
+    since: z.string(),
+    lastError: z.string().nullable(),
+    reconnects: z.number(),
+  }),
+  emergency: z.object({
+    readOnly: z.boolean(),
+    disableHighImpact: z.boolean(),
+    blockedTools: z.array(z.string()),
+  }),
+  policy: z.array(
+    z.object({
+      cwd: z.string(),
+      ok: z.boolean(),
+      loadedAt: z.string(),
+      files: z.array(z.object({ layer: z.string(), path: z.string(), present: z.boolean() })),
+      error: z.string().nullable(),
+      /** True when the files on disk fail to load and the last good policy is still in use. */
+      stale: z.boolean(),
+    }),
+  ),
+  pending: z.array(PendingCallView),
+  grants: z.object({ persisted: z.number(), session: z.number() }),
+  auditQueued: z.number(),
+  decisions: z.number(),
+});
+export type DaemonStatus = z.infer<typeof DaemonStatus>;
+
+export const ControlResponse = z.discriminatedUnion("type", [
+  z.object({ id: z.string(), type: z.literal("decision"), decision: CompanionDecision }),
+  z.object({ id: z.string(), type: z.literal("ok") }),
+  z.object({ id: z.string(), type: z.literal("status"), status: DaemonStatus }),
+  z.object({ id: z.string(), type: z.literal("error"), message: z.string() }),
+]);
+export type ControlResponse = z.infer<typeof ControlResponse>;
+
+/** Parses one line; a line that is not JSON or not a known message is reported, never thrown. */
+export function parseLine<T>(
+  schema: z.ZodType<T>,
+  line: string,
+): { ok: true; value: T } | { ok: false; error: string } {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(line);
+  } catch {
+    return { ok: false, error: "not JSON" };
+  }
+  const parsed = schema.safeParse(raw);
+  return parsed.success
+    ? { ok: true, value: parsed.data }
+    : { ok: false, error: parsed.error.issues[0]?.message ?? "invalid" };
+}

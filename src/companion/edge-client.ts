@@ -1,0 +1,233 @@
+// The companion's HTTP client for the edge's REST API: every answer parsed with the shared zod schemas.
+import { z } from "zod";
+import {
+  BindResponse,
+  Capability,
+  DecisionPending,
+  type DecisionRequest,
+  DecisionResponse,
+  Device,
+  ErrorEnvelope,
+  Risk,
+} from "../protocol/index.ts";
+import type { Credentials } from "./credentials.ts";
+
+/** Why an edge call failed, in words a person can act on; `kind` drives fail-closed decisions. */
+export class EdgeError extends Error {
+  readonly kind: "unreachable" | "unauthenticated" | "http" | "invalid";
+  readonly status: number | undefined;
+  readonly code: string | undefined;
+  constructor(kind: EdgeError["kind"], message: string, status?: number, code?: string) {
+    super(message);
+    this.name = "EdgeError";
+    this.kind = kind;
+    this.status = status;
+    this.code = code;
+  }
+}
+
+/** A local decision the companion reports to the edge's audit (POST /v1/audit/events). */
+export const AuditEvent = z.object({
+  call_id: z.string(),
+  session_id: z.string(),
+  agent_id: z.string(),
+  tool: z.string(),
+  capability: Capability,
+  risk: Risk,
+  action: z.enum(["allow", "deny", "ask", "hidden"]),
+  layer: z.string(),
+  rule: z.string().nullable(),
+  scope_hash: z.string(),
+  at: z.string(),
+});
+export type AuditEvent = z.infer<typeof AuditEvent>;
+
+export const Grant = z.object({
+  id: z.string(),
+  agent_id: z.string(),
+  capability: Capability,
+  scope_pattern: z.string().nullable(),
+  version_range: z.string().nullable().optional(),
+  effect: z.enum(["allow", "deny"]),
+  created_at: z.string().optional(),
+  created_by: z.string().optional(),
+});
+export type Grant = z.infer<typeof Grant>;
+
+const GrantList = z.object({ grants: z.array(Grant) });
+const DeviceList = z.object({ devices: z.array(Device) });
+
+export type DecisionAnswer =
+  | { state: "decided"; response: DecisionResponse }
+  | { state: "pending"; promptId: string };
+
+interface RequestOptions {
+  method?: string;
+  body?: unknown;
+  token?: string;
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+async function call(
+  base: string,
+  path: string,
+  options: RequestOptions,
+): Promise<{ status: number; body: unknown }> {
+  const signals = [AbortSignal.timeout(options.timeoutMs)];
+  if (options.signal) signals.push(options.signal);
+  const headers: Record<string, string> = { accept: "application/json" };
+  if (options.body !== undefined) headers["content-type"] = "application/json";
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  let res: Response;
+  try {
+    res = await fetch(`${base}${path}`, {
+      method: options.method ?? "GET",
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      signal: AbortSignal.any(signals),
+    });
+  } catch (error) {
+    const why = error instanceof Error && error.name === "TimeoutError" ? "timed out" : "could not connect";
+    throw new EdgeError("unreachable", `the Airlock edge at ${base} ${why}`);
+  }
+  const text = await res.text();
+  let body: unknown = null;
+  if (text) {
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw new EdgeError(
+        "invalid",
+        `the edge at ${base} answered ${path} with non-JSON (HTTP ${res.status})`,
+        res.status,
+      );
+    }
+  }
+  if (res.status >= 400) {
+    const envelope = ErrorEnvelope.safeParse(body);
+    const code = envelope.success ? envelope.data.error.code : undefined;
+    const message = envelope.success ? envelope.data.error.message : `HTTP ${res.status}`;
+    if (res.status === 401) {
+      throw new EdgeError(
+        "unauthenticated",
+        `the edge rejected this device's token (${message}); it may be revoked — pair again with "airlock pair <code>"`,
+        401,
+        code,
+      );
+    }
+    throw new EdgeError("http", `${options.method ?? "GET"} ${path}: ${message}`, res.status, code);
+  }
+  return { status: res.status, body };
+}
+
+function parse<T>(schema: z.ZodType<T>, body: unknown, what: string): T {
+  const parsed = schema.safeParse(body);
+  if (!parsed.success)
+    throw new EdgeError("invalid", `the edge's answer to ${what} did not match the contract`);
+  return parsed.data;
+}
+
+export class EdgeClient {
+  readonly server: string;
+  readonly #token: string | undefined;
+  readonly #timeoutMs: number;
+
+  constructor(server: string, token: string | undefined, timeoutMs = 5_000) {
+    this.server = server.replace(/\/+$/, "");
+    this.#token = token;
+    this.#timeoutMs = timeoutMs;
+  }
+
+  static fromCredentials(credentials: Credentials, timeoutMs?: number): EdgeClient {
+    return new EdgeClient(credentials.server, credentials.token, timeoutMs);
+  }
+
+  async bind(code: string, deviceName: string): Promise<BindResponse> {
+    const { body } = await call(this.server, "/v1/pairing/bind", {
+      method: "POST",
+      body: { code, device_name: deviceName, kind: "companion" },
+      timeoutMs: this.#timeoutMs,
+    });
+    return parse(BindResponse, body, "POST /v1/pairing/bind");
+  }
+
+  async health(): Promise<{ healthz: unknown; version: unknown }> {
+    const healthz = await call(this.server, "/healthz", { timeoutMs: this.#timeoutMs });
+    const version = await call(this.server, "/v1/version", { timeoutMs: this.#timeoutMs }).catch(() => ({
+      body: null,
+    }));
+    return { healthz: healthz.body, version: version.body };
+  }
+
+  async devices(): Promise<Device[]> {
+    const { body } = await call(this.server, "/v1/devices", {
+      token: this.#token,
+      timeoutMs: this.#timeoutMs,
+    });
+    return parse(DeviceList, body, "GET /v1/devices").devices;
+  }
+
+  /**
+   * POST /v1/decisions. With `wait` the edge holds the request until a person decides (or the prompt times
+   * out), so `waitMs` bounds it; without, a pending call answers 202 at once.
+   */
+  async decide(
+    request: DecisionRequest,
+    options: { wait: boolean; waitMs: number; signal?: AbortSignal },
+  ): Promise<DecisionAnswer> {
+    const { status, body } = await call(this.server, `/v1/decisions${options.wait ? "" : "?wait=false"}`, {
+      method: "POST",
+      body: request,
+      token: this.#token,
+      timeoutMs: options.wait ? options.waitMs : this.#timeoutMs,
+      signal: options.signal,
+    });
+    if (status === 202)
+      return { state: "pending", promptId: parse(DecisionPending, body, "POST /v1/decisions").prompt_id };
+    return { state: "decided", response: parse(DecisionResponse, body, "POST /v1/decisions") };
+  }
+
+  /** GET /v1/decisions/{call_id}: decided, pending, or null when the edge never saw the call. */
+  async decision(callId: string): Promise<DecisionAnswer | null> {
+    try {
+      const { status, body } = await call(this.server, `/v1/decisions/${encodeURIComponent(callId)}`, {
+        token: this.#token,
+        timeoutMs: this.#timeoutMs,
+      });
+      if (status === 202) {
+        const pending = DecisionPending.partial().safeParse(body);
+        return { state: "pending", promptId: (pending.success && pending.data.prompt_id) || "" };
+      }
+      return { state: "decided", response: parse(DecisionResponse, body, "GET /v1/decisions/{call_id}") };
+    } catch (error) {
+      if (error instanceof EdgeError && error.status === 404) return null;
+      throw error;
+    }
+  }
+
+  async postAudit(events: AuditEvent[]): Promise<void> {
+    await call(this.server, "/v1/audit/events", {
+      method: "POST",
+      body: { events },
+      token: this.#token,
+      timeoutMs: this.#timeoutMs,
+    });
+  }
+
+  async grants(): Promise<Grant[]> {
+    const { body } = await call(this.server, "/v1/grants", {
+      token: this.#token,
+      timeoutMs: this.#timeoutMs,
+    });
+    return parse(GrantList, body, "GET /v1/grants").grants;
+  }
+
+  async endSession(sessionId: string): Promise<void> {
+    await call(this.server, `/v1/sessions/${encodeURIComponent(sessionId)}/end`, {
+      method: "POST",
+      token: this.#token,
+      timeoutMs: this.#timeoutMs,
+    });
+  }
+}

@@ -1,0 +1,60 @@
+// What every agent adapter hands the companion (AgentToolCall) and what it gets back (CompanionDecision).
+import { z } from "zod";
+import { AgentIdentity } from "../protocol/index.ts";
+
+export const AgentToolCall = z.object({
+  /** Stable per call (Claude Code's tool_use_id); a retry of the same call reuses it and gets the same answer. */
+  callId: z.string().min(1).max(200),
+  sessionId: z.string().min(1).max(200),
+  agent: AgentIdentity,
+  /** Canonical Pi tool name: read, write, edit, bash, grep, find, ls, webfetch, or any other tool's own name. */
+  tool: z.string().min(1).max(200),
+  input: z.record(z.string(), z.unknown()),
+  cwd: z.string().min(1).max(4096),
+  /** The agent itself can show a prompt (the phone can always be asked when the edge is reachable). */
+  hasUI: z.boolean(),
+});
+export type AgentToolCall = z.infer<typeof AgentToolCall>;
+
+export const DecisionSourceName = z.enum([
+  "policy",
+  "grant",
+  "session_grant",
+  "user",
+  "timeout",
+  "emergency",
+  "unavailable",
+  "error",
+]);
+export type DecisionSourceName = z.infer<typeof DecisionSourceName>;
+
+/** The local policy's judgement, kept on the decision so adapters and audit can show why. */
+export const DecisionRecordView = z.object({
+  action: z.enum(["allow", "deny", "ask", "hidden"]),
+  layer: z.string(),
+  rule: z.string().nullable(),
+  capability: z.enum(["read", "write", "exec", "http", "session", "ui", "tool"]),
+  risk: z.enum(["low", "medium", "high"]),
+  reasons: z.array(z.string()),
+  scope: z.object({ kind: z.string(), summary: z.string(), group: z.string() }),
+  scopeHash: z.string(),
+  message: z.string().optional(),
+  justification: z.string(),
+  tool: z.string(),
+});
+export type DecisionRecordView = z.infer<typeof DecisionRecordView>;
+
+export const CompanionDecision = z.object({
+  decision: z.enum(["allow", "deny", "ask"]),
+  /** One line a person (and the model) can act on. */
+  reason: z.string(),
+  source: DecisionSourceName,
+  rule: z.string().optional(),
+  promptId: z.string().optional(),
+  record: DecisionRecordView.optional(),
+});
+export type CompanionDecision = z.infer<typeof CompanionDecision>;
+
+export function denied(reason: string, source: DecisionSourceName = "error"): CompanionDecision {
+  return { decision: "deny", reason, source };
+}
