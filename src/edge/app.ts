@@ -6,13 +6,29 @@ import { bodyLimit } from "./middleware/body-limit.ts";
 import { cors } from "./middleware/cors.ts";
 import { requestId } from "./middleware/request-id.ts";
 import { securityHeaders } from "./middleware/security-headers.ts";
+import { approvalRoutes } from "./routes/approvals.ts";
+import { auditRoutes } from "./routes/audit.ts";
 import { bootstrapRoutes } from "./routes/bootstrap.ts";
 import { connectRoutes } from "./routes/connect.ts";
+import { decisionRoutes } from "./routes/decisions.ts";
 import { deviceRoutes } from "./routes/devices.ts";
+import { grantRoutes } from "./routes/grants.ts";
 import { pairingRoutes } from "./routes/pairing.ts";
+import { settingsRoutes } from "./routes/settings.ts";
 import { systemRoutes } from "./routes/system.ts";
 
-const routeGroups = [systemRoutes, bootstrapRoutes, pairingRoutes, deviceRoutes, connectRoutes];
+const routeGroups = [
+  systemRoutes,
+  bootstrapRoutes,
+  pairingRoutes,
+  deviceRoutes,
+  connectRoutes,
+  decisionRoutes,
+  approvalRoutes,
+  grantRoutes,
+  settingsRoutes,
+  auditRoutes,
+];
 
 /** Each registered route as a method and a path matcher, for telling 405 from 404. */
 function routeTable(app: Hono<AppEnv>) {

@@ -1,4 +1,6 @@
 // Wire schemas shared by the edge, the companion and the dashboard.
+
+export * from "./audit.ts";
 export * from "./capability.ts";
 export * from "./decisions.ts";
 export * from "./errors.ts";

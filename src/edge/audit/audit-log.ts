@@ -12,6 +12,8 @@ export interface AuditEntry {
   event: string;
   target?: string | null;
   details?: Record<string, unknown>;
+  agentId?: string | null;
+  decision?: string | null;
   at?: number;
 }
 
@@ -24,10 +26,21 @@ export function auditRow(entry: AuditEntry) {
     actor: entry.actor,
     event: entry.event,
     target: entry.target ?? null,
+    agentId: entry.agentId ?? null,
+    decision: entry.decision ?? null,
     details: JSON.stringify(redact(entry.details ?? {})),
   };
 }
 
 export async function writeAudit(db: Db, entry: AuditEntry): Promise<void> {
   await db.insert(auditLog).values(auditRow(entry));
+}
+
+/** Several entries in one batch (one round trip to D1). */
+export async function writeAuditBatch(db: Db, entries: AuditEntry[]): Promise<void> {
+  if (entries.length === 0) return;
+  // D1 limits bound parameters per statement; 10 rows of 10 columns stays well inside it.
+  for (let i = 0; i < entries.length; i += 10) {
+    await db.insert(auditLog).values(entries.slice(i, i + 10).map(auditRow));
+  }
 }

@@ -77,8 +77,34 @@ export const auditLog = sqliteTable(
     actor: text("actor").notNull(),
     event: text("event").notNull(),
     target: text("target"),
+    /** Agent and decision are columns (not only in details) so audit queries can filter on them. */
+    agentId: text("agent_id"),
+    decision: text("decision"),
     /** JSON, redacted before it is written. */
     details: text("details").notNull(),
   },
   (t) => [index("audit_user_at_idx").on(t.userId, t.at), index("audit_event_idx").on(t.event)],
+);
+
+/**
+ * Persisted grants from allow_always / deny_always: (user, agent, capability, scope pattern, version range).
+ * A null scope pattern covers the whole capability; a null version range covers every version.
+ */
+export const grants = sqliteTable(
+  "grants",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id),
+    agentId: text("agent_id").notNull(),
+    capability: text("capability").notNull(),
+    scopePattern: text("scope_pattern"),
+    versionRange: text("version_range"),
+    effect: text("effect", { enum: ["allow", "deny"] }).notNull(),
+    createdAt: integer("created_at").notNull(),
+    createdByDevice: text("created_by_device"),
+    promptId: text("prompt_id"),
+  },
+  (t) => [index("grants_user_agent_idx").on(t.userId, t.agentId, t.capability)],
 );

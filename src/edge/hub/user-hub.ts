@@ -1,17 +1,42 @@
 // UserHub: one Durable Object per user, the single writer of that user's live state and websocket hub.
 import { DurableObject } from "cloudflare:workers";
+import { emergencyAuditEvents } from "../../policy/index.ts";
+import type { EmergencyControls, PromptDecision } from "../../protocol/capability.ts";
+import type { DecisionRequest, DecisionResponse } from "../../protocol/decisions.ts";
 import { ClientMessage, type ClientRole, type ServerMessage } from "../../protocol/socket.ts";
+import { openDb } from "../db/client.ts";
 import { fieldProblems } from "../middleware/validate.ts";
+import { ApprovalEngine, type DecideOutcome, type Decider } from "./approvals.ts";
 import { deviceTag, readAttachment, roleTag, type SocketState, writeAttachment } from "./attachment.ts";
+import { compileAccountPolicy } from "./edge-policy.ts";
+import { failure, type HubResult } from "./result.ts";
 import { migrateHubStorage } from "./storage.ts";
 
 /** Close code for sockets whose device was revoked (4000–4999 is the application range). */
 export const CLOSE_REVOKED = 4001;
+/** How long past a prompt's own deadline an HTTP waiter holds on before answering "still pending". */
+const WAIT_GRACE_MS = 2_000;
+
+export interface Caller {
+  userId: string;
+  deviceId: string | null;
+}
 
 export class UserHub extends DurableObject<Env> {
+  private readonly engine: ApprovalEngine;
+
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     ctx.blockConcurrencyWhile(async () => migrateHubStorage(ctx.storage.sql));
+    this.engine = new ApprovalEngine({
+      sql: ctx.storage.sql,
+      db: openDb(env.DB),
+      userId: () => this.userId(),
+      toDashboards: (message) => this.broadcast(roleTag("dashboard"), message),
+      toDevice: (deviceId, message) => this.broadcast(deviceTag(deviceId), message),
+      setAlarm: (at) => ctx.storage.setAlarm(at),
+      defaultTimeoutMs: Number(env.AIRLOCK_PROMPT_TIMEOUT_MS) || 30_000,
+    });
   }
 
   // ---- platform entry points: thin wrappers that log and delegate ----
@@ -46,7 +71,132 @@ export class UserHub extends DurableObject<Env> {
     console.error("[UserHub.webSocketError]", readAttachment(ws)?.deviceId, error);
   }
 
+  override async alarm(): Promise<void> {
+    try {
+      await this.engine.onAlarm();
+    } catch (error) {
+      console.error("[UserHub.alarm]", error);
+      throw error; // let the platform retry the alarm
+    }
+  }
+
   // ---- RPC used by the Worker ----
+
+  async decide(caller: Caller, request: DecisionRequest, wait: boolean): Promise<DecideOutcome> {
+    this.remember(caller);
+    const outcome = await this.engine.decide(request, caller.deviceId);
+    if (outcome.kind === "decided" || !wait) return outcome;
+    const prompt = this.engine.store.prompt(outcome.promptId);
+    const deadline = (prompt?.expires_at ?? Date.now()) + WAIT_GRACE_MS;
+    const response = await this.engine.waitFor(request.call_id, deadline);
+    return response ? { kind: "decided", response } : outcome;
+  }
+
+  async decisionFor(caller: Caller, callId: string) {
+    this.remember(caller);
+    return this.engine.decisionFor(callId);
+  }
+
+  async approvals(caller: Caller, status: "pending" | "resolved", limit: number) {
+    this.remember(caller);
+    return status === "pending" ? this.engine.pendingViews() : this.engine.resolvedViews(limit);
+  }
+
+  async confirm(caller: Caller, promptId: string) {
+    this.remember(caller);
+    return this.engine.confirm(promptId);
+  }
+
+  async resolve(caller: Caller, promptId: string, decision: PromptDecision, confirmationToken?: string) {
+    this.remember(caller);
+    return this.engine.resolve(promptId, decision, this.decider(caller), confirmationToken);
+  }
+
+  async endSession(caller: Caller, sessionId: string): Promise<number> {
+    this.remember(caller);
+    return this.engine.sessions.endSession(sessionId);
+  }
+
+  async listGrants(caller: Caller) {
+    this.remember(caller);
+    return this.engine.grants.list();
+  }
+
+  async deleteGrant(caller: Caller, id: string): Promise<HubResult<{ deleted: true }>> {
+    this.remember(caller);
+    const removed = await this.engine.grants.remove(id);
+    if (!removed) return failure(404, "not_found", `No grant ${id} on this account.`);
+    await this.engine.audit([
+      {
+        userId: caller.userId,
+        deviceId: caller.deviceId,
+        actor: this.decider(caller).actor,
+        event: "grant.deleted",
+        target: id,
+        agentId: removed.agentId,
+        details: {
+          capability: removed.capability,
+          scope_pattern: removed.scopePattern,
+          effect: removed.effect,
+        },
+      },
+    ]);
+    return { ok: true, value: { deleted: true } };
+  }
+
+  async emergency(caller: Caller): Promise<EmergencyControls> {
+    this.remember(caller);
+    return this.engine.settings.emergency();
+  }
+
+  async setEmergency(caller: Caller, patch: Partial<EmergencyControls>): Promise<EmergencyControls> {
+    this.remember(caller);
+    const before = this.engine.settings.emergency();
+    const after: EmergencyControls = { ...before, ...patch };
+    after.blockedTools = [...new Set(after.blockedTools)].sort();
+    this.engine.settings.setEmergency(after);
+    const by = this.decider(caller);
+    await this.engine.audit(
+      emergencyAuditEvents(before, after, by.actor, new Date()).map((event) => ({
+        userId: caller.userId,
+        deviceId: caller.deviceId,
+        actor: by.actor,
+        event: "emergency.changed",
+        target: event.control,
+        details: { ...event },
+      })),
+    );
+    this.broadcastAll({ type: "emergency_updated", data: after });
+    return after;
+  }
+
+  async accountPolicy(caller: Caller) {
+    this.remember(caller);
+    return this.engine.settings.accountPolicy();
+  }
+
+  async setAccountPolicy(caller: Caller, text: string) {
+    this.remember(caller);
+    const compiled = compileAccountPolicy(text);
+    if (!compiled.ok)
+      return failure(400, "validation_failed", "The account policy does not load.", compiled.errors);
+    const now = Date.now();
+    this.engine.settings.setAccountPolicy(text, now);
+    await this.engine.audit([
+      {
+        userId: caller.userId,
+        deviceId: caller.deviceId,
+        actor: this.decider(caller).actor,
+        event: "policy.account_updated",
+      },
+    ]);
+    return { ok: true as const, value: { updatedAt: now } };
+  }
+
+  async setPromptTimeout(caller: Caller, ms: number): Promise<void> {
+    this.remember(caller);
+    this.engine.settings.setPromptTimeoutMs(ms);
+  }
 
   /** Closes every open socket of a device (revocation takes effect at once). Returns how many closed. */
   async closeDevice(deviceId: string, reason: string): Promise<number> {
@@ -58,7 +208,6 @@ export class UserHub extends DurableObject<Env> {
     return sockets.length;
   }
 
-  /** How many sockets are open, by role (for status and tests). */
   async connectionCounts(): Promise<Record<ClientRole, number>> {
     return {
       companion: this.ctx.getWebSockets(roleTag("companion")).length,
@@ -74,10 +223,11 @@ export class UserHub extends DurableObject<Env> {
     }
     const userId = request.headers.get("x-airlock-user");
     const deviceId = request.headers.get("x-airlock-device");
-    const role = request.headers.get("x-airlock-role") as ClientRole | null;
+    const role = request.headers.get("x-airlock-role");
     if (!userId || !deviceId || (role !== "companion" && role !== "dashboard")) {
       return new Response("missing identity", { status: 400 });
     }
+    this.remember({ userId, deviceId });
     const pair = new WebSocketPair();
     const [client, server] = Object.values(pair) as [WebSocket, WebSocket];
     this.ctx.acceptWebSocket(server, [deviceTag(deviceId), roleTag(role)]);
@@ -112,27 +262,104 @@ export class UserHub extends DurableObject<Env> {
   }
 
   protected async onClientMessage(ws: WebSocket, state: SocketState, message: ClientMessage): Promise<void> {
+    const caller = { userId: state.userId, deviceId: state.deviceId };
     switch (message.type) {
-      case "hello":
+      case "hello": {
         writeAttachment(ws, { ...state, client: message.client });
         this.send(ws, {
           type: "welcome",
           role: state.role,
           deviceId: state.deviceId,
           serverTime: new Date().toISOString(),
-          emergency: { readOnly: false, disableHighImpact: false, blockedTools: [] },
+          emergency: this.engine.settings.emergency(),
         });
+        if (state.role === "dashboard") {
+          for (const prompt of this.engine.pendingViews())
+            this.send(ws, { type: "capability_prompt", data: prompt });
+        }
+        for (const callId of message.resume ?? []) {
+          const known = this.engine.decisionFor(callId);
+          if (known?.response) this.send(ws, { type: "capability_decision", data: known.response });
+        }
         return;
+      }
       case "ping":
         this.send(ws, { type: "pong", id: message.id, serverTime: new Date().toISOString() });
         return;
-      default:
+      case "tool_request": {
+        const outcome = await this.engine.decide(message.request, state.deviceId);
+        if (outcome.kind === "decided") {
+          this.send(ws, { type: "capability_decision", id: message.id, data: outcome.response });
+        } else {
+          this.send(ws, {
+            type: "decision_pending",
+            id: message.id,
+            callId: message.request.call_id,
+            promptId: outcome.promptId,
+          });
+        }
+        return;
+      }
+      case "capability_decision": {
+        const result = await this.engine.resolve(
+          message.promptId,
+          message.decision,
+          this.decider(caller),
+          message.confirmationToken,
+        );
         this.send(ws, {
-          type: "error",
+          type: "response",
           id: message.id,
-          code: "unsupported",
-          message: `${message.type} is not available yet.`,
+          command: "capability_decision",
+          success: result.ok,
+          data: result.ok ? result.value : null,
+          error: result.ok ? null : result.message,
         });
+        return;
+      }
+    }
+  }
+
+  // ---- helpers ----
+
+  private decider(caller: Caller): Decider {
+    return { deviceId: caller.deviceId, actor: caller.deviceId ? `device:${caller.deviceId}` : "api" };
+  }
+
+  private remember(caller: Caller): void {
+    this.ctx.storage.sql.exec(
+      `INSERT INTO hub_meta (key, value) VALUES ('user_id', ?) ON CONFLICT (key) DO NOTHING`,
+      caller.userId,
+    );
+  }
+
+  private userId(): string {
+    const row = this.ctx.storage.sql
+      .exec<{ value: string }>(`SELECT value FROM hub_meta WHERE key = 'user_id'`)
+      .toArray()[0];
+    if (!row) throw new Error("UserHub has no user yet");
+    return row.value;
+  }
+
+  private broadcast(tag: string, message: ServerMessage): void {
+    const text = JSON.stringify(message);
+    for (const ws of this.ctx.getWebSockets(tag)) {
+      try {
+        ws.send(text);
+      } catch {
+        // Closed under us.
+      }
+    }
+  }
+
+  private broadcastAll(message: ServerMessage): void {
+    const text = JSON.stringify(message);
+    for (const ws of this.ctx.getWebSockets()) {
+      try {
+        ws.send(text);
+      } catch {
+        // Closed under us.
+      }
     }
   }
 
@@ -144,3 +371,5 @@ export class UserHub extends DurableObject<Env> {
     }
   }
 }
+
+export type { DecisionResponse };

@@ -1,0 +1,62 @@
+// Helpers for approval tests: a paired device, decision requests, the user's hub stub.
+import { env } from "cloudflare:workers";
+import { createPairingCode } from "../../src/edge/auth/pairing.ts";
+import { openDb } from "../../src/edge/db/client.ts";
+import { users } from "../../src/edge/db/schema.ts";
+import type { DecisionRequest } from "../../src/protocol/decisions.ts";
+import { api, bearer } from "./helpers.ts";
+
+let counter = 0;
+
+export function request(overrides: Partial<DecisionRequest> = {}): DecisionRequest {
+  counter += 1;
+  return {
+    call_id: `call-${Date.now()}-${counter}`,
+    session_id: "session-1",
+    agent: { id: "claude-code", name: "Claude Code", version: "2.1.0" },
+    tool: "read",
+    input: { path: "/work/repo/src/index.ts" },
+    cwd: "/work/repo",
+    ...overrides,
+  };
+}
+
+/** A new user with one paired companion device, so every test gets its own UserHub. */
+async function freshUser(kind: "companion" | "browser" = "companion") {
+  const db = openDb(env.DB);
+  const userId = `usr_test${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
+  await db.insert(users).values({ id: userId, name: "Tester", role: "member", createdAt: Date.now() });
+  const { code } = await createPairingCode(db, env.TOKEN_PEPPER, userId);
+  const res = await api("/v1/pairing/bind", {
+    method: "POST",
+    headers: { "cf-connecting-ip": `test-${userId}` },
+    json: { code, device_name: "approver", kind },
+  });
+  const body = (await res.json()) as { device_id: string; user_id: string; token: string };
+  return { deviceId: body.device_id, userId: body.user_id, token: body.token };
+}
+
+export async function device(kind: "companion" | "browser" = "companion") {
+  const paired = await freshUser(kind);
+  const hub = env.USER_HUB.get(env.USER_HUB.idFromName(paired.userId));
+  const headers = bearer(paired.token);
+  return {
+    ...paired,
+    hub,
+    headers,
+    decide: (body: DecisionRequest, wait = false) =>
+      api(`/v1/decisions${wait ? "" : "?wait=false"}`, { method: "POST", headers, json: body }),
+    get: (path: string) => api(path, { headers }),
+    post: (path: string, json?: unknown) =>
+      api(path, { method: "POST", headers, ...(json === undefined ? {} : { json }) }),
+  };
+}
+
+export async function pendingPrompts(path: (p: string) => Promise<Response>) {
+  const res = await path("/v1/approvals?status=pending");
+  return (
+    (await res.json()) as {
+      approvals: { promptId: string; callIds: string[]; capability: string; risk: string }[];
+    }
+  ).approvals;
+}
