@@ -1,0 +1,79 @@
+// Words the dashboard shows for capabilities, risks, decisions and resolutions (one place, so every view agrees).
+import type { PromptDecision, Resolution } from "../../src/protocol/capability.ts";
+import type { CapabilityPrompt } from "../../src/protocol/prompts.ts";
+
+type Capability = CapabilityPrompt["capability"];
+type Risk = CapabilityPrompt["risk"];
+
+export const capabilityLabel: Record<Capability, string> = {
+  read: "Read files",
+  write: "Write files",
+  exec: "Run commands",
+  http: "Network access",
+  session: "Session data",
+  ui: "Ask you something",
+  tool: "Use a tool",
+};
+
+export const riskLabel: Record<Risk, string> = { low: "LOW", medium: "MEDIUM", high: "HIGH" };
+
+export const decisionLabel: Record<PromptDecision, string> = {
+  allow_once: "Allow once",
+  allow_session: "Allow for session",
+  allow_always: "Allow always",
+  deny_once: "Deny",
+  deny_always: "Deny always",
+};
+
+export const resolutionLabel: Record<Resolution, string> = {
+  allow_once: "Allowed once",
+  allow_session: "Allowed for session",
+  allow_always: "Always allowed",
+  deny_once: "Denied",
+  deny_always: "Always denied",
+  deny_timeout: "Denied: no answer in time",
+};
+
+/** The order the five decisions are laid out in: the least-privileged allow first (it gets the focus). */
+export const decisionOrder: readonly PromptDecision[] = [
+  "allow_once",
+  "allow_session",
+  "allow_always",
+  "deny_once",
+  "deny_always",
+];
+
+export function isAllow(decision: PromptDecision | Resolution): boolean {
+  return decision.startsWith("allow_");
+}
+
+/** "3 pending calls" — the batch size a prompt stands for. */
+export function batchLabel(callCount: number): string {
+  return `${callCount} pending call${callCount === 1 ? "" : "s"}`;
+}
+
+/** The scope summaries a card shows before Details: up to three, then "+N more". */
+export function scopePreview(prompt: Pick<CapabilityPrompt, "scopes" | "moreScopes">): {
+  shown: string[];
+  more: number;
+} {
+  const shown = prompt.scopes.slice(0, 3).map((s) => s.summary);
+  return { shown, more: prompt.moreScopes + Math.max(0, prompt.scopes.length - 3) };
+}
+
+/** "allow Run commands for npm publish" — the plain action statement of the high-risk confirm step. */
+export function confirmQuestion(
+  prompt: Pick<CapabilityPrompt, "capability" | "scopes" | "moreScopes">,
+): string {
+  const { shown, more } = scopePreview(prompt);
+  const scope = shown.length ? shown.join(", ") : "any scope";
+  return `Confirm: allow ${capabilityLabel[prompt.capability]} for ${scope}${more ? ` (+${more} more)` : ""}?`;
+}
+
+/** "0:23" for a countdown; never negative. */
+export function formatRemaining(ms: number): string {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  const minutes = Math.floor(total / 60);
+  const seconds = total % 60;
+  return `${minutes}:${String(seconds).padStart(2, "0")}`;
+}
