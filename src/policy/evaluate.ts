@@ -72,7 +72,11 @@ export function evaluateSubject(policy: CompiledPolicy, ctx: CelContext, firstWo
       };
   if (policy.project) {
     const own = firstMatch(policy.project, ctx, firstWord);
-    if (own && own.rule.action !== "allow" && actionRank(own.rule.action) > actionRank(verdict.action)) {
+    const stricter =
+      own && own.rule.action !== "allow" && actionRank(own.rule.action) > actionRank(verdict.action);
+    // At equal strength a named project rule explains the answer better than a bare default.
+    const clearer = own && verdict.rule === null && own.rule.action === verdict.action;
+    if (own && (stricter || clearer)) {
       const v = fromMatch(own);
       v.reason = `${v.reason}; the project's own rule is stricter than ${verdict.rule ? `"${verdict.rule}"` : "the default"}`;
       return v;
@@ -81,6 +85,9 @@ export function evaluateSubject(policy: CompiledPolicy, ctx: CelContext, firstWo
   return verdict;
 }
 
+/** The stricter verdict; at equal strength the first, unless only the second names a rule. */
 export function strictest(a: Verdict, b: Verdict): Verdict {
-  return actionRank(b.action) > actionRank(a.action) ? b : a;
+  const diff = actionRank(b.action) - actionRank(a.action);
+  if (diff !== 0) return diff > 0 ? b : a;
+  return a.rule === null && b.rule !== null ? b : a;
 }

@@ -1,0 +1,307 @@
+// `airlock policy explain|test|lint`: the policy engine from the command line.
+import { readFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { parse as parseYaml } from "yaml";
+import { z } from "zod";
+import {
+  type CompiledPolicy,
+  compilePolicy,
+  type DecisionRecord,
+  decide,
+  EmergencyControlsSchema,
+  type PolicySource,
+} from "../../policy/index.ts";
+import { type Command, type CommandIo, ExitCode } from "../command.ts";
+import { formatLoadError, parseConfigArg, readConfigArgs, sourcesFor } from "./policy-sources.ts";
+
+const CONFIG_HELP = `  --config [LAYER:]FILE  Use only these files, lowest layer first (repeatable). LAYER is
+                         agent, user (default), project, trusted-project or account.`;
+
+function compileOrReport(sources: PolicySource[], io: CommandIo): CompiledPolicy | null {
+  const result = compilePolicy(sources);
+  if (result.ok) return result.policy;
+  io.stderr(`policy could not be loaded (nothing is allowed until it is fixed):\n`);
+  for (const e of result.errors) io.stderr(`  ${formatLoadError(e)}\n`);
+  return null;
+}
+
+function renderRecord(r: DecisionRecord): string {
+  const lines = [
+    `action:     ${r.action}`,
+    `layer:      ${r.layer}`,
+    `rule:       ${r.rule ?? "(none)"}`,
+    `capability: ${r.capability} (${r.risk.toUpperCase()} risk: ${r.justification})`,
+    `scope:      ${r.scope.kind} ${r.scope.summary} [group ${r.scope.group}]`,
+    `scopeHash:  ${r.scopeHash}`,
+  ];
+  if (r.message) lines.push(`message:    ${r.message}`);
+  lines.push("reasons:", ...r.reasons.map((x) => `  - ${x}`));
+  return `${lines.join("\n")}\n`;
+}
+
+export const policyExplain: Command = {
+  name: ["policy", "explain"],
+  summary: "Show the decision the policy makes for one tool call",
+  help: `Usage: airlock policy explain --tool NAME --input JSON [options]
+
+Prints the decision record {action, layer, rule, capability, risk, reasons, scope, scopeHash}.
+
+Options:
+  --tool NAME            Tool name (read, write, edit, bash, grep, find, ls, webfetch, or any other)
+  --input JSON           Tool input as JSON ("-" reads it from stdin), e.g. '{"command":"git status"}'
+  --cwd DIR              Working directory of the call (default: current directory)
+${CONFIG_HELP}
+                         Without --config: ~/.agents, ~/.pi/agent, ~/.airlock, <repo>/.pi, <repo>/.airlock.
+  --no-ui                Decide as if no person can answer (ask becomes deny unless headless_ask: allow)
+  --declared-host HOST   A host in the declared http scope (repeatable)
+  --agent NAME           Agent identity seen by conditions as \`agent\`
+  --json                 Print the record as JSON
+
+Exit codes: 0 allow or ask, 1 deny or hidden, 2 bad arguments, 3 policy could not be loaded.`,
+  async run(args, io) {
+    const { values } = parseArgs({
+      args,
+      options: {
+        tool: { type: "string" },
+        input: { type: "string" },
+        cwd: { type: "string" },
+        config: { type: "string", multiple: true },
+        "no-ui": { type: "boolean" },
+        "declared-host": { type: "string", multiple: true },
+        agent: { type: "string" },
+        json: { type: "boolean" },
+      },
+      strict: true,
+    });
+    if (!values.tool) {
+      io.stderr("airlock policy explain: --tool is required\n");
+      return ExitCode.usage;
+    }
+    const rawInput = values.input === "-" ? await io.readStdin() : (values.input ?? "{}");
+    let input: unknown;
+    try {
+      input = JSON.parse(rawInput);
+    } catch (error) {
+      io.stderr(`airlock policy explain: --input is not JSON: ${(error as Error).message}\n`);
+      return ExitCode.usage;
+    }
+    if (input === null || typeof input !== "object" || Array.isArray(input)) {
+      io.stderr("airlock policy explain: --input must be a JSON object\n");
+      return ExitCode.usage;
+    }
+    const cwd = resolve(io.cwd, values.cwd ?? ".");
+    const policy = compileOrReport(sourcesFor(values.config ?? [], cwd, io.env, io.cwd), io);
+    if (!policy) return ExitCode.config;
+    const call = {
+      tool: values.tool,
+      input: input as Record<string, unknown>,
+      cwd,
+      ...(values.agent ? { agent: values.agent } : {}),
+    };
+    const record = decide(policy, call, {
+      hasUI: !values["no-ui"],
+      ...(values["declared-host"] ? { declaredHosts: values["declared-host"] } : {}),
+    });
+    io.stdout(values.json ? `${JSON.stringify(record, null, 2)}\n` : renderRecord(record));
+    return record.action === "deny" || record.action === "hidden" ? ExitCode.failure : ExitCode.ok;
+  },
+};
+
+const ScenarioSchema = z.strictObject({
+  configs: z
+    .array(
+      z.union([
+        z.string(),
+        z.strictObject({
+          path: z.string(),
+          layer: z.enum(["agent", "user", "project", "account"]).default("user"),
+          trusted: z.boolean().optional(),
+        }),
+      ]),
+    )
+    .optional(),
+  cases: z
+    .array(
+      z.strictObject({
+        name: z.string().optional(),
+        tool: z.string().min(1),
+        input: z.record(z.string(), z.unknown()).default({}),
+        cwd: z.string().optional(),
+        agent: z.string().optional(),
+        has_ui: z.boolean().default(true),
+        declared_hosts: z.array(z.string()).optional(),
+        emergency: EmergencyControlsSchema.optional(),
+        expected: z.enum(["allow", "deny", "ask", "hidden"]),
+        expected_rule: z.string().nullable().optional(),
+      }),
+    )
+    .min(1),
+});
+
+function scenarioSources(
+  configs: z.infer<typeof ScenarioSchema>["configs"],
+  baseDir: string,
+): PolicySource[] | null {
+  if (!configs) return null;
+  return configs.map((c) => {
+    if (typeof c === "string") return readConfigArgs([c], baseDir)[0] as PolicySource;
+    const path = parseConfigArg(c.path, baseDir).path;
+    const source: PolicySource = { layer: c.layer, path, text: readFileSync(path, "utf8") };
+    if (c.layer === "project") source.trusted = c.trusted ?? false;
+    return source;
+  });
+}
+
+export const policyTest: Command = {
+  name: ["policy", "test"],
+  summary: "Run policy scenario files and report every mismatch",
+  help: `Usage: airlock policy test FILE... [--config [LAYER:]FILE]... [--json]
+
+Each FILE is YAML:
+  configs:                 # optional; paths relative to FILE, lowest layer first
+    - path: ../permissions.yaml
+      layer: user          # agent | user | project | account
+      trusted: true        # project files only
+  cases:
+    - name: no rm          # optional
+      tool: bash
+      input: {command: "rm -rf /"}
+      cwd: /work/repo      # default: the current directory
+      has_ui: true         # default true
+      expected: deny       # allow | deny | ask | hidden
+      expected_rule: "Bash > rm"   # optional; null expects no rule (a default)
+
+Policy: the file's configs, else --config files, else the layers discovered for each case's cwd.
+
+Exit codes: 0 all cases pass, 1 any mismatch, 2 bad scenario file or arguments, 3 policy could not be loaded.`,
+  async run(args, io) {
+    const { values, positionals } = parseArgs({
+      args,
+      options: { config: { type: "string", multiple: true }, json: { type: "boolean" } },
+      allowPositionals: true,
+      strict: true,
+    });
+    if (positionals.length === 0) {
+      io.stderr("airlock policy test: give at least one scenario FILE\n");
+      return ExitCode.usage;
+    }
+    let mismatches = 0;
+    let total = 0;
+    const results: unknown[] = [];
+    for (const file of positionals) {
+      const path = resolve(io.cwd, file);
+      let scenario: z.infer<typeof ScenarioSchema>;
+      try {
+        const parsed = ScenarioSchema.safeParse(parseYaml(readFileSync(path, "utf8")));
+        if (!parsed.success) {
+          io.stderr(
+            `${path}: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}\n`,
+          );
+          return ExitCode.usage;
+        }
+        scenario = parsed.data;
+      } catch (error) {
+        io.stderr(`${path}: ${(error as Error).message}\n`);
+        return ExitCode.usage;
+      }
+      const fixed =
+        scenarioSources(scenario.configs, dirname(path)) ??
+        (values.config?.length ? readConfigArgs(values.config, io.cwd) : null);
+      const fixedPolicy = fixed ? compileOrReport(fixed, io) : undefined;
+      if (fixedPolicy === null) return ExitCode.config;
+      for (const [i, c] of scenario.cases.entries()) {
+        total++;
+        const cwd = resolve(io.cwd, c.cwd ?? ".");
+        const policy = fixedPolicy ?? compileOrReport(sourcesFor([], cwd, io.env), io);
+        if (!policy) return ExitCode.config;
+        const record = decide(
+          policy,
+          { tool: c.tool, input: c.input, cwd, ...(c.agent ? { agent: c.agent } : {}) },
+          {
+            hasUI: c.has_ui,
+            ...(c.emergency ? { emergency: c.emergency } : {}),
+            ...(c.declared_hosts ? { declaredHosts: c.declared_hosts } : {}),
+          },
+        );
+        const ruleOk = c.expected_rule === undefined || c.expected_rule === record.rule;
+        const ok = record.action === c.expected && ruleOk;
+        results.push({
+          file: path,
+          case: i,
+          name: c.name ?? null,
+          ok,
+          expected: c.expected,
+          expected_rule: c.expected_rule,
+          actual: record.action,
+          rule: record.rule,
+        });
+        if (!ok) {
+          mismatches++;
+          const label = `${path}: case ${i + 1}${c.name ? ` (${c.name})` : ""}`;
+          const want = `${c.expected}${c.expected_rule !== undefined ? ` by ${c.expected_rule === null ? "no rule" : `"${c.expected_rule}"`}` : ""}`;
+          const got = `${record.action} by ${record.rule === null ? `${record.layer} (no rule)` : `"${record.rule}"`}`;
+          if (!values.json)
+            io.stdout(`MISMATCH ${label}: expected ${want}, got ${got}\n  ${record.reasons.join("\n  ")}\n`);
+        }
+      }
+    }
+    if (values.json) io.stdout(`${JSON.stringify({ total, mismatches, results }, null, 2)}\n`);
+    else io.stdout(`${total - mismatches}/${total} cases passed\n`);
+    return mismatches > 0 ? ExitCode.failure : ExitCode.ok;
+  },
+};
+
+export const policyLint: Command = {
+  name: ["policy", "lint"],
+  summary: "Validate policy files (all layers for this directory when none are given)",
+  help: `Usage: airlock policy lint [[LAYER:]FILE...] [--cwd DIR] [--json]
+
+Parses and compiles the files together (lowest layer first; LAYER as for --config) or, with no
+files, every layer discovered for --cwd. Prints each error with file, rule, line and column,
+and notes allow rules of untrusted project files that will not apply.
+
+Exit codes: 0 valid, 1 problems found, 2 bad arguments.`,
+  async run(args, io) {
+    const { values, positionals } = parseArgs({
+      args,
+      options: { cwd: { type: "string" }, json: { type: "boolean" } },
+      allowPositionals: true,
+      strict: true,
+    });
+    const cwd = resolve(io.cwd, values.cwd ?? ".");
+    let sources: PolicySource[];
+    try {
+      sources = sourcesFor(positionals, cwd, io.env, io.cwd);
+    } catch (error) {
+      io.stderr(`airlock policy lint: ${(error as Error).message}\n`);
+      return ExitCode.failure;
+    }
+    const result = compilePolicy(sources);
+    if (values.json) {
+      io.stdout(
+        `${JSON.stringify(result.ok ? { ok: true, files: result.policy.sources } : { ok: false, errors: result.errors }, null, 2)}\n`,
+      );
+      return result.ok ? ExitCode.ok : ExitCode.failure;
+    }
+    if (!result.ok) {
+      for (const e of result.errors) io.stdout(`${formatLoadError(e)}\n`);
+      io.stdout(`${result.errors.length} problem${result.errors.length === 1 ? "" : "s"}\n`);
+      return ExitCode.failure;
+    }
+    const p = result.policy;
+    for (const s of p.sources) {
+      io.stdout(
+        `ok  ${s.layer.padEnd(7)} ${s.path}${s.layer === "project" ? (s.trusted ? " (trusted)" : " (untrusted)") : ""}\n`,
+      );
+      for (const r of s.ignoredAllowRules)
+        io.stdout(`    note: allow rule "${r}" is ignored until you run \`airlock trust\`\n`);
+    }
+    if (p.sources.length === 0)
+      io.stdout("no policy files found: every call is denied (default_action deny)\n");
+    io.stdout(
+      `${p.local.rules.length + (p.account?.rules.length ?? 0) + (p.sources.some((s) => s.layer === "project" && !s.trusted) ? (p.project?.rules.length ?? 0) : 0)} rules, default_action ${p.defaultAction}\n`,
+    );
+    return ExitCode.ok;
+  },
+};
