@@ -1,0 +1,89 @@
+// `read`: a guarded file's text (line window, Pi's truncation notices) or an image attachment.
+import { constants } from "node:fs";
+import { open } from "node:fs/promises";
+import { ToolFailure, type ToolResult, textResult } from "./tool-result.ts";
+import { formatSize, MAX_BYTES, truncateHead } from "./truncate.ts";
+
+export interface ReadArgs {
+  path: string;
+  offset?: number | undefined;
+  limit?: number | undefined;
+}
+
+/** Larger files are refused rather than loaded whole into the companion's memory. */
+const MAX_FILE_BYTES = 64 * 1024 * 1024;
+
+const IMAGE_MAGIC: { mime: string; test: (b: Buffer) => boolean }[] = [
+  { mime: "image/png", test: (b) => b.subarray(0, 8).equals(Buffer.from([137, 80, 78, 71, 13, 10, 26, 10])) },
+  { mime: "image/jpeg", test: (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff },
+  { mime: "image/gif", test: (b) => b.subarray(0, 4).toString("latin1") === "GIF8" },
+  {
+    mime: "image/webp",
+    test: (b) =>
+      b.subarray(0, 4).toString("latin1") === "RIFF" && b.subarray(8, 12).toString("latin1") === "WEBP",
+  },
+  { mime: "image/bmp", test: (b) => b.subarray(0, 2).toString("latin1") === "BM" },
+];
+
+async function readNoFollow(absolute: string): Promise<Buffer> {
+  // O_NOFOLLOW: the guard resolved symlinks already; a link swapped in since then is not followed.
+  const handle = await open(absolute, constants.O_RDONLY | constants.O_NOFOLLOW).catch((error: unknown) => {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") throw new ToolFailure("File not found");
+    if (code === "ELOOP") throw new ToolFailure("Refused: the file was replaced by a symlink");
+    throw new ToolFailure(`Cannot open file (${code ?? "error"})`);
+  });
+  try {
+    const stat = await handle.stat();
+    if (stat.isDirectory()) throw new ToolFailure("Path is a directory; use ls");
+    if (!stat.isFile()) throw new ToolFailure("Not a regular file");
+    if (stat.size > MAX_FILE_BYTES)
+      throw new ToolFailure(`File is ${formatSize(stat.size)}, too large to read`);
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+}
+
+export async function readTool(absolute: string, args: ReadArgs): Promise<ToolResult> {
+  const buffer = await readNoFollow(absolute);
+  const image = IMAGE_MAGIC.find((m) => m.test(buffer));
+  if (image) {
+    return {
+      content: [
+        { type: "text", text: `Read image file [${image.mime}]` },
+        { type: "image", data: buffer.toString("base64"), mimeType: image.mime },
+      ],
+    };
+  }
+  const lines = buffer.toString("utf8").split("\n");
+  const start = args.offset !== undefined ? Math.max(0, Math.floor(args.offset) - 1) : 0;
+  if (start >= lines.length) {
+    throw new ToolFailure(`Offset ${args.offset} is beyond end of file (${lines.length} lines total)`);
+  }
+  const end =
+    args.limit !== undefined
+      ? Math.min(start + Math.max(0, Math.floor(args.limit)), lines.length)
+      : lines.length;
+  const truncation = truncateHead(lines.slice(start, end).join("\n"));
+  const first = start + 1;
+  if (truncation.firstLineTooLong) {
+    const size = formatSize(Buffer.byteLength(lines[start] ?? "", "utf8"));
+    return textResult(
+      `[Line ${first} is ${size}, exceeds ${formatSize(MAX_BYTES)} limit. Use bash: sed -n '${first}p' ${args.path} | head -c ${MAX_BYTES}]`,
+    );
+  }
+  if (truncation.truncated) {
+    const last = first + truncation.outputLines - 1;
+    const why = truncation.truncatedBy === "bytes" ? ` (${formatSize(MAX_BYTES)} limit)` : "";
+    return textResult(
+      `${truncation.content}\n\n[Showing lines ${first}-${last} of ${lines.length}${why}. Use offset=${last + 1} to continue.]`,
+    );
+  }
+  if (end < lines.length) {
+    return textResult(
+      `${truncation.content}\n\n[${lines.length - end} more lines in file. Use offset=${end + 1} to continue.]`,
+    );
+  }
+  return textResult(truncation.content);
+}

@@ -1,0 +1,73 @@
+// `airlock mcp`: the governed stdio MCP server for Claude Code, Cursor and any other MCP client.
+import { realpath, stat } from "node:fs/promises";
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { createGovernedServer } from "../adapters/mcp/server.ts";
+import { type Command, ExitCode } from "../command.ts";
+
+const HELP = `Usage: airlock mcp [--workspace DIR]
+
+Runs a Model Context Protocol server on stdin/stdout with governed read, grep, ls and bash tools.
+Every call is decided by your Airlock policy (through the daemon when it runs, else locally and on
+the edge); paths are confined to the workspace and secrets, node_modules/ and .git/ are never served.
+Logs go to stderr only.
+
+Options:
+  --workspace DIR   The folder the tools work in (default: the current directory)
+  -h, --help        Show this help
+
+Register it with Claude Code:   claude mcp add airlock -- npx airlock mcp
+See docs/agents.md for Cursor and .mcp.json.
+
+Exit codes: 0 when the client disconnects, 2 bad arguments, 3 the workspace does not exist.
+`;
+
+export const mcpCommand: Command = {
+  name: ["mcp"],
+  summary: "Run the governed MCP server (read, grep, ls, bash) on stdio",
+  help: HELP,
+  run: async (args, io) => {
+    let workspaceArg: string | undefined;
+    try {
+      const { values } = parseArgs({ args, options: { workspace: { type: "string" } }, strict: true });
+      workspaceArg = values.workspace;
+    } catch (error) {
+      io.stderr(`airlock mcp: ${error instanceof Error ? error.message : String(error)}\n`);
+      return ExitCode.usage;
+    }
+    const requested = resolve(io.cwd, workspaceArg ?? ".");
+    const workspace = await realpath(requested).catch(() => undefined);
+    if (!workspace || !(await stat(workspace)).isDirectory()) {
+      io.stderr(`airlock mcp: workspace ${requested} is not a folder\n`);
+      return ExitCode.config;
+    }
+    // stdout carries JSON-RPC only: anything a dependency prints goes to stderr instead.
+    console.log = console.error;
+    console.info = console.error;
+    const governed = createGovernedServer({
+      workspace,
+      env: io.env,
+      version: process.env.npm_package_version ?? "0.1.0",
+      log: (line) => io.stderr(`airlock mcp: ${line}\n`),
+    });
+    const server = governed.mcp;
+    const transport = new StdioServerTransport();
+    const closed = new Promise<void>((done) => {
+      server.server.onclose = done;
+      // Calls already received are answered before the server goes (their responses may still flush).
+      process.stdin.once(
+        "end",
+        () =>
+          void governed
+            .drain()
+            .then(() => server.close())
+            .finally(done),
+      );
+    });
+    await server.connect(transport);
+    io.stderr(`airlock mcp: serving ${workspace}\n`);
+    await closed;
+    return ExitCode.ok;
+  },
+};
