@@ -9,6 +9,7 @@ const SECRET_SHAPES: RegExp[] = [
   /\balk_[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/g,
   /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g,
   /\b[0-9a-f]{40,}\b/gi,
+  /\b(?:sk|pk|rk)_(?:live|test)_[A-Za-z0-9]{10,}\b/g,
 ];
 
 const SECRET_NAME =
@@ -20,6 +21,8 @@ const ENV_VALUE = new RegExp(
 );
 const AUTH_HEADER = /(authorization:\s*(?:bearer|basic|token)?\s*)("[^"]*"|'[^']*'|[^\s'"]+)/gi;
 const URL_USERINFO = /(\b[a-z][a-z0-9+.-]*:\/\/)[^/\s@]+@/gi;
+/** Query strings of URLs inside free text (a command's curl target) often carry keys: hide them whole. */
+const URL_QUERY = /(\b[a-z][a-z0-9+.-]*:\/\/[^\s?#'"]+)\?[^\s#'"]*/gi;
 
 export const REDACTED = "<redacted>";
 
@@ -27,6 +30,7 @@ export const REDACTED = "<redacted>";
 export function redactText(text: string): string {
   let out = text
     .replace(URL_USERINFO, `$1${REDACTED}@`)
+    .replace(URL_QUERY, `$1?${REDACTED}`)
     .replace(AUTH_HEADER, `$1${REDACTED}`)
     .replace(FLAG_VALUE, `$1${REDACTED}`)
     .replace(ENV_VALUE, `$1${REDACTED}`);
