@@ -17,11 +17,10 @@ export interface GrantLike {
 }
 
 /**
- * The pattern an always/session decision stores, from the prompt's scope group: `src/**` for paths,
- * the host for http, `git *` for exec, the operation name otherwise. A dynamic scope grants nothing wider.
+ * The pattern an always/session decision stores, from the prompt's scope group. Path groups are already
+ * patterns (`src/**`, `.` for the project root); exec stores `git *`; http the host; others the operation.
  */
 export function scopePatternFor(capability: string, group: string): string {
-  if (capability === "read" || capability === "write") return group === "<dynamic>" ? group : `${group}/**`;
   if (capability === "exec") return group === "<dynamic>" ? group : `${group} *`;
   return group;
 }
@@ -29,7 +28,6 @@ export function scopePatternFor(capability: string, group: string): string {
 export function patternCovers(pattern: string | null, capability: string, group: string): boolean {
   if (pattern === null) return true;
   if (group === "<dynamic>" || pattern === "<dynamic>") return false;
-  if (capability === "read" || capability === "write") return pattern === `${group}/**`;
   if (capability === "exec") return pattern === `${group} *`;
   if (capability === "http" && pattern.startsWith("*.")) {
     return group === pattern.slice(2) || group.endsWith(pattern.slice(1));
