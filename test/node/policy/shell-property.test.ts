@@ -22,7 +22,8 @@ const wrappers: Wrap[] = [
   (c) => `(${c})`,
   (c) => `{ ${c}; }`,
   (c) => `echo $(${c})`,
-  (c) => `echo \`${c}\``,
+  // Inside backticks, \ and ` must be escaped to nest (unescaped nesting closes the first pair).
+  (c) => `echo \`${c.replace(/[\\`$]/g, "\\$&")}\``,
   (c) => `cat <(${c})`,
   (c) => `bash -c '${c.replace(/'/g, "'\\''")}'`,
   (c) => `sh -c "${c.replace(/["\\$`]/g, "\\$&")}"`,

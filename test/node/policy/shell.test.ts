@@ -104,6 +104,7 @@ describe("commands whose name is not static are never allowed", () => {
   const dynamic = [
     "$(echo rm) -rf /",
     "$CMD x",
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal shell parameter expansion
     "${CMD} x",
     '"$CMD" x',
     "`echo ls`",
@@ -216,5 +217,16 @@ describe("scopes of a bash call", () => {
     expect(r.scope.group).toBe("git");
     expect(r.scope.summary).not.toContain("abcdef123456");
     expect(r.scopeHash).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
+
+describe("regressions found by the composition property", () => {
+  it("unescaped nested backticks close early, exactly as bash parses them (rm is only echoed)", () => {
+    // bash runs `echo "$(echo )rm" -rf "/$()"` here: nothing is deleted.
+    const units = analyzeShell("echo `echo `rm -rf /``").units;
+    expect(units.some((u) => u.kind === "exec" && u.argv[0] === "rm")).toBe(false);
+  });
+  it("escaped nested backticks run the inner command, which is judged", () => {
+    expect(bash(policy, "echo `echo \\`rm -rf /\\``").action).toBe("deny");
   });
 });
