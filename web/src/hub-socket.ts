@@ -40,6 +40,7 @@ export class HubSocket {
   #pingTimer: ReturnType<typeof setInterval> | undefined;
   #pongTimer: ReturnType<typeof setTimeout> | undefined;
   #nextId = 0;
+  #state: LinkState | null = null;
   readonly #waiting = new Map<string, Waiting>();
 
   constructor(url: string, events: HubSocketEvents) {
@@ -50,15 +51,19 @@ export class HubSocket {
   start(): void {
     if (!this.#stopped) return;
     this.#stopped = false;
-    window.addEventListener("online", this.#wake);
-    document.addEventListener("visibilitychange", this.#wake);
+    if (typeof document !== "undefined") {
+      window.addEventListener("online", this.#wake);
+      document.addEventListener("visibilitychange", this.#wake);
+    }
     this.#open();
   }
 
   stop(): void {
     this.#stopped = true;
-    window.removeEventListener("online", this.#wake);
-    document.removeEventListener("visibilitychange", this.#wake);
+    if (typeof document !== "undefined") {
+      window.removeEventListener("online", this.#wake);
+      document.removeEventListener("visibilitychange", this.#wake);
+    }
     clearTimeout(this.#retryTimer);
     const ws = this.#ws;
     this.#drop();
@@ -87,7 +92,7 @@ export class HubSocket {
 
   #open(): void {
     if (this.#stopped) return;
-    this.#events.onState(this.#retrying ? "reconnecting" : "connecting");
+    this.#setState(this.#retrying ? "reconnecting" : "connecting");
     let ws: WebSocket;
     try {
       ws = new WebSocket(this.#url);
@@ -126,7 +131,7 @@ export class HubSocket {
     if (message.type === "welcome") {
       this.#welcomed = true;
       this.#attempt = 0;
-      this.#events.onState("live");
+      this.#setState("live");
     } else if (message.type === "pong") {
       clearTimeout(this.#pongTimer);
     } else if (message.type === "response" && message.id) {
@@ -171,9 +176,15 @@ export class HubSocket {
     this.#scheduleRetry();
   }
 
+  #setState(state: LinkState): void {
+    if (state === this.#state) return;
+    this.#state = state;
+    this.#events.onState(state);
+  }
+
   #scheduleRetry(): void {
     this.#retrying = true;
-    this.#events.onState("reconnecting");
+    this.#setState("reconnecting");
     clearTimeout(this.#retryTimer);
     this.#retryTimer = setTimeout(() => this.#open(), reconnectDelay(this.#attempt++));
   }
