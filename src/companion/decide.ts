@@ -51,7 +51,8 @@ function view(record: DecisionRecord): DecisionRecordView {
 }
 
 function ruleText(record: DecisionRecord): string {
-  return record.rule ? `rule "${record.rule}" (${record.layer} layer)` : `the ${record.layer} default`;
+  if (record.rule) return `rule "${record.rule}" (${record.layer} layer)`;
+  return record.layer === "default" ? "the built-in default" : `the ${record.layer} layer's default`;
 }
 
 function withRule(decision: CompanionDecision, record: DecisionRecord): CompanionDecision {

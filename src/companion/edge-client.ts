@@ -223,6 +223,15 @@ export class EdgeClient {
     return parse(GrantList, body, "GET /v1/grants").grants;
   }
 
+  /** The account policy (YAML) the edge enforces; the daemon mirrors it so local decisions honour it. */
+  async accountPolicy(): Promise<string> {
+    const { body } = await call(this.server, "/v1/settings/policy", {
+      token: this.#token,
+      timeoutMs: this.#timeoutMs,
+    });
+    return parse(z.object({ policy: z.string() }), body, "GET /v1/settings/policy").policy;
+  }
+
   async endSession(sessionId: string): Promise<void> {
     await call(this.server, `/v1/sessions/${encodeURIComponent(sessionId)}/end`, {
       method: "POST",

@@ -1,7 +1,6 @@
 // The companion's view of the layered policy: which files make it up for a cwd, compiled once per change.
 import { existsSync, readFileSync } from "node:fs";
-import { homedir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { join } from "node:path";
 import {
   type CompiledPolicy,
   compilePolicy,
@@ -13,10 +12,12 @@ import {
   type SourceLayer,
 } from "../policy/index.ts";
 import { airlockHome, type Env, stateDir } from "./config.ts";
+import { homeDir, loadPolicySources, POLICY_FILE_NAMES, projectPolicyPaths } from "./policy-files.ts";
 import type { AgentToolCall } from "./tool-call.ts";
+import { trustStorePath } from "./trust-store.ts";
 
 export interface PolicyFile {
-  layer: SourceLayer;
+  layer: SourceLayer | "trust";
   path: string;
   present: boolean;
 }
@@ -25,51 +26,47 @@ export type PolicyState =
   | { ok: true; policy: CompiledPolicy; files: PolicyFile[]; loadedAt: string }
   | { ok: false; errors: PolicyLoadError[]; files: PolicyFile[]; loadedAt: string };
 
-/** Nearest ancestor of cwd (inclusive) holding a project policy, else the cwd itself. */
-function projectCandidates(cwd: string): string[] {
-  let dir = resolve(cwd);
-  for (;;) {
-    for (const rel of [".airlock/permissions.yaml", ".pi/permissions.yaml"]) {
-      const p = join(dir, rel);
-      if (existsSync(p)) return [p];
-    }
-    if (existsSync(join(dir, ".git"))) break;
-    const up = dirname(dir);
-    if (up === dir) break;
-    dir = up;
-  }
-  return [join(resolve(cwd), ".airlock/permissions.yaml")];
+/** Every file that can make up the policy for cwd (present or not), so a new file is noticed too. */
+export function policyFiles(cwd: string, env: Env = process.env): PolicyFile[] {
+  const home = homeDir(env);
+  const candidates: { layer: SourceLayer | "trust"; path: string }[] = [
+    ...POLICY_FILE_NAMES.map((n) => ({ layer: "agent" as const, path: join(home, ".agents", n) })),
+    ...POLICY_FILE_NAMES.map((n) => ({ layer: "user" as const, path: join(home, ".pi", "agent", n) })),
+    ...POLICY_FILE_NAMES.map((n) => ({ layer: "user" as const, path: join(airlockHome(env), n) })),
+    ...projectPolicyPaths(cwd).map((path) => ({ layer: "project" as const, path })),
+    { layer: "account", path: accountPolicyPath(env) },
+    // `airlock trust` changes whether a project file's allow rules count.
+    { layer: "trust", path: trustStorePath(env) },
+  ];
+  return candidates.map((f) => ({ ...f, present: existsSync(f.path) }));
+}
+
+/** The account policy the daemon mirrors from the edge (GET /v1/settings/policy). */
+export function accountPolicyPath(env: Env = process.env): string {
+  return join(stateDir(env), "account-policy.yaml");
 }
 
 /**
- * The layer files, lowest precedence first (pi.hitl order): agent defaults, the user's file, the project's,
- * and the account policy the daemon mirrored from the edge.
+ * Reads and compiles every layer (agent, user, project via policy-files, plus the mirrored account policy);
+ * any error fails the whole load (never a partial policy).
  */
-export function policyFiles(cwd: string, env: Env = process.env): PolicyFile[] {
-  const home = env.HOME?.trim() || homedir();
-  const files: { layer: SourceLayer; path: string }[] = [
-    { layer: "agent", path: join(home, ".agents/permissions.yaml") },
-    { layer: "user", path: join(airlockHome(env), "permissions.yaml") },
-    { layer: "user", path: join(home, ".pi/agent/permissions.yaml") },
-    ...projectCandidates(cwd).map((path) => ({ layer: "project" as const, path })),
-    { layer: "account", path: join(stateDir(env), "account-policy.yaml") },
-  ];
-  return files.map((f) => ({ ...f, present: existsSync(f.path) }));
-}
-
-/** Reads and compiles every present layer file; any error fails the whole load (never a partial policy). */
 export function loadLocalPolicy(cwd: string, env: Env = process.env): PolicyState {
   const files = policyFiles(cwd, env);
-  const sources: PolicySource[] = [];
   const loadedAt = new Date().toISOString();
-  for (const f of files) {
-    if (!f.present) continue;
-    try {
-      sources.push({ layer: f.layer, path: f.path, text: readFileSync(f.path, "utf8") });
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      return { ok: false, files, loadedAt, errors: [{ path: f.path, message: `cannot read: ${message}` }] };
-    }
+  let sources: PolicySource[];
+  try {
+    sources = loadPolicySources(cwd, env);
+    const account = accountPolicyPath(env);
+    if (existsSync(account))
+      sources.push({ layer: "account", path: account, text: readFileSync(account, "utf8") });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return {
+      ok: false,
+      files,
+      loadedAt,
+      errors: [{ path: cwd, message: `cannot read a policy file: ${message}` }],
+    };
   }
   const compiled = compilePolicy(sources);
   return compiled.ok

@@ -1,0 +1,121 @@
+// `airlock hook codex`: Codex's hook contract. PreToolUse has no `ask`, so a call that needs a person waits for
+// the phone and is answered allow (empty output) or deny (a reason Codex shows the model).
+import { z } from "zod";
+import { forwardPromptText, requestDecision } from "../../client.ts";
+import type { Env } from "../../config.ts";
+import { callIdOf, hookBudgetMs, parseJsonObject, withWatchdog } from "../../hook-runtime.ts";
+import type { HookResult } from "../claude-code/hook.ts";
+import { mapCodexTool } from "./tools.ts";
+
+export const CodexHookInput = z.looseObject({
+  session_id: z.string().min(1),
+  cwd: z.string().min(1),
+  hook_event_name: z.string(),
+  tool_name: z.string().min(1).optional(),
+  tool_input: z.record(z.string(), z.unknown()).optional(),
+  tool_use_id: z.string().optional(),
+  turn_id: z.string().optional(),
+  model: z.string().optional(),
+  prompt: z.string().optional(),
+});
+export type CodexHookInput = z.infer<typeof CodexHookInput>;
+
+const AGENT = { id: "codex", name: "Codex" };
+const NOTHING: HookResult = { stdout: "", stderr: "", exitCode: 0 };
+
+function deny(event: string | undefined, reason: string): HookResult {
+  if (event === "PermissionRequest") {
+    const out = {
+      hookSpecificOutput: {
+        hookEventName: "PermissionRequest",
+        decision: { behavior: "deny", message: reason },
+      },
+    };
+    return { stdout: `${JSON.stringify(out)}\n`, stderr: "", exitCode: 0 };
+  }
+  if (event === "PreToolUse") {
+    const out = {
+      hookSpecificOutput: {
+        hookEventName: "PreToolUse",
+        permissionDecision: "deny",
+        permissionDecisionReason: reason,
+      },
+    };
+    return { stdout: `${JSON.stringify(out)}\n`, stderr: "", exitCode: 0 };
+  }
+  // Exit 2 with a reason on stderr blocks in Codex too.
+  return { stdout: "", stderr: `${reason}\n`, exitCode: 2 };
+}
+
+function allow(event: string): HookResult {
+  if (event === "PermissionRequest") {
+    const out = {
+      hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "allow" } },
+    };
+    return { stdout: `${JSON.stringify(out)}\n`, stderr: "", exitCode: 0 };
+  }
+  // Codex treats `permissionDecision: "allow"` without updatedInput as unsupported; no output means "proceed".
+  return NOTHING;
+}
+
+async function gate(input: CodexHookInput, env: Env): Promise<HookResult> {
+  const event = input.hook_event_name;
+  if (!input.tool_name) return deny(event, "Airlock denied this call: the hook input has no tool_name");
+  const calls = mapCodexTool(input.tool_name, input.tool_input ?? {});
+  const base = callIdOf("codex", input.tool_use_id);
+  for (const [i, mapped] of calls.entries()) {
+    const d = await requestDecision(
+      {
+        callId: calls.length > 1 ? `${base}#${i}` : base,
+        sessionId: input.session_id,
+        agent: AGENT,
+        tool: mapped.tool,
+        input: mapped.input,
+        cwd: input.cwd,
+        hasUI: false,
+      },
+      { env, askMode: "approver" },
+    );
+    if (d.decision !== "allow") {
+      const prefix = calls.length > 1 ? `${mapped.tool} ${String(mapped.input.path ?? "")}: ` : "";
+      return deny(event, `${prefix}${d.reason}`);
+    }
+  }
+  return allow(event);
+}
+
+async function handle(input: CodexHookInput, env: Env): Promise<HookResult> {
+  switch (input.hook_event_name) {
+    case "PreToolUse":
+    case "PermissionRequest":
+      return gate(input, env);
+    case "UserPromptSubmit":
+      if (input.prompt) await forwardPromptText(input.prompt, input.session_id, input.cwd, { env });
+      return NOTHING;
+    default:
+      return NOTHING;
+  }
+}
+
+export async function runCodexHook(stdin: string, env: Env): Promise<HookResult> {
+  const raw = parseJsonObject(stdin);
+  if (!raw) return deny(undefined, "Airlock denied this call: the hook input is not a JSON object");
+  const event = typeof raw.hook_event_name === "string" ? raw.hook_event_name : undefined;
+  const parsed = CodexHookInput.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const why = issue ? `${issue.path.join(".") || "input"}: ${issue.message}` : "invalid";
+    return deny(event, `Airlock denied this call: malformed hook input (${why})`);
+  }
+  const budget = hookBudgetMs(env);
+  try {
+    return await withWatchdog(handle(parsed.data, env), budget, () =>
+      deny(event, `Airlock denied this call: no decision within ${Math.round(budget / 1000)} s`),
+    );
+  } catch (error) {
+    return deny(
+      event,
+      `Airlock denied this call because the hook failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+}

@@ -1,0 +1,161 @@
+// `airlock doctor`: checks credentials, the edge, the token, the daemon, the policy and the agent hooks.
+import { existsSync, readFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { claudeSettingsPath } from "../adapters/claude-code/install.ts";
+import { codexHooksPath } from "../adapters/codex/install.ts";
+import { type Command, ExitCode } from "../command.ts";
+import { edgeTimeoutMs, socketPath } from "../config.ts";
+import { credentialsMode, loadCredentials } from "../credentials.ts";
+import { sendControl } from "../daemon/control-client.ts";
+import { EdgeClient } from "../edge-client.ts";
+import { isAirlockHook } from "../hook-install.ts";
+import { formatLoadErrors, loadLocalPolicy } from "../local-policy.ts";
+
+const HELP = `Usage: airlock doctor [--json]
+
+Checks, in order: the credentials file and its mode (0600), the edge (/healthz, /v1/version),
+the device token (GET /v1/devices), the daemon's control socket, the policy layers for the
+current directory, and whether the Claude Code and Codex hooks are installed.
+
+Options:
+  --json   print [{check, status: "ok"|"warn"|"fail", detail}]
+
+Exit codes: 0 nothing failed (warnings allowed), 1 a check failed.
+`;
+
+interface Check {
+  check: string;
+  status: "ok" | "warn" | "fail";
+  detail: string;
+}
+
+function hookInstalled(path: string, agentArg: string): boolean {
+  try {
+    return (
+      existsSync(path) &&
+      readFileSync(path, "utf8")
+        .split("\n")
+        .some((l) => isAirlockHook(l, agentArg))
+    );
+  } catch {
+    return false;
+  }
+}
+
+export const doctorCommand: Command = {
+  name: ["doctor"],
+  summary: "check credentials, edge, token, daemon, policy and hooks",
+  help: HELP,
+  async run(args, io) {
+    let json = false;
+    try {
+      json = parseArgs({ args, options: { json: { type: "boolean" } } }).values.json ?? false;
+    } catch (error) {
+      io.stderr(`airlock doctor: ${error instanceof Error ? error.message : String(error)}\n`);
+      return ExitCode.usage;
+    }
+    const checks: Check[] = [];
+    const creds = loadCredentials(io.env);
+    if (!creds.ok) {
+      checks.push({ check: "credentials", status: "fail", detail: creds.reason });
+    } else {
+      const mode = credentialsMode(io.env);
+      const loose = mode !== null && (mode & 0o077) !== 0;
+      checks.push({
+        check: "credentials",
+        status: loose ? "fail" : "ok",
+        detail: loose
+          ? `${creds.path} is mode ${mode?.toString(8)}; run: chmod 600 ${creds.path}`
+          : `${creds.path} (mode 600), device ${creds.credentials.device_id}`,
+      });
+      const edge = EdgeClient.fromCredentials(creds.credentials, edgeTimeoutMs(io.env));
+      let reachable = false;
+      try {
+        const health = await edge.health();
+        reachable = true;
+        checks.push({
+          check: "edge",
+          status: "ok",
+          detail: `${edge.server} answers /healthz; version ${JSON.stringify(health.version)}`,
+        });
+      } catch (error) {
+        checks.push({
+          check: "edge",
+          status: "fail",
+          detail: error instanceof Error ? error.message : String(error),
+        });
+      }
+      if (reachable) {
+        try {
+          const devices = await edge.devices();
+          checks.push({
+            check: "token",
+            status: "ok",
+            detail: `valid; ${devices.length} device(s) on the account`,
+          });
+        } catch (error) {
+          checks.push({
+            check: "token",
+            status: "fail",
+            detail: error instanceof Error ? error.message : String(error),
+          });
+        }
+      }
+    }
+    try {
+      const res = await sendControl(socketPath(io.env), { type: "status" }, 3_000);
+      const state = res.type === "status" ? res.status.connection.state : "unknown";
+      checks.push({
+        check: "daemon",
+        status: state === "connected" ? "ok" : "warn",
+        detail: `running on ${socketPath(io.env)}; edge connection ${state}`,
+      });
+    } catch {
+      checks.push({
+        check: "daemon",
+        status: "warn",
+        detail: `not running (${socketPath(io.env)}); hooks still work, slower — start it with "airlock up"`,
+      });
+    }
+    const policy = loadLocalPolicy(io.cwd, io.env);
+    const layers = policy.files
+      .filter((f) => f.present && f.layer !== "trust")
+      .map((f) => `${f.layer}:${f.path}`);
+    checks.push(
+      policy.ok
+        ? {
+            check: "policy",
+            status: "ok",
+            detail: layers.length ? layers.join(", ") : "no policy files; defaults apply",
+          }
+        : {
+            check: "policy",
+            status: "fail",
+            detail: `does not load, calls are denied: ${formatLoadErrors(policy.errors)}`,
+          },
+    );
+    const claudeUser = claudeSettingsPath("user", io.cwd, io.env);
+    const claudeProject = claudeSettingsPath("project", io.cwd, io.env);
+    const claudeLocal = claudeSettingsPath("local", io.cwd, io.env);
+    const claude = [claudeUser, claudeProject, claudeLocal].find((p) => hookInstalled(p, "claude-code"));
+    checks.push({
+      check: "claude-code hooks",
+      status: claude ? "ok" : "warn",
+      detail: claude ? `installed in ${claude}` : `not installed; run "airlock hook claude-code --install"`,
+    });
+    const codex = [codexHooksPath("user", io.cwd, io.env), codexHooksPath("project", io.cwd, io.env)].find(
+      (p) => hookInstalled(p, "codex"),
+    );
+    checks.push({
+      check: "codex hooks",
+      status: codex ? "ok" : "warn",
+      detail: codex ? `installed in ${codex}` : `not installed; run "airlock hook codex --install"`,
+    });
+    if (json) io.stdout(`${JSON.stringify(checks)}\n`);
+    else {
+      const mark = { ok: "ok  ", warn: "warn", fail: "FAIL" };
+      io.stdout(checks.map((c) => `${mark[c.status]}  ${c.check.padEnd(18)} ${c.detail}\n`).join(""));
+    }
+    return checks.some((c) => c.status === "fail") ? ExitCode.failure : ExitCode.ok;
+  },
+};

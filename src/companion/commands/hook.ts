@@ -1,0 +1,143 @@
+// `airlock hook claude-code|codex`: the agent hook entry points (stdin JSON → decision JSON) and `--install`.
+import { parseArgs } from "node:util";
+import { type Command, type CommandIo, ExitCode } from "../command.ts";
+import { installTimeoutSeconds } from "../hook-runtime.ts";
+
+const CLAUDE_HELP = `Usage: airlock hook claude-code                      (run by Claude Code; reads hook JSON on stdin)
+       airlock hook claude-code --install [--project|--local] [--dry-run] [--json]
+       airlock hook claude-code --uninstall [--project|--local]
+
+As a hook: PreToolUse prints {"hookSpecificOutput":{"hookEventName":"PreToolUse",
+"permissionDecision":"allow"|"deny"|"ask","permissionDecisionReason":"…"}}; PermissionRequest
+prints {"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":
+"allow"|"deny",…}}}; UserPromptSubmit forwards the prompt to the daemon and prints nothing.
+A call that needs a person waits for the phone (up to AIRLOCK_PROMPT_TIMEOUT_MS, default 30 s);
+AIRLOCK_CLAUDE_ASK=local answers "ask" instead (Claude Code's own prompt). Any failure denies.
+
+--install merges PreToolUse, PermissionRequest and UserPromptSubmit entries (timeout above the
+prompt timeout) into ~/.claude/settings.json ($CLAUDE_CONFIG_DIR honoured), or with --project
+.claude/settings.json, --local .claude/settings.local.json; other hooks are kept.
+
+Exit codes (as a hook): 0 with the decision JSON on stdout, 2 when the input is not a hook
+event at all (reason on stderr; Claude Code blocks the call). --install: 0 written, 3 the
+settings file is not valid JSON (left untouched).
+`;
+
+const CODEX_HELP = `Usage: airlock hook codex                      (run by Codex; reads hook JSON on stdin)
+       airlock hook codex --install [--project] [--dry-run] [--json]
+       airlock hook codex --uninstall [--project]
+
+As a hook (Codex's contract): PreToolUse prints nothing to allow, or {"hookSpecificOutput":
+{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"…"}} to
+deny. Codex has no "ask": a call that needs a person waits for the phone and is answered allow
+or deny. apply_patch is judged per file. PermissionRequest prints decision.behavior allow/deny.
+UserPromptSubmit forwards the prompt to the daemon. Any failure denies.
+
+--install merges entries into ~/.codex/hooks.json ($CODEX_HOME honoured) or, with --project,
+.codex/hooks.json. Older Codex releases also need [features] codex_hooks = true in config.toml.
+
+Exit codes: as for "airlock hook claude-code".
+`;
+
+type Agent = "claude-code" | "codex";
+
+async function install(agent: Agent, args: string[], io: CommandIo): Promise<number> {
+  let values: {
+    project?: boolean;
+    local?: boolean;
+    "dry-run"?: boolean;
+    json?: boolean;
+    install?: boolean;
+    uninstall?: boolean;
+  };
+  try {
+    values = parseArgs({
+      args,
+      options: {
+        install: { type: "boolean" },
+        uninstall: { type: "boolean" },
+        project: { type: "boolean" },
+        local: { type: "boolean" },
+        "dry-run": { type: "boolean" },
+        json: { type: "boolean" },
+      },
+    }).values;
+  } catch (error) {
+    io.stderr(`airlock hook ${agent}: ${error instanceof Error ? error.message : String(error)}\n`);
+    return ExitCode.usage;
+  }
+  if (agent === "codex" && values.local) {
+    io.stderr("airlock hook codex: --local is a Claude Code option; use --project for .codex/hooks.json\n");
+    return ExitCode.usage;
+  }
+  const options = { remove: values.uninstall ?? false, dryRun: values["dry-run"] ?? false };
+  try {
+    const result =
+      agent === "claude-code"
+        ? (await import("../adapters/claude-code/install.ts")).installClaudeHooks(
+            values.local ? "local" : values.project ? "project" : "user",
+            io.cwd,
+            io.env,
+            options,
+          )
+        : (await import("../adapters/codex/install.ts")).installCodexHooks(
+            values.project ? "project" : "user",
+            io.cwd,
+            io.env,
+            options,
+          );
+    if (values.json)
+      io.stdout(`${JSON.stringify({ ...result, removed: options.remove, dryRun: options.dryRun })}\n`);
+    else if (options.dryRun) io.stdout(`${JSON.stringify(result.written, null, 2)}\n`);
+    else if (options.remove) io.stdout(`Removed Airlock's ${agent} hooks from ${result.path}.\n`);
+    else {
+      io.stdout(
+        `Installed Airlock's ${agent} hooks (${result.events.join(", ")}) in ${result.path}\n` +
+          `  command: ${result.command}\n  timeout: ${result.timeoutSeconds} s (prompt timeout + 30 s: ${installTimeoutSeconds(io.env)} s)\n`,
+      );
+    }
+    return ExitCode.ok;
+  } catch (error) {
+    io.stderr(`airlock hook ${agent}: ${error instanceof Error ? error.message : String(error)}\n`);
+    return ExitCode.config;
+  }
+}
+
+async function runHook(agent: Agent, io: CommandIo): Promise<number> {
+  let stdin = "";
+  try {
+    stdin = await io.readStdin();
+  } catch {
+    // an unreadable stdin is handled as malformed input below
+  }
+  const result =
+    agent === "claude-code"
+      ? await (await import("../adapters/claude-code/hook.ts")).runClaudeCodeHook(stdin, io.env)
+      : await (await import("../adapters/codex/hook.ts")).runCodexHook(stdin, io.env);
+  if (result.stdout) io.stdout(result.stdout);
+  if (result.stderr) io.stderr(result.stderr);
+  return result.exitCode;
+}
+
+function hookCommand(agent: Agent, help: string): Command {
+  return {
+    name: ["hook", agent],
+    summary:
+      agent === "claude-code"
+        ? "Claude Code hook (PreToolUse, PermissionRequest, UserPromptSubmit); --install"
+        : "Codex hook (PreToolUse, PermissionRequest, UserPromptSubmit); --install",
+    help,
+    async run(args, io) {
+      if (args.includes("--install") || args.includes("--uninstall")) return install(agent, args, io);
+      if (args.length > 0) {
+        io.stderr(`airlock hook ${agent}: unexpected argument "${args[0]}" (hooks read stdin; see --help)\n`);
+        // Fail closed even when misconfigured: the agent sees a blocking error, not a silent allow.
+        return 2;
+      }
+      return runHook(agent, io);
+    },
+  };
+}
+
+export const hookClaudeCodeCommand = hookCommand("claude-code", CLAUDE_HELP);
+export const hookCodexCommand = hookCommand("codex", CODEX_HELP);

@@ -1,0 +1,83 @@
+// The daemon's local control endpoint: a unix socket (mode 0600, in a 0700 directory) speaking the control protocol.
+import { chmodSync, existsSync, mkdirSync, rmSync } from "node:fs";
+import { connect, createServer, type Server } from "node:net";
+import { dirname } from "node:path";
+import {
+  type ControlRequest,
+  ControlRequest as ControlRequestSchema,
+  type ControlResponse,
+  parseLine,
+} from "./control-protocol.ts";
+
+export type ControlHandler = (request: ControlRequest) => Promise<ControlResponse>;
+
+/** Lines longer than this are refused: a request is a tool call, not a file upload. */
+const MAX_LINE = 1_000_000;
+
+function alive(path: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(path);
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
+
+export async function listenControl(
+  path: string,
+  handler: ControlHandler,
+  log: (line: string) => void,
+): Promise<Server> {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  if (existsSync(path)) {
+    if (await alive(path)) throw new Error(`another airlock daemon is already running on ${path}`);
+    rmSync(path, { force: true });
+  }
+  const server = createServer((socket) => {
+    socket.setEncoding("utf8");
+    let buffer = "";
+    socket.on("data", (chunk: string) => {
+      buffer += chunk;
+      if (buffer.length > MAX_LINE) {
+        socket.end(`${JSON.stringify({ id: "", type: "error", message: "request too large" })}\n`);
+        return;
+      }
+      let nl = buffer.indexOf("\n");
+      while (nl >= 0) {
+        const line = buffer.slice(0, nl);
+        buffer = buffer.slice(nl + 1);
+        const parsed = parseLine(ControlRequestSchema, line);
+        if (!parsed.ok) {
+          socket.write(
+            `${JSON.stringify({ id: "", type: "error", message: `bad request: ${parsed.error}` })}\n`,
+          );
+        } else {
+          const request = parsed.value;
+          handler(request)
+            .catch(
+              (error: unknown): ControlResponse => ({
+                id: request.id,
+                type: "error",
+                message: error instanceof Error ? error.message : String(error),
+              }),
+            )
+            .then((response) => {
+              if (!socket.destroyed) socket.write(`${JSON.stringify(response)}\n`);
+            });
+        }
+        nl = buffer.indexOf("\n");
+      }
+    });
+    // A hook killed mid-wait resets its socket; the decision goes on and is journaled.
+    socket.on("error", () => {});
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(path, () => resolve());
+  });
+  chmodSync(path, 0o600);
+  log(`control socket listening on ${path}`);
+  return server;
+}

@@ -1,0 +1,420 @@
+// `airlock up`: the long-running companion. Owns the hub connection, the journal of waiting calls, the policy
+// store, grant caches, emergency controls and the audit queue; answers hooks and adapters over the control socket.
+import { renameSync, rmSync, writeFileSync } from "node:fs";
+import type { Server } from "node:net";
+import { z } from "zod";
+import type { DecisionRecord, EmergencyControls } from "../../policy/index.ts";
+import type { DecisionRequest, ServerMessage } from "../../protocol/index.ts";
+import { ResolvedPrompt } from "../../protocol/index.ts";
+import { enqueueAudit, flushAudit, queuedAuditCount } from "../audit-queue.ts";
+import { type Env, edgeTimeoutMs, promptTimeoutMs, socketPath, stateDir } from "../config.ts";
+import { type Credentials, loadCredentials } from "../credentials.ts";
+import { type Approver, decideToolCall } from "../decide.ts";
+import { fromDecisionResponse, toDecisionRequest, unreachableDecision } from "../edge-approver.ts";
+import { EdgeClient, type Grant } from "../edge-client.ts";
+import { readEmergencyCache, writeEmergencyCache } from "../emergency-cache.ts";
+import { matchGrant, readGrantCache, SessionGrants, writeGrantCache } from "../grants.ts";
+import { accountPolicyPath } from "../local-policy.ts";
+import { type AgentToolCall, type CompanionDecision, denied } from "../tool-call.ts";
+import type { ControlRequest, ControlResponse, DaemonStatus } from "./control-protocol.ts";
+import { listenControl } from "./control-server.ts";
+import { HubConnection, type HubState } from "./hub-connection.ts";
+import { Journal } from "./journal.ts";
+import { PolicyStore } from "./policy-store.ts";
+
+const NO_EMERGENCY: EmergencyControls = { readOnly: false, disableHighImpact: false, blockedTools: [] };
+/** Extra wait beyond the prompt timeout for the edge's own timeout answer to arrive. */
+const DEADLINE_MARGIN_MS = 10_000;
+const SWEEP_MS = 1_000;
+const GRANT_REFRESH_MS = 5 * 60_000;
+
+interface Waiter {
+  resolve: Array<(d: CompanionDecision) => void>;
+  record: DecisionRecord | undefined;
+}
+
+export interface DaemonOptions {
+  env: Env;
+  log: (line: string) => void;
+  version?: string;
+  /** Bind the control socket (false for in-process use, e.g. the benchmark). */
+  listen?: boolean;
+}
+
+export class Daemon {
+  readonly #env: Env;
+  readonly #log: (line: string) => void;
+  readonly #options: DaemonOptions;
+  readonly #journal: Journal;
+  readonly #policies: PolicyStore;
+  readonly #sessionGrants = new SessionGrants();
+  readonly #waiters = new Map<string, Waiter>();
+  readonly #prompts = new Map<string, { text: string; cwd: string | undefined; at: number }>();
+  readonly #startedAt = new Date().toISOString();
+  #credentials: Credentials | null = null;
+  #edge: EdgeClient | null = null;
+  #hub: HubConnection | null = null;
+  #server: Server | null = null;
+  #grants: Grant[];
+  #emergency: EmergencyControls;
+  #connection: { state: HubState | "unpaired"; since: string; lastError: string | null } = {
+    state: "unpaired",
+    since: new Date().toISOString(),
+    lastError: null,
+  };
+  #timers: NodeJS.Timeout[] = [];
+  #polling = false;
+  #flushing = false;
+  #decisions = 0;
+  /** Calls this process sent to the edge; a resumed call the edge never saw is resubmitted once. */
+  readonly #submitted = new Set<string>();
+
+  constructor(options: DaemonOptions) {
+    this.#options = options;
+    this.#env = options.env;
+    this.#log = options.log;
+    this.#journal = new Journal(stateDir(this.#env));
+    this.#policies = new PolicyStore(this.#env, options.log);
+    this.#grants = readGrantCache(this.#env);
+    this.#emergency = readEmergencyCache(this.#env) ?? NO_EMERGENCY;
+  }
+
+  async start(): Promise<void> {
+    const resumed = this.#journal.load().filter((e) => e.status === "pending");
+    if (resumed.length > 0) this.#log(`resuming ${resumed.length} call(s) that were waiting for a person`);
+    for (const entry of resumed) this.#waiters.set(entry.call.callId, { resolve: [], record: undefined });
+    const creds = loadCredentials(this.#env);
+    if (creds.ok) {
+      this.#credentials = creds.credentials;
+      this.#edge = EdgeClient.fromCredentials(creds.credentials, edgeTimeoutMs(this.#env));
+      this.#hub = new HubConnection(
+        creds.credentials.server,
+        creds.credentials.token,
+        {
+          onMessage: (m) => this.#onHubMessage(m),
+          onState: (state, detail) => this.#onHubState(state, detail),
+          resumeIds: () => this.#journal.pending().map((e) => e.call.callId),
+        },
+        this.#options.version,
+      );
+      this.#hub.start();
+    } else {
+      this.#log(`${creds.reason}; local policy only, calls that need a person are denied`);
+    }
+    if (this.#options.listen !== false) {
+      this.#server = await listenControl(socketPath(this.#env), (r) => this.handle(r), this.#log);
+    }
+    this.#timers.push(setInterval(() => this.#sweep(), SWEEP_MS));
+    this.#timers.push(setInterval(() => void this.#refreshGrants(), GRANT_REFRESH_MS));
+    this.#timers.push(setInterval(() => this.#policies.refresh(), 2_000));
+    for (const t of this.#timers) t.unref();
+  }
+
+  async stop(): Promise<void> {
+    for (const t of this.#timers) clearInterval(t);
+    this.#hub?.stop();
+    await new Promise<void>((resolve) => (this.#server ? this.#server.close(() => resolve()) : resolve()));
+  }
+
+  async handle(request: ControlRequest): Promise<ControlResponse> {
+    switch (request.type) {
+      case "decide":
+        return {
+          id: request.id,
+          type: "decision",
+          decision: await this.decide(request.call, request.askMode),
+        };
+      case "prompt_text":
+        // Kept for warming read-only futures; never logged (it is the user's words).
+        this.#prompts.set(request.session_id, { text: request.text, cwd: request.cwd, at: Date.now() });
+        return { id: request.id, type: "ok" };
+      case "status":
+        return { id: request.id, type: "status", status: this.status() };
+      case "session_end": {
+        const removed = this.#sessionGrants.endSession(request.session_id);
+        this.#log(`session ${request.session_id} ended; ${removed} session grant(s) dropped`);
+        void this.#edge?.endSession(request.session_id).catch(() => {});
+        return { id: request.id, type: "ok" };
+      }
+    }
+  }
+
+  /** The daemon's decision for one call (what the control socket answers; also used in-process by the bench). */
+  async decide(call: AgentToolCall, askMode: "approver" | "return" = "approver"): Promise<CompanionDecision> {
+    this.#decisions++;
+    const known = this.#journal.get(call.callId);
+    if (known?.status === "decided" && known.decision) return known.decision;
+    if (known?.status === "pending") return this.#wait(call.callId, undefined);
+    return decideToolCall(call, {
+      policy: (cwd) => this.#policies.get(cwd),
+      emergency: () => this.#emergency,
+      grants: (c, record) =>
+        matchGrant(this.#grants, c.agent.id, record) ??
+        this.#sessionGrants.match(c.sessionId, c.agent.id, record),
+      ...(this.#edge
+        ? { approver: this.#approver() }
+        : { unpairedReason: 'this machine is not paired (run "airlock pair <code>")' }),
+      audit: (event) => enqueueAudit([event], this.#env),
+      promptTimeoutMs: promptTimeoutMs(this.#env),
+      askMode,
+    });
+  }
+
+  #approver(): Approver {
+    return {
+      ask: async (call, record, timeoutMs) => {
+        if (this.#connection.state === "revoked") {
+          return denied(
+            'Airlock denied this call: it needs approval, but this device was revoked; pair again with "airlock pair <code>"',
+            "unavailable",
+          );
+        }
+        const request = toDecisionRequest(call, record);
+        this.#journal.put({
+          call,
+          request,
+          status: "pending",
+          submittedAt: new Date().toISOString(),
+          deadline: Date.now() + timeoutMs + DEADLINE_MARGIN_MS,
+        });
+        const waiting = this.#wait(call.callId, record);
+        this.#submit(call.callId, request);
+        return waiting;
+      },
+    };
+  }
+
+  #submit(callId: string, request: DecisionRequest): void {
+    this.#submitted.add(callId);
+    if (!this.#hub?.send({ type: "tool_request", id: callId, request }))
+      void this.#submitOverRest(callId, request);
+  }
+
+  async #submitOverRest(callId: string, request: DecisionRequest): Promise<void> {
+    if (!this.#edge) return;
+    try {
+      const answer = await this.#edge.decide(request, { wait: false, waitMs: edgeTimeoutMs(this.#env) });
+      if (answer.state === "decided") this.#finalize(callId, fromDecisionResponse(answer.response));
+      else this.#notePrompt(callId, answer.promptId);
+    } catch (error) {
+      // Nobody can be asked: fail closed now, and forget the call so a retry asks again once the edge is back.
+      const decision = unreachableDecision(error, this.#edge.server);
+      this.#settle(callId, decision);
+      this.#journal.remove(callId);
+    }
+  }
+
+  #wait(callId: string, record: DecisionRecord | undefined): Promise<CompanionDecision> {
+    return new Promise((resolve) => {
+      const waiter = this.#waiters.get(callId) ?? { resolve: [], record };
+      waiter.record ??= record;
+      waiter.resolve.push(resolve);
+      this.#waiters.set(callId, waiter);
+    });
+  }
+
+  #settle(callId: string, decision: CompanionDecision): void {
+    const waiter = this.#waiters.get(callId);
+    this.#waiters.delete(callId);
+    for (const resolve of waiter?.resolve ?? []) resolve(decision);
+  }
+
+  /** Records a person's (or the edge's) answer durably, then wakes everyone waiting for it. */
+  #finalize(callId: string, decision: CompanionDecision): void {
+    const entry = this.#journal.get(callId);
+    if (!entry || entry.status === "decided") return;
+    this.#journal.put({ ...entry, status: "decided", decision, decidedAt: new Date().toISOString() });
+    const record = this.#waiters.get(callId)?.record;
+    this.#settle(callId, decision);
+    this.#log(`call ${callId}: ${decision.decision} (${decision.source})`);
+    if (record) void this.#learn(entry.call, record, decision);
+  }
+
+  #notePrompt(callId: string, promptId: string): void {
+    const entry = this.#journal.get(callId);
+    if (entry && entry.status === "pending" && entry.promptId !== promptId)
+      this.#journal.put({ ...entry, promptId });
+  }
+
+  /** An allow-for-session answer becomes a local session grant; an always answer refreshes the grant cache. */
+  async #learn(call: AgentToolCall, record: DecisionRecord, decision: CompanionDecision): Promise<void> {
+    if (decision.source === "session_grant" && decision.decision === "allow") {
+      this.#sessionGrants.add(call.sessionId, call.agent.id, record);
+      return;
+    }
+    if (decision.source !== "user" || !decision.promptId || !this.#edge || !this.#credentials) return;
+    try {
+      const res = await fetch(`${this.#edge.server}/v1/approvals?status=resolved&limit=50`, {
+        headers: { authorization: `Bearer ${this.#credentials.token}` },
+        signal: AbortSignal.timeout(edgeTimeoutMs(this.#env)),
+      });
+      if (!res.ok) return;
+      const body: unknown = await res.json();
+      const list = z.object({ approvals: z.array(ResolvedPrompt) }).safeParse(body);
+      const prompt = list.success
+        ? list.data.approvals.find((p) => p.promptId === decision.promptId)
+        : undefined;
+      if (prompt?.resolution === "allow_session")
+        this.#sessionGrants.add(call.sessionId, call.agent.id, record);
+      if (prompt?.resolution === "allow_always" || prompt?.resolution === "deny_always")
+        await this.#refreshGrants();
+    } catch {
+      // Learning is an optimisation; the edge still answers the next call.
+    }
+  }
+
+  #onHubState(state: HubState, detail: string | null): void {
+    const was = this.#connection.state;
+    this.#connection = {
+      state,
+      since: new Date().toISOString(),
+      lastError: detail ?? this.#connection.lastError,
+    };
+    if (state !== was) this.#log(`edge ${state}${detail ? `: ${detail}` : ""}`);
+    if (state === "revoked") {
+      for (const entry of this.#journal.pending()) {
+        this.#settle(
+          entry.call.callId,
+          denied("Airlock denied this call: this device was revoked", "unavailable"),
+        );
+      }
+    }
+  }
+
+  #onHubMessage(message: ServerMessage): void {
+    switch (message.type) {
+      case "welcome":
+        this.#setEmergency(message.emergency);
+        void this.#flushAudit();
+        void this.#refreshGrants();
+        void this.#refreshAccountPolicy();
+        void this.#pollPending();
+        break;
+      case "emergency_updated":
+        this.#setEmergency(message.data);
+        break;
+      case "capability_decision":
+        this.#finalize(message.data.call_id, fromDecisionResponse(message.data));
+        break;
+      case "decision_pending":
+        this.#notePrompt(message.callId, message.promptId);
+        break;
+      case "error": {
+        // A tool_request the hub could not take: ask over REST instead.
+        const entry = message.id ? this.#journal.get(message.id) : undefined;
+        if (entry?.status === "pending") void this.#submitOverRest(entry.call.callId, entry.request);
+        else this.#log(`edge error: ${message.code}: ${message.message}`);
+        break;
+      }
+      default:
+        break;
+    }
+  }
+
+  /** Emergency controls apply to the very next decision; the cache lets the no-daemon path apply them too. */
+  #setEmergency(controls: EmergencyControls): void {
+    const changed = JSON.stringify(controls) !== JSON.stringify(this.#emergency);
+    this.#emergency = controls;
+    writeEmergencyCache(controls, this.#env);
+    if (changed) this.#log(`emergency controls now ${JSON.stringify(controls)}`);
+  }
+
+  async #refreshGrants(): Promise<void> {
+    if (!this.#edge) return;
+    try {
+      this.#grants = await this.#edge.grants();
+      writeGrantCache(this.#grants, this.#env);
+    } catch {
+      // keep the cached list; the edge re-checks grants on every call it sees
+    }
+  }
+
+  /** Mirrors the account layer to disk; the policy store notices the file change and recompiles. */
+  async #refreshAccountPolicy(): Promise<void> {
+    if (!this.#edge) return;
+    try {
+      const text = await this.#edge.accountPolicy();
+      const path = accountPolicyPath(this.#env);
+      if (!text.trim()) {
+        rmSync(path, { force: true });
+        return;
+      }
+      const tmp = `${path}.${process.pid}.tmp`;
+      writeFileSync(tmp, text, { mode: 0o600 });
+      renameSync(tmp, path);
+    } catch {
+      // keep the last mirrored copy
+    }
+  }
+
+  async #flushAudit(): Promise<void> {
+    const edge = this.#edge;
+    if (!edge || this.#flushing || this.#connection.state !== "connected") return;
+    this.#flushing = true;
+    try {
+      await flushAudit((batch) => edge.postAudit(batch), this.#env);
+    } catch (error) {
+      this.#log(`audit flush failed, will retry: ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      this.#flushing = false;
+    }
+  }
+
+  /** Safety net beside the hub's resume: asks GET /v1/decisions/{id} for every call still waiting. */
+  async #pollPending(): Promise<void> {
+    const edge = this.#edge;
+    if (!edge || this.#polling) return;
+    this.#polling = true;
+    try {
+      for (const entry of this.#journal.pending()) {
+        const answer = await edge.decision(entry.call.callId).catch(() => undefined);
+        if (answer === null && !this.#submitted.has(entry.call.callId))
+          this.#submit(entry.call.callId, entry.request);
+        else if (answer?.state === "decided")
+          this.#finalize(entry.call.callId, fromDecisionResponse(answer.response));
+        else if (answer?.state === "pending" && answer.promptId)
+          this.#notePrompt(entry.call.callId, answer.promptId);
+      }
+    } finally {
+      this.#polling = false;
+    }
+  }
+
+  #sweep(): void {
+    const now = Date.now();
+    for (const entry of this.#journal.pending()) {
+      if (now > entry.deadline) {
+        this.#finalize(
+          entry.call.callId,
+          denied("Airlock denied this call: no one answered the approval prompt in time", "timeout"),
+        );
+      }
+    }
+    if (this.#journal.pending().length > 0) void this.#pollPending();
+    if (queuedAuditCount(this.#env) > 0) void this.#flushAudit();
+    this.#journal.prune();
+  }
+
+  status(): DaemonStatus {
+    return {
+      pid: process.pid,
+      startedAt: this.#startedAt,
+      server: this.#credentials?.server ?? null,
+      deviceId: this.#credentials?.device_id ?? null,
+      connection: { ...this.#connection, reconnects: this.#hub?.reconnects ?? 0 },
+      emergency: this.#emergency,
+      policy: this.#policies.view(),
+      pending: this.#journal.pending().map((e) => ({
+        callId: e.call.callId,
+        tool: e.call.tool,
+        agent: e.call.agent.name,
+        scope: this.#waiters.get(e.call.callId)?.record?.scope.summary ?? e.call.tool,
+        ...(e.promptId ? { promptId: e.promptId } : {}),
+        since: e.submittedAt,
+      })),
+      grants: { persisted: this.#grants.length, session: this.#sessionGrants.size },
+      auditQueued: queuedAuditCount(this.#env),
+      decisions: this.#decisions,
+    };
+  }
+}

@@ -1,0 +1,99 @@
+// Merging Airlock's hook entries into an agent's hooks JSON (Claude Code settings.json, Codex hooks.json) without
+// touching anyone else's hooks; re-running replaces Airlock's own entries instead of duplicating them.
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { z } from "zod";
+
+export interface HookSpec {
+  event: string;
+  /** Omitted for events that take no matcher (UserPromptSubmit). */
+  matcher?: string;
+}
+
+const Handler = z.looseObject({ type: z.string().optional(), command: z.string().optional() });
+const Group = z.looseObject({ matcher: z.string().optional(), hooks: z.array(Handler).optional() });
+const HooksFile = z.looseObject({ hooks: z.record(z.string(), z.array(Group)).optional() });
+
+export interface InstallResult {
+  path: string;
+  command: string;
+  timeoutSeconds: number;
+  events: string[];
+  /** The full file as written. */
+  written: unknown;
+}
+
+/** How a hook command names Airlock: `airlock hook <agent>` in any spelling (bin name or node + bin path). */
+export function isAirlockHook(command: string | undefined, agentArg: string): boolean {
+  return typeof command === "string" && command.includes(`hook ${agentArg}`) && /airlock/.test(command);
+}
+
+function readHooksFile(path: string): z.infer<typeof HooksFile> {
+  if (!existsSync(path)) return {};
+  const text = readFileSync(path, "utf8");
+  if (!text.trim()) return {};
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    throw new Error(`${path} is not valid JSON; fix it by hand, then re-run (Airlock will not overwrite it)`);
+  }
+  const parsed = HooksFile.safeParse(raw);
+  if (!parsed.success)
+    throw new Error(`${path} does not look like a hooks file (${parsed.error.issues[0]?.message})`);
+  return parsed.data;
+}
+
+/** Drops Airlock's entries for `agentArg`, and any group left empty by that. */
+function withoutAirlock(groups: z.infer<typeof Group>[], agentArg: string): z.infer<typeof Group>[] {
+  const out: z.infer<typeof Group>[] = [];
+  for (const group of groups) {
+    const hooks = (group.hooks ?? []).filter((h) => !isAirlockHook(h.command, agentArg));
+    if (hooks.length > 0 || (group.hooks ?? []).length === 0) out.push({ ...group, hooks });
+  }
+  return out;
+}
+
+export function mergeHooks(
+  path: string,
+  specs: readonly HookSpec[],
+  command: string,
+  timeoutSeconds: number,
+  agentArg: string,
+  options: { remove?: boolean; dryRun?: boolean } = {},
+): InstallResult {
+  const file = readHooksFile(path);
+  const hooks: Record<string, z.infer<typeof Group>[]> = { ...(file.hooks ?? {}) };
+  for (const [event, groups] of Object.entries(hooks)) {
+    const kept = withoutAirlock(groups, agentArg);
+    if (kept.length > 0) hooks[event] = kept;
+    else delete hooks[event];
+  }
+  if (!options.remove) {
+    for (const spec of specs) {
+      const group: z.infer<typeof Group> = {
+        ...(spec.matcher !== undefined ? { matcher: spec.matcher } : {}),
+        hooks: [{ type: "command", command, timeout: timeoutSeconds }],
+      };
+      hooks[spec.event] = [...(hooks[spec.event] ?? []), group];
+    }
+  }
+  const written = { ...file, hooks };
+  if (!options.dryRun) {
+    mkdirSync(dirname(path), { recursive: true });
+    const tmp = `${path}.${process.pid}.tmp`;
+    writeFileSync(tmp, `${JSON.stringify(written, null, 2)}\n`);
+    renameSync(tmp, path);
+  }
+  return { path, command, timeoutSeconds, events: specs.map((s) => s.event), written };
+}
+
+/** `airlock` when it is on PATH as installed; in a checkout, the absolute node + bin path that ran this process. */
+export function airlockCommand(agentArg: string, env: NodeJS.ProcessEnv): string {
+  const explicit = env.AIRLOCK_HOOK_COMMAND?.trim();
+  if (explicit) return `${explicit} hook ${agentArg}`;
+  const bin = process.argv[1];
+  const quote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, "'\\''")}'`);
+  if (bin && /airlock(\.js)?$/.test(bin)) return `${quote(process.execPath)} ${quote(bin)} hook ${agentArg}`;
+  return `airlock hook ${agentArg}`;
+}
