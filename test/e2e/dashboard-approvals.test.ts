@@ -231,6 +231,9 @@ describe("phone dashboard", () => {
     await page.getByRole("status", { name: "Connection: Live" }).waitFor({ timeout: WAIT_MS });
     await card(promptId).waitFor({ timeout: WAIT_MS });
     if (second !== promptId) await card(second).waitFor({ timeout: WAIT_MS });
+    await page.emulateMedia({ colorScheme: "dark" });
+    await page.screenshot({ path: shot("dashboard-dark.png") });
+    await page.emulateMedia({ colorScheme: "light" });
 
     const decisions = [companion.decisionFor("call-curl-1"), companion.decisionFor("call-curl-2")];
     for (const id of new Set([promptId, second])) {
