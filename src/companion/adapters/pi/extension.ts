@@ -1,0 +1,70 @@
+// The Airlock extension for the Pi coding agent: every tool call gated by the companion, prompts in Pi's
+// own UI and on the phone at once, the policy's boundary note in the system prompt, prompts forwarded
+// for warming. Load it with `pi -e <airlock>/dist/companion/adapters/pi/extension.js`.
+import { randomUUID } from "node:crypto";
+import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { boundaryNote } from "../../../policy/index.ts";
+import { type AgentToolCall, forwardPromptText, requestDecision } from "../../client.ts";
+import { promptTimeoutMs } from "../../config.ts";
+import { formatLoadErrors, loadLocalPolicy } from "../../local-policy.ts";
+import { raceLocalAndPhone } from "./ask-race.ts";
+
+const AGENT = { id: "pi", name: "Pi coding agent", source: "pi-extension" } as const;
+const SECTION = "airlock_boundaries";
+
+function sessionIdOf(ctx: ExtensionContext, fallback: string): string {
+  try {
+    return ctx.sessionManager.getSessionId() || fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+function asRecord(input: object): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(input));
+}
+
+export default function airlock(pi: ExtensionAPI): void {
+  // Used only when Pi has no session id to give (it always should).
+  const fallbackSession = `pi-${randomUUID()}`;
+
+  pi.on("input", (event, ctx) => {
+    // Text an extension injected is not the user's; only what a person typed is worth warming for.
+    if (event.source !== "extension" && event.text.trim() !== "") {
+      void forwardPromptText(event.text, sessionIdOf(ctx, fallbackSession), ctx.cwd);
+    }
+    return { action: "continue" };
+  });
+
+  pi.on("before_agent_start", (event, ctx) => {
+    const state = loadLocalPolicy(ctx.cwd);
+    const note = state.ok
+      ? boundaryNote(state.policy)
+      : `Airlock's policy does not load (${formatLoadErrors(state.errors)}), so every tool call will be refused until it is fixed.`;
+    if (note !== "") event.systemPromptOptions.sections[SECTION] = `Airlock checks every tool call. ${note}`;
+    return undefined;
+  });
+
+  pi.on("tool_call", async (event, ctx) => {
+    const call: AgentToolCall = {
+      callId: event.toolCallId,
+      sessionId: sessionIdOf(ctx, fallbackSession),
+      agent: { ...AGENT },
+      tool: event.toolName,
+      input: asRecord(event.input),
+      cwd: ctx.cwd,
+      hasUI: ctx.hasUI,
+    };
+    // With a dialog available, an `ask` comes back to be raced against the phone; without one the
+    // companion asks the phone itself (and denies when nobody can be asked).
+    const first = await requestDecision(call, { askMode: ctx.hasUI ? "return" : "approver" });
+    if (first.decision === "allow") return undefined;
+    if (first.decision === "deny") return { block: true, reason: first.reason };
+    const answer = await raceLocalAndPhone(call, first, {
+      ui: ctx.ui,
+      askPhone: (c) => requestDecision(c, { askMode: "approver" }),
+      timeoutMs: promptTimeoutMs(),
+    });
+    return answer.decision === "allow" ? undefined : { block: true, reason: answer.reason };
+  });
+}
