@@ -134,7 +134,12 @@ async function tapAllow(promptId: string, label: string, requiresConfirmation: b
 }
 
 beforeAll(async () => {
-  const built = spawnSync("npm", ["run", "-s", "build:web"], { cwd: ROOT, encoding: "utf8" });
+  // vitest sets NODE_ENV=test; build what ships, not a development bundle.
+  const built = spawnSync("npm", ["run", "-s", "build:web"], {
+    cwd: ROOT,
+    encoding: "utf8",
+    env: { ...process.env, NODE_ENV: "production" },
+  });
   if (built.status !== 0) throw new Error(`build:web failed:\n${built.stdout}\n${built.stderr}`);
   [edge, browser] = await Promise.all([startEdge(), launchBrowser()]);
   const paired = await edge.pairDevice("companion", "e2e companion");

@@ -29,7 +29,8 @@ beforeAll(() => {
       "--outDir",
       outDir,
     ],
-    { cwd: ROOT, encoding: "utf8" },
+    // vitest sets NODE_ENV=test, which would make Vite emit a development bundle; measure what ships.
+    { cwd: ROOT, encoding: "utf8", env: { ...process.env, NODE_ENV: "production" } },
   );
   if (built.status !== 0) throw new Error(`vite build failed:\n${built.stdout}\n${built.stderr}`);
 }, 60_000);
