@@ -6,7 +6,7 @@ import { basename } from "./paths.ts";
 import {
   nodeType,
   parseBash,
-  RedirOp,
+  redirOps,
   type ShAssign,
   type ShCallExpr,
   type ShDeclClause,
@@ -39,14 +39,12 @@ export interface ShellAnalyzer {
 const MAX_DEPTH = 8;
 const MAX_UNITS = 2000;
 const HARMLESS_TARGETS = /^\/dev\/(null|stdout|stderr|tty|fd\/\d+)$/;
-const WRITE_OPS: ReadonlySet<number> = new Set([
-  RedirOp.out,
-  RedirOp.append,
-  RedirOp.clobber,
-  RedirOp.all,
-  RedirOp.appendAll,
-  RedirOp.readWrite,
-]);
+let writeOpsCache: ReadonlySet<number> | undefined;
+function writeOps(): ReadonlySet<number> {
+  const op = redirOps();
+  writeOpsCache ??= new Set([op.out, op.append, op.clobber, op.all, op.appendAll, op.readWrite]);
+  return writeOpsCache;
+}
 
 class Collector {
   readonly units: ShellUnit[] = [];
@@ -129,16 +127,16 @@ function handleRedirects(src: string, stmt: ShStmt, out: Collector): string | nu
   for (const r of stmt.Redirs as ShRedirect[]) {
     const target = r.Word ? wordValue(r.Word).value : null;
     const text = sourceOf(src, r);
-    if (r.Op === RedirOp.hdoc || r.Op === RedirOp.dashHdoc) {
+    if (r.Op === redirOps().hdoc || r.Op === redirOps().dashHdoc) {
       stdinScript = r.Hdoc ? heredocBody(sourceOf(src, r.Hdoc), target) : "";
-    } else if (r.Op === RedirOp.word) {
+    } else if (r.Op === redirOps().word) {
       stdinScript = target;
     } else if (
-      WRITE_OPS.has(r.Op) ||
-      (r.Op === RedirOp.dupOut && target !== null && !/^(\d+|-)$/.test(target))
+      writeOps().has(r.Op) ||
+      (r.Op === redirOps().dupOut && target !== null && !/^(\d+|-)$/.test(target))
     ) {
       if (target === null || !HARMLESS_TARGETS.test(target)) out.push({ kind: "write", path: target, text });
-    } else if (r.Op === RedirOp.in) {
+    } else if (r.Op === redirOps().in) {
       if (target === null || !HARMLESS_TARGETS.test(target)) out.push({ kind: "read", path: target, text });
     }
   }

@@ -1,5 +1,8 @@
 // The one place that touches mvdan-sh: parsing to its AST, node kinds, byte offsets, and the
-// redirect operator codes (probed at load, so a rebuilt package cannot silently shift them).
+// redirect operator codes (probed on first use, so a rebuilt package cannot silently shift them).
+// Nothing here touches mvdan-sh at import time: workerd forbids timers in global scope and the
+// GopherJS runtime starts one, so the edge loads the real module inside a handler (see
+// src/edge/shims/mvdan-sh-deferred.ts) and the parser is built on first use.
 // Evaluated first (a side-effect import is never reordered), before mvdan-sh changes the limit.
 import "./stack-trace-limit.ts";
 import sh, { type ShNode } from "mvdan-sh";
@@ -7,8 +10,17 @@ import { errorWithLimit, savedStackTraceLimit } from "./stack-trace-limit.ts";
 
 errorWithLimit.stackTraceLimit = savedStackTraceLimit;
 
-const { syntax } = sh;
-const parser = syntax.NewParser(syntax.Variant(syntax.LangBash));
+type Syntax = (typeof sh)["syntax"];
+let loaded: { syntax: Syntax; parser: ReturnType<Syntax["NewParser"]> } | undefined;
+
+function mvdan() {
+  if (!loaded) {
+    const { syntax } = sh;
+    loaded = { syntax, parser: syntax.NewParser(syntax.Variant(syntax.LangBash)) };
+    errorWithLimit.stackTraceLimit = savedStackTraceLimit;
+  }
+  return loaded;
+}
 
 export type { ShNode };
 
@@ -48,11 +60,11 @@ export interface ShStmt extends ShNode {
 }
 
 export function nodeType(node: ShNode): string {
-  return syntax.NodeType(node);
+  return mvdan().syntax.NodeType(node);
 }
 
 export function walk(node: ShNode, visit: (node: ShNode) => void): void {
-  syntax.Walk(node, (n) => {
+  mvdan().syntax.Walk(node, (n) => {
     if (n !== null) visit(n);
     return true;
   });
@@ -61,7 +73,7 @@ export function walk(node: ShNode, visit: (node: ShNode) => void): void {
 /** Parses a bash script; throws a plain Error with the parser's message on bad syntax. */
 export function parseBash(src: string): ShNode {
   try {
-    return parser.Parse(src, "");
+    return mvdan().parser.Parse(src, "");
   } catch (error) {
     const e = error as { message?: unknown; Error?: () => string };
     const message =
@@ -71,26 +83,37 @@ export function parseBash(src: string): ShNode {
 }
 
 function probeOp(src: string): number {
-  const file = parser.Parse(src, "") as ShNode & { Stmts: ShStmt[] };
+  const file = mvdan().parser.Parse(src, "") as ShNode & { Stmts: ShStmt[] };
   const op = file.Stmts[0]?.Redirs[0]?.Op;
   if (op === undefined) throw new Error(`mvdan-sh: cannot probe redirect operator in ${JSON.stringify(src)}`);
   return op;
 }
 
-export const RedirOp = {
-  out: probeOp("a > b"),
-  append: probeOp("a >> b"),
-  clobber: probeOp("a >| b"),
-  all: probeOp("a &> b"),
-  appendAll: probeOp("a &>> b"),
-  readWrite: probeOp("a <> b"),
-  dupOut: probeOp("a >& b"),
-  dupIn: probeOp("a <& b"),
-  in: probeOp("a < b"),
-  hdoc: probeOp("a <<E\nE\n"),
-  dashHdoc: probeOp("a <<-E\nE\n"),
-  word: probeOp("a <<< b"),
+const redirSources = {
+  out: "a > b",
+  append: "a >> b",
+  clobber: "a >| b",
+  all: "a &> b",
+  appendAll: "a &>> b",
+  readWrite: "a <> b",
+  dupOut: "a >& b",
+  dupIn: "a <& b",
+  in: "a < b",
+  hdoc: "a <<E\nE\n",
+  dashHdoc: "a <<-E\nE\n",
+  word: "a <<< b",
 } as const;
+
+let probed: Record<keyof typeof redirSources, number> | undefined;
+
+/** Redirect operator codes, probed from the parser on first use. */
+export function redirOps(): Readonly<Record<keyof typeof redirSources, number>> {
+  if (!probed) {
+    const entries = Object.entries(redirSources).map(([name, src]) => [name, probeOp(src)] as const);
+    probed = Object.fromEntries(entries) as Record<keyof typeof redirSources, number>;
+  }
+  return probed;
+}
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
