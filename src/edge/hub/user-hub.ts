@@ -10,6 +10,7 @@ import { ApprovalEngine, type DecideOutcome, type Decider } from "./approvals.ts
 import { deviceTag, readAttachment, roleTag, type SocketState, writeAttachment } from "./attachment.ts";
 import { compileAccountPolicy } from "./edge-policy.ts";
 import { failure, type HubResult } from "./result.ts";
+import { loadShellParser } from "../shims/mvdan-sh-deferred.ts";
 import { migrateHubStorage } from "./storage.ts";
 
 /** Close code for sockets whose device was revoked (4000–4999 is the application range). */
@@ -27,7 +28,10 @@ export class UserHub extends DurableObject<Env> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    ctx.blockConcurrencyWhile(async () => migrateHubStorage(ctx.storage.sql));
+    ctx.blockConcurrencyWhile(async () => {
+      migrateHubStorage(ctx.storage.sql);
+      await loadShellParser();
+    });
     this.engine = new ApprovalEngine({
       sql: ctx.storage.sql,
       db: openDb(env.DB),
