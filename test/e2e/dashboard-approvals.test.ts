@@ -247,6 +247,27 @@ describe("phone dashboard", () => {
     for (const { data } of await Promise.all(decisions)) expect(data.decision).toBe("deny");
   });
 
+  it("loads pending prompts and decides over REST while the socket cannot connect", async () => {
+    const promptId = await companion.ask(toolCall("call-offline", "git push --force"));
+    const cut = await page.context().newPage();
+    try {
+      // Every socket attempt of this page is refused; the rest of the API stays reachable.
+      await cut.routeWebSocket(/\/v1\/connect/, (ws) => ws.close({ code: 1011, reason: "e2e: socket cut" }));
+      await cut.goto(edge.base);
+      await cut.getByRole("status", { name: "Connection: Reconnecting…" }).waitFor({ timeout: WAIT_MS });
+      const offlineCard = cut.locator(`article[data-prompt-id="${promptId}"]`);
+      await offlineCard.waitFor({ timeout: WAIT_MS });
+      const decision = companion.decisionFor("call-offline");
+      await offlineCard.getByRole("button", { name: "Deny", exact: true }).tap();
+      const { data } = await decision;
+      expect(data.decision).toBe("deny");
+      expect(data.source).toBe("user");
+      await offlineCard.waitFor({ state: "detached", timeout: WAIT_MS });
+    } finally {
+      await cut.close();
+    }
+  });
+
   it("turns read-only mode on (after a confirm step) and off from settings", async () => {
     await page.getByRole("link", { name: "Settings" }).tap();
     const readOnly = page.getByRole("switch", { name: "Read-only mode" });
