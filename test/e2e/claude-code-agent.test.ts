@@ -1,0 +1,128 @@
+// The real Claude Code CLI (`claude -p`, native binary) against a scripted Anthropic Messages server,
+// with `airlock hook claude-code` as its PreToolUse hook: the allowed Bash command runs, the denied one
+// never does, and the model is told why.
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  AIRLOCK_BIN,
+  ECHO_YES_RM_NO,
+  NODE,
+  ROOT,
+  type SealedHome,
+  sealedHome,
+} from "../support/airlock-env.ts";
+import { buildNode } from "../support/build.ts";
+import { type ModelServer, startModelServer } from "../support/model-server.ts";
+
+const CLAUDE = join(ROOT, "node_modules/.bin/claude");
+
+let base: string;
+let ws: string;
+let sealed: SealedHome;
+let model: ModelServer;
+let run: { code: number | null; stdout: string; stderr: string };
+
+function runClaude(env: NodeJS.ProcessEnv, args: string[]): Promise<typeof run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(CLAUDE, args, { cwd: ws, env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => {
+      stdout += d.toString();
+    });
+    child.stderr.on("data", (d: Buffer) => {
+      stderr += d.toString();
+    });
+    child.once("error", reject);
+    child.once("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+beforeAll(async () => {
+  buildNode();
+  base = mkdtempSync(join(tmpdir(), "airlock-cc-"));
+  ws = join(base, "ws");
+  mkdirSync(join(ws, "important"), { recursive: true });
+  writeFileSync(join(ws, "important/keep.txt"), "do not delete\n");
+  sealed = sealedHome(ECHO_YES_RM_NO);
+  model = await startModelServer([
+    {
+      toolCalls: [
+        { name: "Bash", input: { command: "echo hi > allowed.txt", description: "Create allowed.txt" } },
+      ],
+    },
+    {
+      toolCalls: [{ name: "Bash", input: { command: "rm -rf important", description: "Delete important" } }],
+    },
+  ]);
+  const configDir = join(base, "claude-config");
+  mkdirSync(configDir, { recursive: true });
+  writeFileSync(
+    join(configDir, "settings.json"),
+    JSON.stringify({
+      hooks: {
+        PreToolUse: [
+          { matcher: "*", hooks: [{ type: "command", command: `${NODE} ${AIRLOCK_BIN} hook claude-code` }] },
+        ],
+      },
+    }),
+  );
+  run = await runClaude(
+    {
+      ...sealed.env,
+      CLAUDE_CONFIG_DIR: configDir,
+      ANTHROPIC_BASE_URL: model.url,
+      ANTHROPIC_API_KEY: "sk-ant-test-dummy",
+      // Nothing but the scripted server may be contacted.
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+      DISABLE_TELEMETRY: "1",
+      DISABLE_ERROR_REPORTING: "1",
+      DISABLE_AUTOUPDATER: "1",
+    },
+    ["-p", "Create allowed.txt, then delete the important folder.", "--output-format", "json"],
+  );
+}, 120_000);
+
+afterAll(async () => {
+  await model?.close();
+  sealed?.cleanup();
+  if (base) rmSync(base, { recursive: true, force: true });
+});
+
+describe("Claude Code with the Airlock PreToolUse hook", () => {
+  it("completes the run against the scripted server only", () => {
+    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
+    const result = JSON.parse(run.stdout) as {
+      result: string;
+      is_error: boolean;
+      permission_denials: unknown[];
+    };
+    expect(result.is_error).toBe(false);
+    expect(result.result).toBe("All done.");
+    expect(result.permission_denials).toEqual([
+      expect.objectContaining({
+        tool_name: "Bash",
+        tool_input: expect.objectContaining({ command: "rm -rf important" }),
+      }),
+    ]);
+    expect(model.agentTurns().length).toBe(3);
+  });
+
+  it("ran the allowed command and never ran the denied one", () => {
+    expect(readFileSync(join(ws, "allowed.txt"), "utf8")).toBe("hi\n");
+    expect(existsSync(join(ws, "important/keep.txt"))).toBe(true);
+  });
+
+  it("returned tool results that show the allow and the deny with its reason", () => {
+    const results = model.toolResults();
+    expect(results).toHaveLength(2);
+    const [allowed, denied] = results;
+    expect(allowed).toMatchObject({ toolCallId: "toolu_0_0", isError: false });
+    expect(allowed?.text).not.toMatch(/denied/i);
+    expect(denied).toMatchObject({ toolCallId: "toolu_1_0", isError: true });
+    expect(denied?.text).toMatch(/Airlock denied this call by rule "No rm".*rm is not allowed here/);
+  });
+});
