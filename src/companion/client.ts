@@ -1,14 +1,6 @@
 // How hooks and adapters get a decision: through the daemon when it runs, else directly (policy, then the edge).
-import { enqueueAudit } from "./audit-queue.ts";
-import { daemonDisabled, type Env, edgeTimeoutMs, promptTimeoutMs, socketPath } from "./config.ts";
-import { loadCredentials } from "./credentials.ts";
+import { daemonDisabled, type Env, promptTimeoutMs, socketPath } from "./config.ts";
 import { DaemonLost, DaemonUnavailable, sendControl } from "./daemon/control-client.ts";
-import { decideToolCall } from "./decide.ts";
-import { awaitKnownDecision, EdgeApprover, unreachableDecision } from "./edge-approver.ts";
-import { EdgeClient } from "./edge-client.ts";
-import { readEmergencyCache } from "./emergency-cache.ts";
-import { matchGrant, readGrantCache } from "./grants.ts";
-import { loadLocalPolicy } from "./local-policy.ts";
 import { AgentToolCall, type CompanionDecision, denied } from "./tool-call.ts";
 
 export type { AgentToolCall, CompanionDecision } from "./tool-call.ts";
@@ -34,27 +26,12 @@ export async function decideDirect(
   call: AgentToolCall,
   options: RequestOptions = {},
 ): Promise<CompanionDecision> {
-  const env = options.env ?? process.env;
-  const creds = loadCredentials(env);
-  const grants = readGrantCache(env);
-  const edge = creds.ok ? EdgeClient.fromCredentials(creds.credentials, edgeTimeoutMs(env)) : undefined;
-  return decideToolCall(call, {
-    policy: (cwd) => loadLocalPolicy(cwd, env),
-    emergency: () => readEmergencyCache(env),
-    grants: (c, record) => matchGrant(grants, c.agent.id, record),
-    ...(edge
-      ? { approver: new EdgeApprover(edge) }
-      : { unpairedReason: `this machine is not paired (${creds.ok ? "" : creds.reason})` }),
-    audit: (event) => {
-      try {
-        enqueueAudit([event], env);
-      } catch {
-        // Audit is best effort on the direct path; the decision itself stands.
-      }
-    },
-    promptTimeoutMs: promptTimeoutMs(env),
-    askMode: options.askMode ?? "approver",
-  });
+  // Loaded on demand: the policy engine is the heavy part, and a hook talking to the daemon never needs it.
+  return (await import("./direct.ts")).decideDirect(
+    call,
+    options.env ?? process.env,
+    options.askMode ?? "approver",
+  );
 }
 
 /** The daemon went away while deciding: it journaled the call, so wait for it to return, else ask the edge. */
@@ -79,17 +56,8 @@ async function recoverLostCall(
     }
     await new Promise((r) => setTimeout(r, RETRY_MS));
   }
-  const creds = loadCredentials(env);
-  if (creds.ok) {
-    const edge = EdgeClient.fromCredentials(creds.credentials, edgeTimeoutMs(env));
-    try {
-      const known = await awaitKnownDecision(edge, call.callId, deadline);
-      if (known) return known;
-    } catch (error) {
-      return unreachableDecision(error, edge.server);
-    }
-  }
-  return decideDirect(call, options);
+  const known = await (await import("./direct.ts")).awaitKnownCall(call.callId, env, deadline);
+  return known ?? decideDirect(call, options);
 }
 
 /**
@@ -159,11 +127,6 @@ export async function endSession(sessionId: string, options: { env?: Env } = {})
     const res = await sendControl(socketPath(env), { type: "session_end", session_id: sessionId }, 5_000);
     return res.type === "ok";
   } catch {
-    const creds = loadCredentials(env);
-    if (!creds.ok) return false;
-    return EdgeClient.fromCredentials(creds.credentials, edgeTimeoutMs(env))
-      .endSession(sessionId)
-      .then(() => true)
-      .catch(() => false);
+    return (await import("./direct.ts")).endSessionAtEdge(sessionId, env);
   }
 }

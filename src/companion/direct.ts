@@ -1,0 +1,61 @@
+// The no-daemon path: decide with the local policy and grant cache, ask the edge directly when a person must decide.
+import { enqueueAudit } from "./audit-queue.ts";
+import { type Env, edgeTimeoutMs, promptTimeoutMs } from "./config.ts";
+import { loadCredentials } from "./credentials.ts";
+import { decideToolCall } from "./decide.ts";
+import { awaitKnownDecision, EdgeApprover, unreachableDecision } from "./edge-approver.ts";
+import { EdgeClient } from "./edge-client.ts";
+import { readEmergencyCache } from "./emergency-cache.ts";
+import { matchGrant, readGrantCache } from "./grants.ts";
+import { loadLocalPolicy } from "./local-policy.ts";
+import type { AgentToolCall, CompanionDecision } from "./tool-call.ts";
+
+export async function decideDirect(
+  call: AgentToolCall,
+  env: Env,
+  askMode: "approver" | "return",
+): Promise<CompanionDecision> {
+  const creds = loadCredentials(env);
+  const grants = readGrantCache(env);
+  const edge = creds.ok ? EdgeClient.fromCredentials(creds.credentials, edgeTimeoutMs(env)) : undefined;
+  return decideToolCall(call, {
+    policy: (cwd) => loadLocalPolicy(cwd, env),
+    emergency: () => readEmergencyCache(env),
+    grants: (c, record) => matchGrant(grants, c.agent.id, record),
+    ...(edge ? { approver: new EdgeApprover(edge) } : { unpairedReason: creds.ok ? "" : creds.reason }),
+    audit: (event) => {
+      try {
+        enqueueAudit([event], env);
+      } catch {
+        // Audit is best effort on the direct path; the decision itself stands.
+      }
+    },
+    promptTimeoutMs: promptTimeoutMs(env),
+    askMode,
+  });
+}
+
+/** A call a vanished daemon already submitted: the edge's answer, or null when the edge never saw it. */
+export async function awaitKnownCall(
+  callId: string,
+  env: Env,
+  deadline: number,
+): Promise<CompanionDecision | null> {
+  const creds = loadCredentials(env);
+  if (!creds.ok) return null;
+  const edge = EdgeClient.fromCredentials(creds.credentials, edgeTimeoutMs(env));
+  try {
+    return await awaitKnownDecision(edge, callId, deadline);
+  } catch (error) {
+    return unreachableDecision(error, edge.server);
+  }
+}
+
+export async function endSessionAtEdge(sessionId: string, env: Env): Promise<boolean> {
+  const creds = loadCredentials(env);
+  if (!creds.ok) return false;
+  return EdgeClient.fromCredentials(creds.credentials, edgeTimeoutMs(env))
+    .endSession(sessionId)
+    .then(() => true)
+    .catch(() => false);
+}
