@@ -25,6 +25,14 @@ let sealed: SealedHome;
 let model: ModelServer;
 let run: { code: number | null; stdout: string; stderr: string };
 
+const OFFLINE = {
+  // Nothing but the scripted server may be contacted.
+  CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+  DISABLE_TELEMETRY: "1",
+  DISABLE_ERROR_REPORTING: "1",
+  DISABLE_AUTOUPDATER: "1",
+};
+
 function runClaude(env: NodeJS.ProcessEnv, args: string[]): Promise<typeof run> {
   return new Promise((resolve, reject) => {
     const child = spawn(CLAUDE, args, { cwd: ws, env, stdio: ["ignore", "pipe", "pipe"] });
@@ -76,11 +84,7 @@ beforeAll(async () => {
       CLAUDE_CONFIG_DIR: configDir,
       ANTHROPIC_BASE_URL: model.url,
       ANTHROPIC_API_KEY: "sk-ant-test-dummy",
-      // Nothing but the scripted server may be contacted.
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-      DISABLE_TELEMETRY: "1",
-      DISABLE_ERROR_REPORTING: "1",
-      DISABLE_AUTOUPDATER: "1",
+      ...OFFLINE,
     },
     ["-p", "Create allowed.txt, then delete the important folder.", "--output-format", "json"],
   );
@@ -124,5 +128,70 @@ describe("Claude Code with the Airlock PreToolUse hook", () => {
     expect(allowed?.text).not.toMatch(/denied/i);
     expect(denied).toMatchObject({ toolCallId: "toolu_1_0", isError: true });
     expect(denied?.text).toMatch(/Airlock denied this call by rule "No rm".*rm is not allowed here/);
+  });
+});
+
+describe("Claude Code with `airlock mcp` registered as an MCP server", () => {
+  let mcpModel: ModelServer;
+  let mcpRun: typeof run;
+
+  beforeAll(async () => {
+    writeFileSync(join(ws, "notes.txt"), "the plan is in notes\n");
+    writeFileSync(join(ws, ".env"), "API_KEY=never-shown-to-the-model\n");
+    mcpModel = await startModelServer([
+      { toolCalls: [{ name: "mcp__airlock__read", input: { path: "notes.txt" } }] },
+      { toolCalls: [{ name: "mcp__airlock__read", input: { path: ".env" } }] },
+      { toolCalls: [{ name: "mcp__airlock__bash", input: { command: "rm -rf important" } }] },
+    ]);
+    const configDir = join(base, "claude-config-mcp");
+    mkdirSync(configDir, { recursive: true });
+    // The same shape as a project's .mcp.json.
+    const mcpConfig = join(base, "mcp.json");
+    writeFileSync(
+      mcpConfig,
+      JSON.stringify({
+        mcpServers: {
+          airlock: { command: NODE, args: [AIRLOCK_BIN, "mcp", "--workspace", ws], env: sealed.env },
+        },
+      }),
+    );
+    mcpRun = await runClaude(
+      {
+        ...sealed.env,
+        CLAUDE_CONFIG_DIR: configDir,
+        ANTHROPIC_BASE_URL: mcpModel.url,
+        ANTHROPIC_API_KEY: "sk-ant-test-dummy",
+        ...OFFLINE,
+      },
+      [
+        "-p",
+        "Read notes.txt and .env, then delete important.",
+        "--output-format",
+        "json",
+        "--mcp-config",
+        mcpConfig,
+        "--strict-mcp-config",
+        // Claude Code's own permission layer lets the Airlock tools through; Airlock decides inside them.
+        "--allowedTools",
+        "mcp__airlock__read,mcp__airlock__bash",
+      ],
+    );
+  }, 120_000);
+
+  afterAll(async () => {
+    await mcpModel?.close();
+  });
+
+  it("serves an allowed read and refuses the secret and the denied command, through a real MCP client", () => {
+    expect(mcpRun.code, `${mcpRun.stdout}\n${mcpRun.stderr}`).toBe(0);
+    const [notes, secret, rm] = mcpModel.toolResults();
+    expect(notes).toMatchObject({ toolCallId: "toolu_0_0", isError: false });
+    expect(notes?.text).toContain("the plan is in notes");
+    expect(secret).toMatchObject({ toolCallId: "toolu_1_0", isError: true });
+    expect(secret?.text).toMatch(/secret-path denylist/);
+    expect(rm).toMatchObject({ toolCallId: "toolu_2_0", isError: true });
+    expect(rm?.text).toMatch(/rm is not allowed here/);
+    expect(JSON.stringify(mcpModel.requests.map((r) => r.body))).not.toContain("never-shown-to-the-model");
+    expect(existsSync(join(ws, "important/keep.txt"))).toBe(true);
   });
 });
