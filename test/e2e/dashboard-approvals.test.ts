@@ -163,6 +163,7 @@ describe("phone dashboard", () => {
     await expect(page.getByLabel("Pairing code").inputValue()).resolves.toBe(code);
     await expect(page.getByLabel("Device name").inputValue()).resolves.toBe("Chrome on Android");
     await page.getByLabel("Device name").fill("E2E phone");
+    await page.screenshot({ path: shot("dashboard-pairing.png") });
     await page.getByRole("button", { name: "Pair this device" }).tap();
     await page.getByRole("status", { name: "Connection: Live" }).waitFor({ timeout: WAIT_MS });
     expect(new URL(page.url()).pathname).toBe("/");

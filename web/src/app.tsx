@@ -52,7 +52,14 @@ export function App() {
   if (session.status === "unpaired" || route === "pair") {
     const note =
       session.status === "unpaired" ? session.note : "This browser is already paired; a code re-pairs it.";
-    return <PairingView initialCode={pairCode} note={note} onPaired={paired} />;
+    return (
+      <>
+        <header class="topbar">
+          <span class="brand">Airlock</span>
+        </header>
+        <PairingView initialCode={pairCode} note={note} onPaired={paired} />
+      </>
+    );
   }
   return <PairedShell route={route} onUnpaired={unpair} />;
 }

@@ -2,6 +2,8 @@
 import { render } from "preact";
 import { App } from "./app.tsx";
 import "./styles.css";
+import "./prompts.css";
+import "./settings.css";
 
 const root = document.getElementById("app");
 if (root) render(<App />, root);
