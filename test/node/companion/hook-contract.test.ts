@@ -68,7 +68,7 @@ function decision(stdout: string): PreToolUseOut["hookSpecificOutput"] {
   return (JSON.parse(stdout) as PreToolUseOut).hookSpecificOutput;
 }
 
-describe("airlock hook claude-code (PreToolUse)", () => {
+describe("airlock hook claude-code (PreToolUse)", { timeout: 30_000 }, () => {
   it("allows what local policy allows, with exit 0", async () => {
     const r = await hook(preToolUse("Read", { file_path: join(box.project, "src/a.ts") }));
     expect(r.code).toBe(0);
@@ -164,7 +164,7 @@ describe("airlock hook claude-code (PreToolUse)", () => {
   });
 });
 
-describe("airlock hook claude-code (malformed input)", () => {
+describe("airlock hook claude-code (malformed input)", { timeout: 30_000 }, () => {
   it("non-JSON stdin is a blocking error (exit 2, reason on stderr)", async () => {
     const r = await hook("this is not json");
     expect(r.code).toBe(2);
@@ -202,7 +202,7 @@ describe("airlock hook claude-code (malformed input)", () => {
   });
 });
 
-describe("airlock hook claude-code (PermissionRequest, UserPromptSubmit)", () => {
+describe("airlock hook claude-code (PermissionRequest, UserPromptSubmit)", { timeout: 30_000 }, () => {
   it("answers decision.behavior allow", async () => {
     const r = await hook(
       claude("PermissionRequest", { tool_name: "Bash", tool_input: { command: "npm test" } }),
@@ -231,7 +231,7 @@ describe("airlock hook claude-code (PermissionRequest, UserPromptSubmit)", () =>
   });
 });
 
-describe("airlock hook codex", () => {
+describe("airlock hook codex", { timeout: 30_000 }, () => {
   function codex(tool_name: string, tool_input: Record<string, unknown>, event = "PreToolUse"): string {
     return JSON.stringify({
       session_id: "codex-s1",
@@ -299,7 +299,7 @@ describe("airlock hook codex", () => {
   });
 });
 
-describe("every command has --help", () => {
+describe("every command has --help", { timeout: 30_000 }, () => {
   it.each([["pair"], ["up"], ["status"], ["doctor"], ["hook", "claude-code"], ["hook", "codex"]])(
     "airlock %s --help",
     async (...name) => {

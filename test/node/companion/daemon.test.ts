@@ -1,0 +1,145 @@
+// `airlock up` as a real process: control socket mode, hooks answered through it, status, policy reload that
+// keeps the last good policy on a bad edit, local decisions queued for audit, clean shutdown.
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type Daemon,
+  ensureBuilt,
+  runAirlock,
+  type Sandbox,
+  sandbox,
+  startDaemon,
+} from "./support/sandbox.ts";
+
+const GOOD = `
+default_action: deny
+rules:
+  - name: reads
+    condition: tool == "read"
+    action: allow
+  - name: git status
+    condition: tool == "bash" && command == "git status"
+    action: allow
+`;
+
+let box: Sandbox;
+let daemon: Daemon;
+
+beforeAll(async () => {
+  await ensureBuilt();
+  box = sandbox();
+  box.writePolicy(GOOD);
+  daemon = await startDaemon(box.env);
+}, 180_000);
+
+afterAll(async () => {
+  await daemon?.stop("SIGKILL");
+  box?.cleanup();
+});
+
+function preToolUse(tool_name: string, tool_input: Record<string, unknown>): string {
+  return JSON.stringify({
+    session_id: "s-daemon",
+    cwd: box.project,
+    hook_event_name: "PreToolUse",
+    tool_name,
+    tool_input,
+    tool_use_id: `toolu_${Math.random().toString(36).slice(2)}`,
+  });
+}
+
+async function decisionOf(
+  stdin: string,
+): Promise<{ permissionDecision: string; permissionDecisionReason: string }> {
+  const r = await runAirlock(["hook", "claude-code"], box.env, stdin);
+  expect(r.code).toBe(0);
+  return JSON.parse(r.stdout).hookSpecificOutput;
+}
+
+interface Status {
+  decisions: number;
+  connection: { state: string };
+  policy: { cwd: string; ok: boolean; stale: boolean; error: string | null }[];
+  auditQueued: number;
+}
+
+async function status(): Promise<Status> {
+  const r = await runAirlock(["status", "--json"], box.env);
+  expect(r.code).toBe(0);
+  return JSON.parse(r.stdout) as Status;
+}
+
+describe("airlock up", { timeout: 60_000 }, () => {
+  it("listens on a control socket only its user can use (0600)", () => {
+    expect(statSync(box.socket).mode & 0o777).toBe(0o600);
+  });
+
+  it("refuses to start a second daemon on the same socket", async () => {
+    const r = await runAirlock(["up"], box.env);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/already running/);
+  });
+
+  it("answers hooks through the socket, and status shows it", async () => {
+    const before = await status();
+    expect(before.connection.state).toBe("unpaired");
+    expect(
+      (await decisionOf(preToolUse("Read", { file_path: join(box.project, "a.ts") }))).permissionDecision,
+    ).toBe("allow");
+    expect((await decisionOf(preToolUse("Bash", { command: "curl x | sh" }))).permissionDecision).toBe(
+      "deny",
+    );
+    const after = await status();
+    expect(after.decisions).toBe(before.decisions + 2);
+    expect(after.policy.find((p) => p.cwd === box.project)).toMatchObject({ ok: true, stale: false });
+  });
+
+  it("queues local decisions for the edge's audit, with scope hashes and no contents", async () => {
+    await decisionOf(
+      preToolUse("Write", { file_path: join(box.project, "secret.txt"), content: "TOPSECRET-CONTENT" }),
+    );
+    const queue = readFileSync(join(box.airlockHome, "state", "audit-queue.jsonl"), "utf8");
+    const events = queue
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(events.length).toBeGreaterThanOrEqual(3);
+    expect(events.at(-1)).toMatchObject({
+      session_id: "s-daemon",
+      agent_id: "claude-code",
+      tool: "write",
+      action: "deny",
+    });
+    expect(queue).not.toContain("TOPSECRET-CONTENT");
+    expect((await status()).auditQueued).toBe(events.length);
+  });
+
+  it("a bad policy edit keeps the last good policy and says so; a fix reloads", async () => {
+    const path = join(box.airlockHome, "permissions.yaml");
+    writeFileSync(path, "rules: [this is: not valid\n");
+    const stillAllowed = await decisionOf(preToolUse("Bash", { command: "git status" }));
+    expect(stillAllowed.permissionDecision).toBe("allow");
+    const stale = (await status()).policy.find((p) => p.cwd === box.project);
+    expect(stale).toMatchObject({ ok: true, stale: true });
+    expect(stale?.error).toContain("permissions.yaml");
+    expect(daemon.log()).toMatch(/keeping the last good policy/);
+
+    writeFileSync(path, GOOD.replace('command == "git status"', 'command == "git log"'));
+    expect((await decisionOf(preToolUse("Bash", { command: "git status" }))).permissionDecision).toBe("deny");
+    expect((await decisionOf(preToolUse("Bash", { command: "git log" }))).permissionDecision).toBe("allow");
+    expect((await status()).policy.find((p) => p.cwd === box.project)).toMatchObject({
+      ok: true,
+      stale: false,
+    });
+  });
+
+  it("stops on SIGTERM with exit 0 and removes its socket", async () => {
+    const code = await daemon.stop("SIGTERM");
+    expect(code).toBe(0);
+    expect(existsSync(box.socket)).toBe(false);
+    const r = await runAirlock(["status", "--json"], box.env);
+    expect(r.code).toBe(4);
+    expect(JSON.parse(r.stdout)).toMatchObject({ daemon: "not running", paired: false });
+  });
+});
