@@ -1,16 +1,24 @@
 // The real Pi coding agent (0.87.1, print mode) with the Airlock extension loaded, driven by a scripted
 // local model: policy lets `echo` run and blocks `rm` before it runs, and the model sees why.
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ECHO_YES_RM_NO, NODE, ROOT, type SealedHome, sealedHome } from "../support/airlock-env.ts";
+import {
+  AIRLOCK_BIN,
+  ECHO_YES_RM_NO,
+  NODE,
+  ROOT,
+  type SealedHome,
+  sealedHome,
+} from "../support/airlock-env.ts";
 import { buildNode } from "../support/build.ts";
 import { type ModelServer, startModelServer } from "../support/model-server.ts";
+import { PhoneDashboard } from "../support/phone-dashboard.ts";
+import { PI_CLI, runPiRpc } from "../support/pi-rpc.ts";
+import { type Edge, startEdge } from "./support/edge.ts";
 
-const PI_CLI = join(ROOT, "node_modules/@earendil-works/pi-coding-agent/dist/bundle/cli.js");
 const EXTENSION = join(ROOT, "dist/companion/adapters/pi/extension.js");
 
 let base: string;
@@ -126,11 +134,12 @@ describe("Pi with the Airlock extension", () => {
   });
 });
 
-describe("Pi with a dialog (RPC mode): the local confirm decides when no phone is paired", () => {
-  const ASK_TOUCH = `${ECHO_YES_RM_NO}  - name: Ask before touch
+const ASK_TOUCH = `${ECHO_YES_RM_NO}  - name: Ask before touch
     condition: tool == "bash" && command.startsWith("touch")
     action: ask
 `;
+
+describe("Pi with a dialog (RPC mode): the local confirm decides when no phone is paired", () => {
   let askModel: ModelServer;
   let askHome: SealedHome;
   const dialogs: { title: string; message: string; answer: boolean }[] = [];
@@ -141,38 +150,19 @@ describe("Pi with a dialog (RPC mode): the local confirm decides when no phone i
       { toolCalls: [{ name: "bash", input: { command: "touch yes.txt" } }] },
       { toolCalls: [{ name: "bash", input: { command: "touch no.txt" } }] },
     ]);
-    const dir = writeAgentDir("pi-agent-rpc", askModel.url);
-    const child = spawn(NODE, [PI_CLI, "--mode", "rpc", ...PI_ARGS], {
+    const run = await runPiRpc({
       cwd: ws,
-      env: { ...piEnv(dir), AIRLOCK_HOME: askHome.airlockHome, HOME: askHome.home },
-      stdio: ["pipe", "pipe", "pipe"],
+      env: {
+        ...piEnv(writeAgentDir("pi-agent-rpc", askModel.url)),
+        AIRLOCK_HOME: askHome.airlockHome,
+        HOME: askHome.home,
+      },
+      args: PI_ARGS,
+      prompt: "Touch yes.txt and no.txt.",
+      // The person at the terminal allows the first touch and refuses the second.
+      onConfirm: (request) => request.message.includes("yes.txt"),
     });
-    const send = (message: unknown) => child.stdin.write(`${JSON.stringify(message)}\n`);
-    const settled = new Promise<void>((resolve, reject) => {
-      child.once("exit", (code) => reject(new Error(`pi exited early (${code})`)));
-      createInterface({ input: child.stdout }).on("line", (line) => {
-        const event = JSON.parse(line) as {
-          type?: string;
-          id?: string;
-          method?: string;
-          title?: string;
-          message?: string;
-        };
-        if (event.type === "extension_ui_request" && event.method === "confirm") {
-          // The person at the terminal allows the first touch and refuses the second.
-          const answer = (event.message ?? "").includes("yes.txt");
-          dialogs.push({ title: event.title ?? "", message: event.message ?? "", answer });
-          send({ type: "extension_ui_response", id: event.id, confirmed: answer });
-        }
-        if (event.type === "agent_settled") resolve();
-      });
-    });
-    send({ id: "p1", type: "prompt", message: "Touch yes.txt and no.txt." });
-    await settled;
-    const exited = new Promise((resolve) => child.once("exit", resolve));
-    child.stdin.end();
-    child.kill("SIGTERM");
-    await exited;
+    dialogs.push(...run.dialogs.map((d) => ({ ...d, answer: d.message.includes("yes.txt") })));
   }, 120_000);
 
   afterAll(async () => {
@@ -193,5 +183,69 @@ describe("Pi with a dialog (RPC mode): the local confirm decides when no phone i
     const [allowed, refused] = askModel.toolResults();
     expect(allowed?.text).not.toMatch(/Denied/);
     expect(refused?.text).toMatch(/Denied in Pi by the user/);
+  });
+});
+
+describe("Pi with a dialog and a paired phone: the phone answers first and wins", () => {
+  let edge: Edge;
+  let phoneModel: ModelServer;
+  let phoneHome: SealedHome;
+  let phone: PhoneDashboard;
+  let dialogsLeftOpen = 0;
+  let promptSummary = "";
+
+  beforeAll(async () => {
+    edge = await startEdge();
+    phoneHome = sealedHome(ASK_TOUCH);
+    // The companion side is paired the way a user does it: `airlock pair <code> --server <edge>`.
+    const paired = spawnSync(NODE, [AIRLOCK_BIN, "pair", await edge.newCode(), "--server", edge.base], {
+      env: phoneHome.env,
+      encoding: "utf8",
+    });
+    expect(paired.status, paired.stderr).toBe(0);
+    const browser = await edge.pairDevice("browser", "phone");
+    phone = await PhoneDashboard.connect(edge.base, browser.token);
+    phoneModel = await startModelServer([
+      { toolCalls: [{ name: "bash", input: { command: "touch phone.txt" } }] },
+    ]);
+
+    const approved = phone.nextPrompt().then(async (prompt) => {
+      promptSummary = JSON.stringify(prompt);
+      await phone.approveOnce(prompt.promptId);
+    });
+    await runPiRpc({
+      cwd: ws,
+      env: {
+        ...piEnv(writeAgentDir("pi-agent-phone", phoneModel.url)),
+        AIRLOCK_HOME: phoneHome.airlockHome,
+        HOME: phoneHome.home,
+      },
+      args: PI_ARGS,
+      prompt: "Touch phone.txt.",
+      // Nobody answers at the terminal: only the phone can let this run.
+      onConfirm: () => {
+        dialogsLeftOpen++;
+        return undefined;
+      },
+    });
+    await approved;
+  }, 120_000);
+
+  afterAll(async () => {
+    phone?.close();
+    await phoneModel?.close();
+    phoneHome?.cleanup();
+    await edge?.stop();
+  });
+
+  it("showed the prompt in Pi and on the phone at the same time", () => {
+    expect(dialogsLeftOpen).toBe(1);
+    expect(promptSummary).toMatch(/touch phone\.txt/);
+  });
+
+  it("ran the call on the phone's allow, without an answer from the terminal", () => {
+    expect(existsSync(join(ws, "phone.txt"))).toBe(true);
+    const [result] = phoneModel.toolResults();
+    expect(result?.text).not.toMatch(/denied/i);
   });
 });
