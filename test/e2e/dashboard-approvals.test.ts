@@ -110,6 +110,8 @@ let companion: Companion;
 let companionToken: string;
 let browser: Browser;
 let page: Page;
+/** Script errors and CSP violations any dashboard page logged during the run. */
+const pageProblems: string[] = [];
 
 async function apiAsCompanion(path: string): Promise<unknown> {
   const res = await fetch(`${edge.base}${path}`, { headers: { authorization: `Bearer ${companionToken}` } });
@@ -146,7 +148,20 @@ beforeAll(async () => {
   companionToken = paired.token;
   companion = new Companion(`${edge.base.replace("http", "ws")}/v1/connect?role=companion`, companionToken);
   await companion.open();
-  page = await (await phoneContext(browser)).newPage();
+  const context = await phoneContext(browser);
+  // CSP violations are not console calls; surface them as one so the listener below sees them.
+  await context.addInitScript(() => {
+    document.addEventListener("securitypolicyviolation", (event) =>
+      console.error(`CSP violation: ${event.effectiveDirective} blocked ${event.blockedURI}`),
+    );
+  });
+  context.on("page", (opened) => {
+    opened.on("pageerror", (error) => pageProblems.push(`pageerror: ${error.message}`));
+    opened.on("console", (message) => {
+      if (message.text().startsWith("CSP violation")) pageProblems.push(message.text());
+    });
+  });
+  page = await context.newPage();
   mkdirSync(join(ROOT, "test-results"), { recursive: true });
 });
 
@@ -159,7 +174,8 @@ afterAll(async () => {
 describe("phone dashboard", () => {
   it("pairs by URL with an editable device name", async () => {
     const code = await edge.newCode();
-    await page.goto(`${edge.base}/pair?code=${code}`);
+    const response = await page.goto(`${edge.base}/pair?code=${code}`);
+    expect(response?.headers()["content-security-policy"]).toContain("script-src 'self'");
     await expect(page.getByLabel("Pairing code").inputValue()).resolves.toBe(code);
     await expect(page.getByLabel("Device name").inputValue()).resolves.toBe("Chrome on Android");
     await page.getByLabel("Device name").fill("E2E phone");
@@ -286,5 +302,9 @@ describe("phone dashboard", () => {
     await readOnly.tap();
     await page.locator('button.switch[aria-checked="true"]').waitFor({ state: "detached", timeout: WAIT_MS });
     expect(EmergencyControls.parse(await apiAsCompanion("/v1/settings/emergency")).readOnly).toBe(false);
+  });
+
+  it("ran every page without a script error or a CSP violation", () => {
+    expect(pageProblems).toEqual([]);
   });
 });

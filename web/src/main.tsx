@@ -1,4 +1,5 @@
 // Entry point of the dashboard bundle.
+import "./zod-config.ts";
 import { render } from "preact";
 import { App } from "./app.tsx";
 import "./styles.css";
