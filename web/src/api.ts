@@ -1,6 +1,6 @@
 // HTTP calls to the Airlock API: same origin by default, or VITE_AIRLOCK_API (build time) for a Pages deployment
 // on another origin. The session lives only in the httpOnly cookie; no token is ever kept in script.
-import type { z } from "zod";
+import { z } from "zod";
 import { ErrorEnvelope } from "../../src/protocol/errors.ts";
 
 const configured: unknown = import.meta.env.VITE_AIRLOCK_API;
@@ -54,4 +54,17 @@ export async function api<T>(
 
 export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : "Something went wrong.";
+}
+
+const DeviceListShape = z.object({ devices: z.array(z.unknown()) });
+
+/** Whether this browser's session cookie is still good: a 401 from GET /v1/devices means not paired. */
+export async function isPaired(): Promise<boolean> {
+  try {
+    await api("/v1/devices", DeviceListShape);
+    return true;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return false;
+    throw error;
+  }
 }

@@ -1,8 +1,7 @@
 // The dashboard shell: works out whether this browser is paired (401 from /v1/devices means no), then shows the
 // pairing screen or the live approvals/settings views with the connection indicator and the tab bar.
 import { useCallback, useEffect, useState } from "preact/hooks";
-import { z } from "zod";
-import { ApiError, api, errorMessage } from "./api.ts";
+import { errorMessage, isPaired } from "./api.ts";
 import { navigate, type Route, useRoute } from "./route.ts";
 import { useHub } from "./use-hub.ts";
 import { ApprovalsView } from "./views/approvals-view.tsx";
@@ -11,7 +10,6 @@ import { PairingView } from "./views/pairing-view.tsx";
 import { SettingsView } from "./views/settings-view.tsx";
 
 type Session = { status: "checking" } | { status: "paired" } | { status: "unpaired"; note: string };
-const DevicesProbe = z.object({ devices: z.array(z.unknown()) });
 
 export function App() {
   const route = useRoute();
@@ -21,12 +19,10 @@ export function App() {
 
   const check = useCallback(() => {
     setProblem("");
-    api("/v1/devices", DevicesProbe)
-      .then(() => setSession({ status: "paired" }))
-      .catch((error: unknown) => {
-        if (error instanceof ApiError && error.status === 401) setSession({ status: "unpaired", note: "" });
-        else setProblem(errorMessage(error));
-      });
+    isPaired().then(
+      (paired) => setSession(paired ? { status: "paired" } : { status: "unpaired", note: "" }),
+      (error: unknown) => setProblem(errorMessage(error)),
+    );
   }, []);
   useEffect(check, [check]);
 

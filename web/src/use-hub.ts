@@ -5,7 +5,7 @@ import { z } from "zod";
 import type { EmergencyControls, PromptDecision } from "../../src/protocol/capability.ts";
 import { CapabilityPrompt, ConfirmationToken, ResolvedPrompt } from "../../src/protocol/prompts.ts";
 import type { ServerMessage } from "../../src/protocol/socket.ts";
-import { ApiError, api, socketUrl } from "./api.ts";
+import { ApiError, api, isPaired, socketUrl } from "./api.ts";
 import { approvalsReducer, emptyApprovals } from "./approvals-state.ts";
 import { CLOSE_REVOKED, HubSocket, type LinkState } from "./hub-socket.ts";
 import { capabilityLabel } from "./labels.ts";
@@ -13,7 +13,6 @@ import { capabilityLabel } from "./labels.ts";
 const PendingList = z.object({ approvals: z.array(CapabilityPrompt) });
 const ResolvedList = z.object({ approvals: z.array(ResolvedPrompt) });
 const Resolved = z.object({ prompt: ResolvedPrompt });
-const DevicesProbe = z.object({ devices: z.array(z.unknown()) });
 
 export interface Hub {
   link: LinkState;
@@ -104,10 +103,12 @@ export function useHub(onUnpaired: (reason: string) => void): Hub {
         return;
       }
       // A socket that fails to open looks the same as a network drop; ask the API whether we are still paired.
-      api("/v1/devices", DevicesProbe).catch((error: unknown) => {
-        if (error instanceof ApiError && error.status === 401)
-          unpaired.current("This device is no longer paired.");
-      });
+      isPaired().then(
+        (paired) => paired || unpaired.current("This device is no longer paired."),
+        () => {
+          // Unreachable: the socket keeps retrying and the indicator already says so.
+        },
+      );
     };
     const hub = new HubSocket(socketUrl(), { onMessage, onState: setLink, onClose });
     socket.current = hub;
