@@ -2,6 +2,7 @@
 // API and the hook prints allow; the daemon killed mid-wait and restarted still delivers it; a hook killed mid-wait
 // gets the answer on retry; with the edge stopped, an ask is denied with a reason.
 import { type ChildProcess, spawn } from "node:child_process";
+import { statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -186,6 +187,41 @@ describe("companion ↔ edge", () => {
     await approve(prompt);
     const out = await hook.done;
     expect(decisionOf(out.stdout)).toMatchObject({ permissionDecision: "allow" });
+  });
+
+  it("pairing stored the credentials 0600 and doctor passes against the live edge", async () => {
+    expect(statSync(join(box.airlockHome, "credentials.json")).mode & 0o777).toBe(0o600);
+    const r = await runAirlock(["doctor", "--json"], box.env);
+    const checks = JSON.parse(r.stdout) as { check: string; status: string }[];
+    const byName = Object.fromEntries(checks.map((c) => [c.check, c.status]));
+    expect(byName).toMatchObject({ credentials: "ok", edge: "ok", token: "ok", daemon: "ok", policy: "ok" });
+    expect(r.code).toBe(0);
+  });
+
+  it("emergency controls pushed by the edge apply to the very next local decision", async () => {
+    const read = (id: string) => hookInput(id, "Read", { file_path: join(box.project, "c") });
+    expect(
+      decisionOf((await runAirlock(["hook", "claude-code"], box.env, read("toolu_em_0"))).stdout)
+        .permissionDecision,
+    ).toBe("allow");
+    const set = await api("/v1/settings/emergency", { method: "POST", body: { blockedTools: ["read"] } });
+    expect(set.status).toBe(200);
+    await until(
+      () => daemon?.log().includes('"blockedTools":["read"]'),
+      20_000,
+      "the daemon to receive the emergency push",
+    );
+    const blocked = decisionOf(
+      (await runAirlock(["hook", "claude-code"], box.env, read("toolu_em_1"))).stdout,
+    );
+    expect(blocked.permissionDecision).toBe("deny");
+    expect(blocked.permissionDecisionReason).toMatch(/emergency/);
+    await api("/v1/settings/emergency", { method: "POST", body: { blockedTools: [] } });
+    await until(() => daemon?.log().includes('"blockedTools":[]'), 20_000, "the emergency to be lifted");
+    expect(
+      decisionOf((await runAirlock(["hook", "claude-code"], box.env, read("toolu_em_2"))).stdout)
+        .permissionDecision,
+    ).toBe("allow");
   });
 
   it("with the edge stopped, a call that needs a person is denied with a reason; local allows still work", async () => {

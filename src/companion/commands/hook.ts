@@ -14,7 +14,7 @@ prints {"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"b
 A call that needs a person waits for the phone (up to AIRLOCK_PROMPT_TIMEOUT_MS, default 30 s);
 AIRLOCK_CLAUDE_ASK=local answers "ask" instead (Claude Code's own prompt). Any failure denies.
 
---install merges PreToolUse, PermissionRequest and UserPromptSubmit entries (timeout above the
+--install merges PreToolUse, PermissionRequest, UserPromptSubmit and SessionEnd entries (timeout above the
 prompt timeout) into ~/.claude/settings.json ($CLAUDE_CONFIG_DIR honoured), or with --project
 .claude/settings.json, --local .claude/settings.local.json; other hooks are kept.
 

@@ -73,10 +73,16 @@ export async function listenControl(
     // A hook killed mid-wait resets its socket; the decision goes on and is journaled.
     socket.on("error", () => {});
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(path, () => resolve());
-  });
+  // The socket is created 0600 (umask), so there is no moment at which another user could connect.
+  const umask = process.umask(0o177);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(path, () => resolve());
+    });
+  } finally {
+    process.umask(umask);
+  }
   chmodSync(path, 0o600);
   log(`control socket listening on ${path}`);
   return server;

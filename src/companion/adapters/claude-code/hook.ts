@@ -1,6 +1,6 @@
 // `airlock hook claude-code`: one Claude Code hook event on stdin → Airlock's decision in Claude Code's JSON on stdout.
 import { z } from "zod";
-import { type CompanionDecision, forwardPromptText, requestDecision } from "../../client.ts";
+import { type CompanionDecision, endSession, forwardPromptText, requestDecision } from "../../client.ts";
 import { claudeAskMode, type Env } from "../../config.ts";
 import { callIdOf, hookBudgetMs, parseJsonObject, withWatchdog } from "../../hook-runtime.ts";
 import { mapClaudeTool } from "./tools.ts";
@@ -92,6 +92,10 @@ async function handle(input: ClaudeHookInput, env: Env): Promise<HookResult> {
     }
     case "UserPromptSubmit":
       if (input.prompt) await forwardPromptText(input.prompt, input.session_id, input.cwd, { env });
+      return { stdout: "", stderr: "", exitCode: 0 };
+    case "SessionEnd":
+      // The session's allow-for-session grants end with it (daemon cache and the edge).
+      await endSession(input.session_id, { env });
       return { stdout: "", stderr: "", exitCode: 0 };
     default:
       // Events Airlock does not gate (SessionStart, PostToolUse, …): no opinion.

@@ -9,6 +9,7 @@ export const CLAUDE_HOOKS: readonly HookSpec[] = [
   { event: "PreToolUse", matcher: "*" },
   { event: "PermissionRequest", matcher: "*" },
   { event: "UserPromptSubmit" },
+  { event: "SessionEnd" },
 ];
 
 /** User scope: `$CLAUDE_CONFIG_DIR/settings.json` or `~/.claude/settings.json`; project: `.claude/settings.json`. */

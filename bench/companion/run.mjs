@@ -1,0 +1,246 @@
+// Companion benchmark: hook decision latency with the process spawn included (a local allow and a grant hit,
+// through a running daemon), against a no-op node process spawned the same way; plus the daemon's in-process
+// decision latency and a control-socket round trip. Builds dist/ first (tsc), writes results.json and
+// results.md beside itself. Switches: BENCH_SPAWNS (default 100), BENCH_INPROC (default 5000), --no-build.
+import { execFileSync, spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { availableParallelism, cpus, tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { summarize } from "../lib/stats.mjs";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, "..", "..");
+const BIN = join(root, "bin", "airlock.js");
+const SPAWNS = Number(process.env.BENCH_SPAWNS ?? 100);
+const INPROC = Number(process.env.BENCH_INPROC ?? 5000);
+
+if (!process.argv.includes("--no-build")) {
+  try {
+    execFileSync(join(root, "node_modules", ".bin", "tsc"), ["-p", join(root, "tsconfig.node.json")], {
+      stdio: "inherit",
+    });
+  } catch {
+    console.error("tsc reported errors (emitted anyway); benchmarking the emitted dist/");
+  }
+}
+
+// ---- a private HOME: policy (allow reads, ask the rest), a cached persisted grant for `make …` ---------
+const dir = mkdtempSync(join(tmpdir(), "airlock-bench-"));
+const home = join(dir, "home");
+const airlockHome = join(home, ".airlock");
+const project = join(dir, "project");
+mkdirSync(join(project, ".git"), { recursive: true });
+mkdirSync(join(airlockHome, "state"), { recursive: true });
+writeFileSync(
+  join(airlockHome, "permissions.yaml"),
+  'default_action: ask\nrules:\n  - name: reads\n    condition: tool == "read"\n    action: allow\n',
+);
+writeFileSync(
+  join(airlockHome, "state", "grants.json"),
+  JSON.stringify({
+    fetched_at: new Date().toISOString(),
+    grants: [
+      { id: "g-make", agent_id: "claude-code", capability: "exec", scope_pattern: "make*", effect: "allow" },
+    ],
+  }),
+);
+const env = {};
+for (const [k, v] of Object.entries(process.env))
+  if (!k.startsWith("AIRLOCK_") && k !== "XDG_RUNTIME_DIR") env[k] = v;
+Object.assign(env, {
+  HOME: home,
+  AIRLOCK_HOME: airlockHome,
+  AIRLOCK_SOCKET: join(dir, "run", "daemon.sock"),
+});
+
+const hookInput = (tool_name, tool_input, i) =>
+  JSON.stringify({
+    session_id: "bench",
+    cwd: project,
+    hook_event_name: "PreToolUse",
+    tool_name,
+    tool_input,
+    tool_use_id: `b${i}`,
+  });
+const LOCAL_ALLOW = (i) => hookInput("Read", { file_path: join(project, "src", `f${i}.ts`) }, `r${i}`);
+const GRANT_HIT = (i) => hookInput("Bash", { command: `make build-${i}` }, `m${i}`);
+
+function timedSpawn(args, stdin, envOverride = env) {
+  return new Promise((resolve, reject) => {
+    const start = process.hrtime.bigint();
+    const child = spawn(process.execPath, args, { env: envOverride, stdio: ["pipe", "pipe", "ignore"] });
+    let out = "";
+    child.stdout.on("data", (d) => {
+      out += d;
+    });
+    child.on("error", reject);
+    child.on("exit", (code) => resolve({ ms: Number(process.hrtime.bigint() - start) / 1e6, out, code }));
+    child.stdin.end(stdin);
+  });
+}
+
+async function series(name, args, stdinOf, expect) {
+  await timedSpawn(args, stdinOf(-1)); // warm the file cache
+  const samples = [];
+  for (let i = 0; i < SPAWNS; i++) {
+    const r = await timedSpawn(args, stdinOf(i));
+    if (expect && !expect(r)) throw new Error(`${name}: unexpected output ${r.out}`);
+    samples.push(r.ms);
+  }
+  const s = summarize(samples);
+  console.log(`${name.padEnd(34)} p50 ${s.p50_ms.toFixed(1)} ms  p99 ${s.p99_ms.toFixed(1)} ms`);
+  return s;
+}
+
+const decisionIs = (want, source) => (r) => {
+  const out = JSON.parse(r.out).hookSpecificOutput;
+  return out.permissionDecision === want && (!source || out.permissionDecisionReason.includes(source));
+};
+
+function startDaemon() {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, "up"], { env, stdio: ["ignore", "ignore", "pipe"] });
+    let log = "";
+    child.stderr.on("data", (d) => {
+      log += d;
+      if (log.includes("ready (socket")) resolve(child);
+    });
+    child.on("exit", (code) => reject(new Error(`daemon exited ${code}: ${log}`)));
+  });
+}
+
+const results = { spawn: {}, in_process: {} };
+try {
+  console.log(`spawned processes: ${SPAWNS} each; in-process decisions: ${INPROC} each`);
+  results.spawn.baseline_node_noop = await series('baseline: node -e ""', ["-e", ""], () => "");
+  results.spawn.baseline_airlock_version = await series(
+    "baseline: airlock --version",
+    [BIN, "--version"],
+    () => "",
+  );
+  const daemon = await startDaemon();
+  try {
+    results.spawn.hook_local_allow_daemon = await series(
+      "hook local allow (daemon)",
+      [BIN, "hook", "claude-code"],
+      LOCAL_ALLOW,
+      decisionIs("allow", 'rule "reads"'),
+    );
+    // The same hook without the CLI dispatcher (which loads every command's module at start): what lazy
+    // command loading in cli.ts would buy.
+    const entry = `import { runClaudeCodeHook } from ${JSON.stringify(join(root, "dist/companion/adapters/claude-code/hook.js"))};
+      let s = ""; for await (const c of process.stdin) s += c;
+      const r = await runClaudeCodeHook(s, process.env); process.stdout.write(r.stdout); process.exitCode = r.exitCode;`;
+    results.spawn.hook_local_allow_daemon_no_cli_dispatch = await series(
+      "hook local allow (daemon, no CLI)",
+      ["--input-type=module", "-e", entry],
+      LOCAL_ALLOW,
+      decisionIs("allow", 'rule "reads"'),
+    );
+    results.spawn.hook_grant_hit_daemon = await series(
+      "hook grant hit (daemon)",
+      [BIN, "hook", "claude-code"],
+      GRANT_HIT,
+      decisionIs("allow", "saved grant"),
+    );
+  } finally {
+    daemon.kill("SIGTERM");
+  }
+  results.spawn.hook_local_allow_no_daemon = await series(
+    "hook local allow (no daemon)",
+    [BIN, "hook", "claude-code"],
+    LOCAL_ALLOW,
+    decisionIs("allow"),
+  );
+
+  // ---- in process: the daemon's decide() and one control-socket round trip --------------------------------
+  const { Daemon } = await import(join(root, "dist", "companion", "daemon", "daemon.js"));
+  const { sendControl } = await import(join(root, "dist", "companion", "daemon", "control-client.js"));
+  const inproc = new Daemon({ env, log: () => {}, listen: true });
+  await inproc.start();
+  const call = (tool, input, i) => ({
+    callId: `ip-${tool}-${i}`,
+    sessionId: "bench",
+    agent: { id: "claude-code", name: "Claude Code" },
+    tool,
+    input,
+    cwd: project,
+    hasUI: true,
+  });
+  async function inProcess(name, make, fn) {
+    for (let i = 0; i < 200; i++) await fn(make(-i - 1));
+    const samples = [];
+    for (let i = 0; i < INPROC; i++) {
+      const c = make(i);
+      const start = process.hrtime.bigint();
+      const d = await fn(c);
+      samples.push(Number(process.hrtime.bigint() - start) / 1e6);
+      if (d.decision !== "allow") throw new Error(`${name}: ${JSON.stringify(d)}`);
+    }
+    const s = summarize(samples);
+    console.log(
+      `${name.padEnd(34)} p50 ${(s.p50_ms * 1000).toFixed(0)} µs  p99 ${(s.p99_ms * 1000).toFixed(0)} µs`,
+    );
+    return s;
+  }
+  const readCall = (i) => call("read", { path: join(project, "src", `f${i}.ts`) }, i);
+  const makeCall = (i) => call("bash", { command: `make build-${i}` }, i);
+  results.in_process.decide_local_allow = await inProcess("daemon decide(): local allow", readCall, (c) =>
+    inproc.decide(c),
+  );
+  results.in_process.decide_grant_hit = await inProcess("daemon decide(): grant hit", makeCall, (c) =>
+    inproc.decide(c),
+  );
+  results.in_process.socket_round_trip_local_allow = await inProcess(
+    "control socket round trip: allow",
+    (i) => call("read", { path: join(project, "s", `g${i}.ts`) }, i),
+    async (c) => (await sendControl(env.AIRLOCK_SOCKET, { type: "decide", call: c }, 5000)).decision,
+  );
+  await inproc.stop();
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+const base = results.spawn.baseline_node_noop;
+const ratio = (s) => ({
+  p50: Math.round((s.p50_ms / base.p50_ms) * 100) / 100,
+  p99: Math.round((s.p99_ms / base.p99_ms) * 100) / 100,
+});
+const report = {
+  benchmark: "companion hook and daemon decision latency",
+  date: new Date().toISOString(),
+  machine: {
+    nproc: availableParallelism(),
+    cpu: cpus()[0]?.model ?? "unknown",
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+  },
+  method:
+    'Each spawn series runs `node <args>` with the hook JSON on stdin, sequentially, timing spawn to exit (process start, CLI load, decision, output). Baseline: `node -e ""` spawned the same way. Daemon: `airlock up`, unpaired, policy allowing reads, one cached persisted grant (make*). In-process: Daemon.decide() and a control-socket round trip from the same process.',
+  results,
+  ratios_vs_node_noop: Object.fromEntries(Object.entries(results.spawn).map(([k, s]) => [k, ratio(s)])),
+};
+writeFileSync(join(here, "results.json"), `${JSON.stringify(report, null, 2)}\n`);
+const row = (k, s, unit = "ms", f = 1) =>
+  `| ${k} | ${(s.p50_ms * f).toFixed(unit === "ms" ? 1 : 0)} ${unit} | ${(s.p99_ms * f).toFixed(unit === "ms" ? 1 : 0)} ${unit} | ${s.n} |`;
+writeFileSync(
+  join(here, "results.md"),
+  [
+    "# Companion benchmark results",
+    "",
+    `${report.date} — ${report.machine.cpu}, nproc ${report.machine.nproc}, node ${report.machine.node}, ${report.machine.platform}`,
+    "",
+    report.method,
+    "",
+    "| spawned (process start included) | p50 | p99 | n | × no-op (p50 / p99) |",
+    "|---|---|---|---|---|",
+    ...Object.entries(results.spawn).map(([k, s]) => `${row(k, s)} ×${ratio(s).p50} / ×${ratio(s).p99} |`),
+    "",
+    "| in process | p50 | p99 | n |",
+    "|---|---|---|---|",
+    ...Object.entries(results.in_process).map(([k, s]) => row(k, s, "µs", 1000)),
+    "",
+  ].join("\n"),
+);
+console.log(`wrote ${join(here, "results.json")} and results.md`);
