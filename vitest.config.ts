@@ -5,6 +5,8 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
+    // The JSON report feeds .ci/run's closing "N passed, M failed" line.
+    reporters: ["default", ["json", { outputFile: "test-results/vitest.json" }]],
     projects: [
       {
         plugins: [

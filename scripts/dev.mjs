@@ -14,7 +14,13 @@ const port = Number(process.env.PORT ?? 8787);
 const stateDir = resolve(root, process.env.AIRLOCK_STATE_DIR ?? ".wrangler/state");
 const varsFile = resolve(root, process.env.AIRLOCK_DEV_VARS ?? ".dev.vars");
 const wrangler = join(root, "node_modules", ".bin", "wrangler");
-const childEnv = { ...process.env, WRANGLER_SEND_METRICS: "false", CI: process.env.CI ?? "" };
+// Children run under this same Node (wrangler needs >= 22.12), even when started outside `npm run`.
+const childEnv = {
+  ...process.env,
+  PATH: [dirname(process.execPath), join(root, "node_modules", ".bin"), process.env.PATH].join(":"),
+  WRANGLER_SEND_METRICS: "false",
+  CI: process.env.CI ?? "",
+};
 
 function log(line) {
   process.stdout.write(`[airlock] ${line}\n`);
@@ -86,7 +92,11 @@ async function main() {
   const vars = ensureSecrets();
   if (!existsSync(join(root, "web", "dist", "index.html"))) {
     log("building the dashboard (web/dist)");
-    const built = spawnSync("npm", ["run", "-s", "build:web"], { cwd: root, stdio: "inherit" });
+    const built = spawnSync("npm", ["run", "-s", "build:web"], {
+      cwd: root,
+      env: childEnv,
+      stdio: "inherit",
+    });
     if (built.status !== 0) throw new Error("dashboard build failed");
   }
   log("applying local D1 migrations");

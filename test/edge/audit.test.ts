@@ -29,7 +29,7 @@ describe("policy.decision audit", () => {
       decided_by: `device:${d.deviceId}`,
       device_id: d.deviceId,
     });
-    expect((event?.details.scope_hashes as string[])[0]).toMatch(/^[0-9a-f]{64}$/);
+    expect((event?.details.scope_hashes as string[] | undefined)?.[0]).toMatch(/^[0-9a-f]{64}$/);
     expect(event?.actor).toBe(`device:${d.deviceId}`);
   });
 

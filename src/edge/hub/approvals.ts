@@ -18,6 +18,12 @@ import { SessionGrants } from "./session-grants.ts";
 import { DEFAULT_PROMPT_TIMEOUT_MS, HubSettings } from "./settings.ts";
 
 export const BATCH_WINDOW_MS = 250;
+/**
+ * Deadlines this close are treated as due. workerd's clock only advances on I/O, so an alarm can run
+ * with Date.now() a hair before the time it was set for; re-arming it for that same instant would
+ * let the runtime drop it as already run, and the prompt would never be announced.
+ */
+const DUE_SLACK_MS = 25;
 /** Decided calls are remembered this long, so a repeated call_id gets the first answer. */
 const CALL_RETENTION_MS = 7 * 24 * 3600 * 1000;
 
@@ -391,9 +397,9 @@ export class ApprovalEngine {
   // ---- time ----
 
   async onAlarm(now = Date.now()): Promise<void> {
-    const due = this.store.duePrompts(now);
+    const due = this.store.duePrompts(now + DUE_SLACK_MS);
     for (const prompt of due.announce) {
-      if (prompt.expires_at <= now) continue;
+      if (prompt.expires_at <= now + DUE_SLACK_MS) continue;
       this.store.markAnnounced(prompt.id);
       this.ports.toDashboards({ type: "capability_prompt", data: this.view(prompt) });
     }
@@ -417,7 +423,9 @@ export class ApprovalEngine {
     const candidates = [this.store.nextDeadline(), this.sessions.nextIdleExpiry()].filter(
       (t): t is number => t !== null,
     );
-    if (candidates.length) await this.ports.setAlarm(Math.min(...candidates));
+    // Never re-arm for an instant that has already come (see DUE_SLACK_MS).
+    if (candidates.length)
+      await this.ports.setAlarm(Math.max(Math.min(...candidates), Date.now() + DUE_SLACK_MS));
   }
 
   // ---- views ----

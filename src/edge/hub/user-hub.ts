@@ -6,11 +6,11 @@ import type { DecisionRequest, DecisionResponse } from "../../protocol/decisions
 import { ClientMessage, type ClientRole, type ServerMessage } from "../../protocol/socket.ts";
 import { openDb } from "../db/client.ts";
 import { fieldProblems } from "../middleware/validate.ts";
+import { loadShellParser } from "../shims/mvdan-sh-deferred.ts";
 import { ApprovalEngine, type DecideOutcome, type Decider } from "./approvals.ts";
 import { deviceTag, readAttachment, roleTag, type SocketState, writeAttachment } from "./attachment.ts";
 import { compileAccountPolicy } from "./edge-policy.ts";
 import { failure, type HubResult } from "./result.ts";
-import { loadShellParser } from "../shims/mvdan-sh-deferred.ts";
 import { migrateHubStorage } from "./storage.ts";
 
 /** Close code for sockets whose device was revoked (4000–4999 is the application range). */
