@@ -140,6 +140,8 @@ describe("companion ↔ edge", () => {
       hookInput("toolu_e2e_1", "WebFetch", { url: "https://example.com/page", prompt: "read" }),
     );
     const prompt = await pendingFor("cc:toolu_e2e_1");
+    // An undeclared host is high risk: this exercises confirm → approve with the confirmation token.
+    expect(prompt.requiresConfirmation).toBe(true);
     const status = JSON.parse((await runAirlock(["status", "--json"], box.env)).stdout);
     expect(status.connection.state).toBe("connected");
     expect(status.pending.map((p: { callId: string }) => p.callId)).toContain("cc:toolu_e2e_1");
@@ -184,6 +186,7 @@ describe("companion ↔ edge", () => {
     const prompt = await pendingFor("cc:toolu_e2e_restart");
     await daemon?.stop("SIGKILL");
     daemon = await connectedDaemon();
+    expect(daemon.log()).toContain("resuming 1 call(s) that were waiting for a person");
     await approve(prompt);
     const out = await hook.done;
     expect(decisionOf(out.stdout)).toMatchObject({ permissionDecision: "allow" });

@@ -33,6 +33,7 @@ describe("airlock hook claude-code --install", () => {
         UserPromptSubmit: [
           { hooks: [{ type: "command", command: "airlock hook claude-code", timeout: 60 }] },
         ],
+        SessionEnd: [{ hooks: [{ type: "command", command: "airlock hook claude-code", timeout: 60 }] }],
       },
     });
   });
