@@ -1,0 +1,255 @@
+// Policy engine benchmark: p50/p99 latency and decisions/second on a 1,000-rule config over a
+// mixed workload, the same workload's expressible subset on Cedar with an equivalent policy,
+// and the CEL library comparison. Builds dist/ first (tsc), writes results.json beside itself.
+import { execFileSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { cpus } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import * as cedar from "@cedar-policy/cedar-wasm/nodejs";
+import { compareCel } from "./cel-compare.mjs";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, "..", "..");
+if (!process.argv.includes("--no-build")) {
+  execFileSync(join(root, "node_modules", ".bin", "tsc"), ["-p", join(root, "tsconfig.node.json")], {
+    stdio: "inherit",
+  });
+}
+const { compilePolicy, decide, clearShellCache } = await import(join(root, "dist", "policy", "index.js"));
+
+const CWD = "/home/dev/project";
+const N_BASH = 600;
+const N_REGEX = 100;
+const N_DIRS = 100;
+const N_MCP = 96;
+
+// ---- the 1,000-rule config ----------------------------------------------------------------
+function airlockConfig() {
+  const lines = ["version: 1", "default_action: ask", "rules:"];
+  const leaf = (indent, name, condition, action) =>
+    lines.push(
+      `${indent}- name: ${JSON.stringify(name)}`,
+      `${indent}  condition: ${JSON.stringify(condition)}`,
+      `${indent}  action: ${action}`,
+    );
+  leaf("  ", "no secrets", 'tool == "read" && path.endsWith(".env")', "deny");
+  lines.push("  - name: Bash", '    condition: tool == "bash"', "    rules:");
+  leaf("      ", "no rm", 'command == "rm" || command.startsWith("rm ")', "deny");
+  for (let i = 0; i < N_BASH; i++)
+    leaf("      ", `tool${i}`, `command == "tool${i}" || command.startsWith("tool${i} ")`, "allow");
+  for (let i = 0; i < N_REGEX; i++)
+    leaf("      ", `svc${i} deploy`, `command.matches("^svc${i}-[a-z]+ deploy")`, "ask");
+  lines.push("      - default: ask");
+  for (let i = 0; i < N_DIRS; i++)
+    leaf("  ", `read dir${i}`, `tool == "read" && path.startsWith(cwd + "/dir${i}/")`, "allow");
+  for (let i = 0; i < N_DIRS; i++) {
+    leaf(
+      "  ",
+      `write dir${i}`,
+      `tool in ["write", "edit"] && path.startsWith(cwd + "/dir${i}/")`,
+      i % 2 === 0 ? "allow" : "deny",
+    );
+  }
+  for (let i = 0; i < N_MCP; i++) leaf("  ", `mcp ${i}`, `tool == "mcp__srv${i}__act"`, "allow");
+  return lines.join("\n");
+}
+
+// The equivalent Cedar policy for what Cedar can express: reads/writes by path prefix, MCP
+// tools by name, and simple bash commands by their (pre-split) first word. Cedar has no `ask`
+// and no first match, so "allow" is compared with "allow" and everything else with "deny".
+function cedarPolicies() {
+  const p = [];
+  p.push('forbid(principal, action == Action::"read", resource) when { context.path like "*.env" };');
+  p.push('forbid(principal, action == Action::"bash", resource) when { context.word == "rm" };');
+  for (let i = 0; i < N_BASH; i++)
+    p.push(`permit(principal, action == Action::"bash", resource) when { context.word == "tool${i}" };`);
+  for (let i = 0; i < N_DIRS; i++)
+    p.push(
+      `permit(principal, action == Action::"read", resource) when { context.path like "${CWD}/dir${i}/*" };`,
+    );
+  for (let i = 0; i < N_DIRS; i++) {
+    const effect = i % 2 === 0 ? "permit" : "forbid";
+    for (const a of ["write", "edit"])
+      p.push(
+        `${effect}(principal, action == Action::"${a}", resource) when { context.path like "${CWD}/dir${i}/*" };`,
+      );
+  }
+  for (let i = 0; i < N_MCP; i++)
+    p.push(`permit(principal, action == Action::"mcp__srv${i}__act", resource);`);
+  return p.join("\n");
+}
+
+// ---- workload ------------------------------------------------------------------------------
+let seed = 42;
+const rand = (n) => {
+  seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+  return seed % n;
+};
+function workload(count, unique) {
+  const calls = [];
+  for (let i = 0; i < count; i++) {
+    const kind = i % 5;
+    const d = rand(N_DIRS + 10);
+    const t = rand(N_BASH + 20);
+    const tag = unique ? ` --n=${i}` : "";
+    if (kind === 0)
+      calls.push({
+        kind: "read",
+        call: { tool: "read", input: { path: `dir${d}/file${rand(50)}.ts` }, cwd: CWD },
+      });
+    else if (kind === 1)
+      calls.push({
+        kind: "write",
+        call: { tool: rand(2) ? "write" : "edit", input: { path: `dir${d}/out.ts` }, cwd: CWD },
+      });
+    else if (kind === 2)
+      calls.push({ kind: "mcp", call: { tool: `mcp__srv${rand(N_MCP + 10)}__act`, input: {}, cwd: CWD } });
+    else if (kind === 3)
+      calls.push({
+        kind: "bash-simple",
+        call: { tool: "bash", input: { command: `tool${t} --flag x${tag}` }, cwd: CWD },
+      });
+    else {
+      const cmd = `git status && tool${t} a | grep -v x; tool${rand(N_BASH)} "$(tool${rand(N_BASH)} b)"${tag}`;
+      calls.push({ kind: "bash-compound", call: { tool: "bash", input: { command: cmd }, cwd: CWD } });
+    }
+  }
+  return calls;
+}
+
+function stats(ns) {
+  const sorted = Float64Array.from(ns).sort();
+  const q = (p) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] / 1000;
+  return { n: sorted.length, p50_us: +q(0.5).toFixed(2), p99_us: +q(0.99).toFixed(2) };
+}
+
+function timeEach(items, fn) {
+  const ns = new Array(items.length);
+  for (let i = 0; i < items.length; i++) {
+    const t0 = process.hrtime.bigint();
+    fn(items[i]);
+    ns[i] = Number(process.hrtime.bigint() - t0);
+  }
+  return ns;
+}
+
+function throughput(items, fn, rounds = 3) {
+  const t0 = process.hrtime.bigint();
+  for (let r = 0; r < rounds; r++) for (const it of items) fn(it);
+  return Math.round((items.length * rounds) / (Number(process.hrtime.bigint() - t0) / 1e9));
+}
+
+// ---- Airlock -------------------------------------------------------------------------------
+const tCompile = process.hrtime.bigint();
+const compiled = compilePolicy([{ layer: "user", path: "bench.yaml", text: airlockConfig() }]);
+const compileMs = Number(process.hrtime.bigint() - tCompile) / 1e6;
+if (!compiled.ok) throw new Error(JSON.stringify(compiled.errors.slice(0, 3)));
+const policy = compiled.policy;
+const ruleCount = policy.local.rules.length;
+const run = (w) => decide(policy, w.call, { hasUI: true });
+
+const warm = workload(20_000, false);
+for (const w of warm) run(w);
+
+const repeated = workload(50_000, false);
+const byKind = {};
+const ns = timeEach(repeated, run);
+repeated.forEach((w, i) => {
+  (byKind[w.kind] ??= []).push(ns[i]);
+});
+const phase = (name) => console.error(`[bench] ${name} done at ${(performance.now() / 1000).toFixed(1)} s`);
+phase("airlock timing");
+const airlock = {
+  rules: ruleCount,
+  compileMs: +compileMs.toFixed(1),
+  overall: { ...stats(ns), decisionsPerSec: throughput(repeated, run) },
+  byKind: Object.fromEntries(Object.entries(byKind).map(([k, v]) => [k, stats(v)])),
+};
+const noShell = repeated.filter((w) => !w.kind.startsWith("bash"));
+const withShell = repeated.filter((w) => w.kind.startsWith("bash"));
+airlock.withoutShellParsing = stats(timeEach(noShell, run));
+airlock.withShellParsingCached = stats(timeEach(withShell, run));
+// Every command distinct: each decision pays a full mvdan/sh parse (the honest uncached figure).
+const unique = workload(10_000, true).filter((w) => w.kind.startsWith("bash"));
+clearShellCache();
+airlock.withShellParsingUncached = stats(timeEach(unique, run));
+
+phase("airlock");
+// ---- Cedar (same run, same machine) --------------------------------------------------------
+const pset = cedar.preparsePolicySet("bench", { staticPolicies: cedarPolicies() });
+if (pset.type !== "success") throw new Error(JSON.stringify(pset.errors?.slice(0, 2)));
+const firstWord = (cmd) => cmd.split(/\s+/)[0];
+// Cedar evaluates every policy on every request (milliseconds here), so it gets a sample.
+const CEDAR_SAMPLE = 1500;
+const subset = repeated.filter((w) => w.kind !== "bash-compound").slice(0, CEDAR_SAMPLE);
+const cedarCall = (w) => {
+  const isBash = w.call.tool === "bash";
+  const context = isBash
+    ? { word: firstWord(w.call.input.command) }
+    : w.kind === "mcp"
+      ? {}
+      : { path: `${CWD}/${w.call.input.path}` };
+  const answer = cedar.statefulIsAuthorized({
+    principal: { type: "Agent", id: "a" },
+    action: { type: "Action", id: w.call.tool },
+    resource: { type: "Call", id: "c" },
+    context,
+    preparsedPolicySetId: "bench",
+    entities: [],
+  });
+  return answer.type === "success" ? answer.response.decision : "deny";
+};
+for (const w of subset.slice(0, 200)) cedarCall(w);
+let disagreements = 0;
+for (const w of subset) {
+  const a = run(w).action === "allow" ? "allow" : "deny";
+  if (a !== cedarCall(w)) disagreements++;
+}
+const cedarNs = timeEach(subset, cedarCall);
+const airlockSubsetNs = timeEach(subset, run);
+const cedarStats = {
+  ...stats(cedarNs),
+  decisionsPerSec: throughput(subset, cedarCall, 1),
+  policies: cedarPolicies().split("\n").length,
+};
+const airlockSubset = { ...stats(airlockSubsetNs), decisionsPerSec: throughput(subset, run, 1) };
+
+const cpu = cpus();
+const results = {
+  date: new Date().toISOString(),
+  machine: {
+    nproc: cpu.length,
+    cpu: cpu[0]?.model ?? "unknown",
+    node: process.version,
+    cedar: cedar.getCedarVersion(),
+  },
+  airlock,
+  sharedSubset: {
+    description:
+      "reads, writes, MCP tools and simple bash (Cedar gets the first word pre-split; Airlock parses the shell, cached)",
+    calls: subset.length,
+    disagreements,
+    airlock: airlockSubset,
+    cedar: cedarStats,
+    ratio_p50_cedar_over_airlock: +(cedarStats.p50_us / airlockSubset.p50_us).toFixed(2),
+    ratio_throughput_airlock_over_cedar: +(
+      airlockSubset.decisionsPerSec / cedarStats.decisionsPerSec
+    ).toFixed(2),
+  },
+  targets: {
+    p50_without_shell_under_20us: airlock.withoutShellParsing.p50_us < 20,
+    p50_with_shell_under_200us_cached: airlock.withShellParsingCached.p50_us < 200,
+    p50_with_shell_under_200us_uncached: airlock.withShellParsingUncached.p50_us < 200,
+    not_slower_than_cedar_p50: airlockSubset.p50_us <= cedarStats.p50_us,
+  },
+  cel: compareCel(),
+};
+writeFileSync(join(here, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
+console.log(
+  JSON.stringify(
+    { machine: results.machine, airlock, sharedSubset: results.sharedSubset, targets: results.targets },
+    null,
+    2,
+  ),
+);
