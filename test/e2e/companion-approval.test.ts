@@ -227,6 +227,43 @@ describe("companion ↔ edge", () => {
     ).toBe("allow");
   });
 
+  it("a revoked device is told so: status shows revoked and a call that needs a person is denied", async () => {
+    const other = sandbox({ AIRLOCK_PROMPT_TIMEOUT_MS: "40000" });
+    try {
+      other.writePolicy(POLICY);
+      const paired = await runAirlock(
+        ["pair", await edge.newCode(), "--server", edge.base, "--json"],
+        other.env,
+      );
+      const deviceId = (JSON.parse(paired.stdout) as { device_id: string }).device_id;
+      const d = await startDaemon(other.env);
+      try {
+        await until(() => d.log().includes("edge connected"), 30_000, "second daemon connected");
+        expect((await api(`/v1/devices/${deviceId}/revoke`, { method: "POST" })).status).toBe(200);
+        await until(() => d.log().includes("edge revoked"), 20_000, "the daemon to learn it was revoked");
+        const status = JSON.parse((await runAirlock(["status", "--json"], other.env)).stdout);
+        expect(status.connection.state).toBe("revoked");
+        const input = JSON.stringify({
+          session_id: "rev",
+          cwd: other.project,
+          hook_event_name: "PreToolUse",
+          tool_name: "Bash",
+          tool_input: { command: "make ship" },
+          tool_use_id: "toolu_revoked",
+        });
+        const r = await runAirlock(["hook", "claude-code"], other.env, input);
+        expect(decisionOf(r.stdout)).toMatchObject({
+          permissionDecision: "deny",
+          permissionDecisionReason: expect.stringMatching(/revoked/),
+        });
+      } finally {
+        await d.stop("SIGKILL");
+      }
+    } finally {
+      other.cleanup();
+    }
+  });
+
   it("with the edge stopped, a call that needs a person is denied with a reason; local allows still work", async () => {
     await edge.stop();
     await until(
