@@ -1,5 +1,6 @@
 // Capability and risk for a tool call, per the capability-prompt rubric: a base risk per
 // capability, raised (never lowered) by scope escalators, and the scopes a prompt shows.
+import { Lru } from "./lru.ts";
 import { basename, normalizePath, relativeInside, resolvePath } from "./paths.ts";
 import { redactText, summarizeUrl } from "./redact.ts";
 import { isSecretPath } from "./secret-paths.ts";
@@ -99,7 +100,18 @@ function hostDeclared(host: string, declared: readonly string[]): boolean {
   });
 }
 
+// Redacting and splitting a command is pure per command string; agents repeat commands a lot.
+const commandScopeCache = new Lru<string, Scope[]>(2048);
+
 function commandScopes(command: string): Scope[] {
+  const hit = commandScopeCache.get(command);
+  if (hit) return hit.map((s) => ({ ...s }));
+  const scopes = computeCommandScopes(command);
+  if (command.length <= 16_384) commandScopeCache.set(command, scopes);
+  return scopes.map((s) => ({ ...s }));
+}
+
+function computeCommandScopes(command: string): Scope[] {
   const summary = redactText(command.replace(/\s+/g, " ").trim());
   const analysis = analyzeShell(command);
   const execs = analysis.units.filter((u) => u.kind === "exec");
