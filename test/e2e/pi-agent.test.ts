@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CapabilityPrompt, ResolvedPrompt } from "../../src/protocol/prompts.ts";
 import {
   AIRLOCK_BIN,
   ECHO_YES_RM_NO,
@@ -186,31 +187,40 @@ describe("Pi with a dialog (RPC mode): the local confirm decides when no phone i
   });
 });
 
-describe("Pi with a dialog and a paired phone: the phone answers first and wins", () => {
+describe("Pi with a dialog and a paired phone: both ask at once, the first answer wins", () => {
   let edge: Edge;
   let phoneModel: ModelServer;
   let phoneHome: SealedHome;
   let phone: PhoneDashboard;
-  let dialogsLeftOpen = 0;
-  let promptSummary = "";
+  let companionDevice = "";
+  const dialogs: string[] = [];
+  let phonePrompt: CapabilityPrompt | undefined;
+  let localResolution: ResolvedPrompt | undefined;
 
   beforeAll(async () => {
     edge = await startEdge();
     phoneHome = sealedHome(ASK_TOUCH);
     // The companion side is paired the way a user does it: `airlock pair <code> --server <edge>`.
-    const paired = spawnSync(NODE, [AIRLOCK_BIN, "pair", await edge.newCode(), "--server", edge.base], {
-      env: phoneHome.env,
-      encoding: "utf8",
-    });
+    const paired = spawnSync(
+      NODE,
+      [AIRLOCK_BIN, "pair", await edge.newCode(), "--server", edge.base, "--json"],
+      {
+        env: phoneHome.env,
+        encoding: "utf8",
+      },
+    );
     expect(paired.status, paired.stderr).toBe(0);
+    companionDevice = (JSON.parse(paired.stdout) as { device_id: string }).device_id;
     const browser = await edge.pairDevice("browser", "phone");
     phone = await PhoneDashboard.connect(edge.base, browser.token);
     phoneModel = await startModelServer([
       { toolCalls: [{ name: "bash", input: { command: "touch phone.txt" } }] },
+      { toolCalls: [{ name: "bash", input: { command: "touch local.txt" } }] },
     ]);
 
-    const approved = phone.nextPrompt().then(async (prompt) => {
-      promptSummary = JSON.stringify(prompt);
+    // The phone approves the first call; nobody touches the phone for the second.
+    const phoneApproved = phone.prompt("phone.txt").then(async (prompt) => {
+      phonePrompt = prompt;
       await phone.approveOnce(prompt.promptId);
     });
     await runPiRpc({
@@ -221,14 +231,15 @@ describe("Pi with a dialog and a paired phone: the phone answers first and wins"
         HOME: phoneHome.home,
       },
       args: PI_ARGS,
-      prompt: "Touch phone.txt.",
-      // Nobody answers at the terminal: only the phone can let this run.
-      onConfirm: () => {
-        dialogsLeftOpen++;
-        return undefined;
+      prompt: "Touch phone.txt, then local.txt.",
+      // The terminal leaves the first dialog open (only the phone can answer it) and allows the second.
+      onConfirm: (request) => {
+        dialogs.push(request.message);
+        return request.message.includes("local.txt") ? true : undefined;
       },
     });
-    await approved;
+    await phoneApproved;
+    localResolution = await phone.resolved("local.txt");
   }, 120_000);
 
   afterAll(async () => {
@@ -238,14 +249,21 @@ describe("Pi with a dialog and a paired phone: the phone answers first and wins"
     await edge?.stop();
   });
 
-  it("showed the prompt in Pi and on the phone at the same time", () => {
-    expect(dialogsLeftOpen).toBe(1);
-    expect(promptSummary).toMatch(/touch phone\.txt/);
+  it("showed each prompt in Pi and on the phone at the same time", () => {
+    expect(dialogs).toHaveLength(2);
+    expect(dialogs[0]).toMatch(/touch phone\.txt/);
+    expect(JSON.stringify(phonePrompt)).toMatch(/touch phone\.txt/);
   });
 
-  it("ran the call on the phone's allow, without an answer from the terminal", () => {
+  it("ran the first call on the phone's allow, without an answer from the terminal", () => {
     expect(existsSync(join(ws, "phone.txt"))).toBe(true);
-    const [result] = phoneModel.toolResults();
-    expect(result?.text).not.toMatch(/denied/i);
+    const [first] = phoneModel.toolResults();
+    expect(first?.text).not.toMatch(/denied/i);
+  });
+
+  it("ran the second call on the terminal's allow and closed its phone prompt with that answer", () => {
+    expect(existsSync(join(ws, "local.txt"))).toBe(true);
+    expect(localResolution?.resolution).toBe("allow_once");
+    expect(localResolution?.decidedBy.deviceId).toBe(companionDevice);
   });
 });

@@ -1,15 +1,15 @@
 // The phone's side of an approval without a browser: a dashboard websocket that receives prompts, and
 // the REST calls a person's tap makes (confirmation token for high risk, then approve once).
 import WebSocket from "ws";
-import { CapabilityPrompt } from "../../src/protocol/prompts.ts";
+import { CapabilityPrompt, ResolvedPrompt } from "../../src/protocol/prompts.ts";
 import { ServerMessage } from "../../src/protocol/socket.ts";
 
 export class PhoneDashboard {
   readonly #ws: WebSocket;
   readonly #base: string;
   readonly #token: string;
-  readonly #prompts: CapabilityPrompt[] = [];
-  #waiters: ((prompt: CapabilityPrompt) => void)[] = [];
+  readonly #received: ServerMessage[] = [];
+  #waiters: (() => void)[] = [];
 
   private constructor(base: string, token: string, ws: WebSocket) {
     this.#base = base;
@@ -17,11 +17,9 @@ export class PhoneDashboard {
     this.#ws = ws;
     ws.on("message", (raw) => {
       const parsed = ServerMessage.safeParse(JSON.parse(String(raw)));
-      if (!parsed.success || parsed.data.type !== "capability_prompt") return;
-      const prompt = CapabilityPrompt.parse(parsed.data.data);
-      const waiter = this.#waiters.shift();
-      if (waiter) waiter(prompt);
-      else this.#prompts.push(prompt);
+      if (!parsed.success) return;
+      this.#received.push(parsed.data);
+      for (const waiter of this.#waiters) waiter();
     });
   }
 
@@ -37,11 +35,40 @@ export class PhoneDashboard {
     return new PhoneDashboard(base, token, ws);
   }
 
-  /** The next prompt shown on the phone (already received, or the next to arrive). */
-  nextPrompt(): Promise<CapabilityPrompt> {
-    const ready = this.#prompts.shift();
-    if (ready) return Promise.resolve(ready);
-    return new Promise((resolve) => this.#waiters.push(resolve));
+  /** The first received message `pick` maps to a value (already buffered, or still to come). */
+  #first<T>(pick: (m: ServerMessage) => T | undefined): Promise<T> {
+    return new Promise((resolve) => {
+      const check = () => {
+        for (const m of this.#received) {
+          const hit = pick(m);
+          if (hit !== undefined) {
+            this.#waiters = this.#waiters.filter((w) => w !== check);
+            resolve(hit);
+            return;
+          }
+        }
+      };
+      this.#waiters.push(check);
+      check();
+    });
+  }
+
+  /** The first prompt shown on the phone that mentions `text` (its scopes or justification). */
+  prompt(text: string): Promise<CapabilityPrompt> {
+    return this.#first((m) =>
+      m.type === "capability_prompt" && JSON.stringify(m.data).includes(text)
+        ? CapabilityPrompt.parse(m.data)
+        : undefined,
+    );
+  }
+
+  /** The resolution the phone was told about for the prompt that mentions `text`. */
+  resolved(text: string): Promise<ResolvedPrompt> {
+    return this.#first((m) =>
+      m.type === "prompt_resolved" && JSON.stringify(m.data).includes(text)
+        ? ResolvedPrompt.parse(m.data)
+        : undefined,
+    );
   }
 
   async #post(path: string, body: unknown): Promise<unknown> {

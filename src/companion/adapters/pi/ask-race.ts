@@ -1,5 +1,5 @@
 // When policy says ask and Pi can show a dialog: Pi's own confirm and the phone prompt race, and the
-// first answer wins. The loser is dismissed (local dialog) or left to time out (phone; see docs/agents.md).
+// first answer wins. A losing local dialog is dismissed; a losing phone prompt is resolved with the local answer.
 import type { AgentToolCall, CompanionDecision } from "../../client.ts";
 
 export interface LocalConfirm {
@@ -16,6 +16,26 @@ export interface AskRaceDeps {
   askPhone: (call: AgentToolCall) => Promise<CompanionDecision>;
   /** How long the local dialog stays open before it counts as a deny. */
   timeoutMs: number;
+  /** Tells the edge the local answer so the phone prompt closes (best effort, bounded by RELAY_WAIT_MS). */
+  relayLocal?: (call: AgentToolCall, allow: boolean) => Promise<unknown>;
+}
+
+/**
+ * The local answer is relayed before the call proceeds, so the phone stops asking and the audit holds the
+ * answer even if the agent exits right after; a slow edge delays the call by at most this much.
+ */
+const RELAY_WAIT_MS = 2_000;
+
+async function bounded(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const cap = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  try {
+    await Promise.race([work.catch(() => undefined), cap]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Answers that mean "nobody could be asked", not "the person said no": they must not beat the local dialog. */
@@ -65,5 +85,6 @@ export async function raceLocalAndPhone(
   const winner = await Promise.race([local, phone]);
   settled = true;
   if (winner.answeredBy === "phone") dismiss.abort();
+  else if (deps.relayLocal) await bounded(deps.relayLocal(call, winner.decision === "allow"), RELAY_WAIT_MS);
   return winner;
 }

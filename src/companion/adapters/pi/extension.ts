@@ -8,6 +8,7 @@ import { type AgentToolCall, forwardPromptText, requestDecision } from "../../cl
 import { promptTimeoutMs } from "../../config.ts";
 import { formatLoadErrors, loadLocalPolicy } from "../../local-policy.ts";
 import { raceLocalAndPhone } from "./ask-race.ts";
+import { relayLocalAnswer } from "./local-answer.ts";
 
 const AGENT = { id: "pi", name: "Pi coding agent", source: "pi-extension" } as const;
 const SECTION = "airlock_boundaries";
@@ -46,9 +47,12 @@ export default function airlock(pi: ExtensionAPI): void {
   });
 
   pi.on("tool_call", async (event, ctx) => {
+    const sessionId = sessionIdOf(ctx, fallbackSession);
     const call: AgentToolCall = {
-      callId: event.toolCallId,
-      sessionId: sessionIdOf(ctx, fallbackSession),
+      // Namespaced by session: providers are free to reuse ids like "call_0", and the edge answers a
+      // repeated call id with the earlier decision.
+      callId: `pi-${sessionId}-${event.toolCallId}`.slice(0, 200),
+      sessionId,
       agent: { ...AGENT },
       tool: event.toolName,
       input: asRecord(event.input),
@@ -64,6 +68,7 @@ export default function airlock(pi: ExtensionAPI): void {
       ui: ctx.ui,
       askPhone: (c) => requestDecision(c, { askMode: "approver" }),
       timeoutMs: promptTimeoutMs(),
+      relayLocal: (c, allow) => relayLocalAnswer(c.callId, allow),
     });
     return answer.decision === "allow" ? undefined : { block: true, reason: answer.reason };
   });
