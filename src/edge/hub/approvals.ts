@@ -8,6 +8,7 @@ import { type AuditEntry, writeAuditBatch } from "../audit/audit-log.ts";
 import { newId } from "../auth/crypto.ts";
 import type { Db } from "../db/client.ts";
 import { Confirmations } from "./confirmations.ts";
+import { confirmationRefused, immediateAudit, resolutionAudit } from "./decision-audit.ts";
 import { compileAccountPolicy, edgeVerdict } from "./edge-policy.ts";
 import { scopePatternFor, versionRangeFor } from "./grant-match.ts";
 import { GrantStore } from "./grant-store.ts";
@@ -125,7 +126,7 @@ export class ApprovalEngine {
     );
     if (immediate) {
       this.store.insertCall({ ...base, status: "decided", ...immediate, decided_at: now });
-      await this.audit([this.callAudit(base, immediate, now)]);
+      await this.audit([immediateAudit(this.ports.userId(), base, immediate, now)]);
       return {
         kind: "decided",
         response: { call_id: base.call_id, ...immediate, ...(base.rule ? { rule: base.rule } : {}) },
@@ -270,19 +271,7 @@ export class ApprovalEngine {
         now,
       );
       if (check !== "ok") {
-        await this.audit([
-          {
-            userId: this.ports.userId(),
-            deviceId: by.deviceId,
-            actor: by.actor,
-            event: "approval.confirmation_refused",
-            target: promptId,
-            agentId: parseAgent(prompt.agent).id,
-            decision,
-            details: { reason: check, risk: prompt.risk, capability: prompt.capability },
-            at: now,
-          },
-        ]);
+        await this.audit([confirmationRefused(this.ports.userId(), prompt, decision, check, by, now)]);
         return failure(
           403,
           "confirmation_required",
@@ -335,31 +324,7 @@ export class ApprovalEngine {
       this.store.prompt(prompt.id) ?? prompt,
       this.store.callsOfPrompt(prompt.id),
     );
-    await this.audit([
-      {
-        userId: this.ports.userId(),
-        deviceId: by.deviceId,
-        actor: by.actor,
-        event: "policy.decision",
-        target: prompt.id,
-        agentId: agent.id,
-        decision: resolution,
-        details: {
-          prompt_id: prompt.id,
-          call_ids: calls.map((c) => c.call_id),
-          agent_id: agent.id,
-          agent_version: agent.version ?? null,
-          capability: prompt.capability,
-          decision: resolution,
-          policy_mode: "prompt",
-          risk: prompt.risk,
-          scope_hashes: [...new Set(calls.map((c) => c.scope_hash))],
-          decided_by: by.actor,
-          device_id: by.deviceId,
-        },
-        at: now,
-      },
-    ]);
+    await this.audit([resolutionAudit(this.ports.userId(), prompt, calls, resolution, by, now)]);
     this.ports.toDashboards({ type: "prompt_resolved", data: resolved });
     await this.schedule();
     return resolved;
@@ -450,34 +415,6 @@ export class ApprovalEngine {
   }
 
   // ---- audit ----
-
-  private callAudit(
-    call: CallRow,
-    answer: Pick<DecisionResponse, "decision" | "reason" | "source">,
-    now: number,
-  ): AuditEntry {
-    return {
-      userId: this.ports.userId(),
-      deviceId: call.device_id,
-      actor: answer.source,
-      event: "policy.decision",
-      target: call.call_id,
-      agentId: call.agent_id,
-      decision: answer.decision,
-      details: {
-        call_ids: [call.call_id],
-        agent_id: call.agent_id,
-        capability: call.capability,
-        decision: answer.decision,
-        source: answer.source,
-        rule: call.rule,
-        policy_mode: "prompt",
-        risk: call.risk,
-        scope_hashes: [call.scope_hash],
-      },
-      at: now,
-    };
-  }
 
   async audit(entries: AuditEntry[]): Promise<void> {
     await writeAuditBatch(this.ports.db, entries);
