@@ -8,6 +8,7 @@ import {
   DecisionResponse,
   Device,
   ErrorEnvelope,
+  ResolvedPrompt,
   Risk,
 } from "../protocol/index.ts";
 import type { Credentials } from "./credentials.ts";
@@ -230,6 +231,15 @@ export class EdgeClient {
       timeoutMs: this.#timeoutMs,
     });
     return parse(z.object({ policy: z.string() }), body, "GET /v1/settings/policy").policy;
+  }
+
+  /** Recently resolved prompts (newest first), to learn which scope a person chose. */
+  async resolvedApprovals(limit = 50): Promise<ResolvedPrompt[]> {
+    const { body } = await call(this.server, `/v1/approvals?status=resolved&limit=${limit}`, {
+      token: this.#token,
+      timeoutMs: this.#timeoutMs,
+    });
+    return parse(z.object({ approvals: z.array(ResolvedPrompt) }), body, "GET /v1/approvals").approvals;
   }
 
   async endSession(sessionId: string): Promise<void> {

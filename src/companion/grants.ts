@@ -3,9 +3,14 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import type { DecisionRecord } from "../policy/index.ts";
 import { type Env, stateDir } from "./config.ts";
 import { Grant } from "./edge-client.ts";
+
+/** The parts of a decision record grants are matched on. */
+export interface GrantSubject {
+  capability: string;
+  scope: { summary: string; group: string };
+}
 
 export interface GrantHit {
   effect: "allow" | "deny";
@@ -28,7 +33,7 @@ export function scopeMatches(pattern: string | null, summary: string, group: str
 export function matchGrant(
   grants: readonly Grant[],
   agentId: string,
-  record: DecisionRecord,
+  record: GrantSubject,
 ): GrantHit | undefined {
   let allow: GrantHit | undefined;
   for (const g of grants) {
@@ -46,17 +51,17 @@ export function matchGrant(
 export class SessionGrants {
   readonly #bySession = new Map<string, Set<string>>();
 
-  static key(agentId: string, record: DecisionRecord): string {
+  static key(agentId: string, record: GrantSubject): string {
     return `${agentId}\u0000${record.capability}\u0000${record.scope.group}`;
   }
 
-  add(sessionId: string, agentId: string, record: DecisionRecord): void {
+  add(sessionId: string, agentId: string, record: GrantSubject): void {
     const keys = this.#bySession.get(sessionId) ?? new Set<string>();
     keys.add(SessionGrants.key(agentId, record));
     this.#bySession.set(sessionId, keys);
   }
 
-  match(sessionId: string, agentId: string, record: DecisionRecord): GrantHit | undefined {
+  match(sessionId: string, agentId: string, record: GrantSubject): GrantHit | undefined {
     return this.#bySession.get(sessionId)?.has(SessionGrants.key(agentId, record))
       ? { effect: "allow", source: "session_grant", id: `session:${sessionId}`, pattern: record.scope.group }
       : undefined;

@@ -1,23 +1,20 @@
 // `airlock up`: the long-running companion. Owns the hub connection, the journal of waiting calls, the policy
 // store, grant caches, emergency controls and the audit queue; answers hooks and adapters over the control socket.
-import { renameSync, rmSync, writeFileSync } from "node:fs";
 import type { Server } from "node:net";
-import { z } from "zod";
 import type { DecisionRecord, EmergencyControls } from "../../policy/index.ts";
 import type { DecisionRequest, ServerMessage } from "../../protocol/index.ts";
-import { ResolvedPrompt } from "../../protocol/index.ts";
-import { enqueueAudit, flushAudit, queuedAuditCount } from "../audit-queue.ts";
+import { enqueueAudit, queuedAuditCount } from "../audit-queue.ts";
 import { type Env, edgeTimeoutMs, promptTimeoutMs, socketPath, stateDir } from "../config.ts";
 import { type Credentials, loadCredentials } from "../credentials.ts";
 import { type Approver, decideToolCall } from "../decide.ts";
 import { fromDecisionResponse, toDecisionRequest, unreachableDecision } from "../edge-approver.ts";
-import { EdgeClient, type Grant } from "../edge-client.ts";
+import { EdgeClient } from "../edge-client.ts";
 import { readEmergencyCache, writeEmergencyCache } from "../emergency-cache.ts";
-import { matchGrant, readGrantCache, SessionGrants, writeGrantCache } from "../grants.ts";
-import { accountPolicyPath } from "../local-policy.ts";
+import { matchGrant, SessionGrants } from "../grants.ts";
 import { type AgentToolCall, type CompanionDecision, denied } from "../tool-call.ts";
 import type { ControlRequest, ControlResponse, DaemonStatus } from "./control-protocol.ts";
 import { listenControl } from "./control-server.ts";
+import { EdgeSync } from "./edge-sync.ts";
 import { HubConnection, type HubState } from "./hub-connection.ts";
 import { Journal } from "./journal.ts";
 import { PolicyStore } from "./policy-store.ts";
@@ -48,6 +45,7 @@ export class Daemon {
   readonly #journal: Journal;
   readonly #policies: PolicyStore;
   readonly #sessionGrants = new SessionGrants();
+  readonly #sync: EdgeSync;
   readonly #waiters = new Map<string, Waiter>();
   readonly #prompts = new Map<string, { text: string; cwd: string | undefined; at: number }>();
   readonly #startedAt = new Date().toISOString();
@@ -55,7 +53,6 @@ export class Daemon {
   #edge: EdgeClient | null = null;
   #hub: HubConnection | null = null;
   #server: Server | null = null;
-  #grants: Grant[];
   #emergency: EmergencyControls;
   #connection: { state: HubState | "unpaired"; since: string; lastError: string | null } = {
     state: "unpaired",
@@ -64,7 +61,6 @@ export class Daemon {
   };
   #timers: NodeJS.Timeout[] = [];
   #polling = false;
-  #flushing = false;
   #decisions = 0;
   /** Calls this process sent to the edge; a resumed call the edge never saw is resubmitted once. */
   readonly #submitted = new Set<string>();
@@ -75,7 +71,7 @@ export class Daemon {
     this.#log = options.log;
     this.#journal = new Journal(stateDir(this.#env));
     this.#policies = new PolicyStore(this.#env, options.log);
-    this.#grants = readGrantCache(this.#env);
+    this.#sync = new EdgeSync(this.#env, this.#log, this.#sessionGrants);
     this.#emergency = readEmergencyCache(this.#env) ?? NO_EMERGENCY;
   }
 
@@ -87,6 +83,7 @@ export class Daemon {
     if (creds.ok) {
       this.#credentials = creds.credentials;
       this.#edge = EdgeClient.fromCredentials(creds.credentials, edgeTimeoutMs(this.#env));
+      this.#sync.edge = this.#edge;
       this.#hub = new HubConnection(
         creds.credentials.server,
         creds.credentials.token,
@@ -105,7 +102,7 @@ export class Daemon {
       this.#server = await listenControl(socketPath(this.#env), (r) => this.handle(r), this.#log);
     }
     this.#timers.push(setInterval(() => this.#sweep(), SWEEP_MS));
-    this.#timers.push(setInterval(() => void this.#refreshGrants(), GRANT_REFRESH_MS));
+    this.#timers.push(setInterval(() => void this.#sync.refreshGrants(), GRANT_REFRESH_MS));
     this.#timers.push(setInterval(() => this.#policies.refresh(), 2_000));
     for (const t of this.#timers) t.unref();
   }
@@ -149,7 +146,7 @@ export class Daemon {
       policy: (cwd) => this.#policies.get(cwd),
       emergency: () => this.#emergency,
       grants: (c, record) =>
-        matchGrant(this.#grants, c.agent.id, record) ??
+        matchGrant(this.#sync.grants, c.agent.id, record) ??
         this.#sessionGrants.match(c.sessionId, c.agent.id, record),
       ...(this.#edge
         ? { approver: this.#approver() }
@@ -227,40 +224,13 @@ export class Daemon {
     const record = this.#waiters.get(callId)?.record;
     this.#settle(callId, decision);
     this.#log(`call ${callId}: ${decision.decision} (${decision.source})`);
-    if (record) void this.#learn(entry.call, record, decision);
+    if (record) void this.#sync.learn(entry.call, record, decision);
   }
 
   #notePrompt(callId: string, promptId: string): void {
     const entry = this.#journal.get(callId);
     if (entry && entry.status === "pending" && entry.promptId !== promptId)
       this.#journal.put({ ...entry, promptId });
-  }
-
-  /** An allow-for-session answer becomes a local session grant; an always answer refreshes the grant cache. */
-  async #learn(call: AgentToolCall, record: DecisionRecord, decision: CompanionDecision): Promise<void> {
-    if (decision.source === "session_grant" && decision.decision === "allow") {
-      this.#sessionGrants.add(call.sessionId, call.agent.id, record);
-      return;
-    }
-    if (decision.source !== "user" || !decision.promptId || !this.#edge || !this.#credentials) return;
-    try {
-      const res = await fetch(`${this.#edge.server}/v1/approvals?status=resolved&limit=50`, {
-        headers: { authorization: `Bearer ${this.#credentials.token}` },
-        signal: AbortSignal.timeout(edgeTimeoutMs(this.#env)),
-      });
-      if (!res.ok) return;
-      const body: unknown = await res.json();
-      const list = z.object({ approvals: z.array(ResolvedPrompt) }).safeParse(body);
-      const prompt = list.success
-        ? list.data.approvals.find((p) => p.promptId === decision.promptId)
-        : undefined;
-      if (prompt?.resolution === "allow_session")
-        this.#sessionGrants.add(call.sessionId, call.agent.id, record);
-      if (prompt?.resolution === "allow_always" || prompt?.resolution === "deny_always")
-        await this.#refreshGrants();
-    } catch {
-      // Learning is an optimisation; the edge still answers the next call.
-    }
   }
 
   #onHubState(state: HubState, detail: string | null): void {
@@ -285,9 +255,9 @@ export class Daemon {
     switch (message.type) {
       case "welcome":
         this.#setEmergency(message.emergency);
-        void this.#flushAudit();
-        void this.#refreshGrants();
-        void this.#refreshAccountPolicy();
+        void this.#sync.flushAudit();
+        void this.#sync.refreshGrants();
+        void this.#sync.refreshAccountPolicy();
         void this.#pollPending();
         break;
       case "emergency_updated":
@@ -317,47 +287,6 @@ export class Daemon {
     this.#emergency = controls;
     writeEmergencyCache(controls, this.#env);
     if (changed) this.#log(`emergency controls now ${JSON.stringify(controls)}`);
-  }
-
-  async #refreshGrants(): Promise<void> {
-    if (!this.#edge) return;
-    try {
-      this.#grants = await this.#edge.grants();
-      writeGrantCache(this.#grants, this.#env);
-    } catch {
-      // keep the cached list; the edge re-checks grants on every call it sees
-    }
-  }
-
-  /** Mirrors the account layer to disk; the policy store notices the file change and recompiles. */
-  async #refreshAccountPolicy(): Promise<void> {
-    if (!this.#edge) return;
-    try {
-      const text = await this.#edge.accountPolicy();
-      const path = accountPolicyPath(this.#env);
-      if (!text.trim()) {
-        rmSync(path, { force: true });
-        return;
-      }
-      const tmp = `${path}.${process.pid}.tmp`;
-      writeFileSync(tmp, text, { mode: 0o600 });
-      renameSync(tmp, path);
-    } catch {
-      // keep the last mirrored copy
-    }
-  }
-
-  async #flushAudit(): Promise<void> {
-    const edge = this.#edge;
-    if (!edge || this.#flushing || this.#connection.state !== "connected") return;
-    this.#flushing = true;
-    try {
-      await flushAudit((batch) => edge.postAudit(batch), this.#env);
-    } catch (error) {
-      this.#log(`audit flush failed, will retry: ${error instanceof Error ? error.message : String(error)}`);
-    } finally {
-      this.#flushing = false;
-    }
   }
 
   /** Safety net beside the hub's resume: asks GET /v1/decisions/{id} for every call still waiting. */
@@ -391,7 +320,8 @@ export class Daemon {
       }
     }
     if (this.#journal.pending().length > 0) void this.#pollPending();
-    if (queuedAuditCount(this.#env) > 0) void this.#flushAudit();
+    if (this.#connection.state === "connected" && queuedAuditCount(this.#env) > 0)
+      void this.#sync.flushAudit();
     this.#journal.prune();
   }
 
@@ -412,7 +342,7 @@ export class Daemon {
         ...(e.promptId ? { promptId: e.promptId } : {}),
         since: e.submittedAt,
       })),
-      grants: { persisted: this.#grants.length, session: this.#sessionGrants.size },
+      grants: { persisted: this.#sync.grants.length, session: this.#sessionGrants.size },
       auditQueued: queuedAuditCount(this.#env),
       decisions: this.#decisions,
     };

@@ -1,0 +1,86 @@
+// What the daemon keeps in step with the edge besides decisions: the persisted-grant cache, the mirrored account
+// policy, the audit queue, and session grants learned from a person's answers.
+import { renameSync, rmSync, writeFileSync } from "node:fs";
+import type { DecisionRecord } from "../../policy/index.ts";
+import { flushAudit } from "../audit-queue.ts";
+import type { Env } from "../config.ts";
+import type { EdgeClient, Grant } from "../edge-client.ts";
+import { readGrantCache, type SessionGrants, writeGrantCache } from "../grants.ts";
+import { accountPolicyPath } from "../local-policy.ts";
+import type { AgentToolCall, CompanionDecision } from "../tool-call.ts";
+
+export class EdgeSync {
+  readonly #env: Env;
+  readonly #log: (line: string) => void;
+  readonly #sessionGrants: SessionGrants;
+  #flushing = false;
+  edge: EdgeClient | null = null;
+  /** Persisted grants as last fetched (from disk until the first fetch, so they work offline). */
+  grants: Grant[];
+
+  constructor(env: Env, log: (line: string) => void, sessionGrants: SessionGrants) {
+    this.#env = env;
+    this.#log = log;
+    this.#sessionGrants = sessionGrants;
+    this.grants = readGrantCache(env);
+  }
+
+  async refreshGrants(): Promise<void> {
+    if (!this.edge) return;
+    try {
+      this.grants = await this.edge.grants();
+      writeGrantCache(this.grants, this.#env);
+    } catch {
+      // keep the cached list; the edge re-checks grants on every call it sees
+    }
+  }
+
+  /** Mirrors the account layer to disk; the policy store notices the file change and recompiles. */
+  async refreshAccountPolicy(): Promise<void> {
+    if (!this.edge) return;
+    try {
+      const text = await this.edge.accountPolicy();
+      const path = accountPolicyPath(this.#env);
+      if (!text.trim()) {
+        rmSync(path, { force: true });
+        return;
+      }
+      const tmp = `${path}.${process.pid}.tmp`;
+      writeFileSync(tmp, text, { mode: 0o600 });
+      renameSync(tmp, path);
+    } catch {
+      // keep the last mirrored copy
+    }
+  }
+
+  async flushAudit(): Promise<void> {
+    const edge = this.edge;
+    if (!edge || this.#flushing) return;
+    this.#flushing = true;
+    try {
+      await flushAudit((batch) => edge.postAudit(batch), this.#env);
+    } catch (error) {
+      this.#log(`audit flush failed, will retry: ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      this.#flushing = false;
+    }
+  }
+
+  /** An allow-for-session answer becomes a local session grant; an always answer refreshes the grant cache. */
+  async learn(call: AgentToolCall, record: DecisionRecord, decision: CompanionDecision): Promise<void> {
+    if (decision.source === "session_grant" && decision.decision === "allow") {
+      this.#sessionGrants.add(call.sessionId, call.agent.id, record);
+      return;
+    }
+    if (decision.source !== "user" || !decision.promptId || !this.edge) return;
+    try {
+      const prompt = (await this.edge.resolvedApprovals()).find((p) => p.promptId === decision.promptId);
+      if (prompt?.resolution === "allow_session")
+        this.#sessionGrants.add(call.sessionId, call.agent.id, record);
+      if (prompt?.resolution === "allow_always" || prompt?.resolution === "deny_always")
+        await this.refreshGrants();
+    } catch {
+      // Learning is an optimisation; the edge still answers the next call.
+    }
+  }
+}

@@ -1,0 +1,188 @@
+// The decision core with the real policy engine: local allow/deny/hidden, emergency, grants, a person, fail closed.
+import { describe, expect, it } from "vitest";
+import { type Approver, type DecideDeps, decideToolCall } from "../../../src/companion/decide.ts";
+import type { AuditEvent } from "../../../src/companion/edge-client.ts";
+import { SessionGrants } from "../../../src/companion/grants.ts";
+import type { PolicyState } from "../../../src/companion/local-policy.ts";
+import type { AgentToolCall } from "../../../src/companion/tool-call.ts";
+import { compilePolicy } from "../../../src/policy/index.ts";
+
+const YAML = `
+default_action: ask
+rules:
+  - name: reads
+    condition: tool == "read"
+    action: allow
+  - name: no rm
+    condition: tool == "bash" && command.startsWith("rm ")
+    action: deny
+    message: rm is not allowed here
+hidden_tools: [mcp__prod__deploy]
+`;
+
+function state(text: string): PolicyState {
+  const compiled = compilePolicy([{ layer: "user", path: "/u/permissions.yaml", text }]);
+  const base = { files: [], loadedAt: new Date().toISOString() };
+  return compiled.ok
+    ? { ok: true, policy: compiled.policy, ...base }
+    : { ok: false, errors: compiled.errors, ...base };
+}
+
+const GOOD = state(YAML);
+
+function call(
+  tool: string,
+  input: Record<string, unknown>,
+  extra: Partial<AgentToolCall> = {},
+): AgentToolCall {
+  return {
+    callId: `c-${Math.random()}`,
+    sessionId: "s1",
+    agent: { id: "claude-code", name: "Claude Code" },
+    tool,
+    input,
+    cwd: "/work/p",
+    hasUI: true,
+    ...extra,
+  };
+}
+
+function deps(extra: Partial<DecideDeps> = {}): DecideDeps & { audited: AuditEvent[] } {
+  const audited: AuditEvent[] = [];
+  return { policy: () => GOOD, audit: (e) => audited.push(e), promptTimeoutMs: 1000, audited, ...extra };
+}
+
+const approver = (answer: "allow" | "deny"): Approver & { asked: number } => {
+  const a = {
+    asked: 0,
+    async ask() {
+      a.asked++;
+      return { decision: answer, reason: `person said ${answer}`, source: "user" as const, promptId: "p1" };
+    },
+  };
+  return a;
+};
+
+describe("decideToolCall", () => {
+  it("answers a policy allow at once and records it for audit", async () => {
+    const d = deps({ approver: approver("deny") });
+    const out = await decideToolCall(call("read", { path: "/work/p/a.ts" }), d);
+    expect(out).toMatchObject({ decision: "allow", source: "policy", rule: "reads" });
+    expect(d.audited).toHaveLength(1);
+    expect(d.audited[0]).toMatchObject({
+      action: "allow",
+      agent_id: "claude-code",
+      tool: "read",
+      capability: "read",
+    });
+  });
+
+  it("answers a policy deny with the rule's message", async () => {
+    const out = await decideToolCall(call("bash", { command: "rm -rf x" }), deps());
+    expect(out.decision).toBe("deny");
+    expect(out.reason).toContain("rm is not allowed here");
+  });
+
+  it("denies a hidden tool as not available", async () => {
+    const out = await decideToolCall(call("mcp__prod__deploy", {}), deps());
+    expect(out).toMatchObject({
+      decision: "deny",
+      reason: "Tool mcp__prod__deploy is not available in this session.",
+    });
+  });
+
+  it("lets emergency controls win over an allow rule", async () => {
+    const out = await decideToolCall(
+      call("read", { path: "/work/p/a.ts" }),
+      deps({ emergency: () => ({ readOnly: false, disableHighImpact: false, blockedTools: ["read"] }) }),
+    );
+    expect(out).toMatchObject({ decision: "deny", source: "emergency" });
+  });
+
+  it("answers an ask from a persisted grant without asking anyone", async () => {
+    const a = approver("deny");
+    const out = await decideToolCall(
+      call("bash", { command: "make build" }),
+      deps({ approver: a, grants: () => ({ effect: "allow", source: "grant", id: "g1", pattern: "make*" }) }),
+    );
+    expect(out).toMatchObject({ decision: "allow", source: "grant" });
+    expect(a.asked).toBe(0);
+  });
+
+  it("answers an ask from a session grant for the same session only", async () => {
+    const sessions = new SessionGrants();
+    const a = approver("deny");
+    const d = deps({ approver: a, grants: (c, record) => sessions.match(c.sessionId, c.agent.id, record) });
+    const first = await decideToolCall(call("bash", { command: "make build" }), d);
+    expect(first.decision).toBe("deny");
+    const record = first.record;
+    if (!record) throw new Error("record expected");
+    sessions.add("s1", "claude-code", record);
+    expect((await decideToolCall(call("bash", { command: "make test" }), d)).source).toBe("session_grant");
+    expect(
+      (await decideToolCall(call("bash", { command: "make test" }, { sessionId: "s2" }), d)).source,
+    ).toBe("user");
+    expect(sessions.endSession("s1")).toBe(1);
+    expect((await decideToolCall(call("bash", { command: "make test" }), d)).source).toBe("user");
+  });
+
+  it("asks a person when policy says ask, and returns their answer with the local record", async () => {
+    const a = approver("allow");
+    const out = await decideToolCall(
+      call("webfetch", { url: "https://example.com/" }),
+      deps({ approver: a }),
+    );
+    expect(out).toMatchObject({ decision: "allow", source: "user", promptId: "p1" });
+    expect(out.record).toMatchObject({ action: "ask", capability: "http" });
+    expect(a.asked).toBe(1);
+  });
+
+  it("fails closed when a person is needed but the companion is not paired", async () => {
+    const out = await decideToolCall(
+      call("webfetch", { url: "https://example.com/" }),
+      deps({ unpairedReason: "not paired: x" }),
+    );
+    expect(out).toMatchObject({ decision: "deny", source: "unavailable" });
+    expect(out.reason).toContain("not paired: x");
+  });
+
+  it("applies headless rules when the agent has no UI and nobody can be asked", async () => {
+    const out = await decideToolCall(
+      call("webfetch", { url: "https://example.com/" }, { hasUI: false }),
+      deps({ unpairedReason: "not paired" }),
+    );
+    expect(out).toMatchObject({ decision: "deny", source: "policy" });
+  });
+
+  it("hands an ask back to the agent in askMode return", async () => {
+    const a = approver("allow");
+    const out = await decideToolCall(
+      call("webfetch", { url: "https://example.com/" }),
+      deps({ approver: a, askMode: "return" }),
+    );
+    expect(out.decision).toBe("ask");
+    expect(a.asked).toBe(0);
+  });
+
+  it("denies with a reason when the approver throws", async () => {
+    const broken: Approver = {
+      ask: async () => {
+        throw new Error("socket exploded");
+      },
+    };
+    const out = await decideToolCall(
+      call("webfetch", { url: "https://example.com/" }),
+      deps({ approver: broken }),
+    );
+    expect(out).toMatchObject({ decision: "deny", source: "error" });
+    expect(out.reason).toContain("socket exploded");
+  });
+
+  it("denies everything while the policy does not load, naming the file", async () => {
+    const bad = state("rules:\n  - name: x\n    action: nope\n");
+    expect(bad.ok).toBe(false);
+    const out = await decideToolCall(call("read", { path: "/work/p/a.ts" }), deps({ policy: () => bad }));
+    expect(out.decision).toBe("deny");
+    expect(out.reason).toMatch(/policy does not load \(\/u\/permissions\.yaml/);
+  });
+});

@@ -1,0 +1,166 @@
+// The companion's files: grant matching, the call journal and the audit queue survive restarts and failures.
+import { appendFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+  auditQueuePath,
+  enqueueAudit,
+  flushAudit,
+  queuedAuditCount,
+} from "../../../src/companion/audit-queue.ts";
+import { loadCredentials, saveCredentials } from "../../../src/companion/credentials.ts";
+import { Journal } from "../../../src/companion/daemon/journal.ts";
+import type { AuditEvent, Grant } from "../../../src/companion/edge-client.ts";
+import { matchGrant, scopeMatches } from "../../../src/companion/grants.ts";
+
+let dir: string;
+let env: NodeJS.ProcessEnv;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "airlock-state-"));
+  env = { HOME: dir, AIRLOCK_HOME: join(dir, ".airlock") };
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("grant matching", () => {
+  it.each([
+    [null, "anything", "x", true],
+    ["make*", "make build", "make", true],
+    ["git *", "git status", "git", true],
+    ["git *", "gitx status", "gitx", false],
+    ["src/**", "src/a/b.ts", "src", true],
+    ["*.github.com", "GET api.github.com/x", "api.github.com", true],
+    ["*.github.com", "GET github.com/", "github.com", true],
+    ["api.example.com", "GET evil.com/", "evil.com", false],
+  ])("pattern %s vs %s → %s", (pattern, summary, group, want) => {
+    expect(scopeMatches(pattern, summary, group)).toBe(want);
+  });
+
+  const record = { capability: "exec", scope: { summary: "make build", group: "make" } };
+  const grant = (g: Partial<Grant>): Grant => ({
+    id: "g",
+    agent_id: "claude-code",
+    capability: "exec",
+    scope_pattern: null,
+    effect: "allow",
+    ...g,
+  });
+
+  it("a deny grant wins over an allow grant", () => {
+    expect(
+      matchGrant([grant({ id: "a" }), grant({ id: "d", effect: "deny" })], "claude-code", record),
+    ).toMatchObject({ effect: "deny", id: "d" });
+  });
+
+  it("grants are per agent and per capability", () => {
+    expect(matchGrant([grant({ agent_id: "codex" })], "claude-code", record)).toBeUndefined();
+    expect(matchGrant([grant({ capability: "read" })], "claude-code", record)).toBeUndefined();
+  });
+});
+
+describe("credentials", () => {
+  it("are written 0600 in a 0700 directory and read back; AIRLOCK_SERVER overrides the server", async () => {
+    const { statSync } = await import("node:fs");
+    const path = saveCredentials(
+      { server: "http://127.0.0.1:1/", token: "alk_a.b", device_id: "d", user_id: "u" },
+      env,
+    );
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(statSync(join(dir, ".airlock")).mode & 0o777).toBe(0o700);
+    const loaded = loadCredentials({ ...env, AIRLOCK_SERVER: "https://edge.example" });
+    expect(loaded.ok && loaded.credentials.server).toBe("https://edge.example");
+  });
+
+  it("a missing or broken file says how to fix it", () => {
+    expect(loadCredentials(env)).toMatchObject({
+      ok: false,
+      missing: true,
+      reason: expect.stringMatching(/airlock pair/),
+    });
+    saveCredentials({ server: "http://x", token: "alk_a.b", device_id: "d", user_id: "u" }, env);
+    writeFileSync(join(dir, ".airlock", "credentials.json"), "{");
+    expect(loadCredentials(env)).toMatchObject({ ok: false, missing: false });
+  });
+});
+
+describe("journal", () => {
+  const call = {
+    callId: "cc:toolu_1",
+    sessionId: "s",
+    agent: { id: "claude-code", name: "Claude Code" },
+    tool: "bash",
+    input: { command: "make" },
+    cwd: "/p",
+    hasUI: true,
+  };
+  const request = {
+    call_id: "cc:toolu_1",
+    session_id: "s",
+    agent: call.agent,
+    tool: "bash",
+    input: { command: "make" },
+  };
+
+  it("survives a restart and drops torn temp files", () => {
+    const state = join(dir, "state");
+    const j = new Journal(state);
+    j.put({
+      call,
+      request,
+      status: "pending",
+      submittedAt: new Date().toISOString(),
+      deadline: Date.now() + 1000,
+    });
+    writeFileSync(join(state, "calls", "x.json.123.tmp"), "{partial");
+    const reloaded = new Journal(state);
+    expect(reloaded.load().map((e) => e.call.callId)).toEqual(["cc:toolu_1"]);
+    expect(reloaded.pending()).toHaveLength(1);
+    expect(readdirSync(join(state, "calls")).some((f) => f.endsWith(".tmp"))).toBe(false);
+    reloaded.put({
+      ...reloaded.pending()[0]!,
+      status: "decided",
+      decision: { decision: "allow", reason: "ok", source: "user" },
+      decidedAt: new Date().toISOString(),
+    });
+    expect(new Journal(state).load()[0]).toMatchObject({
+      status: "decided",
+      decision: { decision: "allow" },
+    });
+  });
+});
+
+describe("audit queue", () => {
+  const event = (i: number): AuditEvent => ({
+    call_id: `c${i}`,
+    session_id: "s",
+    agent_id: "claude-code",
+    tool: "read",
+    capability: "read",
+    risk: "medium",
+    action: "allow",
+    layer: "user",
+    rule: "reads",
+    scope_hash: "h",
+    at: new Date().toISOString(),
+  });
+
+  it("flushes everything when the edge takes it", async () => {
+    enqueueAudit([event(1), event(2)], env);
+    const sent: AuditEvent[] = [];
+    expect(await flushAudit(async (b) => void sent.push(...b), env)).toBe(2);
+    expect(sent.map((e) => e.call_id)).toEqual(["c1", "c2"]);
+    expect(queuedAuditCount(env)).toBe(0);
+  });
+
+  it("keeps what was not sent when the edge fails, and drops torn lines", async () => {
+    enqueueAudit([event(1)], env);
+    appendFileSync(auditQueuePath(env), '{"call_id": "torn\n');
+    enqueueAudit([event(2)], env);
+    await expect(
+      flushAudit(async () => {
+        throw new Error("edge down");
+      }, env),
+    ).rejects.toThrow("edge down");
+    expect(queuedAuditCount(env)).toBe(2);
+  });
+});
