@@ -158,7 +158,8 @@ const repeated = workload(20_000, false);
 const byKind = {};
 const ns = timeEach(repeated, run);
 repeated.forEach((w, i) => {
-  (byKind[w.kind] ??= []).push(ns[i]);
+  if (!byKind[w.kind]) byKind[w.kind] = [];
+  byKind[w.kind].push(ns[i]);
 });
 const phase = (name) => console.error(`[bench] ${name} done at ${(performance.now() / 1000).toFixed(1)} s`);
 phase("airlock timing");

@@ -20,8 +20,12 @@ function sandbox() {
     let out = "";
     let err = "";
     const io: CommandIo = {
-      stdout: (t) => void (out += t),
-      stderr: (t) => void (err += t),
+      stdout: (t) => {
+        out += t;
+      },
+      stderr: (t) => {
+        err += t;
+      },
       readStdin: async () => "",
       env,
       cwd,
