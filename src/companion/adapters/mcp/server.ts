@@ -3,8 +3,10 @@ import { randomUUID } from "node:crypto";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { boundaryNote } from "../../../policy/index.ts";
 import { type AgentToolCall, type CompanionDecision, requestDecision } from "../../client.ts";
 import { resolveWorkspacePath } from "../../guards/index.ts";
+import { loadLocalPolicy } from "../../local-policy.ts";
 import { bashTool } from "./bash-tool.ts";
 import { grepTool } from "./grep-tool.ts";
 import { lsTool } from "./ls-tool.ts";
@@ -41,13 +43,22 @@ export interface GovernedServer {
   drain(): Promise<void>;
 }
 
+const INSTRUCTIONS =
+  "Airlock-governed workspace tools. Every call is checked against the user's policy; some need a person's approval on their phone, some are refused. Paths must stay inside the workspace; secrets, node_modules/ and .git/ are never served.";
+
+/** The policy's boundary note, so the model knows the limits before it plans (as the Pi extension does). */
+function instructionsFor(workspace: string, env: NodeJS.ProcessEnv): string {
+  const state = loadLocalPolicy(workspace, env);
+  const note = state.ok
+    ? boundaryNote(state.policy)
+    : "The policy does not load, so every call will be refused.";
+  return note === "" ? INSTRUCTIONS : `${INSTRUCTIONS} ${note}`;
+}
+
 export function createGovernedServer(options: GovernedServerOptions): GovernedServer {
   const server = new McpServer(
     { name: "airlock", version: options.version },
-    {
-      instructions:
-        "Airlock-governed workspace tools. Every call is checked against the user's policy; some need a person's approval on their phone, some are refused. Paths must stay inside the workspace; secrets, node_modules/ and .git/ are never served.",
-    },
+    { instructions: instructionsFor(options.workspace, options.env) },
   );
   const sessionId = `mcp-${randomUUID()}`;
   const inFlight = new Set<Promise<ToolResult>>();

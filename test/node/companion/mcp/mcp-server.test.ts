@@ -58,7 +58,10 @@ async function call(
 beforeAll(async () => {
   buildNode();
   makeWorkspace();
-  sealed = sealedHome(ECHO_YES_RM_NO);
+  sealed = sealedHome(`${ECHO_YES_RM_NO}  - name: Ask before pushing
+    condition: tool == "bash" && command.startsWith("git push")
+    action: ask
+`);
   const transport = new StdioClientTransport({
     command: NODE,
     args: [AIRLOCK_BIN, "mcp", "--workspace", ws],
@@ -183,6 +186,19 @@ describe("airlock mcp over stdio", () => {
     const failing = await call("bash", { command: "echo oops > no-such-dir/x" });
     expect(failing.isError).toBe(true);
     expect(failing.text).toMatch(/No such file or directory\n+Command exited with code 1$/);
+  });
+
+  it("denies a call that needs a person when no phone can be asked (fail closed)", async () => {
+    const result = await call("bash", { command: "git push origin main" });
+    expect(result.isError).toBe(true);
+    // The MCP client cannot show Airlock's prompt and no phone is paired: the ask becomes a deny.
+    expect(result.text).toMatch(/^Airlock denied this call by rule "Ask before pushing"/);
+  });
+
+  it("tells the model the policy's boundaries in the server instructions", () => {
+    expect(client.getInstructions()).toMatch(
+      /^Airlock-governed workspace tools\..*shell commands are checked one by one/,
+    );
   });
 
   it("logs decisions to stderr, naming the client, and never file contents", () => {
