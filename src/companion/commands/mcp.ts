@@ -3,6 +3,7 @@ import { realpath, stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { DEFAULT_GREP_TIMEOUT_MS } from "../adapters/mcp/grep-runner.ts";
 import { createGovernedServer } from "../adapters/mcp/server.ts";
 import { type Command, ExitCode } from "../command.ts";
 
@@ -17,11 +18,19 @@ Options:
   --workspace DIR   The folder the tools work in (default: the current directory)
   -h, --help        Show this help
 
+Environment:
+  AIRLOCK_GREP_TIMEOUT_MS   How long one grep may run before it is stopped (default 20000)
+
 Register it with Claude Code:   claude mcp add airlock -- npx airlock mcp
 See docs/agents.md for Cursor and .mcp.json.
 
 Exit codes: 0 when the client disconnects, 2 bad arguments, 3 the workspace does not exist.
 `;
+
+function grepTimeoutMs(env: NodeJS.ProcessEnv): number {
+  const n = Number(env.AIRLOCK_GREP_TIMEOUT_MS);
+  return Number.isFinite(n) && n > 0 ? n : DEFAULT_GREP_TIMEOUT_MS;
+}
 
 export const mcpCommand: Command = {
   name: ["mcp"],
@@ -50,6 +59,7 @@ export const mcpCommand: Command = {
       env: io.env,
       version: process.env.npm_package_version ?? "0.1.0",
       log: (line) => io.stderr(`airlock mcp: ${line}\n`),
+      grepTimeoutMs: grepTimeoutMs(io.env),
     });
     const server = governed.mcp;
     const transport = new StdioServerTransport();

@@ -8,7 +8,7 @@ import { type AgentToolCall, type CompanionDecision, requestDecision } from "../
 import { resolveWorkspacePath } from "../../guards/index.ts";
 import { loadLocalPolicy } from "../../local-policy.ts";
 import { bashTool } from "./bash-tool.ts";
-import { grepTool } from "./grep-tool.ts";
+import { runGrep } from "./grep-runner.ts";
 import { lsTool } from "./ls-tool.ts";
 import { readTool } from "./read-tool.ts";
 import { errorResult, ToolFailure, type ToolResult } from "./tool-result.ts";
@@ -21,6 +21,8 @@ export interface GovernedServerOptions {
   version: string;
   /** Diagnostics; stdout is the protocol channel, so this must write elsewhere. */
   log: (line: string) => void;
+  /** How long one grep may run before it is stopped (`AIRLOCK_GREP_TIMEOUT_MS`). */
+  grepTimeoutMs?: number;
   /** Injected only by tests of the server itself; the command always uses the companion client. */
   decide?: (call: AgentToolCall) => Promise<CompanionDecision>;
 }
@@ -164,7 +166,9 @@ export function createGovernedServer(options: GovernedServerOptions): GovernedSe
       annotations: { readOnlyHint: true },
     },
     (args, extra) =>
-      govern("grep", args, args.path ?? ".", extra.requestId, (r) => grepTool(r.absolute, r.relative, args)),
+      govern("grep", args, args.path ?? ".", extra.requestId, (r) =>
+        runGrep(r.absolute, r.relative, args, options.grepTimeoutMs),
+      ),
   );
 
   server.registerTool(

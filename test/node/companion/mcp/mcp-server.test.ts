@@ -34,6 +34,7 @@ function makeWorkspace(): void {
     "node_modules/dep/index.js": "// needle in a dependency\n",
     ".git/config": "needle in git\n",
     important: "do not delete\n",
+    "src/redos.txt": `${"a".repeat(40)}!\n`,
   };
   for (const [rel, text] of Object.entries(files)) {
     mkdirSync(join(ws, rel, ".."), { recursive: true });
@@ -65,7 +66,7 @@ beforeAll(async () => {
   const transport = new StdioClientTransport({
     command: NODE,
     args: [AIRLOCK_BIN, "mcp", "--workspace", ws],
-    env: sealed.env as Record<string, string>,
+    env: { ...sealed.env, AIRLOCK_GREP_TIMEOUT_MS: "1500" } as Record<string, string>,
     stderr: "pipe",
   });
   transport.stderr?.on("data", (d: Buffer) => {
@@ -165,6 +166,25 @@ describe("airlock mcp over stdio", () => {
     expect((await call("grep", { pattern: "(", literal: true })).text).toBe("No matches found");
     expect((await call("grep", { pattern: "(" })).isError).toBe(true);
     expect((await call("grep", { pattern: "needle", path: ".env" })).isError).toBe(true);
+  });
+
+  it("stops a catastrophic grep pattern without stalling the server", async () => {
+    const started = Date.now();
+    let readDoneAt = 0;
+    const [slow, read] = await Promise.all([
+      call("grep", { pattern: "(a+)+$", path: "src/redos.txt" }),
+      call("read", { path: "README.md" }).then((r) => {
+        readDoneAt = Date.now();
+        return r;
+      }),
+    ]);
+    const slowDoneAt = Date.now();
+    expect(slow.isError).toBe(true);
+    expect(slow.text).toMatch(/^grep stopped after 2 s: the pattern is too slow/);
+    expect(slowDoneAt - started).toBeLessThan(15_000);
+    // The read issued alongside it was answered while the grep was still running: nothing was blocked.
+    expect(read).toEqual({ text: "# demo\nneedle in the readme\n", isError: false });
+    expect(readDoneAt).toBeLessThan(slowDoneAt);
   });
 
   it("bash runs what policy allows and refuses what it denies, before anything runs", async () => {
