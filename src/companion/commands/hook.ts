@@ -124,8 +124,8 @@ function hookCommand(agent: Agent, help: string): Command {
     name: ["hook", agent],
     summary:
       agent === "claude-code"
-        ? "Claude Code hook (PreToolUse, PermissionRequest, UserPromptSubmit); --install"
-        : "Codex hook (PreToolUse, PermissionRequest, UserPromptSubmit); --install",
+        ? "Claude Code hook: decides each tool call (stdin JSON); --install adds it"
+        : "Codex hook: decides each tool call (stdin JSON); --install adds it",
     help,
     async run(args, io) {
       if (args.includes("--install") || args.includes("--uninstall")) return install(agent, args, io);

@@ -18,6 +18,14 @@ Options:
 Exit codes: 0 the daemon runs, 4 the daemon is not running.
 `;
 
+function emergencyText(e: DaemonStatus["emergency"]): string {
+  const parts: string[] = [];
+  if (e.readOnly) parts.push("READ-ONLY");
+  if (e.disableHighImpact) parts.push("HIGH-IMPACT DISABLED");
+  if (e.blockedTools.length > 0) parts.push(`blocked: ${e.blockedTools.join(", ")}`);
+  return parts.join("; ") || "none";
+}
+
 function human(status: DaemonStatus): string {
   const lines = [
     `daemon      pid ${status.pid}, up since ${status.startedAt}`,
@@ -26,10 +34,7 @@ function human(status: DaemonStatus): string {
         ? ` (${status.connection.lastError})`
         : ""),
     `device      ${status.deviceId ?? "-"}`,
-    `emergency   ${status.emergency.readOnly ? "READ-ONLY " : ""}${status.emergency.disableHighImpact ? "HIGH-IMPACT-DISABLED " : ""}${status.emergency.blockedTools.length ? `blocked: ${status.emergency.blockedTools.join(", ")}` : ""}`.trimEnd() +
-      (status.emergency.readOnly || status.emergency.disableHighImpact || status.emergency.blockedTools.length
-        ? ""
-        : "none"),
+    `emergency   ${emergencyText(status.emergency)}`,
     `grants      ${status.grants.persisted} saved, ${status.grants.session} for sessions; audit queue ${status.auditQueued}`,
   ];
   for (const p of status.policy) {
