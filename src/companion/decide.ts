@@ -28,8 +28,8 @@ export interface DecideDeps {
 export function auditEventOf(
   call: AgentToolCall,
   record: DecisionRecord,
-  action = record.action,
-  layer: string = record.layer,
+  action: AuditEvent["action"] = record.action,
+  source: AuditEvent["source"] = record.layer === "emergency" ? "emergency" : "policy",
 ): AuditEvent {
   return {
     call_id: call.callId,
@@ -39,9 +39,10 @@ export function auditEventOf(
     capability: record.capability,
     risk: record.risk,
     action,
-    layer,
-    rule: record.rule,
+    layer: record.layer,
+    rule: record.rule === null ? null : record.rule.slice(0, 500),
     scope_hash: record.scopeHash,
+    source,
     at: new Date().toISOString(),
   };
 }
@@ -65,7 +66,7 @@ function withRule(decision: CompanionDecision, record: DecisionRecord): Companio
 export function decideLocally(
   call: AgentToolCall,
   deps: Omit<DecideDeps, "approver">,
-): { decision: CompanionDecision } | { ask: DecisionRecord } {
+): { decision: CompanionDecision } | { ask: DecisionRecord; timeoutMs: number } {
   const state = deps.policy(call.cwd);
   if (!state.ok) {
     return {
@@ -119,7 +120,9 @@ export function decideLocally(
           ),
         };
       }
-      return { ask: record };
+      // A policy file's `timeout` can shorten the wait, never lengthen it past the hook's own budget.
+      const fromPolicy = state.policy.confirmTimeoutMs ?? Number.POSITIVE_INFINITY;
+      return { ask: record, timeoutMs: Math.min(deps.promptTimeoutMs, fromPolicy) };
     }
   }
 }
@@ -149,7 +152,7 @@ export async function decideToolCall(call: AgentToolCall, deps: DecideDeps): Pro
         record,
       );
     }
-    const answer = await deps.approver.ask(call, record, deps.promptTimeoutMs);
+    const answer = await deps.approver.ask(call, record, local.timeoutMs);
     return withRule(answer, record);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

@@ -1,5 +1,6 @@
 // The companion's HTTP client for the edge's REST API: every answer parsed with the shared zod schemas.
 import { z } from "zod";
+import { LocalDecisionEvent } from "../protocol/audit.ts";
 import {
   BindResponse,
   Capability,
@@ -9,7 +10,6 @@ import {
   Device,
   ErrorEnvelope,
   ResolvedPrompt,
-  Risk,
 } from "../protocol/index.ts";
 import type { Credentials } from "./credentials.ts";
 
@@ -27,21 +27,9 @@ export class EdgeError extends Error {
   }
 }
 
-/** A local decision the companion reports to the edge's audit (POST /v1/audit/events). */
-export const AuditEvent = z.object({
-  call_id: z.string(),
-  session_id: z.string(),
-  agent_id: z.string(),
-  tool: z.string(),
-  capability: Capability,
-  risk: Risk,
-  action: z.enum(["allow", "deny", "ask", "hidden"]),
-  layer: z.string(),
-  rule: z.string().nullable(),
-  scope_hash: z.string(),
-  at: z.string(),
-});
-export type AuditEvent = z.infer<typeof AuditEvent>;
+/** A local decision the companion reports to the edge's audit (POST /v1/audit/events): the shared wire schema. */
+export const AuditEvent = LocalDecisionEvent;
+export type AuditEvent = LocalDecisionEvent;
 
 export const Grant = z.object({
   id: z.string(),

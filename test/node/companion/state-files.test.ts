@@ -140,7 +140,8 @@ describe("audit queue", () => {
     action: "allow",
     layer: "user",
     rule: "reads",
-    scope_hash: "h",
+    scope_hash: "a".repeat(64),
+    source: "policy",
     at: new Date().toISOString(),
   });
 
