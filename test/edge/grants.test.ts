@@ -154,6 +154,23 @@ describe("policy and emergency at the edge", () => {
     expect(audit?.n).toBeGreaterThanOrEqual(2);
   });
 
+  it("an account allow rule decides over the companion's local ask; without a matching rule the local verdict holds", async () => {
+    const d = await device();
+    await api("/v1/settings/policy", {
+      method: "PUT",
+      headers: d.headers,
+      json: {
+        policy:
+          'version: 1\ndefault_action: allow\nrules:\n  - name: tests\n    condition: command == "npm test"\n    action: allow\n',
+      },
+    });
+    const local = { action: "ask" as const, rule: null, capability: "exec" as const, risk: "high" as const };
+    const ruled = await d.decide(request({ tool: "bash", input: { command: "npm test" }, local }));
+    expect(await ruled.json()).toMatchObject({ decision: "allow", source: "policy", rule: "tests" });
+    const unruled = await d.decide(request({ tool: "bash", input: { command: "make" }, local }));
+    expect(unruled.status).toBe(202);
+  });
+
   it("a bad account policy is refused with every error and changes nothing", async () => {
     const d = await device();
     const res = await api("/v1/settings/policy", {

@@ -28,8 +28,11 @@ export function edgeVerdict(
     { hasUI: true, emergency },
   );
   if (record.layer === "emergency") return { action: record.action, record, emergency: true };
-  // Never looser than what the companion already concluded locally.
-  const action = request.local ? stricter(record.action, request.local.action) : record.action;
+  // An account rule that matches decides (account policy wins over local layers); otherwise the edge
+  // is never looser than what the companion already concluded locally.
+  const accountRuled = record.layer === "account" && record.rule !== null;
+  const action =
+    request.local && !accountRuled ? stricter(record.action, request.local.action) : record.action;
   const risk =
     request.local && rank(request.local.risk) > rank(record.risk) ? request.local.risk : record.risk;
   return { action, record: { ...record, risk }, emergency: false };
