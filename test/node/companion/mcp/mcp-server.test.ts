@@ -189,7 +189,7 @@ describe("airlock mcp over stdio", () => {
 
   it("bash runs what policy allows and refuses what it denies, before anything runs", async () => {
     const allowed = await call("bash", { command: "echo made > made.txt && echo hello" });
-    expect(allowed).toEqual({ text: "hello\n", isError: false });
+    expect(allowed, allowed.text).toEqual({ text: "hello\n", isError: false });
     expect(existsSync(join(ws, "made.txt"))).toBe(true);
 
     const denied = await call("bash", { command: "rm -f important" });
