@@ -9,7 +9,6 @@ import { credentialsMode, loadCredentials } from "../credentials.ts";
 import { sendControl } from "../daemon/control-client.ts";
 import { EdgeClient } from "../edge-client.ts";
 import { isAirlockHook } from "../hook-install.ts";
-import { formatLoadErrors, loadLocalPolicy } from "../local-policy.ts";
 
 const HELP = `Usage: airlock doctor [--json]
 
@@ -117,6 +116,7 @@ export const doctorCommand: Command = {
         detail: `not running (${socketPath(io.env)}); hooks still work, slower — start it with "airlock up"`,
       });
     }
+    const { formatLoadErrors, loadLocalPolicy } = await import("../local-policy.ts");
     const policy = loadLocalPolicy(io.cwd, io.env);
     const layers = policy.files
       .filter((f) => f.present && f.layer !== "trust")

@@ -5,7 +5,6 @@ import { socketPath } from "../config.ts";
 import { loadCredentials } from "../credentials.ts";
 import { sendControl } from "../daemon/control-client.ts";
 import type { DaemonStatus } from "../daemon/control-protocol.ts";
-import { formatLoadErrors, loadLocalPolicy } from "../local-policy.ts";
 
 const HELP = `Usage: airlock status [--json]
 
@@ -72,6 +71,7 @@ export const statusCommand: Command = {
       io.stdout(json ? `${JSON.stringify(res.status)}\n` : human(res.status));
       return ExitCode.ok;
     } catch {
+      const { formatLoadErrors, loadLocalPolicy } = await import("../local-policy.ts");
       const creds = loadCredentials(io.env);
       const policy = loadLocalPolicy(io.cwd, io.env);
       const info = {

@@ -2,7 +2,6 @@
 import { parseArgs } from "node:util";
 import { type Command, ExitCode } from "../command.ts";
 import { socketPath } from "../config.ts";
-import { Daemon } from "../daemon/daemon.ts";
 
 const HELP = `Usage: airlock up [--quiet]
 
@@ -37,6 +36,8 @@ export const upCommand: Command = {
     const log = (line: string) => {
       if (!quiet) io.stderr(`${new Date().toISOString()} airlock: ${line}\n`);
     };
+    // Loaded on demand, like every heavy module, so other commands (hooks above all) start fast.
+    const { Daemon } = await import("../daemon/daemon.ts");
     const daemon = new Daemon({ env: io.env, log, version: process.env.npm_package_version ?? "0.1.0" });
     try {
       await daemon.start();
