@@ -4,7 +4,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { boundaryNote } from "../../../policy/index.ts";
-import { type AgentToolCall, type CompanionDecision, requestDecision } from "../../client.ts";
+import { type AgentToolCall, requestDecision } from "../../client.ts";
 import { resolveWorkspacePath } from "../../guards/index.ts";
 import { loadLocalPolicy } from "../../local-policy.ts";
 import { bashTool } from "./bash-tool.ts";
@@ -23,8 +23,6 @@ export interface GovernedServerOptions {
   log: (line: string) => void;
   /** How long one grep may run before it is stopped (`AIRLOCK_GREP_TIMEOUT_MS`). */
   grepTimeoutMs?: number;
-  /** Injected only by tests of the server itself; the command always uses the companion client. */
-  decide?: (call: AgentToolCall) => Promise<CompanionDecision>;
 }
 
 type Resolved = { absolute: string; relative: string };
@@ -64,7 +62,6 @@ export function createGovernedServer(options: GovernedServerOptions): GovernedSe
   );
   const sessionId = `mcp-${randomUUID()}`;
   const inFlight = new Set<Promise<ToolResult>>();
-  const decide = options.decide ?? ((call: AgentToolCall) => requestDecision(call, { env: options.env }));
 
   const agent = (): AgentToolCall["agent"] => {
     const info = server.server.getClientVersion();
@@ -120,7 +117,7 @@ export function createGovernedServer(options: GovernedServerOptions): GovernedSe
       cwd: options.workspace,
       hasUI: false,
     };
-    const decision = await decide(call);
+    const decision = await requestDecision(call, { env: options.env });
     options.log(
       `${tool}: ${decision.decision} (${decision.source}${decision.rule ? `, ${decision.rule}` : ""})`,
     );
@@ -153,7 +150,7 @@ export function createGovernedServer(options: GovernedServerOptions): GovernedSe
   server.registerTool(
     "grep",
     {
-      description: `Search file contents in the workspace for a regex or literal. Lines come back as path:line: text. At most ${100} matches by default or ${KB}KB; lines longer than ${MAX_LINE_CHARS} characters are cut. Secret files, node_modules/ and .git/ are skipped. Governed by Airlock policy.`,
+      description: `Search file contents in the workspace for a regex or literal. Lines come back as path:line: text. At most 100 matches by default or ${KB}KB; lines longer than ${MAX_LINE_CHARS} characters are cut. Secret files, node_modules/ and .git/ are skipped. Governed by Airlock policy.`,
       inputSchema: {
         pattern: z.string().describe("Regular expression, or a literal string with literal: true"),
         path: z.string().optional().describe("Folder or file to search (default: the workspace)"),

@@ -4,7 +4,7 @@
 import { randomUUID } from "node:crypto";
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { boundaryNote } from "../../../policy/index.ts";
-import { type AgentToolCall, forwardPromptText, requestDecision } from "../../client.ts";
+import { type AgentToolCall, endSession, forwardPromptText, requestDecision } from "../../client.ts";
 import { promptTimeoutMs } from "../../config.ts";
 import { formatLoadErrors, loadLocalPolicy } from "../../local-policy.ts";
 import { raceLocalAndPhone } from "./ask-race.ts";
@@ -12,6 +12,8 @@ import { relayLocalAnswer } from "./local-answer.ts";
 
 const AGENT = { id: "pi", name: "Pi coding agent", source: "pi-extension" } as const;
 const SECTION = "airlock_boundaries";
+/** Quitting Pi waits at most this long for the companion to drop the session's grants. */
+const SHUTDOWN_WAIT_MS = 1_500;
 
 function sessionIdOf(ctx: ExtensionContext, fallback: string): string {
   try {
@@ -44,6 +46,17 @@ export default function airlock(pi: ExtensionAPI): void {
       : `Airlock's policy does not load (${formatLoadErrors(state.errors)}), so every tool call will be refused until it is fixed.`;
     if (note !== "") event.systemPromptOptions.sections[SECTION] = `Airlock checks every tool call. ${note}`;
     return undefined;
+  });
+
+  pi.on("session_shutdown", async (event, ctx) => {
+    // A reload keeps the session; anything else ends it, and its allow-for-session grants with it.
+    if (event.reason === "reload") return;
+    let timer: NodeJS.Timeout | undefined;
+    const cap = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, SHUTDOWN_WAIT_MS);
+    });
+    await Promise.race([endSession(sessionIdOf(ctx, fallbackSession)).catch(() => false), cap]);
+    clearTimeout(timer);
   });
 
   pi.on("tool_call", async (event, ctx) => {
