@@ -2,13 +2,27 @@
 import { enqueueAudit } from "./audit-queue.ts";
 import { type Env, edgeTimeoutMs, promptTimeoutMs } from "./config.ts";
 import { loadCredentials } from "./credentials.ts";
+import { PolicyStore } from "./daemon/policy-store.ts";
 import { decideToolCall } from "./decide.ts";
 import { awaitKnownDecision, EdgeApprover, unreachableDecision } from "./edge-approver.ts";
 import { EdgeClient } from "./edge-client.ts";
 import { readEmergencyCache } from "./emergency-cache.ts";
 import { matchGrant, readGrantCache } from "./grants.ts";
-import { loadLocalPolicy } from "./local-policy.ts";
 import type { AgentToolCall, CompanionDecision } from "./tool-call.ts";
+
+/**
+ * One store per environment for the life of the process: a long-lived adapter (MCP server, Pi extension) without a
+ * daemon compiles the policy once and recompiles only when a layer file changes.
+ */
+const stores = new Map<Env, PolicyStore>();
+function policyStore(env: Env): PolicyStore {
+  let store = stores.get(env);
+  if (!store) {
+    store = new PolicyStore(env, () => {});
+    stores.set(env, store);
+  }
+  return store;
+}
 
 export async function decideDirect(
   call: AgentToolCall,
@@ -19,7 +33,7 @@ export async function decideDirect(
   const grants = readGrantCache(env);
   const edge = creds.ok ? EdgeClient.fromCredentials(creds.credentials, edgeTimeoutMs(env)) : undefined;
   return decideToolCall(call, {
-    policy: (cwd) => loadLocalPolicy(cwd, env),
+    policy: (cwd) => policyStore(env).get(cwd),
     emergency: () => readEmergencyCache(env),
     grants: (c, record) => matchGrant(grants, c.agent.id, record),
     ...(edge ? { approver: new EdgeApprover(edge) } : { unpairedReason: creds.ok ? "" : creds.reason }),

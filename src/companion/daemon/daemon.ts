@@ -64,6 +64,8 @@ export class Daemon {
   #decisions = 0;
   /** Calls this process sent to the edge; a resumed call the edge never saw is resubmitted once. */
   readonly #submitted = new Set<string>();
+  readonly #requestIds = new Map<string, string>();
+  #requestCounter = 0;
 
   constructor(options: DaemonOptions) {
     this.#options = options;
@@ -183,8 +185,10 @@ export class Daemon {
 
   #submit(callId: string, request: DecisionRequest): void {
     this.#submitted.add(callId);
-    if (!this.#hub?.send({ type: "tool_request", id: callId, request }))
-      void this.#submitOverRest(callId, request);
+    // Socket message ids are short (≤ 100); call ids may be longer, so each request gets its own id.
+    const id = `req-${++this.#requestCounter}`;
+    this.#requestIds.set(id, callId);
+    if (!this.#hub?.send({ type: "tool_request", id, request })) void this.#submitOverRest(callId, request);
   }
 
   async #submitOverRest(callId: string, request: DecisionRequest): Promise<void> {
@@ -218,6 +222,7 @@ export class Daemon {
 
   /** Records a person's (or the edge's) answer durably, then wakes everyone waiting for it. */
   #finalize(callId: string, decision: CompanionDecision): void {
+    for (const [id, c] of this.#requestIds) if (c === callId) this.#requestIds.delete(id);
     const entry = this.#journal.get(callId);
     if (!entry || entry.status === "decided") return;
     this.#journal.put({ ...entry, status: "decided", decision, decidedAt: new Date().toISOString() });
@@ -271,7 +276,8 @@ export class Daemon {
         break;
       case "error": {
         // A tool_request the hub could not take: ask over REST instead.
-        const entry = message.id ? this.#journal.get(message.id) : undefined;
+        const callId = message.id ? this.#requestIds.get(message.id) : undefined;
+        const entry = callId ? this.#journal.get(callId) : undefined;
         if (entry?.status === "pending") void this.#submitOverRest(entry.call.callId, entry.request);
         else this.#log(`edge error: ${message.code}: ${message.message}`);
         break;
