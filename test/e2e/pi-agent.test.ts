@@ -15,6 +15,7 @@ import {
   sealedHome,
 } from "../support/airlock-env.ts";
 import { buildNode } from "../support/build.ts";
+import { startDaemonSocket } from "../support/daemon-socket.ts";
 import { type ModelServer, startModelServer } from "../support/model-server.ts";
 import { PhoneDashboard } from "../support/phone-dashboard.ts";
 import { PI_CLI, runPiRpc } from "../support/pi-rpc.ts";
@@ -265,5 +266,45 @@ describe("Pi with a dialog and a paired phone: both ask at once, the first answe
     expect(existsSync(join(ws, "local.txt"))).toBe(true);
     expect(localResolution?.resolution).toBe("allow_once");
     expect(localResolution?.decidedBy.deviceId).toBe(companionDevice);
+  });
+});
+
+describe("Pi with the daemon running: the user's prompt is forwarded for warming, the session ended on quit", () => {
+  it("sends the typed prompt with Pi's session id and cwd, then ends that session", async () => {
+    const home = sealedHome(ECHO_YES_RM_NO);
+    const daemon = await startDaemonSocket(join(home.dir, "daemon.sock"));
+    const quietModel = await startModelServer([{ text: "Nothing to do." }]);
+    try {
+      const env = {
+        ...piEnv(writeAgentDir("pi-agent-daemon", quietModel.url)),
+        AIRLOCK_HOME: home.airlockHome,
+      };
+      env.HOME = home.home;
+      env.AIRLOCK_SOCKET = daemon.path;
+      delete env.AIRLOCK_NO_DAEMON;
+      const result = await runPi(env, [
+        "--print",
+        ...PI_ARGS,
+        "Please look at the failing test in src/app.test.ts",
+      ]);
+      expect(result.code, result.stderr).toBe(0);
+      const forwarded = await daemon.next((r) => r.type === "prompt_text");
+      expect(forwarded).toMatchObject({
+        type: "prompt_text",
+        text: "Please look at the failing test in src/app.test.ts",
+        cwd: ws,
+      });
+      const ended = await daemon.next((r) => r.type === "session_end");
+      if (forwarded.type !== "prompt_text" || ended.type !== "session_end")
+        throw new Error("unexpected requests");
+      expect(forwarded.session_id).not.toBe("");
+      expect(ended.session_id).toBe(forwarded.session_id);
+      // The model called no tool, so nothing asked the daemon for a decision.
+      expect(daemon.received.filter((r) => r.type === "decide")).toEqual([]);
+    } finally {
+      await daemon.close();
+      await quietModel.close();
+      home.cleanup();
+    }
   });
 });
