@@ -1,16 +1,20 @@
-// Runs one grep in a worker thread, so a pathological pattern can be stopped without stalling the server.
-import { parentPort, workerData } from "node:worker_threads";
+// The grep worker thread: answers one job at a time, so a pathological pattern can be stopped (by
+// terminating this thread) without stalling the server.
+import { parentPort } from "node:worker_threads";
 import { type GrepArgs, grepTool } from "./grep-tool.ts";
 import { errorResult, ToolFailure } from "./tool-result.ts";
 
-interface GrepJob {
+export interface GrepJob {
+  id: number;
   absolute: string;
   relative: string;
   args: GrepArgs;
 }
 
-const job = workerData as GrepJob;
-const result = await grepTool(job.absolute, job.relative, job.args).catch((error: unknown) =>
-  errorResult(error instanceof ToolFailure ? error.message : "grep failed unexpectedly"),
-);
-parentPort?.postMessage(result);
+parentPort?.on("message", (job: GrepJob) => {
+  void grepTool(job.absolute, job.relative, job.args)
+    .catch((error: unknown) =>
+      errorResult(error instanceof ToolFailure ? error.message : "grep failed unexpectedly"),
+    )
+    .then((result) => parentPort?.postMessage({ id: job.id, result }));
+});

@@ -8,7 +8,7 @@ import { type AgentToolCall, requestDecision } from "../../client.ts";
 import { resolveWorkspacePath } from "../../guards/index.ts";
 import { loadLocalPolicy } from "../../local-policy.ts";
 import { bashTool } from "./bash-tool.ts";
-import { runGrep } from "./grep-runner.ts";
+import { GrepRunner } from "./grep-runner.ts";
 import { lsTool } from "./ls-tool.ts";
 import { readTool } from "./read-tool.ts";
 import { errorResult, ToolFailure, type ToolResult } from "./tool-result.ts";
@@ -62,6 +62,7 @@ export function createGovernedServer(options: GovernedServerOptions): GovernedSe
   );
   const sessionId = `mcp-${randomUUID()}`;
   const inFlight = new Set<Promise<ToolResult>>();
+  const grep = new GrepRunner(options.grepTimeoutMs);
 
   const agent = (): AgentToolCall["agent"] => {
     const info = server.server.getClientVersion();
@@ -163,9 +164,7 @@ export function createGovernedServer(options: GovernedServerOptions): GovernedSe
       annotations: { readOnlyHint: true },
     },
     (args, extra) =>
-      govern("grep", args, args.path ?? ".", extra.requestId, (r) =>
-        runGrep(r.absolute, r.relative, args, options.grepTimeoutMs),
-      ),
+      govern("grep", args, args.path ?? ".", extra.requestId, (r) => grep.run(r.absolute, r.relative, args)),
   );
 
   server.registerTool(
@@ -198,6 +197,7 @@ export function createGovernedServer(options: GovernedServerOptions): GovernedSe
 
   const drain = async (): Promise<void> => {
     while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+    await grep.close();
   };
   return { mcp: server, drain };
 }

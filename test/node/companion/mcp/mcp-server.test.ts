@@ -185,6 +185,11 @@ describe("airlock mcp over stdio", () => {
     // The read issued alongside it was answered while the grep was still running: nothing was blocked.
     expect(read).toEqual({ text: "# demo\nneedle in the readme\n", isError: false });
     expect(readDoneAt).toBeLessThan(slowDoneAt);
+    // The stopped search's thread is replaced: the next grep works.
+    expect(await call("grep", { pattern: "needle", path: "README.md" })).toEqual({
+      text: "README.md:2: needle in the readme",
+      isError: false,
+    });
   });
 
   it("bash runs what policy allows and refuses what it denies, before anything runs", async () => {
