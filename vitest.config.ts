@@ -33,6 +33,8 @@ export default defineConfig({
           name: "node",
           include: ["test/node/**/*.test.ts"],
           environment: "node",
+          // Property tests run hundreds of cases; on a busy 2-core CI machine 5 s is too tight.
+          testTimeout: 30_000,
         },
       },
       {
