@@ -1,6 +1,6 @@
 // The governed MCP server: read, grep, ls and bash, each call decided by policy and guarded before it runs.
 import { randomUUID } from "node:crypto";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { McpServer, type RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { boundaryNote } from "../../../policy/index.ts";
@@ -46,19 +46,34 @@ export interface GovernedServer {
 const INSTRUCTIONS =
   "Airlock-governed workspace tools. Every call is checked against the user's policy; some need a person's approval on their phone, some are refused. Paths must stay inside the workspace; secrets, node_modules/ and .git/ are never served.";
 
-/** The policy's boundary note, so the model knows the limits before it plans (as the Pi extension does). */
-function instructionsFor(workspace: string, env: NodeJS.ProcessEnv): string {
+/**
+ * What the policy says up front: its boundary note, so the model knows the limits before it plans (as the
+ * Pi extension does), and its hidden tools, which are not even listed (pi.hitl: a hidden tool looks absent,
+ * so the model does not retry it). Every call is still decided on its own; this only shapes the listing.
+ */
+function policyPreview(
+  workspace: string,
+  env: NodeJS.ProcessEnv,
+): { instructions: string; hidden: Set<string> } {
   const state = loadLocalPolicy(workspace, env);
-  const note = state.ok
-    ? boundaryNote(state.policy)
-    : "The policy does not load, so every call will be refused.";
-  return note === "" ? INSTRUCTIONS : `${INSTRUCTIONS} ${note}`;
+  if (!state.ok) {
+    return {
+      instructions: `${INSTRUCTIONS} The policy does not load, so every call will be refused.`,
+      hidden: new Set(),
+    };
+  }
+  const note = boundaryNote(state.policy);
+  return {
+    instructions: note === "" ? INSTRUCTIONS : `${INSTRUCTIONS} ${note}`,
+    hidden: new Set(state.policy.hiddenTools.keys()),
+  };
 }
 
 export function createGovernedServer(options: GovernedServerOptions): GovernedServer {
+  const preview = policyPreview(options.workspace, options.env);
   const server = new McpServer(
     { name: "airlock", version: options.version },
-    { instructions: instructionsFor(options.workspace, options.env) },
+    { instructions: preview.instructions },
   );
   const sessionId = `mcp-${randomUUID()}`;
   const inFlight = new Set<Promise<ToolResult>>();
@@ -134,7 +149,8 @@ export function createGovernedServer(options: GovernedServerOptions): GovernedSe
     }
   }
 
-  server.registerTool(
+  const registered: Record<string, RegisteredTool> = {};
+  registered.read = server.registerTool(
     "read",
     {
       description: `Read a file in the workspace (text or image). Text is cut at ${MAX_LINES} lines or ${KB}KB, whichever comes first; continue with offset/limit. Governed by Airlock policy.`,
@@ -148,7 +164,7 @@ export function createGovernedServer(options: GovernedServerOptions): GovernedSe
     (args, extra) => govern("read", args, args.path, extra.requestId, (r) => readTool(r.absolute, args)),
   );
 
-  server.registerTool(
+  registered.grep = server.registerTool(
     "grep",
     {
       description: `Search file contents in the workspace for a regex or literal. Lines come back as path:line: text. At most 100 matches by default or ${KB}KB; lines longer than ${MAX_LINE_CHARS} characters are cut. Secret files, node_modules/ and .git/ are skipped. Governed by Airlock policy.`,
@@ -167,7 +183,7 @@ export function createGovernedServer(options: GovernedServerOptions): GovernedSe
       govern("grep", args, args.path ?? ".", extra.requestId, (r) => grep.run(r.absolute, r.relative, args)),
   );
 
-  server.registerTool(
+  registered.ls = server.registerTool(
     "ls",
     {
       description: `List a folder in the workspace: sorted, '/' after folders, dotfiles included, secrets left out. At most 500 entries by default or ${KB}KB. Governed by Airlock policy.`,
@@ -181,7 +197,7 @@ export function createGovernedServer(options: GovernedServerOptions): GovernedSe
       govern("ls", args, args.path ?? ".", extra.requestId, (r) => lsTool(r.absolute, r.relative, args)),
   );
 
-  server.registerTool(
+  registered.bash = server.registerTool(
     "bash",
     {
       description: `Run a bash command in the workspace. Returns stdout and stderr together; long output keeps the last ${MAX_LINES} lines or ${KB}KB. Optional timeout in seconds. Governed by Airlock policy: some commands need approval, some are refused.`,
@@ -194,6 +210,8 @@ export function createGovernedServer(options: GovernedServerOptions): GovernedSe
     (args, extra) =>
       govern("bash", args, undefined, extra.requestId, () => bashTool(options.workspace, args, extra.signal)),
   );
+
+  for (const [name, tool] of Object.entries(registered)) if (preview.hidden.has(name)) tool.remove();
 
   const drain = async (): Promise<void> => {
     while (inFlight.size > 0) await Promise.allSettled([...inFlight]);

@@ -289,3 +289,30 @@ describe("airlock mcp stdout", () => {
     }
   });
 });
+
+describe("airlock mcp with hidden tools", () => {
+  it("does not list a tool the policy hides, and refuses it as not available", async () => {
+    const hiddenHome = sealedHome(`${ECHO_YES_RM_NO}hidden_tools: [bash]\n`);
+    const transport = new StdioClientTransport({
+      command: NODE,
+      args: [AIRLOCK_BIN, "mcp", "--workspace", ws],
+      env: hiddenHome.env as Record<string, string>,
+      stderr: "ignore",
+    });
+    const hiddenClient = new Client({ name: "hidden-test", version: "0" });
+    try {
+      await hiddenClient.connect(transport);
+      const { tools } = await hiddenClient.listTools();
+      expect(tools.map((t) => t.name).sort()).toEqual(["grep", "ls", "read"]);
+      const result = (await hiddenClient.callTool({
+        name: "bash",
+        arguments: { command: "echo hi" },
+      })) as CallResult;
+      expect(result.isError).toBe(true);
+      expect(result.content[0]?.text).toMatch(/Tool bash not found/);
+    } finally {
+      await hiddenClient.close();
+      hiddenHome.cleanup();
+    }
+  });
+});
