@@ -24,7 +24,13 @@ export {
 } from "./plan.ts";
 export { redactText } from "./redact.ts";
 export { canonicalScope, scopeHash } from "./scope.ts";
-export { isSecretPath, SECRET_PATH_PATTERNS } from "./secret-paths.ts";
+export {
+  DENYLIST_PATTERNS,
+  isDenylistedPath,
+  isSecretPath,
+  RISK_ESCALATOR_PATTERNS,
+  SECRET_PATH_PATTERNS,
+} from "./secret-paths.ts";
 export {
   analyzeShell,
   clearShellCache,

@@ -4,9 +4,9 @@ import { basename, normalizePath } from "./paths.ts";
 /**
  * Patterns: a bare name matches that file name anywhere; `name*`/`*.ext` are file-name globs; a
  * trailing `/` matches a directory anywhere in the path; a pattern with an inner `/` matches that
- * path suffix. The last three entries are the capability-prompt rubric's escalators.
+ * path suffix. These are never read or served by the companion.
  */
-export const SECRET_PATH_PATTERNS: readonly string[] = [
+export const DENYLIST_PATTERNS: readonly string[] = [
   ".env",
   ".env.*",
   ".npmrc",
@@ -25,10 +25,16 @@ export const SECRET_PATH_PATTERNS: readonly string[] = [
   ".kube/",
   ".docker/config.json",
   ".config/gh/hosts.yml",
-  "*secret*",
-  "*token*",
-  "*credentials*",
 ];
+
+/**
+ * The capability-prompt rubric's escalators: names that only suggest a secret. They raise a read's
+ * risk (so a person is asked) but do not stop the companion serving, say, `src/auth/tokens.ts`.
+ */
+export const RISK_ESCALATOR_PATTERNS: readonly string[] = ["*secret*", "*token*", "*credentials*"];
+
+/** Everything that makes a path secret-like: the denylist and the escalators. */
+export const SECRET_PATH_PATTERNS: readonly string[] = [...DENYLIST_PATTERNS, ...RISK_ESCALATOR_PATTERNS];
 
 function globToRegExp(glob: string): RegExp {
   const body = glob.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*");
@@ -59,15 +65,25 @@ function compilePattern(pattern: string): CompiledPattern {
   return { test: (segs) => re.test(segs[segs.length - 1] ?? "") };
 }
 
-const COMPILED = SECRET_PATH_PATTERNS.map(compilePattern);
+const DENYLIST = DENYLIST_PATTERNS.map(compilePattern);
+const ESCALATORS = RISK_ESCALATOR_PATTERNS.map(compilePattern);
 // `.env.example` and friends are templates meant to be committed; they are not secrets.
 const TEMPLATE = /^\.env\.(example|sample|template|dist)$/i;
 
-/** True when a path (relative or absolute) names a likely secret. */
-export function isSecretPath(relOrAbsPath: string): boolean {
+function matches(patterns: CompiledPattern[], relOrAbsPath: string): boolean {
   const normalized = normalizePath(relOrAbsPath);
   const segs = normalized.split("/").filter((s) => s !== "" && s !== ".");
   if (segs.length === 0) return false;
   if (TEMPLATE.test(basename(normalized))) return false;
-  return COMPILED.some((p) => p.test(segs));
+  return patterns.some((p) => p.test(segs));
+}
+
+/** True when a path is on the denylist: never read or served by the companion. */
+export function isDenylistedPath(relOrAbsPath: string): boolean {
+  return matches(DENYLIST, relOrAbsPath);
+}
+
+/** True when a path (relative or absolute) names a likely secret: denylisted or escalated to high risk. */
+export function isSecretPath(relOrAbsPath: string): boolean {
+  return matches(DENYLIST, relOrAbsPath) || matches(ESCALATORS, relOrAbsPath);
 }

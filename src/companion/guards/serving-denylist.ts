@@ -1,5 +1,5 @@
 // Which workspace-relative paths the companion never reads or serves: secrets, node_modules/, .git/.
-import { isSecretPath } from "../../policy/secret-paths.ts";
+import { isDenylistedPath } from "../../policy/secret-paths.ts";
 
 // Directories whose contents are never served whatever the policy says: dependency trees are huge and
 // attacker-controlled, and .git holds credentials (config, hooks) and history of deleted secrets.
@@ -29,7 +29,8 @@ function segmentsOf(path: string): string[] {
 
 /**
  * Why a workspace-relative path must not be read or served, or null when it may be.
- * The secret test is the policy engine's `isSecretPath` (one denylist for the whole product).
+ * The secret test is the policy engine's `isDenylistedPath` (one denylist for the whole product); the
+ * rubric's escalators (`*token*`, …) only raise risk, so `src/auth/tokens.ts` can still be served.
  */
 export function servingRefusal(relative: string): string | null {
   for (const spelling of pathSpellings(relative)) {
@@ -38,7 +39,7 @@ export function servingRefusal(relative: string): string | null {
     if (blockedDir !== undefined) return `${blockedDir.toLowerCase()}/ is never served`;
     const joined = segments.join("/");
     // Also judged as a folder, so a secret directory (`.ssh`, `secrets`) is not even listed.
-    if (isSecretPath(joined) || (joined !== "" && isSecretPath(`${joined}/-`))) {
+    if (isDenylistedPath(joined) || (joined !== "" && isDenylistedPath(`${joined}/-`))) {
       return "path is on the secret-path denylist";
     }
   }
