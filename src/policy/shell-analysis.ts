@@ -3,19 +3,7 @@
 // shell and wrappers like sudo or xargs) plus the files its redirections write or read.
 import { Lru } from "./lru.ts";
 import { basename } from "./paths.ts";
-import {
-  nodeType,
-  parseBash,
-  redirOps,
-  type ShAssign,
-  type ShCallExpr,
-  type ShDeclClause,
-  type ShNode,
-  type ShRedirect,
-  type ShStmt,
-  sourceOf,
-  walk,
-} from "./shell-parser.ts";
+import { type ParsedScript, parseBash, type Redirect, redirOps, type Word } from "./shell-parser.ts";
 import { wordValue } from "./shell-words.ts";
 import { type Arg, DANGEROUS_ENV, unwrap } from "./shell-wrappers.ts";
 
@@ -56,9 +44,9 @@ class Collector {
   }
 }
 
-function argOf(src: string, word: ShCallExpr["Args"][number]): Arg {
+function argOf(src: string, word: Word): Arg {
   const { value, expands } = wordValue(word);
-  return { value, raw: sourceOf(src, word), expands };
+  return { value, raw: src.slice(word.start, word.end), expands };
 }
 
 function textOf(argv: Arg[]): string {
@@ -122,64 +110,32 @@ function heredocBody(raw: string, delimiter: string | null): string {
   return lines.join("\n");
 }
 
-function handleRedirects(src: string, stmt: ShStmt, out: Collector): string | null {
+function handleRedirects(src: string, redirs: readonly Redirect[], out: Collector): string | null {
   let stdinScript: string | null = null;
-  for (const r of stmt.Redirs as ShRedirect[]) {
-    const target = r.Word ? wordValue(r.Word).value : null;
-    const text = sourceOf(src, r);
-    if (r.Op === redirOps().hdoc || r.Op === redirOps().dashHdoc) {
-      stdinScript = r.Hdoc ? heredocBody(sourceOf(src, r.Hdoc), target) : "";
-    } else if (r.Op === redirOps().word) {
+  const ops = redirOps();
+  for (const r of redirs) {
+    const target = r.word ? wordValue(r.word).value : null;
+    const text = src.slice(r.start, r.end);
+    if (r.op === ops.hdoc || r.op === ops.dashHdoc) {
+      stdinScript = r.hdoc ? heredocBody(src.slice(r.hdoc.start, r.hdoc.end), target) : "";
+    } else if (r.op === ops.word) {
       stdinScript = target;
     } else if (
-      writeOps().has(r.Op) ||
-      (r.Op === redirOps().dupOut && target !== null && !/^(\d+|-)$/.test(target))
+      writeOps().has(r.op) ||
+      (r.op === ops.dupOut && target !== null && !/^(\d+|-)$/.test(target))
     ) {
       if (target === null || !HARMLESS_TARGETS.test(target)) out.push({ kind: "write", path: target, text });
-    } else if (r.Op === redirOps().in) {
+    } else if (r.op === ops.in) {
       if (target === null || !HARMLESS_TARGETS.test(target)) out.push({ kind: "read", path: target, text });
     }
   }
   return stdinScript;
 }
 
-function handleStmt(src: string, stmt: ShStmt, depth: number, out: Collector): void {
-  const stdinScript = handleRedirects(src, stmt, out);
-  const cmd = stmt.Cmd;
-  if (cmd === null) return;
-  const kind = nodeType(cmd);
-  if (kind === "CallExpr") {
-    const call = cmd as ShCallExpr;
-    if (call.Args.length > 0)
-      handleArgv(
-        call.Args.map((w) => argOf(src, w)),
-        stdinScript,
-        depth,
-        out,
-      );
-  } else if (kind === "DeclClause") {
-    const decl = cmd as ShDeclClause;
-    const argv = [decl.Variant.Value, ...decl.Args.map((a) => sourceOf(src, a))];
-    out.push({ kind: "exec", argv, text: argv.join(" "), dynamic: null });
-  }
-}
-
-function handleAssign(src: string, assign: ShAssign, out: Collector): void {
-  const text = sourceOf(src, assign);
-  if (DANGEROUS_ENV.test(text)) {
-    out.push({
-      kind: "exec",
-      argv: [text],
-      text,
-      dynamic: `${text.split("=")[0]} changes how commands are found`,
-    });
-  }
-}
-
 function analyzeScript(src: string, depth: number, out: Collector): void {
-  let file: ShNode;
+  let script: ParsedScript;
   try {
-    file = parseBash(src);
+    script = parseBash(src);
   } catch (error) {
     out.push({
       kind: "unparsable",
@@ -188,11 +144,30 @@ function analyzeScript(src: string, depth: number, out: Collector): void {
     });
     return;
   }
-  walk(file, (node) => {
-    const kind = nodeType(node);
-    if (kind === "Stmt") handleStmt(src, node as ShStmt, depth, out);
-    else if (kind === "Assign") handleAssign(src, node as ShAssign, out);
-  });
+  for (const event of script.events) {
+    if (event.kind === "assign") {
+      const text = src.slice(event.start, event.end);
+      if (DANGEROUS_ENV.test(text)) {
+        const name = text.split("=")[0];
+        out.push({ kind: "exec", argv: [text], text, dynamic: `${name} changes how commands are found` });
+      }
+      continue;
+    }
+    const stdinScript = handleRedirects(src, event.redirs, out);
+    const cmd = event.cmd;
+    if (cmd?.type === "call") {
+      if (cmd.args.length > 0)
+        handleArgv(
+          cmd.args.map((w) => argOf(src, w)),
+          stdinScript,
+          depth,
+          out,
+        );
+    } else if (cmd?.type === "decl") {
+      const argv = [cmd.variant, ...cmd.args.map((a) => src.slice(a.start, a.end))];
+      out.push({ kind: "exec", argv, text: argv.join(" "), dynamic: null });
+    }
+  }
 }
 
 export function analyzeShellUncached(command: string): ShellAnalysis {

@@ -1,92 +1,69 @@
-// The one place that touches mvdan-sh: parsing to its AST, node kinds, byte offsets, and the
-// redirect operator codes (probed on first use, so a rebuilt package cannot silently shift them).
-// Nothing here touches mvdan-sh at import time: workerd forbids timers in global scope and the
-// GopherJS runtime starts one, so the edge loads the real module inside a handler (see
-// src/edge/shims/mvdan-sh-deferred.ts) and the parser is built on first use.
+// The one place that touches mvdan-sh: parsing a script and flattening its AST into the plain
+// statements and assignments the analysis judges. Nothing here touches mvdan-sh at import time:
+// workerd forbids timers in global scope and the GopherJS runtime starts one, so the edge loads
+// the real module inside a handler (see src/edge/shims/mvdan-sh-deferred.ts) and the parser is
+// built on first use.
+//
+// Why the AST is read raw: the package's own JS API (syntax.Walk, syntax.NodeType and the node
+// objects it hands out) wraps every Go value it returns in a fresh object with a property
+// descriptor per field and method, and NodeType formats the type name with fmt.Sprintf("%T");
+// that cost ~90% of an uncached decision. The wrapper keeps the Go value it wraps in
+// `__internal_object__`, and a GopherJS value is a plain object: a struct pointer carries its
+// fields under their Go names and its type in `constructor.string` ("*syntax.CallExpr"), a
+// slice is {$array, $offset, $length}, a nil pointer is its type's `nil` object and a nil
+// interface has no type string. shell-walk.ts reads that directly and fails closed (the command
+// is unparsable, so `ask`) on any node type or shape it does not know.
 // Evaluated first (a side-effect import is never reordered), before mvdan-sh changes the limit.
 import "./stack-trace-limit.ts";
-import sh, { type ShNode } from "mvdan-sh";
+import sh from "mvdan-sh";
+import { type ParsedScript, type RawNode, walkFile } from "./shell-walk.ts";
 import { errorWithLimit, savedStackTraceLimit } from "./stack-trace-limit.ts";
 
 errorWithLimit.stackTraceLimit = savedStackTraceLimit;
 
 type Syntax = (typeof sh)["syntax"];
-let loaded: { syntax: Syntax; parser: ReturnType<Syntax["NewParser"]> } | undefined;
+let parser: ReturnType<Syntax["NewParser"]> | undefined;
 
-function mvdan() {
-  if (!loaded) {
+function mvdan(): ReturnType<Syntax["NewParser"]> {
+  if (!parser) {
     const { syntax } = sh;
-    loaded = { syntax, parser: syntax.NewParser(syntax.Variant(syntax.LangBash)) };
+    // One parser for the process: mvdan/sh resets its state at the start of every Parse.
+    parser = syntax.NewParser(syntax.Variant(syntax.LangBash));
     errorWithLimit.stackTraceLimit = savedStackTraceLimit;
   }
-  return loaded;
+  return parser;
 }
 
-export type { ShNode };
+export type {
+  Command,
+  ParsedScript,
+  Redirect,
+  ScriptEvent,
+  Word,
+  WordPart,
+} from "./shell-walk.ts";
 
-export interface ShWord extends ShNode {
-  Parts: ShNode[];
-}
-export interface ShLit extends ShNode {
-  Value: string;
-}
-export interface ShQuoted extends ShNode {
-  Value: string;
-  Dollar: boolean;
-  Parts: ShNode[];
-}
-export interface ShAssign extends ShNode {
-  Name: ShLit | null;
-  Value: ShWord | null;
-  Naked: boolean;
-}
-export interface ShCallExpr extends ShNode {
-  Assigns: ShAssign[];
-  Args: ShWord[];
-}
-export interface ShDeclClause extends ShNode {
-  Variant: ShLit;
-  Args: ShAssign[];
-}
-export interface ShRedirect extends ShNode {
-  Op: number;
-  N: ShLit | null;
-  Word: ShWord | null;
-  Hdoc: ShWord | null;
-}
-export interface ShStmt extends ShNode {
-  Cmd: ShNode | null;
-  Redirs: ShRedirect[];
-}
-
-export function nodeType(node: ShNode): string {
-  return mvdan().syntax.NodeType(node);
-}
-
-export function walk(node: ShNode, visit: (node: ShNode) => void): void {
-  mvdan().syntax.Walk(node, (n) => {
-    if (n !== null) visit(n);
-    return true;
-  });
-}
-
-/** Parses a bash script; throws a plain Error with the parser's message on bad syntax. */
-export function parseBash(src: string): ShNode {
+function rawFile(src: string): RawNode {
+  let file: { __internal_object__?: unknown };
   try {
-    return mvdan().parser.Parse(src, "");
+    file = mvdan().Parse(src, "") as { __internal_object__?: unknown };
   } catch (error) {
     const e = error as { message?: unknown; Error?: () => string };
     const message =
       typeof e.Error === "function" ? e.Error() : typeof e.message === "string" ? e.message : String(error);
     throw new Error(message);
   }
+  const raw = file.__internal_object__;
+  if (typeof raw !== "object" || raw === null) throw new Error("mvdan-sh: parse result has no Go value");
+  return raw as RawNode;
 }
 
-function probeOp(src: string): number {
-  const file = mvdan().parser.Parse(src, "") as ShNode & { Stmts: ShStmt[] };
-  const op = file.Stmts[0]?.Redirs[0]?.Op;
-  if (op === undefined) throw new Error(`mvdan-sh: cannot probe redirect operator in ${JSON.stringify(src)}`);
-  return op;
+/**
+ * Parses a bash script into its statements and assignments in syntax.Walk's pre-order.
+ * Throws a plain Error with the parser's message on bad syntax, or on an AST it cannot read.
+ */
+export function parseBash(src: string): ParsedScript {
+  return walkFile(rawFile(src), src);
 }
 
 const redirSources = {
@@ -104,25 +81,20 @@ const redirSources = {
   word: "a <<< b",
 } as const;
 
-let probed: Record<keyof typeof redirSources, number> | undefined;
+export type RedirOps = Readonly<Record<keyof typeof redirSources, number>>;
+let probed: RedirOps | undefined;
 
-/** Redirect operator codes, probed from the parser on first use. */
-export function redirOps(): Readonly<Record<keyof typeof redirSources, number>> {
+/** Redirect operator codes, probed from the parser on first use so a rebuild cannot shift them. */
+export function redirOps(): RedirOps {
   if (!probed) {
-    const entries = Object.entries(redirSources).map(([name, src]) => [name, probeOp(src)] as const);
+    const entries = Object.entries(redirSources).map(([name, src]) => {
+      const first = parseBash(src).events[0];
+      const op = first?.kind === "stmt" ? first.redirs[0]?.op : undefined;
+      if (op === undefined)
+        throw new Error(`mvdan-sh: cannot probe redirect operator in ${JSON.stringify(src)}`);
+      return [name, op] as const;
+    });
     probed = Object.fromEntries(entries) as Record<keyof typeof redirSources, number>;
   }
   return probed;
-}
-
-const encoder = new TextEncoder();
-const decoder = new TextDecoder();
-
-/** Source text of a node. mvdan/sh offsets are UTF-8 byte offsets, not UTF-16 indexes. */
-export function sourceOf(src: string, node: ShNode): string {
-  const start = node.Pos().Offset();
-  const end = node.End().Offset();
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: checking for pure ASCII on purpose
-  if (/^[\u0000-\u007f]*$/.test(src)) return src.slice(start, end);
-  return decoder.decode(encoder.encode(src).subarray(start, end));
 }
