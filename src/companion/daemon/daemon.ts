@@ -24,6 +24,7 @@ const NO_EMERGENCY: EmergencyControls = { readOnly: false, disableHighImpact: fa
 const DEADLINE_MARGIN_MS = 10_000;
 const SWEEP_MS = 1_000;
 const GRANT_REFRESH_MS = 5 * 60_000;
+const POLL_EVERY_MS = 3_000;
 
 interface Waiter {
   resolve: Array<(d: CompanionDecision) => void>;
@@ -65,6 +66,7 @@ export class Daemon {
   /** Calls this process sent to the edge; a resumed call the edge never saw is resubmitted once. */
   readonly #submitted = new Set<string>();
   readonly #requestIds = new Map<string, string>();
+  readonly #polledAt = new Map<string, number>();
   #requestCounter = 0;
 
   constructor(options: DaemonOptions) {
@@ -223,6 +225,7 @@ export class Daemon {
   /** Records a person's (or the edge's) answer durably, then wakes everyone waiting for it. */
   #finalize(callId: string, decision: CompanionDecision): void {
     for (const [id, c] of this.#requestIds) if (c === callId) this.#requestIds.delete(id);
+    this.#polledAt.delete(callId);
     const entry = this.#journal.get(callId);
     if (!entry || entry.status === "decided") return;
     this.#journal.put({ ...entry, status: "decided", decision, decidedAt: new Date().toISOString() });
@@ -301,7 +304,11 @@ export class Daemon {
     if (!edge || this.#polling) return;
     this.#polling = true;
     try {
+      const now = Date.now();
       for (const entry of this.#journal.pending()) {
+        // The hub pushes decisions; polling is the safety net, so each call is checked at most every 3 s.
+        if (now - (this.#polledAt.get(entry.call.callId) ?? 0) < POLL_EVERY_MS) continue;
+        this.#polledAt.set(entry.call.callId, now);
         const answer = await edge.decision(entry.call.callId).catch(() => undefined);
         if (answer === null && !this.#submitted.has(entry.call.callId))
           this.#submit(entry.call.callId, entry.request);
