@@ -146,7 +146,7 @@ export interface Daemon {
 }
 
 /** Starts `airlock up` and resolves once it reports ready. */
-export function startDaemon(env: NodeJS.ProcessEnv, timeoutMs = 30_000): Promise<Daemon> {
+export function startDaemon(env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<Daemon> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, [BIN, "up"], { env, stdio: ["ignore", "pipe", "pipe"] });
     let log = "";
