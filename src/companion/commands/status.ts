@@ -66,7 +66,7 @@ export const statusCommand: Command = {
       return ExitCode.usage;
     }
     try {
-      const res = await sendControl(socketPath(io.env), { type: "status" }, 5_000);
+      const res = await sendControl(socketPath(io.env), { type: "status", cwd: io.cwd }, 5_000);
       if (res.type !== "status") throw new Error("unexpected answer");
       io.stdout(json ? `${JSON.stringify(res.status)}\n` : human(res.status));
       return ExitCode.ok;

@@ -16,7 +16,12 @@ export const ControlRequest = z.discriminatedUnion("type", [
     session_id: z.string().max(200),
     cwd: z.string().max(4096).optional(),
   }),
-  z.strictObject({ id: z.string().max(100), type: z.literal("status") }),
+  z.strictObject({
+    id: z.string().max(100),
+    type: z.literal("status"),
+    /** Include the policy layers for this directory (the caller's cwd). */
+    cwd: z.string().max(4096).optional(),
+  }),
   z.strictObject({
     id: z.string().max(100),
     type: z.literal("session_end"),

@@ -130,6 +130,7 @@ export class Daemon {
         this.#prompts.set(request.session_id, { text: request.text, cwd: request.cwd, at: Date.now() });
         return { id: request.id, type: "ok" };
       case "status":
+        if (request.cwd) this.#policies.get(request.cwd);
         return { id: request.id, type: "status", status: this.status() };
       case "session_end": {
         const removed = this.#sessionGrants.endSession(request.session_id);
