@@ -21,25 +21,26 @@ Options:
 Exit codes: 0 paired, 1 the edge refused the code, 2 bad arguments, 4 edge unreachable.
 `;
 
+function parsePairArgs(args: string[]) {
+  try {
+    return parseArgs({
+      args,
+      options: { server: { type: "string" }, name: { type: "string" }, json: { type: "boolean" } },
+      allowPositionals: true,
+    });
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
 export const pairCommand: Command = {
   name: ["pair"],
   summary: "bind this machine to your account with a pairing code",
   help: HELP,
   async run(args, io) {
-    let parsed: ReturnType<
-      typeof parseArgs<{
-        options: { server: { type: "string" }; name: { type: "string" }; json: { type: "boolean" } };
-        allowPositionals: true;
-      }>
-    >;
-    try {
-      parsed = parseArgs({
-        args,
-        options: { server: { type: "string" }, name: { type: "string" }, json: { type: "boolean" } },
-        allowPositionals: true,
-      });
-    } catch (error) {
-      io.stderr(`airlock pair: ${error instanceof Error ? error.message : String(error)}\n`);
+    const parsed = parsePairArgs(args);
+    if (typeof parsed === "string") {
+      io.stderr(`airlock pair: ${parsed}\n`);
       return ExitCode.usage;
     }
     const code = parsed.positionals[0]?.replace(/[\s-]/g, "");
