@@ -310,3 +310,22 @@ describe("every command has --help", { timeout: 30_000 }, () => {
     },
   );
 });
+
+describe("airlock pair (without an edge)", { timeout: 30_000 }, () => {
+  it("refuses a code that is not 8 digits (exit 2)", async () => {
+    const r = await runAirlock(["pair", "1234"], box.env);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/8-digit pairing code/);
+  });
+
+  it("says the edge is unreachable (exit 4) and writes no credentials", async () => {
+    const r = await runAirlock(["pair", "12345678", "--server", "http://127.0.0.1:9", "--json"], box.env);
+    expect(r.code).toBe(4);
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      paired: false,
+      error: expect.stringMatching(/could not connect/),
+    });
+    const { existsSync } = await import("node:fs");
+    expect(existsSync(join(box.airlockHome, "credentials.json"))).toBe(false);
+  });
+});
