@@ -305,9 +305,14 @@ class Walker {
           this.stmts(item, "Stmts");
         }
         return;
-      case "*syntax.ExtGlob":
-        this.optional(node, "Pattern");
+      case "*syntax.ExtGlob": {
+        // mvdan/sh keeps the pattern as literal text, but bash (with extglob on) expands
+        // substitutions inside it; they cannot be judged, so the command is not analysable.
+        const pattern = child(node, "Pattern");
+        if (pattern !== null && /[$`]|[<>]\(/.test(goString(pattern.Value)))
+          throw new ShapeError("a substitution inside an extended glob pattern cannot be analysed");
         return;
+      }
       case "*syntax.TimeClause":
         this.optional(node, "Stmt");
         return;
