@@ -68,13 +68,14 @@ const rand = (n) => {
   seed = (seed * 1103515245 + 12345) & 0x7fffffff;
   return seed % n;
 };
-export function workload(count, unique) {
+/** `unique` tags every bash command with `--<tag>=i`, so no two share a cache entry. */
+export function workload(count, unique, tag = "n") {
   const calls = [];
   for (let i = 0; i < count; i++) {
     const kind = i % 5;
     const d = rand(N_DIRS + 10);
     const t = rand(N_BASH + 20);
-    const tag = unique ? ` --n=${i}` : "";
+    const suffix = unique ? ` --${tag}=${i}` : "";
     if (kind === 0)
       calls.push({
         kind: "read",
@@ -90,12 +91,12 @@ export function workload(count, unique) {
     else if (kind === 3)
       calls.push({
         kind: "bash-simple",
-        call: { tool: "bash", input: { command: `tool${t} --flag x${tag}` }, cwd: CWD },
+        call: { tool: "bash", input: { command: `tool${t} --flag x${suffix}` }, cwd: CWD },
       });
     else {
       // Agents repeat themselves: compound commands come from a pool of 200 unless `unique`.
       const k = unique ? i : rand(200);
-      const cmd = `git status && tool${(k * 7) % (N_BASH + 20)} a | grep -v x; tool${(k * 13) % N_BASH} "$(tool${(k * 17) % N_BASH} b)"${tag}`;
+      const cmd = `git status && tool${(k * 7) % (N_BASH + 20)} a | grep -v x; tool${(k * 13) % N_BASH} "$(tool${(k * 17) % N_BASH} b)"${suffix}`;
       calls.push({ kind: "bash-compound", call: { tool: "bash", input: { command: cmd }, cwd: CWD } });
     }
   }

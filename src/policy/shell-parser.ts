@@ -16,7 +16,7 @@
 // Evaluated first (a side-effect import is never reordered), before mvdan-sh changes the limit.
 import "./stack-trace-limit.ts";
 import sh from "mvdan-sh";
-import { type ParsedScript, type RawNode, walkFile } from "./shell-walk.ts";
+import { type ParsedScript, type RawNode, type Word, walkFile } from "./shell-walk.ts";
 import { errorWithLimit, savedStackTraceLimit } from "./stack-trace-limit.ts";
 
 errorWithLimit.stackTraceLimit = savedStackTraceLimit;
@@ -58,11 +58,46 @@ function rawFile(src: string): RawNode {
   return raw as RawNode;
 }
 
+// The commonest command is a name and a few plain arguments (`git status`, `npm run build`).
+// For those the GopherJS parse is ~90% of an uncached decision, and its result is known in
+// advance: one statement, one call, one literal per word. "Plain" is deliberately narrow: only
+// characters that are never special to bash inside a word, no assignment (a first word with
+// `=`), no reserved word or declaration builtin that mvdan/sh parses as its own node.
+// test/node/policy/shell-plain.test.ts checks the result equals the parser's on random input.
+const PLAIN = /^[ \t]*[A-Za-z0-9_./:,+=@%-]+(?:[ \t]+[A-Za-z0-9_./:,+=@%-]+)*[ \t]*$/;
+const PLAIN_WORD = /[A-Za-z0-9_./:,+=@%-]+/g;
+const SPECIAL_FIRST_WORDS: ReadonlySet<string> = new Set([
+  ...["if", "then", "elif", "else", "fi", "for", "select", "in", "do", "done", "while", "until"],
+  ...["case", "esac", "function", "time", "coproc", "let"],
+  ...["declare", "local", "export", "readonly", "typeset", "nameref"],
+]);
+
+export function plainCommand(src: string): ParsedScript | null {
+  if (src.length > 4096 || !PLAIN.test(src)) return null;
+  const args: Word[] = [];
+  for (const m of src.matchAll(PLAIN_WORD)) {
+    const value = m[0];
+    if (args.length === 0 && (value.includes("=") || SPECIAL_FIRST_WORDS.has(value))) return null;
+    args.push({ parts: [{ type: "lit", value }], start: m.index, end: m.index + value.length });
+  }
+  const first = args[0];
+  if (first === undefined) return null;
+  return { src, events: [{ kind: "stmt", start: first.start, redirs: [], cmd: { type: "call", args } }] };
+}
+
 /**
  * Parses a bash script into its statements and assignments in syntax.Walk's pre-order.
  * Throws a plain Error with the parser's message on bad syntax, or on an AST it cannot read.
  */
 export function parseBash(src: string): ParsedScript {
+  // The parser must be available even when it is not needed, so a host that has not loaded
+  // it (the Worker before loadShellParser) keeps failing closed on every command alike.
+  mvdan();
+  return plainCommand(src) ?? walkFile(rawFile(src), src);
+}
+
+/** The parser's answer alone, without the plain-command shortcut (for tests). */
+export function parseBashWithParser(src: string): ParsedScript {
   return walkFile(rawFile(src), src);
 }
 
