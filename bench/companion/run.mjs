@@ -51,6 +51,9 @@ function writeMarkdown(report) {
       "  the policy engine, …) at start. The same hook without the CLI dispatcher",
       "  (`hook_local_allow_daemon_no_cli_dispatch`) is about 3× a no-op node process; lazy command loading in the CLI",
       "  would bring `airlock hook …` close to that.",
+      "- Without the CLI dispatcher the daemon's benefit shows: with it the hook never loads the policy engine",
+      "  (`…_daemon_no_cli_dispatch`), without it every hook process loads and compiles the policy",
+      "  (`…_no_daemon_no_cli_dispatch`). Through today's eager CLI both paths pay for the engine at start-up.",
       "- Inside the daemon a local allow takes tens of µs and a control-socket round trip a fraction of a ms; the",
       "  grant-hit series is slower because each call is a fresh shell command parsed by the policy engine before the",
       "  grant is consulted.",
@@ -160,6 +163,7 @@ function startDaemon() {
 }
 
 const results = { spawn: {}, in_process: {} };
+let entry = "";
 const loadBefore = loadavg();
 try {
   console.log(`spawned processes: ${SPAWNS} each; in-process decisions: ${INPROC} each`);
@@ -179,7 +183,7 @@ try {
     );
     // The same hook without the CLI dispatcher (which loads every command's module at start): what lazy
     // command loading in cli.ts would buy.
-    const entry = `import { runClaudeCodeHook } from ${JSON.stringify(join(root, "dist/companion/adapters/claude-code/hook.js"))};
+    entry = `import { runClaudeCodeHook } from ${JSON.stringify(join(root, "dist/companion/adapters/claude-code/hook.js"))};
       let s = ""; for await (const c of process.stdin) s += c;
       const r = await runClaudeCodeHook(s, process.env); process.stdout.write(r.stdout); process.exitCode = r.exitCode;`;
     results.spawn.hook_local_allow_daemon_no_cli_dispatch = await series(
@@ -195,11 +199,19 @@ try {
       decisionIs("allow", "saved grant"),
     );
   } finally {
+    const exited = new Promise((r) => daemon.once("exit", r));
     daemon.kill("SIGTERM");
+    await exited;
   }
   results.spawn.hook_local_allow_no_daemon = await series(
     "hook local allow (no daemon)",
     [BIN, "hook", "claude-code"],
+    LOCAL_ALLOW,
+    decisionIs("allow"),
+  );
+  results.spawn.hook_local_allow_no_daemon_no_cli_dispatch = await series(
+    "hook local allow (no daemon, no CLI)",
+    ["--input-type=module", "-e", entry],
     LOCAL_ALLOW,
     decisionIs("allow"),
   );
