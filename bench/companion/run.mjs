@@ -49,7 +49,7 @@ function writeMarkdown(report) {
       "- A hook's wall time is dominated by **loading the CLI**, not by deciding: `airlock --version` (no decision at",
       "  all) costs as much as a hook call, because `src/companion/cli.ts` imports every command module (the MCP SDK,",
       "  the policy engine, …) at start. The same hook without the CLI dispatcher",
-      "  (`hook_local_allow_daemon_no_cli_dispatch`) is about 3× a no-op node process; lazy command loading in the CLI",
+      "  (`hook_local_allow_daemon_no_cli_dispatch`) takes about a third of the CLI path; lazy command loading in the CLI",
       "  would bring `airlock hook …` close to that.",
       "- Without the CLI dispatcher the daemon's benefit shows: with it the hook never loads the policy engine",
       "  (`…_daemon_no_cli_dispatch`), without it every hook process loads and compiles the policy",
