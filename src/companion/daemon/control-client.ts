@@ -46,6 +46,12 @@ export function sendControl(socketPath: string, body: Body, timeoutMs: number): 
         buffer = buffer.slice(nl + 1);
         const parsed = parseLine(ControlResponse, line);
         if (parsed.ok && parsed.value.id === id) return finish(() => resolve(parsed.value));
+        // An error without our id is the daemon refusing the request itself (too large, unparsable): not a
+        // lost decision, so the caller may decide without it.
+        if (parsed.ok && parsed.value.type === "error" && parsed.value.id === "") {
+          const message = parsed.value.message;
+          return finish(() => reject(new DaemonUnavailable(`the daemon refused the request: ${message}`)));
+        }
         if (!parsed.ok)
           return finish(() => reject(new DaemonLost(`the daemon sent a malformed answer (${parsed.error})`)));
         nl = buffer.indexOf("\n");

@@ -11,8 +11,8 @@ import {
 
 export type ControlHandler = (request: ControlRequest) => Promise<ControlResponse>;
 
-/** Lines longer than this are refused: a request is a tool call, not a file upload. */
-const MAX_LINE = 1_000_000;
+/** Lines longer than this are refused (the caller then decides without the daemon); a Write can carry a file. */
+const MAX_LINE = 32 * 1024 * 1024;
 
 function alive(path: string): Promise<boolean> {
   return new Promise((resolve) => {
@@ -39,12 +39,14 @@ export async function listenControl(
     socket.setEncoding("utf8");
     let buffer = "";
     socket.on("data", (chunk: string) => {
+      // Only the new chunk can hold the next newline; rescanning the whole buffer would be quadratic.
+      const scanFrom = buffer.length;
       buffer += chunk;
       if (buffer.length > MAX_LINE) {
         socket.end(`${JSON.stringify({ id: "", type: "error", message: "request too large" })}\n`);
         return;
       }
-      let nl = buffer.indexOf("\n");
+      let nl = buffer.indexOf("\n", scanFrom);
       while (nl >= 0) {
         const line = buffer.slice(0, nl);
         buffer = buffer.slice(nl + 1);

@@ -95,6 +95,16 @@ describe("airlock up", { timeout: 60_000 }, () => {
     expect(after.policy.find((p) => p.cwd === box.project)).toMatchObject({ ok: true, stale: false });
   });
 
+  it("decides a Write carrying a large file through the daemon", async () => {
+    const before = (await status()).decisions;
+    const big = "x".repeat(2 * 1024 * 1024);
+    const out = await decisionOf(
+      preToolUse("Write", { file_path: join(box.project, "big.txt"), content: big }),
+    );
+    expect(out.permissionDecision).toBe("deny");
+    expect((await status()).decisions).toBe(before + 1);
+  });
+
   it("queues local decisions for the edge's audit, with scope hashes and no contents", async () => {
     await decisionOf(
       preToolUse("Write", { file_path: join(box.project, "secret.txt"), content: "TOPSECRET-CONTENT" }),
@@ -104,7 +114,7 @@ describe("airlock up", { timeout: 60_000 }, () => {
       .trim()
       .split("\n")
       .map((l) => JSON.parse(l));
-    expect(events.length).toBeGreaterThanOrEqual(3);
+    expect(events.length).toBeGreaterThanOrEqual(4);
     expect(events.at(-1)).toMatchObject({
       session_id: "s-daemon",
       agent_id: "claude-code",
