@@ -52,6 +52,8 @@ export interface CompiledCondition {
   guard: Guard;
   /** `true` literally: the catch-all a `default:` rule or a trailing `condition: "true"` uses. */
   always: boolean;
+  /** Set when the whole condition is `tool == "x"` or `tool in [...]`: true exactly for these tools. */
+  toolIn?: ReadonlySet<string>;
 }
 
 export interface ConditionError {
@@ -283,6 +285,21 @@ function fastBool(node: ASTNode): Fast<boolean> | null {
   }
 }
 
+/** The tools a condition that only tests `tool` admits; null for any other condition. */
+function toolTest(node: ASTNode): ReadonlySet<string> | null {
+  if (node.op === "==") {
+    const [l, r] = node.args;
+    const lit = stringLiteral(r) ?? stringLiteral(l);
+    const other = stringLiteral(r) !== undefined ? l : r;
+    return lit !== undefined && isId(other, "tool") ? new Set([lit]) : null;
+  }
+  if (node.op === "in" && isId(node.args[0], "tool") && node.args[1].op === "list") {
+    const lits = node.args[1].args.map(stringLiteral);
+    return lits.every((x): x is string => x !== undefined) ? new Set(lits) : null;
+  }
+  return null;
+}
+
 /** Parses and type-checks a condition; the result must be a bool. */
 export function compileCondition(
   source: string,
@@ -306,7 +323,9 @@ export function compileCondition(
     return value;
   };
   const fast = options.fast === false ? null : fastBool(parsed.ast);
+  const toolIn = toolTest(parsed.ast);
   return {
+    ...(toolIn === null ? {} : { toolIn }),
     source,
     guard: guardOf(parsed.ast),
     always: parsed.ast.op === "value" && parsed.ast.args === true,

@@ -1,11 +1,18 @@
 // The compiled policy: flat rule lists per precedence tier, indexed for the per-call loop.
+import type { CompiledCondition } from "./cel.ts";
 import type { FlatRule } from "./rule-tree.ts";
 import type { Action, LayerName, SourceLayer } from "./types.ts";
 
 export interface RuleSet {
   rules: readonly FlatRule[];
   /** Rules that can match a (tool, first command word) pair, in order; filled lazily. */
-  byKey: Map<string, readonly FlatRule[]>;
+  byKey: Map<string, readonly Candidate[]>;
+}
+
+/** A rule that can match a call's tool, with the conditions still to check for that tool. */
+export interface Candidate {
+  rule: FlatRule;
+  conditions: readonly CompiledCondition[];
 }
 
 export interface LoadedSource {
@@ -37,16 +44,22 @@ export function makeRuleSet(rules: FlatRule[]): RuleSet {
   return { rules, byKey: new Map() };
 }
 
-/** The rules whose static guard admits this tool and first word, keeping their order. */
-export function candidates(set: RuleSet, tool: string, firstWord: string): readonly FlatRule[] {
+/**
+ * The rules whose static guard admits this tool and first word, keeping their order. A
+ * condition that only tests the tool (`tool == "bash"` of a nested rule's parent) is true for
+ * every call with this key, so it is dropped from the candidate's conditions.
+ */
+export function candidates(set: RuleSet, tool: string, firstWord: string): readonly Candidate[] {
   const key = `${tool}\u0000${firstWord}`;
   let list = set.byKey.get(key);
   if (list === undefined) {
-    list = set.rules.filter(
-      (r) =>
-        (r.guard.tools === null || r.guard.tools.has(tool)) &&
-        (r.guard.firstWords === null || r.guard.firstWords.has(firstWord)),
-    );
+    list = set.rules
+      .filter(
+        (r) =>
+          (r.guard.tools === null || r.guard.tools.has(tool)) &&
+          (r.guard.firstWords === null || r.guard.firstWords.has(firstWord)),
+      )
+      .map((rule) => ({ rule, conditions: rule.conditions.filter((c) => !c.toolIn?.has(tool)) }));
     // Unbounded distinct command words must not grow memory without limit.
     if (set.byKey.size >= MAX_INDEX_KEYS) set.byKey.clear();
     set.byKey.set(key, list);

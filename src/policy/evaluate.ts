@@ -3,7 +3,7 @@
 // overridden by the project's own first match when that is stricter (a project block is never
 // short-circuited by a global allow).
 import type { CelContext } from "./cel.ts";
-import { type CompiledPolicy, candidates, type RuleSet } from "./compiled.ts";
+import { type Candidate, type CompiledPolicy, candidates, type RuleSet } from "./compiled.ts";
 import type { FlatRule } from "./rule-tree.ts";
 import { type Action, actionRank, type LayerName } from "./types.ts";
 
@@ -21,9 +21,9 @@ interface Match {
   error?: string;
 }
 
-function matches(rule: FlatRule, ctx: CelContext): Match | null {
+function matches({ rule, conditions }: Candidate, ctx: CelContext): Match | null {
   try {
-    for (const c of rule.conditions) if (!c.evaluate(ctx)) return null;
+    for (const c of conditions) if (!c.evaluate(ctx)) return null;
     return { rule };
   } catch (error) {
     // An erroring condition may only make the answer stricter: it never grants.
@@ -36,8 +36,8 @@ function matches(rule: FlatRule, ctx: CelContext): Match | null {
 }
 
 export function firstMatch(set: RuleSet, ctx: CelContext, firstWord: string): Match | null {
-  for (const rule of candidates(set, ctx.tool, firstWord)) {
-    const m = matches(rule, ctx);
+  for (const candidate of candidates(set, ctx.tool, firstWord)) {
+    const m = matches(candidate, ctx);
     if (m) return m;
   }
   return null;

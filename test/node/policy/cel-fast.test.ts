@@ -2,7 +2,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type CelContext, type CompiledCondition, compileCondition } from "../../../src/policy/cel.ts";
+import { decide } from "../../../src/policy/index.ts";
 import { Lru } from "../../../src/policy/lru.ts";
+import { CWD, compile, user } from "./helpers.ts";
 
 const CONDITIONS = [
   'tool == "bash"',
@@ -69,6 +71,38 @@ describe("condition fast path", () => {
     expect(outcome(compiled('tool == "bash"', true), ctx)).toBe(
       outcome(compiled('tool == "bash"', false), ctx),
     );
+  });
+});
+
+describe("tool-only conditions", () => {
+  it("are marked with the tools they admit, and nothing else is", () => {
+    expect(compiled('tool == "bash"', true).toolIn).toEqual(new Set(["bash"]));
+    expect(compiled('"read" == tool', true).toolIn).toEqual(new Set(["read"]));
+    expect(compiled('tool in ["write", "edit"]', true).toolIn).toEqual(new Set(["write", "edit"]));
+    for (const s of ['tool != "bash"', 'tool == "bash" && command == "x"', "tool == cwd", "true"])
+      expect(compiled(s, true).toolIn, s).toBeUndefined();
+  });
+
+  it("are skipped only for the tools they admit", () => {
+    const p = compile(
+      user(`
+default_action: ask
+rules:
+  - name: Files
+    condition: tool in ["write", "edit"]
+    rules:
+      - name: no etc
+        condition: path.startsWith("/etc/")
+        action: deny
+  - name: etc reads
+    condition: path.startsWith("/etc/")
+    action: allow
+`),
+    );
+    const call = (tool: string) => decide(p, { tool, input: { path: "/etc/x" }, cwd: CWD }, { hasUI: true });
+    expect(call("write")).toMatchObject({ action: "deny", rule: "Files > no etc" });
+    expect(call("edit")).toMatchObject({ action: "deny", rule: "Files > no etc" });
+    expect(call("read")).toMatchObject({ action: "allow", rule: "etc reads" });
   });
 });
 
