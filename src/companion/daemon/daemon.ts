@@ -172,8 +172,9 @@ export class Daemon {
           );
         }
         const request = toDecisionRequest(call, record);
+        // The journal is on disk: it keeps the redacted input the edge sees, never file contents.
         this.#journal.put({
-          call,
+          call: { ...call, input: request.input },
           request,
           status: "pending",
           submittedAt: new Date().toISOString(),

@@ -1,7 +1,7 @@
 // The daemon's hub link against a loopback hub: a dropped socket reconnects and resumes the call in flight
 // (hello.resume), the decision that arrives after the reconnect reaches the waiting hook, emergency pushes apply
 // at once, and a 4001 close marks the device revoked.
-import { writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -157,6 +157,31 @@ describe("daemon ↔ hub", { timeout: 60_000 }, () => {
       permissionDecisionReason: "approved on the phone",
     });
     expect((await status()).pending).toEqual([]);
+  });
+
+  it("never writes file contents to the journal or sends them to the hub", async () => {
+    const stdin = JSON.stringify({
+      session_id: "s",
+      cwd: box.project,
+      hook_event_name: "PreToolUse",
+      tool_name: "Write",
+      tool_input: { file_path: join(box.project, ".env"), content: "API_KEY=TOPSECRET-JOURNAL" },
+      tool_use_id: "toolu_secret",
+    });
+    const hook = runAirlock(["hook", "claude-code"], box.env, stdin);
+    await nextMessage(() => requests.some((r) => r.request.call_id === "cc:toolu_secret"));
+    const calls = join(box.airlockHome, "state", "calls");
+    const journal = readdirSync(calls).map((f) => readFileSync(join(calls, f), "utf8"));
+    expect(journal.join("\n")).toContain("cc:toolu_secret");
+    expect(journal.join("\n")).not.toContain("TOPSECRET-JOURNAL");
+    expect(JSON.stringify(requests)).not.toContain("TOPSECRET-JOURNAL");
+    current?.send(
+      JSON.stringify({
+        type: "capability_decision",
+        data: { call_id: "cc:toolu_secret", decision: "deny", reason: "denied on the phone", source: "user" },
+      }),
+    );
+    expect(JSON.parse((await hook).stdout).hookSpecificOutput.permissionDecision).toBe("deny");
   });
 
   it("applies an emergency push to the next decision", async () => {
