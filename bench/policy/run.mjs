@@ -4,21 +4,24 @@
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as cedar from "@cedar-policy/cedar-wasm/nodejs";
 import { compareCel } from "./cel-compare.mjs";
+import { airlockConfig, CWD, cedarPolicies, stats, throughput, timeEach, workload } from "./workload.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..", "..");
-if (!process.argv.includes("--no-build")) {
+// `--src=DIR` benches the TypeScript sources in DIR (e.g. an older checkout of src/policy, for a
+// before/after at the same machine load) and only prints; results.json is left alone.
+const srcArg = process.argv.find((a) => a.startsWith("--src="))?.slice("--src=".length);
+if (!srcArg && !process.argv.includes("--no-build")) {
   execFileSync(join(root, "node_modules", ".bin", "tsc"), ["-p", join(root, "tsconfig.node.json")], {
     stdio: "inherit",
   });
 }
-const { compilePolicy, decide, clearShellCache } = await import(join(root, "dist", "policy", "index.js"));
-
-import { airlockConfig, CWD, cedarPolicies, stats, throughput, timeEach, workload } from "./workload.mjs";
+const entry = srcArg ? join(resolve(srcArg), "index.ts") : join(root, "dist", "policy", "index.js");
+const { compilePolicy, decide, clearShellCache } = await import(entry);
 
 // ---- Airlock -------------------------------------------------------------------------------
 const tCompile = process.hrtime.bigint();
@@ -136,7 +139,7 @@ const results = {
   },
   cel: compareCel(),
 };
-writeFileSync(join(here, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
+if (!srcArg) writeFileSync(join(here, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
 console.log(
   JSON.stringify(
     { machine: results.machine, airlock, sharedSubset: results.sharedSubset, targets: results.targets },
