@@ -93,11 +93,17 @@ export function parseBash(src: string): ParsedScript {
   // The parser must be available even when it is not needed, so a host that has not loaded
   // it (the Worker before loadShellParser) keeps failing closed on every command alike.
   mvdan();
-  return plainCommand(src) ?? walkFile(rawFile(src), src);
+  return plainCommand(src) ?? parseBashWithParser(src);
 }
+
+// GopherJS converts a lone UTF-16 surrogate into UTF-8 together with the character after it,
+// so `x\uD800; rm y` reached mvdan/sh without its `;` and `rm y` read as arguments. bash gets
+// U+FFFD there and runs `rm y`. No real command has a lone surrogate: refuse to analyse one.
+const LONE_SURROGATE = /\p{Cs}/u;
 
 /** The parser's answer alone, without the plain-command shortcut (for tests). */
 export function parseBashWithParser(src: string): ParsedScript {
+  if (LONE_SURROGATE.test(src)) throw new Error("the command contains an unpaired UTF-16 surrogate");
   return walkFile(rawFile(src), src);
 }
 

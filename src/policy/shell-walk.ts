@@ -100,6 +100,21 @@ function children(node: RawNode, field: string): RawNode[] {
   return out;
 }
 
+/** Bytes of a code point in UTF-8; a lone surrogate becomes U+FFFD, also 3 bytes. */
+function utf8Size(c: number): number {
+  return c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
+}
+
+function utf8Length(src: string): number {
+  let n = 0;
+  for (let i = 0; i < src.length; i++) {
+    const size = utf8Size(src.codePointAt(i) as number);
+    n += size;
+    if (size === 4) i++;
+  }
+  return n;
+}
+
 class Walker {
   readonly events: ScriptEvent[] = [];
   readonly #src: string;
@@ -109,18 +124,16 @@ class Walker {
   constructor(src: string) {
     this.#src = src;
     if (!ASCII.test(src)) {
-      const index = new Uint32Array(src.length * 3 + 1);
+      const index = new Uint32Array(utf8Length(src) + 1);
       let byte = 0;
       for (let i = 0; i < src.length; i++) {
-        index[byte] = i;
-        const c = src.codePointAt(i) as number;
-        const size = c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
-        for (let k = 1; k < size; k++) index[byte + k] = i;
+        const size = utf8Size(src.codePointAt(i) as number);
+        for (let k = 0; k < size; k++) index[byte + k] = i;
         byte += size;
-        if (c >= 0x10000) i++; // the low surrogate was counted in the code point's 4 bytes
+        if (size === 4) i++; // the low surrogate is part of the same code point
       }
       index[byte] = src.length;
-      this.#index = index.subarray(0, byte + 1);
+      this.#index = index;
     }
   }
 

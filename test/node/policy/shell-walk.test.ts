@@ -126,6 +126,18 @@ describe("offsets and text outside ASCII", () => {
       { kind: "exec", argv: ["rm", "ünï"], text: "rm ünï", dynamic: null },
     ]);
   });
+  it("an unpaired surrogate (which the GopherJS runtime merges with the next character) asks", () => {
+    const allowAll = compile(user("default_action: allow\n"));
+    for (const src of [
+      "echo 'a\uDC00b' > f\uD800; rm y",
+      "echo x\uD800; rm -rf /",
+      "bash -c 'ls\uDBFF; rm z'",
+    ]) {
+      const r = bash(allowAll, src);
+      expect(r.action, JSON.stringify(src)).toBe("ask");
+      expect(r.reasons.join(" ")).toMatch(/unpaired UTF-16 surrogate/);
+    }
+  });
   it("handles characters outside the BMP", () => {
     const units = analyzeShell("echo 😀 && rm 😀x").units;
     expect(units.map((u) => u.text)).toEqual(["echo 😀", "rm 😀x"]);
