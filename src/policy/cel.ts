@@ -54,6 +54,8 @@ export interface CompiledCondition {
   always: boolean;
   /** Set when the whole condition is `tool == "x"` or `tool in [...]`: true exactly for these tools. */
   toolIn?: ReadonlySet<string>;
+  /** Set for `<tool test> && rest`: for those tools the condition is `rest` alone. */
+  toolAnd?: { tools: ReadonlySet<string>; rest: (ctx: CelContext) => boolean };
 }
 
 export interface ConditionError {
@@ -324,8 +326,26 @@ export function compileCondition(
   };
   const fast = options.fast === false ? null : fastBool(parsed.ast);
   const toolIn = toolTest(parsed.ast);
+  const guarded = parsed.ast.op === "&&" && options.fast !== false ? toolTest(parsed.ast.args[0]) : null;
+  const rest = guarded !== null && parsed.ast.op === "&&" ? fastBool(parsed.ast.args[1]) : null;
   return {
     ...(toolIn === null ? {} : { toolIn }),
+    ...(guarded === null || rest === null
+      ? {}
+      : {
+          toolAnd: {
+            tools: guarded,
+            // With the tool test true, `a && b` is b; cel-js decides when b is not fast after all.
+            rest: (ctx: CelContext) => {
+              try {
+                return rest(ctx);
+              } catch (error) {
+                if (error instanceof NotFast) return interpreted(ctx);
+                throw error;
+              }
+            },
+          },
+        }),
     source,
     guard: guardOf(parsed.ast),
     always: parsed.ast.op === "value" && parsed.ast.args === true,

@@ -12,8 +12,9 @@ export interface RuleSet {
 /** A rule that can match a call's tool, with the conditions still to check for that tool. */
 export interface Candidate {
   rule: FlatRule;
-  conditions: readonly CompiledCondition[];
+  conditions: readonly Check[];
 }
+export type Check = Pick<CompiledCondition, "evaluate">;
 
 export interface LoadedSource {
   layer: SourceLayer;
@@ -44,10 +45,20 @@ export function makeRuleSet(rules: FlatRule[]): RuleSet {
   return { rules, byKey: new Map() };
 }
 
+/** What is left of a rule's conditions once the call's tool is known. */
+function residual(conditions: readonly CompiledCondition[], tool: string): Check[] {
+  const out: Check[] = [];
+  for (const c of conditions) {
+    if (c.toolIn?.has(tool)) continue;
+    out.push(c.toolAnd?.tools.has(tool) ? { evaluate: c.toolAnd.rest } : c);
+  }
+  return out;
+}
+
 /**
  * The rules whose static guard admits this tool and first word, keeping their order. A
  * condition that only tests the tool (`tool == "bash"` of a nested rule's parent) is true for
- * every call with this key, so it is dropped from the candidate's conditions.
+ * every call with this key, so it is dropped, and `tool == "read" && rest` becomes `rest`.
  */
 export function candidates(set: RuleSet, tool: string, firstWord: string): readonly Candidate[] {
   const key = `${tool}\u0000${firstWord}`;
@@ -59,7 +70,7 @@ export function candidates(set: RuleSet, tool: string, firstWord: string): reado
           (r.guard.tools === null || r.guard.tools.has(tool)) &&
           (r.guard.firstWords === null || r.guard.firstWords.has(firstWord)),
       )
-      .map((rule) => ({ rule, conditions: rule.conditions.filter((c) => !c.toolIn?.has(tool)) }));
+      .map((rule) => ({ rule, conditions: residual(rule.conditions, tool) }));
     // Unbounded distinct command words must not grow memory without limit.
     if (set.byKey.size >= MAX_INDEX_KEYS) set.byKey.clear();
     set.byKey.set(key, list);

@@ -8,6 +8,8 @@ import { CWD, compile, user } from "./helpers.ts";
 
 const CONDITIONS = [
   'tool == "bash"',
+  'tool == "read" && path.startsWith(cwd + "/dir1/")',
+  'tool in ["bash", "x"] && command.matches("^rm")',
   'tool != "read" && !(path == cwd)',
   'command == "rm" || command.startsWith("rm ")',
   'command.matches("^(npm|pnpm) (test|run [a-z:-]+)$")',
@@ -60,7 +62,14 @@ describe("condition fast path", () => {
     const pairs = CONDITIONS.map((s) => [compiled(s, true), compiled(s, false)] as const);
     fc.assert(
       fc.property(ctxArb, (ctx) => {
-        for (const [fast, slow] of pairs) expect(outcome(fast, ctx), fast.source).toBe(outcome(slow, ctx));
+        for (const [fast, slow] of pairs) {
+          expect(outcome(fast, ctx), fast.source).toBe(outcome(slow, ctx));
+          // What a candidate evaluates once the call's tool is known must agree as well.
+          if (fast.toolIn?.has(ctx.tool)) expect(outcome(slow, ctx), fast.source).toBe("true");
+          const rest = fast.toolAnd;
+          if (rest?.tools.has(ctx.tool))
+            expect(outcome({ ...fast, evaluate: rest.rest }, ctx), fast.source).toBe(outcome(slow, ctx));
+        }
       }),
       { numRuns: 500 },
     );
@@ -81,6 +90,8 @@ describe("tool-only conditions", () => {
     expect(compiled('tool in ["write", "edit"]', true).toolIn).toEqual(new Set(["write", "edit"]));
     for (const s of ['tool != "bash"', 'tool == "bash" && command == "x"', "tool == cwd", "true"])
       expect(compiled(s, true).toolIn, s).toBeUndefined();
+    expect(compiled('tool == "bash" && command == "x"', true).toolAnd?.tools).toEqual(new Set(["bash"]));
+    expect(compiled('command == "x" && tool == "bash"', true).toolAnd).toBeUndefined();
   });
 
   it("are skipped only for the tools they admit", () => {
