@@ -1,6 +1,6 @@
 // The `airlock` CLI entry: finds the subcommand by its leading words and runs it.
-import { type Command, type CommandIo, ExitCode } from "./command.ts";
-import { commands } from "./commands/index.ts";
+import { type CommandIo, ExitCode } from "./command.ts";
+import { type CommandEntry, commands } from "./commands/index.ts";
 
 function nodeIo(): CommandIo {
   return {
@@ -23,8 +23,8 @@ function usage(): string {
 }
 
 /** Longest match of leading words wins, so `policy explain` beats a bare `policy`. */
-export function findCommand(argv: string[]): { command: Command; rest: string[] } | undefined {
-  let best: { command: Command; rest: string[] } | undefined;
+export function findCommand(argv: string[]): { command: CommandEntry; rest: string[] } | undefined {
+  let best: { command: CommandEntry; rest: string[] } | undefined;
   for (const command of commands) {
     const n = command.name.length;
     if (argv.length >= n && command.name.every((w, i) => argv[i] === w)) {
@@ -48,15 +48,17 @@ export async function main(argv: string[], io: CommandIo = nodeIo()): Promise<nu
     io.stderr(`airlock: unknown command "${argv.join(" ")}"\n\n${usage()}`);
     return ExitCode.usage;
   }
-  if (found.rest.includes("--help") || found.rest.includes("-h")) {
-    io.stdout(found.command.help.endsWith("\n") ? found.command.help : `${found.command.help}\n`);
-    return ExitCode.ok;
-  }
   try {
-    return await found.command.run(found.rest, io);
+    const command = await found.command.load();
+    if (found.rest.includes("--help") || found.rest.includes("-h")) {
+      io.stdout(command.help.endsWith("\n") ? command.help : `${command.help}\n`);
+      return ExitCode.ok;
+    }
+    return await command.run(found.rest, io);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     io.stderr(`airlock ${found.command.name.join(" ")}: ${message}\n`);
-    return ExitCode.failure;
+    // For an agent hook, exit 2 is the blocking error: a crash must never let the call through.
+    return found.command.name[0] === "hook" ? 2 : ExitCode.failure;
   }
 }

@@ -24,8 +24,7 @@ export interface CommandIo {
 export interface Command {
   /** Words that select the command, e.g. ["policy", "explain"]. */
   name: string[];
-  summary: string;
-  /** Full --help text. */
+  /** Full --help text (the one-line summary lives in commands/index.ts, which lists commands unloaded). */
   help: string;
   run: (args: string[], io: CommandIo) => Promise<number>;
 }

@@ -43,7 +43,6 @@ function hookInstalled(path: string, agentArg: string): boolean {
 
 export const doctorCommand: Command = {
   name: ["doctor"],
-  summary: "check credentials, edge, token, daemon, policy and hooks",
   help: HELP,
   async run(args, io) {
     let json = false;

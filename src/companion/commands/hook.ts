@@ -122,10 +122,6 @@ async function runHook(agent: Agent, io: CommandIo): Promise<number> {
 function hookCommand(agent: Agent, help: string): Command {
   return {
     name: ["hook", agent],
-    summary:
-      agent === "claude-code"
-        ? "Claude Code hook: decides each tool call (stdin JSON); --install adds it"
-        : "Codex hook: decides each tool call (stdin JSON); --install adds it",
     help,
     async run(args, io) {
       if (args.includes("--install") || args.includes("--uninstall")) return install(agent, args, io);

@@ -1,26 +1,73 @@
-// Every `airlock` subcommand, in the order `airlock --help` lists them.
+// Every `airlock` subcommand, in the order `airlock --help` lists them. Modules load only when their
+// command runs: a hook is spawned for every tool call, so it must not pay for the MCP SDK or the policy CLI.
 import type { Command } from "../command.ts";
-import { doctorCommand } from "./doctor.ts";
-import { hookClaudeCodeCommand, hookCodexCommand } from "./hook.ts";
-import { mcpCommand } from "./mcp.ts";
-import { pairCommand } from "./pair.ts";
-import { policyExplain, policyLint, policyTest } from "./policy.ts";
-import { policyImport } from "./policy-import.ts";
-import { statusCommand } from "./status.ts";
-import { trust } from "./trust.ts";
-import { upCommand } from "./up.ts";
 
-export const commands: Command[] = [
-  pairCommand,
-  upCommand,
-  statusCommand,
-  hookClaudeCodeCommand,
-  hookCodexCommand,
-  mcpCommand,
-  policyExplain,
-  policyTest,
-  policyLint,
-  policyImport,
-  trust,
-  doctorCommand,
+export interface CommandEntry {
+  /** Words that select the command, e.g. ["policy", "explain"]. */
+  name: string[];
+  summary: string;
+  load: () => Promise<Command>;
+}
+
+export const commands: CommandEntry[] = [
+  {
+    name: ["pair"],
+    summary: "bind this machine to your account with a pairing code",
+    load: async () => (await import("./pair.ts")).pairCommand,
+  },
+  {
+    name: ["up"],
+    summary: "run the daemon (hub connection, control socket, policy reload)",
+    load: async () => (await import("./up.ts")).upCommand,
+  },
+  {
+    name: ["status"],
+    summary: "daemon connection, policy layers and pending calls",
+    load: async () => (await import("./status.ts")).statusCommand,
+  },
+  {
+    name: ["hook", "claude-code"],
+    summary: "Claude Code hook: decides each tool call (stdin JSON); --install adds it",
+    load: async () => (await import("./hook.ts")).hookClaudeCodeCommand,
+  },
+  {
+    name: ["hook", "codex"],
+    summary: "Codex hook: decides each tool call (stdin JSON); --install adds it",
+    load: async () => (await import("./hook.ts")).hookCodexCommand,
+  },
+  {
+    name: ["mcp"],
+    summary: "Run the governed MCP server (read, grep, ls, bash) on stdio",
+    load: async () => (await import("./mcp.ts")).mcpCommand,
+  },
+  {
+    name: ["policy", "explain"],
+    summary: "Show the decision the policy makes for one tool call",
+    load: async () => (await import("./policy.ts")).policyExplain,
+  },
+  {
+    name: ["policy", "test"],
+    summary: "Run policy scenario files and report every mismatch",
+    load: async () => (await import("./policy.ts")).policyTest,
+  },
+  {
+    name: ["policy", "lint"],
+    summary: "Validate policy files (all layers for this directory when none are given)",
+    load: async () => (await import("./policy.ts")).policyLint,
+  },
+  {
+    name: ["policy", "import"],
+    summary: "Translate Claude Code permission rules into an Airlock config",
+    load: async () => (await import("./policy-import.ts")).policyImport,
+  },
+  {
+    name: ["trust"],
+    summary: "Trust a repository's .airlock/.pi permissions files (pinned to their content)",
+    load: async () => (await import("./trust.ts")).trust,
+  },
+  {
+    name: ["doctor"],
+    summary: "check credentials, edge, token, daemon, policy and hooks",
+    load: async () => (await import("./doctor.ts")).doctorCommand,
+  },
 ];

@@ -34,7 +34,6 @@ function grepTimeoutMs(env: NodeJS.ProcessEnv): number {
 
 export const mcpCommand: Command = {
   name: ["mcp"],
-  summary: "Run the governed MCP server (read, grep, ls, bash) on stdio",
   help: HELP,
   run: async (args, io) => {
     let workspaceArg: string | undefined;

@@ -35,7 +35,6 @@ function parsePairArgs(args: string[]) {
 
 export const pairCommand: Command = {
   name: ["pair"],
-  summary: "bind this machine to your account with a pairing code",
   help: HELP,
   async run(args, io) {
     const parsed = parsePairArgs(args);

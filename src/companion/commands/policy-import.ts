@@ -22,7 +22,6 @@ const SettingsSchema = z.object({
 
 export const policyImport: Command = {
   name: ["policy", "import"],
-  summary: "Translate Claude Code permission rules into an Airlock config",
   help: `Usage: airlock policy import claude-code SETTINGS.json [--out FILE]
 
 Reads permissions.allow/ask/deny from a Claude Code settings file and prints an equivalent

@@ -42,7 +42,6 @@ function renderRecord(r: DecisionRecord): string {
 
 export const policyExplain: Command = {
   name: ["policy", "explain"],
-  summary: "Show the decision the policy makes for one tool call",
   help: `Usage: airlock policy explain --tool NAME --input JSON [options]
 
 Prints the decision record {action, layer, rule, capability, risk, reasons, scope, scopeHash}.
@@ -155,7 +154,6 @@ function scenarioSources(
 
 export const policyTest: Command = {
   name: ["policy", "test"],
-  summary: "Run policy scenario files and report every mismatch",
   help: `Usage: airlock policy test FILE... [--config [LAYER:]FILE]... [--json]
 
 Each FILE is YAML:
@@ -254,7 +252,6 @@ Exit codes: 0 all cases pass, 1 any mismatch, 2 bad scenario file or arguments, 
 
 export const policyLint: Command = {
   name: ["policy", "lint"],
-  summary: "Validate policy files (all layers for this directory when none are given)",
   help: `Usage: airlock policy lint [[LAYER:]FILE...] [--cwd DIR] [--json]
 
 Parses and compiles the files together (lowest layer first; LAYER as for --config) or, with no

@@ -55,7 +55,6 @@ function human(status: DaemonStatus): string {
 
 export const statusCommand: Command = {
   name: ["status"],
-  summary: "daemon connection, policy layers and pending calls",
   help: HELP,
   async run(args, io) {
     let json = false;

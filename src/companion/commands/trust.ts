@@ -20,7 +20,6 @@ function existing(paths: string[]): string[] {
 
 export const trust: Command = {
   name: ["trust"],
-  summary: "Trust a repository's .airlock/.pi permissions files (pinned to their content)",
   help: `Usage: airlock trust [DIR] [--revoke] [--list] [--json]
 
 An untrusted project config can only add deny, ask and hidden rules. Trusting it lets its allow

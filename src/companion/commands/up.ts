@@ -23,7 +23,6 @@ Exit codes: 0 stopped by a signal, 1 could not start (e.g. already running).
 
 export const upCommand: Command = {
   name: ["up"],
-  summary: "run the daemon (hub connection, control socket, policy reload)",
   help: HELP,
   async run(args, io) {
     let quiet = false;
