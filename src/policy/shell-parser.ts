@@ -13,6 +13,7 @@
 // slice is {$array, $offset, $length}, a nil pointer is its type's `nil` object and a nil
 // interface has no type string. shell-walk.ts reads that directly and fails closed (the command
 // is unparsable, so `ask`) on any node type or shape it does not know.
+
 // Evaluated first (a side-effect import is never reordered), before mvdan-sh changes the limit.
 import "./stack-trace-limit.ts";
 import sh from "mvdan-sh";
