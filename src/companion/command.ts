@@ -1,4 +1,5 @@
 // The shape every `airlock` subcommand implements, and the exit codes they share.
+import { parseArgs } from "node:util";
 
 /** Exit codes are a public contract (README, "CLI exit codes"). */
 export const ExitCode = {
@@ -27,4 +28,17 @@ export interface Command {
   /** Full --help text (the one-line summary lives in commands/index.ts, which lists commands unloaded). */
   help: string;
   run: (args: string[], io: CommandIo) => Promise<number>;
+}
+
+/**
+ * Parses the only option of a command that takes just `--json`. Returns undefined (after saying why on
+ * stderr) when the arguments are wrong, so the caller exits with ExitCode.usage.
+ */
+export function parseJsonOnly(command: string, args: string[], io: CommandIo): boolean | undefined {
+  try {
+    return parseArgs({ args, options: { json: { type: "boolean" } } }).values.json ?? false;
+  } catch (error) {
+    io.stderr(`airlock ${command}: ${error instanceof Error ? error.message : String(error)}\n`);
+    return undefined;
+  }
 }

@@ -43,3 +43,39 @@ export function parseJsonObject(text: string): Record<string, unknown> | undefin
     return undefined;
   }
 }
+
+/** How one agent's hook answers: its input schema, its handler, and its two ways of saying no. */
+export interface HookContract<Input, Result> {
+  schema: z.ZodType<Input>;
+  handle: (input: Input, env: Env) => Promise<Result>;
+  /** The answer when stdin is not even a JSON object. */
+  notAnObject: (reason: string) => Result;
+  /** A deny in the shape the agent expects for this event (or a blocking error when the event is unknown). */
+  deny: (event: string | undefined, reason: string) => Result;
+}
+
+/** Never throws and never leaves a meant deny unsaid: every failure path denies with its reason. */
+export async function runGuardedHook<Input, Result>(
+  contract: HookContract<Input, Result>,
+  stdin: string,
+  env: Env,
+): Promise<Result> {
+  const raw = parseJsonObject(stdin);
+  if (!raw) return contract.notAnObject("Airlock denied this call: the hook input is not a JSON object");
+  const event = typeof raw.hook_event_name === "string" ? raw.hook_event_name : undefined;
+  const parsed = contract.schema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const why = issue ? `${issue.path.join(".") || "input"}: ${issue.message}` : "invalid";
+    return contract.deny(event, `Airlock denied this call: malformed hook input (${why})`);
+  }
+  const budget = hookBudgetMs(env);
+  try {
+    return await withWatchdog(contract.handle(parsed.data, env), budget, () =>
+      contract.deny(event, `Airlock denied this call: no decision within ${Math.round(budget / 1000)} s`),
+    );
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return contract.deny(event, `Airlock denied this call because the hook failed: ${message}`);
+  }
+}

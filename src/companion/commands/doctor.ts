@@ -1,9 +1,8 @@
 // `airlock doctor`: checks credentials, the edge, the token, the daemon, the policy and the agent hooks.
 import { existsSync, readFileSync } from "node:fs";
-import { parseArgs } from "node:util";
 import { claudeSettingsPath } from "../adapters/claude-code/install.ts";
 import { codexHooksPath } from "../adapters/codex/install.ts";
-import { type Command, ExitCode } from "../command.ts";
+import { type Command, ExitCode, parseJsonOnly } from "../command.ts";
 import { edgeTimeoutMs, socketPath } from "../config.ts";
 import { credentialsMode, loadCredentials } from "../credentials.ts";
 import { sendControl } from "../daemon/control-client.ts";
@@ -45,13 +44,8 @@ export const doctorCommand: Command = {
   name: ["doctor"],
   help: HELP,
   async run(args, io) {
-    let json = false;
-    try {
-      json = parseArgs({ args, options: { json: { type: "boolean" } } }).values.json ?? false;
-    } catch (error) {
-      io.stderr(`airlock doctor: ${error instanceof Error ? error.message : String(error)}\n`);
-      return ExitCode.usage;
-    }
+    const json = parseJsonOnly("doctor", args, io);
+    if (json === undefined) return ExitCode.usage;
     const checks: Check[] = [];
     const creds = loadCredentials(io.env);
     if (!creds.ok) {

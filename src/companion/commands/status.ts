@@ -1,6 +1,5 @@
 // `airlock status`: the daemon's connection, policy layers and the calls waiting for a person.
-import { parseArgs } from "node:util";
-import { type Command, ExitCode } from "../command.ts";
+import { type Command, ExitCode, parseJsonOnly } from "../command.ts";
 import { socketPath } from "../config.ts";
 import { loadCredentials } from "../credentials.ts";
 import { sendControl } from "../daemon/control-client.ts";
@@ -57,13 +56,8 @@ export const statusCommand: Command = {
   name: ["status"],
   help: HELP,
   async run(args, io) {
-    let json = false;
-    try {
-      json = parseArgs({ args, options: { json: { type: "boolean" } } }).values.json ?? false;
-    } catch (error) {
-      io.stderr(`airlock status: ${error instanceof Error ? error.message : String(error)}\n`);
-      return ExitCode.usage;
-    }
+    const json = parseJsonOnly("status", args, io);
+    if (json === undefined) return ExitCode.usage;
     try {
       const res = await sendControl(socketPath(io.env), { type: "status", cwd: io.cwd }, 5_000);
       if (res.type !== "status") throw new Error("unexpected answer");

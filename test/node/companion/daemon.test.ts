@@ -136,12 +136,15 @@ describe("airlock up", { timeout: 60_000 }, () => {
     expect(daemon.log()).toMatch(/keeping the last good policy/);
 
     writeFileSync(path, GOOD.replace('command == "git status"', 'command == "git log"'));
+    // The daemon re-reads layer files at most every 250 ms: wait for its status to show the reload.
+    const deadline = Date.now() + 10_000;
+    let fresh = (await status()).policy.find((p) => p.cwd === box.project);
+    while (fresh?.stale !== false && Date.now() < deadline) {
+      fresh = (await status()).policy.find((p) => p.cwd === box.project);
+    }
+    expect(fresh).toMatchObject({ ok: true, stale: false });
     expect((await decisionOf(preToolUse("Bash", { command: "git status" }))).permissionDecision).toBe("deny");
     expect((await decisionOf(preToolUse("Bash", { command: "git log" }))).permissionDecision).toBe("allow");
-    expect((await status()).policy.find((p) => p.cwd === box.project)).toMatchObject({
-      ok: true,
-      stale: false,
-    });
   });
 
   it("stops on SIGTERM with exit 0 and removes its socket", async () => {

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { type CompanionDecision, endSession, forwardPromptText, requestDecision } from "../../client.ts";
 import { claudeAskMode, type Env } from "../../config.ts";
-import { callIdOf, hookBudgetMs, parseJsonObject, withWatchdog } from "../../hook-runtime.ts";
+import { callIdOf, runGuardedHook } from "../../hook-runtime.ts";
 import { mapClaudeTool } from "./tools.ts";
 
 /** The fields Airlock reads; Claude Code sends more (transcript_path, permission_mode, …), which pass through. */
@@ -104,23 +104,10 @@ async function handle(input: ClaudeHookInput, env: Env): Promise<HookResult> {
 }
 
 /** Never throws and never leaves a meant deny unsaid: every failure path denies with its reason. */
-export async function runClaudeCodeHook(stdin: string, env: Env): Promise<HookResult> {
-  const raw = parseJsonObject(stdin);
-  if (!raw) return blockingError("Airlock denied this call: the hook input is not a JSON object");
-  const event = typeof raw.hook_event_name === "string" ? raw.hook_event_name : undefined;
-  const parsed = ClaudeHookInput.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const why = issue ? `${issue.path.join(".") || "input"}: ${issue.message}` : "invalid";
-    return failClosed(event, `Airlock denied this call: malformed hook input (${why})`);
-  }
-  const budget = hookBudgetMs(env);
-  try {
-    return await withWatchdog(handle(parsed.data, env), budget, () =>
-      failClosed(event, `Airlock denied this call: no decision within ${Math.round(budget / 1000)} s`),
-    );
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    return failClosed(event, `Airlock denied this call because the hook failed: ${message}`);
-  }
+export function runClaudeCodeHook(stdin: string, env: Env): Promise<HookResult> {
+  return runGuardedHook(
+    { schema: ClaudeHookInput, handle, notAnObject: blockingError, deny: failClosed },
+    stdin,
+    env,
+  );
 }

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { forwardPromptText, requestDecision } from "../../client.ts";
 import type { Env } from "../../config.ts";
-import { callIdOf, hookBudgetMs, parseJsonObject, withWatchdog } from "../../hook-runtime.ts";
+import { callIdOf, runGuardedHook } from "../../hook-runtime.ts";
 import type { HookResult } from "../claude-code/hook.ts";
 import { mapCodexTool } from "./tools.ts";
 
@@ -97,25 +97,11 @@ async function handle(input: CodexHookInput, env: Env): Promise<HookResult> {
   }
 }
 
-export async function runCodexHook(stdin: string, env: Env): Promise<HookResult> {
-  const raw = parseJsonObject(stdin);
-  if (!raw) return deny(undefined, "Airlock denied this call: the hook input is not a JSON object");
-  const event = typeof raw.hook_event_name === "string" ? raw.hook_event_name : undefined;
-  const parsed = CodexHookInput.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const why = issue ? `${issue.path.join(".") || "input"}: ${issue.message}` : "invalid";
-    return deny(event, `Airlock denied this call: malformed hook input (${why})`);
-  }
-  const budget = hookBudgetMs(env);
-  try {
-    return await withWatchdog(handle(parsed.data, env), budget, () =>
-      deny(event, `Airlock denied this call: no decision within ${Math.round(budget / 1000)} s`),
-    );
-  } catch (error) {
-    return deny(
-      event,
-      `Airlock denied this call because the hook failed: ${error instanceof Error ? error.message : String(error)}`,
-    );
-  }
+/** Never throws and never leaves a meant deny unsaid: every failure path denies with its reason. */
+export function runCodexHook(stdin: string, env: Env): Promise<HookResult> {
+  return runGuardedHook(
+    { schema: CodexHookInput, handle, notAnObject: (reason: string) => deny(undefined, reason), deny: deny },
+    stdin,
+    env,
+  );
 }
