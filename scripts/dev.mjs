@@ -134,7 +134,7 @@ async function main() {
   log(`Airlock is running at ${base}`);
   log(`Pairing code: ${code} (single use, expires ${expires_at})`);
   log(`Pair this phone or browser: ${base}/pair?code=${code}`);
-  log(`Pair a companion: npx airlock pair ${code} --server ${base}`);
+  log(`Pair a companion: npm run -s airlock -- pair ${code} --server ${base}`);
 }
 
 main().catch((error) => {
