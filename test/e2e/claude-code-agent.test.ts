@@ -1,7 +1,6 @@
 // The real Claude Code CLI (`claude -p`, native binary) against a scripted Anthropic Messages server,
 // with `airlock hook claude-code` as its PreToolUse hook: the allowed Bash command runs, the denied one
 // never does, and the model is told why.
-import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,6 +15,7 @@ import {
 } from "../support/airlock-env.ts";
 import { buildNode } from "../support/build.ts";
 import { type ModelServer, startModelServer } from "../support/model-server.ts";
+import { type ProcessRun, runToEnd } from "../support/run-process.ts";
 
 const CLAUDE = join(ROOT, "node_modules/.bin/claude");
 
@@ -23,7 +23,7 @@ let base: string;
 let ws: string;
 let sealed: SealedHome;
 let model: ModelServer;
-let run: { code: number | null; stdout: string; stderr: string };
+let run: ProcessRun;
 
 const OFFLINE = {
   // Nothing but the scripted server may be contacted.
@@ -33,20 +33,8 @@ const OFFLINE = {
   DISABLE_AUTOUPDATER: "1",
 };
 
-function runClaude(env: NodeJS.ProcessEnv, args: string[]): Promise<typeof run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(CLAUDE, args, { cwd: ws, env, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => {
-      stdout += d.toString();
-    });
-    child.stderr.on("data", (d: Buffer) => {
-      stderr += d.toString();
-    });
-    child.once("error", reject);
-    child.once("close", (code) => resolve({ code, stdout, stderr }));
-  });
+function runClaude(env: NodeJS.ProcessEnv, args: string[]): Promise<ProcessRun> {
+  return runToEnd(CLAUDE, args, ws, env);
 }
 
 beforeAll(async () => {

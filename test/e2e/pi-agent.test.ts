@@ -1,6 +1,6 @@
 // The real Pi coding agent (0.87.1, print mode) with the Airlock extension loaded, driven by a scripted
 // local model: policy lets `echo` run and blocks `rm` before it runs, and the model sees why.
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -19,6 +19,7 @@ import { startDaemonSocket } from "../support/daemon-socket.ts";
 import { type ModelServer, startModelServer } from "../support/model-server.ts";
 import { PhoneDashboard } from "../support/phone-dashboard.ts";
 import { PI_CLI, runPiRpc } from "../support/pi-rpc.ts";
+import { type ProcessRun, runToEnd } from "../support/run-process.ts";
 import { type Edge, startEdge } from "./support/edge.ts";
 
 const EXTENSION = join(ROOT, "dist/companion/adapters/pi/extension.js");
@@ -28,25 +29,10 @@ let ws: string;
 let agentDir: string;
 let sealed: SealedHome;
 let model: ModelServer;
-let run: { code: number | null; stdout: string; stderr: string };
+let run: ProcessRun;
 
-function runPi(
-  env: NodeJS.ProcessEnv,
-  args: string[],
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(NODE, [PI_CLI, ...args], { cwd: ws, env, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => {
-      stdout += d.toString();
-    });
-    child.stderr.on("data", (d: Buffer) => {
-      stderr += d.toString();
-    });
-    child.once("error", reject);
-    child.once("close", (code) => resolve({ code, stdout, stderr }));
-  });
+function runPi(env: NodeJS.ProcessEnv, args: string[]): Promise<ProcessRun> {
+  return runToEnd(NODE, [PI_CLI, ...args], ws, env);
 }
 
 const PI_ARGS = ["--no-session", "--provider", "scripted", "--model", "scripted-model", "-e", EXTENSION];
@@ -275,7 +261,7 @@ describe("Pi with the daemon running: the user's prompt is forwarded for warming
     const daemon = await startDaemonSocket(join(home.dir, "daemon.sock"));
     const quietModel = await startModelServer([{ text: "Nothing to do." }]);
     try {
-      const env = {
+      const env: NodeJS.ProcessEnv = {
         ...piEnv(writeAgentDir("pi-agent-daemon", quietModel.url)),
         AIRLOCK_HOME: home.airlockHome,
       };

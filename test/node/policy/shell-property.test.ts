@@ -57,8 +57,8 @@ describe("shell composition never launders a denied command", () => {
         fc.array(wrap, { minLength: 1, maxLength: 3 }),
         fc.array(join, { minLength: 6, maxLength: 6 }),
         (before, bad, after, wraps, joins) => {
-          const inner = wraps.reduce((c, w) => w(c), bad);
-          const parts = [...before, inner, ...after];
+          const inner = wraps.reduce<string>((c, w) => w(c), bad);
+          const parts: string[] = [...before, inner, ...after];
           const command = parts.reduce(
             (acc, p, i) => (i === 0 ? p : `${acc}${joins[i % joins.length]}${p}`),
             "",

@@ -4,19 +4,13 @@ import { z } from "zod";
 import { forwardPromptText, requestDecision } from "../../client.ts";
 import type { Env } from "../../config.ts";
 import { callIdOf, runGuardedHook } from "../../hook-runtime.ts";
-import type { HookResult } from "../claude-code/hook.ts";
+import { ClaudeHookInput, type HookResult } from "../claude-code/hook.ts";
 import { mapCodexTool } from "./tools.ts";
 
-export const CodexHookInput = z.looseObject({
-  session_id: z.string().min(1),
-  cwd: z.string().min(1),
-  hook_event_name: z.string(),
-  tool_name: z.string().min(1).optional(),
-  tool_input: z.record(z.string(), z.unknown()).optional(),
-  tool_use_id: z.string().optional(),
+/** Codex sends the same core fields as Claude Code, plus its turn and model. */
+export const CodexHookInput = ClaudeHookInput.extend({
   turn_id: z.string().optional(),
   model: z.string().optional(),
-  prompt: z.string().optional(),
 });
 export type CodexHookInput = z.infer<typeof CodexHookInput>;
 
