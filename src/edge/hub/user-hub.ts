@@ -36,8 +36,8 @@ export class UserHub extends DurableObject<Env> {
       sql: ctx.storage.sql,
       db: openDb(env.DB),
       userId: () => this.userId(),
-      toDashboards: (message) => this.broadcast(roleTag("dashboard"), message),
-      toDevice: (deviceId, message) => this.broadcast(deviceTag(deviceId), message),
+      toDashboards: (message) => this.sendAll(this.ctx.getWebSockets(roleTag("dashboard")), message),
+      toDevice: (deviceId, message) => this.sendAll(this.ctx.getWebSockets(deviceTag(deviceId)), message),
       setAlarm: (at) => ctx.storage.setAlarm(at),
       defaultTimeoutMs: Number(env.AIRLOCK_PROMPT_TIMEOUT_MS) || 30_000,
     });
@@ -170,7 +170,7 @@ export class UserHub extends DurableObject<Env> {
         details: { ...event },
       })),
     );
-    this.broadcastAll({ type: "emergency_updated", data: after });
+    this.sendAll(this.ctx.getWebSockets(), { type: "emergency_updated", data: after });
     return after;
   }
 
@@ -345,20 +345,10 @@ export class UserHub extends DurableObject<Env> {
     return row.value;
   }
 
-  private broadcast(tag: string, message: ServerMessage): void {
+  /** Sockets that closed under us are skipped; their close handler cleans up. */
+  private sendAll(sockets: WebSocket[], message: ServerMessage): void {
     const text = JSON.stringify(message);
-    for (const ws of this.ctx.getWebSockets(tag)) {
-      try {
-        ws.send(text);
-      } catch {
-        // Closed under us.
-      }
-    }
-  }
-
-  private broadcastAll(message: ServerMessage): void {
-    const text = JSON.stringify(message);
-    for (const ws of this.ctx.getWebSockets()) {
+    for (const ws of sockets) {
       try {
         ws.send(text);
       } catch {
@@ -368,11 +358,7 @@ export class UserHub extends DurableObject<Env> {
   }
 
   protected send(ws: WebSocket, message: ServerMessage): void {
-    try {
-      ws.send(JSON.stringify(message));
-    } catch {
-      // The socket closed under us; its close handler cleans up.
-    }
+    this.sendAll([ws], message);
   }
 }
 
