@@ -64,6 +64,15 @@ interface Status {
   auditQueued: number;
 }
 
+/** Polls `status` (each call is a real round trip) until the project's policy entry satisfies `done`, or 10 s. */
+async function policyStatusUntil(done: (entry: Status["policy"][number] | undefined) => boolean) {
+  const deadline = Date.now() + 10_000;
+  let entry = (await status()).policy.find((p) => p.cwd === box.project);
+  while (!done(entry) && Date.now() < deadline)
+    entry = (await status()).policy.find((p) => p.cwd === box.project);
+  return entry;
+}
+
 async function status(): Promise<Status> {
   const r = await runAirlock(["status", "--json"], box.env);
   expect(r.code).toBe(0);
@@ -128,20 +137,16 @@ describe("airlock up", { timeout: 60_000 }, () => {
   it("a bad policy edit keeps the last good policy and says so; a fix reloads", async () => {
     const path = join(box.airlockHome, "permissions.yaml");
     writeFileSync(path, "rules: [this is: not valid\n");
+    // The daemon re-reads layer files at most every 250 ms: wait until its status shows the failed reload.
+    const stale = await policyStatusUntil((p) => p?.stale === true);
+    expect(stale).toMatchObject({ ok: true, stale: true });
     const stillAllowed = await decisionOf(preToolUse("Bash", { command: "git status" }));
     expect(stillAllowed.permissionDecision).toBe("allow");
-    const stale = (await status()).policy.find((p) => p.cwd === box.project);
-    expect(stale).toMatchObject({ ok: true, stale: true });
     expect(stale?.error).toContain("permissions.yaml");
     expect(daemon.log()).toMatch(/keeping the last good policy/);
 
     writeFileSync(path, GOOD.replace('command == "git status"', 'command == "git log"'));
-    // The daemon re-reads layer files at most every 250 ms: wait for its status to show the reload.
-    const deadline = Date.now() + 10_000;
-    let fresh = (await status()).policy.find((p) => p.cwd === box.project);
-    while (fresh?.stale !== false && Date.now() < deadline) {
-      fresh = (await status()).policy.find((p) => p.cwd === box.project);
-    }
+    const fresh = await policyStatusUntil((p) => p?.stale === false);
     expect(fresh).toMatchObject({ ok: true, stale: false });
     expect((await decisionOf(preToolUse("Bash", { command: "git status" }))).permissionDecision).toBe("deny");
     expect((await decisionOf(preToolUse("Bash", { command: "git log" }))).permissionDecision).toBe("allow");
