@@ -1,4 +1,5 @@
 // The `airlock` CLI entry: finds the subcommand by its leading words and runs it.
+import { readFileSync } from "node:fs";
 import { type CommandIo, ExitCode } from "./command.ts";
 import { type CommandEntry, commands } from "./commands/index.ts";
 
@@ -14,6 +15,17 @@ function nodeIo(): CommandIo {
     env: process.env,
     cwd: process.cwd(),
   };
+}
+
+/** The installed package's version (src/companion and dist/companion both sit two levels below it). */
+function packageVersion(): string {
+  try {
+    const text = readFileSync(new URL("../../package.json", import.meta.url), "utf8");
+    const version: unknown = JSON.parse(text).version;
+    return typeof version === "string" ? version : "unknown";
+  } catch {
+    return "unknown";
+  }
 }
 
 function usage(): string {
@@ -40,7 +52,7 @@ export async function main(argv: string[], io: CommandIo = nodeIo()): Promise<nu
     return argv.length === 0 ? ExitCode.usage : ExitCode.ok;
   }
   if (argv[0] === "--version") {
-    io.stdout(`${process.env.npm_package_version ?? "0.1.0"}\n`);
+    io.stdout(`${packageVersion()}\n`);
     return ExitCode.ok;
   }
   const found = findCommand(argv);
