@@ -13,7 +13,7 @@ import {
   type SealedHome,
   sealedHome,
 } from "../support/airlock-env.ts";
-import { buildNode } from "../support/build.ts";
+import { ensureBuilt } from "../support/build.ts";
 import { type ModelServer, startModelServer } from "../support/model-server.ts";
 import { type ProcessRun, runToEnd } from "../support/run-process.ts";
 
@@ -38,7 +38,7 @@ function runClaude(env: NodeJS.ProcessEnv, args: string[]): Promise<ProcessRun> 
 }
 
 beforeAll(async () => {
-  buildNode();
+  await ensureBuilt();
   base = mkdtempSync(join(tmpdir(), "airlock-cc-"));
   ws = join(base, "ws");
   mkdirSync(join(ws, "important"), { recursive: true });

@@ -14,7 +14,7 @@ import {
   type SealedHome,
   sealedHome,
 } from "../support/airlock-env.ts";
-import { buildNode } from "../support/build.ts";
+import { ensureBuilt } from "../support/build.ts";
 import { startDaemonSocket } from "../support/daemon-socket.ts";
 import { type ModelServer, startModelServer } from "../support/model-server.ts";
 import { PhoneDashboard } from "../support/phone-dashboard.ts";
@@ -68,7 +68,7 @@ function piEnv(dir: string): NodeJS.ProcessEnv {
 }
 
 beforeAll(async () => {
-  buildNode();
+  await ensureBuilt();
   base = mkdtempSync(join(tmpdir(), "airlock-pi-"));
   ws = join(base, "ws");
   mkdirSync(join(ws, "important"), { recursive: true });

@@ -14,7 +14,7 @@ import {
   type SealedHome,
   sealedHome,
 } from "../../../support/airlock-env.ts";
-import { buildNode } from "../../../support/build.ts";
+import { ensureBuilt } from "../../../support/build.ts";
 
 let base: string;
 let ws: string;
@@ -57,7 +57,7 @@ async function call(
 }
 
 beforeAll(async () => {
-  buildNode();
+  await ensureBuilt();
   makeWorkspace();
   sealed = sealedHome(`${ECHO_YES_RM_NO}  - name: Ask before pushing
     condition: tool == "bash" && command.startsWith("git push")

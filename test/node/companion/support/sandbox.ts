@@ -1,60 +1,14 @@
-// Test support: builds dist/ once (under a lock, skipped when up to date), and gives each test a private HOME,
+// Test support: re-exports the one dist/ build step, and gives each test a private HOME,
 // AIRLOCK_HOME, socket path and project directory, plus helpers to run the real `airlock` binary.
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../../..");
 export const BIN = join(ROOT, "bin", "airlock.js");
-const STAMP = join(ROOT, "dist", ".companion-build-stamp");
-const LOCK = join(tmpdir(), `airlock-build-lock-${Buffer.from(ROOT).toString("hex").slice(-16)}`);
-
-function newestSource(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestSource(p) : statSync(p).mtimeMs);
-  }
-  return newest;
-}
-
-function sourceStamp(): string {
-  return String(
-    Math.max(...["companion", "policy", "protocol"].map((d) => newestSource(join(ROOT, "src", d)))),
-  );
-}
-
-/** `tsc -p tsconfig.node.json` unless dist/ already matches the sources; concurrent test files wait on a lock. */
-export async function ensureBuilt(): Promise<void> {
-  const deadline = Date.now() + 180_000;
-  for (;;) {
-    try {
-      mkdirSync(LOCK);
-      break;
-    } catch {
-      if (Date.now() > deadline) throw new Error(`build lock ${LOCK} held too long`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
-  try {
-    const want = sourceStamp();
-    let have = "";
-    try {
-      have = readFileSync(STAMP, "utf8");
-    } catch {}
-    if (have === want) return;
-    // Type errors elsewhere in the tree must not stop the emit these tests need.
-    spawnSync(join(ROOT, "node_modules", ".bin", "tsc"), ["-p", "tsconfig.node.json"], {
-      cwd: ROOT,
-      stdio: "ignore",
-    });
-    writeFileSync(STAMP, want);
-  } finally {
-    rmSync(LOCK, { recursive: true, force: true });
-  }
-}
+export { ensureBuilt } from "../../../support/build.ts";
 
 export interface Sandbox {
   dir: string;
