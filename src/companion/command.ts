@@ -1,7 +1,7 @@
 // The shape every `airlock` subcommand implements, and the exit codes they share.
 import { parseArgs } from "node:util";
 
-/** Exit codes are a public contract (README, "CLI exit codes"). */
+/** Exit codes are a public contract (docs/companion.md, "CLI exit codes"). */
 export const ExitCode = {
   ok: 0,
   /** The command ran and its answer is "no": a policy test mismatch, a deny, a failed check. */

@@ -10,7 +10,7 @@ const RISK_ORDER: readonly Risk[] = ["low", "medium", "high"];
 /** Tool names that are high-impact whatever their arguments (deploys, releases, deletions). */
 const HIGH_IMPACT_NAME = /(deploy|prod|release|publish|delete|destroy|drop|purge|terminate)/i;
 
-/** The one mapping from a call's capability and rubric risk to a class (see README, "Capabilities, risk and classes"). */
+/** The one mapping from a call's capability and rubric risk to a class (see docs/policy.md, "Capabilities, risk and classes"). */
 export function riskClassOf(tool: string, capability: Capability, risk: Risk): RiskClass {
   switch (capability) {
     case "read":

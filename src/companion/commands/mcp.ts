@@ -22,7 +22,7 @@ Environment:
   AIRLOCK_GREP_TIMEOUT_MS   How long one grep may run before it is stopped (default 20000)
 
 Register it with Claude Code:   claude mcp add airlock -- npx airlock mcp
-See README, "Agents: MCP, Pi and the path guards", for Cursor and .mcp.json.
+See docs/agents.md, for Cursor and .mcp.json.
 
 Exit codes: 0 when the client disconnects, 2 bad arguments, 3 the workspace does not exist.
 `;
