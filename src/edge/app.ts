@@ -1,11 +1,13 @@
-// The Hono app: middleware order, route groups, and the 404/405 answers.
-import { Hono } from "hono";
+// The Hono app: middleware order, route groups, the OpenAPI document, and the 404/405 answers.
+import { OpenAPIHono } from "@hono/zod-openapi";
+import type { Hono } from "hono";
+import { requestId } from "hono/request-id";
+import { secureHeaders } from "hono/secure-headers";
 import type { AppEnv } from "./env.ts";
 import { ApiError, handleError } from "./errors.ts";
 import { bodyLimit } from "./middleware/body-limit.ts";
 import { cors } from "./middleware/cors.ts";
-import { requestId } from "./middleware/request-id.ts";
-import { securityHeaders } from "./middleware/security-headers.ts";
+import { jsonBody } from "./middleware/json-body.ts";
 import { approvalRoutes } from "./routes/approvals.ts";
 import { auditRoutes } from "./routes/audit.ts";
 import { bootstrapRoutes } from "./routes/bootstrap.ts";
@@ -13,6 +15,7 @@ import { connectRoutes } from "./routes/connect.ts";
 import { decisionRoutes } from "./routes/decisions.ts";
 import { deviceRoutes } from "./routes/devices.ts";
 import { grantRoutes } from "./routes/grants.ts";
+import { openApiDocument } from "./routes/openapi.ts";
 import { pairingRoutes } from "./routes/pairing.ts";
 import { settingsRoutes } from "./routes/settings.ts";
 import { systemRoutes } from "./routes/system.ts";
@@ -42,10 +45,28 @@ function routeTable(app: Hono<AppEnv>) {
     }));
 }
 
-export function createApp(): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
-  app.use("*", requestId(), securityHeaders(), cors(), bodyLimit());
+export function createApp(): OpenAPIHono<AppEnv> {
+  const app = new OpenAPIHono<AppEnv>();
+  app.use(
+    "*",
+    requestId({ limitLength: 64 }),
+    secureHeaders({
+      strictTransportSecurity: "max-age=63072000; includeSubDomains",
+      xFrameOptions: "DENY",
+      referrerPolicy: "no-referrer",
+      contentSecurityPolicy: { frameAncestors: ["'none'"] },
+    }),
+    async (c, next) => {
+      await next();
+      // API answers are per caller and often secret: never cached unless a route says otherwise.
+      if (!c.res.headers.has("Cache-Control")) c.header("Cache-Control", "no-store");
+    },
+    cors(),
+    bodyLimit(),
+    jsonBody(),
+  );
   for (const group of routeGroups) app.route("/", group);
+  openApiDocument(app);
 
   const table = routeTable(app);
   app.notFound((c) => {

@@ -2,6 +2,7 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { redactText } from "../policy/redact.ts";
 import type { ErrorCode, ErrorEnvelope } from "../protocol/errors.ts";
 import type { AppEnv } from "./env.ts";
 
@@ -50,6 +51,7 @@ const statusCodes: Partial<Record<number, ErrorCode>> = {
   405: "method_not_allowed",
   409: "conflict",
   413: "payload_too_large",
+  415: "unsupported_media_type",
   429: "rate_limited",
 };
 
@@ -63,12 +65,19 @@ export function handleError(error: Error, c: Context<AppEnv>): Response {
     return c.json(envelope(code, error.message || code), error.status as ContentfulStatusCode);
   }
   const requestId = c.get("requestId");
-  // The stack goes to the log, tied to the request id; the client gets only the id.
-  console.error(`[airlock] unhandled error request_id=${requestId}`, error);
+  // The stack goes to the log, tied to the request id and redacted; the client gets only the id.
+  logFailure(`unhandled error request_id=${requestId}`, error);
   return c.json(
     envelope("internal", `Unexpected failure. Quote request id ${requestId} when reporting it.`, {
       request_id: requestId,
     }),
     500,
   );
+}
+
+/** Logs a failure with secrets masked: messages can quote input (JSON.parse does), and logs are kept. */
+export function logFailure(where: string, error: unknown): void {
+  const text =
+    error instanceof Error ? `${error.name}: ${error.message}\n${error.stack ?? ""}` : String(error);
+  console.error(`[airlock] ${redactText(where)}: ${redactText(text)}`);
 }

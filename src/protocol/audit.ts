@@ -44,3 +44,5 @@ export const AuditEvent = z.object({
   details: z.record(z.string(), z.unknown()),
 });
 export type AuditEvent = z.infer<typeof AuditEvent>;
+
+export const AuditPage = z.object({ events: z.array(AuditEvent), next_cursor: z.string().nullable() });

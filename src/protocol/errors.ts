@@ -11,6 +11,7 @@ export const ErrorCode = z.enum([
   "method_not_allowed",
   "conflict",
   "payload_too_large",
+  "unsupported_media_type",
   "rate_limited",
   "confirmation_required",
   "gone",

@@ -3,9 +3,24 @@ import { z } from "zod";
 import { EmergencyControls, PromptDecision } from "./capability.ts";
 import { DecisionRequest, DecisionResponse } from "./decisions.ts";
 import { CapabilityPrompt, ResolvedPrompt } from "./prompts.ts";
+import { DeviceRole } from "./roles.ts";
 
-export const ClientRole = z.enum(["companion", "dashboard"]);
+/** A socket's role is its device's role (src/protocol/roles.ts); `dashboard` was the approver's old name. */
+export const ClientRole = DeviceRole;
 export type ClientRole = z.infer<typeof ClientRole>;
+
+/**
+ * Close codes the hub uses (4000–4999 is the application range; 1009 is the standard "message too big").
+ * Clients reconnect after any of them except `revoked`.
+ */
+export const CLOSE_CODES = {
+  /** A message over MAX_SOCKET_MESSAGE_BYTES (src/protocol/limits.ts): the socket closes before it is parsed. */
+  message_too_big: 1009,
+  /** The hub lost this socket's identity (e.g. after an upgrade); reconnect. */
+  lost_state: 1011,
+  /** The device was revoked: do not reconnect, pair again. */
+  revoked: 4001,
+} as const;
 
 /** Client → hub. */
 export const ClientMessage = z.discriminatedUnion("type", [

@@ -4,6 +4,7 @@ import { createPairingCode } from "../../src/edge/auth/pairing.ts";
 import { openDb } from "../../src/edge/db/client.ts";
 import { users } from "../../src/edge/db/schema.ts";
 import type { DecisionRequest } from "../../src/protocol/decisions.ts";
+import { ROLE_OF_KIND } from "../../src/protocol/pairing.ts";
 import { api, bearer } from "./helpers.ts";
 
 let counter = 0;
@@ -21,34 +22,55 @@ export function request(overrides: Partial<DecisionRequest> = {}): DecisionReque
   };
 }
 
-/** A new user with one paired companion device, so every test gets its own UserHub. */
-async function freshUser(kind: "companion" | "browser" = "companion") {
+async function bind(userId: string, kind: "companion" | "browser") {
   const db = openDb(env.DB);
-  const userId = `usr_test${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
-  await db.insert(users).values({ id: userId, name: "Tester", role: "member", createdAt: Date.now() });
-  const { code } = await createPairingCode(db, env.TOKEN_PEPPER, userId);
+  const { code } = await createPairingCode(db, env.TOKEN_PEPPER, userId, ROLE_OF_KIND[kind]);
   const res = await api("/v1/pairing/bind", {
     method: "POST",
     headers: { "cf-connecting-ip": `test-${userId}` },
-    json: { code, device_name: "approver", kind },
+    json: { code, device_name: kind === "browser" ? "phone" : "laptop", kind },
   });
   const body = (await res.json()) as { device_id: string; user_id: string; token: string };
   return { deviceId: body.device_id, userId: body.user_id, token: body.token };
 }
 
-export async function device(kind: "companion" | "browser" = "companion") {
-  const paired = await freshUser(kind);
-  const hub = env.USER_HUB.get(env.USER_HUB.idFromName(paired.userId));
-  const headers = bearer(paired.token);
+function client(token: string) {
+  const headers = bearer(token);
   return {
-    ...paired,
-    hub,
     headers,
-    decide: (body: DecisionRequest, wait = false) =>
-      api(`/v1/decisions${wait ? "" : "?wait=false"}`, { method: "POST", headers, json: body }),
     get: (path: string) => api(path, { headers }),
     post: (path: string, json?: unknown) =>
       api(path, { method: "POST", headers, ...(json === undefined ? {} : { json }) }),
+  };
+}
+
+/**
+ * A new user (so every test gets its own UserHub) with a paired companion (the dev machine: `decide`,
+ * `headers`, `deviceId`, `companion`) and a paired approver (the phone: `get`, `post`, `approver`).
+ */
+export async function device() {
+  const db = openDb(env.DB);
+  const userId = `usr_test${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
+  await db.insert(users).values({ id: userId, name: "Tester", role: "member", createdAt: Date.now() });
+  const companion = await bind(userId, "companion");
+  const phone = await bind(userId, "browser");
+  const hub = env.USER_HUB.get(env.USER_HUB.idFromName(userId));
+  const companionClient = client(companion.token);
+  const approverClient = client(phone.token);
+  return {
+    ...companion,
+    hub,
+    headers: companionClient.headers,
+    companion: { ...companion, ...companionClient },
+    approver: { ...phone, ...approverClient },
+    decide: (body: DecisionRequest, wait = false) =>
+      api(`/v1/decisions${wait ? "" : "?wait=false"}`, {
+        method: "POST",
+        headers: companionClient.headers,
+        json: body,
+      }),
+    get: approverClient.get,
+    post: approverClient.post,
   };
 }
 

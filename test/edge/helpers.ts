@@ -16,11 +16,26 @@ export function api(path: string, init: RequestInit & { json?: unknown } = {}): 
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
-/** A pairing code for the owner: bootstraps on first use, then uses the admin recovery route. */
-export async function ownerCode(): Promise<string> {
+let recovery: string | undefined;
+
+/** The owner's recovery code: bootstraps on first use, then (another test file) rotates it through the admin route. */
+export async function recoveryCode(): Promise<string> {
+  if (recovery) return recovery;
   let res = await api("/v1/bootstrap", { method: "POST", headers: { authorization: ADMIN } });
   if (res.status === 409)
-    res = await api("/v1/admin/pairing-code", { method: "POST", headers: { authorization: ADMIN } });
+    res = await api("/v1/admin/recovery-code", { method: "POST", headers: { authorization: ADMIN } });
+  const body = (await res.json()) as { recovery_code: string };
+  recovery = body.recovery_code;
+  return recovery;
+}
+
+/** A pairing code for the owner: companion codes from the admin route, approver codes with the recovery code. */
+export async function ownerCode(role: "companion" | "approver" = "companion"): Promise<string> {
+  const recovery_code = await recoveryCode();
+  const res =
+    role === "companion"
+      ? await api("/v1/admin/pairing-code", { method: "POST", headers: { authorization: ADMIN } })
+      : await api("/v1/recovery/pairing-code", { method: "POST", json: { recovery_code, role } });
   const body = (await res.json()) as { code: string };
   return body.code;
 }
@@ -36,7 +51,7 @@ export async function pair(
   kind: "companion" | "browser" = "companion",
   name = "test device",
 ): Promise<Paired> {
-  const code = await ownerCode();
+  const code = await ownerCode(kind === "browser" ? "approver" : "companion");
   const res = await api("/v1/pairing/bind", { method: "POST", json: { code, device_name: name, kind } });
   if (res.status !== 201) throw new Error(`bind failed: ${res.status} ${await res.text()}`);
   const body = (await res.json()) as { device_id: string; user_id: string; token: string };

@@ -82,7 +82,7 @@ describe("pairing codes", () => {
     const db = openDb(env.DB);
     const device = await pair();
     const past = Date.now() - 11 * 60 * 1000;
-    const { code } = await createPairingCode(db, env.TOKEN_PEPPER, device.userId, past);
+    const { code } = await createPairingCode(db, env.TOKEN_PEPPER, device.userId, "companion", past);
     const res = await bind(code, {}, "203.0.113.10");
     expect(res.status).toBe(401);
   });

@@ -1,6 +1,7 @@
-// One-time 8-digit pairing codes: issue (hashed), bind to a new device, lock out guessing.
+// One-time 8-digit pairing codes that carry a role: issue (hashed), bind to a new device, lock out guessing.
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
-import type { BindRequest } from "../../protocol/pairing.ts";
+import { type BindRequest, ROLE_OF_KIND } from "../../protocol/pairing.ts";
+import type { DeviceRole } from "../../protocol/roles.ts";
 import { writeAudit } from "../audit/audit-log.ts";
 import type { Db } from "../db/client.ts";
 import { devices, pairingAttempts, pairingCodes } from "../db/schema.ts";
@@ -11,6 +12,13 @@ import { type IssuedToken, issueToken } from "./tokens.ts";
 export const CODE_TTL_MS = 10 * 60 * 1000;
 export const MAX_FAILURES = 5;
 export const LOCKOUT_WINDOW_MS = 15 * 60 * 1000;
+/**
+ * A wrong guess lands in one of this many buckets (by its HMAC, which a guesser cannot predict) and
+ * counts only against the live code in that bucket. A code therefore locks after MAX_FAILURES guesses
+ * that could have been it, and spraying guesses locks one code per ~BUCKETS × MAX_FAILURES tries
+ * instead of every code after five.
+ */
+export const BUCKETS = 100;
 
 /** Uniform 8 digits: rejection-sample 32-bit values so no digit string is likelier than another. */
 function randomCode(): string {
@@ -23,28 +31,48 @@ function randomCode(): string {
 }
 
 const codeHash = (pepper: string, code: string) => hmacHex(pepper, `pairing:${code}`);
+const bucketOf = (hash: string) => Number.parseInt(hash.slice(0, 8), 16) % BUCKETS;
+
+const live = (now: number) => and(isNull(pairingCodes.usedAt), gt(pairingCodes.expiresAt, now));
 
 export async function createPairingCode(
   db: Db,
   pepper: string,
   userId: string,
+  role: DeviceRole,
   now = Date.now(),
-): Promise<{ code: string; expiresAt: number }> {
-  const code = randomCode();
-  const expiresAt = now + CODE_TTL_MS;
-  await db.insert(pairingCodes).values({
-    id: newId("pc"),
-    userId,
-    codeHash: await codeHash(pepper, code),
-    createdAt: now,
-    expiresAt,
-  });
-  return { code, expiresAt };
+): Promise<{ code: string; role: DeviceRole; expiresAt: number }> {
+  const taken = new Set(
+    (await db.select({ bucket: pairingCodes.bucket }).from(pairingCodes).where(live(now))).map(
+      (r) => r.bucket,
+    ),
+  );
+  // Re-roll until the code owns a bucket no other live code has, so a wrong guess blames at most one code.
+  for (let attempt = 0; attempt < 64; attempt++) {
+    const code = randomCode();
+    const hash = await codeHash(pepper, code);
+    const bucket = bucketOf(hash);
+    if (taken.has(bucket)) continue;
+    const expiresAt = now + CODE_TTL_MS;
+    await db
+      .insert(pairingCodes)
+      .values({ id: newId("pc"), userId, codeHash: hash, role, bucket, createdAt: now, expiresAt });
+    return { code, role, expiresAt };
+  }
+  throw new ApiError(
+    429,
+    "rate_limited",
+    "Too many pairing codes are live; use one or wait until they expire.",
+    {
+      headers: { "Retry-After": String(CODE_TTL_MS / 1000) },
+    },
+  );
 }
 
 export interface BindResult extends IssuedToken {
   deviceId: string;
   userId: string;
+  role: DeviceRole;
 }
 
 async function clientFailures(db: Db, clientHash: string, now: number) {
@@ -71,13 +99,10 @@ export async function bindPairingCode(
   }
 
   const presented = await codeHash(pepper, request.code);
-  const live = await db
-    .select()
-    .from(pairingCodes)
-    .where(and(isNull(pairingCodes.usedAt), gt(pairingCodes.expiresAt, now)));
+  const rows = await db.select().from(pairingCodes).where(live(now));
   // Compare against every live code so timing does not reveal which (if any) matched.
-  let match: (typeof live)[number] | undefined;
-  for (const row of live) if (constantTimeEqual(presented, row.codeHash) && !match) match = row;
+  let match: (typeof rows)[number] | undefined;
+  for (const row of rows) if (constantTimeEqual(presented, row.codeHash) && !match) match = row;
 
   if (!match) {
     const failures = client.failures + 1;
@@ -88,16 +113,19 @@ export async function bindPairingCode(
         target: pairingAttempts.clientHash,
         set: { failures, windowStart: client.windowStart },
       });
-    if (live.length) {
+    // The guess counts against the one live code it could have been, if any (see BUCKETS).
+    const blamed = rows.find((row) => row.bucket === bucketOf(presented));
+    if (blamed) {
       await db
         .update(pairingCodes)
         .set({ failedAttempts: sql`${pairingCodes.failedAttempts} + 1` })
-        .where(and(isNull(pairingCodes.usedAt), gt(pairingCodes.expiresAt, now)));
+        .where(eq(pairingCodes.id, blamed.id));
     }
     await writeAudit(db, {
-      userId: null,
+      userId: blamed?.userId ?? null,
       actor: "anonymous",
       event: "auth.pairing_failed",
+      target: blamed?.id ?? null,
       details: { kind: request.kind, client_failures: failures },
       at: now,
     });
@@ -116,6 +144,17 @@ export async function bindPairingCode(
       "This pairing code saw too many wrong guesses and is locked. Create a new code.",
     );
   }
+  if (ROLE_OF_KIND[request.kind] !== match.role) {
+    // Checked before the code is used up, so the person can still open it on the right device.
+    throw new ApiError(
+      409,
+      "conflict",
+      match.role === "approver"
+        ? "This code pairs an approver: open it on your phone or browser (/pair?code=…). For this machine, mint a companion code there."
+        : "This code pairs a companion (the airlock CLI: airlock pair <code>). To pair a phone or browser, mint an approver code on a paired phone or with the recovery code.",
+      { details: { code_role: match.role, kind: request.kind } },
+    );
+  }
 
   // Single use even under a race: only the request that flips used_at from NULL proceeds.
   const claimed = await db
@@ -131,6 +170,7 @@ export async function bindPairingCode(
     userId: match.userId,
     name: request.device_name,
     kind: request.kind,
+    role: match.role,
     createdAt: now,
   });
   const issued = await issueToken(db, pepper, match.userId, deviceId, now);
@@ -140,8 +180,13 @@ export async function bindPairingCode(
     actor: `device:${deviceId}`,
     event: "auth.device_paired",
     target: deviceId,
-    details: { kind: request.kind, device_name: request.device_name, token_id: issued.tokenId },
+    details: {
+      kind: request.kind,
+      role: match.role,
+      device_name: request.device_name,
+      token_id: issued.tokenId,
+    },
     at: now,
   });
-  return { ...issued, deviceId, userId: match.userId };
+  return { ...issued, deviceId, userId: match.userId, role: match.role };
 }

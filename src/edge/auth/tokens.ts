@@ -1,5 +1,7 @@
 // Device tokens `alk_<token_id>.<secret>`: issue, verify with sliding renewal, revoke by device.
 import { and, eq, isNull } from "drizzle-orm";
+import type { DeviceKind } from "../../protocol/pairing.ts";
+import type { DeviceRole } from "../../protocol/roles.ts";
 import type { Db } from "../db/client.ts";
 import { authTokens, devices } from "../db/schema.ts";
 import { base64url, constantTimeEqual, hmacHex, randomBytes } from "./crypto.ts";
@@ -41,7 +43,8 @@ export async function issueToken(
 export interface VerifiedToken {
   userId: string;
   deviceId: string;
-  deviceKind: "companion" | "browser";
+  deviceKind: DeviceKind;
+  role: DeviceRole;
   tokenId: string;
   expiresAt: number;
 }
@@ -64,6 +67,7 @@ export async function verifyToken(
       expiresAt: authTokens.expiresAt,
       revokedAt: authTokens.revokedAt,
       deviceKind: devices.kind,
+      role: devices.role,
       deviceRevokedAt: devices.revokedAt,
       lastSeenAt: devices.lastSeenAt,
     })
@@ -90,7 +94,14 @@ export async function verifyToken(
     writes.push(db.update(devices).set({ lastSeenAt: now }).where(eq(devices.id, row.deviceId)));
   }
   if (writes.length) await Promise.all(writes);
-  return { userId: row.userId, deviceId: row.deviceId, deviceKind: row.deviceKind, tokenId, expiresAt };
+  return {
+    userId: row.userId,
+    deviceId: row.deviceId,
+    deviceKind: row.deviceKind,
+    role: row.role,
+    tokenId,
+    expiresAt,
+  };
 }
 
 /** Marks the device and every one of its tokens revoked; returns false if it was not the user's live device. */

@@ -6,6 +6,9 @@ export const users = sqliteTable("users", {
   name: text("name").notNull(),
   role: text("role", { enum: ["owner", "member"] }).notNull(),
   createdAt: integer("created_at").notNull(),
+  /** HMAC of the recovery code (shown once at bootstrap or rotation); it mints approver pairing codes. */
+  recoveryHash: text("recovery_hash"),
+  recoveryCreatedAt: integer("recovery_created_at"),
 });
 
 export const devices = sqliteTable(
@@ -17,6 +20,10 @@ export const devices = sqliteTable(
       .references(() => users.id),
     name: text("name").notNull(),
     kind: text("kind", { enum: ["companion", "browser"] }).notNull(),
+    /** Authority (src/protocol/roles.ts): set from the pairing code, never from the request. */
+    role: text("role", { enum: ["companion", "approver"] })
+      .notNull()
+      .default("companion"),
     createdAt: integer("created_at").notNull(),
     lastSeenAt: integer("last_seen_at"),
     revokedAt: integer("revoked_at"),
@@ -43,7 +50,11 @@ export const authTokens = sqliteTable(
   (t) => [index("auth_tokens_device_idx").on(t.deviceId)],
 );
 
-/** Codes are stored as an HMAC; `failedAttempts` counts wrong guesses made while the code was live. */
+/**
+ * Codes are stored as an HMAC and carry the role they grant. `bucket` (0–99, from the code's HMAC, unique
+ * among live codes) attributes a wrong guess to at most one live code, so `failedAttempts` locks only the
+ * code a guess landed on, never every code at once.
+ */
 export const pairingCodes = sqliteTable(
   "pairing_codes",
   {
@@ -52,6 +63,10 @@ export const pairingCodes = sqliteTable(
       .notNull()
       .references(() => users.id),
     codeHash: text("code_hash").notNull(),
+    role: text("role", { enum: ["companion", "approver"] })
+      .notNull()
+      .default("companion"),
+    bucket: integer("bucket").notNull().default(0),
     createdAt: integer("created_at").notNull(),
     expiresAt: integer("expires_at").notNull(),
     usedAt: integer("used_at"),

@@ -4,7 +4,8 @@ import { ClientRole } from "../../protocol/socket.ts";
 
 export const SocketAttachment = z.object({
   airlock: z.object({
-    role: ClientRole,
+    // Sockets hibernated before roles were renamed carry "dashboard", the approver's old name.
+    role: z.preprocess((v) => (v === "dashboard" ? "approver" : v), ClientRole),
     deviceId: z.string(),
     userId: z.string(),
     connectedAt: z.number(),

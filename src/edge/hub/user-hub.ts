@@ -3,7 +3,8 @@ import { DurableObject } from "cloudflare:workers";
 import { emergencyAuditEvents } from "../../policy/index.ts";
 import type { EmergencyControls, PromptDecision } from "../../protocol/capability.ts";
 import type { DecisionRequest, DecisionResponse } from "../../protocol/decisions.ts";
-import { ClientMessage, type ClientRole, type ServerMessage } from "../../protocol/socket.ts";
+import { CLOSE_CODES, ClientMessage, type ClientRole, type ServerMessage } from "../../protocol/socket.ts";
+import { admitRaw, refuseByRole } from "../auth/socket-gate.ts";
 import { openDb } from "../db/client.ts";
 import { fieldProblems } from "../middleware/validate.ts";
 import { loadShellParser } from "../shims/mvdan-sh-deferred.ts";
@@ -14,7 +15,7 @@ import { failure, type HubResult } from "./result.ts";
 import { migrateHubStorage } from "./storage.ts";
 
 /** Close code for sockets whose device was revoked (4000–4999 is the application range). */
-export const CLOSE_REVOKED = 4001;
+export const CLOSE_REVOKED = CLOSE_CODES.revoked;
 /** How long past a prompt's own deadline an HTTP waiter holds on before answering "still pending". */
 const WAIT_GRACE_MS = 2_000;
 
@@ -36,7 +37,7 @@ export class UserHub extends DurableObject<Env> {
       sql: ctx.storage.sql,
       db: openDb(env.DB),
       userId: () => this.userId(),
-      toDashboards: (message) => this.sendAll(this.ctx.getWebSockets(roleTag("dashboard")), message),
+      toDashboards: (message) => this.sendAll(this.ctx.getWebSockets(roleTag("approver")), message),
       toDevice: (deviceId, message) => this.sendAll(this.ctx.getWebSockets(deviceTag(deviceId)), message),
       setAlarm: (at) => ctx.storage.setAlarm(at),
       defaultTimeoutMs: Number(env.AIRLOCK_PROMPT_TIMEOUT_MS) || 30_000,
@@ -215,7 +216,7 @@ export class UserHub extends DurableObject<Env> {
   async connectionCounts(): Promise<Record<ClientRole, number>> {
     return {
       companion: this.ctx.getWebSockets(roleTag("companion")).length,
-      dashboard: this.ctx.getWebSockets(roleTag("dashboard")).length,
+      approver: this.ctx.getWebSockets(roleTag("approver")).length,
     };
   }
 
@@ -228,7 +229,7 @@ export class UserHub extends DurableObject<Env> {
     const userId = request.headers.get("x-airlock-user");
     const deviceId = request.headers.get("x-airlock-device");
     const role = request.headers.get("x-airlock-role");
-    if (!userId || !deviceId || (role !== "companion" && role !== "dashboard")) {
+    if (!userId || !deviceId || (role !== "companion" && role !== "approver")) {
       return new Response("missing identity", { status: 400 });
     }
     this.remember({ userId, deviceId });
@@ -245,13 +246,13 @@ export class UserHub extends DurableObject<Env> {
       ws.close(1011, "lost socket state");
       return;
     }
-    let data: unknown;
-    try {
-      data = JSON.parse(typeof raw === "string" ? raw : new TextDecoder().decode(raw));
-    } catch {
-      this.send(ws, { type: "error", code: "invalid_json", message: "Messages are JSON objects." });
+    const admitted = admitRaw(raw);
+    if (!admitted.ok) {
+      if ("close" in admitted) ws.close(admitted.close.code, admitted.close.reason);
+      else this.send(ws, { type: "error", ...admitted.error });
       return;
     }
+    const data = admitted.value;
     const parsed = ClientMessage.safeParse(data);
     if (!parsed.success) {
       this.send(ws, {
@@ -260,6 +261,16 @@ export class UserHub extends DurableObject<Env> {
         message: "Unknown or malformed message.",
         details: fieldProblems(parsed.error),
       });
+      return;
+    }
+    const refusal = refuseByRole(state, parsed.data);
+    if (refusal) {
+      this.send(ws, {
+        type: "error",
+        id: "id" in parsed.data ? parsed.data.id : undefined,
+        ...refusal.error,
+      });
+      await this.engine.audit([refusal.audit]);
       return;
     }
     await this.onClientMessage(ws, state, parsed.data);
@@ -277,7 +288,7 @@ export class UserHub extends DurableObject<Env> {
           serverTime: new Date().toISOString(),
           emergency: this.engine.settings.emergency(),
         });
-        if (state.role === "dashboard") {
+        if (state.role === "approver") {
           for (const prompt of this.engine.pendingViews())
             this.send(ws, { type: "capability_prompt", data: prompt });
         }

@@ -36,6 +36,7 @@ export function authenticate(): MiddlewareHandler<AppEnv> {
       userId: verified.userId,
       deviceId: verified.deviceId,
       deviceKind: verified.deviceKind,
+      role: verified.role,
       tokenId: verified.tokenId,
       via: bearer ? "bearer" : "cookie",
     });

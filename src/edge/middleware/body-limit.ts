@@ -1,10 +1,11 @@
 // Refuses request bodies over the limit (413) before anything reads them.
 import type { MiddlewareHandler } from "hono";
 import { bodyLimit as honoBodyLimit } from "hono/body-limit";
+import { MAX_BODY_BYTES } from "../../protocol/limits.ts";
 import type { AppEnv } from "../env.ts";
 import { ApiError } from "../errors.ts";
 
-export const MAX_BODY_BYTES = 256 * 1024;
+export { MAX_BODY_BYTES };
 
 export function bodyLimit(maxSize = MAX_BODY_BYTES): MiddlewareHandler<AppEnv> {
   return honoBodyLimit({

@@ -1,47 +1,91 @@
-// Approvals for people: list prompts, get a confirmation token, approve or reject.
-import { Hono } from "hono";
-import { z } from "zod";
-import { ApproveRequest, RejectRequest } from "../../protocol/prompts.ts";
-import type { AppEnv } from "../env.ts";
+// Approvals for people: list prompts, get a confirmation token, approve or reject. Answering is approver-only.
+import { ApproveRequest, ConfirmationToken, RejectRequest } from "../../protocol/prompts.ts";
+import { ApprovalList, ApprovalsQuery, PromptParams, ResolvedApproval } from "../../protocol/rest.ts";
 import { hubFor, unwrap } from "../hub/call.ts";
-import { authenticate } from "../middleware/auth.ts";
-import { readJson, readParams, readQuery } from "../middleware/validate.ts";
+import { assertMay } from "../middleware/authorize.ts";
+import { apiRoute, json, jsonRequest, problem, routeGroup } from "./define.ts";
 
-const ListQuery = z.object({
-  status: z.enum(["pending", "resolved"]).default("pending"),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-});
-const PromptParams = z.object({
-  id: z.string().regex(/^prm_[A-Za-z0-9_-]{16}$/, "must be a prompt id (prm_…)"),
-});
+const answerErrors = {
+  404: problem("No such prompt."),
+  409: problem("The prompt is already resolved."),
+};
 
-export const approvalRoutes = new Hono<AppEnv>()
-  .get("/v1/approvals", authenticate(), async (c) => {
-    const { status, limit } = readQuery(c, ListQuery);
-    const { hub, caller } = hubFor(c.env, c.get("auth"));
-    return c.json({ approvals: await hub.approvals(caller, status, limit) });
-  })
-  .post("/v1/approvals/:id/confirm", authenticate(), async (c) => {
-    const { id } = readParams(c, PromptParams);
-    const { hub, caller } = hubFor(c.env, c.get("auth"));
-    const issued = unwrap(await hub.confirm(caller, id));
-    return c.json(
-      { token: issued.token, expires_at: new Date(issued.expiresAt).toISOString(), prompt_id: id },
-      201,
-    );
-  })
-  .post("/v1/approvals/:id/approve", authenticate(), async (c) => {
-    const { id } = readParams(c, PromptParams);
-    const body = await readJson(c, ApproveRequest);
-    const { hub, caller } = hubFor(c.env, c.get("auth"));
-    const decision =
-      body.scope === "once" ? "allow_once" : body.scope === "session" ? "allow_session" : "allow_always";
-    return c.json({ prompt: unwrap(await hub.resolve(caller, id, decision, body.confirmation_token)) });
-  })
-  .post("/v1/approvals/:id/reject", authenticate(), async (c) => {
-    const { id } = readParams(c, PromptParams);
-    const body = await readJson(c, RejectRequest);
-    const { hub, caller } = hubFor(c.env, c.get("auth"));
-    const decision = body.scope === "always" ? "deny_always" : "deny_once";
-    return c.json({ prompt: unwrap(await hub.resolve(caller, id, decision)) });
-  });
+export const approvalRoutes = routeGroup()
+  .openapi(
+    apiRoute("read_decisions", {
+      method: "get",
+      path: "/v1/approvals",
+      summary: "Prompts: pending (approvers only) or resolved",
+      description:
+        "Companions may read resolved prompts (which scope the person chose); pending prompts are for approvers.",
+      request: { query: ApprovalsQuery },
+      responses: { 200: json("Capability-prompt events, newest first.", ApprovalList) },
+    }),
+    async (c) => {
+      const { status, limit } = c.req.valid("query");
+      const auth = c.get("auth");
+      if (status === "pending") await assertMay(c, "read_prompts");
+      const { hub, caller } = hubFor(c.env, auth);
+      return c.json({ approvals: await hub.approvals(caller, status, limit) }, 200);
+    },
+  )
+  .openapi(
+    apiRoute("answer_prompts", {
+      method: "post",
+      path: "/v1/approvals/{id}/confirm",
+      summary: "A confirmation token for a high-risk approval",
+      request: { params: PromptParams },
+      responses: {
+        201: json("Single use, short-lived, bound to the prompt's scopes.", ConfirmationToken),
+        ...answerErrors,
+      },
+    }),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const { hub, caller } = hubFor(c.env, c.get("auth"));
+      const issued = unwrap(await hub.confirm(caller, id));
+      return c.json(
+        { token: issued.token, expires_at: new Date(issued.expiresAt).toISOString(), prompt_id: id },
+        201,
+      );
+    },
+  )
+  .openapi(
+    apiRoute("answer_prompts", {
+      method: "post",
+      path: "/v1/approvals/{id}/approve",
+      summary: "Allow once, for the session, or always",
+      request: { params: PromptParams, ...jsonRequest(ApproveRequest) },
+      responses: {
+        200: json("The resolved prompt.", ResolvedApproval),
+        ...answerErrors,
+      },
+    }),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const body = c.req.valid("json");
+      const { hub, caller } = hubFor(c.env, c.get("auth"));
+      const decision =
+        body.scope === "once" ? "allow_once" : body.scope === "session" ? "allow_session" : "allow_always";
+      return c.json(
+        { prompt: unwrap(await hub.resolve(caller, id, decision, body.confirmation_token)) },
+        200,
+      );
+    },
+  )
+  .openapi(
+    apiRoute("answer_prompts", {
+      method: "post",
+      path: "/v1/approvals/{id}/reject",
+      summary: "Deny once or always",
+      request: { params: PromptParams, ...jsonRequest(RejectRequest) },
+      responses: { 200: json("The resolved prompt.", ResolvedApproval), ...answerErrors },
+    }),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const body = c.req.valid("json");
+      const { hub, caller } = hubFor(c.env, c.get("auth"));
+      const decision = body.scope === "always" ? "deny_always" : "deny_once";
+      return c.json({ prompt: unwrap(await hub.resolve(caller, id, decision)) }, 200);
+    },
+  );

@@ -1,48 +1,142 @@
-// Pairing: an authenticated device creates a code; a new device binds it and gets its token.
-import { Hono } from "hono";
+// Pairing: an approver (or the recovery code) mints a code that carries a role; a new device binds it.
 import { setCookie } from "hono/cookie";
-import { BindRequest } from "../../protocol/pairing.ts";
+import {
+  BindRequest,
+  BindResponse,
+  MintCodeRequest,
+  PairingCode,
+  RecoveryCode,
+  RecoveryMintRequest,
+} from "../../protocol/pairing.ts";
 import { writeAudit } from "../audit/audit-log.ts";
+import { clientAddress } from "../auth/client-address.ts";
 import { bindPairingCode, createPairingCode } from "../auth/pairing.ts";
+import { rotateRecoveryCode, userOfRecoveryCode } from "../auth/recovery.ts";
 import { TOKEN_TTL_MS } from "../auth/tokens.ts";
 import { openDb } from "../db/client.ts";
-import type { AppEnv } from "../env.ts";
-import { authenticate, SESSION_COOKIE } from "../middleware/auth.ts";
-import { readJson } from "../middleware/validate.ts";
+import { ApiError } from "../errors.ts";
+import { SESSION_COOKIE } from "../middleware/auth.ts";
+import { apiRoute, json, jsonRequest, problem, routeGroup } from "./define.ts";
 
-export const pairingRoutes = new Hono<AppEnv>()
-  .post("/v1/pairing/code", authenticate(), async (c) => {
-    const auth = c.get("auth");
-    const db = openDb(c.env.DB);
-    const { code, expiresAt } = await createPairingCode(db, c.env.TOKEN_PEPPER, auth.userId);
-    await writeAudit(db, {
-      userId: auth.userId,
-      deviceId: auth.deviceId,
-      actor: `device:${auth.deviceId}`,
-      event: "auth.pairing_code_created",
-    });
-    return c.json({ code, expires_at: new Date(expiresAt).toISOString() }, 201);
-  })
-  .post("/v1/pairing/bind", async (c) => {
-    const body = await readJson(c, BindRequest);
-    const client = c.req.header("cf-connecting-ip") ?? "local";
-    const bound = await bindPairingCode(openDb(c.env.DB), c.env.TOKEN_PEPPER, body, client);
-    if (body.kind === "browser") {
-      setCookie(c, SESSION_COOKIE, bound.token, {
-        httpOnly: true,
-        secure: true,
-        sameSite: "Strict",
-        path: "/",
-        maxAge: Math.floor(TOKEN_TTL_MS / 1000),
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export const pairingRoutes = routeGroup()
+  .openapi(
+    apiRoute("mint_pairing_codes", {
+      method: "post",
+      path: "/v1/pairing/code",
+      summary: "Mint a pairing code for a new device, of the role it will have",
+      request: jsonRequest(MintCodeRequest),
+      responses: { 201: json("An 8-digit code: 10 minutes, single use.", PairingCode) },
+    }),
+    async (c) => {
+      const { role } = c.req.valid("json");
+      const auth = c.get("auth");
+      const db = openDb(c.env.DB);
+      const { code, expiresAt } = await createPairingCode(db, c.env.TOKEN_PEPPER, auth.userId, role);
+      await writeAudit(db, {
+        userId: auth.userId,
+        deviceId: auth.deviceId,
+        actor: `device:${auth.deviceId}`,
+        event: "auth.pairing_code_created",
+        details: { role },
       });
-    }
-    return c.json(
-      {
-        device_id: bound.deviceId,
-        user_id: bound.userId,
-        token: bound.token,
-        expires_at: new Date(bound.expiresAt).toISOString(),
+      return c.json({ code, role, expires_at: iso(expiresAt) }, 201);
+    },
+  )
+  .openapi(
+    apiRoute("public", {
+      method: "post",
+      path: "/v1/recovery/pairing-code",
+      summary: "Mint a pairing code with the recovery code (default role: approver)",
+      description:
+        "For when no approver device is at hand: the first phone, a lost phone, or `airlock devices pair --recovery-code`. The recovery code is never locked out; wrong ones are audited.",
+      request: jsonRequest(RecoveryMintRequest),
+      responses: {
+        201: json("An 8-digit code of the asked role.", PairingCode),
+        401: problem("Wrong recovery code."),
       },
-      201,
-    );
-  });
+    }),
+    async (c) => {
+      const { recovery_code, role } = c.req.valid("json");
+      const db = openDb(c.env.DB);
+      const userId = await userOfRecoveryCode(db, c.env.TOKEN_PEPPER, recovery_code);
+      if (!userId) {
+        await writeAudit(db, { userId: null, actor: "anonymous", event: "auth.recovery_failed" });
+        throw new ApiError(401, "unauthenticated", "That recovery code is wrong.");
+      }
+      const { code, expiresAt } = await createPairingCode(db, c.env.TOKEN_PEPPER, userId, role);
+      await writeAudit(db, {
+        userId,
+        actor: "recovery",
+        event: "auth.pairing_code_created",
+        details: { role, via: "recovery_code" },
+      });
+      return c.json({ code, role, expires_at: iso(expiresAt) }, 201);
+    },
+  )
+  .openapi(
+    apiRoute("manage_recovery", {
+      method: "post",
+      path: "/v1/recovery/rotate",
+      summary: "Replace the recovery code (the old one stops working)",
+      responses: { 201: json("The new recovery code, shown only here.", RecoveryCode) },
+    }),
+    async (c) => {
+      const auth = c.get("auth");
+      const db = openDb(c.env.DB);
+      const recovery = await rotateRecoveryCode(db, c.env.TOKEN_PEPPER, auth.userId);
+      await writeAudit(db, {
+        userId: auth.userId,
+        deviceId: auth.deviceId,
+        actor: `device:${auth.deviceId}`,
+        event: "auth.recovery_rotated",
+      });
+      return c.json({ recovery_code: recovery }, 201);
+    },
+  )
+  .openapi(
+    apiRoute("public", {
+      method: "post",
+      path: "/v1/pairing/bind",
+      summary: "Bind a pairing code to this new device and get its token",
+      description:
+        "The code decides the role: approver codes bind only `kind: browser` (which also gets the session cookie), companion codes only `kind: companion`.",
+      request: jsonRequest(BindRequest),
+      responses: {
+        201: json("The device and its token (shown only here).", BindResponse),
+        401: problem("Wrong, expired or used code."),
+        409: problem("The code's role does not fit this kind of device (the code stays usable)."),
+        429: problem("Too many wrong codes from this client, or against this code (Retry-After)."),
+      },
+    }),
+    async (c) => {
+      const body = c.req.valid("json");
+      const db = openDb(c.env.DB);
+      const bound = await bindPairingCode(
+        db,
+        c.env.TOKEN_PEPPER,
+        body,
+        clientAddress(c.env, c.req.raw.headers),
+      );
+      if (body.kind === "browser") {
+        setCookie(c, SESSION_COOKIE, bound.token, {
+          httpOnly: true,
+          secure: true,
+          sameSite: "Strict",
+          path: "/",
+          maxAge: Math.floor(TOKEN_TTL_MS / 1000),
+        });
+      }
+      return c.json(
+        {
+          device_id: bound.deviceId,
+          user_id: bound.userId,
+          token: bound.token,
+          expires_at: iso(bound.expiresAt),
+          role: bound.role,
+        },
+        201,
+      );
+    },
+  );

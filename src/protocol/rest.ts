@@ -1,0 +1,59 @@
+// REST bodies that have no home in a topic module: path parameters, lists, settings, small acknowledgements.
+import { z } from "zod";
+import { Capability, EmergencyControls } from "./capability.ts";
+import { CapabilityPrompt, ResolvedPrompt } from "./prompts.ts";
+
+const id = (prefix: string, what: string) =>
+  z.string().regex(new RegExp(`^${prefix}_[A-Za-z0-9_-]{16}$`), `must be a ${what} id (${prefix}_…)`);
+
+export const DeviceParams = z.object({ id: id("dev", "device") });
+export const PromptParams = z.object({ id: id("prm", "prompt") });
+export const GrantParams = z.object({ id: id("grt", "grant") });
+export const CallParams = z.object({ call_id: z.string().min(1).max(200) });
+export const SessionParams = z.object({ session_id: z.string().min(1).max(200) });
+
+export const Health = z.object({ ok: z.literal(true) });
+export const VersionInfo = z.object({ version: z.string(), build_id: z.string() });
+
+export const DecideQuery = z.object({ wait: z.enum(["true", "false"]).default("true") });
+export const SessionEnded = z.object({ ended: z.literal(true), grants_removed: z.number().int() });
+
+export const ApprovalsQuery = z.object({
+  status: z.enum(["pending", "resolved"]).default("pending"),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+/** `status=pending` lists CapabilityPrompt items, `status=resolved` ResolvedPrompt items. */
+export const ApprovalList = z.object({ approvals: z.array(z.union([ResolvedPrompt, CapabilityPrompt])) });
+export const ResolvedApproval = z.object({ prompt: ResolvedPrompt });
+
+export const Grant = z.object({
+  id: z.string(),
+  agent_id: z.string(),
+  capability: Capability,
+  scope_pattern: z.string().nullable(),
+  version_range: z.string().nullable(),
+  effect: z.enum(["allow", "deny"]),
+  created_at: z.string(),
+  created_by: z.string().nullable(),
+  prompt_id: z.string().nullable(),
+});
+export type Grant = z.infer<typeof Grant>;
+export const GrantList = z.object({ grants: z.array(Grant) });
+export const GrantDeleted = z.object({ deleted: z.literal(true) });
+
+export const EmergencyPatch = EmergencyControls.partial().refine((p) => Object.keys(p).length > 0, {
+  message: "send at least one of readOnly, disableHighImpact, blockedTools",
+});
+/** The account policy is YAML text; the empty string means "none saved" (the default: ask for everything). */
+export const PolicyView = z.object({
+  policy: z.string(),
+  updated_at: z.string().nullable(),
+  emergency: EmergencyControls,
+});
+export const PolicyBody = z.strictObject({ policy: z.string().max(200_000) });
+export const PolicySaved = z.object({ updated_at: z.string() });
+export const ApprovalSettings = z.strictObject({
+  prompt_timeout_ms: z.number().int().min(1_000).max(600_000),
+});
+
+export const AuditAccepted = z.object({ accepted: z.number().int() });

@@ -1,0 +1,88 @@
+// Who may do what: device roles, the one authority table every REST route and socket message consults.
+import { z } from "zod";
+
+/**
+ * `companion`: the airlock daemon and hooks on a dev machine, whose token file the agent can read.
+ * `approver`: a browser the person paired (the phone). Only approvers decide for the person.
+ */
+export const DeviceRole = z.enum(["companion", "approver"]);
+export type DeviceRole = z.infer<typeof DeviceRole>;
+
+/**
+ * Every action a paired device can take, and the least role that may take it. An approver may do
+ * everything a companion may. Routes name an action (see `apiRoute` in src/edge/routes/define.ts)
+ * and socket messages map to one below; new routes (proposals, hooks, jobs, schedules, push,
+ * passkeys) add their action here, so this table stays the whole answer to "who may do this".
+ */
+export const AUTHORITY = {
+  /** Submit tool calls for a decision and wait for the answer. */
+  submit_calls: "companion",
+  /** Read the decision of a call, and resolved prompts (which scope the person chose). */
+  read_decisions: "companion",
+  /** End a session's allow_session grants early (only ever narrows what is allowed). */
+  end_sessions: "companion",
+  /** Report decisions the companion made locally, for the audit log. */
+  report_local_decisions: "companion",
+  /** Read the account policy and emergency controls (the daemon mirrors them). */
+  read_policy: "companion",
+  /** Read saved grants (the daemon caches them to decide offline). */
+  read_grants: "companion",
+  /** List the account's devices (doctor's token check). */
+  read_devices: "companion",
+  /** Open the hub websocket (what it may send there is decided per message). */
+  connect: "companion",
+  /** Pending prompts: what the person is being asked. */
+  read_prompts: "approver",
+  /** Approve, reject, confirm high risk. */
+  answer_prompts: "approver",
+  /** Delete saved grants. */
+  manage_grants: "approver",
+  /** Replace the account policy, change approval timing. */
+  change_policy: "approver",
+  /** Turn emergency controls on or off. */
+  change_emergency: "approver",
+  /** Revoke devices. */
+  manage_devices: "approver",
+  /** Mint pairing codes (of either role). */
+  mint_pairing_codes: "approver",
+  /** Read and export the audit log. */
+  read_audit: "approver",
+  /** Rotate the recovery code. */
+  manage_recovery: "approver",
+  /** Webhook triggers, hosted jobs and schedules. */
+  manage_hooks: "approver",
+  manage_jobs: "approver",
+  manage_schedules: "approver",
+} as const satisfies Record<string, DeviceRole>;
+export type Action = keyof typeof AUTHORITY;
+
+export function mayAct(role: DeviceRole, action: Action): boolean {
+  return AUTHORITY[action] === "companion" || role === "approver";
+}
+
+/**
+ * Socket messages a client sends, and the action each needs; `null` means any connected device.
+ * Keyed by every `ClientMessage` type (src/protocol/socket.ts), checked by a test.
+ */
+export const SOCKET_MESSAGE_AUTHORITY = {
+  hello: null,
+  ping: null,
+  tool_request: "submit_calls",
+  capability_decision: "answer_prompts",
+} as const satisfies Record<string, Action | null>;
+
+/** Whether a socket of `role` may send a message of `type`; unknown types are refused. */
+export function socketMessageAllowed(role: DeviceRole, type: string): boolean {
+  if (!Object.hasOwn(SOCKET_MESSAGE_AUTHORITY, type)) return false;
+  const action = SOCKET_MESSAGE_AUTHORITY[type as keyof typeof SOCKET_MESSAGE_AUTHORITY];
+  return action === null || mayAct(role, action);
+}
+
+/** The message a refused caller gets: what it lacks and where to go instead. */
+export function roleRefusal(role: DeviceRole, action: Action): string {
+  const what = action.replaceAll("_", " ");
+  if (action === "mint_pairing_codes") {
+    return `Only an approver device may ${what}; this is a ${role} device. Mint the code on your phone (Devices → Pair a device), or pass the recovery code (POST /v1/recovery/pairing-code, airlock devices pair --recovery-code).`;
+  }
+  return `Only an approver device (the phone or browser you paired) may ${what}; this is a ${role} device.`;
+}
