@@ -26,11 +26,11 @@ describe("policy.decision audit", () => {
       decision: "deny_once",
       policy_mode: "prompt",
       risk: "high",
-      decided_by: `device:${d.deviceId}`,
-      device_id: d.deviceId,
+      decided_by: `device:${d.approver.deviceId}`,
+      device_id: d.approver.deviceId,
     });
     expect((event?.details.scope_hashes as string[] | undefined)?.[0]).toMatch(/^[0-9a-f]{64}$/);
-    expect(event?.actor).toBe(`device:${d.deviceId}`);
+    expect(event?.actor).toBe(`device:${d.approver.deviceId}`);
   });
 
   it("never stores a raw secret from a tool call in D1 or the hub", async () => {

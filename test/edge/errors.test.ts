@@ -106,7 +106,7 @@ describe("error envelope", () => {
   });
 
   it("400 for an invalid path parameter", async () => {
-    const device = await pair();
+    const device = await pair("browser");
     const res = await api("/v1/devices/not-a-device/revoke", {
       method: "POST",
       headers: bearer(device.token),

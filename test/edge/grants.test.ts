@@ -38,7 +38,10 @@ describe("persisted grants", () => {
       .bind("grt_denyeverything01", d.userId, Date.now())
       .run();
     // The hub caches grants; deleting an unrelated grant through the API refreshes the cache.
-    const res = await api("/v1/grants/grt_0000000000000000", { method: "DELETE", headers: d.headers });
+    const res = await api("/v1/grants/grt_0000000000000000", {
+      method: "DELETE",
+      headers: d.approver.headers,
+    });
     expect(res.status).toBe(404);
     const later = await d.decide(request({ input: { path: "/work/repo/src/b.ts" } }));
     expect(await later.json()).toMatchObject({ decision: "deny", source: "grant" });
@@ -51,7 +54,7 @@ describe("persisted grants", () => {
     const denied = await d.decide(request({ input: { path: "/work/repo/src/b.ts" } }));
     expect(await denied.json()).toMatchObject({ decision: "deny", source: "grant" });
     const { grants } = (await (await d.get("/v1/grants")).json()) as { grants: { id: string }[] };
-    const del = await api(`/v1/grants/${grants[0]?.id}`, { method: "DELETE", headers: d.headers });
+    const del = await api(`/v1/grants/${grants[0]?.id}`, { method: "DELETE", headers: d.approver.headers });
     expect(del.status).toBe(200);
     expect((await d.decide(request({ input: { path: "/work/repo/src/c.ts" } }))).status).toBe(202);
   });
@@ -114,7 +117,7 @@ describe("policy and emergency at the edge", () => {
     const d = await device();
     const put = await api("/v1/settings/policy", {
       method: "PUT",
-      headers: d.headers,
+      headers: d.approver.headers,
       json: {
         policy:
           'version: 1\ndefault_action: ask\nrules:\n  - name: no publish\n    condition: command.startsWith("npm publish")\n    action: deny\n',
@@ -158,7 +161,7 @@ describe("policy and emergency at the edge", () => {
     const d = await device();
     await api("/v1/settings/policy", {
       method: "PUT",
-      headers: d.headers,
+      headers: d.approver.headers,
       json: {
         policy:
           'version: 1\ndefault_action: allow\nrules:\n  - name: tests\n    condition: command == "npm test"\n    action: allow\n',
@@ -175,14 +178,15 @@ describe("policy and emergency at the edge", () => {
     const d = await device();
     const res = await api("/v1/settings/policy", {
       method: "PUT",
-      headers: d.headers,
+      headers: d.approver.headers,
       json: { policy: "version: 1\nrules:\n  - name: broken\n    condition: 'tool =='\n    action: deny\n" },
     });
     expect(res.status).toBe(400);
     const body = (await res.json()) as { error: { details: { message: string }[] } };
     expect(body.error.details.length).toBeGreaterThan(0);
-    const get = (await (await d.get("/v1/settings/policy")).json()) as { policy: string | null };
-    expect(get.policy).toBeNull();
+    // No policy saved reads as "" (a string, as the companion expects), not null.
+    const get = (await (await d.companion.get("/v1/settings/policy")).json()) as { policy: unknown };
+    expect(get.policy).toBe("");
   });
 
   it("blocked tools deny that tool at once", async () => {

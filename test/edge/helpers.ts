@@ -29,6 +29,11 @@ export async function recoveryCode(): Promise<string> {
   return recovery;
 }
 
+/** For a test that rotates the recovery code itself. */
+export function rememberRecoveryCode(code: string): void {
+  recovery = code;
+}
+
 /** A pairing code for the owner: companion codes from the admin route, approver codes with the recovery code. */
 export async function ownerCode(role: "companion" | "approver" = "companion"): Promise<string> {
   const recovery_code = await recoveryCode();

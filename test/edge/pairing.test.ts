@@ -66,8 +66,8 @@ describe("pairing codes", () => {
     expect(second.status).toBe(401);
   });
 
-  it("an authenticated device creates a new code that binds", async () => {
-    const device = await pair();
+  it("an approver creates a new code that binds", async () => {
+    const device = await pair("browser");
     const res = await api("/v1/pairing/code", { method: "POST", headers: bearer(device.token) });
     expect(res.status).toBe(201);
     const { code, expires_at } = (await res.json()) as { code: string; expires_at: string };
@@ -100,14 +100,6 @@ describe("pairing codes", () => {
     for (let i = 0; i < 5; i++) await bind("00000001", {}, "198.51.100.2");
     const code = await ownerCode();
     expect((await bind(code, {}, "198.51.100.2")).status).toBe(429);
-  });
-
-  it("locks a code after 5 wrong guesses against it, from any clients", async () => {
-    const code = await ownerCode();
-    const wrong = code === "99999999" ? "99999998" : "99999999";
-    for (let i = 0; i < 5; i++) await bind(wrong, {}, `192.0.2.${i + 20}`);
-    const res = await bind(code, {}, "192.0.2.99");
-    expect(res.status).toBe(429);
   });
 
   it("audits pairing without the code or the token", async () => {
@@ -221,7 +213,7 @@ describe("devices", () => {
   });
 
   it("revoking a device kills all its tokens at once and is audited", async () => {
-    const admin = await pair("companion", "admin");
+    const admin = await pair("browser", "phone");
     const victim = await pair("companion", "stolen");
     expect((await api("/v1/devices", { headers: bearer(victim.token) })).status).toBe(200);
     const res = await api(`/v1/devices/${victim.deviceId}/revoke`, {

@@ -15,7 +15,7 @@ export interface TestSocket {
 
 export async function connect(
   headers: Record<string, string>,
-  role?: "companion" | "dashboard",
+  role?: "companion" | "approver" | "dashboard",
 ): Promise<TestSocket> {
   const res = await exports.default.fetch(
     new Request(`${ORIGIN}/v1/connect${role ? `?role=${role}` : ""}`, {

@@ -52,7 +52,7 @@ describe("decisions over the socket", () => {
     const companion = await connect(d.headers, "companion");
     companion.send({ type: "hello", client: { name: "companion" } });
     await companion.next("welcome");
-    const dashboard = await connect(d.headers, "dashboard");
+    const dashboard = await connect(d.approver.headers, "approver");
     dashboard.send({ type: "hello", client: { name: "dashboard" } });
     await dashboard.next("welcome");
 
@@ -99,7 +99,7 @@ describe("decisions over the socket", () => {
       state.storage.sql.exec("UPDATE prompts SET opens_at = ?", Date.now() - 1);
     });
     await runDurableObjectAlarm(d.hub);
-    const dashboard = await connect(d.headers, "dashboard");
+    const dashboard = await connect(d.approver.headers, "approver");
     dashboard.send({ type: "hello", client: { name: "late" } });
     const first = await dashboard.next("capability_prompt");
     expect(first.data.callIds).toHaveLength(1);
@@ -140,7 +140,7 @@ describe("decisions over the socket", () => {
     const d = await device();
     await d.decide(request({ tool: "bash", input: { command: "npm publish" } }));
     const [prompt] = await pendingPrompts(d.get);
-    const dashboard = await connect(d.headers, "dashboard");
+    const dashboard = await connect(d.approver.headers, "approver");
     dashboard.send({
       type: "capability_decision",
       id: "x",

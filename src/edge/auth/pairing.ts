@@ -33,6 +33,11 @@ function randomCode(): string {
 const codeHash = (pepper: string, code: string) => hmacHex(pepper, `pairing:${code}`);
 const bucketOf = (hash: string) => Number.parseInt(hash.slice(0, 8), 16) % BUCKETS;
 
+/** The bucket a code (or a guess) lands in; exported for the lockout tests. */
+export async function bucketOfCode(pepper: string, code: string): Promise<number> {
+  return bucketOf(await codeHash(pepper, code));
+}
+
 const live = (now: number) => and(isNull(pairingCodes.usedAt), gt(pairingCodes.expiresAt, now));
 
 export async function createPairingCode(

@@ -1,0 +1,176 @@
+// Pairing lockouts are per code and per client, never global; the recovery code is never locked.
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { clientAddress, UNTRUSTED_CLIENT } from "../../src/edge/auth/client-address.ts";
+import { bucketOfCode } from "../../src/edge/auth/pairing.ts";
+import { ADMIN, api, errorOf, ownerCode, recoveryCode, rememberRecoveryCode } from "./helpers.ts";
+
+const bind = (code: string, ip: string, kind: "companion" | "browser" = "companion") =>
+  api("/v1/pairing/bind", {
+    method: "POST",
+    headers: { "cf-connecting-ip": ip },
+    json: { code, device_name: "laptop", kind },
+  });
+
+/** Wrong 8-digit guesses whose HMAC lands (or never lands) in the bucket of `code`. */
+async function guesses(code: string, sameBucket: boolean, n: number): Promise<string[]> {
+  const target = await bucketOfCode(env.TOKEN_PEPPER, code);
+  const out: string[] = [];
+  for (let i = 0; out.length < n; i++) {
+    const guess = String(10_000_000 + i * 7919).padStart(8, "0");
+    if (guess === code) continue;
+    if (((await bucketOfCode(env.TOKEN_PEPPER, guess)) === target) === sameBucket) out.push(guess);
+  }
+  return out;
+}
+
+describe("per-code lockout", () => {
+  it("five wrong guesses from five clients lock neither the live code nor the recovery code", async () => {
+    const code = await ownerCode();
+    for (const [i, guess] of (await guesses(code, false, 5)).entries()) {
+      expect((await bind(guess, `192.0.2.${10 + i}`)).status).toBe(401);
+    }
+    expect((await bind(code, "192.0.2.50")).status).toBe(201);
+    const recovered = await api("/v1/recovery/pairing-code", {
+      method: "POST",
+      json: { recovery_code: await recoveryCode(), role: "approver" },
+    });
+    expect(recovered.status).toBe(201);
+  });
+
+  it("locks only the code that five wrong guesses could have been; another live code still binds", async () => {
+    const target = await ownerCode();
+    const other = await ownerCode();
+    for (const [i, guess] of (await guesses(target, true, 5)).entries()) {
+      expect((await bind(guess, `192.0.2.${60 + i}`)).status).toBe(401);
+    }
+    const locked = await bind(target, "192.0.2.70");
+    expect(locked.status).toBe(429);
+    expect(await errorOf(locked)).toMatchObject({ code: "rate_limited" });
+    expect((await bind(other, "192.0.2.71")).status).toBe(201);
+  });
+
+  it("gives every live code its own bucket", async () => {
+    const codes = await Promise.all(Array.from({ length: 8 }, () => ownerCode()));
+    const buckets = await Promise.all(codes.map((c) => bucketOfCode(env.TOKEN_PEPPER, c)));
+    expect(new Set(buckets).size).toBe(codes.length);
+  });
+});
+
+describe("per-client lockout", () => {
+  it("five wrong codes lock that client, not the next one", async () => {
+    const code = await ownerCode();
+    for (let i = 0; i < 5; i++) expect((await bind("00000002", "198.51.100.40")).status).toBe(401);
+    expect((await bind(code, "198.51.100.40")).status).toBe(429);
+    expect((await bind(code, "198.51.100.41")).status).toBe(201);
+  });
+
+  it("counts an IPv6 client by its /64: rotating the interface id does not reset the count", async () => {
+    for (let i = 0; i < 5; i++) await bind("00000003", `2001:db8:1:2::${i + 1}`);
+    const code = await ownerCode();
+    expect((await bind(code, "2001:db8:1:2:ffff::9")).status).toBe(429);
+    expect((await bind(code, "2001:db8:1:3::1")).status).toBe(201);
+  });
+});
+
+describe("the recovery code", () => {
+  it("is never locked: ten wrong recovery codes, then the right one mints", async () => {
+    for (let i = 0; i < 10; i++) {
+      const res = await api("/v1/recovery/pairing-code", {
+        method: "POST",
+        headers: { "cf-connecting-ip": "203.0.113.99" },
+        json: { recovery_code: "0000-0000-0000-0000-0000-000" + String(i % 10) },
+      });
+      expect(res.status).toBe(401);
+    }
+    const ok = await api("/v1/recovery/pairing-code", {
+      method: "POST",
+      headers: { "cf-connecting-ip": "203.0.113.99" },
+      json: { recovery_code: (await recoveryCode()).toLowerCase() },
+    });
+    expect(ok.status).toBe(201);
+    const failures = await env.DB.prepare(
+      "SELECT count(*) AS n FROM audit_log WHERE event = 'auth.recovery_failed'",
+    ).first<{ n: number }>();
+    expect(failures?.n).toBeGreaterThanOrEqual(10);
+  });
+
+  it("mints an approver code by default, which binds a browser as an approver", async () => {
+    const res = await api("/v1/recovery/pairing-code", {
+      method: "POST",
+      json: { recovery_code: await recoveryCode() },
+    });
+    const minted = (await res.json()) as { code: string; role: string };
+    expect(minted.role).toBe("approver");
+    const bound = await bind(minted.code, "203.0.113.120", "browser");
+    expect(bound.status).toBe(201);
+    expect(await bound.json()).toMatchObject({ role: "approver" });
+  });
+
+  it("rotating it through the admin route retires the old one", async () => {
+    const old = await recoveryCode();
+    const rotated = await api("/v1/admin/recovery-code", {
+      method: "POST",
+      headers: { authorization: ADMIN },
+    });
+    const { recovery_code } = (await rotated.json()) as { recovery_code: string };
+    rememberRecoveryCode(recovery_code);
+    expect(recovery_code).not.toBe(old);
+    const stale = await api("/v1/recovery/pairing-code", { method: "POST", json: { recovery_code: old } });
+    expect(stale.status).toBe(401);
+    const fresh = await api("/v1/recovery/pairing-code", { method: "POST", json: { recovery_code } });
+    expect(fresh.status).toBe(201);
+  });
+});
+
+describe("which client a request comes from", () => {
+  const headers = (ip: string) => new Headers({ "cf-connecting-ip": ip });
+
+  it("trusts CF-Connecting-IP only where Cloudflare sets it", () => {
+    expect(clientAddress({ AIRLOCK_TRUST_CF_CONNECTING_IP: "true" }, headers("198.51.100.7"))).toBe(
+      "198.51.100.7",
+    );
+    // wrangler dev passes a client's own header through: there every caller is one client.
+    expect(clientAddress({ AIRLOCK_TRUST_CF_CONNECTING_IP: "false" }, headers("198.51.100.7"))).toBe(
+      UNTRUSTED_CLIENT,
+    );
+    expect(clientAddress({ AIRLOCK_TRUST_CF_CONNECTING_IP: "false" }, headers("198.51.100.8"))).toBe(
+      UNTRUSTED_CLIENT,
+    );
+    expect(clientAddress({ AIRLOCK_TRUST_CF_CONNECTING_IP: "true" }, new Headers())).toBe(UNTRUSTED_CLIENT);
+  });
+
+  it("keys IPv6 clients by /64, however the address is written", () => {
+    const env6 = { AIRLOCK_TRUST_CF_CONNECTING_IP: "true" };
+    const a = clientAddress(env6, headers("2001:0db8:0001:0002:0000:0000:0000:0001"));
+    expect(a).toBe("2001:db8:1:2::/64");
+    expect(clientAddress(env6, headers("2001:db8:1:2::abcd"))).toBe(a);
+    expect(clientAddress(env6, headers("2001:db8::1"))).toBe("2001:db8:0:0::/64");
+  });
+});
+
+describe("a code binds only the kind of device its role fits", () => {
+  it("an approver code refuses a companion (409) and stays usable for the phone", async () => {
+    const res = await api("/v1/recovery/pairing-code", {
+      method: "POST",
+      json: { recovery_code: await recoveryCode(), role: "approver" },
+    });
+    const { code } = (await res.json()) as { code: string };
+    const wrongKind = await bind(code, "203.0.113.130", "companion");
+    expect(wrongKind.status).toBe(409);
+    expect((await errorOf(wrongKind)).message).toMatch(/phone or browser/);
+    expect((await bind(code, "203.0.113.130", "browser")).status).toBe(201);
+  });
+
+  it("a companion code refuses a browser (409)", async () => {
+    const code = await ownerCode("companion");
+    const res = await bind(code, "203.0.113.131", "browser");
+    expect(res.status).toBe(409);
+    expect((await bind(code, "203.0.113.131", "companion")).status).toBe(201);
+  });
+
+  it("the admin token mints companion codes only", async () => {
+    const res = await api("/v1/admin/pairing-code", { method: "POST", headers: { authorization: ADMIN } });
+    expect(await res.json()).toMatchObject({ role: "companion" });
+  });
+});
