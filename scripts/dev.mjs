@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run dev`: local secrets, local D1 migrations, `wrangler dev` on 127.0.0.1, owner bootstrap, pairing code.
+// `npm run dev`: local secrets, local D1 migrations, `wrangler dev` on 127.0.0.1, owner bootstrap, pairing codes.
 //
 // Switches (all optional): PORT (default 8787), AIRLOCK_STATE_DIR (local D1/DO state, default .wrangler/state),
 // AIRLOCK_DEV_VARS (secrets file, default .dev.vars).
@@ -79,13 +79,31 @@ async function waitForHealth(base, child) {
   throw new Error("wrangler dev did not answer /healthz within 60 s");
 }
 
-async function pairingCode(base, adminToken) {
-  const headers = { authorization: `Bearer ${adminToken}` };
-  let res = await fetch(`${base}/v1/bootstrap`, { method: "POST", headers });
-  if (res.status === 201) log("created the owner account");
-  if (res.status === 409) res = await fetch(`${base}/v1/admin/pairing-code`, { method: "POST", headers });
-  if (!res.ok) throw new Error(`could not get a pairing code: ${res.status} ${await res.text()}`);
+async function post(url, init) {
+  const res = await fetch(url, { method: "POST", ...init });
+  if (!res.ok) throw new Error(`POST ${url}: ${res.status} ${await res.text()}`);
   return res.json();
+}
+
+/**
+ * First run: bootstrap the owner, which yields the recovery code (printed once), an approver code for the
+ * phone, and (minted with the recovery code) a companion code. Later runs: a companion code only, since
+ * the admin token lives in a file the agent can read and so never mints approver codes.
+ */
+async function pairingCodes(base, adminToken) {
+  const headers = { authorization: `Bearer ${adminToken}` };
+  const res = await fetch(`${base}/v1/bootstrap`, { method: "POST", headers });
+  if (res.status === 409) {
+    return { companion: await post(`${base}/v1/admin/pairing-code`, { headers }) };
+  }
+  if (!res.ok) throw new Error(`could not bootstrap the owner: ${res.status} ${await res.text()}`);
+  log("created the owner account");
+  const owner = await res.json();
+  const companion = await post(`${base}/v1/recovery/pairing-code`, {
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ recovery_code: owner.recovery_code, role: "companion" }),
+  });
+  return { recovery: owner.recovery_code, approver: owner, companion };
 }
 
 async function main() {
@@ -115,6 +133,9 @@ async function main() {
       stateDir,
       "--env-file",
       varsFile,
+      // wrangler dev passes a client's own CF-Connecting-IP through: pairing lockouts must not trust it.
+      "--var",
+      "AIRLOCK_TRUST_CF_CONNECTING_IP:false",
       "--show-interactive-dev-session=false",
     ],
     { cwd: root, env: childEnv, stdio: ["ignore", "pipe", "pipe"] },
@@ -130,11 +151,27 @@ async function main() {
   child.on("exit", (code) => process.exit(code ?? 0));
 
   await waitForHealth(base, child);
-  const { code, expires_at } = await pairingCode(base, vars.ADMIN_BOOTSTRAP_TOKEN);
+  const codes = await pairingCodes(base, vars.ADMIN_BOOTSTRAP_TOKEN);
   log(`Airlock is running at ${base}`);
-  log(`Pairing code: ${code} (single use, expires ${expires_at})`);
-  log(`Pair this phone or browser: ${base}/pair?code=${code}`);
-  log(`Pair a companion: npm run -s airlock -- pair ${code} --server ${base}`);
+  if (codes.recovery) {
+    log(`Recovery code: ${codes.recovery}`);
+    log(
+      "  Shown once. Keep it off this machine (a password manager): it pairs a new phone when no paired one",
+    );
+    log(
+      "  is at hand (POST /v1/recovery/pairing-code). Lost? Set a new one with POST /v1/admin/recovery-code.",
+    );
+  }
+  if (codes.approver) {
+    log(`Approver pairing code: ${codes.approver.code} (single use, expires ${codes.approver.expires_at})`);
+    log(`Pair your phone or browser (it answers prompts): ${base}/pair?code=${codes.approver.code}`);
+  } else {
+    log(
+      "Pair another phone or browser: mint an approver code on a paired phone (Devices), or with the recovery code.",
+    );
+  }
+  log(`Companion pairing code: ${codes.companion.code} (single use, expires ${codes.companion.expires_at})`);
+  log(`Pair a companion: npm run -s airlock -- pair ${codes.companion.code} --server ${base}`);
 }
 
 main().catch((error) => {

@@ -17,20 +17,24 @@ describe("npm run dev", () => {
     expect(await res.json()).toEqual({ ok: true });
   });
 
-  it("prints a pairing URL and a code that binds once", async () => {
+  it("prints the recovery code, a phone pairing URL (approver) and a companion code, each binding once", async () => {
     expect(edge.output()).toContain(`${edge.base}/pair?code=${edge.firstCode}`);
-    const bind = () =>
+    expect(edge.recoveryCode).toMatch(/^[0-9A-Z]{4}(-[0-9A-Z]{4}){5}$/);
+    const bind = (code: string, kind: string) =>
       fetch(`${edge.base}/v1/pairing/bind`, {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ code: edge.firstCode, device_name: "e2e", kind: "companion" }),
+        body: JSON.stringify({ code, device_name: "e2e", kind }),
       });
-    const first = await bind();
-    expect(first.status).toBe(201);
-    const { token } = (await first.json()) as { token: string };
+    const phone = await bind(edge.firstCode, "browser");
+    expect(phone.status).toBe(201);
+    expect(await phone.json()).toMatchObject({ role: "approver" });
+    const laptop = await bind(edge.companionCode, "companion");
+    expect(laptop.status).toBe(201);
+    const { token } = (await laptop.json()) as { token: string };
     const devices = await fetch(`${edge.base}/v1/devices`, { headers: { authorization: `Bearer ${token}` } });
     expect(devices.status).toBe(200);
-    expect((await bind()).status).toBe(401);
+    expect((await bind(edge.companionCode, "companion")).status).toBe(401);
   });
 
   it("never prints the admin token or a device token", async () => {

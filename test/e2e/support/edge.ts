@@ -13,10 +13,16 @@ export interface Edge {
   base: string;
   port: number;
   adminToken: string;
-  /** The pairing code the dev script printed (single use). */
+  /** The approver pairing code the dev script printed on first run (single use, for the phone). */
   firstCode: string;
-  /** A fresh pairing code for the owner. */
+  /** The companion pairing code the dev script printed (single use, for `airlock pair`). */
+  companionCode: string;
+  /** The recovery code the dev script printed on first run. */
+  recoveryCode: string;
+  /** A fresh companion pairing code for the owner (admin route). */
   newCode(): Promise<string>;
+  /** A fresh approver pairing code for the owner (recovery code). */
+  newApproverCode(): Promise<string>;
   /** Binds a new device and returns its token. */
   pairDevice(kind?: "companion" | "browser", name?: string): Promise<{ token: string; deviceId: string }>;
   output(): string;
@@ -58,21 +64,25 @@ export async function startEdge(options: { port?: number; stateDir?: string } = 
   child.stderr?.on("data", (d) => {
     out += d;
   });
-  const firstCode = await new Promise<string>((resolveCode, reject) => {
-    const timer = setTimeout(() => reject(new Error(`edge did not start in 90 s:\n${out}`)), 90_000);
-    const check = () => {
-      const match = /Pairing code: (\d{8})/.exec(out);
-      if (match?.[1]) {
+  const printed = await new Promise<{ firstCode: string; companionCode: string; recoveryCode: string }>(
+    (resolveCode, reject) => {
+      const timer = setTimeout(() => reject(new Error(`edge did not start in 90 s:\n${out}`)), 90_000);
+      const check = () => {
+        const approver = /Approver pairing code: (\d{8})/.exec(out)?.[1];
+        const companion = /Companion pairing code: (\d{8})/.exec(out)?.[1];
+        const recovery = /Recovery code: (\S+)/.exec(out)?.[1];
+        if (approver && companion && recovery) {
+          clearTimeout(timer);
+          resolveCode({ firstCode: approver, companionCode: companion, recoveryCode: recovery });
+        }
+      };
+      child.stdout?.on("data", check);
+      child.once("exit", (code) => {
         clearTimeout(timer);
-        resolveCode(match[1]);
-      }
-    };
-    child.stdout?.on("data", check);
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`edge exited (${code}) before it was ready:\n${out}`));
-    });
-  });
+        reject(new Error(`edge exited (${code}) before it was ready:\n${out}`));
+      });
+    },
+  );
   const base = `http://127.0.0.1:${port}`;
   const adminToken = readVar(varsFile, "ADMIN_BOOTSTRAP_TOKEN");
 
@@ -85,17 +95,29 @@ export async function startEdge(options: { port?: number; stateDir?: string } = 
     return ((await res.json()) as { code: string }).code;
   };
 
+  const newApproverCode = async () => {
+    const res = await fetch(`${base}/v1/recovery/pairing-code`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ recovery_code: printed.recoveryCode, role: "approver" }),
+    });
+    if (!res.ok) throw new Error(`approver code: ${res.status} ${await res.text()}`);
+    return ((await res.json()) as { code: string }).code;
+  };
+
   return {
     base,
     port,
     adminToken,
-    firstCode,
+    ...printed,
     newCode,
+    newApproverCode,
     async pairDevice(kind = "companion", name = "e2e device") {
+      const code = kind === "browser" ? await newApproverCode() : await newCode();
       const res = await fetch(`${base}/v1/pairing/bind`, {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ code: await newCode(), device_name: name, kind }),
+        body: JSON.stringify({ code, device_name: name, kind }),
       });
       if (!res.ok) throw new Error(`bind: ${res.status} ${await res.text()}`);
       const body = (await res.json()) as { token: string; device_id: string };

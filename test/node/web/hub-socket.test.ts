@@ -8,7 +8,7 @@ import { HubSocket, type LinkState } from "../../../web/src/hub-socket.ts";
 
 const welcome: ServerMessage = {
   type: "welcome",
-  role: "dashboard",
+  role: "approver",
   deviceId: "dev_test",
   serverTime: new Date().toISOString(),
   emergency: { readOnly: false, disableHighImpact: false, blockedTools: [] },
