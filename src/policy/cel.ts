@@ -1,6 +1,7 @@
 // CEL conditions: one shared environment, compiled once at load, plus a static "guard" per
 // condition so evaluation can skip rules that cannot match a call's tool or command word.
 import { type ASTNode, Environment } from "@marcbachmann/cel-js";
+import { linearPattern } from "./regex-bounds.ts";
 
 /** What a condition sees. pi.hitl's `tool_source`/`tool_scope` are kept so its configs load. */
 export interface CelContext {
@@ -272,13 +273,9 @@ function fastBool(node: ASTNode): Fast<boolean> | null {
       if (fn === "contains") return (ctx) => t(ctx).includes(a(ctx));
       const pattern = callArgs[0] ? stringLiteral(callArgs[0]) : undefined;
       if (fn === "matches" && pattern !== undefined) {
-        let re: RegExp;
-        try {
-          re = new RegExp(pattern);
-        } catch {
-          return null; // cel-js reports the invalid pattern when the rule is evaluated
-        }
-        return (ctx) => re.test(t(ctx));
+        // RE2, never a backtracking RegExp: compileCondition refuses any pattern this cannot run.
+        const re = linearPattern(pattern);
+        return re.ok ? (ctx) => re.test(t(ctx)) : null;
       }
       return null;
     }
@@ -318,6 +315,8 @@ export function compileCondition(
   if (checked.type !== "bool" && checked.type !== "dyn") {
     return { message: `condition must be a bool, but it is a ${checked.type}` };
   }
+  const patternProblem = checkPatterns(parsed.ast);
+  if (patternProblem) return { message: patternProblem };
   const fn = parsed;
   const interpreted = (ctx: CelContext): boolean => {
     const value: unknown = fn(ctx as unknown as Record<string, unknown>);
@@ -361,6 +360,34 @@ export function compileCondition(
             }
           },
   };
+}
+
+/**
+ * The `matches` calls of a condition: each pattern a bounded literal that RE2 compiles and that has no
+ * nested repetition. The fast path runs it on RE2; cel-js (conditions the fast path cannot translate)
+ * runs it as a RegExp, where the nesting bound is what keeps backtracking from exploding.
+ */
+function checkPatterns(ast: ASTNode): string | undefined {
+  const stack: unknown[] = [ast];
+  while (stack.length) {
+    const node = stack.pop();
+    if (Array.isArray(node)) {
+      stack.push(...node);
+      continue;
+    }
+    if (node === null || typeof node !== "object" || !("op" in node)) continue;
+    const { op, args } = node as ASTNode;
+    if ((op === "rcall" || op === "call") && Array.isArray(args) && args[0] === "matches") {
+      const callArgs = (op === "rcall" ? args[2] : args[1]) as ASTNode[];
+      const patternNode = callArgs[callArgs.length - 1];
+      const pattern = patternNode ? stringLiteral(patternNode) : undefined;
+      if (pattern === undefined) return "matches() needs a literal pattern (a string in quotes)";
+      const compiled = linearPattern(pattern);
+      if (!compiled.ok) return compiled.message;
+    }
+    stack.push(args);
+  }
+  return undefined;
 }
 
 function celError(error: unknown): ConditionError {

@@ -3,6 +3,9 @@ import { LineCounter, parseDocument } from "yaml";
 import { ConfigSchema, type PermissionsConfig } from "./config-schema.ts";
 import type { PolicyLoadError } from "./types.ts";
 
+/** How many alias expansions a policy file may need (yaml's own count, which weighs nested aliases). */
+export const MAX_ALIAS_COUNT = 50;
+
 export interface ParsedConfig {
   config: PermissionsConfig;
   /** Line/column (1-based) of a node addressed by a path of keys and indexes, if it exists. */
@@ -50,7 +53,14 @@ export function parseConfigText(path: string, text: string): ParsedConfig | { er
       }),
     };
   }
-  const raw: unknown = doc.toJS({ maxAliasCount: 50 }) ?? {};
+  let raw: unknown;
+  try {
+    // Aliases are expanded here; the bound stops a "billion laughs" file from exhausting memory.
+    raw = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) ?? {};
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    return { errors: [{ path, line: 1, column: 1, message: `invalid YAML: ${reason}` }] };
+  }
   const locate = (p: readonly (string | number)[]) => {
     const node = p.length === 0 ? doc.contents : doc.getIn(p, true);
     const range = (node as { range?: [number, number, number] } | undefined)?.range;

@@ -22,7 +22,7 @@ export {
   riskClassOf,
   validatePlan,
 } from "./plan.ts";
-export { redactText } from "./redact.ts";
+export { carriesSecret, REDACTED, redactText, redactValue } from "./redact.ts";
 export { canonicalScope, scopeHash } from "./scope.ts";
 export {
   DENYLIST_PATTERNS,

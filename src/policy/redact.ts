@@ -1,11 +1,16 @@
-// Redaction for anything shown or hashed: tokens in commands, query strings in URLs.
+// Redaction for anything Airlock shows, stores, logs or exports: one marker, one set of rules, used by the
+// policy (scope summaries), the edge (audit, logs, stored calls) and the companion.
 
+/** The one redaction marker, wherever a secret was masked (src/protocol documents it). */
+export const REDACTED = "<redacted>";
+
+/** Key shapes that are secrets wherever they appear. */
 const SECRET_SHAPES: RegExp[] = [
   /\bgh[pousr]_[A-Za-z0-9]{20,}\b/g,
   /\bgithub_pat_[A-Za-z0-9_]{20,}\b/g,
   /\bsk-[A-Za-z0-9_-]{16,}\b/g,
   /\bxox[abprs]-[A-Za-z0-9-]{10,}\b/g,
-  /\bAKIA[0-9A-Z]{16}\b/g,
+  /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g,
   /\balk_[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/g,
   /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g,
   /\b[0-9a-f]{40,}\b/gi,
@@ -13,29 +18,83 @@ const SECRET_SHAPES: RegExp[] = [
 ];
 
 const SECRET_NAME =
-  "(?:password|passwd|pass|pwd|token|secret|api[-_]?key|apikey|auth|access[-_]?key|private[-_]?key|credentials?)";
-const FLAG_VALUE = new RegExp(`(--?[A-Za-z-]*${SECRET_NAME}[A-Za-z-]*[= ])("[^"]*"|'[^']*'|\\S+)`, "gi");
-const ENV_VALUE = new RegExp(
-  `\\b([A-Za-z_][A-Za-z0-9_]*${SECRET_NAME}[A-Za-z0-9_]*=)("[^"]*"|'[^']*'|\\S+)`,
+  "(?:password|passwd|pass|pwd|token|secret|api[-_]?key|apikey|auth|access[-_]?key|private[-_]?key|credentials?|cookie)";
+const VALUE = `("[^"]*"|'[^']*'|[^\\s'"]+)`;
+const FLAG_VALUE = new RegExp(`(--?[A-Za-z-]*${SECRET_NAME}[A-Za-z-]*[= ])${VALUE}`, "gi");
+const ENV_VALUE = new RegExp(`\\b([A-Za-z_][A-Za-z0-9_]*${SECRET_NAME}[A-Za-z0-9_]*=)${VALUE}`, "gi");
+/** `Authorization: Bearer x`, `X-Api-Key: x`, `Cookie: a=b`: a secret-named header's whole value. */
+const HEADER_VALUE = new RegExp(
+  `(\\b(?:authorization|proxy-authorization|cookie|set-cookie|[\\w-]*${SECRET_NAME}[\\w-]*)\\s*:\\s*(?:(?:bearer|basic|token|digest)\\s+)?)("[^"]*"|'[^']*'|[^\\s'"]+)`,
   "gi",
 );
-const AUTH_HEADER = /(authorization:\s*(?:bearer|basic|token)?\s*)("[^"]*"|'[^']*'|[^\s'"]+)/gi;
+/** A bearer or basic credential anywhere, header name or not. */
+const SCHEME_VALUE = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{6,}/gi;
+/** `"password": "x"` inside text (a curl -d body, a logged object). */
+const JSON_PAIR = new RegExp(`("[^"]*${SECRET_NAME}[^"]*"\\s*:\\s*)"(?:[^"\\\\]|\\\\.)*"`, "gi");
+/** mysql's password glued to its flag: `mysql -pS3cret db` (a bare `-p` prompts, and is left alone). */
+const MYSQL_PASSWORD = /(\bmysql(?:dump|admin|import|show|check)?\b[^|;&\n]*?\s-p)([^\s'"]+|"[^"]*"|'[^']*')/gi;
+/** curl and wget credentials: `curl -u user:pass`, `--user=user:pass`, `--proxy-user …`. */
+const CURL_USER =
+  /(\b(?:curl|wget)\b[^|;&\n]*?\s(?:-u\s*|-U\s*|--user[= ]|--proxy-user[= ]|--http-password[= ]))("[^"]*"|'[^']*'|[^\s'"]+)/gi;
 const URL_USERINFO = /(\b[a-z][a-z0-9+.-]*:\/\/)[^/\s@]+@/gi;
 /** Query strings of URLs inside free text (a command's curl target) often carry keys: hide them whole. */
 const URL_QUERY = /(\b[a-z][a-z0-9+.-]*:\/\/[^\s?#'"]+)\?[^\s#'"]*/gi;
-
-export const REDACTED = "<redacted>";
 
 /** Masks likely secrets in a command line or free text. */
 export function redactText(text: string): string {
   let out = text
     .replace(URL_USERINFO, `$1${REDACTED}@`)
     .replace(URL_QUERY, `$1?${REDACTED}`)
-    .replace(AUTH_HEADER, `$1${REDACTED}`)
+    .replace(JSON_PAIR, `$1"${REDACTED}"`)
+    .replace(HEADER_VALUE, `$1${REDACTED}`)
+    .replace(SCHEME_VALUE, `$1 ${REDACTED}`)
+    .replace(MYSQL_PASSWORD, `$1${REDACTED}`)
+    .replace(CURL_USER, `$1${REDACTED}`)
     .replace(FLAG_VALUE, `$1${REDACTED}`)
     .replace(ENV_VALUE, `$1${REDACTED}`);
   for (const re of SECRET_SHAPES) out = out.replace(re, REDACTED);
   return out;
+}
+
+/** Whether text carries something redaction would mask: such text cannot be an identifier. */
+export function carriesSecret(text: string): boolean {
+  return redactText(text) !== text;
+}
+
+/** JSON keys whose values are secrets whatever they look like (`code` is a pairing code). */
+const SECRET_KEY =
+  /(password|passwd|passphrase|secret|token|api[-_]?key|apikey|authorization|cookie|credential|private[-_]?key|pepper|recovery|^code$)/i;
+
+/**
+ * A deep copy with secret-named keys masked and every string redacted; past `maxDepth` a subtree becomes
+ * the marker. Iterative, so hostile nesting cannot overflow the stack.
+ */
+export function redactValue(value: unknown, maxDepth = 16): unknown {
+  const root: { v: unknown } = { v: undefined };
+  const stack: { from: unknown; into: Record<string, unknown> | unknown[]; key: string | number; depth: number }[] = [
+    { from: value, into: root as unknown as Record<string, unknown>, key: "v", depth: 0 },
+  ];
+  while (stack.length) {
+    const { from, into, key, depth } = stack.pop() as (typeof stack)[number];
+    let out: unknown;
+    if (typeof from === "string") out = redactText(from);
+    else if (from === null || typeof from !== "object") out = from;
+    else if (depth >= maxDepth) out = REDACTED;
+    else if (Array.isArray(from)) {
+      const copy: unknown[] = [];
+      from.forEach((item, i) => stack.push({ from: item, into: copy, key: i, depth: depth + 1 }));
+      out = copy;
+    } else {
+      const copy: Record<string, unknown> = {};
+      for (const [k, inner] of Object.entries(from)) {
+        if (SECRET_KEY.test(k) && inner !== null && typeof inner !== "boolean") copy[k] = REDACTED;
+        else stack.push({ from: inner, into: copy, key: k, depth: depth + 1 });
+      }
+      out = copy;
+    }
+    (into as Record<string | number, unknown>)[key] = out;
+  }
+  return root.v;
 }
 
 export interface UrlParts {

@@ -1,5 +1,6 @@
 // Capabilities, risks and the five decisions of the capability-prompt spec.
 import { z } from "zod";
+import { carriesSecret, redactText } from "../policy/redact.ts";
 
 export const Capability = z.enum(["read", "write", "exec", "http", "session", "ui", "tool"]);
 export const Risk = z.enum(["low", "medium", "high"]);
@@ -15,11 +16,16 @@ export type PromptDecision = z.infer<typeof PromptDecision>;
 export const Resolution = z.enum([...PromptDecision.options, "deny_timeout"]);
 export type Resolution = z.infer<typeof Resolution>;
 
+/** A client-chosen label that Airlock stores and shows: refused when it looks like a credential. */
+const label = (max: number) =>
+  z.string().max(max).refine((s) => !carriesSecret(s), "must not carry a credential (it would be stored and shown)");
+
 export const AgentIdentity = z.strictObject({
-  id: z.string().min(1).max(200),
-  name: z.string().min(1).max(200),
-  version: z.string().max(100).optional(),
-  source: z.string().max(500).optional(),
+  id: label(200).min(1),
+  name: label(200).min(1),
+  version: label(100).optional(),
+  /** Where the agent's extension came from (a path or URL): stored and shown, so redacted on the way in. */
+  source: z.string().max(500).transform(redactText).optional(),
 });
 export type AgentIdentity = z.infer<typeof AgentIdentity>;
 

@@ -1,19 +1,56 @@
 // The decision API: a tool call in, allow or deny out (POST /v1/decisions and the socket's tool_request).
 import { z } from "zod";
+import { carriesSecret, redactText } from "../policy/redact.ts";
 import { AgentIdentity, Capability, Risk } from "./capability.ts";
+import { MAX_COMMAND_CHARS, MAX_JSON_DEPTH, MAX_PATH_CHARS, MAX_URL_CHARS, valueDepth } from "./limits.ts";
+
+/**
+ * An identifier Airlock stores and echoes (call ids, session ids, tool names). One that looks like a
+ * credential is refused rather than stored: redacting it would break every lookup by it.
+ */
+export const WireId = z
+  .string()
+  .min(1)
+  .max(200)
+  .refine((s) => !carriesSecret(s), "must not carry a credential (it would be stored and shown)");
+
+/** The fields policy judges, each bounded: past these a call is refused before any rule runs. */
+const judged: [key: string, max: number][] = [
+  ["command", MAX_COMMAND_CHARS],
+  ["path", MAX_PATH_CHARS],
+  ["file_path", MAX_PATH_CHARS],
+  ["notebook_path", MAX_PATH_CHARS],
+  ["url", MAX_URL_CHARS],
+  ["method", 20],
+];
+
+/** A tool's input: any JSON object, nested at most MAX_JSON_DEPTH deep, with bounded judged fields. */
+export const ToolInput = z.record(z.string().max(200), z.unknown()).superRefine((input, ctx) => {
+  if (Object.keys(input).length > 200) ctx.addIssue({ code: "custom", message: "at most 200 fields" });
+  if (valueDepth(input) > MAX_JSON_DEPTH) {
+    ctx.addIssue({ code: "custom", message: `nests deeper than ${MAX_JSON_DEPTH} levels` });
+  }
+  for (const [key, max] of judged) {
+    const value = input[key];
+    if (typeof value === "string" && value.length > max) {
+      ctx.addIssue({ code: "custom", path: [key], message: `longer than ${max} characters` });
+    }
+  }
+});
 
 export const DecisionRequest = z.strictObject({
-  call_id: z.string().min(1).max(200),
-  session_id: z.string().min(1).max(200),
+  call_id: WireId,
+  session_id: WireId,
   agent: AgentIdentity,
-  tool: z.string().min(1).max(200),
-  input: z.record(z.string(), z.unknown()),
-  cwd: z.string().max(4096).optional(),
+  tool: WireId,
+  input: ToolInput,
+  cwd: z.string().max(MAX_PATH_CHARS).optional(),
   /** Set by a companion that already judged the call locally and is only asking a person. */
   local: z
     .strictObject({
       action: z.enum(["allow", "deny", "ask", "hidden"]),
-      rule: z.string().nullable(),
+      /** The companion's rule name: stored and shown, so redacted on the way in. */
+      rule: z.string().max(500).transform(redactText).nullable(),
       capability: Capability,
       risk: Risk,
     })

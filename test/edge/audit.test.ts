@@ -110,7 +110,7 @@ describe("GET /v1/audit", () => {
     const lines = (await ndjson.text()).trim().split("\n");
     expect(lines).toHaveLength(5);
     for (const line of lines)
-      expect(JSON.parse(line)).toMatchObject({ redaction: { applied: true, marker: "[REDACTED]" } });
+      expect(JSON.parse(line)).toMatchObject({ redaction: { applied: true, marker: "<redacted>" } });
   });
 
   it("filters by time range", async () => {

@@ -2,6 +2,7 @@
 import { newId } from "../auth/crypto.ts";
 import type { Db } from "../db/client.ts";
 import { auditLog } from "../db/schema.ts";
+import { redactText } from "../../policy/redact.ts";
 import { redact } from "./redact.ts";
 
 export interface AuditEntry {
@@ -25,8 +26,9 @@ export function auditRow(entry: AuditEntry) {
     deviceId: entry.deviceId ?? null,
     actor: entry.actor,
     event: entry.event,
-    target: entry.target ?? null,
-    agentId: entry.agentId ?? null,
+    // Targets and agent ids are ids, but ids reach here from clients: mask anything secret-shaped.
+    target: entry.target == null ? null : redactText(entry.target),
+    agentId: entry.agentId == null ? null : redactText(entry.agentId),
     decision: entry.decision ?? null,
     details: JSON.stringify(redact(entry.details ?? {})),
   };
