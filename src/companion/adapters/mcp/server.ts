@@ -7,6 +7,7 @@ import { boundaryNote } from "../../../policy/index.ts";
 import { type AgentToolCall, requestDecision } from "../../client.ts";
 import { resolveWorkspacePath } from "../../guards/index.ts";
 import { loadLocalPolicy } from "../../local-policy.ts";
+import { mcpAgent } from "./agent.ts";
 import { bashTool } from "./bash-tool.ts";
 import { GrepRunner } from "./grep-runner.ts";
 import { lsTool } from "./ls-tool.ts";
@@ -79,15 +80,7 @@ export function createGovernedServer(options: GovernedServerOptions): GovernedSe
   const inFlight = new Set<Promise<ToolResult>>();
   const grep = new GrepRunner(options.grepTimeoutMs);
 
-  const agent = (): AgentToolCall["agent"] => {
-    const info = server.server.getClientVersion();
-    return {
-      id: "mcp",
-      name: clip(info?.name?.trim() || "mcp-client", 200),
-      ...(info?.version ? { version: clip(info.version, 100) } : {}),
-      source: "mcp",
-    };
-  };
+  const agent = (): AgentToolCall["agent"] => mcpAgent(server.server.getClientVersion());
 
   /** Guard (when the tool takes a path), decide, guard again (the wait may be long), run. */
   async function govern(
