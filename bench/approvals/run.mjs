@@ -80,13 +80,20 @@ async function json(res) {
 const edge = await startEdge();
 try {
   const { token } = await edge.pairDevice("companion", "bench");
-  const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
-  const post = (path, body) =>
-    fetch(`${edge.base}${path}`, { method: "POST", headers, body: JSON.stringify(body) });
+  // Only an approver (the phone) may answer prompts; the companion submits calls.
+  const phone = await edge.pairDevice("browser", "bench phone");
+  const as = (bearer) => (path, body) =>
+    fetch(`${edge.base}${path}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${bearer}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  const post = as(token);
+  const phonePost = as(phone.token);
 
   // Seed a grant: ask once for src/, approve "always".
   const first = await json(await post("/v1/decisions?wait=false", readCall("/work/repo/src/seed.ts")));
-  await json(await post(`/v1/approvals/${first.prompt_id}/approve`, { scope: "always" }));
+  await json(await phonePost(`/v1/approvals/${first.prompt_id}/approve`, { scope: "always" }));
 
   // 1. Grant-hit round trip vs /healthz.
   console.log("phase 1: grant-hit round trips");
@@ -110,7 +117,7 @@ try {
   // 2 and 3. Socket delivery latencies.
   console.log("phase 2: socket delivery");
   const companion = await socket(edge.base, token, "companion");
-  const dashboard = await socket(edge.base, token, "dashboard");
+  const dashboard = await socket(edge.base, phone.token, "approver");
   if (process.env.AIRLOCK_BENCH_DEBUG) {
     dashboard.on((m) => console.log("dashboard <-", JSON.stringify(m).slice(0, 160)));
     companion.on((m) => console.log("companion <-", JSON.stringify(m).slice(0, 160)));

@@ -32,7 +32,8 @@ const SCHEME_VALUE = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{6,}/gi;
 /** `"password": "x"` inside text (a curl -d body, a logged object). */
 const JSON_PAIR = new RegExp(`("[^"]*${SECRET_NAME}[^"]*"\\s*:\\s*)"(?:[^"\\\\]|\\\\.)*"`, "gi");
 /** mysql's password glued to its flag: `mysql -pS3cret db` (a bare `-p` prompts, and is left alone). */
-const MYSQL_PASSWORD = /(\bmysql(?:dump|admin|import|show|check)?\b[^|;&\n]*?\s-p)([^\s'"]+|"[^"]*"|'[^']*')/gi;
+const MYSQL_PASSWORD =
+  /(\bmysql(?:dump|admin|import|show|check)?\b[^|;&\n]*?\s-p)([^\s'"]+|"[^"]*"|'[^']*')/gi;
 /** curl and wget credentials: `curl -u user:pass`, `--user=user:pass`, `--proxy-user …`. */
 const CURL_USER =
   /(\b(?:curl|wget)\b[^|;&\n]*?\s(?:-u\s*|-U\s*|--user[= ]|--proxy-user[= ]|--http-password[= ]))("[^"]*"|'[^']*'|[^\s'"]+)/gi;
@@ -71,9 +72,12 @@ const SECRET_KEY =
  */
 export function redactValue(value: unknown, maxDepth = 16): unknown {
   const root: { v: unknown } = { v: undefined };
-  const stack: { from: unknown; into: Record<string, unknown> | unknown[]; key: string | number; depth: number }[] = [
-    { from: value, into: root as unknown as Record<string, unknown>, key: "v", depth: 0 },
-  ];
+  const stack: {
+    from: unknown;
+    into: Record<string, unknown> | unknown[];
+    key: string | number;
+    depth: number;
+  }[] = [{ from: value, into: root as unknown as Record<string, unknown>, key: "v", depth: 0 }];
   while (stack.length) {
     const { from, into, key, depth } = stack.pop() as (typeof stack)[number];
     let out: unknown;
@@ -82,7 +86,8 @@ export function redactValue(value: unknown, maxDepth = 16): unknown {
     else if (depth >= maxDepth) out = REDACTED;
     else if (Array.isArray(from)) {
       const copy: unknown[] = [];
-      from.forEach((item, i) => stack.push({ from: item, into: copy, key: i, depth: depth + 1 }));
+      for (const [i, item] of from.entries())
+        stack.push({ from: item, into: copy, key: i, depth: depth + 1 });
       out = copy;
     } else {
       const copy: Record<string, unknown> = {};

@@ -56,7 +56,11 @@ export function nestedRepetition(pattern: string): string | undefined {
     const top = groups[groups.length - 1] as { repeats: boolean; alternates: boolean };
     if (ch === "(") groups.push({ repeats: false, alternates: false });
     else if (ch === "|") top.alternates = true;
-    else if (ch === "*" || ch === "+" || (ch === "{" && /^\{\d+(,\d*)?\}/.test(pattern.slice(i)) && !/^\{(0,)?1\}/.test(pattern.slice(i)))) {
+    else if (
+      ch === "*" ||
+      ch === "+" ||
+      (ch === "{" && /^\{\d+(,\d*)?\}/.test(pattern.slice(i)) && !/^\{(0,)?1\}/.test(pattern.slice(i)))
+    ) {
       top.repeats = true;
     } else if (ch === ")" && groups.length > 1) {
       const closed = groups.pop() as { repeats: boolean; alternates: boolean };

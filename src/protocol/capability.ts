@@ -18,7 +18,10 @@ export type Resolution = z.infer<typeof Resolution>;
 
 /** A client-chosen label that Airlock stores and shows: refused when it looks like a credential. */
 const label = (max: number) =>
-  z.string().max(max).refine((s) => !carriesSecret(s), "must not carry a credential (it would be stored and shown)");
+  z
+    .string()
+    .max(max)
+    .refine((s) => !carriesSecret(s), "must not carry a credential (it would be stored and shown)");
 
 export const AgentIdentity = z.strictObject({
   id: label(200).min(1),

@@ -79,7 +79,7 @@ describe("the recovery code", () => {
       const res = await api("/v1/recovery/pairing-code", {
         method: "POST",
         headers: { "cf-connecting-ip": "203.0.113.99" },
-        json: { recovery_code: "0000-0000-0000-0000-0000-000" + String(i % 10) },
+        json: { recovery_code: `0000-0000-0000-0000-0000-000${i % 10}` },
       });
       expect(res.status).toBe(401);
     }

@@ -1,8 +1,9 @@
 // Appends redacted events to the D1 audit log.
+
+import { redactText } from "../../policy/redact.ts";
 import { newId } from "../auth/crypto.ts";
 import type { Db } from "../db/client.ts";
 import { auditLog } from "../db/schema.ts";
-import { redactText } from "../../policy/redact.ts";
 import { redact } from "./redact.ts";
 
 export interface AuditEntry {

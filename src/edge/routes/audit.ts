@@ -61,7 +61,12 @@ export const auditRoutes = routeGroup()
             "application/json": { schema: AuditPage },
             "application/x-ndjson": { schema: z.string() },
           },
-          headers: { "X-Next-Cursor": { description: "NDJSON only: the cursor of the next page.", schema: { type: "string" } } },
+          headers: {
+            "X-Next-Cursor": {
+              description: "NDJSON only: the cursor of the next page.",
+              schema: { type: "string" },
+            },
+          },
         },
       },
     }),

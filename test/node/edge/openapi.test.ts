@@ -22,7 +22,9 @@ async function documentOf(app: ReturnType<typeof createApp>): Promise<Document> 
 describe("the OpenAPI document", () => {
   it("validates against the OpenAPI 3.1 schema", async () => {
     const doc = await documentOf(createApp());
-    const result = await new Validator().validate(structuredClone(doc) as unknown as object);
+    const result = await new Validator().validate(
+      structuredClone(doc) as unknown as Parameters<Validator["validate"]>[0],
+    );
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
     expect(doc.openapi).toBe("3.1.0");
@@ -37,7 +39,9 @@ describe("the OpenAPI document", () => {
         .map((r) => `${r.method} ${r.path.replace(/:(\w+)/g, "{$1}")}`),
     );
     const documented = new Set(
-      Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`)),
+      Object.entries(doc.paths).flatMap(([path, ops]) =>
+        Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`),
+      ),
     );
     expect([...documented].sort()).toEqual([...registered].sort());
     expect(registered.size).toBeGreaterThanOrEqual(25);

@@ -30,10 +30,6 @@ type Resolved = { absolute: string; relative: string };
 
 const KB = MAX_BYTES / 1024;
 
-function clip(text: string, max: number): string {
-  return text.length > max ? text.slice(0, max) : text;
-}
-
 function dropUndefined(input: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
 }
