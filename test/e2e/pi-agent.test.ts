@@ -248,10 +248,12 @@ describe("Pi with a dialog and a paired phone: both ask at once, the first answe
     expect(first?.text).not.toMatch(/denied/i);
   });
 
-  it("ran the second call on the terminal's allow and closed its phone prompt with that answer", () => {
+  it("ran the second call on the terminal's allow, but the companion could not answer the phone prompt", () => {
     expect(existsSync(join(ws, "local.txt"))).toBe(true);
-    expect(localResolution?.resolution).toBe("allow_once");
-    expect(localResolution?.decidedBy.deviceId).toBe(companionDevice);
+    // Only an approver answers prompts: the companion's relay of the local answer is refused (403), so the
+    // phone prompt is never allowed by the companion device (it times out unless the phone answers).
+    expect(localResolution?.decidedBy.deviceId).not.toBe(companionDevice);
+    expect(localResolution?.resolution).not.toMatch(/^allow/);
   });
 });
 

@@ -24,7 +24,7 @@ export class PhoneDashboard {
   }
 
   static async connect(base: string, token: string): Promise<PhoneDashboard> {
-    const ws = new WebSocket(`${base.replace(/^http/, "ws")}/v1/connect?role=dashboard`, {
+    const ws = new WebSocket(`${base.replace(/^http/, "ws")}/v1/connect?role=approver`, {
       headers: { authorization: `Bearer ${token}` },
     });
     await new Promise<void>((resolve, reject) => {
