@@ -66,6 +66,11 @@ export function carriesSecret(text: string): boolean {
 const SECRET_KEY =
   /(password|passwd|passphrase|secret|token|api[-_]?key|apikey|authorization|cookie|credential|private[-_]?key|pepper|recovery|^code$)/i;
 
+/** Airlock's own sha256 digests (`scope_hash`, `scope_hashes`) look like hex keys but are not secrets. */
+const DIGEST_KEY = /(^|_)(hash|hashes)$/i;
+const isDigest = (v: unknown): boolean =>
+  (typeof v === "string" && /^[0-9a-f]{64}$/.test(v)) || (Array.isArray(v) && v.every(isDigest));
+
 /**
  * A deep copy with secret-named keys masked and every string redacted; past `maxDepth` a subtree becomes
  * the marker. Iterative, so hostile nesting cannot overflow the stack.
@@ -93,6 +98,7 @@ export function redactValue(value: unknown, maxDepth = 16): unknown {
       const copy: Record<string, unknown> = {};
       for (const [k, inner] of Object.entries(from)) {
         if (SECRET_KEY.test(k) && inner !== null && typeof inner !== "boolean") copy[k] = REDACTED;
+        else if (DIGEST_KEY.test(k) && isDigest(inner)) copy[k] = inner;
         else stack.push({ from: inner, into: copy, key: k, depth: depth + 1 });
       }
       out = copy;

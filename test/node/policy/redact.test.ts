@@ -78,6 +78,12 @@ describe("redactValue", () => {
       ok: true,
       secret_present: false,
     });
+    const digest = "a".repeat(64);
+    expect(redactValue({ scope_hashes: [digest], scope_hash: digest, other: digest })).toEqual({
+      scope_hashes: [digest],
+      scope_hash: digest,
+      other: REDACTED,
+    });
     let deep: unknown = "x";
     for (let i = 0; i < 100_000; i++) deep = [deep];
     expect(() => redactValue(deep)).not.toThrow();
