@@ -7,6 +7,7 @@ export * from "./errors.ts";
 export * from "./limits.ts";
 export * from "./pairing.ts";
 export * from "./prompts.ts";
+export * from "./redaction.ts";
 export * from "./rest.ts";
 export * from "./roles.ts";
 export * from "./socket.ts";

@@ -142,3 +142,40 @@ describe("CORS", () => {
     expect(res.status).toBe(200);
   });
 });
+
+describe("headers on every response (hono's request-id and secure-headers)", () => {
+  it("sets the security headers and no-store, on answers and on errors", async () => {
+    for (const res of [await api("/healthz"), await api("/v1/devices"), await api("/v1/nope")]) {
+      expect(res.headers.get("strict-transport-security")).toBe("max-age=63072000; includeSubDomains");
+      expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(res.headers.get("x-frame-options")).toBe("DENY");
+      expect(res.headers.get("referrer-policy")).toBe("no-referrer");
+      expect(res.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+      expect(res.headers.get("cache-control")).toBe("no-store");
+      expect(res.headers.get("x-request-id")).toMatch(/^[\w-]{8,}$/);
+    }
+  });
+
+  it("keeps a well-formed incoming request id and replaces a malformed one", async () => {
+    const kept = await api("/healthz", { headers: { "x-request-id": "trace-1234_abcd" } });
+    expect(kept.headers.get("x-request-id")).toBe("trace-1234_abcd");
+    for (const bad of ["has spaces in it", "x".repeat(65), "semi;colon-1234"]) {
+      const res = await api("/healthz", { headers: { "x-request-id": bad } });
+      expect(res.headers.get("x-request-id")).not.toBe(bad);
+      expect(res.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    }
+  });
+
+  it("the 500's request id is the response's", async () => {
+    const app = createApp();
+    app.get("/v1/test/boom2", () => {
+      throw new Error("boom");
+    });
+    const res = await app.fetch(
+      new Request("https://airlock.test/v1/test/boom2", { headers: { "x-request-id": "incident-42-abcd" } }),
+      env,
+    );
+    expect(res.headers.get("x-request-id")).toBe("incident-42-abcd");
+    expect((await errorOf(res)).details).toEqual({ request_id: "incident-42-abcd" });
+  });
+});

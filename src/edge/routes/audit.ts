@@ -2,9 +2,9 @@
 import { and, desc, eq, gte, lt, lte, or, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { AuditPage, AuditQuery, LocalDecisionBatch } from "../../protocol/audit.ts";
+import { REDACTION_NOTE } from "../../protocol/redaction.ts";
 import { AuditAccepted } from "../../protocol/rest.ts";
 import { writeAuditBatch } from "../audit/audit-log.ts";
-import { REDACTED } from "../audit/redact.ts";
 import { base64url } from "../auth/crypto.ts";
 import { openDb } from "../db/client.ts";
 import { auditLog } from "../db/schema.ts";
@@ -93,9 +93,7 @@ export const auditRoutes = routeGroup()
       const last = page[page.length - 1];
       const nextCursor = rows.length > query.limit && last ? encodeCursor(last) : null;
       if (query.format === "ndjson") {
-        const lines = page.map((row) =>
-          JSON.stringify({ ...present(row), redaction: { applied: true, marker: REDACTED } }),
-        );
+        const lines = page.map((row) => JSON.stringify({ ...present(row), redaction: REDACTION_NOTE }));
         if (nextCursor) c.header("X-Next-Cursor", nextCursor);
         c.header("Content-Disposition", 'attachment; filename="airlock-audit.ndjson"');
         // Hono types a route's responses as JSON only; the NDJSON export is this route's second media type.

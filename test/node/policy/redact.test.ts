@@ -2,6 +2,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { carriesSecret, REDACTED, redactText, redactValue } from "../../../src/policy/redact.ts";
+import { REDACTION_NOTE } from "../../../src/protocol/redaction.ts";
 
 const forms: [string, (s: string) => string, string][] = [
   ["mysql -p", (s) => `mysql -u root -p${s} app`, "Pw0rdMysql"],
@@ -52,6 +53,10 @@ describe("redactText", () => {
       expect(carriesSecret(text)).toBe(false);
     }
   });
+});
+
+it("the wire's redaction note names the one marker", () => {
+  expect(REDACTION_NOTE.marker).toBe(REDACTED);
 });
 
 describe("redactValue", () => {
