@@ -173,7 +173,7 @@ afterAll(async () => {
 
 describe("phone dashboard", () => {
   it("pairs by URL with an editable device name", async () => {
-    const code = await edge.newCode();
+    const code = await edge.newApproverCode();
     const response = await page.goto(`${edge.base}/pair?code=${code}`);
     expect(response?.headers()["content-security-policy"]).toContain("script-src 'self'");
     await expect(page.getByLabel("Pairing code").inputValue()).resolves.toBe(code);
