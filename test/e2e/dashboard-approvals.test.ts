@@ -113,11 +113,14 @@ let page: Page;
 /** Script errors and CSP violations any dashboard page logged during the run. */
 const pageProblems: string[] = [];
 
-async function apiAsCompanion(path: string): Promise<unknown> {
-  const res = await fetch(`${edge.base}${path}`, { headers: { authorization: `Bearer ${companionToken}` } });
+async function apiAs(token: string, path: string): Promise<unknown> {
+  const res = await fetch(`${edge.base}${path}`, { headers: { authorization: `Bearer ${token}` } });
   expect(res.status).toBe(200);
   return res.json();
 }
+const apiAsCompanion = (path: string) => apiAs(companionToken, path);
+/** Pending prompts are for approvers only: a second paired phone reads them. */
+let observerToken: string;
 
 const card = (promptId: string) => page.locator(`article[data-prompt-id="${promptId}"]`);
 
@@ -145,6 +148,7 @@ beforeAll(async () => {
   if (built.status !== 0) throw new Error(`build:web failed:\n${built.stdout}\n${built.stderr}`);
   [edge, browser] = await Promise.all([startEdge(), launchBrowser()]);
   const paired = await edge.pairDevice("companion", "e2e companion");
+  observerToken = (await edge.pairDevice("browser", "e2e observer")).token;
   companionToken = paired.token;
   companion = new Companion(`${edge.base.replace("http", "ws")}/v1/connect?role=companion`, companionToken);
   await companion.open();
@@ -192,7 +196,9 @@ describe("phone dashboard", () => {
 
   it("shows the prompt live and a tap on Allow once reaches the companion as allow", async () => {
     const promptId = await companion.ask(toolCall("call-publish", "npm publish"));
-    const { approvals } = (await apiAsCompanion("/v1/approvals?status=pending")) as { approvals: unknown[] };
+    const { approvals } = (await apiAs(observerToken, "/v1/approvals?status=pending")) as {
+      approvals: unknown[];
+    };
     const prompt = approvals.map((a) => CapabilityPrompt.parse(a)).find((p) => p.promptId === promptId);
     if (!prompt) throw new Error(`prompt ${promptId} is not pending`);
 
