@@ -10,10 +10,14 @@ export default defineConfig({
     projects: [
       {
         plugins: [
-          cloudflareTest(async () => ({
+          cloudflareTest(async ({ inject }) => ({
             wrangler: { configPath: "./wrangler.toml" },
+            // The production entry plus the test-only loopback allowance for the conveyor's target server.
+            main: "./test/edge/worker-entry.ts",
             miniflare: {
               bindings: {
+                AIRLOCK_DOH_URL: inject("egress").dohUrl,
+                TEST_TARGET_PORT: String(inject("egress").targetPort),
                 TOKEN_PEPPER: "test-pepper-0123456789abcdef0123456789abcdef",
                 ADMIN_BOOTSTRAP_TOKEN: "test-admin-bootstrap-token-0123456789",
                 DASHBOARD_ORIGINS: "https://dash.example.test",
@@ -26,6 +30,7 @@ export default defineConfig({
           name: "edge",
           include: ["test/edge/**/*.test.ts"],
           setupFiles: ["./test/edge/setup.ts"],
+          globalSetup: ["./test/edge/global-setup.ts"],
         },
       },
       {

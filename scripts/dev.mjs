@@ -2,7 +2,8 @@
 // `npm run dev`: local secrets, local D1 migrations, `wrangler dev` on 127.0.0.1, owner bootstrap, pairing codes.
 //
 // Switches (all optional): PORT (default 8787), AIRLOCK_STATE_DIR (local D1/DO state, default .wrangler/state),
-// AIRLOCK_DEV_VARS (secrets file, default .dev.vars).
+// AIRLOCK_DEV_VARS (secrets file, default .dev.vars), AIRLOCK_DEV_ENTRY (another Worker entry module, for the
+// e2e tests' entry under test/ that lets the conveyor reach a loopback test server; never used in a deploy).
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -125,6 +126,7 @@ async function main() {
     wrangler,
     [
       "dev",
+      ...(process.env.AIRLOCK_DEV_ENTRY ? [process.env.AIRLOCK_DEV_ENTRY] : []),
       "--ip",
       "127.0.0.1",
       "--port",

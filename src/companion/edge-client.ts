@@ -9,6 +9,8 @@ import {
   DecisionResponse,
   Device,
   ErrorEnvelope,
+  HookView,
+  HookWithSecret,
   ResolvedPrompt,
 } from "../protocol/index.ts";
 import type { Credentials } from "./credentials.ts";
@@ -228,6 +230,39 @@ export class EdgeClient {
       timeoutMs: this.#timeoutMs,
     });
     return parse(z.object({ approvals: z.array(ResolvedPrompt) }), body, "GET /v1/approvals").approvals;
+  }
+
+  async hooks(): Promise<HookView[]> {
+    const { body } = await call(this.server, "/v1/hooks", { token: this.#token, timeoutMs: this.#timeoutMs });
+    return parse(z.object({ hooks: z.array(HookView) }), body, "GET /v1/hooks").hooks;
+  }
+
+  async createHook(request: { name: string; action?: unknown }): Promise<HookWithSecret> {
+    const { body } = await call(this.server, "/v1/hooks", {
+      method: "POST",
+      body: request,
+      token: this.#token,
+      timeoutMs: this.#timeoutMs,
+    });
+    return parse(HookWithSecret, body, "POST /v1/hooks");
+  }
+
+  async rotateHook(id: string, graceSeconds: number): Promise<HookWithSecret> {
+    const { body } = await call(this.server, `/v1/hooks/${encodeURIComponent(id)}/rotate`, {
+      method: "POST",
+      body: { grace_seconds: graceSeconds },
+      token: this.#token,
+      timeoutMs: this.#timeoutMs,
+    });
+    return parse(HookWithSecret, body, "POST /v1/hooks/{id}/rotate");
+  }
+
+  async deleteHook(id: string): Promise<void> {
+    await call(this.server, `/v1/hooks/${encodeURIComponent(id)}`, {
+      method: "DELETE",
+      token: this.#token,
+      timeoutMs: this.#timeoutMs,
+    });
   }
 
   async endSession(sessionId: string): Promise<void> {

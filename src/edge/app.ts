@@ -15,8 +15,10 @@ import { connectRoutes } from "./routes/connect.ts";
 import { decisionRoutes } from "./routes/decisions.ts";
 import { deviceRoutes } from "./routes/devices.ts";
 import { grantRoutes } from "./routes/grants.ts";
+import { hookRoutes } from "./routes/hooks.ts";
 import { openApiDocument } from "./routes/openapi.ts";
 import { pairingRoutes } from "./routes/pairing.ts";
+import { proposalRoutes } from "./routes/proposals.ts";
 import { settingsRoutes } from "./routes/settings.ts";
 import { systemRoutes } from "./routes/system.ts";
 
@@ -28,6 +30,8 @@ const routeGroups = [
   connectRoutes,
   decisionRoutes,
   approvalRoutes,
+  proposalRoutes,
+  hookRoutes,
   grantRoutes,
   settingsRoutes,
   auditRoutes,

@@ -22,6 +22,7 @@ export {
   riskClassOf,
   validatePlan,
 } from "./plan.ts";
+export { type GateInput, type GateVerdict, type ProposalGate, proposalGate } from "./proposal-gate.ts";
 export { carriesSecret, REDACTED, redactText, redactValue } from "./redact.ts";
 export { canonicalScope, scopeHash } from "./scope.ts";
 export {

@@ -17,6 +17,15 @@ export const ErrorCode = z.enum([
   "gone",
   "internal",
   "unavailable",
+  // The conveyor (docs/conveyor.md).
+  "idempotency_conflict",
+  "idempotency_key_in_use",
+  "unknown_tool",
+  "proposal_not_pending",
+  "proposal_expired",
+  "webhook_headers_missing",
+  "webhook_signature_invalid",
+  "webhook_timestamp_invalid",
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
 

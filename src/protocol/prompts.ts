@@ -1,6 +1,7 @@
 // Capability prompts as the capability-prompt spec shapes them (RPC events), shared by hub, dashboard and JSONL clients.
 import { z } from "zod";
 import { AgentIdentity, Capability, PromptDecision, Resolution, Risk, ScopeView } from "./capability.ts";
+import { ProposalCard } from "./conveyor.ts";
 
 export const CapabilityPrompt = z.object({
   promptId: z.string(),
@@ -22,6 +23,8 @@ export const CapabilityPrompt = z.object({
   expiresAt: z.string(),
   /** High-risk prompts need a confirmation token before an allow is accepted. */
   requiresConfirmation: z.boolean(),
+  /** Set when the prompt asks about a proposed side effect (the conveyor) instead of agent calls. */
+  proposal: ProposalCard.optional(),
 });
 export type CapabilityPrompt = z.infer<typeof CapabilityPrompt>;
 

@@ -7,7 +7,12 @@ const id = (prefix: string, what: string) =>
   z.string().regex(new RegExp(`^${prefix}_[A-Za-z0-9_-]{16}$`), `must be a ${what} id (${prefix}_…)`);
 
 export const DeviceParams = z.object({ id: id("dev", "device") });
-export const PromptParams = z.object({ id: id("prm", "prompt") });
+/** Prompts and proposals share the approval queue: a proposal id (`prp_…`) names its prompt. */
+export const PromptParams = z.object({
+  id: z
+    .string()
+    .regex(/^(prm|prp)_[A-Za-z0-9_-]{16}$/, "must be a prompt id (prm_…) or a proposal id (prp_…)"),
+});
 export const GrantParams = z.object({ id: id("grt", "grant") });
 export const CallParams = z.object({ call_id: z.string().min(1).max(200) });
 export const SessionParams = z.object({ session_id: z.string().min(1).max(200) });
@@ -38,7 +43,18 @@ export const Grant = z.object({
   prompt_id: z.string().nullable(),
 });
 export type Grant = z.infer<typeof Grant>;
-export const GrantList = z.object({ grants: z.array(Grant) });
+/** A grant a person saved on a proposal card: exactly one tool's exact scope (docs/conveyor.md). */
+export const ConveyorGrant = z.object({
+  id: z.string(),
+  tool: z.string(),
+  scope: z.string(),
+  effect: z.enum(["allow", "deny"]),
+  created_at: z.string(),
+  created_by: z.string().nullable(),
+  prompt_id: z.string().nullable(),
+});
+export type ConveyorGrant = z.infer<typeof ConveyorGrant>;
+export const GrantList = z.object({ grants: z.array(Grant), conveyor_grants: z.array(ConveyorGrant) });
 export const GrantDeleted = z.object({ deleted: z.literal(true) });
 
 export const EmergencyPatch = EmergencyControls.partial().refine((p) => Object.keys(p).length > 0, {

@@ -31,6 +31,14 @@ export const AUTHORITY = {
   read_devices: "companion",
   /** Open the hub websocket (what it may send there is decided per message). */
   connect: "companion",
+  /** Propose side effects to the conveyor (the gate decides whether a person must approve). */
+  propose_actions: "companion",
+  /** Read proposals and their execution envelopes. */
+  read_proposals: "companion",
+  /** Run a proposal a person (or the policy) already approved, or join its run. */
+  run_approved_proposals: "companion",
+  /** Answer a companion.run the hub sent to this device, with the command's result. */
+  answer_companion_runs: "companion",
   /** Pending prompts: what the person is being asked. */
   read_prompts: "approver",
   /** Approve, reject, confirm high risk. */
@@ -69,6 +77,7 @@ export const SOCKET_MESSAGE_AUTHORITY = {
   ping: null,
   tool_request: "submit_calls",
   capability_decision: "answer_prompts",
+  companion_run_result: "answer_companion_runs",
 } as const satisfies Record<string, Action | null>;
 
 /** Whether a socket of `role` may send a message of `type`; unknown types are refused. */

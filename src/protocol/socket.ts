@@ -1,6 +1,7 @@
 // Every websocket message between UserHub and its clients (companions and dashboards), parsed on both ends.
 import { z } from "zod";
 import { EmergencyControls, PromptDecision } from "./capability.ts";
+import { ProposalView } from "./conveyor.ts";
 import { DecisionRequest, DecisionResponse } from "./decisions.ts";
 import { CapabilityPrompt, ResolvedPrompt } from "./prompts.ts";
 import { DeviceRole } from "./roles.ts";
@@ -43,6 +44,18 @@ export const ClientMessage = z.discriminatedUnion("type", [
     decision: PromptDecision,
     confirmationToken: z.string().max(200).optional(),
   }),
+  /** A companion's answer to `companion_run` (the conveyor's companion.run tool). */
+  z.strictObject({
+    type: z.literal("companion_run_result"),
+    runId: z.string().max(300),
+    decision: z.enum(["allow", "deny"]),
+    reason: z.string().max(2000),
+    exitCode: z.number().int().nullable(),
+    stdout: z.string().max(70_000),
+    stderr: z.string().max(70_000),
+    truncated: z.boolean(),
+    timedOut: z.boolean(),
+  }),
 ]);
 export type ClientMessage = z.infer<typeof ClientMessage>;
 
@@ -82,5 +95,20 @@ export const ServerMessage = z.discriminatedUnion("type", [
     promptId: z.string(),
   }),
   z.object({ type: z.literal("emergency_updated"), data: EmergencyControls }),
+  /** To one companion: run an approved companion.run proposal, judged by the companion's local policy. */
+  z.object({
+    type: z.literal("companion_run"),
+    runId: z.string(),
+    command: z.string(),
+    cwd: z.string(),
+    timeoutMs: z.number().int().positive(),
+  }),
+  /** A proposal changed state (approved, rejected, expired, executed, failed). */
+  z.object({ type: z.literal("proposal_updated"), data: ProposalView }),
+  /** The notify tool: an in-app notification for the person. */
+  z.object({
+    type: z.literal("notification"),
+    data: z.object({ id: z.string(), title: z.string(), body: z.string() }),
+  }),
 ]);
 export type ServerMessage = z.infer<typeof ServerMessage>;

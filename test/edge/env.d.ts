@@ -5,6 +5,8 @@ declare global {
   namespace Cloudflare {
     interface Env {
       TEST_MIGRATIONS: D1Migration[];
+      /** The conveyor's loopback target server (test/support/egress-servers.ts). */
+      TEST_TARGET_PORT: string;
     }
   }
 }

@@ -66,6 +66,26 @@ export const commands: CommandEntry[] = [
     load: async () => (await import("./trust.ts")).trust,
   },
   {
+    name: ["hooks", "list"],
+    summary: "list webhook hooks (approver token)",
+    load: async () => (await import("./hooks.ts")).hooksList,
+  },
+  {
+    name: ["hooks", "create"],
+    summary: "create a webhook hook; prints its URL and whsec_ secret once",
+    load: async () => (await import("./hooks.ts")).hooksCreate,
+  },
+  {
+    name: ["hooks", "rotate"],
+    summary: "rotate a hook's secret, keeping the old one for a grace period",
+    load: async () => (await import("./hooks.ts")).hooksRotate,
+  },
+  {
+    name: ["hooks", "delete"],
+    summary: "delete a webhook hook",
+    load: async () => (await import("./hooks.ts")).hooksDelete,
+  },
+  {
     name: ["doctor"],
     summary: "check credentials, edge, token, daemon, policy and hooks",
     load: async () => (await import("./doctor.ts")).doctorCommand,

@@ -14,6 +14,7 @@ import { matchGrant, SessionGrants } from "../grants.ts";
 import { type AgentToolCall, type CompanionDecision, denied } from "../tool-call.ts";
 import type { ControlRequest, ControlResponse, DaemonStatus } from "./control-protocol.ts";
 import { listenControl } from "./control-server.ts";
+import { EdgeRuns } from "./edge-runs.ts";
 import { EdgeSync } from "./edge-sync.ts";
 import { HubConnection, type HubState } from "./hub-connection.ts";
 import { Journal } from "./journal.ts";
@@ -68,6 +69,16 @@ export class Daemon {
   readonly #requestIds = new Map<string, string>();
   readonly #polledAt = new Map<string, number>();
   #requestCounter = 0;
+  readonly #edgeRuns = new EdgeRuns(
+    () => ({
+      policy: (cwd) => this.#policies.get(cwd),
+      emergency: () => this.#emergency,
+      audit: (event) => enqueueAudit([event], this.#env),
+      promptTimeoutMs: promptTimeoutMs(this.#env),
+    }),
+    (message) => this.#hub?.send(message),
+    (line) => this.#log(line),
+  );
 
   constructor(options: DaemonOptions) {
     this.#options = options;
@@ -278,6 +289,9 @@ export class Daemon {
         break;
       case "decision_pending":
         this.#notePrompt(message.callId, message.promptId);
+        break;
+      case "companion_run":
+        void this.#edgeRuns.handle(message);
         break;
       case "error": {
         // A tool_request the hub could not take: ask over REST instead.

@@ -1,5 +1,5 @@
 // D1 tables (drizzle). Migrations in migrations/ are generated from this file by `npm run db:generate`.
-import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 export const users = sqliteTable("users", {
   id: text("id").primaryKey(),
@@ -122,4 +122,164 @@ export const grants = sqliteTable(
     promptId: text("prompt_id"),
   },
   (t) => [index("grants_user_agent_idx").on(t.userId, t.agentId, t.capability)],
+);
+
+// ---- the side-effect conveyor (src/edge/conveyor, docs/conveyor.md) ----
+
+/**
+ * Proposed side effects: `PENDING → APPROVED | REJECTED | EXPIRED → EXECUTED | FAILED | PARTIAL`.
+ * One proposal per (user, tool, idempotency key); `args` is the validated input, never a secret (tools
+ * refuse credential-shaped fields), `summary` the backend-rendered what/where/impact as JSON.
+ */
+export const proposedActions = sqliteTable(
+  "proposed_actions",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id),
+    tool: text("tool").notNull(),
+    identity: text("identity", { enum: ["user", "bot"] }).notNull(),
+    idempotencyKey: text("idempotency_key").notNull(),
+    argsHash: text("args_hash").notNull(),
+    args: text("args").notNull(),
+    riskClass: text("risk_class").notNull(),
+    justification: text("justification").notNull(),
+    summary: text("summary").notNull(),
+    sourceKind: text("source_kind", { enum: ["job", "webhook", "api", "companion"] }).notNull(),
+    sourceRef: text("source_ref"),
+    state: text("state", {
+      enum: ["PENDING", "APPROVED", "REJECTED", "EXPIRED", "EXECUTED", "FAILED", "PARTIAL"],
+    }).notNull(),
+    /** Why it needs a person: `ask`, `ask_confirm` (HIGH), or `none` when policy or a grant allowed it. */
+    gate: text("gate").notNull(),
+    promptId: text("prompt_id"),
+    createdAt: integer("created_at").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    decidedAt: integer("decided_at"),
+    decidedBy: text("decided_by"),
+    finishedAt: integer("finished_at"),
+    /** The execution envelope (redacted JSON) once it ran. */
+    envelope: text("envelope"),
+    createdByDevice: text("created_by_device"),
+  },
+  (t) => [
+    uniqueIndex("proposed_actions_key_idx").on(t.userId, t.tool, t.idempotencyKey),
+    index("proposed_actions_state_idx").on(t.userId, t.state, t.createdAt),
+    index("proposed_actions_expiry_idx").on(t.state, t.expiresAt),
+  ],
+);
+
+/**
+ * The executor's idempotency records: one per (owner, tool, key). `state` walks
+ * `claimed → dispatched → executed | failed`; a claim whose lease ran out was a crash, recovered by the
+ * next attempt (re-run only if the tool is idempotent downstream or never dispatched).
+ */
+export const idempotency = sqliteTable(
+  "idempotency",
+  {
+    ownerId: text("owner_id").notNull(),
+    toolName: text("tool_name").notNull(),
+    key: text("key").notNull(),
+    argsHash: text("args_hash").notNull(),
+    state: text("state", { enum: ["claimed", "dispatched", "executed", "failed"] }).notNull(),
+    attempt: integer("attempt").notNull(),
+    leaseUntil: integer("lease_until").notNull(),
+    startedAt: integer("started_at").notNull(),
+    finishedAt: integer("finished_at"),
+    /** The execution envelope, redacted JSON; `resultHash` is SHA-256 of it. */
+    result: text("result"),
+    resultHash: text("result_hash"),
+  },
+  (t) => [primaryKey({ columns: [t.ownerId, t.toolName, t.key] })],
+);
+
+/** Webhook triggers. Secrets are stored AES-GCM encrypted (HMAC needs the secret itself, so no hash). */
+export const hooks = sqliteTable(
+  "hooks",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id),
+    name: text("name").notNull(),
+    /** JSON of the configured action, or null: record verified deliveries only. */
+    action: text("action"),
+    secret: text("secret").notNull(),
+    /** The secret before the last rotation, valid until `previousUntil`. */
+    previousSecret: text("previous_secret"),
+    previousUntil: integer("previous_until"),
+    createdAt: integer("created_at").notNull(),
+    rotatedAt: integer("rotated_at"),
+    deletedAt: integer("deleted_at"),
+    createdByDevice: text("created_by_device"),
+  },
+  (t) => [index("hooks_user_idx").on(t.userId)],
+);
+
+/** Verified deliveries by `webhook-id`: a replayed id is refused, whatever its signature. */
+export const webhookDeliveries = sqliteTable(
+  "webhook_deliveries",
+  {
+    hookId: text("hook_id").notNull(),
+    webhookId: text("webhook_id").notNull(),
+    receivedAt: integer("received_at").notNull(),
+    payloadHash: text("payload_hash").notNull(),
+    proposalId: text("proposal_id"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.hookId, t.webhookId] }),
+    index("webhook_deliveries_at_idx").on(t.receivedAt),
+  ],
+);
+
+/** memory.note: short durable notes. */
+export const memoryNotes = sqliteTable(
+  "memory_notes",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id),
+    topic: text("topic").notNull(),
+    text: text("text").notNull(),
+    createdAt: integer("created_at").notNull(),
+    proposalId: text("proposal_id"),
+  },
+  (t) => [index("memory_notes_user_idx").on(t.userId, t.topic, t.createdAt)],
+);
+
+/** artifact.put: named text artifacts (reports, fetched pages), size-bounded. */
+export const artifacts = sqliteTable(
+  "artifacts",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id),
+    name: text("name").notNull(),
+    contentType: text("content_type").notNull(),
+    content: text("content").notNull(),
+    bytes: integer("bytes").notNull(),
+    createdAt: integer("created_at").notNull(),
+    proposalId: text("proposal_id"),
+  },
+  (t) => [index("artifacts_user_idx").on(t.userId, t.createdAt)],
+);
+
+/** In-app notifications (the notify tool); the dashboard receives them live and lists them. */
+export const notifications = sqliteTable(
+  "notifications",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id),
+    title: text("title").notNull(),
+    body: text("body").notNull(),
+    createdAt: integer("created_at").notNull(),
+    readAt: integer("read_at"),
+    proposalId: text("proposal_id"),
+  },
+  (t) => [index("notifications_user_idx").on(t.userId, t.createdAt)],
 );

@@ -1,6 +1,6 @@
 // The approval engine inside UserHub: decide a call, batch prompts, resolve them, time them out.
 import type { CompiledPolicy } from "../../policy/index.ts";
-import type { PromptDecision } from "../../protocol/capability.ts";
+import type { PromptDecision, Resolution } from "../../protocol/capability.ts";
 import type { DecisionRequest, DecisionResponse } from "../../protocol/decisions.ts";
 import type { ResolvedPrompt } from "../../protocol/prompts.ts";
 import type { ServerMessage } from "../../protocol/socket.ts";
@@ -14,6 +14,7 @@ import { scopePatternFor, versionRangeFor } from "./grant-match.ts";
 import { GrantStore } from "./grant-store.ts";
 import { type CallRow, type PromptRow, PromptStore, parseAgent, responseOf } from "./prompt-store.ts";
 import { promptView, resolvedView, scopesFingerprint } from "./prompt-view.ts";
+import { proposalOfPrompt, proposalPromptView } from "./proposal-prompts.ts";
 import { failure, type HubResult } from "./result.ts";
 import { SessionGrants } from "./session-grants.ts";
 import { DEFAULT_PROMPT_TIMEOUT_MS, HubSettings } from "./settings.ts";
@@ -36,6 +37,11 @@ export interface HubPorts {
   toDevice: (deviceId: string, message: ServerMessage) => void;
   setAlarm: (at: number) => Promise<void>;
   defaultTimeoutMs: number;
+  /** The conveyor: told when a proposal's prompt is resolved; its wakeups join the one alarm. */
+  proposals?: {
+    onResolved(proposalId: string, resolution: Resolution, by: Decider, promptId: string): Promise<void>;
+    nextWake(): number | null;
+  };
 }
 
 export type DecideOutcome =
@@ -263,6 +269,9 @@ export class ApprovalEngine {
     if (prompt.status !== "open")
       return failure(409, "conflict", `Prompt ${promptId} is already resolved (${prompt.resolution}).`);
     const calls = this.store.callsOfPrompt(promptId);
+    if (decision === "allow_session" && proposalOfPrompt(this.ports.sql, promptId)) {
+      return failure(400, "bad_request", "A proposal has no session: approve it once or always.");
+    }
     if (decision.startsWith("allow") && prompt.risk === "high") {
       const check = await this.confirmations.consume(
         confirmationToken,
@@ -293,9 +302,10 @@ export class ApprovalEngine {
     now: number,
   ): Promise<ResolvedPrompt> {
     if (!this.store.resolvePrompt(prompt.id, resolution, now, by.actor, by.deviceId)) {
-      const current = this.store.prompt(prompt.id) ?? prompt;
-      return resolvedView(current, this.store.callsOfPrompt(prompt.id));
+      return this.resolvedView(this.store.prompt(prompt.id) ?? prompt);
     }
+    const proposal = proposalOfPrompt(this.ports.sql, prompt.id);
+    if (proposal) return this.settleProposal(prompt, proposal.id, resolution, by);
     const agent = parseAgent(prompt.agent);
     const allow = resolution.startsWith("allow");
     const source = resolution === "deny_timeout" ? "timeout" : "user";
@@ -320,11 +330,22 @@ export class ApprovalEngine {
       for (const wake of this.waiters.get(call.call_id) ?? []) wake(response);
       this.waiters.delete(call.call_id);
     }
-    const resolved = resolvedView(
-      this.store.prompt(prompt.id) ?? prompt,
-      this.store.callsOfPrompt(prompt.id),
-    );
+    const resolved = this.resolvedView(this.store.prompt(prompt.id) ?? prompt);
     await this.audit([resolutionAudit(this.ports.userId(), prompt, calls, resolution, by, now)]);
+    this.ports.toDashboards({ type: "prompt_resolved", data: resolved });
+    await this.schedule();
+    return resolved;
+  }
+
+  /** A proposal's prompt: no calls to answer, no agent grants; the conveyor takes the decision. */
+  private async settleProposal(
+    prompt: PromptRow,
+    proposalId: string,
+    resolution: PromptDecision | "deny_timeout",
+    by: Decider,
+  ): Promise<ResolvedPrompt> {
+    await this.ports.proposals?.onResolved(proposalId, resolution, by, prompt.id);
+    const resolved = this.resolvedView(this.store.prompt(prompt.id) ?? prompt);
     this.ports.toDashboards({ type: "prompt_resolved", data: resolved });
     await this.schedule();
     return resolved;
@@ -385,9 +406,11 @@ export class ApprovalEngine {
 
   /** One alarm drives every deadline: batch windows, prompt timeouts, idle session grants. */
   async schedule(): Promise<void> {
-    const candidates = [this.store.nextDeadline(), this.sessions.nextIdleExpiry()].filter(
-      (t): t is number => t !== null,
-    );
+    const candidates = [
+      this.store.nextDeadline(),
+      this.sessions.nextIdleExpiry(),
+      this.ports.proposals?.nextWake() ?? null,
+    ].filter((t): t is number => t !== null);
     // Never re-arm for an instant that has already come (see DUE_SLACK_MS).
     if (candidates.length)
       await this.ports.setAlarm(Math.max(Math.min(...candidates), Date.now() + DUE_SLACK_MS));
@@ -396,7 +419,15 @@ export class ApprovalEngine {
   // ---- views ----
 
   view(prompt: PromptRow) {
-    return promptView(prompt, this.store.callsOfPrompt(prompt.id));
+    const base = promptView(prompt, this.store.callsOfPrompt(prompt.id));
+    const proposal = proposalOfPrompt(this.ports.sql, prompt.id);
+    return proposal ? proposalPromptView(base, proposal) : base;
+  }
+
+  private resolvedView(prompt: PromptRow): ResolvedPrompt {
+    const base = resolvedView(prompt, this.store.callsOfPrompt(prompt.id));
+    const proposal = proposalOfPrompt(this.ports.sql, prompt.id);
+    return proposal ? { ...base, ...proposalPromptView(base, proposal) } : base;
   }
 
   pendingViews() {
@@ -404,7 +435,7 @@ export class ApprovalEngine {
   }
 
   resolvedViews(limit: number) {
-    return this.store.resolvedPrompts(limit).map((p) => resolvedView(p, this.store.callsOfPrompt(p.id)));
+    return this.store.resolvedPrompts(limit).map((p) => this.resolvedView(p));
   }
 
   decisionFor(callId: string): { response?: DecisionResponse; promptId?: string } | undefined {

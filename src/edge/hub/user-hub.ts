@@ -2,15 +2,20 @@
 import { DurableObject } from "cloudflare:workers";
 import { emergencyAuditEvents } from "../../policy/index.ts";
 import type { EmergencyControls, PromptDecision } from "../../protocol/capability.ts";
+import type { CreateProposalRequest, ProposalView } from "../../protocol/conveyor.ts";
 import type { DecisionRequest, DecisionResponse } from "../../protocol/decisions.ts";
 import { CLOSE_CODES, ClientMessage, type ClientRole, type ServerMessage } from "../../protocol/socket.ts";
 import { admitRaw, refuseByRole } from "../auth/socket-gate.ts";
+import { ConveyorRuntime, type Proposer } from "../conveyor/runtime.ts";
 import { openDb } from "../db/client.ts";
 import { fieldProblems } from "../middleware/validate.ts";
 import { loadShellParser } from "../shims/mvdan-sh-deferred.ts";
 import { ApprovalEngine, type DecideOutcome, type Decider } from "./approvals.ts";
 import { deviceTag, readAttachment, roleTag, type SocketState, writeAttachment } from "./attachment.ts";
+import { CompanionRuns } from "./companion-runs.ts";
+import { conveyorPorts } from "./conveyor-ports.ts";
 import { compileAccountPolicy } from "./edge-policy.ts";
+import { migrateProposalPrompts, nextWakeup, promptOfProposal, takeDueWakeups } from "./proposal-prompts.ts";
 import { failure, type HubResult } from "./result.ts";
 import { migrateHubStorage } from "./storage.ts";
 
@@ -26,11 +31,14 @@ export interface Caller {
 
 export class UserHub extends DurableObject<Env> {
   private readonly engine: ApprovalEngine;
+  readonly conveyor: ConveyorRuntime;
+  private readonly companionRuns: CompanionRuns;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     ctx.blockConcurrencyWhile(async () => {
       migrateHubStorage(ctx.storage.sql);
+      migrateProposalPrompts(ctx.storage.sql);
       await loadShellParser();
     });
     this.engine = new ApprovalEngine({
@@ -41,7 +49,34 @@ export class UserHub extends DurableObject<Env> {
       toDevice: (deviceId, message) => this.sendAll(this.ctx.getWebSockets(deviceTag(deviceId)), message),
       setAlarm: (at) => ctx.storage.setAlarm(at),
       defaultTimeoutMs: Number(env.AIRLOCK_PROMPT_TIMEOUT_MS) || 30_000,
+      proposals: {
+        onResolved: (proposalId, resolution, by, promptId) =>
+          this.conveyor.onResolved(proposalId, resolution, by, promptId),
+        nextWake: () => nextWakeup(ctx.storage.sql),
+      },
     });
+    this.companionRuns = new CompanionRuns({
+      companions: (deviceId) =>
+        this.ctx
+          .getWebSockets(deviceId ? deviceTag(deviceId) : roleTag("companion"))
+          .map((ws) => ({ ws, state: readAttachment(ws) }))
+          .filter((s) => s.state?.role === "companion")
+          .sort((a, b) => (a.state?.connectedAt ?? 0) - (b.state?.connectedAt ?? 0))
+          .map(({ ws, state }) => ({
+            deviceId: state?.deviceId ?? "",
+            send: (m: ServerMessage) => this.send(ws, m),
+          })),
+    });
+    this.conveyor = new ConveyorRuntime(
+      conveyorPorts({
+        env,
+        sql: ctx.storage.sql,
+        engine: this.engine,
+        userId: () => this.userId(),
+        toDashboards: (message) => this.sendAll(this.ctx.getWebSockets(roleTag("approver")), message),
+        companionRunner: this.companionRuns.runner,
+      }),
+    );
   }
 
   // ---- platform entry points: thin wrappers that log and delegate ----
@@ -79,6 +114,8 @@ export class UserHub extends DurableObject<Env> {
   override async alarm(): Promise<void> {
     try {
       await this.engine.onAlarm();
+      if (takeDueWakeups(this.ctx.storage.sql, Date.now()) > 0) await this.conveyor.onAlarm();
+      await this.engine.schedule();
     } catch (error) {
       console.error("[UserHub.alarm]", error);
       throw error; // let the platform retry the alarm
@@ -220,6 +257,29 @@ export class UserHub extends DurableObject<Env> {
     };
   }
 
+  // ---- the conveyor (src/edge/conveyor; routes in routes/proposals.ts and routes/hooks.ts) ----
+
+  async propose(
+    caller: Caller,
+    request: CreateProposalRequest,
+    source: Omit<Proposer, "deviceId" | "actor">,
+  ): Promise<HubResult<{ view: ProposalView; created: boolean }>> {
+    this.remember(caller);
+    const actor = source.kind === "webhook" ? `webhook:${source.ref}` : this.decider(caller).actor;
+    return this.conveyor.propose(request, { ...source, deviceId: caller.deviceId, actor });
+  }
+
+  async executeProposal(caller: Caller, proposalId: string): Promise<HubResult<ProposalView>> {
+    this.remember(caller);
+    return this.conveyor.execute(proposalId, this.decider(caller).actor);
+  }
+
+  /** `prp_…` ids in the approvals API name the proposal's prompt. */
+  async promptOfProposal(caller: Caller, proposalId: string): Promise<string | undefined> {
+    this.remember(caller);
+    return promptOfProposal(this.ctx.storage.sql, proposalId);
+  }
+
   // ---- handlers ----
 
   protected onConnect(request: Request): Response {
@@ -311,6 +371,16 @@ export class UserHub extends DurableObject<Env> {
             id: message.id,
             callId: message.request.call_id,
             promptId: outcome.promptId,
+          });
+        }
+        return;
+      }
+      case "companion_run_result": {
+        if (state.role !== "companion" || !this.companionRuns.onResult(state.deviceId, message)) {
+          this.send(ws, {
+            type: "error",
+            code: "not_found",
+            message: `No run ${message.runId} is waiting for this device.`,
           });
         }
         return;

@@ -1,9 +1,27 @@
 // Approvals for people: list prompts, get a confirmation token, approve or reject. Answering is approver-only.
+import type { Context } from "hono";
 import { ApproveRequest, ConfirmationToken, RejectRequest } from "../../protocol/prompts.ts";
 import { ApprovalList, ApprovalsQuery, PromptParams, ResolvedApproval } from "../../protocol/rest.ts";
+import type { AppEnv } from "../env.ts";
+import { ApiError } from "../errors.ts";
 import { hubFor, unwrap } from "../hub/call.ts";
 import { assertMay } from "../middleware/authorize.ts";
 import { apiRoute, json, jsonRequest, problem, routeGroup } from "./define.ts";
+
+/** Both kinds share the queue: a proposal id names its prompt (409 once it waits for nobody). */
+async function promptIdOf(c: Context<AppEnv>, id: string): Promise<string> {
+  if (id.startsWith("prm_")) return id;
+  const { hub, caller } = hubFor(c.env, c.get("auth"));
+  const promptId = await hub.promptOfProposal(caller, id);
+  if (!promptId) {
+    throw new ApiError(
+      409,
+      "proposal_not_pending",
+      `Proposal ${id} is not waiting for a person (see GET /v1/proposals/${id}).`,
+    );
+  }
+  return promptId;
+}
 
 const answerErrors = {
   404: problem("No such prompt."),
@@ -41,7 +59,7 @@ export const approvalRoutes = routeGroup()
       },
     }),
     async (c) => {
-      const { id } = c.req.valid("param");
+      const id = await promptIdOf(c, c.req.valid("param").id);
       const { hub, caller } = hubFor(c.env, c.get("auth"));
       const issued = unwrap(await hub.confirm(caller, id));
       return c.json(
@@ -62,7 +80,7 @@ export const approvalRoutes = routeGroup()
       },
     }),
     async (c) => {
-      const { id } = c.req.valid("param");
+      const id = await promptIdOf(c, c.req.valid("param").id);
       const body = c.req.valid("json");
       const { hub, caller } = hubFor(c.env, c.get("auth"));
       const decision =
@@ -82,7 +100,7 @@ export const approvalRoutes = routeGroup()
       responses: { 200: json("The resolved prompt.", ResolvedApproval), ...answerErrors },
     }),
     async (c) => {
-      const { id } = c.req.valid("param");
+      const id = await promptIdOf(c, c.req.valid("param").id);
       const body = c.req.valid("json");
       const { hub, caller } = hubFor(c.env, c.get("auth"));
       const decision = body.scope === "always" ? "deny_always" : "deny_once";

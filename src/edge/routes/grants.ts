@@ -1,5 +1,6 @@
 // Persisted grants: list (the companion caches them) and delete (approvers only).
 import { type Grant, GrantDeleted, GrantList, GrantParams } from "../../protocol/rest.ts";
+import { CONVEYOR_AGENT } from "../conveyor/grants.ts";
 import { hubFor, unwrap } from "../hub/call.ts";
 import { apiRoute, json, problem, routeGroup } from "./define.ts";
 
@@ -13,9 +14,21 @@ export const grantRoutes = routeGroup()
     }),
     async (c) => {
       const { hub, caller } = hubFor(c.env, c.get("auth"));
-      const grants = await hub.listGrants(caller);
+      const all = await hub.listGrants(caller);
+      // Proposal grants (agent "conveyor") name a tool, not a capability: listed apart.
+      const grants = all.filter((g) => g.agentId !== CONVEYOR_AGENT);
+      const conveyor = all.filter((g) => g.agentId === CONVEYOR_AGENT);
       return c.json(
         {
+          conveyor_grants: conveyor.map((g) => ({
+            id: g.id,
+            tool: g.capability.replace(/^conveyor:/, ""),
+            scope: g.scopePattern ?? "",
+            effect: g.effect,
+            created_at: new Date(g.createdAt).toISOString(),
+            created_by: g.createdByDevice,
+            prompt_id: g.promptId,
+          })),
           grants: grants.map((g) => ({
             id: g.id,
             agent_id: g.agentId,

@@ -1,7 +1,7 @@
 // Starts a real local edge (`npm run dev`: wrangler dev, local D1 and Durable Objects) on a free port with
 // fresh state, and hands back its URL, the admin token and a pairing helper. Used by every e2e test and bench.
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -47,14 +47,32 @@ function readVar(file: string, name: string): string {
   return match[1].trim();
 }
 
-export async function startEdge(options: { port?: number; stateDir?: string } = {}): Promise<Edge> {
+export async function startEdge(
+  options: { port?: number; stateDir?: string; entry?: string; vars?: Record<string, string> } = {},
+): Promise<Edge> {
   const port = options.port ?? (await freePort());
   const stateDir = options.stateDir ?? mkdtempSync(join(tmpdir(), "airlock-edge-"));
   const varsFile = join(stateDir, "dev.vars");
+  // The dev script keeps what a vars file already holds and adds its secrets to it.
+  if (options.vars) {
+    writeFileSync(
+      varsFile,
+      Object.entries(options.vars)
+        .map(([k, v]) => `${k}=${v}\n`)
+        .join(""),
+      { mode: 0o600 },
+    );
+  }
   let out = "";
   const child: ChildProcess = spawn(process.execPath, [join(ROOT, "scripts/dev.mjs")], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), AIRLOCK_STATE_DIR: stateDir, AIRLOCK_DEV_VARS: varsFile },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      AIRLOCK_STATE_DIR: stateDir,
+      AIRLOCK_DEV_VARS: varsFile,
+      ...(options.entry ? { AIRLOCK_DEV_ENTRY: options.entry } : {}),
+    },
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });

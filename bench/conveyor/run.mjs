@@ -1,0 +1,286 @@
+#!/usr/bin/env node
+// bench/conveyor: against one local `wrangler dev` (the test entry, so the executor may reach a local
+// target server on loopback), in one run:
+//  0. one user, one proposal at a time: the latency from the approve request to the executed proposal
+//     with nothing else in flight;
+//  1. one user: proposals created, approved and executed per second (C in flight), and that latency;
+//  2. 100 users, the same, all at once;
+//  3. baseline: the same POST sent straight from Node to the target server, interleaved with phase 1.
+// Every proposal's effect is counted by the target server by Idempotency-Key: 0 lost, 0 duplicated.
+// Writes bench/conveyor/results.json.
+import { spawnSync } from "node:child_process";
+import { createHmac, randomBytes, randomUUID } from "node:crypto";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { ROOT, startEdge } from "../../test/e2e/support/edge.ts";
+import { startEgressServers } from "../../test/support/egress-servers.ts";
+import { machine, summarize, writeResults } from "../lib/stats.mjs";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const ONE_USER = Number(process.env.AIRLOCK_BENCH_PROPOSALS ?? 300);
+const USERS = 100;
+const PER_USER = Number(process.env.AIRLOCK_BENCH_PER_USER ?? 3);
+const IN_FLIGHT = 10;
+
+const servers = await startEgressServers();
+const stateDir = mkdtempSync(join(tmpdir(), "airlock-bench-conveyor-"));
+const pepper = randomBytes(32).toString("base64url");
+const vars = {
+  TOKEN_PEPPER: pepper,
+  ADMIN_BOOTSTRAP_TOKEN: randomBytes(32).toString("base64url"),
+  AIRLOCK_DOH_URL: servers.dohUrl,
+  TEST_TARGET_PORT: String(servers.targetPort),
+};
+
+// 100 extra users with one pairing code each, written to local D1 before the edge starts.
+const wrangler = join(ROOT, "node_modules", ".bin", "wrangler");
+const env = { ...process.env, WRANGLER_SEND_METRICS: "false" };
+const d1 = (args) => {
+  const r = spawnSync(wrangler, ["d1", ...args, "DB", "--local", "--persist-to", stateDir], {
+    cwd: ROOT,
+    env,
+    encoding: "utf8",
+  });
+  if (r.status !== 0) throw new Error(`wrangler d1 ${args[0]} failed:\n${r.stdout}\n${r.stderr}`);
+};
+d1(["migrations", "apply"]);
+// Each live pairing code must own one of the edge's 100 lockout buckets (src/edge/auth/pairing.ts), and
+// the edge needs a few free ones for its own codes: codes are inserted in two waves of at most 50.
+const BUCKETS = 100;
+const takenBuckets = new Set();
+const hashOf = (code) => createHmac("sha256", pepper).update(`pairing:${code}`).digest("hex");
+function freshCode() {
+  for (;;) {
+    const code = String(Math.floor(Math.random() * 100_000_000)).padStart(8, "0");
+    const bucket = Number.parseInt(hashOf(code).slice(0, 8), 16) % BUCKETS;
+    if (!takenBuckets.has(bucket)) {
+      takenBuckets.add(bucket);
+      return { code, bucket };
+    }
+  }
+}
+const users = Array.from({ length: USERS }, (_, i) => ({
+  userId: `usr_bench${String(i).padStart(8, "0")}`,
+  i,
+}));
+const now = Date.now();
+function insertCodes(batch) {
+  takenBuckets.clear();
+  const codes = batch.map((u) => ({ ...u, ...freshCode() }));
+  const file = join(stateDir, `bench-codes-${batch[0].i}.sql`);
+  writeFileSync(
+    file,
+    codes
+      .map(
+        ({ userId, code, bucket, i }) =>
+          `INSERT INTO pairing_codes (id, user_id, code_hash, role, bucket, created_at, expires_at, failed_attempts) VALUES ('pc_bench${i}', '${userId}', '${hashOf(code)}', 'approver', ${bucket}, ${Date.now()}, ${Date.now() + 3_600_000}, 0);`,
+      )
+      .join("\n"),
+  );
+  d1(["execute", "--file", file]);
+  return codes;
+}
+const usersFile = join(stateDir, "bench-users.sql");
+writeFileSync(
+  usersFile,
+  users
+    .map(
+      ({ userId, i }) =>
+        `INSERT INTO users (id, name, role, created_at) VALUES ('${userId}', 'bench ${i}', 'member', ${now});`,
+    )
+    .join("\n"),
+);
+d1(["execute", "--file", usersFile]);
+
+const edge = await startEdge({ stateDir, entry: "test/edge/worker-entry.ts", vars });
+
+async function json(res) {
+  const body = await res.json();
+  if (!res.ok) throw new Error(`${res.status} ${JSON.stringify(body)}`);
+  return body;
+}
+
+async function bind(code, name) {
+  const body = await json(
+    await fetch(`${edge.base}/v1/pairing/bind`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "cf-connecting-ip": name },
+      body: JSON.stringify({ code, device_name: name, kind: "browser" }),
+    }),
+  );
+  return body.token;
+}
+
+/** One proposal's whole path; returns the ms from the approve request to the executed proposal. */
+async function conveyOne(token, keys) {
+  const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+  const post = (path, body) =>
+    fetch(`${edge.base}${path}`, {
+      method: "POST",
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  const key = `bench-${randomUUID()}`;
+  keys.push(`http.request:${key}`);
+  const { proposal } = await json(
+    await post("/v1/proposals", {
+      tool: "http.request",
+      identity: "bot",
+      idempotency_key: key,
+      justification: "bench",
+      args: { method: "POST", url: `http://127.0.0.1:${servers.targetPort}/effect` },
+    }),
+  );
+  if (proposal.state !== "PENDING") throw new Error(`expected PENDING, got ${proposal.state}`);
+  const t = performance.now();
+  await json(await post(`/v1/approvals/${proposal.id}/approve`, { scope: "once" }));
+  // Joins the run the approval started and answers when it has finished.
+  const done = await json(await post(`/v1/proposals/${proposal.id}/execute`));
+  const ms = performance.now() - t;
+  if (done.proposal.state !== "EXECUTED") throw new Error(`not executed: ${JSON.stringify(done.proposal)}`);
+  return ms;
+}
+
+async function pool(tasks, inFlight) {
+  const results = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (next < tasks.length) {
+        const i = next++;
+        results[i] = await tasks[i]();
+      }
+    }),
+  );
+  return results;
+}
+
+try {
+  const ownerToken = (await edge.pairDevice("browser", "bench owner")).token;
+
+  const loadBefore = loadavg()[0];
+  // Warm-up (not measured).
+  await pool(
+    Array.from({ length: 20 }, () => () => conveyOne(ownerToken, [])),
+    5,
+  );
+  console.log("phase 0: one user, one proposal at a time");
+  const serialKeys = [];
+  const serial = [];
+  for (let i = 0; i < 50; i++) serial.push(await conveyOne(ownerToken, serialKeys));
+
+  console.log(`phase 1: one user, ${ONE_USER} proposals, ${IN_FLIGHT} in flight`);
+  const oneKeys = [];
+  const baseline = [];
+  let start = performance.now();
+  const oneLatencies = await pool(
+    Array.from({ length: ONE_USER }, (_, i) => async () => {
+      if (i % 3 === 0) {
+        const t = performance.now();
+        await (
+          await fetch(`http://127.0.0.1:${servers.targetPort}/effect`, {
+            method: "POST",
+            headers: { "idempotency-key": `baseline-${randomUUID()}` },
+            body: "{}",
+          })
+        ).arrayBuffer();
+        baseline.push(performance.now() - t);
+      }
+      return conveyOne(ownerToken, oneKeys);
+    }),
+    IN_FLIGHT,
+  );
+  const oneSeconds = (performance.now() - start) / 1000;
+
+  console.log(`phase 2: ${USERS} users x ${PER_USER} proposals, all at once`);
+  const tokens = [];
+  for (let from = 0; from < USERS; from += 50) {
+    // Bound codes are used, which frees their buckets for the next wave.
+    const codes = insertCodes(users.slice(from, from + 50));
+    tokens.push(
+      ...(await pool(
+        codes.map(
+          ({ code, i }) =>
+            () =>
+              bind(code, `bench-user-${i}`),
+        ),
+        10,
+      )),
+    );
+  }
+  const manyKeys = [];
+  start = performance.now();
+  const manyLatencies = (
+    await Promise.all(
+      tokens.map((token) =>
+        pool(
+          Array.from({ length: PER_USER }, () => () => conveyOne(token, manyKeys)),
+          1,
+        ),
+      ),
+    )
+  ).flat();
+  const manySeconds = (performance.now() - start) / 1000;
+
+  const { effects } = await (await fetch(`${servers.controlUrl}/stats`)).json();
+  const count = (keys) => ({
+    lost: keys.filter((k) => !effects[k]).length,
+    duplicated: keys.filter((k) => (effects[k] ?? 0) > 1).length,
+  });
+  const one = summarize(oneLatencies);
+  const base = summarize(baseline);
+  const results = {
+    benchmark: "conveyor",
+    date: new Date().toISOString(),
+    machine: machine(),
+    method:
+      "one local wrangler dev (workerd, local D1 and Durable Objects) with the test entry; Node client and target server on the same machine. Each proposal: POST /v1/proposals (http.request POST to the target), POST /v1/approvals/{id}/approve, then POST /v1/proposals/{id}/execute, which joins the run the approval started; latency is approve request -> executed answer.",
+    load_average_1m: {
+      before: +loadBefore.toFixed(2),
+      after: +loadavg()[0].toFixed(2),
+      cores: machine().cores,
+    },
+    one_user_serial: {
+      proposals: serial.length,
+      approve_to_executed: summarize(serial),
+      ...count(serialKeys),
+    },
+    one_user: {
+      proposals: ONE_USER,
+      in_flight: IN_FLIGHT,
+      seconds: +oneSeconds.toFixed(2),
+      proposals_per_second: +(ONE_USER / oneSeconds).toFixed(1),
+      approve_to_executed: one,
+      ...count(oneKeys),
+    },
+    hundred_users: {
+      users: USERS,
+      proposals: manyLatencies.length,
+      seconds: +manySeconds.toFixed(2),
+      proposals_per_second: +(manyLatencies.length / manySeconds).toFixed(1),
+      approve_to_executed: summarize(manyLatencies),
+      ...count(manyKeys),
+    },
+    baseline_direct_post: {
+      name: "the same POST from Node straight to the target server (no Airlock)",
+      ...base,
+    },
+    ratio_approve_to_executed_vs_direct: {
+      p50: +(one.p50_ms / base.p50_ms).toFixed(2),
+      p99: +(one.p99_ms / base.p99_ms).toFixed(2),
+    },
+  };
+  writeResults(join(here, "results.json"), results);
+  console.log(JSON.stringify(results, null, 2));
+  const bad =
+    results.one_user.lost +
+    results.one_user.duplicated +
+    results.hundred_users.lost +
+    results.hundred_users.duplicated;
+  if (bad) process.exitCode = 1;
+} finally {
+  await edge.stop();
+  await servers.close();
+}

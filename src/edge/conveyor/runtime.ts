@@ -1,0 +1,303 @@
+// The conveyor inside a user's UserHub: proposals in, gate (src/policy), a prompt when a person must
+// decide, execution exactly once when approved (concurrent callers share one run), expiry, recovery.
+import { proposalGate } from "../../policy/proposal-gate.ts";
+import type { EmergencyControls, Resolution } from "../../protocol/capability.ts";
+import type {
+  CreateProposalRequest,
+  ProposalSourceKind,
+  ProposalState,
+  ProposalView,
+} from "../../protocol/conveyor.ts";
+import type { AuditEntry } from "../audit/audit-log.ts";
+import type { Db } from "../db/client.ts";
+import { failure, type HubResult } from "../hub/result.ts";
+import { fieldProblems } from "../middleware/validate.ts";
+import { hashOf } from "./canonical.ts";
+import type { Egress } from "./egress/guard.ts";
+import { type ExecuteResult, Executor, type FaultPoint } from "./executor.ts";
+import { addGrant, matchGrant } from "./grants.ts";
+import * as store from "./proposals.ts";
+import type { ToolRegistry } from "./registry.ts";
+import type { ToolContext } from "./tool.ts";
+
+export interface ConveyorPorts {
+  db: Db;
+  userId: () => string;
+  egress: Egress;
+  registry: ToolRegistry;
+  emergency: () => EmergencyControls;
+  /** Puts a PENDING proposal in the approval queue; answers the prompt id. */
+  openPrompt: (view: ProposalView) => Promise<string>;
+  /** Asks to be woken (onAlarm) at this time, as a backstop for runs and expiries. */
+  wakeAt: (at: number) => Promise<void>;
+  /** Tells open dashboards a proposal changed. */
+  announce: (view: ProposalView) => void;
+  audit: (entries: AuditEntry[]) => Promise<void>;
+  notifyDashboards?: ToolContext["notifyDashboards"];
+  now?: () => number;
+  fault?: (point: FaultPoint) => void;
+}
+
+export interface Proposer {
+  kind: ProposalSourceKind;
+  ref: string | null;
+  deviceId: string | null;
+  actor: string;
+}
+
+export interface Decider {
+  actor: string;
+  deviceId: string | null;
+}
+
+/** How long after an approval the backstop alarm looks for a run that did not finish. */
+const RUN_BACKSTOP_MS = 60_000;
+
+export class ConveyorRuntime {
+  readonly executor: Executor;
+  private readonly ports: ConveyorPorts;
+  private readonly now: () => number;
+  private readonly inflight = new Map<string, Promise<HubResult<ProposalView>>>();
+
+  constructor(ports: ConveyorPorts) {
+    this.ports = ports;
+    this.now = ports.now ?? Date.now;
+    this.executor = new Executor({
+      db: ports.db,
+      registry: ports.registry,
+      egress: ports.egress,
+      audit: ports.audit,
+      now: this.now,
+      ...(ports.notifyDashboards ? { notifyDashboards: ports.notifyDashboards } : {}),
+      ...(ports.fault ? { fault: ports.fault } : {}),
+    });
+  }
+
+  async propose(
+    req: CreateProposalRequest,
+    by: Proposer,
+  ): Promise<HubResult<{ view: ProposalView; created: boolean }>> {
+    const userId = this.ports.userId();
+    const tool = this.ports.registry.get(req.tool);
+    if (!tool) {
+      return failure(
+        400,
+        "unknown_tool",
+        `No tool ${req.tool}. Tools: ${[...this.ports.registry.keys()].join(", ")}.`,
+      );
+    }
+    const parsed = tool.schema.safeParse(req.args);
+    if (!parsed.success) {
+      const problems = fieldProblems(parsed.error).map((p) => ({
+        ...p,
+        path: p.path === "(root)" ? "args" : `args.${p.path}`,
+      }));
+      return failure(
+        400,
+        "validation_failed",
+        `Invalid args for ${req.tool}: check ${problems.map((p) => p.path).join(", ")}.`,
+        problems,
+      );
+    }
+    const args = parsed.data;
+    const argsHash = await hashOf({ tool: req.tool, args });
+    const riskClass = tool.riskClass(args);
+    const scope = tool.grantScope(args);
+    const verdict = proposalGate({
+      tool: req.tool,
+      riskClass,
+      external: tool.external,
+      grant: await matchGrant(this.ports.db, userId, req.tool, scope),
+      grantCoversHigh: tool.grantCoversHigh,
+      untrustedSource: by.kind === "webhook",
+      emergency: this.ports.emergency(),
+    });
+    const now = this.now();
+    const inserted = await store.insertProposal(this.ports.db, {
+      userId,
+      tool: req.tool,
+      identity: req.identity,
+      idempotencyKey: req.idempotency_key,
+      argsHash,
+      args,
+      riskClass,
+      justification: req.justification,
+      summary: tool.summary(args),
+      source: { kind: by.kind, ref: by.ref },
+      gate: verdict.action === "deny" ? "none" : verdict.gate,
+      state: verdict.action === "deny" ? "REJECTED" : verdict.action === "allow" ? "APPROVED" : "PENDING",
+      decidedBy: verdict.action === "ask" ? null : "policy",
+      createdAt: now,
+      expiresAt: now + (req.expires_in_s ?? store.DEFAULT_PROPOSAL_TTL_S) * 1000,
+      createdByDevice: by.deviceId,
+    });
+    const row = inserted.row;
+    if (!inserted.created) {
+      if (row.argsHash !== argsHash) {
+        await this.ports.audit([
+          this.entry(row.id, by.actor, "conveyor.idempotency_conflict", {
+            tool: req.tool,
+            idempotency_key: req.idempotency_key,
+            stored_args_hash: row.argsHash,
+            args_hash: argsHash,
+          }),
+        ]);
+        return failure(
+          409,
+          "idempotency_conflict",
+          `Key ${req.idempotency_key} already names proposal ${row.id} with other arguments; use a new key for a new action.`,
+          { proposal_id: row.id },
+        );
+      }
+      return { ok: true, value: { view: store.proposalView(row), created: false } };
+    }
+    const entries = [
+      this.entry(row.id, by.actor, "conveyor.proposed", {
+        tool: row.tool,
+        risk_class: riskClass,
+        identity: row.identity,
+        source: { kind: by.kind, ref: by.ref },
+        gate: row.gate,
+        summary: tool.summary(args),
+      }),
+    ];
+    if (verdict.action !== "ask") {
+      entries.push(
+        this.entry(row.id, "policy", verdict.action === "allow" ? "conveyor.approved" : "conveyor.rejected", {
+          reason: verdict.reason,
+        }),
+      );
+    }
+    await this.ports.audit(entries);
+    if (verdict.action === "ask") {
+      const promptId = await this.ports.openPrompt(store.proposalView(row));
+      await store.setPrompt(this.ports.db, row.id, promptId);
+      return { ok: true, value: { view: store.proposalView({ ...row, promptId }), created: true } };
+    }
+    if (verdict.action === "allow") {
+      const ran = await this.execute(row.id, by.actor);
+      if (ran.ok) return { ok: true, value: { view: ran.value, created: true } };
+    }
+    return { ok: true, value: { view: store.proposalView(row), created: true } };
+  }
+
+  /** Called by the approval queue when the proposal's prompt is resolved (by a person or its deadline). */
+  async onResolved(
+    proposalId: string,
+    resolution: Resolution,
+    by: Decider,
+    promptId: string | null,
+  ): Promise<void> {
+    const userId = this.ports.userId();
+    const row = await store.byId(this.ports.db, userId, proposalId);
+    if (row?.state !== "PENDING") return;
+    const now = this.now();
+    const allow = resolution.startsWith("allow");
+    const expired = resolution === "deny_timeout" || (allow && row.expiresAt <= now);
+    const to = expired ? "EXPIRED" : allow ? "APPROVED" : "REJECTED";
+    const actor = expired ? "timeout" : by.actor;
+    if (!(await store.transition(this.ports.db, row.id, "PENDING", to, { decidedAt: now, decidedBy: actor })))
+      return;
+    await this.ports.audit([
+      {
+        ...this.entry(row.id, actor, `conveyor.${to.toLowerCase()}`, { resolution, prompt_id: promptId }),
+        deviceId: by.deviceId,
+        decision: resolution,
+      },
+    ]);
+    if (!expired && (resolution === "allow_always" || resolution === "deny_always")) {
+      const tool = this.ports.registry.get(row.tool);
+      if (tool) {
+        await addGrant(this.ports.db, {
+          userId,
+          tool: row.tool,
+          scope: tool.grantScope(JSON.parse(row.args)),
+          effect: allow ? "allow" : "deny",
+          deviceId: by.deviceId,
+          promptId,
+          now,
+        });
+      }
+    }
+    this.ports.announce(store.proposalView({ ...row, state: to, decidedAt: now, decidedBy: actor }));
+    if (to === "APPROVED") {
+      await this.ports.wakeAt(now + RUN_BACKSTOP_MS);
+      // Runs now; the backstop alarm resumes it if this instance dies first.
+      void this.execute(row.id, "system");
+    }
+  }
+
+  /** Runs an approved proposal once; concurrent callers share the same run and get the same answer. */
+  execute(proposalId: string, actor: string): Promise<HubResult<ProposalView>> {
+    const running = this.inflight.get(proposalId);
+    if (running) return running;
+    const run = this.runOnce(proposalId, actor).finally(() => this.inflight.delete(proposalId));
+    this.inflight.set(proposalId, run);
+    return run;
+  }
+
+  private async runOnce(proposalId: string, actor: string): Promise<HubResult<ProposalView>> {
+    const userId = this.ports.userId();
+    const row = await store.byId(this.ports.db, userId, proposalId);
+    if (!row) return failure(404, "not_found", `No proposal ${proposalId}.`);
+    if (row.state === "EXECUTED" || row.state === "FAILED" || row.state === "PARTIAL") {
+      return { ok: true, value: store.proposalView(row) };
+    }
+    if (row.state !== "APPROVED") {
+      return failure(
+        409,
+        "proposal_not_pending",
+        `Proposal ${proposalId} is ${row.state}; only an approved proposal runs.`,
+      );
+    }
+    const result: ExecuteResult = await this.executor.execute({
+      ownerId: userId,
+      tool: row.tool,
+      key: row.idempotencyKey,
+      args: JSON.parse(row.args),
+      proposalId: row.id,
+      actor,
+    });
+    if (!result.ok)
+      return failure(409, result.code === "unknown_tool" ? "conflict" : result.code, result.message);
+    const to: ProposalState =
+      result.envelope.status === "executed"
+        ? "EXECUTED"
+        : result.envelope.status === "partial"
+          ? "PARTIAL"
+          : "FAILED";
+    const now = this.now();
+    const envelope = JSON.stringify(result.envelope);
+    const moved = await store.transition(this.ports.db, row.id, "APPROVED", to, {
+      finishedAt: now,
+      envelope,
+    });
+    // Another caller recorded the same run first: the stored row is the answer.
+    const fresh = moved
+      ? { ...row, state: to, finishedAt: now, envelope }
+      : ((await store.byId(this.ports.db, userId, row.id)) ?? row);
+    const view = store.proposalView(fresh);
+    this.ports.announce(view);
+    return { ok: true, value: view };
+  }
+
+  /** Backstop: expire overdue PENDING proposals, resume approved ones whose run did not finish. */
+  async onAlarm(): Promise<void> {
+    const userId = this.ports.userId();
+    const now = this.now();
+    for (const row of await store.dueForExpiry(this.ports.db, userId, now)) {
+      await this.onResolved(row.id, "deny_timeout", { actor: "timeout", deviceId: null }, row.promptId);
+    }
+    const unfinished = await store.approvedUnfinished(this.ports.db, userId);
+    for (const row of unfinished) {
+      const result = await this.execute(row.id, "system");
+      // A run still leased elsewhere: look again after the backstop interval.
+      if (!result.ok && result.code === "idempotency_key_in_use")
+        await this.ports.wakeAt(now + RUN_BACKSTOP_MS);
+    }
+  }
+
+  private entry(target: string, actor: string, event: string, details: Record<string, unknown>): AuditEntry {
+    return { userId: this.ports.userId(), actor, event, target, details };
+  }
+}

@@ -1,0 +1,57 @@
+// What a conveyor tool is: a name, a risk class, a zod schema, a rendered summary and an executor.
+import type { z } from "zod";
+import type { RiskClass } from "../../policy/plan.ts";
+import type { FailureClass, ProposalSummary, Verification } from "../../protocol/conveyor.ts";
+import type { Db } from "../db/client.ts";
+import type { Egress } from "./egress/guard.ts";
+
+export interface ToolContext {
+  userId: string;
+  db: Db;
+  egress: Egress;
+  /** The run's idempotency key; HTTP tools send it downstream as `Idempotency-Key`. */
+  idempotencyKey: string;
+  proposalId: string | null;
+  /** Delivers a live message to the user's dashboards (notify); absent where no hub is reachable. */
+  notifyDashboards?: (title: string, body: string, id: string) => Promise<void>;
+  now(): number;
+}
+
+export type ToolOutcome =
+  | { status: "executed"; result: unknown; verification: Verification }
+  | {
+      status: "failed" | "partial";
+      failure: { class: FailureClass; message: string; remediation?: string };
+      result?: unknown;
+      verification: Verification;
+    };
+
+export interface ConveyorTool<A = unknown> {
+  name: string;
+  description: string;
+  schema: z.ZodType<A>;
+  riskClass(args: A): RiskClass;
+  /** Leaves Airlock for a third party (needs approval for WRITE/EXFILTRATION). */
+  external: boolean;
+  /** Safe to send again after a crash mid-dispatch, because the downstream deduplicates by key. */
+  idempotentDownstream: boolean;
+  /** For HIGH tools: a persisted grant may stand in for the person (companion.run). */
+  grantCoversHigh: boolean;
+  summary(args: A): ProposalSummary;
+  /** The exact thing an "always" decision grants (host, command): shown on the card verbatim. */
+  grantScope(args: A): string;
+  /** Upper bound of one run, so the executor's lease outlives it. */
+  timeoutMs(args: A): number;
+  execute(args: A, ctx: ToolContext): Promise<ToolOutcome>;
+}
+
+export const failed = (
+  cls: FailureClass,
+  message: string,
+  extra: { remediation?: string; result?: unknown } = {},
+): ToolOutcome => ({
+  status: "failed",
+  failure: { class: cls, message, ...(extra.remediation ? { remediation: extra.remediation } : {}) },
+  ...(extra.result === undefined ? {} : { result: extra.result }),
+  verification: { outcome: "failed", detail: message },
+});

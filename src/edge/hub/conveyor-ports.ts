@@ -1,0 +1,47 @@
+// How UserHub plugs the conveyor in: D1, egress from the Worker's config, emergency controls, the
+// approval queue for proposals that need a person, the one alarm, and the dashboards' sockets.
+import type { ServerMessage } from "../../protocol/socket.ts";
+import { writeAuditBatch } from "../audit/audit-log.ts";
+import { newId } from "../auth/crypto.ts";
+import { egressConfig } from "../conveyor/egress/config.ts";
+import { createEgress } from "../conveyor/egress/guard.ts";
+import { toolRegistry } from "../conveyor/registry.ts";
+import type { ConveyorPorts } from "../conveyor/runtime.ts";
+import type { CompanionRunner } from "../conveyor/tools/companion-run.ts";
+import { openDb } from "../db/client.ts";
+import type { ApprovalEngine } from "./approvals.ts";
+import { addWakeup, insertProposalPrompt } from "./proposal-prompts.ts";
+
+export function conveyorPorts(deps: {
+  env: Env;
+  sql: SqlStorage;
+  engine: ApprovalEngine;
+  userId: () => string;
+  toDashboards: (message: ServerMessage) => void;
+  companionRunner?: CompanionRunner;
+}): ConveyorPorts {
+  const { env, sql, engine } = deps;
+  const db = openDb(env.DB);
+  return {
+    db,
+    userId: deps.userId,
+    egress: createEgress(egressConfig(env)),
+    registry: toolRegistry(deps.companionRunner ? { companionRunner: deps.companionRunner } : {}),
+    emergency: () => engine.settings.emergency(),
+    async openPrompt(view) {
+      const prompt = insertProposalPrompt(engine.store, view, newId("prm"), Date.now());
+      engine.store.markAnnounced(prompt.id);
+      deps.toDashboards({ type: "capability_prompt", data: engine.view(prompt) });
+      await engine.schedule();
+      return prompt.id;
+    },
+    async wakeAt(at) {
+      addWakeup(sql, at);
+      await engine.schedule();
+    },
+    announce: (view) => deps.toDashboards({ type: "proposal_updated", data: view }),
+    audit: (entries) => writeAuditBatch(db, entries),
+    notifyDashboards: async (title, body, id) =>
+      deps.toDashboards({ type: "notification", data: { id, title, body } }),
+  };
+}

@@ -1,0 +1,61 @@
+// Whether a proposed side effect runs at once, waits for a person (with or without a confirmation
+// token), or never runs. The one place these rules live: emergency controls first, then deny grants,
+// then the risk class (seed 003 §8, terminal safety spec §4).
+import { toolBlocked } from "./emergency.ts";
+import { planRiskOf, type RiskClass } from "./plan.ts";
+import type { EmergencyControls } from "./types.ts";
+
+export type ProposalGate = "none" | "ask" | "ask_confirm";
+export type GateVerdict =
+  | { action: "deny"; reason: string }
+  | { action: "allow" | "ask"; gate: ProposalGate; reason: string };
+
+export interface GateInput {
+  tool: string;
+  riskClass: RiskClass;
+  /** True when the effect leaves Airlock (HTTP to a third party, a command on a machine). */
+  external: boolean;
+  /** A covering persisted grant's effect, if any. */
+  grant: "allow" | "deny" | undefined;
+  /** HIGH tools whose grants may stand in for the confirmation (companion.run); others never. */
+  grantCoversHigh: boolean;
+  /** Started by untrusted input (a webhook delivery): grants never stand in for the person then. */
+  untrustedSource: boolean;
+  emergency: EmergencyControls;
+}
+
+export function proposalGate(input: GateInput): GateVerdict {
+  const { tool, riskClass, emergency } = input;
+  const blocked = toolBlocked(tool, emergency.blockedTools);
+  if (blocked !== undefined)
+    return { action: "deny", reason: `emergency control: tool ${tool} is blocked (${blocked})` };
+  if (emergency.readOnly && riskClass !== "READ") {
+    return { action: "deny", reason: `emergency control: read-only mode denies ${riskClass}` };
+  }
+  if (emergency.disableHighImpact && (riskClass === "HIGH" || riskClass === "DESTRUCTIVE")) {
+    return { action: "deny", reason: "emergency control: high-impact actions are disabled" };
+  }
+  if (input.grant === "deny") return { action: "deny", reason: "denied by a saved grant" };
+  const grant = input.untrustedSource ? undefined : input.grant;
+  if (riskClass === "HIGH" || riskClass === "DESTRUCTIVE") {
+    if (grant === "allow" && input.grantCoversHigh && riskClass === "HIGH") {
+      return { action: "allow", gate: "none", reason: "allowed by a saved grant" };
+    }
+    return {
+      action: "ask",
+      gate: "ask_confirm",
+      reason: `${riskClass} needs a person and a confirmation token`,
+    };
+  }
+  if (input.external && (riskClass === "WRITE" || riskClass === "EXFILTRATION")) {
+    if (grant === "allow") return { action: "allow", gate: "none", reason: "allowed by a saved grant" };
+    // The terminal safety spec's high risk (data leaving) gets the deliberate second step too.
+    const gate = planRiskOf(riskClass) === "high" ? "ask_confirm" : "ask";
+    return { action: "ask", gate, reason: `an external ${riskClass} needs a person's approval` };
+  }
+  return {
+    action: "allow",
+    gate: "none",
+    reason: input.external ? "a read needs no approval" : "internal to Airlock",
+  };
+}

@@ -1,0 +1,28 @@
+// Runs in Node before the workerd tests: starts the conveyor's loopback servers and hands their
+// addresses to the Worker's bindings (vitest.config.ts) and to the tests (inject).
+import type { TestProject } from "vitest/node";
+import { startEgressServers } from "../support/egress-servers.ts";
+
+export default async function setup(project: TestProject) {
+  const servers = await startEgressServers();
+  project.provide("egress", {
+    dohUrl: servers.dohUrl,
+    targetPort: servers.targetPort,
+    internalAddress: servers.internalAddress,
+    metadataPort: servers.metadataPort,
+    controlUrl: servers.controlUrl,
+  });
+  return () => servers.close();
+}
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    egress: {
+      dohUrl: string;
+      targetPort: number;
+      internalAddress: string;
+      metadataPort: number;
+      controlUrl: string;
+    };
+  }
+}
