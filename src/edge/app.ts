@@ -18,7 +18,11 @@ import { grantRoutes } from "./routes/grants.ts";
 import { hookRoutes } from "./routes/hooks.ts";
 import { openApiDocument } from "./routes/openapi.ts";
 import { pairingRoutes } from "./routes/pairing.ts";
+import { passkeyRoutes } from "./routes/passkeys.ts";
+import { policyToolRoutes } from "./routes/policy-tools.ts";
 import { proposalRoutes } from "./routes/proposals.ts";
+import { pushRoutes } from "./routes/push.ts";
+import { sessionGrantRoutes } from "./routes/session-grants.ts";
 import { settingsRoutes } from "./routes/settings.ts";
 import { systemRoutes } from "./routes/system.ts";
 
@@ -32,9 +36,13 @@ const routeGroups = [
   approvalRoutes,
   proposalRoutes,
   hookRoutes,
+  sessionGrantRoutes,
   grantRoutes,
   settingsRoutes,
   auditRoutes,
+  pushRoutes,
+  passkeyRoutes,
+  policyToolRoutes,
 ];
 
 /** Each registered route as a method and a path matcher, for telling 405 from 404. */

@@ -14,6 +14,8 @@ export const ErrorCode = z.enum([
   "unsupported_media_type",
   "rate_limited",
   "confirmation_required",
+  /** A passkey is registered: this action needs a fresh assertion (POST /v1/passkeys/step-up, then retry). */
+  "step_up_required",
   "gone",
   "internal",
   "unavailable",

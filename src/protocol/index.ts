@@ -3,6 +3,7 @@
 export * from "./audit.ts";
 export * from "./capability.ts";
 export * from "./conveyor.ts";
+export * from "./dashboard.ts";
 export * from "./decisions.ts";
 export * from "./errors.ts";
 export * from "./limits.ts";

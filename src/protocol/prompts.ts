@@ -3,6 +3,17 @@ import { z } from "zod";
 import { AgentIdentity, Capability, PromptDecision, Resolution, Risk, ScopeView } from "./capability.ts";
 import { ProposalCard } from "./conveyor.ts";
 
+/** One call of a batch as the card lists it: every call is shown before anyone approves the batch. */
+export const PromptCall = z.object({
+  callId: z.string(),
+  /** The redacted scope summary (command, path, host…). */
+  summary: z.string(),
+  cwd: z.string().nullable().optional(),
+  /** The agent's own words for the call ("Reinstall deps"), redacted; untrusted text. */
+  description: z.string().nullable().optional(),
+});
+export type PromptCall = z.infer<typeof PromptCall>;
+
 export const CapabilityPrompt = z.object({
   promptId: z.string(),
   callIds: z.array(z.string()),
@@ -25,6 +36,9 @@ export const CapabilityPrompt = z.object({
   requiresConfirmation: z.boolean(),
   /** Set when the prompt asks about a proposed side effect (the conveyor) instead of agent calls. */
   proposal: ProposalCard.optional(),
+  /** Every call of the batch (up to MAX_PROMPT_CALLS; `moreCalls` counts the rest). */
+  calls: z.array(PromptCall).optional(),
+  moreCalls: z.number().int().nonnegative().optional(),
 });
 export type CapabilityPrompt = z.infer<typeof CapabilityPrompt>;
 
@@ -39,7 +53,12 @@ export const ApproveRequest = z.strictObject({
   scope: z.enum(["once", "session", "always"]).default("once"),
   confirmation_token: z.string().min(1).max(200).optional(),
 });
-export const RejectRequest = z.strictObject({ scope: z.enum(["once", "always"]).default("once") });
+/** A deny may carry a short message for the agent ("use pnpm instead"); it reaches the agent in the reason. */
+export const DenyMessage = z.string().trim().max(500);
+export const RejectRequest = z.strictObject({
+  scope: z.enum(["once", "always"]).default("once"),
+  message: DenyMessage.optional(),
+});
 export const ConfirmationToken = z.object({
   token: z.string(),
   expires_at: z.string(),

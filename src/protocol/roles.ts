@@ -61,6 +61,12 @@ export const AUTHORITY = {
   manage_hooks: "approver",
   manage_jobs: "approver",
   manage_schedules: "approver",
+  /** Web Push subscriptions of this approver browser. */
+  manage_notifications: "approver",
+  /** Register, list and remove passkeys; the step-up assertion. */
+  manage_passkeys: "approver",
+  /** Validate a policy text or explain a sample call without saving or recording anything. */
+  explain_policy: "companion",
 } as const satisfies Record<string, DeviceRole>;
 export type Action = keyof typeof AUTHORITY;
 

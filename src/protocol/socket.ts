@@ -43,6 +43,8 @@ export const ClientMessage = z.discriminatedUnion("type", [
     promptId: z.string().max(200),
     decision: PromptDecision,
     confirmationToken: z.string().max(200).optional(),
+    /** With a deny: a message for the agent. */
+    message: z.string().trim().max(500).optional(),
   }),
   /** A companion's answer to `companion_run` (the conveyor's companion.run tool). */
   z.strictObject({

@@ -1,313 +1,315 @@
-// The phone dashboard end to end: real `wrangler dev`, a Node websocket client as the companion, and real Chromium
-// at 390×844. A tool call's prompt appears on the page; a tap on Allow once (or Deny) reaches the companion; a
-// reload shows pending prompts again; the read-only switch round-trips through settings.
-import { spawnSync } from "node:child_process";
+// The approvals view end to end at 390×844: real `wrangler dev`, a Node websocket client as the companion, real
+// Chromium. Covers every approvals fault the phone trial found: decided cards stay in place (a double tap never
+// saves two grants), every call of a batch is listed before approval, cwd and the agent's description are shown, a
+// 2,000-character command keeps the countdown and buttons on screen, the link shows down at once and a Deny tapped
+// offline is queued and resent, deny with a message, expiry, title count, reload mid-prompt.
 import { copyFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import WebSocket from "ws";
-import { EmergencyControls } from "../../src/protocol/capability.ts";
-import type { DecisionRequest } from "../../src/protocol/decisions.ts";
 import { CapabilityPrompt } from "../../src/protocol/prompts.ts";
-import { type ClientMessage, ServerMessage } from "../../src/protocol/socket.ts";
-import { launchBrowser, phoneContext } from "./support/browser.ts";
+import { launchBrowser } from "./support/browser.ts";
+import {
+  buildDashboard,
+  Companion,
+  card,
+  type Phone,
+  phone,
+  steady,
+  tapDecision,
+  toolCall,
+  WAIT_MS,
+} from "./support/dashboard.ts";
 import { type Edge, ROOT, startEdge } from "./support/edge.ts";
 
-const WAIT_MS = 15_000;
 const shot = (name: string) => join(ROOT, "test-results", name);
-const SCREENSHOT = shot("dashboard-approvals.png");
-
-/** The companion's side: a bearer-authenticated socket whose every message is parsed with ServerMessage. */
-class Companion {
-  readonly received: ServerMessage[] = [];
-  readonly #ws: WebSocket;
-  #listeners: (() => void)[] = [];
-
-  constructor(url: string, token: string) {
-    this.#ws = new WebSocket(url, { headers: { authorization: `Bearer ${token}` } });
-    this.#ws.on("message", (raw) => {
-      this.received.push(ServerMessage.parse(JSON.parse(String(raw))));
-      for (const listener of this.#listeners) listener();
-    });
-  }
-
-  async open(): Promise<void> {
-    await new Promise<void>((resolve, reject) => {
-      this.#ws.once("open", () => resolve());
-      this.#ws.once("error", reject);
-    });
-    this.send({ type: "hello", client: { name: "e2e-companion", version: "0.0.0" } });
-    await this.next((m) => m.type === "welcome");
-  }
-
-  send(message: ClientMessage): void {
-    this.#ws.send(JSON.stringify(message));
-  }
-
-  /** The first received message matching `match` (already buffered or still to come). */
-  next<T extends ServerMessage>(match: (m: ServerMessage) => m is T, timeoutMs?: number): Promise<T>;
-  next(match: (m: ServerMessage) => boolean, timeoutMs?: number): Promise<ServerMessage>;
-  next(match: (m: ServerMessage) => boolean, timeoutMs = WAIT_MS): Promise<ServerMessage> {
-    return new Promise((resolve, reject) => {
-      const check = () => {
-        const found = this.received.find(match);
-        if (!found) return false;
-        this.#listeners = this.#listeners.filter((l) => l !== listener);
-        clearTimeout(timer);
-        resolve(found);
-        return true;
-      };
-      const listener = () => void check();
-      const timer = setTimeout(() => {
-        this.#listeners = this.#listeners.filter((l) => l !== listener);
-        reject(
-          new Error(
-            `companion: no matching message in ${timeoutMs} ms; got ${JSON.stringify(this.received)}`,
-          ),
-        );
-      }, timeoutMs);
-      if (!check()) this.#listeners.push(listener);
-    });
-  }
-
-  /** Sends a tool call and returns the prompt id the hub opened for it (it must need a person). */
-  async ask(request: DecisionRequest): Promise<string> {
-    const id = `req-${request.call_id}`;
-    this.send({ type: "tool_request", id, request });
-    const answer = await this.next(
-      (m) => (m.type === "decision_pending" || m.type === "capability_decision") && m.id === id,
-    );
-    if (answer.type !== "decision_pending")
-      throw new Error(`expected a prompt, got ${JSON.stringify(answer)}`);
-    return answer.promptId;
-  }
-
-  decisionFor(callId: string) {
-    return this.next(
-      (m): m is Extract<ServerMessage, { type: "capability_decision" }> =>
-        m.type === "capability_decision" && m.data.call_id === callId,
-    );
-  }
-
-  close(): void {
-    this.#ws.close();
-  }
-}
-
-function toolCall(callId: string, command: string): DecisionRequest {
-  return {
-    call_id: callId,
-    session_id: "sess-e2e",
-    agent: { id: "e2e-agent", name: "E2E Agent", version: "1.0.0" },
-    tool: "bash",
-    input: { command },
-  };
+/** AIRLOCK_UPDATE_DOCS_SCREENSHOT=1 refreshes the committed screenshots in docs/. */
+function screenshotForDocs(name: string): void {
+  if (process.env.AIRLOCK_UPDATE_DOCS_SCREENSHOT) copyFileSync(shot(name), join(ROOT, "docs", name));
 }
 
 let edge: Edge;
 let companion: Companion;
 let companionToken: string;
+/** A second approver (a script standing in for another phone): pending prompts and settings are approver-only. */
+let approverToken: string;
 let browser: Browser;
+let ui: Phone;
 let page: Page;
-/** Script errors and CSP violations any dashboard page logged during the run. */
-const pageProblems: string[] = [];
 
-async function apiAs(token: string, path: string): Promise<unknown> {
-  const res = await fetch(`${edge.base}${path}`, { headers: { authorization: `Bearer ${token}` } });
-  expect(res.status).toBe(200);
+async function asApprover(path: string, init: RequestInit = {}): Promise<unknown> {
+  const res = await fetch(`${edge.base}${path}`, {
+    ...init,
+    headers: { authorization: `Bearer ${approverToken}`, "content-type": "application/json" },
+  });
+  expect(res.status).toBeLessThan(300);
   return res.json();
 }
-const apiAsCompanion = (path: string) => apiAs(companionToken, path);
-/** Pending prompts are for approvers only: a second paired phone reads them. */
-let observerToken: string;
 
-const card = (promptId: string) => page.locator(`article[data-prompt-id="${promptId}"]`);
+async function pendingPrompt(promptId: string): Promise<CapabilityPrompt> {
+  const { approvals } = (await asApprover("/v1/approvals?status=pending")) as { approvals: unknown[] };
+  const prompt = approvals.map((a) => CapabilityPrompt.parse(a)).find((p) => p.promptId === promptId);
+  if (!prompt) throw new Error(`prompt ${promptId} is not pending`);
+  return prompt;
+}
+
+const grantCount = async () => ((await asApprover("/v1/grants")) as { grants: unknown[] }).grants.length;
+
+function readCall(callId: string, path: string) {
+  return {
+    call_id: callId,
+    session_id: "sess-e2e",
+    agent: { id: "reader", name: "Reader Agent" },
+    tool: "read",
+    input: { path },
+    cwd: "/home/dev/project",
+  };
+}
 
 /** Taps an allow button and, for a high-risk prompt, the deliberate second step. */
 async function tapAllow(promptId: string, label: string, requiresConfirmation: boolean): Promise<void> {
-  await card(promptId).getByRole("button", { name: label, exact: true }).tap();
+  await steady(page);
+  await card(page, promptId).getByRole("button", { name: label, exact: true }).tap();
   if (requiresConfirmation) {
-    await card(promptId)
+    await card(page, promptId)
       .getByText(/^Confirm: allow /)
       .waitFor({ timeout: WAIT_MS });
-    await page.screenshot({ path: shot("dashboard-confirm.png") });
-    await card(promptId)
-      .getByRole("button", { name: `Yes, ${label.toLowerCase()}` })
+    await steady(page);
+    await card(page, promptId)
+      .getByRole("button", { name: new RegExp(`^Yes, ${label.toLowerCase()}`) })
       .tap();
   }
 }
 
 beforeAll(async () => {
-  // vitest sets NODE_ENV=test; build what ships, not a development bundle.
-  const built = spawnSync("npm", ["run", "-s", "build:web"], {
-    cwd: ROOT,
-    encoding: "utf8",
-    env: { ...process.env, NODE_ENV: "production" },
-  });
-  if (built.status !== 0) throw new Error(`build:web failed:\n${built.stdout}\n${built.stderr}`);
+  buildDashboard();
   [edge, browser] = await Promise.all([startEdge(), launchBrowser()]);
-  const paired = await edge.pairDevice("companion", "e2e companion");
-  observerToken = (await edge.pairDevice("browser", "e2e observer")).token;
-  companionToken = paired.token;
-  companion = new Companion(`${edge.base.replace("http", "ws")}/v1/connect?role=companion`, companionToken);
-  await companion.open();
-  const context = await phoneContext(browser);
-  // CSP violations are not console calls; surface them as one so the listener below sees them.
-  await context.addInitScript(() => {
-    document.addEventListener("securitypolicyviolation", (event) =>
-      console.error(`CSP violation: ${event.effectiveDirective} blocked ${event.blockedURI}`),
-    );
-  });
-  context.on("page", (opened) => {
-    opened.on("pageerror", (error) => pageProblems.push(`pageerror: ${error.message}`));
-    opened.on("console", (message) => {
-      if (message.text().startsWith("CSP violation")) pageProblems.push(message.text());
-    });
-  });
-  page = await context.newPage();
+  companionToken = (await edge.pairDevice("companion", "e2e companion")).token;
+  approverToken = (await edge.pairDevice("browser", "script approver")).token;
+  companion = await new Companion(edge.base, companionToken).open();
+  ui = await phone(browser);
+  page = ui.page;
   mkdirSync(join(ROOT, "test-results"), { recursive: true });
 });
 
 afterAll(async () => {
+  if (process.env.AIRLOCK_E2E_EDGE_LOG) console.log(edge?.output());
   companion?.close();
   await browser?.close();
   await edge?.stop();
 });
 
-describe("phone dashboard", () => {
-  it("pairs by URL with an editable device name", async () => {
+describe("approvals on a phone", () => {
+  it("pairs by URL with an editable device name, keeping the token out of script", async () => {
     const code = await edge.newApproverCode();
     const response = await page.goto(`${edge.base}/pair?code=${code}`);
     expect(response?.headers()["content-security-policy"]).toContain("script-src 'self'");
     await expect(page.getByLabel("Pairing code").inputValue()).resolves.toBe(code);
     await expect(page.getByLabel("Device name").inputValue()).resolves.toBe("Chrome on Android");
     await page.getByLabel("Device name").fill("E2E phone");
-    await page.screenshot({ path: shot("dashboard-pairing.png") });
     await page.getByRole("button", { name: "Pair this device" }).tap();
     await page.getByRole("status", { name: "Connection: Live" }).waitFor({ timeout: WAIT_MS });
     expect(new URL(page.url()).pathname).toBe("/");
     expect(await page.evaluate(() => JSON.stringify(localStorage) + document.cookie)).not.toContain("alk_");
-    const { devices } = (await apiAsCompanion("/v1/devices")) as {
-      devices: { name: string; kind: string }[];
-    };
-    expect(devices).toContainEqual(expect.objectContaining({ name: "E2E phone", kind: "browser" }));
   });
 
-  it("shows the prompt live and a tap on Allow once reaches the companion as allow", async () => {
-    const promptId = await companion.ask(toolCall("call-publish", "npm publish"));
-    const { approvals } = (await apiAs(observerToken, "/v1/approvals?status=pending")) as {
-      approvals: unknown[];
-    };
-    const prompt = approvals.map((a) => CapabilityPrompt.parse(a)).find((p) => p.promptId === promptId);
-    if (!prompt) throw new Error(`prompt ${promptId} is not pending`);
-
-    await card(promptId).waitFor({ timeout: WAIT_MS });
-    const text = (await card(promptId).textContent()) ?? "";
-    expect(text).toContain("E2E Agent");
-    expect(text).toContain("e2e-agent");
-    expect(text).toContain(`${prompt.risk.toUpperCase()} RISK`);
-    expect(text).toContain(prompt.justification);
+  it("shows cwd and the agent's description, keeps the decided card in place, and reaches the companion", async () => {
+    const promptId = await companion.ask(
+      toolCall("call-publish", "npm publish", { description: "Publish the package", cwd: "/home/dev/pkg" }),
+    );
+    const prompt = await pendingPrompt(promptId);
+    await card(page, promptId).waitFor({ timeout: WAIT_MS });
+    const text = (await card(page, promptId).textContent()) ?? "";
+    for (const expected of [
+      "E2E Agent",
+      "e2e-agent",
+      `${prompt.risk.toUpperCase()} RISK`,
+      prompt.justification,
+    ])
+      expect(text).toContain(expected);
+    expect(text).toContain("Publish the package");
+    expect(text).toContain("/home/dev/pkg");
     expect(text).toContain("1 pending call");
-    for (const scope of prompt.scopes.slice(0, 3)) expect(text).toContain(scope.summary);
-    await expect(card(promptId).getByRole("timer").textContent()).resolves.toMatch(/^0:\d\d left$/);
+    await expect(card(page, promptId).getByRole("timer").textContent()).resolves.toMatch(/^0:\d\d left$/);
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Allow once");
-    const box = await card(promptId).getByRole("button", { name: "Deny always" }).boundingBox();
-    expect(box?.height).toBeGreaterThanOrEqual(48);
-
-    await page.screenshot({ path: SCREENSHOT });
-    // Set AIRLOCK_UPDATE_DOCS_SCREENSHOT=1 to refresh the committed screenshot in docs/.
-    if (process.env.AIRLOCK_UPDATE_DOCS_SCREENSHOT)
-      copyFileSync(SCREENSHOT, join(ROOT, "docs/dashboard-approvals.png"));
-
-    const details = card(promptId).getByRole("button", { name: "Details" });
-    expect(await details.getAttribute("aria-expanded")).toBe("false");
-    await details.tap();
-    const detailText = (await card(promptId).locator("dl.details").textContent()) ?? "";
-    for (const value of [promptId, "call-publish", "sess-e2e", prompt.method])
-      expect(detailText).toContain(value);
+    expect(await page.title()).toBe("(1) Airlock");
+    await page.screenshot({ path: shot("dashboard-approvals.png") });
+    screenshotForDocs("dashboard-approvals.png");
 
     const decision = companion.decisionFor("call-publish");
+    const before = await card(page, promptId).boundingBox();
     await tapAllow(promptId, "Allow once", prompt.requiresConfirmation);
-    const { data } = await decision;
-    expect(data.decision).toBe("allow");
-    expect(data.source).toBe("user");
-    await card(promptId).waitFor({ state: "detached", timeout: WAIT_MS });
+    const data = await decision;
+    expect(data).toMatchObject({ decision: "allow", source: "user" });
+    // The card stays where it was, now saying what happened, then collapses.
+    await card(page, promptId)
+      .getByText(/Allowed once/)
+      .waitFor({ timeout: WAIT_MS });
+    expect((await card(page, promptId).boundingBox())?.y).toBe(before?.y);
+    await card(page, promptId).waitFor({ state: "detached", timeout: WAIT_MS });
     const resolvedItem = page.locator(`li.resolved-item[data-prompt-id="${promptId}"]`);
     await expect(resolvedItem.textContent()).resolves.toMatch(/Allowed once[\s\S]*by this device/);
+    expect(await page.title()).toBe("Airlock");
   });
 
-  it("a tap on Deny reaches the companion as deny", async () => {
-    const promptId = await companion.ask(toolCall("call-rm", "rm -rf build"));
-    await card(promptId).waitFor({ timeout: WAIT_MS });
-    const decision = companion.decisionFor("call-rm");
-    await card(promptId).getByRole("button", { name: "Deny", exact: true }).tap();
-    const { data } = await decision;
+  it("a double tap 350 ms apart saves one grant, and the second prompt is untouched", async () => {
+    const grantsBefore = await grantCount();
+    const first = await companion.ask(readCall("call-read-a", "src/a.ts"));
+    const second = await companion.ask(readCall("call-read-b", "docs/b.md"));
+    await card(page, second).waitFor({ timeout: WAIT_MS });
+    const prompt = await pendingPrompt(first);
+    expect(prompt.requiresConfirmation).toBe(false);
+    await steady(page);
+    const button = card(page, first).getByRole("button", { name: "Allow always", exact: true });
+    const box = await button.boundingBox();
+    if (!box) throw new Error("no Allow always button");
+    const x = box.x + box.width / 2;
+    const y = box.y + box.height / 2;
+    await page.touchscreen.tap(x, y);
+    await page.waitForTimeout(350); // the gesture under test: a second tap 350 ms later, same spot
+    await page.touchscreen.tap(x, y);
+    await card(page, first).getByText("Always allowed").waitFor({ timeout: WAIT_MS });
+    const decision = companion.decisionFor("call-read-a");
+    expect((await decision).decision).toBe("allow");
+    expect(await grantCount()).toBe(grantsBefore + 1);
+    // The other prompt was not decided by the second tap.
+    expect((await pendingPrompt(second)).promptId).toBe(second);
+    await tapDecision(page, second, "Deny");
+    expect((await companion.decisionFor("call-read-b")).decision).toBe("deny");
+  });
+
+  it("undo takes back a saving decision inside its window", async () => {
+    const grantsBefore = await grantCount();
+    const promptId = await companion.ask(readCall("call-read-c", "lib/c.ts"));
+    await card(page, promptId).waitFor({ timeout: WAIT_MS });
+    await tapDecision(page, promptId, "Allow always");
+    const undo = card(page, promptId).getByRole("button", { name: /^Undo \(\d s\)$/ });
+    await undo.waitFor({ timeout: WAIT_MS });
+    await steady(page);
+    await undo.tap();
+    await card(page, promptId)
+      .getByRole("button", { name: "Deny", exact: true })
+      .waitFor({ timeout: WAIT_MS });
+    expect(await grantCount()).toBe(grantsBefore);
+    await tapDecision(page, promptId, "Deny");
+    expect((await companion.decisionFor("call-read-c")).decision).toBe("deny");
+    expect(await grantCount()).toBe(grantsBefore);
+  });
+
+  it("lists every call of a batch of 10 before one answer settles all of them", async () => {
+    const commands = Array.from({ length: 10 }, (_, i) => `curl https://example.com/item/${i}`);
+    const promptId = await companion.ask(toolCall("call-batch-0", commands[0] ?? ""));
+    for (let i = 1; i < 10; i++) {
+      expect(await companion.ask(toolCall(`call-batch-${i}`, commands[i] ?? ""))).toBe(promptId);
+    }
+    await card(page, promptId).getByText("10 pending calls").waitFor({ timeout: WAIT_MS });
+    const calls = card(page, promptId).locator("li.call");
+    expect(await calls.count()).toBe(10);
+    const listed = await calls.allTextContents();
+    for (const command of commands) expect(listed.join("\n")).toContain(command);
+    await card(page, promptId).getByRole("button", { name: "Allow once (all 10)" }).waitFor();
+    const decisions = commands.map((_, i) => companion.decisionFor(`call-batch-${i}`));
+    await tapDecision(page, promptId, "Deny");
+    for (const data of await Promise.all(decisions)) expect(data.decision).toBe("deny");
+  });
+
+  it("a 2,000-character command never breaks the layout, and the confirm step does not repeat it", async () => {
+    const long = `echo ${"a".repeat(1995)}`;
+    expect(long).toHaveLength(2000);
+    // Long everywhere the card shows text: the command, the agent's description and the working directory.
+    const promptId = await companion.ask(
+      toolCall("call-long", long, { description: "d".repeat(2000), cwd: `/${"deep/".repeat(400)}` }),
+    );
+    await card(page, promptId).waitFor({ timeout: WAIT_MS });
+    await card(page, promptId).scrollIntoViewIfNeeded();
+    const viewport = page.viewportSize();
+    const buttons = await card(page, promptId).locator(".decisions-dock").boundingBox();
+    const timer = await card(page, promptId).getByRole("timer").boundingBox();
+    expect(buttons && viewport && buttons.y + buttons.height).toBeLessThanOrEqual(viewport?.height ?? 0);
+    expect(timer?.y).toBeGreaterThanOrEqual(0);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    // Long text starts collapsed (the hub itself bounds what it stores: the policy's summary, cwd, description).
+    expect(await card(page, promptId).locator("code.command-clamped").count()).toBeGreaterThanOrEqual(1);
+    await card(page, promptId)
+      .getByRole("button", { name: /^Show all [\d,]+ characters$/ })
+      .first()
+      .tap();
+    const open = await card(page, promptId).locator("code.command-open").boundingBox();
+    expect(open?.height).toBeLessThanOrEqual(844 * 0.3 + 1);
+    await page.screenshot({ path: shot("dashboard-long-command.png") });
+    await tapDecision(page, promptId, "Allow once");
+    const question = (await card(page, promptId).locator(".confirm-question").textContent()) ?? "";
+    expect(question.length).toBeLessThan(150);
+    await steady(page);
+    await card(page, promptId).getByRole("button", { name: "Cancel" }).tap();
+    await tapDecision(page, promptId, "Deny");
+    expect((await companion.decisionFor("call-long")).decision).toBe("deny");
+  });
+
+  it("sends a deny with a message that reaches the agent", async () => {
+    const promptId = await companion.ask(toolCall("call-yarn", "yarn install"));
+    await card(page, promptId).waitFor({ timeout: WAIT_MS });
+    await steady(page);
+    await card(page, promptId).getByRole("button", { name: "Deny with a message…" }).tap();
+    await card(page, promptId).getByPlaceholder("e.g. use pnpm instead").fill("use pnpm instead");
+    await tapDecision(page, promptId, "Deny");
+    const data = await companion.decisionFor("call-yarn");
     expect(data.decision).toBe("deny");
-    expect(data.source).toBe("user");
-    await card(promptId).waitFor({ state: "detached", timeout: WAIT_MS });
+    expect(data.reason).toContain("use pnpm instead");
   });
 
-  it("grows a batch live and shows pending prompts again after a reload", async () => {
-    const promptId = await companion.ask(toolCall("call-curl-1", "curl https://example.com/a"));
-    await card(promptId).getByText("1 pending call").waitFor({ timeout: WAIT_MS });
-    // Same agent, capability, risk and command binary: the hub appends to the open prompt (prompt_updated).
-    expect(await companion.ask(toolCall("call-curl-2", "curl https://example.com/b"))).toBe(promptId);
-    await card(promptId).getByText("2 pending calls").waitFor({ timeout: WAIT_MS });
+  it("shows the link down at once when offline, queues a Deny, and sends it when back", async () => {
+    const promptId = await companion.ask(toolCall("call-offline", "git push --force"));
+    await card(page, promptId).waitFor({ timeout: WAIT_MS });
+    await ui.context.setOffline(true);
+    await page.getByRole("status", { name: "Connection: Offline" }).waitFor({ timeout: 2_000 });
+    await tapDecision(page, promptId, "Deny");
+    await card(page, promptId)
+      .getByText(/queued, sends when Airlock is back/)
+      .waitFor({ timeout: WAIT_MS });
+    const decision = companion.decisionFor("call-offline");
+    await ui.context.setOffline(false);
+    await page.getByRole("status", { name: "Connection: Live" }).waitFor({ timeout: WAIT_MS });
+    expect(await decision).toMatchObject({ decision: "deny", source: "user" });
+  });
 
+  it("shows pending prompts again after a reload mid-prompt", async () => {
+    const promptId = await companion.ask(toolCall("call-reload", "terraform apply"));
+    await card(page, promptId).waitFor({ timeout: WAIT_MS });
     await page.reload();
     await page.getByRole("status", { name: "Connection: Live" }).waitFor({ timeout: WAIT_MS });
-    await card(promptId).getByText("2 pending calls").waitFor({ timeout: WAIT_MS });
-    await page.emulateMedia({ colorScheme: "dark" });
-    await page.screenshot({ path: shot("dashboard-dark.png") });
-    await page.emulateMedia({ colorScheme: "light" });
-
-    const decisions = [companion.decisionFor("call-curl-1"), companion.decisionFor("call-curl-2")];
-    await card(promptId).getByRole("button", { name: "Deny", exact: true }).tap();
-    for (const { data } of await Promise.all(decisions)) expect(data.decision).toBe("deny");
+    await card(page, promptId).waitFor({ timeout: WAIT_MS });
+    await expect(card(page, promptId).getByRole("timer").textContent()).resolves.toMatch(/left$/);
+    const decision = companion.decisionFor("call-reload");
+    await tapDecision(page, promptId, "Deny");
+    expect((await decision).decision).toBe("deny");
   });
 
-  it("loads pending prompts and decides over REST while the socket cannot connect", async () => {
-    const promptId = await companion.ask(toolCall("call-offline", "git push --force"));
-    const cut = await page.context().newPage();
+  it("shows an unanswered prompt as expired and the agent is told no", async () => {
+    await asApprover("/v1/settings/approvals", {
+      method: "PUT",
+      body: JSON.stringify({ prompt_timeout_ms: 2_000 }),
+    });
     try {
-      // Every socket attempt of this page is refused; the rest of the API stays reachable.
-      await cut.routeWebSocket(/\/v1\/connect/, (ws) => ws.close({ code: 1011, reason: "e2e: socket cut" }));
-      await cut.goto(edge.base);
-      await cut.getByRole("status", { name: "Connection: Reconnecting…" }).waitFor({ timeout: WAIT_MS });
-      const offlineCard = cut.locator(`article[data-prompt-id="${promptId}"]`);
-      await offlineCard.waitFor({ timeout: WAIT_MS });
-      const decision = companion.decisionFor("call-offline");
-      await offlineCard.getByRole("button", { name: "Deny", exact: true }).tap();
-      const { data } = await decision;
-      expect(data.decision).toBe("deny");
-      expect(data.source).toBe("user");
-      await offlineCard.waitFor({ state: "detached", timeout: WAIT_MS });
+      const promptId = await companion.ask(toolCall("call-expire", "make deploy"));
+      await card(page, promptId).waitFor({ timeout: WAIT_MS });
+      const data = await companion.decisionFor("call-expire");
+      expect(data).toMatchObject({ decision: "deny", source: "timeout" });
+      await card(page, promptId)
+        .getByText(/Expired/)
+        .waitFor({ timeout: WAIT_MS });
+      const resolvedItem = page.locator(`li.resolved-item[data-prompt-id="${promptId}"]`);
+      await expect(resolvedItem.textContent()).resolves.toContain("Expired: no answer in time");
+      expect(await resolvedItem.textContent()).not.toContain("nobody");
     } finally {
-      await cut.close();
+      await asApprover("/v1/settings/approvals", {
+        method: "PUT",
+        body: JSON.stringify({ prompt_timeout_ms: 30_000 }),
+      });
     }
   });
 
-  it("turns read-only mode on (after a confirm step) and off from settings", async () => {
-    await page.getByRole("link", { name: "Settings" }).tap();
-    const readOnly = page.getByRole("switch", { name: "Read-only mode" });
-    await readOnly.waitFor({ timeout: WAIT_MS });
-    expect(await readOnly.getAttribute("aria-checked")).toBe("false");
-
-    const pushed = companion.next((m) => m.type === "emergency_updated" && m.data.readOnly);
-    await readOnly.tap();
-    await page.getByRole("button", { name: "Turn on" }).tap();
-    await page.locator('[role="switch"][aria-checked="true"]').first().waitFor({ timeout: WAIT_MS });
-    expect(EmergencyControls.parse(await apiAsCompanion("/v1/settings/emergency")).readOnly).toBe(true);
-    await pushed;
-    await page.screenshot({ path: shot("dashboard-settings.png") });
-
-    await readOnly.tap();
-    await page.locator('button.switch[aria-checked="true"]').waitFor({ state: "detached", timeout: WAIT_MS });
-    expect(EmergencyControls.parse(await apiAsCompanion("/v1/settings/emergency")).readOnly).toBe(false);
-  });
-
   it("ran every page without a script error or a CSP violation", () => {
-    expect(pageProblems).toEqual([]);
+    expect(ui.problems).toEqual([]);
   });
 });

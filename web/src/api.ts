@@ -1,70 +1,95 @@
-// HTTP calls to the Airlock API: same origin by default, or VITE_AIRLOCK_API (build time) for a Pages deployment
-// on another origin. The session lives only in the httpOnly cookie; no token is ever kept in script.
-import { z } from "zod";
+// HTTP calls to the Airlock API on the dashboard's own origin (the Worker, or a Pages Function forwarding /v1/*).
+// The session lives only in the httpOnly cookie; no token is ever kept in script. A 403 `step_up_required` runs the
+// passkey step-up (loaded on demand) and retries the call once with the fresh assertion's token.
+import type { z } from "zod";
 import { ErrorEnvelope } from "../../src/protocol/errors.ts";
-
-const configured: unknown = import.meta.env.VITE_AIRLOCK_API;
-/** "" means same origin. */
-export const apiBase = typeof configured === "string" ? configured.replace(/\/+$/, "") : "";
 
 export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
-  constructor(status: number, code: string, message: string) {
+  readonly details: unknown;
+  constructor(status: number, code: string, message: string, details?: unknown) {
     super(message);
     this.status = status;
     this.code = code;
+    this.details = details;
   }
 }
 
-/** The websocket URL of the hub, on the API's host. */
+/** Header that carries a passkey step-up token to a guarded route. */
+export const STEP_UP_HEADER = "X-Airlock-Step-Up";
+
+/** The websocket URL of the hub, on this origin. */
 export function socketUrl(): string {
-  const origin = apiBase || location.origin;
-  return `${origin.replace(/^http/, "ws")}/v1/connect?role=dashboard`;
+  return `${location.origin.replace(/^http/, "ws")}/v1/connect?role=approver`;
 }
 
-/** Calls the API and parses the answer with `schema`; any non-2xx becomes an ApiError with the envelope's message. */
-export async function api<T>(
-  path: string,
-  schema: z.ZodType<T>,
-  init: { method?: "GET" | "POST"; body?: unknown } = {},
-): Promise<T> {
-  let res: Response;
+export interface ApiInit {
+  method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Set by the step-up retry so a second refusal is not retried again. */
+  stepUpDone?: boolean;
+}
+
+async function request(path: string, init: ApiInit): Promise<Response> {
   try {
-    res = await fetch(`${apiBase}${path}`, {
+    return await fetch(path, {
       method: init.method ?? "GET",
-      credentials: apiBase ? "include" : "same-origin",
-      headers: init.body === undefined ? {} : { "content-type": "application/json" },
+      credentials: "same-origin",
+      headers: {
+        ...(init.body === undefined ? {} : { "content-type": "application/json" }),
+        ...init.headers,
+      },
       body: init.body === undefined ? null : JSON.stringify(init.body),
     });
   } catch {
     throw new ApiError(0, "network", "Airlock is unreachable. Check the connection.");
   }
-  const body: unknown = await res.json().catch(() => null);
+}
+
+/** Calls the API and parses the answer with `schema`; any non-2xx becomes an ApiError with the envelope's message. */
+export async function api<T>(path: string, schema: z.ZodType<T>, init: ApiInit = {}): Promise<T> {
+  const res = await request(path, init);
+  const body: unknown = res.status === 204 ? {} : await res.json().catch(() => null);
   if (!res.ok) {
     const envelope = ErrorEnvelope.safeParse(body);
-    if (envelope.success)
-      throw new ApiError(res.status, envelope.data.error.code, envelope.data.error.message);
-    throw new ApiError(res.status, "http", `Airlock answered ${res.status}.`);
+    const error = envelope.success
+      ? new ApiError(
+          res.status,
+          envelope.data.error.code,
+          envelope.data.error.message,
+          envelope.data.error.details,
+        )
+      : new ApiError(res.status, "http", `Airlock answered ${res.status}.`);
+    if (error.code === "step_up_required" && !init.stepUpDone) {
+      const { stepUp } = await import("./passkeys.ts");
+      const token = await stepUp();
+      return api(path, schema, {
+        ...init,
+        stepUpDone: true,
+        headers: { ...init.headers, [STEP_UP_HEADER]: token },
+      });
+    }
+    throw error;
   }
   const parsed = schema.safeParse(body);
   if (!parsed.success) throw new ApiError(res.status, "bad_response", `Unexpected answer from ${path}.`);
   return parsed.data;
 }
 
-export function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : "Something went wrong.";
+/** The raw text of a GET (NDJSON export, policy text) with the same error handling. */
+export async function apiText(path: string): Promise<string> {
+  const res = await request(path, {});
+  if (!res.ok) throw new ApiError(res.status, "http", `Airlock answered ${res.status}.`);
+  return res.text();
 }
 
-const DeviceListShape = z.object({ devices: z.array(z.unknown()) });
+/** A route the server does not have (404 `not_found` for the path itself): the feature is not enabled there. */
+export function isNotEnabled(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 404 && /^No route /.test(error.message);
+}
 
-/** Whether this browser's session cookie is still good: a 401 from GET /v1/devices means not paired. */
-export async function isPaired(): Promise<boolean> {
-  try {
-    await api("/v1/devices", DeviceListShape);
-    return true;
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 401) return false;
-    throw error;
-  }
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : "Something went wrong.";
 }

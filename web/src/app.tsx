@@ -1,33 +1,94 @@
 // The dashboard shell: works out whether this browser is paired (401 from /v1/devices means no), then shows the
-// pairing screen or the live approvals/settings views with the connection indicator and the tab bar.
+// pairing screen or the live views with the connection indicator and the tab bar. Approvals is in the first
+// bundle; every other view loads when opened.
+import type { ComponentType } from "preact";
 import { useCallback, useEffect, useState } from "preact/hooks";
-import { errorMessage, isPaired } from "./api.ts";
-import { navigate, type Route, useRoute } from "./route.ts";
-import { useHub } from "./use-hub.ts";
+import { ApiError, errorMessage } from "./api.ts";
+import { loadDevices } from "./devices-cache.ts";
+import { lazyView } from "./lazy.tsx";
+import { navigate, pathOf, type Route, useLocation } from "./route.ts";
+import { usePendingBadge } from "./title-badge.ts";
+import { type Hub, useHub } from "./use-hub.ts";
 import { ApprovalsView } from "./views/approvals-view.tsx";
 import { ConnectionBadge } from "./views/connection-badge.tsx";
 import { PairingView } from "./views/pairing-view.tsx";
-import { SettingsView } from "./views/settings-view.tsx";
 
 type Session = { status: "checking" } | { status: "paired" } | { status: "unpaired"; note: string };
 
+/**
+ * Not a secret: only whether this browser was paired last time, so a returning phone opens its socket at once
+ * instead of waiting for the pairing check (which still runs, and sends it to the pairing screen on a 401).
+ */
+const PAIRED_HINT = "airlock.paired";
+const hint = {
+  get: () => {
+    try {
+      return localStorage.getItem(PAIRED_HINT) === "1";
+    } catch {
+      return false;
+    }
+  },
+  set: (paired: boolean) => {
+    try {
+      if (paired) localStorage.setItem(PAIRED_HINT, "1");
+      else localStorage.removeItem(PAIRED_HINT);
+    } catch {
+      // Storage unavailable: the check simply runs first next time.
+    }
+  },
+};
+
+export interface ViewProps {
+  hub: Hub;
+  path: string;
+  onSelfRevoked(): void;
+}
+
+const views: Partial<Record<Route, ComponentType<ViewProps>>> = {
+  activity: lazyView(() => import("./views/activity-view.tsx").then((m) => m.ActivityView)),
+  grants: lazyView(() => import("./views/grants-view.tsx").then((m) => m.GrantsView)),
+  devices: lazyView(() => import("./views/devices-view.tsx").then((m) => m.DevicesView)),
+  policy: lazyView(() => import("./views/policy-view.tsx").then((m) => m.PolicyView)),
+  proposals: lazyView(() => import("./views/proposals-view.tsx").then((m) => m.ProposalsView)),
+  jobs: lazyView(() => import("./views/jobs-view.tsx").then((m) => m.JobsView)),
+  schedules: lazyView(() => import("./views/schedules-view.tsx").then((m) => m.SchedulesView)),
+  chat: lazyView(() => import("./views/chat-view.tsx").then((m) => m.ChatView)),
+  precog: lazyView(() => import("./views/precog-view.tsx").then((m) => m.PrecogView)),
+  more: lazyView(() => import("./views/more-view.tsx").then((m) => m.MoreView)),
+};
+
 export function App() {
-  const route = useRoute();
-  const [session, setSession] = useState<Session>({ status: "checking" });
+  const { route, path } = useLocation();
+  const [session, setSession] = useState<Session>(() =>
+    hint.get() ? { status: "paired" } : { status: "checking" },
+  );
   const [problem, setProblem] = useState("");
   const [pairCode] = useState(() => new URLSearchParams(location.search).get("code") ?? "");
 
   const check = useCallback(() => {
     setProblem("");
-    isPaired().then(
-      (paired) => setSession(paired ? { status: "paired" } : { status: "unpaired", note: "" }),
-      (error: unknown) => setProblem(errorMessage(error)),
+    // Not forced fresh: the approvals view may already have asked (child effects run first); one request serves both.
+    loadDevices().then(
+      () => {
+        hint.set(true);
+        setSession({ status: "paired" });
+      },
+      (error: unknown) => {
+        if (error instanceof ApiError && error.status === 401) {
+          hint.set(false);
+          setSession({ status: "unpaired", note: "" });
+        } else if (!hint.get()) setProblem(errorMessage(error));
+      },
     );
   }, []);
   useEffect(check, [check]);
 
-  const unpair = useCallback((note: string) => setSession({ status: "unpaired", note }), []);
+  const unpair = useCallback((note: string) => {
+    hint.set(false);
+    setSession({ status: "unpaired", note });
+  }, []);
   const paired = useCallback(() => {
+    hint.set(true);
     setSession({ status: "paired" });
     // Drop the code from the address bar: it is spent.
     navigate("approvals", true);
@@ -57,39 +118,59 @@ export function App() {
       </>
     );
   }
-  return <PairedShell route={route} onUnpaired={unpair} />;
+  return <PairedShell route={route} path={path} onUnpaired={unpair} />;
 }
 
-function PairedShell({ route, onUnpaired }: { route: Route; onUnpaired(note: string): void }) {
+const tabs: { route: Route; label: string }[] = [
+  { route: "approvals", label: "Approvals" },
+  { route: "activity", label: "Activity" },
+  { route: "policy", label: "Policy" },
+  { route: "more", label: "More" },
+];
+const underMore = new Set<Route>(["grants", "devices", "proposals", "jobs", "schedules", "chat", "precog"]);
+
+function PairedShell({
+  route,
+  path,
+  onUnpaired,
+}: {
+  route: Route;
+  path: string;
+  onUnpaired(note: string): void;
+}) {
   const hub = useHub(onUnpaired);
-  const tab = (target: Route, label: string, badge?: number) => (
-    <a
-      href={target === "settings" ? "/settings" : "/"}
-      class={`tab${route === target ? " active" : ""}`}
-      aria-current={route === target ? "page" : undefined}
-      onClick={(event) => {
-        event.preventDefault();
-        navigate(target);
-      }}
-    >
-      {label}
-      {badge ? <span class="count">{badge}</span> : null}
-    </a>
-  );
+  usePendingBadge(hub.pending.length);
+  const View = views[route];
+  const active = underMore.has(route) ? "more" : route;
   return (
     <>
       <header class="topbar">
         <span class="brand">Airlock</span>
         <ConnectionBadge link={hub.link} />
       </header>
-      {route === "settings" ? (
-        <SettingsView hub={hub} onSelfRevoked={() => onUnpaired("This device was revoked.")} />
+      {View ? (
+        <View hub={hub} path={path} onSelfRevoked={() => onUnpaired("This device was revoked.")} />
       ) : (
         <ApprovalsView hub={hub} />
       )}
       <nav class="tabbar" aria-label="Views">
-        {tab("approvals", "Approvals", hub.pending.length)}
-        {tab("settings", "Settings")}
+        {tabs.map((tab) => (
+          <a
+            key={tab.route}
+            href={pathOf[tab.route]}
+            class={`tab${active === tab.route ? " active" : ""}`}
+            aria-current={active === tab.route ? "page" : undefined}
+            onClick={(event) => {
+              event.preventDefault();
+              navigate(tab.route);
+            }}
+          >
+            {tab.label}
+            {tab.route === "approvals" && hub.pending.length ? (
+              <span class="count">{hub.pending.length}</span>
+            ) : null}
+          </a>
+        ))}
       </nav>
     </>
   );

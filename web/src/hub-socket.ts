@@ -1,15 +1,20 @@
-// The dashboard's one websocket to its UserHub: hello on every open, every message parsed with ServerMessage,
-// keepalive pings, reconnects by itself with jittered backoff, and request/response for decisions.
+// The dashboard's one transport to its UserHub: a partysocket ReconnectingWebSocket (backoff, reconnect), with
+// Airlock's session on top: hello on every open, every message parsed with ServerMessage, a ping that finds
+// half-open sockets, the link shown down at once when the browser goes offline, and request/response for decisions.
+// Resume: after each welcome the hub replays every pending prompt, then answers a `sync` ping; the pong marks the
+// end of the replay, so anything not replayed was settled while the link was down.
+import { WebSocket as ReconnectingWebSocket } from "partysocket";
 import { type ClientMessage, ServerMessage } from "../../src/protocol/socket.ts";
-import { reconnectDelay } from "./backoff.ts";
 
-export type LinkState = "connecting" | "live" | "reconnecting";
+export type LinkState = "connecting" | "live" | "reconnecting" | "offline";
 export type ResponseMessage = Extract<ServerMessage, { type: "response" }>;
-type DecisionMessage = Omit<Extract<ClientMessage, { type: "capability_decision" }>, "id">;
+export type DecisionMessage = Omit<Extract<ClientMessage, { type: "capability_decision" }>, "id">;
 
 export interface HubSocketEvents {
   onMessage(message: ServerMessage): void;
   onState(state: LinkState): void;
+  /** The hub finished replaying pending prompts after a welcome. */
+  onSynced(): void;
   /** The socket closed; 4001 means this device was revoked, so it will not reconnect. */
   onClose(code: number): void;
 }
@@ -20,6 +25,7 @@ const PING_EVERY_MS = 20_000;
 // A phone that slept or changed network often keeps a half-open socket; no pong in time means reconnect.
 const PONG_WITHIN_MS = 8_000;
 const REQUEST_TIMEOUT_MS = 10_000;
+const SYNC_ID = "sync";
 
 interface Waiting {
   resolve(message: ResponseMessage): void;
@@ -27,20 +33,21 @@ interface Waiting {
   timer: ReturnType<typeof setTimeout>;
 }
 
+/** Whether the browser says it has no network (always false outside a browser). */
+function browserOffline(): boolean {
+  return typeof navigator !== "undefined" && navigator.onLine === false;
+}
+
 export class HubSocket {
   readonly #url: string;
   readonly #events: HubSocketEvents;
-  #ws: WebSocket | null = null;
+  #ws: ReconnectingWebSocket | null = null;
   #welcomed = false;
-  #attempt = 0;
-  #stopped = true;
-  /** Set after the first drop, so the indicator says "Reconnecting…" rather than "Connecting…". */
-  #retrying = false;
-  #retryTimer: ReturnType<typeof setTimeout> | undefined;
-  #pingTimer: ReturnType<typeof setInterval> | undefined;
-  #pongTimer: ReturnType<typeof setTimeout> | undefined;
+  #opened = false;
   #nextId = 0;
   #state: LinkState | null = null;
+  #pingTimer: ReturnType<typeof setInterval> | undefined;
+  #pongTimer: ReturnType<typeof setTimeout> | undefined;
   readonly #waiting = new Map<string, Waiting>();
 
   constructor(url: string, events: HubSocketEvents) {
@@ -49,36 +56,52 @@ export class HubSocket {
   }
 
   start(): void {
-    if (!this.#stopped) return;
-    this.#stopped = false;
-    if (typeof document !== "undefined") {
+    if (this.#ws) return;
+    if (typeof window !== "undefined") {
+      window.addEventListener("offline", this.#offline);
       window.addEventListener("online", this.#wake);
       document.addEventListener("visibilitychange", this.#wake);
     }
-    this.#open();
+    const ws = new ReconnectingWebSocket(this.#url, [], {
+      // Jittered so many phones do not reconnect in step; 0.5–1 s first, growing to a 10 s cap.
+      minReconnectionDelay: 500 + Math.random() * 500,
+      maxReconnectionDelay: 10_000,
+      reconnectionDelayGrowFactor: 1.6,
+      connectionTimeout: 5_000,
+      shouldReconnectOnClose: (event) => event.code !== CLOSE_REVOKED,
+    });
+    this.#ws = ws;
+    this.#setState(browserOffline() ? "offline" : "connecting");
+    ws.addEventListener("open", () => {
+      this.#opened = true;
+      this.#sendRaw({ type: "hello", client: { name: "airlock-dashboard", version: "0.2.0" } });
+      clearInterval(this.#pingTimer);
+      this.#pingTimer = setInterval(() => this.#ping(), PING_EVERY_MS);
+    });
+    ws.addEventListener("message", (event) => this.#receive(event.data));
+    ws.addEventListener("close", (event) => this.#closed(event.code));
   }
 
   stop(): void {
-    this.#stopped = true;
-    if (typeof document !== "undefined") {
+    if (typeof window !== "undefined") {
+      window.removeEventListener("offline", this.#offline);
       window.removeEventListener("online", this.#wake);
       document.removeEventListener("visibilitychange", this.#wake);
     }
-    clearTimeout(this.#retryTimer);
     const ws = this.#ws;
+    this.#ws = null;
     this.#drop();
     ws?.close(1000, "dashboard closed");
   }
 
   /** True once the hub said welcome on the current socket. */
   get live(): boolean {
-    return this.#welcomed && this.#ws?.readyState === WebSocket.OPEN;
+    return this.#welcomed && this.#ws?.readyState === 1;
   }
 
-  /** Sends a decision and resolves with the hub's `response` (success or its error). */
+  /** Sends a decision and resolves with the hub's `response` (success or its refusal). */
   decide(message: DecisionMessage): Promise<ResponseMessage> {
-    const ws = this.#ws;
-    if (!ws || !this.live) return Promise.reject(new Error("Not connected."));
+    if (!this.live) return Promise.reject(new Error("Not connected."));
     const id = `d${++this.#nextId}`;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -86,32 +109,12 @@ export class HubSocket {
         reject(new Error("Airlock did not answer in time."));
       }, REQUEST_TIMEOUT_MS);
       this.#waiting.set(id, { resolve, reject, timer });
-      ws.send(JSON.stringify({ ...message, id } satisfies ClientMessage));
+      this.#sendRaw({ ...message, id });
     });
   }
 
-  #open(): void {
-    if (this.#stopped) return;
-    this.#setState(this.#retrying ? "reconnecting" : "connecting");
-    let ws: WebSocket;
-    try {
-      ws = new WebSocket(this.#url);
-    } catch {
-      this.#scheduleRetry();
-      return;
-    }
-    this.#ws = ws;
-    ws.onopen = () => {
-      const hello: ClientMessage = { type: "hello", client: { name: "airlock-dashboard", version: "0.1.0" } };
-      ws.send(JSON.stringify(hello));
-      this.#pingTimer = setInterval(() => this.#ping(ws), PING_EVERY_MS);
-    };
-    ws.onmessage = (event) => {
-      if (ws === this.#ws) this.#receive(event.data);
-    };
-    ws.onclose = (event) => {
-      if (ws === this.#ws) this.#closed(event.code);
-    };
+  #sendRaw(message: ClientMessage): void {
+    this.#ws?.send(JSON.stringify(message));
   }
 
   #receive(raw: unknown): void {
@@ -130,10 +133,15 @@ export class HubSocket {
     const message = parsed.data;
     if (message.type === "welcome") {
       this.#welcomed = true;
-      this.#attempt = 0;
       this.#setState("live");
-    } else if (message.type === "pong") {
+      this.#events.onMessage(message);
+      // The hub replays pending prompts right after welcome; this ping's pong arrives after the last of them.
+      this.#sendRaw({ type: "ping", id: SYNC_ID });
+      return;
+    }
+    if (message.type === "pong") {
       clearTimeout(this.#pongTimer);
+      if (message.id === SYNC_ID) this.#events.onSynced();
     } else if (message.type === "response" && message.id) {
       const waiting = this.#waiting.get(message.id);
       if (waiting) {
@@ -145,22 +153,17 @@ export class HubSocket {
     this.#events.onMessage(message);
   }
 
-  #ping(ws: WebSocket): void {
-    if (ws.readyState !== WebSocket.OPEN) return;
-    ws.send(JSON.stringify({ type: "ping" } satisfies ClientMessage));
+  #ping(): void {
+    if (!this.live) return;
+    this.#sendRaw({ type: "ping" });
     clearTimeout(this.#pongTimer);
-    this.#pongTimer = setTimeout(() => {
-      if (ws !== this.#ws) return;
-      this.#closed(1006);
-      ws.close();
-    }, PONG_WITHIN_MS);
+    this.#pongTimer = setTimeout(() => this.#ws?.reconnect(4000, "no pong"), PONG_WITHIN_MS);
   }
 
-  /** Forgets the current socket: timers off, anyone awaiting an answer is told the link went away. */
+  /** Forgets the current session: timers off, anyone awaiting an answer is told the link went away. */
   #drop(): void {
     clearInterval(this.#pingTimer);
     clearTimeout(this.#pongTimer);
-    this.#ws = null;
     this.#welcomed = false;
     for (const [id, waiting] of this.#waiting) {
       clearTimeout(waiting.timer);
@@ -171,9 +174,10 @@ export class HubSocket {
 
   #closed(code: number): void {
     this.#drop();
+    if (!this.#ws) return;
     this.#events.onClose(code);
-    if (this.#stopped || code === CLOSE_REVOKED) return;
-    this.#scheduleRetry();
+    if (code === CLOSE_REVOKED) return;
+    this.#setState(browserOffline() ? "offline" : this.#opened ? "reconnecting" : "connecting");
   }
 
   #setState(state: LinkState): void {
@@ -182,18 +186,20 @@ export class HubSocket {
     this.#events.onState(state);
   }
 
-  #scheduleRetry(): void {
-    this.#retrying = true;
-    this.#setState("reconnecting");
-    clearTimeout(this.#retryTimer);
-    this.#retryTimer = setTimeout(() => this.#open(), reconnectDelay(this.#attempt++));
-  }
+  /** The browser lost its network: say so at once instead of waiting for a ping to time out. */
+  readonly #offline = (): void => {
+    if (!this.#ws) return;
+    this.#drop();
+    this.#setState("offline");
+    this.#ws.reconnect(4000, "browser offline");
+  };
 
-  /** Back online or back in the foreground: retry now rather than wait out the backoff. */
-  readonly #wake = (): void => {
-    if (this.#stopped || this.#ws || document.visibilityState === "hidden") return;
-    clearTimeout(this.#retryTimer);
-    this.#attempt = 0;
-    this.#open();
+  /** Back online or back in the foreground: reconnect now rather than wait out the backoff. */
+  readonly #wake = (event: Event): void => {
+    if (!this.#ws || document.visibilityState === "hidden") return;
+    if (event.type === "online" || !this.live) {
+      this.#setState(this.#opened ? "reconnecting" : "connecting");
+      this.#ws.reconnect(4000, "wake");
+    }
   };
 }

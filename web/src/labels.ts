@@ -31,8 +31,14 @@ export const resolutionLabel: Record<Resolution, string> = {
   allow_always: "Always allowed",
   deny_once: "Denied",
   deny_always: "Always denied",
-  deny_timeout: "Denied: no answer in time",
+  deny_timeout: "Expired: no answer in time",
 };
+
+/** A long text cut to `max` characters with an ellipsis (the full text stays one tap away). */
+export function shortText(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+}
 
 /** The order the five decisions are laid out in: the least-privileged allow first (it gets the focus). */
 export const decisionOrder: readonly PromptDecision[] = [
@@ -45,6 +51,13 @@ export const decisionOrder: readonly PromptDecision[] = [
 
 export function isAllow(decision: PromptDecision | Resolution): boolean {
   return decision.startsWith("allow_");
+}
+
+/** "Allow once" for one call, "Allow once (all 10)" for a batch, so the count is on the button itself. */
+export function decisionButtonLabel(decision: PromptDecision, callCount: number): string {
+  return callCount > 1 && isAllow(decision)
+    ? `${decisionLabel[decision]} (all ${callCount})`
+    : decisionLabel[decision];
 }
 
 /** "3 pending calls" — the batch size a prompt stands for. */
@@ -66,7 +79,8 @@ export function confirmQuestion(
   prompt: Pick<CapabilityPrompt, "capability" | "scopes" | "moreScopes">,
 ): string {
   const { shown, more } = scopePreview(prompt);
-  const scope = shown.length ? shown.join(", ") : "any scope";
+  // The card above already shows every command in full; the question only names them briefly.
+  const scope = shown.length ? shown.map((s) => shortText(s, 60)).join(", ") : "any scope";
   return `Confirm: allow ${capabilityLabel[prompt.capability]} for ${scope}${more ? ` (+${more} more)` : ""}?`;
 }
 

@@ -1,10 +1,23 @@
-// Entry point of the dashboard bundle.
+// Entry point of the dashboard bundle: renders the app, then registers the service worker (installable PWA, push).
 import "./zod-config.ts";
 import { render } from "preact";
 import { App } from "./app.tsx";
 import "./styles.css";
 import "./prompts.css";
 import "./settings.css";
+import "./views.css";
 
 const root = document.getElementById("app");
 if (root) render(<App />, root);
+
+function registerServiceWorker(): void {
+  navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch((error: unknown) => {
+    console.warn("[airlock] service worker not registered", error);
+  });
+}
+
+if ("serviceWorker" in navigator) {
+  // After the page has loaded: the worker precaches the build, which must not compete with the first prompt.
+  if (document.readyState === "complete") registerServiceWorker();
+  else window.addEventListener("load", registerServiceWorker, { once: true });
+}

@@ -1,22 +1,26 @@
-// The live link of a paired dashboard: one HubSocket, the approvals state it feeds, emergency controls, and the
-// decide/confirm actions (over the socket, or REST when the socket is down).
+// The live link of a paired dashboard: one HubSocket (the only transport for prompts and decisions), the approvals
+// state it feeds, emergency controls, and the decision outbox (undo window, offline queue, resend on welcome).
 import { useCallback, useEffect, useReducer, useRef, useState } from "preact/hooks";
 import { z } from "zod";
 import type { EmergencyControls, PromptDecision } from "../../src/protocol/capability.ts";
-import { CapabilityPrompt, ConfirmationToken, ResolvedPrompt } from "../../src/protocol/prompts.ts";
+import { type CapabilityPrompt, ConfirmationToken, ResolvedPrompt } from "../../src/protocol/prompts.ts";
 import type { ServerMessage } from "../../src/protocol/socket.ts";
-import { ApiError, api, isPaired, socketUrl } from "./api.ts";
-import { approvalsReducer, emptyApprovals } from "./approvals-state.ts";
+import { ApiError, api, socketUrl } from "./api.ts";
+import { approvalsReducer, emptyApprovals, openPrompts } from "./approvals-state.ts";
+import { DecisionOutbox, type OutboxEntry, type SendResult, sessionOutboxStore } from "./decision-outbox.ts";
+import { loadDevices } from "./devices-cache.ts";
 import { CLOSE_REVOKED, HubSocket, type LinkState } from "./hub-socket.ts";
 import { capabilityLabel } from "./labels.ts";
 
-const PendingList = z.object({ approvals: z.array(CapabilityPrompt) });
 const ResolvedList = z.object({ approvals: z.array(ResolvedPrompt) });
-const Resolved = z.object({ prompt: ResolvedPrompt });
 
 export interface Hub {
   link: LinkState;
+  /** Cards in display order, lingering settled ones included (see `settledOf`). */
+  cards: CapabilityPrompt[];
+  /** Open prompts only. */
   pending: CapabilityPrompt[];
+  settledOf(promptId: string): ResolvedPrompt | undefined;
   resolved: ResolvedPrompt[];
   emergency: EmergencyControls | null;
   setEmergency(controls: EmergencyControls): void;
@@ -25,18 +29,17 @@ export interface Hub {
   clockOffsetMs: number;
   /** The last thing worth announcing to a screen reader ("New request: …"). */
   announcement: string;
-  decide(prompt: CapabilityPrompt, decision: PromptDecision, confirmationToken?: string): Promise<void>;
-  /** Fetches the single-use token a high-risk allow needs. */
+  outbox(promptId: string): OutboxEntry | undefined;
+  /** Queues a decision (held for the undo window when it saves a grant); sent over the socket when live. */
+  decide(
+    prompt: CapabilityPrompt,
+    decision: PromptDecision,
+    extra?: { token?: string; message?: string },
+  ): void;
+  undo(promptId: string): void;
+  /** Fetches the single-use token a high-risk allow needs (passkey step-up first when one is registered). */
   confirm(prompt: CapabilityPrompt): Promise<string>;
 }
-
-const restRoute: Record<PromptDecision, { action: "approve" | "reject"; scope: string }> = {
-  allow_once: { action: "approve", scope: "once" },
-  allow_session: { action: "approve", scope: "session" },
-  allow_always: { action: "approve", scope: "always" },
-  deny_once: { action: "reject", scope: "once" },
-  deny_always: { action: "reject", scope: "always" },
-};
 
 export function useHub(onUnpaired: (reason: string) => void): Hub {
   const [link, setLink] = useState<LinkState>("connecting");
@@ -45,38 +48,67 @@ export function useHub(onUnpaired: (reason: string) => void): Hub {
   const [deviceId, setDeviceId] = useState<string | null>(null);
   const [clockOffsetMs, setClockOffset] = useState(0);
   const [announcement, setAnnouncement] = useState("");
+  const [, setOutboxVersion] = useState(0);
   const socket = useRef<HubSocket | null>(null);
+  const outbox = useRef<DecisionOutbox | null>(null);
+  outbox.current ??= new DecisionOutbox(() => setOutboxVersion((v) => v + 1), sessionOutboxStore);
   const unpaired = useRef(onUnpaired);
   unpaired.current = onUnpaired;
 
-  const loadSnapshots = useCallback(async () => {
-    dispatch({ type: "sync_started" });
-    const [pending, resolved] = await Promise.allSettled([
-      api("/v1/approvals?status=pending&limit=50", PendingList),
-      api("/v1/approvals?status=resolved&limit=50", ResolvedList),
-    ]);
-    if (resolved.status === "fulfilled")
-      dispatch({ type: "resolved_snapshot", prompts: resolved.value.approvals });
-    if (pending.status === "fulfilled")
-      dispatch({ type: "pending_snapshot", prompts: pending.value.approvals });
-    const failure = [pending, resolved].find((r) => r.status === "rejected");
-    if (
-      failure?.status === "rejected" &&
-      failure.reason instanceof ApiError &&
-      failure.reason.status === 401
-    ) {
-      unpaired.current("This device is no longer paired.");
-    }
+  const flush = useCallback(() => {
+    const hub = socket.current;
+    if (!hub?.live) return;
+    void outbox.current?.flush(async (entry): Promise<SendResult> => {
+      try {
+        const response = await hub.decide({
+          type: "capability_decision",
+          promptId: entry.promptId,
+          decision: entry.decision,
+          ...(entry.confirmationToken ? { confirmationToken: entry.confirmationToken } : {}),
+          ...(entry.message ? { message: entry.message } : {}),
+          ...(entry.pattern ? { pattern: entry.pattern } : {}),
+        });
+        if (!response.success)
+          return { ok: false, final: true, error: response.error ?? "Airlock refused it." };
+        const resolved = ResolvedPrompt.safeParse(response.data);
+        if (resolved.success) dispatch({ type: "resolved", prompt: resolved.data, now: Date.now() });
+        return { ok: true };
+      } catch (error) {
+        // The link dropped before an answer: keep it queued; the next welcome sends it again (the hub's
+        // answer to a repeat is "already resolved", never a second decision).
+        return { ok: false, final: false, error: error instanceof Error ? error.message : "Not sent." };
+      }
+    });
   }, []);
 
+  // Held decisions leave their undo window on time; lingering cards collapse on time.
   useEffect(() => {
+    const timer = setInterval(() => {
+      const now = Date.now();
+      outbox.current?.release(now);
+      dispatch({ type: "tick", now });
+      flush();
+    }, 250);
+    return () => clearInterval(timer);
+  }, [flush]);
+
+  useEffect(() => {
+    const loadResolved = () =>
+      api("/v1/approvals?status=resolved&limit=50", ResolvedList).then(
+        (list) => dispatch({ type: "resolved_snapshot", prompts: list.approvals }),
+        (error: unknown) => {
+          if (error instanceof ApiError && error.status === 401)
+            unpaired.current("This device is no longer paired.");
+        },
+      );
     const onMessage = (message: ServerMessage) => {
       switch (message.type) {
         case "welcome":
           setDeviceId(message.deviceId);
           setEmergency(message.emergency);
           setClockOffset(Date.parse(message.serverTime) - Date.now());
-          void loadSnapshots();
+          dispatch({ type: "sync_started" });
+          void loadResolved();
           return;
         case "capability_prompt":
           setAnnouncement(
@@ -88,7 +120,7 @@ export function useHub(onUnpaired: (reason: string) => void): Hub {
           dispatch({ type: "prompt", prompt: message.data });
           return;
         case "prompt_resolved":
-          dispatch({ type: "resolved", prompt: message.data });
+          dispatch({ type: "resolved", prompt: message.data, now: Date.now() });
           return;
         case "emergency_updated":
           setEmergency(message.data);
@@ -98,67 +130,42 @@ export function useHub(onUnpaired: (reason: string) => void): Hub {
       }
     };
     const onClose = (code: number) => {
-      if (code === CLOSE_REVOKED) {
+      if (code === CLOSE_REVOKED)
         unpaired.current("This device was revoked. Pair it again to keep approving.");
-        return;
-      }
-      // A socket that fails to open looks the same as a network drop; ask the API whether we are still paired.
-      isPaired().then(
-        (paired) => paired || unpaired.current("This device is no longer paired."),
-        () => {
-          // Unreachable: the socket keeps retrying and the indicator already says so.
-        },
-      );
     };
-    const hub = new HubSocket(socketUrl(), { onMessage, onState: setLink, onClose });
+    const onSynced = () => {
+      dispatch({ type: "synced" });
+      flush();
+    };
+    const hub = new HubSocket(socketUrl(), { onMessage, onState: setLink, onClose, onSynced });
     socket.current = hub;
     hub.start();
-    // Until the socket says welcome, the REST snapshot fills the page.
-    void loadSnapshots();
     return () => {
       hub.stop();
       socket.current = null;
     };
-  }, [loadSnapshots]);
+  }, [flush]);
 
   const decide = useCallback(
-    async (prompt: CapabilityPrompt, decision: PromptDecision, confirmationToken?: string) => {
-      const hub = socket.current;
-      if (hub?.live) {
-        let answered = false;
-        try {
-          const response = await hub.decide({
-            type: "capability_decision",
-            promptId: prompt.promptId,
-            decision,
-            ...(confirmationToken ? { confirmationToken } : {}),
-          });
-          answered = true;
-          if (!response.success) throw new Error(response.error ?? "Airlock refused the decision.");
-          const resolved = ResolvedPrompt.safeParse(response.data);
-          if (resolved.success) dispatch({ type: "resolved", prompt: resolved.data });
-          return;
-        } catch (error) {
-          // A refusal is final; only a dropped link falls through to REST.
-          if (answered) throw error;
-        }
-      }
-      const route = restRoute[decision];
-      const body =
-        route.action === "approve" && confirmationToken
-          ? { scope: route.scope, confirmation_token: confirmationToken }
-          : { scope: route.scope };
-      const result = await api(
-        `/v1/approvals/${encodeURIComponent(prompt.promptId)}/${route.action}`,
-        Resolved,
+    (
+      prompt: CapabilityPrompt,
+      decision: PromptDecision,
+      extra: { token?: string; message?: string; pattern?: string } = {},
+    ) => {
+      const added = outbox.current?.add(
         {
-          method: "POST",
-          body,
+          promptId: prompt.promptId,
+          decision,
+          ...(extra.token ? { confirmationToken: extra.token } : {}),
+          ...(extra.message ? { message: extra.message } : {}),
+          ...(extra.pattern ? { pattern: extra.pattern } : {}),
         },
+        Date.now(),
+        Date.parse(prompt.expiresAt) - clockOffsetMs,
       );
-      dispatch({ type: "resolved", prompt: result.prompt });
+      if (added) flush();
     },
-    [],
+    [flush, clockOffsetMs],
   );
 
   const confirm = useCallback(async (prompt: CapabilityPrompt) => {
@@ -174,14 +181,18 @@ export function useHub(onUnpaired: (reason: string) => void): Hub {
 
   return {
     link,
-    pending: approvals.pending,
+    cards: approvals.pending,
+    pending: openPrompts(approvals),
+    settledOf: (id) => approvals.settled.get(id)?.prompt,
     resolved: approvals.resolved,
     emergency,
     setEmergency,
     deviceId,
     clockOffsetMs,
     announcement,
+    outbox: (id) => outbox.current?.get(id),
     decide,
+    undo: (id) => outbox.current?.undo(id),
     confirm,
   };
 }

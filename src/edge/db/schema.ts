@@ -283,3 +283,80 @@ export const notifications = sqliteTable(
   },
   (t) => [index("notifications_user_idx").on(t.userId, t.createdAt)],
 );
+
+// ---- the dashboard: Web Push and passkeys (docs/dashboard.md) ----
+
+/**
+ * The server's VAPID key pair for Web Push, made on first use when no `VAPID_*` secrets are set. The private key is
+ * stored only encrypted (AES-GCM under a key derived from TOKEN_PEPPER).
+ */
+export const pushKeys = sqliteTable("push_keys", {
+  id: text("id").primaryKey(),
+  publicKey: text("public_key").notNull(),
+  privateKeyEnc: text("private_key_enc").notNull(),
+  createdAt: integer("created_at").notNull(),
+});
+
+/** One Web Push subscription per approver browser (endpoint unique); `lastSentAt` drives the rate limit. */
+export const pushSubscriptions = sqliteTable(
+  "push_subscriptions",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id),
+    deviceId: text("device_id")
+      .notNull()
+      .references(() => devices.id),
+    endpoint: text("endpoint").notNull().unique(),
+    p256dh: text("p256dh").notNull(),
+    auth: text("auth").notNull(),
+    createdAt: integer("created_at").notNull(),
+    lastSentAt: integer("last_sent_at"),
+    /** Sends in the current hour window, for the hourly cap. */
+    hourStart: integer("hour_start"),
+    hourCount: integer("hour_count").notNull().default(0),
+    failures: integer("failures").notNull().default(0),
+  },
+  (t) => [index("push_subscriptions_user_idx").on(t.userId)],
+);
+
+/** WebAuthn credentials (passkeys) of a user; the public key is COSE, base64url. */
+export const passkeys = sqliteTable(
+  "passkeys",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id),
+    deviceId: text("device_id"),
+    name: text("name").notNull(),
+    publicKey: text("public_key").notNull(),
+    counter: integer("counter").notNull(),
+    transports: text("transports"),
+    createdAt: integer("created_at").notNull(),
+    lastUsedAt: integer("last_used_at"),
+  },
+  (t) => [index("passkeys_user_idx").on(t.userId)],
+);
+
+/**
+ * Single-use WebAuthn challenges (registration or step-up) and the step-up tokens a verified assertion yields.
+ * Only hashes of step-up tokens are kept.
+ */
+export const webauthnChallenges = sqliteTable("webauthn_challenges", {
+  id: text("id").primaryKey(),
+  userId: text("user_id").notNull(),
+  deviceId: text("device_id").notNull(),
+  purpose: text("purpose", { enum: ["register", "step_up"] }).notNull(),
+  challenge: text("challenge").notNull(),
+  expiresAt: integer("expires_at").notNull(),
+});
+
+export const stepUps = sqliteTable("step_ups", {
+  tokenHash: text("token_hash").primaryKey(),
+  userId: text("user_id").notNull(),
+  deviceId: text("device_id").notNull(),
+  expiresAt: integer("expires_at").notNull(),
+  usedAt: integer("used_at"),
+});

@@ -1,5 +1,6 @@
 // The approval engine inside UserHub: decide a call, batch prompts, resolve them, time them out.
 import type { CompiledPolicy } from "../../policy/index.ts";
+import { redactText } from "../../policy/redact.ts";
 import type { PromptDecision, Resolution } from "../../protocol/capability.ts";
 import type { DecisionRequest, DecisionResponse } from "../../protocol/decisions.ts";
 import type { ResolvedPrompt } from "../../protocol/prompts.ts";
@@ -28,6 +29,16 @@ export const BATCH_WINDOW_MS = 250;
 const DUE_SLACK_MS = 25;
 /** Decided calls are remembered this long, so a repeated call_id gets the first answer. */
 const CALL_RETENTION_MS = 7 * 24 * 3600 * 1000;
+
+const MAX_CWD = 1_000;
+const MAX_DESCRIPTION = 300;
+
+/** The agent's own words for a call (Claude Code's Bash `description`), redacted and bounded; untrusted text. */
+function agentDescription(input: Record<string, unknown>): string | null {
+  const text = input.description;
+  if (typeof text !== "string" || !text.trim()) return null;
+  return redactText(text.trim()).slice(0, MAX_DESCRIPTION);
+}
 
 export interface HubPorts {
   sql: SqlStorage;
@@ -120,6 +131,8 @@ export class ApprovalEngine {
       rule: record.rule,
       created_at: now,
       decided_at: null,
+      cwd: request.cwd ? redactText(request.cwd).slice(0, MAX_CWD) : null,
+      description: agentDescription(request.input),
     };
 
     const immediate = await this.immediateAnswer(
@@ -263,6 +276,7 @@ export class ApprovalEngine {
     by: Decider,
     confirmationToken?: string,
     now = Date.now(),
+    message?: string,
   ): Promise<HubResult<ResolvedPrompt>> {
     const prompt = this.store.prompt(promptId);
     if (!prompt) return failure(404, "not_found", `No prompt ${promptId}.`);
@@ -291,7 +305,8 @@ export class ApprovalEngine {
         );
       }
     }
-    return { ok: true, value: await this.settle(prompt, calls, decision, by, now) };
+    const note = !decision.startsWith("allow") && message?.trim() ? redactText(message.trim()) : undefined;
+    return { ok: true, value: await this.settle(prompt, calls, decision, by, now, note) };
   }
 
   private async settle(
@@ -300,6 +315,7 @@ export class ApprovalEngine {
     resolution: PromptDecision | "deny_timeout",
     by: Decider,
     now: number,
+    note?: string,
   ): Promise<ResolvedPrompt> {
     if (!this.store.resolvePrompt(prompt.id, resolution, now, by.actor, by.deviceId)) {
       return this.resolvedView(this.store.prompt(prompt.id) ?? prompt);
@@ -312,7 +328,7 @@ export class ApprovalEngine {
     const reason =
       resolution === "deny_timeout"
         ? `Nobody answered within ${Math.round(prompt.timeout_ms / 1000)} s (deny_timeout).`
-        : `${allow ? "Allowed" : "Denied"} by a person (${resolution}).`;
+        : `${allow ? "Allowed" : "Denied"} by a person (${resolution}).${note ? ` Their message: ${note}` : ""}`;
     await this.recordGrants(prompt, calls, resolution, agent.version, by, now);
     const pending = calls.filter((c) => c.status === "pending");
     for (const call of pending) {

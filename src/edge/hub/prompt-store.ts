@@ -44,6 +44,8 @@ export interface CallRow {
   rule: string | null;
   created_at: number;
   decided_at: number | null;
+  cwd: string | null;
+  description: string | null;
 }
 
 type Row = Record<string, SqlStorageValue>;
@@ -66,8 +68,9 @@ export class PromptStore {
   insertCall(row: CallRow): void {
     this.sql.exec(
       `INSERT INTO calls (call_id, session_id, agent_id, agent_version, device_id, prompt_id, tool, capability, risk,
-        scope_kind, scope_summary, scope_group, scope_hash, status, decision, reason, source, rule, created_at, decided_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        scope_kind, scope_summary, scope_group, scope_hash, status, decision, reason, source, rule, created_at, decided_at,
+        cwd, description)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       row.call_id,
       row.session_id,
       row.agent_id,
@@ -88,6 +91,8 @@ export class PromptStore {
       row.rule,
       row.created_at,
       row.decided_at,
+      row.cwd,
+      row.description,
     );
   }
 

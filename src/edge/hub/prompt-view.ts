@@ -5,6 +5,8 @@ import { type CallRow, type PromptRow, parseAgent } from "./prompt-store.ts";
 
 /** The spec shows up to three representative scopes, then "+N more". */
 export const SHOWN_SCOPES = 3;
+/** Every call of a batch is listed on the card, up to this many (the rest are counted in `moreCalls`). */
+export const MAX_PROMPT_CALLS = 200;
 
 function distinctScopes(calls: CallRow[]): ScopeView[] {
   const seen = new Map<string, ScopeView>();
@@ -36,6 +38,13 @@ export function promptView(prompt: PromptRow, calls: CallRow[]): CapabilityPromp
     createdAt: new Date(prompt.created_at).toISOString(),
     expiresAt: new Date(prompt.expires_at).toISOString(),
     requiresConfirmation: prompt.risk === "high",
+    calls: calls.slice(0, MAX_PROMPT_CALLS).map((c) => ({
+      callId: c.call_id,
+      summary: c.scope_summary,
+      cwd: c.cwd ?? null,
+      description: c.description ?? null,
+    })),
+    moreCalls: Math.max(0, calls.length - MAX_PROMPT_CALLS),
   };
 }
 

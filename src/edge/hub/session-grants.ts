@@ -57,6 +57,29 @@ export class SessionGrants {
     return true;
   }
 
+  /** Live session grants (used within the idle window), newest first, for the dashboard's Grants view. */
+  list(now: number): (SessionGrantRow & { created_at: number; last_used_at: number })[] {
+    return this.sql
+      .exec<Record<string, SqlStorageValue>>(
+        `SELECT id, session_id, agent_id, capability, scope_pattern, created_at, last_used_at FROM session_grants
+         WHERE last_used_at > ? ORDER BY created_at DESC`,
+        now - SESSION_IDLE_MS,
+      )
+      .toArray() as unknown as (SessionGrantRow & { created_at: number; last_used_at: number })[];
+  }
+
+  /** Removes one session grant; the row it was, or undefined if there is none. */
+  remove(id: string): SessionGrantRow | undefined {
+    const row = this.sql
+      .exec<Record<string, SqlStorageValue>>(
+        `SELECT id, session_id, agent_id, capability, scope_pattern FROM session_grants WHERE id = ?`,
+        id,
+      )
+      .toArray()[0] as unknown as SessionGrantRow | undefined;
+    if (row) this.sql.exec(`DELETE FROM session_grants WHERE id = ?`, id);
+    return row;
+  }
+
   endSession(sessionId: string): number {
     return this.sql.exec(`DELETE FROM session_grants WHERE session_id = ?`, sessionId).rowsWritten;
   }

@@ -69,6 +69,8 @@ const migrations: string[][] = [
     )`,
     `CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
   ],
+  // The card lists every call of a batch with its working directory and the agent's own description.
+  [`ALTER TABLE calls ADD COLUMN cwd TEXT`, `ALTER TABLE calls ADD COLUMN description TEXT`],
 ];
 
 export function migrateHubStorage(sql: SqlStorage): void {

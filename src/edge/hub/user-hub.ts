@@ -4,11 +4,13 @@ import { emergencyAuditEvents } from "../../policy/index.ts";
 import type { EmergencyControls, PromptDecision } from "../../protocol/capability.ts";
 import type { CreateProposalRequest, ProposalView } from "../../protocol/conveyor.ts";
 import type { DecisionRequest, DecisionResponse } from "../../protocol/decisions.ts";
+import type { CapabilityPrompt } from "../../protocol/prompts.ts";
 import { CLOSE_CODES, ClientMessage, type ClientRole, type ServerMessage } from "../../protocol/socket.ts";
 import { admitRaw, refuseByRole } from "../auth/socket-gate.ts";
 import { ConveyorRuntime, type Proposer } from "../conveyor/runtime.ts";
 import { openDb } from "../db/client.ts";
 import { fieldProblems } from "../middleware/validate.ts";
+import { notifyPrompt } from "../push/send.ts";
 import { loadShellParser } from "../shims/mvdan-sh-deferred.ts";
 import { ApprovalEngine, type DecideOutcome, type Decider } from "./approvals.ts";
 import { deviceTag, readAttachment, roleTag, type SocketState, writeAttachment } from "./attachment.ts";
@@ -45,7 +47,11 @@ export class UserHub extends DurableObject<Env> {
       sql: ctx.storage.sql,
       db: openDb(env.DB),
       userId: () => this.userId(),
-      toDashboards: (message) => this.sendAll(this.ctx.getWebSockets(roleTag("approver")), message),
+      toDashboards: (message) => {
+        this.sendAll(this.ctx.getWebSockets(roleTag("approver")), message);
+        // A new prompt batch also reaches approvers' phones that are not looking (Web Push, rate-limited).
+        if (message.type === "capability_prompt") this.ctx.waitUntil(this.pushPrompt(message.data));
+      },
       toDevice: (deviceId, message) => this.sendAll(this.ctx.getWebSockets(deviceTag(deviceId)), message),
       setAlarm: (at) => ctx.storage.setAlarm(at),
       defaultTimeoutMs: Number(env.AIRLOCK_PROMPT_TIMEOUT_MS) || 30_000,
@@ -149,9 +155,22 @@ export class UserHub extends DurableObject<Env> {
     return this.engine.confirm(promptId);
   }
 
-  async resolve(caller: Caller, promptId: string, decision: PromptDecision, confirmationToken?: string) {
+  async resolve(
+    caller: Caller,
+    promptId: string,
+    decision: PromptDecision,
+    confirmationToken?: string,
+    message?: string,
+  ) {
     this.remember(caller);
-    return this.engine.resolve(promptId, decision, this.decider(caller), confirmationToken);
+    return this.engine.resolve(
+      promptId,
+      decision,
+      this.decider(caller),
+      confirmationToken,
+      Date.now(),
+      message,
+    );
   }
 
   async endSession(caller: Caller, sessionId: string): Promise<number> {
@@ -162,6 +181,33 @@ export class UserHub extends DurableObject<Env> {
   async listGrants(caller: Caller) {
     this.remember(caller);
     return this.engine.grants.list();
+  }
+
+  async listSessionGrants(caller: Caller) {
+    this.remember(caller);
+    return this.engine.sessions.list(Date.now());
+  }
+
+  async deleteSessionGrant(caller: Caller, id: string): Promise<HubResult<{ deleted: true }>> {
+    this.remember(caller);
+    const removed = this.engine.sessions.remove(id);
+    if (!removed) return failure(404, "not_found", `No session grant ${id} on this account.`);
+    await this.engine.audit([
+      {
+        userId: caller.userId,
+        deviceId: caller.deviceId,
+        actor: this.decider(caller).actor,
+        event: "grant.session_revoked",
+        target: id,
+        agentId: removed.agent_id,
+        details: {
+          capability: removed.capability,
+          scope_pattern: removed.scope_pattern,
+          session_id: removed.session_id,
+        },
+      },
+    ]);
+    return { ok: true, value: { deleted: true } };
   }
 
   async deleteGrant(caller: Caller, id: string): Promise<HubResult<{ deleted: true }>> {
@@ -391,6 +437,8 @@ export class UserHub extends DurableObject<Env> {
           message.decision,
           this.decider(caller),
           message.confirmationToken,
+          Date.now(),
+          message.message,
         );
         this.send(ws, {
           type: "response",
@@ -406,6 +454,20 @@ export class UserHub extends DurableObject<Env> {
   }
 
   // ---- helpers ----
+
+  private async pushPrompt(prompt: CapabilityPrompt): Promise<void> {
+    try {
+      await notifyPrompt(
+        this.env,
+        openDb(this.env.DB),
+        this.userId(),
+        prompt,
+        this.engine.store.openPrompts().length,
+      );
+    } catch (error) {
+      console.error("[UserHub.pushPrompt]", error instanceof Error ? error.message : error);
+    }
+  }
 
   private decider(caller: Caller): Decider {
     return { deviceId: caller.deviceId, actor: caller.deviceId ? `device:${caller.deviceId}` : "api" };

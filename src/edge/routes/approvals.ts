@@ -48,16 +48,20 @@ export const approvalRoutes = routeGroup()
     },
   )
   .openapi(
-    apiRoute("answer_prompts", {
-      method: "post",
-      path: "/v1/approvals/{id}/confirm",
-      summary: "A confirmation token for a high-risk approval",
-      request: { params: PromptParams },
-      responses: {
-        201: json("Single use, short-lived, bound to the prompt's scopes.", ConfirmationToken),
-        ...answerErrors,
+    apiRoute(
+      "answer_prompts",
+      {
+        method: "post",
+        path: "/v1/approvals/{id}/confirm",
+        summary: "A confirmation token for a high-risk approval",
+        request: { params: PromptParams },
+        responses: {
+          201: json("Single use, short-lived, bound to the prompt's scopes.", ConfirmationToken),
+          ...answerErrors,
+        },
       },
-    }),
+      { stepUp: true },
+    ),
     async (c) => {
       const id = await promptIdOf(c, c.req.valid("param").id);
       const { hub, caller } = hubFor(c.env, c.get("auth"));
@@ -104,6 +108,9 @@ export const approvalRoutes = routeGroup()
       const body = c.req.valid("json");
       const { hub, caller } = hubFor(c.env, c.get("auth"));
       const decision = body.scope === "always" ? "deny_always" : "deny_once";
-      return c.json({ prompt: unwrap(await hub.resolve(caller, id, decision)) }, 200);
+      return c.json(
+        { prompt: unwrap(await hub.resolve(caller, id, decision, undefined, body.message)) },
+        200,
+      );
     },
   );

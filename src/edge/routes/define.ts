@@ -6,6 +6,7 @@ import type { z } from "zod";
 import { ErrorEnvelope } from "../../protocol/errors.ts";
 import { type Action, AUTHORITY } from "../../protocol/roles.ts";
 import { requireAdmin } from "../auth/admin.ts";
+import { requireStepUp, type StepUpApplies } from "../auth/step-up.ts";
 import type { AppEnv } from "../env.ts";
 import { ApiError } from "../errors.ts";
 import { authenticate } from "../middleware/auth.ts";
@@ -46,8 +47,16 @@ function security(access: Access): RouteConfig["security"] {
 
 type RouteInput = Omit<RouteConfig, "middleware" | "security">;
 
+export interface RouteOptions {
+  /**
+   * Passkey step-up (src/edge/auth/step-up.ts): once the account has a passkey, this route needs a fresh
+   * assertion's token in X-Airlock-Step-Up. `true` for every request, or a predicate for the ones that need it.
+   */
+  stepUp?: true | StepUpApplies;
+}
+
 /** One route: `createRoute` plus the guards, the auth scheme, the role and the error envelopes. */
-export function apiRoute<const R extends RouteInput>(access: Access, route: R) {
+export function apiRoute<const R extends RouteInput>(access: Access, route: R, options: RouteOptions = {}) {
   const role = access === "public" || access === "admin" ? access : AUTHORITY[access];
   const body = route.request?.body;
   const errors: RouteConfig["responses"] = {
@@ -59,13 +68,23 @@ export function apiRoute<const R extends RouteInput>(access: Access, route: R) {
       ? {}
       : { 403: problem(`Only a device of role ${role} or higher may ${access.replaceAll("_", " ")}.`) }),
     ...(body ? { 413: problem("Body over 256 KiB."), 415: problem("Body is not application/json.") } : {}),
+    ...(options.stepUp
+      ? {
+          403: problem(
+            `Only an approver may ${access.replaceAll("_", " ")}; with a passkey registered, also step_up_required without a fresh step-up token.`,
+          ),
+        }
+      : {}),
     default: problem("Any other error, in the one envelope."),
   };
   return createRoute({
     ...route,
     // Every body field has a default, so an empty body reads as {} (see middleware/json-body.ts).
     ...(body ? { request: { ...route.request, body: { ...body, required: true } } } : {}),
-    middleware: guards(access),
+    middleware: options.stepUp
+      ? [...guards(access), requireStepUp(options.stepUp === true ? undefined : options.stepUp)]
+      : guards(access),
+    ...(options.stepUp ? { "x-airlock-step-up": true } : {}),
     security: security(access),
     "x-airlock-access": access,
     "x-airlock-role": role,

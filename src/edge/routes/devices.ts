@@ -45,13 +45,17 @@ export const deviceRoutes = routeGroup()
     },
   )
   .openapi(
-    apiRoute("manage_devices", {
-      method: "post",
-      path: "/v1/devices/{id}/revoke",
-      summary: "Revoke a device: its tokens stop working and its sockets close (4001) at once",
-      request: { params: DeviceParams },
-      responses: { 200: json("Revoked.", DeviceRevoked), 404: problem("No live device with that id.") },
-    }),
+    apiRoute(
+      "manage_devices",
+      {
+        method: "post",
+        path: "/v1/devices/{id}/revoke",
+        summary: "Revoke a device: its tokens stop working and its sockets close (4001) at once",
+        request: { params: DeviceParams },
+        responses: { 200: json("Revoked.", DeviceRevoked), 404: problem("No live device with that id.") },
+      },
+      { stepUp: true },
+    ),
     async (c) => {
       const auth = c.get("auth");
       const { id } = c.req.valid("param");

@@ -1,11 +1,13 @@
-// The dashboard's prompt bookkeeping: live socket events and REST snapshots merge without losing or resurrecting
-// prompts.
+// The dashboard's prompt bookkeeping: live socket events, the hub's replay after a welcome and one resolved snapshot
+// merge without losing or resurrecting prompts; settled cards stay in place for a moment.
 import { describe, expect, it } from "vitest";
 import type { CapabilityPrompt, ResolvedPrompt } from "../../../src/protocol/prompts.ts";
 import {
   type ApprovalsAction,
   approvalsReducer,
   emptyApprovals,
+  LINGER_MS,
+  openPrompts,
   RESOLVED_LIMIT,
 } from "../../../web/src/approvals-state.ts";
 
@@ -61,27 +63,50 @@ describe("approvals state", () => {
     expect(state.pending[0]?.callIds).toHaveLength(3);
   });
 
-  it("moves a resolved prompt from pending to the resolved list", () => {
-    const state = run({ type: "prompt", prompt: prompt("p") }, { type: "resolved", prompt: resolved("p") });
-    expect(state.pending).toEqual([]);
-    expect(ids(state.resolved)).toEqual(["p"]);
+  it("keeps a resolved card in place until it has lingered, then drops it", () => {
+    const state = run(
+      { type: "prompt", prompt: prompt("a", "2030-01-01T00:00:10.000Z") },
+      { type: "prompt", prompt: prompt("b", "2030-01-01T00:00:20.000Z") },
+      { type: "resolved", prompt: resolved("a"), now: 1000 },
+    );
+    expect(ids(state.pending)).toEqual(["a", "b"]);
+    expect(ids(openPrompts(state))).toEqual(["b"]);
+    expect(ids(state.resolved)).toEqual(["a"]);
+    expect(ids(approvalsReducer(state, { type: "tick", now: 1000 + LINGER_MS - 1 }).pending)).toEqual([
+      "a",
+      "b",
+    ]);
+    expect(ids(approvalsReducer(state, { type: "tick", now: 1000 + LINGER_MS }).pending)).toEqual(["b"]);
   });
 
-  it("never resurrects a resolved prompt from a late event or a stale snapshot", () => {
+  it("replaces a grown batch in place, never reordering the cards", () => {
     const state = run(
-      { type: "resolved", prompt: resolved("p") },
+      { type: "prompt", prompt: prompt("a", "2030-01-01T00:00:10.000Z") },
+      { type: "prompt", prompt: prompt("b", "2030-01-01T00:00:20.000Z") },
+      { type: "prompt", prompt: prompt("a", "2030-01-01T00:00:10.000Z", 5) },
+    );
+    expect(ids(state.pending)).toEqual(["a", "b"]);
+    expect(state.pending[0]?.callIds).toHaveLength(5);
+  });
+
+  it("never resurrects a resolved prompt from a late event or the replay", () => {
+    const state = run(
+      { type: "resolved", prompt: resolved("p"), now: 0 },
+      { type: "sync_started" },
       { type: "prompt", prompt: prompt("p") },
-      { type: "pending_snapshot", prompts: [prompt("p")] },
+      { type: "synced" },
     );
     expect(state.pending).toEqual([]);
   });
 
-  it("keeps a prompt the socket sent after the sync began even if the snapshot misses it", () => {
+  it("after a reconnect, drops open cards the hub did not replay (settled while the link was down)", () => {
     const state = run(
       { type: "prompt", prompt: prompt("gone-while-away") },
+      { type: "prompt", prompt: prompt("still-pending") },
       { type: "sync_started" },
+      { type: "prompt", prompt: prompt("still-pending") },
       { type: "prompt", prompt: prompt("new") },
-      { type: "pending_snapshot", prompts: [prompt("still-pending")] },
+      { type: "synced" },
     );
     expect(ids(state.pending).sort()).toEqual(["new", "still-pending"]);
   });
@@ -101,7 +126,7 @@ describe("approvals state", () => {
     );
     const state = run(
       { type: "resolved_snapshot", prompts: many },
-      { type: "resolved", prompt: resolved("r3", "2031-01-01T00:00:00.000Z") },
+      { type: "resolved", prompt: resolved("r3", "2031-01-01T00:00:00.000Z"), now: 0 },
     );
     expect(state.resolved).toHaveLength(RESOLVED_LIMIT);
     expect(state.resolved[0]?.promptId).toBe("r3");

@@ -1,37 +1,17 @@
-// Pure helpers of the dashboard: reconnect backoff, default device names, and the words a prompt card shows.
+// Pure helpers of the dashboard: default device names, the words a prompt card shows, who decided, the tab title.
 import { describe, expect, it } from "vitest";
-import { BACKOFF_CAP_MS, reconnectDelay } from "../../../web/src/backoff.ts";
 import { deviceNameFromUserAgent } from "../../../web/src/device-name.ts";
+import { deciderWords } from "../../../web/src/devices-cache.ts";
 import {
   batchLabel,
   capabilityLabel,
   confirmQuestion,
+  decisionButtonLabel,
   decisionOrder,
   formatRemaining,
   scopePreview,
 } from "../../../web/src/labels.ts";
-
-describe("reconnectDelay", () => {
-  it.each([
-    [0, 0, 250],
-    [0, 0.999, 500],
-    [1, 0, 500],
-    [3, 0.5, 3000],
-    [5, 0, 5000],
-    [5, 1, BACKOFF_CAP_MS],
-    [40, 1, BACKOFF_CAP_MS],
-  ])("attempt %i, random %f -> %i ms", (attempt, random, expected) => {
-    expect(reconnectDelay(attempt, random)).toBe(expected);
-  });
-
-  it("grows from half a second and never passes the 10 s cap", () => {
-    for (let attempt = 0; attempt < 30; attempt++) {
-      const delay = reconnectDelay(attempt);
-      expect(delay).toBeGreaterThanOrEqual(250);
-      expect(delay).toBeLessThanOrEqual(BACKOFF_CAP_MS);
-    }
-  });
-});
+import { titleFor } from "../../../web/src/title-badge.ts";
 
 describe("deviceNameFromUserAgent", () => {
   it.each([
@@ -97,5 +77,118 @@ describe("prompt words", () => {
     expect(formatRemaining(29_001)).toBe("0:30");
     expect(formatRemaining(61_000)).toBe("1:01");
     expect(formatRemaining(-5)).toBe("0:00");
+  });
+});
+
+describe("batch and long-command words", () => {
+  it("puts the batch size on the allow buttons", () => {
+    expect(decisionButtonLabel("allow_once", 1)).toBe("Allow once");
+    expect(decisionButtonLabel("allow_once", 10)).toBe("Allow once (all 10)");
+    expect(decisionButtonLabel("deny_once", 10)).toBe("Deny");
+  });
+
+  it("never repeats a 2,000-character command in the confirm question", () => {
+    const question = confirmQuestion({
+      capability: "exec",
+      scopes: [{ kind: "command", summary: "x".repeat(2000) }],
+      moreScopes: 0,
+    });
+    expect(question.length).toBeLessThan(120);
+  });
+});
+
+describe("who decided", () => {
+  const devices = [
+    {
+      id: "dev_a",
+      name: "Pixel 8",
+      kind: "browser" as const,
+      role: "approver" as const,
+      created_at: "",
+      last_seen_at: null,
+      revoked_at: null,
+      current: false,
+    },
+  ];
+  it.each([
+    [{ actor: "device:dev_me", deviceId: "dev_me" }, "by this device"],
+    [{ actor: "device:dev_a", deviceId: "dev_a" }, "by Pixel 8"],
+    [{ actor: "device:dev_gone", deviceId: "dev_gone" }, "by a removed device"],
+    [{ actor: "timeout", deviceId: null }, "no answer in time"],
+    [{ actor: "api", deviceId: null }, "by the API"],
+  ])("%j -> %s", (decidedBy, words) => {
+    expect(deciderWords(decidedBy, devices, "dev_me")).toBe(words);
+  });
+
+  it("never shows a raw device id", () => {
+    expect(
+      deciderWords({ actor: "device:dev_Xyz123", deviceId: "dev_Xyz123" }, devices, "dev_me"),
+    ).not.toContain("dev_");
+  });
+});
+
+describe("tab title", () => {
+  it("counts pending prompts", () => {
+    expect(titleFor(0)).toBe("Airlock");
+    expect(titleFor(3)).toBe("(3) Airlock");
+  });
+});
+
+describe("views over newer APIs", () => {
+  it("reads a precognition report and totals a workspace", async () => {
+    const { FuturesStatsList, totals } = await import("../../../web/src/precog-stats.ts");
+    const report = FuturesStatsList.parse({
+      devices: [
+        {
+          deviceId: "dev_x",
+          receivedAt: "2030-01-01T00:00:00.000Z",
+          stats: {
+            enabled: true,
+            injectionMode: "silent-futures",
+            toolCache: true,
+            commandFutures: true,
+            generatedAt: "2030-01-01T00:00:00.000Z",
+            workspaces: [
+              {
+                workspaceId: "w1",
+                name: "app",
+                files: 10,
+                futures: 2,
+                overflows: 0,
+                classes: [
+                  {
+                    class: "read",
+                    warms: 3,
+                    hits: 2,
+                    misses: { stale: 1, no_future: 2 },
+                    staleRejections: 1,
+                    savedMs: 1500,
+                  },
+                  {
+                    class: "bash:npm test",
+                    warms: 1,
+                    hits: 1,
+                    misses: {},
+                    staleRejections: 0,
+                    savedMs: 9000,
+                  },
+                ],
+              },
+            ],
+          },
+        },
+      ],
+    });
+    const workspace = report.devices[0]?.stats.workspaces[0];
+    if (!workspace) throw new Error("no workspace parsed");
+    expect(totals(workspace)).toEqual({ hits: 3, misses: 3, stale: 1, savedMs: 10_500 });
+  });
+
+  it("shows a proposal's backend summary", async () => {
+    const { summaryText } = await import("../../../web/src/proposal-summary.ts");
+    expect(
+      summaryText({ summary: { what: "POST /issues", where: "api.github.com", impact: "creates an issue" } }),
+    ).toBe("POST /issues · api.github.com · creates an issue");
+    expect(summaryText({ summary: "old text" })).toBe("old text");
   });
 });

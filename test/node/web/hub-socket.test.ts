@@ -34,6 +34,8 @@ beforeEach(async () => {
         hellos++;
         ws.send(JSON.stringify({ type: "not_a_message" }));
         ws.send(JSON.stringify(welcome));
+      } else if (message.type === "ping") {
+        ws.send(JSON.stringify({ type: "pong", id: message.id, serverTime: new Date().toISOString() }));
       } else if (message.type === "capability_decision") {
         ws.send(
           JSON.stringify({
@@ -62,6 +64,7 @@ function connect() {
   const states: LinkState[] = [];
   const messages: ServerMessage[] = [];
   const closes: number[] = [];
+  let synced = 0;
   let notify = () => {};
   const until = (done: () => boolean) =>
     new Promise<void>((resolve, reject) => {
@@ -88,9 +91,13 @@ function connect() {
       closes.push(code);
       notify();
     },
+    onSynced: () => {
+      synced++;
+      notify();
+    },
   });
   hub.start();
-  return { hub, states, messages, closes, until };
+  return { hub, states, messages, closes, until, synced: () => synced };
 }
 
 describe("HubSocket", () => {
@@ -99,8 +106,17 @@ describe("HubSocket", () => {
     await link.until(() => link.states.at(-1) === "live");
     expect(link.states).toEqual(["connecting", "live"]);
     expect(hellos).toBe(1);
-    expect(link.messages.map((m) => m.type)).toEqual(["welcome"]);
+    expect(link.messages[0]?.type).toBe("welcome");
+    expect(link.messages.filter((m) => m.type !== "welcome" && m.type !== "pong")).toEqual([]);
     expect(link.hub.live).toBe(true);
+  });
+
+  it("marks the end of the hub's replay after each welcome (resume without a REST snapshot)", async () => {
+    const link = connect();
+    await link.until(() => link.synced() === 1);
+    sockets[0]?.terminate();
+    await link.until(() => link.synced() === 2);
+    expect(hellos).toBe(2);
   });
 
   it("reconnects by itself after the link drops, and says hello again", async () => {

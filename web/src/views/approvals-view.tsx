@@ -1,17 +1,34 @@
-// The default view: pending prompts as cards (live), an announcement region for screen readers, the resolved list.
+// The default view: pending prompts as cards (live, settled cards linger in place), an announcement region for
+// screen readers, the emergency banner, and the resolved list.
+import { useEffect, useRef } from "preact/hooks";
+import { useDeviceNames } from "../devices-cache.ts";
+import { useLayoutGuard } from "../layout-guard.ts";
 import type { Hub } from "../use-hub.ts";
 import { PromptCard } from "./prompt-card.tsx";
 import { ResolvedList } from "./resolved-list.tsx";
 
-export function ApprovalsView({ hub }: { hub: Hub }) {
+export function emergencyWords(hub: Pick<Hub, "emergency">): string[] {
   const { emergency } = hub;
-  const switches = emergency
-    ? [
-        emergency.readOnly ? "read-only mode" : "",
-        emergency.disableHighImpact ? "high-impact tools disabled" : "",
-        emergency.blockedTools.length ? `${emergency.blockedTools.length} tool(s) blocked` : "",
-      ].filter(Boolean)
-    : [];
+  if (!emergency) return [];
+  return [
+    emergency.readOnly ? "read-only mode" : "",
+    emergency.disableHighImpact ? "high-impact tools disabled" : "",
+    emergency.blockedTools.length ? `${emergency.blockedTools.length} tool(s) blocked` : "",
+  ].filter(Boolean);
+}
+
+export function ApprovalsView({ hub }: { hub: Hub }) {
+  const list = useRef<HTMLDivElement>(null);
+  const guard = useLayoutGuard(list);
+  const describeDecider = useDeviceNames(hub.deviceId);
+  const switches = emergencyWords(hub);
+  // A tapped notification opens /?prompt=<id>: bring that card into view once it is there.
+  const wanted = new URLSearchParams(location.search).get("prompt");
+  const shown = hub.cards.some((p) => p.promptId === wanted);
+  useEffect(() => {
+    if (wanted && shown)
+      document.querySelector(`article[data-prompt-id="${CSS.escape(wanted)}"]`)?.scrollIntoView();
+  }, [wanted, shown]);
   return (
     <main class="view">
       <div class="sr-only" aria-live="polite" role="status">
@@ -26,26 +43,36 @@ export function ApprovalsView({ hub }: { hub: Hub }) {
         <h1 id="pending-heading" class="section-title">
           Pending <span class="count">{hub.pending.length}</span>
         </h1>
-        {hub.pending.length ? (
-          hub.pending.map((prompt, index) => (
+        <div class="cards" ref={list}>
+          {hub.cards.map((prompt, index) => (
             <PromptCard
               key={prompt.promptId}
               prompt={prompt}
+              settled={hub.settledOf(prompt.promptId)}
+              outbox={hub.outbox(prompt.promptId)}
               takeFocus={index === 0}
               clockOffsetMs={hub.clockOffsetMs}
+              guard={guard}
+              describeDecider={describeDecider}
               decide={hub.decide}
+              undo={hub.undo}
               confirm={hub.confirm}
             />
-          ))
-        ) : (
-          <p class="muted empty">No requests waiting. New ones appear here as agents ask.</p>
+          ))}
+        </div>
+        {hub.cards.length ? null : (
+          <p class="muted empty">
+            {hub.link === "live"
+              ? "No requests waiting. New ones appear here as agents ask."
+              : "Waiting for the link to Airlock…"}
+          </p>
         )}
       </section>
       <section aria-labelledby="resolved-heading">
         <h2 id="resolved-heading" class="section-title">
           Resolved
         </h2>
-        <ResolvedList prompts={hub.resolved} myDeviceId={hub.deviceId} />
+        <ResolvedList prompts={hub.resolved} describeDecider={describeDecider} />
       </section>
     </main>
   );

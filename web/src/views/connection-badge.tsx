@@ -5,6 +5,7 @@ const words: Record<LinkState, string> = {
   connecting: "Connecting…",
   live: "Live",
   reconnecting: "Reconnecting…",
+  offline: "Offline",
 };
 
 export function ConnectionBadge({ link }: { link: LinkState }) {

@@ -1,25 +1,20 @@
-// The recent resolved prompts: what was asked, how it ended (allow_once, deny_timeout …) and who decided.
+// The recent resolved prompts: what was asked, how it ended and who decided (a device's name, never a raw id).
 import type { ResolvedPrompt } from "../../../src/protocol/prompts.ts";
-import { capabilityLabel, isAllow, resolutionLabel, scopePreview } from "../labels.ts";
-
-function decidedBy(prompt: ResolvedPrompt, myDeviceId: string | null): string {
-  if (prompt.resolution === "deny_timeout") return "nobody answered";
-  if (prompt.decidedBy.deviceId && prompt.decidedBy.deviceId === myDeviceId) return "this device";
-  return prompt.decidedBy.actor;
-}
+import { capabilityLabel, isAllow, resolutionLabel, scopePreview, shortText } from "../labels.ts";
 
 export function ResolvedList({
   prompts,
-  myDeviceId,
+  describeDecider,
 }: {
   prompts: ResolvedPrompt[];
-  myDeviceId: string | null;
+  describeDecider(prompt: ResolvedPrompt): string;
 }) {
   if (!prompts.length) return <p class="muted empty">Nothing resolved yet.</p>;
   return (
     <ol class="resolved">
       {prompts.map((prompt) => {
         const { shown, more } = scopePreview(prompt);
+        const calls = prompt.callIds.length;
         return (
           <li key={prompt.promptId} class="resolved-item" data-prompt-id={prompt.promptId}>
             <div class="resolved-top">
@@ -34,9 +29,9 @@ export function ResolvedList({
               {capabilityLabel[prompt.capability]} · <strong>{prompt.agent.name}</strong>
             </div>
             <div class="muted small">
-              <code>{shown.join(", ")}</code>
-              {more ? ` +${more} more` : ""} · {prompt.callIds.length} call
-              {prompt.callIds.length === 1 ? "" : "s"} · by {decidedBy(prompt, myDeviceId)}
+              <code>{shown.map((s) => shortText(s, 80)).join(", ")}</code>
+              {more ? ` +${more} more` : ""} · {calls} call{calls === 1 ? "" : "s"}
+              {prompt.resolution === "deny_timeout" ? "" : ` · ${describeDecider(prompt)}`}
             </div>
           </li>
         );

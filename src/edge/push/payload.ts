@@ -1,0 +1,36 @@
+// What a push notification says about a prompt: the agent, the tool and the scope, shortened and redacted again
+// (never a secret part: tokens, query strings, env values), and how many prompts wait in all.
+import { redactText } from "../../policy/redact.ts";
+import type { CapabilityPrompt } from "../../protocol/prompts.ts";
+
+const SCOPE_CHARS = 80;
+
+export interface PushPayload {
+  title: string;
+  body: string;
+  promptId: string;
+  pending: number;
+  tag: string;
+}
+
+function shorten(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+}
+
+export function promptPayload(prompt: CapabilityPrompt, pending: number): PushPayload {
+  const calls = prompt.callIds.length;
+  const scope = prompt.scopes[0]?.summary ?? "";
+  const more = calls > 1 ? ` (+${calls - 1} more)` : "";
+  const agent = shorten(redactText(prompt.agent.name), 60);
+  const tool = shorten(redactText(prompt.method), 40);
+  const waiting = pending > 1 ? ` · ${pending} waiting` : "";
+  return {
+    title: `${agent} asks: ${tool}`,
+    body: `${prompt.risk.toUpperCase()} risk · ${shorten(redactText(scope), SCOPE_CHARS)}${more}${waiting}`,
+    promptId: prompt.promptId,
+    pending,
+    // One notification slot: a newer prompt replaces the older notification instead of stacking.
+    tag: "airlock-prompt",
+  };
+}

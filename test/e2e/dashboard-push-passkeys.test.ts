@@ -1,0 +1,306 @@
+// Web Push and passkey step-up end to end, on http://localhost (WebAuthn refuses IP-address origins):
+// - the phone subscribes from the Devices view; a new prompt batch makes the Worker POST an RFC 8291 encrypted,
+//   VAPID-signed message to a local push endpoint of this test (Chromium's own push service needs Google's servers,
+//   so PushManager.subscribe is stubbed to hand out that endpoint with real P-256 keys); the test decrypts it with
+//   http_ece, checks what it says (agent, tool, scope, never the secret), and delivers it to the service worker over
+//   CDP, which shows the notification;
+// - a passkey is registered with Chromium's virtual authenticator (CDP WebAuthn); afterwards device revocation and
+//   a high-risk confirmation each run a fresh assertion, and fail when user verification fails.
+import { createECDH, createPublicKey, verify as verifySignature } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import ece from "http_ece";
+import type { Browser, CDPSession, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser } from "./support/browser.ts";
+import {
+  buildDashboard,
+  Companion,
+  card,
+  type Phone,
+  phone,
+  steady,
+  tapDecision,
+  toolCall,
+  WAIT_MS,
+} from "./support/dashboard.ts";
+import { type Edge, startEdge } from "./support/edge.ts";
+
+interface Delivery {
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+let edge: Edge;
+let base: string;
+let browser: Browser;
+let ui: Phone;
+let page: Page;
+let companion: Companion;
+let pushServer: Server;
+let pushPort: number;
+const deliveries: Delivery[] = [];
+let onDelivery: (() => void) | null = null;
+const stateDir = mkdtempSync(join(tmpdir(), "airlock-push-"));
+
+function nextDelivery(count: number): Promise<Delivery> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("no push delivery in time")), WAIT_MS);
+    const check = () => {
+      const found = deliveries[count];
+      if (!found) return;
+      clearTimeout(timer);
+      onDelivery = null;
+      resolve(found);
+    };
+    onDelivery = check;
+    check();
+  });
+}
+
+const b64 = (s: string) => Buffer.from(s, "base64url");
+
+/** Checks the VAPID header (RFC 8292): an ES256 JWT for this endpoint's origin, signed by the key in `k=`. */
+function checkVapid(authorization: string): { aud: string; sub: string } {
+  const match = /^vapid t=([^,]+),\s*k=(\S+)$/.exec(authorization);
+  if (!match?.[1] || !match[2]) throw new Error(`not a vapid header: ${authorization}`);
+  const [header, claims, signature] = match[1].split(".");
+  const point = b64(match[2]);
+  const key = createPublicKey({
+    key: {
+      kty: "EC",
+      crv: "P-256",
+      x: point.subarray(1, 33).toString("base64url"),
+      y: point.subarray(33).toString("base64url"),
+    },
+    format: "jwk",
+  });
+  const ok = verifySignature(
+    "sha256",
+    Buffer.from(`${header}.${claims}`),
+    { key, dsaEncoding: "ieee-p1363" },
+    b64(signature ?? ""),
+  );
+  if (!ok) throw new Error("VAPID signature does not verify");
+  return JSON.parse(b64(claims ?? "").toString("utf8")) as { aud: string; sub: string };
+}
+
+async function pageKeys(): Promise<{ d: string; auth: string }> {
+  return page.evaluate(() => (window as unknown as { __pushKeys: { d: string; auth: string } }).__pushKeys);
+}
+
+let cdp: CDPSession;
+let authenticatorId = "";
+
+beforeAll(async () => {
+  buildDashboard();
+  pushServer = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      deliveries.push({ path: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks) });
+      res.writeHead(201).end();
+      onDelivery?.();
+    });
+  });
+  await new Promise<void>((resolve) => pushServer.listen(0, "127.0.0.1", () => resolve()));
+  const address = pushServer.address();
+  pushPort = typeof address === "object" && address ? address.port : 0;
+  // Local push endpoints are allowed only by this switch; one notification per device per 60 s.
+  writeFileSync(
+    join(stateDir, "dev.vars"),
+    "AIRLOCK_PUSH_ALLOW_LOOPBACK=1\nAIRLOCK_PUSH_MIN_INTERVAL_MS=60000\n",
+  );
+  [edge, browser] = await Promise.all([startEdge({ stateDir }), launchBrowser()]);
+  base = `http://localhost:${edge.port}`;
+  companion = await new Companion(
+    edge.base,
+    (await edge.pairDevice("companion", "push companion")).token,
+  ).open();
+  ui = await phone(browser, "light", { permissions: ["notifications"], baseURL: base });
+  page = ui.page;
+  const endpoint = `http://127.0.0.1:${pushPort}/push/e2e-device`;
+  await ui.context.addInitScript((pushEndpoint: string) => {
+    // Stand-in for the browser's push service registration: real P-256 keys, an endpoint of the test's server.
+    let current: PushSubscription | null = null;
+    const toB64 = (bytes: ArrayBuffer | Uint8Array) =>
+      btoa(String.fromCharCode(...new Uint8Array(bytes)))
+        .replaceAll("+", "-")
+        .replaceAll("/", "_")
+        .replace(/=+$/, "");
+    PushManager.prototype.getSubscription = async () => current;
+    PushManager.prototype.subscribe = async () => {
+      const pair = (await crypto.subtle.generateKey({ name: "ECDH", namedCurve: "P-256" }, true, [
+        "deriveBits",
+      ])) as CryptoKeyPair;
+      const raw = await crypto.subtle.exportKey("raw", pair.publicKey);
+      const jwk = await crypto.subtle.exportKey("jwk", pair.privateKey);
+      const auth = toB64(crypto.getRandomValues(new Uint8Array(16)));
+      (window as unknown as { __pushKeys: unknown }).__pushKeys = { d: jwk.d, auth };
+      const keys = { p256dh: toB64(raw), auth };
+      current = {
+        endpoint: pushEndpoint,
+        expirationTime: null,
+        options: { userVisibleOnly: true, applicationServerKey: null },
+        getKey: () => null,
+        toJSON: () => ({ endpoint: pushEndpoint, expirationTime: null, keys }),
+        unsubscribe: async () => {
+          current = null;
+          return true;
+        },
+      } as unknown as PushSubscription;
+      return current;
+    };
+  }, endpoint);
+  cdp = await ui.context.newCDPSession(page);
+  await cdp.send("WebAuthn.enable");
+  ({ authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
+    options: {
+      protocol: "ctap2",
+      transport: "internal",
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  }));
+  const code = await edge.newApproverCode();
+  await page.goto(`${base}/pair?code=${code}`);
+  await page.getByRole("button", { name: "Pair this device" }).tap();
+  await page.getByRole("status", { name: "Connection: Live" }).waitFor({ timeout: WAIT_MS });
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+}, 180_000);
+
+afterAll(async () => {
+  companion?.close();
+  pushServer?.close();
+  await browser?.close();
+  await edge?.stop();
+  rmSync(stateDir, { recursive: true, force: true });
+});
+
+async function openDevices(): Promise<void> {
+  await page.goto(`${base}/devices`);
+  await page.getByRole("heading", { name: "This device" }).waitFor({ timeout: WAIT_MS });
+}
+
+describe("Web Push", () => {
+  it("subscribes this phone and delivers an encrypted, VAPID-signed notification per new prompt batch", async () => {
+    await openDevices();
+    await page.getByRole("button", { name: "Turn notifications on" }).tap();
+    await page.getByText("Notifications are on.").waitFor({ timeout: WAIT_MS });
+
+    const secret = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
+    const delivered = nextDelivery(0);
+    await companion.ask(toolCall("call-push", `git push https://x:${secret}@github.com/acme/app.git`));
+    const push = await delivered;
+    expect(push.path).toBe("/push/e2e-device");
+    expect(push.headers["content-encoding"]).toBe("aes128gcm");
+    const claims = checkVapid(String(push.headers.authorization));
+    expect(claims.aud).toBe(`https://127.0.0.1:${pushPort}`);
+    expect(claims.sub).toMatch(/^mailto:/);
+
+    const keys = await pageKeys();
+    const receiver = createECDH("prime256v1");
+    receiver.setPrivateKey(b64(keys.d));
+    const plain = ece.decrypt(push.body, {
+      version: "aes128gcm",
+      privateKey: receiver,
+      authSecret: keys.auth,
+    });
+    const payload = JSON.parse(plain.toString("utf8")) as { title: string; body: string; promptId: string };
+    expect(payload.title).toBe("E2E Agent asks: bash");
+    expect(payload.body).toContain("git push");
+    expect(payload.body).toContain("github.com");
+    expect(payload.body).not.toContain(secret);
+    expect(payload.promptId).toMatch(/^prm_/);
+
+    // The service worker shows it (delivered over CDP, as the browser's push service would).
+    const sw = await ui.context.newCDPSession(page);
+    const registration = new Promise<string>((resolve) =>
+      sw.on("ServiceWorker.workerRegistrationUpdated", (event) => {
+        const found = event.registrations.find((r) => r.scopeURL === `${base}/`);
+        if (found) resolve(found.registrationId);
+      }),
+    );
+    await sw.send("ServiceWorker.enable");
+    await sw.send("ServiceWorker.deliverPushMessage", {
+      origin: base,
+      registrationId: await registration,
+      data: plain.toString("utf8"),
+    });
+    await page.waitForFunction(
+      async (title) => {
+        const reg = await navigator.serviceWorker.ready;
+        return (await reg.getNotifications()).some(
+          (n) => n.title === title && n.data?.url?.startsWith("/?prompt="),
+        );
+      },
+      payload.title,
+      { timeout: WAIT_MS },
+    );
+  });
+});
+
+describe("passkey step-up", () => {
+  it("registers a passkey with the virtual authenticator", async () => {
+    await openDevices();
+    await page.getByRole("button", { name: "Register a passkey" }).tap();
+    await page.getByText("Passkey registered.").waitFor({ timeout: WAIT_MS });
+    const { credentials } = await cdp.send("WebAuthn.getCredentials", { authenticatorId });
+    expect(credentials).toHaveLength(1);
+  });
+
+  it("revokes a device only after a fresh assertion", async () => {
+    const target = await edge.pairDevice("companion", "old laptop");
+    await openDevices();
+    const row = page.locator(`li[data-device-id="${target.deviceId}"]`);
+    await row.getByRole("button", { name: /^Revoke/ }).tap();
+    await row.getByRole("button", { name: "Revoke", exact: true }).tap();
+    await row.getByText("revoked").waitFor({ timeout: WAIT_MS });
+    const { credentials } = await cdp.send("WebAuthn.getCredentials", { authenticatorId });
+    expect(credentials[0]?.signCount).toBeGreaterThan(0);
+  });
+
+  it("refuses when user verification fails, and revokes nothing", async () => {
+    const target = await edge.pairDevice("companion", "kept laptop");
+    await cdp.send("WebAuthn.setUserVerified", { authenticatorId, isUserVerified: false });
+    try {
+      await openDevices();
+      const row = page.locator(`li[data-device-id="${target.deviceId}"]`);
+      await row.getByRole("button", { name: /^Revoke/ }).tap();
+      await row.getByRole("button", { name: "Revoke", exact: true }).tap();
+      await page.getByRole("alert").waitFor({ timeout: WAIT_MS });
+      const res = await fetch(`${edge.base}/v1/devices`, {
+        headers: { authorization: `Bearer ${target.token}` },
+      });
+      expect(res.status).toBe(200);
+    } finally {
+      await cdp.send("WebAuthn.setUserVerified", { authenticatorId, isUserVerified: true });
+    }
+  });
+
+  it("steps up before a high-risk allow", async () => {
+    await page.goto(base);
+    await page.getByRole("status", { name: "Connection: Live" }).waitFor({ timeout: WAIT_MS });
+    const before =
+      (await cdp.send("WebAuthn.getCredentials", { authenticatorId })).credentials[0]?.signCount ?? 0;
+    const promptId = await companion.ask(toolCall("call-stepup", "npm publish"));
+    await card(page, promptId).waitFor({ timeout: WAIT_MS });
+    const decision = companion.decisionFor("call-stepup");
+    await tapDecision(page, promptId, "Allow once");
+    await steady(page);
+    await card(page, promptId).getByRole("button", { name: "Yes, allow once" }).tap();
+    expect(await decision).toMatchObject({ decision: "allow", source: "user" });
+    const after =
+      (await cdp.send("WebAuthn.getCredentials", { authenticatorId })).credentials[0]?.signCount ?? 0;
+    expect(after).toBeGreaterThan(before);
+  });
+
+  it("ran without a script error or a CSP violation", () => {
+    expect(ui.problems).toEqual([]);
+  });
+});

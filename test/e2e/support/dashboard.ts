@@ -1,0 +1,189 @@
+// Shared parts of the dashboard e2e files: the companion's websocket, tool calls, the production build, a phone
+// page that pairs by URL and reports script errors and CSP violations, and waits for a steady layout.
+import { spawnSync } from "node:child_process";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import WebSocket from "ws";
+import type { DecisionRequest } from "../../../src/protocol/decisions.ts";
+import { type ClientMessage, ServerMessage } from "../../../src/protocol/socket.ts";
+import { phoneContext } from "./browser.ts";
+import { type Edge, ROOT } from "./edge.ts";
+
+export const WAIT_MS = 15_000;
+
+/** Builds what ships (vitest sets NODE_ENV=test, which would make Vite emit a development bundle). */
+export function buildDashboard(): void {
+  const built = spawnSync("npm", ["run", "-s", "build:web"], {
+    cwd: ROOT,
+    encoding: "utf8",
+    env: { ...process.env, NODE_ENV: "production" },
+  });
+  if (built.status !== 0) throw new Error(`build:web failed:\n${built.stdout}\n${built.stderr}`);
+}
+
+/** The companion's side: a bearer-authenticated socket whose every message is parsed with ServerMessage. */
+export class Companion {
+  readonly received: ServerMessage[] = [];
+  readonly #ws: WebSocket;
+  #listeners: (() => void)[] = [];
+  #closed = "";
+
+  constructor(base: string, token: string) {
+    this.#ws = new WebSocket(`${base.replace("http", "ws")}/v1/connect?role=companion`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    this.#ws.on("message", (raw) => {
+      this.received.push(ServerMessage.parse(JSON.parse(String(raw))));
+      for (const listener of this.#listeners) listener();
+    });
+    this.#ws.on("close", (code, reason) => {
+      this.#closed = ` (socket closed ${code} ${String(reason)})`;
+    });
+  }
+
+  async open(): Promise<this> {
+    await new Promise<void>((resolve, reject) => {
+      this.#ws.once("open", () => resolve());
+      this.#ws.once("error", reject);
+    });
+    this.send({ type: "hello", client: { name: "e2e-companion", version: "0.0.0" } });
+    await this.next((m) => m.type === "welcome");
+    return this;
+  }
+
+  send(message: ClientMessage): void {
+    this.#ws.send(JSON.stringify(message));
+  }
+
+  next(match: (m: ServerMessage) => boolean, timeoutMs = WAIT_MS): Promise<ServerMessage> {
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        const found = this.received.find(match);
+        if (!found) return false;
+        this.#listeners = this.#listeners.filter((l) => l !== listener);
+        clearTimeout(timer);
+        resolve(found);
+        return true;
+      };
+      const listener = () => void check();
+      const timer = setTimeout(() => {
+        this.#listeners = this.#listeners.filter((l) => l !== listener);
+        reject(
+          new Error(
+            `companion: no matching message in ${timeoutMs} ms${this.#closed}; last: ${JSON.stringify(this.received.slice(-2))}`,
+          ),
+        );
+      }, timeoutMs);
+      if (!check()) this.#listeners.push(listener);
+    });
+  }
+
+  /** Sends a tool call and returns the prompt id the hub opened for it (it must need a person). */
+  async ask(request: DecisionRequest): Promise<string> {
+    const id = `req-${request.call_id}`;
+    this.send({ type: "tool_request", id, request });
+    const answer = await this.next(
+      (m) => (m.type === "decision_pending" || m.type === "capability_decision") && m.id === id,
+    );
+    if (answer.type !== "decision_pending")
+      throw new Error(`expected a prompt, got ${JSON.stringify(answer)}`);
+    return answer.promptId;
+  }
+
+  async decisionFor(callId: string) {
+    const m = await this.next((x) => x.type === "capability_decision" && x.data.call_id === callId);
+    if (m.type !== "capability_decision") throw new Error("unreachable");
+    return m.data;
+  }
+
+  close(): void {
+    this.#ws.close();
+  }
+}
+
+export function toolCall(
+  callId: string,
+  command: string,
+  extra: { description?: string; cwd?: string; agent?: string } = {},
+): DecisionRequest {
+  return {
+    call_id: callId,
+    session_id: "sess-e2e",
+    agent: { id: extra.agent ?? "e2e-agent", name: "E2E Agent", version: "1.0.0" },
+    tool: "bash",
+    input: { command, ...(extra.description ? { description: extra.description } : {}) },
+    ...(extra.cwd ? { cwd: extra.cwd } : {}),
+  };
+}
+
+export interface Phone {
+  context: BrowserContext;
+  page: Page;
+  problems: string[];
+}
+
+/** A phone-sized context whose pages report script errors and CSP violations into `problems`. */
+export async function phone(
+  browser: Browser,
+  colorScheme: "light" | "dark" = "light",
+  options: { permissions?: string[]; baseURL?: string } = {},
+): Promise<Phone> {
+  const context = await phoneContext(browser, colorScheme);
+  if (options.permissions && options.baseURL)
+    await context.grantPermissions(options.permissions, { origin: options.baseURL });
+  const problems: string[] = [];
+  await context.addInitScript(() => {
+    document.addEventListener("securitypolicyviolation", (event) =>
+      console.error(`CSP violation: ${event.effectiveDirective} blocked ${event.blockedURI}`),
+    );
+  });
+  context.on("page", (opened) => {
+    opened.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));
+    opened.on("console", (message) => {
+      if (message.text().startsWith("CSP violation")) problems.push(message.text());
+    });
+  });
+  const page = await context.newPage();
+  return { context, page, problems };
+}
+
+/** Pairs the page's browser by the pairing URL and waits for the live link. */
+export async function pairPhone(page: Page, base: string, edge: Edge, name = "E2E phone"): Promise<void> {
+  const code = await edge.newApproverCode();
+  await page.goto(`${base}/pair?code=${code}`);
+  await page.getByLabel("Device name").fill(name);
+  await page.getByRole("button", { name: "Pair this device" }).tap();
+  await page.getByRole("status", { name: "Connection: Live" }).waitFor({ timeout: WAIT_MS });
+}
+
+/** Waits until the card list has been still long enough for a tap to count (see web/src/layout-guard.ts). */
+export async function steady(page: Page): Promise<void> {
+  // Two frames first: a layout change made by the last action is observed (and marked) by then.
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await page.locator(".cards:not([data-settling])").waitFor({ timeout: WAIT_MS });
+}
+
+export const card = (page: Page, promptId: string) => page.locator(`article[data-prompt-id="${promptId}"]`);
+
+/**
+ * Taps a decision button of a card once the layout is steady; if the card says the tap was dropped because the
+ * list had just moved (web/src/layout-guard.ts), waits for steadiness and taps again, as a person would.
+ */
+export async function tapDecision(page: Page, promptId: string, name: string | RegExp): Promise<void> {
+  const button = card(page, promptId).getByRole(
+    "button",
+    typeof name === "string" ? { name, exact: true } : { name },
+  );
+  for (let attempt = 0; attempt < 3; attempt++) {
+    await steady(page);
+    await button.tap();
+    const dropped = await card(page, promptId)
+      .locator(".tap-hint")
+      .waitFor({ timeout: 300 })
+      .then(
+        () => true,
+        () => false,
+      );
+    if (!dropped) return;
+  }
+  throw new Error(`the tap on "${String(name)}" kept being dropped as a layout change`);
+}

@@ -1,0 +1,43 @@
+// The account's devices, fetched once per page and shared by every view that names a device ("by Pixel 8").
+import { useEffect, useState } from "preact/hooks";
+import { z } from "zod";
+import { Device } from "../../src/protocol/pairing.ts";
+import type { ResolvedPrompt } from "../../src/protocol/prompts.ts";
+import { api } from "./api.ts";
+
+export const DeviceList = z.object({ devices: z.array(Device) });
+
+let cached: Promise<Device[]> | null = null;
+
+export function loadDevices(fresh = false): Promise<Device[]> {
+  if (fresh || !cached) {
+    cached = api("/v1/devices", DeviceList).then((list) => list.devices);
+    cached.catch(() => {
+      cached = null;
+    });
+  }
+  return cached;
+}
+
+/** "by this device", "by Pixel 8", "by the API": who decided, in words a person recognises. */
+export function deciderWords(
+  decidedBy: { actor: string; deviceId: string | null },
+  devices: Device[],
+  myDeviceId: string | null,
+): string {
+  if (decidedBy.deviceId && decidedBy.deviceId === myDeviceId) return "by this device";
+  const device = devices.find((d) => d.id === decidedBy.deviceId);
+  if (device) return `by ${device.name}`;
+  if (decidedBy.actor === "timeout") return "no answer in time";
+  if (decidedBy.actor === "policy") return "by policy";
+  if (decidedBy.deviceId) return "by a removed device";
+  return `by ${decidedBy.actor === "api" ? "the API" : decidedBy.actor}`;
+}
+
+export function useDeviceNames(myDeviceId: string | null): (prompt: ResolvedPrompt) => string {
+  const [devices, setDevices] = useState<Device[]>([]);
+  useEffect(() => {
+    loadDevices().then(setDevices, () => setDevices([]));
+  }, []);
+  return (prompt) => deciderWords(prompt.decidedBy, devices, myDeviceId);
+}

@@ -1,0 +1,152 @@
+/// <reference lib="webworker" />
+// The dashboard's service worker: precaches the build (installable, opens offline to its last state), shows a
+// notification for each push from Airlock, and opens the prompt when one is tapped. Never caches /v1.
+
+declare const self: ServiceWorkerGlobalScope & {
+  __WB_MANIFEST: { url: string; revision: string | null }[];
+};
+
+// vite-plugin-pwa (injectManifest) replaces `self.__WB_MANIFEST` with the build's file list and revisions.
+const manifest = self.__WB_MANIFEST;
+/** The cache name changes with the build's files, so every deploy gets a fresh cache and the old one is dropped. */
+export const SW_VERSION = manifest
+  .map((e) => `${e.url}@${e.revision ?? ""}`)
+  .sort()
+  .join("|");
+const CACHE = `airlock-${hashOf(SW_VERSION)}`;
+
+function hashOf(text: string): string {
+  let h = 2166136261;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
+  return (h >>> 0).toString(36);
+}
+
+/** The app shell is cached as "/" (the servers redirect /index.html there); the plugin lists icons twice. */
+const PRECACHE = [
+  ...new Set(manifest.map((e) => (e.url === "index.html" ? "/" : `/${e.url.replace(/^\//, "")}`))),
+];
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(
+    caches
+      .open(CACHE)
+      .then((cache) => cache.addAll(PRECACHE))
+      .then(() => self.skipWaiting()),
+  );
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    caches
+      .keys()
+      .then((keys) =>
+        Promise.all(keys.filter((k) => k.startsWith("airlock-") && k !== CACHE).map((k) => caches.delete(k))),
+      )
+      .then(() => self.clients.claim()),
+  );
+});
+
+self.addEventListener("message", (event) => {
+  if (event.data === "version") event.ports[0]?.postMessage(CACHE);
+});
+
+self.addEventListener("fetch", (event) => {
+  const url = new URL(event.request.url);
+  if (event.request.method !== "GET" || url.origin !== self.location.origin) return;
+  // The API and the socket always go to the network: a cached answer would be a stale decision.
+  if (url.pathname.startsWith("/v1/") || url.pathname === "/healthz") return;
+  // Navigations get the app shell (every view is a path of the one page); assets come from the cache first.
+  const key = event.request.mode === "navigate" ? "/" : url.pathname;
+  event.respondWith(
+    caches.open(CACHE).then(async (cache) => {
+      if (event.request.mode === "navigate") {
+        try {
+          return await fetch(event.request);
+        } catch {
+          return (await cache.match(key)) ?? Response.error();
+        }
+      }
+      return (await cache.match(key)) ?? fetch(event.request);
+    }),
+  );
+});
+
+/** What Airlock pushes (src/edge/push/payload.ts): already redacted and short. Checked field by field (no zod here:
+ * the worker stays small). */
+interface PushPayload {
+  title: string;
+  body: string;
+  promptId?: string;
+  pending?: number;
+  tag?: string;
+}
+
+function str(value: unknown, max: number): string | undefined {
+  return typeof value === "string" && value.length <= max ? value : undefined;
+}
+
+export function parsePush(data: unknown): PushPayload {
+  const fallback = { title: "Airlock", body: "An agent is waiting for your answer." };
+  if (!data || typeof data !== "object") return fallback;
+  const d = data as Record<string, unknown>;
+  const title = str(d.title, 200);
+  const body = str(d.body, 500);
+  if (title === undefined || body === undefined) return fallback;
+  const promptId = str(d.promptId, 100);
+  const tag = str(d.tag, 100);
+  const pending =
+    typeof d.pending === "number" && Number.isInteger(d.pending) && d.pending >= 0 ? d.pending : undefined;
+  return {
+    title,
+    body,
+    ...(promptId ? { promptId } : {}),
+    ...(tag ? { tag } : {}),
+    ...(pending !== undefined ? { pending } : {}),
+  };
+}
+
+self.addEventListener("push", (event) => {
+  let data: unknown = null;
+  try {
+    data = event.data?.json();
+  } catch {
+    data = null;
+  }
+  const payload = parsePush(data);
+  const target = payload.promptId ? `/?prompt=${encodeURIComponent(payload.promptId)}` : "/";
+  event.waitUntil(
+    Promise.all([
+      self.registration.showNotification(payload.title, {
+        body: payload.body,
+        tag: payload.tag ?? "airlock-prompt",
+        data: { url: target },
+        icon: "/icon.svg",
+        badge: "/icon.svg",
+      }),
+      payload.pending !== undefined
+        ? (self.navigator as Navigator & { setAppBadge?: (n: number) => Promise<void> }).setAppBadge?.(
+            payload.pending,
+          )
+        : undefined,
+    ]),
+  );
+});
+
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const data: unknown = event.notification.data;
+  const url = data && typeof data === "object" ? str((data as Record<string, unknown>).url, 300) : undefined;
+  // Only a path on this origin: a notification can never send the person elsewhere.
+  const target = new URL(url?.startsWith("/") && !url.startsWith("//") ? url : "/", self.location.origin)
+    .href;
+  event.waitUntil(
+    self.clients.matchAll({ type: "window", includeUncontrolled: true }).then(async (windows) => {
+      const open = windows.find((w) => new URL(w.url).origin === self.location.origin);
+      if (open) {
+        await open.navigate(target).catch(() => undefined);
+        return open.focus();
+      }
+      return self.clients.openWindow(target);
+    }),
+  );
+});

@@ -1,0 +1,96 @@
+// Jobs: hosted agent runs with their state, steps and spend; cancel stops a run at its next step boundary.
+import { useState } from "preact/hooks";
+import { api, errorMessage } from "../api.ts";
+import type { ViewProps } from "../app.tsx";
+import { navigate, routeDetail } from "../route.ts";
+import { BackLink, field, listOf, Rec, RecordDetails, StateTag, when } from "./records.tsx";
+import { Show, useResource } from "./resource.tsx";
+
+const Jobs = listOf("jobs");
+const finished = /cancel|fail|done|complete|succe/i;
+
+export function JobsView({ path }: ViewProps) {
+  const id = routeDetail(path);
+  return id ? <JobDetail id={id} /> : <JobList />;
+}
+
+function JobList() {
+  const [resource, reload] = useResource("/v1/jobs", Jobs);
+  return (
+    <main class="view">
+      <h1 class="section-title">Jobs</h1>
+      <Show resource={resource} reload={reload} feature="Jobs are">
+        {(list) =>
+          list.length ? (
+            <ul class="menu">
+              {list.map((job) => (
+                <li key={field(job, "id")}>
+                  <a
+                    class="menu-row"
+                    href={`/jobs/${field(job, "id")}`}
+                    onClick={(e) => {
+                      e.preventDefault();
+                      navigate(`/jobs/${encodeURIComponent(field(job, "id"))}`);
+                    }}
+                  >
+                    <span>
+                      <StateTag state={field(job, "state", "status")} />{" "}
+                      <strong>{field(job, "name", "id")}</strong>
+                    </span>
+                    <span class="muted small">{when(job, "created_at", "started_at")}</span>
+                  </a>
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p class="muted empty">No jobs yet. Schedules and webhooks start them.</p>
+          )
+        }
+      </Show>
+    </main>
+  );
+}
+
+function JobDetail({ id }: { id: string }) {
+  const [resource, reload] = useResource(`/v1/jobs/${encodeURIComponent(id)}`, Rec);
+  const [error, setError] = useState("");
+  const cancel = async () => {
+    setError("");
+    try {
+      await api(`/v1/jobs/${encodeURIComponent(id)}/cancel`, Rec, { method: "POST" });
+      reload();
+    } catch (failure) {
+      setError(errorMessage(failure));
+    }
+  };
+  return (
+    <main class="view">
+      <BackLink to="jobs" label="Jobs" />
+      <h1 class="section-title">Job</h1>
+      <Show resource={resource} reload={reload} feature="Jobs are">
+        {(raw) => {
+          const job = (raw.job as Rec | undefined) ?? raw;
+          const state = field(job, "state", "status");
+          return (
+            <div class="panel">
+              <p>
+                <StateTag state={state} /> <strong>{field(job, "name", "id")}</strong>
+              </p>
+              {finished.test(state) ? null : (
+                <button type="button" class="decision deny" onClick={() => void cancel()}>
+                  Cancel job
+                </button>
+              )}
+              <RecordDetails rec={job} />
+            </div>
+          );
+        }}
+      </Show>
+      {error ? (
+        <p class="card-status error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </main>
+  );
+}

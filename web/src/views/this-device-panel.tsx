@@ -1,0 +1,122 @@
+// This device: push notifications on or off, and a passkey for step-up (once registered, risky actions need it).
+import { useEffect, useState } from "preact/hooks";
+import { z } from "zod";
+import { errorMessage } from "../api.ts";
+import { registerPasskey } from "../passkeys.ts";
+import { currentSubscription, disablePush, enablePush, pushSupported } from "../push-client.ts";
+import { Show, useResource } from "./resource.tsx";
+
+const PasskeyList = z.object({
+  passkeys: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      created_at: z.string(),
+      last_used_at: z.string().nullable(),
+    }),
+  ),
+});
+
+export function ThisDevicePanel() {
+  const [subscribed, setSubscribed] = useState<boolean | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [note, setNote] = useState("");
+  const [passkeys, reloadPasskeys] = useResource("/v1/passkeys", PasskeyList);
+  useEffect(() => {
+    currentSubscription().then(
+      (s) => setSubscribed(Boolean(s)),
+      () => setSubscribed(false),
+    );
+  }, []);
+
+  const run = async (action: () => Promise<unknown>, done: string) => {
+    setBusy(true);
+    setNote("");
+    try {
+      await action();
+      setNote(done);
+    } catch (failure) {
+      setNote(errorMessage(failure));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section class="panel" aria-labelledby="this-device-heading">
+      <h2 id="this-device-heading" class="panel-title">
+        This device
+      </h2>
+      <div class="switch-row">
+        <p class="switch-label">Notifications</p>
+        <p class="muted small">
+          A notification for each new request, naming the agent, tool and scope (never secrets). Tap it to
+          answer.
+        </p>
+        {pushSupported() ? (
+          <button
+            type="button"
+            class="small-button"
+            disabled={busy || subscribed === null}
+            onClick={() =>
+              void run(
+                async () => {
+                  if (subscribed) await disablePush();
+                  else await enablePush();
+                  setSubscribed(!subscribed);
+                },
+                subscribed ? "Notifications are off." : "Notifications are on.",
+              )
+            }
+          >
+            {subscribed ? "Turn notifications off" : "Turn notifications on"}
+          </button>
+        ) : (
+          <p class="muted small">
+            This browser cannot receive push notifications (on iPhone: add Airlock to the Home Screen first).
+          </p>
+        )}
+      </div>
+      <div class="switch-row">
+        <p class="switch-label">Passkey</p>
+        <p class="muted small">
+          With a passkey registered, high-risk approvals, policy edits, turning an emergency switch off and
+          revoking a device each need a fresh fingerprint, face or PIN check.
+        </p>
+        <Show resource={passkeys} reload={reloadPasskeys} feature="Passkeys">
+          {(data) => (
+            <ul class="blocked">
+              {data.passkeys.map((p) => (
+                <li key={p.id}>
+                  <span>{p.name}</span>
+                  <span class="muted small">
+                    {p.last_used_at ? `used ${new Date(p.last_used_at).toLocaleString()}` : "not used yet"}
+                  </span>
+                </li>
+              ))}
+              {data.passkeys.length ? null : <li class="muted">None registered.</li>}
+            </ul>
+          )}
+        </Show>
+        <button
+          type="button"
+          class="small-button"
+          disabled={busy}
+          onClick={() =>
+            void run(async () => {
+              await registerPasskey(navigator.userAgent.includes("Mobile") ? "Phone passkey" : "Passkey");
+              reloadPasskeys();
+            }, "Passkey registered.")
+          }
+        >
+          Register a passkey
+        </button>
+      </div>
+      {note ? (
+        <p class="card-status" role="status">
+          {note}
+        </p>
+      ) : null}
+    </section>
+  );
+}
