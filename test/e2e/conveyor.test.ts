@@ -13,6 +13,7 @@ import { ensureBuilt } from "../support/build.ts";
 import { type EgressServers, startEgressServers } from "../support/egress-servers.ts";
 import { runToEnd } from "../support/run-process.ts";
 import { launchBrowser, phoneContext } from "./support/browser.ts";
+import { tapDecision } from "./support/dashboard.ts";
 import { type Edge, ROOT, startEdge } from "./support/edge.ts";
 
 const WAIT_MS = 15_000;
@@ -131,8 +132,9 @@ describe("signed webhook → proposal → phone → executor → audit", () => {
     expect(text).toContain("CI passed on main");
     await page.screenshot({ path: join(ROOT, "test-results", "conveyor-proposal.png") });
 
-    // 4. A tap on Allow once; the executor calls the local server exactly once.
-    await card.getByRole("button", { name: "Allow once", exact: true }).tap();
+    // 4. A tap on Allow once (once the card list is still: a tap right after it moved is refused as a
+    // mis-tap); the executor calls the local server exactly once.
+    await tapDecision(page, proposal.prompt_id ?? "", "Allow once");
     await card.waitFor({ state: "detached", timeout: WAIT_MS });
     const done = await api<{ proposal: ProposalView }>(`/v1/proposals/${proposal_id}/execute`, {
       method: "POST",
