@@ -290,8 +290,15 @@ describe("views on a phone", () => {
     expect(await answer.textContent()).toMatch(/allow[\s\S]*tests/);
   });
 
+  it("Proposals lists the conveyor's proposals by state", async () => {
+    await go("/proposals");
+    await page.getByText("No proposals.").waitFor({ timeout: WAIT_MS });
+    await page.getByRole("combobox").selectOption("EXECUTED");
+    await page.getByText("No proposals in state EXECUTED.").waitFor({ timeout: WAIT_MS });
+    await shot("dashboard-proposals.png");
+  });
+
   it.each([
-    ["/proposals", "Proposals are not enabled on this server."],
     ["/jobs", "Jobs are not enabled on this server."],
     ["/schedules", "Schedules are not enabled on this server."],
     ["/chat", "Chat is not enabled on this server."],
