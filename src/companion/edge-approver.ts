@@ -41,11 +41,13 @@ export function unreachableDecision(error: unknown, server: string): CompanionDe
   if (error instanceof EdgeError && error.kind === "unauthenticated") {
     return denied(`Airlock denied this call: it needs approval, but ${error.message}`, "unavailable");
   }
+  // An unreachable edge's message already names the server; anything else gets it named here, once.
   const message = error instanceof Error ? error.message : String(error);
-  return denied(
-    `Airlock denied this call: it needs a person's approval, but the Airlock edge (${server}) cannot be reached: ${message}`,
-    "unavailable",
-  );
+  const why =
+    error instanceof EdgeError && error.kind === "unreachable"
+      ? message
+      : `the Airlock edge at ${server} failed (${message})`;
+  return denied(`Airlock denied this call: it needs a person's approval, but ${why}`, "unavailable");
 }
 
 const POLL_MS = 500;

@@ -44,8 +44,7 @@ export const doctorCommand: Command = {
   name: ["doctor"],
   help: HELP,
   async run(args, io) {
-    const json = parseJsonOnly("doctor", args, io);
-    if (json === undefined) return ExitCode.usage;
+    const json = parseJsonOnly(args);
     const checks: Check[] = [];
     const creds = loadCredentials(io.env);
     if (!creds.ok) {

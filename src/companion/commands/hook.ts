@@ -1,6 +1,6 @@
 // `airlock hook claude-code|codex`: the agent hook entry points (stdin JSON → decision JSON) and `--install`.
-import { parseArgs } from "node:util";
 import { type Command, type CommandIo, ExitCode } from "../command.ts";
+import { parseCommandArgs, UsageError } from "../command-args.ts";
 import { installTimeoutSeconds } from "../hook-runtime.ts";
 
 const CLAUDE_HELP = `Usage: airlock hook claude-code                      (run by Claude Code; reads hook JSON on stdin)
@@ -42,34 +42,17 @@ Exit codes: as for "airlock hook claude-code".
 type Agent = "claude-code" | "codex";
 
 async function install(agent: Agent, args: string[], io: CommandIo): Promise<number> {
-  let values: {
-    project?: boolean;
-    local?: boolean;
-    "dry-run"?: boolean;
-    json?: boolean;
-    install?: boolean;
-    uninstall?: boolean;
-  };
-  try {
-    values = parseArgs({
-      args,
-      options: {
-        install: { type: "boolean" },
-        uninstall: { type: "boolean" },
-        project: { type: "boolean" },
-        local: { type: "boolean" },
-        "dry-run": { type: "boolean" },
-        json: { type: "boolean" },
-      },
-    }).values;
-  } catch (error) {
-    io.stderr(`airlock hook ${agent}: ${error instanceof Error ? error.message : String(error)}\n`);
-    return ExitCode.usage;
-  }
-  if (agent === "codex" && values.local) {
-    io.stderr("airlock hook codex: --local is a Claude Code option; use --project for .codex/hooks.json\n");
-    return ExitCode.usage;
-  }
+  const { values } = parseCommandArgs(args, {
+    install: { type: "boolean" },
+    uninstall: { type: "boolean" },
+    project: { type: "boolean" },
+    local: { type: "boolean" },
+    "dry-run": { type: "boolean" },
+    json: { type: "boolean" },
+  });
+  if (values.install && values.uninstall) throw new UsageError("give --install or --uninstall, not both");
+  if (agent === "codex" && values.local)
+    throw new UsageError("--local is a Claude Code option; use --project for .codex/hooks.json");
   const options = { remove: values.uninstall ?? false, dryRun: values["dry-run"] ?? false };
   try {
     const result =
@@ -125,11 +108,9 @@ function hookCommand(agent: Agent, help: string): Command {
     help,
     async run(args, io) {
       if (args.includes("--install") || args.includes("--uninstall")) return install(agent, args, io);
-      if (args.length > 0) {
-        io.stderr(`airlock hook ${agent}: unexpected argument "${args[0]}" (hooks read stdin; see --help)\n`);
-        // Fail closed even when misconfigured: the agent sees a blocking error, not a silent allow.
-        return 2;
-      }
+      // Fail closed even when misconfigured: a usage error exits 2, which the agent treats as blocking.
+      if (args.length > 0)
+        throw new UsageError(`unexpected argument "${args[0]}" (as a hook it reads the event on stdin)`);
       return runHook(agent, io);
     },
   };

@@ -1,11 +1,11 @@
 // `airlock policy import claude-code <settings.json>`: Claude Code rules as an Airlock config.
 import { readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { stringify } from "yaml";
 import { z } from "zod";
 import { compilePolicy } from "../../policy/index.ts";
 import { type Command, ExitCode } from "../command.ts";
+import { parseCommandArgs, UsageError } from "../command-args.ts";
 import { projectRootOf, translateClaudePermissions } from "./policy-claude-code.ts";
 import { formatLoadError } from "./policy-sources.ts";
 
@@ -32,17 +32,20 @@ and bare tool names. The output is compiled before it is written.
 
 Exit codes: 0 written, 1 a rule could not be translated (nothing written), 2 bad arguments.`,
   async run(args, io) {
-    const { values, positionals } = parseArgs({
+    const { values, positionals } = parseCommandArgs(
       args,
-      options: { out: { type: "string" } },
-      allowPositionals: true,
-      strict: true,
-    });
+      { out: { type: "string" } },
+      { max: 2, what: "claude-code and one SETTINGS.json" },
+    );
     const [kind, file] = positionals;
-    if (kind !== "claude-code" || !file) {
-      io.stderr("airlock policy import: usage: airlock policy import claude-code SETTINGS.json\n");
-      return ExitCode.usage;
+    if (kind !== "claude-code") {
+      throw new UsageError(
+        kind
+          ? `cannot import from "${kind}"; the only source is claude-code`
+          : "say what to import: claude-code",
+      );
     }
+    if (!file) throw new UsageError("give the Claude Code settings file to import");
     const path = resolve(io.cwd, file);
     let settings: z.infer<typeof SettingsSchema>;
     try {

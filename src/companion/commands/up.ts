@@ -1,6 +1,6 @@
 // `airlock up`: runs the companion daemon in the foreground until interrupted.
-import { parseArgs } from "node:util";
 import { type Command, ExitCode } from "../command.ts";
+import { parseCommandArgs } from "../command-args.ts";
 import { socketPath } from "../config.ts";
 
 const HELP = `Usage: airlock up [--quiet]
@@ -25,13 +25,7 @@ export const upCommand: Command = {
   name: ["up"],
   help: HELP,
   async run(args, io) {
-    let quiet = false;
-    try {
-      quiet = parseArgs({ args, options: { quiet: { type: "boolean" } } }).values.quiet ?? false;
-    } catch (error) {
-      io.stderr(`airlock up: ${error instanceof Error ? error.message : String(error)}\n`);
-      return ExitCode.usage;
-    }
+    const quiet = parseCommandArgs(args, { quiet: { type: "boolean" } }).values.quiet ?? false;
     const log = (line: string) => {
       if (!quiet) io.stderr(`${new Date().toISOString()} airlock: ${line}\n`);
     };
