@@ -48,7 +48,14 @@ function readVar(file: string, name: string): string {
 }
 
 export async function startEdge(
-  options: { port?: number; stateDir?: string; entry?: string; vars?: Record<string, string> } = {},
+  options: {
+    port?: number;
+    stateDir?: string;
+    entry?: string;
+    vars?: Record<string, string>;
+    /** flags for `npm run dev` (--lan, --public-url) */
+    args?: string[];
+  } = {},
 ): Promise<Edge> {
   const port = options.port ?? (await freePort());
   const stateDir = options.stateDir ?? mkdtempSync(join(tmpdir(), "airlock-edge-"));
@@ -64,7 +71,7 @@ export async function startEdge(
     );
   }
   let out = "";
-  const child: ChildProcess = spawn(process.execPath, [join(ROOT, "scripts/dev.mjs")], {
+  const child: ChildProcess = spawn(process.execPath, [join(ROOT, "scripts/dev.mjs"), ...(options.args ?? [])], {
     cwd: ROOT,
     env: {
       ...process.env,
