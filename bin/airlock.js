@@ -10,7 +10,7 @@ module.enableCompileCache?.();
 const argv = process.argv.slice(2);
 if (argv.length === 2 && argv[0] === "hook" && (argv[1] === "claude-code" || argv[1] === "codex")) {
   const { runFastHook } = await import("../dist/companion/hook-fast.js");
-  process.exitCode = await runFastHook(argv[1], fileURLToPath(import.meta.url));
+  await runFastHook(argv[1], fileURLToPath(import.meta.url));
 } else {
   const { main } = await import("../dist/companion/cli.js");
   process.exitCode = await main(argv);

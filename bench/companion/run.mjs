@@ -1,13 +1,14 @@
 // Companion benchmark: hook decision latency with the process spawn included (a local allow and a grant hit,
-// through a running daemon), against a no-op node process spawned the same way; plus the daemon's in-process
-// decision latency and a control-socket round trip. Builds dist/ first (tsc), writes results.json and
-// results.md beside itself. Switches: BENCH_SPAWNS (default 100), BENCH_INPROC (default 5000), --no-build.
+// through a running daemon), against a no-op node process spawned the same way and interleaved with it; plus the
+// daemon's in-process decision latency and a control-socket round trip. Builds dist/ first (npm run build:node),
+// writes results.json and results.md beside itself with --record (else scratch copies in bench/.scratch).
+// Switches: BENCH_SPAWNS (default 100), BENCH_INPROC (default 5000), --no-build, --record.
 import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { summarize } from "../lib/stats.mjs";
+import { resultsFile, summarize } from "../lib/stats.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..", "..");
@@ -24,13 +25,15 @@ function writeMarkdown(report) {
     `| ${k} | ${(s.p50_ms * f).toFixed(unit === "ms" ? 1 : 0)} ${unit} | ${(s.p99_ms * f).toFixed(unit === "ms" ? 1 : 0)} ${unit} | ${s.n} |`;
   const m = report.machine;
   writeFileSync(
-    join(here, "results.md"),
+    resultsFile(join(here, "results.md")),
     [
       "# Companion benchmark results",
       "",
       `${report.date} — ${m.cpu}, nproc ${m.nproc}, node ${m.node}, ${m.platform}; 1-minute load average ${m.loadavg_1m_before ?? "?"} before, ${m.loadavg_1m_after ?? "?"} after`,
       "",
       report.method,
+      "",
+      `Target: a hook through the running daemon at most 1.3× a bare \`node -e ""\` start (p50). Measured: ×${r(results.spawn.hook_local_allow_daemon.p50_ms / results.spawn.hook_pair_baseline.p50_ms)} against the no-op runs interleaved with it.`,
       "",
       "| spawned (process start included) | p50 | p99 | n | × no-op (p50 / p99) |",
       "|---|---|---|---|---|",
@@ -45,12 +48,14 @@ function writeMarkdown(report) {
       "## Reading these figures",
       "",
       "- The machine is a shared 2-vCPU VM; compare ratios to the no-op run beside them (see the load average).",
-      "- The CLI loads a command's module only when that command runs, so `airlock --version` costs about a bare",
-      "  Node start, and `airlock hook …` through the CLI costs about the same as the hook entry called directly",
-      "  (`…_no_cli_dispatch`).",
-      "- The daemon is what makes hooks fast: with it running, a hook only parses its stdin and asks over the",
-      "  control socket, never loading the policy engine; without it, every hook process loads and compiles the",
-      "  layered policy itself (the `no_daemon` rows).",
+      "- `airlock hook …` goes from `bin/airlock.js` straight to one bundled file (`dist/companion/hook-fast.js`,",
+      "  Node built-ins only): it reads the event, hands it whole to the daemon over the control socket and prints",
+      "  the answer; the daemon validates it and decides. `hook_pair_baseline` is the no-op run interleaved with",
+      "  `hook_local_allow_daemon`, one each per round, so both see the same machine load.",
+      "- `…_no_compile_cache` turns Node's module compile cache off (`NODE_DISABLE_COMPILE_CACHE=1`) to show what",
+      "  `module.enableCompileCache()` in the bin buys.",
+      "- Without a daemon, every hook process loads and compiles the layered policy itself (the `no_daemon` row);",
+      "  the first hook that finds no daemon starts one, so this is paid once (measured with AIRLOCK_AUTOSTART=0).",
       "- Inside the daemon a local allow takes tens of µs and a control-socket round trip a fraction of a ms; the",
       "  grant-hit series is slower because each call is a fresh shell command parsed by the policy engine before the",
       "  grant is consulted.",
@@ -60,7 +65,7 @@ function writeMarkdown(report) {
 }
 
 if (process.argv.includes("--report-only")) {
-  writeMarkdown(JSON.parse(readFileSync(join(here, "results.json"), "utf8")));
+  writeMarkdown(JSON.parse(readFileSync(resultsFile(join(here, "results.json")), "utf8")));
   process.exit(0);
 }
 
@@ -72,6 +77,7 @@ if (!process.argv.includes("--no-build")) {
   } catch {
     console.error("tsc reported errors (emitted anyway); benchmarking the emitted dist/");
   }
+  execFileSync(process.execPath, [join(root, "scripts", "bundle-hook.mjs")], { stdio: "inherit" });
 }
 
 // ---- a private HOME: policy (allow reads, ask the rest), a cached persisted grant for `make …` ---------
@@ -101,6 +107,8 @@ Object.assign(env, {
   HOME: home,
   AIRLOCK_HOME: airlockHome,
   AIRLOCK_SOCKET: join(dir, "run", "daemon.sock"),
+  // The bench starts and stops its daemon itself; the no-daemon rows must not start one.
+  AIRLOCK_AUTOSTART: "0",
 });
 
 const hookInput = (tool_name, tool_input, i) =>
@@ -125,15 +133,39 @@ function timedSpawn(args, stdin, envOverride = env) {
     });
     child.on("error", reject);
     child.on("exit", (code) => resolve({ ms: Number(process.hrtime.bigint() - start) / 1e6, out, code }));
+    // A child that exits before reading its stdin (`node -e ""` never reads it) closes the pipe: EPIPE here is
+    // expected, not a failure of the run.
+    child.stdin.on("error", (error) => {
+      if (error.code !== "EPIPE") reject(error);
+    });
     child.stdin.end(stdin);
   });
 }
 
-async function series(name, args, stdinOf, expect) {
-  await timedSpawn(args, stdinOf(-1)); // warm the file cache
+/** Two series, one sample of each per round, so machine load falls on both alike. */
+async function paired(nameA, argsA, nameB, argsB, stdinOf, expectB, envB = env) {
+  await timedSpawn(argsA, "");
+  await timedSpawn(argsB, stdinOf(-1), envB);
+  const a = [];
+  const b = [];
+  for (let i = 0; i < SPAWNS; i++) {
+    a.push((await timedSpawn(argsA, "")).ms);
+    const r = await timedSpawn(argsB, stdinOf(i), envB);
+    if (expectB && !expectB(r)) throw new Error(`${nameB}: unexpected output ${r.out}`);
+    b.push(r.ms);
+  }
+  const sa = summarize(a);
+  const sb = summarize(b);
+  console.log(`${nameA.padEnd(34)} p50 ${sa.p50_ms.toFixed(1)} ms  p99 ${sa.p99_ms.toFixed(1)} ms`);
+  console.log(`${nameB.padEnd(34)} p50 ${sb.p50_ms.toFixed(1)} ms  p99 ${sb.p99_ms.toFixed(1)} ms`);
+  return [sa, sb];
+}
+
+async function series(name, args, stdinOf, expect, envOverride = env) {
+  await timedSpawn(args, stdinOf(-1), envOverride); // warm the file cache
   const samples = [];
   for (let i = 0; i < SPAWNS; i++) {
-    const r = await timedSpawn(args, stdinOf(i));
+    const r = await timedSpawn(args, stdinOf(i), envOverride);
     if (expect && !expect(r)) throw new Error(`${name}: unexpected output ${r.out}`);
     samples.push(r.ms);
   }
@@ -160,7 +192,6 @@ function startDaemon() {
 }
 
 const results = { spawn: {}, in_process: {} };
-let entry = "";
 const loadBefore = loadavg();
 try {
   console.log(`spawned processes: ${SPAWNS} each; in-process decisions: ${INPROC} each`);
@@ -172,22 +203,20 @@ try {
   );
   const daemon = await startDaemon();
   try {
-    results.spawn.hook_local_allow_daemon = await series(
+    [results.spawn.hook_pair_baseline, results.spawn.hook_local_allow_daemon] = await paired(
+      'baseline (paired): node -e ""',
+      ["-e", ""],
       "hook local allow (daemon)",
       [BIN, "hook", "claude-code"],
       LOCAL_ALLOW,
       decisionIs("allow", 'rule "reads"'),
     );
-    // The same hook without the CLI dispatcher (which loads every command's module at start): what lazy
-    // command loading in cli.ts would buy.
-    entry = `import { runClaudeCodeHook } from ${JSON.stringify(join(root, "dist/companion/adapters/claude-code/hook.js"))};
-      let s = ""; for await (const c of process.stdin) s += c;
-      const r = await runClaudeCodeHook(s, process.env); process.stdout.write(r.stdout); process.exitCode = r.exitCode;`;
-    results.spawn.hook_local_allow_daemon_no_cli_dispatch = await series(
-      "hook local allow (daemon, no CLI)",
-      ["--input-type=module", "-e", entry],
+    results.spawn.hook_local_allow_daemon_no_compile_cache = await series(
+      "hook local allow (daemon, no cache)",
+      [BIN, "hook", "claude-code"],
       LOCAL_ALLOW,
       decisionIs("allow", 'rule "reads"'),
+      { ...env, NODE_DISABLE_COMPILE_CACHE: "1" },
     );
     results.spawn.hook_grant_hit_daemon = await series(
       "hook grant hit (daemon)",
@@ -203,12 +232,6 @@ try {
   results.spawn.hook_local_allow_no_daemon = await series(
     "hook local allow (no daemon)",
     [BIN, "hook", "claude-code"],
-    LOCAL_ALLOW,
-    decisionIs("allow"),
-  );
-  results.spawn.hook_local_allow_no_daemon_no_cli_dispatch = await series(
-    "hook local allow (no daemon, no CLI)",
-    ["--input-type=module", "-e", entry],
     LOCAL_ALLOW,
     decisionIs("allow"),
   );
@@ -277,12 +300,15 @@ const report = {
     loadavg_1m_after: Math.round(loadavg()[0] * 100) / 100,
   },
   method:
-    'Each spawn series runs `node <args>` with the hook JSON on stdin, sequentially, timing spawn to exit (process start, CLI load, decision, output). Baseline: `node -e ""` spawned the same way. Daemon: `airlock up`, unpaired, policy allowing reads, one cached persisted grant (make*). In-process: Daemon.decide() and a control-socket round trip from the same process.',
+    'Each spawn series runs `node <args>` with the hook JSON on stdin, sequentially, timing spawn to exit (process start, hook entry load, decision, output). Baseline: `node -e ""` spawned the same way; hook_pair_baseline alternates with hook_local_allow_daemon round by round. Daemon: `airlock up`, unpaired, policy allowing reads, one cached persisted grant (make*). In-process: Daemon.decide() and a control-socket round trip from the same process.',
   results,
   ratios_vs_node_noop: Object.fromEntries(
     Object.entries(results.spawn).map(([k, s]) => [k, ratioOf(s, results.spawn.baseline_node_noop)]),
   ),
 };
-writeFileSync(join(here, "results.json"), `${JSON.stringify(report, null, 2)}\n`);
+const out = resultsFile(join(here, "results.json"));
+writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
 writeMarkdown(report);
-console.log(`wrote ${join(here, "results.json")} and results.md`);
+console.log(
+  `wrote ${out} and its results.md${process.argv.includes("--record") ? "" : " (scratch; --record to keep)"}`,
+);

@@ -117,7 +117,7 @@ export async function decideHook(
       if (outcome === "refused") return await slowPath(agent, stdin, env);
       if (outcome === "unavailable" && first) {
         // No daemon: start one for the calls that follow, and decide this one here.
-        startDaemonInBackground(env, binPath);
+        await startDaemonInBackground(env, binPath);
         return await slowPath(agent, stdin, env);
       }
       // Lost mid-answer (or gone while we retried): the daemon journaled the call; ask again while it restarts.
@@ -133,15 +133,20 @@ export async function decideHook(
 }
 
 /** `airlock hook claude-code|codex` as spawned by the agent: stdin in, the answer out, its exit code returned. */
-export async function runFastHook(agent: HookAgent, binPath: string): Promise<number> {
-  let stdin = "";
-  try {
-    for await (const chunk of process.stdin) stdin += chunk;
-  } catch {
-    // an unreadable stdin is answered as malformed input
-  }
+export async function runFastHook(agent: HookAgent, binPath: string): Promise<never> {
+  const stdin = await new Promise<string>((resolve) => {
+    let text = "";
+    process.stdin.setEncoding("utf8");
+    process.stdin.on("data", (chunk: string) => {
+      text += chunk;
+    });
+    process.stdin.once("end", () => resolve(text));
+    // An unreadable stdin is answered as malformed input.
+    process.stdin.once("error", () => resolve(text));
+  });
   const result = await decideHook(agent, stdin, process.env, binPath);
-  if (result.stdout) process.stdout.write(result.stdout);
   if (result.stderr) process.stderr.write(result.stderr);
-  return result.exitCode;
+  // Exit as soon as the answer is written: nothing else is left to do, and the agent is waiting on our exit.
+  await new Promise<void>((resolve) => process.stdout.write(result.stdout, () => resolve()));
+  process.exit(result.exitCode);
 }

@@ -34,7 +34,8 @@ export const tryCommand: Command = {
       );
       return ExitCode.config;
     }
-    if (startDaemonInBackground(io.env, BIN_PATH) && !json) io.stderr("Starting the Airlock daemon…\n");
+    if ((await startDaemonInBackground(io.env, BIN_PATH)) && !json)
+      io.stderr("Starting the Airlock daemon…\n");
     await waitForDaemon(io.env, 5_000);
     const seconds = Math.round(promptTimeoutMs(io.env) / 1000);
     if (!json)

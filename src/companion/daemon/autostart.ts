@@ -1,7 +1,5 @@
 // Starting the daemon on demand: the first hook that finds none starts one in the background, so the slow no-daemon
 // path is paid once, not on every call. Node built-ins only: the fast hook entry bundles this file.
-import { spawn } from "node:child_process";
-import { closeSync, mkdirSync, openSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { join } from "node:path";
 import { airlockHome, daemonDisabled, type Env, socketPath } from "../config.ts";
@@ -20,10 +18,13 @@ export function daemonLogPath(env: Env): string {
 
 /**
  * Starts `airlock up --on-demand` detached (its log in $AIRLOCK_HOME/daemon.log) unless one is already starting.
- * Returns whether this call started it. Never throws: a hook must decide even when this fails.
+ * Resolves whether this call started it. Never throws: a hook must decide even when this fails.
  */
-export function startDaemonInBackground(env: Env, binPath: string): boolean {
+export async function startDaemonInBackground(env: Env, binPath: string): Promise<boolean> {
   if (autostartDisabled(env)) return false;
+  // Loaded here, not at the top: a hook that finds its daemon never pays for them.
+  const { spawn } = await import("node:child_process");
+  const { closeSync, mkdirSync, openSync, rmSync, statSync, writeFileSync } = await import("node:fs");
   const home = airlockHome(env);
   const marker = join(home, "run", "starting");
   try {

@@ -38,7 +38,7 @@ export const ControlRequest = z.discriminatedUnion("type", [
     agent: z.enum(["claude-code", "codex"]),
     stdin: z.string(),
     /** The hook process's own switches that shape its answer (AIRLOCK_CLAUDE_ASK, timeouts). */
-    env: z.record(z.enum(HOOK_ENV_KEYS), z.string().max(100)).optional(),
+    env: z.partialRecord(z.enum(HOOK_ENV_KEYS), z.string().max(100)).optional(),
   }),
 ]);
 export type ControlRequest = z.infer<typeof ControlRequest>;
