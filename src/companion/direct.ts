@@ -1,7 +1,7 @@
 // The no-daemon path: decide with the local policy and grant cache, ask the edge directly when a person must decide.
 import { enqueueAudit } from "./audit-queue.ts";
 import { type Env, edgeGraceMs, edgeTimeoutMs, promptTimeoutMs } from "./config.ts";
-import { loadCredentials } from "./credentials.ts";
+import { loadCredentials, NOT_PAIRED } from "./credentials.ts";
 import { PolicyStore } from "./daemon/policy-store.ts";
 import { decideToolCall } from "./decide.ts";
 import { awaitKnownDecision, EdgeApprover, unreachableDecision } from "./edge-approver.ts";
@@ -38,7 +38,7 @@ export async function decideDirect(
     grants: (c, record) => matchGrant(grants, c.agent.id, record),
     ...(edge
       ? { approver: new EdgeApprover(edge, edgeGraceMs(env)) }
-      : { unpairedReason: creds.ok ? "" : creds.reason }),
+      : { unpairedReason: creds.ok ? "" : creds.missing ? NOT_PAIRED : creds.reason }),
     audit: (event) => {
       try {
         enqueueAudit([event], env);

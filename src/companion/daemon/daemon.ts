@@ -8,7 +8,7 @@ import { runClaudeCodeHook } from "../adapters/claude-code/hook.ts";
 import { runCodexHook } from "../adapters/codex/hook.ts";
 import { enqueueAudit, queuedAuditCount } from "../audit-queue.ts";
 import { type Env, edgeGraceMs, edgeTimeoutMs, promptTimeoutMs, socketPath, stateDir } from "../config.ts";
-import { type Credentials, loadCredentials } from "../credentials.ts";
+import { type Credentials, loadCredentials, NOT_PAIRED } from "../credentials.ts";
 import { type Approver, decideToolCall } from "../decide.ts";
 import { fromDecisionResponse, toDecisionRequest, unreachableDecision } from "../edge-approver.ts";
 import { EdgeClient, EdgeError } from "../edge-client.ts";
@@ -202,9 +202,7 @@ export class Daemon {
       grants: (c, record) =>
         matchGrant(this.#sync.grants, c.agent.id, record) ??
         this.#sessionGrants.match(c.sessionId, c.agent.id, record),
-      ...(this.#edge
-        ? { approver: this.#approver() }
-        : { unpairedReason: 'this machine is not paired (run "airlock pair <code>")' }),
+      ...(this.#edge ? { approver: this.#approver() } : { unpairedReason: NOT_PAIRED }),
       audit: (event) => {
         enqueueAudit([event], this.#env);
         this.#scheduleAuditFlush();
