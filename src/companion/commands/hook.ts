@@ -1,6 +1,7 @@
 // `airlock hook claude-code|codex`: the agent hook entry points (stdin JSON → decision JSON) and `--install`.
 import { type Command, type CommandIo, ExitCode } from "../command.ts";
 import { parseCommandArgs, UsageError } from "../command-args.ts";
+import type { InstallResult } from "../hook-install.ts";
 import { installTimeoutSeconds } from "../hook-runtime.ts";
 
 const CLAUDE_HELP = `Usage: airlock hook claude-code                      (run by Claude Code; reads hook JSON on stdin)
@@ -34,7 +35,9 @@ or deny. apply_patch is judged per file. PermissionRequest prints decision.behav
 UserPromptSubmit forwards the prompt to the daemon. Any failure denies.
 
 --install merges entries into ~/.codex/hooks.json ($CODEX_HOME honoured) or, with --project,
-.codex/hooks.json. Older Codex releases also need [features] codex_hooks = true in config.toml.
+.codex/hooks.json, and records each entry as trusted in config.toml the way Codex's own /hooks
+review does ([hooks.state."<file>:<event>:<group>:<handler>"] trusted_hash = "sha256:…"), with
+[features] hooks = true: Codex skips untrusted hooks without a word. "airlock doctor" checks it.
 
 Exit codes: as for "airlock hook claude-code".
 `;
@@ -55,7 +58,7 @@ async function install(agent: Agent, args: string[], io: CommandIo): Promise<num
     throw new UsageError("--local is a Claude Code option; use --project for .codex/hooks.json");
   const options = { remove: values.uninstall ?? false, dryRun: values["dry-run"] ?? false };
   try {
-    const result =
+    const result: InstallResult & { trusted?: { key: string }[]; configPath?: string } =
       agent === "claude-code"
         ? (await import("../adapters/claude-code/install.ts")).installClaudeHooks(
             values.local ? "local" : values.project ? "project" : "user",
@@ -78,6 +81,10 @@ async function install(agent: Agent, args: string[], io: CommandIo): Promise<num
         `Installed Airlock's ${agent} hooks (${result.events.join(", ")}) in ${result.path}\n` +
           `  command: ${result.command}\n  timeout: ${result.timeoutSeconds} s (prompt timeout + 30 s: ${installTimeoutSeconds(io.env)} s)\n`,
       );
+      if (result.trusted && result.configPath)
+        io.stdout(
+          `  trusted: ${result.trusted.length} hook(s) recorded in ${result.configPath} ([hooks.state], [features] hooks = true)\n`,
+        );
     }
     return ExitCode.ok;
   } catch (error) {
