@@ -100,7 +100,9 @@ describe("Codex with Airlock's hooks", { timeout: 180_000 }, () => {
     );
     const check = (await doctor()).find((c) => c.check === "codex hooks");
     expect(check?.status).toBe("fail");
-    expect(check?.detail).toMatch(/not trusted by Codex.*pre_tool_use:0:0 \(modified\).*hook codex --install/s);
+    expect(check?.detail).toMatch(
+      /not trusted by Codex.*pre_tool_use:0:0 \(modified\).*hook codex --install/s,
+    );
     writeFileSync(path, config.replace(/\[hooks\.state\.[^\n]+\ntrusted_hash = [^\n]+\n/g, ""));
     const none = (await doctor()).find((c) => c.check === "codex hooks");
     expect(none?.status).toBe("fail");
