@@ -226,7 +226,7 @@ function mcpChecks(cwd: string, env: Env): Check[] {
         out.push({
           check: label,
           status: "fail",
-          detail: `${path} runs "npx airlock", an unrelated npm package; register the absolute command from "airlock mcp --help" or npx ${PACKAGE_NAME}`,
+          detail: `${path} runs the bare npm name "airlock" with npx, an unrelated package; register the absolute command from "airlock mcp --help" or npx ${PACKAGE_NAME}`,
         });
       else if (words.slice(0, mcpAt).some((w) => w.startsWith("/") && !existsSync(w)))
         out.push({
