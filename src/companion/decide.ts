@@ -86,11 +86,11 @@ export function decideLocally(
     if (asked.action === "ask") {
       deps.audit?.(auditEventOf(call, record));
       const why = deps.unpairedReason || "no one can be asked";
+      const who = asked.rule
+        ? `rule "${asked.rule}" asks for a person's approval`
+        : "it needs a person's approval";
       return {
-        decision: withRule(
-          denied(`Airlock denied this call: it needs a person's approval, but ${why}`, "unavailable"),
-          record,
-        ),
+        decision: withRule(denied(`Airlock denied this call: ${who}, but ${why}`, "unavailable"), record),
       };
     }
   }

@@ -2,7 +2,7 @@
 // waiting calls, the policy store, grant caches, emergency controls and the audit queue; answers hooks and adapters
 // over the control socket, including whole hook events from the fast hook entry.
 import type { Server } from "node:net";
-import type { DecisionRecord, EmergencyControls } from "../../policy/index.ts";
+import type { EmergencyControls } from "../../policy/index.ts";
 import type { DecisionRequest, ServerMessage } from "../../protocol/index.ts";
 import { runClaudeCodeHook } from "../adapters/claude-code/hook.ts";
 import { runCodexHook } from "../adapters/codex/hook.ts";
@@ -23,17 +23,13 @@ import { EdgeSync } from "./edge-sync.ts";
 import { HubConnection, type HubState } from "./hub-connection.ts";
 import { Journal } from "./journal.ts";
 import { PolicyStore } from "./policy-store.ts";
+import { WaitingCalls } from "./waiting-calls.ts";
 
 const NO_EMERGENCY: EmergencyControls = { readOnly: false, disableHighImpact: false, blockedTools: [] };
 /** Extra wait beyond the prompt timeout for the edge's own timeout answer to arrive. */
 const DEADLINE_MARGIN_MS = 10_000;
 const GRANT_REFRESH_MS = 5 * 60_000;
 const AUDIT_FLUSH_DELAY_MS = 500;
-
-interface Waiter {
-  resolve: Array<(d: CompanionDecision) => void>;
-  record: DecisionRecord | undefined;
-}
 
 export interface DaemonOptions {
   env: Env;
@@ -53,9 +49,12 @@ export class Daemon {
   readonly #policies: PolicyStore;
   readonly #sessionGrants = new SessionGrants();
   readonly #sync: EdgeSync;
-  readonly #waiters = new Map<string, Waiter>();
-  /** One timer per waiting call: the daemon's own deadline if the edge never answers. */
-  readonly #deadlines = new Map<string, NodeJS.Timeout>();
+  readonly #waiting = new WaitingCalls((callId) =>
+    this.#finalize(
+      callId,
+      denied("Airlock denied this call: no one answered the approval prompt in time", "timeout"),
+    ),
+  );
   readonly #startedAt = new Date().toISOString();
   #credentials: Credentials | null = null;
   #edge: EdgeClient | null = null;
@@ -101,8 +100,7 @@ export class Daemon {
     const resumed = this.#journal.load().filter((e) => e.status === "pending");
     if (resumed.length > 0) this.#log(`resuming ${resumed.length} call(s) that were waiting for a person`);
     for (const entry of resumed) {
-      this.#waiters.set(entry.call.callId, { resolve: [], record: undefined });
-      this.#armDeadline(entry.call.callId, entry.deadline);
+      this.#waiting.arm(entry.call.callId, entry.deadline);
     }
     const creds = loadCredentials(this.#env);
     if (creds.ok) {
@@ -138,7 +136,7 @@ export class Daemon {
 
   async stop(): Promise<void> {
     for (const t of this.#timers) clearInterval(t);
-    for (const t of this.#deadlines.values()) clearTimeout(t);
+    this.#waiting.clear();
     if (this.#graceTimer) clearTimeout(this.#graceTimer);
     if (this.#auditTimer) clearTimeout(this.#auditTimer);
     this.#hub?.stop();
@@ -195,7 +193,7 @@ export class Daemon {
     this.#decisions++;
     const known = this.#journal.get(call.callId);
     if (known?.status === "decided" && known.decision) return known.decision;
-    if (known?.status === "pending") return this.#wait(call.callId, undefined);
+    if (known?.status === "pending") return this.#waiting.wait(call.callId);
     return decideToolCall(call, {
       policy: (cwd) => this.#policies.get(cwd),
       emergency: () => this.#emergency,
@@ -233,8 +231,8 @@ export class Daemon {
           submittedAt: new Date().toISOString(),
           deadline,
         });
-        const waiting = this.#wait(call.callId, record);
-        this.#armDeadline(call.callId, deadline);
+        const waiting = this.#waiting.wait(call.callId, record);
+        this.#waiting.arm(call.callId, deadline);
         // Sent now when the socket is up; otherwise on the next welcome, with every other waiting call.
         this.#submit(call.callId, request);
         return waiting;
@@ -256,21 +254,6 @@ export class Daemon {
     );
   }
 
-  /** The daemon's own deadline for a call, in case the edge's timeout answer never arrives. */
-  #armDeadline(callId: string, deadline: number): void {
-    clearTimeout(this.#deadlines.get(callId));
-    const timer = setTimeout(
-      () =>
-        this.#finalize(
-          callId,
-          denied("Airlock denied this call: no one answered the approval prompt in time", "timeout"),
-        ),
-      Math.max(0, deadline - Date.now()),
-    );
-    timer.unref();
-    this.#deadlines.set(callId, timer);
-  }
-
   #scheduleAuditFlush(): void {
     if (this.#auditTimer || this.#connection.state !== "connected") return;
     this.#auditTimer = setTimeout(() => {
@@ -280,31 +263,14 @@ export class Daemon {
     this.#auditTimer.unref();
   }
 
-  #wait(callId: string, record: DecisionRecord | undefined): Promise<CompanionDecision> {
-    return new Promise((resolve) => {
-      const waiter = this.#waiters.get(callId) ?? { resolve: [], record };
-      waiter.record ??= record;
-      waiter.resolve.push(resolve);
-      this.#waiters.set(callId, waiter);
-    });
-  }
-
-  #settle(callId: string, decision: CompanionDecision): void {
-    clearTimeout(this.#deadlines.get(callId));
-    this.#deadlines.delete(callId);
-    const waiter = this.#waiters.get(callId);
-    this.#waiters.delete(callId);
-    for (const resolve of waiter?.resolve ?? []) resolve(decision);
-  }
-
   /** Records a person's (or the edge's) answer durably, then wakes everyone waiting for it. */
   #finalize(callId: string, decision: CompanionDecision): void {
     for (const [id, c] of this.#requestIds) if (c === callId) this.#requestIds.delete(id);
     const entry = this.#journal.get(callId);
     if (!entry || entry.status === "decided") return;
     this.#journal.put({ ...entry, status: "decided", decision, decidedAt: new Date().toISOString() });
-    const record = this.#waiters.get(callId)?.record;
-    this.#settle(callId, decision);
+    const record = this.#waiting.record(callId);
+    this.#waiting.settle(callId, decision);
     this.#log(`call ${callId}: ${decision.decision} (${decision.source})`);
     if (record) void this.#sync.learn(entry.call, record, decision);
   }
@@ -335,7 +301,7 @@ export class Daemon {
         this.#edgeDown = this.#connection.lastError ?? "connection lost";
         const decision = this.#unreachable(this.#edgeDown);
         for (const entry of this.#journal.pending()) {
-          this.#settle(entry.call.callId, decision);
+          this.#waiting.settle(entry.call.callId, decision);
           this.#journal.remove(entry.call.callId);
         }
       }, edgeGraceMs(this.#env));
@@ -343,7 +309,7 @@ export class Daemon {
     }
     if (state === "revoked") {
       for (const entry of this.#journal.pending()) {
-        this.#settle(
+        this.#waiting.settle(
           entry.call.callId,
           denied("Airlock denied this call: this device was revoked", "unavailable"),
         );
@@ -412,7 +378,7 @@ export class Daemon {
         callId: e.call.callId,
         tool: e.call.tool,
         agent: e.call.agent.name,
-        scope: this.#waiters.get(e.call.callId)?.record?.scope.summary ?? e.call.tool,
+        scope: this.#waiting.record(e.call.callId)?.scope.summary ?? e.call.tool,
         ...(e.promptId ? { promptId: e.promptId } : {}),
         since: e.submittedAt,
       })),
