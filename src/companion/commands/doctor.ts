@@ -87,7 +87,7 @@ export const doctorCommand: Command = {
       checks.push({
         check: "daemon",
         status: "warn",
-        detail: `not running (${socketPath(io.env)}); hooks still work, slower — start it with "airlock up"`,
+        detail: `not running (${socketPath(io.env)}); the next hook starts one (or run: ${airlockInvocation(io.env, io.cwd)} up)`,
       });
     }
     const { formatLoadErrors, loadLocalPolicy } = await import("../local-policy.ts");
