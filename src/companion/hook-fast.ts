@@ -1,7 +1,8 @@
 // The agent hook entry that an agent spawns for every tool call: read the event, hand it whole to the daemon, print
 // the daemon's answer. It loads Node built-ins and three small modules, no schema library and no policy engine, and is
-// bundled into one file (scripts/bundle-hook.mjs). Without a daemon it starts one for the next call and decides this
+// bundled into one CommonJS file (scripts/bundle-hook.mjs), which loads faster than ES modules. Without a daemon it starts one for the next call and decides this
 // one the slow way (the full hook, in this process). Every failure denies in the agent's own shape.
+import { readFileSync } from "node:fs";
 import { connect } from "node:net";
 import { denyOutput, type HookAgent, type HookResult } from "./adapters/hook-output.ts";
 import { daemonDisabled, HOOK_ENV_KEYS, hookBudgetMs, socketPath } from "./config.ts";
@@ -76,15 +77,28 @@ function askDaemon(path: string, request: string, timeoutMs: number): Promise<Ou
   });
 }
 
-async function slowPath(agent: HookAgent, stdin: string, env: NodeJS.ProcessEnv): Promise<HookResult> {
+async function slowPath(
+  agent: HookAgent,
+  stdin: string,
+  env: NodeJS.ProcessEnv,
+  binPath: string,
+): Promise<HookResult> {
   // Outside the bundle on purpose: the full hook (schema, policy engine) loads only when the daemon cannot answer.
+  // Found beside the bin, so this works from the one-file bundle (CommonJS) and from tsc's output alike. Those
+  // modules are large, so Node's compile cache (Node >= 22.1) is worth turning on here.
+  (await import("node:module")).enableCompileCache?.();
+  const { pathToFileURL } = await import("node:url");
+  const { dirname, join } = await import("node:path");
+  const dist = join(dirname(binPath), "..", "dist", "companion", "adapters");
   if (agent === "claude-code") {
-    const url = new URL("./adapters/claude-code/hook.js", import.meta.url).href;
-    const mod = (await import(url)) as typeof import("./adapters/claude-code/hook.ts");
+    const mod = (await import(
+      pathToFileURL(join(dist, "claude-code", "hook.js")).href
+    )) as typeof import("./adapters/claude-code/hook.ts");
     return mod.runClaudeCodeHook(stdin, env);
   }
-  const url = new URL("./adapters/codex/hook.js", import.meta.url).href;
-  const mod = (await import(url)) as typeof import("./adapters/codex/hook.ts");
+  const mod = (await import(
+    pathToFileURL(join(dist, "codex", "hook.js")).href
+  )) as typeof import("./adapters/codex/hook.ts");
   return mod.runCodexHook(stdin, env);
 }
 
@@ -97,7 +111,7 @@ export async function decideHook(
 ): Promise<HookResult> {
   const event = eventOf(stdin);
   try {
-    if (daemonDisabled(env)) return await slowPath(agent, stdin, env);
+    if (daemonDisabled(env)) return await slowPath(agent, stdin, env, binPath);
     const passed: Record<string, string> = {};
     for (const key of HOOK_ENV_KEYS) {
       const value = env[key];
@@ -114,16 +128,16 @@ export async function decideHook(
       if (outcome === "malformed")
         return denyOutput(event, "Airlock denied this call: the daemon sent a malformed answer");
       // Too large for the control socket, say: the full hook decides it here.
-      if (outcome === "refused") return await slowPath(agent, stdin, env);
+      if (outcome === "refused") return await slowPath(agent, stdin, env, binPath);
       if (outcome === "unavailable" && first) {
         // No daemon: start one for the calls that follow, and decide this one here.
         await startDaemonInBackground(env, binPath);
-        return await slowPath(agent, stdin, env);
+        return await slowPath(agent, stdin, env, binPath);
       }
       // Lost mid-answer (or gone while we retried): the daemon journaled the call; ask again while it restarts.
       first = false;
       if (Date.now() > deadline - budget + DAEMON_RESTART_GRACE_MS || Date.now() >= deadline)
-        return await slowPath(agent, stdin, env);
+        return await slowPath(agent, stdin, env, binPath);
       await new Promise((r) => setTimeout(r, 150));
     }
   } catch (error) {
@@ -134,16 +148,13 @@ export async function decideHook(
 
 /** `airlock hook claude-code|codex` as spawned by the agent: stdin in, the answer out, its exit code returned. */
 export async function runFastHook(agent: HookAgent, binPath: string): Promise<never> {
-  const stdin = await new Promise<string>((resolve) => {
-    let text = "";
-    process.stdin.setEncoding("utf8");
-    process.stdin.on("data", (chunk: string) => {
-      text += chunk;
-    });
-    process.stdin.once("end", () => resolve(text));
-    // An unreadable stdin is answered as malformed input.
-    process.stdin.once("error", () => resolve(text));
-  });
+  let stdin = "";
+  try {
+    // One blocking read of the whole pipe: cheaper than building process.stdin's stream, and the agent closes it.
+    stdin = readFileSync(0, "utf8");
+  } catch {
+    // an unreadable stdin is answered as malformed input
+  }
   const result = await decideHook(agent, stdin, process.env, binPath);
   if (result.stderr) process.stderr.write(result.stderr);
   // Exit as soon as the answer is written: nothing else is left to do, and the agent is waiting on our exit.

@@ -13,7 +13,7 @@ import { ensureBuilt } from "../support/build.ts";
 import { launchBrowser, phoneContext } from "./support/browser.ts";
 import { type Edge, ROOT, startEdge } from "./support/edge.ts";
 
-const BIN = join(ROOT, "bin", "airlock.js");
+const BIN = join(ROOT, "bin", "airlock.cjs");
 const WAIT_MS = 30_000;
 
 let edge: Edge;

@@ -7,7 +7,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../../..");
-export const BIN = join(ROOT, "bin", "airlock.js");
+export const BIN = join(ROOT, "bin", "airlock.cjs");
 export { ensureBuilt } from "../../../support/build.ts";
 
 export interface Sandbox {
