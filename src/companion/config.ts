@@ -1,13 +1,17 @@
 // Where the companion keeps its files and which AIRLOCK_* switches it reads; every path comes from here.
-import { homedir } from "node:os";
 import { join, resolve } from "node:path";
+
+/** The account's home when HOME is unset; node:os is loaded only then (the fast hook never needs it). */
+function osHome(): string {
+  return process.getBuiltinModule("node:os").homedir();
+}
 
 export type Env = NodeJS.ProcessEnv;
 
 /** `AIRLOCK_HOME`, default `~/.airlock`: credentials, state journal, fallback socket directory. */
 export function airlockHome(env: Env = process.env): string {
   const set = env.AIRLOCK_HOME?.trim();
-  return set ? resolve(set) : join(env.HOME?.trim() || homedir(), ".airlock");
+  return set ? resolve(set) : join(env.HOME?.trim() || osHome(), ".airlock");
 }
 
 export function credentialsPath(env: Env = process.env): string {

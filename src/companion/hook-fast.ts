@@ -2,7 +2,7 @@
 // the daemon's answer. It loads Node built-ins and three small modules, no schema library and no policy engine, and is
 // bundled into one CommonJS file (scripts/bundle-hook.mjs), which loads faster than ES modules. Without a daemon it starts one for the next call and decides this
 // one the slow way (the full hook, in this process). Every failure denies in the agent's own shape.
-import { readFileSync } from "node:fs";
+import { readFileSync, writeSync } from "node:fs";
 import { connect } from "node:net";
 import { denyOutput, type HookAgent, type HookResult } from "./adapters/hook-output.ts";
 import { daemonDisabled, HOOK_ENV_KEYS, hookBudgetMs, socketPath } from "./config.ts";
@@ -156,8 +156,8 @@ export async function runFastHook(agent: HookAgent, binPath: string): Promise<ne
     // an unreadable stdin is answered as malformed input
   }
   const result = await decideHook(agent, stdin, process.env, binPath);
-  if (result.stderr) process.stderr.write(result.stderr);
-  // Exit as soon as the answer is written: nothing else is left to do, and the agent is waiting on our exit.
-  await new Promise<void>((resolve) => process.stdout.write(result.stdout, () => resolve()));
+  // Plain writes to the descriptors: building process.stdout's stream would cost more than the answer.
+  if (result.stderr) writeSync(2, result.stderr);
+  if (result.stdout) writeSync(1, result.stdout);
   process.exit(result.exitCode);
 }
