@@ -38,7 +38,11 @@ function options() {
   try {
     return parseArgs({
       args: process.argv.slice(2),
-      options: { lan: { type: "boolean" }, "public-url": { type: "string" }, help: { type: "boolean", short: "h" } },
+      options: {
+        lan: { type: "boolean" },
+        "public-url": { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
     }).values;
   } catch (error) {
     process.stderr.write(

@@ -151,14 +151,25 @@ export class EdgeClient {
     return parse(BindResponse, body, "POST /v1/pairing/bind");
   }
 
-  /** POST /v1/pairing/code: a single-use code for another device (approvers only, per the role model). */
-  async pairingCode(): Promise<PairingCode> {
+  /** POST /v1/pairing/code: a single-use code for another device of `role` (approvers only, per the role model). */
+  async pairingCode(role: "companion" | "approver"): Promise<PairingCode> {
     const { body } = await call(this.server, "/v1/pairing/code", {
       method: "POST",
+      body: { role },
       token: this.#token,
       timeoutMs: this.#timeoutMs,
     });
     return parse(PairingCode, body, "POST /v1/pairing/code");
+  }
+
+  /** POST /v1/recovery/pairing-code: a code minted with the recovery code, for when no approver is at hand. */
+  async recoveryPairingCode(recoveryCode: string, role: "companion" | "approver"): Promise<PairingCode> {
+    const { body } = await call(this.server, "/v1/recovery/pairing-code", {
+      method: "POST",
+      body: { recovery_code: recoveryCode, role },
+      timeoutMs: this.#timeoutMs,
+    });
+    return parse(PairingCode, body, "POST /v1/recovery/pairing-code");
   }
 
   async health(): Promise<{ healthz: unknown; version: unknown }> {

@@ -60,7 +60,7 @@ describe("npm run dev -- --lan", () => {
       .find((a) => a?.family === "IPv4" && !a.internal)?.address;
     expect(address).toBeDefined();
     const link = `http://${address}:${lan.port}/pair?code=${lan.firstCode}`;
-    expect(lan.output()).toContain(`Pair your phone: open ${link} or scan`);
+    expect(lan.output()).toContain(`Pair your phone (it answers prompts): open ${link} or scan`);
     // The QR code: rows of half-block characters right after the link.
     const after = lan.output().slice(lan.output().indexOf(link));
     expect(after.split("\n").filter((l) => /^[█▀▄ ]{20,}$/.test(l)).length).toBeGreaterThan(10);
@@ -85,12 +85,19 @@ describe("npm run dev -- --lan", () => {
     const session = cookie.split(";")[0] as string;
     const write = await fetch(`${lan.base}/v1/pairing/code`, {
       method: "POST",
-      headers: { cookie: session, origin, host: `${address}:${lan.port}` },
+      headers: {
+        cookie: session,
+        origin,
+        host: `${address}:${lan.port}`,
+        "content-type": "application/json",
+      },
+      body: JSON.stringify({ role: "companion" }),
     });
-    expect(write.status).not.toBe(403);
+    expect(write.status).toBe(201);
     const foreign = await fetch(`${lan.base}/v1/pairing/code`, {
       method: "POST",
-      headers: { cookie: session, origin: "http://evil.example" },
+      headers: { cookie: session, origin: "http://evil.example", "content-type": "application/json" },
+      body: JSON.stringify({ role: "companion" }),
     });
     expect(foreign.status).toBe(403);
   });
@@ -101,7 +108,7 @@ describe("the session cookie without --lan", () => {
     const res = await fetch(`${edge.base}/v1/pairing/bind`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ code: await edge.newCode(), device_name: "browser", kind: "browser" }),
+      body: JSON.stringify({ code: await edge.newApproverCode(), device_name: "browser", kind: "browser" }),
     });
     expect(res.status).toBe(201);
     expect(res.headers.get("set-cookie")).toMatch(/;\s*Secure/i);

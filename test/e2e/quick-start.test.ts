@@ -65,7 +65,7 @@ describe("the quick start, from an empty HOME", { timeout: 180_000 }, () => {
 
   it("npm run dev prints the first code with its pairing link and a QR code of it", () => {
     const out = edge.output();
-    const m = /Pair your phone: open (\S+) or scan/.exec(out);
+    const m = /Pair your phone \(it answers prompts\): open (\S+) or scan/.exec(out);
     expect(m?.[1]).toBe(`${edge.base}/pair?code=${edge.firstCode}`);
     link = m?.[1] ?? "";
     expect(
@@ -84,7 +84,12 @@ describe("the quick start, from an empty HOME", { timeout: 180_000 }, () => {
 
   it("the phone mints a second code for this machine", async () => {
     const minted = await page.evaluate(async () => {
-      const res = await fetch("/v1/pairing/code", { method: "POST", credentials: "same-origin" });
+      const res = await fetch("/v1/pairing/code", {
+        method: "POST",
+        credentials: "same-origin",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ role: "companion" }),
+      });
       return { status: res.status, body: (await res.json()) as { code?: string } };
     });
     expect(minted.status).toBe(201);
@@ -106,6 +111,22 @@ describe("the quick start, from an empty HOME", { timeout: 180_000 }, () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^Paired with /);
     expect(r.stdout).toMatch(/Next: .+ init/);
+  });
+
+  it("a companion cannot mint codes: airlock devices pair says where to mint one; the recovery code can", () => {
+    const refused = airlock(["devices", "pair"]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(
+      /only a device you approve from may mint pairing codes.*Pair another device/,
+    );
+    expect(refused.stderr).toContain("--recovery-code");
+    const minted = airlock(["devices", "pair", "--recovery-code", edge.recoveryCode, "--json"]);
+    expect(minted.code, minted.stderr).toBe(0);
+    expect(JSON.parse(minted.stdout)).toMatchObject({
+      role: "approver",
+      code: expect.stringMatching(/^\d{8}$/),
+      link: expect.stringContaining(`${edge.base}/pair?code=`),
+    });
   });
 
   it("airlock init writes the starter policy and says what it did", () => {
