@@ -33,7 +33,7 @@ function writeMarkdown(report) {
       "",
       report.method,
       "",
-      `Target: a hook through the running daemon at most 1.3× a bare \`node -e ""\` start (p50). Measured: ×${r(results.spawn.hook_local_allow_daemon.p50_ms / results.spawn.hook_pair_baseline.p50_ms)} against the no-op runs interleaved with it.`,
+      `Target: a hook through the running daemon at most 1.3× a bare \`node -e ""\` start (p50). Measured: ×${r(results.spawn.hook_local_allow_daemon.p50_ms / results.spawn.hook_pair_baseline.p50_ms)} in wall time against the no-op runs interleaved with it, ×${r(results.spawn.hook_local_allow_daemon.cpu_p50_ms / results.spawn.hook_pair_baseline.cpu_p50_ms)} in CPU time (${results.spawn.hook_local_allow_daemon.cpu_p50_ms} ms against ${results.spawn.hook_pair_baseline.cpu_p50_ms} ms, p50).`,
       "",
       "| spawned (process start included) | p50 | p99 | n | × no-op (p50 / p99) |",
       "|---|---|---|---|---|",
@@ -124,16 +124,32 @@ const hookInput = (tool_name, tool_input, i) =>
 const LOCAL_ALLOW = (i) => hookInput("Read", { file_path: join(project, "src", `f${i}.ts`) }, `r${i}`);
 const GRANT_HIT = (i) => hookInput("Bash", { command: `make build-${i}` }, `m${i}`);
 
-function timedSpawn(args, stdin, envOverride = env) {
+/** Preloaded into the paired runs: each process reports its own CPU time (user + system) on fd 3 as it exits. */
+const CPU_REPORTER = join(dir, "cpu-reporter.cjs");
+writeFileSync(
+  CPU_REPORTER,
+  'process.on("exit", () => { const u = process.cpuUsage(); try { require("node:fs").writeSync(3, String((u.user + u.system) / 1000)); } catch {} });\n',
+);
+
+function timedSpawn(args, stdin, envOverride = env, cpu = false) {
   return new Promise((resolve, reject) => {
     const start = process.hrtime.bigint();
-    const child = spawn(process.execPath, args, { env: envOverride, stdio: ["pipe", "pipe", "ignore"] });
+    const child = spawn(process.execPath, cpu ? ["-r", CPU_REPORTER, ...args] : args, {
+      env: envOverride,
+      stdio: cpu ? ["pipe", "pipe", "ignore", "pipe"] : ["pipe", "pipe", "ignore"],
+    });
     let out = "";
+    let cpuMs = "";
     child.stdout.on("data", (d) => {
       out += d;
     });
+    child.stdio[3]?.on("data", (d) => {
+      cpuMs += d;
+    });
     child.on("error", reject);
-    child.on("exit", (code) => resolve({ ms: Number(process.hrtime.bigint() - start) / 1e6, out, code }));
+    child.on("close", (code) =>
+      resolve({ ms: Number(process.hrtime.bigint() - start) / 1e6, out, code, cpuMs: Number(cpuMs) }),
+    );
     // A child that exits before reading its stdin (`node -e ""` never reads it) closes the pipe: EPIPE here is
     // expected, not a failure of the run.
     child.stdin.on("error", (error) => {
@@ -143,7 +159,11 @@ function timedSpawn(args, stdin, envOverride = env) {
   });
 }
 
-/** Two series, one sample of each per round, so machine load falls on both alike. */
+/**
+ * Two series, one sample of each per round, so machine load falls on both alike. A second pass of rounds preloads a
+ * reporter that has each process give its own CPU time: on a busy shared machine, the CPU a process spends is a
+ * steadier measure of its cost than the wall time it waits.
+ */
 async function paired(nameA, argsA, nameB, argsB, stdinOf, expectB, envB = env) {
   await timedSpawn(argsA, "");
   await timedSpawn(argsB, stdinOf(-1), envB);
@@ -155,10 +175,23 @@ async function paired(nameA, argsA, nameB, argsB, stdinOf, expectB, envB = env) 
     if (expectB && !expectB(r)) throw new Error(`${nameB}: unexpected output ${r.out}`);
     b.push(r.ms);
   }
-  const sa = summarize(a);
-  const sb = summarize(b);
-  console.log(`${nameA.padEnd(34)} p50 ${sa.p50_ms.toFixed(1)} ms  p99 ${sa.p99_ms.toFixed(1)} ms`);
-  console.log(`${nameB.padEnd(34)} p50 ${sb.p50_ms.toFixed(1)} ms  p99 ${sb.p99_ms.toFixed(1)} ms`);
+  const cpuA = [];
+  const cpuB = [];
+  for (let i = 0; i < SPAWNS; i++) {
+    cpuA.push((await timedSpawn(argsA, "", env, true)).cpuMs);
+    const r = await timedSpawn(argsB, stdinOf(SPAWNS + i), envB, true);
+    if (expectB && !expectB(r)) throw new Error(`${nameB}: unexpected output ${r.out}`);
+    cpuB.push(r.cpuMs);
+  }
+  const sa = { ...summarize(a), cpu_p50_ms: summarize(cpuA).p50_ms };
+  const sb = { ...summarize(b), cpu_p50_ms: summarize(cpuB).p50_ms };
+  for (const [name, s] of [
+    [nameA, sa],
+    [nameB, sb],
+  ])
+    console.log(
+      `${name.padEnd(34)} p50 ${s.p50_ms.toFixed(1)} ms  p99 ${s.p99_ms.toFixed(1)} ms  cpu p50 ${s.cpu_p50_ms.toFixed(1)} ms`,
+    );
   return [sa, sb];
 }
 

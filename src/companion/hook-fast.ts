@@ -109,7 +109,8 @@ export async function decideHook(
   env: NodeJS.ProcessEnv,
   binPath: string,
 ): Promise<HookResult> {
-  const event = eventOf(stdin);
+  // Parsed only when a deny must be shaped here: a Write's stdin can be large, and the daemon parses it anyway.
+  const event = () => eventOf(stdin);
   try {
     if (daemonDisabled(env)) return await slowPath(agent, stdin, env, binPath);
     const passed: Record<string, string> = {};
@@ -126,7 +127,7 @@ export async function decideHook(
       const outcome = await askDaemon(path, request, Math.max(1, deadline - Date.now()));
       if (typeof outcome === "object") return outcome;
       if (outcome === "malformed")
-        return denyOutput(event, "Airlock denied this call: the daemon sent a malformed answer");
+        return denyOutput(event(), "Airlock denied this call: the daemon sent a malformed answer");
       // Too large for the control socket, say: the full hook decides it here.
       if (outcome === "refused") return await slowPath(agent, stdin, env, binPath);
       if (outcome === "unavailable" && first) {
@@ -142,7 +143,7 @@ export async function decideHook(
     }
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    return denyOutput(event, `Airlock denied this call because the hook failed: ${message}`);
+    return denyOutput(event(), `Airlock denied this call because the hook failed: ${message}`);
   }
 }
 
