@@ -70,10 +70,13 @@ function readVars(file) {
   return vars;
 }
 
+/** The secrets wrangler.toml's [secrets] required lists: wrangler dev loads only these from the vars file. */
+const SECRETS = ["TOKEN_PEPPER", "ADMIN_BOOTSTRAP_TOKEN"];
+
 function ensureSecrets() {
   const vars = readVars(varsFile);
   const missing = [];
-  for (const name of ["TOKEN_PEPPER", "ADMIN_BOOTSTRAP_TOKEN"]) {
+  for (const name of SECRETS) {
     if (!vars[name]) {
       vars[name] = randomBytes(32).toString("base64url");
       missing.push(name);
@@ -172,6 +175,10 @@ async function main() {
   // What a phone opens: the tunnel's https address, the LAN address, else this machine only.
   const phoneBase = publicUrl ?? (lan ? `http://${lan}:${port}` : base);
   const extra = [];
+  // Any other setting in the vars file (AIRLOCK_DOH_URL, say) would be dropped by wrangler dev, which loads only the
+  // required secrets from it once they are declared; pass those on as variables.
+  for (const [name, value] of Object.entries(vars))
+    if (!SECRETS.includes(name)) extra.push("--var", `${name}:${value}`);
   if (lan) extra.push("--var", "AIRLOCK_COOKIE_SECURE:false");
   if (phoneBase !== base) extra.push("--var", `DASHBOARD_ORIGINS:${phoneBase}`);
   const child = spawn(
