@@ -1,5 +1,3 @@
 #!/usr/bin/env node
-// The `airlock` command: runs the compiled companion CLI (built into dist/ by `npm install`).
-import { main } from "../dist/companion/cli.js";
-
-process.exitCode = await main(process.argv.slice(2));
+// Older hook and MCP registrations name bin/airlock.js: it runs the same command as bin/airlock.cjs.
+import "./airlock.cjs";

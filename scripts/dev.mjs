@@ -1,14 +1,21 @@
 #!/usr/bin/env node
-// `npm run dev`: local secrets, local D1 migrations, `wrangler dev` on 127.0.0.1, owner bootstrap, pairing codes.
+// `npm run dev`: local secrets, local D1 migrations, `wrangler dev`, owner bootstrap, pairing codes (the phone's with a
+// QR code of its link).
 //
+// Flags: --lan (listen on all interfaces and print a link a phone on the same network can open; the session cookie
+// is then not Secure, since the LAN is plain http), --public-url URL (the https address of a tunnel in front of the
+// dev server, e.g. `cloudflared tunnel --url http://127.0.0.1:8787`: links use it and it becomes an allowed origin).
 // Switches (all optional): PORT (default 8787), AIRLOCK_STATE_DIR (local D1/DO state, default .wrangler/state),
 // AIRLOCK_DEV_VARS (secrets file, default .dev.vars), AIRLOCK_DEV_ENTRY (another Worker entry module, for the
 // e2e tests' entry under test/ that lets the conveyor reach a loopback test server; never used in a deploy).
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { networkInterfaces } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { renderUnicodeCompact } from "uqr";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const port = Number(process.env.PORT ?? 8787);
@@ -27,6 +34,32 @@ function log(line) {
   process.stdout.write(`[airlock] ${line}\n`);
 }
 
+function options() {
+  try {
+    return parseArgs({
+      args: process.argv.slice(2),
+      options: {
+        lan: { type: "boolean" },
+        "public-url": { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+    }).values;
+  } catch (error) {
+    process.stderr.write(
+      `npm run dev: ${error.message.split(".")[0]}\nUsage: npm run dev [-- --lan] [-- --public-url https://…]\n`,
+    );
+    process.exit(2);
+  }
+}
+
+/** The first non-internal IPv4 address: what a phone on the same network can reach. */
+function lanAddress() {
+  for (const addresses of Object.values(networkInterfaces())) {
+    for (const a of addresses ?? []) if (a.family === "IPv4" && !a.internal) return a.address;
+  }
+  return undefined;
+}
+
 function readVars(file) {
   const vars = {};
   if (!existsSync(file)) return vars;
@@ -37,10 +70,13 @@ function readVars(file) {
   return vars;
 }
 
+/** The secrets wrangler.toml's [secrets] required lists: wrangler dev loads only these from the vars file. */
+const SECRETS = ["TOKEN_PEPPER", "ADMIN_BOOTSTRAP_TOKEN"];
+
 function ensureSecrets() {
   const vars = readVars(varsFile);
   const missing = [];
-  for (const name of ["TOKEN_PEPPER", "ADMIN_BOOTSTRAP_TOKEN"]) {
+  for (const name of SECRETS) {
     if (!vars[name]) {
       vars[name] = randomBytes(32).toString("base64url");
       missing.push(name);
@@ -108,6 +144,20 @@ async function pairingCodes(base, adminToken) {
 }
 
 async function main() {
+  const flags = options();
+  if (flags.help) {
+    process.stdout.write(
+      "Usage: npm run dev [-- --lan] [-- --public-url https://…]\n\n" +
+        "  --lan               listen on the LAN and print a link and QR code a phone on the same network can open\n" +
+        "  --public-url URL    the https address of a tunnel to this server (cloudflared tunnel --url http://127.0.0.1:PORT)\n",
+    );
+    return;
+  }
+  const publicUrl = flags["public-url"]?.replace(/\/+$/, "");
+  if (publicUrl && !/^https?:\/\/[^/]+$/.test(publicUrl))
+    throw new Error(`--public-url must be an origin like https://name.example, got "${publicUrl}"`);
+  const lan = flags.lan ? lanAddress() : undefined;
+  if (flags.lan && !lan) throw new Error("--lan: this machine has no LAN IPv4 address");
   const vars = ensureSecrets();
   if (!existsSync(join(root, "web", "dist", "index.html"))) {
     log("building the dashboard (web/dist)");
@@ -122,13 +172,22 @@ async function main() {
   run(["d1", "migrations", "apply", "DB", "--local", "--persist-to", stateDir], "migrations");
 
   const base = `http://127.0.0.1:${port}`;
+  // What a phone opens: the tunnel's https address, the LAN address, else this machine only.
+  const phoneBase = publicUrl ?? (lan ? `http://${lan}:${port}` : base);
+  const extra = [];
+  // Any other setting in the vars file (AIRLOCK_DOH_URL, say) would be dropped by wrangler dev, which loads only the
+  // required secrets from it once they are declared; pass those on as variables.
+  for (const [name, value] of Object.entries(vars))
+    if (!SECRETS.includes(name)) extra.push("--var", `${name}:${value}`);
+  if (lan) extra.push("--var", "AIRLOCK_COOKIE_SECURE:false");
+  if (phoneBase !== base) extra.push("--var", `DASHBOARD_ORIGINS:${phoneBase}`);
   const child = spawn(
     wrangler,
     [
       "dev",
       ...(process.env.AIRLOCK_DEV_ENTRY ? [process.env.AIRLOCK_DEV_ENTRY] : []),
       "--ip",
-      "127.0.0.1",
+      lan ? "0.0.0.0" : "127.0.0.1",
       "--port",
       String(port),
       "--persist-to",
@@ -139,6 +198,7 @@ async function main() {
       "--var",
       "AIRLOCK_TRUST_CF_CONNECTING_IP:false",
       "--show-interactive-dev-session=false",
+      ...extra,
     ],
     { cwd: root, env: childEnv, stdio: ["ignore", "pipe", "pipe"] },
   );
@@ -154,26 +214,42 @@ async function main() {
 
   await waitForHealth(base, child);
   const codes = await pairingCodes(base, vars.ADMIN_BOOTSTRAP_TOKEN);
-  log(`Airlock is running at ${base}`);
+  // One write, so whoever reads a code line finds the link and QR code beside it.
+  const lines = [`Airlock is running at ${base}${phoneBase !== base ? ` (phones: ${phoneBase})` : ""}`];
   if (codes.recovery) {
-    log(`Recovery code: ${codes.recovery}`);
-    log(
+    lines.push(
+      `Recovery code: ${codes.recovery}`,
       "  Shown once. Keep it off this machine (a password manager): it pairs a new phone when no paired one",
-    );
-    log(
       "  is at hand (POST /v1/recovery/pairing-code). Lost? Set a new one with POST /v1/admin/recovery-code.",
     );
   }
+  const qr = [];
   if (codes.approver) {
-    log(`Approver pairing code: ${codes.approver.code} (single use, expires ${codes.approver.expires_at})`);
-    log(`Pair your phone or browser (it answers prompts): ${base}/pair?code=${codes.approver.code}`);
+    const link = `${phoneBase}/pair?code=${codes.approver.code}`;
+    lines.push(
+      `Approver pairing code: ${codes.approver.code} (single use, expires ${codes.approver.expires_at})`,
+      `Pair your phone (it answers prompts): open ${link} or scan`,
+    );
+    qr.push(`${renderUnicodeCompact(link, { border: 2 })}\n`);
+    if (phoneBase === base) {
+      qr.push(
+        "[airlock] A phone cannot reach 127.0.0.1: run `npm run dev -- --lan` (same Wi-Fi), or a tunnel for https\n",
+        `[airlock] (\`cloudflared tunnel --url ${base}\`, then \`npm run dev -- --public-url https://….trycloudflare.com\`).\n`,
+      );
+    }
   } else {
-    log(
+    lines.push(
       "Pair another phone or browser: mint an approver code on a paired phone (Devices), or with the recovery code.",
     );
   }
-  log(`Companion pairing code: ${codes.companion.code} (single use, expires ${codes.companion.expires_at})`);
-  log(`Pair a companion: npm run -s airlock -- pair ${codes.companion.code} --server ${base}`);
+  const tail = [
+    `Companion pairing code: ${codes.companion.code} (single use, expires ${codes.companion.expires_at})`,
+    `Pair this machine: npm run -s airlock -- pair ${codes.companion.code} --server ${base}`,
+    "  (or with a code minted on the phone: Devices → Pair another device)",
+  ];
+  process.stdout.write(
+    `${lines.map((l) => `[airlock] ${l}\n`).join("")}${qr.join("")}${tail.map((l) => `[airlock] ${l}\n`).join("")}`,
+  );
 }
 
 main().catch((error) => {

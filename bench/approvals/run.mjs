@@ -5,12 +5,12 @@
 //  3. delivery latency, dashboard capability_decision -> companion capability_decision;
 //  4. sustained decisions per second from 50 concurrent companion sockets on one user, counting lost and
 //     duplicated decisions (both must be zero).
-// Writes bench/approvals/results.json.
+// Writes bench/approvals/results.json with --record (else a scratch copy in bench/.scratch).
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import WebSocket from "ws";
 import { startEdge } from "../../test/e2e/support/edge.ts";
-import { machine, summarize, writeResults } from "../lib/stats.mjs";
+import { machine, resultsFile, summarize, writeResults } from "../lib/stats.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const GRANT_ROUNDS = Number(process.env.AIRLOCK_BENCH_ROUNDS ?? 500);
@@ -222,7 +222,7 @@ try {
       duplicated,
     },
   };
-  writeResults(join(here, "results.json"), results);
+  writeResults(resultsFile(join(here, "results.json")), results);
   console.log(JSON.stringify(results, null, 2));
   if (lost || duplicated) process.exitCode = 1;
 } finally {

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // bench/auth: p50/p99 of an authenticated GET /v1/devices against GET /healthz (the baseline),
-// both against one local `wrangler dev`, interleaved in one run. Writes bench/auth/results.json.
+// both against one local `wrangler dev`, interleaved in one run. Writes bench/auth/results.json with --record (else bench/.scratch).
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startEdge } from "../../test/e2e/support/edge.ts";
-import { machine, summarize, writeResults } from "../lib/stats.mjs";
+import { machine, resultsFile, summarize, writeResults } from "../lib/stats.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ROUNDS = Number(process.env.AIRLOCK_BENCH_ROUNDS ?? 2000);
@@ -53,7 +53,7 @@ try {
       p99: Math.round((list.p99_ms / healthz.p99_ms) * 100) / 100,
     },
   };
-  writeResults(join(here, "results.json"), results);
+  writeResults(resultsFile(join(here, "results.json")), results);
   console.log(
     JSON.stringify({ baseline: results.baseline, target: results.target, ratio: results.ratio }, null, 2),
   );

@@ -16,7 +16,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ROOT, startEdge } from "../../test/e2e/support/edge.ts";
 import { startEgressServers } from "../../test/support/egress-servers.ts";
-import { machine, summarize, writeResults } from "../lib/stats.mjs";
+import { machine, resultsFile, summarize, writeResults } from "../lib/stats.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ONE_USER = Number(process.env.AIRLOCK_BENCH_PROPOSALS ?? 300);
@@ -272,7 +272,7 @@ try {
       p99: +(one.p99_ms / base.p99_ms).toFixed(2),
     },
   };
-  writeResults(join(here, "results.json"), results);
+  writeResults(resultsFile(join(here, "results.json")), results);
   console.log(JSON.stringify(results, null, 2));
   const bad =
     results.one_user.lost +

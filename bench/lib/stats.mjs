@@ -1,7 +1,8 @@
 // Shared benchmark helpers: percentiles, machine description, results files.
 import { execSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
+import { basename, dirname, join } from "node:path";
 
 export function percentile(sorted, p) {
   if (sorted.length === 0) return Number.NaN;
@@ -39,6 +40,17 @@ export function machine() {
     platform: `${process.platform} ${process.arch}`,
     wrangler,
   };
+}
+
+/**
+ * Where a bench writes its results: the committed file beside it only with `--record`; otherwise a git-ignored
+ * scratch copy (bench/.scratch/<bench>-<file>), so trying a bench never rewrites the recorded figures.
+ */
+export function resultsFile(committed) {
+  if (process.argv.includes("--record")) return committed;
+  const dir = join(dirname(dirname(committed)), ".scratch");
+  mkdirSync(dir, { recursive: true });
+  return join(dir, `${basename(dirname(committed))}-${basename(committed)}`);
 }
 
 export function writeResults(file, results) {

@@ -1,12 +1,12 @@
 // Policy engine benchmark: p50/p99 latency and decisions/second on a 1,000-rule config over a
 // mixed workload, the same workload's expressible subset on Cedar with an equivalent policy,
-// and the CEL library comparison. Builds dist/ first (tsc), writes results.json beside itself.
+// and the CEL library comparison. Builds dist/ first (tsc), writes results.json beside itself with --record (else bench/.scratch).
 import { execFileSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as cedar from "@cedar-policy/cedar-wasm/nodejs";
+import { resultsFile, writeResults } from "../lib/stats.mjs";
 import { compareCel } from "./cel-compare.mjs";
 import { airlockConfig, CWD, cedarPolicies, stats, throughput, timeEach, workload } from "./workload.mjs";
 
@@ -141,7 +141,7 @@ const results = {
   },
   cel: compareCel(),
 };
-if (!srcArg) writeFileSync(join(here, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
+if (!srcArg) writeResults(resultsFile(join(here, "results.json")), results);
 console.log(
   JSON.stringify(
     { machine: results.machine, airlock, sharedSubset: results.sharedSubset, targets: results.targets },

@@ -1,5 +1,5 @@
 // The shape every `airlock` subcommand implements, and the exit codes they share.
-import { parseArgs } from "node:util";
+import { parseCommandArgs } from "./command-args.ts";
 
 /** Exit codes are a public contract (docs/companion.md, "CLI exit codes"). */
 export const ExitCode = {
@@ -20,6 +20,8 @@ export interface CommandIo {
   readStdin: () => Promise<string>;
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /** A person is at the terminal (prompts such as `airlock init`'s may ask); false for pipes and tests. */
+  stdinIsTTY?: boolean;
 }
 
 export interface Command {
@@ -30,15 +32,7 @@ export interface Command {
   run: (args: string[], io: CommandIo) => Promise<number>;
 }
 
-/**
- * Parses the only option of a command that takes just `--json`. Returns undefined (after saying why on
- * stderr) when the arguments are wrong, so the caller exits with ExitCode.usage.
- */
-export function parseJsonOnly(command: string, args: string[], io: CommandIo): boolean | undefined {
-  try {
-    return parseArgs({ args, options: { json: { type: "boolean" } } }).values.json ?? false;
-  } catch (error) {
-    io.stderr(`airlock ${command}: ${error instanceof Error ? error.message : String(error)}\n`);
-    return undefined;
-  }
+/** Parses the only option of a command that takes just `--json`; a mistake throws a UsageError. */
+export function parseJsonOnly(args: string[]): boolean {
+  return parseCommandArgs(args, { json: { type: "boolean" } }).values.json ?? false;
 }

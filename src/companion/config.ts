@@ -1,13 +1,17 @@
 // Where the companion keeps its files and which AIRLOCK_* switches it reads; every path comes from here.
-import { homedir } from "node:os";
 import { join, resolve } from "node:path";
+
+/** The account's home when HOME is unset; node:os is loaded only then (the fast hook never needs it). */
+function osHome(): string {
+  return process.getBuiltinModule("node:os").homedir();
+}
 
 export type Env = NodeJS.ProcessEnv;
 
 /** `AIRLOCK_HOME`, default `~/.airlock`: credentials, state journal, fallback socket directory. */
 export function airlockHome(env: Env = process.env): string {
   const set = env.AIRLOCK_HOME?.trim();
-  return set ? resolve(set) : join(env.HOME?.trim() || homedir(), ".airlock");
+  return set ? resolve(set) : join(env.HOME?.trim() || osHome(), ".airlock");
 }
 
 export function credentialsPath(env: Env = process.env): string {
@@ -47,6 +51,19 @@ export function edgeTimeoutMs(env: Env = process.env): number {
   return positiveInt(env.AIRLOCK_EDGE_TIMEOUT_MS, 5_000);
 }
 
+/**
+ * How long the daemon waits for a lost edge connection to come back before it denies the calls waiting for a person
+ * (`AIRLOCK_EDGE_GRACE_MS`, default 10 s): long enough for an edge restart, short of the prompt timeout.
+ */
+export function edgeGraceMs(env: Env = process.env): number {
+  return positiveInt(env.AIRLOCK_EDGE_GRACE_MS, 10_000);
+}
+
+/** How long a daemon started on demand by a hook stays up with nothing to do (`AIRLOCK_DAEMON_IDLE_MS`, 30 min). */
+export function daemonIdleMs(env: Env = process.env): number {
+  return positiveInt(env.AIRLOCK_DAEMON_IDLE_MS, 30 * 60_000);
+}
+
 /** `AIRLOCK_NO_DAEMON=1`: hooks and adapters skip the daemon and decide directly (debugging, CI). */
 export function daemonDisabled(env: Env = process.env): boolean {
   return env.AIRLOCK_NO_DAEMON === "1" || env.AIRLOCK_NO_DAEMON === "true";
@@ -67,3 +84,21 @@ export function serverOverride(env: Env = process.env): string | undefined {
 }
 
 export const DEFAULT_SERVER = "http://127.0.0.1:8787";
+
+/** The hook's own deadline: the prompt timeout plus 20 s, always below the installed hook timeout. */
+export function hookBudgetMs(env: Env): number {
+  const set = Number(env.AIRLOCK_HOOK_TIMEOUT_MS);
+  return Number.isFinite(set) && set > 0 ? set : promptTimeoutMs(env) + 20_000;
+}
+
+/** Installed hook timeout in seconds: above the hook's own budget, so Airlock (not the agent) decides. */
+export function installTimeoutSeconds(env: Env): number {
+  return Math.ceil((promptTimeoutMs(env) + 30_000) / 1000);
+}
+
+/** The switches a hook passes to the daemon with its event; everything else is the daemon's own environment. */
+export const HOOK_ENV_KEYS = [
+  "AIRLOCK_CLAUDE_ASK",
+  "AIRLOCK_PROMPT_TIMEOUT_MS",
+  "AIRLOCK_HOOK_TIMEOUT_MS",
+] as const;

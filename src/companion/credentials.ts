@@ -13,6 +13,10 @@ export const Credentials = z.object({
 });
 export type Credentials = z.infer<typeof Credentials>;
 
+/** Why an `ask` cannot reach a person on an unpaired machine, in the words both decision paths use. */
+export const NOT_PAIRED =
+  'this machine is not paired (mint a code on your phone under Devices, then run "airlock pair <code>")';
+
 export type CredentialsResult =
   | { ok: true; credentials: Credentials; path: string }
   | { ok: false; reason: string; path: string; missing: boolean };

@@ -79,6 +79,21 @@ export function decideLocally(
   const hasUI = call.hasUI || deps.unpairedReason === undefined;
   const record = judge(state.policy, call, { hasUI, emergency });
   const source = record.layer === "emergency" ? "emergency" : "policy";
+  if (!hasUI && record.action === "deny") {
+    // A deny only because no person can be reached (an agent without its own prompt, no pairing): the agent's model
+    // must learn why, as it does when the phone is paired but unreachable.
+    const asked = judge(state.policy, call, { hasUI: true, emergency });
+    if (asked.action === "ask") {
+      deps.audit?.(auditEventOf(call, record));
+      const why = deps.unpairedReason || "no one can be asked";
+      const who = asked.rule
+        ? `rule "${asked.rule}" asks for a person's approval`
+        : "it needs a person's approval";
+      return {
+        decision: withRule(denied(`Airlock denied this call: ${who}, but ${why}`, "unavailable"), record),
+      };
+    }
+  }
   switch (record.action) {
     case "hidden":
       deps.audit?.(auditEventOf(call, record));

@@ -1,7 +1,7 @@
 // The no-daemon path: decide with the local policy and grant cache, ask the edge directly when a person must decide.
 import { enqueueAudit } from "./audit-queue.ts";
-import { type Env, edgeTimeoutMs, promptTimeoutMs } from "./config.ts";
-import { loadCredentials } from "./credentials.ts";
+import { type Env, edgeGraceMs, edgeTimeoutMs, promptTimeoutMs } from "./config.ts";
+import { loadCredentials, NOT_PAIRED } from "./credentials.ts";
 import { PolicyStore } from "./daemon/policy-store.ts";
 import { decideToolCall } from "./decide.ts";
 import { awaitKnownDecision, EdgeApprover, unreachableDecision } from "./edge-approver.ts";
@@ -36,7 +36,9 @@ export async function decideDirect(
     policy: (cwd) => policyStore(env).get(cwd),
     emergency: () => readEmergencyCache(env),
     grants: (c, record) => matchGrant(grants, c.agent.id, record),
-    ...(edge ? { approver: new EdgeApprover(edge) } : { unpairedReason: creds.ok ? "" : creds.reason }),
+    ...(edge
+      ? { approver: new EdgeApprover(edge, edgeGraceMs(env)) }
+      : { unpairedReason: creds.ok ? "" : creds.missing ? NOT_PAIRED : creds.reason }),
     audit: (event) => {
       try {
         enqueueAudit([event], env);

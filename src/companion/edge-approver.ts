@@ -41,11 +41,13 @@ export function unreachableDecision(error: unknown, server: string): CompanionDe
   if (error instanceof EdgeError && error.kind === "unauthenticated") {
     return denied(`Airlock denied this call: it needs approval, but ${error.message}`, "unavailable");
   }
+  // An unreachable edge's message already names the server; anything else gets it named here, once.
   const message = error instanceof Error ? error.message : String(error);
-  return denied(
-    `Airlock denied this call: it needs a person's approval, but the Airlock edge (${server}) cannot be reached: ${message}`,
-    "unavailable",
-  );
+  const why =
+    error instanceof EdgeError && error.kind === "unreachable"
+      ? message
+      : `the Airlock edge at ${server} failed (${message})`;
+  return denied(`Airlock denied this call: it needs a person's approval, but ${why}`, "unavailable");
 }
 
 const POLL_MS = 500;
@@ -70,22 +72,46 @@ export async function awaitKnownDecision(
   }
 }
 
-/** POST /v1/decisions and wait for the person, bounded by the prompt timeout plus a margin for the network. */
+/**
+ * POST /v1/decisions and wait for the person, bounded by the prompt timeout plus a margin for the network. The call
+ * is first registered without waiting, so an edge that is down is reported at once; once the edge knows the call, a
+ * wait lost to an edge restart is retried with the same call id (the edge answers it with the same prompt) for up
+ * to `graceMs` of unreachability, instead of denying while the prompt can still be answered.
+ */
 export class EdgeApprover implements Approver {
   readonly #edge: EdgeClient;
-  constructor(edge: EdgeClient) {
+  readonly #graceMs: number;
+  constructor(edge: EdgeClient, graceMs = 10_000) {
     this.#edge = edge;
+    this.#graceMs = graceMs;
   }
 
   async ask(call: AgentToolCall, record: DecisionRecord, timeoutMs: number): Promise<CompanionDecision> {
+    const request = toDecisionRequest(call, record);
+    const deadline = Date.now() + timeoutMs + 10_000;
     try {
-      const request = toDecisionRequest(call, record);
-      const answer = await this.#edge.decide(request, { wait: true, waitMs: timeoutMs + 10_000 });
-      if (answer.state === "decided") return fromDecisionResponse(answer.response);
-      const known = await awaitKnownDecision(this.#edge, call.callId, Date.now() + timeoutMs + 5_000);
-      return known ?? denied("Airlock denied this call: the edge lost track of the approval", "error");
+      const first = await this.#edge.decide(request, { wait: false, waitMs: timeoutMs });
+      if (first.state === "decided") return fromDecisionResponse(first.response);
     } catch (error) {
       return unreachableDecision(error, this.#edge.server);
+    }
+    let lostSince: number | null = null;
+    for (;;) {
+      const remaining = deadline - Date.now();
+      if (remaining <= 0)
+        return denied("Airlock denied this call: no one answered the approval prompt in time", "timeout");
+      try {
+        const answer = await this.#edge.decide(request, { wait: true, waitMs: remaining });
+        if (answer.state === "decided") return fromDecisionResponse(answer.response);
+        lostSince = null;
+      } catch (error) {
+        if (!(error instanceof EdgeError && error.kind === "unreachable"))
+          return unreachableDecision(error, this.#edge.server);
+        lostSince ??= Date.now();
+        if (Date.now() - lostSince >= this.#graceMs || Date.now() >= deadline)
+          return unreachableDecision(error, this.#edge.server);
+      }
+      await new Promise((r) => setTimeout(r, 250));
     }
   }
 }

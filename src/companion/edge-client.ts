@@ -11,6 +11,7 @@ import {
   ErrorEnvelope,
   HookView,
   HookWithSecret,
+  PairingCode,
   ResolvedPrompt,
 } from "../protocol/index.ts";
 import type { Credentials } from "./credentials.ts";
@@ -20,12 +21,15 @@ export class EdgeError extends Error {
   readonly kind: "unreachable" | "unauthenticated" | "http" | "invalid";
   readonly status: number | undefined;
   readonly code: string | undefined;
-  constructor(kind: EdgeError["kind"], message: string, status?: number, code?: string) {
+  /** The edge's own message (the error envelope's), without Airlock's framing. */
+  readonly detail: string;
+  constructor(kind: EdgeError["kind"], message: string, status?: number, code?: string, detail?: string) {
     super(message);
     this.name = "EdgeError";
     this.kind = kind;
     this.status = status;
     this.code = code;
+    this.detail = detail ?? message;
   }
 }
 
@@ -79,7 +83,10 @@ async function call(
       signal: AbortSignal.any(signals),
     });
   } catch (error) {
-    const why = error instanceof Error && error.name === "TimeoutError" ? "timed out" : "could not connect";
+    const why =
+      error instanceof Error && error.name === "TimeoutError"
+        ? `did not answer within ${options.timeoutMs} ms`
+        : "could not be reached";
     throw new EdgeError("unreachable", `the Airlock edge at ${base} ${why}`);
   }
   const text = await res.text();
@@ -102,12 +109,13 @@ async function call(
     if (res.status === 401) {
       throw new EdgeError(
         "unauthenticated",
-        `the edge rejected this device's token (${message}); it may be revoked — pair again with "airlock pair <code>"`,
+        `the edge rejected this device's token (${message.replace(/\.$/, "")}); it may be revoked: pair again with "airlock pair <code>"`,
         401,
         code,
+        message,
       );
     }
-    throw new EdgeError("http", `${options.method ?? "GET"} ${path}: ${message}`, res.status, code);
+    throw new EdgeError("http", `${options.method ?? "GET"} ${path}: ${message}`, res.status, code, message);
   }
   return { status: res.status, body };
 }
@@ -141,6 +149,27 @@ export class EdgeClient {
       timeoutMs: this.#timeoutMs,
     });
     return parse(BindResponse, body, "POST /v1/pairing/bind");
+  }
+
+  /** POST /v1/pairing/code: a single-use code for another device of `role` (approvers only, per the role model). */
+  async pairingCode(role: "companion" | "approver"): Promise<PairingCode> {
+    const { body } = await call(this.server, "/v1/pairing/code", {
+      method: "POST",
+      body: { role },
+      token: this.#token,
+      timeoutMs: this.#timeoutMs,
+    });
+    return parse(PairingCode, body, "POST /v1/pairing/code");
+  }
+
+  /** POST /v1/recovery/pairing-code: a code minted with the recovery code, for when no approver is at hand. */
+  async recoveryPairingCode(recoveryCode: string, role: "companion" | "approver"): Promise<PairingCode> {
+    const { body } = await call(this.server, "/v1/recovery/pairing-code", {
+      method: "POST",
+      body: { recovery_code: recoveryCode, role },
+      timeoutMs: this.#timeoutMs,
+    });
+    return parse(PairingCode, body, "POST /v1/recovery/pairing-code");
   }
 
   async health(): Promise<{ healthz: unknown; version: unknown }> {

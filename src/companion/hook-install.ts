@@ -3,6 +3,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { z } from "zod";
+import { BIN_PATH } from "./invocation.ts";
 
 export interface HookSpec {
   event: string;
@@ -88,12 +89,18 @@ export function mergeHooks(
   return { path, command, timeoutSeconds, events: specs.map((s) => s.event), written };
 }
 
-/** `airlock` when it is on PATH as installed; in a checkout, the absolute node + bin path that ran this process. */
-export function airlockCommand(agentArg: string, env: NodeJS.ProcessEnv): string {
+const quote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, "'\\''")}'`);
+
+/**
+ * How an agent should start `airlock`: `AIRLOCK_HOOK_COMMAND` when set, else the absolute paths of this Node and
+ * this package's bin, so the command works whatever PATH the agent gives it.
+ */
+export function airlockCommandLine(env: NodeJS.ProcessEnv): string {
   const explicit = env.AIRLOCK_HOOK_COMMAND?.trim();
-  if (explicit) return `${explicit} hook ${agentArg}`;
-  const bin = process.argv[1];
-  const quote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, "'\\''")}'`);
-  if (bin && /airlock(\.js)?$/.test(bin)) return `${quote(process.execPath)} ${quote(bin)} hook ${agentArg}`;
-  return `airlock hook ${agentArg}`;
+  if (explicit) return explicit;
+  return `${quote(process.execPath)} ${quote(BIN_PATH)}`;
+}
+
+export function airlockCommand(agentArg: string, env: NodeJS.ProcessEnv): string {
+  return `${airlockCommandLine(env)} hook ${agentArg}`;
 }

@@ -2,18 +2,9 @@
 // timeout would let the call through, and stable call ids.
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { type Env, promptTimeoutMs } from "./config.ts";
+import { type Env, hookBudgetMs } from "./config.ts";
 
-/** The hook's own deadline: the prompt timeout plus 20 s, always below the installed hook timeout. */
-export function hookBudgetMs(env: Env): number {
-  const set = Number(env.AIRLOCK_HOOK_TIMEOUT_MS);
-  return Number.isFinite(set) && set > 0 ? set : promptTimeoutMs(env) + 20_000;
-}
-
-/** Installed hook timeout in seconds: above the hook's own budget, so Airlock (not the agent) decides. */
-export function installTimeoutSeconds(env: Env): number {
-  return Math.ceil((promptTimeoutMs(env) + 30_000) / 1000);
-}
+export { hookBudgetMs, installTimeoutSeconds } from "./config.ts";
 
 /** Races the work against the watchdog; the watchdog's answer (a deny) wins if the work hangs. */
 export async function withWatchdog<T>(work: Promise<T>, ms: number, onTimeout: () => T): Promise<T> {

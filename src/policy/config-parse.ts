@@ -48,7 +48,9 @@ export function parseConfigText(path: string, text: string): ParsedConfig | { er
           path,
           line: pos?.line,
           column: pos?.col,
-          message: `invalid YAML: ${e.message.split("\n")[0]}`,
+          // The parser ends its first line with " at line L, column C:" before a code frame; the place is
+          // already in line/column, so keep only the sentence.
+          message: `invalid YAML: ${(e.message.split("\n")[0] ?? "").replace(/( at line \d+, column \d+)?:?\s*$/, "")}`,
         };
       }),
     };

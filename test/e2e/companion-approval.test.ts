@@ -278,7 +278,7 @@ describe("companion ↔ edge", () => {
     );
     const out = decisionOf(r.stdout);
     expect(out.permissionDecision).toBe("deny");
-    expect(out.permissionDecisionReason).toMatch(/cannot be reached/);
+    expect(out.permissionDecisionReason).toMatch(/could not be reached/);
     const local = await runAirlock(
       ["hook", "claude-code"],
       box.env,
@@ -295,7 +295,7 @@ describe("companion ↔ edge", () => {
     );
     expect(decisionOf(direct.stdout)).toMatchObject({
       permissionDecision: "deny",
-      permissionDecisionReason: expect.stringMatching(/cannot be reached/),
+      permissionDecisionReason: expect.stringMatching(/could not be reached/),
     });
   });
 });

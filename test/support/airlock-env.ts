@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 export const ROOT = resolve(fileURLToPath(new URL("../..", import.meta.url)));
 /** Node 24 from the `node` devDependency (the machine's bare `node` may be older). */
 export const NODE = join(ROOT, "node_modules/.bin/node");
-export const AIRLOCK_BIN = join(ROOT, "bin/airlock.js");
+export const AIRLOCK_BIN = join(ROOT, "bin/airlock.cjs");
 
 /** Allows read/grep/ls, writes inside the workspace (redirects) and `echo`, denies `rm` with a message, denies everything else. */
 export const ECHO_YES_RM_NO = `version: 1

@@ -50,6 +50,12 @@ export async function ensureBuilt(): Promise<void> {
     });
     if (!existsSync(join(ROOT, "dist/companion/cli.js")))
       throw new Error("tsc -p tsconfig.node.json emitted no CLI");
+    // The fast hook entry is one bundled file (npm run build:node does the same).
+    const bundled = spawnSync(process.execPath, [join(ROOT, "scripts", "bundle-hook.mjs")], {
+      cwd: ROOT,
+      stdio: "ignore",
+    });
+    if (bundled.status !== 0) throw new Error("scripts/bundle-hook.mjs failed");
     writeFileSync(STAMP, want);
   } finally {
     rmSync(LOCK, { recursive: true, force: true });

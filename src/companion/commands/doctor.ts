@@ -1,19 +1,20 @@
 // `airlock doctor`: checks credentials, the edge, the token, the daemon, the policy and the agent hooks.
-import { existsSync, readFileSync } from "node:fs";
-import { claudeSettingsPath } from "../adapters/claude-code/install.ts";
-import { codexHooksPath } from "../adapters/codex/install.ts";
 import { type Command, ExitCode, parseJsonOnly } from "../command.ts";
 import { edgeTimeoutMs, socketPath } from "../config.ts";
 import { credentialsMode, loadCredentials } from "../credentials.ts";
 import { sendControl } from "../daemon/control-client.ts";
 import { EdgeClient } from "../edge-client.ts";
-import { isAirlockHook } from "../hook-install.ts";
+import { airlockInvocation } from "../invocation.ts";
+import { type Check, integrationChecks } from "./doctor-integrations.ts";
 
 const HELP = `Usage: airlock doctor [--json]
 
 Checks, in order: the credentials file and its mode (0600), the edge (/healthz, /v1/version),
 the device token (GET /v1/devices), the daemon's control socket, the policy layers for the
-current directory, and whether the Claude Code and Codex hooks are installed.
+current directory, and every agent integration it finds: Claude Code settings (user, project,
+local), Codex hooks and their trust in config.toml ([features] hooks, [hooks.state]), the Pi
+package, and MCP registrations (~/.claude.json, .mcp.json, Cursor). Each problem comes with
+the command that fixes it.
 
 Options:
   --json   print [{check, status: "ok"|"warn"|"fail", detail}]
@@ -21,31 +22,11 @@ Options:
 Exit codes: 0 nothing failed (warnings allowed), 1 a check failed.
 `;
 
-interface Check {
-  check: string;
-  status: "ok" | "warn" | "fail";
-  detail: string;
-}
-
-function hookInstalled(path: string, agentArg: string): boolean {
-  try {
-    return (
-      existsSync(path) &&
-      readFileSync(path, "utf8")
-        .split("\n")
-        .some((l) => isAirlockHook(l, agentArg))
-    );
-  } catch {
-    return false;
-  }
-}
-
 export const doctorCommand: Command = {
   name: ["doctor"],
   help: HELP,
   async run(args, io) {
-    const json = parseJsonOnly("doctor", args, io);
-    if (json === undefined) return ExitCode.usage;
+    const json = parseJsonOnly(args);
     const checks: Check[] = [];
     const creds = loadCredentials(io.env);
     if (!creds.ok) {
@@ -106,7 +87,7 @@ export const doctorCommand: Command = {
       checks.push({
         check: "daemon",
         status: "warn",
-        detail: `not running (${socketPath(io.env)}); hooks still work, slower — start it with "airlock up"`,
+        detail: `not running (${socketPath(io.env)}); the next hook starts one (or run: ${airlockInvocation(io.env, io.cwd)} up)`,
       });
     }
     const { formatLoadErrors, loadLocalPolicy } = await import("../local-policy.ts");
@@ -127,23 +108,7 @@ export const doctorCommand: Command = {
             detail: `does not load, calls are denied: ${formatLoadErrors(policy.errors)}`,
           },
     );
-    const claudeUser = claudeSettingsPath("user", io.cwd, io.env);
-    const claudeProject = claudeSettingsPath("project", io.cwd, io.env);
-    const claudeLocal = claudeSettingsPath("local", io.cwd, io.env);
-    const claude = [claudeUser, claudeProject, claudeLocal].find((p) => hookInstalled(p, "claude-code"));
-    checks.push({
-      check: "claude-code hooks",
-      status: claude ? "ok" : "warn",
-      detail: claude ? `installed in ${claude}` : `not installed; run "airlock hook claude-code --install"`,
-    });
-    const codex = [codexHooksPath("user", io.cwd, io.env), codexHooksPath("project", io.cwd, io.env)].find(
-      (p) => hookInstalled(p, "codex"),
-    );
-    checks.push({
-      check: "codex hooks",
-      status: codex ? "ok" : "warn",
-      detail: codex ? `installed in ${codex}` : `not installed; run "airlock hook codex --install"`,
-    });
+    checks.push(...integrationChecks(io.cwd, io.env, airlockInvocation(io.env, io.cwd)));
     if (json) io.stdout(`${JSON.stringify(checks)}\n`);
     else {
       const mark = { ok: "ok  ", warn: "warn", fail: "FAIL" };

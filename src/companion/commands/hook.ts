@@ -1,6 +1,7 @@
 // `airlock hook claude-code|codex`: the agent hook entry points (stdin JSON → decision JSON) and `--install`.
-import { parseArgs } from "node:util";
 import { type Command, type CommandIo, ExitCode } from "../command.ts";
+import { parseCommandArgs, UsageError } from "../command-args.ts";
+import type { InstallResult } from "../hook-install.ts";
 import { installTimeoutSeconds } from "../hook-runtime.ts";
 
 const CLAUDE_HELP = `Usage: airlock hook claude-code                      (run by Claude Code; reads hook JSON on stdin)
@@ -34,7 +35,9 @@ or deny. apply_patch is judged per file. PermissionRequest prints decision.behav
 UserPromptSubmit forwards the prompt to the daemon. Any failure denies.
 
 --install merges entries into ~/.codex/hooks.json ($CODEX_HOME honoured) or, with --project,
-.codex/hooks.json. Older Codex releases also need [features] codex_hooks = true in config.toml.
+.codex/hooks.json, and records each entry as trusted in config.toml the way Codex's own /hooks
+review does ([hooks.state."<file>:<event>:<group>:<handler>"] trusted_hash = "sha256:…"), with
+[features] hooks = true: Codex skips untrusted hooks without a word. "airlock doctor" checks it.
 
 Exit codes: as for "airlock hook claude-code".
 `;
@@ -42,37 +45,20 @@ Exit codes: as for "airlock hook claude-code".
 type Agent = "claude-code" | "codex";
 
 async function install(agent: Agent, args: string[], io: CommandIo): Promise<number> {
-  let values: {
-    project?: boolean;
-    local?: boolean;
-    "dry-run"?: boolean;
-    json?: boolean;
-    install?: boolean;
-    uninstall?: boolean;
-  };
-  try {
-    values = parseArgs({
-      args,
-      options: {
-        install: { type: "boolean" },
-        uninstall: { type: "boolean" },
-        project: { type: "boolean" },
-        local: { type: "boolean" },
-        "dry-run": { type: "boolean" },
-        json: { type: "boolean" },
-      },
-    }).values;
-  } catch (error) {
-    io.stderr(`airlock hook ${agent}: ${error instanceof Error ? error.message : String(error)}\n`);
-    return ExitCode.usage;
-  }
-  if (agent === "codex" && values.local) {
-    io.stderr("airlock hook codex: --local is a Claude Code option; use --project for .codex/hooks.json\n");
-    return ExitCode.usage;
-  }
+  const { values } = parseCommandArgs(args, {
+    install: { type: "boolean" },
+    uninstall: { type: "boolean" },
+    project: { type: "boolean" },
+    local: { type: "boolean" },
+    "dry-run": { type: "boolean" },
+    json: { type: "boolean" },
+  });
+  if (values.install && values.uninstall) throw new UsageError("give --install or --uninstall, not both");
+  if (agent === "codex" && values.local)
+    throw new UsageError("--local is a Claude Code option; use --project for .codex/hooks.json");
   const options = { remove: values.uninstall ?? false, dryRun: values["dry-run"] ?? false };
   try {
-    const result =
+    const result: InstallResult & { trusted?: { key: string }[]; configPath?: string } =
       agent === "claude-code"
         ? (await import("../adapters/claude-code/install.ts")).installClaudeHooks(
             values.local ? "local" : values.project ? "project" : "user",
@@ -95,6 +81,10 @@ async function install(agent: Agent, args: string[], io: CommandIo): Promise<num
         `Installed Airlock's ${agent} hooks (${result.events.join(", ")}) in ${result.path}\n` +
           `  command: ${result.command}\n  timeout: ${result.timeoutSeconds} s (prompt timeout + 30 s: ${installTimeoutSeconds(io.env)} s)\n`,
       );
+      if (result.trusted && result.configPath)
+        io.stdout(
+          `  trusted: ${result.trusted.length} hook(s) recorded in ${result.configPath} ([hooks.state], [features] hooks = true)\n`,
+        );
     }
     return ExitCode.ok;
   } catch (error) {
@@ -125,11 +115,9 @@ function hookCommand(agent: Agent, help: string): Command {
     help,
     async run(args, io) {
       if (args.includes("--install") || args.includes("--uninstall")) return install(agent, args, io);
-      if (args.length > 0) {
-        io.stderr(`airlock hook ${agent}: unexpected argument "${args[0]}" (hooks read stdin; see --help)\n`);
-        // Fail closed even when misconfigured: the agent sees a blocking error, not a silent allow.
-        return 2;
-      }
+      // Fail closed even when misconfigured: a usage error exits 2, which the agent treats as blocking.
+      if (args.length > 0)
+        throw new UsageError(`unexpected argument "${args[0]}" (as a hook it reads the event on stdin)`);
       return runHook(agent, io);
     },
   };

@@ -2,9 +2,9 @@
 // edge accepts these only from an approver: set AIRLOCK_APPROVER_TOKEN to an approver device's token
 // (a companion's own token is refused with 403).
 import { readFileSync } from "node:fs";
-import { parseArgs } from "node:util";
 import { HookAction, type HookView } from "../../protocol/conveyor.ts";
 import { type Command, type CommandIo, ExitCode } from "../command.ts";
+import { parseCommandArgs } from "../command-args.ts";
 import { DEFAULT_SERVER, edgeTimeoutMs, serverOverride } from "../config.ts";
 import { loadCredentials } from "../credentials.ts";
 import { EdgeClient, EdgeError } from "../edge-client.ts";
@@ -41,12 +41,14 @@ function options<T extends Record<string, { type: "string" | "boolean" }>>(
   spec: T,
   io: CommandIo,
 ) {
-  try {
-    return parseArgs({ args, options: { json: { type: "boolean" }, ...spec }, allowPositionals: true });
-  } catch (error) {
-    io.stderr(`airlock hooks ${what}: ${error instanceof Error ? error.message : String(error)}\n`);
-    return undefined;
-  }
+  // Usage mistakes throw a UsageError: the dispatcher answers with the usage line and a "did you mean".
+  void what;
+  void io;
+  return parseCommandArgs(
+    args,
+    { json: { type: "boolean" as const }, ...spec },
+    { max: Number.POSITIVE_INFINITY },
+  );
 }
 
 function line(h: HookView): string {

@@ -16,6 +16,16 @@ export const commands: CommandEntry[] = [
     load: async () => (await import("./pair.ts")).pairCommand,
   },
   {
+    name: ["init"],
+    summary: "write a starter policy and install the hooks of the agents found here",
+    load: async () => (await import("./init.ts")).initCommand,
+  },
+  {
+    name: ["try"],
+    summary: "send a sample call that asks your phone, and print the answer",
+    load: async () => (await import("./try.ts")).tryCommand,
+  },
+  {
     name: ["up"],
     summary: "run the daemon (hub connection, control socket, policy reload)",
     load: async () => (await import("./up.ts")).upCommand,
@@ -27,42 +37,42 @@ export const commands: CommandEntry[] = [
   },
   {
     name: ["hook", "claude-code"],
-    summary: "Claude Code hook: decides each tool call (stdin JSON); --install adds it",
+    summary: "claude Code hook: decides each tool call (stdin JSON); --install adds it",
     load: async () => (await import("./hook.ts")).hookClaudeCodeCommand,
   },
   {
     name: ["hook", "codex"],
-    summary: "Codex hook: decides each tool call (stdin JSON); --install adds it",
+    summary: "codex hook: decides each tool call (stdin JSON); --install adds it",
     load: async () => (await import("./hook.ts")).hookCodexCommand,
   },
   {
     name: ["mcp"],
-    summary: "Run the governed MCP server (read, grep, ls, bash) on stdio",
+    summary: "run the governed MCP server (read, grep, ls, bash) on stdio",
     load: async () => (await import("./mcp.ts")).mcpCommand,
   },
   {
     name: ["policy", "explain"],
-    summary: "Show the decision the policy makes for one tool call",
+    summary: "show the decision the policy makes for one tool call",
     load: async () => (await import("./policy.ts")).policyExplain,
   },
   {
     name: ["policy", "test"],
-    summary: "Run policy scenario files and report every mismatch",
+    summary: "run policy scenario files and report every mismatch",
     load: async () => (await import("./policy.ts")).policyTest,
   },
   {
     name: ["policy", "lint"],
-    summary: "Validate policy files (all layers for this directory when none are given)",
+    summary: "validate policy files (all layers for this directory when none are given)",
     load: async () => (await import("./policy.ts")).policyLint,
   },
   {
     name: ["policy", "import"],
-    summary: "Translate Claude Code permission rules into an Airlock config",
+    summary: "translate Claude Code permission rules into an Airlock config",
     load: async () => (await import("./policy-import.ts")).policyImport,
   },
   {
     name: ["trust"],
-    summary: "Trust a repository's .airlock/.pi permissions files (pinned to their content)",
+    summary: "trust a repository's .airlock/.pi permissions files (pinned to their content)",
     load: async () => (await import("./trust.ts")).trust,
   },
   {
@@ -84,6 +94,16 @@ export const commands: CommandEntry[] = [
     name: ["hooks", "delete"],
     summary: "delete a webhook hook",
     load: async () => (await import("./hooks.ts")).hooksDelete,
+  },
+  {
+    name: ["devices", "list"],
+    summary: "list the devices on your account",
+    load: async () => (await import("./devices.ts")).devicesList,
+  },
+  {
+    name: ["devices", "pair"],
+    summary: "mint a pairing code (with a QR of its link) for another device",
+    load: async () => (await import("./devices.ts")).devicesPair,
   },
   {
     name: ["doctor"],

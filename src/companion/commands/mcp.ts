@@ -1,13 +1,15 @@
 // `airlock mcp`: the governed stdio MCP server for Claude Code, Cursor and any other MCP client.
 import { realpath, stat } from "node:fs/promises";
 import { resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { DEFAULT_GREP_TIMEOUT_MS } from "../adapters/mcp/grep-runner.ts";
 import { createGovernedServer } from "../adapters/mcp/server.ts";
 import { type Command, ExitCode } from "../command.ts";
+import { parseCommandArgs } from "../command-args.ts";
+import { airlockCommandLine } from "../hook-install.ts";
+import { PACKAGE_NAME } from "../invocation.ts";
 
-const HELP = `Usage: airlock mcp [--workspace DIR]
+const help = (command: string) => `Usage: airlock mcp [--workspace DIR]
 
 Runs a Model Context Protocol server on stdin/stdout with governed read, grep, ls and bash tools.
 Every call is decided by your Airlock policy (through the daemon when it runs, else locally and on
@@ -21,11 +23,18 @@ Options:
 Environment:
   AIRLOCK_GREP_TIMEOUT_MS   How long one grep may run before it is stopped (default 20000)
 
-Register it with Claude Code:   claude mcp add airlock -- npx airlock mcp
-See docs/agents.md, for Cursor and .mcp.json.
+Register it with Claude Code (the absolute command of this installation):
+  claude mcp add airlock -- ${command} mcp
+For Cursor and .mcp.json see docs/agents.md. With npx, name the package: npx ${PACKAGE_NAME} mcp
+(the bare name "airlock" on npm is an unrelated package).
 
 Exit codes: 0 when the client disconnects, 2 bad arguments, 3 the workspace does not exist.
 `;
+
+/** `airlock` as the hooks are installed: absolute node and bin paths, so any client's PATH works. */
+function mcpCommandLine(env: NodeJS.ProcessEnv): string {
+  return airlockCommandLine(env);
+}
 
 function grepTimeoutMs(env: NodeJS.ProcessEnv): number {
   const n = Number(env.AIRLOCK_GREP_TIMEOUT_MS);
@@ -34,16 +43,11 @@ function grepTimeoutMs(env: NodeJS.ProcessEnv): number {
 
 export const mcpCommand: Command = {
   name: ["mcp"],
-  help: HELP,
+  get help() {
+    return help(mcpCommandLine(process.env));
+  },
   run: async (args, io) => {
-    let workspaceArg: string | undefined;
-    try {
-      const { values } = parseArgs({ args, options: { workspace: { type: "string" } }, strict: true });
-      workspaceArg = values.workspace;
-    } catch (error) {
-      io.stderr(`airlock mcp: ${error instanceof Error ? error.message : String(error)}\n`);
-      return ExitCode.usage;
-    }
+    const workspaceArg = parseCommandArgs(args, { workspace: { type: "string" } }).values.workspace;
     const requested = resolve(io.cwd, workspaceArg ?? ".");
     const workspace = await realpath(requested).catch(() => undefined);
     if (!workspace || !(await stat(workspace)).isDirectory()) {

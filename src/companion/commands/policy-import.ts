@@ -1,11 +1,12 @@
 // `airlock policy import claude-code <settings.json>`: Claude Code rules as an Airlock config.
 import { readFileSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
 import { resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { stringify } from "yaml";
 import { z } from "zod";
 import { compilePolicy } from "../../policy/index.ts";
 import { type Command, ExitCode } from "../command.ts";
+import { parseCommandArgs, UsageError } from "../command-args.ts";
 import { projectRootOf, translateClaudePermissions } from "./policy-claude-code.ts";
 import { formatLoadError } from "./policy-sources.ts";
 
@@ -15,6 +16,8 @@ const SettingsSchema = z.object({
       allow: z.array(z.string()).optional(),
       ask: z.array(z.string()).optional(),
       deny: z.array(z.string()).optional(),
+      defaultMode: z.string().optional(),
+      additionalDirectories: z.array(z.string()).optional(),
     })
     .passthrough()
     .optional(),
@@ -24,25 +27,34 @@ export const policyImport: Command = {
   name: ["policy", "import"],
   help: `Usage: airlock policy import claude-code SETTINGS.json [--out FILE]
 
-Reads permissions.allow/ask/deny from a Claude Code settings file and prints an equivalent
-permissions.yaml: deny rules first, then ask, then allow (Claude Code's deny > ask > allow),
-default_action ask. Supported: Bash(cmd), Bash(prefix:*), Bash(glob *), Read/Edit/Write(path
-globs with //, ~/, / and ./ roots), Grep/Glob/LS(path), WebFetch(domain:HOST), mcp__server[__tool],
-and bare tool names. The output is compiled before it is written.
+Reads permissions (allow, ask, deny, defaultMode, additionalDirectories) from a Claude Code
+settings file and prints a permissions.yaml that decides as Claude Code does: deny rules first,
+then ask, then allow (Claude Code's deny > ask > allow), default_action ask (deny for dontAsk).
+Bash(cmd), Bash(prefix:*) and Bash(x *) keep Claude Code's word boundary; Read/Edit paths are
+gitignore patterns with //, ~/, / and ./ roots (a pattern without a slash matches at any depth);
+WebFetch(domain:HOST) matches the URL's real host, any case; mcp__server, mcp__server__* and
+mcp__server__tool; any other tool by name.
 
-Exit codes: 0 written, 1 a rule could not be translated (nothing written), 2 bad arguments.`,
+It is never looser than Claude Code: a rule whose meaning cannot be expressed is dropped when it
+allows and widened to the whole tool when it denies or asks, and each such rule is named in a
+warning (stderr, and as a comment in the output). The output is compiled before it is written.
+
+Exit codes: 0 written (warnings allowed), 1 the translation does not compile, 2 bad arguments.`,
   async run(args, io) {
-    const { values, positionals } = parseArgs({
+    const { values, positionals } = parseCommandArgs(
       args,
-      options: { out: { type: "string" } },
-      allowPositionals: true,
-      strict: true,
-    });
+      { out: { type: "string" } },
+      { max: 2, what: "claude-code and one SETTINGS.json" },
+    );
     const [kind, file] = positionals;
-    if (kind !== "claude-code" || !file) {
-      io.stderr("airlock policy import: usage: airlock policy import claude-code SETTINGS.json\n");
-      return ExitCode.usage;
+    if (kind !== "claude-code") {
+      throw new UsageError(
+        kind
+          ? `cannot import from "${kind}"; the only source is claude-code`
+          : "say what to import: claude-code",
+      );
     }
+    if (!file) throw new UsageError("give the Claude Code settings file to import");
     const path = resolve(io.cwd, file);
     let settings: z.infer<typeof SettingsSchema>;
     try {
@@ -54,12 +66,15 @@ Exit codes: 0 written, 1 a rule could not be translated (nothing written), 2 bad
       io.stderr(`airlock policy import: ${path}: ${(error as Error).message}\n`);
       return ExitCode.usage;
     }
-    const { config, errors } = translateClaudePermissions(settings.permissions ?? {}, projectRootOf(path));
-    if (errors.length > 0) {
-      for (const e of errors) io.stderr(`cannot translate: ${e}\n`);
-      return ExitCode.failure;
-    }
-    const text = `# Imported from ${path} by airlock policy import claude-code\n${stringify(config, { lineWidth: 0 })}`;
+    const home = io.env.HOME?.trim() || homedir();
+    const { config, warnings } = translateClaudePermissions(
+      settings.permissions ?? {},
+      projectRootOf(path),
+      home,
+    );
+    for (const w of warnings) io.stderr(`warning: ${w}\n`);
+    const notes = warnings.map((w) => `# warning: ${w.replace(/\n/g, " ")}\n`).join("");
+    const text = `# Imported from ${path} by airlock policy import claude-code\n${notes}${stringify(config, { lineWidth: 0 })}`;
     const check = compilePolicy([{ layer: "user", path: values.out ?? "<imported>", text }]);
     if (!check.ok) {
       for (const e of check.errors)

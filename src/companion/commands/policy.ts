@@ -1,7 +1,6 @@
 // `airlock policy explain|test|lint`: the policy engine from the command line.
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import {
@@ -13,6 +12,7 @@ import {
   type PolicySource,
 } from "../../policy/index.ts";
 import { type Command, type CommandIo, ExitCode } from "../command.ts";
+import { parseCommandArgs, UsageError } from "../command-args.ts";
 import { formatLoadError, parseConfigArg, readConfigArgs, sourcesFor } from "./policy-sources.ts";
 
 const CONFIG_HELP = `  --config [LAYER:]FILE  Use only these files, lowest layer first (repeatable). LAYER is
@@ -40,6 +40,18 @@ function renderRecord(r: DecisionRecord): string {
   return `${lines.join("\n")}\n`;
 }
 
+/** The tools whose decision depends on their input, with an input to show when it is missing. */
+const INPUT_EXAMPLES: Record<string, string> = {
+  bash: '{"command":"git status"}',
+  read: '{"path":"src/index.ts"}',
+  write: '{"path":"src/index.ts"}',
+  edit: '{"path":"src/index.ts"}',
+  grep: '{"pattern":"TODO","path":"src"}',
+  find: '{"pattern":"*.ts","path":"src"}',
+  ls: '{"path":"src"}',
+  webfetch: '{"url":"https://example.com/"}',
+};
+
 export const policyExplain: Command = {
   name: ["policy", "explain"],
   help: `Usage: airlock policy explain --tool NAME --input JSON [options]
@@ -59,36 +71,30 @@ ${CONFIG_HELP}
 
 Exit codes: 0 allow or ask, 1 deny or hidden, 2 bad arguments, 3 policy could not be loaded.`,
   async run(args, io) {
-    const { values } = parseArgs({
-      args,
-      options: {
-        tool: { type: "string" },
-        input: { type: "string" },
-        cwd: { type: "string" },
-        config: { type: "string", multiple: true },
-        "no-ui": { type: "boolean" },
-        "declared-host": { type: "string", multiple: true },
-        agent: { type: "string" },
-        json: { type: "boolean" },
-      },
-      strict: true,
+    const { values } = parseCommandArgs(args, {
+      tool: { type: "string" },
+      input: { type: "string" },
+      cwd: { type: "string" },
+      config: { type: "string", multiple: true },
+      "no-ui": { type: "boolean" },
+      "declared-host": { type: "string", multiple: true },
+      agent: { type: "string" },
+      json: { type: "boolean" },
     });
-    if (!values.tool) {
-      io.stderr("airlock policy explain: --tool is required\n");
-      return ExitCode.usage;
-    }
+    if (!values.tool) throw new UsageError("--tool is required, e.g. --tool bash");
+    const example = INPUT_EXAMPLES[values.tool];
+    // A known tool decides on its input; without one the answer would be about "<dynamic>", not the call meant.
+    if (values.input === undefined && example)
+      throw new UsageError(`--input is required for ${values.tool}, e.g. --input '${example}'`);
     const rawInput = values.input === "-" ? await io.readStdin() : (values.input ?? "{}");
     let input: unknown;
     try {
       input = JSON.parse(rawInput);
     } catch (error) {
-      io.stderr(`airlock policy explain: --input is not JSON: ${(error as Error).message}\n`);
-      return ExitCode.usage;
+      throw new UsageError(`--input is not JSON (${(error as Error).message})`);
     }
-    if (input === null || typeof input !== "object" || Array.isArray(input)) {
-      io.stderr("airlock policy explain: --input must be a JSON object\n");
-      return ExitCode.usage;
-    }
+    if (input === null || typeof input !== "object" || Array.isArray(input))
+      throw new UsageError("--input must be a JSON object");
     const cwd = resolve(io.cwd, values.cwd ?? ".");
     const policy = compileOrReport(sourcesFor(values.config ?? [], cwd, io.env, io.cwd), io);
     if (!policy) return ExitCode.config;
@@ -174,16 +180,12 @@ Policy: the file's configs, else --config files, else the layers discovered for 
 
 Exit codes: 0 all cases pass, 1 any mismatch, 2 bad scenario file or arguments, 3 policy could not be loaded.`,
   async run(args, io) {
-    const { values, positionals } = parseArgs({
+    const { values, positionals } = parseCommandArgs(
       args,
-      options: { config: { type: "string", multiple: true }, json: { type: "boolean" } },
-      allowPositionals: true,
-      strict: true,
-    });
-    if (positionals.length === 0) {
-      io.stderr("airlock policy test: give at least one scenario FILE\n");
-      return ExitCode.usage;
-    }
+      { config: { type: "string", multiple: true }, json: { type: "boolean" } },
+      { max: Number.POSITIVE_INFINITY },
+    );
+    if (positionals.length === 0) throw new UsageError("give at least one scenario FILE");
     let mismatches = 0;
     let total = 0;
     const results: unknown[] = [];
@@ -260,12 +262,11 @@ and notes allow rules of untrusted project files that will not apply.
 
 Exit codes: 0 valid, 1 problems found, 2 bad arguments.`,
   async run(args, io) {
-    const { values, positionals } = parseArgs({
+    const { values, positionals } = parseCommandArgs(
       args,
-      options: { cwd: { type: "string" }, json: { type: "boolean" } },
-      allowPositionals: true,
-      strict: true,
-    });
+      { cwd: { type: "string" }, json: { type: "boolean" } },
+      { max: Number.POSITIVE_INFINITY },
+    );
     const cwd = resolve(io.cwd, values.cwd ?? ".");
     let sources: PolicySource[];
     try {

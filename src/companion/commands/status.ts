@@ -56,8 +56,7 @@ export const statusCommand: Command = {
   name: ["status"],
   help: HELP,
   async run(args, io) {
-    const json = parseJsonOnly("status", args, io);
-    if (json === undefined) return ExitCode.usage;
+    const json = parseJsonOnly(args);
     try {
       const res = await sendControl(socketPath(io.env), { type: "status", cwd: io.cwd }, 5_000);
       if (res.type !== "status") throw new Error("unexpected answer");

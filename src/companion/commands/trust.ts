@@ -1,9 +1,9 @@
 // `airlock trust [DIR]`: trust a repository's own permissions files, pinned to their content.
 import { readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { compilePolicy } from "../../policy/index.ts";
 import { type Command, ExitCode } from "../command.ts";
+import { parseCommandArgs } from "../command-args.ts";
 import { projectPolicyPaths } from "../policy-files.ts";
 import { readTrustStore, trustFile, untrustFile } from "../trust-store.ts";
 import { formatLoadError } from "./policy-sources.ts";
@@ -33,12 +33,11 @@ Options:
 
 Exit codes: 0 done, 1 no project config found, 3 a config does not compile (nothing trusted).`,
   async run(args, io) {
-    const { values, positionals } = parseArgs({
+    const { values, positionals } = parseCommandArgs(
       args,
-      options: { revoke: { type: "boolean" }, list: { type: "boolean" }, json: { type: "boolean" } },
-      allowPositionals: true,
-      strict: true,
-    });
+      { revoke: { type: "boolean" }, list: { type: "boolean" }, json: { type: "boolean" } },
+      { max: 1, what: "one DIR" },
+    );
     if (values.list) {
       const entries = readTrustStore(io.env);
       io.stdout(

@@ -1,5 +1,6 @@
 // The daemon's control socket protocol: newline-delimited JSON, one request → one response, zod on both ends.
 import { z } from "zod";
+import { HOOK_ENV_KEYS } from "../config.ts";
 import { AgentToolCall, CompanionDecision } from "../tool-call.ts";
 
 export const ControlRequest = z.discriminatedUnion("type", [
@@ -26,6 +27,18 @@ export const ControlRequest = z.discriminatedUnion("type", [
     id: z.string().max(100),
     type: z.literal("session_end"),
     session_id: z.string().max(200),
+  }),
+  /**
+   * A whole agent hook event, from the fast hook entry (src/companion/hook-fast.ts): the daemon validates and
+   * answers it exactly as the hook would, so the hook process loads no schema library and no policy engine.
+   */
+  z.strictObject({
+    id: z.string().max(100),
+    type: z.literal("hook"),
+    agent: z.enum(["claude-code", "codex"]),
+    stdin: z.string(),
+    /** The hook process's own switches that shape its answer (AIRLOCK_CLAUDE_ASK, timeouts). */
+    env: z.partialRecord(z.enum(HOOK_ENV_KEYS), z.string().max(100)).optional(),
   }),
 ]);
 export type ControlRequest = z.infer<typeof ControlRequest>;
@@ -78,6 +91,13 @@ export const ControlResponse = z.discriminatedUnion("type", [
   z.object({ id: z.string(), type: z.literal("ok") }),
   z.object({ id: z.string(), type: z.literal("status"), status: DaemonStatus }),
   z.object({ id: z.string(), type: z.literal("error"), message: z.string() }),
+  z.object({
+    id: z.string(),
+    type: z.literal("hook_result"),
+    stdout: z.string(),
+    stderr: z.string(),
+    exitCode: z.number().int(),
+  }),
 ]);
 export type ControlResponse = z.infer<typeof ControlResponse>;
 

@@ -1,16 +1,20 @@
-// `airlock up`: the long-running companion. Owns the hub connection, the journal of waiting calls, the policy
-// store, grant caches, emergency controls and the audit queue; answers hooks and adapters over the control socket.
+// `airlock up`: the long-running companion. Owns the hub connection (the one transport to the edge), the journal of
+// waiting calls, the policy store, grant caches, emergency controls and the audit queue; answers hooks and adapters
+// over the control socket, including whole hook events from the fast hook entry.
 import type { Server } from "node:net";
-import type { DecisionRecord, EmergencyControls } from "../../policy/index.ts";
+import type { EmergencyControls } from "../../policy/index.ts";
 import type { DecisionRequest, ServerMessage } from "../../protocol/index.ts";
+import { runClaudeCodeHook } from "../adapters/claude-code/hook.ts";
+import { runCodexHook } from "../adapters/codex/hook.ts";
 import { enqueueAudit, queuedAuditCount } from "../audit-queue.ts";
-import { type Env, edgeTimeoutMs, promptTimeoutMs, socketPath, stateDir } from "../config.ts";
-import { type Credentials, loadCredentials } from "../credentials.ts";
+import { type Env, edgeGraceMs, edgeTimeoutMs, promptTimeoutMs, socketPath, stateDir } from "../config.ts";
+import { type Credentials, loadCredentials, NOT_PAIRED } from "../credentials.ts";
 import { type Approver, decideToolCall } from "../decide.ts";
 import { fromDecisionResponse, toDecisionRequest, unreachableDecision } from "../edge-approver.ts";
-import { EdgeClient } from "../edge-client.ts";
+import { EdgeClient, EdgeError } from "../edge-client.ts";
 import { readEmergencyCache, writeEmergencyCache } from "../emergency-cache.ts";
 import { matchGrant, SessionGrants } from "../grants.ts";
+import type { HookCompanion } from "../hook-companion.ts";
 import { type AgentToolCall, type CompanionDecision, denied } from "../tool-call.ts";
 import type { ControlRequest, ControlResponse, DaemonStatus } from "./control-protocol.ts";
 import { listenControl } from "./control-server.ts";
@@ -19,18 +23,13 @@ import { EdgeSync } from "./edge-sync.ts";
 import { HubConnection, type HubState } from "./hub-connection.ts";
 import { Journal } from "./journal.ts";
 import { PolicyStore } from "./policy-store.ts";
+import { WaitingCalls } from "./waiting-calls.ts";
 
 const NO_EMERGENCY: EmergencyControls = { readOnly: false, disableHighImpact: false, blockedTools: [] };
 /** Extra wait beyond the prompt timeout for the edge's own timeout answer to arrive. */
 const DEADLINE_MARGIN_MS = 10_000;
-const SWEEP_MS = 1_000;
 const GRANT_REFRESH_MS = 5 * 60_000;
-const POLL_EVERY_MS = 3_000;
-
-interface Waiter {
-  resolve: Array<(d: CompanionDecision) => void>;
-  record: DecisionRecord | undefined;
-}
+const AUDIT_FLUSH_DELAY_MS = 500;
 
 export interface DaemonOptions {
   env: Env;
@@ -38,6 +37,8 @@ export interface DaemonOptions {
   version?: string;
   /** Bind the control socket (false for in-process use, e.g. the benchmark). */
   listen?: boolean;
+  /** Called on every control request (an on-demand daemon counts them to know when it is idle). */
+  onRequest?: () => void;
 }
 
 export class Daemon {
@@ -48,8 +49,12 @@ export class Daemon {
   readonly #policies: PolicyStore;
   readonly #sessionGrants = new SessionGrants();
   readonly #sync: EdgeSync;
-  readonly #waiters = new Map<string, Waiter>();
-  readonly #prompts = new Map<string, { text: string; cwd: string | undefined; at: number }>();
+  readonly #waiting = new WaitingCalls((callId) =>
+    this.#finalize(
+      callId,
+      denied("Airlock denied this call: no one answered the approval prompt in time", "timeout"),
+    ),
+  );
   readonly #startedAt = new Date().toISOString();
   #credentials: Credentials | null = null;
   #edge: EdgeClient | null = null;
@@ -62,12 +67,13 @@ export class Daemon {
     lastError: null,
   };
   #timers: NodeJS.Timeout[] = [];
-  #polling = false;
+  /** Set when the edge went away and did not come back within the grace period: asks fail at once. */
+  #edgeDown: string | null = null;
+  #graceTimer: NodeJS.Timeout | null = null;
+  #auditTimer: NodeJS.Timeout | null = null;
   #decisions = 0;
-  /** Calls this process sent to the edge; a resumed call the edge never saw is resubmitted once. */
-  readonly #submitted = new Set<string>();
+  /** Socket message id → call id, for a hub error about one tool_request; dropped when the call settles. */
   readonly #requestIds = new Map<string, string>();
-  readonly #polledAt = new Map<string, number>();
   #requestCounter = 0;
   readonly #edgeRuns = new EdgeRuns(
     () => ({
@@ -93,7 +99,9 @@ export class Daemon {
   async start(): Promise<void> {
     const resumed = this.#journal.load().filter((e) => e.status === "pending");
     if (resumed.length > 0) this.#log(`resuming ${resumed.length} call(s) that were waiting for a person`);
-    for (const entry of resumed) this.#waiters.set(entry.call.callId, { resolve: [], record: undefined });
+    for (const entry of resumed) {
+      this.#waiting.arm(entry.call.callId, entry.deadline);
+    }
     const creds = loadCredentials(this.#env);
     if (creds.ok) {
       this.#credentials = creds.credentials;
@@ -116,20 +124,37 @@ export class Daemon {
     if (this.#options.listen !== false) {
       this.#server = await listenControl(socketPath(this.#env), (r) => this.handle(r), this.#log);
     }
-    this.#timers.push(setInterval(() => this.#sweep(), SWEEP_MS));
-    this.#timers.push(setInterval(() => void this.#sync.refreshGrants(), GRANT_REFRESH_MS));
+    this.#timers.push(
+      setInterval(() => {
+        void this.#sync.refreshGrants();
+        this.#journal.prune();
+      }, GRANT_REFRESH_MS),
+    );
     this.#timers.push(setInterval(() => this.#policies.refresh(), 2_000));
     for (const t of this.#timers) t.unref();
   }
 
   async stop(): Promise<void> {
     for (const t of this.#timers) clearInterval(t);
+    this.#waiting.clear();
+    if (this.#graceTimer) clearTimeout(this.#graceTimer);
+    if (this.#auditTimer) clearTimeout(this.#auditTimer);
     this.#hub?.stop();
     await new Promise<void>((resolve) => (this.#server ? this.#server.close(() => resolve()) : resolve()));
   }
 
   async handle(request: ControlRequest): Promise<ControlResponse> {
+    this.#options.onRequest?.();
     switch (request.type) {
+      case "hook": {
+        const env = { ...this.#env, ...request.env };
+        const companion = this.#hookCompanion();
+        const result =
+          request.agent === "claude-code"
+            ? await runClaudeCodeHook(request.stdin, env, companion)
+            : await runCodexHook(request.stdin, env, companion);
+        return { id: request.id, type: "hook_result", ...result };
+      }
       case "decide":
         return {
           id: request.id,
@@ -137,19 +162,30 @@ export class Daemon {
           decision: await this.decide(request.call, request.askMode),
         };
       case "prompt_text":
-        // Kept for warming read-only futures; never logged (it is the user's words).
-        this.#prompts.set(request.session_id, { text: request.text, cwd: request.cwd, at: Date.now() });
+        // The path by which prompt text will warm read-only futures; never logged (it is the user's words).
         return { id: request.id, type: "ok" };
       case "status":
         if (request.cwd) this.#policies.get(request.cwd);
         return { id: request.id, type: "status", status: this.status() };
-      case "session_end": {
-        const removed = this.#sessionGrants.endSession(request.session_id);
-        this.#log(`session ${request.session_id} ended; ${removed} session grant(s) dropped`);
-        void this.#edge?.endSession(request.session_id).catch(() => {});
+      case "session_end":
+        this.#endSession(request.session_id);
         return { id: request.id, type: "ok" };
-      }
     }
+  }
+
+  /** What a hook event run inside the daemon asks of the companion: the daemon itself. */
+  #hookCompanion(): HookCompanion {
+    return {
+      decide: (call, askMode) => this.decide(call, askMode),
+      promptText: async () => {},
+      endSession: async (sessionId) => this.#endSession(sessionId),
+    };
+  }
+
+  #endSession(sessionId: string): void {
+    const removed = this.#sessionGrants.endSession(sessionId);
+    this.#log(`session ${sessionId} ended; ${removed} session grant(s) dropped`);
+    void this.#edge?.endSession(sessionId).catch(() => {});
   }
 
   /** The daemon's decision for one call (what the control socket answers; also used in-process by the bench). */
@@ -157,17 +193,18 @@ export class Daemon {
     this.#decisions++;
     const known = this.#journal.get(call.callId);
     if (known?.status === "decided" && known.decision) return known.decision;
-    if (known?.status === "pending") return this.#wait(call.callId, undefined);
+    if (known?.status === "pending") return this.#waiting.wait(call.callId);
     return decideToolCall(call, {
       policy: (cwd) => this.#policies.get(cwd),
       emergency: () => this.#emergency,
       grants: (c, record) =>
         matchGrant(this.#sync.grants, c.agent.id, record) ??
         this.#sessionGrants.match(c.sessionId, c.agent.id, record),
-      ...(this.#edge
-        ? { approver: this.#approver() }
-        : { unpairedReason: 'this machine is not paired (run "airlock pair <code>")' }),
-      audit: (event) => enqueueAudit([event], this.#env),
+      ...(this.#edge ? { approver: this.#approver() } : { unpairedReason: NOT_PAIRED }),
+      audit: (event) => {
+        enqueueAudit([event], this.#env);
+        this.#scheduleAuditFlush();
+      },
       promptTimeoutMs: promptTimeoutMs(this.#env),
       askMode,
     });
@@ -182,16 +219,21 @@ export class Daemon {
             "unavailable",
           );
         }
+        // The edge has been gone past the grace period: say so now rather than make the agent wait for nothing.
+        if (this.#edgeDown !== null) return this.#unreachable(this.#edgeDown);
         const request = toDecisionRequest(call, record);
+        const deadline = Date.now() + timeoutMs + DEADLINE_MARGIN_MS;
         // The journal is on disk: it keeps the redacted input the edge sees, never file contents.
         this.#journal.put({
           call: { ...call, input: request.input },
           request,
           status: "pending",
           submittedAt: new Date().toISOString(),
-          deadline: Date.now() + timeoutMs + DEADLINE_MARGIN_MS,
+          deadline,
         });
-        const waiting = this.#wait(call.callId, record);
+        const waiting = this.#waiting.wait(call.callId, record);
+        this.#waiting.arm(call.callId, deadline);
+        // Sent now when the socket is up; otherwise on the next welcome, with every other waiting call.
         this.#submit(call.callId, request);
         return waiting;
       },
@@ -199,51 +241,36 @@ export class Daemon {
   }
 
   #submit(callId: string, request: DecisionRequest): void {
-    this.#submitted.add(callId);
     // Socket message ids are short (≤ 100); call ids may be longer, so each request gets its own id.
     const id = `req-${++this.#requestCounter}`;
-    this.#requestIds.set(id, callId);
-    if (!this.#hub?.send({ type: "tool_request", id, request })) void this.#submitOverRest(callId, request);
+    if (this.#hub?.send({ type: "tool_request", id, request })) this.#requestIds.set(id, callId);
   }
 
-  async #submitOverRest(callId: string, request: DecisionRequest): Promise<void> {
-    if (!this.#edge) return;
-    try {
-      const answer = await this.#edge.decide(request, { wait: false, waitMs: edgeTimeoutMs(this.#env) });
-      if (answer.state === "decided") this.#finalize(callId, fromDecisionResponse(answer.response));
-      else this.#notePrompt(callId, answer.promptId);
-    } catch (error) {
-      // Nobody can be asked: fail closed now, and forget the call so a retry asks again once the edge is back.
-      const decision = unreachableDecision(error, this.#edge.server);
-      this.#settle(callId, decision);
-      this.#journal.remove(callId);
-    }
+  #unreachable(detail: string): CompanionDecision {
+    const server = this.#credentials?.server ?? "";
+    return unreachableDecision(
+      new EdgeError("unreachable", `the Airlock edge at ${server} could not be reached (${detail})`),
+      server,
+    );
   }
 
-  #wait(callId: string, record: DecisionRecord | undefined): Promise<CompanionDecision> {
-    return new Promise((resolve) => {
-      const waiter = this.#waiters.get(callId) ?? { resolve: [], record };
-      waiter.record ??= record;
-      waiter.resolve.push(resolve);
-      this.#waiters.set(callId, waiter);
-    });
-  }
-
-  #settle(callId: string, decision: CompanionDecision): void {
-    const waiter = this.#waiters.get(callId);
-    this.#waiters.delete(callId);
-    for (const resolve of waiter?.resolve ?? []) resolve(decision);
+  #scheduleAuditFlush(): void {
+    if (this.#auditTimer || this.#connection.state !== "connected") return;
+    this.#auditTimer = setTimeout(() => {
+      this.#auditTimer = null;
+      void this.#sync.flushAudit();
+    }, AUDIT_FLUSH_DELAY_MS);
+    this.#auditTimer.unref();
   }
 
   /** Records a person's (or the edge's) answer durably, then wakes everyone waiting for it. */
   #finalize(callId: string, decision: CompanionDecision): void {
     for (const [id, c] of this.#requestIds) if (c === callId) this.#requestIds.delete(id);
-    this.#polledAt.delete(callId);
     const entry = this.#journal.get(callId);
     if (!entry || entry.status === "decided") return;
     this.#journal.put({ ...entry, status: "decided", decision, decidedAt: new Date().toISOString() });
-    const record = this.#waiters.get(callId)?.record;
-    this.#settle(callId, decision);
+    const record = this.#waiting.record(callId);
+    this.#waiting.settle(callId, decision);
     this.#log(`call ${callId}: ${decision.decision} (${decision.source})`);
     if (record) void this.#sync.learn(entry.call, record, decision);
   }
@@ -262,9 +289,27 @@ export class Daemon {
       lastError: detail ?? this.#connection.lastError,
     };
     if (state !== was) this.#log(`edge ${state}${detail ? `: ${detail}` : ""}`);
+    if (state === "connected") {
+      this.#edgeDown = null;
+      if (this.#graceTimer) clearTimeout(this.#graceTimer);
+      this.#graceTimer = null;
+    } else if (state === "disconnected" && !this.#graceTimer && this.#edgeDown === null) {
+      // An edge restart comes back within the grace period and every waiting call is resubmitted on welcome; an
+      // edge that stays away is reported at once to every waiting call, with the real reason.
+      this.#graceTimer = setTimeout(() => {
+        this.#graceTimer = null;
+        this.#edgeDown = this.#connection.lastError ?? "connection lost";
+        const decision = this.#unreachable(this.#edgeDown);
+        for (const entry of this.#journal.pending()) {
+          this.#waiting.settle(entry.call.callId, decision);
+          this.#journal.remove(entry.call.callId);
+        }
+      }, edgeGraceMs(this.#env));
+      this.#graceTimer.unref();
+    }
     if (state === "revoked") {
       for (const entry of this.#journal.pending()) {
-        this.#settle(
+        this.#waiting.settle(
           entry.call.callId,
           denied("Airlock denied this call: this device was revoked", "unavailable"),
         );
@@ -276,10 +321,12 @@ export class Daemon {
     switch (message.type) {
       case "welcome":
         this.#setEmergency(message.emergency);
+        // Every call still waiting goes (again) to the hub: the edge answers a call id it knows with its prompt or
+        // decision, and takes one it never saw (the daemon stopped between journaling and sending) as new.
+        for (const entry of this.#journal.pending()) this.#submit(entry.call.callId, entry.request);
         void this.#sync.flushAudit();
         void this.#sync.refreshGrants();
         void this.#sync.refreshAccountPolicy();
-        void this.#pollPending();
         break;
       case "emergency_updated":
         this.#setEmergency(message.data);
@@ -288,17 +335,21 @@ export class Daemon {
         this.#finalize(message.data.call_id, fromDecisionResponse(message.data));
         break;
       case "decision_pending":
+        if (message.id) this.#requestIds.delete(message.id);
         this.#notePrompt(message.callId, message.promptId);
         break;
       case "companion_run":
         void this.#edgeRuns.handle(message);
         break;
       case "error": {
-        // A tool_request the hub could not take: ask over REST instead.
+        // A tool_request the hub refused (it would refuse it over REST too): the call is denied with its reason.
         const callId = message.id ? this.#requestIds.get(message.id) : undefined;
-        const entry = callId ? this.#journal.get(callId) : undefined;
-        if (entry?.status === "pending") void this.#submitOverRest(entry.call.callId, entry.request);
-        else this.#log(`edge error: ${message.code}: ${message.message}`);
+        if (callId && this.#journal.get(callId)?.status === "pending") {
+          this.#finalize(
+            callId,
+            denied(`Airlock denied this call: the edge refused it (${message.code}: ${message.message})`),
+          );
+        } else this.#log(`edge error: ${message.code}: ${message.message}`);
         break;
       }
       default:
@@ -314,46 +365,6 @@ export class Daemon {
     if (changed) this.#log(`emergency controls now ${JSON.stringify(controls)}`);
   }
 
-  /** Safety net beside the hub's resume: asks GET /v1/decisions/{id} for every call still waiting. */
-  async #pollPending(): Promise<void> {
-    const edge = this.#edge;
-    if (!edge || this.#polling) return;
-    this.#polling = true;
-    try {
-      const now = Date.now();
-      for (const entry of this.#journal.pending()) {
-        // The hub pushes decisions; polling is the safety net, so each call is checked at most every 3 s.
-        if (now - (this.#polledAt.get(entry.call.callId) ?? 0) < POLL_EVERY_MS) continue;
-        this.#polledAt.set(entry.call.callId, now);
-        const answer = await edge.decision(entry.call.callId).catch(() => undefined);
-        if (answer === null && !this.#submitted.has(entry.call.callId))
-          this.#submit(entry.call.callId, entry.request);
-        else if (answer?.state === "decided")
-          this.#finalize(entry.call.callId, fromDecisionResponse(answer.response));
-        else if (answer?.state === "pending" && answer.promptId)
-          this.#notePrompt(entry.call.callId, answer.promptId);
-      }
-    } finally {
-      this.#polling = false;
-    }
-  }
-
-  #sweep(): void {
-    const now = Date.now();
-    for (const entry of this.#journal.pending()) {
-      if (now > entry.deadline) {
-        this.#finalize(
-          entry.call.callId,
-          denied("Airlock denied this call: no one answered the approval prompt in time", "timeout"),
-        );
-      }
-    }
-    if (this.#journal.pending().length > 0) void this.#pollPending();
-    if (this.#connection.state === "connected" && queuedAuditCount(this.#env) > 0)
-      void this.#sync.flushAudit();
-    this.#journal.prune();
-  }
-
   status(): DaemonStatus {
     return {
       pid: process.pid,
@@ -367,7 +378,7 @@ export class Daemon {
         callId: e.call.callId,
         tool: e.call.tool,
         agent: e.call.agent.name,
-        scope: this.#waiters.get(e.call.callId)?.record?.scope.summary ?? e.call.tool,
+        scope: this.#waiting.record(e.call.callId)?.scope.summary ?? e.call.tool,
         ...(e.promptId ? { promptId: e.promptId } : {}),
         since: e.submittedAt,
       })),

@@ -13,7 +13,9 @@ export interface HubEvents {
 
 const MIN_BACKOFF_MS = 250;
 const MAX_BACKOFF_MS = 15_000;
-const PING_EVERY_MS = 20_000;
+const PING_EVERY_MS = 15_000;
+/** No message at all (a pong answers every ping) for this long: the link is dead even if TCP has not said so. */
+const SILENCE_LIMIT_MS = 2 * PING_EVERY_MS + 5_000;
 /** The hub closes a revoked device's socket with this code. */
 const REVOKED_CLOSE = 4001;
 
@@ -27,6 +29,7 @@ export class HubConnection {
   #timer: NodeJS.Timeout | null = null;
   #ping: NodeJS.Timeout | null = null;
   #stopped = false;
+  #lastHeard = 0;
   #state: HubState = "disconnected";
   reconnects = 0;
 
@@ -58,7 +61,7 @@ export class HubConnection {
     this.#socket = null;
   }
 
-  /** Sends when connected; false tells the caller to use the REST fallback. */
+  /** Sends when connected; false means the message was not sent (the caller resends after the next welcome). */
   send(message: ClientMessage): boolean {
     if (!this.connected || !this.#socket) return false;
     this.#socket.send(JSON.stringify(message));
@@ -97,6 +100,7 @@ export class HubConnection {
       socket.terminate();
     });
     socket.on("message", (data) => {
+      this.#lastHeard = Date.now();
       let raw: unknown;
       try {
         raw = JSON.parse(data.toString());
@@ -109,7 +113,15 @@ export class HubConnection {
         this.#attempt = 0;
         this.#setState("connected", null);
         if (this.#ping) clearInterval(this.#ping);
-        this.#ping = setInterval(() => this.send({ type: "ping" }), PING_EVERY_MS);
+        this.#ping = setInterval(() => {
+          // A half-open link (a sleeping laptop, a dropped NAT entry) never closes by itself: end it and reconnect.
+          if (Date.now() - this.#lastHeard > SILENCE_LIMIT_MS) {
+            failure = "the edge stopped answering pings";
+            socket.terminate();
+            return;
+          }
+          this.send({ type: "ping" });
+        }, PING_EVERY_MS);
       }
       this.#events.onMessage(parsed.data);
     });

@@ -122,7 +122,9 @@ export const pairingRoutes = routeGroup()
       if (body.kind === "browser") {
         setCookie(c, SESSION_COOKIE, bound.token, {
           httpOnly: true,
-          secure: true,
+          // Browsers drop a Secure cookie sent over plain http from anywhere but localhost; `npm run dev -- --lan`
+          // (a phone on the LAN, http) turns this off for local development only.
+          secure: c.env.AIRLOCK_COOKIE_SECURE !== "false",
           sameSite: "Strict",
           path: "/",
           maxAge: Math.floor(TOKEN_TTL_MS / 1000),

@@ -48,7 +48,14 @@ function readVar(file: string, name: string): string {
 }
 
 export async function startEdge(
-  options: { port?: number; stateDir?: string; entry?: string; vars?: Record<string, string> } = {},
+  options: {
+    port?: number;
+    stateDir?: string;
+    entry?: string;
+    vars?: Record<string, string>;
+    /** flags for `npm run dev` (--lan, --public-url) */
+    args?: string[];
+  } = {},
 ): Promise<Edge> {
   const port = options.port ?? (await freePort());
   const stateDir = options.stateDir ?? mkdtempSync(join(tmpdir(), "airlock-edge-"));
@@ -64,18 +71,22 @@ export async function startEdge(
     );
   }
   let out = "";
-  const child: ChildProcess = spawn(process.execPath, [join(ROOT, "scripts/dev.mjs")], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      AIRLOCK_STATE_DIR: stateDir,
-      AIRLOCK_DEV_VARS: varsFile,
-      ...(options.entry ? { AIRLOCK_DEV_ENTRY: options.entry } : {}),
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [join(ROOT, "scripts/dev.mjs"), ...(options.args ?? [])],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        AIRLOCK_STATE_DIR: stateDir,
+        AIRLOCK_DEV_VARS: varsFile,
+        ...(options.entry ? { AIRLOCK_DEV_ENTRY: options.entry } : {}),
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
     },
-    stdio: ["ignore", "pipe", "pipe"],
-    detached: true,
-  });
+  );
   child.stdout?.on("data", (d) => {
     out += d;
   });

@@ -146,12 +146,17 @@ describe("decideToolCall", () => {
     expect(out.reason).toContain("not paired: x");
   });
 
-  it("applies headless rules when the agent has no UI and nobody can be asked", async () => {
+  it("applies headless rules when the agent has no UI and nobody can be asked, saying why", async () => {
     const out = await decideToolCall(
       call("webfetch", { url: "https://example.com/" }, { hasUI: false }),
       deps({ unpairedReason: "not paired" }),
     );
-    expect(out).toMatchObject({ decision: "deny", source: "policy" });
+    // The model of an agent without its own prompt (Codex) learns that a person was needed and why none was asked.
+    expect(out).toMatchObject({
+      decision: "deny",
+      source: "unavailable",
+      reason: expect.stringMatching(/^Airlock denied this call: .*a person's approval, but not paired$/),
+    });
   });
 
   it("hands an ask back to the agent in askMode return", async () => {

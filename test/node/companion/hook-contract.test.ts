@@ -134,8 +134,8 @@ describe("airlock hook claude-code (PreToolUse)", { timeout: 30_000 }, () => {
     const r = await hook(preToolUse("WebFetch", { url: "https://example.com/", prompt: "x" }), paired);
     const out = decision(r.stdout);
     expect(out.permissionDecision).toBe("deny");
-    expect(out.permissionDecisionReason).toContain(
-      `Airlock edge (http://127.0.0.1:${port}) cannot be reached`,
+    expect(out.permissionDecisionReason).toBe(
+      `Airlock denied this call: it needs a person's approval, but the Airlock edge at http://127.0.0.1:${port} could not be reached`,
     );
     // Local decisions never need the edge.
     const local = await hook(preToolUse("Bash", { command: "npm test" }), paired);
@@ -315,7 +315,7 @@ describe("airlock pair (without an edge)", { timeout: 30_000 }, () => {
   it("refuses a code that is not 8 digits (exit 2)", async () => {
     const r = await runAirlock(["pair", "1234"], box.env);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/8-digit pairing code/);
+    expect(r.stderr).toMatch(/"1234" is not a pairing code; a code is 8 digits/);
   });
 
   it("says the edge is unreachable (exit 4) and writes no credentials", async () => {
@@ -323,7 +323,7 @@ describe("airlock pair (without an edge)", { timeout: 30_000 }, () => {
     expect(r.code).toBe(4);
     expect(JSON.parse(r.stdout)).toMatchObject({
       paired: false,
-      error: expect.stringMatching(/could not connect/),
+      error: "the Airlock edge at http://127.0.0.1:9 could not be reached",
     });
     const { existsSync } = await import("node:fs");
     expect(existsSync(join(box.airlockHome, "credentials.json"))).toBe(false);

@@ -234,7 +234,10 @@ describe("airlock policy import claude-code", () => {
           ])
         ).out,
       ).action;
-    expect(await explain("bash", { command: "npm run test:unit" })).toBe("allow");
+    // Claude Code's `:*` is " *": a word boundary, so `test:unit` is another script.
+    expect(await explain("bash", { command: "npm run test -- --watch" })).toBe("allow");
+    expect(await explain("bash", { command: "npm run test" })).toBe("allow");
+    expect(await explain("bash", { command: "npm run test:unit" })).toBe("ask");
     expect(await explain("bash", { command: "git push origin" })).toBe("ask"); // ask beats the allow
     expect(await explain("bash", { command: "npm run test && curl https://x.test" })).toBe("deny");
     expect(await explain("read", { path: ".env" })).toBe("deny");
@@ -245,13 +248,20 @@ describe("airlock policy import claude-code", () => {
     expect(await explain("webfetch", { url: "https://example.com.evil.test/x" })).toBe("ask");
   });
 
-  it("refuses a rule it cannot translate and writes nothing", async () => {
+  it("widens a deny it cannot express to the whole tool, with a warning, and translates the rest", async () => {
     const s = sandbox();
     const settings = join(s.root, "settings.json");
-    writeFileSync(settings, JSON.stringify({ permissions: { deny: ["WebFetch(example.com)"] } }));
+    writeFileSync(
+      settings,
+      JSON.stringify({
+        permissions: { deny: ["WebFetch(example.com)", "Bash(rm *)"], allow: ["Skill(update-config)"] },
+      }),
+    );
     const r = await s.run(["policy", "import", "claude-code", settings]);
-    expect(r.code).toBe(1);
-    expect(r.err).toMatch(/cannot translate/);
-    expect(r.out).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.err).toMatch(/warning: deny WebFetch\(example\.com\): .*widened to every WebFetch/);
+    expect(r.err).toMatch(/warning: allow Skill\(update-config\): .*dropped/);
+    expect(r.out).toContain("# warning: deny WebFetch(example.com)");
+    expect(r.out).toContain("name: Bash(rm *)");
   });
 });

@@ -44,7 +44,7 @@ function PairNewDevice() {
   return (
     <section class="panel" aria-labelledby="pair-heading">
       <h2 id="pair-heading" class="panel-title">
-        Pair a new device
+        Pair another device
       </h2>
       <fieldset class="choice">
         <legend class="small">It will be</legend>

@@ -1,9 +1,20 @@
 // `airlock hook claude-code`: one Claude Code hook event on stdin → Airlock's decision in Claude Code's JSON on stdout.
 import { z } from "zod";
-import { type CompanionDecision, endSession, forwardPromptText, requestDecision } from "../../client.ts";
 import { claudeAskMode, type Env } from "../../config.ts";
+import { clientCompanion, type HookCompanion } from "../../hook-companion.ts";
 import { callIdOf, runGuardedHook } from "../../hook-runtime.ts";
+import type { CompanionDecision } from "../../tool-call.ts";
+import {
+  blockingError,
+  denyOutput,
+  type HookResult,
+  NOTHING,
+  permissionRequestOutput,
+  preToolUseOutput,
+} from "../hook-output.ts";
 import { mapClaudeTool } from "./tools.ts";
+
+export type { HookResult } from "../hook-output.ts";
 
 /** The fields Airlock reads; Claude Code sends more (transcript_path, permission_mode, …), which pass through. */
 export const ClaudeHookInput = z.looseObject({
@@ -17,50 +28,14 @@ export const ClaudeHookInput = z.looseObject({
 });
 export type ClaudeHookInput = z.infer<typeof ClaudeHookInput>;
 
-export interface HookResult {
-  stdout: string;
-  stderr: string;
-  exitCode: number;
-}
-
 const AGENT = { id: "claude-code", name: "Claude Code" };
 
-function preToolUse(decision: "allow" | "deny" | "ask", reason: string): HookResult {
-  const out = {
-    hookSpecificOutput: {
-      hookEventName: "PreToolUse",
-      permissionDecision: decision,
-      permissionDecisionReason: reason,
-    },
-  };
-  return { stdout: `${JSON.stringify(out)}\n`, stderr: "", exitCode: 0 };
-}
+/** `AIRLOCK_CLAUDE_ASK=local`: an `ask` goes to Claude Code's own dialog instead of the phone. */
+const askModeOf = (env: Env) => (claudeAskMode(env) === "local" ? "return" : "approver");
 
-function permissionRequest(decision: "allow" | "deny", reason: string): HookResult {
-  const out = {
-    hookSpecificOutput: {
-      hookEventName: "PermissionRequest",
-      decision: decision === "allow" ? { behavior: "allow" } : { behavior: "deny", message: reason },
-    },
-  };
-  return { stdout: `${JSON.stringify(out)}\n`, stderr: "", exitCode: 0 };
-}
-
-/** Exit 2 is Claude Code's blocking error: stderr goes to the model, the call does not run. */
-function blockingError(reason: string): HookResult {
-  return { stdout: "", stderr: `${reason}\n`, exitCode: 2 };
-}
-
-/** The deny for an event whose kind is known; an unknown event gets the blocking exit code. */
-function failClosed(event: string | undefined, reason: string): HookResult {
-  if (event === "PreToolUse") return preToolUse("deny", reason);
-  if (event === "PermissionRequest") return permissionRequest("deny", reason);
-  return blockingError(reason);
-}
-
-async function decideFor(input: ClaudeHookInput, env: Env): Promise<CompanionDecision> {
+function decideFor(input: ClaudeHookInput, env: Env, companion: HookCompanion): Promise<CompanionDecision> {
   const mapped = mapClaudeTool(input.tool_name ?? "", input.tool_input ?? {});
-  return requestDecision(
+  return companion.decide(
     {
       callId: callIdOf("cc", input.tool_use_id),
       sessionId: input.session_id,
@@ -70,43 +45,49 @@ async function decideFor(input: ClaudeHookInput, env: Env): Promise<CompanionDec
       cwd: input.cwd,
       hasUI: true,
     },
-    { env, askMode: claudeAskMode(env) === "local" ? "return" : "approver" },
+    askModeOf(env),
   );
 }
 
-async function handle(input: ClaudeHookInput, env: Env): Promise<HookResult> {
-  switch (input.hook_event_name) {
-    case "PreToolUse": {
-      if (!input.tool_name)
-        return failClosed("PreToolUse", "Airlock denied this call: the hook input has no tool_name");
-      const d = await decideFor(input, env);
-      return preToolUse(d.decision, d.reason);
+function handler(companion: HookCompanion) {
+  return async (input: ClaudeHookInput, env: Env): Promise<HookResult> => {
+    switch (input.hook_event_name) {
+      case "PreToolUse": {
+        if (!input.tool_name)
+          return denyOutput("PreToolUse", "Airlock denied this call: the hook input has no tool_name");
+        const d = await decideFor(input, env, companion);
+        return preToolUseOutput(d.decision, d.reason);
+      }
+      case "PermissionRequest": {
+        if (!input.tool_name)
+          return denyOutput("PermissionRequest", "Airlock denied this call: the hook input has no tool_name");
+        const d = await decideFor(input, env, companion);
+        // `ask` in local mode: print nothing and let Claude Code show its own dialog.
+        if (d.decision === "ask") return NOTHING;
+        return permissionRequestOutput(d.decision, d.reason);
+      }
+      case "UserPromptSubmit":
+        if (input.prompt) await companion.promptText(input.prompt, input.session_id, input.cwd);
+        return NOTHING;
+      case "SessionEnd":
+        // The session's allow-for-session grants end with it (daemon cache and the edge).
+        await companion.endSession(input.session_id);
+        return NOTHING;
+      default:
+        // Events Airlock does not gate (SessionStart, PostToolUse, …): no opinion.
+        return NOTHING;
     }
-    case "PermissionRequest": {
-      if (!input.tool_name)
-        return failClosed("PermissionRequest", "Airlock denied this call: the hook input has no tool_name");
-      const d = await decideFor(input, env);
-      // `ask` in local mode: print nothing and let Claude Code show its own dialog.
-      if (d.decision === "ask") return { stdout: "", stderr: "", exitCode: 0 };
-      return permissionRequest(d.decision, d.reason);
-    }
-    case "UserPromptSubmit":
-      if (input.prompt) await forwardPromptText(input.prompt, input.session_id, input.cwd, { env });
-      return { stdout: "", stderr: "", exitCode: 0 };
-    case "SessionEnd":
-      // The session's allow-for-session grants end with it (daemon cache and the edge).
-      await endSession(input.session_id, { env });
-      return { stdout: "", stderr: "", exitCode: 0 };
-    default:
-      // Events Airlock does not gate (SessionStart, PostToolUse, …): no opinion.
-      return { stdout: "", stderr: "", exitCode: 0 };
-  }
+  };
 }
 
 /** Never throws and never leaves a meant deny unsaid: every failure path denies with its reason. */
-export function runClaudeCodeHook(stdin: string, env: Env): Promise<HookResult> {
+export function runClaudeCodeHook(
+  stdin: string,
+  env: Env,
+  companion: HookCompanion = clientCompanion(env),
+): Promise<HookResult> {
   return runGuardedHook(
-    { schema: ClaudeHookInput, handle, notAnObject: blockingError, deny: failClosed },
+    { schema: ClaudeHookInput, handle: handler(companion), notAnObject: blockingError, deny: denyOutput },
     stdin,
     env,
   );

@@ -4,6 +4,7 @@ import { join, resolve } from "node:path";
 import type { Env } from "../../config.ts";
 import { airlockCommand, type HookSpec, type InstallResult, mergeHooks } from "../../hook-install.ts";
 import { installTimeoutSeconds } from "../../hook-runtime.ts";
+import { type CodexHookTrust, codexConfigPath, trustCodexHooks } from "./trust.ts";
 
 export const CODEX_HOOKS: readonly HookSpec[] = [
   { event: "PreToolUse", matcher: "*" },
@@ -17,18 +18,25 @@ export function codexHooksPath(scope: "user" | "project", cwd: string, env: Env)
   return join(dir, "hooks.json");
 }
 
+/**
+ * Merges Airlock's entries into hooks.json and, unless removing or dry-running, records their trust in config.toml
+ * (with `[features] hooks = true`) as Codex's own /hooks review would: without it Codex skips them silently.
+ */
 export function installCodexHooks(
   scope: "user" | "project",
   cwd: string,
   env: Env,
   options: { remove?: boolean; dryRun?: boolean } = {},
-): InstallResult {
-  return mergeHooks(
-    codexHooksPath(scope, cwd, env),
+): InstallResult & { trusted: CodexHookTrust[]; configPath: string } {
+  const path = codexHooksPath(scope, cwd, env);
+  const result = mergeHooks(
+    path,
     CODEX_HOOKS,
     airlockCommand("codex", env),
     installTimeoutSeconds(env),
     "codex",
     options,
   );
+  const trusted = options.remove || options.dryRun ? [] : trustCodexHooks(path, env);
+  return { ...result, trusted, configPath: codexConfigPath(env) };
 }

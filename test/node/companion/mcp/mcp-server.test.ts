@@ -217,7 +217,9 @@ describe("airlock mcp over stdio", () => {
     const result = await call("bash", { command: "git push origin main" });
     expect(result.isError).toBe(true);
     // The MCP client cannot show Airlock's prompt and no phone is paired: the ask becomes a deny.
-    expect(result.text).toMatch(/^Airlock denied this call by rule "Ask before pushing"/);
+    expect(result.text).toMatch(
+      /^Airlock denied this call: rule "Ask before pushing" asks for a person's approval, but this machine is not paired/,
+    );
   });
 
   it("tells the model the policy's boundaries in the server instructions", () => {

@@ -7,7 +7,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../../..");
-export const BIN = join(ROOT, "bin", "airlock.js");
+export const BIN = join(ROOT, "bin", "airlock.cjs");
 export { ensureBuilt } from "../../../support/build.ts";
 
 export interface Sandbox {
@@ -39,7 +39,12 @@ export function sandbox(extraEnv: NodeJS.ProcessEnv = {}): Sandbox {
     )
       env[k] = v;
   }
-  Object.assign(env, { HOME: home, AIRLOCK_HOME: airlockHome, AIRLOCK_SOCKET: socket }, extraEnv);
+  // Tests start their daemons themselves; a hook must not start one on demand unless the test asks for that.
+  Object.assign(
+    env,
+    { HOME: home, AIRLOCK_HOME: airlockHome, AIRLOCK_SOCKET: socket, AIRLOCK_AUTOSTART: "0" },
+    extraEnv,
+  );
   return {
     dir,
     home,

@@ -1,0 +1,258 @@
+// `airlock doctor`'s agent checks: every integration it finds on this machine (Claude Code settings, Codex hooks and
+// their trust, the Pi package, MCP registrations), each with what is wrong and the command that fixes it.
+import { existsSync, readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+import { parse as parseToml } from "smol-toml";
+import { claudeSettingsPath } from "../adapters/claude-code/install.ts";
+import { codexHooksPath } from "../adapters/codex/install.ts";
+import { airlockCodexHooks, codexConfigPath, hooksFeatureOn } from "../adapters/codex/trust.ts";
+import type { Env } from "../config.ts";
+import { isAirlockHook } from "../hook-install.ts";
+import { PACKAGE_NAME, PACKAGE_ROOT } from "../invocation.ts";
+
+export interface Check {
+  check: string;
+  status: "ok" | "warn" | "fail";
+  detail: string;
+}
+
+type JsonObject = Record<string, unknown>;
+const isObject = (x: unknown): x is JsonObject => typeof x === "object" && x !== null && !Array.isArray(x);
+
+function readJson(path: string): { ok: true; value: unknown } | { ok: false; error: string } | undefined {
+  if (!existsSync(path)) return undefined;
+  try {
+    return { ok: true, value: JSON.parse(readFileSync(path, "utf8")) };
+  } catch (error) {
+    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** The Airlock hook commands in a hooks object ({Event: [{matcher, hooks: [{command}]}]}), by event. */
+function airlockCommands(file: unknown, agentArg: string): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  const hooks = isObject(file) && isObject(file.hooks) ? file.hooks : {};
+  for (const [event, groups] of Object.entries(hooks)) {
+    if (!Array.isArray(groups)) continue;
+    for (const group of groups) {
+      const handlers = isObject(group) && Array.isArray(group.hooks) ? group.hooks : [];
+      for (const h of handlers) {
+        const command = isObject(h) && typeof h.command === "string" ? h.command : undefined;
+        if (command && isAirlockHook(command, agentArg)) out.set(event, [...(out.get(event) ?? []), command]);
+      }
+    }
+  }
+  return out;
+}
+
+/** Absolute paths in a hook command that no longer exist (a moved checkout, a removed Node). */
+function missingPaths(command: string): string[] {
+  const words = command.match(/'[^']*'|\S+/g) ?? [];
+  return words.map((w) => w.replace(/^'|'$/g, "")).filter((w) => w.startsWith("/") && !existsSync(w));
+}
+
+function claudeChecks(cwd: string, env: Env, fix: string): Check[] {
+  const out: Check[] = [];
+  const found = (["user", "project", "local"] as const).map((scope) => ({
+    scope,
+    path: claudeSettingsPath(scope, cwd, env),
+  }));
+  const userDir = env.CLAUDE_CONFIG_DIR?.trim() || join(env.HOME?.trim() || homedir(), ".claude");
+  let installed = false;
+  for (const { scope, path } of found) {
+    const file = readJson(path);
+    if (!file) continue;
+    if (!file.ok) {
+      out.push({
+        check: "claude-code hooks",
+        status: "fail",
+        detail: `${path} is not valid JSON (${file.error}); Claude Code ignores it: fix it by hand`,
+      });
+      continue;
+    }
+    const commands = airlockCommands(file.value, "claude-code");
+    if (commands.size === 0) continue;
+    installed = true;
+    const missing = [...new Set([...commands.values()].flat().flatMap(missingPaths))];
+    const lacking = ["PreToolUse", "PermissionRequest"].filter((e) => !commands.has(e));
+    if (missing.length > 0)
+      out.push({
+        check: "claude-code hooks",
+        status: "fail",
+        detail: `${path} runs ${missing.join(", ")}, which does not exist; run: ${fix} hook claude-code --install${scope === "user" ? "" : ` --${scope}`}`,
+      });
+    else if (lacking.length > 0)
+      out.push({
+        check: "claude-code hooks",
+        status: "fail",
+        detail: `${path} has no Airlock hook for ${lacking.join(" and ")}, so those calls are not gated; run: ${fix} hook claude-code --install${scope === "user" ? "" : ` --${scope}`}`,
+      });
+    else
+      out.push({
+        check: "claude-code hooks",
+        status: "ok",
+        detail: `installed in ${path} (${[...commands.keys()].join(", ")})`,
+      });
+  }
+  if (!installed && existsSync(userDir))
+    out.push({
+      check: "claude-code hooks",
+      status: "warn",
+      detail: `Claude Code is here (${userDir}) but not gated by Airlock; run: ${fix} hook claude-code --install`,
+    });
+  return out;
+}
+
+function codexChecks(cwd: string, env: Env, fix: string): Check[] {
+  const out: Check[] = [];
+  const codexDir = env.CODEX_HOME?.trim() || join(env.HOME?.trim() || homedir(), ".codex");
+  let installed = false;
+  for (const scope of ["user", "project"] as const) {
+    const path = codexHooksPath(scope, cwd, env);
+    const hooks = airlockCodexHooks(path, env);
+    if (hooks.length === 0) continue;
+    installed = true;
+    const again = `${fix} hook codex --install${scope === "project" ? " --project" : ""}`;
+    const untrusted = hooks.filter((h) => h.status !== "trusted");
+    let featureOn = false;
+    try {
+      featureOn = hooksFeatureOn(parseConfig(codexConfigPath(env)));
+    } catch (error) {
+      out.push({
+        check: "codex hooks",
+        status: "fail",
+        detail: `${codexConfigPath(env)}: ${error instanceof Error ? error.message : String(error)}`,
+      });
+      continue;
+    }
+    const missing = [...new Set(hooks.flatMap((h) => missingPaths(h.command)))];
+    if (untrusted.length > 0) {
+      const which = untrusted.map((h) => `${h.key.slice(path.length + 1)} (${h.status})`).join(", ");
+      out.push({
+        check: "codex hooks",
+        status: "fail",
+        detail: `${untrusted.length} Airlock hook(s) in ${path} not trusted by Codex, which skips them without a word: ${which}; run: ${again}`,
+      });
+    } else if (!featureOn) {
+      out.push({
+        check: "codex hooks",
+        status: "fail",
+        detail: `${codexConfigPath(env)} does not turn hooks on ([features] hooks = true); run: ${again}`,
+      });
+    } else if (missing.length > 0) {
+      out.push({
+        check: "codex hooks",
+        status: "fail",
+        detail: `${path} runs ${missing.join(", ")}, which does not exist; run: ${again}`,
+      });
+    } else
+      out.push({
+        check: "codex hooks",
+        status: "ok",
+        detail: `installed and trusted in ${path} (${hooks.length} hooks)`,
+      });
+  }
+  if (!installed && existsSync(codexDir))
+    out.push({
+      check: "codex hooks",
+      status: "warn",
+      detail: `Codex is here (${codexDir}) but not gated by Airlock; run: ${fix} hook codex --install`,
+    });
+  return out;
+}
+
+function parseConfig(path: string): JsonObject {
+  return parseToml(existsSync(path) ? readFileSync(path, "utf8") : "") as JsonObject;
+}
+
+function piChecks(env: Env): Check[] {
+  const piDir = join(env.HOME?.trim() || homedir(), ".pi");
+  if (!existsSync(piDir)) return [];
+  const settings = readJson(join(piDir, "agent", "settings.json"));
+  const packages =
+    settings?.ok && isObject(settings.value) && Array.isArray(settings.value.packages)
+      ? settings.value.packages
+      : [];
+  const sources = packages.map((p) =>
+    typeof p === "string" ? p : isObject(p) && typeof p.source === "string" ? p.source : "",
+  );
+  const ours = sources.find(
+    (s) => s === `npm:${PACKAGE_NAME}` || s.startsWith(`npm:${PACKAGE_NAME}@`) || resolve(s) === PACKAGE_ROOT,
+  );
+  const linked = existsSync(join(piDir, "agent", "extensions", "airlock.js"));
+  if (ours) return [{ check: "pi package", status: "ok", detail: `installed (${ours})` }];
+  if (linked)
+    return [
+      {
+        check: "pi package",
+        status: "ok",
+        detail: `extension linked in ${join(piDir, "agent", "extensions")}`,
+      },
+    ];
+  return [
+    {
+      check: "pi package",
+      status: "warn",
+      detail: `Pi is here (${piDir}) but not gated by Airlock; run: pi install ${PACKAGE_ROOT}`,
+    },
+  ];
+}
+
+/** MCP servers registered for Claude Code (~/.claude.json, .mcp.json) and Cursor that run Airlock. */
+function mcpChecks(cwd: string, env: Env): Check[] {
+  const home = env.HOME?.trim() || homedir();
+  const files = [
+    join(home, ".claude.json"),
+    join(resolve(cwd), ".mcp.json"),
+    join(home, ".cursor", "mcp.json"),
+    join(resolve(cwd), ".cursor", "mcp.json"),
+  ];
+  const out: Check[] = [];
+  for (const path of files) {
+    const file = readJson(path);
+    if (!file?.ok || !isObject(file.value)) continue;
+    const servers = isObject(file.value.mcpServers) ? file.value.mcpServers : {};
+    for (const [name, server] of Object.entries(servers)) {
+      if (!isObject(server)) continue;
+      const words = [server.command, ...(Array.isArray(server.args) ? server.args : [])].filter(
+        (w): w is string => typeof w === "string",
+      );
+      const mcpAt = words.indexOf("mcp");
+      const isAirlock = mcpAt > 0 && words.slice(0, mcpAt).some((w) => /airlock/.test(w));
+      if (!isAirlock) continue;
+      const label = `mcp "${name}"`;
+      if (words[0] === "npx" && words.slice(1, mcpAt).includes("airlock"))
+        out.push({
+          check: label,
+          status: "fail",
+          detail: `${path} runs the bare npm name "airlock" with npx, an unrelated package; register the absolute command from "airlock mcp --help" or npx ${PACKAGE_NAME}`,
+        });
+      else if (words.slice(0, mcpAt).some((w) => w.startsWith("/") && !existsSync(w)))
+        out.push({
+          check: label,
+          status: "fail",
+          detail: `${path} runs a path that does not exist (${words.slice(0, mcpAt).join(" ")}); register the command "airlock mcp --help" prints`,
+        });
+      else out.push({ check: label, status: "ok", detail: `registered in ${path}` });
+    }
+  }
+  return out;
+}
+
+/** Every agent integration found here, checked; "how to fix" uses `fix` as the way to type `airlock`. */
+export function integrationChecks(cwd: string, env: Env, fix: string): Check[] {
+  const checks = [
+    ...claudeChecks(cwd, env, fix),
+    ...codexChecks(cwd, env, fix),
+    ...piChecks(env),
+    ...mcpChecks(cwd, env),
+  ];
+  if (checks.length === 0)
+    checks.push({
+      check: "agents",
+      status: "warn",
+      detail: `no Claude Code, Codex, Pi or MCP client found to gate; "${fix} init" sets one up when you have one`,
+    });
+  return checks;
+}

@@ -1,0 +1,170 @@
+// `airlock init`: a starter permissions.yaml, and the hooks of the agents found on this machine.
+import { spawnSync } from "node:child_process";
+import { accessSync, constants, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { delimiter, dirname, join } from "node:path";
+import { createInterface } from "node:readline/promises";
+import { type Command, type CommandIo, ExitCode } from "../command.ts";
+import { parseCommandArgs } from "../command-args.ts";
+import { airlockHome, type Env } from "../config.ts";
+import { airlockInvocation, PACKAGE_ROOT } from "../invocation.ts";
+import { starterPolicy } from "../starter-policy.ts";
+
+const HELP = `Usage: airlock init [--yes] [--no-hooks] [--json]
+
+Writes a starter policy to $AIRLOCK_HOME/permissions.yaml (default ~/.airlock): reads inside the
+workspace and a short list of look-only commands (git status, ls, …) run at once, secret files
+(.env, keys, ~/.ssh, …) are denied, and everything else asks your phone. An existing file is
+kept as it is.
+
+Then it looks for Claude Code, Codex and Pi and offers to install Airlock's hook for each one it
+finds (in a terminal it asks; --yes installs them all without asking; without a terminal it
+prints the command for each).
+
+Options:
+  --yes        install the hooks of every agent found without asking
+  --no-hooks   only write the policy
+  --json       print {policy: {path, written}, agents: [{agent, found, installed, detail}]}
+
+Exit codes: 0 done, 1 a hook could not be installed, 2 bad arguments.
+`;
+
+interface AgentReport {
+  agent: "claude-code" | "codex" | "pi";
+  found: boolean;
+  installed: boolean;
+  detail: string;
+}
+
+function onPath(name: string, env: Env): string | undefined {
+  for (const dir of (env.PATH ?? "").split(delimiter)) {
+    if (!dir) continue;
+    try {
+      accessSync(join(dir, name), constants.X_OK);
+      return join(dir, name);
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+function home(env: Env): string {
+  return env.HOME?.trim() || homedir();
+}
+
+/** Where each agent shows it is installed: its binary on PATH or its config folder. */
+function detect(env: Env): Record<AgentReport["agent"], string | undefined> {
+  const claudeDir = env.CLAUDE_CONFIG_DIR?.trim() || join(home(env), ".claude");
+  const codexDir = env.CODEX_HOME?.trim() || join(home(env), ".codex");
+  const piDir = join(home(env), ".pi");
+  return {
+    "claude-code": onPath("claude", env) ?? (existsSync(claudeDir) ? claudeDir : undefined),
+    codex: onPath("codex", env) ?? (existsSync(codexDir) ? codexDir : undefined),
+    pi: onPath("pi", env) ?? (existsSync(piDir) ? piDir : undefined),
+  };
+}
+
+const NAMES = { "claude-code": "Claude Code", codex: "Codex", pi: "Pi" } as const;
+
+async function install(agent: AgentReport["agent"], io: CommandIo): Promise<string> {
+  if (agent === "claude-code") {
+    const { installClaudeHooks } = await import("../adapters/claude-code/install.ts");
+    return `hooks installed in ${installClaudeHooks("user", io.cwd, io.env).path}`;
+  }
+  if (agent === "codex") {
+    const { installCodexHooks } = await import("../adapters/codex/install.ts");
+    return `hooks installed in ${installCodexHooks("user", io.cwd, io.env).path}`;
+  }
+  const pi = onPath("pi", io.env);
+  if (!pi) throw new Error(`pi is not on PATH; run: pi install ${PACKAGE_ROOT}`);
+  const run = spawnSync(pi, ["install", PACKAGE_ROOT], { env: io.env, cwd: io.cwd, encoding: "utf8" });
+  if (run.status !== 0)
+    throw new Error(
+      `"pi install ${PACKAGE_ROOT}" failed: ${(run.stderr || run.stdout).trim().split("\n")[0]}`,
+    );
+  return `package installed (pi install ${PACKAGE_ROOT})`;
+}
+
+function manualStep(agent: AgentReport["agent"], airlock: string): string {
+  return agent === "pi" ? `pi install ${PACKAGE_ROOT}` : `${airlock} hook ${agent} --install`;
+}
+
+export const initCommand: Command = {
+  name: ["init"],
+  help: HELP,
+  async run(args, io) {
+    const { values } = parseCommandArgs(args, {
+      yes: { type: "boolean" },
+      "no-hooks": { type: "boolean" },
+      json: { type: "boolean" },
+    });
+    const airlock = airlockInvocation(io.env, io.cwd);
+    const path = join(airlockHome(io.env), "permissions.yaml");
+    const existed = existsSync(path);
+    if (!existed) {
+      mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+      writeFileSync(path, starterPolicy(), { mode: 0o600 });
+    }
+    const agents: AgentReport[] = [];
+    const ask =
+      io.stdinIsTTY && !values.yes && !values.json
+        ? createInterface({ input: process.stdin, output: process.stderr })
+        : undefined;
+    try {
+      for (const [agent, where] of Object.entries(detect(io.env)) as [
+        AgentReport["agent"],
+        string | undefined,
+      ][]) {
+        if (!where) {
+          agents.push({ agent, found: false, installed: false, detail: "not found" });
+          continue;
+        }
+        let wanted = values.yes === true && !values["no-hooks"];
+        if (ask && !values["no-hooks"]) {
+          const answer = await ask.question(
+            `Install Airlock's hook for ${NAMES[agent]} (found ${where})? [Y/n] `,
+          );
+          wanted = !/^n/i.test(answer.trim());
+        }
+        if (!wanted) {
+          agents.push({
+            agent,
+            found: true,
+            installed: false,
+            detail: `found ${where}; to gate it, run: ${manualStep(agent, airlock)}`,
+          });
+          continue;
+        }
+        try {
+          agents.push({ agent, found: true, installed: true, detail: await install(agent, io) });
+        } catch (error) {
+          agents.push({
+            agent,
+            found: true,
+            installed: false,
+            detail: error instanceof Error ? error.message : String(error),
+          });
+        }
+      }
+    } finally {
+      ask?.close();
+    }
+    const failed = agents.some(
+      (a) => a.found && !a.installed && (values.yes || !!ask) && !values["no-hooks"],
+    );
+    if (values.json) {
+      io.stdout(`${JSON.stringify({ policy: { path, written: !existed }, agents })}\n`);
+      return failed ? ExitCode.failure : ExitCode.ok;
+    }
+    io.stdout(
+      existed
+        ? `Kept your policy ${path} as it is (move it away and run init again for the starter).\n`
+        : `Wrote ${path}: reads in the workspace and look-only commands run at once,\n` +
+            `secret files are denied, everything else asks your phone.\n`,
+    );
+    for (const a of agents) io.stdout(`${NAMES[a.agent].padEnd(12)} ${a.detail}\n`);
+    io.stdout(`Next: ${airlock} try   (sends a test call to your phone and prints the answer)\n`);
+    return failed ? ExitCode.failure : ExitCode.ok;
+  },
+};

@@ -1,0 +1,164 @@
+// README's quick start, walked as a new user would from an empty HOME: `npm run dev` → pair the phone by the printed
+// link (real Chromium at a phone viewport) → mint a second code on the phone → `airlock pair` that code → `airlock
+// init` → `airlock try` → the card appears on the phone → approve → `try` prints allow. Also: a wrong code is refused
+// by name. (Until the dashboard's Devices view has its "Pair another device" button, the phone mints the code with
+// the same request that button makes, from the paired page: POST /v1/pairing/code with its session cookie.)
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureBuilt } from "../support/build.ts";
+import { launchBrowser, phoneContext } from "./support/browser.ts";
+import { type Edge, ROOT, startEdge } from "./support/edge.ts";
+
+const BIN = join(ROOT, "bin", "airlock.cjs");
+const WAIT_MS = 30_000;
+
+let edge: Edge;
+let browser: Browser;
+let page: Page;
+let home: string;
+let env: NodeJS.ProcessEnv;
+const started: ChildProcess[] = [];
+
+function airlock(args: string[], cwd = home): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, env, encoding: "utf8", timeout: 60_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+beforeAll(async () => {
+  await ensureBuilt();
+  const built = spawnSync("npm", ["run", "-s", "build:web"], {
+    cwd: ROOT,
+    encoding: "utf8",
+    env: { ...process.env, NODE_ENV: "production" },
+  });
+  if (built.status !== 0) throw new Error(`build:web failed:\n${built.stdout}\n${built.stderr}`);
+  home = mkdtempSync(join(tmpdir(), "airlock-quickstart-"));
+  // An empty HOME and a PATH with only Node and the system: no agent, no earlier pairing, no daemon.
+  env = {
+    HOME: home,
+    PATH: [dirname(process.execPath), "/usr/bin", "/bin"].join(":"),
+    LANG: "C.UTF-8",
+    XDG_RUNTIME_DIR: join(home, "run"),
+    AIRLOCK_DAEMON_IDLE_MS: "120000",
+  };
+  edge = await startEdge();
+  browser = await launchBrowser();
+  page = await (await phoneContext(browser)).newPage();
+}, 240_000);
+
+afterAll(async () => {
+  // The daemon `try` started on demand goes when its socket does.
+  rmSync(join(home, "run"), { recursive: true, force: true });
+  for (const child of started) if (child.exitCode === null) child.kill("SIGTERM");
+  await browser?.close();
+  await edge?.stop();
+  rmSync(home, { recursive: true, force: true });
+});
+
+describe("the quick start, from an empty HOME", { timeout: 180_000 }, () => {
+  let link = "";
+  let companionCode = "";
+
+  it("npm run dev prints the first code with its pairing link and a QR code of it", () => {
+    const out = edge.output();
+    const m = /Pair your phone \(it answers prompts\): open (\S+) or scan/.exec(out);
+    expect(m?.[1]).toBe(`${edge.base}/pair?code=${edge.firstCode}`);
+    link = m?.[1] ?? "";
+    expect(
+      out
+        .slice(out.indexOf(link))
+        .split("\n")
+        .filter((l) => /^[█▀▄ ]{20,}$/.test(l)).length,
+    ).toBeGreaterThan(10);
+  });
+
+  it("the phone pairs by opening the link", async () => {
+    await page.goto(link);
+    await page.getByRole("button", { name: "Pair this device" }).tap();
+    await page.getByRole("status", { name: "Connection: Live" }).waitFor({ timeout: WAIT_MS });
+  });
+
+  it("the phone mints a second code for this machine", async () => {
+    const minted = await page.evaluate(async () => {
+      const res = await fetch("/v1/pairing/code", {
+        method: "POST",
+        credentials: "same-origin",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ role: "companion" }),
+      });
+      return { status: res.status, body: (await res.json()) as { code?: string } };
+    });
+    expect(minted.status).toBe(201);
+    companionCode = minted.body.code ?? "";
+    expect(companionCode).toMatch(/^\d{8}$/);
+  });
+
+  it("a wrong code is refused, naming the code and where to get a good one", () => {
+    const wrong = companionCode === "00000000" ? "11111111" : "00000000";
+    const r = airlock(["pair", wrong, "--server", edge.base]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`airlock pair: the code ${wrong} was not accepted by ${edge.base}`);
+    expect(r.stderr).toMatch(/Devices → Pair another device/);
+    expect(existsSync(join(home, ".airlock", "credentials.json"))).toBe(false);
+  });
+
+  it("airlock pair binds this machine with the phone's code", () => {
+    const r = airlock(["pair", companionCode, "--server", edge.base]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^Paired with /);
+    expect(r.stdout).toMatch(/Next: .+ init/);
+  });
+
+  it("a companion cannot mint codes: airlock devices pair says where to mint one; the recovery code can", () => {
+    const refused = airlock(["devices", "pair"]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(
+      /only a device you approve from may mint pairing codes.*Pair another device/,
+    );
+    expect(refused.stderr).toContain("--recovery-code");
+    const minted = airlock(["devices", "pair", "--recovery-code", edge.recoveryCode, "--json"]);
+    expect(minted.code, minted.stderr).toBe(0);
+    expect(JSON.parse(minted.stdout)).toMatchObject({
+      role: "approver",
+      code: expect.stringMatching(/^\d{8}$/),
+      link: expect.stringContaining(`${edge.base}/pair?code=`),
+    });
+  });
+
+  it("airlock init writes the starter policy and says what it did", () => {
+    const r = airlock(["init", "--yes"]);
+    expect(r.code, r.stderr).toBe(0);
+    const policy = join(home, ".airlock", "permissions.yaml");
+    expect(r.stdout).toContain(`Wrote ${policy}`);
+    expect(readFileSync(policy, "utf8")).toContain("default_action: ask");
+    expect(r.stdout).toMatch(/Next: .+ try/);
+  });
+
+  it("airlock try puts a card on the phone, and the phone's approval comes back as allow", async () => {
+    const child = spawn(process.execPath, [BIN, "try"], {
+      cwd: home,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    started.push(child);
+    let stdout = "";
+    let stderr = "";
+    child.stdout?.on("data", (d) => {
+      stdout += d;
+    });
+    child.stderr?.on("data", (d) => {
+      stderr += d;
+    });
+    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+    const card = page.locator("article", { hasText: "airlock_try" });
+    await card.waitFor({ timeout: WAIT_MS });
+    await card.getByRole("button", { name: "Allow once", exact: true }).tap();
+    expect(await exited, stderr).toBe(0);
+    expect(stderr).toContain("Sent a test call to your phone");
+    expect(stdout).toMatch(/^allow: /);
+  });
+});
