@@ -206,7 +206,7 @@ describe("views on a phone", () => {
     const sessionGrant = page.locator("li[data-session-grant-id]");
     await sessionGrant.waitFor({ timeout: WAIT_MS });
     expect(await sessionGrant.textContent()).toContain("sess-views");
-    const grant = page.locator("li.grant").first();
+    const grant = page.locator("li.grant[data-grant-id]").first();
     await grant.waitFor({ timeout: WAIT_MS });
     expect(await grant.textContent()).toContain("Always deny");
     await page.getByRole("searchbox", { name: "Search grants" }).fill("no-such-thing");

@@ -1,8 +1,7 @@
 // README's quick start, walked as a new user would from an empty HOME: `npm run dev` → pair the phone by the printed
-// link (real Chromium at a phone viewport) → mint a second code on the phone → `airlock pair` that code → `airlock
+// link (real Chromium at a phone viewport) → mint a second code on the phone's Devices view → `airlock pair` that code → `airlock
 // init` → `airlock try` → the card appears on the phone → approve → `try` prints allow. Also: a wrong code is refused
-// by name. (Until the dashboard's Devices view has its "Pair another device" button, the phone mints the code with
-// the same request that button makes, from the paired page: POST /v1/pairing/code with its session cookie.)
+// by name.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,6 +10,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureBuilt } from "../support/build.ts";
 import { launchBrowser, phoneContext } from "./support/browser.ts";
+import { tapDecision } from "./support/dashboard.ts";
 import { type Edge, ROOT, startEdge } from "./support/edge.ts";
 
 const BIN = join(ROOT, "bin", "airlock.cjs");
@@ -82,18 +82,14 @@ describe("the quick start, from an empty HOME", { timeout: 180_000 }, () => {
     await page.getByRole("status", { name: "Connection: Live" }).waitFor({ timeout: WAIT_MS });
   });
 
-  it("the phone mints a second code for this machine", async () => {
-    const minted = await page.evaluate(async () => {
-      const res = await fetch("/v1/pairing/code", {
-        method: "POST",
-        credentials: "same-origin",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ role: "companion" }),
-      });
-      return { status: res.status, body: (await res.json()) as { code?: string } };
-    });
-    expect(minted.status).toBe(201);
-    companionCode = minted.body.code ?? "";
+  it("the phone mints a second code for this machine on its Devices view", async () => {
+    await page.goto(`${edge.base}/devices`);
+    await page.getByRole("status", { name: "Connection: Live" }).waitFor({ timeout: WAIT_MS });
+    await page.getByRole("radio", { name: /a companion/ }).check();
+    await page.getByRole("button", { name: "Create a pairing code" }).tap();
+    const codeBox = page.getByTestId("pairing-code");
+    await codeBox.waitFor({ timeout: WAIT_MS });
+    companionCode = ((await codeBox.locator(".code-digits").textContent()) ?? "").trim();
     expect(companionCode).toMatch(/^\d{8}$/);
   });
 
@@ -139,6 +135,8 @@ describe("the quick start, from an empty HOME", { timeout: 180_000 }, () => {
   });
 
   it("airlock try puts a card on the phone, and the phone's approval comes back as allow", async () => {
+    await page.goto(`${edge.base}/`);
+    await page.getByRole("status", { name: "Connection: Live" }).waitFor({ timeout: WAIT_MS });
     const child = spawn(process.execPath, [BIN, "try"], {
       cwd: home,
       env,
@@ -156,7 +154,9 @@ describe("the quick start, from an empty HOME", { timeout: 180_000 }, () => {
     const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
     const card = page.locator("article", { hasText: "airlock_try" });
     await card.waitFor({ timeout: WAIT_MS });
-    await card.getByRole("button", { name: "Allow once", exact: true }).tap();
+    const promptId = await card.getAttribute("data-prompt-id");
+    if (promptId === null) throw new Error("the card has no data-prompt-id");
+    await tapDecision(page, promptId, "Allow once");
     expect(await exited, stderr).toBe(0);
     expect(stderr).toContain("Sent a test call to your phone");
     expect(stdout).toMatch(/^allow: /);

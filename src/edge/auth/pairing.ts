@@ -47,22 +47,21 @@ export async function createPairingCode(
   role: DeviceRole,
   now = Date.now(),
 ): Promise<{ code: string; role: DeviceRole; expiresAt: number }> {
-  const taken = new Set(
-    (await db.select({ bucket: pairingCodes.bucket }).from(pairingCodes).where(live(now))).map(
-      (r) => r.bucket,
-    ),
-  );
   // Re-roll until the code owns a bucket no other live code has, so a wrong guess blames at most one code.
+  // The claim is one conditional INSERT (SQLite runs each statement alone), so two codes minted at the same
+  // moment can never share a bucket, as a read-then-insert could.
   for (let attempt = 0; attempt < 64; attempt++) {
     const code = randomCode();
     const hash = await codeHash(pepper, code);
     const bucket = bucketOf(hash);
-    if (taken.has(bucket)) continue;
     const expiresAt = now + CODE_TTL_MS;
-    await db
-      .insert(pairingCodes)
-      .values({ id: newId("pc"), userId, codeHash: hash, role, bucket, createdAt: now, expiresAt });
-    return { code, role, expiresAt };
+    const claimed = await db.run(sql`
+      INSERT INTO pairing_codes (id, user_id, code_hash, role, bucket, created_at, expires_at)
+      SELECT ${newId("pc")}, ${userId}, ${hash}, ${role}, ${bucket}, ${now}, ${expiresAt}
+      WHERE NOT EXISTS (
+        SELECT 1 FROM pairing_codes WHERE bucket = ${bucket} AND used_at IS NULL AND expires_at > ${now}
+      )`);
+    if (claimed.meta.changes === 1) return { code, role, expiresAt };
   }
   throw new ApiError(
     429,
