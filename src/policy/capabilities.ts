@@ -1,10 +1,11 @@
 // Capability and risk for a tool call, per the capability-prompt rubric: a base risk per
 // capability, raised (never lowered) by scope escalators, and the scopes a prompt shows.
 import { Lru } from "./lru.ts";
-import { basename, normalizePath, relativeInside, resolvePath } from "./paths.ts";
+import { basename, homeFor, normalizePath, relativeInside, resolvePath } from "./paths.ts";
 import { redactText, summarizeUrl } from "./redact.ts";
-import { isSecretPath } from "./secret-paths.ts";
-import { analyzeShell } from "./shell-analysis.ts";
+import { isProtectedWritePath, isSecretPath } from "./secret-paths.ts";
+import { analyzeShell } from "./shell/analysis.ts";
+import { shellRisk } from "./shell/risk.ts";
 import type { Capability, Risk, Scope, ToolCall } from "./types.ts";
 
 export const READ_TOOLS: ReadonlySet<string> = new Set(["read", "grep", "find", "ls"]);
@@ -69,15 +70,43 @@ export function inputPath(input: Record<string, unknown>): string | null | undef
   return typeof v === "string" && v !== "" ? v : null;
 }
 
+// Pi's path normalisation: Unicode spaces become spaces, a leading `@` (a file mention) is
+// dropped, `~` and `~/…` are the home directory, and `file://` URLs are decoded.
+const UNICODE_SPACES = /[\u00A0\u2000-\u200A\u202F\u205F\u3000]/g;
+
+/** The absolute path an agent's file tool opens for `p`, as Pi expands it; null when not knowable. */
+export function expandToolPath(p: string, cwd: string, home: string | null): string | null {
+  let s = p.replace(UNICODE_SPACES, " ");
+  if (s.startsWith("@")) s = s.slice(1);
+  if (s === "~" || s.startsWith("~/")) return home === null ? null : resolvePath(home, s.slice(2) || ".");
+  // `~user/…` is another user's home to a shell, and a plain directory name to Pi: not knowable.
+  if (s.startsWith("~")) return null;
+  if (/^file:\/\//i.test(s)) {
+    let url: URL;
+    try {
+      url = new URL(s);
+    } catch {
+      return null;
+    }
+    if ((url.hostname !== "" && url.hostname !== "localhost") || /%2f|%00/i.test(url.pathname)) return null;
+    try {
+      return normalizePath(decodeURIComponent(url.pathname));
+    } catch {
+      return null;
+    }
+  }
+  return resolvePath(normalizePath(cwd), s);
+}
+
 /** The absolute path a file tool touches ("" for tools without one); search tools default to cwd. */
-export function resolvedPathOf(call: ToolCall): string {
+export function resolvedPathOf(call: ToolCall, home: string | null = homeFor(call.cwd, call.home)): string {
   const cap = capabilityOf(call.tool);
   if (cap !== "read" && cap !== "write") return "";
   const p = inputPath(call.input);
   if (p === null) return "";
   if (p === undefined)
     return call.tool === "read" || WRITE_TOOLS.has(call.tool) ? "" : normalizePath(call.cwd);
-  return resolvePath(normalizePath(call.cwd), p);
+  return expandToolPath(p, call.cwd, home) ?? "";
 }
 
 export function pathScope(cwd: string, abs: string | null): Scope {
@@ -156,19 +185,32 @@ export function classify(call: ToolCall, opts: { declaredHosts?: string[] } = {}
       const abs = resolvedPathOf(call);
       const scope = pathScope(cwd, abs === "" ? null : abs);
       scopes = [scope];
-      if (scope.summary === DYNAMIC) risk = raise(risk);
+      // Reads inside the workspace are read-only inspection; writes there are reversible.
+      const inside = abs !== "" && relativeInside(cwd, abs) !== null;
+      if (scope.summary === DYNAMIC) risk = "high";
       else if (capability === "read" && isSecretPath(abs)) {
         risk = "high";
         justification = "the path looks like a secret";
+      } else if (capability === "write" && isProtectedWritePath(abs)) {
+        risk = "high";
+        justification = "the file holds secrets or decides what runs";
+      } else if (capability === "read") {
+        risk = inside ? "low" : "medium";
+        justification = inside ? "reads a file in the workspace" : "reads a file outside the workspace";
+      } else {
+        risk = inside ? "medium" : "high";
+        justification = inside ? "writes a file in the workspace" : "writes outside the workspace";
       }
       break;
     }
     case "exec": {
       const command = call.input.command;
-      scopes =
-        typeof command === "string" && command.trim() !== ""
-          ? commandScopes(command)
-          : [{ kind: "command", summary: DYNAMIC, group: DYNAMIC }];
+      if (typeof command === "string" && command.trim() !== "") {
+        scopes = commandScopes(command);
+        ({ risk, justification } = shellRisk(analyzeShell(command).units, cwd, homeFor(call.cwd, call.home)));
+      } else {
+        scopes = [{ kind: "command", summary: DYNAMIC, group: DYNAMIC }];
+      }
       break;
     }
     case "http": {

@@ -3,7 +3,18 @@
 import { type ASTNode, Environment } from "@marcbachmann/cel-js";
 import { linearPattern } from "./regex-bounds.ts";
 
-/** What a condition sees. pi.hitl's `tool_source`/`tool_scope` are kept so its configs load. */
+/** One word of a shell command as a condition sees it (`words[i].static`, `words[i].glob`). */
+export interface CelWord {
+  value: string;
+  raw: string;
+  static: boolean;
+  glob: boolean;
+}
+
+/**
+ * What a condition sees. pi.hitl's `tool_source`/`tool_scope` are kept so its configs load. For a
+ * bash call each simple command and each file it touches is judged on its own (docs/policy.md).
+ */
 export interface CelContext {
   tool: string;
   args: Record<string, unknown>;
@@ -15,6 +26,25 @@ export interface CelContext {
   agent: string;
   tool_source: string;
   tool_scope: string;
+  /** The command's words after quote removal (dynamic words as written). */
+  argv: readonly string[];
+  words: readonly CelWord[];
+  /** Assignments before the command (`LD_PRELOAD=x ls`), and those env/sudo give it. */
+  prefixes: Readonly<Record<string, string>>;
+  /** The program's base name (`rm` for `/bin/rm`). */
+  program: string;
+  /** The absolute directory the command runs in ("" when not known). */
+  dir: string;
+  /** Some word is only known at run time. */
+  dynamic: boolean;
+  /** It opens a session that runs what is typed into it later. */
+  interactive: boolean;
+  /** The path is on the secret denylist (or, for a write, decides what runs later). */
+  sensitive: boolean;
+  /** Every file below the path is read (grep -r, cp -r, tar). */
+  recursive: boolean;
+  /** The path is a glob pattern: every file it could match. */
+  glob: boolean;
 }
 
 const STRING_VARS = [
@@ -27,12 +57,19 @@ const STRING_VARS = [
   "agent",
   "tool_source",
   "tool_scope",
+  "program",
+  "dir",
 ];
+const BOOL_VARS = ["dynamic", "interactive", "sensitive", "recursive", "glob"];
 
 const env = (() => {
   const e = new Environment({ unlistedVariablesAreDyn: false, homogeneousAggregateLiterals: false });
   for (const name of STRING_VARS) e.registerVariable(name, "string");
+  for (const name of BOOL_VARS) e.registerVariable(name, "bool");
   e.registerVariable("args", "map");
+  e.registerVariable("argv", "list<string>");
+  e.registerVariable("words", "list<map<string, dyn>>");
+  e.registerVariable("prefixes", "map<string, string>");
   return e;
 })();
 
@@ -176,6 +213,21 @@ const READ_VAR: ReadonlyMap<string, Fast<string>> = new Map<string, Fast<string>
   ["agent", (c) => str(c.agent)],
   ["tool_source", (c) => str(c.tool_source)],
   ["tool_scope", (c) => str(c.tool_scope)],
+  ["program", (c) => str(c.program)],
+  ["dir", (c) => str(c.dir)],
+]);
+
+function bool(v: unknown): boolean {
+  if (typeof v !== "boolean") throw new NotFast();
+  return v;
+}
+
+const READ_BOOL: ReadonlyMap<string, Fast<boolean>> = new Map<string, Fast<boolean>>([
+  ["dynamic", (c) => bool(c.dynamic)],
+  ["interactive", (c) => bool(c.interactive)],
+  ["sensitive", (c) => bool(c.sensitive)],
+  ["recursive", (c) => bool(c.recursive)],
+  ["glob", (c) => bool(c.glob)],
 ]);
 
 /** `s.startsWith(p, at)` for `at <= s.length`; V8's startsWith is ~3x slower than this. */
@@ -218,6 +270,8 @@ function fastBool(node: ASTNode): Fast<boolean> | null {
       const v = node.args;
       return typeof v === "boolean" ? () => v : null;
     }
+    case "id":
+      return READ_BOOL.get(node.args) ?? null;
     case "&&":
     case "||": {
       const l = fastBool(node.args[0]);

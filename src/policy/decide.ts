@@ -5,120 +5,42 @@ import { capabilityOf, classify, resolvedPathOf } from "./capabilities.ts";
 import { type CelContext, toCelValue } from "./cel.ts";
 import type { CompiledPolicy } from "./compiled.ts";
 import { applyEmergency } from "./emergency.ts";
-import { evaluateSubject, strictest, type Verdict } from "./evaluate.ts";
-import { normalizePath, resolvePath } from "./paths.ts";
-import { redactText } from "./redact.ts";
+import { evaluateSubject, type Verdict } from "./evaluate.ts";
+import { applyConcerns, judgeBash } from "./judge-bash.ts";
+import { homeFor, normalizePath } from "./paths.ts";
 import { scopeHash } from "./scope.ts";
-import { isSecretPath } from "./secret-paths.ts";
-import { analyzeShell, type ShellUnit } from "./shell-analysis.ts";
+import { isDenylistedPath, isProtectedWritePath } from "./secret-paths.ts";
 import type { DecideOptions, DecisionRecord, ToolCall } from "./types.ts";
 
-const MAX_REASONS = 24;
+const NO_WORDS: readonly never[] = Object.freeze([]);
+const NO_PREFIXES: Readonly<Record<string, string>> = Object.freeze({});
 
-function baseContext(call: ToolCall, args: Record<string, unknown>): CelContext {
+function baseContext(call: ToolCall, args: Record<string, unknown>, home: string | null): CelContext {
   const capability = capabilityOf(call.tool);
+  const cwd = normalizePath(call.cwd);
+  const path = resolvedPathOf(call, home);
   return {
     tool: call.tool,
     args,
-    cwd: normalizePath(call.cwd),
-    path: resolvedPathOf(call),
+    cwd,
+    path,
     command: call.tool === "bash" && typeof call.input.command === "string" ? call.input.command : "",
     capability,
     risk: "",
     agent: call.agent ?? "",
     tool_source: "unknown",
     tool_scope: "unknown",
+    argv: NO_WORDS,
+    words: NO_WORDS,
+    prefixes: NO_PREFIXES,
+    program: "",
+    dir: cwd,
+    dynamic: false,
+    interactive: false,
+    sensitive: path !== "" && (capability === "write" ? isProtectedWritePath(path) : capability === "read" && isDenylistedPath(path)),
+    recursive: false,
+    glob: false,
   };
-}
-
-function atLeastAsk(v: Verdict, why: string): Verdict {
-  if (v.action === "allow")
-    return {
-      action: "ask",
-      layer: v.layer,
-      rule: v.rule,
-      reason: `${why}, so it is never allowed without a person`,
-    };
-  return { ...v, reason: `${v.reason}; ${why}` };
-}
-
-function judgeUnit(policy: CompiledPolicy, base: CelContext, unit: ShellUnit): Verdict {
-  if (unit.kind === "unparsable") {
-    return {
-      action: "ask",
-      layer: "default",
-      rule: null,
-      reason: `cannot parse \`${redactedText(unit)}\`: ${unit.reason}`,
-    };
-  }
-  if (unit.kind === "exec") {
-    const ctx: CelContext = {
-      ...base,
-      command: unit.text,
-      args: { ...base.args, command: unit.text },
-      capability: "exec",
-      risk: "high",
-    };
-    const v = evaluateSubject(policy, ctx, unit.argv[0] ?? "");
-    return unit.dynamic === null ? v : atLeastAsk(v, unit.dynamic);
-  }
-  const tool = unit.kind === "write" ? "write" : "read";
-  const path = unit.path === null ? "" : resolvePath(base.cwd, unit.path);
-  const hiddenBy = policy.hiddenTools.get(tool);
-  if (hiddenBy) {
-    // The bash tool exists, so a redirect to a hidden file tool is refused rather than hidden.
-    return {
-      action: "deny",
-      layer: hiddenBy.layer,
-      rule: null,
-      reason: `\`${unit.text}\` is a ${tool}, and ${tool} is hidden`,
-    };
-  }
-  const risk = tool === "write" || unit.path === null || isSecretPath(path) ? "high" : "medium";
-  const ctx: CelContext = {
-    ...base,
-    tool,
-    path,
-    command: "",
-    args: { path: unit.path ?? "" },
-    capability: tool,
-    risk,
-  };
-  const v = evaluateSubject(policy, ctx, "");
-  return unit.path === null ? atLeastAsk(v, `redirect target in \`${unit.text}\` is not static`) : v;
-}
-
-// Units come from the analysis cache, so a repeated command brings the same unit objects back;
-// redacting their text for the reasons (14 regular expressions) was a quarter of a cached decision.
-const redactedUnits = new WeakMap<ShellUnit, string>();
-function redactedText(unit: ShellUnit): string {
-  let text = redactedUnits.get(unit);
-  if (text === undefined) {
-    text = redactText(unit.text);
-    redactedUnits.set(unit, text);
-  }
-  return text;
-}
-
-function judgeBash(
-  policy: CompiledPolicy,
-  base: CelContext,
-  command: string,
-): { verdict: Verdict; reasons: string[] } {
-  const { units } = analyzeShell(command);
-  if (units.length === 0) {
-    const v = evaluateSubject(policy, base, "");
-    return { verdict: v, reasons: [v.reason] };
-  }
-  let verdict: Verdict | null = null;
-  const reasons: string[] = [];
-  for (const unit of units) {
-    const v = judgeUnit(policy, base, unit);
-    verdict = verdict === null ? v : strictest(verdict, v);
-    if (reasons.length < MAX_REASONS) reasons.push(`\`${redactedText(unit)}\`: ${v.action} — ${v.reason}`);
-  }
-  if (units.length > MAX_REASONS) reasons.push(`… ${units.length - MAX_REASONS} more parts`);
-  return { verdict: verdict as Verdict, reasons };
 }
 
 export function decide(policy: CompiledPolicy, call: ToolCall, opts: DecideOptions): DecisionRecord {
@@ -153,14 +75,19 @@ export function decide(policy: CompiledPolicy, call: ToolCall, opts: DecideOptio
     return opts.emergency ? applyEmergency(r, opts.emergency) : r;
   }
 
-  const base = baseContext(call, toCelValue(call.input) as Record<string, unknown>);
+  const home = homeFor(call.cwd, call.home);
+  const base = baseContext(call, toCelValue(call.input) as Record<string, unknown>, home);
   base.risk = cls.risk;
   let verdict: Verdict;
   let reasons: string[];
   if (call.tool === "bash" && typeof call.input.command === "string") {
-    ({ verdict, reasons } = judgeBash(policy, base, call.input.command));
+    ({ verdict, reasons } = judgeBash(policy, base, call.input.command, home));
   } else {
     verdict = evaluateSubject(policy, base, "");
+    if (base.sensitive) {
+      const what = base.capability === "write" ? "a file that holds secrets or decides what runs" : "a secret";
+      verdict = applyConcerns(verdict, [{ mention: "sensitive", reason: `${base.path} is ${what}` }]);
+    }
     reasons = [verdict.reason];
   }
 

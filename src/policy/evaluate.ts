@@ -13,6 +13,8 @@ export interface Verdict {
   rule: string | null;
   message?: string;
   reason: string;
+  /** The matched rule's condition text, for the things a rule must name to allow them. */
+  mentions?: string;
 }
 
 interface Match {
@@ -53,6 +55,7 @@ function fromMatch(m: Match): Verdict {
       : `rule "${m.rule.name}" (${m.rule.path}) matched`,
   };
   if (m.rule.message !== undefined) v.message = m.rule.message;
+  if (!m.error) v.mentions = m.rule.mentions;
   return v;
 }
 

@@ -25,19 +25,29 @@ export {
 export { type GateInput, type GateVerdict, type ProposalGate, proposalGate } from "./proposal-gate.ts";
 export { carriesSecret, REDACTED, redactText, redactValue } from "./redact.ts";
 export { canonicalScope, scopeHash } from "./scope.ts";
+export { homeFor, resolveShellPath } from "./paths.ts";
 export {
   DENYLIST_PATTERNS,
+  globMayBeDenylisted,
   isDenylistedPath,
+  isProtectedWritePath,
   isSecretPath,
+  PROTECTED_WRITE_PATTERNS,
   RISK_ESCALATOR_PATTERNS,
   SECRET_PATH_PATTERNS,
 } from "./secret-paths.ts";
 export {
   analyzeShell,
+  type Concern,
   clearShellCache,
+  type ExecUnit,
+  type PathUnit,
+  pathFacts,
   type ShellAnalysis,
   type ShellAnalyzer,
+  type ShellPrefix,
   type ShellUnit,
+  type ShellWord,
   setShellAnalyzer,
 } from "./shell-analysis.ts";
 export type {

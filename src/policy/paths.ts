@@ -38,3 +38,70 @@ export function relativeInside(base: string, abs: string): string | null {
   const prefix = b === "/" ? "/" : `${b}/`;
   return a.startsWith(prefix) ? a.slice(prefix.length) : null;
 }
+
+/**
+ * The user's home directory: the one given, or the one a working directory under
+ * `/home/<user>`, `/Users/<user>` or `/root` implies; null when neither says.
+ */
+export function homeFor(cwd: string, home?: string | null): string | null {
+  if (typeof home === "string" && home.startsWith("/")) return normalizePath(home);
+  const m = /^(\/home\/[^/]+|\/Users\/[^/]+|\/root)(\/|$)/.exec(normalizePath(cwd));
+  return m ? (m[1] as string) : null;
+}
+
+/** A `..` after another segment (`a/../b`): bash leaves it to the kernel, which follows symlinks. */
+function climbsAfterDescending(path: string): boolean {
+  let descended = false;
+  for (const seg of path.split("/")) {
+    if (seg === "" || seg === ".") continue;
+    if (seg === "..") {
+      if (descended) return true;
+    } else descended = true;
+  }
+  return false;
+}
+
+/** A `~`-prefixed path as bash expands it: `~` and `~/x` (home), `~+` (cwd); null for `~user`, `~-`. */
+function expandTilde(path: string, home: string | null, cwdAbs: string | null): string | null {
+  const slash = path.indexOf("/");
+  const prefix = slash === -1 ? path : path.slice(0, slash);
+  const rest = slash === -1 ? "" : path.slice(slash + 1);
+  const base = prefix === "~" ? home : prefix === "~+" ? cwdAbs : null;
+  if (base === null || climbsAfterDescending(rest)) return null;
+  return normalizePath(`${base}/${rest}`);
+}
+
+export interface ShellPathInput {
+  /** The path as bash passes it; null when not static. */
+  path: string | null;
+  /** It starts with a `~` bash expands. */
+  tilde: boolean;
+  /** Where the shell is: "." (the call's cwd), relative to it, absolute, `~`-based; null unknown. */
+  cwd: string | null;
+}
+
+/** The absolute directory a shell cwd expression stands for; null when not known. */
+export function resolveShellDir(cwd: string | null, callCwd: string, home: string | null): string | null {
+  if (cwd === null) return null;
+  if (cwd === ".") return normalizePath(callCwd);
+  if (cwd.startsWith("/")) return normalizePath(cwd);
+  if (cwd === "~" || cwd.startsWith("~/")) return home === null ? null : normalizePath(`${home}/${cwd.slice(1)}`);
+  return resolvePath(normalizePath(callCwd), cwd);
+}
+
+/**
+ * The absolute path a shell command reads or writes, resolved as bash and the kernel would:
+ * against the directory the shell is in, `~` against home. Null when it cannot be known (a
+ * dynamic word, an unknown directory or home, `~user`, a `..` that may cross a symlink).
+ */
+export function resolveShellPath(input: ShellPathInput, callCwd: string, home: string | null): string | null {
+  const { path, tilde, cwd } = input;
+  if (path === null || path === "") return null;
+  const dir = resolveShellDir(cwd, callCwd, home);
+  if (tilde) return expandTilde(path, home, dir);
+  if (path.startsWith("/")) return climbsAfterDescending(path) ? null : normalizePath(path);
+  if (dir === null || climbsAfterDescending(path)) return null;
+  // After a `cd`, `..` is the parent of wherever the kernel put the shell, which a symlink decides.
+  if (cwd !== "." && path.split("/")[0] === "..") return null;
+  return normalizePath(`${dir}/${path}`);
+}

@@ -29,6 +29,8 @@ export interface FlatRule {
   message?: string;
   conditions: CompiledCondition[];
   guard: Guard;
+  /** The condition texts of the rule and its parents: what the rule names (see decide.ts). */
+  mentions: string;
   layer: SourceLayer;
   path: string;
 }
@@ -153,6 +155,7 @@ export function flattenRuleTree(
       action: n.action,
       conditions,
       guard: conditions.reduce<Guard>((g, c) => intersectGuards(g, c.guard), OPEN_GUARD),
+      mentions: chain.map((c) => c.conditionSource).join("\n"),
       layer: n.layer,
       path: n.path,
     };

@@ -1,10 +1,13 @@
-// The secret-path denylist shared by risk escalation here and the companion's file guards.
+// The secret-path denylist shared by risk escalation here and the companion's file guards, and
+// the files whose contents decide what runs (git config and hooks, shell startup files, agent
+// and Airlock configuration), which are never written without a person.
+import { hasGlob, segmentMayMatch } from "./glob-match.ts";
 import { basename, normalizePath } from "./paths.ts";
 
 /**
  * Patterns: a bare name matches that file name anywhere; `name*`/`*.ext` are file-name globs; a
- * trailing `/` matches a directory anywhere in the path; a pattern with an inner `/` matches that
- * path suffix. These are never read or served by the companion.
+ * trailing `/` matches a directory (or `a/b/` a directory path) anywhere in the path; a pattern
+ * with an inner `/` matches that path suffix. These are never read or served by the companion.
  */
 export const DENYLIST_PATTERNS: readonly string[] = [
   ".env",
@@ -12,17 +15,38 @@ export const DENYLIST_PATTERNS: readonly string[] = [
   ".npmrc",
   ".netrc",
   ".pypirc",
+  ".pgpass",
+  ".my.cnf",
+  ".git-credentials",
+  ".vault-token",
+  ".htpasswd",
+  ".credentials*",
   "*.pem",
   "*.key",
   "*.p12",
   "*.pfx",
+  "*.ppk",
+  "*.tfvars",
+  "terraform.tfstate*",
+  "id_rsa*",
+  "id_dsa*",
+  "id_ecdsa*",
+  "id_ed25519*",
+  "id_xmss*",
+  "kubeconfig",
+  "*.kubeconfig",
   "auth.json",
   "models.json",
   "credentials*",
   "secrets/",
   ".ssh/",
   ".aws/",
+  ".azure/",
   ".kube/",
+  ".gnupg/",
+  ".password-store/",
+  ".config/gcloud/",
+  ".airlock/",
   ".docker/config.json",
   ".config/gh/hosts.yml",
 ];
@@ -36,46 +60,87 @@ export const RISK_ESCALATOR_PATTERNS: readonly string[] = ["*secret*", "*token*"
 /** Everything that makes a path secret-like: the denylist and the escalators. */
 export const SECRET_PATH_PATTERNS: readonly string[] = [...DENYLIST_PATTERNS, ...RISK_ESCALATOR_PATTERNS];
 
-function globToRegExp(glob: string): RegExp {
-  const body = glob.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*");
-  return new RegExp(`^${body}$`, "i");
-}
+/** Files whose contents decide what later runs: writing one is running code later. */
+export const PROTECTED_WRITE_PATTERNS: readonly string[] = [
+  ".git/",
+  ".gitconfig",
+  ".config/git/",
+  ".bashrc",
+  ".bash_profile",
+  ".bash_login",
+  ".bash_logout",
+  ".profile",
+  ".zshrc",
+  ".zshenv",
+  ".zprofile",
+  ".zlogin",
+  ".inputrc",
+  ".envrc",
+  ".vscode/",
+  ".config/autostart/",
+  ".config/systemd/",
+  ".pi/",
+  ".claude/",
+  ".codex/",
+  ".agents/",
+];
+
+/** Compares one path segment (which may be a glob) with one pattern part. */
+type SegmentTest = (segment: string, part: number) => boolean;
 
 interface CompiledPattern {
-  test: (segments: string[]) => boolean;
+  parts: readonly string[];
+  /** Each part as a case-insensitive matcher of a literal segment. */
+  literal: readonly ((segment: string) => boolean)[];
+  test: (segments: readonly string[], same: SegmentTest) => boolean;
+}
+
+function partMatcher(part: string): (segment: string) => boolean {
+  if (!part.includes("*")) {
+    const lower = part.toLowerCase();
+    return (segment) => segment.toLowerCase() === lower;
+  }
+  const re = new RegExp(`^${part.replace(/[.+^${}()|[\]\\?]/g, "\\$&").replace(/\*/g, ".*")}$`, "i");
+  return (segment) => re.test(segment);
 }
 
 function compilePattern(pattern: string): CompiledPattern {
-  if (pattern.endsWith("/")) {
-    const dir = pattern.slice(0, -1).toLowerCase();
-    // A directory pattern matches any non-final segment (the file itself is inside the directory).
-    return { test: (segs) => segs.slice(0, -1).some((s) => s.toLowerCase() === dir) };
-  }
-  if (pattern.includes("/")) {
-    const suffix = pattern.toLowerCase().split("/");
-    return {
-      test: (segs) => {
-        if (segs.length < suffix.length) return false;
-        const tail = segs.slice(segs.length - suffix.length).map((s) => s.toLowerCase());
-        return tail.every((s, i) => s === suffix[i]);
-      },
+  const dirPattern = pattern.endsWith("/");
+  const parts = (dirPattern ? pattern.slice(0, -1) : pattern).split("/");
+  const literal = parts.map(partMatcher);
+  let test: CompiledPattern["test"];
+  if (dirPattern) {
+    // A directory (path): matched by consecutive non-final segments.
+    test = (segs, same) => {
+      for (let i = 0; i + parts.length < segs.length; i++)
+        if (parts.every((_, k) => same(segs[i + k] as string, k))) return true;
+      return false;
     };
+  } else {
+    // A name, or a path suffix.
+    test = (segs, same) =>
+      segs.length >= parts.length && parts.every((_, k) => same(segs[segs.length - parts.length + k] as string, k));
   }
-  const re = globToRegExp(pattern);
-  return { test: (segs) => re.test(segs[segs.length - 1] ?? "") };
+  return { parts, literal, test };
 }
 
 const DENYLIST = DENYLIST_PATTERNS.map(compilePattern);
 const ESCALATORS = RISK_ESCALATOR_PATTERNS.map(compilePattern);
+const PROTECTED = PROTECTED_WRITE_PATTERNS.map(compilePattern);
 // `.env.example` and friends are templates meant to be committed; they are not secrets.
 const TEMPLATE = /^\.env\.(example|sample|template|dist)$/i;
 
+function segmentsOf(relOrAbsPath: string): string[] {
+  return normalizePath(relOrAbsPath)
+    .split("/")
+    .filter((s) => s !== "" && s !== ".");
+}
+
 function matches(patterns: CompiledPattern[], relOrAbsPath: string): boolean {
-  const normalized = normalizePath(relOrAbsPath);
-  const segs = normalized.split("/").filter((s) => s !== "" && s !== ".");
+  const segs = segmentsOf(relOrAbsPath);
   if (segs.length === 0) return false;
-  if (TEMPLATE.test(basename(normalized))) return false;
-  return patterns.some((p) => p.test(segs));
+  if (TEMPLATE.test(basename(relOrAbsPath))) return false;
+  return patterns.some((p) => p.test(segs, (segment, k) => (p.literal[k] as (s: string) => boolean)(segment)));
 }
 
 /** True when a path is on the denylist: never read or served by the companion. */
@@ -86,4 +151,22 @@ export function isDenylistedPath(relOrAbsPath: string): boolean {
 /** True when a path (relative or absolute) names a likely secret: denylisted or escalated to high risk. */
 export function isSecretPath(relOrAbsPath: string): boolean {
   return matches(DENYLIST, relOrAbsPath) || matches(ESCALATORS, relOrAbsPath);
+}
+
+/** True when writing the path changes what later runs (git config and hooks, shell startup files). */
+export function isProtectedWritePath(relOrAbsPath: string): boolean {
+  return matches(PROTECTED, relOrAbsPath) || matches(DENYLIST, relOrAbsPath);
+}
+
+/**
+ * True when a glob path (`.e*`, `src/[.]aws`) could match a denylisted path, as bash expands it:
+ * `cat .e*` reads `.env`. A path without glob characters is judged as itself.
+ */
+export function globMayBeDenylisted(globPath: string, forWrite = false): boolean {
+  const segs = segmentsOf(globPath);
+  if (segs.length === 0) return false;
+  if (!segs.some(hasGlob)) return forWrite ? isProtectedWritePath(globPath) : isDenylistedPath(globPath);
+  const patterns = forWrite ? [...PROTECTED, ...DENYLIST] : DENYLIST;
+  // A template such as .env.example is not a secret, but a glob matching it may match .env.local.
+  return patterns.some((p) => p.test(segs, (segment, k) => segmentMayMatch(segment, p.parts[k] as string)));
 }

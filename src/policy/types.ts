@@ -17,6 +17,11 @@ export interface ToolCall {
   input: Record<string, unknown>;
   cwd: string;
   agent?: string;
+  /**
+   * The user's home directory, for `~` in commands and paths. When absent it is inferred from a
+   * cwd under /home/<user>, /Users/<user> or /root; otherwise `~` paths are unknown (never allowed).
+   */
+  home?: string;
 }
 
 export interface EmergencyControls {

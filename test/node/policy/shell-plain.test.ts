@@ -2,7 +2,7 @@
 // decline anything the parser would read differently.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseBash, parseBashWithParser, plainCommand } from "../../../src/policy/shell-parser.ts";
+import { parseBash, parseBashWithParser, plainCommand } from "../../../src/policy/shell/parser.ts";
 
 function parsed(src: string, parse: (s: string) => unknown): unknown {
   try {

@@ -4,8 +4,8 @@ import fc from "fast-check";
 import sh from "mvdan-sh";
 import { describe, expect, it } from "vitest";
 import { analyzeShell } from "../../../src/policy/index.ts";
-import { parseBash } from "../../../src/policy/shell-parser.ts";
-import { type RawNode, walkFile } from "../../../src/policy/shell-walk.ts";
+import { parseBash } from "../../../src/policy/shell/parser.ts";
+import { type RawNode, walkFile } from "../../../src/policy/shell/walk.ts";
 import { ALLOWLIST, bash, compile, user } from "./helpers.ts";
 
 const policy = compile(user(ALLOWLIST));
@@ -26,7 +26,10 @@ function libraryEvents(src: string): [string, number][] {
 }
 
 function ourEvents(src: string): [string, number][] {
-  return parseBash(src).events.map((e) => [e.kind, e.start]);
+  // Scope marks (subshells, loops, function bodies) are ours alone.
+  return parseBash(src).events.flatMap((e): [string, number][] =>
+    e.kind === "stmt" || e.kind === "assign" ? [[e.kind, e.start]] : [],
+  );
 }
 
 // One script per construct; each hides `rm` somewhere only a complete walk reaches.

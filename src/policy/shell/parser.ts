@@ -11,13 +11,13 @@
 // `__internal_object__`, and a GopherJS value is a plain object: a struct pointer carries its
 // fields under their Go names and its type in `constructor.string` ("*syntax.CallExpr"), a
 // slice is {$array, $offset, $length}, a nil pointer is its type's `nil` object and a nil
-// interface has no type string. shell-walk.ts reads that directly and fails closed (the command
+// interface has no type string. walk.ts reads that directly and fails closed (the command
 // is unparsable, so `ask`) on any node type or shape it does not know.
 
 // Evaluated first (a side-effect import is never reordered), before mvdan-sh changes the limit.
 import "./stack-trace-limit.ts";
 import sh from "mvdan-sh";
-import { type ParsedScript, type RawNode, type Word, walkFile } from "./shell-walk.ts";
+import { child, children, type OpCodes, type ParsedScript, type RawNode, type Word, walkFile } from "./walk.ts";
 import { errorWithLimit, savedStackTraceLimit } from "./stack-trace-limit.ts";
 
 errorWithLimit.stackTraceLimit = savedStackTraceLimit;
@@ -36,13 +36,16 @@ function mvdan(): ReturnType<Syntax["NewParser"]> {
 }
 
 export type {
+  Assignment,
   Command,
+  Hazard,
   ParsedScript,
   Redirect,
   ScriptEvent,
+  StmtEvent,
   Word,
   WordPart,
-} from "./shell-walk.ts";
+} from "./walk.ts";
 
 function rawFile(src: string): RawNode {
   let file: { __internal_object__?: unknown };
@@ -83,7 +86,20 @@ export function plainCommand(src: string): ParsedScript | null {
   }
   const first = args[0];
   if (first === undefined) return null;
-  return { src, events: [{ kind: "stmt", start: first.start, redirs: [], cmd: { type: "call", args } }] };
+  return {
+    src,
+    events: [
+      {
+        kind: "stmt",
+        start: first.start,
+        end: (args[args.length - 1] as Word).end,
+        redirs: [],
+        cmd: { type: "call", assigns: [], args },
+        hazards: [],
+        assigned: [],
+      },
+    ],
+  };
 }
 
 /**
@@ -105,7 +121,45 @@ const LONE_SURROGATE = /\p{Cs}/u;
 /** The parser's answer alone, without the plain-command shortcut (for tests). */
 export function parseBashWithParser(src: string): ParsedScript {
   if (LONE_SURROGATE.test(src)) throw new Error("the command contains an unpaired UTF-16 surrogate");
-  return walkFile(rawFile(src), src);
+  return walkFile(rawFile(src), src, opCodes());
+}
+
+let codes: OpCodes | undefined;
+
+/** The first statement's command of a one-line script, read raw (for probing operator codes). */
+function firstCommand(src: string): RawNode {
+  const stmt = children(rawFile(src), "Stmts")[0];
+  const cmd = stmt ? child(stmt, "Cmd") : null;
+  if (cmd === null) throw new Error(`mvdan-sh: cannot probe ${JSON.stringify(src)}`);
+  return cmd;
+}
+
+function opOf(node: RawNode | null, src: string): number {
+  if (node === null || typeof node.Op !== "number") throw new Error(`mvdan-sh: cannot probe ${src}`);
+  return node.Op;
+}
+
+/** Operator codes the walk needs, probed from the parser on first use so a rebuild cannot shift them. */
+function opCodes(): OpCodes {
+  if (!codes) {
+    const binary = (src: string) => opOf(firstCommand(src), src);
+    const test = (src: string) => opOf(child(firstCommand(src), "X"), src);
+    const param = (src: string) => {
+      const word = children(firstCommand(src), "Args")[1];
+      const part = word ? children(word, "Parts")[0] : undefined;
+      return opOf(part ? child(part, "Exp") : null, src);
+    };
+    codes = {
+      pipe: new Set([binary("a | b"), binary("a |& b")]),
+      nameTests: new Set([test("[[ -v a ]]"), test("[[ -R a ]]")]),
+      arithTests: new Set(
+        ["-eq", "-ne", "-lt", "-le", "-gt", "-ge"].map((op) => test(`[[ a ${op} b ]]`)),
+      ),
+      paramAt: param("echo ${x@P}"),
+      paramAssign: new Set([param("echo ${x=a}"), param("echo ${x:=a}")]),
+    };
+  }
+  return codes;
 }
 
 const redirSources = {

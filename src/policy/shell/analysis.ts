@@ -1,0 +1,265 @@
+// Shell-aware matching: a bash command becomes the list of every simple command it can run
+// (through operators, compound commands, substitutions, `bash -c`, eval, traps, here-documents
+// fed to a shell and wrappers like sudo or xargs), every file those commands and redirections
+// read or write, and the working directory each runs in. Text the parser and bash could read
+// differently, and words bash evaluates again as code, are never judged as harmless.
+import { Lru } from "../lru.ts";
+import { copyShell, execUnit, prefixConcerns, type Run, type Shell, simpleCommand } from "./command.ts";
+import { START } from "./cwd.ts";
+import { dangerousVariable } from "./env-vars.ts";
+import { type Assignment, type ParsedScript, parseBash, type Redirect, redirOps, type StmtEvent, type Word } from "./parser.ts";
+import { disagreement } from "./text-checks.ts";
+import type { ShellAnalysis, ShellPrefix, ShellUnit } from "./units.ts";
+import { DYNAMIC_WORD, expandWord, wordValue } from "./words.ts";
+import type { Arg } from "./wrappers.ts";
+
+/** Replaceable so a host without mvdan-sh could plug in another parser behind the same shape. */
+export interface ShellAnalyzer {
+  analyze(command: string): ShellAnalysis;
+}
+
+const MAX_UNITS = 2000;
+const HARMLESS_TARGETS = /^\/dev\/(null|stdout|stderr|stdin|tty|fd\/\d+)$/;
+let writeOpsCache: ReadonlySet<number> | undefined;
+function writeOps(): ReadonlySet<number> {
+  const op = redirOps();
+  writeOpsCache ??= new Set([op.out, op.append, op.clobber, op.all, op.appendAll, op.readWrite]);
+  return writeOpsCache;
+}
+/** Builtins and programs that change the directory, or run code that may. */
+const CWD_CHANGERS = new Set(["cd", "pushd", "popd", "source", ".", "eval", "builtin", "command", "trap"]);
+
+class Collector {
+  readonly units: ShellUnit[] = [];
+  push(unit: ShellUnit): void {
+    if (this.units.length < MAX_UNITS) this.units.push(unit);
+    else if (this.units[this.units.length - 1]?.kind !== "unparsable") {
+      this.units.push({ kind: "unparsable", text: unit.text, reason: "command is too large to analyse" });
+    }
+  }
+}
+
+function argsOf(src: string, words: readonly Word[]): Arg[] {
+  const out: Arg[] = [];
+  for (const w of words) {
+    const raw = src.slice(w.start, w.end);
+    for (const v of expandWord(w)) out.push({ ...v, raw });
+  }
+  return out;
+}
+
+function prefixesOf(src: string, assigns: readonly Assignment[]): ShellPrefix[] {
+  return assigns.map((a) => ({
+    name: a.name,
+    value: a.array || a.indexed || a.value === null ? (a.value === null && !a.array ? "" : null) : wordValue(a.value).value,
+    raw: src.slice(a.start, a.end),
+  }));
+}
+
+/** mvdan/sh's heredoc range ends with the closing delimiter line; the program is what precedes it. */
+function heredocBody(raw: string, delimiter: string | null): string {
+  const lines = raw.split("\n");
+  const last = lines[lines.length - 1]?.replace(/^\t+/, "");
+  if (delimiter !== null && last === delimiter) lines.pop();
+  return lines.join("\n");
+}
+
+/** Judges a statement's redirections; returns the static script on its standard input, if any. */
+function redirects(src: string, redirs: readonly Redirect[], shell: Shell, out: Collector): string | null {
+  let stdin: string | null = null;
+  const ops = redirOps();
+  for (const r of redirs) {
+    const target = r.word ? wordValue(r.word) : DYNAMIC_WORD;
+    const text = src.slice(r.start, r.end);
+    const push = (kind: "read" | "write") => {
+      if (target.value !== null && HARMLESS_TARGETS.test(target.value)) return;
+      for (const dir of shell.cwd ?? [null]) {
+        out.push({ kind, path: target.value, text, cwd: dir, tilde: target.tilde, glob: target.glob, recursive: false });
+      }
+    };
+    if (r.op === ops.hdoc || r.op === ops.dashHdoc) {
+      stdin = r.hdoc ? heredocBody(src.slice(r.hdoc.start, r.hdoc.end), target.value) : "";
+    } else if (r.op === ops.word) {
+      stdin = target.value;
+    } else if (r.op === ops.readWrite) {
+      push("read");
+      push("write");
+    } else if (writeOps().has(r.op) || (r.op === ops.dupOut && target.value !== null && !/^(\d+|-)$/.test(target.value))) {
+      push("write");
+    } else if (r.op === ops.in || (r.op === ops.dupIn && target.value !== null && !/^(\d+|-)$/.test(target.value))) {
+      push("read");
+    }
+  }
+  return stdin;
+}
+
+/** Whether events[from..to) run anything that may move the working directory. */
+function movesDir(events: ParsedScript["events"], from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const e = events[i];
+    if (e?.kind !== "stmt" || e.cmd?.type !== "call") continue;
+    const first = e.cmd.args[0];
+    if (first === undefined) continue;
+    const v = wordValue(first).value;
+    if (v === null || CWD_CHANGERS.has(v) || e.cmd.args.some((w) => wordValue(w).value === "cd")) return true;
+  }
+  return false;
+}
+
+/** For each `enter` event, the index of its `leave`. */
+function scopeEnds(events: ParsedScript["events"]): Map<number, number> {
+  const ends = new Map<number, number>();
+  const open: number[] = [];
+  events.forEach((e, i) => {
+    if (e.kind === "enter") open.push(i);
+    else if (e.kind === "leave") ends.set(open.pop() as number, i);
+  });
+  return ends;
+}
+
+interface Saved {
+  kind: "subshell" | "loop" | "function";
+  shell: Shell;
+  moves: boolean;
+}
+
+function statement(src: string, event: StmtEvent, shell: Shell, run: Run, out: Collector): void {
+  const stdin = redirects(src, event.redirs, shell, out);
+  const before = out.units.length;
+  const cmd = event.cmd;
+  if (cmd?.type === "call") {
+    const prefixes = prefixesOf(src, cmd.assigns);
+    if (cmd.args.length > 0) simpleCommand({ argv: argsOf(src, cmd.args), prefixes, stdin, shell }, run);
+    else {
+      // Assignments alone change the shell for every later command.
+      const concerns = prefixConcerns(prefixes);
+      if (concerns.length > 0) {
+        const argv = prefixes.map((p) => ({ value: p.raw, raw: p.raw, glob: false, tilde: false }));
+        out.push(execUnit(argv, { prefixes, cwd: shell.cwd, dynamic: null, effect: "run", concerns }));
+      }
+      if (prefixes.some((p) => p.name === "CDPATH" || p.name === "HOME" || p.name === "PWD")) shell.cwd = null;
+    }
+  } else if (cmd?.type === "decl") {
+    const argv: Arg[] = [{ value: cmd.variant, raw: cmd.variant, glob: false, tilde: false }];
+    for (const a of cmd.args) {
+      const raw = src.slice(a.start, a.end);
+      if (a.naked) {
+        const v = a.name !== "" ? a.name : a.value ? wordValue(a.value).value : null;
+        argv.push({ value: v, raw, glob: false, tilde: false });
+      } else {
+        const value = a.array ? "(…)" : a.value ? wordValue(a.value).value : "";
+        argv.push({ value: value === null ? null : `${a.name}${a.append ? "+=" : "="}${value}`, raw, glob: false, tilde: false });
+      }
+    }
+    const arrays = cmd.args.some((a) => a.naked && a.value !== null && /^[-+][a-zA-Z]*[aA]/.test(wordValue(a.value).value ?? ""));
+    const stringIntoArray = arrays && cmd.args.some((a) => !a.naked && !a.array && a.value !== null);
+    simpleCommand({ argv, prefixes: [], stdin, shell }, run);
+    if (stringIntoArray) event.hazards.push({ reason: "a string assigned to an array is parsed again (its subscripts run as code)", start: event.start, end: event.end });
+  } else if (cmd?.type === "keyword") {
+    const text = src.slice(event.start, event.end).split("\n")[0] ?? "";
+    const argv = text.split(/\s+/).filter(Boolean).map((w) => ({ value: w, raw: w, glob: false, tilde: false }));
+    out.push(execUnit(argv, { prefixes: [], cwd: shell.cwd, dynamic: null, effect: "read", concerns: [] }));
+  }
+  for (const name of event.assigned) {
+    const why = dangerousVariable(name);
+    if (why === null) continue;
+    const text = src.slice(event.start, event.end).split("\n")[0] ?? name;
+    out.push(execUnit([{ value: text, raw: text, glob: false, tilde: false }], { prefixes: [], cwd: shell.cwd, dynamic: null, effect: "run", concerns: [{ mention: name, reason: why }] }));
+  }
+  if (event.hazards.length === 0) return;
+  // Code bash evaluates again: the statement's own command is never allowed.
+  const reason = (event.hazards[0] as { reason: string }).reason;
+  const own = out.units.slice(before).find((u) => u.kind === "exec");
+  if (own && own.kind === "exec") own.dynamic ??= reason;
+  else {
+    const text = src.slice(event.start, event.end);
+    out.push(execUnit([{ value: text, raw: text, glob: false, tilde: false }], { prefixes: [], cwd: shell.cwd, dynamic: reason, effect: "run", concerns: [] }));
+  }
+}
+
+function analyzeScript(src: string, shell: Shell, depth: number, out: Collector): void {
+  const disagrees = disagreement(src);
+  if (disagrees !== null) {
+    out.push({ kind: "unparsable", text: src, reason: disagrees });
+    return;
+  }
+  let script: ParsedScript;
+  try {
+    script = parseBash(src);
+  } catch (error) {
+    out.push({ kind: "unparsable", text: src, reason: error instanceof Error ? error.message : String(error) });
+    return;
+  }
+  const { events } = script;
+  const run: Run = {
+    push: (u) => out.push(u),
+    script: (inner, innerShell, innerDepth) => analyzeScript(inner, innerShell, innerDepth, out),
+    depth,
+  };
+  const ends = events.some((e) => e.kind === "enter") ? scopeEnds(events) : null;
+  const anywhere = ends !== null && movesDir(events, 0, events.length);
+  const saved: Saved[] = [];
+  events.forEach((event, i) => {
+    switch (event.kind) {
+      case "assign":
+        return;
+      case "enter": {
+        const end = ends?.get(i) ?? events.length;
+        const moves = movesDir(events, i, end);
+        saved.push({ kind: event.scope, shell: copyShell(shell), moves });
+        // A loop repeats its moves; a function body runs later, from wherever the script is then.
+        if (event.scope === "loop" && moves) shell.cwd = null;
+        if (event.scope === "function") shell.cwd = anywhere ? null : START;
+        return;
+      }
+      case "leave": {
+        const s = saved.pop();
+        if (s === undefined) return;
+        if (s.kind === "subshell" || s.kind === "function") {
+          shell.cwd = s.shell.cwd;
+          shell.stack = s.shell.stack;
+        }
+        if (s.kind === "function" && s.moves) shell.cwd = null;
+        return;
+      }
+      case "stmt":
+        statement(src, event, shell, run, out);
+        return;
+    }
+  });
+}
+
+export function analyzeShellUncached(command: string): ShellAnalysis {
+  const out = new Collector();
+  analyzeScript(command, { cwd: START, stack: [] }, 0, out);
+  return { units: out.units };
+}
+
+const cache = new Lru<string, ShellAnalysis>(4096);
+const MAX_CACHED_LENGTH = 16_384;
+
+export const mvdanAnalyzer: ShellAnalyzer = {
+  analyze(command) {
+    if (command.length > MAX_CACHED_LENGTH) return analyzeShellUncached(command);
+    let hit = cache.get(command);
+    if (hit === undefined) {
+      hit = analyzeShellUncached(command);
+      cache.set(command, hit);
+    }
+    return hit;
+  },
+};
+
+let current: ShellAnalyzer = mvdanAnalyzer;
+
+export function setShellAnalyzer(analyzer: ShellAnalyzer): void {
+  current = analyzer;
+}
+
+export function analyzeShell(command: string): ShellAnalysis {
+  return current.analyze(command);
+}
+
+export function clearShellCache(): void {
+  cache.clear();
+}

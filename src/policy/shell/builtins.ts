@@ -1,0 +1,121 @@
+// bash builtins the engine must understand beyond their words: those whose arguments name
+// variables (a subscript in a name is evaluated as code, and a name may be PATH), and those that
+// change what later lines mean or run (hash -p, enable, shopt -s expand_aliases, set -k, trap).
+import type { Arg } from "./wrappers.ts";
+
+export interface NameBuiltin {
+  /** Options that take a value. */
+  values?: readonly string[];
+  /** Options whose value is a variable name (`printf -v NAME`, `read -a NAME`). */
+  nameOptions?: readonly string[];
+  /** Operands from this index on are variable names; null when no operand is a name. */
+  namesFrom: number | null;
+  /** Operands are `NAME` or `NAME=value` (the declaration builtins). */
+  declaration?: boolean;
+  /** Operands are arithmetic expressions (`let`). */
+  arithmetic?: boolean;
+}
+
+const DECLARATION: NameBuiltin = { namesFrom: 0, declaration: true };
+
+export const NAME_BUILTINS: Readonly<Record<string, NameBuiltin>> = {
+  printf: { values: ["-v"], nameOptions: ["-v"], namesFrom: null },
+  read: { values: ["-a", "-d", "-i", "-n", "-N", "-p", "-t", "-u"], nameOptions: ["-a"], namesFrom: 0 },
+  mapfile: { values: ["-d", "-n", "-O", "-s", "-u", "-C", "-c"], namesFrom: 0 },
+  readarray: { values: ["-d", "-n", "-O", "-s", "-u", "-C", "-c"], namesFrom: 0 },
+  unset: { namesFrom: 0 },
+  getopts: { namesFrom: 1 },
+  wait: { values: ["-p"], nameOptions: ["-p"], namesFrom: null },
+  declare: DECLARATION,
+  typeset: DECLARATION,
+  local: DECLARATION,
+  export: DECLARATION,
+  readonly: DECLARATION,
+  nameref: DECLARATION,
+  let: { namesFrom: null, arithmetic: true },
+};
+
+/** Declaration flags that make later assignments code (-i arithmetic, -n a reference, arrays). */
+export const CODE_ATTRIBUTES = /^[-+][a-zA-Z]*[inaA]/;
+
+/** `test`/`[` operators whose next word names a variable. */
+export const NAME_TESTS: ReadonlySet<string> = new Set(["-v", "-R"]);
+
+/** A variable name bash will not evaluate: a plain name, or one with a number subscript. */
+export const PLAIN_NAME = /^[A-Za-z_][A-Za-z0-9_]*(\[[0-9]+\])?$/;
+
+const SAFE_SHOPT = new Set([
+  ...["nullglob", "failglob", "nocaseglob", "nocasematch", "globstar", "extglob", "globasciiranges"],
+  ...["xpg_echo", "inherit_errexit", "checkwinsize", "checkhash", "huponexit", "shift_verbose"],
+  ...["sourcepath", "progcomp", "promptvars", "interactive_comments", "patsub_replacement"],
+]);
+const SAFE_SET_FLAGS = /^[-+][euxvfCBbhmnPpTEt]+$/;
+const SAFE_SET_OPTIONS = new Set([
+  ...["errexit", "nounset", "xtrace", "verbose", "pipefail", "noclobber", "noglob", "braceexpand"],
+  ...["errtrace", "functrace", "physical", "hashall", "monitor", "notify", "noexec", "nolog"],
+  ...["ignoreeof", "onecmd", "privileged"],
+]);
+
+function values(argv: readonly Arg[]): (string | null)[] {
+  return argv.slice(1).map((a) => a.value);
+}
+
+/** Why `set …` changes how later lines are read or run, or null. */
+function setRisk(argv: readonly Arg[]): string | null {
+  const args = values(argv);
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === null || a === undefined) return "`set` with a dynamic argument";
+    if (a === "--" || a === "-") return null; // the rest are positional parameters
+    if (a === "-o" || a === "+o") {
+      const name = args[++i];
+      if (name === undefined) return null; // prints the options
+      if (name === null || !SAFE_SET_OPTIONS.has(name))
+        return `\`set ${a} ${name ?? "…"}\` changes how later commands are read or run`;
+      continue;
+    }
+    if (!a.startsWith("-") && !a.startsWith("+")) return null; // positional parameters
+    if (!SAFE_SET_FLAGS.test(a))
+      return `\`set ${a}\` changes how later commands are read or run (-k, -a, -H and history are not followed)`;
+  }
+  return null;
+}
+
+function shoptRisk(argv: readonly Arg[]): string | null {
+  const args = values(argv);
+  if (args.includes(null)) return "`shopt` with a dynamic argument";
+  const flags = (args as string[]).filter((a) => a.startsWith("-")).join("");
+  const names = (args as string[]).filter((a) => !a.startsWith("-"));
+  if (!/[su]/.test(flags) || names.length === 0) return null; // listing or querying
+  if (flags.includes("o")) return "`shopt -o` sets shell options as `set -o` does";
+  const bad = names.find((n) => !SAFE_SHOPT.has(n));
+  return bad === undefined
+    ? null
+    : `\`shopt ${bad}\` changes how later lines are parsed or expanded (aliases, dotglob, lastpipe, extdebug)`;
+}
+
+/**
+ * Builtins that change what later lines mean or run, with why; the command then needs a person
+ * unless a rule names the builtin's option (for `hash -p`, `-p`) or the builtin itself.
+ */
+export const ESCAPING_BUILTINS: Readonly<Record<string, (argv: readonly Arg[]) => string | null>> = {
+  hash: (argv) =>
+    values(argv).some((a) => a === null || a.startsWith("-p") || /^-[a-z]*p/.test(a))
+      ? "`hash -p` makes a command name run another file"
+      : null,
+  enable: (argv) => (argv.length > 1 ? "`enable` loads builtins from shared objects or turns builtins off" : null),
+  fc: () => "`fc` runs commands from the history through an editor",
+  alias: (argv) => (values(argv).some((a) => a === null || a.includes("=")) ? "an alias changes what later lines run" : null),
+  shopt: shoptRisk,
+  set: setRisk,
+  bind: (argv) => (values(argv).some((a) => a === null || /^-[a-zA-Z]*x/.test(a)) ? "`bind -x` runs commands" : null),
+  complete: (argv) =>
+    values(argv).some((a) => a === null || /^-[a-zA-Z]*[CF]/.test(a)) ? "`complete -C/-F` runs a command or function" : null,
+  compgen: (argv) =>
+    values(argv).some((a) => a === null || /^-[a-zA-Z]*[CF]/.test(a)) ? "`compgen -C/-F` runs a command or function" : null,
+  history: (argv) => (argv.length > 1 ? "`history` reads, writes or runs the history" : null),
+  trap: () => null, // judged through its command string (analysis.ts)
+};
+
+/** Commands after which the working directory is not known (they run code the engine cannot see). */
+export const CWD_UNKNOWN_AFTER: ReadonlySet<string> = new Set(["source", "."]);

@@ -1,0 +1,294 @@
+// One simple command to units: the command itself (with its words, prefixes and concerns), the
+// files it reads and writes, and whatever it runs in turn (wrapped commands, script strings,
+// trap and callback strings). Builtins that move the working directory update the shell state.
+import { basename } from "../paths.ts";
+import { CODE_ATTRIBUTES, CWD_UNKNOWN_AFTER, ESCAPING_BUILTINS, NAME_BUILTINS, NAME_TESTS, PLAIN_NAME } from "./builtins.ts";
+import { type CwdSet, changeDir, moveTo, single } from "./cwd.ts";
+import { dangerousVariable } from "./env-vars.ts";
+import { type FileUse, judgeProgram } from "./programs.ts";
+import type { Concern, Effect, ExecUnit, ShellPrefix, ShellUnit, ShellWord } from "./units.ts";
+import { type Arg, SHELLS, unwrap, wrapperOf } from "./wrappers.ts";
+
+/** The state of one shell process as the script runs. */
+export interface Shell {
+  cwd: CwdSet;
+  /** pushd's directory stack. */
+  stack: CwdSet[];
+}
+
+export interface Run {
+  push(unit: ShellUnit): void;
+  /** Analyses a script string run by this command: in `shell` (eval) or a copy of it (bash -c). */
+  script(src: string, shell: Shell, depth: number): void;
+  depth: number;
+}
+
+const MAX_DEPTH = 8;
+/** Wrappers that run the command as someone else or somewhere else: they count as running anything. */
+const PRIVILEGED = new Set(["sudo", "doas", "pkexec", "run0", "su", "runuser", "chroot", "nsenter", "unshare", "sg", "newgrp", "setpriv", "gosu", "su-exec"]);
+
+export function copyShell(shell: Shell): Shell {
+  return { cwd: shell.cwd, stack: [...shell.stack] };
+}
+
+function word(a: Arg): ShellWord {
+  return { value: a.value, raw: a.raw, glob: a.glob, tilde: a.tilde };
+}
+
+function textOf(argv: readonly Arg[]): string {
+  return argv.map((a) => a.value ?? a.raw).join(" ");
+}
+
+/** Concerns of the variables a command gets: a rule allows them only if it names them. */
+export function prefixConcerns(prefixes: readonly ShellPrefix[]): Concern[] {
+  const out: Concern[] = [];
+  for (const p of prefixes) {
+    const why = dangerousVariable(p.name, p.value);
+    if (why !== null) out.push({ mention: p.name, reason: why });
+  }
+  return out;
+}
+
+export function prefixOf(a: Arg): ShellPrefix {
+  const v = a.value ?? a.raw;
+  const eq = v.indexOf("=");
+  const name = v.slice(0, eq).replace(/\+$/, "");
+  return { name, value: a.value === null ? null : v.slice(eq + 1), raw: a.raw };
+}
+
+export function execUnit(
+  argv: readonly Arg[],
+  fields: { prefixes: readonly ShellPrefix[]; cwd: CwdSet; dynamic: string | null; effect: Effect; concerns: readonly Concern[] },
+): ExecUnit {
+  const head = argv[0]?.value;
+  return {
+    kind: "exec",
+    argv: argv.map((a) => a.value ?? a.raw),
+    text: textOf(argv),
+    dynamic: fields.dynamic,
+    words: argv.map(word),
+    prefixes: [...fields.prefixes],
+    cwd: single(fields.cwd),
+    program: head === null || head === undefined ? "" : basename(head),
+    effect: fields.effect,
+    concerns: [...fields.concerns],
+  };
+}
+
+/** A read or write of `use` in every directory the shell may be in. */
+function pathUnits(kind: "read" | "write", use: FileUse, cwd: CwdSet, run: Run): void {
+  const dirs = cwd === null ? [null] : cwd;
+  for (const dir of dirs) {
+    run.push({
+      kind,
+      path: use.arg.value,
+      text: use.arg.raw,
+      cwd: dir,
+      tilde: use.arg.tilde,
+      glob: use.arg.glob,
+      recursive: use.recursive,
+    });
+  }
+}
+
+/** Variable names a builtin assigns or reads by name: evaluated names are code, some names are dangerous. */
+function nameChecks(name: string, argv: readonly Arg[]): { dynamic: string | null; concerns: Concern[] } {
+  const spec = NAME_BUILTINS[name];
+  const out: { dynamic: string | null; concerns: Concern[] } = { dynamic: null, concerns: [] };
+  const names: Arg[] = [];
+  if (name === "test" || name === "[") {
+    argv.forEach((a, i) => {
+      if (a.value !== null && NAME_TESTS.has(a.value) && argv[i + 1]) names.push(argv[i + 1] as Arg);
+    });
+  }
+  if (spec) {
+    const operands: Arg[] = [];
+    for (let i = 1; i < argv.length; i++) {
+      const a = argv[i] as Arg;
+      const v = a.value;
+      if (v !== null && /^[-+][A-Za-z]/.test(v)) {
+        if (spec.declaration && CODE_ATTRIBUTES.test(v))
+          out.dynamic ??= `\`${name} ${v}\` makes later assignments to the name code (arithmetic, references or arrays)`;
+        const key = v.slice(0, 2);
+        if (spec.values?.includes(key)) {
+          const value = v.length > 2 ? { ...a, value: v.slice(2) } : argv[++i];
+          if (value && spec.nameOptions?.includes(key)) names.push(value);
+        }
+        continue;
+      }
+      operands.push(a);
+    }
+    if (spec.arithmetic) for (const o of operands) if (!/^[0-9]+$/.test(o.value ?? "")) out.dynamic ??= `\`${name} ${o.raw}\` evaluates its argument as code`;
+    if (spec.namesFrom !== null) names.push(...operands.slice(spec.namesFrom));
+  }
+  for (const n of names) {
+    const v = n.value;
+    const plain = v === null ? null : spec?.declaration ? (v.split("=")[0] ?? "").replace(/\+$/, "") : v;
+    if (plain === null || !PLAIN_NAME.test(plain)) {
+      out.dynamic ??= `the variable name ${n.raw} of ${name} is evaluated (a subscript in it runs as code)`;
+      continue;
+    }
+    const base = plain.replace(/\[.*$/, "");
+    const value = v !== null && v.includes("=") ? v.slice(v.indexOf("=") + 1) : null;
+    const why = dangerousVariable(base, value);
+    if (why !== null) out.concerns.push({ mention: base, reason: `${name} sets ${why}` });
+  }
+  return out;
+}
+
+/** mapfile/readarray -C CALLBACK: the callback string is run like eval. */
+function callbackOf(argv: readonly Arg[]): Arg | null | undefined {
+  for (let i = 1; i < argv.length; i++) {
+    const v = argv[i]?.value;
+    if (v === "-C") return argv[i + 1] ?? null;
+    if (v?.startsWith("-C")) return { ...(argv[i] as Arg), value: v.slice(2) };
+  }
+  return undefined;
+}
+
+/** trap 'CMD' SIGNALS: the command string, or undefined when trap only lists or resets. */
+function trapCommand(argv: readonly Arg[]): Arg | undefined {
+  let i = 1;
+  if (argv[i]?.value === "--") i++;
+  const first = argv[i];
+  if (first === undefined || first.value === "-" || /^-[lp]$/.test(first.value ?? "")) return undefined;
+  // `trap 1 2` (a number first) resets those signals.
+  if (first.value !== null && /^\d+$/.test(first.value)) return undefined;
+  return argv.length > i + 1 ? first : undefined;
+}
+
+function moveDir(name: string, argv: readonly Arg[], shell: Shell): void {
+  const operands = argv.slice(1).filter((a) => !/^-[LPe@]+$/.test(a.value ?? "x"));
+  const physical = argv.some((a) => /^-[LPe@]*P/.test(a.value ?? ""));
+  const first = operands[0];
+  if (name === "cd") shell.cwd = changeDir(shell.cwd, first ?? null, physical);
+  else if (name === "pushd") {
+    if (first === undefined || /^[+-]\d+$/.test(first.value ?? "") || first.value === "-n") shell.cwd = null;
+    else {
+      shell.stack.push(shell.cwd);
+      shell.cwd = changeDir(shell.cwd, first, physical);
+    }
+  } else if (name === "popd") {
+    const top = shell.stack.pop();
+    // popd may fail (empty stack) or take +N/-N: keep every possibility.
+    shell.cwd = top === undefined || operands.length > 0 ? null : mergeCwd(top, shell.cwd);
+  }
+}
+
+function mergeCwd(a: CwdSet, b: CwdSet): CwdSet {
+  if (a === null || b === null) return null;
+  return [...new Set([...a, ...b])];
+}
+
+export interface CommandInput {
+  argv: Arg[];
+  prefixes: ShellPrefix[];
+  /** A static script on standard input (a here-document or here-string), if any. */
+  stdin: string | null;
+  shell: Shell;
+  /** The command gets extra, unknown arguments (it runs under xargs). */
+  appends?: boolean;
+}
+
+export function simpleCommand(input: CommandInput, run: Run): void {
+  const { prefixes, stdin, shell } = input;
+  const argv = input.appends ? [...input.argv, { value: null, raw: "<input>", glob: false, tilde: false }] : input.argv;
+  const head = argv[0];
+  if (!head) return;
+  const baseConcerns = prefixConcerns(prefixes);
+  if (head.value === null || head.glob) {
+    run.push(execUnit(argv, { prefixes, cwd: shell.cwd, dynamic: `command name ${head.raw} is not static`, effect: "run", concerns: baseConcerns }));
+    return;
+  }
+  const name = basename(head.value);
+  const wrapper = wrapperOf(argv);
+  const unwrapped = run.depth >= MAX_DEPTH ? null : unwrap(argv);
+  const innerStart = unwrapped?.kind === "inner" ? argv.length - unwrapped.argv.length + (input.appends ? 1 : 0) : argv.length;
+  // A wrapper's own words are judged as its options; the wrapped command is judged on its own.
+  const own = wrapper !== null || SHELLS.has(name) ? argv.slice(0, Math.max(1, innerStart)) : argv;
+  const judged = wrapper !== null || SHELLS.has(name) ? judgeProgram(own.filter((a) => a.value !== null)) : judgeProgram(argv);
+  const concerns: Concern[] = [...baseConcerns, ...judged.concerns];
+  let dynamic = wrapper !== null || SHELLS.has(name) ? null : judged.dynamic;
+  let effect: Effect = wrapper !== null ? (PRIVILEGED.has(name) ? "run" : "read") : judged.effect;
+  if (SHELLS.has(name)) effect = "run";
+
+  const names = nameChecks(name, argv);
+  dynamic ??= names.dynamic;
+  concerns.push(...names.concerns);
+  const escaping = ESCAPING_BUILTINS[name]?.(argv) ?? null;
+  if (escaping !== null) concerns.push({ mention: name, reason: escaping });
+
+  if (unwrapped?.kind === "shell") concerns.push({ mention: "interactive", reason: `${name} starts an interactive shell: what is typed into it later is never judged` });
+  if (unwrapped?.kind === "stdin-shell" && stdin === null) dynamic ??= "the shell runs a program read from standard input";
+  if (unwrapped?.kind === "script" && unwrapped.script === null) dynamic ??= "the script string is not static";
+  if (unwrapped?.kind === "inner") {
+    for (const a of unwrapped.assigns) {
+      const why = dangerousVariable(prefixOf(a).name, prefixOf(a).value);
+      if (why !== null) concerns.push({ mention: prefixOf(a).name, reason: why });
+    }
+    for (const u of unwrapped.unsets ?? []) {
+      const why = u.value === null ? `${name} removes a variable that is not static` : dangerousVariable(u.value);
+      if (why !== null) concerns.push({ mention: u.value ?? name, reason: `removing it: ${why}` });
+    }
+  }
+
+  const cwd = shell.cwd;
+  const exec = execUnit(argv, { prefixes, cwd, dynamic, effect, concerns });
+  run.push(exec);
+  if (head.value.includes("/")) {
+    // /bin/rm must meet the rules written for rm; the full path is judged as well.
+    const short = [{ ...head, value: name, raw: name }, ...argv.slice(1)];
+    run.push({ ...execUnit(short, { prefixes, cwd, dynamic, effect, concerns }) });
+  }
+
+  // Files it reads and writes, in every directory it may run in (git -C moves it).
+  let fileCwd = cwd;
+  for (const dir of judged.chdir) fileCwd = moveTo(fileCwd, dir);
+  for (const r of judged.reads) pathUnits("read", r, fileCwd, run);
+  for (const w of judged.writes) pathUnits("write", w, fileCwd, run);
+
+  if (run.depth >= MAX_DEPTH) {
+    run.push({ kind: "unparsable", text: exec.text, reason: "commands nested too deeply" });
+    return;
+  }
+  const child: Run = { ...run, depth: run.depth + 1 };
+  for (const inner of judged.inner) simpleCommand({ argv: inner, prefixes, stdin: null, shell: copyShell(shell) }, child);
+
+  // Builtins that run strings later, or move the shell.
+  if (name === "trap") {
+    const cmd = trapCommand(argv);
+    if (cmd?.value === null) exec.dynamic ??= "the trap command is not static";
+    // It runs later, from wherever the script then is.
+    else if (cmd?.value) run.script(cmd.value, { cwd: null, stack: [] }, run.depth + 1);
+  }
+  if (name === "mapfile" || name === "readarray") {
+    const cb = callbackOf(argv);
+    if (cb === null || cb?.value === null) exec.dynamic ??= "the callback is not static";
+    else if (cb?.value) run.script(cb.value, copyShell(shell), run.depth + 1);
+  }
+  if (name === "cd" || name === "pushd" || name === "popd") moveDir(name, argv, shell);
+  if (CWD_UNKNOWN_AFTER.has(name)) shell.cwd = null;
+
+  if (unwrapped === null) return;
+  switch (unwrapped.kind) {
+    case "inner": {
+      const innerShell = copyShell(shell);
+      if (unwrapped.chdir !== undefined) innerShell.cwd = unwrapped.chdir === null ? null : moveTo(shell.cwd, unwrapped.chdir);
+      const innerPrefixes = [...prefixes, ...unwrapped.assigns.map(prefixOf)];
+      const viaShell = name === "command" || name === "builtin" || name === "exec";
+      simpleCommand(
+        { argv: unwrapped.argv, prefixes: innerPrefixes, stdin, shell: viaShell ? shell : innerShell, appends: unwrapped.appends === true },
+        child,
+      );
+      return;
+    }
+    case "script":
+      if (unwrapped.script !== null) run.script(unwrapped.script, name === "eval" ? shell : copyShell(shell), run.depth + 1);
+      return;
+    case "stdin-shell":
+      if (stdin !== null) run.script(stdin, copyShell(shell), run.depth + 1);
+      return;
+    default:
+      return;
+  }
+}

@@ -1,0 +1,71 @@
+// The working directory bash will be in, as the script moves it (cd, pushd, popd). A `cd` may
+// fail and leave the directory unchanged, so each move adds a possibility rather than replacing
+// one; a move the engine cannot follow makes the directory unknown, and every relative path
+// with it.
+import { normalizePath } from "../paths.ts";
+import type { ShellCwd } from "./units.ts";
+import type { WordValue } from "./words.ts";
+
+/** The directories bash may be in; null when unknown. */
+export type CwdSet = readonly string[] | null;
+
+export const START: CwdSet = ["."];
+const MAX_POSSIBLE = 8;
+
+/** `base/rel` lexically (bash's `cd` is logical by default); null when it leaves `~` unknowably. */
+function join(base: string, rel: string): string | null {
+  if (rel.startsWith("/")) return normalizePath(rel);
+  if (base.startsWith("~")) {
+    const [head, ...rest] = base.split("/");
+    const joined = normalizePath([...rest, rel].join("/"));
+    // Climbing out of the home directory leads somewhere not known here.
+    if (joined === ".." || joined.startsWith("../")) return null;
+    return joined === "." ? (head as string) : `${head}/${joined}`;
+  }
+  return normalizePath(base === "." ? rel : `${base}/${rel}`);
+}
+
+/** Where `cd WORD` goes from `base`; null when not known. `word` null means a bare `cd` (home). */
+function target(base: string, word: WordValue | null, physical: boolean): string | null {
+  if (word === null) return "~";
+  const v = word.value;
+  if (v === null || v === "" || v === "-") return null;
+  if (physical && v.split("/").includes("..")) return null;
+  if (word.tilde) {
+    const slash = v.indexOf("/");
+    const prefix = slash === -1 ? v : v.slice(0, slash);
+    const rest = slash === -1 ? "" : v.slice(slash + 1);
+    if (prefix === "~") return rest === "" ? "~" : join("~", rest);
+    if (prefix === "~+") return join(base, rest || ".");
+    return null; // ~-, ~user
+  }
+  return join(base, v);
+}
+
+function union(a: readonly string[], b: readonly (string | null)[]): CwdSet {
+  if (b.includes(null)) return null;
+  const set = new Set([...a, ...(b as string[])]);
+  return set.size > MAX_POSSIBLE ? null : [...set];
+}
+
+/** After `cd WORD` (a `cd` that may fail, so the old directory stays possible). */
+export function changeDir(cwd: CwdSet, word: WordValue | null, physical = false): CwdSet {
+  if (cwd === null) return null;
+  return union(
+    cwd,
+    cwd.map((base) => target(base, word, physical)),
+  );
+}
+
+/** The directory a program moves to before it does anything (`git -C`, `env -C`): no fallback. */
+export function moveTo(cwd: CwdSet, word: WordValue): CwdSet {
+  if (cwd === null) return null;
+  const targets = cwd.map((base) => target(base, word, false));
+  if (targets.includes(null)) return null;
+  return [...new Set(targets as string[])];
+}
+
+/** The one directory a command runs in, or null when there are several or none is known. */
+export function single(cwd: CwdSet): ShellCwd {
+  return cwd !== null && cwd.length === 1 ? (cwd[0] as string) : null;
+}

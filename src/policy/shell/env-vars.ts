@@ -1,0 +1,168 @@
+// The variables that change what a program loads, runs or reads. Setting one (as a prefix
+// `X=v cmd`, through `env`, `export`, `declare`, `read`, `printf -v`, a `for` loop or `${X:=v}`)
+// or unsetting one makes the command need a person, unless the allowing rule names the variable.
+
+export interface DangerousVariable {
+  /** An exact name, `PREFIX*` or `*SUFFIX`. */
+  pattern: string;
+  why: string;
+  /** Values that are known to be harmless (a plain locale, say). */
+  harmless?: RegExp;
+  /** Names the pattern covers that only tune output (`PYTHONUNBUFFERED`). */
+  except?: readonly string[];
+}
+
+const NO_PAGER = /^(cat|)$/;
+const PLAIN_LOCALE = /^(C|POSIX|[A-Za-z]{2,3}(_[A-Za-z]{2})?)(\.(UTF-8|utf8|UTF8|utf-8))?$/;
+
+export const DANGEROUS_VARIABLES: readonly DangerousVariable[] = [
+  // The dynamic loader and libc.
+  { pattern: "LD_*", why: "the dynamic loader loads the libraries it names" },
+  { pattern: "DYLD_*", why: "the dynamic loader loads the libraries it names" },
+  { pattern: "GLIBC_TUNABLES", why: "changes how libc behaves (and has been exploited)" },
+  { pattern: "GCONV_PATH", why: "libc loads conversion modules from it" },
+  { pattern: "LOCPATH", why: "libc loads locale data from it" },
+  { pattern: "NLSPATH", why: "libc loads message catalogues from it" },
+  { pattern: "HOSTALIASES", why: "the resolver reads the file it names" },
+  // Finding commands and files.
+  { pattern: "PATH", why: "decides which file runs for every command name" },
+  { pattern: "CDPATH", why: "decides where `cd` goes" },
+  { pattern: "HOME", why: "decides what `~` and every program's config file are" },
+  { pattern: "PWD", why: "the engine reads `$PWD` as the working directory" },
+  { pattern: "OLDPWD", why: "decides where `cd -` goes" },
+  { pattern: "XDG_*", why: "decides where programs read their configuration from" },
+  { pattern: "SHELL", why: "programs (make, script, editors) run it as the shell" },
+  { pattern: "TMPDIR", why: "decides where programs write temporary files" },
+  // The shell itself.
+  { pattern: "BASH_ENV", why: "every non-interactive bash runs the file it names" },
+  { pattern: "ENV", why: "sh runs the file it names" },
+  { pattern: "BASH_FUNC_*", why: "an exported function replaces a command in child shells" },
+  { pattern: "BASH_LOADABLES_PATH", why: "`enable -f` loads builtins from it" },
+  { pattern: "BASH_XTRACEFD", why: "redirects the trace output to another file" },
+  { pattern: "BASH_COMPAT", why: "changes how bash parses and runs later lines" },
+  { pattern: "SHELLOPTS", why: "turns on shell options in child shells" },
+  { pattern: "BASHOPTS", why: "turns on shell options in child shells" },
+  { pattern: "POSIXLY_CORRECT", why: "changes how bash and GNU tools read their arguments" },
+  { pattern: "IFS", why: "decides how bash splits words" },
+  { pattern: "PS4", why: "is expanded (and its substitutions run) on every traced command" },
+  { pattern: "PS1", why: "is expanded as a prompt" },
+  { pattern: "PROMPT_COMMAND", why: "runs before every prompt" },
+  { pattern: "GLOBIGNORE", why: "changes which files a glob matches" },
+  { pattern: "HISTFILE", why: "decides which file the history builtin reads and writes" },
+  { pattern: "INPUTRC", why: "readline reads the file it names" },
+  { pattern: "ZDOTDIR", why: "zsh runs the startup files in it" },
+  { pattern: "FPATH", why: "zsh loads functions from it" },
+  { pattern: "FCEDIT", why: "`fc` runs it as the editor" },
+  { pattern: "TERMINFO*", why: "programs load terminal descriptions from it" },
+  { pattern: "LANG", why: "a multi-byte locale changes how text is parsed", harmless: PLAIN_LOCALE },
+  { pattern: "LC_*", why: "a multi-byte locale changes how text is parsed", harmless: PLAIN_LOCALE },
+  // Git, pagers, editors, helpers that run programs.
+  { pattern: "GIT_PAGER", why: "runs as git's pager", harmless: NO_PAGER },
+  {
+    pattern: "GIT_*",
+    why: "git runs, loads or reads what it names (config, pager, ssh, diff, hooks)",
+    except: [
+      ...["GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_AUTHOR_DATE", "GIT_COMMITTER_NAME"],
+      ...["GIT_COMMITTER_EMAIL", "GIT_COMMITTER_DATE", "GIT_TERMINAL_PROMPT", "GIT_OPTIONAL_LOCKS"],
+    ],
+  },
+  { pattern: "PAGER", why: "runs as the pager", harmless: NO_PAGER },
+  { pattern: "*_PAGER", why: "runs as the pager", harmless: NO_PAGER },
+  { pattern: "MANPAGER", why: "runs as the pager", harmless: NO_PAGER },
+  { pattern: "MANOPT", why: "adds options (such as a pager) to man" },
+  { pattern: "LESS*", why: "less runs LESSOPEN/LESSCLOSE and reads its key files" },
+  { pattern: "MORE", why: "adds options to more" },
+  { pattern: "EDITOR", why: "runs as the editor" },
+  { pattern: "VISUAL", why: "runs as the editor" },
+  { pattern: "*_EDITOR", why: "runs as the editor" },
+  { pattern: "BROWSER", why: "runs as the browser" },
+  { pattern: "*ASKPASS*", why: "runs to ask for a password" },
+  { pattern: "SSH_*", why: "ssh reads agents, configs and commands from it" },
+  { pattern: "RIPGREP_CONFIG_PATH", why: "rg reads options (such as --pre) from the file" },
+  { pattern: "GREP_OPTIONS", why: "adds options to grep" },
+  { pattern: "TAR_OPTIONS", why: "adds options (such as --to-command) to tar" },
+  { pattern: "GZIP", why: "adds options to gzip" },
+  { pattern: "XZ_OPT", why: "adds options to xz" },
+  { pattern: "ZSTD_*", why: "adds options to zstd" },
+  { pattern: "BZIP2", why: "adds options to bzip2" },
+  { pattern: "WGETRC", why: "wget reads commands from the file" },
+  { pattern: "CURL_HOME", why: "curl reads a config file from it" },
+  { pattern: "OPENSSL_*", why: "OpenSSL loads config and engines from it" },
+  { pattern: "FZF_*", why: "fzf runs the commands it names" },
+  { pattern: "PARALLEL*", why: "GNU parallel runs or reads what it names" },
+  { pattern: "MAKE*", why: "adds options and variables to make" },
+  { pattern: "CC", why: "build tools run it as the compiler" },
+  { pattern: "CXX", why: "build tools run it as the compiler" },
+  { pattern: "CPP", why: "build tools run it as the preprocessor" },
+  // Interpreters and package managers.
+  { pattern: "NODE_OPTIONS", why: "node loads the modules and options it names" },
+  { pattern: "NODE_PATH", why: "node resolves modules from it" },
+  { pattern: "NODE_REPL_*", why: "node's REPL reads it" },
+  {
+    pattern: "PYTHON*",
+    why: "python runs, loads or reads what it names",
+    except: ["PYTHONUNBUFFERED", "PYTHONDONTWRITEBYTECODE", "PYTHONHASHSEED", "PYTHONIOENCODING", "PYTHONUTF8"],
+  },
+  { pattern: "PERL*", why: "perl loads the modules and options it names" },
+  { pattern: "RUBY*", why: "ruby loads the modules and options it names" },
+  { pattern: "GEM_*", why: "ruby loads gems from it" },
+  { pattern: "BUNDLE_*", why: "bundler reads its configuration from it" },
+  { pattern: "JAVA_TOOL_OPTIONS", why: "every JVM loads the agents it names" },
+  { pattern: "_JAVA_OPTIONS", why: "every JVM loads the agents it names" },
+  { pattern: "JDK_JAVA_OPTIONS", why: "java loads the agents it names" },
+  { pattern: "*_OPTS", why: "adds options (such as agents) to a launcher" },
+  { pattern: "CLASSPATH", why: "java loads classes from it" },
+  { pattern: "PHPRC", why: "php reads its configuration from it" },
+  { pattern: "PHP_INI_SCAN_DIR", why: "php reads its configuration from it" },
+  { pattern: "LUA_*", why: "lua runs or loads what it names" },
+  { pattern: "RUSTC_WRAPPER", why: "cargo runs it in place of rustc" },
+  { pattern: "RUSTC", why: "cargo runs it as the compiler" },
+  { pattern: "RUSTFLAGS", why: "adds options to the compiler" },
+  { pattern: "CARGO_*", why: "cargo runs or reads what it names" },
+  { pattern: "GOFLAGS", why: "adds options to go" },
+  { pattern: "npm_config_*", why: "npm reads options (such as script-shell) from it" },
+  { pattern: "NPM_CONFIG_*", why: "npm reads options (such as script-shell) from it" },
+  { pattern: "YARN_*", why: "yarn reads its configuration from it" },
+  { pattern: "PNPM_*", why: "pnpm reads its configuration from it" },
+  { pattern: "PIP_*", why: "pip reads options (such as an index URL) from it" },
+  { pattern: "UV_*", why: "uv reads its configuration from it" },
+  { pattern: "DOCKER_*", why: "docker talks to the daemon or reads the config it names" },
+  { pattern: "KUBECONFIG", why: "kubectl reads credentials from the file" },
+  { pattern: "AIRLOCK_*", why: "changes how Airlock itself behaves" },
+];
+
+interface Compiled {
+  test: (name: string) => boolean;
+  entry: DangerousVariable;
+}
+
+const COMPILED: readonly Compiled[] = DANGEROUS_VARIABLES.map((entry) => {
+  const p = entry.pattern;
+  if (p.startsWith("*") && p.endsWith("*") && p.length > 2) {
+    const mid = p.slice(1, -1);
+    return { entry, test: (n) => n.includes(mid) };
+  }
+  if (p.endsWith("*")) {
+    const prefix = p.slice(0, -1);
+    return { entry, test: (n) => n.startsWith(prefix) };
+  }
+  if (p.startsWith("*")) {
+    const suffix = p.slice(1);
+    return { entry, test: (n) => n.endsWith(suffix) };
+  }
+  return { entry, test: (n) => n === p };
+});
+
+/**
+ * Why setting `name` (to `value`, when known) changes what programs load, run or read; null when
+ * it does not. Names are matched as bash compares them (case-sensitive).
+ */
+export function dangerousVariable(name: string, value: string | null = null): string | null {
+  for (const c of COMPILED) {
+    if (!c.test(name)) continue;
+    if (c.entry.except?.includes(name)) continue;
+    if (c.entry.harmless && value !== null && c.entry.harmless.test(value)) return null;
+    return `${name} ${c.entry.why}`;
+  }
+  return null;
+}

@@ -1,0 +1,378 @@
+// Programs that read, list, write or remove the files they are given, and which of their
+// arguments are those files. Each file argument becomes a `read` or `write` unit, judged by the
+// path rules and the secret denylist like a file tool call. Programs whose arguments are never
+// files (echo, printf, seq) are listed too: their arguments may be dynamic without harm.
+
+/** What a program's operands (non-option arguments) are. */
+export type OperandRole =
+  /** Every operand is a file it reads (cat). */
+  | "read"
+  /** Operands are paths it lists or stats, not contents (ls, stat). */
+  | "list"
+  /** Every operand is a file it creates, changes or removes (touch, rm, tee). */
+  | "write"
+  /** It reads each operand and rewrites it in place (gzip, dos2unix). */
+  | "rewrite"
+  /** The first operand is a pattern, script or filter; the rest are read (grep, sed, jq). */
+  | "pattern,read"
+  /** All but the last are read, the last is written (cp, scp, rsync). */
+  | "read,write-last"
+  /** All operands are moved: each is written (mv). */
+  | "move"
+  /** The last operand is created, the others are not opened (ln). */
+  | "write-last"
+  /** Reads the first, writes the second (uniq IN OUT, xxd IN OUT, split IN PREFIX). */
+  | "in,out"
+  /** The first operand is not a file (chmod MODE, chown OWNER); the rest are written. */
+  | "skip,write"
+  /** The first is written (an archive), the rest are read (zip). */
+  | "write,read"
+  /** The first operand is read; the others are not files (unzip ARCHIVE MEMBERS, source FILE ARGS). */
+  | "read-first"
+  /** Operands are not files (echo, tr, seq). */
+  | "none";
+
+/**
+ * What an option's value is: "" a plain value, or a file it reads or lists. Options that write
+ * (sort -o, tree -o) are in the risky-option table (options.ts), which also says they take a value.
+ */
+export type ValueRole = "" | "read" | "list";
+
+export type Effect = "read" | "write" | "destroy";
+
+export interface FileProgram {
+  operands: OperandRole;
+  /** Options that take a value, short (`-n`) and long (`--lines`); `--opt=value` needs no entry. */
+  values?: Readonly<Record<string, ValueRole>>;
+  /** Flags that make every read recursive (all files below a directory, secrets included). */
+  recursive?: readonly string[];
+  /** It always reads directories recursively (rg, ag). */
+  alwaysRecursive?: boolean;
+  /** Options that give the pattern, so the first operand is a file too (grep -e, sed -f). */
+  patternOptions?: readonly string[];
+  /** Flags that write to standard output instead of rewriting files (gzip -c). */
+  stdoutFlags?: readonly string[];
+  /** Options whose value is the directory every operand is written into (cp -t, unzip -d). */
+  targetDir?: readonly string[];
+  /** With no file operand it works on this path (rg searches `.`); otherwise standard input. */
+  defaultOperand?: string;
+  /** Flags that make it read the files listed inside its operands (md5sum -c): unknown reads. */
+  listsFiles?: readonly string[];
+  effect: Effect;
+}
+
+const v = (names: string, role: ValueRole = ""): Record<string, ValueRole> =>
+  Object.fromEntries(names.split(" ").map((n) => [n, role]));
+
+const CAT: FileProgram = { operands: "read", effect: "read" };
+const HEAD: FileProgram = {
+  operands: "read",
+  values: v("-n -c --lines --bytes -s --sleep-interval --pid --max-unchanged-stats"),
+  effect: "read",
+};
+const GREP: FileProgram = {
+  operands: "pattern,read",
+  values: {
+    ...v("-e --regexp -m --max-count -A -B -C --after-context --before-context --context -d -D"),
+    ...v("--directories --devices --include --exclude --exclude-dir --label --binary-files --color"),
+    ...v("-f --file --exclude-from", "read"),
+  },
+  recursive: ["-r", "-R", "--recursive", "--dereference-recursive"],
+  patternOptions: ["-e", "--regexp", "-f", "--file"],
+  effect: "read",
+};
+const RG: FileProgram = {
+  operands: "pattern,read",
+  values: {
+    ...v("-e --regexp -g --glob --iglob -t --type -T --type-not --type-add --type-clear -m --max-count"),
+    ...v("-A -B -C --after-context --before-context --context -M --max-columns -j --threads -E"),
+    ...v("--encoding -r --replace -d --max-depth --max-filesize --sort --sortr --colors --color"),
+    ...v("--path-separator --context-separator --field-match-separator --field-context-separator"),
+    ...v("--dfa-size-limit --regex-size-limit --engine --pre-glob --hyperlink-format"),
+    ...v("-f --file --ignore-file", "read"),
+  },
+  alwaysRecursive: true,
+  patternOptions: ["-e", "--regexp", "-f", "--file", "--files", "--type-list"],
+  defaultOperand: ".",
+  effect: "read",
+};
+const SED: FileProgram = {
+  operands: "pattern,read",
+  values: { ...v("-e --expression -l --line-length"), ...v("-f --file", "read") },
+  patternOptions: ["-e", "--expression", "-f", "--file"],
+  effect: "read",
+};
+const JQ: FileProgram = {
+  operands: "pattern,read",
+  values: { ...v("--indent -L --arg --argjson --slurpfile --rawfile"), ...v("-f --from-file", "read") },
+  patternOptions: ["-f", "--from-file"],
+  effect: "read",
+};
+const GZIP: FileProgram = {
+  operands: "rewrite",
+  values: v("-S --suffix -b --blocksize -T --threads -F --format -C --check -o -D --patch-from"),
+  stdoutFlags: ["-c", "--stdout", "--to-stdout", "-t", "--test", "-l", "--list"],
+  effect: "write",
+};
+const ZCAT: FileProgram = { operands: "read", effect: "read" };
+const SUM: FileProgram = { operands: "read", listsFiles: ["-c", "--check"], effect: "read" };
+const LS: FileProgram = {
+  operands: "list",
+  values: v("-I -w -T --hide --ignore --width --tabsize --format --sort --time --block-size --time-style"),
+  defaultOperand: ".",
+  effect: "read",
+};
+const COPY: FileProgram = {
+  operands: "read,write-last",
+  values: v("-S --suffix -t --target-directory"),
+  recursive: ["-r", "-R", "-a", "--recursive", "--archive"],
+  targetDir: ["-t", "--target-directory"],
+  effect: "write",
+};
+const REMOTE_COPY: FileProgram = {
+  operands: "read,write-last",
+  values: {
+    ...v("-P -l -c -J -o -p --port -B --bwlimit --timeout --contimeout --max-size --min-size"),
+    ...v("--exclude --include --filter -f --chmod --chown --usermap --groupmap --suffix -T --temp-dir"),
+    ...v("--partial-dir --backup-dir --compare-dest --copy-dest --link-dest --out-format --info --debug"),
+    ...v("--skip-compress -M --remote-option --sockopts -e --rsh --rsync-path -S -F"),
+    ...v("-i --exclude-from --include-from --files-from --password-file", "read"),
+  },
+  recursive: ["-r", "-a", "--recursive", "--archive"],
+  effect: "write",
+};
+const NONE: FileProgram = { operands: "none", effect: "read" };
+
+export const FILE_PROGRAMS: Readonly<Record<string, FileProgram>> = {
+  // Read their file operands.
+  cat: CAT,
+  tac: { operands: "read", values: v("-s --separator"), effect: "read" },
+  nl: { operands: "read", values: v("-b -d -f -h -i -l -n -s -v -w"), effect: "read" },
+  head: HEAD,
+  tail: HEAD,
+  less: CAT,
+  more: CAT,
+  most: CAT,
+  bat: {
+    operands: "read",
+    values: v("-l --language -H --highlight-line -r --line-range --style --theme --tabs --map-syntax"),
+    effect: "read",
+  },
+  batcat: { operands: "read", values: v("-l --language -H -r --line-range --style --theme"), effect: "read" },
+  wc: { operands: "read", values: v("--files0-from", "read"), effect: "read" },
+  cut: { operands: "read", values: v("-b -c -d -f --bytes --characters --delimiter --fields"), effect: "read" },
+  paste: { operands: "read", values: v("-d --delimiters"), effect: "read" },
+  join: { operands: "read", values: v("-a -e -o -t -v -1 -2 -j"), effect: "read" },
+  comm: { operands: "read", values: v("--output-delimiter"), effect: "read" },
+  fold: { operands: "read", values: v("-w --width"), effect: "read" },
+  fmt: { operands: "read", values: v("-w -p -g --width --prefix --goal"), effect: "read" },
+  pr: { operands: "read", values: v("-h -l -w -o -s -N -e -i -n -W --header"), effect: "read" },
+  column: { operands: "read", values: v("-c -s -o -N -R -E -H -W -d -r -l"), effect: "read" },
+  expand: { operands: "read", values: v("-t --tabs"), effect: "read" },
+  unexpand: { operands: "read", values: v("-t --tabs"), effect: "read" },
+  rev: CAT,
+  shuf: {
+    operands: "read",
+    values: { ...v("-n --head-count -i --input-range"), ...v("--random-source", "read") },
+    effect: "read",
+  },
+  sort: {
+    operands: "read",
+    values: {
+      ...v("-k --key -t --field-separator -S --buffer-size --parallel --batch-size"),
+      ...v("--files0-from --random-source", "read"),
+    },
+    effect: "read",
+  },
+  uniq: { operands: "in,out", values: v("-f -s -w --skip-fields --skip-chars --check-chars"), effect: "read" },
+  od: { operands: "read", values: v("-A -j -N -S -t -w --address-radix --skip-bytes --read-bytes --strings --format"), effect: "read" },
+  xxd: { operands: "in,out", values: v("-c -cols -g -groupsize -l -len -o -offset -s -seek -n -name"), effect: "read" },
+  hexdump: { operands: "read", values: { ...v("-e -n -s"), ...v("-f", "read") }, effect: "read" },
+  hd: { operands: "read", values: { ...v("-e -n -s"), ...v("-f", "read") }, effect: "read" },
+  strings: { operands: "read", values: v("-n -t -e -T --bytes --radix --encoding --target"), effect: "read" },
+  base64: { operands: "read", values: v("-w --wrap"), effect: "read" },
+  base32: { operands: "read", values: v("-w --wrap"), effect: "read" },
+  basenc: { operands: "read", values: v("-w --wrap"), effect: "read" },
+  md5sum: SUM,
+  sha1sum: SUM,
+  sha224sum: SUM,
+  sha256sum: SUM,
+  sha384sum: SUM,
+  sha512sum: SUM,
+  b2sum: SUM,
+  cksum: SUM,
+  sum: SUM,
+  shasum: { ...SUM, values: v("-a --algorithm") },
+  file: {
+    operands: "read",
+    values: { ...v("-F -e -P --separator --exclude --parameter"), ...v("-f --files-from -m --magic-file", "read") },
+    effect: "read",
+  },
+  diff: {
+    operands: "read",
+    values: {
+      ...v("-x --exclude -I --ignore-matching-lines -L --label -C -U -W --width --tabsize -F -D --ifdef"),
+      ...v("--from-file --to-file -X --exclude-from", "read"),
+    },
+    recursive: ["-r", "--recursive"],
+    effect: "read",
+  },
+  sdiff: { operands: "read", values: { ...v("-w -I") }, effect: "read" },
+  diff3: { operands: "read", values: v("-L --label"), effect: "read" },
+  cmp: { operands: "read", values: v("-i -n --ignore-initial --bytes"), effect: "read" },
+  iconv: {
+    operands: "read",
+    values: { ...v("-f -t --from-code --to-code") },
+    effect: "read",
+  },
+  grep: GREP,
+  egrep: GREP,
+  fgrep: GREP,
+  zgrep: GREP,
+  rg: RG,
+  ag: { ...RG, values: { ...v("-A -B -C -G -g -m --ignore --ignore-dir --depth"), ...v("-p --path-to-ignore", "read") } },
+  ack: { ...RG, values: v("-A -B -C -m --type-set --ignore-dir --ignore-file -g") },
+  ugrep: RG,
+  sed: SED,
+  jq: JQ,
+  gojq: JQ,
+  yq: JQ,
+  look: { operands: "pattern,read", values: v("-t --terminate"), effect: "read" },
+  zcat: ZCAT,
+  bzcat: ZCAT,
+  xzcat: ZCAT,
+  zstdcat: ZCAT,
+  lz4cat: ZCAT,
+  zless: ZCAT,
+  zmore: ZCAT,
+  xmllint: { operands: "read", values: v("--xpath --path --encode --output", ""), effect: "read" },
+  source: { operands: "read-first", effect: "read" },
+  ".": { operands: "read-first", effect: "read" },
+  // List or stat the paths they are given.
+  ls: LS,
+  dir: LS,
+  vdir: LS,
+  stat: { operands: "list", values: v("-c --format --printf"), effect: "read" },
+  du: {
+    operands: "list",
+    values: { ...v("-d -B -t --max-depth --block-size --threshold --exclude --time-style"), ...v("-X --exclude-from --files0-from", "read") },
+    defaultOperand: ".",
+    effect: "read",
+  },
+  tree: {
+    operands: "list",
+    values: {
+      ...v("-L -P -I --filelimit --timefmt -H -T --charset --sort"),
+      ...v("--gitfile --infofile", "read"),
+    },
+    defaultOperand: ".",
+    effect: "read",
+  },
+  realpath: { operands: "list", values: v("--relative-to --relative-base"), effect: "read" },
+  readlink: { operands: "list", effect: "read" },
+  // Write, change or remove their file operands.
+  touch: { operands: "write", values: { ...v("-d -t --date"), ...v("-r --reference", "read") }, effect: "write" },
+  mkdir: { operands: "write", values: v("-m --mode --context"), effect: "write" },
+  rmdir: { operands: "write", effect: "destroy" },
+  rm: { operands: "write", recursive: ["-r", "-R", "--recursive"], effect: "destroy" },
+  unlink: { operands: "write", effect: "destroy" },
+  shred: { operands: "write", values: { ...v("-n -s --iterations --size"), ...v("--random-source", "read") }, effect: "destroy" },
+  truncate: { operands: "write", values: { ...v("-s --size"), ...v("-r --reference", "read") }, effect: "destroy" },
+  chmod: { operands: "skip,write", values: v("--reference", "read"), recursive: ["-R", "--recursive"], effect: "write" },
+  chown: { operands: "skip,write", values: { ...v("--from"), ...v("--reference", "read") }, recursive: ["-R", "--recursive"], effect: "write" },
+  chgrp: { operands: "skip,write", values: v("--reference", "read"), recursive: ["-R", "--recursive"], effect: "write" },
+  mkfifo: { operands: "write", values: v("-m --mode"), effect: "write" },
+  tee: { operands: "write", effect: "write" },
+  cp: COPY,
+  mv: { ...COPY, operands: "move", recursive: [] },
+  ln: { operands: "write-last", values: v("-S --suffix -t --target-directory"), targetDir: ["-t", "--target-directory"], effect: "write" },
+  install: {
+    operands: "read,write-last",
+    values: v("-m --mode -o --owner -g --group -S --suffix -t --target-directory"),
+    targetDir: ["-t", "--target-directory"],
+    effect: "write",
+  },
+  scp: REMOTE_COPY,
+  rsync: REMOTE_COPY,
+  split: { operands: "in,out", values: v("-a -b -C -l -n -t --additional-suffix --suffix-length --bytes --lines --number"), effect: "write" },
+  csplit: { operands: "read-first", values: v("-b -f -n --suffix-format --prefix --digits"), effect: "write" },
+  dos2unix: { operands: "rewrite", stdoutFlags: ["-O", "--to-stdout"], effect: "write" },
+  unix2dos: { operands: "rewrite", stdoutFlags: ["-O", "--to-stdout"], effect: "write" },
+  gzip: GZIP,
+  gunzip: GZIP,
+  bzip2: GZIP,
+  bunzip2: GZIP,
+  xz: GZIP,
+  unxz: GZIP,
+  zstd: GZIP,
+  unzstd: GZIP,
+  lz4: GZIP,
+  pigz: GZIP,
+  zip: {
+    operands: "write,read",
+    values: v("-b -n -t -tt -x -i -P --password -O --out -Z --compression-method -s"),
+    recursive: ["-r", "-R", "--recurse-paths"],
+    effect: "write",
+  },
+  unzip: { operands: "read-first", values: v("-P -x -d"), targetDir: ["-d"], effect: "write" },
+  date: {
+    operands: "none",
+    values: { ...v("-d --date -I --iso-8601 --rfc-3339 -s --set"), ...v("-f --file -r --reference", "read") },
+    effect: "read",
+  },
+  hostname: NONE,
+  // Arguments are never files.
+  echo: NONE,
+  printf: NONE,
+  true: NONE,
+  false: NONE,
+  ":": NONE,
+  test: NONE,
+  "[": NONE,
+  "[[": NONE,
+  "((": NONE,
+  expr: NONE,
+  seq: NONE,
+  sleep: NONE,
+  basename: NONE,
+  dirname: NONE,
+  pwd: NONE,
+  whoami: NONE,
+  id: NONE,
+  uname: NONE,
+  nproc: NONE,
+  arch: NONE,
+  tty: NONE,
+  locale: NONE,
+  groups: NONE,
+  logname: NONE,
+  users: NONE,
+  who: NONE,
+  uptime: NONE,
+  printenv: NONE,
+  type: NONE,
+  which: NONE,
+  getconf: NONE,
+  numfmt: NONE,
+  factor: NONE,
+  yes: NONE,
+  tr: NONE,
+  ps: NONE,
+  free: NONE,
+  df: NONE,
+  jobs: NONE,
+  dirs: NONE,
+  wait: NONE,
+  cd: NONE,
+  pushd: NONE,
+  popd: NONE,
+  // Builtins: what they do beyond their words is in builtins.ts.
+  ...Object.fromEntries(
+    [
+      ...["declare", "typeset", "local", "export", "readonly", "nameref", "unset", "read", "mapfile"],
+      ...["readarray", "getopts", "let", "shift", "return", "exit", "break", "continue", "set", "shopt"],
+      ...["hash", "alias", "unalias", "trap", "umask", "ulimit", "times", "caller", "bind", "complete"],
+      ...["compgen", "compopt", "fc", "enable", "help", "logout", "disown", "suspend", "history"],
+    ].map((n) => [n, NONE]),
+  ),
+};

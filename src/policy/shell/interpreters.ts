@@ -1,0 +1,174 @@
+// Programs that run whatever they later read: REPLs, database and remote shells, editors and
+// pagers with shell escapes. Started without a script they read code from the terminal or
+// standard input, and Codex types into such a session with `write_stdin`, which reaches no
+// hook. So a rule that names only the program never allows such a session: the rule must say
+// `interactive` (see docs/policy.md).
+import { basename } from "../paths.ts";
+import type { Arg } from "./wrappers.ts";
+
+export interface InterpreterSpec {
+  /** Options that take a separate value that is not code (`-W ignore`, `-r module`). */
+  values?: readonly string[];
+  /** Options whose value (or presence) supplies the program, so nothing is read later. */
+  code?: readonly string[];
+  /** Options that open an interactive session even with a script. */
+  interactive?: readonly string[];
+  /** A session by design, whatever the arguments (psql, vim, less). */
+  always?: boolean;
+  /** Subcommands that open a session (`deno repl`). */
+  sessions?: readonly string[];
+}
+
+const PYTHON: InterpreterSpec = {
+  values: ["-W", "-X", "-Q"],
+  code: ["-c", "-m"],
+  interactive: ["-i"],
+};
+const NODE: InterpreterSpec = {
+  values: ["-r", "--require", "--import", "--loader", "--experimental-loader", "--title", "-C", "--conditions"],
+  code: ["-e", "--eval", "-p", "--print", "--run", "--test", "-v", "--version", "-h", "--help"],
+  interactive: ["-i", "--interactive"],
+};
+const ALWAYS: InterpreterSpec = { always: true };
+
+export const INTERPRETERS: Readonly<Record<string, InterpreterSpec>> = {
+  python: PYTHON,
+  python2: PYTHON,
+  python3: PYTHON,
+  pypy: PYTHON,
+  pypy3: PYTHON,
+  node: NODE,
+  nodejs: NODE,
+  deno: { sessions: ["repl"], code: ["run", "eval", "test", "task", "fmt", "lint", "check", "compile"] },
+  bun: { sessions: ["repl"], code: ["run", "x", "test", "install", "add", "build", "-e", "--eval"] },
+  ruby: { values: ["-I", "-r", "-C", "-E", "-F"], code: ["-e", "-v", "--version"] },
+  irb: ALWAYS,
+  pry: ALWAYS,
+  perl: { values: ["-I", "-M", "-m"], code: ["-e", "-E", "-v", "--version"], interactive: ["-d"] },
+  php: { values: ["-c", "-d", "-z"], code: ["-r", "-v", "--version", "-S", "-l"], interactive: ["-a"] },
+  lua: { values: ["-l"], code: ["-e", "-v"], interactive: ["-i"] },
+  luajit: { values: ["-l"], code: ["-e", "-v"], interactive: ["-i"] },
+  R: { code: ["-e", "-f", "--file", "--version"] },
+  Rscript: { code: ["-e", "--version"] },
+  julia: { values: ["-L", "-J", "-p", "-t", "--project"], code: ["-e", "-E", "-v", "--version"], interactive: ["-i"] },
+  ghci: ALWAYS,
+  jshell: ALWAYS,
+  groovysh: ALWAYS,
+  scala: { code: ["-e", "-version", "--version"] },
+  clojure: { code: ["-e", "-M", "-X", "-T"] },
+  clj: { code: ["-e", "-M", "-X", "-T"] },
+  erl: { code: ["-noshell", "-eval", "-s", "-run"] },
+  iex: ALWAYS,
+  ocaml: { code: ["-version", "-vnum"] },
+  utop: ALWAYS,
+  racket: { code: ["-e", "-f", "-t", "-l", "-r", "-v"], interactive: ["-i"] },
+  guile: { code: ["-c", "-s", "-v", "--version"] },
+  swipl: { code: ["-g", "-t", "--version"] },
+  tclsh: {},
+  wish: {},
+  expect: { code: ["-c", "-f", "-v"], interactive: ["-i"] },
+  gdb: ALWAYS,
+  lldb: ALWAYS,
+  pdb: ALWAYS,
+  // Database shells run meta-commands (\!, .shell, system) whatever the arguments.
+  psql: ALWAYS,
+  mysql: ALWAYS,
+  mariadb: ALWAYS,
+  sqlite3: ALWAYS,
+  sqlite: ALWAYS,
+  duckdb: ALWAYS,
+  mongo: ALWAYS,
+  mongosh: ALWAYS,
+  "redis-cli": ALWAYS,
+  cqlsh: ALWAYS,
+  "clickhouse-client": ALWAYS,
+  sqlcmd: ALWAYS,
+  pgcli: ALWAYS,
+  mycli: ALWAYS,
+  litecli: ALWAYS,
+  usql: ALWAYS,
+  // Remote and network sessions.
+  telnet: ALWAYS,
+  ftp: ALWAYS,
+  sftp: ALWAYS,
+  lftp: ALWAYS,
+  mosh: ALWAYS,
+  nc: ALWAYS,
+  ncat: ALWAYS,
+  netcat: ALWAYS,
+  socat: ALWAYS,
+  // Editors and pagers: each has a command to run a shell.
+  vi: ALWAYS,
+  vim: ALWAYS,
+  nvim: ALWAYS,
+  view: ALWAYS,
+  vimdiff: ALWAYS,
+  ex: ALWAYS,
+  ed: ALWAYS,
+  nano: ALWAYS,
+  pico: ALWAYS,
+  emacs: ALWAYS,
+  micro: ALWAYS,
+  joe: ALWAYS,
+  mcedit: ALWAYS,
+  kak: ALWAYS,
+  hx: ALWAYS,
+  less: ALWAYS,
+  more: ALWAYS,
+  most: ALWAYS,
+  pg: ALWAYS,
+  man: ALWAYS,
+  info: ALWAYS,
+  mc: ALWAYS,
+  tmux: ALWAYS,
+  screen: ALWAYS,
+  at: ALWAYS,
+  batch: ALWAYS,
+  crontab: ALWAYS,
+  visudo: ALWAYS,
+  vipw: ALWAYS,
+  sudoedit: ALWAYS,
+};
+
+/** pythonX.Y, python3.12, pypy3.10: one entry for every versioned name. */
+function specOf(name: string): InterpreterSpec | undefined {
+  const direct = INTERPRETERS[name];
+  if (direct) return direct;
+  if (/^python[0-9.]+$/.test(name) || /^pypy[0-9.]+$/.test(name)) return PYTHON;
+  if (/^(ruby|perl|php|lua|node)[0-9.]+$/.test(name)) return INTERPRETERS[name.replace(/[0-9.]+$/, "")];
+  return undefined;
+}
+
+/**
+ * Why this command opens a session that runs what it reads later, or null. `argv[0]` is the
+ * program; shells (bash, sh, …) are judged by the wrapper table's shellScript instead.
+ */
+export function interactiveSession(argv: readonly Arg[]): string | null {
+  const head = argv[0]?.value;
+  if (head === null || head === undefined) return null;
+  const name = basename(head);
+  const spec = specOf(name);
+  if (spec === undefined) return null;
+  if (spec.always) return `${name} is an interactive program: what is typed into it later is never judged`;
+  const values = spec.values ?? [];
+  const code = spec.code ?? [];
+  for (let i = 1; i < argv.length; i++) {
+    const v = argv[i]?.value;
+    if (v === null || v === undefined) return null; // a dynamic word: judged as dynamic elsewhere
+    if (spec.sessions?.includes(v) && i === 1) return `\`${name} ${v}\` opens an interactive session`;
+    if (spec.interactive?.some((o) => v === o || (o.length === 2 && v.startsWith("-") && !v.startsWith("--") && v.includes(o[1] as string) && code.every((c) => !v.includes((c[1] ?? "") as string)))))
+      return `${name} ${v} opens an interactive session after its script`;
+    const key = v.startsWith("--") && v.includes("=") ? v.slice(0, v.indexOf("=")) : v;
+    if (code.includes(key) || (key.length > 2 && !key.startsWith("--") && code.includes(key.slice(0, 2))))
+      return null;
+    if (v === "-") return `${name} - reads its program from standard input`;
+    if (v === "--") return i + 1 < argv.length ? null : `${name} with no script reads its program from standard input`;
+    if (values.includes(key)) {
+      i++;
+      continue;
+    }
+    if (v.startsWith("-")) continue;
+    return null; // a script file (or a subcommand) runs instead of a session
+  }
+  return `${name} with no script reads its program from the terminal or standard input`;
+}

@@ -1,0 +1,27 @@
+// What the engine knows about a file a shell command reads or writes: its absolute path (as
+// bash and the kernel will resolve it), whether it is inside the workspace, and whether it is
+// sensitive (a secret, or a file that decides what runs later), globs judged by every path they
+// could match.
+import { relativeInside, resolveShellPath } from "../paths.ts";
+import { globMayBeDenylisted, isDenylistedPath, isProtectedWritePath } from "../secret-paths.ts";
+import type { PathUnit } from "./units.ts";
+
+export interface PathFacts {
+  /** The absolute path (a glob keeps its pattern characters), or null when it cannot be known. */
+  path: string | null;
+  inside: boolean;
+  sensitive: boolean;
+}
+
+export function pathFacts(unit: PathUnit, callCwd: string, home: string | null): PathFacts {
+  const path = resolveShellPath(unit, callCwd, home);
+  // Unknown paths are still checked by what is written (`~user/.ssh/id_rsa`).
+  const shown = path ?? unit.path ?? unit.text;
+  const write = unit.kind === "write";
+  const sensitive = unit.glob
+    ? globMayBeDenylisted(shown, write)
+    : write
+      ? isProtectedWritePath(shown)
+      : isDenylistedPath(shown);
+  return { path, inside: path !== null && relativeInside(callCwd, path) !== null, sensitive };
+}

@@ -1,0 +1,310 @@
+// One program's arguments through the tables: which are files it reads or writes, which options
+// write, run or escape, whether it opens an interactive session, and what it does (for risk).
+import { basename } from "../paths.ts";
+import { type Effect as FileEffect, FILE_PROGRAMS, type FileProgram, type ValueRole } from "./file-programs.ts";
+import { judgeGit } from "./git.ts";
+import { GRAMMARS } from "./grammars.ts";
+import { interactiveSession } from "./interpreters.ts";
+import { RISKY_OPERANDS, RISKY_OPTIONS, type RiskyOption } from "./risky-options.ts";
+import { type ScriptFinding, scanAwk, scanSed } from "./scripts.ts";
+import type { Concern, Effect } from "./units.ts";
+import type { Arg } from "./wrappers.ts";
+
+export interface FileUse {
+  arg: Arg;
+  recursive: boolean;
+}
+
+export interface ProgramJudgement {
+  effect: Effect;
+  reads: FileUse[];
+  writes: FileUse[];
+  concerns: Concern[];
+  /** Commands the program runs itself (`find -exec`). */
+  inner: Arg[][];
+  /** Directories the program moves to before using its paths (`git -C dir`). */
+  chdir: Arg[];
+  dynamic: string | null;
+}
+
+const UNKNOWN: Arg = { value: null, raw: "?", glob: false, tilde: false };
+const DOT: Arg = { value: ".", raw: ".", glob: false, tilde: false };
+
+const AWK = new Set(["awk", "gawk", "mawk", "nawk", "busybox-awk"]);
+const SED = new Set(["sed", "gsed"]);
+
+function use(arg: Arg, recursive = false): FileUse {
+  return { arg, recursive };
+}
+
+/** A long option given as a unique prefix (`--out` for `--output`), as GNU getopt accepts. */
+function longKey<T>(table: Readonly<Record<string, T>> | undefined, name: string): string | undefined {
+  if (table === undefined) return undefined;
+  if (table[name] !== undefined) return name;
+  if (!name.startsWith("--") || name.length < 4) return undefined;
+  return Object.keys(table).find((k) => k.startsWith(name));
+}
+
+/** A remote `host:path` operand of scp or rsync is not a local file. */
+function isRemote(v: string): boolean {
+  return /^[^/]*:/.test(v) && !v.startsWith("./");
+}
+
+interface Scanned {
+  operands: Arg[];
+  flags: Set<string>;
+  /** Option values, by option name. */
+  values: Map<string, Arg[]>;
+  risky: { key: string; option: RiskyOption; value: Arg | null }[];
+  dynamic: string | null;
+}
+
+/** Splits a program's words into options (with their values) and operands. */
+function scan(argv: readonly Arg[], spec: FileProgram | undefined, risky: Readonly<Record<string, RiskyOption>> | undefined, strict: boolean): Scanned {
+  const out: Scanned = { operands: [], flags: new Set(), values: new Map(), risky: [], dynamic: null };
+  const valueRoles: Readonly<Record<string, ValueRole>> = spec?.values ?? {};
+  const takesValue = (key: string) => valueRoles[key] !== undefined || risky?.[key]?.value === true;
+  const record = (key: string, value: Arg | null) => {
+    const option = risky?.[key];
+    if (option && (option.when === undefined || (value?.value != null && option.when.test(value.value))))
+      out.risky.push({ key, option, value });
+    if (value !== null) out.values.set(key, [...(out.values.get(key) ?? []), value]);
+    else out.flags.add(key);
+  };
+  let afterDashes = false;
+  for (let i = 1; i < argv.length; i++) {
+    const a = argv[i] as Arg;
+    const v = a.value;
+    if (v === null) {
+      if (!afterDashes && strict && out.dynamic === null)
+        out.dynamic = `argument ${a.raw} is not static (it could be an option that writes or runs)`;
+      out.operands.push(a);
+      continue;
+    }
+    if (afterDashes || v === "-" || !v.startsWith("-")) {
+      // A glob may expand to a file named like an option (`-o`, `--to-command=…`).
+      if (!afterDashes && strict && a.glob && /^[*?[]/.test(v) && out.dynamic === null)
+        out.dynamic = `glob ${a.raw} may expand to a file name that is an option`;
+      out.operands.push(a);
+      continue;
+    }
+    if (v === "--") {
+      afterDashes = true;
+      continue;
+    }
+    if (v.startsWith("--") || valueRoles[v] !== undefined || risky?.[v] !== undefined) {
+      const name = v.includes("=") ? v.slice(0, v.indexOf("=")) : v;
+      const key = longKey(risky, name) ?? longKey(valueRoles, name) ?? name;
+      if (v.includes("=")) record(key, { ...a, value: v.slice(v.indexOf("=") + 1) });
+      else if (takesValue(key)) record(key, argv[++i] ?? UNKNOWN);
+      else record(key, null);
+      continue;
+    }
+    // A cluster of short options: `-rn`, `-A3`, `-ofile`.
+    for (let k = 1; k < v.length; k++) {
+      const key = `-${v[k]}`;
+      if (takesValue(key)) {
+        const glued = v.slice(k + 1);
+        record(key, glued !== "" ? { ...a, value: glued } : (argv[++i] ?? UNKNOWN));
+        break;
+      }
+      record(key, null);
+    }
+  }
+  return out;
+}
+
+function fromScript(findings: readonly ScriptFinding[] | null, program: string, out: ProgramJudgement): void {
+  if (findings === null) {
+    out.concerns.push({ mention: null, reason: `the ${program} script cannot be read, so what it runs is not known` });
+    return;
+  }
+  for (const f of findings) {
+    if (f.risk === "exec") out.concerns.push({ mention: null, reason: `the ${program} script runs commands: ${f.why}` });
+    else if (f.risk === "write") {
+      out.writes.push(use(f.file ? { value: f.file, raw: f.file, glob: false, tilde: false } : UNKNOWN));
+      raise(out, "write");
+    } else out.reads.push(use(f.file ? { value: f.file, raw: f.file, glob: false, tilde: false } : UNKNOWN));
+  }
+}
+
+const ORDER: readonly Effect[] = ["read", "write", "destroy", "run"];
+function raise(out: { effect: Effect }, to: Effect): void {
+  if (ORDER.indexOf(to) > ORDER.indexOf(out.effect)) out.effect = to;
+}
+
+function operandsByRole(spec: FileProgram, operands: readonly Arg[], s: Scanned, name: string, out: ProgramJudgement): void {
+  const has = (keys: readonly string[] | undefined) => (keys ?? []).some((k) => s.flags.has(k) || s.values.has(k));
+  const recursive = spec.alwaysRecursive === true || has(spec.recursive);
+  const local = operands.filter((o) => o.value !== "-" && !(o.value !== null && (name === "scp" || name === "rsync") && isRemote(o.value)));
+  let role = spec.operands;
+  if (role === "rewrite" && has(spec.stdoutFlags)) role = "read";
+  if (role === "read-first" && name === "unzip" && [..."ltvpcZz"].some((c) => s.flags.has(`-${c}`))) {
+    for (const o of local.slice(0, 1)) out.reads.push(use(o));
+    return;
+  }
+  const inPlace = s.risky.some((r) => r.option.inPlace);
+  const target = (spec.targetDir ?? []).flatMap((k) => s.values.get(k) ?? []);
+  if (target.length > 0 && role !== "read-first") {
+    for (const o of local) {
+      out.reads.push(use(o, recursive));
+      if (role === "move") out.writes.push(use(o, recursive));
+    }
+    for (const t of target) out.writes.push(use(t, true));
+    return;
+  }
+  switch (role) {
+    case "list":
+      // Names and metadata are not contents: listing is not a read of the files.
+      return;
+    case "read":
+    case "pattern,read": {
+      const files = role === "pattern,read" && !has(spec.patternOptions) ? local.slice(1) : local;
+      const all = files.length === 0 && spec.defaultOperand !== undefined ? [{ ...DOT, value: spec.defaultOperand }] : files;
+      const grepDefault = files.length === 0 && recursive && spec.defaultOperand === undefined && role === "pattern,read";
+      for (const f of grepDefault ? [DOT] : all) {
+        out.reads.push(use(f, recursive));
+        if (inPlace) out.writes.push(use(f));
+      }
+      return;
+    }
+    case "write":
+      for (const o of local) out.writes.push(use(o, recursive));
+      return;
+    case "rewrite":
+      for (const o of local) {
+        out.reads.push(use(o));
+        out.writes.push(use(o));
+      }
+      return;
+    case "read,write-last":
+      for (const o of local.slice(0, -1)) out.reads.push(use(o, recursive));
+      if (local.length > 0) out.writes.push(use(local[local.length - 1] as Arg, recursive));
+      return;
+    case "move":
+      for (const o of local) out.writes.push(use(o, true));
+      return;
+    case "write-last":
+      out.writes.push(use(local.length > 1 ? (local[local.length - 1] as Arg) : DOT));
+      return;
+    case "in,out":
+      if (local[0]) out.reads.push(use(local[0]));
+      if (local[1]) out.writes.push(use(local[1]));
+      return;
+    case "skip,write":
+      for (const o of local.slice(1)) out.writes.push(use(o, recursive));
+      return;
+    case "write,read":
+      if (local[0]) out.writes.push(use(local[0]));
+      for (const o of local.slice(1)) out.reads.push(use(o, recursive));
+      return;
+    case "read-first":
+      if (local[0]) out.reads.push(use(local[0]));
+      if (spec.effect !== "read") out.writes.push(use(target[0] ?? DOT, true));
+      return;
+    case "none":
+      return;
+  }
+}
+
+/** Judges what one program does with its arguments. `argv[0]` is the program. */
+export function judgeProgram(argv: readonly Arg[]): ProgramJudgement {
+  const name = basename(argv[0]?.value ?? "");
+  const out: ProgramJudgement = { effect: "read", reads: [], writes: [], concerns: [], inner: [], chdir: [], dynamic: null };
+  const interactive = interactiveSession(argv);
+  if (interactive !== null) out.concerns.push({ mention: "interactive", reason: interactive });
+
+  const grammar = GRAMMARS[name];
+  if (grammar) {
+    const g = grammar(argv);
+    Object.assign(out, { effect: g.effect, dynamic: g.dynamic, inner: g.inner });
+    out.reads.push(...g.reads.filter((r) => r.listing !== true).map((r) => use(r.arg, r.recursive)));
+    out.writes.push(...g.writes.map((w) => use(w.arg, w.recursive === true)));
+    out.concerns.push(...g.concerns);
+    for (const a of argv.slice(1)) {
+      if (a.glob && a.value !== null && /^[*?[]/.test(a.value) && out.dynamic === null)
+        out.dynamic = `glob ${a.raw} may expand to a file name that is an option`;
+    }
+    return out;
+  }
+  if (name === "git") {
+    const g = judgeGit(argv);
+    out.effect = g.effect;
+    out.dynamic = g.dynamic;
+    out.reads.push(...g.reads.map((r) => use(r.arg, r.recursive)));
+    out.writes.push(...g.writes.map((w) => use(w)));
+    out.concerns.push(...g.concerns);
+    out.chdir = g.chdir;
+    if (g.interactive) out.concerns.push({ mention: "interactive", reason: g.interactive });
+    for (const a of argv.slice(1)) {
+      if (a.glob && a.value !== null && /^[*?[]/.test(a.value) && out.dynamic === null)
+        out.dynamic = `glob ${a.raw} may expand to a file name that is an option`;
+    }
+    return out;
+  }
+
+  const spec: FileProgram | undefined = FILE_PROGRAMS[name] ?? (AWK.has(name) ? AWK_SPEC : undefined);
+  const risky = RISKY_OPTIONS[name];
+  // A dynamic word is harmless only where no argument is ever an option that writes or runs.
+  const strict = !(spec?.operands === "none" && risky === undefined);
+  const s = scan(argv, spec, risky, strict);
+  out.dynamic = s.dynamic;
+  if (spec === undefined) {
+    out.effect = "run";
+    if (out.dynamic === null) {
+      const dyn = argv.slice(1).find((a) => a.value === null);
+      if (dyn) out.dynamic = `argument ${dyn.raw} of ${name} is not static`;
+    }
+  } else out.effect = spec.effect as FileEffect;
+
+  for (const r of s.risky) {
+    const { option, key, value } = r;
+    if (option.risk === "write") {
+      raise(out, "write");
+      if (option.inPlace) continue; // the operands are rewritten: see operandsByRole
+      out.writes.push(use(option.file && value !== null ? value : UNKNOWN, !option.file));
+    } else out.concerns.push({ mention: key, reason: `${name} ${key} ${option.why}` });
+  }
+  const operandRisk = RISKY_OPERANDS[name];
+  if (operandRisk) {
+    const hit = s.operands.find((o) => o.value === null || operandRisk.test(o.value));
+    if (hit) out.concerns.push({ mention: name, reason: `\`${name} ${hit.raw}\` ${operandRisk.why}` });
+  }
+  if (spec === undefined) return out;
+
+  // Options whose value is a file it reads (grep -f, sort --files0-from).
+  for (const [key, values] of s.values) {
+    const role = spec.values?.[key];
+    if (role === "read") for (const v of values) out.reads.push(use(v));
+  }
+  if ((spec.listsFiles ?? []).some((k) => s.flags.has(k))) out.reads.push(use(UNKNOWN));
+
+  if (SED.has(name)) {
+    const scripts = [...(s.values.get("-e") ?? []), ...(s.values.get("--expression") ?? [])];
+    const fromFile = s.values.has("-f") || s.values.has("--file");
+    const script = scripts.length > 0 ? scripts : fromFile ? [] : s.operands.slice(0, 1);
+    if (!s.flags.has("--sandbox")) {
+      if (fromFile) out.concerns.push({ mention: "-f", reason: "sed -f runs a script from a file, which may run commands (e) or write files (w)" });
+      for (const sc of script)
+        fromScript(sc.value === null ? null : scanSed(sc.value), "sed", out);
+    }
+  }
+  if (AWK.has(name)) {
+    const program = [...(s.values.get("-e") ?? []), ...(s.values.get("--source") ?? [])];
+    const fromFile = s.values.has("-f") || s.values.has("--file") || s.values.has("-E") || s.values.has("--exec");
+    const text = program.length > 0 ? program : fromFile ? [] : s.operands.slice(0, 1);
+    for (const p of text) fromScript(p.value === null ? null : scanAwk(p.value), name, out);
+    // awk's operands may be `var=value` assignments, not files.
+    const files = (program.length > 0 || fromFile ? s.operands : s.operands.slice(1)).filter((o) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(o.value ?? ""));
+    for (const f of files) out.reads.push(use(f));
+    return out;
+  }
+  operandsByRole(spec, s.operands, s, name, out);
+  return out;
+}
+
+const AWK_SPEC: FileProgram = {
+  operands: "none",
+  values: { "-f": "read", "--file": "read", "-v": "", "--assign": "", "-F": "", "--field-separator": "", "-e": "", "--source": "", "-i": "read", "--include": "read", "-l": "", "--load": "", "-E": "read", "--exec": "read" },
+  effect: "read",
+};

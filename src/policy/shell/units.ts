@@ -1,0 +1,82 @@
+// What the shell analysis hands the rest of the engine: every simple command bash would run and
+// every file it would read or write, with what a rule needs to judge each (words, prefixes,
+// working directory, concerns).
+
+/** One word of a command after quote removal and brace expansion. */
+export interface ShellWord {
+  /** The value bash passes, or null when it is only known at run time (a variable, a substitution). */
+  value: string | null;
+  /** As written in the command. */
+  raw: string;
+  /** An unquoted glob: bash replaces it with the names of matching files. */
+  glob: boolean;
+  /** Starts with a `~` bash expands (`~`, `~/x`, `~user`, `~+`, `~-`; `$HOME` counts too). */
+  tilde: boolean;
+}
+
+/** An assignment before a command (`LD_PRELOAD=x ls`) or given to it by `env`/`sudo`. */
+export interface ShellPrefix {
+  name: string;
+  /** The assigned value, or null when not static. */
+  value: string | null;
+  raw: string;
+}
+
+/**
+ * Why a unit needs a person even when a rule allows it. `mention` is the word the allowing rule's
+ * condition must contain to allow it anyway (a prefix's name, an option, `interactive`,
+ * `sensitive`, `recursive`); null when no rule can.
+ */
+export interface Concern {
+  mention: string | null;
+  reason: string;
+}
+
+/** What a command does, for risk: only reads, writes the workspace, destroys, or anything. */
+export type Effect = "read" | "write" | "destroy" | "run";
+
+/**
+ * The directory bash is in when it runs a command: "." for the call's working directory, a path
+ * relative to it, an absolute path, or a `~` path; null when it is not known.
+ */
+export type ShellCwd = string | null;
+
+export interface ExecUnit {
+  kind: "exec";
+  argv: string[];
+  text: string;
+  /** Why this command can never be allowed (a dynamic name or word, code bash evaluates again). */
+  dynamic: string | null;
+  words: ShellWord[];
+  prefixes: ShellPrefix[];
+  cwd: ShellCwd;
+  /** The program's base name (`rm` for `/bin/rm`); "" for a statement that is not a command. */
+  program: string;
+  effect: Effect;
+  concerns: Concern[];
+}
+
+export interface PathUnit {
+  kind: "read" | "write";
+  /** The path as bash passes it (`~` kept, see `tilde`), or null when not static. */
+  path: string | null;
+  text: string;
+  cwd: ShellCwd;
+  tilde: boolean;
+  /** A glob pattern: the unit covers every path it could match. */
+  glob: boolean;
+  /** Every file below the path (grep -r, cp -r, tar). */
+  recursive: boolean;
+}
+
+export interface UnparsableUnit {
+  kind: "unparsable";
+  text: string;
+  reason: string;
+}
+
+export type ShellUnit = ExecUnit | PathUnit | UnparsableUnit;
+
+export interface ShellAnalysis {
+  units: readonly ShellUnit[];
+}

@@ -1,0 +1,639 @@
+// A hand-written walk over mvdan/sh's raw GopherJS AST (see parser.ts for why it is read raw).
+// It visits every node in syntax.Walk's order and records each statement and assignment, with
+// the words, assignments and redirects the analysis reads, the scopes bash runs them in
+// (subshells, loops, function bodies), and every place where bash evaluates a word again as
+// code or where mvdan/sh and bash read the text differently ("hazards"). Every node type of
+// the bash grammar is listed; an unknown type or a field that is not where it should be throws,
+// and the analysis reports the command as unparsable (ask): nothing is silently skipped.
+
+/** A Go value as GopherJS represents it: fields under their Go names, the type on the constructor. */
+export interface RawNode {
+  readonly constructor: { readonly string?: unknown; readonly nil?: unknown };
+  readonly [field: string]: unknown;
+  Pos(): { Offset(): number };
+  End(): { Offset(): number };
+}
+interface RawSlice {
+  readonly $array: ArrayLike<unknown>;
+  readonly $offset: number;
+  readonly $length: number;
+}
+
+/** Operator codes of the parser build in use, probed from the parser itself (parser.ts). */
+export interface OpCodes {
+  pipe: ReadonlySet<number>;
+  /** `[[ -v x ]]`, `[[ -R x ]]`: the operand names a variable (its subscript is arithmetic). */
+  nameTests: ReadonlySet<number>;
+  /** `[[ a -eq b ]]` and friends: both operands are evaluated as arithmetic. */
+  arithTests: ReadonlySet<number>;
+  /** `${x@op}` */
+  paramAt: number;
+  /** `${x=v}`, `${x:=v}`: the expansion assigns x. */
+  paramAssign: ReadonlySet<number>;
+}
+
+export type WordPart =
+  | { type: "lit"; value: string }
+  | { type: "sgl"; value: string; dollar: boolean }
+  | { type: "dbl"; dollar: boolean; parts: WordPart[] }
+  /** `$NAME` or `${NAME}` with no operator: the value of one variable. */
+  | { type: "param"; name: string }
+  /** An extended glob pattern such as `@(a|b)`, kept as written. */
+  | { type: "extglob"; value: string }
+  /** Any other substitution or expansion: its value is only known at run time. */
+  | { type: "dynamic" };
+
+/** Offsets are into the script (UTF-16 indexes, converted from mvdan/sh's UTF-8 byte offsets). */
+export interface Word {
+  parts: WordPart[];
+  start: number;
+  end: number;
+}
+export interface Redirect {
+  op: number;
+  word: Word | null;
+  hdoc: Word | null;
+  start: number;
+  end: number;
+}
+export interface Assignment {
+  /** The variable name; "" for a declaration argument that is not an assignment (`-x`, `$v`). */
+  name: string;
+  append: boolean;
+  /** `name[…]=`: a subscript, which bash evaluates. */
+  indexed: boolean;
+  /** `name=(…)`: an array value. */
+  array: boolean;
+  /** A declaration argument without `=` (`export PATH`, `-x`); its word is in `value`. */
+  naked: boolean;
+  value: Word | null;
+  start: number;
+  end: number;
+}
+export type Command =
+  | { type: "call"; assigns: Assignment[]; args: Word[] }
+  | { type: "decl"; variant: string; args: Assignment[] }
+  /** `[[ … ]]`, `(( … ))` and `let …`: builtins with their own grammar, judged as one unit. */
+  | { type: "keyword"; name: "[[" | "((" | "let" }
+  | { type: "func"; name: string }
+  | { type: "other" };
+
+export interface Hazard {
+  reason: string;
+  start: number;
+  end: number;
+}
+export interface StmtEvent {
+  kind: "stmt";
+  start: number;
+  end: number;
+  redirs: Redirect[];
+  cmd: Command | null;
+  /** Places in this statement's own text that bash evaluates again as code, or reads differently. */
+  hazards: Hazard[];
+  /** Variables this statement assigns outside a command (`for NAME in`, `${NAME:=v}`). */
+  assigned: string[];
+}
+export type ScopeKind = "subshell" | "loop" | "function";
+export type ScriptEvent =
+  | StmtEvent
+  | { kind: "assign"; start: number; end: number }
+  | { kind: "enter"; scope: ScopeKind }
+  | { kind: "leave" };
+
+export interface ParsedScript {
+  readonly src: string;
+  /** Statements and assignments in pre-order, as syntax.Walk would visit them, with scope marks. */
+  readonly events: ScriptEvent[];
+}
+
+class ShapeError extends Error {}
+
+const decoder = new TextDecoder();
+// biome-ignore lint/suspicious/noControlCharactersInRegex: checking for pure ASCII on purpose
+const ASCII = /^[\u0000-\u007f]*$/;
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** An integer literal as bash's arithmetic reads it: decimal, octal, 0x hex, base#digits. */
+const NUMBER = /^(0[xX][0-9a-fA-F]+|[0-9]+(#[0-9A-Za-z@_]+)?)$/;
+
+/** GopherJS keeps Go strings as one char per UTF-8 byte. */
+function goString(value: unknown): string {
+  if (typeof value !== "string") throw new ShapeError("mvdan-sh: expected a string field");
+  if (ASCII.test(value)) return value;
+  const bytes = new Uint8Array(value.length);
+  for (let i = 0; i < value.length; i++) bytes[i] = value.charCodeAt(i);
+  return decoder.decode(bytes);
+}
+
+function typeOf(node: RawNode): string {
+  const t = node.constructor.string;
+  if (typeof t !== "string") throw new ShapeError("mvdan-sh: node without a type");
+  return t;
+}
+
+/** A pointer or interface field: null when nil. Throws when the field does not exist. */
+export function child(node: RawNode, field: string): RawNode | null {
+  const v = node[field];
+  if (typeof v !== "object" || v === null) throw new ShapeError(`mvdan-sh: no field ${field}`);
+  const n = v as RawNode;
+  // A nil interface has no Go type; a nil pointer is its type's `nil` value.
+  if (typeof n.constructor?.string !== "string" || n === n.constructor.nil) return null;
+  return n;
+}
+
+export function children(node: RawNode, field: string): RawNode[] {
+  const s = node[field] as RawSlice | undefined;
+  if (typeof s !== "object" || s === null || typeof s.$length !== "number")
+    throw new ShapeError(`mvdan-sh: no list ${field}`);
+  const out: RawNode[] = [];
+  for (let i = 0; i < s.$length; i++) {
+    const n = s.$array[s.$offset + i] as RawNode;
+    if (typeof n !== "object" || n === null || typeof n.constructor?.string !== "string")
+      throw new ShapeError(`mvdan-sh: bad element in ${field}`);
+    out.push(n);
+  }
+  return out;
+}
+
+/** Bytes of a code point in UTF-8; a lone surrogate becomes U+FFFD, also 3 bytes. */
+function utf8Size(c: number): number {
+  return c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
+}
+
+function utf8Length(src: string): number {
+  let n = 0;
+  for (let i = 0; i < src.length; i++) {
+    const size = utf8Size(src.codePointAt(i) as number);
+    n += size;
+    if (size === 4) i++;
+  }
+  return n;
+}
+
+/** The literal text of a word made of one plain literal, else null. */
+function plainLit(node: RawNode | null): string | null {
+  if (node === null || typeOf(node) !== "*syntax.Word") return null;
+  const parts = children(node, "Parts");
+  const only = parts[0];
+  return parts.length === 1 && only !== undefined && typeOf(only) === "*syntax.Lit"
+    ? goString(only.Value)
+    : null;
+}
+
+/** The context a node is visited in: what bash does with the text found there. */
+interface Context {
+  /** Inside an arithmetic expression: a name or a `$x` there is evaluated as code. */
+  arith: number;
+  /** Inside double quotes (or an unquoted here-document body). */
+  dq: number;
+  /** Inside the word of a `${…}` that is itself inside double quotes. */
+  dqParam: number;
+}
+
+class Walker {
+  readonly events: ScriptEvent[] = [];
+  readonly #src: string;
+  readonly #ops: OpCodes;
+  /** UTF-8 byte offset → UTF-16 index; only built for scripts that are not pure ASCII. */
+  #index: Uint32Array | null = null;
+  readonly #stmts: StmtEvent[] = [];
+  #ctx: Context = { arith: 0, dq: 0, dqParam: 0 };
+
+  constructor(src: string, ops: OpCodes) {
+    this.#src = src;
+    this.#ops = ops;
+    if (!ASCII.test(src)) {
+      const index = new Uint32Array(utf8Length(src) + 1);
+      let byte = 0;
+      for (let i = 0; i < src.length; i++) {
+        const size = utf8Size(src.codePointAt(i) as number);
+        for (let k = 0; k < size; k++) index[byte + k] = i;
+        byte += size;
+        if (size === 4) i++; // the low surrogate is part of the same code point
+      }
+      index[byte] = src.length;
+      this.#index = index;
+    }
+  }
+
+  #offset(byte: number): number {
+    return this.#index === null ? byte : (this.#index[byte] ?? this.#src.length);
+  }
+  start(node: RawNode): number {
+    return this.#offset(node.Pos().Offset());
+  }
+  end(node: RawNode): number {
+    return this.#offset(node.End().Offset());
+  }
+
+  hazard(node: RawNode, reason: string): void {
+    const stmt = this.#stmts[this.#stmts.length - 1];
+    if (stmt === undefined) throw new ShapeError("mvdan-sh: expression outside a statement");
+    stmt.hazards.push({ reason, start: this.start(node), end: this.end(node) });
+  }
+
+  assigned(name: string): void {
+    this.#stmts[this.#stmts.length - 1]?.assigned.push(name);
+  }
+
+  scoped(scope: ScopeKind, visit: () => void): void {
+    this.events.push({ kind: "enter", scope });
+    visit();
+    this.events.push({ kind: "leave" });
+  }
+
+  /** Visits with a changed context, restoring it afterwards. */
+  within(change: Partial<Context>, visit: () => void): void {
+    const saved = this.#ctx;
+    this.#ctx = { ...saved, ...change };
+    try {
+      visit();
+    } finally {
+      this.#ctx = saved;
+    }
+  }
+
+  arith(visit: () => void): void {
+    this.within({ arith: this.#ctx.arith + 1 }, visit);
+  }
+
+  stmts(node: RawNode, field: string): void {
+    for (const s of children(node, field)) this.stmt(s);
+  }
+
+  stmt(node: RawNode): void {
+    if (typeOf(node) !== "*syntax.Stmt") throw new ShapeError(`mvdan-sh: ${typeOf(node)} is not a statement`);
+    // `cmd &` and `coproc` run in a subshell: a `cd` there does not move the rest of the script.
+    const async = node.Background === true || node.Coprocess === true;
+    if (async) this.events.push({ kind: "enter", scope: "subshell" });
+    // Pushed before its children so nested statements follow it, as in syntax.Walk.
+    const event: StmtEvent = {
+      kind: "stmt",
+      start: this.start(node),
+      end: this.end(node),
+      redirs: [],
+      cmd: null,
+      hazards: [],
+      assigned: [],
+    };
+    this.events.push(event);
+    this.#stmts.push(event);
+    try {
+      // A nested statement ($(…), a body) starts in a fresh context.
+      this.within({ arith: 0, dq: 0, dqParam: 0 }, () => {
+        const cmd = child(node, "Cmd");
+        if (cmd !== null) event.cmd = this.command(cmd);
+        for (const r of children(node, "Redirs")) {
+          const n = child(r, "N");
+          if (n !== null) this.node(n);
+          const word = child(r, "Word");
+          const hdoc = child(r, "Hdoc");
+          if (typeof r.Op !== "number") throw new ShapeError("mvdan-sh: redirect without an operator");
+          event.redirs.push({
+            op: r.Op,
+            word: word === null ? null : this.word(word),
+            // An unquoted here-document body expands like a double-quoted string.
+            hdoc: hdoc === null ? null : this.#inDq(() => this.word(hdoc)),
+            start: this.start(r),
+            end: this.end(r),
+          });
+        }
+      });
+    } finally {
+      this.#stmts.pop();
+    }
+    if (async) this.events.push({ kind: "leave" });
+  }
+
+  #inDq<T>(visit: () => T): T {
+    let out: T | undefined;
+    this.within({ dq: this.#ctx.dq + 1 }, () => {
+      out = visit();
+    });
+    return out as T;
+  }
+
+  command(node: RawNode): Command {
+    const type = typeOf(node);
+    if (type === "*syntax.CallExpr") {
+      const assigns = children(node, "Assigns").map((a) => this.assign(a));
+      return { type: "call", assigns, args: children(node, "Args").map((w) => this.word(w)) };
+    }
+    if (type === "*syntax.DeclClause") {
+      const variant = child(node, "Variant");
+      if (variant === null) throw new ShapeError("mvdan-sh: declaration without a name");
+      return {
+        type: "decl",
+        variant: goString(variant.Value),
+        args: children(node, "Args").map((a) => this.assign(a)),
+      };
+    }
+    this.node(node);
+    if (type === "*syntax.TestClause") return { type: "keyword", name: "[[" };
+    if (type === "*syntax.ArithmCmd") return { type: "keyword", name: "((" };
+    if (type === "*syntax.LetClause") return { type: "keyword", name: "let" };
+    if (type === "*syntax.FuncDecl") {
+      const name = child(node, "Name");
+      return { type: "func", name: name === null ? "" : goString(name.Value) };
+    }
+    return { type: "other" };
+  }
+
+  assign(node: RawNode): Assignment {
+    if (typeOf(node) !== "*syntax.Assign")
+      throw new ShapeError(`mvdan-sh: ${typeOf(node)} is not an assignment`);
+    this.events.push({ kind: "assign", start: this.start(node), end: this.end(node) });
+    const name = child(node, "Name");
+    const index = child(node, "Index");
+    if (index !== null) this.subscript(index);
+    const value = child(node, "Value");
+    const array = child(node, "Array");
+    if (array !== null) {
+      for (const e of children(array, "Elems")) {
+        const i = child(e, "Index");
+        if (i !== null) this.subscript(i);
+        this.optional(e, "Value");
+      }
+    }
+    return {
+      name: name === null ? "" : goString(name.Value),
+      append: node.Append === true,
+      indexed: index !== null,
+      array: array !== null,
+      naked: node.Naked === true,
+      value: value === null ? null : this.word(value),
+      start: this.start(node),
+      end: this.end(node),
+    };
+  }
+
+  /** An array subscript: arithmetic for indexed arrays, so a name or `$x` in it runs as code. */
+  subscript(index: RawNode): void {
+    const lit = plainLit(index);
+    if (lit !== null && (NUMBER.test(lit) || lit === "@" || lit === "*")) return;
+    this.arith(() => this.node(index));
+  }
+
+  word(node: RawNode): Word {
+    if (typeOf(node) !== "*syntax.Word") throw new ShapeError(`mvdan-sh: ${typeOf(node)} is not a word`);
+    const parts = children(node, "Parts").map((p) => this.part(p));
+    return { parts, start: this.start(node), end: this.end(node) };
+  }
+
+  part(node: RawNode): WordPart {
+    switch (typeOf(node)) {
+      case "*syntax.Lit":
+        return { type: "lit", value: goString(node.Value) };
+      case "*syntax.SglQuoted":
+        this.#sglHazard(node);
+        return { type: "sgl", value: goString(node.Value), dollar: node.Dollar === true };
+      case "*syntax.DblQuoted":
+        return this.#inDq(() => ({
+          type: "dbl",
+          dollar: node.Dollar === true,
+          parts: children(node, "Parts").map((p) => this.part(p)),
+        }));
+      case "*syntax.ParamExp": {
+        const name = this.#simpleParam(node);
+        this.node(node);
+        return name === null ? { type: "dynamic" } : { type: "param", name };
+      }
+      case "*syntax.ExtGlob":
+        this.node(node);
+        return { type: "extglob", value: this.#src.slice(this.start(node), this.end(node)) };
+      default:
+        this.node(node);
+        return { type: "dynamic" };
+    }
+  }
+
+  /** `$NAME` / `${NAME}` without subscript, operator or slice. */
+  #simpleParam(node: RawNode): string | null {
+    if (node.Excl === true || node.Length === true || node.Width === true) return null;
+    if (child(node, "Index") || child(node, "Slice") || child(node, "Repl") || child(node, "Exp")) return null;
+    if (node.Names !== 0) return null;
+    const param = child(node, "Param");
+    const name = param === null ? "" : goString(param.Value);
+    return NAME.test(name) ? name : null;
+  }
+
+  #sglHazard(node: RawNode): void {
+    // bash keeps single quotes literal inside a double-quoted ${x:-…} (and runs the $(…) they
+    // seem to quote); mvdan/sh reads them as quotes. The two disagree, so nothing here is trusted.
+    if (this.#ctx.dqParam > 0)
+      this.hazard(node, "single quotes inside a double-quoted ${…} are literal to bash, not quotes");
+  }
+
+  optional(node: RawNode, field: string): void {
+    const n = child(node, field);
+    if (n !== null) this.node(n);
+  }
+
+  /** Any other node: only the statements and assignments somewhere inside it matter. */
+  node(node: RawNode): void {
+    switch (typeOf(node)) {
+      case "*syntax.Lit":
+        if (this.#ctx.arith > 0) {
+          const v = goString(node.Value);
+          if (!NUMBER.test(v))
+            this.hazard(node, `\`${v}\` in arithmetic: bash evaluates the value of a name as code`);
+        }
+        return;
+      case "*syntax.SglQuoted":
+        this.#sglHazard(node);
+        if (this.#ctx.arith > 0) this.hazard(node, "a quoted string in arithmetic is evaluated as code");
+        return;
+      case "*syntax.Word":
+        for (const p of children(node, "Parts")) this.node(p);
+        return;
+      case "*syntax.DblQuoted":
+        this.#inDq(() => {
+          for (const p of children(node, "Parts")) this.node(p);
+        });
+        return;
+      case "*syntax.BraceExp":
+        for (const p of children(node, "Elems")) this.node(p);
+        return;
+      case "*syntax.Stmt":
+        this.stmt(node);
+        return;
+      case "*syntax.Assign":
+        this.assign(node);
+        return;
+      case "*syntax.CallExpr":
+      case "*syntax.DeclClause":
+        this.command(node);
+        return;
+      case "*syntax.Subshell":
+      case "*syntax.CmdSubst":
+      case "*syntax.ProcSubst":
+        this.scoped("subshell", () => this.stmts(node, "Stmts"));
+        return;
+      case "*syntax.Block":
+        this.stmts(node, "Stmts");
+        return;
+      case "*syntax.IfClause":
+        this.stmts(node, "Cond");
+        this.stmts(node, "Then");
+        this.optional(node, "Else");
+        return;
+      case "*syntax.WhileClause":
+        this.scoped("loop", () => {
+          this.stmts(node, "Cond");
+          this.stmts(node, "Do");
+        });
+        return;
+      case "*syntax.ForClause":
+        this.scoped("loop", () => {
+          this.optional(node, "Loop");
+          this.stmts(node, "Do");
+        });
+        return;
+      case "*syntax.WordIter": {
+        const name = child(node, "Name");
+        if (name !== null) this.assigned(goString(name.Value));
+        for (const w of children(node, "Items")) this.node(w);
+        return;
+      }
+      case "*syntax.CStyleLoop":
+        this.arith(() => {
+          this.optional(node, "Init");
+          this.optional(node, "Cond");
+          this.optional(node, "Post");
+        });
+        return;
+      case "*syntax.BinaryCmd":
+        if (typeof node.Op === "number" && this.#ops.pipe.has(node.Op)) {
+          // Every part of a pipeline runs in its own subshell.
+          this.scoped("subshell", () => this.optional(node, "X"));
+          this.scoped("subshell", () => this.optional(node, "Y"));
+        } else {
+          this.optional(node, "X");
+          this.optional(node, "Y");
+        }
+        return;
+      case "*syntax.BinaryArithm":
+      case "*syntax.UnaryArithm":
+      case "*syntax.ParenArithm":
+        this.optional(node, "X");
+        if (typeOf(node) === "*syntax.BinaryArithm") this.optional(node, "Y");
+        return;
+      case "*syntax.BinaryTest":
+        if (typeof node.Op === "number" && this.#ops.arithTests.has(node.Op)) {
+          this.#arithOperand(child(node, "X"));
+          this.#arithOperand(child(node, "Y"));
+        } else {
+          this.optional(node, "X");
+          this.optional(node, "Y");
+        }
+        return;
+      case "*syntax.UnaryTest": {
+        const x = child(node, "X");
+        if (typeof node.Op === "number" && this.#ops.nameTests.has(node.Op) && x !== null) {
+          const lit = plainLit(x);
+          if (lit === null || !/^[A-Za-z_][A-Za-z0-9_]*(\[[0-9]+\])?$/.test(lit))
+            this.hazard(x, "the variable name of `-v`/`-R` is evaluated (its subscript runs as code)");
+        }
+        if (x !== null) this.node(x);
+        return;
+      }
+      case "*syntax.FuncDecl":
+        this.optional(node, "Name");
+        this.scoped("function", () => this.optional(node, "Body"));
+        return;
+      case "*syntax.ParamExp":
+        this.paramExp(node);
+        return;
+      case "*syntax.ArithmExp":
+      case "*syntax.ArithmCmd":
+        this.arith(() => this.optional(node, "X"));
+        return;
+      case "*syntax.ParenTest":
+      case "*syntax.TestClause":
+        this.optional(node, "X");
+        return;
+      case "*syntax.CaseClause":
+        this.optional(node, "Word");
+        for (const item of children(node, "Items")) {
+          for (const p of children(item, "Patterns")) this.node(p);
+          this.stmts(item, "Stmts");
+        }
+        return;
+      case "*syntax.ExtGlob": {
+        // mvdan/sh keeps the pattern as literal text, but bash (with extglob on) expands
+        // substitutions inside it; they cannot be judged, so the command is not analysable.
+        const pattern = child(node, "Pattern");
+        if (pattern !== null && /[$`]|[<>]\(/.test(goString(pattern.Value)))
+          throw new ShapeError("a substitution inside an extended glob pattern cannot be analysed");
+        return;
+      }
+      case "*syntax.TimeClause":
+        this.optional(node, "Stmt");
+        return;
+      case "*syntax.CoprocClause":
+        this.optional(node, "Name");
+        this.scoped("subshell", () => this.optional(node, "Stmt"));
+        return;
+      case "*syntax.LetClause":
+        this.arith(() => {
+          for (const e of children(node, "Exprs")) this.node(e);
+        });
+        return;
+      default:
+        throw new ShapeError(`unsupported shell syntax (${typeOf(node).replace("*syntax.", "")})`);
+    }
+  }
+
+  /** An operand of `[[ a -eq b ]]`: a number is fine; anything else is evaluated as arithmetic. */
+  #arithOperand(x: RawNode | null): void {
+    if (x === null) return;
+    const lit = plainLit(x);
+    if (lit !== null && /^[-+]?[0-9]+$/.test(lit)) return;
+    this.hazard(x, "an operand of an arithmetic test is evaluated as code");
+    this.node(x);
+  }
+
+  paramExp(node: RawNode): void {
+    if (this.#ctx.arith > 0)
+      this.hazard(node, "a variable in arithmetic: bash evaluates its value as code");
+    const param = child(node, "Param");
+    const name = param === null ? "" : goString(param.Value);
+    const index = child(node, "Index");
+    const exp = child(node, "Exp");
+    const indexLit = plainLit(index);
+    if (node.Excl === true && node.Names === 0 && !(indexLit === "@" || indexLit === "*"))
+      this.hazard(node, "an indirect expansion `${!x}` evaluates the subscript in x's value as code");
+    if (exp !== null && typeof exp.Op === "number") {
+      if (exp.Op === this.#ops.paramAt && /P/.test(plainLit(child(exp, "Word")) ?? "P"))
+        this.hazard(node, "`${x@P}` expands x's value as a prompt, which runs its substitutions");
+      if (this.#ops.paramAssign.has(exp.Op) && NAME.test(name)) this.assigned(name);
+    }
+    if (index !== null) this.subscript(index);
+    const slice = child(node, "Slice");
+    if (slice !== null) {
+      // Offset and length are arithmetic.
+      for (const f of ["Offset", "Length"]) {
+        const n = child(slice, f);
+        if (n !== null && !/^[-+]?[0-9]+$/.test(plainLit(n) ?? "")) this.arith(() => this.node(n));
+        else if (n !== null) this.node(n);
+      }
+    }
+    const inner = this.#ctx.dq > 0 ? { dqParam: this.#ctx.dqParam + 1 } : {};
+    // The words of `${x:-word}` and `${x/a/b}` are not arithmetic, whatever surrounds them.
+    this.within({ ...inner, arith: 0 }, () => {
+      const repl = child(node, "Repl");
+      if (repl !== null) {
+        this.optional(repl, "Orig");
+        this.optional(repl, "With");
+      }
+      if (exp !== null) this.optional(exp, "Word");
+    });
+  }
+}
+
+export function walkFile(file: RawNode, src: string, ops: OpCodes): ParsedScript {
+  if (typeOf(file) !== "*syntax.File") throw new ShapeError("mvdan-sh: parse result is not a file");
+  const w = new Walker(src, ops);
+  w.stmts(file, "Stmts");
+  return { src, events: w.events };
+}

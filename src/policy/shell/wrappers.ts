@@ -1,0 +1,397 @@
+// Commands that run other commands: wrappers (sudo, env, xargs, flock, chroot, …) and programs
+// or builtins that take a script as a string (bash -c, eval, su -c, script -c, watch, ssh). The
+// table says how each finds the command it runs; unwrap() applies it. Both the wrapper and what
+// it runs are judged.
+import { basename } from "../paths.ts";
+import type { WordValue } from "./words.ts";
+
+/** A command word: its value after expansion (null when dynamic) and the text as written. */
+export interface Arg extends WordValue {
+  raw: string;
+}
+
+export interface WrapperSpec {
+  /** Options that take a separate value (`-u root`); `--opt=value` is recognised by itself. */
+  values?: readonly string[];
+  /** Options whose value is a command string the wrapper runs (`flock -c`, `script -c`). */
+  script?: readonly string[];
+  /** Operands before the wrapped command (timeout's DURATION, chroot's NEWROOT, flock's FILE). */
+  operands?: number;
+  /** Leading NAME=value words are environment for the command (env, sudo). */
+  assignments?: boolean;
+  /** The remaining words are joined into one command string (watch, eval). */
+  joined?: boolean;
+  /** With no command (or with one of these options) it starts an interactive shell. */
+  shell?: "always-when-empty" | readonly string[];
+  /** With no command it runs this one (xargs runs echo). */
+  fallback?: string;
+  /** Options that change the directory the command runs in. */
+  chdir?: readonly string[];
+  /** Options whose value replaces a placeholder in the command's words with input (`xargs -I {}`). */
+  replace?: readonly string[];
+  /** The command gets extra arguments from input (xargs). */
+  appends?: boolean;
+  /** Options after which no command follows (`taskset -p`, `command -v`). */
+  noCommand?: readonly string[];
+  /** Options whose value is a variable removed from the command's environment (`env -u`). */
+  unset?: readonly string[];
+  /** A flag that makes the first operand a command string (`entr -s`). */
+  scriptFlag?: string;
+}
+
+const SHELL_NAMES = ["bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "yash", "posh", "fish", "csh", "tcsh"];
+export const SHELLS: ReadonlySet<string> = new Set(SHELL_NAMES);
+
+const SU = { values: ["-g", "-G", "-s", "--shell", "-w", "--whitelist-environment", "--group"] };
+
+export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
+  sudo: {
+    values: [
+      ...["-C", "-D", "-g", "-h", "-p", "-R", "-r", "-T", "-t", "-U", "-u", "--close-from", "--chdir"],
+      ...["--group", "--host", "--prompt", "--chroot", "--role", "--command-timeout", "--type"],
+      ...["--other-user", "--user"],
+    ],
+    assignments: true,
+    shell: ["-s", "-i", "--shell", "--login"],
+    chdir: ["-D", "--chdir"],
+    noCommand: ["-l", "--list", "-v", "--validate", "-k", "-K", "-V", "--version", "-e", "--edit"],
+  },
+  doas: { values: ["-C", "-u"], shell: ["-s"] },
+  pkexec: { values: ["--user"] },
+  run0: { values: ["-u", "--user", "-D", "--chdir", "--setenv", "--property", "--description"] },
+  env: {
+    values: ["-u", "--unset", "-C", "--chdir", "-P", "-a", "--argv0"],
+    script: ["-S", "--split-string"],
+    assignments: true,
+    chdir: ["-C", "--chdir"],
+    unset: ["-u", "--unset"],
+  },
+  nohup: {},
+  setsid: {},
+  chronic: {},
+  ifne: {},
+  unbuffer: {},
+  rlwrap: { values: ["-a", "-b", "-f", "-g", "-H", "-l", "-m", "-P", "-p", "-q", "-S", "-w", "-z"] },
+  caffeinate: { values: ["-t", "-w"] },
+  torsocks: { values: ["-u", "-p", "-a", "-P"] },
+  proxychains: { values: ["-f"] },
+  proxychains4: { values: ["-f"] },
+  tsocks: {},
+  fakeroot: { values: ["-l", "-s", "-i", "--lib", "--faked"] },
+  catchsegv: {},
+  "xvfb-run": { values: ["-n", "-s", "-e", "-f", "-p", "--server-num", "--server-args"] },
+  "dbus-run-session": { values: ["--config-file", "--dbus-daemon"] },
+  "ssh-agent": { values: ["-a", "-E", "-P", "-t"] },
+  "systemd-inhibit": { values: ["--what", "--who", "--why", "--mode"] },
+  nice: { values: ["-n", "--adjustment"] },
+  ionice: { values: ["-c", "-n", "-p", "-P", "-u", "--class", "--classdata"], noCommand: ["-p", "-P", "-u"] },
+  chrt: { operands: 1, noCommand: ["-p", "--pid"] },
+  taskset: { operands: 1, values: ["-c", "--cpu-list"], noCommand: ["-p", "--pid"] },
+  numactl: {
+    values: ["-C", "-N", "-m", "-i", "-p", "--physcpubind", "--cpunodebind", "--membind", "--interleave"],
+  },
+  prlimit: { values: ["-p", "--pid"] },
+  setarch: { operands: 1 },
+  linux32: {},
+  linux64: {},
+  stdbuf: { values: ["-i", "-o", "-e", "--input", "--output", "--error"] },
+  timeout: { values: ["-s", "-k", "--signal", "--kill-after"], operands: 1 },
+  time: { values: ["-f", "-o", "--format", "--output"] },
+  exec: { values: ["-a"] },
+  command: { noCommand: ["-v", "-V"] },
+  builtin: {},
+  busybox: {},
+  toybox: {},
+  strace: { values: ["-e", "-o", "-p", "-s", "-u", "-E", "-a", "-b", "-I", "-O", "-P", "-S", "-X"] },
+  ltrace: { values: ["-e", "-o", "-p", "-s", "-u", "-n", "-a", "-A", "-D", "-F", "-l", "-x"] },
+  valgrind: {},
+  faketime: { operands: 1, values: ["-m", "-f", "-p"] },
+  gosu: { operands: 1 },
+  "su-exec": { operands: 1 },
+  setpriv: { values: ["--reuid", "--regid", "--groups", "--inh-caps", "--bounding-set", "--securebits"] },
+  unshare: {
+    values: ["-S", "-G", "--setuid", "--setgid", "-R", "--root", "-w", "--wd", "--propagation"],
+    shell: "always-when-empty",
+    chdir: ["-w", "--wd"],
+  },
+  nsenter: {
+    values: ["-t", "--target", "-S", "-G", "--setuid", "--setgid", "-r", "-w", "--wd"],
+    shell: "always-when-empty",
+    chdir: ["-w", "--wd"],
+  },
+  chroot: { values: ["--userspec", "--groups"], operands: 1, shell: "always-when-empty", chdir: [] },
+  flock: {
+    values: ["-w", "-E", "--timeout", "--wait", "--conflict-exit-code"],
+    script: ["-c", "--command"],
+    operands: 1,
+  },
+  script: {
+    values: ["-E", "--echo", "-o", "--output-limit", "-B", "--log-io", "-I", "--log-in", "-O", "--log-out"],
+    script: ["-c", "--command"],
+    // The operand is the typescript file it writes; without -c it starts a shell.
+    operands: 1,
+    shell: "always-when-empty",
+  },
+  sg: { operands: 1, script: ["-c"], shell: "always-when-empty" },
+  newgrp: { operands: 1, shell: "always-when-empty" },
+  su: { ...SU, script: ["-c", "--command"], operands: 1, shell: "always-when-empty" },
+  runuser: {
+    ...SU,
+    values: [...SU.values, "-u", "--user"],
+    script: ["-c", "--command"],
+    operands: 1,
+    shell: "always-when-empty",
+  },
+  xargs: {
+    values: [
+      ...["-a", "-d", "-E", "-I", "-L", "-n", "-P", "-s", "--arg-file", "--delimiter", "--max-lines"],
+      ...["--max-args", "--max-procs", "--max-chars", "--process-slot-var", "--eof", "--replace"],
+    ],
+    fallback: "echo",
+    replace: ["-I", "-i", "--replace"],
+    appends: true,
+  },
+  watch: {
+    values: ["-n", "--interval", "-q", "--equexit"],
+    joined: true,
+  },
+  entr: { scriptFlag: "-s" },
+  eval: { joined: true },
+  npx: { values: ["-p", "--package", "-c", "--call"], script: ["-c", "--call"] },
+  bunx: { values: ["-p", "--package"] },
+  pnpx: {},
+  uvx: { values: ["--from", "--with", "-p", "--python"] },
+  "direnv exec": { operands: 1, chdir: [] },
+  "npm exec": { values: ["-p", "--package", "-c", "--call"], script: ["-c", "--call"] },
+  "npm x": { values: ["-p", "--package", "-c", "--call"], script: ["-c", "--call"] },
+  "pnpm exec": {},
+  "pnpm dlx": { values: ["-p", "--package"] },
+  "yarn exec": {},
+  "yarn dlx": { values: ["-p", "--package"] },
+  "bun x": { values: ["-p", "--package"] },
+  "uv run": { values: ["--with", "--python", "-p", "--project", "--directory", "--package"] },
+  "poetry run": {},
+  "pipenv run": {},
+  "pdm run": {},
+  "hatch run": {},
+  "conda run": { values: ["-n", "--name", "-p", "--prefix"] },
+  "bundle exec": {},
+  "mise exec": {},
+  "asdf exec": {},
+  "nix-shell": { script: ["--run", "--command"], values: ["-p", "--packages", "-A", "-I"] },
+  "nix develop": { script: ["-c", "--command"] },
+};
+
+export type Unwrapped =
+  | { kind: "none" }
+  | {
+      kind: "inner";
+      argv: Arg[];
+      /** Environment assignments the wrapper gives the command. */
+      assigns: Arg[];
+      /** Variables the wrapper removes from the command's environment. */
+      unsets?: Arg[];
+      /** The command runs in another directory (null: unknown). */
+      chdir?: Arg | null;
+      /** The command gets extra, unknown arguments (xargs). */
+      appends?: boolean;
+    }
+  /** A script given as a string; null when that string is not static. */
+  | { kind: "script"; script: string | null }
+  /** A shell reading its program from standard input. */
+  | { kind: "stdin-shell" }
+  /** An interactive shell: whatever is typed into it later is never judged. */
+  | { kind: "shell" };
+
+/** Which wrapper table entry applies: `npm exec` is looked up before `npm`. */
+export function wrapperOf(argv: readonly Arg[]): { spec: WrapperSpec; name: string; skip: number } | null {
+  const head = argv[0]?.value;
+  if (head === undefined || head === null) return null;
+  const name = basename(head);
+  const sub = argv[1]?.value;
+  if (sub) {
+    const two = WRAPPERS[`${name} ${sub}`];
+    if (two) return { spec: two, name: `${name} ${sub}`, skip: 2 };
+  }
+  const one = WRAPPERS[name];
+  return one ? { spec: one, name, skip: 1 } : null;
+}
+
+/** Joins static words the way `eval` and `watch` do; null when any word is dynamic. */
+export function joined(argv: readonly Arg[]): string | null {
+  const parts: string[] = [];
+  for (const a of argv) {
+    if (a.value === null) return null;
+    parts.push(a.value);
+  }
+  return parts.join(" ");
+}
+
+function optionName(v: string): string {
+  return v.startsWith("--") && v.includes("=") ? v.slice(0, v.indexOf("=")) : v;
+}
+
+/** `-u` given as `-uroot` carries its value; the short option is its first two characters. */
+function shortWithValue(v: string, values: readonly string[]): string | null {
+  if (v.startsWith("--") || v.length <= 2) return null;
+  const short = v.slice(0, 2);
+  return values.includes(short) ? short : null;
+}
+
+/** A shell invoked with arguments: its `-c` script, a script file, or standard input. */
+export function shellScript(argv: readonly Arg[]): Unwrapped {
+  for (let i = 1; i < argv.length; i++) {
+    const v = (argv[i] as Arg).value;
+    if (v === null) return { kind: "script", script: null };
+    if (v === "--" || v === "-") return i + 1 < argv.length ? { kind: "none" } : { kind: "stdin-shell" };
+    if (v === "-o" || v === "+o" || v === "-O" || v === "+O" || v === "--rcfile" || v === "--init-file") {
+      i++;
+      continue;
+    }
+    if (/^[-+][A-Za-z]+$/.test(v)) {
+      if (v.startsWith("-") && v.includes("c")) {
+        const script = argv[i + 1];
+        return { kind: "script", script: script ? script.value : null };
+      }
+      if (v.startsWith("-") && v.includes("i")) return { kind: "shell" };
+      continue;
+    }
+    if (v.startsWith("--")) continue;
+    // A script file: its content is not known here, so the rules judge the call itself.
+    return { kind: "none" };
+  }
+  return { kind: "stdin-shell" };
+}
+
+/** Options of a wrapper, in order; returns where the wrapped command starts, or why it has none. */
+function scan(
+  argv: readonly Arg[],
+  from: number,
+  spec: WrapperSpec,
+): {
+  at: number;
+  script?: Arg | null;
+  chdir?: Arg | null;
+  shell?: boolean;
+  none?: boolean;
+  replace?: string[];
+  unsets?: Arg[];
+} {
+  const values = spec.values ?? [];
+  const scripts = spec.script ?? [];
+  const out: ReturnType<typeof scan> = { at: from };
+  let i = from;
+  while (i < argv.length) {
+    const a = argv[i] as Arg;
+    const v = a.value;
+    if (v === null) break;
+    if (v === "--") {
+      i++;
+      break;
+    }
+    if (!v.startsWith("-") || v === "-") break;
+    if (spec.replace && /^-i./.test(v)) {
+      // xargs -iSTR: the replace string is glued to the option.
+      out.replace ??= [];
+      out.replace.push(v.slice(2));
+      i++;
+      continue;
+    }
+    if (spec.scriptFlag === v) {
+      out.script = argv.slice(i + 1).find((x) => !x.value?.startsWith("-")) ?? null;
+      i = argv.length;
+      break;
+    }
+    const name = optionName(v);
+    const inline = v.startsWith("--") && v.includes("=") ? v.slice(v.indexOf("=") + 1) : null;
+    const short = shortWithValue(v, [...values, ...scripts]);
+    const key = short ?? name;
+    const valueArg: Arg | null =
+      short !== null
+        ? { ...a, value: v.slice(2), raw: a.raw }
+        : inline !== null
+          ? { ...a, value: inline }
+          : values.includes(key) || scripts.includes(key)
+            ? (argv[i + 1] ?? null)
+            : null;
+    const consumed = short === null && inline === null && (values.includes(key) || scripts.includes(key)) ? 2 : 1;
+    if (scripts.includes(key)) out.script = valueArg;
+    if (spec.chdir?.includes(key)) out.chdir = valueArg;
+    if (spec.replace?.includes(key) || (key === "-i" && spec.replace)) {
+      out.replace ??= [];
+      out.replace.push(key === "-i" && valueArg === null ? "{}" : (valueArg?.value ?? "{}"));
+    }
+    if (Array.isArray(spec.shell) && spec.shell.includes(key)) out.shell = true;
+    if (spec.noCommand?.includes(key)) out.none = true;
+    if (spec.unset?.includes(key) && valueArg !== null) {
+      out.unsets ??= [];
+      out.unsets.push(valueArg);
+    }
+    i += consumed;
+  }
+  out.at = i;
+  if (out.script === undefined && scripts.length > 0) {
+    // GNU tools permute their arguments: `flock FILE -c CMD`, `su root -c CMD`.
+    for (let k = i; k < argv.length; k++) {
+      const v = argv[k]?.value;
+      if (v === "--") break;
+      if (v !== null && v !== undefined && scripts.includes(optionName(v))) {
+        out.script = v.includes("=") ? { ...(argv[k] as Arg), value: v.slice(v.indexOf("=") + 1) } : (argv[k + 1] ?? null);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+export function unwrap(argv: readonly Arg[]): Unwrapped {
+  const head = argv[0]?.value;
+  if (head === undefined || head === null) return { kind: "none" };
+  const name = basename(head);
+  if (SHELLS.has(name)) return shellScript(argv);
+  const found = wrapperOf(argv);
+  if (found === null) return { kind: "none" };
+  const { spec, skip } = found;
+  if (spec.joined) {
+    const start = scan(argv, skip, spec).at;
+    return { kind: "script", script: start < argv.length ? joined(argv.slice(start)) : name === "eval" ? "" : null };
+  }
+  const scanned = scan(argv, skip, spec);
+  if (scanned.script !== undefined) {
+    const script = scanned.script?.value ?? null;
+    // `env -S 'a b' c`: the split string is followed by more words.
+    const rest = joined(argv.slice(scanned.at));
+    if (name === "env") return { kind: "script", script: script === null || rest === null ? null : `${script} ${rest}` };
+    return { kind: "script", script };
+  }
+  if (scanned.none) return { kind: "none" };
+  let i = scanned.at;
+  const assigns: Arg[] = [];
+  if (spec.assignments) {
+    while (i < argv.length && /^[A-Za-z_][A-Za-z0-9_]*\+?=/.test(argv[i]?.value ?? "")) assigns.push(argv[i++] as Arg);
+  }
+  // `nice -5 cmd`: an old-style adjustment.
+  if (name === "nice" && /^-\d+$/.test(argv[i]?.value ?? "")) i++;
+  // `flock 9` (a file descriptor) runs nothing.
+  if (name === "flock" && /^\d+$/.test(argv[i]?.value ?? "") && i + 1 >= argv.length) return { kind: "none" };
+  i += spec.operands ?? 0;
+  if (i >= argv.length) {
+    if (scanned.shell || spec.shell === "always-when-empty") return { kind: "shell" };
+    if (spec.fallback) return { kind: "inner", argv: [{ value: spec.fallback, raw: spec.fallback, glob: false, tilde: false }], assigns, appends: true };
+    return { kind: "none" };
+  }
+  let inner = argv.slice(i);
+  if (scanned.replace) {
+    // Input is spliced into every word holding the placeholder: such a word is not static.
+    const marks = scanned.replace;
+    inner = inner.map((a) =>
+      a.value !== null && marks.some((m) => m !== "" && a.value?.includes(m)) ? { ...a, value: null } : a,
+    );
+  }
+  const out: Unwrapped = { kind: "inner", argv: inner, assigns };
+  if (scanned.unsets) out.unsets = scanned.unsets;
+  if (scanned.chdir !== undefined) out.chdir = scanned.chdir;
+  else if (spec.chdir !== undefined && spec.chdir.length === 0) out.chdir = null;
+  if (spec.appends && !scanned.replace) out.appends = true;
+  return out;
+}
