@@ -231,7 +231,13 @@ function analyzeScript(src: string, shell: Shell, depth: number, out: Collector)
 
 export function analyzeShellUncached(command: string): ShellAnalysis {
   const out = new Collector();
-  analyzeScript(command, { cwd: START, stack: [] }, 0, out);
+  try {
+    analyzeScript(command, { cwd: START, stack: [] }, 0, out);
+  } catch (error) {
+    // A bug here must not let anything through: the whole command becomes unparsable.
+    const why = error instanceof Error ? error.message : String(error);
+    return { units: [{ kind: "unparsable", text: command, reason: `the analysis failed (${why})` }] };
+  }
   return { units: out.units };
 }
 

@@ -8,6 +8,7 @@ import { dangerousVariable } from "./env-vars.ts";
 import { type FileUse, judgeProgram } from "./programs.ts";
 import type { Concern, Effect, ExecUnit, ShellPrefix, ShellUnit, ShellWord } from "./units.ts";
 import { type Arg, SHELLS, unwrap, wrapperOf } from "./wrappers.ts";
+import { lookup } from "./lookup.ts";
 
 /** The state of one shell process as the script runs. */
 export interface Shell {
@@ -93,7 +94,7 @@ function pathUnits(kind: "read" | "write", use: FileUse, cwd: CwdSet, run: Run):
 
 /** Variable names a builtin assigns or reads by name: evaluated names are code, some names are dangerous. */
 function nameChecks(name: string, argv: readonly Arg[]): { dynamic: string | null; concerns: Concern[] } {
-  const spec = NAME_BUILTINS[name];
+  const spec = lookup(NAME_BUILTINS, name);
   const out: { dynamic: string | null; concerns: Concern[] } = { dynamic: null, concerns: [] };
   const names: Arg[] = [];
   if (name === "test" || name === "[") {
@@ -215,7 +216,7 @@ export function simpleCommand(input: CommandInput, run: Run): void {
   const names = nameChecks(name, argv);
   dynamic ??= names.dynamic;
   concerns.push(...names.concerns);
-  const escaping = ESCAPING_BUILTINS[name]?.(argv) ?? null;
+  const escaping = lookup(ESCAPING_BUILTINS, name)?.(argv) ?? null;
   if (escaping !== null) concerns.push({ mention: name, reason: escaping });
 
   if (unwrapped?.kind === "shell") concerns.push({ mention: "interactive", reason: `${name} starts an interactive shell: what is typed into it later is never judged` });

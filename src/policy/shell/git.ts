@@ -4,6 +4,7 @@
 // subcommands only read and which options write, run or escape; judgeGit applies them.
 import type { Effect } from "./file-programs.ts";
 import type { Arg } from "./wrappers.ts";
+import { lookup } from "./lookup.ts";
 
 export interface GitConcern {
   mention: string;
@@ -112,7 +113,7 @@ function interactive(sub: string, args: readonly string[]): string | null {
 
 function effectOf(sub: string, args: readonly string[]): Effect | "run" {
   if (READ_ONLY.has(sub)) return "read";
-  const listing = LISTING[sub];
+  const listing = lookup(LISTING, sub);
   if (listing?.(args)) return "read";
   if (DESTRUCTIVE.has(sub)) return "destroy";
   if (sub === "reset" && args.includes("--hard")) return "destroy";
@@ -159,7 +160,7 @@ export function judgeGit(argv: readonly Arg[]): GitJudgement {
       out.chdir.push(value ?? { value: null, raw: "", glob: false, tilde: false });
       continue;
     }
-    const escape = GLOBAL_ESCAPES[name];
+    const escape = lookup(GLOBAL_ESCAPES, name);
     if (escape && !(name === "--exec-path" && value === null)) out.concerns.push({ mention: name, reason: `git ${name} ${escape}` });
     if (name === "-p" || name === "--paginate") out.interactive = "git -p runs a pager with shell escapes";
   }
@@ -205,12 +206,12 @@ export function judgeGit(argv: readonly Arg[]): GitJudgement {
     const name = v.includes("=") ? v.slice(0, v.indexOf("=")) : v;
     // git accepts unique prefixes of long options (`--out=f` is `--output=f`).
     const key =
-      OPTION_RISKS[name] !== undefined
+      lookup(OPTION_RISKS, name) !== undefined
         ? name
         : name.startsWith("--") && name.length > 4
           ? Object.keys(OPTION_RISKS).find((k2) => k2.startsWith(name))
           : undefined;
-    const risk = key === undefined ? undefined : OPTION_RISKS[key];
+    const risk = key === undefined ? undefined : lookup(OPTION_RISKS, key);
     if (risk === undefined || key === undefined || (risk.only && !risk.only.includes(sub))) continue;
     let value: Arg | null = null;
     if (risk.value) {

@@ -3,6 +3,7 @@
 // an archive, members, options that run programs) and dd (key=value pairs).
 import type { Effect } from "./file-programs.ts";
 import type { Arg } from "./wrappers.ts";
+import { lookup } from "./lookup.ts";
 
 export interface GrammarJudgement {
   effect: Effect;
@@ -72,7 +73,7 @@ export function judgeFind(argv: readonly Arg[]): GrammarJudgement {
       for (const r of roots) out.writes.push({ arg: r, recursive: true });
       continue;
     }
-    const writes = FIND_WRITES[v];
+    const writes = lookup(FIND_WRITES, v);
     if (writes !== undefined) {
       out.writes.push({ arg: argv[i + 1] ?? DYNAMIC_ARG });
       if (out.effect === "read") out.effect = "write";
@@ -171,7 +172,7 @@ export function judgeTar(argv: readonly Arg[]): GrammarJudgement {
       const name = v.includes("=") ? v.slice(0, v.indexOf("=")) : v;
       const inline = v.includes("=") ? { ...a, value: v.slice(v.indexOf("=") + 1) } : null;
       const next = () => inline ?? (words[++i] as Arg | undefined) ?? DYNAMIC_ARG;
-      const exec = TAR_EXEC[name];
+      const exec = lookup(TAR_EXEC, name);
       if (exec) {
         next();
         out.concerns.push({ mention: name, reason: `tar ${name} ${exec}` });
@@ -211,7 +212,7 @@ export function judgeTar(argv: readonly Arg[]): GrammarJudgement {
           break;
         } else if (c === "I" || c === "F") {
           value();
-          out.concerns.push({ mention: `-${c}`, reason: `tar -${c} ${TAR_EXEC[`-${c}`]}` });
+          out.concerns.push({ mention: `-${c}`, reason: `tar -${c} ${lookup(TAR_EXEC, `-${c}`)}` });
           break;
         } else if ("bHKLNV".includes(c)) {
           value();

@@ -5,6 +5,7 @@
 // `interactive` (see docs/policy.md).
 import { basename } from "../paths.ts";
 import type { Arg } from "./wrappers.ts";
+import { lookup } from "./lookup.ts";
 
 export interface InterpreterSpec {
   /** Options that take a separate value that is not code (`-W ignore`, `-r module`). */
@@ -132,10 +133,10 @@ export const INTERPRETERS: Readonly<Record<string, InterpreterSpec>> = {
 
 /** pythonX.Y, python3.12, pypy3.10: one entry for every versioned name. */
 function specOf(name: string): InterpreterSpec | undefined {
-  const direct = INTERPRETERS[name];
+  const direct = lookup(INTERPRETERS, name);
   if (direct) return direct;
   if (/^python[0-9.]+$/.test(name) || /^pypy[0-9.]+$/.test(name)) return PYTHON;
-  if (/^(ruby|perl|php|lua|node)[0-9.]+$/.test(name)) return INTERPRETERS[name.replace(/[0-9.]+$/, "")];
+  if (/^(ruby|perl|php|lua|node)[0-9.]+$/.test(name)) return lookup(INTERPRETERS, name.replace(/[0-9.]+$/, ""));
   return undefined;
 }
 

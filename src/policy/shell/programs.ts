@@ -9,6 +9,7 @@ import { RISKY_OPERANDS, RISKY_OPTIONS, type RiskyOption } from "./risky-options
 import { type ScriptFinding, scanAwk, scanSed } from "./scripts.ts";
 import type { Concern, Effect } from "./units.ts";
 import type { Arg } from "./wrappers.ts";
+import { lookup } from "./lookup.ts";
 
 export interface FileUse {
   arg: Arg;
@@ -40,7 +41,7 @@ function use(arg: Arg, recursive = false): FileUse {
 /** A long option given as a unique prefix (`--out` for `--output`), as GNU getopt accepts. */
 function longKey<T>(table: Readonly<Record<string, T>> | undefined, name: string): string | undefined {
   if (table === undefined) return undefined;
-  if (table[name] !== undefined) return name;
+  if (lookup(table, name) !== undefined) return name;
   if (!name.startsWith("--") || name.length < 4) return undefined;
   return Object.keys(table).find((k) => k.startsWith(name));
 }
@@ -63,9 +64,9 @@ interface Scanned {
 function scan(argv: readonly Arg[], spec: FileProgram | undefined, risky: Readonly<Record<string, RiskyOption>> | undefined, strict: boolean): Scanned {
   const out: Scanned = { operands: [], flags: new Set(), values: new Map(), risky: [], dynamic: null };
   const valueRoles: Readonly<Record<string, ValueRole>> = spec?.values ?? {};
-  const takesValue = (key: string) => valueRoles[key] !== undefined || risky?.[key]?.value === true;
+  const takesValue = (key: string) => lookup(valueRoles, key) !== undefined || lookup(risky, key)?.value === true;
   const record = (key: string, value: Arg | null) => {
-    const option = risky?.[key];
+    const option = lookup(risky, key);
     if (option && (option.when === undefined || (value?.value != null && option.when.test(value.value))))
       out.risky.push({ key, option, value });
     if (value !== null) out.values.set(key, [...(out.values.get(key) ?? []), value]);
@@ -92,7 +93,7 @@ function scan(argv: readonly Arg[], spec: FileProgram | undefined, risky: Readon
       afterDashes = true;
       continue;
     }
-    if (v.startsWith("--") || valueRoles[v] !== undefined || risky?.[v] !== undefined) {
+    if (v.startsWith("--") || lookup(valueRoles, v) !== undefined || lookup(risky, v) !== undefined) {
       const name = v.includes("=") ? v.slice(0, v.indexOf("=")) : v;
       const key = longKey(risky, name) ?? longKey(valueRoles, name) ?? name;
       if (v.includes("=")) record(key, { ...a, value: v.slice(v.indexOf("=") + 1) });
@@ -214,7 +215,7 @@ export function judgeProgram(argv: readonly Arg[]): ProgramJudgement {
   const interactive = interactiveSession(argv);
   if (interactive !== null) out.concerns.push({ mention: "interactive", reason: interactive });
 
-  const grammar = GRAMMARS[name];
+  const grammar = lookup(GRAMMARS, name);
   if (grammar) {
     const g = grammar(argv);
     Object.assign(out, { effect: g.effect, dynamic: g.dynamic, inner: g.inner });
@@ -243,8 +244,8 @@ export function judgeProgram(argv: readonly Arg[]): ProgramJudgement {
     return out;
   }
 
-  const spec: FileProgram | undefined = FILE_PROGRAMS[name] ?? (AWK.has(name) ? AWK_SPEC : undefined);
-  const risky = RISKY_OPTIONS[name];
+  const spec: FileProgram | undefined = lookup(FILE_PROGRAMS, name) ?? (AWK.has(name) ? AWK_SPEC : undefined);
+  const risky = lookup(RISKY_OPTIONS, name);
   // A dynamic word is harmless only where no argument is ever an option that writes or runs.
   const strict = !(spec?.operands === "none" && risky === undefined);
   const s = scan(argv, spec, risky, strict);
@@ -265,7 +266,7 @@ export function judgeProgram(argv: readonly Arg[]): ProgramJudgement {
       out.writes.push(use(option.file && value !== null ? value : UNKNOWN, !option.file));
     } else out.concerns.push({ mention: key, reason: `${name} ${key} ${option.why}` });
   }
-  const operandRisk = RISKY_OPERANDS[name];
+  const operandRisk = lookup(RISKY_OPERANDS, name);
   if (operandRisk) {
     const hit = s.operands.find((o) => o.value === null || operandRisk.test(o.value));
     if (hit) out.concerns.push({ mention: name, reason: `\`${name} ${hit.raw}\` ${operandRisk.why}` });
@@ -274,7 +275,7 @@ export function judgeProgram(argv: readonly Arg[]): ProgramJudgement {
 
   // Options whose value is a file it reads (grep -f, sort --files0-from).
   for (const [key, values] of s.values) {
-    const role = spec.values?.[key];
+    const role = lookup(spec.values, key);
     if (role === "read") for (const v of values) out.reads.push(use(v));
   }
   if ((spec.listsFiles ?? []).some((k) => s.flags.has(k))) out.reads.push(use(UNKNOWN));

@@ -49,7 +49,7 @@ export function ansiC(raw: string): string | null {
       '"': '"',
       "?": "?",
     };
-    const s = simple[e];
+    const s = Object.hasOwn(simple, e) ? simple[e] : undefined;
     if (s !== undefined) {
       out += s;
       continue;

@@ -4,6 +4,7 @@
 // it runs are judged.
 import { basename } from "../paths.ts";
 import type { WordValue } from "./words.ts";
+import { lookup } from "./lookup.ts";
 
 /** A command word: its value after expansion (null when dynamic) and the text as written. */
 export interface Arg extends WordValue {
@@ -210,10 +211,10 @@ export function wrapperOf(argv: readonly Arg[]): { spec: WrapperSpec; name: stri
   const name = basename(head);
   const sub = argv[1]?.value;
   if (sub) {
-    const two = WRAPPERS[`${name} ${sub}`];
+    const two = lookup(WRAPPERS, `${name} ${sub}`);
     if (two) return { spec: two, name: `${name} ${sub}`, skip: 2 };
   }
-  const one = WRAPPERS[name];
+  const one = lookup(WRAPPERS, name);
   return one ? { spec: one, name, skip: 1 } : null;
 }
 

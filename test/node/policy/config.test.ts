@@ -97,7 +97,7 @@ rules:
     condition: tool == "mcp__x" && args.n == 3 && "b" in args.tags && args.title.contains("ok")
     action: allow
   - name: agent
-    condition: agent == "codex" && capability == "read" && risk == "medium"
+    condition: agent == "codex" && capability == "read" && risk == "low"
     action: allow
 `),
     );

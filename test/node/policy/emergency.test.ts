@@ -33,7 +33,9 @@ describe("emergency controls beat every rule", () => {
   it.each([
     ["read", { path: "a" }, "allow"],
     ["read", { path: ".env" }, "deny"],
-    ["bash", { command: "ls" }, "deny"],
+    ["bash", { command: "rm -rf build" }, "deny"],
+    // Read-only commands are low risk (the rubric), so disabling high-impact calls leaves them.
+    ["bash", { command: "ls" }, "allow"],
     ["webfetch", { url: "https://x.test" }, "allow"],
     ["webfetch", { url: "https://evil.test" }, "deny"],
   ] as const)("disable high-impact: %s %j → %s", (tool, input, expected) => {

