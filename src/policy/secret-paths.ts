@@ -127,8 +127,12 @@ function compilePattern(pattern: string): CompiledPattern {
 const DENYLIST = DENYLIST_PATTERNS.map(compilePattern);
 const ESCALATORS = RISK_ESCALATOR_PATTERNS.map(compilePattern);
 const PROTECTED = PROTECTED_WRITE_PATTERNS.map(compilePattern);
-// `.env.example` and friends are templates meant to be committed; they are not secrets.
+// `.env.example` and friends are templates meant to be committed; they are not secrets. Nor is
+// source code named after what it handles (`src/auth/credentials.ts`, `id_rsa.test.js`).
 const TEMPLATE = /^\.env\.(example|sample|template|dist)$/i;
+const SOURCE_CODE =
+  /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs|py|rb|go|rs|java|kt|kts|swift|c|h|cc|cpp|hpp|cs|php|scala|vue|svelte|md|mdx|css|scss|html)$/i;
+const notSecret = (name: string): boolean => TEMPLATE.test(name) || SOURCE_CODE.test(name);
 
 function segmentsOf(relOrAbsPath: string): string[] {
   return normalizePath(relOrAbsPath)
@@ -139,7 +143,7 @@ function segmentsOf(relOrAbsPath: string): string[] {
 function matches(patterns: CompiledPattern[], relOrAbsPath: string): boolean {
   const segs = segmentsOf(relOrAbsPath);
   if (segs.length === 0) return false;
-  if (TEMPLATE.test(basename(relOrAbsPath))) return false;
+  if (patterns === DENYLIST && notSecret(basename(relOrAbsPath))) return false;
   return patterns.some((p) => p.test(segs, (segment, k) => (p.literal[k] as (s: string) => boolean)(segment)));
 }
 
@@ -166,6 +170,10 @@ export function globMayBeDenylisted(globPath: string, forWrite = false): boolean
   const segs = segmentsOf(globPath);
   if (segs.length === 0) return false;
   if (!segs.some(hasGlob)) return forWrite ? isProtectedWritePath(globPath) : isDenylistedPath(globPath);
+  // `*.ts` only ever names source files, which are not secrets.
+  const last = segs[segs.length - 1] as string;
+  const ext = /(\.[A-Za-z0-9]+)$/.exec(last);
+  if (!forWrite && ext && notSecret(`x${ext[1]}`)) return false;
   const patterns = forWrite ? [...PROTECTED, ...DENYLIST] : DENYLIST;
   // A template such as .env.example is not a secret, but a glob matching it may match .env.local.
   return patterns.some((p) => p.test(segs, (segment, k) => segmentMayMatch(segment, p.parts[k] as string)));

@@ -217,7 +217,7 @@ export function simpleCommand(input: CommandInput, run: Run): void {
   dynamic ??= names.dynamic;
   concerns.push(...names.concerns);
   const escaping = lookup(ESCAPING_BUILTINS, name)?.(argv) ?? null;
-  if (escaping !== null) concerns.push({ mention: name, reason: escaping });
+  if (escaping !== null) concerns.push({ mention: null, reason: escaping });
 
   if (unwrapped?.kind === "shell") concerns.push({ mention: "interactive", reason: `${name} starts an interactive shell: what is typed into it later is never judged` });
   if (unwrapped?.kind === "stdin-shell" && stdin === null) dynamic ??= "the shell runs a program read from standard input";
@@ -229,7 +229,7 @@ export function simpleCommand(input: CommandInput, run: Run): void {
     }
     for (const u of unwrapped.unsets ?? []) {
       const why = u.value === null ? `${name} removes a variable that is not static` : dangerousVariable(u.value);
-      if (why !== null) concerns.push({ mention: u.value ?? name, reason: `removing it: ${why}` });
+      if (why !== null) concerns.push({ mention: u.value, reason: `removing it: ${why}` });
     }
   }
 

@@ -7,7 +7,7 @@ import type { Arg } from "./wrappers.ts";
 import { lookup } from "./lookup.ts";
 
 export interface GitConcern {
-  mention: string;
+  mention: null;
   reason: string;
 }
 
@@ -161,7 +161,7 @@ export function judgeGit(argv: readonly Arg[]): GitJudgement {
       continue;
     }
     const escape = lookup(GLOBAL_ESCAPES, name);
-    if (escape && !(name === "--exec-path" && value === null)) out.concerns.push({ mention: name, reason: `git ${name} ${escape}` });
+    if (escape && !(name === "--exec-path" && value === null)) out.concerns.push({ mention: null, reason: `git ${name} ${escape}` });
     if (name === "-p" || name === "--paginate") out.interactive = "git -p runs a pager with shell escapes";
   }
   const subArg = argv[i];
@@ -180,14 +180,14 @@ export function judgeGit(argv: readonly Arg[]): GitJudgement {
   const args = restValues.filter((x): x is string => x !== null);
   out.effect = effectOf(sub, args);
   out.interactive ??= interactive(sub, args);
-  if (sub === "rebase" && args.includes("--exec")) out.concerns.push({ mention: "--exec", reason: "git rebase --exec runs the command" });
-  if (sub === "bisect" && args[0] === "run") out.concerns.push({ mention: "run", reason: "git bisect run runs the command" });
-  if (sub === "submodule" && args[0] === "foreach") out.concerns.push({ mention: "foreach", reason: "git submodule foreach runs the command" });
-  if (sub === "filter-branch") out.concerns.push({ mention: "filter-branch", reason: "git filter-branch runs its filters" });
+  if (sub === "rebase" && args.includes("--exec")) out.concerns.push({ mention: null, reason: "git rebase --exec runs the command" });
+  if (sub === "bisect" && args[0] === "run") out.concerns.push({ mention: null, reason: "git bisect run runs the command" });
+  if (sub === "submodule" && args[0] === "foreach") out.concerns.push({ mention: null, reason: "git submodule foreach runs the command" });
+  if (sub === "filter-branch") out.concerns.push({ mention: null, reason: "git filter-branch runs its filters" });
   if (sub === "credential" || sub.startsWith("credential-"))
-    out.concerns.push({ mention: "credential", reason: "git credential prints stored passwords" });
+    out.concerns.push({ mention: null, reason: "git credential prints stored passwords" });
   if (sub === "config" && out.effect !== "read")
-    out.concerns.push({ mention: "config", reason: "git config can set programs git runs (core.pager, core.fsmonitor, alias.*)" });
+    out.concerns.push({ mention: null, reason: "git config can set programs git runs (core.pager, core.fsmonitor, alias.*)" });
   let noIndex = false;
   let afterDashes = false;
   const operands: Arg[] = [];
@@ -224,7 +224,7 @@ export function judgeGit(argv: readonly Arg[]): GitJudgement {
       if (key === "--no-index") noIndex = true;
       else out.reads.push({ arg: value ?? { value: null, raw: a.raw, glob: false, tilde: false }, recursive: false });
     } else if (risk.risk === "recursive") out.reads.push({ arg: { value: ".", raw: ".", glob: false, tilde: false }, recursive: true });
-    else out.concerns.push({ mention: key, reason: `git ${sub} ${key} ${risk.why}` });
+    else out.concerns.push({ mention: null, reason: `git ${sub} ${key} ${risk.why}` });
   }
   if (noIndex) {
     if (sub === "grep") for (const p of operands.slice(1)) out.reads.push({ arg: p, recursive: true });

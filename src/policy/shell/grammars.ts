@@ -9,7 +9,7 @@ export interface GrammarJudgement {
   effect: Effect;
   reads: { arg: Arg; recursive: boolean; listing?: boolean }[];
   writes: { arg: Arg; recursive?: boolean }[];
-  concerns: { mention: string; reason: string }[];
+  concerns: { mention: null; reason: string }[];
   /** Commands the program runs, with `{}` placeholders made dynamic. */
   inner: Arg[][];
   dynamic: string | null;
@@ -175,7 +175,7 @@ export function judgeTar(argv: readonly Arg[]): GrammarJudgement {
       const exec = lookup(TAR_EXEC, name);
       if (exec) {
         next();
-        out.concerns.push({ mention: name, reason: `tar ${name} ${exec}` });
+        out.concerns.push({ mention: null, reason: `tar ${name} ${exec}` });
       } else if (name === "--file") archive = next();
       else if (name === "--directory") dir = next();
       else if (name === "--files-from" || name === "--exclude-from") {
@@ -212,7 +212,7 @@ export function judgeTar(argv: readonly Arg[]): GrammarJudgement {
           break;
         } else if (c === "I" || c === "F") {
           value();
-          out.concerns.push({ mention: `-${c}`, reason: `tar -${c} ${lookup(TAR_EXEC, `-${c}`)}` });
+          out.concerns.push({ mention: null, reason: `tar -${c} ${lookup(TAR_EXEC, `-${c}`)}` });
           break;
         } else if ("bHKLNV".includes(c)) {
           value();
@@ -225,7 +225,7 @@ export function judgeTar(argv: readonly Arg[]): GrammarJudgement {
   }
   const archiveArg = archive as Arg | null;
   if (archiveArg?.value?.includes(":") && !forceLocal && !/^[./]/.test(archiveArg.value))
-    out.concerns.push({ mention: "--force-local", reason: "a tar archive named host:path is reached through rsh/ssh" });
+    out.concerns.push({ mention: null, reason: "a tar archive named host:path is reached through rsh/ssh" });
   const realArchive = archiveArg !== null && archiveArg.value !== "-" ? archiveArg : null;
   const m = mode as "c" | "x" | "t" | "r" | null;
   if (m === "c" || m === "r") {

@@ -264,12 +264,12 @@ export function judgeProgram(argv: readonly Arg[]): ProgramJudgement {
       raise(out, "write");
       if (option.inPlace) continue; // the operands are rewritten: see operandsByRole
       out.writes.push(use(option.file && value !== null ? value : UNKNOWN, !option.file));
-    } else out.concerns.push({ mention: key, reason: `${name} ${key} ${option.why}` });
+    } else out.concerns.push({ mention: null, reason: `${name} ${key} ${option.why}` });
   }
   const operandRisk = lookup(RISKY_OPERANDS, name);
   if (operandRisk) {
     const hit = s.operands.find((o) => o.value === null || operandRisk.test(o.value));
-    if (hit) out.concerns.push({ mention: name, reason: `\`${name} ${hit.raw}\` ${operandRisk.why}` });
+    if (hit) out.concerns.push({ mention: null, reason: `\`${name} ${hit.raw}\` ${operandRisk.why}` });
   }
   if (spec === undefined) return out;
 
@@ -285,7 +285,7 @@ export function judgeProgram(argv: readonly Arg[]): ProgramJudgement {
     const fromFile = s.values.has("-f") || s.values.has("--file");
     const script = scripts.length > 0 ? scripts : fromFile ? [] : s.operands.slice(0, 1);
     if (!s.flags.has("--sandbox")) {
-      if (fromFile) out.concerns.push({ mention: "-f", reason: "sed -f runs a script from a file, which may run commands (e) or write files (w)" });
+      if (fromFile) out.concerns.push({ mention: null, reason: "sed -f runs a script from a file, which may run commands (e) or write files (w)" });
       for (const sc of script)
         fromScript(sc.value === null ? null : scanSed(sc.value), "sed", out);
     }

@@ -1,0 +1,44 @@
+// The policies the shell tests judge with: a strict read-only allowlist of the kind the issue's
+// attacks were tried against (it names the programs an attacker would hide behind), and a
+// denylist that allows everything but a few programs.
+import type { CompiledPolicy, DecisionRecord } from "../../../../src/policy/index.ts";
+import { decide } from "../../../../src/policy/index.ts";
+import { CWD, compile, user } from "../helpers.ts";
+
+export const HOME = "/home/dev";
+
+/**
+ * Read-only programs by name (and the wrappers and builtins an attacker would hide behind), plus
+ * reads inside the project; everything else asks. Written with `command.matches` so the same
+ * policy also loads in the round-1 engine, which the regression tests were checked against.
+ */
+export const READ_ONLY = compile(
+  user(`
+default_action: ask
+rules:
+  - name: read-only commands
+    condition: 'tool == "bash" && command.matches("^(ls|cat|head|tail|wc|grep|rg|echo|printf|pwd|true|false|test|[[]|[[][[]|[(][(]|let|sort|uniq|cut|tr|diff|find|tree|stat|file|which|date|base64|xxd|od|strings|sed|awk|jq|less|more|cd|pushd|popd|declare|export|local|read|unset|mapfile|readarray|hash|fc|trap|flock|chroot|script|sg|unbuffer|python3|node|psql|sqlite3|ssh|bash|sh|env|timeout|nice|time|command|xargs|basename|dirname|realpath|du|tar|cp|shopt|set|alias|enable|getopts|wait)( |$)")'
+    action: allow
+  - name: read-only git
+    condition: 'tool == "bash" && command.matches("^git (status|log|diff|show|blame|branch|grep)( |$)")'
+    action: allow
+  - name: reads in the project
+    condition: 'tool == "read" && path.startsWith(cwd + "/")'
+    action: allow
+`),
+);
+
+/** Everything is allowed except deleting, fetching and touching a marker. */
+export const DENYLIST = compile(
+  user(`
+default_action: allow
+rules:
+  - name: no rm
+    condition: 'command.matches("^(rm|shred|curl|wget|touch)( |$)")'
+    action: deny
+`),
+);
+
+export function judge(policy: CompiledPolicy, command: string, hasUI = true): DecisionRecord {
+  return decide(policy, { tool: "bash", input: { command }, cwd: CWD, home: HOME }, { hasUI });
+}
