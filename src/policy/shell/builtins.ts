@@ -75,7 +75,14 @@ function setRisk(argv: readonly Arg[]): string | null {
       continue;
     }
     if (!a.startsWith("-") && !a.startsWith("+")) return null; // positional parameters
-    if (!SAFE_SET_FLAGS.test(a))
+    // `-euo pipefail`: flags, and `o` takes the next word as an option name.
+    const flags = a.replace("o", "");
+    if (flags !== a) {
+      const name = args[++i];
+      if (name === null || (name !== undefined && !SAFE_SET_OPTIONS.has(name)))
+        return `\`set ${a} ${name ?? "…"}\` changes how later commands are read or run`;
+    }
+    if (flags.length > 1 && !SAFE_SET_FLAGS.test(flags))
       return `\`set ${a}\` changes how later commands are read or run (-k, -a, -H and history are not followed)`;
   }
   return null;

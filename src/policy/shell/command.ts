@@ -5,6 +5,7 @@ import { basename } from "../paths.ts";
 import { CODE_ATTRIBUTES, CWD_UNKNOWN_AFTER, ESCAPING_BUILTINS, NAME_BUILTINS, NAME_TESTS, PLAIN_NAME } from "./builtins.ts";
 import { type CwdSet, changeDir, moveTo, single } from "./cwd.ts";
 import { dangerousVariable } from "./env-vars.ts";
+import { sshSession } from "./interpreters.ts";
 import { type FileUse, judgeProgram } from "./programs.ts";
 import type { Concern, Effect, ExecUnit, ShellPrefix, ShellUnit, ShellWord } from "./units.ts";
 import { type Arg, SHELLS, unwrap, wrapperOf } from "./wrappers.ts";
@@ -219,6 +220,9 @@ export function simpleCommand(input: CommandInput, run: Run): void {
   const escaping = lookup(ESCAPING_BUILTINS, name)?.(argv) ?? null;
   if (escaping !== null) concerns.push({ mention: null, reason: escaping });
 
+  const ssh = name === "ssh" ? sshSession(argv) : null;
+  if (ssh?.interactive) concerns.push({ mention: "interactive", reason: ssh.interactive });
+  if (ssh?.remote === null) dynamic ??= "the remote command is not static";
   if (unwrapped?.kind === "shell") concerns.push({ mention: "interactive", reason: `${name} starts an interactive shell: what is typed into it later is never judged` });
   if (unwrapped?.kind === "stdin-shell" && stdin === null) dynamic ??= "the shell runs a program read from standard input";
   if (unwrapped?.kind === "script" && unwrapped.script === null) dynamic ??= "the script string is not static";
@@ -254,6 +258,9 @@ export function simpleCommand(input: CommandInput, run: Run): void {
   }
   const child: Run = { ...run, depth: run.depth + 1 };
   for (const inner of judged.inner) simpleCommand({ argv: inner, prefixes, stdin: null, shell: copyShell(shell) }, child);
+
+  // The remote command runs on another machine, in a directory not known here.
+  if (typeof ssh?.remote === "string") run.script(ssh.remote, { cwd: null, stack: [] }, run.depth + 1);
 
   // Builtins that run strings later, or move the shell.
   if (name === "trap") {

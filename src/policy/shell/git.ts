@@ -204,19 +204,22 @@ export function judgeGit(argv: readonly Arg[]): GitJudgement {
       continue;
     }
     const name = v.includes("=") ? v.slice(0, v.indexOf("=")) : v;
-    // git accepts unique prefixes of long options (`--out=f` is `--output=f`).
+    // Unique prefixes of long options count as the option (parse-options accepts `--out=f`),
+    // and a short option may carry its value (`-O./pager`).
     const key =
       lookup(OPTION_RISKS, name) !== undefined
         ? name
         : name.startsWith("--") && name.length > 4
           ? Object.keys(OPTION_RISKS).find((k2) => k2.startsWith(name))
-          : undefined;
+          : !name.startsWith("--") && lookup(OPTION_RISKS, name.slice(0, 2)) !== undefined
+            ? name.slice(0, 2)
+            : undefined;
     const risk = key === undefined ? undefined : lookup(OPTION_RISKS, key);
     if (risk === undefined || key === undefined || (risk.only && !risk.only.includes(sub))) continue;
     let value: Arg | null = null;
     if (risk.value) {
       if (v.includes("=")) value = { ...a, value: v.slice(v.indexOf("=") + 1) };
-      else if (name.length === 2 && v.length > 2) value = { ...a, value: v.slice(2) };
+      else if (key.length === 2 && v.length > 2) value = { ...a, value: v.slice(2) };
       else value = rest[++k] ?? null;
     }
     if (risk.risk === "write") out.writes.push(value ?? { value: null, raw: a.raw, glob: false, tilde: false });

@@ -173,3 +173,37 @@ export function interactiveSession(argv: readonly Arg[]): string | null {
   }
   return `${name} with no script reads its program from the terminal or standard input`;
 }
+
+/** ssh's options that take a value. */
+const SSH_VALUES = new Set([..."BbcDEeFIiJLlmOopQRSWw"].map((c) => `-${c}`));
+/** ssh forms that run no remote shell (port forwarding, control commands, printing config). */
+const SSH_NO_SHELL = /^-[a-zA-Z]*[NGVQ]/;
+
+/**
+ * `ssh [options] host [command…]`: without a command it opens a remote shell (a session);
+ * with one, the command string runs on the remote host, where the working directory is unknown.
+ */
+export function sshSession(argv: readonly Arg[]): { interactive: string | null; remote: string | null | undefined } {
+  let i = 1;
+  let noShell = false;
+  let tty = false;
+  for (; i < argv.length; i++) {
+    const v = argv[i]?.value;
+    if (v === null || v === undefined) return { interactive: null, remote: null };
+    if (v === "--") {
+      i++;
+      break;
+    }
+    if (!v.startsWith("-")) break;
+    if (SSH_NO_SHELL.test(v)) noShell = true;
+    if (/^-[a-zA-Z]*t/.test(v)) tty = true;
+    const last = `-${v[v.length - 1]}`;
+    if (SSH_VALUES.has(last)) i++;
+  }
+  const rest = argv.slice(i + 1);
+  if (i >= argv.length || noShell) return { interactive: null, remote: undefined };
+  if (rest.length === 0) return { interactive: "ssh with no command opens a remote shell", remote: undefined };
+  const words = rest.map((a) => a.value);
+  const remote = words.includes(null) ? null : words.join(" ");
+  return { interactive: tty ? "ssh -t runs the command on a remote terminal" : null, remote };
+}

@@ -232,13 +232,6 @@ function optionName(v: string): string {
   return v.startsWith("--") && v.includes("=") ? v.slice(0, v.indexOf("=")) : v;
 }
 
-/** `-u` given as `-uroot` carries its value; the short option is its first two characters. */
-function shortWithValue(v: string, values: readonly string[]): string | null {
-  if (v.startsWith("--") || v.length <= 2) return null;
-  const short = v.slice(0, 2);
-  return values.includes(short) ? short : null;
-}
-
 /** A shell invoked with arguments: its `-c` script, a script file, or standard input. */
 export function shellScript(argv: readonly Arg[]): Unwrapped {
   for (let i = 1; i < argv.length; i++) {
@@ -305,17 +298,32 @@ function scan(
     }
     const name = optionName(v);
     const inline = v.startsWith("--") && v.includes("=") ? v.slice(v.indexOf("=") + 1) : null;
-    const short = shortWithValue(v, [...values, ...scripts]);
-    const key = short ?? name;
-    const valueArg: Arg | null =
-      short !== null
-        ? { ...a, value: v.slice(2), raw: a.raw }
-        : inline !== null
-          ? { ...a, value: inline }
-          : values.includes(key) || scripts.includes(key)
-            ? (argv[i + 1] ?? null)
-            : null;
-    const consumed = short === null && inline === null && (values.includes(key) || scripts.includes(key)) ? 2 : 1;
+    let key = name;
+    let valueArg: Arg | null = null;
+    let consumed = 1;
+    const takes = (k: string) => values.includes(k) || scripts.includes(k);
+    if (inline !== null) valueArg = { ...a, value: inline };
+    else if (!v.startsWith("--") && v.length > 2 && !takes(v)) {
+      // A cluster of short options (`-qc CMD`, `-uroot`): the first that takes a value ends it.
+      for (let k = 1; k < v.length; k++) {
+        const short = `-${v[k]}`;
+        key = short;
+        if (takes(short)) {
+          const glued = v.slice(k + 1);
+          if (glued !== "") valueArg = { ...a, value: glued };
+          else {
+            valueArg = argv[i + 1] ?? null;
+            consumed = 2;
+          }
+          break;
+        }
+        if (Array.isArray(spec.shell) && spec.shell.includes(short)) out.shell = true;
+        if (spec.noCommand?.includes(short)) out.none = true;
+      }
+    } else if (takes(name)) {
+      valueArg = argv[i + 1] ?? null;
+      consumed = 2;
+    }
     if (scripts.includes(key)) out.script = valueArg;
     if (spec.chdir?.includes(key)) out.chdir = valueArg;
     if (spec.replace?.includes(key) || (key === "-i" && spec.replace)) {
