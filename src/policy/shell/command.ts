@@ -231,6 +231,7 @@ export function simpleCommand(input: CommandInput, run: Run): void {
       const why = dangerousVariable(prefixOf(a).name, prefixOf(a).value);
       if (why !== null) concerns.push({ mention: prefixOf(a).name, reason: why });
     }
+    for (const r of unwrapped.reads ?? []) judged.reads.push({ arg: r, recursive: false });
     for (const u of unwrapped.unsets ?? []) {
       const why = u.value === null ? `${name} removes a variable that is not static` : dangerousVariable(u.value);
       if (why !== null) concerns.push({ mention: u.value, reason: `removing it: ${why}` });

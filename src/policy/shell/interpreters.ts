@@ -12,6 +12,8 @@ export interface InterpreterSpec {
   values?: readonly string[];
   /** Options whose value (or presence) supplies the program, so nothing is read later. */
   code?: readonly string[];
+  /** Of those, the options whose value is program text (`python3 -c`, `node -e`). */
+  inline?: readonly string[];
   /** Options that open an interactive session even with a script. */
   interactive?: readonly string[];
   /** A session by design, whatever the arguments (psql, vim, less). */
@@ -23,11 +25,13 @@ export interface InterpreterSpec {
 const PYTHON: InterpreterSpec = {
   values: ["-W", "-X", "-Q"],
   code: ["-c", "-m"],
+  inline: ["-c"],
   interactive: ["-i"],
 };
 const NODE: InterpreterSpec = {
   values: ["-r", "--require", "--import", "--loader", "--experimental-loader", "--title", "-C", "--conditions"],
   code: ["-e", "--eval", "-p", "--print", "--run", "--test", "-v", "--version", "-h", "--help"],
+  inline: ["-e", "--eval", "-p", "--print"],
   interactive: ["-i", "--interactive"],
 };
 const ALWAYS: InterpreterSpec = { always: true };
@@ -40,18 +44,18 @@ export const INTERPRETERS: Readonly<Record<string, InterpreterSpec>> = {
   pypy3: PYTHON,
   node: NODE,
   nodejs: NODE,
-  deno: { sessions: ["repl"], code: ["run", "eval", "test", "task", "fmt", "lint", "check", "compile"] },
-  bun: { sessions: ["repl"], code: ["run", "x", "test", "install", "add", "build", "-e", "--eval"] },
-  ruby: { values: ["-I", "-r", "-C", "-E", "-F"], code: ["-e", "-v", "--version"] },
+  deno: { sessions: ["repl"], code: ["run", "eval", "test", "task", "fmt", "lint", "check", "compile"], inline: ["eval"] },
+  bun: { sessions: ["repl"], code: ["run", "x", "test", "install", "add", "build", "-e", "--eval"], inline: ["-e", "--eval"] },
+  ruby: { values: ["-I", "-r", "-C", "-E", "-F"], code: ["-e", "-v", "--version"], inline: ["-e"] },
   irb: ALWAYS,
   pry: ALWAYS,
-  perl: { values: ["-I", "-M", "-m"], code: ["-e", "-E", "-v", "--version"], interactive: ["-d"] },
-  php: { values: ["-c", "-d", "-z"], code: ["-r", "-v", "--version", "-S", "-l"], interactive: ["-a"] },
-  lua: { values: ["-l"], code: ["-e", "-v"], interactive: ["-i"] },
-  luajit: { values: ["-l"], code: ["-e", "-v"], interactive: ["-i"] },
-  R: { code: ["-e", "-f", "--file", "--version"] },
-  Rscript: { code: ["-e", "--version"] },
-  julia: { values: ["-L", "-J", "-p", "-t", "--project"], code: ["-e", "-E", "-v", "--version"], interactive: ["-i"] },
+  perl: { values: ["-I", "-M", "-m"], code: ["-e", "-E", "-v", "--version"], inline: ["-e", "-E"], interactive: ["-d"] },
+  php: { values: ["-c", "-d", "-z"], code: ["-r", "-v", "--version", "-S", "-l"], inline: ["-r"], interactive: ["-a"] },
+  lua: { values: ["-l"], code: ["-e", "-v"], inline: ["-e"], interactive: ["-i"] },
+  luajit: { values: ["-l"], code: ["-e", "-v"], inline: ["-e"], interactive: ["-i"] },
+  R: { code: ["-e", "-f", "--file", "--version"], inline: ["-e"] },
+  Rscript: { code: ["-e", "--version"], inline: ["-e"] },
+  julia: { values: ["-L", "-J", "-p", "-t", "--project"], code: ["-e", "-E", "-v", "--version"], inline: ["-e", "-E"], interactive: ["-i"] },
   ghci: ALWAYS,
   jshell: ALWAYS,
   groovysh: ALWAYS,
@@ -141,6 +145,28 @@ function specOf(name: string): InterpreterSpec | undefined {
 }
 
 /**
+ * Why the command runs program text given inline (`python3 -c`, `node -e`, `perl -e`), which the
+ * engine cannot read as it reads shell: the call then needs a person. Null when it does not.
+ */
+export function inlineCode(argv: readonly Arg[]): string | null {
+  const head = argv[0]?.value;
+  if (head === null || head === undefined) return null;
+  const name = basename(head);
+  const spec = specOf(name);
+  if (spec?.inline === undefined) return null;
+  for (const a of argv.slice(1)) {
+    const v = a.value;
+    if (v === null) return null;
+    const key = v.startsWith("--") && v.includes("=") ? v.slice(0, v.indexOf("=")) : v;
+    const cluster = /^-[A-Za-z]{2,}$/.test(v);
+    if (spec.inline.includes(key) || (cluster && spec.inline.some((o) => o.length === 2 && v.includes(o[1] as string))))
+      return `\`${name} ${v}\` runs ${name} code given inline, which the engine cannot read`;
+    if (!v.startsWith("-")) return null; // a script file: its arguments follow
+  }
+  return null;
+}
+
+/**
  * Why this command opens a session that runs what it reads later, or null. `argv[0]` is the
  * program; shells (bash, sh, …) are judged by the wrapper table's shellScript instead.
  */
@@ -157,11 +183,11 @@ export function interactiveSession(argv: readonly Arg[]): string | null {
     const v = argv[i]?.value;
     if (v === null || v === undefined) return null; // a dynamic word: judged as dynamic elsewhere
     if (spec.sessions?.includes(v) && i === 1) return `\`${name} ${v}\` opens an interactive session`;
-    if (spec.interactive?.some((o) => v === o || (o.length === 2 && v.startsWith("-") && !v.startsWith("--") && v.includes(o[1] as string) && code.every((c) => !v.includes((c[1] ?? "") as string)))))
+    const cluster = /^-[A-Za-z]{2,}$/.test(v);
+    if (spec.interactive?.some((o) => v === o || (cluster && o.length === 2 && v.includes(o[1] as string))))
       return `${name} ${v} opens an interactive session after its script`;
     const key = v.startsWith("--") && v.includes("=") ? v.slice(0, v.indexOf("=")) : v;
-    if (code.includes(key) || (key.length > 2 && !key.startsWith("--") && code.includes(key.slice(0, 2))))
-      return null;
+    if (code.includes(key) || (cluster && code.some((c) => c.length === 2 && v.includes(c[1] as string)))) return null;
     if (v === "-") return `${name} - reads its program from standard input`;
     if (v === "--") return i + 1 < argv.length ? null : `${name} with no script reads its program from standard input`;
     if (values.includes(key)) {

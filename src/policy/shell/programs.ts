@@ -4,7 +4,7 @@ import { basename } from "../paths.ts";
 import { type Effect as FileEffect, FILE_PROGRAMS, type FileProgram, type ValueRole } from "./file-programs.ts";
 import { judgeGit } from "./git.ts";
 import { GRAMMARS } from "./grammars.ts";
-import { interactiveSession } from "./interpreters.ts";
+import { inlineCode, interactiveSession } from "./interpreters.ts";
 import { RISKY_OPERANDS, RISKY_OPTIONS, type RiskyOption } from "./risky-options.ts";
 import { type ScriptFinding, scanAwk, scanSed } from "./scripts.ts";
 import type { Concern, Effect } from "./units.ts";
@@ -214,6 +214,8 @@ export function judgeProgram(argv: readonly Arg[]): ProgramJudgement {
   const out: ProgramJudgement = { effect: "read", reads: [], writes: [], concerns: [], inner: [], chdir: [], dynamic: null };
   const interactive = interactiveSession(argv);
   if (interactive !== null) out.concerns.push({ mention: "interactive", reason: interactive });
+  const inline = inlineCode(argv);
+  if (inline !== null) out.concerns.push({ mention: null, reason: inline });
 
   const grammar = lookup(GRAMMARS, name);
   if (grammar) {

@@ -38,6 +38,10 @@ export interface WrapperSpec {
   unset?: readonly string[];
   /** A flag that makes the first operand a command string (`entr -s`). */
   scriptFlag?: string;
+  /** Options that replace the operands before the command (`runuser -u USER cmd`). */
+  operandOptions?: readonly string[];
+  /** Options whose value is a file the wrapper reads (`xargs -a FILE`). */
+  reads?: readonly string[];
 }
 
 const SHELL_NAMES = ["bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "yash", "posh", "fish", "csh", "tcsh"];
@@ -141,6 +145,7 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
     values: [...SU.values, "-u", "--user"],
     script: ["-c", "--command"],
     operands: 1,
+    operandOptions: ["-u", "--user"],
     shell: "always-when-empty",
   },
   xargs: {
@@ -151,6 +156,7 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
     fallback: "echo",
     replace: ["-I", "-i", "--replace"],
     appends: true,
+    reads: ["-a", "--arg-file"],
   },
   watch: {
     values: ["-n", "--interval", "-q", "--equexit"],
@@ -192,6 +198,8 @@ export type Unwrapped =
       assigns: Arg[];
       /** Variables the wrapper removes from the command's environment. */
       unsets?: Arg[];
+      /** Files the wrapper itself reads (`xargs -a FILE`). */
+      reads?: Arg[];
       /** The command runs in another directory (null: unknown). */
       chdir?: Arg | null;
       /** The command gets extra, unknown arguments (xargs). */
@@ -270,6 +278,8 @@ function scan(
   none?: boolean;
   replace?: string[];
   unsets?: Arg[];
+  reads?: Arg[];
+  operandOption?: boolean;
 } {
   const values = spec.values ?? [];
   const scripts = spec.script ?? [];
@@ -332,6 +342,11 @@ function scan(
     }
     if (Array.isArray(spec.shell) && spec.shell.includes(key)) out.shell = true;
     if (spec.noCommand?.includes(key)) out.none = true;
+    if (spec.reads?.includes(key) && valueArg !== null) {
+      out.reads ??= [];
+      out.reads.push(valueArg);
+    }
+    if (spec.operandOptions?.includes(key)) out.operandOption = true;
     if (spec.unset?.includes(key) && valueArg !== null) {
       out.unsets ??= [];
       out.unsets.push(valueArg);
@@ -377,13 +392,14 @@ export function unwrap(argv: readonly Arg[]): Unwrapped {
   let i = scanned.at;
   const assigns: Arg[] = [];
   if (spec.assignments) {
-    while (i < argv.length && /^[A-Za-z_][A-Za-z0-9_]*\+?=/.test(argv[i]?.value ?? "")) assigns.push(argv[i++] as Arg);
+    // env and sudo take any NAME=value word (BASH_FUNC_ls%%=… included) as environment.
+    while (i < argv.length && /^[^=]+=/.test(argv[i]?.value ?? "")) assigns.push(argv[i++] as Arg);
   }
   // `nice -5 cmd`: an old-style adjustment.
   if (name === "nice" && /^-\d+$/.test(argv[i]?.value ?? "")) i++;
   // `flock 9` (a file descriptor) runs nothing.
   if (name === "flock" && /^\d+$/.test(argv[i]?.value ?? "") && i + 1 >= argv.length) return { kind: "none" };
-  i += spec.operands ?? 0;
+  if (!scanned.operandOption) i += spec.operands ?? 0;
   if (i >= argv.length) {
     if (scanned.shell || spec.shell === "always-when-empty") return { kind: "shell" };
     if (spec.fallback) return { kind: "inner", argv: [{ value: spec.fallback, raw: spec.fallback, glob: false, tilde: false }], assigns, appends: true };
@@ -399,6 +415,7 @@ export function unwrap(argv: readonly Arg[]): Unwrapped {
   }
   const out: Unwrapped = { kind: "inner", argv: inner, assigns };
   if (scanned.unsets) out.unsets = scanned.unsets;
+  if (scanned.reads) out.reads = scanned.reads;
   if (scanned.chdir !== undefined) out.chdir = scanned.chdir;
   else if (spec.chdir !== undefined && spec.chdir.length === 0) out.chdir = null;
   if (spec.appends && !scanned.replace) out.appends = true;
