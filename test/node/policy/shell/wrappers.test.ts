@@ -62,7 +62,8 @@ describe("Codex types into an interactive session; no hook sees it", () => {
     expect(judge(python, "python3 -i").action).toBe("ask");
     expect(judge(python, "python3").action).toBe("ask");
     expect(judge(python, "python3 script.py").action).toBe("allow");
-    expect(judge(python, "python3 -c 'print(1)'").action).toBe("allow");
+    // Inline code is program text the engine cannot read: a person sees it.
+    expect(judge(python, "python3 -c 'import os; os.system(\"rm -rf ~\")'").action).toBe("ask");
     if (!has("python3")) return;
     const run = runInBash("python3 -i", { files: { "keep.txt": "x" }, stdin: "import os; os.system('rm -f keep.txt')\n" });
     expect(run.exists("keep.txt")).toBe(false);
