@@ -48,23 +48,37 @@ export function applyConcerns(v: Verdict, concerns: readonly Concern[]): Verdict
   return out;
 }
 
+interface ExecFacts {
+  argv: string[];
+  words: CelWord[];
+  prefixes: Record<string, string>;
+  dynamic: boolean;
+  interactive: boolean;
+  /** The resolved directory, for the last working directory and home it was resolved against. */
+  dir?: { cwd: string; home: string | null; value: string };
+}
+
 // Units come from the analysis cache, so their condition-facing values are built once.
-const celWords = new WeakMap<ExecUnit, { argv: string[]; words: CelWord[]; prefixes: Record<string, string> }>();
-function celFacts(unit: ExecUnit): { argv: string[]; words: CelWord[]; prefixes: Record<string, string> } {
-  let facts = celWords.get(unit);
+const execFacts = new WeakMap<ExecUnit, ExecFacts>();
+function factsOf(unit: ExecUnit, cwd: string, home: string | null): ExecFacts & { dir: { value: string } } {
+  let facts = execFacts.get(unit);
   if (facts === undefined) {
     facts = {
       argv: unit.argv,
       words: unit.words.map((w) => ({ value: w.value ?? w.raw, raw: w.raw, static: w.value !== null, glob: w.glob })),
       prefixes: Object.fromEntries(unit.prefixes.map((p) => [p.name, p.value ?? p.raw])),
+      dynamic: unit.words.some((w) => w.value === null),
+      interactive: unit.concerns.some((c) => c.mention === "interactive"),
     };
-    celWords.set(unit, facts);
+    execFacts.set(unit, facts);
   }
-  return facts;
+  if (facts.dir === undefined || facts.dir.cwd !== cwd || facts.dir.home !== home)
+    facts.dir = { cwd, home, value: resolveShellDir(unit.cwd, cwd, home) ?? "" };
+  return facts as ExecFacts & { dir: { value: string } };
 }
 
 function judgeExec(policy: CompiledPolicy, base: CelContext, unit: ExecUnit, home: string | null): Verdict {
-  const facts = celFacts(unit);
+  const facts = factsOf(unit, base.cwd, home);
   const ctx: CelContext = {
     ...base,
     command: unit.text,
@@ -75,9 +89,9 @@ function judgeExec(policy: CompiledPolicy, base: CelContext, unit: ExecUnit, hom
     words: facts.words,
     prefixes: facts.prefixes,
     program: unit.program,
-    dir: resolveShellDir(unit.cwd, base.cwd, home) ?? "",
-    dynamic: unit.words.some((w) => w.value === null),
-    interactive: unit.concerns.some((c) => c.mention === "interactive"),
+    dir: facts.dir.value,
+    dynamic: facts.dynamic,
+    interactive: facts.interactive,
   };
   let v = evaluateSubject(policy, ctx, unit.argv[0] ?? "");
   if (unit.dynamic !== null) v = atLeastAsk(v, unit.dynamic);

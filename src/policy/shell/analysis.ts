@@ -56,12 +56,20 @@ function prefixesOf(src: string, assigns: readonly Assignment[]): ShellPrefix[] 
   }));
 }
 
-/** mvdan/sh's heredoc range ends with the closing delimiter line; the program is what precedes it. */
-function heredocBody(raw: string, delimiter: string | null): string {
-  const lines = raw.split("\n");
-  const last = lines[lines.length - 1]?.replace(/^\t+/, "");
-  if (delimiter !== null && last === delimiter) lines.pop();
-  return lines.join("\n");
+/**
+ * What a here-document gives standard input: with a quoted delimiter its text as written; without,
+ * its text after `\$`, `` \` ``, `\\` and backslash-newline are unescaped; null when it expands
+ * something. Read from the parser's values, not the source, which inside backquotes carries an
+ * extra level of backslashes.
+ */
+function heredocBody(body: Word, delimiter: Word | null): string | null {
+  const quoted = delimiter?.parts.some((p) => p.type !== "lit" || p.value.includes("\\")) === true;
+  let text = "";
+  for (const p of body.parts) {
+    if (p.type !== "lit") return null;
+    text += p.value;
+  }
+  return quoted ? text : text.replace(/\\([$`\\\n])/g, (_m, c: string) => (c === "\n" ? "" : c));
 }
 
 /** Judges a statement's redirections; returns the static script on its standard input, if any. */
@@ -78,7 +86,7 @@ function redirects(src: string, redirs: readonly Redirect[], shell: Shell, out: 
       }
     };
     if (r.op === ops.hdoc || r.op === ops.dashHdoc) {
-      stdin = r.hdoc ? heredocBody(src.slice(r.hdoc.start, r.hdoc.end), target.value) : "";
+      stdin = r.hdoc ? heredocBody(r.hdoc, r.word) : "";
     } else if (r.op === ops.word) {
       stdin = target.value;
     } else if (r.op === ops.readWrite) {
@@ -93,17 +101,21 @@ function redirects(src: string, redirs: readonly Redirect[], shell: Shell, out: 
   return stdin;
 }
 
-/** Whether events[from..to) run anything that may move the working directory. */
-function movesDir(events: ParsedScript["events"], from: number, to: number): boolean {
-  for (let i = from; i < to; i++) {
-    const e = events[i];
-    if (e?.kind !== "stmt" || e.cmd?.type !== "call") continue;
-    const first = e.cmd.args[0];
-    if (first === undefined) continue;
-    const v = wordValue(first).value;
-    if (v === null || CWD_CHANGERS.has(v) || e.cmd.args.some((w) => wordValue(w).value === "cd")) return true;
-  }
-  return false;
+/** For each event, how many statements before it may move the working directory. */
+function dirMoves(events: ParsedScript["events"]): Uint32Array {
+  const before = new Uint32Array(events.length + 1);
+  events.forEach((e, i) => {
+    let moves = false;
+    if (e.kind === "stmt" && e.cmd?.type === "call") {
+      const first = e.cmd.args[0];
+      if (first !== undefined) {
+        const v = wordValue(first).value;
+        moves = v === null || CWD_CHANGERS.has(v) || e.cmd.args.some((w) => wordValue(w).value === "cd");
+      }
+    }
+    before[i + 1] = (before[i] as number) + (moves ? 1 : 0);
+  });
+  return before;
 }
 
 /** For each `enter` event, the index of its `leave`. */
@@ -197,7 +209,9 @@ function analyzeScript(src: string, shell: Shell, depth: number, out: Collector)
     depth,
   };
   const ends = events.some((e) => e.kind === "enter") ? scopeEnds(events) : null;
-  const anywhere = ends !== null && movesDir(events, 0, events.length);
+  const moves = ends === null ? null : dirMoves(events);
+  const movesDir = (from: number, to: number) => moves !== null && (moves[to] as number) > (moves[from] as number);
+  const anywhere = movesDir(0, events.length);
   const saved: Saved[] = [];
   events.forEach((event, i) => {
     switch (event.kind) {
@@ -205,10 +219,10 @@ function analyzeScript(src: string, shell: Shell, depth: number, out: Collector)
         return;
       case "enter": {
         const end = ends?.get(i) ?? events.length;
-        const moves = movesDir(events, i, end);
-        saved.push({ kind: event.scope, shell: copyShell(shell), moves });
+        const inside = movesDir(i, end);
+        saved.push({ kind: event.scope, shell: copyShell(shell), moves: inside });
         // A loop repeats its moves; a function body runs later, from wherever the script is then.
-        if (event.scope === "loop" && moves) shell.cwd = null;
+        if (event.scope === "loop" && inside) shell.cwd = null;
         if (event.scope === "function") shell.cwd = anywhere ? null : START;
         return;
       }

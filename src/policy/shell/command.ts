@@ -38,7 +38,7 @@ function word(a: Arg): ShellWord {
 }
 
 function textOf(argv: readonly Arg[]): string {
-  return argv.map((a) => a.value ?? a.raw).join(" ");
+  return argv.map((a) => (a.value === null || a.pipe ? a.raw : a.value)).join(" ");
 }
 
 /** Concerns of the variables a command gets: a rule allows them only if it names them. */
@@ -79,6 +79,8 @@ export function execUnit(
 
 /** A read or write of `use` in every directory the shell may be in. */
 function pathUnits(kind: "read" | "write", use: FileUse, cwd: CwdSet, run: Run): void {
+  // A pipe from a process substitution is not a file; the command behind it is judged itself.
+  if (use.arg.pipe) return;
   const dirs = cwd === null ? [null] : cwd;
   for (const dir of dirs) {
     run.push({
@@ -276,7 +278,11 @@ export function simpleCommand(input: CommandInput, run: Run): void {
     else if (cb?.value) run.script(cb.value, copyShell(shell), run.depth + 1);
   }
   if (name === "cd" || name === "pushd" || name === "popd") moveDir(name, argv, shell);
-  if (CWD_UNKNOWN_AFTER.has(name)) shell.cwd = null;
+  if (CWD_UNKNOWN_AFTER.has(name)) {
+    shell.cwd = null;
+    // `source <(curl …)` runs another command's output.
+    if (argv[1]?.pipe) exec.dynamic ??= "it runs a program read from another command's output";
+  }
 
   if (unwrapped === null) return;
   switch (unwrapped.kind) {

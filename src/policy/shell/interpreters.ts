@@ -195,6 +195,7 @@ export function interactiveSession(argv: readonly Arg[]): string | null {
       continue;
     }
     if (v.startsWith("-")) continue;
+    if (argv[i]?.pipe) return `${name} runs a program read from another command's output`;
     return null; // a script file (or a subcommand) runs instead of a session
   }
   return `${name} with no script reads its program from the terminal or standard input`;

@@ -13,7 +13,19 @@ export interface PathFacts {
   sensitive: boolean;
 }
 
+// Units come from the analysis cache and are judged again on every repeat of a command: the
+// facts are kept per unit for the last working directory and home they were resolved against.
+const cache = new WeakMap<PathUnit, { cwd: string; home: string | null; facts: PathFacts }>();
+
 export function pathFacts(unit: PathUnit, callCwd: string, home: string | null): PathFacts {
+  const hit = cache.get(unit);
+  if (hit !== undefined && hit.cwd === callCwd && hit.home === home) return hit.facts;
+  const facts = computeFacts(unit, callCwd, home);
+  cache.set(unit, { cwd: callCwd, home, facts });
+  return facts;
+}
+
+function computeFacts(unit: PathUnit, callCwd: string, home: string | null): PathFacts {
   const path = resolveShellPath(unit, callCwd, home);
   // Unknown paths are still checked by what is written (`~user/.ssh/id_rsa`).
   const shown = path ?? unit.path ?? unit.text;

@@ -42,8 +42,18 @@ export function unitRisk(unit: ShellUnit, callCwd: string, home: string | null):
   }
 }
 
+const cache = new WeakMap<readonly ShellUnit[], { cwd: string; home: string | null; risk: ShellRisk }>();
+
 /** The highest risk of any part; the justification of the first part that reaches it. */
 export function shellRisk(units: readonly ShellUnit[], callCwd: string, home: string | null): ShellRisk {
+  const hit = cache.get(units);
+  if (hit !== undefined && hit.cwd === callCwd && hit.home === home) return hit.risk;
+  const risk = computeRisk(units, callCwd, home);
+  cache.set(units, { cwd: callCwd, home, risk });
+  return risk;
+}
+
+function computeRisk(units: readonly ShellUnit[], callCwd: string, home: string | null): ShellRisk {
   let worst: ShellRisk = { risk: "low", justification: "read-only commands" };
   for (const u of units) {
     const r = unitRisk(u, callCwd, home);

@@ -40,6 +40,8 @@ export type WordPart =
   | { type: "param"; name: string }
   /** An extended glob pattern such as `@(a|b)`, kept as written. */
   | { type: "extglob"; value: string }
+  /** `<(…)` or `>(…)`: bash passes a pipe's name, `/dev/fd/N`. */
+  | { type: "procsubst" }
   /** Any other substitution or expansion: its value is only known at run time. */
   | { type: "dynamic" };
 
@@ -188,6 +190,8 @@ interface Context {
   dq: number;
   /** Inside the word of a `${…}` that is itself inside double quotes. */
   dqParam: number;
+  /** Inside backquotes, where bash removes a level of backslashes before it parses. */
+  bq: number;
 }
 
 class Walker {
@@ -197,7 +201,7 @@ class Walker {
   /** UTF-8 byte offset → UTF-16 index; only built for scripts that are not pure ASCII. */
   #index: Uint32Array | null = null;
   readonly #stmts: StmtEvent[] = [];
-  #ctx: Context = { arith: 0, dq: 0, dqParam: 0 };
+  #ctx: Context = { arith: 0, dq: 0, dqParam: 0, bq: 0 };
 
   constructor(src: string, ops: OpCodes) {
     this.#src = src;
@@ -280,7 +284,7 @@ class Walker {
     this.#stmts.push(event);
     try {
       // A nested statement ($(…), a body) starts in a fresh context.
-      this.within({ arith: 0, dq: 0, dqParam: 0 }, () => {
+      this.within({ arith: 0, dq: 0, dqParam: 0, bq: this.#ctx.bq }, () => {
         const cmd = child(node, "Cmd");
         if (cmd !== null) event.cmd = this.command(cmd);
         for (const r of children(node, "Redirs")) {
@@ -382,11 +386,17 @@ class Walker {
 
   part(node: RawNode): WordPart {
     switch (typeOf(node)) {
-      case "*syntax.Lit":
-        return { type: "lit", value: goString(node.Value) };
-      case "*syntax.SglQuoted":
+      case "*syntax.Lit": {
+        const value = goString(node.Value);
+        this.#backslashHazard(node, value);
+        return { type: "lit", value };
+      }
+      case "*syntax.SglQuoted": {
         this.#sglHazard(node);
-        return { type: "sgl", value: goString(node.Value), dollar: node.Dollar === true };
+        const value = goString(node.Value);
+        this.#backslashHazard(node, value);
+        return { type: "sgl", value, dollar: node.Dollar === true };
+      }
       case "*syntax.DblQuoted":
         return this.#inDq(() => ({
           type: "dbl",
@@ -401,6 +411,9 @@ class Walker {
       case "*syntax.ExtGlob":
         this.node(node);
         return { type: "extglob", value: this.#src.slice(this.start(node), this.end(node)) };
+      case "*syntax.ProcSubst":
+        this.node(node);
+        return { type: "procsubst" };
       default:
         this.node(node);
         return { type: "dynamic" };
@@ -424,6 +437,13 @@ class Walker {
       this.hazard(node, "single quotes inside a double-quoted ${…} are literal to bash, not quotes");
   }
 
+  #backslashHazard(node: RawNode, value: string): void {
+    // Inside backquotes bash turns `\\` into `\` (and `\$` into `$`) before it parses, also within
+    // quotes; mvdan/sh does not within quotes. A backslash there may mean something else to bash.
+    if (this.#ctx.bq > 0 && value.includes("\\"))
+      this.hazard(node, "a backslash inside backquotes (bash removes one level of backslashes first; the parser does not)");
+  }
+
   optional(node: RawNode, field: string): void {
     const n = child(node, field);
     if (n !== null) this.node(n);
@@ -433,6 +453,7 @@ class Walker {
   node(node: RawNode): void {
     switch (typeOf(node)) {
       case "*syntax.Lit":
+        this.#backslashHazard(node, goString(node.Value));
         if (this.#ctx.arith > 0) {
           const v = goString(node.Value);
           if (!NUMBER.test(v))
@@ -441,6 +462,7 @@ class Walker {
         return;
       case "*syntax.SglQuoted":
         this.#sglHazard(node);
+        this.#backslashHazard(node, goString(node.Value));
         if (this.#ctx.arith > 0) this.hazard(node, "a quoted string in arithmetic is evaluated as code");
         return;
       case "*syntax.Word":
@@ -464,8 +486,14 @@ class Walker {
       case "*syntax.DeclClause":
         this.command(node);
         return;
-      case "*syntax.Subshell":
       case "*syntax.CmdSubst":
+        if (node.Backquotes === true) {
+          this.within({ bq: this.#ctx.bq + 1 }, () => this.scoped("subshell", () => this.stmts(node, "Stmts")));
+          return;
+        }
+        this.scoped("subshell", () => this.stmts(node, "Stmts"));
+        return;
+      case "*syntax.Subshell":
       case "*syntax.ProcSubst":
         this.scoped("subshell", () => this.stmts(node, "Stmts"));
         return;

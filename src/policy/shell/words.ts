@@ -10,6 +10,8 @@ export interface WordValue {
   glob: boolean;
   /** The value starts with a `~` or `~user` bash expands (not a quoted `"~"`). */
   tilde: boolean;
+  /** The word is a process substitution: a pipe from a command (judged on its own), not a file. */
+  pipe?: boolean;
 }
 
 export const DYNAMIC_WORD: WordValue = { value: null, glob: false, tilde: false };
@@ -153,6 +155,9 @@ function chars(parts: readonly WordPart[], out: Ch[], inDouble: boolean): void {
       case "extglob":
         for (const c of part.value) out.push({ c, quoted: false });
         break;
+      case "procsubst":
+        out.push({ c: null, quoted: true });
+        break;
       case "dynamic":
         out.push({ c: null, quoted: inDouble });
         break;
@@ -265,7 +270,10 @@ function expandBraces(word: Ch[], budget: { left: number }): Ch[][] | null {
 }
 
 /** The value of a word where bash needs exactly one (a redirect target): braces are not expanded. */
+const PIPE: WordValue = { value: "/dev/fd/63", glob: false, tilde: false, pipe: true };
+
 export function wordValue(word: Word): WordValue {
+  if (word.parts.length === 1 && word.parts[0]?.type === "procsubst") return PIPE;
   const cs: Ch[] = [];
   chars(word.parts, cs, false);
   const v = valueOf(cs);
@@ -282,6 +290,7 @@ export function wordValue(word: Word): WordValue {
  * unquoted results disappear as in bash. One dynamic entry when the count is not knowable.
  */
 export function expandWord(word: Word): WordValue[] {
+  if (word.parts.length === 1 && word.parts[0]?.type === "procsubst") return [PIPE];
   const cs: Ch[] = [];
   chars(word.parts, cs, false);
   if (!cs.some((c) => !c.quoted && c.c === "{")) return [valueOf(cs)];

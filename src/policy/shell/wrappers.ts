@@ -259,6 +259,8 @@ export function shellScript(argv: readonly Arg[]): Unwrapped {
       continue;
     }
     if (v.startsWith("--")) continue;
+    // `bash <(curl …)`: the program is another command's output.
+    if ((argv[i] as Arg).pipe) return { kind: "script", script: null };
     // A script file: its content is not known here, so the rules judge the call itself.
     return { kind: "none" };
   }
