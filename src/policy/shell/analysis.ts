@@ -168,7 +168,7 @@ function statement(src: string, event: StmtEvent, shell: Shell, run: Run, out: C
     simpleCommand({ argv, prefixes: [], stdin, shell }, run);
     if (stringIntoArray) event.hazards.push({ reason: "a string assigned to an array is parsed again (its subscripts run as code)", start: event.start, end: event.end });
   } else if (cmd?.type === "keyword") {
-    const text = src.slice(event.start, event.end).split("\n")[0] ?? "";
+    const text = src.slice(cmd.start, cmd.end).split("\n")[0] ?? "";
     const argv = text.split(/\s+/).filter(Boolean).map((w) => ({ value: w, raw: w, glob: false, tilde: false }));
     out.push(execUnit(argv, { prefixes: [], cwd: shell.cwd, dynamic: null, effect: "read", concerns: [] }));
   }

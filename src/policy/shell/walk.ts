@@ -76,7 +76,7 @@ export type Command =
   | { type: "call"; assigns: Assignment[]; args: Word[] }
   | { type: "decl"; variant: string; args: Assignment[] }
   /** `[[ … ]]`, `(( … ))` and `let …`: builtins with their own grammar, judged as one unit. */
-  | { type: "keyword"; name: "[[" | "((" | "let" }
+  | { type: "keyword"; name: "[[" | "((" | "let"; start: number; end: number }
   | { type: "func"; name: string }
   | { type: "other" };
 
@@ -333,9 +333,10 @@ class Walker {
       };
     }
     this.node(node);
-    if (type === "*syntax.TestClause") return { type: "keyword", name: "[[" };
-    if (type === "*syntax.ArithmCmd") return { type: "keyword", name: "((" };
-    if (type === "*syntax.LetClause") return { type: "keyword", name: "let" };
+    const at = { start: this.start(node), end: this.end(node) };
+    if (type === "*syntax.TestClause") return { type: "keyword", name: "[[", ...at };
+    if (type === "*syntax.ArithmCmd") return { type: "keyword", name: "((", ...at };
+    if (type === "*syntax.LetClause") return { type: "keyword", name: "let", ...at };
     if (type === "*syntax.FuncDecl") {
       const name = child(node, "Name");
       return { type: "func", name: name === null ? "" : goString(name.Value) };
