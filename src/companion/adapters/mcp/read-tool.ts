@@ -1,6 +1,5 @@
 // `read`: a guarded file's text (line window, Pi's truncation notices) or an image attachment.
-import { constants } from "node:fs";
-import { open } from "node:fs/promises";
+import { openInside } from "../../guards/index.ts";
 import { ToolFailure, type ToolResult, textResult } from "./tool-result.ts";
 import { formatSize, MAX_BYTES, truncateHead } from "./truncate.ts";
 
@@ -25,14 +24,16 @@ const IMAGE_MAGIC: { mime: string; test: (b: Buffer) => boolean }[] = [
   { mime: "image/bmp", test: (b) => b.subarray(0, 2).toString("latin1") === "BM" },
 ];
 
-async function readNoFollow(absolute: string): Promise<Buffer> {
-  // O_NOFOLLOW: the guard resolved symlinks already; a link swapped in since then is not followed.
-  const handle = await open(absolute, constants.O_RDONLY | constants.O_NOFOLLOW).catch((error: unknown) => {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") throw new ToolFailure("File not found");
-    if (code === "ELOOP") throw new ToolFailure("Refused: the file was replaced by a symlink");
-    throw new ToolFailure(`Cannot open file (${code ?? "error"})`);
-  });
+async function readGuarded(workspace: string, absolute: string): Promise<Buffer> {
+  // Open first, then check what was opened: a path swapped between the guard's check and the
+  // open (a directory replaced by a symlink) is caught on the descriptor itself.
+  const opened = await openInside(workspace, absolute);
+  if (!opened.ok) {
+    if (opened.code === "ENOENT" || opened.code === "ENOTDIR") throw new ToolFailure("File not found");
+    if (opened.code !== undefined && opened.code !== "ELOOP") throw new ToolFailure(`Cannot open file (${opened.code})`);
+    throw new ToolFailure(`Refused by Airlock: ${opened.reason}`);
+  }
+  const handle = opened.handle;
   try {
     const stat = await handle.stat();
     if (stat.isDirectory()) throw new ToolFailure("Path is a directory; use ls");
@@ -45,8 +46,9 @@ async function readNoFollow(absolute: string): Promise<Buffer> {
   }
 }
 
-export async function readTool(absolute: string, args: ReadArgs): Promise<ToolResult> {
-  const buffer = await readNoFollow(absolute);
+/** Reads `absolute` (resolved by the path guard inside `workspace`) as Pi's read tool does. */
+export async function readTool(workspace: string, absolute: string, args: ReadArgs): Promise<ToolResult> {
+  const buffer = await readGuarded(workspace, absolute);
   const image = IMAGE_MAGIC.find((m) => m.test(buffer));
   if (image) {
     return {

@@ -150,7 +150,8 @@ export function createGovernedServer(options: GovernedServerOptions): GovernedSe
       },
       annotations: { readOnlyHint: true },
     },
-    (args, extra) => govern("read", args, args.path, extra.requestId, (r) => readTool(r.absolute, args)),
+    (args, extra) =>
+      govern("read", args, args.path, extra.requestId, (r) => readTool(options.workspace, r.absolute, args)),
   );
 
   registered.grep = server.registerTool(
