@@ -23,7 +23,8 @@ export function riskClassOf(tool: string, capability: Capability, risk: Risk): R
     case "http":
       return "EXFILTRATION";
     case "exec":
-      return "DESTRUCTIVE";
+      // A read-only command is inspection, a workspace write a scoped write (the shell's risk).
+      return risk === "low" ? "READ" : risk === "medium" ? "WRITE" : "DESTRUCTIVE";
     case "tool":
       return risk === "high" || HIGH_IMPACT_NAME.test(tool) ? "HIGH" : "WRITE";
   }
