@@ -9,15 +9,23 @@ export const HOME = "/home/dev";
 
 /**
  * Read-only programs by name (and the wrappers and builtins an attacker would hide behind), plus
- * reads inside the project; everything else asks. Written with `command.matches` so the same
- * policy also loads in the round-1 engine, which the regression tests were checked against.
+ * reads inside the project; everything else asks. (Checked against the round-1 engine with the
+ * same list as one `command.matches("^(ls|cat|…)( |$)")`.)
  */
 export const READ_ONLY = compile(
   user(`
 default_action: ask
 rules:
   - name: read-only commands
-    condition: 'tool == "bash" && command.matches("^(ls|cat|head|tail|wc|grep|rg|echo|printf|pwd|true|false|test|[[]|[[][[]|[(][(]|let|sort|uniq|cut|tr|diff|find|tree|stat|file|which|date|base64|xxd|od|strings|sed|awk|jq|less|more|cd|pushd|popd|declare|export|local|read|unset|mapfile|readarray|hash|fc|trap|flock|chroot|script|sg|unbuffer|python3|node|psql|sqlite3|ssh|bash|sh|env|timeout|nice|time|command|xargs|basename|dirname|realpath|du|tar|cp|shopt|set|alias|enable|getopts|wait)( |$)")'
+    condition: >-
+      tool == "bash" && program in [
+      "ls", "cat", "head", "tail", "wc", "grep", "rg", "echo", "printf", "pwd", "true", "false",
+      "test", "[", "[[", "((", "let", "sort", "uniq", "cut", "tr", "diff", "find", "tree", "stat",
+      "file", "which", "date", "base64", "xxd", "od", "strings", "sed", "awk", "jq", "less", "more",
+      "cd", "pushd", "popd", "declare", "export", "local", "read", "unset", "mapfile", "readarray",
+      "hash", "fc", "trap", "flock", "chroot", "script", "sg", "unbuffer", "python3", "node", "psql",
+      "sqlite3", "ssh", "bash", "sh", "env", "timeout", "nice", "time", "command", "xargs", "basename",
+      "dirname", "realpath", "du", "tar", "cp", "shopt", "set", "alias", "enable", "getopts", "wait"]
     action: allow
   - name: read-only git
     condition: 'tool == "bash" && command.matches("^git (status|log|diff|show|blame|branch|grep)( |$)")'
