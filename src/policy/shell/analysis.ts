@@ -110,7 +110,8 @@ function dirMoves(events: ParsedScript["events"]): Uint32Array {
       const first = e.cmd.args[0];
       if (first !== undefined) {
         const v = wordValue(first).value;
-        moves = v === null || CWD_CHANGERS.has(v) || e.cmd.args.some((w) => wordValue(w).value === "cd");
+        // `builtin cd` and `command cd` count through their first word.
+        moves = v === null || CWD_CHANGERS.has(v);
       }
     }
     before[i + 1] = (before[i] as number) + (moves ? 1 : 0);

@@ -141,12 +141,15 @@ function chars(parts: readonly WordPart[], out: Ch[], inDouble: boolean): void {
       case "sgl": {
         const text = part.dollar ? ansiC(part.value) : part.value;
         if (text === null) out.push({ c: null, quoted: true });
+        // An empty quoted string is still a word ('' is an empty argument).
+        else if (text === "") out.push({ c: "", quoted: true });
         else pushText(out, text, true);
         break;
       }
       case "dbl":
         // $"…" is translated through the locale's message catalogue.
         if (part.dollar) out.push({ c: null, quoted: true });
+        else if (part.parts.length === 0) out.push({ c: "", quoted: true });
         else chars(part.parts, out, true);
         break;
       case "param":
@@ -185,11 +188,27 @@ function valueOf(word: readonly Ch[]): WordValue {
     if (ch.c === null) return DYNAMIC_WORD;
     value += ch.c;
   }
+  return { value, glob: isGlob(word), tilde: tildeExpands(word) };
+}
+
+/** bash expands a leading `~` when nothing up to the first unquoted `/` is quoted. */
+function tildeExpands(word: readonly Ch[]): boolean {
   const head = word[0];
-  return { value, glob: isGlob(word), tilde: head?.c === "~" && !head.quoted };
+  if (head?.c !== "~" || head.quoted) return false;
+  for (const ch of word) {
+    if (ch.c === "/" && !ch.quoted) return true;
+    if (ch.quoted) return false;
+  }
+  return true;
 }
 
 // --- brace expansion -------------------------------------------------------------------------
+
+/** An unquoted `$` right before: `${` is a parameter expansion, not a brace expression. */
+function dollarBefore(word: readonly Ch[], at: number): boolean {
+  const prev = word[at - 1];
+  return prev?.c === "$" && !prev.quoted;
+}
 
 /** The index of the `}` closing the `{` at `open`, or -1. */
 function closing(word: readonly Ch[], open: number): number {
@@ -197,7 +216,7 @@ function closing(word: readonly Ch[], open: number): number {
   for (let i = open; i < word.length; i++) {
     const { c, quoted } = word[i] as Ch;
     if (quoted || c === null) continue;
-    if (c === "{" && word[i - 1]?.c !== "$") depth++;
+    if (c === "{" && !dollarBefore(word, i)) depth++;
     else if (c === "}" && --depth === 0) return i;
   }
   return -1;
@@ -245,7 +264,7 @@ function sequence(body: readonly Ch[]): Ch[][] | null {
 function expandBraces(word: Ch[], budget: { left: number }): Ch[][] | null {
   for (let open = 0; open < word.length; open++) {
     const ch = word[open] as Ch;
-    if (ch.quoted || ch.c !== "{" || word[open - 1]?.c === "$") continue;
+    if (ch.quoted || ch.c !== "{" || dollarBefore(word, open)) continue;
     const close = closing(word, open);
     if (close === -1) continue;
     const body = word.slice(open + 1, close);
@@ -272,8 +291,28 @@ function expandBraces(word: Ch[], budget: { left: number }): Ch[][] | null {
 /** The value of a word where bash needs exactly one (a redirect target): braces are not expanded. */
 const PIPE: WordValue = { value: "/dev/fd/63", glob: false, tilde: false, pipe: true };
 
+/** Characters after which a literal needs the full reading (escapes, globs, braces, `~`, extglobs). */
+const SPECIAL_LIT = /[\\*?[{]|^~|[@!+]\(/;
+
+/**
+ * Most words are one plain literal or one quoted string: their value is the text itself, with no
+ * per-character reading. Null when the word needs the full reading.
+ */
+function plainValue(word: Word): WordValue | null {
+  if (word.parts.length !== 1) return null;
+  const p = word.parts[0] as WordPart;
+  if (p.type === "lit") {
+    if (p.value === "[" || p.value === "[[") return { value: p.value, glob: false, tilde: false };
+    return SPECIAL_LIT.test(p.value) ? null : { value: p.value, glob: false, tilde: false };
+  }
+  if (p.type === "sgl" && !p.dollar) return { value: p.value, glob: false, tilde: false };
+  if (p.type === "procsubst") return PIPE;
+  return null;
+}
+
 export function wordValue(word: Word): WordValue {
-  if (word.parts.length === 1 && word.parts[0]?.type === "procsubst") return PIPE;
+  const plain = plainValue(word);
+  if (plain !== null) return plain;
   const cs: Ch[] = [];
   chars(word.parts, cs, false);
   const v = valueOf(cs);
@@ -290,7 +329,8 @@ export function wordValue(word: Word): WordValue {
  * unquoted results disappear as in bash. One dynamic entry when the count is not knowable.
  */
 export function expandWord(word: Word): WordValue[] {
-  if (word.parts.length === 1 && word.parts[0]?.type === "procsubst") return [PIPE];
+  const plain = plainValue(word);
+  if (plain !== null) return [plain];
   const cs: Ch[] = [];
   chars(word.parts, cs, false);
   if (!cs.some((c) => !c.quoted && c.c === "{")) return [valueOf(cs)];
