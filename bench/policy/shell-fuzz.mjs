@@ -12,7 +12,8 @@ import fc from "fast-check";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const tests = join(here, "..", "..", "test", "node", "policy", "shell");
-const arg = (name, fallback) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1] ?? fallback);
+const arg = (name, fallback) =>
+  Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1] ?? fallback);
 const CASES = arg("cases", 400_000);
 const ORACLE = arg("oracle", 40_000);
 const SEED = arg("seed", 1);
@@ -34,7 +35,9 @@ for (const command of fc.sample(running, { numRuns: CASES, seed: SEED })) {
   if (judge(READ_ONLY, command).action === "allow" && allowed.length < 50) allowed.push(command);
 }
 const propertySeconds = (performance.now() - t0) / 1000;
-console.error(`[shell-fuzz] property: ${CASES} cases, ${allowed.length} allowed, ${propertySeconds.toFixed(1)} s`);
+console.error(
+  `[shell-fuzz] property: ${CASES} cases, ${allowed.length} allowed, ${propertySeconds.toFixed(1)} s`,
+);
 
 // (2) The bash oracle, in batches (one bash process each).
 t0 = performance.now();
@@ -45,7 +48,8 @@ let missedButAsks = 0;
 for (let i = 0; i < commands.length; i += 1000) {
   const batch = commands.slice(i, i + 1000);
   const runs = bashRuns(batch);
-  if (runs.length !== batch.length) throw new Error(`the oracle answered ${runs.length} of ${batch.length} scripts`);
+  if (runs.length !== batch.length)
+    throw new Error(`the oracle answered ${runs.length} of ${batch.length} scripts`);
   batch.forEach((command, k) => {
     const run = runs[k] ?? [];
     recorded += run.length;
@@ -56,7 +60,9 @@ for (let i = 0; i < commands.length; i += 1000) {
   });
 }
 const oracleSeconds = (performance.now() - t0) / 1000;
-console.error(`[shell-fuzz] oracle: ${ORACLE} commands, ${recorded} simple commands recorded, ${disagreements.length} disagreements, ${oracleSeconds.toFixed(1)} s`);
+console.error(
+  `[shell-fuzz] oracle: ${ORACLE} commands, ${recorded} simple commands recorded, ${disagreements.length} disagreements, ${oracleSeconds.toFixed(1)} s`,
+);
 
 const result = {
   date: started,

@@ -5,6 +5,7 @@ import { basename, homeFor, normalizePath, relativeInside, resolvePath } from ".
 import { redactText, summarizeUrl } from "./redact.ts";
 import { isProtectedWritePath, isSecretPath } from "./secret-paths.ts";
 import { analyzeShell } from "./shell/analysis.ts";
+import { redactedText } from "./shell/redacted.ts";
 import { shellRisk } from "./shell/risk.ts";
 import type { Capability, Risk, Scope, ToolCall } from "./types.ts";
 
@@ -150,7 +151,7 @@ function computeCommandScopes(command: string): Scope[] {
   const scopes: Scope[] = [{ kind: "command", summary: summary === "" ? DYNAMIC : summary, group }];
   const seen = new Set<string>([summary]);
   for (const u of execs) {
-    const s = redactText(u.text);
+    const s = redactedText(u);
     if (seen.has(s)) continue;
     seen.add(s);
     scopes.push({

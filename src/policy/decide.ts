@@ -37,7 +37,9 @@ function baseContext(call: ToolCall, args: Record<string, unknown>, home: string
     dir: cwd,
     dynamic: false,
     interactive: false,
-    sensitive: path !== "" && (capability === "write" ? isProtectedWritePath(path) : capability === "read" && isDenylistedPath(path)),
+    sensitive:
+      path !== "" &&
+      (capability === "write" ? isProtectedWritePath(path) : capability === "read" && isDenylistedPath(path)),
     recursive: false,
     glob: false,
   };
@@ -85,7 +87,8 @@ export function decide(policy: CompiledPolicy, call: ToolCall, opts: DecideOptio
   } else {
     verdict = evaluateSubject(policy, base, "");
     if (base.sensitive) {
-      const what = base.capability === "write" ? "a file that holds secrets or decides what runs" : "a secret";
+      const what =
+        base.capability === "write" ? "a file that holds secrets or decides what runs" : "a secret";
       verdict = applyConcerns(verdict, [{ mention: "sensitive", reason: `${base.path} is ${what}` }]);
     }
     reasons = [verdict.reason];

@@ -2,7 +2,11 @@
 // describes (`.env.*`, `*.pem`), as bash would match file names: `*`, `?` and `[…]`, a leading
 // dot matched only by a literal dot. Decided exactly on the two patterns, without listing files.
 
-type Token = { t: "star" } | { t: "any" } | { t: "lit"; c: string } | { t: "set"; test: (c: string) => boolean };
+type Token =
+  | { t: "star" }
+  | { t: "any" }
+  | { t: "lit"; c: string }
+  | { t: "set"; test: (c: string) => boolean };
 
 function bracket(glob: string, at: number): { token: Token; end: number } | null {
   let i = at + 1;
@@ -10,7 +14,10 @@ function bracket(glob: string, at: number): { token: Token; end: number } | null
   if (negated) i++;
   const ranges: [string, string][] = [];
   // A `]` right after the opening (or after `!`) is a member.
-  if (glob[i] === "]") ranges.push(["]", "]"]), i++;
+  if (glob[i] === "]") {
+    ranges.push(["]", "]"]);
+    i++;
+  }
   while (i < glob.length && glob[i] !== "]") {
     const c = glob[i] as string;
     if (glob[i + 1] === "-" && glob[i + 2] !== undefined && glob[i + 2] !== "]") {
@@ -101,7 +108,8 @@ export function segmentMayMatch(segment: string, pattern: string): boolean {
   const s = segment.toLowerCase();
   const p = pattern.toLowerCase();
   if (EXTGLOB.test(s)) return true; // extended globs can match anything, dotfiles included
-  if (!GLOB_CHARS.test(s)) return GLOB_CHARS.test(p) ? globsIntersect(s.replace(/[*?[\\]/g, "\\$&"), p) : s === p;
+  if (!GLOB_CHARS.test(s))
+    return GLOB_CHARS.test(p) ? globsIntersect(s.replace(/[*?[\\]/g, "\\$&"), p) : s === p;
   if (p.startsWith(".") && !s.startsWith(".")) return false;
   return globsIntersect(s, p);
 }

@@ -14,6 +14,7 @@ export {
   NO_EMERGENCY,
   toolBlocked,
 } from "./emergency.ts";
+export { homeFor, resolveShellPath } from "./paths.ts";
 export {
   type PlanProblem,
   type PlanValidation,
@@ -25,7 +26,6 @@ export {
 export { type GateInput, type GateVerdict, type ProposalGate, proposalGate } from "./proposal-gate.ts";
 export { carriesSecret, REDACTED, redactText, redactValue } from "./redact.ts";
 export { canonicalScope, scopeHash } from "./scope.ts";
-export { homeFor, resolveShellPath } from "./paths.ts";
 export {
   DENYLIST_PATTERNS,
   globMayBeDenylisted,

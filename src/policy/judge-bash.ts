@@ -7,9 +7,10 @@ import type { CelContext, CelWord } from "./cel.ts";
 import type { CompiledPolicy } from "./compiled.ts";
 import { evaluateSubject, strictest, type Verdict } from "./evaluate.ts";
 import { resolveShellDir } from "./paths.ts";
-import { redactText } from "./redact.ts";
 import { analyzeShell } from "./shell/analysis.ts";
+import { memo } from "./shell/memo.ts";
 import { pathFacts } from "./shell/path-facts.ts";
+import { redactedText } from "./shell/redacted.ts";
 import { unitRisk } from "./shell/risk.ts";
 import type { Concern, ExecUnit, ShellUnit } from "./shell/units.ts";
 
@@ -43,7 +44,10 @@ export function applyConcerns(v: Verdict, concerns: readonly Concern[]): Verdict
   for (const c of concerns) {
     if (out.action !== "allow") return out;
     if (c.mention !== null && ruleNames(out, c.mention)) continue;
-    out = atLeastAsk(out, c.mention === null ? c.reason : `${c.reason} (a rule allows it only if it names \`${c.mention}\`)`);
+    out = atLeastAsk(
+      out,
+      c.mention === null ? c.reason : `${c.reason} (a rule allows it only if it names \`${c.mention}\`)`,
+    );
   }
   return out;
 }
@@ -54,77 +58,106 @@ interface ExecFacts {
   prefixes: Record<string, string>;
   dynamic: boolean;
   interactive: boolean;
-  /** The resolved directory, for the last working directory and home it was resolved against. */
-  dir?: { cwd: string; home: string | null; value: string };
 }
 
 // Units come from the analysis cache, so their condition-facing values are built once.
-const execFacts = new WeakMap<ExecUnit, ExecFacts>();
-function factsOf(unit: ExecUnit, cwd: string, home: string | null): ExecFacts & { dir: { value: string } } {
-  let facts = execFacts.get(unit);
-  if (facts === undefined) {
-    facts = {
-      argv: unit.argv,
-      words: unit.words.map((w) => ({ value: w.value ?? w.raw, raw: w.raw, static: w.value !== null, glob: w.glob })),
-      prefixes: Object.fromEntries(unit.prefixes.map((p) => [p.name, p.value ?? p.raw])),
-      dynamic: unit.words.some((w) => w.value === null),
-      interactive: unit.concerns.some((c) => c.mention === "interactive"),
-    };
-    execFacts.set(unit, facts);
-  }
-  if (facts.dir === undefined || facts.dir.cwd !== cwd || facts.dir.home !== home)
-    facts.dir = { cwd, home, value: resolveShellDir(unit.cwd, cwd, home) ?? "" };
-  return facts as ExecFacts & { dir: { value: string } };
+function factsOf(unit: ExecUnit): ExecFacts {
+  return memo(unit, "cel", () => ({
+    argv: unit.argv,
+    words: unit.words.map((w) => ({
+      value: w.value ?? w.raw,
+      raw: w.raw,
+      static: w.value !== null,
+      glob: w.glob,
+    })),
+    prefixes: Object.fromEntries(unit.prefixes.map((p) => [p.name, p.value ?? p.raw])),
+    dynamic: unit.words.some((w) => w.value === null),
+    interactive: unit.concerns.some((c) => c.mention === "interactive"),
+  }));
 }
 
-function judgeExec(policy: CompiledPolicy, base: CelContext, unit: ExecUnit, home: string | null): Verdict {
-  const facts = factsOf(unit, base.cwd, home);
-  const ctx: CelContext = {
-    ...base,
-    command: unit.text,
-    args: { ...base.args, command: unit.text },
-    capability: "exec",
-    risk: unitRisk(unit, base.cwd, home).risk,
-    argv: facts.argv,
-    words: facts.words,
-    prefixes: facts.prefixes,
-    program: unit.program,
-    dir: facts.dir.value,
-    dynamic: facts.dynamic,
-    interactive: facts.interactive,
-  };
+function dirOf(unit: ExecUnit, cwd: string, home: string | null): string {
+  if (unit.cwd === ".") return cwd;
+  return memo(unit, `dir\u0000${cwd}\u0000${home ?? ""}`, () => resolveShellDir(unit.cwd, cwd, home) ?? "");
+}
+
+/**
+ * The context a part is judged in: the call's, with the part's own fields set. One object is reused
+ * for every part of a call (conditions only read it), which keeps a decision free of per-part copies.
+ */
+function judgeExec(
+  policy: CompiledPolicy,
+  base: CelContext,
+  ctx: CelContext,
+  unit: ExecUnit,
+  home: string | null,
+): Verdict {
+  const facts = factsOf(unit);
+  ctx.tool = base.tool;
+  ctx.path = base.path;
+  ctx.command = unit.text;
+  ctx.args = { ...base.args, command: unit.text };
+  ctx.capability = "exec";
+  ctx.risk = unitRisk(unit, base.cwd, home).risk;
+  ctx.argv = facts.argv;
+  ctx.words = facts.words;
+  ctx.prefixes = facts.prefixes;
+  ctx.program = unit.program;
+  ctx.dir = dirOf(unit, base.cwd, home);
+  ctx.dynamic = facts.dynamic;
+  ctx.interactive = facts.interactive;
+  ctx.sensitive = false;
+  ctx.recursive = false;
+  ctx.glob = false;
   let v = evaluateSubject(policy, ctx, unit.argv[0] ?? "");
   if (unit.dynamic !== null) v = atLeastAsk(v, unit.dynamic);
   return applyConcerns(v, unit.concerns);
 }
 
-function judgeUnit(policy: CompiledPolicy, base: CelContext, unit: ShellUnit, home: string | null): Verdict {
+function judgeUnit(
+  policy: CompiledPolicy,
+  base: CelContext,
+  ctx: CelContext,
+  unit: ShellUnit,
+  home: string | null,
+): Verdict {
   if (unit.kind === "unparsable") {
-    return { action: "ask", layer: "default", rule: null, reason: `cannot parse \`${redactedText(unit)}\`: ${unit.reason}` };
+    return {
+      action: "ask",
+      layer: "default",
+      rule: null,
+      reason: `cannot parse \`${redactedText(unit)}\`: ${unit.reason}`,
+    };
   }
-  if (unit.kind === "exec") return judgeExec(policy, base, unit, home);
+  if (unit.kind === "exec") return judgeExec(policy, base, ctx, unit, home);
   const tool = unit.kind;
   const hiddenBy = policy.hiddenTools.get(tool);
   if (hiddenBy) {
     // The bash tool exists, so a redirect to a hidden file tool is refused rather than hidden.
-    return { action: "deny", layer: hiddenBy.layer, rule: null, reason: `\`${unit.text}\` is a ${tool}, and ${tool} is hidden` };
+    return {
+      action: "deny",
+      layer: hiddenBy.layer,
+      rule: null,
+      reason: `\`${unit.text}\` is a ${tool}, and ${tool} is hidden`,
+    };
   }
   const facts = pathFacts(unit, base.cwd, home);
-  const ctx: CelContext = {
-    ...base,
-    tool,
-    path: facts.path ?? "",
-    command: "",
-    args: { path: unit.path ?? "" },
-    capability: tool,
-    risk: unitRisk(unit, base.cwd, home).risk,
-    sensitive: facts.sensitive,
-    recursive: unit.recursive,
-    glob: unit.glob,
-  };
+  Object.assign(ctx, base);
+  ctx.tool = tool;
+  ctx.path = facts.path ?? "";
+  ctx.command = "";
+  ctx.args = { path: unit.path ?? "" };
+  ctx.capability = tool;
+  ctx.risk = unitRisk(unit, base.cwd, home).risk;
+  ctx.sensitive = facts.sensitive;
+  ctx.recursive = unit.recursive;
+  ctx.glob = unit.glob;
   let v = evaluateSubject(policy, ctx, "");
   if (facts.path === null)
-    v = atLeastAsk(v, `the path of \`${redactedText(unit)}\` is not known before it runs (a variable, \`~user\`, an unknown directory or a \`..\` after a symlink)`);
+    v = atLeastAsk(
+      v,
+      `the path of \`${redactedText(unit)}\` is not known before it runs (a variable, \`~user\`, an unknown directory or a \`..\` after a symlink)`,
+    );
   const concerns: Concern[] = [];
   if (facts.sensitive)
     concerns.push({
@@ -132,19 +165,11 @@ function judgeUnit(policy: CompiledPolicy, base: CelContext, unit: ShellUnit, ho
       reason: `\`${redactedText(unit)}\` ${unit.glob ? "could match" : "is"} ${tool === "read" ? "a secret" : "a file that holds secrets or decides what runs"}`,
     });
   if (unit.recursive)
-    concerns.push({ mention: "recursive", reason: `\`${redactedText(unit)}\` is read with every file below it, secrets included` });
+    concerns.push({
+      mention: "recursive",
+      reason: `\`${redactedText(unit)}\` is read with every file below it, secrets included`,
+    });
   return applyConcerns(v, concerns);
-}
-
-// Redacting unit texts for the reasons (14 regular expressions) was a quarter of a cached decision.
-const redactedUnits = new WeakMap<ShellUnit, string>();
-function redactedText(unit: ShellUnit): string {
-  let text = redactedUnits.get(unit);
-  if (text === undefined) {
-    text = redactText(unit.text);
-    redactedUnits.set(unit, text);
-  }
-  return text;
 }
 
 export function judgeBash(
@@ -160,8 +185,9 @@ export function judgeBash(
   }
   let verdict: Verdict | null = null;
   const reasons: string[] = [];
+  const ctx: CelContext = { ...base };
   for (const unit of units) {
-    const v = judgeUnit(policy, base, unit, home);
+    const v = judgeUnit(policy, base, ctx, unit, home);
     verdict = verdict === null ? v : strictest(verdict, v);
     if (reasons.length < MAX_REASONS) reasons.push(`\`${redactedText(unit)}\`: ${v.action} — ${v.reason}`);
   }

@@ -85,7 +85,8 @@ export function resolveShellDir(cwd: string | null, callCwd: string, home: strin
   if (cwd === null) return null;
   if (cwd === ".") return normalizePath(callCwd);
   if (cwd.startsWith("/")) return normalizePath(cwd);
-  if (cwd === "~" || cwd.startsWith("~/")) return home === null ? null : normalizePath(`${home}/${cwd.slice(1)}`);
+  if (cwd === "~" || cwd.startsWith("~/"))
+    return home === null ? null : normalizePath(`${home}/${cwd.slice(1)}`);
   return resolvePath(normalizePath(callCwd), cwd);
 }
 

@@ -2,6 +2,7 @@
 // the files whose contents decide what runs (git config and hooks, shell startup files, agent
 // and Airlock configuration), which are never written without a person.
 import { hasGlob, segmentMayMatch } from "./glob-match.ts";
+import { Lru } from "./lru.ts";
 import { basename, normalizePath } from "./paths.ts";
 
 /**
@@ -119,7 +120,8 @@ function compilePattern(pattern: string): CompiledPattern {
   } else {
     // A name, or a path suffix.
     test = (segs, same) =>
-      segs.length >= parts.length && parts.every((_, k) => same(segs[segs.length - parts.length + k] as string, k));
+      segs.length >= parts.length &&
+      parts.every((_, k) => same(segs[segs.length - parts.length + k] as string, k));
   }
   return { parts, literal, test };
 }
@@ -144,22 +146,42 @@ function matches(patterns: CompiledPattern[], relOrAbsPath: string): boolean {
   const segs = segmentsOf(relOrAbsPath);
   if (segs.length === 0) return false;
   if (patterns === DENYLIST && notSecret(basename(relOrAbsPath))) return false;
-  return patterns.some((p) => p.test(segs, (segment, k) => (p.literal[k] as (s: string) => boolean)(segment)));
+  return patterns.some((p) =>
+    p.test(segs, (segment, k) => (p.literal[k] as (s: string) => boolean)(segment)),
+  );
+}
+
+// Every read and write decision asks about its path; agents touch the same paths again and again.
+const DENIED = 1;
+const ESCALATED = 2;
+const PROTECTED_BIT = 4;
+const verdicts = new Lru<string, number>(4096);
+
+function verdictOf(path: string): number {
+  let v = verdicts.get(path);
+  if (v === undefined) {
+    v =
+      (matches(DENYLIST, path) ? DENIED : 0) |
+      (matches(ESCALATORS, path) ? ESCALATED : 0) |
+      (matches(PROTECTED, path) ? PROTECTED_BIT : 0);
+    if (path.length <= 4096) verdicts.set(path, v);
+  }
+  return v;
 }
 
 /** True when a path is on the denylist: never read or served by the companion. */
 export function isDenylistedPath(relOrAbsPath: string): boolean {
-  return matches(DENYLIST, relOrAbsPath);
+  return (verdictOf(relOrAbsPath) & DENIED) !== 0;
 }
 
 /** True when a path (relative or absolute) names a likely secret: denylisted or escalated to high risk. */
 export function isSecretPath(relOrAbsPath: string): boolean {
-  return matches(DENYLIST, relOrAbsPath) || matches(ESCALATORS, relOrAbsPath);
+  return (verdictOf(relOrAbsPath) & (DENIED | ESCALATED)) !== 0;
 }
 
 /** True when writing the path changes what later runs (git config and hooks, shell startup files). */
 export function isProtectedWritePath(relOrAbsPath: string): boolean {
-  return matches(PROTECTED, relOrAbsPath) || matches(DENYLIST, relOrAbsPath);
+  return (verdictOf(relOrAbsPath) & (DENIED | PROTECTED_BIT)) !== 0;
 }
 
 /**

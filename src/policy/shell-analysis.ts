@@ -8,6 +8,7 @@ export {
   type ShellAnalyzer,
   setShellAnalyzer,
 } from "./shell/analysis.ts";
+export { type PathFacts, pathFacts } from "./shell/path-facts.ts";
 export type {
   Concern,
   Effect,
@@ -20,4 +21,3 @@ export type {
   ShellWord,
   UnparsableUnit,
 } from "./shell/units.ts";
-export { pathFacts, type PathFacts } from "./shell/path-facts.ts";

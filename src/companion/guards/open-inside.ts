@@ -34,7 +34,11 @@ export async function openInside(workspaceRoot: string, absolute: string): Promi
     handle = await open(absolute, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    return { ok: false, reason: code === "ELOOP" ? "the file was replaced by a symlink" : "cannot open file", ...(code ? { code } : {}) };
+    return {
+      ok: false,
+      reason: code === "ELOOP" ? "the file was replaced by a symlink" : "cannot open file",
+      ...(code ? { code } : {}),
+    };
   }
   const refuse = async (reason: string): Promise<OpenedInside> => {
     await handle.close();
@@ -49,7 +53,8 @@ export async function openInside(workspaceRoot: string, absolute: string): Promi
     const named = kernel ?? (await realpath(absolute).catch(() => null));
     if (named === null) return refuse("the opened file cannot be located");
     const rel = inside(root, named);
-    if (rel === null) return refuse("the opened file is outside the workspace (a path changed while it was opened)");
+    if (rel === null)
+      return refuse("the opened file is outside the workspace (a path changed while it was opened)");
     const why = servingRefusal(rel);
     if (why !== null) return refuse(why);
     if (kernel === null) {

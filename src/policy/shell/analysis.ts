@@ -7,7 +7,15 @@ import { Lru } from "../lru.ts";
 import { copyShell, execUnit, prefixConcerns, type Run, type Shell, simpleCommand } from "./command.ts";
 import { START } from "./cwd.ts";
 import { dangerousVariable } from "./env-vars.ts";
-import { type Assignment, type ParsedScript, parseBash, type Redirect, redirOps, type StmtEvent, type Word } from "./parser.ts";
+import {
+  type Assignment,
+  type ParsedScript,
+  parseBash,
+  type Redirect,
+  redirOps,
+  type StmtEvent,
+  type Word,
+} from "./parser.ts";
 import { disagreement } from "./text-checks.ts";
 import type { ShellAnalysis, ShellPrefix, ShellUnit } from "./units.ts";
 import { DYNAMIC_WORD, expandWord, wordValue } from "./words.ts";
@@ -43,7 +51,8 @@ function argsOf(src: string, words: readonly Word[]): Arg[] {
   const out: Arg[] = [];
   for (const w of words) {
     const raw = src.slice(w.start, w.end);
-    for (const v of expandWord(w)) out.push({ ...v, raw });
+    // expandWord returns fresh objects: each becomes an argument as it is.
+    for (const v of expandWord(w)) out.push(Object.assign(v, { raw }));
   }
   return out;
 }
@@ -51,7 +60,12 @@ function argsOf(src: string, words: readonly Word[]): Arg[] {
 function prefixesOf(src: string, assigns: readonly Assignment[]): ShellPrefix[] {
   return assigns.map((a) => ({
     name: a.name,
-    value: a.array || a.indexed || a.value === null ? (a.value === null && !a.array ? "" : null) : wordValue(a.value).value,
+    value:
+      a.array || a.indexed || a.value === null
+        ? a.value === null && !a.array
+          ? ""
+          : null
+        : wordValue(a.value).value,
     raw: src.slice(a.start, a.end),
   }));
 }
@@ -82,7 +96,15 @@ function redirects(src: string, redirs: readonly Redirect[], shell: Shell, out: 
     const push = (kind: "read" | "write") => {
       if (target.value !== null && HARMLESS_TARGETS.test(target.value)) return;
       for (const dir of shell.cwd ?? [null]) {
-        out.push({ kind, path: target.value, text, cwd: dir, tilde: target.tilde, glob: target.glob, recursive: false });
+        out.push({
+          kind,
+          path: target.value,
+          text,
+          cwd: dir,
+          tilde: target.tilde,
+          glob: target.glob,
+          recursive: false,
+        });
       }
     };
     if (r.op === ops.hdoc || r.op === ops.dashHdoc) {
@@ -92,9 +114,15 @@ function redirects(src: string, redirs: readonly Redirect[], shell: Shell, out: 
     } else if (r.op === ops.readWrite) {
       push("read");
       push("write");
-    } else if (writeOps().has(r.op) || (r.op === ops.dupOut && target.value !== null && !/^(\d+|-)$/.test(target.value))) {
+    } else if (
+      writeOps().has(r.op) ||
+      (r.op === ops.dupOut && target.value !== null && !/^(\d+|-)$/.test(target.value))
+    ) {
       push("write");
-    } else if (r.op === ops.in || (r.op === ops.dupIn && target.value !== null && !/^(\d+|-)$/.test(target.value))) {
+    } else if (
+      r.op === ops.in ||
+      (r.op === ops.dupIn && target.value !== null && !/^(\d+|-)$/.test(target.value))
+    ) {
       push("read");
     }
   }
@@ -150,7 +178,8 @@ function statement(src: string, event: StmtEvent, shell: Shell, run: Run, out: C
         const argv = prefixes.map((p) => ({ value: p.raw, raw: p.raw, glob: false, tilde: false }));
         out.push(execUnit(argv, { prefixes, cwd: shell.cwd, dynamic: null, effect: "run", concerns }));
       }
-      if (prefixes.some((p) => p.name === "CDPATH" || p.name === "HOME" || p.name === "PWD")) shell.cwd = null;
+      if (prefixes.some((p) => p.name === "CDPATH" || p.name === "HOME" || p.name === "PWD"))
+        shell.cwd = null;
     }
   } else if (cmd?.type === "decl") {
     const argv: Arg[] = [{ value: cmd.variant, raw: cmd.variant, glob: false, tilde: false }];
@@ -161,23 +190,49 @@ function statement(src: string, event: StmtEvent, shell: Shell, run: Run, out: C
         argv.push({ value: v, raw, glob: false, tilde: false });
       } else {
         const value = a.array ? "(…)" : a.value ? wordValue(a.value).value : "";
-        argv.push({ value: value === null ? null : `${a.name}${a.append ? "+=" : "="}${value}`, raw, glob: false, tilde: false });
+        argv.push({
+          value: value === null ? null : `${a.name}${a.append ? "+=" : "="}${value}`,
+          raw,
+          glob: false,
+          tilde: false,
+        });
       }
     }
-    const arrays = cmd.args.some((a) => a.naked && a.value !== null && /^[-+][a-zA-Z]*[aA]/.test(wordValue(a.value).value ?? ""));
+    const arrays = cmd.args.some(
+      (a) => a.naked && a.value !== null && /^[-+][a-zA-Z]*[aA]/.test(wordValue(a.value).value ?? ""),
+    );
     const stringIntoArray = arrays && cmd.args.some((a) => !a.naked && !a.array && a.value !== null);
     simpleCommand({ argv, prefixes: [], stdin, shell }, run);
-    if (stringIntoArray) event.hazards.push({ reason: "a string assigned to an array is parsed again (its subscripts run as code)", start: event.start, end: event.end });
+    if (stringIntoArray)
+      event.hazards = [
+        ...event.hazards,
+        {
+          reason: "a string assigned to an array is parsed again (its subscripts run as code)",
+          start: event.start,
+          end: event.end,
+        },
+      ];
   } else if (cmd?.type === "keyword") {
     const text = src.slice(cmd.start, cmd.end).split("\n")[0] ?? "";
-    const argv = text.split(/\s+/).filter(Boolean).map((w) => ({ value: w, raw: w, glob: false, tilde: false }));
+    const argv = text
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((w) => ({ value: w, raw: w, glob: false, tilde: false }));
     out.push(execUnit(argv, { prefixes: [], cwd: shell.cwd, dynamic: null, effect: "read", concerns: [] }));
   }
   for (const name of event.assigned) {
     const why = dangerousVariable(name);
     if (why === null) continue;
     const text = src.slice(event.start, event.end).split("\n")[0] ?? name;
-    out.push(execUnit([{ value: text, raw: text, glob: false, tilde: false }], { prefixes: [], cwd: shell.cwd, dynamic: null, effect: "run", concerns: [{ mention: name, reason: why }] }));
+    out.push(
+      execUnit([{ value: text, raw: text, glob: false, tilde: false }], {
+        prefixes: [],
+        cwd: shell.cwd,
+        dynamic: null,
+        effect: "run",
+        concerns: [{ mention: name, reason: why }],
+      }),
+    );
   }
   if (event.hazards.length === 0) return;
   // Code bash evaluates again: the statement's own command is never allowed.
@@ -186,7 +241,15 @@ function statement(src: string, event: StmtEvent, shell: Shell, run: Run, out: C
   if (own && own.kind === "exec") own.dynamic ??= reason;
   else {
     const text = src.slice(event.start, event.end);
-    out.push(execUnit([{ value: text, raw: text, glob: false, tilde: false }], { prefixes: [], cwd: shell.cwd, dynamic: reason, effect: "run", concerns: [] }));
+    out.push(
+      execUnit([{ value: text, raw: text, glob: false, tilde: false }], {
+        prefixes: [],
+        cwd: shell.cwd,
+        dynamic: reason,
+        effect: "run",
+        concerns: [],
+      }),
+    );
   }
 }
 
@@ -200,7 +263,11 @@ function analyzeScript(src: string, shell: Shell, depth: number, out: Collector)
   try {
     script = parseBash(src);
   } catch (error) {
-    out.push({ kind: "unparsable", text: src, reason: error instanceof Error ? error.message : String(error) });
+    out.push({
+      kind: "unparsable",
+      text: src,
+      reason: error instanceof Error ? error.message : String(error),
+    });
     return;
   }
   const { events } = script;
@@ -211,7 +278,8 @@ function analyzeScript(src: string, shell: Shell, depth: number, out: Collector)
   };
   const ends = events.some((e) => e.kind === "enter") ? scopeEnds(events) : null;
   const moves = ends === null ? null : dirMoves(events);
-  const movesDir = (from: number, to: number) => moves !== null && (moves[to] as number) > (moves[from] as number);
+  const movesDir = (from: number, to: number) =>
+    moves !== null && (moves[to] as number) > (moves[from] as number);
   const anywhere = movesDir(0, events.length);
   const saved: Saved[] = [];
   events.forEach((event, i) => {

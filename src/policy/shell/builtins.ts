@@ -110,16 +110,23 @@ export const ESCAPING_BUILTINS: Readonly<Record<string, (argv: readonly Arg[]) =
     values(argv).some((a) => a === null || a.startsWith("-p") || /^-[a-z]*p/.test(a))
       ? "`hash -p` makes a command name run another file"
       : null,
-  enable: (argv) => (argv.length > 1 ? "`enable` loads builtins from shared objects or turns builtins off" : null),
+  enable: (argv) =>
+    argv.length > 1 ? "`enable` loads builtins from shared objects or turns builtins off" : null,
   fc: () => "`fc` runs commands from the history through an editor",
-  alias: (argv) => (values(argv).some((a) => a === null || a.includes("=")) ? "an alias changes what later lines run" : null),
+  alias: (argv) =>
+    values(argv).some((a) => a === null || a.includes("=")) ? "an alias changes what later lines run" : null,
   shopt: shoptRisk,
   set: setRisk,
-  bind: (argv) => (values(argv).some((a) => a === null || /^-[a-zA-Z]*x/.test(a)) ? "`bind -x` runs commands" : null),
+  bind: (argv) =>
+    values(argv).some((a) => a === null || /^-[a-zA-Z]*x/.test(a)) ? "`bind -x` runs commands" : null,
   complete: (argv) =>
-    values(argv).some((a) => a === null || /^-[a-zA-Z]*[CF]/.test(a)) ? "`complete -C/-F` runs a command or function" : null,
+    values(argv).some((a) => a === null || /^-[a-zA-Z]*[CF]/.test(a))
+      ? "`complete -C/-F` runs a command or function"
+      : null,
   compgen: (argv) =>
-    values(argv).some((a) => a === null || /^-[a-zA-Z]*[CF]/.test(a)) ? "`compgen -C/-F` runs a command or function" : null,
+    values(argv).some((a) => a === null || /^-[a-zA-Z]*[CF]/.test(a))
+      ? "`compgen -C/-F` runs a command or function"
+      : null,
   history: (argv) => (argv.length > 1 ? "`history` reads, writes or runs the history" : null),
   trap: () => null, // judged through its command string (analysis.ts)
 };

@@ -2,14 +2,24 @@
 // files it reads and writes, and whatever it runs in turn (wrapped commands, script strings,
 // trap and callback strings). Builtins that move the working directory update the shell state.
 import { basename } from "../paths.ts";
-import { CODE_ATTRIBUTES, CWD_UNKNOWN_AFTER, ESCAPING_BUILTINS, NAME_BUILTINS, NAME_TESTS, PLAIN_NAME } from "./builtins.ts";
+import {
+  CODE_ATTRIBUTES,
+  CWD_UNKNOWN_AFTER,
+  ESCAPING_BUILTINS,
+  NAME_BUILTINS,
+  NAME_TESTS,
+  PLAIN_NAME,
+} from "./builtins.ts";
 import { type CwdSet, changeDir, moveTo, single } from "./cwd.ts";
 import { dangerousVariable } from "./env-vars.ts";
-import { sshSession } from "./interpreters.ts";
-import { type FileUse, judgeProgram } from "./programs.ts";
-import type { Concern, Effect, ExecUnit, ShellPrefix, ShellUnit, ShellWord } from "./units.ts";
-import { type Arg, SHELLS, unwrap, wrapperOf } from "./wrappers.ts";
+import { FILE_PROGRAMS } from "./file-programs.ts";
+import { GRAMMARS } from "./grammars.ts";
+import { INTERPRETERS, sshSession } from "./interpreters.ts";
 import { lookup } from "./lookup.ts";
+import { type FileUse, judgeProgram } from "./programs.ts";
+import { RISKY_OPERANDS, RISKY_OPTIONS } from "./risky-options.ts";
+import type { Concern, Effect, ExecUnit, ShellPrefix, ShellUnit } from "./units.ts";
+import { type Arg, SHELLS, unwrap, WRAPPERS, wrapperOf } from "./wrappers.ts";
 
 /** The state of one shell process as the script runs. */
 export interface Shell {
@@ -27,14 +37,45 @@ export interface Run {
 
 const MAX_DEPTH = 8;
 /** Wrappers that run the command as someone else or somewhere else: they count as running anything. */
-const PRIVILEGED = new Set(["sudo", "doas", "pkexec", "run0", "su", "runuser", "chroot", "nsenter", "unshare", "sg", "newgrp", "setpriv", "gosu", "su-exec"]);
+const PRIVILEGED = new Set([
+  "sudo",
+  "doas",
+  "pkexec",
+  "run0",
+  "su",
+  "runuser",
+  "chroot",
+  "nsenter",
+  "unshare",
+  "sg",
+  "newgrp",
+  "setpriv",
+  "gosu",
+  "su-exec",
+]);
+
+/** Every program some table knows; any other is judged by its name and words alone (the fast path). */
+const KNOWN: ReadonlySet<string> = new Set([
+  ...Object.keys(WRAPPERS).map((k) => k.split(" ")[0] as string),
+  ...SHELLS,
+  ...Object.keys(FILE_PROGRAMS),
+  ...Object.keys(RISKY_OPTIONS),
+  ...Object.keys(RISKY_OPERANDS),
+  ...Object.keys(INTERPRETERS),
+  ...Object.keys(GRAMMARS),
+  ...Object.keys(NAME_BUILTINS),
+  ...Object.keys(ESCAPING_BUILTINS),
+  ...CWD_UNKNOWN_AFTER,
+  ...["git", "ssh", "awk", "gawk", "mawk", "nawk", "busybox-awk", "gsed", "mapfile", "readarray", "trap"],
+]);
+const VERSIONED = /^(python|pypy|ruby|perl|php|lua|node)[0-9.]+$/;
+
+function known(name: string): boolean {
+  return KNOWN.has(name) || VERSIONED.test(name);
+}
 
 export function copyShell(shell: Shell): Shell {
   return { cwd: shell.cwd, stack: [...shell.stack] };
-}
-
-function word(a: Arg): ShellWord {
-  return { value: a.value, raw: a.raw, glob: a.glob, tilde: a.tilde };
 }
 
 function textOf(argv: readonly Arg[]): string {
@@ -60,7 +101,13 @@ export function prefixOf(a: Arg): ShellPrefix {
 
 export function execUnit(
   argv: readonly Arg[],
-  fields: { prefixes: readonly ShellPrefix[]; cwd: CwdSet; dynamic: string | null; effect: Effect; concerns: readonly Concern[] },
+  fields: {
+    prefixes: readonly ShellPrefix[];
+    cwd: CwdSet;
+    dynamic: string | null;
+    effect: Effect;
+    concerns: readonly Concern[];
+  },
 ): ExecUnit {
   const head = argv[0]?.value;
   return {
@@ -68,7 +115,8 @@ export function execUnit(
     argv: argv.map((a) => a.value ?? a.raw),
     text: textOf(argv),
     dynamic: fields.dynamic,
-    words: argv.map(word),
+    // An argument is already a word as the unit shows it (value, raw, glob, tilde).
+    words: argv.slice(),
     prefixes: [...fields.prefixes],
     cwd: single(fields.cwd),
     program: head === null || head === undefined ? "" : basename(head),
@@ -122,7 +170,10 @@ function nameChecks(name: string, argv: readonly Arg[]): { dynamic: string | nul
       }
       operands.push(a);
     }
-    if (spec.arithmetic) for (const o of operands) if (!/^[0-9]+$/.test(o.value ?? "")) out.dynamic ??= `\`${name} ${o.raw}\` evaluates its argument as code`;
+    if (spec.arithmetic)
+      for (const o of operands)
+        if (!/^[0-9]+$/.test(o.value ?? ""))
+          out.dynamic ??= `\`${name} ${o.raw}\` evaluates its argument as code`;
     if (spec.namesFrom !== null) names.push(...operands.slice(spec.namesFrom));
   }
   for (const n of names) {
@@ -133,7 +184,7 @@ function nameChecks(name: string, argv: readonly Arg[]): { dynamic: string | nul
       continue;
     }
     const base = plain.replace(/\[.*$/, "");
-    const value = v !== null && v.includes("=") ? v.slice(v.indexOf("=") + 1) : null;
+    const value = v?.includes("=") ? v.slice(v.indexOf("=") + 1) : null;
     const why = dangerousVariable(base, value);
     if (why !== null) out.concerns.push({ mention: base, reason: `${name} sets ${why}` });
   }
@@ -196,21 +247,53 @@ export interface CommandInput {
 
 export function simpleCommand(input: CommandInput, run: Run): void {
   const { prefixes, stdin, shell } = input;
-  const argv = input.appends ? [...input.argv, { value: null, raw: "<input>", glob: false, tilde: false }] : input.argv;
+  const argv = input.appends
+    ? [...input.argv, { value: null, raw: "<input>", glob: false, tilde: false }]
+    : input.argv;
   const head = argv[0];
   if (!head) return;
   const baseConcerns = prefixConcerns(prefixes);
   if (head.value === null || head.glob) {
-    run.push(execUnit(argv, { prefixes, cwd: shell.cwd, dynamic: `command name ${head.raw} is not static`, effect: "run", concerns: baseConcerns }));
+    run.push(
+      execUnit(argv, {
+        prefixes,
+        cwd: shell.cwd,
+        dynamic: `command name ${head.raw} is not static`,
+        effect: "run",
+        concerns: baseConcerns,
+      }),
+    );
     return;
   }
   const name = basename(head.value);
+  if (!known(name)) {
+    // No table knows it: no wrapped command, file operand or risky option to find. A word only
+    // known at run time could still be an option that writes or runs.
+    const dyn = argv.find((a, i) => i > 0 && (a.value === null || (a.glob && /^[*?[]/.test(a.value))));
+    const fields = {
+      prefixes,
+      cwd: shell.cwd,
+      dynamic: dyn
+        ? `argument ${dyn.raw} of ${name} is not static (it could be an option that writes or runs)`
+        : null,
+      effect: "run" as const,
+      concerns: baseConcerns,
+    };
+    run.push(execUnit(argv, fields));
+    if (head.value.includes("/"))
+      run.push(execUnit([{ ...head, value: name, raw: name }, ...argv.slice(1)], fields));
+    return;
+  }
   const wrapper = wrapperOf(argv);
   const unwrapped = run.depth >= MAX_DEPTH ? null : unwrap(argv);
-  const innerStart = unwrapped?.kind === "inner" ? argv.length - unwrapped.argv.length + (input.appends ? 1 : 0) : argv.length;
+  const innerStart =
+    unwrapped?.kind === "inner" ? argv.length - unwrapped.argv.length + (input.appends ? 1 : 0) : argv.length;
   // A wrapper's own words are judged as its options; the wrapped command is judged on its own.
   const own = wrapper !== null || SHELLS.has(name) ? argv.slice(0, Math.max(1, innerStart)) : argv;
-  const judged = wrapper !== null || SHELLS.has(name) ? judgeProgram(own.filter((a) => a.value !== null)) : judgeProgram(argv);
+  const judged =
+    wrapper !== null || SHELLS.has(name)
+      ? judgeProgram(own.filter((a) => a.value !== null))
+      : judgeProgram(argv);
   const concerns: Concern[] = [...baseConcerns, ...judged.concerns];
   let dynamic = wrapper !== null || SHELLS.has(name) ? null : judged.dynamic;
   let effect: Effect = wrapper !== null ? (PRIVILEGED.has(name) ? "run" : "read") : judged.effect;
@@ -225,9 +308,15 @@ export function simpleCommand(input: CommandInput, run: Run): void {
   const ssh = name === "ssh" ? sshSession(argv) : null;
   if (ssh?.interactive) concerns.push({ mention: "interactive", reason: ssh.interactive });
   if (ssh?.remote === null) dynamic ??= "the remote command is not static";
-  if (unwrapped?.kind === "shell") concerns.push({ mention: "interactive", reason: `${name} starts an interactive shell: what is typed into it later is never judged` });
-  if (unwrapped?.kind === "stdin-shell" && stdin === null) dynamic ??= "the shell runs a program read from standard input";
-  if (unwrapped?.kind === "script" && unwrapped.script === null) dynamic ??= "the script string is not static";
+  if (unwrapped?.kind === "shell")
+    concerns.push({
+      mention: "interactive",
+      reason: `${name} starts an interactive shell: what is typed into it later is never judged`,
+    });
+  if (unwrapped?.kind === "stdin-shell" && stdin === null)
+    dynamic ??= "the shell runs a program read from standard input";
+  if (unwrapped?.kind === "script" && unwrapped.script === null)
+    dynamic ??= "the script string is not static";
   if (unwrapped?.kind === "inner") {
     for (const a of unwrapped.assigns) {
       const why = dangerousVariable(prefixOf(a).name, prefixOf(a).value);
@@ -235,7 +324,8 @@ export function simpleCommand(input: CommandInput, run: Run): void {
     }
     for (const r of unwrapped.reads ?? []) judged.reads.push({ arg: r, recursive: false });
     for (const u of unwrapped.unsets ?? []) {
-      const why = u.value === null ? `${name} removes a variable that is not static` : dangerousVariable(u.value);
+      const why =
+        u.value === null ? `${name} removes a variable that is not static` : dangerousVariable(u.value);
       if (why !== null) concerns.push({ mention: u.value, reason: `removing it: ${why}` });
     }
   }
@@ -260,7 +350,8 @@ export function simpleCommand(input: CommandInput, run: Run): void {
     return;
   }
   const child: Run = { ...run, depth: run.depth + 1 };
-  for (const inner of judged.inner) simpleCommand({ argv: inner, prefixes, stdin: null, shell: copyShell(shell) }, child);
+  for (const inner of judged.inner)
+    simpleCommand({ argv: inner, prefixes, stdin: null, shell: copyShell(shell) }, child);
 
   // The remote command runs on another machine, in a directory not known here.
   if (typeof ssh?.remote === "string") run.script(ssh.remote, { cwd: null, stack: [] }, run.depth + 1);
@@ -288,17 +379,25 @@ export function simpleCommand(input: CommandInput, run: Run): void {
   switch (unwrapped.kind) {
     case "inner": {
       const innerShell = copyShell(shell);
-      if (unwrapped.chdir !== undefined) innerShell.cwd = unwrapped.chdir === null ? null : moveTo(shell.cwd, unwrapped.chdir);
+      if (unwrapped.chdir !== undefined)
+        innerShell.cwd = unwrapped.chdir === null ? null : moveTo(shell.cwd, unwrapped.chdir);
       const innerPrefixes = [...prefixes, ...unwrapped.assigns.map(prefixOf)];
       const viaShell = name === "command" || name === "builtin" || name === "exec";
       simpleCommand(
-        { argv: unwrapped.argv, prefixes: innerPrefixes, stdin, shell: viaShell ? shell : innerShell, appends: unwrapped.appends === true },
+        {
+          argv: unwrapped.argv,
+          prefixes: innerPrefixes,
+          stdin,
+          shell: viaShell ? shell : innerShell,
+          appends: unwrapped.appends === true,
+        },
         child,
       );
       return;
     }
     case "script":
-      if (unwrapped.script !== null) run.script(unwrapped.script, name === "eval" ? shell : copyShell(shell), run.depth + 1);
+      if (unwrapped.script !== null)
+        run.script(unwrapped.script, name === "eval" ? shell : copyShell(shell), run.depth + 1);
       return;
     case "stdin-shell":
       if (stdin !== null) run.script(stdin, copyShell(shell), run.depth + 1);

@@ -101,7 +101,13 @@ export const DANGEROUS_VARIABLES: readonly DangerousVariable[] = [
   {
     pattern: "PYTHON*",
     why: "python runs, loads or reads what it names",
-    except: ["PYTHONUNBUFFERED", "PYTHONDONTWRITEBYTECODE", "PYTHONHASHSEED", "PYTHONIOENCODING", "PYTHONUTF8"],
+    except: [
+      "PYTHONUNBUFFERED",
+      "PYTHONDONTWRITEBYTECODE",
+      "PYTHONHASHSEED",
+      "PYTHONIOENCODING",
+      "PYTHONUTF8",
+    ],
   },
   { pattern: "PERL*", why: "perl loads the modules and options it names" },
   { pattern: "RUBY*", why: "ruby loads the modules and options it names" },

@@ -3,8 +3,8 @@
 // -c core.pager=…, grep -O, rebase -x) or open an editor. The tables here say which
 // subcommands only read and which options write, run or escape; judgeGit applies them.
 import type { Effect } from "./file-programs.ts";
-import type { Arg } from "./wrappers.ts";
 import { lookup } from "./lookup.ts";
+import type { Arg } from "./wrappers.ts";
 
 export interface GitConcern {
   mention: null;
@@ -24,7 +24,17 @@ export interface GitJudgement {
 }
 
 /** Global options before the subcommand that take a value (`-C dir`, `-c k=v`). */
-const GLOBAL_VALUES = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env", "--exec-path", "--list-cmds"]);
+const GLOBAL_VALUES = new Set([
+  "-C",
+  "-c",
+  "--git-dir",
+  "--work-tree",
+  "--namespace",
+  "--super-prefix",
+  "--config-env",
+  "--exec-path",
+  "--list-cmds",
+]);
 
 /** Global options that make git read its configuration or programs from somewhere else. */
 const GLOBAL_ESCAPES: Readonly<Record<string, string>> = {
@@ -40,40 +50,93 @@ const READ_ONLY = new Set([
   ...["status", "log", "show", "diff", "blame", "annotate", "shortlog", "describe", "rev-parse"],
   ...["rev-list", "ls-files", "ls-tree", "cat-file", "grep", "whatchanged", "range-diff", "for-each-ref"],
   ...["show-ref", "show-branch", "name-rev", "merge-base", "count-objects", "check-ignore", "check-attr"],
-  ...["check-ref-format", "check-mailmap", "var", "version", "cherry", "diff-tree", "diff-files", "diff-index"],
+  ...[
+    "check-ref-format",
+    "check-mailmap",
+    "var",
+    "version",
+    "cherry",
+    "diff-tree",
+    "diff-files",
+    "diff-index",
+  ],
   ...["verify-commit", "verify-tag", "fsck", "get-tar-commit-id", "ls-remote", "help"],
 ]);
 
 /** Subcommands that read only in their listing forms; otherwise they write. */
 const LISTING: Readonly<Record<string, (args: readonly string[]) => boolean>> = {
   branch: (a) =>
-    a.every((x) => /^(-a|-r|-v|-vv|-l|--list|--all|--remotes|--verbose|--show-current|--column|--no-column|--color|--no-color|-i|--ignore-case|--contains|--no-contains|--merged|--no-merged|--sort=.*|--format=.*|--points-at|--abbrev=.*)$/.test(x)) ||
+    a.every((x) =>
+      /^(-a|-r|-v|-vv|-l|--list|--all|--remotes|--verbose|--show-current|--column|--no-column|--color|--no-color|-i|--ignore-case|--contains|--no-contains|--merged|--no-merged|--sort=.*|--format=.*|--points-at|--abbrev=.*)$/.test(
+        x,
+      ),
+    ) ||
     a.includes("--list") ||
     a.includes("-l"),
-  tag: (a) => a.length === 0 || a.includes("-l") || a.includes("--list") || a.every((x) => x.startsWith("-n")),
-  remote: (a) => a.length === 0 || a.every((x) => x === "-v" || x === "--verbose") || a[0] === "show" || a[0] === "get-url",
+  tag: (a) =>
+    a.length === 0 || a.includes("-l") || a.includes("--list") || a.every((x) => x.startsWith("-n")),
+  remote: (a) =>
+    a.length === 0 ||
+    a.every((x) => x === "-v" || x === "--verbose") ||
+    a[0] === "show" ||
+    a[0] === "get-url",
   stash: (a) => a[0] === "list" || a[0] === "show",
   worktree: (a) => a[0] === "list",
   notes: (a) => a.length === 0 || a[0] === "list" || a[0] === "show",
-  reflog: (a) => a.length === 0 || a[0] === "show" || a[0] === "exists" || !["expire", "delete"].includes(a[0] ?? ""),
+  reflog: (a) =>
+    a.length === 0 || a[0] === "show" || a[0] === "exists" || !["expire", "delete"].includes(a[0] ?? ""),
   config: (a) => {
-    if (a.some((x) => /^--(get|get-all|get-regexp|get-urlmatch|list|get-color|get-colorbool)$/.test(x) || x === "-l"))
-      return !a.some((x) => /^--(add|unset|unset-all|replace-all|rename-section|remove-section|edit)$/.test(x) || x === "-e");
-    return a.filter((x) => !x.startsWith("-")).length <= 1 && !a.some((x) => /^(--edit|-e|--add|--unset.*|--replace-all|--(rename|remove)-section)$/.test(x));
+    if (
+      a.some(
+        (x) => /^--(get|get-all|get-regexp|get-urlmatch|list|get-color|get-colorbool)$/.test(x) || x === "-l",
+      )
+    )
+      return !a.some(
+        (x) =>
+          /^--(add|unset|unset-all|replace-all|rename-section|remove-section|edit)$/.test(x) || x === "-e",
+      );
+    return (
+      a.filter((x) => !x.startsWith("-")).length <= 1 &&
+      !a.some((x) => /^(--edit|-e|--add|--unset.*|--replace-all|--(rename|remove)-section)$/.test(x))
+    );
   },
   "symbolic-ref": (a) => a.filter((x) => !x.startsWith("-")).length <= 1,
   submodule: (a) => a.length === 0 || a[0] === "status" || a[0] === "summary",
   bisect: (a) => a[0] === "log" || a[0] === "visualize" || a[0] === "view",
-  apply: (a) => a.includes("--check") || a.includes("--stat") || a.includes("--numstat") || a.includes("--summary"),
+  apply: (a) =>
+    a.includes("--check") || a.includes("--stat") || a.includes("--numstat") || a.includes("--summary"),
 };
 
 /** Subcommands that throw work away or delete (high risk), in any form. */
-const DESTRUCTIVE = new Set(["clean", "rm", "prune", "filter-branch", "filter-repo", "update-ref", "replace"]);
+const DESTRUCTIVE = new Set([
+  "clean",
+  "rm",
+  "prune",
+  "filter-branch",
+  "filter-repo",
+  "update-ref",
+  "replace",
+]);
 
 /** Options (any subcommand) that write a file, run a program, or read files anywhere. */
-const OPTION_RISKS: Readonly<Record<string, { risk: "write" | "exec" | "escape" | "read" | "recursive"; why: string; value?: boolean; only?: readonly string[] }>> = {
+const OPTION_RISKS: Readonly<
+  Record<
+    string,
+    {
+      risk: "write" | "exec" | "escape" | "read" | "recursive";
+      why: string;
+      value?: boolean;
+      only?: readonly string[];
+    }
+  >
+> = {
   "--output": { risk: "write", why: "writes the output to the file", value: true },
-  "--output-directory": { risk: "write", why: "writes patches into the directory", value: true, only: ["format-patch"] },
+  "--output-directory": {
+    risk: "write",
+    why: "writes patches into the directory",
+    value: true,
+    only: ["format-patch"],
+  },
   "-o": { risk: "write", why: "writes patches into the directory", value: true, only: ["format-patch"] },
   "--ext-diff": { risk: "exec", why: "runs the external diff program from the configuration" },
   "--textconv": { risk: "exec", why: "runs the text conversion programs from the configuration" },
@@ -81,32 +144,67 @@ const OPTION_RISKS: Readonly<Record<string, { risk: "write" | "exec" | "escape" 
   "--open-files-in-pager": { risk: "exec", why: "opens the matches in a pager it runs" },
   "-O": { risk: "exec", why: "opens the matches in a pager it runs", only: ["grep"] },
   "--upload-pack": { risk: "exec", why: "runs the program on the other side", value: true },
-  "-u": { risk: "exec", why: "runs the program as upload-pack", value: true, only: ["clone", "fetch", "pull", "ls-remote"] },
+  "-u": {
+    risk: "exec",
+    why: "runs the program as upload-pack",
+    value: true,
+    only: ["clone", "fetch", "pull", "ls-remote"],
+  },
   "--receive-pack": { risk: "exec", why: "runs the program as receive-pack", value: true },
   "--exec": { risk: "exec", why: "runs the command", value: true },
   "-x": { risk: "exec", why: "runs the command after each commit", value: true, only: ["rebase"] },
-  "--config": { risk: "escape", why: "sets configuration (which can run programs) in the new repository", value: true, only: ["clone"] },
+  "--config": {
+    risk: "escape",
+    why: "sets configuration (which can run programs) in the new repository",
+    value: true,
+    only: ["clone"],
+  },
   "--template": { risk: "escape", why: "copies hooks from the directory into the repository", value: true },
   "--no-index": { risk: "read", why: "reads the files it is given, anywhere" },
   "--untracked": { risk: "recursive", why: "searches untracked files too", only: ["grep"] },
   "--contents": { risk: "read", why: "reads the file", value: true },
-  "-F": { risk: "read", why: "reads the message from the file", value: true, only: ["commit", "tag", "merge", "notes"] },
+  "-F": {
+    risk: "read",
+    why: "reads the message from the file",
+    value: true,
+    only: ["commit", "tag", "merge", "notes"],
+  },
   "--file": { risk: "read", why: "reads the file", value: true, only: ["commit", "tag", "merge", "config"] },
   "--pathspec-from-file": { risk: "read", why: "reads paths from the file", value: true },
 };
 
 /** Forms that open an editor or a pager with shell escapes. */
 function interactive(sub: string, args: readonly string[]): string | null {
-  const has = (...xs: string[]) => args.some((a) => xs.includes(a) || xs.some((x) => x.length === 2 && /^-[a-zA-Z]+$/.test(a) && a.includes(x[1] as string)));
+  const has = (...xs: string[]) =>
+    args.some(
+      (a) =>
+        xs.includes(a) ||
+        xs.some((x) => x.length === 2 && /^-[a-zA-Z]+$/.test(a) && a.includes(x[1] as string)),
+    );
   if (["difftool", "mergetool"].includes(sub)) return `git ${sub} runs the configured diff or merge tool`;
-  if (sub === "help" && args.some((a) => !a.startsWith("-"))) return "git help opens a manual page in a pager";
-  if (["add", "checkout", "reset", "stash", "restore", "clean", "commit"].includes(sub) && (args.includes("-p") || args.includes("--patch") || args.includes("-i") || args.includes("--interactive")))
+  if (sub === "help" && args.some((a) => !a.startsWith("-")))
+    return "git help opens a manual page in a pager";
+  if (
+    ["add", "checkout", "reset", "stash", "restore", "clean", "commit"].includes(sub) &&
+    (args.includes("-p") || args.includes("--patch") || args.includes("-i") || args.includes("--interactive"))
+  )
     return `git ${sub} in interactive mode reads commands from the terminal`;
   if (sub === "rebase" && has("-i", "--interactive")) return "git rebase -i opens an editor";
   if (has("-e", "--edit")) return `git ${sub} --edit opens an editor`;
-  if (sub === "commit" && !args.some((a) => /^(-m|--message|-F|--file|-C|--reuse-message|--no-edit|--fixup|--squash)(=|$)/.test(a) || /^-[a-zA-Z]*[mFC]/.test(a)))
+  if (
+    sub === "commit" &&
+    !args.some(
+      (a) =>
+        /^(-m|--message|-F|--file|-C|--reuse-message|--no-edit|--fixup|--squash)(=|$)/.test(a) ||
+        /^-[a-zA-Z]*[mFC]/.test(a),
+    )
+  )
     return "git commit without a message opens an editor";
-  if (sub === "tag" && has("-a", "-s", "--annotate", "--sign") && !args.some((a) => /^(-m|-F|--message|--file)/.test(a)))
+  if (
+    sub === "tag" &&
+    has("-a", "-s", "--annotate", "--sign") &&
+    !args.some((a) => /^(-m|-F|--message|--file)/.test(a))
+  )
     return "git tag -a without a message opens an editor";
   return null;
 }
@@ -117,15 +215,83 @@ function effectOf(sub: string, args: readonly string[]): Effect | "run" {
   if (listing?.(args)) return "read";
   if (DESTRUCTIVE.has(sub)) return "destroy";
   if (sub === "reset" && args.includes("--hard")) return "destroy";
-  if ((sub === "checkout" || sub === "restore") && (args.includes("--") || args.includes("-f") || args.includes("--force") || args.includes(".")))
+  if (
+    (sub === "checkout" || sub === "restore") &&
+    (args.includes("--") || args.includes("-f") || args.includes("--force") || args.includes("."))
+  )
     return "destroy";
   if ((sub === "branch" || sub === "tag") && args.some((a) => /^(-d|-D|--delete)$/.test(a))) return "destroy";
   if (sub === "stash" && ["drop", "clear"].includes(args[0] ?? "")) return "destroy";
-  if (sub === "push" && args.some((a) => /^(-f|--force|--force-with-lease.*|--delete|-d|--mirror|--prune)$/.test(a) || a.startsWith("+") || a.startsWith(":")))
+  if (
+    sub === "push" &&
+    args.some(
+      (a) =>
+        /^(-f|--force|--force-with-lease.*|--delete|-d|--mirror|--prune)$/.test(a) ||
+        a.startsWith("+") ||
+        a.startsWith(":"),
+    )
+  )
     return "destroy";
-  if (["push", "send-email", "daemon", "instaweb", "credential", "credential-store", "credential-cache", "svn", "p4", "lfs"].includes(sub))
+  if (
+    [
+      "push",
+      "send-email",
+      "daemon",
+      "instaweb",
+      "credential",
+      "credential-store",
+      "credential-cache",
+      "svn",
+      "p4",
+      "lfs",
+    ].includes(sub)
+  )
     return "run";
-  if (["add", "commit", "mv", "checkout", "switch", "restore", "reset", "merge", "rebase", "cherry-pick", "revert", "am", "apply", "init", "stash", "gc", "repack", "fetch", "pull", "clone", "tag", "branch", "notes", "update-index", "read-tree", "write-tree", "commit-tree", "hash-object", "worktree", "sparse-checkout", "format-patch", "archive", "remote", "config", "symbolic-ref", "submodule", "bisect", "reflog", "maintenance", "pack-refs", "prune-packed"].includes(sub))
+  if (
+    [
+      "add",
+      "commit",
+      "mv",
+      "checkout",
+      "switch",
+      "restore",
+      "reset",
+      "merge",
+      "rebase",
+      "cherry-pick",
+      "revert",
+      "am",
+      "apply",
+      "init",
+      "stash",
+      "gc",
+      "repack",
+      "fetch",
+      "pull",
+      "clone",
+      "tag",
+      "branch",
+      "notes",
+      "update-index",
+      "read-tree",
+      "write-tree",
+      "commit-tree",
+      "hash-object",
+      "worktree",
+      "sparse-checkout",
+      "format-patch",
+      "archive",
+      "remote",
+      "config",
+      "symbolic-ref",
+      "submodule",
+      "bisect",
+      "reflog",
+      "maintenance",
+      "pack-refs",
+      "prune-packed",
+    ].includes(sub)
+  )
     return "write";
   // An alias or a git-<name> program on PATH: anything.
   return "run";
@@ -152,7 +318,8 @@ export function judgeGit(argv: readonly Arg[]): GitJudgement {
     }
     if (!v.startsWith("-")) break;
     const name = v.includes("=") ? v.slice(0, v.indexOf("=")) : v;
-    const glued = name === "-C" || name === "-c" ? null : v.includes("=") ? v.slice(v.indexOf("=") + 1) : null;
+    const glued =
+      name === "-C" || name === "-c" ? null : v.includes("=") ? v.slice(v.indexOf("=") + 1) : null;
     const takes = GLOBAL_VALUES.has(name) && glued === null && !(name === "--exec-path" && !v.includes("="));
     const value = takes ? (argv[i + 1] ?? null) : glued === null ? null : { ...a, value: glued };
     if (takes) i++;
@@ -160,8 +327,9 @@ export function judgeGit(argv: readonly Arg[]): GitJudgement {
       out.chdir.push(value ?? { value: null, raw: "", glob: false, tilde: false });
       continue;
     }
-    const escape = lookup(GLOBAL_ESCAPES, name);
-    if (escape && !(name === "--exec-path" && value === null)) out.concerns.push({ mention: null, reason: `git ${name} ${escape}` });
+    const why = lookup(GLOBAL_ESCAPES, name);
+    if (why && !(name === "--exec-path" && value === null))
+      out.concerns.push({ mention: null, reason: `git ${name} ${why}` });
     if (name === "-p" || name === "--paginate") out.interactive = "git -p runs a pager with shell escapes";
   }
   const subArg = argv[i];
@@ -180,14 +348,21 @@ export function judgeGit(argv: readonly Arg[]): GitJudgement {
   const args = restValues.filter((x): x is string => x !== null);
   out.effect = effectOf(sub, args);
   out.interactive ??= interactive(sub, args);
-  if (sub === "rebase" && args.includes("--exec")) out.concerns.push({ mention: null, reason: "git rebase --exec runs the command" });
-  if (sub === "bisect" && args[0] === "run") out.concerns.push({ mention: null, reason: "git bisect run runs the command" });
-  if (sub === "submodule" && args[0] === "foreach") out.concerns.push({ mention: null, reason: "git submodule foreach runs the command" });
-  if (sub === "filter-branch") out.concerns.push({ mention: null, reason: "git filter-branch runs its filters" });
+  if (sub === "rebase" && args.includes("--exec"))
+    out.concerns.push({ mention: null, reason: "git rebase --exec runs the command" });
+  if (sub === "bisect" && args[0] === "run")
+    out.concerns.push({ mention: null, reason: "git bisect run runs the command" });
+  if (sub === "submodule" && args[0] === "foreach")
+    out.concerns.push({ mention: null, reason: "git submodule foreach runs the command" });
+  if (sub === "filter-branch")
+    out.concerns.push({ mention: null, reason: "git filter-branch runs its filters" });
   if (sub === "credential" || sub.startsWith("credential-"))
     out.concerns.push({ mention: null, reason: "git credential prints stored passwords" });
   if (sub === "config" && out.effect !== "read")
-    out.concerns.push({ mention: null, reason: "git config can set programs git runs (core.pager, core.fsmonitor, alias.*)" });
+    out.concerns.push({
+      mention: null,
+      reason: "git config can set programs git runs (core.pager, core.fsmonitor, alias.*)",
+    });
   let noIndex = false;
   let afterDashes = false;
   const operands: Arg[] = [];
@@ -222,17 +397,24 @@ export function judgeGit(argv: readonly Arg[]): GitJudgement {
       else if (key.length === 2 && v.length > 2) value = { ...a, value: v.slice(2) };
       else value = rest[++k] ?? null;
     }
-    if (risk.risk === "write") out.writes.push(value ?? { value: null, raw: a.raw, glob: false, tilde: false });
+    if (risk.risk === "write")
+      out.writes.push(value ?? { value: null, raw: a.raw, glob: false, tilde: false });
     else if (risk.risk === "read") {
       if (key === "--no-index") noIndex = true;
-      else out.reads.push({ arg: value ?? { value: null, raw: a.raw, glob: false, tilde: false }, recursive: false });
-    } else if (risk.risk === "recursive") out.reads.push({ arg: { value: ".", raw: ".", glob: false, tilde: false }, recursive: true });
+      else
+        out.reads.push({
+          arg: value ?? { value: null, raw: a.raw, glob: false, tilde: false },
+          recursive: false,
+        });
+    } else if (risk.risk === "recursive")
+      out.reads.push({ arg: { value: ".", raw: ".", glob: false, tilde: false }, recursive: true });
     else out.concerns.push({ mention: null, reason: `git ${sub} ${key} ${risk.why}` });
   }
   if (noIndex) {
     if (sub === "grep") for (const p of operands.slice(1)) out.reads.push({ arg: p, recursive: true });
     else for (const p of operands) out.reads.push({ arg: p, recursive: false });
-    if (sub === "grep" && operands.length <= 1) out.reads.push({ arg: { value: ".", raw: ".", glob: false, tilde: false }, recursive: true });
+    if (sub === "grep" && operands.length <= 1)
+      out.reads.push({ arg: { value: ".", raw: ".", glob: false, tilde: false }, recursive: true });
   }
   if (out.writes.length > 0 && out.effect === "read") out.effect = "write";
   return out;

@@ -2,8 +2,8 @@
 // find and fd (paths, then an expression that can run commands or delete), tar (a mode letter,
 // an archive, members, options that run programs) and dd (key=value pairs).
 import type { Effect } from "./file-programs.ts";
-import type { Arg } from "./wrappers.ts";
 import { lookup } from "./lookup.ts";
+import type { Arg } from "./wrappers.ts";
 
 export interface GrammarJudgement {
   effect: Effect;
@@ -34,7 +34,12 @@ const FIND_VALUES = new Set([
   ...["-context", "-used", "-printf", "-regextype", "-D", "-newer", "-anewer", "-cnewer", "-samefile"],
 ]);
 const FIND_EXEC = new Set(["-exec", "-execdir", "-ok", "-okdir"]);
-const FIND_WRITES: Readonly<Record<string, number>> = { "-fprint": 1, "-fprint0": 1, "-fls": 1, "-fprintf": 2 };
+const FIND_WRITES: Readonly<Record<string, number>> = {
+  "-fprint": 1,
+  "-fprint0": 1,
+  "-fls": 1,
+  "-fprintf": 2,
+};
 
 export function judgeFind(argv: readonly Arg[]): GrammarJudgement {
   const out = empty();
@@ -122,7 +127,8 @@ export function judgeFd(argv: readonly Arg[]): GrammarJudgement {
     operands.push(a);
   }
   const paths = operands.slice(1);
-  for (const p of paths.length > 0 ? paths : [DOT]) out.reads.push({ arg: p, recursive: true, listing: true });
+  for (const p of paths.length > 0 ? paths : [DOT])
+    out.reads.push({ arg: p, recursive: true, listing: true });
   return out;
 }
 
@@ -195,7 +201,8 @@ export function judgeTar(argv: readonly Arg[]): GrammarJudgement {
       for (let k = 1; k < v.length; k++) {
         const c = v[k] as string;
         const glued = v.slice(k + 1);
-        const value = () => (glued !== "" ? { ...a, value: glued } : ((words[++i] as Arg | undefined) ?? DYNAMIC_ARG));
+        const value = () =>
+          glued !== "" ? { ...a, value: glued } : ((words[++i] as Arg | undefined) ?? DYNAMIC_ARG);
         if ("ctxruA".includes(c)) takeMode(c);
         else if (c === "f") {
           archive = value();
@@ -254,7 +261,11 @@ export function judgeDd(argv: readonly Arg[]): GrammarJudgement {
       out.dynamic = `dd argument ${a.raw} is not static`;
       return out;
     }
-    if (a.value.startsWith("if=")) out.reads.push({ arg: { ...a, value: a.value.slice(3), tilde: a.value.startsWith("if=~") }, recursive: false });
+    if (a.value.startsWith("if="))
+      out.reads.push({
+        arg: { ...a, value: a.value.slice(3), tilde: a.value.startsWith("if=~") },
+        recursive: false,
+      });
     if (a.value.startsWith("of=")) {
       out.writes.push({ arg: { ...a, value: a.value.slice(3), tilde: a.value.startsWith("of=~") } });
       out.effect = "destroy";

@@ -4,8 +4,8 @@
 // hook. So a rule that names only the program never allows such a session: the rule must say
 // `interactive` (see docs/policy.md).
 import { basename } from "../paths.ts";
-import type { Arg } from "./wrappers.ts";
 import { lookup } from "./lookup.ts";
+import type { Arg } from "./wrappers.ts";
 
 export interface InterpreterSpec {
   /** Options that take a separate value that is not code (`-W ignore`, `-r module`). */
@@ -29,7 +29,16 @@ const PYTHON: InterpreterSpec = {
   interactive: ["-i"],
 };
 const NODE: InterpreterSpec = {
-  values: ["-r", "--require", "--import", "--loader", "--experimental-loader", "--title", "-C", "--conditions"],
+  values: [
+    "-r",
+    "--require",
+    "--import",
+    "--loader",
+    "--experimental-loader",
+    "--title",
+    "-C",
+    "--conditions",
+  ],
   code: ["-e", "--eval", "-p", "--print", "--run", "--test", "-v", "--version", "-h", "--help"],
   inline: ["-e", "--eval", "-p", "--print"],
   interactive: ["-i", "--interactive"],
@@ -44,18 +53,41 @@ export const INTERPRETERS: Readonly<Record<string, InterpreterSpec>> = {
   pypy3: PYTHON,
   node: NODE,
   nodejs: NODE,
-  deno: { sessions: ["repl"], code: ["run", "eval", "test", "task", "fmt", "lint", "check", "compile"], inline: ["eval"] },
-  bun: { sessions: ["repl"], code: ["run", "x", "test", "install", "add", "build", "-e", "--eval"], inline: ["-e", "--eval"] },
+  deno: {
+    sessions: ["repl"],
+    code: ["run", "eval", "test", "task", "fmt", "lint", "check", "compile"],
+    inline: ["eval"],
+  },
+  bun: {
+    sessions: ["repl"],
+    code: ["run", "x", "test", "install", "add", "build", "-e", "--eval"],
+    inline: ["-e", "--eval"],
+  },
   ruby: { values: ["-I", "-r", "-C", "-E", "-F"], code: ["-e", "-v", "--version"], inline: ["-e"] },
   irb: ALWAYS,
   pry: ALWAYS,
-  perl: { values: ["-I", "-M", "-m"], code: ["-e", "-E", "-v", "--version"], inline: ["-e", "-E"], interactive: ["-d"] },
-  php: { values: ["-c", "-d", "-z"], code: ["-r", "-v", "--version", "-S", "-l"], inline: ["-r"], interactive: ["-a"] },
+  perl: {
+    values: ["-I", "-M", "-m"],
+    code: ["-e", "-E", "-v", "--version"],
+    inline: ["-e", "-E"],
+    interactive: ["-d"],
+  },
+  php: {
+    values: ["-c", "-d", "-z"],
+    code: ["-r", "-v", "--version", "-S", "-l"],
+    inline: ["-r"],
+    interactive: ["-a"],
+  },
   lua: { values: ["-l"], code: ["-e", "-v"], inline: ["-e"], interactive: ["-i"] },
   luajit: { values: ["-l"], code: ["-e", "-v"], inline: ["-e"], interactive: ["-i"] },
   R: { code: ["-e", "-f", "--file", "--version"], inline: ["-e"] },
   Rscript: { code: ["-e", "--version"], inline: ["-e"] },
-  julia: { values: ["-L", "-J", "-p", "-t", "--project"], code: ["-e", "-E", "-v", "--version"], inline: ["-e", "-E"], interactive: ["-i"] },
+  julia: {
+    values: ["-L", "-J", "-p", "-t", "--project"],
+    code: ["-e", "-E", "-v", "--version"],
+    inline: ["-e", "-E"],
+    interactive: ["-i"],
+  },
   ghci: ALWAYS,
   jshell: ALWAYS,
   groovysh: ALWAYS,
@@ -140,7 +172,8 @@ function specOf(name: string): InterpreterSpec | undefined {
   const direct = lookup(INTERPRETERS, name);
   if (direct) return direct;
   if (/^python[0-9.]+$/.test(name) || /^pypy[0-9.]+$/.test(name)) return PYTHON;
-  if (/^(ruby|perl|php|lua|node)[0-9.]+$/.test(name)) return lookup(INTERPRETERS, name.replace(/[0-9.]+$/, ""));
+  if (/^(ruby|perl|php|lua|node)[0-9.]+$/.test(name))
+    return lookup(INTERPRETERS, name.replace(/[0-9.]+$/, ""));
   return undefined;
 }
 
@@ -159,7 +192,10 @@ export function inlineCode(argv: readonly Arg[]): string | null {
     if (v === null) return null;
     const key = v.startsWith("--") && v.includes("=") ? v.slice(0, v.indexOf("=")) : v;
     const cluster = /^-[A-Za-z]{2,}$/.test(v);
-    if (spec.inline.includes(key) || (cluster && spec.inline.some((o) => o.length === 2 && v.includes(o[1] as string))))
+    if (
+      spec.inline.includes(key) ||
+      (cluster && spec.inline.some((o) => o.length === 2 && v.includes(o[1] as string)))
+    )
       return `\`${name} ${v}\` runs ${name} code given inline, which the engine cannot read`;
     if (!v.startsWith("-")) return null; // a script file: its arguments follow
   }
@@ -187,9 +223,11 @@ export function interactiveSession(argv: readonly Arg[]): string | null {
     if (spec.interactive?.some((o) => v === o || (cluster && o.length === 2 && v.includes(o[1] as string))))
       return `${name} ${v} opens an interactive session after its script`;
     const key = v.startsWith("--") && v.includes("=") ? v.slice(0, v.indexOf("=")) : v;
-    if (code.includes(key) || (cluster && code.some((c) => c.length === 2 && v.includes(c[1] as string)))) return null;
+    if (code.includes(key) || (cluster && code.some((c) => c.length === 2 && v.includes(c[1] as string))))
+      return null;
     if (v === "-") return `${name} - reads its program from standard input`;
-    if (v === "--") return i + 1 < argv.length ? null : `${name} with no script reads its program from standard input`;
+    if (v === "--")
+      return i + 1 < argv.length ? null : `${name} with no script reads its program from standard input`;
     if (values.includes(key)) {
       i++;
       continue;
@@ -210,7 +248,10 @@ const SSH_NO_SHELL = /^-[a-zA-Z]*[NGVQ]/;
  * `ssh [options] host [command…]`: without a command it opens a remote shell (a session);
  * with one, the command string runs on the remote host, where the working directory is unknown.
  */
-export function sshSession(argv: readonly Arg[]): { interactive: string | null; remote: string | null | undefined } {
+export function sshSession(argv: readonly Arg[]): {
+  interactive: string | null;
+  remote: string | null | undefined;
+} {
   let i = 1;
   let noShell = false;
   let tty = false;
@@ -229,7 +270,8 @@ export function sshSession(argv: readonly Arg[]): { interactive: string | null; 
   }
   const rest = argv.slice(i + 1);
   if (i >= argv.length || noShell) return { interactive: null, remote: undefined };
-  if (rest.length === 0) return { interactive: "ssh with no command opens a remote shell", remote: undefined };
+  if (rest.length === 0)
+    return { interactive: "ssh with no command opens a remote shell", remote: undefined };
   const words = rest.map((a) => a.value);
   const remote = words.includes(null) ? null : words.join(" ");
   return { interactive: tty ? "ssh -t runs the command on a remote terminal" : null, remote };

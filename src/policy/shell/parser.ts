@@ -17,8 +17,16 @@
 // Evaluated first (a side-effect import is never reordered), before mvdan-sh changes the limit.
 import "./stack-trace-limit.ts";
 import sh from "mvdan-sh";
-import { child, children, type OpCodes, type ParsedScript, type RawNode, type Word, walkFile } from "./walk.ts";
 import { errorWithLimit, savedStackTraceLimit } from "./stack-trace-limit.ts";
+import {
+  child,
+  children,
+  type OpCodes,
+  type ParsedScript,
+  type RawNode,
+  type Word,
+  walkFile,
+} from "./walk.ts";
 
 errorWithLimit.stackTraceLimit = savedStackTraceLimit;
 
@@ -152,10 +160,10 @@ function opCodes(): OpCodes {
     codes = {
       pipe: new Set([binary("a | b"), binary("a |& b")]),
       nameTests: new Set([test("[[ -v a ]]"), test("[[ -R a ]]")]),
-      arithTests: new Set(
-        ["-eq", "-ne", "-lt", "-le", "-gt", "-ge"].map((op) => test(`[[ a ${op} b ]]`)),
-      ),
+      arithTests: new Set(["-eq", "-ne", "-lt", "-le", "-gt", "-ge"].map((op) => test(`[[ a ${op} b ]]`))),
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text, not a template
       paramAt: param("echo ${x@P}"),
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text, not a template
       paramAssign: new Set([param("echo ${x=a}"), param("echo ${x:=a}")]),
     };
   }

@@ -4,6 +4,7 @@
 // could match.
 import { relativeInside, resolveShellPath } from "../paths.ts";
 import { globMayBeDenylisted, isDenylistedPath, isProtectedWritePath } from "../secret-paths.ts";
+import { memo } from "./memo.ts";
 import type { PathUnit } from "./units.ts";
 
 export interface PathFacts {
@@ -15,14 +16,8 @@ export interface PathFacts {
 
 // Units come from the analysis cache and are judged again on every repeat of a command: the
 // facts are kept per unit for the last working directory and home they were resolved against.
-const cache = new WeakMap<PathUnit, { cwd: string; home: string | null; facts: PathFacts }>();
-
 export function pathFacts(unit: PathUnit, callCwd: string, home: string | null): PathFacts {
-  const hit = cache.get(unit);
-  if (hit !== undefined && hit.cwd === callCwd && hit.home === home) return hit.facts;
-  const facts = computeFacts(unit, callCwd, home);
-  cache.set(unit, { cwd: callCwd, home, facts });
-  return facts;
+  return memo(unit, `facts\u0000${callCwd}\u0000${home ?? ""}`, () => computeFacts(unit, callCwd, home));
 }
 
 function computeFacts(unit: PathUnit, callCwd: string, home: string | null): PathFacts {

@@ -1,15 +1,20 @@
 // One program's arguments through the tables: which are files it reads or writes, which options
 // write, run or escape, whether it opens an interactive session, and what it does (for risk).
 import { basename } from "../paths.ts";
-import { type Effect as FileEffect, FILE_PROGRAMS, type FileProgram, type ValueRole } from "./file-programs.ts";
+import {
+  FILE_PROGRAMS,
+  type Effect as FileEffect,
+  type FileProgram,
+  type ValueRole,
+} from "./file-programs.ts";
 import { judgeGit } from "./git.ts";
 import { GRAMMARS } from "./grammars.ts";
 import { inlineCode, interactiveSession } from "./interpreters.ts";
+import { lookup } from "./lookup.ts";
 import { RISKY_OPERANDS, RISKY_OPTIONS, type RiskyOption } from "./risky-options.ts";
 import { type ScriptFinding, scanAwk, scanSed } from "./scripts.ts";
 import type { Concern, Effect } from "./units.ts";
 import type { Arg } from "./wrappers.ts";
-import { lookup } from "./lookup.ts";
 
 export interface FileUse {
   arg: Arg;
@@ -61,10 +66,16 @@ interface Scanned {
 }
 
 /** Splits a program's words into options (with their values) and operands. */
-function scan(argv: readonly Arg[], spec: FileProgram | undefined, risky: Readonly<Record<string, RiskyOption>> | undefined, strict: boolean): Scanned {
+function scan(
+  argv: readonly Arg[],
+  spec: FileProgram | undefined,
+  risky: Readonly<Record<string, RiskyOption>> | undefined,
+  strict: boolean,
+): Scanned {
   const out: Scanned = { operands: [], flags: new Set(), values: new Map(), risky: [], dynamic: null };
   const valueRoles: Readonly<Record<string, ValueRole>> = spec?.values ?? {};
-  const takesValue = (key: string) => lookup(valueRoles, key) !== undefined || lookup(risky, key)?.value === true;
+  const takesValue = (key: string) =>
+    lookup(valueRoles, key) !== undefined || lookup(risky, key)?.value === true;
   const record = (key: string, value: Arg | null) => {
     const option = lookup(risky, key);
     if (option && (option.when === undefined || (value?.value != null && option.when.test(value.value))))
@@ -117,11 +128,15 @@ function scan(argv: readonly Arg[], spec: FileProgram | undefined, risky: Readon
 
 function fromScript(findings: readonly ScriptFinding[] | null, program: string, out: ProgramJudgement): void {
   if (findings === null) {
-    out.concerns.push({ mention: null, reason: `the ${program} script cannot be read, so what it runs is not known` });
+    out.concerns.push({
+      mention: null,
+      reason: `the ${program} script cannot be read, so what it runs is not known`,
+    });
     return;
   }
   for (const f of findings) {
-    if (f.risk === "exec") out.concerns.push({ mention: null, reason: `the ${program} script runs commands: ${f.why}` });
+    if (f.risk === "exec")
+      out.concerns.push({ mention: null, reason: `the ${program} script runs commands: ${f.why}` });
     else if (f.risk === "write") {
       out.writes.push(use(f.file ? { value: f.file, raw: f.file, glob: false, tilde: false } : UNKNOWN));
       raise(out, "write");
@@ -134,10 +149,20 @@ function raise(out: { effect: Effect }, to: Effect): void {
   if (ORDER.indexOf(to) > ORDER.indexOf(out.effect)) out.effect = to;
 }
 
-function operandsByRole(spec: FileProgram, operands: readonly Arg[], s: Scanned, name: string, out: ProgramJudgement): void {
-  const has = (keys: readonly string[] | undefined) => (keys ?? []).some((k) => s.flags.has(k) || s.values.has(k));
+function operandsByRole(
+  spec: FileProgram,
+  operands: readonly Arg[],
+  s: Scanned,
+  name: string,
+  out: ProgramJudgement,
+): void {
+  const has = (keys: readonly string[] | undefined) =>
+    (keys ?? []).some((k) => s.flags.has(k) || s.values.has(k));
   const recursive = spec.alwaysRecursive === true || has(spec.recursive);
-  const local = operands.filter((o) => o.value !== "-" && !(o.value !== null && (name === "scp" || name === "rsync") && isRemote(o.value)));
+  const local = operands.filter(
+    (o) =>
+      o.value !== "-" && !(o.value !== null && (name === "scp" || name === "rsync") && isRemote(o.value)),
+  );
   let role = spec.operands;
   if (role === "rewrite" && has(spec.stdoutFlags)) role = "read";
   if (role === "read-first" && name === "unzip" && [..."ltvpcZz"].some((c) => s.flags.has(`-${c}`))) {
@@ -161,8 +186,12 @@ function operandsByRole(spec: FileProgram, operands: readonly Arg[], s: Scanned,
     case "read":
     case "pattern,read": {
       const files = role === "pattern,read" && !has(spec.patternOptions) ? local.slice(1) : local;
-      const all = files.length === 0 && spec.defaultOperand !== undefined ? [{ ...DOT, value: spec.defaultOperand }] : files;
-      const grepDefault = files.length === 0 && recursive && spec.defaultOperand === undefined && role === "pattern,read";
+      const all =
+        files.length === 0 && spec.defaultOperand !== undefined
+          ? [{ ...DOT, value: spec.defaultOperand }]
+          : files;
+      const grepDefault =
+        files.length === 0 && recursive && spec.defaultOperand === undefined && role === "pattern,read";
       for (const f of grepDefault ? [DOT] : all) {
         out.reads.push(use(f, recursive));
         if (inPlace) out.writes.push(use(f));
@@ -211,7 +240,15 @@ function operandsByRole(spec: FileProgram, operands: readonly Arg[], s: Scanned,
 /** Judges what one program does with its arguments. `argv[0]` is the program. */
 export function judgeProgram(argv: readonly Arg[]): ProgramJudgement {
   const name = basename(argv[0]?.value ?? "");
-  const out: ProgramJudgement = { effect: "read", reads: [], writes: [], concerns: [], inner: [], chdir: [], dynamic: null };
+  const out: ProgramJudgement = {
+    effect: "read",
+    reads: [],
+    writes: [],
+    concerns: [],
+    inner: [],
+    chdir: [],
+    dynamic: null,
+  };
   const interactive = interactiveSession(argv);
   if (interactive !== null) out.concerns.push({ mention: "interactive", reason: interactive });
   const inline = inlineCode(argv);
@@ -248,6 +285,14 @@ export function judgeProgram(argv: readonly Arg[]): ProgramJudgement {
 
   const spec: FileProgram | undefined = lookup(FILE_PROGRAMS, name) ?? (AWK.has(name) ? AWK_SPEC : undefined);
   const risky = lookup(RISKY_OPTIONS, name);
+  if (spec === undefined && risky === undefined && lookup(RISKY_OPERANDS, name) === undefined) {
+    // A program the tables do not know: no file operands to find, only dynamic words to notice.
+    out.effect = "run";
+    const dyn = argv.slice(1).find((a) => a.value === null || (a.glob && /^[*?[]/.test(a.value)));
+    if (dyn)
+      out.dynamic = `argument ${dyn.raw} of ${name} is not static (it could be an option that writes or runs)`;
+    return out;
+  }
   // A dynamic word is harmless only where no argument is ever an option that writes or runs.
   const strict = !(spec?.operands === "none" && risky === undefined);
   const s = scan(argv, spec, risky, strict);
@@ -287,18 +332,24 @@ export function judgeProgram(argv: readonly Arg[]): ProgramJudgement {
     const fromFile = s.values.has("-f") || s.values.has("--file");
     const script = scripts.length > 0 ? scripts : fromFile ? [] : s.operands.slice(0, 1);
     if (!s.flags.has("--sandbox")) {
-      if (fromFile) out.concerns.push({ mention: null, reason: "sed -f runs a script from a file, which may run commands (e) or write files (w)" });
-      for (const sc of script)
-        fromScript(sc.value === null ? null : scanSed(sc.value), "sed", out);
+      if (fromFile)
+        out.concerns.push({
+          mention: null,
+          reason: "sed -f runs a script from a file, which may run commands (e) or write files (w)",
+        });
+      for (const sc of script) fromScript(sc.value === null ? null : scanSed(sc.value), "sed", out);
     }
   }
   if (AWK.has(name)) {
     const program = [...(s.values.get("-e") ?? []), ...(s.values.get("--source") ?? [])];
-    const fromFile = s.values.has("-f") || s.values.has("--file") || s.values.has("-E") || s.values.has("--exec");
+    const fromFile =
+      s.values.has("-f") || s.values.has("--file") || s.values.has("-E") || s.values.has("--exec");
     const text = program.length > 0 ? program : fromFile ? [] : s.operands.slice(0, 1);
     for (const p of text) fromScript(p.value === null ? null : scanAwk(p.value), name, out);
     // awk's operands may be `var=value` assignments, not files.
-    const files = (program.length > 0 || fromFile ? s.operands : s.operands.slice(1)).filter((o) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(o.value ?? ""));
+    const files = (program.length > 0 || fromFile ? s.operands : s.operands.slice(1)).filter(
+      (o) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(o.value ?? ""),
+    );
     for (const f of files) out.reads.push(use(f));
     return out;
   }
@@ -308,6 +359,21 @@ export function judgeProgram(argv: readonly Arg[]): ProgramJudgement {
 
 const AWK_SPEC: FileProgram = {
   operands: "none",
-  values: { "-f": "read", "--file": "read", "-v": "", "--assign": "", "-F": "", "--field-separator": "", "-e": "", "--source": "", "-i": "read", "--include": "read", "-l": "", "--load": "", "-E": "read", "--exec": "read" },
+  values: {
+    "-f": "read",
+    "--file": "read",
+    "-v": "",
+    "--assign": "",
+    "-F": "",
+    "--field-separator": "",
+    "-e": "",
+    "--source": "",
+    "-i": "read",
+    "--include": "read",
+    "-l": "",
+    "--load": "",
+    "-E": "read",
+    "--exec": "read",
+  },
   effect: "read",
 };

@@ -3,6 +3,7 @@
 // (deleting, privileged or unknown programs, writes elsewhere, secrets, code the engine cannot
 // see) is high. Only high asks the person to confirm a second time.
 import type { Risk } from "../types.ts";
+import { memo } from "./memo.ts";
 import { pathFacts } from "./path-facts.ts";
 import type { ShellUnit } from "./units.ts";
 
@@ -18,8 +19,10 @@ export function unitRisk(unit: ShellUnit, callCwd: string, home: string | null):
     case "unparsable":
       return { risk: "high", justification: "the command cannot be fully analysed" };
     case "exec":
-      if (unit.dynamic !== null) return { risk: "high", justification: "part of the command is only known when it runs" };
-      if (unit.concerns.length > 0) return { risk: "high", justification: (unit.concerns[0] as { reason: string }).reason };
+      if (unit.dynamic !== null)
+        return { risk: "high", justification: "part of the command is only known when it runs" };
+      if (unit.concerns.length > 0)
+        return { risk: "high", justification: (unit.concerns[0] as { reason: string }).reason };
       if (unit.effect === "read") return { risk: "low", justification: "read-only commands" };
       if (unit.effect === "write") return { risk: "medium", justification: "writes files" };
       if (unit.effect === "destroy") return { risk: "high", justification: "deletes or overwrites data" };
@@ -35,22 +38,18 @@ export function unitRisk(unit: ShellUnit, callCwd: string, home: string | null):
     }
     case "write": {
       const facts = pathFacts(unit, callCwd, home);
-      if (facts.sensitive) return { risk: "high", justification: "writes a file that holds secrets or decides what runs" };
-      if (facts.path === null || !facts.inside) return { risk: "high", justification: "writes outside the workspace" };
+      if (facts.sensitive)
+        return { risk: "high", justification: "writes a file that holds secrets or decides what runs" };
+      if (facts.path === null || !facts.inside)
+        return { risk: "high", justification: "writes outside the workspace" };
       return { risk: "medium", justification: "writes files in the workspace" };
     }
   }
 }
 
-const cache = new WeakMap<readonly ShellUnit[], { cwd: string; home: string | null; risk: ShellRisk }>();
-
 /** The highest risk of any part; the justification of the first part that reaches it. */
 export function shellRisk(units: readonly ShellUnit[], callCwd: string, home: string | null): ShellRisk {
-  const hit = cache.get(units);
-  if (hit !== undefined && hit.cwd === callCwd && hit.home === home) return hit.risk;
-  const risk = computeRisk(units, callCwd, home);
-  cache.set(units, { cwd: callCwd, home, risk });
-  return risk;
+  return memo(units, `risk\u0000${callCwd}\u0000${home ?? ""}`, () => computeRisk(units, callCwd, home));
 }
 
 function computeRisk(units: readonly ShellUnit[], callCwd: string, home: string | null): ShellRisk {

@@ -21,7 +21,7 @@ export interface RiskyOption {
 
 const write = (why: string): RiskyOption => ({ risk: "write", why, value: true, file: true });
 const exec = (why: string, value = true): RiskyOption => ({ risk: "exec", why, value });
-const escape = (why: string, value = true): RiskyOption => ({ risk: "escape", why, value });
+const escapes = (why: string, value = true): RiskyOption => ({ risk: "escape", why, value });
 const inPlace: RiskyOption = { risk: "write", why: "edits the files in place", inPlace: true };
 
 /** An ssh `-o` value that runs a local command. */
@@ -29,7 +29,7 @@ const SSH_EXEC_OPTION =
   /^\s*(ProxyCommand|LocalCommand|KnownHostsCommand|PermitLocalCommand|Include|Match|ProxyUseFdpass|SecurityKeyProvider|PKCS11Provider)\b/i;
 
 const SSH_OPTS = {
-  "-F": escape("reads an ssh config file, which can run commands (ProxyCommand)"),
+  "-F": escapes("reads an ssh config file, which can run commands (ProxyCommand)"),
   "-o": { risk: "exec", why: "the ssh option runs a local command", value: true, when: SSH_EXEC_OPTION },
   "-E": write("writes ssh's log to the file"),
   "-S": exec("runs the given program as ssh"),
@@ -52,8 +52,8 @@ export const RISKY_OPTIONS: Readonly<Record<string, Readonly<Record<string, Risk
   },
   tree: { "-o": write("writes the listing to the file") },
   date: {
-    "-s": escape("sets the system clock"),
-    "--set": escape("sets the system clock"),
+    "-s": escapes("sets the system clock"),
+    "--set": escapes("sets the system clock"),
   },
   rg: {
     "--pre": exec("runs the program on every file searched"),
@@ -62,7 +62,7 @@ export const RISKY_OPTIONS: Readonly<Record<string, Readonly<Record<string, Risk
   ag: { "--pager": exec("runs the program as the pager") },
   ack: {
     "--pager": exec("runs the program as the pager"),
-    "--ackrc": escape("reads options (such as --pager) from the file"),
+    "--ackrc": escapes("reads options (such as --pager) from the file"),
   },
   bat: { "--pager": exec("runs the program as the pager") },
   batcat: { "--pager": exec("runs the program as the pager") },
@@ -73,22 +73,22 @@ export const RISKY_OPTIONS: Readonly<Record<string, Readonly<Record<string, Risk
   gawk: {
     "-l": exec("loads a shared library into awk"),
     "--load": exec("loads a shared library into awk"),
-    "-i": escape("runs awk code from the file"),
-    "--include": escape("runs awk code from the file"),
-    "-f": escape("runs awk code from the file (which may call system())"),
-    "--file": escape("runs awk code from the file (which may call system())"),
-    "-E": escape("runs awk code from the file (which may call system())"),
-    "--exec": escape("runs awk code from the file (which may call system())"),
+    "-i": escapes("runs awk code from the file"),
+    "--include": escapes("runs awk code from the file"),
+    "-f": escapes("runs awk code from the file (which may call system())"),
+    "--file": escapes("runs awk code from the file (which may call system())"),
+    "-E": escapes("runs awk code from the file (which may call system())"),
+    "--exec": escapes("runs awk code from the file (which may call system())"),
   },
-  awk: { "-f": escape("runs awk code from the file (which may call system())") },
-  mawk: { "-f": escape("runs awk code from the file (which may call system())") },
-  nawk: { "-f": escape("runs awk code from the file (which may call system())") },
+  awk: { "-f": escapes("runs awk code from the file (which may call system())") },
+  mawk: { "-f": escapes("runs awk code from the file (which may call system())") },
+  nawk: { "-f": escapes("runs awk code from the file (which may call system())") },
   less: {
     "-o": write("copies the input to the file"),
     "--log-file": write("copies the input to the file"),
     "-O": write("copies the input to the file"),
-    "-k": escape("reads key bindings (which can run commands) from the file"),
-    "--lesskey-file": escape("reads key bindings (which can run commands) from the file"),
+    "-k": escapes("reads key bindings (which can run commands) from the file"),
+    "--lesskey-file": escapes("reads key bindings (which can run commands) from the file"),
   },
   man: {
     "-P": exec("runs the program as the pager"),
@@ -124,8 +124,8 @@ export const RISKY_OPTIONS: Readonly<Record<string, Readonly<Record<string, Risk
     "--trace-ascii": write("writes a trace to the file"),
     "--stderr": write("writes errors to the file"),
     "--libcurl": write("writes C source to the file"),
-    "-K": escape("reads options from the file"),
-    "--config": escape("reads options from the file"),
+    "-K": escapes("reads options from the file"),
+    "--config": escapes("reads options from the file"),
   },
   wget: {
     "-O": write("writes the download to the file"),
@@ -137,9 +137,9 @@ export const RISKY_OPTIONS: Readonly<Record<string, Readonly<Record<string, Risk
     "-P": write("writes downloads into the directory"),
     "--directory-prefix": write("writes downloads into the directory"),
     "--save-cookies": write("writes cookies to the file"),
-    "-e": escape("runs a wgetrc command"),
-    "--execute": escape("runs a wgetrc command"),
-    "--config": escape("reads wgetrc commands from the file"),
+    "-e": escapes("runs a wgetrc command"),
+    "--execute": escapes("runs a wgetrc command"),
+    "--config": escapes("reads wgetrc commands from the file"),
     "--use-askpass": exec("runs the program to ask for a password"),
   },
   // Wrappers that write a file of their own.

@@ -80,7 +80,8 @@ export function scanSed(script: string): ScriptFinding[] | null {
         if (c === "y") break;
         // Flags: g p i I m M e N w FILE.
         while (i < s.length && /[gpiImMe0-9]/.test(s[i] as string)) {
-          if (s[i] === "e") out.push({ risk: "exec", why: "the s///e flag runs the pattern space as a command" });
+          if (s[i] === "e")
+            out.push({ risk: "exec", why: "the s///e flag runs the pattern space as a command" });
           i++;
         }
         if (s[i] === "w") {
@@ -144,10 +145,14 @@ export function scanAwk(program: string): ScriptFinding[] {
     .replace(/#[^\n]*/g, "");
   const out: ScriptFinding[] = [];
   if (/\bsystem\s*\(/.test(code)) out.push({ risk: "exec", why: "system() runs a command" });
-  if (/\|/.test(code.replace(/\|\|/g, ""))) out.push({ risk: "exec", why: "a pipe to or from a command runs it" });
-  if (/@load\b|@include\b|@namespace\b/.test(code)) out.push({ risk: "exec", why: "loads code from elsewhere" });
-  if (/\b(print|printf)\b[^;{}\n]*>/.test(code)) out.push({ risk: "write", why: "print > file writes a file" });
+  if (/\|/.test(code.replace(/\|\|/g, "")))
+    out.push({ risk: "exec", why: "a pipe to or from a command runs it" });
+  if (/@load\b|@include\b|@namespace\b/.test(code))
+    out.push({ risk: "exec", why: "loads code from elsewhere" });
+  if (/\b(print|printf)\b[^;{}\n]*>/.test(code))
+    out.push({ risk: "write", why: "print > file writes a file" });
   if (/\bgetline\b[^;{}\n]*</.test(code)) out.push({ risk: "read", why: "getline < file reads a file" });
-  if (/\bENVIRON\b|\bPROCINFO\b/.test(code)) out.push({ risk: "read", why: "reads the environment (secrets live there)" });
+  if (/\bENVIRON\b|\bPROCINFO\b/.test(code))
+    out.push({ risk: "read", why: "reads the environment (secrets live there)" });
   return out;
 }

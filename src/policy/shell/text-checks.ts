@@ -20,7 +20,10 @@ const CHECKS: readonly TextCheck[] = [
     why: "an invisible, bidirectional or non-ASCII blank character (bash does not split words there)",
   },
   // bash ends a comment at the newline; mvdan/sh continues it over a backslash-newline.
-  { test: /#[^\n]*\\\n/, why: "a comment that ends in a backslash (bash and the parser disagree on the next line)" },
+  {
+    test: /#[^\n]*\\\n/,
+    why: "a comment that ends in a backslash (bash and the parser disagree on the next line)",
+  },
 ];
 
 /** Why bash and the parser could read this script differently, or null. */

@@ -92,10 +92,20 @@ export interface StmtEvent {
   redirs: Redirect[];
   cmd: Command | null;
   /** Places in this statement's own text that bash evaluates again as code, or reads differently. */
-  hazards: Hazard[];
+  hazards: readonly Hazard[];
   /** Variables this statement assigns outside a command (`for NAME in`, `${NAME:=v}`). */
-  assigned: string[];
+  assigned: readonly string[];
 }
+
+// Most statements have no hazards and assign nothing: they share these until they do.
+const NO_HAZARDS: readonly Hazard[] = Object.freeze([]);
+const NO_NAMES: readonly string[] = Object.freeze([]);
+const LEAVE: ScriptEvent = Object.freeze({ kind: "leave" });
+const ENTER: Readonly<Record<ScopeKind, ScriptEvent>> = Object.freeze({
+  subshell: Object.freeze({ kind: "enter", scope: "subshell" }),
+  loop: Object.freeze({ kind: "enter", scope: "loop" }),
+  function: Object.freeze({ kind: "enter", scope: "function" }),
+});
 export type ScopeKind = "subshell" | "loop" | "function";
 export type ScriptEvent =
   | StmtEvent
@@ -233,32 +243,28 @@ class Walker {
   hazard(node: RawNode, reason: string): void {
     const stmt = this.#stmts[this.#stmts.length - 1];
     if (stmt === undefined) throw new ShapeError("mvdan-sh: expression outside a statement");
-    stmt.hazards.push({ reason, start: this.start(node), end: this.end(node) });
+    stmt.hazards = [...stmt.hazards, { reason, start: this.start(node), end: this.end(node) }];
   }
 
   assigned(name: string): void {
-    this.#stmts[this.#stmts.length - 1]?.assigned.push(name);
+    const stmt = this.#stmts[this.#stmts.length - 1];
+    if (stmt !== undefined) stmt.assigned = [...stmt.assigned, name];
   }
 
   scoped(scope: ScopeKind, visit: () => void): void {
-    this.events.push({ kind: "enter", scope });
+    this.events.push(ENTER[scope]);
     visit();
-    this.events.push({ kind: "leave" });
+    this.events.push(LEAVE);
   }
 
-  /** Visits with a changed context, restoring it afterwards. */
-  within(change: Partial<Context>, visit: () => void): void {
-    const saved = this.#ctx;
-    this.#ctx = { ...saved, ...change };
+  // The context changes by counting in place (no copies: the walk runs for every command).
+  arith(visit: () => void): void {
+    this.#ctx.arith++;
     try {
       visit();
     } finally {
-      this.#ctx = saved;
+      this.#ctx.arith--;
     }
-  }
-
-  arith(visit: () => void): void {
-    this.within({ arith: this.#ctx.arith + 1 }, visit);
   }
 
   stmts(node: RawNode, field: string): void {
@@ -269,7 +275,7 @@ class Walker {
     if (typeOf(node) !== "*syntax.Stmt") throw new ShapeError(`mvdan-sh: ${typeOf(node)} is not a statement`);
     // `cmd &` and `coproc` run in a subshell: a `cd` there does not move the rest of the script.
     const async = node.Background === true || node.Coprocess === true;
-    if (async) this.events.push({ kind: "enter", scope: "subshell" });
+    if (async) this.events.push(ENTER.subshell);
     // Pushed before its children so nested statements follow it, as in syntax.Walk.
     const event: StmtEvent = {
       kind: "stmt",
@@ -277,44 +283,55 @@ class Walker {
       end: this.end(node),
       redirs: [],
       cmd: null,
-      hazards: [],
-      assigned: [],
+      hazards: NO_HAZARDS,
+      assigned: NO_NAMES,
     };
     this.events.push(event);
     this.#stmts.push(event);
+    // A nested statement ($(…), a body) starts in a fresh context (backquotes stay counted).
+    const ctx = this.#ctx;
+    const { arith, dq, dqParam } = ctx;
+    ctx.arith = 0;
+    ctx.dq = 0;
+    ctx.dqParam = 0;
     try {
-      // A nested statement ($(…), a body) starts in a fresh context.
-      this.within({ arith: 0, dq: 0, dqParam: 0, bq: this.#ctx.bq }, () => {
-        const cmd = child(node, "Cmd");
-        if (cmd !== null) event.cmd = this.command(cmd);
-        for (const r of children(node, "Redirs")) {
-          const n = child(r, "N");
-          if (n !== null) this.node(n);
-          const word = child(r, "Word");
-          const hdoc = child(r, "Hdoc");
-          if (typeof r.Op !== "number") throw new ShapeError("mvdan-sh: redirect without an operator");
-          event.redirs.push({
-            op: r.Op,
-            word: word === null ? null : this.word(word),
-            // An unquoted here-document body expands like a double-quoted string.
-            hdoc: hdoc === null ? null : this.#inDq(() => this.word(hdoc)),
-            start: this.start(r),
-            end: this.end(r),
-          });
-        }
-      });
+      this.#stmtBody(node, event);
     } finally {
+      ctx.arith = arith;
+      ctx.dq = dq;
+      ctx.dqParam = dqParam;
       this.#stmts.pop();
     }
-    if (async) this.events.push({ kind: "leave" });
+    if (async) this.events.push(LEAVE);
+  }
+
+  #stmtBody(node: RawNode, event: StmtEvent): void {
+    const cmd = child(node, "Cmd");
+    if (cmd !== null) event.cmd = this.command(cmd);
+    for (const r of children(node, "Redirs")) {
+      const n = child(r, "N");
+      if (n !== null) this.node(n);
+      const word = child(r, "Word");
+      const hdoc = child(r, "Hdoc");
+      if (typeof r.Op !== "number") throw new ShapeError("mvdan-sh: redirect without an operator");
+      event.redirs.push({
+        op: r.Op,
+        word: word === null ? null : this.word(word),
+        // An unquoted here-document body expands like a double-quoted string.
+        hdoc: hdoc === null ? null : this.#inDq(() => this.word(hdoc)),
+        start: this.start(r),
+        end: this.end(r),
+      });
+    }
   }
 
   #inDq<T>(visit: () => T): T {
-    let out: T | undefined;
-    this.within({ dq: this.#ctx.dq + 1 }, () => {
-      out = visit();
-    });
-    return out as T;
+    this.#ctx.dq++;
+    try {
+      return visit();
+    } finally {
+      this.#ctx.dq--;
+    }
   }
 
   command(node: RawNode): Command {
@@ -389,7 +406,7 @@ class Walker {
     switch (typeOf(node)) {
       case "*syntax.Lit": {
         const value = goString(node.Value);
-        this.#backslashHazard(node, value);
+        if (this.#ctx.bq > 0) this.#backslashHazard(node, value);
         return { type: "lit", value };
       }
       case "*syntax.SglQuoted": {
@@ -424,7 +441,8 @@ class Walker {
   /** `$NAME` / `${NAME}` without subscript, operator or slice. */
   #simpleParam(node: RawNode): string | null {
     if (node.Excl === true || node.Length === true || node.Width === true) return null;
-    if (child(node, "Index") || child(node, "Slice") || child(node, "Repl") || child(node, "Exp")) return null;
+    if (child(node, "Index") || child(node, "Slice") || child(node, "Repl") || child(node, "Exp"))
+      return null;
     if (node.Names !== 0) return null;
     const param = child(node, "Param");
     const name = param === null ? "" : goString(param.Value);
@@ -435,6 +453,7 @@ class Walker {
     // bash keeps single quotes literal inside a double-quoted ${x:-…} (and runs the $(…) they
     // seem to quote); mvdan/sh reads them as quotes. The two disagree, so nothing here is trusted.
     if (this.#ctx.dqParam > 0)
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text, not a template
       this.hazard(node, "single quotes inside a double-quoted ${…} are literal to bash, not quotes");
   }
 
@@ -442,7 +461,10 @@ class Walker {
     // Inside backquotes bash turns `\\` into `\` (and `\$` into `$`) before it parses, also within
     // quotes; mvdan/sh does not within quotes. A backslash there may mean something else to bash.
     if (this.#ctx.bq > 0 && value.includes("\\"))
-      this.hazard(node, "a backslash inside backquotes (bash removes one level of backslashes first; the parser does not)");
+      this.hazard(
+        node,
+        "a backslash inside backquotes (bash removes one level of backslashes first; the parser does not)",
+      );
   }
 
   optional(node: RawNode, field: string): void {
@@ -454,7 +476,7 @@ class Walker {
   node(node: RawNode): void {
     switch (typeOf(node)) {
       case "*syntax.Lit":
-        this.#backslashHazard(node, goString(node.Value));
+        if (this.#ctx.bq > 0) this.#backslashHazard(node, goString(node.Value));
         if (this.#ctx.arith > 0) {
           const v = goString(node.Value);
           if (!NUMBER.test(v))
@@ -489,7 +511,12 @@ class Walker {
         return;
       case "*syntax.CmdSubst":
         if (node.Backquotes === true) {
-          this.within({ bq: this.#ctx.bq + 1 }, () => this.scoped("subshell", () => this.stmts(node, "Stmts")));
+          this.#ctx.bq++;
+          try {
+            this.scoped("subshell", () => this.stmts(node, "Stmts"));
+          } finally {
+            this.#ctx.bq--;
+          }
           return;
         }
         this.scoped("subshell", () => this.stmts(node, "Stmts"));
@@ -623,17 +650,18 @@ class Walker {
   }
 
   paramExp(node: RawNode): void {
-    if (this.#ctx.arith > 0)
-      this.hazard(node, "a variable in arithmetic: bash evaluates its value as code");
+    if (this.#ctx.arith > 0) this.hazard(node, "a variable in arithmetic: bash evaluates its value as code");
     const param = child(node, "Param");
     const name = param === null ? "" : goString(param.Value);
     const index = child(node, "Index");
     const exp = child(node, "Exp");
     const indexLit = plainLit(index);
     if (node.Excl === true && node.Names === 0 && !(indexLit === "@" || indexLit === "*"))
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text, not a template
       this.hazard(node, "an indirect expansion `${!x}` evaluates the subscript in x's value as code");
     if (exp !== null && typeof exp.Op === "number") {
       if (exp.Op === this.#ops.paramAt && /P/.test(plainLit(child(exp, "Word")) ?? "P"))
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text, not a template
         this.hazard(node, "`${x@P}` expands x's value as a prompt, which runs its substitutions");
       if (this.#ops.paramAssign.has(exp.Op) && NAME.test(name)) this.assigned(name);
     }
@@ -647,16 +675,22 @@ class Walker {
         else if (n !== null) this.node(n);
       }
     }
-    const inner = this.#ctx.dq > 0 ? { dqParam: this.#ctx.dqParam + 1 } : {};
     // The words of `${x:-word}` and `${x/a/b}` are not arithmetic, whatever surrounds them.
-    this.within({ ...inner, arith: 0 }, () => {
+    const ctx = this.#ctx;
+    const { arith, dqParam } = ctx;
+    ctx.arith = 0;
+    if (ctx.dq > 0) ctx.dqParam++;
+    try {
       const repl = child(node, "Repl");
       if (repl !== null) {
         this.optional(repl, "Orig");
         this.optional(repl, "With");
       }
       if (exp !== null) this.optional(exp, "Word");
-    });
+    } finally {
+      ctx.arith = arith;
+      ctx.dqParam = dqParam;
+    }
   }
 }
 

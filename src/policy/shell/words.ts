@@ -14,12 +14,15 @@ export interface WordValue {
   pipe?: boolean;
 }
 
-export const DYNAMIC_WORD: WordValue = { value: null, glob: false, tilde: false };
+export const DYNAMIC_WORD: WordValue = Object.freeze({ value: null, glob: false, tilde: false });
+const dynamicWord = (): WordValue => ({ value: null, glob: false, tilde: false });
 
 /** One character of a word as bash sees it: quoted or not; `null` stands for a run-time part. */
 interface Ch {
   c: string | null;
   quoted: boolean;
+  /** The `~` stands for `$HOME`: home whatever is quoted after it. */
+  home?: true;
 }
 
 const MAX_EXPANSIONS = 256;
@@ -124,7 +127,7 @@ function pushDouble(out: Ch[], raw: string): void {
 /** A variable bash knows statically here: `$HOME` as a leading `~`, `$PWD` as `.`. */
 function pushParam(out: Ch[], name: string, first: boolean): boolean {
   if (!first) return false;
-  if (name === "HOME") out.push({ c: "~", quoted: false });
+  if (name === "HOME") out.push({ c: "~", quoted: false, home: true });
   else if (name === "PWD") out.push({ c: ".", quoted: true });
   else return false;
   return true;
@@ -182,10 +185,10 @@ function isGlob(word: readonly Ch[]): boolean {
   return false;
 }
 
-function valueOf(word: readonly Ch[]): WordValue {
+function readValue(word: readonly Ch[]): WordValue {
   let value = "";
   for (const ch of word) {
-    if (ch.c === null) return DYNAMIC_WORD;
+    if (ch.c === null) return dynamicWord();
     value += ch.c;
   }
   return { value, glob: isGlob(word), tilde: tildeExpands(word) };
@@ -195,6 +198,7 @@ function valueOf(word: readonly Ch[]): WordValue {
 function tildeExpands(word: readonly Ch[]): boolean {
   const head = word[0];
   if (head?.c !== "~" || head.quoted) return false;
+  if (head.home) return true;
   for (const ch of word) {
     if (ch.c === "/" && !ch.quoted) return true;
     if (ch.quoted) return false;
@@ -306,7 +310,7 @@ function plainValue(word: Word): WordValue | null {
     return SPECIAL_LIT.test(p.value) ? null : { value: p.value, glob: false, tilde: false };
   }
   if (p.type === "sgl" && !p.dollar) return { value: p.value, glob: false, tilde: false };
-  if (p.type === "procsubst") return PIPE;
+  if (p.type === "procsubst") return { ...PIPE };
   return null;
 }
 
@@ -315,7 +319,7 @@ export function wordValue(word: Word): WordValue {
   if (plain !== null) return plain;
   const cs: Ch[] = [];
   chars(word.parts, cs, false);
-  const v = valueOf(cs);
+  const v = readValue(cs);
   // A brace expression in a redirect target is an "ambiguous redirect" in bash, or one name.
   if (v.value !== null && cs.some((c) => !c.quoted && c.c === "{")) {
     const expanded = expandBraces(cs, { left: MAX_EXPANSIONS });
@@ -333,8 +337,8 @@ export function expandWord(word: Word): WordValue[] {
   if (plain !== null) return [plain];
   const cs: Ch[] = [];
   chars(word.parts, cs, false);
-  if (!cs.some((c) => !c.quoted && c.c === "{")) return [valueOf(cs)];
+  if (!cs.some((c) => !c.quoted && c.c === "{")) return [readValue(cs)];
   const expanded = expandBraces(cs, { left: MAX_EXPANSIONS });
-  if (expanded === null) return [DYNAMIC_WORD];
-  return expanded.filter((w) => w.length > 0).map(valueOf);
+  if (expanded === null) return [dynamicWord()];
+  return expanded.filter((w) => w.length > 0).map(readValue);
 }

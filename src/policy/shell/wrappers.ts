@@ -3,8 +3,8 @@
 // table says how each finds the command it runs; unwrap() applies it. Both the wrapper and what
 // it runs are judged.
 import { basename } from "../paths.ts";
-import type { WordValue } from "./words.ts";
 import { lookup } from "./lookup.ts";
+import type { WordValue } from "./words.ts";
 
 /** A command word: its value after expansion (null when dynamic) and the text as written. */
 export interface Arg extends WordValue {
@@ -44,7 +44,20 @@ export interface WrapperSpec {
   reads?: readonly string[];
 }
 
-const SHELL_NAMES = ["bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "yash", "posh", "fish", "csh", "tcsh"];
+const SHELL_NAMES = [
+  "bash",
+  "sh",
+  "zsh",
+  "dash",
+  "ksh",
+  "mksh",
+  "ash",
+  "yash",
+  "posh",
+  "fish",
+  "csh",
+  "tcsh",
+];
 export const SHELLS: ReadonlySet<string> = new Set(SHELL_NAMES);
 
 const SU = { values: ["-g", "-G", "-s", "--shell", "-w", "--whitelist-environment", "--group"] };
@@ -362,7 +375,9 @@ function scan(
       const v = argv[k]?.value;
       if (v === "--") break;
       if (v !== null && v !== undefined && scripts.includes(optionName(v))) {
-        out.script = v.includes("=") ? { ...(argv[k] as Arg), value: v.slice(v.indexOf("=") + 1) } : (argv[k + 1] ?? null);
+        out.script = v.includes("=")
+          ? { ...(argv[k] as Arg), value: v.slice(v.indexOf("=") + 1) }
+          : (argv[k + 1] ?? null);
         break;
       }
     }
@@ -380,14 +395,18 @@ export function unwrap(argv: readonly Arg[]): Unwrapped {
   const { spec, skip } = found;
   if (spec.joined) {
     const start = scan(argv, skip, spec).at;
-    return { kind: "script", script: start < argv.length ? joined(argv.slice(start)) : name === "eval" ? "" : null };
+    return {
+      kind: "script",
+      script: start < argv.length ? joined(argv.slice(start)) : name === "eval" ? "" : null,
+    };
   }
   const scanned = scan(argv, skip, spec);
   if (scanned.script !== undefined) {
     const script = scanned.script?.value ?? null;
     // `env -S 'a b' c`: the split string is followed by more words.
     const rest = joined(argv.slice(scanned.at));
-    if (name === "env") return { kind: "script", script: script === null || rest === null ? null : `${script} ${rest}` };
+    if (name === "env")
+      return { kind: "script", script: script === null || rest === null ? null : `${script} ${rest}` };
     return { kind: "script", script };
   }
   if (scanned.none) return { kind: "none" };
@@ -404,7 +423,13 @@ export function unwrap(argv: readonly Arg[]): Unwrapped {
   if (!scanned.operandOption) i += spec.operands ?? 0;
   if (i >= argv.length) {
     if (scanned.shell || spec.shell === "always-when-empty") return { kind: "shell" };
-    if (spec.fallback) return { kind: "inner", argv: [{ value: spec.fallback, raw: spec.fallback, glob: false, tilde: false }], assigns, appends: true };
+    if (spec.fallback)
+      return {
+        kind: "inner",
+        argv: [{ value: spec.fallback, raw: spec.fallback, glob: false, tilde: false }],
+        assigns,
+        appends: true,
+      };
     return { kind: "none" };
   }
   let inner = argv.slice(i);

@@ -22,6 +22,9 @@ const CONDITIONS = [
   'path.startsWith("")',
   "true",
   "false || risk == capability",
+  'program == "git" && !dynamic',
+  "sensitive || (recursive && !glob)",
+  "interactive && dir.startsWith(cwd)",
   // Not translated (left to cel-js), included to check the fallback is wired.
   'args.command == "x"',
   'size(command) > 3 ? true : tool == "x"',
@@ -55,6 +58,16 @@ const ctxArb = fc.record({
   tool_source: text,
   tool_scope: text,
   args: fc.constant({ command: "x" } as Record<string, unknown>),
+  argv: fc.constant([] as string[]),
+  words: fc.constant([]),
+  prefixes: fc.constant({} as Record<string, string>),
+  program: fc.oneof(fc.constantFrom("git", "rm"), text),
+  dir: fc.oneof(fc.constant("/p/x"), text),
+  dynamic: fc.boolean(),
+  interactive: fc.boolean(),
+  sensitive: fc.boolean(),
+  recursive: fc.boolean(),
+  glob: fc.boolean(),
 });
 
 describe("condition fast path", () => {

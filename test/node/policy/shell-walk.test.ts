@@ -154,20 +154,27 @@ describe("the walk fails closed on shapes it does not know", () => {
   const node = (type: string, fields: Record<string, unknown>) =>
     ({ constructor: { string: type }, Pos: () => pos, End: () => pos, ...fields }) as unknown as RawNode;
   const file = (stmt: RawNode) => node("*syntax.File", { Stmts: slice([stmt]) });
+  const ops = {
+    pipe: new Set<number>(),
+    nameTests: new Set<number>(),
+    arithTests: new Set<number>(),
+    paramAt: -1,
+    paramAssign: new Set<number>(),
+  };
 
   it("an unknown node type throws (the analysis then reports the command unparsable → ask)", () => {
     const stmt = node("*syntax.Stmt", { Cmd: node("*syntax.TestDecl", {}), Redirs: slice([]) });
-    expect(() => walkFile(file(stmt), "x")).toThrow(/unsupported shell syntax \(TestDecl\)/);
+    expect(() => walkFile(file(stmt), "x", ops)).toThrow(/unsupported shell syntax \(TestDecl\)/);
   });
   it("a missing field throws rather than reading as empty", () => {
     const stmt = node("*syntax.Stmt", {
       Cmd: node("*syntax.CallExpr", { Args: slice([]) }),
       Redirs: slice([]),
     });
-    expect(() => walkFile(file(stmt), "x")).toThrow(/no list Assigns/);
+    expect(() => walkFile(file(stmt), "x", ops)).toThrow(/no list Assigns/);
   });
   it("a field of the wrong kind throws", () => {
     const stmt = node("*syntax.Stmt", { Cmd: "ls", Redirs: slice([]) });
-    expect(() => walkFile(file(stmt), "x")).toThrow(/no field Cmd/);
+    expect(() => walkFile(file(stmt), "x", ops)).toThrow(/no field Cmd/);
   });
 });

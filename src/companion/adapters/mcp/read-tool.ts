@@ -30,7 +30,8 @@ async function readGuarded(workspace: string, absolute: string): Promise<Buffer>
   const opened = await openInside(workspace, absolute);
   if (!opened.ok) {
     if (opened.code === "ENOENT" || opened.code === "ENOTDIR") throw new ToolFailure("File not found");
-    if (opened.code !== undefined && opened.code !== "ELOOP") throw new ToolFailure(`Cannot open file (${opened.code})`);
+    if (opened.code !== undefined && opened.code !== "ELOOP")
+      throw new ToolFailure(`Cannot open file (${opened.code})`);
     throw new ToolFailure(`Refused by Airlock: ${opened.reason}`);
   }
   const handle = opened.handle;

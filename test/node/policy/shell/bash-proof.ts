@@ -38,7 +38,11 @@ export interface BashSetup {
 }
 
 function place(root: string, dir: string, home: string, path: string): string {
-  return path.startsWith("~/") ? join(home, path.slice(2)) : path.startsWith("/") ? join(root, path) : join(dir, path);
+  return path.startsWith("~/")
+    ? join(home, path.slice(2))
+    : path.startsWith("/")
+      ? join(root, path)
+      : join(dir, path);
 }
 
 export function runInBash(command: string, setup: BashSetup = {}): BashRun {
@@ -56,7 +60,10 @@ export function runInBash(command: string, setup: BashSetup = {}): BashRun {
   const log = join(root, "calls.log");
   for (const name of setup.stubs ?? []) {
     const stub = join(bin, name);
-    writeFileSync(stub, `#!/bin/sh\nprintf '%s' "${name}" >> '${log}'\nfor a in "$@"; do printf ' %s' "$a" >> '${log}'; done\necho >> '${log}'\n`);
+    writeFileSync(
+      stub,
+      `#!/bin/sh\nprintf '%s' "${name}" >> '${log}'\nfor a in "$@"; do printf ' %s' "$a" >> '${log}'; done\necho >> '${log}'\n`,
+    );
     chmodSync(stub, 0o755);
   }
   // Standard input is a file, not a pipe: bash started on a socket acts as if run by sshd and

@@ -17,7 +17,10 @@ const Entry = z.strictObject({
   command: z.string(),
   expect: z.enum(["never-allow", "allow"]),
   /** `creates:PATH` (the payload ran), `not-creates:PATH` (it did not), `prints:TEXT` (a secret was read). */
-  proof: z.string().regex(/^((not-)?creates|prints):.+$/).optional(),
+  proof: z
+    .string()
+    .regex(/^((not-)?creates|prints):.+$/)
+    .optional(),
   files: z.record(z.string(), z.string()).optional(),
   stubs: z.array(z.string()).optional(),
   stdin: z.string().optional(),
@@ -49,7 +52,8 @@ describe("the adversarial corpus", () => {
           } else {
             expect(r.action, r.reasons.join("\n")).not.toBe("allow");
             expect(judge(READ_ONLY, e.command, false).action).toBe("deny");
-            if (/\btouch PWNED\b/.test(e.command)) expect(judge(DENYLIST, e.command).action).not.toBe("allow");
+            if (/\btouch PWNED\b/.test(e.command))
+              expect(judge(DENYLIST, e.command).action).not.toBe("allow");
           }
           if (e.proof === undefined) return;
           const kind = e.proof.slice(0, e.proof.indexOf(":"));

@@ -12,26 +12,37 @@ const P = "touch PWNED";
 
 provenCases("the parser and bash read the text differently", [
   { name: "a comment ending in a backslash", command: `git status # \\\n${P}`, proof: "PWNED" },
-  { name: "a comment ending in a backslash, after a read-only command", command: `ls # see below \\\n${P}`, proof: "PWNED" },
+  {
+    name: "a comment ending in a backslash, after a read-only command",
+    command: `ls # see below \\\n${P}`,
+    proof: "PWNED",
+  },
   { name: "backslash + CRLF", command: `ls \\\r\n${P}`, proof: "PWNED" },
   { name: "a bare CR before a command", command: `echo hi\r\n${P}`, proof: "PWNED" },
   {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text, not a template
     name: "single quotes inside a double-quoted ${x:-…}",
     command: `echo "\${x:-'$(${P})'}"`,
     proof: "PWNED",
   },
   {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text, not a template
     name: "single quotes inside a double-quoted ${x:+…}",
     command: `x=1; echo "\${x:+'$(${P})'}"`,
     proof: "PWNED",
   },
   {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text, not a template
     name: "single quotes inside ${x:-…} in an unquoted here-document",
     command: `cat <<EOF\n\${x:-'$(${P})'}\nEOF`,
     proof: "PWNED",
   },
   { name: "a no-break space is part of a word to bash", command: `ls\u00a0-la; ${P}`, proof: "PWNED" },
-  { name: "a right-to-left override hides text from the person", command: `echo '\u202e'; ${P}`, proof: "PWNED" },
+  {
+    name: "a right-to-left override hides text from the person",
+    command: `echo '\u202e'; ${P}`,
+    proof: "PWNED",
+  },
   {
     name: "history expansion rewrites a later line",
     command: `set -o history -H\necho touch PWNED\n!!:s/echo //`,
@@ -46,17 +57,25 @@ provenCases("the parser and bash read the text differently", [
 
 provenCases("words bash evaluates again as code", [
   { name: "[[ -v ]] with a subscript", command: `[[ -v 'a[$(${P})]' ]]`, proof: "PWNED" },
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text, not a template
   { name: "${a[...]} with a quoted subscript", command: `echo \${a['$(${P})']}`, proof: "PWNED" },
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text, not a template
   { name: "${x@P} prompt expansion", command: `x='$(${P})'; echo \${x@P}`, proof: "PWNED" },
   { name: "$((x)) with a subscript in x", command: `x='a[$(${P})]'; echo $((x))`, proof: "PWNED" },
   { name: "$[x] (old arithmetic)", command: `x='a[$(${P})]'; echo $[x]`, proof: "PWNED" },
   { name: "(( x ))", command: `x='a[$(${P})]'; (( x ))`, proof: "PWNED" },
   { name: "an indexed assignment a[x]=1", command: `x='a[$(${P})]'; a[x]=1`, proof: "PWNED" },
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text, not a template
   { name: "${!x} indirect expansion", command: `x='a[$(${P})]'; echo \${!x}`, proof: "PWNED" },
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text, not a template
   { name: "${y:x} slice offset", command: `y=abc; x='a[$(${P})]'; echo \${y:x}`, proof: "PWNED" },
   { name: "[[ $x -eq 1 ]] arithmetic test", command: `x='a[$(${P})]'; [[ $x -eq 1 ]]`, proof: "PWNED" },
   { name: "declare with a subscript", command: `declare 'a[$(${P})]=1'`, proof: "PWNED" },
-  { name: "declare -i makes later assignments arithmetic", command: `x='a[$(${P})]'; declare -i y; y=x`, proof: "PWNED" },
+  {
+    name: "declare -i makes later assignments arithmetic",
+    command: `x='a[$(${P})]'; declare -i y; y=x`,
+    proof: "PWNED",
+  },
   { name: "printf -v with a subscript", command: `printf -v 'a[$(${P})]' x`, proof: "PWNED" },
   { name: "read with a subscript", command: `read 'a[$(${P})]' <<< x`, proof: "PWNED" },
   { name: "let", command: `let 'x=a[$(${P})]'`, proof: "PWNED" },
@@ -79,13 +98,17 @@ describe("what is not over-blocked", () => {
     expect(judge(READ_ONLY, "[[ 1 -eq 1 ]]").action).toBe("allow");
   });
   it("[[ ]], (( )) and let are units of their own, judged by the rules", () => {
-    const kinds = analyzeShell("[[ -f x ]] && (( 1 )) && let 2").units.map((u) => (u.kind === "exec" ? u.argv[0] : u.kind));
+    const kinds = analyzeShell("[[ -f x ]] && (( 1 )) && let 2").units.map((u) =>
+      u.kind === "exec" ? u.argv[0] : u.kind,
+    );
     expect(kinds).toEqual(["[[", "((", "let"]);
   });
   it("a comment without a trailing backslash is fine", () => {
     expect(judge(READ_ONLY, "ls # list the files\ncat README.md").action).toBe("allow");
   });
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text, not a template
   it("single quotes inside an unquoted ${x:-…} are quotes to both, and fine", () => {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text, not a template
     expect(judge(READ_ONLY, "echo ${x:-'$(rm -rf ~)'}").action).toBe("allow");
   });
 });

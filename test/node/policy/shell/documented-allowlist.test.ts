@@ -23,7 +23,7 @@ describe("the documented read-only allowlist", () => {
     "find src -name '*.ts' | head",
     "wc -l src/*.ts",
     "cat .env.example",
-    "echo \"$(cat README.md)\"",
+    'echo "$(cat README.md)"',
   ])("allows %s", (command) => {
     const r = judge(policy, command);
     expect(r.action, r.reasons.join("\n")).toBe("allow");

@@ -67,10 +67,12 @@ export const noisy = (cmd: fc.Arbitrary<string>) =>
     .map(([c, prefix, redirect, layout]) => {
       let out = c;
       const space = out.indexOf(" ");
-      if (layout === "continuation" && space > 0 && !out.includes("'") && !out.includes("=")) out = `${out.slice(0, space)} \\\n${out.slice(space + 1)}`;
+      if (layout === "continuation" && space > 0 && !out.includes("'") && !out.includes("="))
+        out = `${out.slice(0, space)} \\\n${out.slice(space + 1)}`;
       if (layout === "tabs") out = out.replace(/ /, "\t ");
       if (layout === "space") out = ` ${out}  `;
-      if (layout === "quoted-name" && /^[a-z]+( |$)/.test(out)) out = out.replace(/^([a-z])([a-z]*)/, "$1''$2");
+      if (layout === "quoted-name" && /^[a-z]+( |$)/.test(out))
+        out = out.replace(/^([a-z])([a-z]*)/, "$1''$2");
       // A prefix and a redirection belong to one simple command; statements with `=` or `;` are left alone.
       if (/^[a-z[]/.test(out) && !out.includes(";")) out = `${prefix}${out}${redirect}`;
       return out;
@@ -147,7 +149,10 @@ export const compose = (wrapsPool: Wrap[], pieces: fc.Arbitrary<string>, inner: 
     )
     .map(([before, middle, after, wraps, joins]) => {
       const wrapped = wraps.reduce<string>((c, w) => w(c), middle);
-      return [...before, wrapped, ...after].reduce((acc, p, i) => (i === 0 ? p : `${acc}${joins[i % joins.length]}${p}`), "");
+      return [...before, wrapped, ...after].reduce(
+        (acc, p, i) => (i === 0 ? p : `${acc}${joins[i % joins.length]}${p}`),
+        "",
+      );
     });
 
 export const safe = noisy(fc.constantFrom(...SAFE));

@@ -26,33 +26,89 @@ provenCases("read-only git that writes or runs", [
     setup: { files: { "~/.bash_history": "TOPSECRET\n" } },
     proof: (run) => run.stdout.includes("TOPSECRET"),
   },
-  { name: "--ext-diff", command: `${CHANGED}git -c diff.external='${P};:' log -p --ext-diff`, proof: "PWNED" },
+  {
+    name: "--ext-diff",
+    command: `${CHANGED}git -c diff.external='${P};:' log -p --ext-diff`,
+    proof: "PWNED",
+  },
   {
     name: "--textconv",
     command: `${CHANGED}echo 'f diff=t' > .gitattributes && git -c diff.t.textconv='${P};cat' diff --textconv`,
     proof: "PWNED",
   },
-  { name: "-c core.pager (on a terminal)", command: `${REPO}git -c core.pager='${P};cat' log`, tty: true, needs: "script", proof: "PWNED" },
-  { name: "-c core.fsmonitor", command: `${CHANGED}git -c core.fsmonitor='${P};false' status`, proof: "PWNED" },
-  { name: "git grep --open-files-in-pager", command: `${CHANGED}git grep --open-files-in-pager='${P};:' b`, proof: "PWNED" },
+  {
+    name: "-c core.pager (on a terminal)",
+    command: `${REPO}git -c core.pager='${P};cat' log`,
+    tty: true,
+    needs: "script",
+    proof: "PWNED",
+  },
+  {
+    name: "-c core.fsmonitor",
+    command: `${CHANGED}git -c core.fsmonitor='${P};false' status`,
+    proof: "PWNED",
+  },
+  {
+    name: "git grep --open-files-in-pager",
+    command: `${CHANGED}git grep --open-files-in-pager='${P};:' b`,
+    proof: "PWNED",
+  },
   { name: "git grep -O", command: `${CHANGED}git grep -O'${P};:' b`, proof: "PWNED" },
-  { name: "git -C another repository's config", command: `mkdir o && cd o && git init -q && git config core.fsmonitor '${P};false' && cd .. && git -C o status`, proof: "o/PWNED" },
+  {
+    name: "git -C another repository's config",
+    command: `mkdir o && cd o && git init -q && git config core.fsmonitor '${P};false' && cd .. && git -C o status`,
+    proof: "o/PWNED",
+  },
 ]);
 
 provenCases("other read-only programs with writing or running options", [
   { name: "sort -o", command: "sort -o PWNED /dev/null", proof: "PWNED" },
   { name: "sort --output abbreviated", command: "sort --out=PWNED /dev/null", proof: "PWNED" },
-  { name: "sort --compress-program", command: `sort --compress-program=./x -S 1 --batch-size=2 /dev/null`, proof: () => true },
+  {
+    name: "sort --compress-program",
+    command: `sort --compress-program=./x -S 1 --batch-size=2 /dev/null`,
+    proof: () => true,
+  },
   { name: "uniq IN OUT", command: "uniq /dev/null PWNED", proof: "PWNED" },
-  { name: "rg --pre", command: "rg --pre ./x foo", setup: { stubs: ["rg"] }, proof: (r) => r.calls.includes("rg --pre ./x foo") },
-  { name: "tree -o", command: "tree -o PWNED", setup: { stubs: ["tree"] }, proof: (r) => r.calls.includes("tree -o PWNED") },
-  { name: "date -s", command: "date -s 2000-01-01", setup: { stubs: ["date"] }, proof: (r) => r.calls.includes("date -s 2000-01-01") },
-  { name: "date MMDDhhmm", command: "date 01010000", setup: { stubs: ["date"] }, proof: (r) => r.calls.includes("date 01010000") },
+  {
+    name: "rg --pre",
+    command: "rg --pre ./x foo",
+    setup: { stubs: ["rg"] },
+    proof: (r) => r.calls.includes("rg --pre ./x foo"),
+  },
+  {
+    name: "tree -o",
+    command: "tree -o PWNED",
+    setup: { stubs: ["tree"] },
+    proof: (r) => r.calls.includes("tree -o PWNED"),
+  },
+  {
+    name: "date -s",
+    command: "date -s 2000-01-01",
+    setup: { stubs: ["date"] },
+    proof: (r) => r.calls.includes("date -s 2000-01-01"),
+  },
+  {
+    name: "date MMDDhhmm",
+    command: "date 01010000",
+    setup: { stubs: ["date"] },
+    proof: (r) => r.calls.includes("date 01010000"),
+  },
   { name: "find -exec", command: `find . -maxdepth 0 -exec ${P} \\;`, proof: "PWNED" },
   { name: "find -execdir", command: `find . -maxdepth 0 -execdir ${P} \\;`, proof: "PWNED" },
   { name: "find -fprint", command: "find . -maxdepth 0 -fprint PWNED", proof: "PWNED" },
-  { name: "find -delete", command: "find . -name keep -delete", setup: { files: { keep: "" } }, proof: (r) => !r.exists("keep") },
-  { name: "find -exec sh -c with {} spliced in", command: `find . -name 'x*' -exec sh -c 'echo {}' \\;`, setup: { files: { "x;touch PWNED": "" } }, proof: "PWNED" },
+  {
+    name: "find -delete",
+    command: "find . -name keep -delete",
+    setup: { files: { keep: "" } },
+    proof: (r) => !r.exists("keep"),
+  },
+  {
+    name: "find -exec sh -c with {} spliced in",
+    command: `find . -name 'x*' -exec sh -c 'echo {}' \\;`,
+    setup: { files: { "x;touch PWNED": "" } },
+    proof: "PWNED",
+  },
   { name: "sed -i", command: "sed -i s/a/b/ f", setup: { files: { f: "a\n" } }, proof: (r) => r.exists("f") },
   { name: "sed e command", command: `echo x | sed '1e ${P}'`, proof: "PWNED" },
   { name: "sed s///e", command: `echo '${P}' | sed 's/P/P/e'`, proof: "PWNED" },
@@ -60,15 +116,50 @@ provenCases("other read-only programs with writing or running options", [
   { name: "awk system()", command: `awk 'BEGIN { system("${P}") }'`, proof: "PWNED" },
   { name: "awk print to a pipe", command: `awk 'BEGIN { print "" | "${P}" }'`, proof: "PWNED" },
   { name: "awk print > file", command: `awk 'BEGIN { print "x" > "PWNED" }'`, proof: "PWNED" },
-  { name: "tar --to-command", command: `tar cf a.tar f && tar xf a.tar --to-command='${P}'`, setup: { files: { f: "x" } }, proof: "PWNED" },
+  {
+    name: "tar --to-command",
+    command: `tar cf a.tar f && tar xf a.tar --to-command='${P}'`,
+    setup: { files: { f: "x" } },
+    proof: "PWNED",
+  },
   { name: "tar -I", command: `tar -I '${P};cat' -cf a.tar f`, setup: { files: { f: "x" } }, proof: "PWNED" },
-  { name: "tar --checkpoint-action", command: `tar cf a.tar --checkpoint=1 --checkpoint-action=exec='${P}' f`, setup: { files: { f: "x" } }, proof: "PWNED" },
-  { name: "tar extract writes files", command: "tar cf ../a.tar PWNED && rm PWNED && tar xf ../a.tar", setup: { files: { PWNED: "" } }, proof: "PWNED" },
-  { name: "tar with a glob that names an option", command: "tar cf a.tar *", setup: { files: { [`--checkpoint-action=exec=${P}`]: "", "--checkpoint=1": "", f: "x" } }, proof: "PWNED" },
-  { name: "rsync -e", command: `rsync -e './x' f host:/tmp`, setup: { stubs: ["rsync"] }, proof: (r) => r.calls.length === 1 },
+  {
+    name: "tar --checkpoint-action",
+    command: `tar cf a.tar --checkpoint=1 --checkpoint-action=exec='${P}' f`,
+    setup: { files: { f: "x" } },
+    proof: "PWNED",
+  },
+  {
+    name: "tar extract writes files",
+    command: "tar cf ../a.tar PWNED && rm PWNED && tar xf ../a.tar",
+    setup: { files: { PWNED: "" } },
+    proof: "PWNED",
+  },
+  {
+    name: "tar with a glob that names an option",
+    command: "tar cf a.tar *",
+    setup: { files: { [`--checkpoint-action=exec=${P}`]: "", "--checkpoint=1": "", f: "x" } },
+    proof: "PWNED",
+  },
+  {
+    name: "rsync -e",
+    command: `rsync -e './x' f host:/tmp`,
+    setup: { stubs: ["rsync"] },
+    proof: (r) => r.calls.length === 1,
+  },
   { name: "ssh -o ProxyCommand", command: `ssh -o ProxyCommand='${P}' x`, needs: "ssh", proof: "PWNED" },
-  { name: "less +!", command: "less '+!touch PWNED' f", setup: { stubs: ["less"] }, proof: (r) => r.calls.length === 1 },
-  { name: "zip -TT", command: `zip -T -TT '${P};:' a.zip f`, setup: { stubs: ["zip"] }, proof: (r) => r.calls.length === 1 },
+  {
+    name: "less +!",
+    command: "less '+!touch PWNED' f",
+    setup: { stubs: ["less"] },
+    proof: (r) => r.calls.length === 1,
+  },
+  {
+    name: "zip -TT",
+    command: `zip -T -TT '${P};:' a.zip f`,
+    setup: { stubs: ["zip"] },
+    proof: (r) => r.calls.length === 1,
+  },
 ]);
 
 describe("the risky-option table", () => {
@@ -184,8 +275,12 @@ describe("the risky-option table", () => {
   });
   it("file programs list their value options exactly (a wrong one would hide a file operand)", () => {
     // `-n 5` takes a value; `-r` does not: `grep -r x f` still reads f.
-    expect(analyzeShell("head -n 5 f").units).toContainEqual(expect.objectContaining({ kind: "read", path: "f" }));
-    expect(analyzeShell("grep -r x f").units).toContainEqual(expect.objectContaining({ kind: "read", path: "f", recursive: true }));
+    expect(analyzeShell("head -n 5 f").units).toContainEqual(
+      expect.objectContaining({ kind: "read", path: "f" }),
+    );
+    expect(analyzeShell("grep -r x f").units).toContainEqual(
+      expect.objectContaining({ kind: "read", path: "f", recursive: true }),
+    );
     for (const [name, spec] of Object.entries(FILE_PROGRAMS))
       for (const key of Object.keys(spec.values ?? {})) expect(key, name).toMatch(/^-{1,2}[A-Za-z0-9-]+$/);
   });
@@ -216,7 +311,7 @@ describe("sed and awk scripts", () => {
     ['"date" | getline d', ["exec"]],
     ['{ print > "out" }', ["write"]],
     ['BEGIN { getline l < "/etc/passwd" }', ["read"]],
-    ["BEGIN { print ENVIRON[\"HOME\"] }", ["read"]],
+    ['BEGIN { print ENVIRON["HOME"] }', ["read"]],
     ["/a|b/ { print }", []],
   ])("awk %j finds %j", (program, risks) => {
     expect(scanAwk(program).map((f) => f.risk)).toEqual(risks);

@@ -39,7 +39,23 @@ describe("bash as the oracle", () => {
     ];
     for (const [command, roundOne] of cases) {
       const recorded = bashRuns([command])[0] ?? [];
-      const old = coverage([{ kind: "exec", argv: roundOne, text: roundOne.join(" "), dynamic: null, words: [], prefixes: [], cwd: ".", program: roundOne[0] ?? "", effect: "read", concerns: [] }], recorded);
+      const old = coverage(
+        [
+          {
+            kind: "exec",
+            argv: roundOne,
+            text: roundOne.join(" "),
+            dynamic: null,
+            words: [],
+            prefixes: [],
+            cwd: ".",
+            program: roundOne[0] ?? "",
+            effect: "read",
+            concerns: [],
+          },
+        ],
+        recorded,
+      );
       expect(old.missed.length, command).toBeGreaterThan(0);
       const now = coverage(analyzeShell(command).units, recorded);
       expect(now.missed.length === 0 || now.engineAsks, command).toBe(true);

@@ -14,24 +14,72 @@ const secretIn = (path: string) => ({ files: { [path]: `${SECRET}\n` } });
 const printed = (run: { stdout: string }) => run.stdout.includes(SECRET);
 
 provenCases("`~` is the home directory, not <cwd>/~", [
-  { name: "cat ~/.bash_history", command: "cat ~/.bash_history", setup: secretIn("~/.bash_history"), proof: printed },
-  { name: "in a redirection", command: "cat < ~/.bash_history", setup: secretIn("~/.bash_history"), proof: printed },
+  {
+    name: "cat ~/.bash_history",
+    command: "cat ~/.bash_history",
+    setup: secretIn("~/.bash_history"),
+    proof: printed,
+  },
+  {
+    name: "in a redirection",
+    command: "cat < ~/.bash_history",
+    setup: secretIn("~/.bash_history"),
+    proof: printed,
+  },
   { name: "$HOME", command: "cat $HOME/.bash_history", setup: secretIn("~/.bash_history"), proof: printed },
-  { name: '"$HOME" quoted', command: 'cat "$HOME/.bash_history"', setup: secretIn("~/.bash_history"), proof: printed },
-  { name: "~+ is the working directory", command: "cat ~+/../home/.bash_history", setup: secretIn("~/.bash_history"), proof: printed },
-  { name: "key=~/path expands too", command: "dd if=~/.bash_history status=none", setup: secretIn("~/.bash_history"), proof: printed },
+  {
+    name: '"$HOME" quoted',
+    command: 'cat "$HOME/.bash_history"',
+    setup: secretIn("~/.bash_history"),
+    proof: printed,
+  },
+  {
+    name: "~+ is the working directory",
+    command: "cat ~+/../home/.bash_history",
+    setup: secretIn("~/.bash_history"),
+    proof: printed,
+  },
+  {
+    name: "key=~/path expands too",
+    command: "dd if=~/.bash_history status=none",
+    setup: secretIn("~/.bash_history"),
+    proof: printed,
+  },
 ]);
 
 provenCases("paths follow the working directory bash will use", [
-  { name: "cd to the home directory, then a relative write", command: "cd ~ && echo x > PWNED", proof: "~/PWNED" },
+  {
+    name: "cd to the home directory, then a relative write",
+    command: "cd ~ && echo x > PWNED",
+    proof: "~/PWNED",
+  },
   { name: "bare cd", command: "cd && touch PWNED", proof: "~/PWNED" },
-  { name: "cd .. then a relative read", command: "cd .. && cat home/.bash_history", setup: secretIn("~/.bash_history"), proof: printed },
-  { name: "cd into a directory of HOME", command: "cd ~/sub && cat ../.bash_history", setup: { files: { "~/.bash_history": `${SECRET}\n`, "~/sub/x": "" } }, proof: printed },
-  { name: "CDPATH", command: "CDPATH=~ cd sub && touch PWNED", setup: { files: { "~/sub/x": "" } }, proof: "~/sub/PWNED" },
+  {
+    name: "cd .. then a relative read",
+    command: "cd .. && cat home/.bash_history",
+    setup: secretIn("~/.bash_history"),
+    proof: printed,
+  },
+  {
+    name: "cd into a directory of HOME",
+    command: "cd ~/sub && cat ../.bash_history",
+    setup: { files: { "~/.bash_history": `${SECRET}\n`, "~/sub/x": "" } },
+    proof: printed,
+  },
+  {
+    name: "CDPATH",
+    command: "CDPATH=~ cd sub && touch PWNED",
+    setup: { files: { "~/sub/x": "" } },
+    proof: "~/sub/PWNED",
+  },
   { name: "pushd", command: "pushd ~ >/dev/null && touch PWNED", proof: "~/PWNED" },
   { name: "cd inside an if", command: "if true; then cd ~; fi; touch PWNED", proof: "~/PWNED" },
   { name: "cd in a function body", command: "f() { cd ~; }; f; echo x > PWNED", proof: "~/PWNED" },
-  { name: "cd in a loop", command: "for d in ~ x; do cd $d 2>/dev/null; done; echo x > PWNED", proof: "~/PWNED" },
+  {
+    name: "cd in a loop",
+    command: "for d in ~ x; do cd $d 2>/dev/null; done; echo x > PWNED",
+    proof: "~/PWNED",
+  },
   { name: "eval cd", command: "eval 'cd ~'; echo x > PWNED", proof: "~/PWNED" },
   { name: "cd - (OLDPWD)", command: "cd ~; cd - >/dev/null; cd -; echo x > PWNED", proof: "~/PWNED" },
 ]);
@@ -44,34 +92,105 @@ provenCases("globs and words built at run time", [
   { name: "a glob in a redirection", command: "cat < .e*", setup: secretIn(".env"), proof: printed },
   { name: "e=env; cat .$e", command: "e=env; cat .$e", setup: secretIn(".env"), proof: printed },
   { name: "brace expansion", command: "cat .{e,x}nv", setup: secretIn(".env"), proof: printed },
-  { name: "a read in a subshell after cd", command: "(cd ~ && cat .bash_history)", setup: secretIn("~/.bash_history"), proof: printed },
+  {
+    name: "a read in a subshell after cd",
+    command: "(cd ~ && cat .bash_history)",
+    setup: secretIn("~/.bash_history"),
+    proof: printed,
+  },
 ]);
 
 provenCases("file arguments of reading programs are reads", [
   { name: "cat .env", command: "cat .env", setup: secretIn(".env"), proof: printed },
-  { name: "head .env.production", command: "head .env.production", setup: secretIn(".env.production"), proof: printed },
+  {
+    name: "head .env.production",
+    command: "head .env.production",
+    setup: secretIn(".env.production"),
+    proof: printed,
+  },
   { name: "cp .env out of the project", command: "cp .env ../x", setup: secretIn(".env"), proof: "/x" },
-  { name: "base64 .git-credentials", command: "base64 -d <<< $(base64 .git-credentials)", setup: secretIn(".git-credentials"), proof: printed },
+  {
+    name: "base64 .git-credentials",
+    command: "base64 -d <<< $(base64 .git-credentials)",
+    setup: secretIn(".git-credentials"),
+    proof: printed,
+  },
   { name: "grep '' .pgpass", command: "grep '' .pgpass", setup: secretIn(".pgpass"), proof: printed },
   { name: "sort .my.cnf", command: "sort .my.cnf", setup: secretIn(".my.cnf"), proof: printed },
-  { name: "xxd id_ed25519", command: "xxd -p id_ed25519 | xxd -r -p", setup: secretIn("id_ed25519"), proof: printed },
-  { name: "tail terraform.tfstate", command: "tail terraform.tfstate", setup: secretIn("terraform.tfstate"), proof: printed },
-  { name: "strings prod.tfvars", command: "strings prod.tfvars", setup: secretIn("prod.tfvars"), proof: printed },
-  { name: "od .vault-token", command: "od -c .vault-token", setup: secretIn(".vault-token"), proof: (r) => r.stdout.includes("T   O   P") },
-  { name: "tar of ~/.config/gcloud", command: "tar cf - -C ~ .config/gcloud | tar xOf -", setup: secretIn("~/.config/gcloud/credentials.db"), proof: printed },
-  { name: "diff against ~/.azure", command: "diff /dev/null ~/.azure/accessTokens.json", setup: secretIn("~/.azure/accessTokens.json"), proof: printed },
-  { name: "cat kubeconfig", command: "cat ~/.kube/config", setup: secretIn("~/.kube/config"), proof: printed },
-  { name: "Airlock's own configuration", command: "cat ~/.airlock/credentials.json", setup: secretIn("~/.airlock/credentials.json"), proof: printed },
-  { name: "grep -r reads secrets below a directory", command: "grep -r TOPSECRET .", setup: secretIn("config/.env"), proof: printed },
-  { name: "find -exec cat", command: "find . -name '.e*' -exec cat {} +", setup: secretIn(".env"), proof: printed },
+  {
+    name: "xxd id_ed25519",
+    command: "xxd -p id_ed25519 | xxd -r -p",
+    setup: secretIn("id_ed25519"),
+    proof: printed,
+  },
+  {
+    name: "tail terraform.tfstate",
+    command: "tail terraform.tfstate",
+    setup: secretIn("terraform.tfstate"),
+    proof: printed,
+  },
+  {
+    name: "strings prod.tfvars",
+    command: "strings prod.tfvars",
+    setup: secretIn("prod.tfvars"),
+    proof: printed,
+  },
+  {
+    name: "od .vault-token",
+    command: "od -c .vault-token",
+    setup: secretIn(".vault-token"),
+    proof: (r) => r.stdout.includes("T   O   P"),
+  },
+  {
+    name: "tar of ~/.config/gcloud",
+    command: "tar cf - -C ~ .config/gcloud | tar xOf -",
+    setup: secretIn("~/.config/gcloud/credentials.db"),
+    proof: printed,
+  },
+  {
+    name: "diff against ~/.azure",
+    command: "diff /dev/null ~/.azure/accessTokens.json",
+    setup: secretIn("~/.azure/accessTokens.json"),
+    proof: printed,
+  },
+  {
+    name: "cat kubeconfig",
+    command: "cat ~/.kube/config",
+    setup: secretIn("~/.kube/config"),
+    proof: printed,
+  },
+  {
+    name: "Airlock's own configuration",
+    command: "cat ~/.airlock/credentials.json",
+    setup: secretIn("~/.airlock/credentials.json"),
+    proof: printed,
+  },
+  {
+    name: "grep -r reads secrets below a directory",
+    command: "grep -r TOPSECRET .",
+    setup: secretIn("config/.env"),
+    proof: printed,
+  },
+  {
+    name: "find -exec cat",
+    command: "find . -name '.e*' -exec cat {} +",
+    setup: secretIn(".env"),
+    proof: printed,
+  },
   { name: "xargs cat", command: "echo .env | xargs cat", setup: secretIn(".env"), proof: printed },
-  { name: "awk getline", command: "awk 'BEGIN { while ((getline l < \".env\") > 0) print l }'", setup: secretIn(".env"), proof: printed },
+  {
+    name: "awk getline",
+    command: "awk 'BEGIN { while ((getline l < \".env\") > 0) print l }'",
+    setup: secretIn(".env"),
+    proof: printed,
+  },
   { name: "sed r", command: "echo x | sed 'r .env'", setup: secretIn(".env"), proof: printed },
 ]);
 
 describe("what the engine sees for paths", () => {
   it("resolves ~ against home, and knows nothing of ~user", () => {
-    const p = (path: string, tilde: boolean, cwd: string | null = ".") => resolveShellPath({ path, tilde, cwd }, CWD, HOME);
+    const p = (path: string, tilde: boolean, cwd: string | null = ".") =>
+      resolveShellPath({ path, tilde, cwd }, CWD, HOME);
     expect(p("~/.ssh/id_rsa", true)).toBe("/home/dev/.ssh/id_rsa");
     expect(p("~", true)).toBe("/home/dev");
     expect(p("~+/x", true)).toBe(`${CWD}/x`);
@@ -92,7 +211,11 @@ describe("what the engine sees for paths", () => {
     expect(homeFor("/srv/app", "/srv/home/x")).toBe("/srv/home/x");
   });
   it("an unknown home makes ~ paths unknown: never allowed", () => {
-    const r = decide(READ_ONLY, { tool: "bash", input: { command: "cat ~/notes.txt" }, cwd: "/srv/app" }, { hasUI: true });
+    const r = decide(
+      READ_ONLY,
+      { tool: "bash", input: { command: "cat ~/notes.txt" }, cwd: "/srv/app" },
+      { hasUI: true },
+    );
     expect(r.action).toBe("ask");
   });
   it("a subshell's cd does not move the rest of the script", () => {

@@ -14,7 +14,8 @@ const P = "touch PWNED";
 const REPO = "git init -q . && git -c user.email=a@b -c user.name=a commit -q --allow-empty -m x && ";
 const gcc = has("gcc");
 const EVIL_SO = `__attribute__((constructor)) static void init(void) { extern int system(const char*); extern int unsetenv(const char*); unsetenv("LD_PRELOAD"); system("touch PWNED"); }`;
-const withEvilSo = (command: string) => (gcc ? `printf '%s' '${EVIL_SO}' | gcc -shared -fPIC -o evil.so -x c - && ${command}` : command);
+const withEvilSo = (command: string) =>
+  gcc ? `printf '%s' '${EVIL_SO}' | gcc -shared -fPIC -o evil.so -x c - && ${command}` : command;
 
 provenCases("assignment prefixes that change what runs", [
   {
@@ -29,7 +30,11 @@ provenCases("assignment prefixes that change what runs", [
     needs: "gcc",
     proof: "PWNED",
   },
-  { name: "LD_PRELOAD+=", command: "LD_PRELOAD+=./evil.so ls", proof: (run) => run.stderr.includes("evil.so") },
+  {
+    name: "LD_PRELOAD+=",
+    command: "LD_PRELOAD+=./evil.so ls",
+    proof: (run) => run.stderr.includes("evil.so"),
+  },
   {
     name: "GIT_CONFIG_COUNT/KEY/VALUE core.fsmonitor",
     command: `GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.fsmonitor GIT_CONFIG_VALUE_0='${P};false' git status`,
@@ -57,8 +62,20 @@ provenCases("assignment prefixes that change what runs", [
     command: `${REPO}echo a > f && git add f && echo b > f && GIT_EXTERNAL_DIFF='${P};:' git diff`,
     proof: "PWNED",
   },
-  { name: "PAGER (on a terminal)", command: `${REPO}PAGER='${P};cat' git log`, tty: true, needs: "script", proof: "PWNED" },
-  { name: "GIT_PAGER (on a terminal)", command: `${REPO}GIT_PAGER='${P};cat' git log`, tty: true, needs: "script", proof: "PWNED" },
+  {
+    name: "PAGER (on a terminal)",
+    command: `${REPO}PAGER='${P};cat' git log`,
+    tty: true,
+    needs: "script",
+    proof: "PWNED",
+  },
+  {
+    name: "GIT_PAGER (on a terminal)",
+    command: `${REPO}GIT_PAGER='${P};cat' git log`,
+    tty: true,
+    needs: "script",
+    proof: "PWNED",
+  },
   {
     name: "BASH_ENV",
     command: "BASH_ENV=./x.sh bash -c true",
@@ -121,7 +138,9 @@ provenCases("assignment prefixes that change what runs", [
     proof: "PWNED",
   },
   {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text, not a template
     name: ": ${PATH:=.} after unset",
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text, not a template
     command: "unset PATH; : ${PATH:=.}; ls",
     setup: { files: { ls: `#!/bin/sh\n/usr/bin/${P}\n` } },
     proof: "PWNED",
@@ -194,7 +213,14 @@ describe("the table of variables", () => {
 describe("prefixes are part of the command", () => {
   it("a unit carries its prefixes, and env's assignments reach the command it runs", () => {
     const [unit] = analyzeShell("LD_PRELOAD=./x.so FOO=1 ls").units;
-    expect(unit).toMatchObject({ kind: "exec", argv: ["ls"], prefixes: [{ name: "LD_PRELOAD", value: "./x.so" }, { name: "FOO", value: "1" }] });
+    expect(unit).toMatchObject({
+      kind: "exec",
+      argv: ["ls"],
+      prefixes: [
+        { name: "LD_PRELOAD", value: "./x.so" },
+        { name: "FOO", value: "1" },
+      ],
+    });
     const inner = analyzeShell("env LD_PRELOAD=./x.so ls").units.filter((u) => u.kind === "exec");
     expect(inner[1]).toMatchObject({ argv: ["ls"], prefixes: [{ name: "LD_PRELOAD" }] });
   });

@@ -46,7 +46,10 @@ export function provenCases(title: string, cases: readonly ProvenCase[]): void {
         if (c.proof === undefined || (c.needs !== undefined && !has(c.needs))) return;
         const run = runInBash(c.tty ? ttyWrapped(c.command) : c.command, c.setup);
         const proven = typeof c.proof === "string" ? run.exists(c.proof) : c.proof(run);
-        expect(proven, `bash did not run the payload (status ${run.status}): ${run.stdout} ${run.stderr}`).toBe(true);
+        expect(
+          proven,
+          `bash did not run the payload (status ${run.status}): ${run.stdout} ${run.stderr}`,
+        ).toBe(true);
       });
     }
   });

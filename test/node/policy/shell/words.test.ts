@@ -12,26 +12,57 @@ import { ansiC, expandWord } from "../../../../src/policy/shell/words.ts";
 const plain = fc.stringMatching(/^[a-z0-9._=:,@%+-]{1,4}$/);
 const single = fc.stringMatching(/^[a-z $"\\*{},~-]{0,5}$/).map((s) => `'${s}'`);
 const double = fc
-  .array(fc.oneof(fc.stringMatching(/^[a-z '*{},~-]{1,4}$/), fc.constantFrom('\\"', "\\\\", "\\$", "\\a", "\\`")), { maxLength: 3 })
+  .array(
+    fc.oneof(fc.stringMatching(/^[a-z '*{},~-]{1,4}$/), fc.constantFrom('\\"', "\\\\", "\\$", "\\a", "\\`")),
+    { maxLength: 3 },
+  )
   .map((xs) => `"${xs.join("")}"`);
 const ansi = fc
   .array(
     fc.oneof(
       fc.stringMatching(/^[a-z ]{1,3}$/),
-      fc.constantFrom("\\x41", "\\x7e", "\\n", "\\t", "\\'", "\\\\", "\\u0042", "\\101", "\\e", "\\q", "\\x4g", "\\cA", "\\\""),
+      fc.constantFrom(
+        "\\x41",
+        "\\x7e",
+        "\\n",
+        "\\t",
+        "\\'",
+        "\\\\",
+        "\\u0042",
+        "\\101",
+        "\\e",
+        "\\q",
+        "\\x4g",
+        "\\cA",
+        '\\"',
+      ),
     ),
     { maxLength: 4 },
   )
   .map((xs) => `$'${xs.join("")}'`);
 const escaped = fc.constantFrom("\\ ", "\\*", "\\{", "\\a", "\\'", '\\"', "\\\\", "\\$");
-const braces = fc.constantFrom("{a,b}", "{1..3}", "{x,}", "{a,b{c,d}}", "{a..c..2}", "{01..3}", "{,}", "{a}", "x{y,z}w");
+const braces = fc.constantFrom(
+  "{a,b}",
+  "{1..3}",
+  "{x,}",
+  "{a,b{c,d}}",
+  "{a..c..2}",
+  "{01..3}",
+  "{,}",
+  "{a}",
+  "x{y,z}w",
+);
 const token = fc.oneof({ weight: 4, arbitrary: plain }, single, double, ansi, escaped, braces);
-const word = fc.tuple(fc.constantFrom("", "", "", "~/", "~"), fc.array(token, { minLength: 1, maxLength: 4 })).map(([t, ts]) => t + ts.join(""));
+const word = fc
+  .tuple(fc.constantFrom("", "", "", "~/", "~"), fc.array(token, { minLength: 1, maxLength: 4 }))
+  .map(([t, ts]) => t + ts.join(""));
 
 /** What bash passes for each word (in a directory with no files, HOME=/h), via printf. */
 function bashWords(words: readonly string[]): string[][] {
   // A for loop sees exactly the words a command would get (printf with none still prints once).
-  const script = words.map((w) => `for a in ${w}; do printf '%s\\0' "$a"; done; printf 'END-OF-WORD\\0'`).join("\n");
+  const script = words
+    .map((w) => `for a in ${w}; do printf '%s\\0' "$a"; done; printf 'END-OF-WORD\\0'`)
+    .join("\n");
   const dir = mkdtempSync(join(tmpdir(), "airlock-words-"));
   const file = join(dir, "words.sh");
   writeFileSync(file, script);
@@ -62,7 +93,9 @@ function ourWords(w: string): string[] | null {
   // `~+`, `~-` and `~user` are left to path resolution (the working directory, or unknown).
   if (values.some((v) => v.tilde && !/^~($|[/:])/.test(v.value ?? ""))) return null;
   // bash ends the tilde prefix at `/` or `:`; the engine resolves only `~` and `~/…` (others are unknown paths).
-  return values.map((v) => (v.tilde && /^~($|[/:])/.test(v.value ?? "") ? `/h${v.value?.slice(1)}` : (v.value as string)));
+  return values.map((v) =>
+    v.tilde && /^~($|[/:])/.test(v.value ?? "") ? `/h${v.value?.slice(1)}` : (v.value as string),
+  );
 }
 
 describe("words are read as bash reads them", () => {
@@ -93,7 +126,7 @@ describe("words are read as bash reads them", () => {
     ["\\xff", null],
     ["\\cA", "\u0001"],
     ["\\q", "\\q"],
-  ])("$'%s' is %j", (escape, expected) => {
-    expect(ansiC(escape)).toBe(expected);
+  ])("$'%s' is %j", (sequence, expected) => {
+    expect(ansiC(sequence)).toBe(expected);
   });
 });

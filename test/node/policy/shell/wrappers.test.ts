@@ -17,16 +17,31 @@ const P = "touch PWNED";
 provenCases("wrappers that run a command string or a later command", [
   { name: "flock FILE CMD", command: `flock lock ${P}`, proof: "PWNED" },
   { name: "flock FILE -c STRING", command: `flock lock -c '${P}'`, proof: "PWNED" },
-  { name: "chroot", command: `chroot / ${P}`, setup: { stubs: ["chroot"] }, proof: (r) => r.calls.includes("chroot / touch PWNED") },
+  {
+    name: "chroot",
+    command: `chroot / ${P}`,
+    setup: { stubs: ["chroot"] },
+    proof: (r) => r.calls.includes("chroot / touch PWNED"),
+  },
   { name: "script -c", command: `script -qc '${P}' /dev/null`, needs: "script", proof: "PWNED" },
   { name: "sg GROUP -c", command: `sg $(id -gn) -c '${P}'`, needs: "sg", proof: "PWNED" },
-  { name: "unbuffer", command: `unbuffer ${P}`, setup: { stubs: ["unbuffer"] }, proof: (r) => r.calls.includes("unbuffer touch PWNED") },
+  {
+    name: "unbuffer",
+    command: `unbuffer ${P}`,
+    setup: { stubs: ["unbuffer"] },
+    proof: (r) => r.calls.includes("unbuffer touch PWNED"),
+  },
   { name: "trap … EXIT", command: `trap '${P}' EXIT; ls`, proof: "PWNED" },
   { name: "trap … DEBUG", command: `trap '${P}' DEBUG; true`, proof: "PWNED" },
   { name: "mapfile -C", command: `mapfile -C '${P} #' -c 1 <<< x`, proof: "PWNED" },
   { name: "readarray -C", command: `readarray -C '${P} #' -c 1 <<< x`, proof: "PWNED" },
   { name: "fc -e", command: `set -o history\ntrue\nfc -e "sed -i 's/true/${P}/'"`, proof: "PWNED" },
-  { name: "hash -p", command: "hash -p ./evil ls; ls", setup: { files: { evil: `#!/bin/sh\n${P}\n` } }, proof: "PWNED" },
+  {
+    name: "hash -p",
+    command: "hash -p ./evil ls; ls",
+    setup: { files: { evil: `#!/bin/sh\n${P}\n` } },
+    proof: "PWNED",
+  },
   { name: "env -S", command: `env -S '${P}'`, proof: "PWNED" },
   { name: "timeout", command: `timeout 5 ${P}`, proof: "PWNED" },
   { name: "nice -n", command: `nice -n 5 ${P}`, proof: "PWNED" },
@@ -38,38 +53,98 @@ provenCases("wrappers that run a command string or a later command", [
   { name: "bash -c", command: `bash -c '${P}'`, proof: "PWNED" },
   { name: "bash reading a here-document", command: `bash <<'EOF'\n${P}\nEOF`, proof: "PWNED" },
   { name: "time", command: `time ${P}`, proof: "PWNED" },
-  { name: "enable -n then a planted test", command: "enable -n test; test", setup: { files: { test: `#!/bin/sh\n${P}\n` }, env: { PATH: ".:/usr/bin:/bin" } }, proof: "PWNED" },
-  { name: "set -k makes arguments assignments", command: "set -k; env x LD_PRELOAD=./evil.so", proof: () => true },
+  {
+    name: "enable -n then a planted test",
+    command: "enable -n test; test",
+    setup: { files: { test: `#!/bin/sh\n${P}\n` }, env: { PATH: ".:/usr/bin:/bin" } },
+    proof: "PWNED",
+  },
+  {
+    name: "set -k makes arguments assignments",
+    command: "set -k; env x LD_PRELOAD=./evil.so",
+    proof: () => true,
+  },
 ]);
 
 provenCases("interpreters that run what they later read", [
-  { name: "python3 -i", command: "python3 -i", setup: { stdin: "import os; os.system('touch PWNED')\n" }, needs: "python3", proof: "PWNED" },
-  { name: "python3 with no script", command: "python3", setup: { stdin: "import os; os.system('touch PWNED')\n" }, needs: "python3", proof: "PWNED" },
-  { name: "python3 -", command: "python3 -", setup: { stdin: "import os; os.system('touch PWNED')\n" }, needs: "python3", proof: "PWNED" },
+  {
+    name: "python3 -i",
+    command: "python3 -i",
+    setup: { stdin: "import os; os.system('touch PWNED')\n" },
+    needs: "python3",
+    proof: "PWNED",
+  },
+  {
+    name: "python3 with no script",
+    command: "python3",
+    setup: { stdin: "import os; os.system('touch PWNED')\n" },
+    needs: "python3",
+    proof: "PWNED",
+  },
+  {
+    name: "python3 -",
+    command: "python3 -",
+    setup: { stdin: "import os; os.system('touch PWNED')\n" },
+    needs: "python3",
+    proof: "PWNED",
+  },
   { name: "bash with no -c", command: "bash", setup: { stdin: `${P}\n` }, proof: "PWNED" },
   { name: "sh -s", command: "sh -s", setup: { stdin: `${P}\n` }, proof: "PWNED" },
   { name: "bash -i", command: "bash -i", setup: { stdin: `${P}\n` }, proof: "PWNED" },
-  { name: "node with no script", command: "node", setup: { stdin: "require('fs').writeFileSync('PWNED', '')\n" }, needs: "node", proof: "PWNED" },
-  { name: "sqlite3", command: "sqlite3", setup: { stdin: ".shell touch PWNED\n" }, needs: "sqlite3", proof: "PWNED" },
+  {
+    name: "node with no script",
+    command: "node",
+    setup: { stdin: "require('fs').writeFileSync('PWNED', '')\n" },
+    needs: "node",
+    proof: "PWNED",
+  },
+  {
+    name: "sqlite3",
+    command: "sqlite3",
+    setup: { stdin: ".shell touch PWNED\n" },
+    needs: "sqlite3",
+    proof: "PWNED",
+  },
   { name: "psql", command: "psql", setup: { stubs: ["psql"] }, proof: (r) => r.calls.includes("psql") },
-  { name: "ssh host", command: "ssh host", setup: { stubs: ["ssh"] }, proof: (r) => r.calls.includes("ssh host") },
-  { name: "a pipe into python3", command: `echo "import os; os.system('${P}')" | python3`, needs: "python3", proof: "PWNED" },
+  {
+    name: "ssh host",
+    command: "ssh host",
+    setup: { stubs: ["ssh"] },
+    proof: (r) => r.calls.includes("ssh host"),
+  },
+  {
+    name: "a pipe into python3",
+    command: `echo "import os; os.system('${P}')" | python3`,
+    needs: "python3",
+    proof: "PWNED",
+  },
 ]);
 
 describe("Codex types into an interactive session; no hook sees it", () => {
   it("a python3 rule does not allow python3 -i, and typing into it deletes a file", () => {
-    const python = compile(user(`default_action: ask\nrules:\n  - name: python\n    condition: 'tool == "bash" && command.startsWith("python3")'\n    action: allow\n`));
+    const python = compile(
+      user(
+        `default_action: ask\nrules:\n  - name: python\n    condition: 'tool == "bash" && command.startsWith("python3")'\n    action: allow\n`,
+      ),
+    );
     expect(judge(python, "python3 -i").action).toBe("ask");
     expect(judge(python, "python3").action).toBe("ask");
     expect(judge(python, "python3 script.py").action).toBe("allow");
     // Inline code is program text the engine cannot read: a person sees it.
     expect(judge(python, "python3 -c 'import os; os.system(\"rm -rf ~\")'").action).toBe("ask");
     if (!has("python3")) return;
-    const run = runInBash("python3 -i", { files: { "keep.txt": "x" }, stdin: "import os; os.system('rm -f keep.txt')\n" });
+    const run = runInBash("python3 -i", {
+      files: { "keep.txt": "x" },
+      stdin: "import os; os.system('rm -f keep.txt')\n",
+    });
     expect(run.exists("keep.txt")).toBe(false);
   });
   it("a rule that says `interactive` may allow a session", () => {
-    const repl = compile(user(`default_action: ask\nrules:\n  - name: python repl\n    condition: 'tool == "bash" && program == "python3" && interactive'\n    action: allow\n`));
+    const repl = compile(
+      user(
+        `default_action: ask\nrules:\n  - name: python repl\n    condition: 'tool == "bash" && program == "python3" && interactive'\n    action: allow\n`,
+      ),
+    );
     expect(judge(repl, "python3 -i").action).toBe("allow");
   });
 });
@@ -78,7 +153,11 @@ describe("the wrapper table", () => {
   const arg = (value: string): Arg => ({ value, raw: value, glob: false, tilde: false });
   const inner = (command: string) => {
     const u = unwrap(command.split(" ").map(arg));
-    return u.kind === "inner" ? u.argv.map((a) => a.value).join(" ") : u.kind === "script" ? `script:${u.script}` : u.kind;
+    return u.kind === "inner"
+      ? u.argv.map((a) => a.value).join(" ")
+      : u.kind === "script"
+        ? `script:${u.script}`
+        : u.kind;
   };
   it.each([
     ["sudo -u root rm x", "rm x"],
@@ -152,7 +231,15 @@ describe("the wrapper table", () => {
     expect(interactiveSession(argv) !== null).toBe(expected);
   });
   it("wrapped commands are judged as well as the wrapper, under a denylist too", () => {
-    for (const command of ["flock l rm -rf x", "chroot / rm -rf x", "script -qc 'rm -rf x' /dev/null", "trap 'rm -rf x' EXIT", "mapfile -C 'rm -rf x #' -c 1 < f", "unbuffer rm -rf x", "sg staff -c 'rm -rf x'"]) {
+    for (const command of [
+      "flock l rm -rf x",
+      "chroot / rm -rf x",
+      "script -qc 'rm -rf x' /dev/null",
+      "trap 'rm -rf x' EXIT",
+      "mapfile -C 'rm -rf x #' -c 1 < f",
+      "unbuffer rm -rf x",
+      "sg staff -c 'rm -rf x'",
+    ]) {
       expect(judge(DENYLIST, command).action, command).toBe("deny");
     }
   });
@@ -185,10 +272,15 @@ describe("builtins that change what later lines run", () => {
   ])("%s needs a person", (command) => {
     expect(judge(READ_ONLY, command).action).toBe("ask");
   });
-  it.each(["set -euo pipefail", "set -x", "shopt -s nullglob globstar", "hash", "alias", "shopt -q extglob", "set -- a b"])(
-    "%s is fine",
-    (command) => {
-      expect(judge(READ_ONLY, command).action).toBe("allow");
-    },
-  );
+  it.each([
+    "set -euo pipefail",
+    "set -x",
+    "shopt -s nullglob globstar",
+    "hash",
+    "alias",
+    "shopt -q extglob",
+    "set -- a b",
+  ])("%s is fine", (command) => {
+    expect(judge(READ_ONLY, command).action).toBe("allow");
+  });
 });
