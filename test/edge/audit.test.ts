@@ -25,7 +25,8 @@ describe("policy.decision audit", () => {
       capability: "write",
       decision: "deny_once",
       policy_mode: "prompt",
-      risk: "high",
+      // A write inside the workspace is a reversible scoped write: medium (the rubric).
+      risk: "medium",
       decided_by: `device:${d.approver.deviceId}`,
       device_id: d.approver.deviceId,
     });
