@@ -50,6 +50,12 @@ export const DENYLIST_PATTERNS: readonly string[] = [
   ".airlock/",
   ".docker/config.json",
   ".config/gh/hosts.yml",
+  // CI checkouts keep a token in the repository's configuration (http.*.extraheader, remote URLs).
+  ".git/config",
+  // A process's environment (/proc/self/environ, /proc/<pid>/environ) holds its tokens.
+  "environ",
+  // Shell and REPL histories hold what was typed, passwords and exported tokens included.
+  ".*_history",
 ];
 
 /**

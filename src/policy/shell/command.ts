@@ -52,6 +52,7 @@ const PRIVILEGED = new Set([
   "setpriv",
   "gosu",
   "su-exec",
+  "systemd-run",
 ]);
 
 /** Every program some table knows; any other is judged by its name and words alone (the fast path). */

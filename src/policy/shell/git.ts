@@ -416,6 +416,60 @@ export function judgeGit(argv: readonly Arg[]): GitJudgement {
     if (sub === "grep" && operands.length <= 1)
       out.reads.push({ arg: { value: ".", raw: ".", glob: false, tilde: false }, recursive: true });
   }
+  if (!noIndex) out.reads.push(...contentReads(sub, rest, operands));
+  if (sub === "config" && out.effect === "read" && printsConfigSecrets(args))
+    out.reads.push({
+      arg: { value: ".git/config", raw: ".git/config", glob: false, tilde: false },
+      recursive: false,
+    });
   if (out.writes.length > 0 && out.effect === "read") out.effect = "write";
+  return out;
+}
+
+/**
+ * `git config` forms that print the whole configuration or keys that hold tokens (a CI checkout's
+ * `http.*.extraheader`, a remote URL with a password): a read of `.git/config`.
+ */
+function printsConfigSecrets(args: readonly string[]): boolean {
+  if (args.some((a) => /^(--list|-l|--get-regexp|--show-origin|--show-scope|--get-urlmatch)$/.test(a)))
+    return true;
+  return args.some((a) => !a.startsWith("-") && /header|url|credential|token|pass|auth|secret/i.test(a));
+}
+
+/** Subcommands that print what files hold (in the work tree, the index or history). */
+const SHOWS_CONTENT = new Set([
+  ...["show", "cat-file", "diff", "log", "whatchanged", "blame", "annotate", "grep"],
+  ...["diff-tree", "diff-index", "diff-files", "archive", "format-patch", "range-diff"],
+]);
+
+/**
+ * The files a content-showing subcommand prints: the path of each `REV:PATH` (or `:PATH`,
+ * `:N:PATH`) operand, and every other operand but grep's pattern, since git takes an operand
+ * that names a file as a path (`git log -p .env`, `git show HEAD:.env`, `git blame .env`).
+ * A revision read as a path is a harmless read of a name in the work tree.
+ */
+function contentReads(
+  sub: string,
+  rest: readonly Arg[],
+  operands: readonly Arg[],
+): { arg: Arg; recursive: boolean }[] {
+  if (!SHOWS_CONTENT.has(sub)) return [];
+  const patternGiven = rest.some(
+    (a) => a.value !== null && /^(-e|-f|--regexp|--file)(=|$)|^-[a-zA-Z]*[ef]$/.test(a.value),
+  );
+  const paths = sub === "grep" && !patternGiven ? operands.slice(1) : operands;
+  const out: { arg: Arg; recursive: boolean }[] = [];
+  for (const a of paths) {
+    const v = a.value;
+    if (v === null || v === "-" || v.startsWith(":/") || v.startsWith(":!") || v.startsWith(":^")) continue;
+    const colon = v.indexOf(":");
+    if (colon < 0) {
+      out.push({ arg: a, recursive: false });
+      continue;
+    }
+    // `:0:path` names a stage of the index; `rev:path` a file of a commit (relative to the top).
+    const path = v.slice(colon + 1).replace(/^[0-3]:/, "");
+    if (path !== "") out.push({ arg: { ...a, value: path, glob: false, tilde: false }, recursive: false });
+  }
   return out;
 }

@@ -42,6 +42,10 @@ export interface WrapperSpec {
   operandOptions?: readonly string[];
   /** Options whose value is a file the wrapper reads (`xargs -a FILE`). */
   reads?: readonly string[];
+  /** Options whose value is a NAME=value given to the command's environment (`systemd-run -E`). */
+  setenv?: readonly string[];
+  /** It builds the command string it runs from its input at run time (GNU parallel). */
+  builtAtRunTime?: boolean;
 }
 
 const SHELL_NAMES = [
@@ -200,6 +204,29 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   "asdf exec": {},
   "nix-shell": { script: ["--run", "--command"], values: ["-p", "--packages", "-A", "-I"] },
   "nix develop": { script: ["-c", "--command"] },
+  "systemd-run": {
+    values: [
+      ...["-u", "--unit", "-p", "--property", "-E", "--setenv", "--description", "--slice", "-M"],
+      ...["--machine", "-H", "--host", "--uid", "--gid", "--nice", "--working-directory", "--on-active"],
+      ...["--on-boot", "--on-startup", "--on-unit-active", "--on-unit-inactive", "--on-calendar"],
+      ...["--timer-property", "--path-property", "--socket-property", "--service-type"],
+    ],
+    shell: ["-S", "--shell"],
+    chdir: ["--working-directory"],
+    setenv: ["-E", "--setenv"],
+  },
+  cpulimit: {
+    values: ["-l", "--limit", "-p", "--pid", "-e", "--exe", "-P", "--path", "-c", "--cpu"],
+    noCommand: ["-p", "--pid", "-e", "--exe", "-P", "--path"],
+  },
+  trickle: { values: ["-d", "-u", "-w", "-t", "-l", "-n"] },
+  eatmydata: {},
+  nocache: {},
+  firejail: { shell: "always-when-empty" },
+  // `parallel CMD ::: ARGS` joins CMD and each argument into a string a shell runs; with no CMD
+  // each input line is a command.
+  parallel: { builtAtRunTime: true },
+  sem: { builtAtRunTime: true },
 };
 
 export type Unwrapped =
@@ -294,6 +321,7 @@ function scan(
   replace?: string[];
   unsets?: Arg[];
   reads?: Arg[];
+  setenv?: Arg[];
   operandOption?: boolean;
 } {
   const values = spec.values ?? [];
@@ -362,6 +390,10 @@ function scan(
       out.reads.push(valueArg);
     }
     if (spec.operandOptions?.includes(key)) out.operandOption = true;
+    if (spec.setenv?.includes(key) && valueArg !== null) {
+      out.setenv ??= [];
+      out.setenv.push(valueArg);
+    }
     if (spec.unset?.includes(key) && valueArg !== null) {
       out.unsets ??= [];
       out.unsets.push(valueArg);
@@ -393,6 +425,7 @@ export function unwrap(argv: readonly Arg[]): Unwrapped {
   const found = wrapperOf(argv);
   if (found === null) return { kind: "none" };
   const { spec, skip } = found;
+  if (spec.builtAtRunTime) return { kind: "script", script: null };
   if (spec.joined) {
     const start = scan(argv, skip, spec).at;
     return {
@@ -411,7 +444,7 @@ export function unwrap(argv: readonly Arg[]): Unwrapped {
   }
   if (scanned.none) return { kind: "none" };
   let i = scanned.at;
-  const assigns: Arg[] = [];
+  const assigns: Arg[] = [...(scanned.setenv ?? [])];
   if (spec.assignments) {
     // env and sudo take any NAME=value word (BASH_FUNC_ls%%=… included) as environment.
     while (i < argv.length && /^[^=]+=/.test(argv[i]?.value ?? "")) assigns.push(argv[i++] as Arg);

@@ -12,6 +12,8 @@ afterAll(cleanBashRuns);
 const SECRET = "TOPSECRET-123";
 const secretIn = (path: string) => ({ files: { [path]: `${SECRET}\n` } });
 const printed = (run: { stdout: string }) => run.stdout.includes(SECRET);
+const GIT_COMMIT_ENV =
+  "git init -q . && git add -f .env && git -c user.email=a@b -c user.name=a commit -qm x && rm .env && ";
 
 provenCases("`~` is the home directory, not <cwd>/~", [
   {
@@ -185,7 +187,83 @@ provenCases("file arguments of reading programs are reads", [
     proof: printed,
   },
   { name: "sed r", command: "echo x | sed 'r .env'", setup: secretIn(".env"), proof: printed },
+  {
+    name: "git show REV:PATH prints a committed secret",
+    command: `${GIT_COMMIT_ENV}git show HEAD:.env`,
+    setup: secretIn(".env"),
+    proof: printed,
+  },
+  {
+    name: "git log -p -- PATH prints its history",
+    command: `${GIT_COMMIT_ENV}git log -p -- .env`,
+    setup: secretIn(".env"),
+    proof: printed,
+  },
+  {
+    name: "git grep in a pathspec",
+    command: `${GIT_COMMIT_ENV}git grep -h TOP HEAD -- .env`,
+    setup: secretIn(".env"),
+    proof: printed,
+  },
+  {
+    name: "git config --list prints a CI checkout's token",
+    command:
+      "git init -q . && git config http.extraheader 'AUTHORIZATION: basic TOPSECRET-123' && git config --list",
+    proof: printed,
+  },
+  {
+    name: "a process's environment",
+    command: "cat /proc/self/environ",
+    setup: { env: { API_TOKEN: SECRET } },
+    proof: printed,
+  },
+  {
+    name: "a REPL history",
+    command: "tail .python_history",
+    setup: secretIn(".python_history"),
+    proof: printed,
+  },
 ]);
+
+describe("git prints what files hold", () => {
+  it.each([
+    "git show HEAD:.env",
+    "git show main:config/.env.production",
+    "git cat-file -p :0:.aws/credentials",
+    "git log -p -- .env",
+    "git diff HEAD~1 -- id_rsa",
+    "git blame .env",
+    "git grep -n KEY -- .env",
+    "git grep -e KEY .env",
+    "git -C sub show HEAD:.env",
+  ])("%s is a read of a secret", (command) => {
+    const r = judge(READ_ONLY, command);
+    expect(r.action, r.reasons.join("\n")).not.toBe("allow");
+    expect(r.reasons.join("\n")).toMatch(/secret/);
+  });
+  it.each([
+    ["git config --list", true],
+    ["git config -l --show-origin", true],
+    ["git config --get http.https://github.com/.extraheader", true],
+    ["git config --get remote.origin.url", true],
+    ["git config user.name", false],
+    ["git config --get core.editor", false],
+  ])("%s reads the configuration's tokens: %s", (command, reads) => {
+    const units = analyzeShell(command).units;
+    expect(units.some((u) => u.kind === "read" && u.path === ".git/config")).toBe(reads);
+  });
+  it.each([
+    "git show HEAD:README.md",
+    "git log -p -- src/a.ts",
+    "git diff main",
+    "git grep -n env -- src",
+    "git log --oneline -3",
+    "git status",
+  ])("%s stays allowed", (command) => {
+    const r = judge(READ_ONLY, command);
+    expect(r.action, r.reasons.join("\n")).toBe("allow");
+  });
+});
 
 describe("what the engine sees for paths", () => {
   it("resolves ~ against home, and knows nothing of ~user", () => {

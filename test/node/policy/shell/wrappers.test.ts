@@ -197,6 +197,17 @@ describe("the wrapper table", () => {
     ["entr -s rm_x", "script:rm_x"],
     ["nix-shell --run rm_x", "script:rm_x"],
     ["eval rm x", "script:rm x"],
+    ["systemd-run --user -p Nice=5 rm x", "rm x"],
+    ["systemd-run --user --shell", "shell"],
+    ["cpulimit -l 50 rm x", "rm x"],
+    ["cpulimit -p 1234", "none"],
+    ["trickle -d 100 rm x", "rm x"],
+    ["eatmydata rm x", "rm x"],
+    ["nocache rm x", "rm x"],
+    ["firejail rm x", "rm x"],
+    ["firejail", "shell"],
+    ["parallel rm ::: x", "script:null"],
+    ["sem rm x", "script:null"],
   ])("%s runs %s", (command, expected) => {
     expect(inner(command)).toBe(expected);
   });
@@ -242,6 +253,11 @@ describe("the wrapper table", () => {
     ]) {
       expect(judge(DENYLIST, command).action, command).toBe("deny");
     }
+  });
+  it("environment a wrapper sets by option is judged like a prefix", () => {
+    const r = judge(DENYLIST, "systemd-run --user -E LD_PRELOAD=/tmp/x.so ls");
+    expect(r.action, r.reasons.join("\n")).not.toBe("allow");
+    expect(r.reasons.join("\n")).toContain("LD_PRELOAD");
   });
   it("a trap string runs later, from wherever the script then is: its paths are unknown", () => {
     const reads = analyzeShell("trap 'cat notes.txt' EXIT").units.filter((u) => u.kind === "read");
