@@ -31,7 +31,7 @@ export interface CelContext {
   words: readonly CelWord[];
   /** Assignments before the command (`LD_PRELOAD=x ls`), and those env/sudo give it. */
   prefixes: Readonly<Record<string, string>>;
-  /** The program's base name (`rm` for `/bin/rm`). */
+  /** The program's base name (`rm` for `/bin/rm`); a path outside the system directories as written (`./ls`). */
   program: string;
   /** The absolute directory the command runs in ("" when not known). */
   dir: string;

@@ -16,8 +16,9 @@ import {
   type StmtEvent,
   type Word,
 } from "./parser.ts";
+import { expandedNames, isSecretVariable } from "./secret-output.ts";
 import { disagreement } from "./text-checks.ts";
-import type { ShellAnalysis, ShellPrefix, ShellUnit } from "./units.ts";
+import type { Concern, ShellAnalysis, ShellPrefix, ShellUnit } from "./units.ts";
 import { DYNAMIC_WORD, expandWord, wordValue } from "./words.ts";
 import type { Arg } from "./wrappers.ts";
 
@@ -87,7 +88,13 @@ function heredocBody(body: Word, delimiter: Word | null): string | null {
 }
 
 /** Judges a statement's redirections; returns the static script on its standard input, if any. */
-function redirects(src: string, redirs: readonly Redirect[], shell: Shell, out: Collector): string | null {
+function redirects(
+  src: string,
+  redirs: readonly Redirect[],
+  shell: Shell,
+  out: Collector,
+  secrets: Concern[],
+): string | null {
   let stdin: string | null = null;
   const ops = redirOps();
   for (const r of redirs) {
@@ -109,8 +116,12 @@ function redirects(src: string, redirs: readonly Redirect[], shell: Shell, out: 
     };
     if (r.op === ops.hdoc || r.op === ops.dashHdoc) {
       stdin = r.hdoc ? heredocBody(r.hdoc, r.word) : "";
+      // An unquoted here-document expands `$NAME` wherever it stands, quotes or not.
+      const quoted = r.word?.parts.some((p) => p.type !== "lit" || p.value.includes("\\")) === true;
+      if (r.hdoc && !quoted) stdinSecrets(src.slice(r.hdoc.start, r.hdoc.end).replace(/'/g, ""), secrets);
     } else if (r.op === ops.word) {
       stdin = target.value;
+      if (r.word) stdinSecrets(src.slice(r.word.start, r.word.end), secrets);
     } else if (r.op === ops.readWrite) {
       push("read");
       push("write");
@@ -127,6 +138,16 @@ function redirects(src: string, redirs: readonly Redirect[], shell: Shell, out: 
     }
   }
   return stdin;
+}
+
+/** A here-string or here-document that expands a secret variable gives it to the command. */
+function stdinSecrets(raw: string, secrets: Concern[]): void {
+  for (const name of expandedNames(raw))
+    if (isSecretVariable(name))
+      secrets.push({
+        mention: "sensitive",
+        reason: `standard input expands $${name}, a variable that holds a secret`,
+      });
 }
 
 /** For each event, how many statements before it may move the working directory. */
@@ -165,12 +186,14 @@ interface Saved {
 }
 
 function statement(src: string, event: StmtEvent, shell: Shell, run: Run, out: Collector): void {
-  const stdin = redirects(src, event.redirs, shell, out);
+  const secrets: Concern[] = [];
+  const stdin = redirects(src, event.redirs, shell, out, secrets);
   const before = out.units.length;
   const cmd = event.cmd;
   if (cmd?.type === "call") {
     const prefixes = prefixesOf(src, cmd.assigns);
-    if (cmd.args.length > 0) simpleCommand({ argv: argsOf(src, cmd.args), prefixes, stdin, shell }, run);
+    if (cmd.args.length > 0)
+      simpleCommand({ argv: argsOf(src, cmd.args), prefixes, stdin, shell, concerns: secrets }, run);
     else {
       // Assignments alone change the shell for every later command.
       const concerns = prefixConcerns(prefixes);
@@ -202,7 +225,7 @@ function statement(src: string, event: StmtEvent, shell: Shell, run: Run, out: C
       (a) => a.naked && a.value !== null && /^[-+][a-zA-Z]*[aA]/.test(wordValue(a.value).value ?? ""),
     );
     const stringIntoArray = arrays && cmd.args.some((a) => !a.naked && !a.array && a.value !== null);
-    simpleCommand({ argv, prefixes: [], stdin, shell }, run);
+    simpleCommand({ argv, prefixes: [], stdin, shell, concerns: secrets }, run);
     if (stringIntoArray)
       event.hazards = [
         ...event.hazards,

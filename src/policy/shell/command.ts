@@ -18,6 +18,7 @@ import { INTERPRETERS, sshSession } from "./interpreters.ts";
 import { lookup } from "./lookup.ts";
 import { type FileUse, judgeProgram } from "./programs.ts";
 import { RISKY_OPERANDS, RISKY_OPTIONS } from "./risky-options.ts";
+import { secretOutput } from "./secret-output.ts";
 import type { Concern, Effect, ExecUnit, ShellPrefix, ShellUnit } from "./units.ts";
 import { type Arg, SHELLS, unwrap, WRAPPERS, wrapperOf } from "./wrappers.ts";
 
@@ -100,6 +101,19 @@ export function prefixOf(a: Arg): ShellPrefix {
   return { name, value: a.value === null ? null : v.slice(eq + 1), raw: a.raw };
 }
 
+/** Directories whose programs are the system's: `/usr/bin/ls` is `ls`, `./ls` is not. */
+const SYSTEM_BIN = /^\/(usr\/(local\/)?)?s?bin\/[^/]+$|^\/opt\/homebrew\/s?bin\/[^/]+$/;
+
+/**
+ * The name a rule's `program` sees: the base name of a command found on PATH or in a system
+ * directory, and any other path as written (`./ls`, `/tmp/ls`, `~/bin/ls` run a file that only
+ * shares the name).
+ */
+function programName(head: string): string {
+  if (!head.includes("/")) return head;
+  return SYSTEM_BIN.test(head) ? basename(head) : head;
+}
+
 export function execUnit(
   argv: readonly Arg[],
   fields: {
@@ -120,7 +134,7 @@ export function execUnit(
     words: argv.slice(),
     prefixes: [...fields.prefixes],
     cwd: single(fields.cwd),
-    program: head === null || head === undefined ? "" : basename(head),
+    program: head === null || head === undefined ? "" : programName(head),
     effect: fields.effect,
     concerns: [...fields.concerns],
   };
@@ -244,6 +258,8 @@ export interface CommandInput {
   shell: Shell;
   /** The command gets extra, unknown arguments (it runs under xargs). */
   appends?: boolean;
+  /** What its redirections raise (a here-string expanding a secret variable). */
+  concerns?: readonly Concern[];
 }
 
 export function simpleCommand(input: CommandInput, run: Run): void {
@@ -254,6 +270,8 @@ export function simpleCommand(input: CommandInput, run: Run): void {
   const head = argv[0];
   if (!head) return;
   const baseConcerns = prefixConcerns(prefixes);
+  if (input.concerns) baseConcerns.push(...input.concerns);
+  if (head.value !== null && !head.glob) baseConcerns.push(...secretOutput(basename(head.value), argv));
   if (head.value === null || head.glob) {
     run.push(
       execUnit(argv, {

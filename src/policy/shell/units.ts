@@ -50,7 +50,10 @@ export interface ExecUnit {
   words: ShellWord[];
   prefixes: ShellPrefix[];
   cwd: ShellCwd;
-  /** The program's base name (`rm` for `/bin/rm`); "" for a statement that is not a command. */
+  /**
+   * The program's name: the base name for a command on PATH or in a system directory (`rm` for
+   * `/bin/rm`), any other path as written (`./ls`); "" for a statement that is not a command.
+   */
   program: string;
   effect: Effect;
   concerns: Concern[];

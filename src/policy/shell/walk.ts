@@ -510,6 +510,9 @@ class Walker {
         this.command(node);
         return;
       case "*syntax.CmdSubst":
+        // `$(( $(cmd) ))`: the output is read as an expression, so a name in it runs its value.
+        if (this.#ctx.arith > 0)
+          this.hazard(node, "the output of a command substitution in arithmetic is evaluated as code");
         if (node.Backquotes === true) {
           this.#ctx.bq++;
           try {

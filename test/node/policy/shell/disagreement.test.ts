@@ -84,6 +84,25 @@ provenCases("words bash evaluates again as code", [
   { name: "unset with a subscript", command: `a=(1 2); unset 'a[$(${P})]'`, proof: "PWNED" },
   { name: "mapfile -C runs its callback", command: `mapfile -C '${P} #' -c 1 <<< x`, proof: "PWNED" },
   { name: "for ((…)) with a name", command: `x='a[$(${P})]'; for ((i=x; 0; )); do :; done`, proof: "PWNED" },
+  {
+    name: "$(( $(cmd) )): the output is an expression",
+    command: "echo $(( $(cat n) + 1 ))",
+    setup: { files: { n: `a[$(${P})]\n` } },
+    proof: "PWNED",
+  },
+  {
+    name: "$(( $(cmd) )) naming a variable",
+    command: `y='a[$(${P})]'; echo $(( \`echo y\` ))`,
+    proof: "PWNED",
+  },
+  {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text, not a template
+    name: "${s:$(cmd)} slice from a command's output",
+    command: "s=abc; echo ${s:$(cat n)}",
+    setup: { files: { n: `a[$(${P})]\n` } },
+    proof: "PWNED",
+  },
+  { name: "a[$(cmd)]=1", command: "a[$(cat n)]=1", setup: { files: { n: `b[$(${P})]\n` } }, proof: "PWNED" },
 ]);
 
 describe("what is not over-blocked", () => {

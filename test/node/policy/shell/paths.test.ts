@@ -225,6 +225,37 @@ provenCases("file arguments of reading programs are reads", [
   },
 ]);
 
+const FAKE_LS = { files: { ls: "#!/bin/sh\ntouch PWNED\n", "bin/ls": "#!/bin/sh\ntouch PWNED\n" } };
+provenCases("a program path outside the system directories is another program", [
+  { name: "./ls", command: "./ls", setup: FAKE_LS, proof: "PWNED" },
+  { name: "bin/ls", command: "bin/ls -la", setup: FAKE_LS, proof: "PWNED" },
+  { name: "$PWD/ls", command: "$PWD/ls", setup: FAKE_LS, proof: "PWNED" },
+  { name: "a quoted ./ls", command: "'./ls' src", setup: FAKE_LS, proof: "PWNED" },
+  { name: "cd then ./ls", command: "cd bin && ./ls", setup: FAKE_LS, proof: "bin/PWNED" },
+  { name: "/tmp/ls", command: "/tmp/ls" },
+  { name: "~/bin/ls", command: "~/bin/ls" },
+]);
+
+describe("program names", () => {
+  it.each([
+    ["ls", "ls"],
+    ["/bin/ls", "ls"],
+    ["/usr/bin/ls", "ls"],
+    ["/usr/local/bin/rg", "rg"],
+    ["/opt/homebrew/bin/rg", "rg"],
+    ["./ls", "./ls"],
+    ["bin/ls", "bin/ls"],
+    ["/tmp/ls", "/tmp/ls"],
+    ["/usr/bin/../../tmp/ls", "/usr/bin/../../tmp/ls"],
+  ])("%s is program %s", (command, program) => {
+    const unit = analyzeShell(command).units[0];
+    expect(unit?.kind === "exec" ? unit.program : null).toBe(program);
+  });
+  it("the system's ls stays allowed", () => {
+    expect(judge(READ_ONLY, "/bin/ls -la").action).toBe("allow");
+  });
+});
+
 describe("git prints what files hold", () => {
   it.each([
     "git show HEAD:.env",

@@ -1,0 +1,127 @@
+// Commands that print secrets without naming a secret file: the environment (`env`, `printenv`,
+// `set`, `export -p`, `ps e`), a variable whose name says it holds a secret (`echo $GITHUB_TOKEN`),
+// and tools that print their stored credentials (`gh auth token`). Each is a "sensitive" concern:
+// a rule allows it only if its condition says `sensitive`.
+import { lookup } from "./lookup.ts";
+import type { Concern } from "./units.ts";
+import type { Arg } from "./wrappers.ts";
+
+/** Names of variables that hold secrets: a `_`-separated part such as TOKEN, or a known name. */
+const SECRET_PART =
+  /(^|_)(TOKEN|TOKENS|SECRET|SECRETS|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|CREDENTIALS|APIKEY|PAT|PRIVATE|COOKIE)(_|$)|(^|_)(API|ACCESS|SECRET|PRIVATE|SESSION|AUTH|SIGNING|ENCRYPTION|MASTER|LICENSE|DEPLOY|CLIENT)_KEY(_|$)|_KEY$/i;
+const SECRET_NAMES: ReadonlySet<string> = new Set([
+  "DATABASE_URL",
+  "REDIS_URL",
+  "MONGODB_URI",
+  "MONGO_URL",
+  "PGPASSWORD",
+  "MYSQL_PWD",
+  "SSHPASS",
+  "VAULT_TOKEN",
+  "NETRC",
+]);
+
+export function isSecretVariable(name: string): boolean {
+  return SECRET_NAMES.has(name.toUpperCase()) || SECRET_PART.test(name);
+}
+
+/** The variables a word expands (`$X`, `${X…}`), outside single quotes. */
+export function expandedNames(raw: string): string[] {
+  if (!raw.includes("$")) return [];
+  const out: string[] = [];
+  let dq = false;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw[i];
+    if (c === "\\") {
+      i++;
+      continue;
+    }
+    if (c === '"') dq = !dq;
+    else if (c === "'" && !dq) {
+      const end = raw.indexOf("'", i + 1);
+      if (end < 0) break;
+      i = end;
+    } else if (c === "$") {
+      const m = /^\$\{?[!#]?([A-Za-z_][A-Za-z0-9_]*)/.exec(raw.slice(i));
+      if (m) out.push(m[1] as string);
+    }
+  }
+  return out;
+}
+
+/** Whether the words after the program print the whole environment (or a secret variable). */
+type Dump = (args: readonly Arg[]) => boolean;
+
+const operands = (args: readonly Arg[]) => args.filter((a) => a.value === null || !a.value.startsWith("-"));
+const namesSecret = (args: readonly Arg[]) =>
+  operands(args).some((a) => a.value === null || isSecretVariable(a.value.split("=")[0] as string));
+
+/** Builtins and programs that print variables. */
+export const ENVIRONMENT_DUMPS: Readonly<Record<string, Dump>> = {
+  // `env` with a command is a wrapper (judged there); with none it prints everything.
+  env: (args) => {
+    for (let i = 0; i < args.length; i++) {
+      const v = args[i]?.value;
+      if (v === null || v === undefined) return false;
+      if (/^(-u|--unset|-C|--chdir|-S|--split-string|-P|-a|--argv0)$/.test(v)) i++;
+      else if (!v.startsWith("-") && !/^[^=]+=/.test(v)) return false;
+    }
+    return true;
+  },
+  printenv: (args) => operands(args).length === 0 || namesSecret(args),
+  set: (args) => args.length === 0,
+  export: (args) => operands(args).length === 0,
+  declare: (args) =>
+    operands(args).length === 0 || (args.some((a) => /^-\w*p/.test(a.value ?? "")) && namesSecret(args)),
+  typeset: (args) =>
+    operands(args).length === 0 || (args.some((a) => /^-\w*p/.test(a.value ?? "")) && namesSecret(args)),
+  // BSD-style `ps e`, `ps auxe`, `ps eww`: every process's environment.
+  ps: (args) => args.some((a) => a.value === null || /^[A-Za-z]*e[A-Za-z]*$/.test(a.value)),
+};
+
+/** Subcommands of tools that print a stored credential. */
+export const CREDENTIAL_PRINTERS: Readonly<Record<string, readonly RegExp[]>> = {
+  gh: [/^auth token\b/, /^auth status\b.*(\s|^)(-t|--show-token)\b/],
+  glab: [/^auth status\b.*(\s|^)(-t|--show-token)\b/, /^config get token\b/],
+  aws: [/^configure (get|export-credentials)\b/, /^sts get-session-token\b/, /^ecr get-login-password\b/],
+  gcloud: [/^auth (application-default )?print-(access|identity)-token\b/, /^config config-helper\b/],
+  az: [/^account get-access-token\b/],
+  kubectl: [/^config view\b.*--raw\b/, /^create token\b/],
+  docker: [/^credential\b/],
+  npm: [/^token\b/, /^config (get|list|ls)\b/],
+  security: [/^find-(generic|internet)-password\b.*(\s|^)-[a-z]*[wg]/, /^dump-keychain\b/],
+  pass: [/^(show\s|\S+$)/],
+  op: [/^(read|item get|inject)\b/],
+  vault: [/^(read|kv get|token lookup|print token)\b/],
+  "secret-tool": [/^lookup\b/],
+  heroku: [/^auth:token\b/],
+  doctl: [/^auth token\b/],
+  flyctl: [/^auth token\b/],
+  fly: [/^auth token\b/],
+  netlify: [/^status\b.*--verbose/],
+  vercel: [/^env pull\b/],
+};
+
+/** What a command prints that is a secret, as concerns a rule must name `sensitive` to allow. */
+export function secretOutput(name: string, argv: readonly Arg[]): Concern[] {
+  const out: Concern[] = [];
+  const args = argv.slice(1);
+  for (const a of args) {
+    for (const v of expandedNames(a.raw))
+      if (isSecretVariable(v))
+        out.push({
+          mention: "sensitive",
+          reason: `\`${a.raw}\` expands $${v}, a variable that holds a secret`,
+        });
+  }
+  const dump = lookup(ENVIRONMENT_DUMPS, name);
+  if (dump?.(args))
+    out.push({ mention: "sensitive", reason: `${name} prints environment variables, secrets included` });
+  const printers = lookup(CREDENTIAL_PRINTERS, name);
+  if (printers) {
+    const rest = args.map((a) => a.value ?? "\u0000").join(" ");
+    if (printers.some((re) => re.test(rest)))
+      out.push({ mention: "sensitive", reason: `\`${name} ${rest}\` prints a stored credential` });
+  }
+  return out;
+}

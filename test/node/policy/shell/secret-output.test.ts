@@ -1,0 +1,173 @@
+// Class: commands that print secrets without naming a secret file — the environment, variables
+// whose names say they hold a secret, and tools that print their stored credentials.
+import { afterAll, describe, expect, it } from "vitest";
+import {
+  CREDENTIAL_PRINTERS,
+  ENVIRONMENT_DUMPS,
+  expandedNames,
+  isSecretVariable,
+} from "../../../../src/policy/shell/secret-output.ts";
+import { compile, user } from "../helpers.ts";
+import { cleanBashRuns } from "./bash-proof.ts";
+import { judge, READ_ONLY } from "./policies.ts";
+import { provenCases } from "./proven-case.ts";
+
+afterAll(cleanBashRuns);
+
+const SECRET = "TOPSECRET-ENV-7";
+const env = { env: { GITHUB_TOKEN: SECRET } };
+const printed = (run: { stdout: string }) => run.stdout.includes(SECRET);
+
+provenCases("the environment and secret variables printed", [
+  { name: "env", command: "env", setup: env, proof: printed },
+  { name: "env -i A=1 (prints A only, still a dump)", command: "env -u HOME", setup: env, proof: printed },
+  { name: "printenv", command: "printenv", setup: env, proof: printed },
+  { name: "printenv NAME", command: "printenv GITHUB_TOKEN", setup: env, proof: printed },
+  { name: "set", command: "set", setup: env, proof: printed },
+  { name: "export -p", command: "export -p", setup: env, proof: printed },
+  { name: "export", command: "export", setup: env, proof: printed },
+  { name: "declare -p", command: "declare -p", setup: env, proof: printed },
+  { name: "declare -p NAME", command: "declare -p GITHUB_TOKEN", setup: env, proof: printed },
+  { name: "declare -x", command: "declare -x", setup: env, proof: printed },
+  { name: "echo $NAME", command: "echo $GITHUB_TOKEN", setup: env, proof: printed },
+  { name: "echo in double quotes", command: 'echo "token: ${GITHUB_TOKEN}"', setup: env, proof: printed },
+  { name: "a default", command: "echo ${GITHUB_TOKEN:-none}", setup: env, proof: printed },
+  { name: "printf", command: "printf '%s\\n' \"$GITHUB_TOKEN\"", setup: env, proof: printed },
+  { name: "after a harmless command", command: "ls; echo $GITHUB_TOKEN", setup: env, proof: printed },
+  { name: "in a substitution", command: "cat <<< $(echo $GITHUB_TOKEN)", setup: env, proof: printed },
+  { name: "through a pipe", command: "env | grep -i token", setup: env, proof: printed },
+  { name: "a here-string", command: 'cat <<< "$GITHUB_TOKEN"', setup: env, proof: printed },
+  { name: "a here-document", command: "cat <<EOF\n$GITHUB_TOKEN\nEOF", setup: env, proof: printed },
+  {
+    name: "single quotes in a here-document are text",
+    command: "cat <<EOF\n'$GITHUB_TOKEN'\nEOF",
+    setup: env,
+    proof: printed,
+  },
+  {
+    name: "ps e shows every process's environment",
+    command: "sleep 2 & ps axeww",
+    setup: env,
+    proof: printed,
+  },
+]);
+
+describe("secret variables", () => {
+  it.each([
+    ["GITHUB_TOKEN", true],
+    ["GH_TOKEN", true],
+    ["NPM_TOKEN", true],
+    ["AWS_SECRET_ACCESS_KEY", true],
+    ["AWS_ACCESS_KEY_ID", true],
+    ["AWS_SESSION_TOKEN", true],
+    ["OPENAI_API_KEY", true],
+    ["ANTHROPIC_API_KEY", true],
+    ["STRIPE_SECRET_KEY", true],
+    ["DB_PASSWORD", true],
+    ["PGPASSWORD", true],
+    ["MYSQL_PWD", true],
+    ["DATABASE_URL", true],
+    ["CLIENT_SECRET", true],
+    ["github_token", true],
+    ["SIGNING_KEY", true],
+    ["HOME", false],
+    ["PATH", false],
+    ["PWD", false],
+    ["KEYBOARD", false],
+    ["AUTHOR", false],
+    ["TOKENIZER_PATH", false],
+    ["SSH_AUTH_SOCK", false],
+    ["NODE_ENV", false],
+  ])("%s holds a secret: %s", (name, secret) => {
+    expect(isSecretVariable(name)).toBe(secret);
+  });
+  it.each([
+    ["$A", ["A"]],
+    ["${A:-x}", ["A"]],
+    ["${#A}", ["A"]],
+    ['"$A and $B"', ["A", "B"]],
+    ["'$A'", []],
+    ["\\$A", []],
+    ['"it\'s $A"', ["A"]],
+    ["x", []],
+  ])("%s expands %j", (raw, names) => {
+    expect(expandedNames(raw)).toEqual(names);
+  });
+});
+
+describe("the environment-dump and credential tables", () => {
+  it("every entry is a program a policy can name", () => {
+    for (const name of [...Object.keys(ENVIRONMENT_DUMPS), ...Object.keys(CREDENTIAL_PRINTERS)])
+      expect(name).toMatch(/^[a-z][a-z0-9-]*$/);
+  });
+  const ANY = compile(
+    user(`
+default_action: ask
+rules:
+  - name: these tools
+    condition: tool == "bash" && program in ["gh", "aws", "gcloud", "az", "kubectl", "npm", "security", "vault", "op", "ps", "printenv", "env", "echo"]
+    action: allow
+`),
+  );
+  it.each([
+    "gh auth token",
+    "gh auth status -t",
+    "gh auth status --show-token",
+    "aws configure get aws_secret_access_key",
+    "aws configure export-credentials",
+    "aws ecr get-login-password",
+    "gcloud auth print-access-token",
+    "gcloud auth application-default print-access-token",
+    "az account get-access-token",
+    "kubectl config view --raw",
+    "kubectl create token default",
+    "npm config list",
+    "npm token list",
+    "security find-generic-password -s x -w",
+    "vault kv get secret/x",
+    "op read op://vault/item/field",
+    "ps auxe",
+    "ps eww",
+    "printenv",
+    "env",
+    "env -u HOME",
+    "echo $NPM_TOKEN",
+  ])("%s prints a credential: a rule must say `sensitive`", (command) => {
+    const r = judge(ANY, command);
+    expect(r.action, r.reasons.join("\n")).toBe("ask");
+    expect(r.reasons.join("\n")).toMatch(/secret|credential/);
+  });
+  it.each([
+    "gh pr view 1",
+    "gh auth status",
+    "aws s3 ls",
+    "gcloud config list",
+    "kubectl config view",
+    "ps aux",
+    "ps -ef",
+    "printenv HOME",
+    "env FOO=1 echo hi",
+    "echo $HOME",
+    "echo '$NPM_TOKEN'",
+  ])("%s stays allowed", (command) => {
+    const r = judge(ANY, command);
+    expect(r.action, r.reasons.join("\n")).toBe("allow");
+  });
+  it("a quoted here-document delimiter expands nothing", () => {
+    expect(judge(READ_ONLY, "cat <<'EOF'\n$GITHUB_TOKEN\nEOF").action).toBe("allow");
+    expect(judge(READ_ONLY, "cat <<< '$GITHUB_TOKEN'").action).toBe("allow");
+  });
+  it("a rule that says `sensitive` allows it", () => {
+    const p = compile(
+      user(`
+default_action: ask
+rules:
+  - name: tokens are fine here
+    condition: tool == "bash" && program == "gh" && (sensitive || !sensitive)
+    action: allow
+`),
+    );
+    expect(judge(p, "gh auth token").action).toBe("allow");
+    expect(judge(READ_ONLY, "echo $GITHUB_TOKEN").action).toBe("ask");
+  });
+});
