@@ -90,6 +90,22 @@ export const PROTECTED_WRITE_PATTERNS: readonly string[] = [
   ".claude/",
   ".codex/",
   ".agents/",
+  // Agent and editor configuration that starts programs (MCP servers, tasks, dev containers).
+  ".mcp.json",
+  ".cursor/",
+  ".gemini/",
+  ".windsurf/",
+  ".continue/",
+  ".devcontainer/",
+  // Git hooks kept in the work tree (husky sets core.hooksPath to it).
+  ".husky/",
+  ".githooks/",
+  // Package-manager and build configuration that names programs to run.
+  ".yarnrc.yml",
+  ".yarnrc",
+  ".pnpmfile.cjs",
+  ".cargo/config.toml",
+  ".cargo/config",
 ];
 
 /** Compares one path segment (which may be a glob) with one pattern part. */

@@ -98,6 +98,7 @@ provenCases("words bash evaluates again as code", [
   {
     // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text, not a template
     name: "${s:$(cmd)} slice from a command's output",
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text, not a template
     command: "s=abc; echo ${s:$(cat n)}",
     setup: { files: { n: `a[$(${P})]\n` } },
     proof: "PWNED",

@@ -30,7 +30,9 @@ provenCases("the environment and secret variables printed", [
   { name: "declare -p NAME", command: "declare -p GITHUB_TOKEN", setup: env, proof: printed },
   { name: "declare -x", command: "declare -x", setup: env, proof: printed },
   { name: "echo $NAME", command: "echo $GITHUB_TOKEN", setup: env, proof: printed },
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text, not a template
   { name: "echo in double quotes", command: 'echo "token: ${GITHUB_TOKEN}"', setup: env, proof: printed },
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text, not a template
   { name: "a default", command: "echo ${GITHUB_TOKEN:-none}", setup: env, proof: printed },
   { name: "printf", command: "printf '%s\\n' \"$GITHUB_TOKEN\"", setup: env, proof: printed },
   { name: "after a harmless command", command: "ls; echo $GITHUB_TOKEN", setup: env, proof: printed },
@@ -83,7 +85,9 @@ describe("secret variables", () => {
   });
   it.each([
     ["$A", ["A"]],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text, not a template
     ["${A:-x}", ["A"]],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text, not a template
     ["${#A}", ["A"]],
     ['"$A and $B"', ["A", "B"]],
     ["'$A'", []],
