@@ -34,7 +34,7 @@ export async function decideDirect(
   );
 }
 
-/** The daemon went away while deciding: it journaled the call, so wait for it to return, else ask the edge. */
+/** The daemon went away while deciding: it journaled the call, so wait for it to return, else ask the edge itself. */
 async function recoverLostCall(
   call: AgentToolCall,
   options: RequestOptions,
@@ -56,8 +56,9 @@ async function recoverLostCall(
     }
     await new Promise((r) => setTimeout(r, RETRY_MS));
   }
-  const known = await (await import("./direct.ts")).awaitKnownCall(call.callId, env, deadline);
-  return known ?? decideDirect(call, options);
+  // Asking the edge again with the same call (same id, same content) joins the daemon's pending prompt
+  // or gets its answer; a reused id with other content is never answered from the first call.
+  return decideDirect(call, options);
 }
 
 /**

@@ -1,5 +1,6 @@
 // Where the companion keeps its files and which AIRLOCK_* switches it reads; every path comes from here.
 import { join, resolve } from "node:path";
+import { promptTimeoutMs as clampPromptTimeout, DEFAULT_PROMPT_TIMEOUT_MS } from "../policy/deadlines.ts";
 
 /** The account's home when HOME is unset; node:os is loaded only then (the fast hook never needs it). */
 function osHome(): string {
@@ -41,9 +42,12 @@ function positiveInt(raw: string | undefined, fallback: number): number {
   return Number.isFinite(n) && n > 0 ? Math.floor(n) : fallback;
 }
 
-/** How long a call waits for a person before it is denied (`AIRLOCK_PROMPT_TIMEOUT_MS`, default 30 s). */
+/**
+ * How long a call waits for a person before it is denied (`AIRLOCK_PROMPT_TIMEOUT_MS`, default 30 s), clamped
+ * by the one owner of deadlines as the edge clamps it.
+ */
 export function promptTimeoutMs(env: Env = process.env): number {
-  return positiveInt(env.AIRLOCK_PROMPT_TIMEOUT_MS, 30_000);
+  return clampPromptTimeout(positiveInt(env.AIRLOCK_PROMPT_TIMEOUT_MS, DEFAULT_PROMPT_TIMEOUT_MS));
 }
 
 /** How long an edge HTTP request (other than a wait for a person) may take (`AIRLOCK_EDGE_TIMEOUT_MS`). */

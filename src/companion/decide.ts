@@ -1,8 +1,11 @@
-// The one decision core shared by the daemon and the no-daemon path: local policy, then grants, then a person.
+// The companion's side of the one decision core (src/policy: judgeCall + verdictOf, the same functions the
+// edge calls): local policy, emergency controls and grants decide at once; otherwise a person is asked.
+import type { GrantRule } from "../policy/grants.ts";
 import type { DecisionRecord, EmergencyControls } from "../policy/index.ts";
-import type { AuditEvent } from "./edge-client.ts";
-import type { GrantHit } from "./grants.ts";
-import { formatLoadErrors, judge, type PolicyState } from "./local-policy.ts";
+import { judgeCall } from "../policy/judge-call.ts";
+import { verdictOf } from "../policy/verdict.ts";
+import type { LocalDecisionEvent as AuditEvent } from "../protocol/audit.ts";
+import { formatLoadErrors, type PolicyState } from "./policy-state.ts";
 import { type AgentToolCall, type CompanionDecision, type DecisionRecordView, denied } from "./tool-call.ts";
 
 export type { AgentToolCall, CompanionDecision } from "./tool-call.ts";
@@ -15,7 +18,10 @@ export interface Approver {
 export interface DecideDeps {
   policy: (cwd: string) => PolicyState;
   emergency?: () => EmergencyControls | undefined;
-  grants?: (call: AgentToolCall, record: DecisionRecord) => GrantHit | undefined;
+  /** Saved grants (allow_always / deny_always) as last fetched from the edge. */
+  grants?: () => readonly GrantRule[];
+  /** The allow_session grants of one session and agent. */
+  sessionGrants?: (sessionId: string, agentId: string) => readonly GrantRule[];
   /** Absent when the companion is not paired: an `ask` then fails closed with `unpairedReason`. */
   approver?: Approver;
   unpairedReason?: string;
@@ -75,71 +81,78 @@ export function decideLocally(
       ),
     };
   }
-  const emergency = deps.emergency?.();
   const hasUI = call.hasUI || deps.unpairedReason === undefined;
-  const record = judge(state.policy, call, { hasUI, emergency });
-  const source = record.layer === "emergency" ? "emergency" : "policy";
-  if (!hasUI && record.action === "deny") {
+  const judged = judgeCall(
+    state.policy,
+    { tool: call.tool, input: call.input, cwd: call.cwd, agent: call.agent.id },
+    { hasUI },
+  );
+  const verdict = verdictOf({
+    record: judged.record,
+    emergency: deps.emergency?.(),
+    agent: call.agent,
+    units: judged.units,
+    grants: deps.grants?.() ?? [],
+    sessionGrants: deps.sessionGrants?.(call.sessionId, call.agent.id) ?? [],
+  });
+  const { record } = verdict;
+  if (!hasUI && verdict.action === "deny" && verdict.source === "policy") {
     // A deny only because no person can be reached (an agent without its own prompt, no pairing): the agent's model
     // must learn why, as it does when the phone is paired but unreachable.
-    const asked = judge(state.policy, call, { hasUI: true, emergency });
+    const asked = judgeCall(state.policy, { tool: call.tool, input: call.input, cwd: call.cwd, agent: call.agent.id }, {
+      hasUI: true,
+    }).record;
     if (asked.action === "ask") {
       deps.audit?.(auditEventOf(call, record));
       const why = deps.unpairedReason || "no one can be asked";
-      const who = asked.rule
-        ? `rule "${asked.rule}" asks for a person's approval`
-        : "it needs a person's approval";
-      return {
-        decision: withRule(denied(`Airlock denied this call: ${who}, but ${why}`, "unavailable"), record),
-      };
+      const who = asked.rule ? `rule "${asked.rule}" asks for a person's approval` : "it needs a person's approval";
+      return { decision: withRule(denied(`Airlock denied this call: ${who}, but ${why}`, "unavailable"), record) };
     }
   }
-  switch (record.action) {
-    case "hidden":
-      deps.audit?.(auditEventOf(call, record));
-      return {
-        decision: withRule(
-          { decision: "deny", reason: `Tool ${call.tool} is not available in this session.`, source },
-          record,
-        ),
-      };
-    case "deny": {
-      deps.audit?.(auditEventOf(call, record));
-      const why = record.message ?? record.reasons[0] ?? "denied";
-      return {
-        decision: withRule(
-          { decision: "deny", reason: `Airlock denied this call by ${ruleText(record)}: ${why}`, source },
-          record,
-        ),
-      };
-    }
-    case "allow":
-      deps.audit?.(auditEventOf(call, record));
-      return {
-        decision: withRule(
-          { decision: "allow", reason: `Airlock allowed this call by ${ruleText(record)}`, source },
-          record,
-        ),
-      };
-    case "ask": {
-      const hit = deps.grants?.(call, record);
-      if (hit) {
-        deps.audit?.(auditEventOf(call, record, hit.effect, hit.source));
-        const verb = hit.effect === "allow" ? "allowed" : "denied";
-        const what =
-          hit.source === "session_grant" ? "an allow-for-session grant" : `a saved grant (${hit.id})`;
-        return {
-          decision: withRule(
-            { decision: hit.effect, reason: `Airlock ${verb} this call by ${what}`, source: hit.source },
-            record,
-          ),
-        };
-      }
-      // A policy file's `timeout` can shorten the wait, never lengthen it past the hook's own budget.
-      const fromPolicy = state.policy.confirmTimeoutMs ?? Number.POSITIVE_INFINITY;
-      return { ask: record, timeoutMs: Math.min(deps.promptTimeoutMs, fromPolicy) };
-    }
+  if (verdict.action === "ask") {
+    // A policy file's `timeout` can shorten the wait, never lengthen it past the hook's own budget.
+    const fromPolicy = state.policy.confirmTimeoutMs ?? Number.POSITIVE_INFINITY;
+    return { ask: record, timeoutMs: Math.min(deps.promptTimeoutMs, fromPolicy) };
   }
+  if (verdict.source === "grant" || verdict.source === "session_grant") {
+    deps.audit?.(auditEventOf(call, record, verdict.action, verdict.source));
+    const verb = verdict.action === "allow" ? "allowed" : "denied";
+    const what =
+      verdict.source === "session_grant"
+        ? "an allow-for-session grant"
+        : `a saved grant (${verdict.grant?.id})`;
+    return {
+      decision: withRule(
+        { decision: verdict.action, reason: `Airlock ${verb} this call by ${what}`, source: verdict.source },
+        record,
+      ),
+    };
+  }
+  deps.audit?.(auditEventOf(call, record));
+  const source = verdict.source;
+  if (record.action === "hidden") {
+    return {
+      decision: withRule(
+        { decision: "deny", reason: `Tool ${call.tool} is not available in this session.`, source },
+        record,
+      ),
+    };
+  }
+  if (verdict.action === "deny") {
+    const why = record.message ?? record.reasons[0] ?? "denied";
+    return {
+      decision: withRule(
+        { decision: "deny", reason: `Airlock denied this call by ${ruleText(record)}: ${why}`, source },
+        record,
+      ),
+    };
+  }
+  return {
+    decision: withRule(
+      { decision: "allow", reason: `Airlock allowed this call by ${ruleText(record)}`, source },
+      record,
+    ),
+  };
 }
 
 /** Decides one call. Never throws: any failure is a deny with a reason. */

@@ -4,10 +4,10 @@ import { type Env, edgeGraceMs, edgeTimeoutMs, promptTimeoutMs } from "./config.
 import { loadCredentials, NOT_PAIRED } from "./credentials.ts";
 import { PolicyStore } from "./daemon/policy-store.ts";
 import { decideToolCall } from "./decide.ts";
-import { awaitKnownDecision, EdgeApprover, unreachableDecision } from "./edge-approver.ts";
+import { EdgeApprover } from "./edge-approver.ts";
 import { EdgeClient } from "./edge-client.ts";
 import { readEmergencyCache } from "./emergency-cache.ts";
-import { matchGrant, readGrantCache } from "./grants.ts";
+import { readGrantCache, ruleOfGrant } from "./grants.ts";
 import type { AgentToolCall, CompanionDecision } from "./tool-call.ts";
 
 /**
@@ -30,12 +30,12 @@ export async function decideDirect(
   askMode: "approver" | "return",
 ): Promise<CompanionDecision> {
   const creds = loadCredentials(env);
-  const grants = readGrantCache(env);
+  const grants = readGrantCache(env).map(ruleOfGrant);
   const edge = creds.ok ? EdgeClient.fromCredentials(creds.credentials, edgeTimeoutMs(env)) : undefined;
   return decideToolCall(call, {
     policy: (cwd) => policyStore(env).get(cwd),
     emergency: () => readEmergencyCache(env),
-    grants: (c, record) => matchGrant(grants, c.agent.id, record),
+    grants: () => grants,
     ...(edge
       ? { approver: new EdgeApprover(edge, edgeGraceMs(env)) }
       : { unpairedReason: creds.ok ? "" : creds.missing ? NOT_PAIRED : creds.reason }),
@@ -49,22 +49,6 @@ export async function decideDirect(
     promptTimeoutMs: promptTimeoutMs(env),
     askMode,
   });
-}
-
-/** A call a vanished daemon already submitted: the edge's answer, or null when the edge never saw it. */
-export async function awaitKnownCall(
-  callId: string,
-  env: Env,
-  deadline: number,
-): Promise<CompanionDecision | null> {
-  const creds = loadCredentials(env);
-  if (!creds.ok) return null;
-  const edge = EdgeClient.fromCredentials(creds.credentials, edgeTimeoutMs(env));
-  try {
-    return await awaitKnownDecision(edge, callId, deadline);
-  } catch (error) {
-    return unreachableDecision(error, edge.server);
-  }
 }
 
 export async function endSessionAtEdge(sessionId: string, env: Env): Promise<boolean> {

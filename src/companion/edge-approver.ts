@@ -1,8 +1,10 @@
 // Asking a person over the edge's REST decision API (the no-daemon path, and the daemon's fallback for resumed calls).
+import { callFingerprint, derivedCallId } from "../policy/call-binding.ts";
+import { COMPANION_DEADLINE_MARGIN_MS, companionWaitDeadline, LONG_POLL_MS } from "../policy/deadlines.ts";
 import type { DecisionRecord } from "../policy/index.ts";
 import type { DecisionRequest, DecisionResponse } from "../protocol/index.ts";
 import type { Approver } from "./decide.ts";
-import { type EdgeClient, EdgeError } from "./edge-client.ts";
+import { type DecisionAnswer, type EdgeClient, EdgeError } from "./edge-client.ts";
 import { type AgentToolCall, type CompanionDecision, denied } from "./tool-call.ts";
 
 /** Fields that carry file contents: the edge needs the scope, never the bytes (non-negotiable 4). */
@@ -50,26 +52,21 @@ export function unreachableDecision(error: unknown, server: string): CompanionDe
   return denied(`Airlock denied this call: it needs a person's approval, but ${why}`, "unavailable");
 }
 
-const POLL_MS = 500;
+/** The edge refused the call_id because it was used for a different call (providers reuse ids such as `call_0`). */
+export function isCallConflict(error: unknown): boolean {
+  return error instanceof EdgeError && error.status === 409 && error.code === "call_conflict";
+}
 
-/**
- * Waits for a call the edge already knows (submitted by a daemon that went away): polls GET /v1/decisions/{id}
- * until decided or the deadline passes. Returns null when the edge never saw the call.
- */
-export async function awaitKnownDecision(
-  edge: EdgeClient,
-  callId: string,
-  deadline: number,
-): Promise<CompanionDecision | null> {
-  for (;;) {
-    const answer = await edge.decision(callId);
-    if (answer === null) return null;
-    if (answer.state === "decided") return fromDecisionResponse(answer.response);
-    if (Date.now() + POLL_MS > deadline) {
-      return denied("Airlock denied this call: no one answered the approval prompt in time", "timeout");
-    }
-    await new Promise((r) => setTimeout(r, POLL_MS));
-  }
+/** The fingerprint the companion binds a call_id to: the full call (file contents included), as the agent sent it. */
+export function localFingerprint(call: AgentToolCall): string {
+  return callFingerprint({
+    sessionId: call.sessionId,
+    agent: call.agent,
+    deviceId: null,
+    tool: call.tool,
+    input: call.input,
+    cwd: call.cwd,
+  });
 }
 
 /**
@@ -86,30 +83,51 @@ export class EdgeApprover implements Approver {
     this.#graceMs = graceMs;
   }
 
+  /**
+   * Long-polls POST /v1/decisions with the same call until it is decided: each POST waits up to the edge's
+   * long poll and asking again keeps the call held; once this side stops asking, the edge abandons it.
+   */
   async ask(call: AgentToolCall, record: DecisionRecord, timeoutMs: number): Promise<CompanionDecision> {
-    const request = toDecisionRequest(call, record);
-    const deadline = Date.now() + timeoutMs + 10_000;
+    let request = toDecisionRequest(call, record);
+    const deadline = companionWaitDeadline(Date.now(), timeoutMs);
+    // Give up and deny: withdraw the call first, so no later answer is recorded as an allow.
+    const giveUp = async (decision: CompanionDecision) => {
+      await this.#edge.withdraw(request.call_id, 1_000).catch(() => undefined);
+      return decision;
+    };
     try {
-      const first = await this.#edge.decide(request, { wait: false, waitMs: timeoutMs });
+      let first: DecisionAnswer;
+      try {
+        first = await this.#edge.decide(request, { wait: false, waitMs: timeoutMs });
+      } catch (error) {
+        // A reused id with other content is decided on its own, under an id derived from its content.
+        if (!isCallConflict(error)) throw error;
+        request = { ...request, call_id: derivedCallId(call.callId, localFingerprint(call)) };
+        first = await this.#edge.decide(request, { wait: false, waitMs: timeoutMs });
+      }
       if (first.state === "decided") return fromDecisionResponse(first.response);
     } catch (error) {
+      if (isCallConflict(error))
+        return denied("Airlock denied this call: its call id was already used for a different call", "error");
       return unreachableDecision(error, this.#edge.server);
     }
+    // Long-poll the same call: each POST waits up to the edge's long poll, and asking again keeps it held.
     let lostSince: number | null = null;
     for (;;) {
       const remaining = deadline - Date.now();
       if (remaining <= 0)
-        return denied("Airlock denied this call: no one answered the approval prompt in time", "timeout");
+        return giveUp(denied("Airlock denied this call: no one answered the approval prompt in time", "timeout"));
       try {
-        const answer = await this.#edge.decide(request, { wait: true, waitMs: remaining });
+        const waitMs = Math.min(remaining, LONG_POLL_MS + COMPANION_DEADLINE_MARGIN_MS);
+        const answer = await this.#edge.decide(request, { wait: true, waitMs });
         if (answer.state === "decided") return fromDecisionResponse(answer.response);
         lostSince = null;
       } catch (error) {
         if (!(error instanceof EdgeError && error.kind === "unreachable"))
-          return unreachableDecision(error, this.#edge.server);
+          return giveUp(unreachableDecision(error, this.#edge.server));
         lostSince ??= Date.now();
         if (Date.now() - lostSince >= this.#graceMs || Date.now() >= deadline)
-          return unreachableDecision(error, this.#edge.server);
+          return giveUp(unreachableDecision(error, this.#edge.server));
       }
       await new Promise((r) => setTimeout(r, 250));
     }

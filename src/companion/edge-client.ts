@@ -3,12 +3,12 @@ import { z } from "zod";
 import { LocalDecisionEvent } from "../protocol/audit.ts";
 import {
   BindResponse,
-  Capability,
   DecisionPending,
   type DecisionRequest,
   DecisionResponse,
   Device,
   ErrorEnvelope,
+  GrantView,
   HookView,
   HookWithSecret,
   PairingCode,
@@ -37,17 +37,9 @@ export class EdgeError extends Error {
 export const AuditEvent = LocalDecisionEvent;
 export type AuditEvent = LocalDecisionEvent;
 
-export const Grant = z.object({
-  id: z.string(),
-  agent_id: z.string(),
-  capability: Capability,
-  scope_pattern: z.string().nullable(),
-  version_range: z.string().nullable().optional(),
-  effect: z.enum(["allow", "deny"]),
-  created_at: z.string().optional(),
-  created_by: z.string().optional(),
-});
-export type Grant = z.infer<typeof Grant>;
+/** A saved grant as GET /v1/grants lists it (the shared wire schema). */
+export const Grant = GrantView;
+export type Grant = GrantView;
 
 const GrantList = z.object({ grants: z.array(Grant) });
 const DeviceList = z.object({ devices: z.array(Device) });
@@ -249,7 +241,8 @@ export class EdgeClient {
       token: this.#token,
       timeoutMs: this.#timeoutMs,
     });
-    return parse(z.object({ policy: z.string() }), body, "GET /v1/settings/policy").policy;
+    // No account policy yet is `null`: the same as an empty one.
+    return parse(z.object({ policy: z.string().nullable() }), body, "GET /v1/settings/policy").policy ?? "";
   }
 
   /** Recently resolved prompts (newest first), to learn which scope a person chose. */
@@ -291,6 +284,15 @@ export class EdgeClient {
       method: "DELETE",
       token: this.#token,
       timeoutMs: this.#timeoutMs,
+    });
+  }
+
+  /** The caller stopped waiting for this call: the edge denies it as abandoned and drops it from its prompt. */
+  async withdraw(callId: string, timeoutMs = this.#timeoutMs): Promise<void> {
+    await call(this.server, `/v1/decisions/${encodeURIComponent(callId)}/withdraw`, {
+      method: "POST",
+      token: this.#token,
+      timeoutMs,
     });
   }
 

@@ -7,24 +7,16 @@ import {
   type DecisionRecord,
   decide,
   type EmergencyControls,
-  type PolicyLoadError,
   type PolicySource,
   type SourceLayer,
 } from "../policy/index.ts";
 import { airlockHome, type Env, stateDir } from "./config.ts";
 import { homeDir, loadPolicySources, POLICY_FILE_NAMES, projectPolicyPaths } from "./policy-files.ts";
+import type { PolicyFile, PolicyState } from "./policy-state.ts";
 import type { AgentToolCall } from "./tool-call.ts";
 import { trustStorePath } from "./trust-store.ts";
 
-export interface PolicyFile {
-  layer: SourceLayer | "trust";
-  path: string;
-  present: boolean;
-}
-
-export type PolicyState =
-  | { ok: true; policy: CompiledPolicy; files: PolicyFile[]; loadedAt: string }
-  | { ok: false; errors: PolicyLoadError[]; files: PolicyFile[]; loadedAt: string };
+export { formatLoadErrors, type PolicyFile, type PolicyState } from "./policy-state.ts";
 
 /** Every file that can make up the policy for cwd (present or not), so a new file is noticed too. */
 export function policyFiles(cwd: string, env: Env = process.env): PolicyFile[] {
@@ -72,13 +64,6 @@ export function loadLocalPolicy(cwd: string, env: Env = process.env): PolicyStat
   return compiled.ok
     ? { ok: true, policy: compiled.policy, files, loadedAt }
     : { ok: false, errors: compiled.errors, files, loadedAt };
-}
-
-export function formatLoadErrors(errors: readonly PolicyLoadError[]): string {
-  return errors
-    .slice(0, 3)
-    .map((e) => `${e.path}${e.line ? `:${e.line}` : ""}${e.rule ? ` (rule ${e.rule})` : ""}: ${e.message}`)
-    .join("; ");
 }
 
 export function judge(

@@ -23,6 +23,7 @@ export const DecisionSourceName = z.enum([
   "user",
   "timeout",
   "emergency",
+  "abandoned",
   "unavailable",
   "error",
 ]);

@@ -1,5 +1,6 @@
 // Capability and risk for a tool call, per the capability-prompt rubric: a base risk per
 // capability, raised (never lowered) by scope escalators, and the scopes a prompt shows.
+import { clip, commandTooLarge } from "./limits.ts";
 import { Lru } from "./lru.ts";
 import { basename, homeFor, normalizePath, relativeInside, resolvePath } from "./paths.ts";
 import { redactText, summarizeUrl } from "./redact.ts";
@@ -142,6 +143,9 @@ function commandScopes(command: string): Scope[] {
 }
 
 function computeCommandScopes(command: string): Scope[] {
+  // Never parse or redact megabytes: the scope of a command too large to judge is its clipped start.
+  if (commandTooLarge(command))
+    return [{ kind: "command", summary: clip(redactText(command.slice(0, 1024))), group: DYNAMIC }];
   const summary = redactText(command.replace(/\s+/g, " ").trim());
   const analysis = analyzeShell(command);
   const execs = analysis.units.filter((u) => u.kind === "exec");

@@ -1,6 +1,7 @@
 // Emergency controls: read-only mode, no high-impact calls, blocked tools. Applied last, after
 // every rule and grant, so nothing can loosen them; every change is an audit event.
 import { z } from "zod";
+import { canonicalToolName } from "./tool-names.ts";
 import type { DecisionRecord, EmergencyControls } from "./types.ts";
 
 export const EmergencyControlsSchema = z.strictObject({
@@ -15,9 +16,19 @@ export const NO_EMERGENCY: EmergencyControls = {
   blockedTools: [],
 };
 
-/** `deploy.prod` matches itself; a trailing `*` matches a prefix (`mcp__github__*`). */
+/**
+ * `deploy.prod` matches itself; a trailing `*` matches a prefix (`mcp__github__*`). Names go through the
+ * tool-name table on both sides, so blocking `Bash` blocks the shell whichever agent calls it.
+ */
 export function toolBlocked(tool: string, blocked: readonly string[]): string | undefined {
-  return blocked.find((b) => (b.endsWith("*") ? tool.startsWith(b.slice(0, -1)) : tool === b));
+  const names = new Set([tool, canonicalToolName(tool)]);
+  return blocked.find((b) => {
+    const entries = new Set([b, canonicalToolName(b)]);
+    for (const entry of entries)
+      for (const name of names)
+        if (entry.endsWith("*") ? name.startsWith(entry.slice(0, -1)) : name === entry) return true;
+    return false;
+  });
 }
 
 export function applyEmergency(record: DecisionRecord, emergency: EmergencyControls): DecisionRecord {

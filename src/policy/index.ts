@@ -1,10 +1,18 @@
 // The policy engine's public surface. Pure TypeScript: no Node or Workers API, so the same
 // code decides in the companion and at the edge.
 export { boundaryNote } from "./boundary-note.ts";
+export {
+  type CallIdentity,
+  callFingerprint,
+  canonicalJson,
+  derivedCallId,
+  sha256Hex,
+} from "./call-binding.ts";
 export { CANONICAL_TOOLS, type Classification, capabilityOf, classify } from "./capabilities.ts";
 export { compilePolicy } from "./compile.ts";
 export type { CompiledPolicy, LoadedSource } from "./compiled.ts";
 export { ConfigSchema, type PermissionsConfig } from "./config-schema.ts";
+export * from "./deadlines.ts";
 export { decide } from "./decide.ts";
 export {
   applyEmergency,
@@ -15,6 +23,24 @@ export {
   toolBlocked,
 } from "./emergency.ts";
 export { homeFor, resolveShellPath } from "./paths.ts";
+export { execWider, pathWider, quoteArgv } from "./grant-patterns.ts";
+export { type GrantUnit, grantUnitsOf, type StoredUnit, storedUnit } from "./grant-units.ts";
+export {
+  type GrantEffect,
+  type GrantHit,
+  type GrantMatchKind,
+  type GrantRule,
+  type GrantSubject,
+  matchGrants,
+  type NewGrantRule,
+  offeredPatterns,
+  ruleCovers,
+  rulesForAnswer,
+  versionCovers,
+  versionRangeFor,
+} from "./grants.ts";
+export { type JudgedCall, judgeCall } from "./judge-call.ts";
+export * from "./limits.ts";
 export {
   type PlanProblem,
   type PlanValidation,
@@ -50,6 +76,13 @@ export {
   type ShellWord,
   setShellAnalyzer,
 } from "./shell-analysis.ts";
+export {
+  type CanonicalCall,
+  canonicalCalls,
+  canonicalToolName,
+  isKnownTool,
+  patchTargets,
+} from "./tool-names.ts";
 export type {
   Action,
   Capability,
@@ -65,3 +98,4 @@ export type {
   SourceLayer,
   ToolCall,
 } from "./types.ts";
+export { type Verdict, type VerdictInputs, type VerdictSource, verdictOf } from "./verdict.ts";

@@ -6,6 +6,7 @@
 import type { CelContext, CelWord } from "./cel.ts";
 import type { CompiledPolicy } from "./compiled.ts";
 import { evaluateSubject, strictest, type Verdict } from "./evaluate.ts";
+import { commandTooLarge, MAX_JUDGED_COMMAND_CHARS } from "./limits.ts";
 import { resolveShellDir } from "./paths.ts";
 import { analyzeShell } from "./shell/analysis.ts";
 import { memo } from "./shell/memo.ts";
@@ -178,6 +179,11 @@ export function judgeBash(
   command: string,
   home: string | null,
 ): { verdict: Verdict; reasons: string[] } {
+  if (commandTooLarge(command)) {
+    // Parsing megabytes stalls the runtime; a command this large is a question for a person.
+    const reason = `the command is ${command.length} characters, over the ${MAX_JUDGED_COMMAND_CHARS} Airlock judges`;
+    return { verdict: { action: "ask", layer: "default", rule: null, reason }, reasons: [reason] };
+  }
   const { units } = analyzeShell(command);
   if (units.length === 0) {
     const v = evaluateSubject(policy, base, "");

@@ -12,8 +12,11 @@ export const PromptDecision = z.enum([
   "deny_always",
 ]);
 export type PromptDecision = z.infer<typeof PromptDecision>;
-/** What a resolved call records: a person's decision, or `deny_timeout` when nobody answered in time. */
-export const Resolution = z.enum([...PromptDecision.options, "deny_timeout"]);
+/**
+ * How a prompt ended: a person's decision, `deny_timeout` when nobody answered in time (the prompt
+ * expired), or `abandoned` when every caller stopped waiting (withdrew, or vanished and did not come back).
+ */
+export const Resolution = z.enum([...PromptDecision.options, "deny_timeout", "abandoned"]);
 export type Resolution = z.infer<typeof Resolution>;
 
 /** A client-chosen label that Airlock stores and shows: refused when it looks like a credential. */

@@ -1,7 +1,8 @@
 // The decision API: a tool call in, allow or deny out (POST /v1/decisions and the socket's tool_request).
 import { z } from "zod";
 import { carriesSecret, redactText } from "../policy/redact.ts";
-import { AgentIdentity, Capability, Risk } from "./capability.ts";
+import { AgentIdentity, Capability, Resolution, Risk } from "./capability.ts";
+import { GrantRuleView } from "./grants.ts";
 import { MAX_COMMAND_CHARS, MAX_JSON_DEPTH, MAX_PATH_CHARS, MAX_URL_CHARS, valueDepth } from "./limits.ts";
 
 /**
@@ -58,7 +59,16 @@ export const DecisionRequest = z.strictObject({
 });
 export type DecisionRequest = z.infer<typeof DecisionRequest>;
 
-export const DecisionSource = z.enum(["policy", "grant", "session_grant", "user", "timeout", "emergency"]);
+/** `abandoned`: the caller withdrew the call, or stopped waiting and did not come back before its hold lapsed. */
+export const DecisionSource = z.enum([
+  "policy",
+  "grant",
+  "session_grant",
+  "user",
+  "timeout",
+  "emergency",
+  "abandoned",
+]);
 export type DecisionSource = z.infer<typeof DecisionSource>;
 
 export const DecisionResponse = z.object({
@@ -68,6 +78,12 @@ export const DecisionResponse = z.object({
   source: DecisionSource,
   prompt_id: z.string().optional(),
   rule: z.string().optional(),
+  /** How the prompt was resolved, when a person (or the deadline) decided. */
+  resolution: Resolution.optional(),
+  /** The grant rules this answer created (allow_session / allow_always / deny_always), so the companion learns them. */
+  grants: z
+    .object({ scope: z.enum(["session", "always"]), rules: z.array(GrantRuleView).max(100) })
+    .optional(),
 });
 export type DecisionResponse = z.infer<typeof DecisionResponse>;
 
@@ -76,5 +92,7 @@ export const DecisionPending = z.object({
   call_id: z.string(),
   status: z.literal("pending"),
   prompt_id: z.string(),
+  /** When the prompt times out (ISO 8601); an answer after it is refused and the call is denied. */
+  expires_at: z.string().optional(),
 });
 export type DecisionPending = z.infer<typeof DecisionPending>;

@@ -16,6 +16,12 @@ export const ErrorCode = z.enum([
   "confirmation_required",
   /** A passkey is registered: this action needs a fresh assertion (POST /v1/passkeys/step-up, then retry). */
   "step_up_required",
+  /** The call_id is known with other content (tool, input, session, agent or device): a replay, never answered. */
+  "call_conflict",
+  /** The prompt's deadline passed; it was denied as deny_timeout and can no longer be answered. */
+  "prompt_expired",
+  /** Every call in the prompt was withdrawn or abandoned by the agent's side; nothing is waiting for an answer. */
+  "prompt_withdrawn",
   "gone",
   "internal",
   "unavailable",

@@ -1,4 +1,5 @@
 // Size and shape bounds on what Airlock accepts, shared by the edge's routes, the hub's socket and the companion.
+import { MAX_JUDGED_COMMAND_CHARS } from "../policy/limits.ts";
 
 /** Largest REST body, in bytes (413 past it). */
 export const MAX_BODY_BYTES = 256 * 1024;
@@ -6,8 +7,11 @@ export const MAX_BODY_BYTES = 256 * 1024;
 export const MAX_SOCKET_MESSAGE_BYTES = 256 * 1024;
 /** Deepest nesting of objects and arrays in any JSON Airlock reads (a 400, or a socket error, past it). */
 export const MAX_JSON_DEPTH = 32;
-/** Longest shell command the policy judges; longer calls are refused before any rule runs. */
-export const MAX_COMMAND_CHARS = 32 * 1024;
+/**
+ * Longest shell command the policy judges; longer calls are refused before any rule runs. The policy
+ * engine's own bound (src/policy/limits.ts) is the same number, for callers that reach it another way.
+ */
+export const MAX_COMMAND_CHARS = MAX_JUDGED_COMMAND_CHARS;
 /** Longest path or URL the policy judges. */
 export const MAX_PATH_CHARS = 4096;
 export const MAX_URL_CHARS = 8192;

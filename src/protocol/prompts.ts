@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { AgentIdentity, Capability, PromptDecision, Resolution, Risk, ScopeView } from "./capability.ts";
 import { ProposalCard } from "./conveyor.ts";
+import { PromptGrantChoices } from "./grants.ts";
 
 /** One call of a batch as the card lists it: every call is shown before anyone approves the batch. */
 export const PromptCall = z.object({
@@ -39,6 +40,8 @@ export const CapabilityPrompt = z.object({
   /** Every call of the batch (up to MAX_PROMPT_CALLS; `moreCalls` counts the rest). */
   calls: z.array(PromptCall).optional(),
   moreCalls: z.number().int().nonnegative().optional(),
+  /** What "session"/"always" answers save: the exact scopes by default, or one wider pattern the person picks. */
+  grant: PromptGrantChoices,
 });
 export type CapabilityPrompt = z.infer<typeof CapabilityPrompt>;
 
@@ -49,15 +52,20 @@ export const ResolvedPrompt = CapabilityPrompt.extend({
 });
 export type ResolvedPrompt = z.infer<typeof ResolvedPrompt>;
 
+/** A wider grant pattern the person picked on the card: one of the prompt's `grant.wider`, verbatim. */
+export const GrantPatternChoice = z.string().min(1).max(400);
+
 export const ApproveRequest = z.strictObject({
   scope: z.enum(["once", "session", "always"]).default("once"),
   confirmation_token: z.string().min(1).max(200).optional(),
+  pattern: GrantPatternChoice.optional(),
 });
 /** A deny may carry a short message for the agent ("use pnpm instead"); it reaches the agent in the reason. */
 export const DenyMessage = z.string().trim().max(500);
 export const RejectRequest = z.strictObject({
   scope: z.enum(["once", "always"]).default("once"),
   message: DenyMessage.optional(),
+  pattern: GrantPatternChoice.optional(),
 });
 export const ConfirmationToken = z.object({
   token: z.string(),

@@ -1,6 +1,7 @@
 // REST bodies that have no home in a topic module: path parameters, lists, settings, small acknowledgements.
 import { z } from "zod";
-import { Capability, EmergencyControls } from "./capability.ts";
+import { EmergencyControls } from "./capability.ts";
+import { GrantView } from "./grants.ts";
 import { CapabilityPrompt, ResolvedPrompt } from "./prompts.ts";
 
 const id = (prefix: string, what: string) =>
@@ -22,6 +23,8 @@ export const VersionInfo = z.object({ version: z.string(), build_id: z.string() 
 
 export const DecideQuery = z.object({ wait: z.enum(["true", "false"]).default("true") });
 export const SessionEnded = z.object({ ended: z.literal(true), grants_removed: z.number().int() });
+/** POST /v1/decisions/{call_id}/withdraw: false when the call was not this device's, or not waiting any more. */
+export const CallWithdrawn = z.object({ call_id: z.string(), withdrawn: z.boolean() });
 
 export const ApprovalsQuery = z.object({
   status: z.enum(["pending", "resolved"]).default("pending"),
@@ -31,18 +34,9 @@ export const ApprovalsQuery = z.object({
 export const ApprovalList = z.object({ approvals: z.array(z.union([ResolvedPrompt, CapabilityPrompt])) });
 export const ResolvedApproval = z.object({ prompt: ResolvedPrompt });
 
-export const Grant = z.object({
-  id: z.string(),
-  agent_id: z.string(),
-  capability: Capability,
-  scope_pattern: z.string().nullable(),
-  version_range: z.string().nullable(),
-  effect: z.enum(["allow", "deny"]),
-  created_at: z.string(),
-  created_by: z.string().nullable(),
-  prompt_id: z.string().nullable(),
-});
-export type Grant = z.infer<typeof Grant>;
+/** One saved grant (the shape lives with the other grant shapes, src/protocol/grants.ts). */
+export const Grant = GrantView;
+export type Grant = GrantView;
 /** A grant a person saved on a proposal card: exactly one tool's exact scope (docs/conveyor.md). */
 export const ConveyorGrant = z.object({
   id: z.string(),

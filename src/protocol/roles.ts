@@ -82,6 +82,8 @@ export const SOCKET_MESSAGE_AUTHORITY = {
   hello: null,
   ping: null,
   tool_request: "submit_calls",
+  /** Only ever the sender's own calls, which it stops waiting for. */
+  withdraw: "submit_calls",
   capability_decision: "answer_prompts",
   companion_run_result: "answer_companion_runs",
 } as const satisfies Record<string, Action | null>;

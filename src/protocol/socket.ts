@@ -3,7 +3,7 @@ import { z } from "zod";
 import { EmergencyControls, PromptDecision } from "./capability.ts";
 import { ProposalView } from "./conveyor.ts";
 import { DecisionRequest, DecisionResponse } from "./decisions.ts";
-import { CapabilityPrompt, ResolvedPrompt } from "./prompts.ts";
+import { CapabilityPrompt, GrantPatternChoice, ResolvedPrompt } from "./prompts.ts";
 import { DeviceRole } from "./roles.ts";
 
 /** A socket's role is its device's role (src/protocol/roles.ts); `dashboard` was the approver's old name. */
@@ -45,6 +45,14 @@ export const ClientMessage = z.discriminatedUnion("type", [
     confirmationToken: z.string().max(200).optional(),
     /** With a deny: a message for the agent. */
     message: z.string().trim().max(500).optional(),
+    /** A wider grant pattern from the prompt's `grant.wider` (session/always answers only). */
+    pattern: GrantPatternChoice.optional(),
+  }),
+  /** A companion that stopped waiting for these calls withdraws them (each is denied as `abandoned`). */
+  z.strictObject({
+    type: z.literal("withdraw"),
+    id: z.string().max(100).optional(),
+    callIds: z.array(z.string().min(1).max(200)).min(1).max(100),
   }),
   /** A companion's answer to `companion_run` (the conveyor's companion.run tool). */
   z.strictObject({
@@ -85,6 +93,8 @@ export const ServerMessage = z.discriminatedUnion("type", [
     success: z.boolean(),
     data: z.unknown().nullable(),
     error: z.string().nullable(),
+    /** The error code when `success` is false (`prompt_expired`, `conflict`, `confirmation_required` …). */
+    code: z.string().optional(),
   }),
   z.object({ type: z.literal("capability_prompt"), data: CapabilityPrompt }),
   z.object({ type: z.literal("prompt_updated"), data: CapabilityPrompt }),
@@ -95,6 +105,8 @@ export const ServerMessage = z.discriminatedUnion("type", [
     id: z.string().optional(),
     callId: z.string(),
     promptId: z.string(),
+    /** When the prompt times out (ISO 8601); the companion needs no timer of its own beyond it. */
+    expiresAt: z.string().optional(),
   }),
   z.object({ type: z.literal("emergency_updated"), data: EmergencyControls }),
   /** To one companion: run an approved companion.run proposal, judged by the companion's local policy. */

@@ -74,6 +74,18 @@ export async function device() {
   };
 }
 
+/** Another companion device of the same user (its own token), e.g. a second machine replaying a call id. */
+export async function sameUserDevice(userId: string) {
+  const other = await bind(userId, "companion");
+  const c = client(other.token);
+  return {
+    ...other,
+    ...c,
+    decide: (body: DecisionRequest, wait = false) =>
+      api(`/v1/decisions${wait ? "" : "?wait=false"}`, { method: "POST", headers: c.headers, json: body }),
+  };
+}
+
 export async function pendingPrompts(path: (p: string) => Promise<Response>) {
   const res = await path("/v1/approvals?status=pending");
   return (
@@ -81,4 +93,37 @@ export async function pendingPrompts(path: (p: string) => Promise<Response>) {
       approvals: { promptId: string; callIds: string[]; capability: string; risk: string }[];
     }
   ).approvals;
+}
+
+export type Device = Awaited<ReturnType<typeof device>>;
+
+/** Answers the first pending prompt (approve/reject with a body) and returns it; high risk gets a token first. */
+export async function answerFirst(
+  d: Device,
+  action: "approve" | "reject",
+  body: Record<string, unknown> = {},
+) {
+  const [prompt] = await pendingPrompts(d.get);
+  if (!prompt) throw new Error("no pending prompt");
+  let extra = {};
+  if (action === "approve" && prompt.risk === "high") {
+    const confirm = await d.post(`/v1/approvals/${prompt.promptId}/confirm`);
+    extra = { confirmation_token: ((await confirm.json()) as { token: string }).token };
+  }
+  const res = await d.post(`/v1/approvals/${prompt.promptId}/${action}`, { ...body, ...extra });
+  return { prompt, res };
+}
+
+/** The grant choices the first pending prompt offers. */
+export async function grantChoices(d: Device) {
+  const res = await d.get("/v1/approvals?status=pending");
+  const { approvals } = (await res.json()) as {
+    approvals: {
+      promptId: string;
+      options: string[];
+      capability: string;
+      grant: { exact: { capability: string; pattern: string }[]; moreExact: number; wider: string[] };
+    }[];
+  };
+  return approvals[0];
 }

@@ -6,7 +6,8 @@ import { describe, expect, it } from "vitest";
 import { redact } from "../../src/edge/audit/redact.ts";
 import { verifyToken } from "../../src/edge/auth/tokens.ts";
 import { openDb } from "../../src/edge/db/client.ts";
-import { pickGrant } from "../../src/edge/hub/grant-match.ts";
+import { loadShellParser } from "../../src/edge/shims/mvdan-sh-deferred.ts";
+import { grantUnitsOf, matchGrants, ruleCovers } from "../../src/policy/index.ts";
 import { device } from "./approvals-helpers.ts";
 import { api } from "./helpers.ts";
 
@@ -102,32 +103,47 @@ describe("redaction", () => {
 });
 
 describe("grants", () => {
-  const grant = fc.record({
-    agentId: fc.constantFrom("a", "b"),
-    capability: fc.constantFrom("read", "write", "exec"),
-    scopePattern: fc.constantFrom(null, "src/**", "test/**", "git *"),
+  const cwd = "/work/repo";
+  const commands = [
+    "git status",
+    "git status -s",
+    "git push --force origin main",
+    "rm -f x",
+    "ls src",
+    "$X y",
+  ];
+  const units = (command: string) => grantUnitsOf({ tool: "bash", input: { command }, cwd });
+  const rule = fc.record({
+    id: fc.string({ minLength: 1, maxLength: 4 }),
+    agentId: fc.constantFrom("a", "b", "*"),
+    capability: fc.constantFrom("read", "exec"),
+    match: fc.constantFrom("exact" as const, "prefix" as const),
+    pattern: fc.constantFrom("git status *", "rm *", "ls *", "git *", null),
+    scopeHash: fc.constantFrom(...commands.map((c) => units(c)[0]?.hash ?? null)),
     versionRange: fc.constant(null),
     effect: fc.constantFrom("allow" as const, "deny" as const),
   });
 
-  it("if any covering grant denies, the picked grant denies; a picked grant always covers the call", () => {
+  it("a deny covering any unit wins; an allow covers every unit, each by a rule for that agent", async () => {
+    await loadShellParser();
     fc.assert(
       fc.property(
-        fc.array(grant, { maxLength: 8 }),
+        fc.array(rule, { maxLength: 8 }),
         fc.constantFrom("a", "b"),
-        fc.constantFrom("read", "write", "exec"),
-        fc.constantFrom("src/**", "test/**", "git"),
-        (grants, agentId, capability, group) => {
-          const scope = { agentId, capability, group };
-          const picked = pickGrant(grants, scope);
-          const covering = grants.filter((g) => pickGrant([g], scope));
-          if (covering.some((g) => g.effect === "deny")) expect(picked?.effect).toBe("deny");
-          if (picked) {
-            expect(picked.agentId).toBe(agentId);
-            expect(picked.capability).toBe(capability);
-          } else {
-            expect(covering).toHaveLength(0);
+        fc.constantFrom(...commands),
+        (rules, agentId, command) => {
+          const subject = { agentId, units: units(command) };
+          const hit = matchGrants(rules, subject);
+          const mine = rules.filter((r) => r.agentId === agentId || r.agentId === "*");
+          const denied = subject.units.some((u) => mine.some((r) => r.effect === "deny" && ruleCovers(r, u)));
+          if (denied) expect(hit?.effect).toBe("deny");
+          if (hit?.effect === "allow") {
+            for (const u of subject.units) {
+              expect(u.coverable).toBe(true);
+              expect(mine.some((r) => r.effect === "allow" && ruleCovers(r, u))).toBe(true);
+            }
           }
+          if (!hit) expect(denied).toBe(false);
         },
       ),
       { numRuns: 300 },

@@ -32,6 +32,7 @@ export const resolutionLabel: Record<Resolution, string> = {
   deny_once: "Denied",
   deny_always: "Always denied",
   deny_timeout: "Expired: no answer in time",
+  abandoned: "Withdrawn: the agent stopped waiting",
 };
 
 /** A long text cut to `max` characters with an ellipsis (the full text stays one tap away). */

@@ -2,18 +2,19 @@
 // waiting calls, the policy store, grant caches, emergency controls and the audit queue; answers hooks and adapters
 // over the control socket, including whole hook events from the fast hook entry.
 import type { Server } from "node:net";
+import { companionWaitDeadline } from "../../policy/deadlines.ts";
 import type { EmergencyControls } from "../../policy/index.ts";
-import type { DecisionRequest, ServerMessage } from "../../protocol/index.ts";
+import type { DecisionRequest, DecisionResponse, ServerMessage } from "../../protocol/index.ts";
 import { runClaudeCodeHook } from "../adapters/claude-code/hook.ts";
 import { runCodexHook } from "../adapters/codex/hook.ts";
 import { enqueueAudit, queuedAuditCount } from "../audit-queue.ts";
 import { type Env, edgeGraceMs, edgeTimeoutMs, promptTimeoutMs, socketPath, stateDir } from "../config.ts";
 import { type Credentials, loadCredentials, NOT_PAIRED } from "../credentials.ts";
 import { type Approver, decideToolCall } from "../decide.ts";
-import { fromDecisionResponse, toDecisionRequest, unreachableDecision } from "../edge-approver.ts";
+import { fromDecisionResponse, localFingerprint, toDecisionRequest, unreachableDecision } from "../edge-approver.ts";
 import { EdgeClient, EdgeError } from "../edge-client.ts";
 import { readEmergencyCache, writeEmergencyCache } from "../emergency-cache.ts";
-import { matchGrant, SessionGrants } from "../grants.ts";
+import { SessionGrants } from "../grants.ts";
 import type { HookCompanion } from "../hook-companion.ts";
 import { type AgentToolCall, type CompanionDecision, denied } from "../tool-call.ts";
 import type { ControlRequest, ControlResponse, DaemonStatus } from "./control-protocol.ts";
@@ -26,8 +27,6 @@ import { PolicyStore } from "./policy-store.ts";
 import { WaitingCalls } from "./waiting-calls.ts";
 
 const NO_EMERGENCY: EmergencyControls = { readOnly: false, disableHighImpact: false, blockedTools: [] };
-/** Extra wait beyond the prompt timeout for the edge's own timeout answer to arrive. */
-const DEADLINE_MARGIN_MS = 10_000;
 const GRANT_REFRESH_MS = 5 * 60_000;
 const AUDIT_FLUSH_DELAY_MS = 500;
 
@@ -49,12 +48,14 @@ export class Daemon {
   readonly #policies: PolicyStore;
   readonly #sessionGrants = new SessionGrants();
   readonly #sync: EdgeSync;
-  readonly #waiting = new WaitingCalls((callId) =>
+  readonly #waiting = new WaitingCalls((callId) => {
     this.#finalize(
       callId,
       denied("Airlock denied this call: no one answered the approval prompt in time", "timeout"),
-    ),
-  );
+    );
+    // This side told the agent deny: withdraw the call so no later answer is recorded as an allow.
+    this.#hub?.send({ type: "withdraw", callIds: [callId] });
+  });
   readonly #startedAt = new Date().toISOString();
   #credentials: Credentials | null = null;
   #edge: EdgeClient | null = null;
@@ -189,17 +190,22 @@ export class Daemon {
   }
 
   /** The daemon's decision for one call (what the control socket answers; also used in-process by the bench). */
-  async decide(call: AgentToolCall, askMode: "approver" | "return" = "approver"): Promise<CompanionDecision> {
+  async decide(
+    agentCall: AgentToolCall,
+    askMode: "approver" | "return" = "approver",
+  ): Promise<CompanionDecision> {
     this.#decisions++;
-    const known = this.#journal.get(call.callId);
+    const bound = this.#journal.bind(agentCall, localFingerprint(agentCall), this.#log);
+    if ("conflict" in bound)
+      return denied("Airlock denied this call: its call id was already used for a different call");
+    const { call, known } = bound;
     if (known?.status === "decided" && known.decision) return known.decision;
     if (known?.status === "pending") return this.#waiting.wait(call.callId);
     return decideToolCall(call, {
       policy: (cwd) => this.#policies.get(cwd),
       emergency: () => this.#emergency,
-      grants: (c, record) =>
-        matchGrant(this.#sync.grants, c.agent.id, record) ??
-        this.#sessionGrants.match(c.sessionId, c.agent.id, record),
+      grants: () => this.#sync.rules,
+      sessionGrants: (sessionId, agentId) => this.#sessionGrants.rules(sessionId, agentId),
       ...(this.#edge ? { approver: this.#approver() } : { unpairedReason: NOT_PAIRED }),
       audit: (event) => {
         enqueueAudit([event], this.#env);
@@ -222,7 +228,7 @@ export class Daemon {
         // The edge has been gone past the grace period: say so now rather than make the agent wait for nothing.
         if (this.#edgeDown !== null) return this.#unreachable(this.#edgeDown);
         const request = toDecisionRequest(call, record);
-        const deadline = Date.now() + timeoutMs + DEADLINE_MARGIN_MS;
+        const deadline = companionWaitDeadline(Date.now(), timeoutMs);
         // The journal is on disk: it keeps the redacted input the edge sees, never file contents.
         this.#journal.put({
           call: { ...call, input: request.input },
@@ -230,6 +236,7 @@ export class Daemon {
           status: "pending",
           submittedAt: new Date().toISOString(),
           deadline,
+          fingerprint: localFingerprint(call),
         });
         const waiting = this.#waiting.wait(call.callId, record);
         this.#waiting.arm(call.callId, deadline);
@@ -264,15 +271,15 @@ export class Daemon {
   }
 
   /** Records a person's (or the edge's) answer durably, then wakes everyone waiting for it. */
-  #finalize(callId: string, decision: CompanionDecision): void {
+  #finalize(callId: string, decision: CompanionDecision, response?: DecisionResponse): void {
     for (const [id, c] of this.#requestIds) if (c === callId) this.#requestIds.delete(id);
     const entry = this.#journal.get(callId);
     if (!entry || entry.status === "decided") return;
     this.#journal.put({ ...entry, status: "decided", decision, decidedAt: new Date().toISOString() });
-    const record = this.#waiting.record(callId);
     this.#waiting.settle(callId, decision);
     this.#log(`call ${callId}: ${decision.decision} (${decision.source})`);
-    if (record) void this.#sync.learn(entry.call, record, decision);
+    // A person's answer carries the grant rules it created (a session grant is learned at once).
+    if (response) void this.#sync.learn(entry.call, response);
   }
 
   #notePrompt(callId: string, promptId: string): void {
@@ -332,7 +339,7 @@ export class Daemon {
         this.#setEmergency(message.data);
         break;
       case "capability_decision":
-        this.#finalize(message.data.call_id, fromDecisionResponse(message.data));
+        this.#finalize(message.data.call_id, fromDecisionResponse(message.data), message.data);
         break;
       case "decision_pending":
         if (message.id) this.#requestIds.delete(message.id);

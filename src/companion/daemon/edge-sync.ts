@@ -1,13 +1,14 @@
 // What the daemon keeps in step with the edge besides decisions: the persisted-grant cache, the mirrored account
 // policy, the audit queue, and session grants learned from a person's answers.
 import { renameSync, rmSync, writeFileSync } from "node:fs";
-import type { DecisionRecord } from "../../policy/index.ts";
+import type { GrantRule } from "../../policy/grants.ts";
+import type { DecisionResponse } from "../../protocol/decisions.ts";
 import { flushAudit } from "../audit-queue.ts";
 import type { Env } from "../config.ts";
 import type { EdgeClient, Grant } from "../edge-client.ts";
-import { readGrantCache, type SessionGrants, writeGrantCache } from "../grants.ts";
+import { readGrantCache, ruleOfGrant, type SessionGrants, writeGrantCache } from "../grants.ts";
 import { accountPolicyPath } from "../local-policy.ts";
-import type { AgentToolCall, CompanionDecision } from "../tool-call.ts";
+import type { AgentToolCall } from "../tool-call.ts";
 
 export class EdgeSync {
   readonly #env: Env;
@@ -15,20 +16,24 @@ export class EdgeSync {
   readonly #sessionGrants: SessionGrants;
   #flushing = false;
   edge: EdgeClient | null = null;
-  /** Persisted grants as last fetched (from disk until the first fetch, so they work offline). */
+  /** Saved grants as last fetched (from disk until the first fetch, so they work offline). */
   grants: Grant[];
+  /** The same grants as matcher rules. */
+  rules: GrantRule[];
 
   constructor(env: Env, log: (line: string) => void, sessionGrants: SessionGrants) {
     this.#env = env;
     this.#log = log;
     this.#sessionGrants = sessionGrants;
     this.grants = readGrantCache(env);
+    this.rules = this.grants.map(ruleOfGrant);
   }
 
   async refreshGrants(): Promise<void> {
     if (!this.edge) return;
     try {
       this.grants = await this.edge.grants();
+      this.rules = this.grants.map(ruleOfGrant);
       writeGrantCache(this.grants, this.#env);
     } catch {
       // keep the cached list; the edge re-checks grants on every call it sees
@@ -66,21 +71,14 @@ export class EdgeSync {
     }
   }
 
-  /** An allow-for-session answer becomes a local session grant; an always answer refreshes the grant cache. */
-  async learn(call: AgentToolCall, record: DecisionRecord, decision: CompanionDecision): Promise<void> {
-    if (decision.source === "session_grant" && decision.decision === "allow") {
-      this.#sessionGrants.add(call.sessionId, call.agent.id, record);
-      return;
-    }
-    if (decision.source !== "user" || !decision.promptId || !this.edge) return;
-    try {
-      const prompt = (await this.edge.resolvedApprovals()).find((p) => p.promptId === decision.promptId);
-      if (prompt?.resolution === "allow_session")
-        this.#sessionGrants.add(call.sessionId, call.agent.id, record);
-      if (prompt?.resolution === "allow_always" || prompt?.resolution === "deny_always")
-        await this.refreshGrants();
-    } catch {
-      // Learning is an optimisation; the edge still answers the next call.
-    }
+  /**
+   * A person's answer carries the grant rules it created: a session answer's rules become local session
+   * grants at once; an always answer refreshes the saved-grant cache.
+   */
+  async learn(call: AgentToolCall, response: DecisionResponse): Promise<void> {
+    const grants = response.grants;
+    if (!grants) return;
+    if (grants.scope === "session") this.#sessionGrants.add(call.sessionId, call.agent.id, grants.rules);
+    else await this.refreshGrants();
   }
 }

@@ -4,6 +4,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
+import { derivedCallId } from "../../policy/call-binding.ts";
 import { DecisionRequest } from "../../protocol/index.ts";
 import { AgentToolCall, CompanionDecision } from "../tool-call.ts";
 
@@ -16,6 +17,8 @@ export const JournalEntry = z.object({
   /** When the daemon stops waiting and denies (prompt timeout plus a margin). */
   deadline: z.number(),
   promptId: z.string().optional(),
+  /** What the call_id is bound to (src/policy/call-binding.ts); a replay with other content never matches. */
+  fingerprint: z.string().optional(),
   decision: CompanionDecision.optional(),
   decidedAt: z.string().optional(),
 });
@@ -64,6 +67,24 @@ export class Journal {
 
   get(callId: string): JournalEntry | undefined {
     return this.#entries.get(callId);
+  }
+
+  /**
+   * A call_id is bound to its call: a known id with other content is never answered from the journal; it
+   * is decided on its own under an id derived from its content (providers reuse ids like `call_0`).
+   */
+  bind(
+    call: AgentToolCall,
+    fingerprint: string,
+    log: (line: string) => void,
+  ): { call: AgentToolCall; known: JournalEntry | undefined } | { conflict: true } {
+    const known = this.#entries.get(call.callId);
+    if (!known || known.fingerprint === fingerprint) return { call, known };
+    log(`call id ${call.callId} was reused for a different call; deciding that call on its own`);
+    const derived = { ...call, callId: derivedCallId(call.callId, fingerprint) };
+    const again = this.#entries.get(derived.callId);
+    if (again && again.fingerprint !== fingerprint) return { conflict: true };
+    return { call: derived, known: again };
   }
 
   pending(): JournalEntry[] {

@@ -1,13 +1,15 @@
 // Device tokens `alk_<token_id>.<secret>`: issue, verify with sliding renewal, revoke by device.
 import { and, eq, isNull } from "drizzle-orm";
+import { tokenExpiresAt, tokenNeedsRenewal } from "../../policy/deadlines.ts";
 import type { DeviceKind } from "../../protocol/pairing.ts";
 import type { DeviceRole } from "../../protocol/roles.ts";
 import type { Db } from "../db/client.ts";
 import { authTokens, devices } from "../db/schema.ts";
 import { base64url, constantTimeEqual, hmacHex, randomBytes } from "./crypto.ts";
 
-export const TOKEN_TTL_MS = 30 * 24 * 3600 * 1000;
-export const RENEW_WINDOW_MS = 7 * 24 * 3600 * 1000;
+// The TTL and renewal window are deadlines like every other: policy/deadlines.ts owns them.
+export { TOKEN_RENEW_WINDOW_MS as RENEW_WINDOW_MS, TOKEN_TTL_MS } from "../../policy/deadlines.ts";
+
 /** last_seen is written at most this often per device, to keep reads from turning into writes. */
 const LAST_SEEN_RESOLUTION_MS = 60 * 1000;
 
@@ -28,7 +30,7 @@ export async function issueToken(
 ): Promise<IssuedToken> {
   const tokenId = base64url(randomBytes(12));
   const secret = base64url(randomBytes(32)); // 256 bits
-  const expiresAt = now + TOKEN_TTL_MS;
+  const expiresAt = tokenExpiresAt(now);
   await db.insert(authTokens).values({
     id: tokenId,
     userId,
@@ -86,8 +88,8 @@ export async function verifyToken(
 
   let expiresAt = row.expiresAt;
   const writes = [];
-  if (expiresAt - now < RENEW_WINDOW_MS) {
-    expiresAt = now + TOKEN_TTL_MS;
+  if (tokenNeedsRenewal(expiresAt, now)) {
+    expiresAt = tokenExpiresAt(now);
     writes.push(db.update(authTokens).set({ expiresAt }).where(eq(authTokens.id, tokenId)));
   }
   if (row.lastSeenAt === null || now - row.lastSeenAt > LAST_SEEN_RESOLUTION_MS) {

@@ -102,8 +102,11 @@ export const auditLog = sqliteTable(
 );
 
 /**
- * Persisted grants from allow_always / deny_always: (user, agent, capability, scope pattern, version range).
- * A null scope pattern covers the whole capability; a null version range covers every version.
+ * Persisted grants from allow_always / deny_always: (user, agent, capability, match, scope, version range).
+ * `exact` grants cover the one judged unit whose sha256 is `scopeHash` (`scopePattern` is its redacted
+ * display); `prefix` grants a wider pattern the person picked on the card; `legacy` rows predate exact
+ * grants and only their denies still count. A null version range covers every version (always for deny).
+ * The user's UserHub is the only writer; it mirrors its own copy here through its outbox.
  */
 export const grants = sqliteTable(
   "grants",
@@ -114,7 +117,11 @@ export const grants = sqliteTable(
       .references(() => users.id),
     agentId: text("agent_id").notNull(),
     capability: text("capability").notNull(),
+    match: text("match", { enum: ["exact", "prefix", "legacy"] })
+      .notNull()
+      .default("legacy"),
     scopePattern: text("scope_pattern"),
+    scopeHash: text("scope_hash"),
     versionRange: text("version_range"),
     effect: text("effect", { enum: ["allow", "deny"] }).notNull(),
     createdAt: integer("created_at").notNull(),

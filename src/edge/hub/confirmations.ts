@@ -1,7 +1,6 @@
 // Confirmation tokens for high-risk approvals: short-lived, single use, bound to a prompt and its scopes.
+import { CONFIRMATION_TTL_MS, confirmationExpiresAt } from "../../policy/deadlines.ts";
 import { base64url, randomBytes, sha256Hex } from "../auth/crypto.ts";
-
-export const CONFIRMATION_TTL_MS = 60 * 1000;
 
 export type ConfirmationCheck =
   | "ok"
@@ -25,7 +24,7 @@ export class Confirmations {
     now: number,
   ): Promise<{ token: string; expiresAt: number }> {
     const token = `cfm_${base64url(randomBytes(24))}`;
-    const expiresAt = now + CONFIRMATION_TTL_MS;
+    const expiresAt = confirmationExpiresAt(now);
     this.sql.exec(
       `INSERT INTO confirmations (token_hash, prompt_id, scopes_hash, expires_at) VALUES (?, ?, ?, ?)`,
       await sha256Hex(token),

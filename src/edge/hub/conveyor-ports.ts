@@ -9,13 +9,13 @@ import { toolRegistry } from "../conveyor/registry.ts";
 import type { ConveyorPorts } from "../conveyor/runtime.ts";
 import type { CompanionRunner } from "../conveyor/tools/companion-run.ts";
 import { openDb } from "../db/client.ts";
-import type { ApprovalEngine } from "./approvals.ts";
+import type { HubEngine } from "./engine.ts";
 import { addWakeup, insertProposalPrompt } from "./proposal-prompts.ts";
 
 export function conveyorPorts(deps: {
   env: Env;
   sql: SqlStorage;
-  engine: ApprovalEngine;
+  engine: HubEngine;
   userId: () => string;
   toDashboards: (message: ServerMessage) => void;
   companionRunner?: CompanionRunner;
@@ -27,17 +27,16 @@ export function conveyorPorts(deps: {
     userId: deps.userId,
     egress: createEgress(egressConfig(env)),
     registry: toolRegistry(deps.companionRunner ? { companionRunner: deps.companionRunner } : {}),
-    emergency: () => engine.settings.emergency(),
+    emergency: () => engine.ctx.settings.emergency(),
     async openPrompt(view) {
-      const prompt = insertProposalPrompt(engine.store, view, newId("prm"), Date.now());
-      engine.store.markAnnounced(prompt.id);
-      deps.toDashboards({ type: "capability_prompt", data: engine.view(prompt) });
-      await engine.schedule();
+      const prompt = insertProposalPrompt(sql, engine.ctx.prompts, view, newId("prm"), Date.now());
+      deps.toDashboards({ type: "capability_prompt", data: engine.ctx.promptCard(prompt) });
+      await engine.ctx.schedule.arm();
       return prompt.id;
     },
     async wakeAt(at) {
       addWakeup(sql, at);
-      await engine.schedule();
+      await engine.ctx.schedule.arm();
     },
     announce: (view) => deps.toDashboards({ type: "proposal_updated", data: view }),
     audit: (entries) => writeAuditBatch(db, entries),

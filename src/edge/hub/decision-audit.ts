@@ -1,10 +1,12 @@
-// The audit entries the approval engine writes: immediate answers, resolutions, refused confirmations.
+// The audit entries the hub writes: immediate answers, resolutions, abandoned calls, call_id conflicts,
+// refused confirmations. Each goes through the outbox in the transaction of the change it records.
 import type { PromptDecision, Resolution } from "../../protocol/capability.ts";
-import type { DecisionResponse } from "../../protocol/decisions.ts";
+import type { DecisionRequest, DecisionResponse } from "../../protocol/decisions.ts";
 import type { AuditEntry } from "../audit/audit-log.ts";
-import type { Decider } from "./approvals.ts";
+import type { CallRow } from "./call-store.ts";
 import type { ConfirmationCheck } from "./confirmations.ts";
-import { type CallRow, type PromptRow, parseAgent } from "./prompt-store.ts";
+import type { Decider } from "./hub-context.ts";
+import { type PromptRow, parseAgent } from "./prompt-store.ts";
 
 /** A call answered without a person (policy, grant, session grant, emergency). */
 export function immediateAudit(
@@ -36,7 +38,10 @@ export function immediateAudit(
   };
 }
 
-/** A prompt resolved by a person or by its deadline: the capability-prompt spec's policy.decision event. */
+/**
+ * A prompt resolved by a person or by its deadline: the capability-prompt spec's policy.decision event.
+ * `calls` are the calls this resolution answered (never one that was already answered otherwise).
+ */
 export function resolutionAudit(
   userId: string,
   prompt: PromptRow,
@@ -44,6 +49,7 @@ export function resolutionAudit(
   resolution: Resolution,
   by: Decider,
   now: number,
+  grantPatterns: string[] = [],
 ): AuditEntry {
   const agent = parseAgent(prompt.agent);
   return {
@@ -66,6 +72,54 @@ export function resolutionAudit(
       scope_hashes: [...new Set(calls.map((c) => c.scope_hash))],
       decided_by: by.actor,
       device_id: by.deviceId,
+      ...(grantPatterns.length ? { grant_patterns: grantPatterns } : {}),
+    },
+    at: now,
+  };
+}
+
+/** Calls denied because whoever asked stopped waiting (withdrew, or vanished past its hold). */
+export function abandonedAudit(userId: string, calls: CallRow[], why: string, now: number): AuditEntry {
+  const first = calls[0];
+  return {
+    userId,
+    deviceId: first?.device_id ?? null,
+    actor: "abandoned",
+    event: "policy.decision",
+    target: first?.prompt_id ?? first?.call_id ?? null,
+    agentId: first?.agent_id ?? null,
+    decision: "deny",
+    details: {
+      prompt_id: first?.prompt_id ?? null,
+      call_ids: calls.map((c) => c.call_id),
+      decision: "deny",
+      source: "abandoned",
+      reason: why,
+      scope_hashes: [...new Set(calls.map((c) => c.scope_hash))],
+    },
+    at: now,
+  };
+}
+
+/** A known call_id sent again with other content: refused, never answered from the first call. */
+export function conflictAudit(
+  userId: string,
+  callId: string,
+  replay: DecisionRequest,
+  deviceId: string | null,
+  now: number,
+): AuditEntry {
+  return {
+    userId,
+    deviceId,
+    actor: deviceId ? `device:${deviceId}` : "api",
+    event: "decision.call_conflict",
+    target: callId,
+    agentId: replay.agent.id,
+    decision: "refused",
+    details: {
+      call_id: callId,
+      replay: { device_id: deviceId, session_id: replay.session_id, tool: replay.tool.slice(0, 200) },
     },
     at: now,
   };

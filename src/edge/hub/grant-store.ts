@@ -1,44 +1,159 @@
-// Persisted grants in D1, cached in the hub: the hub is the only writer of its user's grants.
-import { and, eq } from "drizzle-orm";
+// Saved grants: the hub keeps its user's grants in its own SQLite (it is their only writer) and mirrors
+// every change to D1 through the outbox, in the same transaction. The first use imports what D1 holds.
+import { eq } from "drizzle-orm";
+import type { GrantRule, NewGrantRule } from "../../policy/index.ts";
 import { newId } from "../auth/crypto.ts";
 import type { Db } from "../db/client.ts";
 import { grants } from "../db/schema.ts";
-import { type GrantScope, pickGrant } from "./grant-match.ts";
+import type { GrantRow, OutboxItem } from "./outbox.ts";
 
-export type GrantRow = typeof grants.$inferSelect;
+type Row = Record<string, SqlStorageValue>;
+
+interface LocalGrantRow {
+  id: string;
+  agent_id: string;
+  capability: string;
+  match: GrantRule["match"];
+  scope_pattern: string | null;
+  scope_hash: string | null;
+  version_range: string | null;
+  effect: GrantRule["effect"];
+  created_at: number;
+  created_by_device: string | null;
+  prompt_id: string | null;
+}
+
+function toGrantRow(r: LocalGrantRow, userId: string): GrantRow {
+  return {
+    id: r.id,
+    userId,
+    agentId: r.agent_id,
+    capability: r.capability,
+    match: r.match,
+    scopePattern: r.scope_pattern,
+    scopeHash: r.scope_hash,
+    versionRange: r.version_range,
+    effect: r.effect,
+    createdAt: r.created_at,
+    createdByDevice: r.created_by_device,
+    promptId: r.prompt_id,
+  };
+}
+
+export function ruleOf(g: GrantRow): GrantRule {
+  return {
+    id: g.id,
+    agentId: g.agentId,
+    capability: g.capability,
+    match: g.match,
+    pattern: g.scopePattern,
+    scopeHash: g.scopeHash,
+    versionRange: g.versionRange,
+    effect: g.effect,
+  };
+}
 
 export class GrantStore {
-  private cache: GrantRow[] | undefined;
+  private readonly sql: SqlStorage;
   private readonly db: Db;
   private readonly userId: () => string;
 
-  constructor(db: Db, userId: () => string) {
+  constructor(sql: SqlStorage, db: Db, userId: () => string) {
+    this.sql = sql;
     this.db = db;
     this.userId = userId;
   }
 
-  async list(): Promise<GrantRow[]> {
-    this.cache ??= await this.db.select().from(grants).where(eq(grants.userId, this.userId()));
-    return this.cache;
+  /** Imports the user's D1 grants once (hubs that predate the local copy, or a fresh hub for an old user). */
+  async load(): Promise<void> {
+    const done = this.sql
+      .exec<{ value: string }>(`SELECT value FROM hub_meta WHERE key = 'grants_imported'`)
+      .toArray()[0];
+    if (done) return;
+    const userId = this.userId();
+    const rows = await this.db.select().from(grants).where(eq(grants.userId, userId));
+    this.sql.exec(`INSERT OR IGNORE INTO hub_meta (key, value) VALUES ('grants_imported', '1')`);
+    for (const g of rows) {
+      this.sql.exec(
+        `INSERT OR IGNORE INTO grants (id, agent_id, capability, match, scope_pattern, scope_hash, version_range,
+           effect, created_at, created_by_device, prompt_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        g.id,
+        g.agentId,
+        g.capability,
+        g.match,
+        g.scopePattern,
+        g.scopeHash,
+        g.versionRange,
+        g.effect,
+        g.createdAt,
+        g.createdByDevice,
+        g.promptId,
+      );
+    }
   }
 
-  async match(scope: GrantScope): Promise<GrantRow | undefined> {
-    return pickGrant(await this.list(), scope);
+  private rows(): LocalGrantRow[] {
+    return this.sql
+      .exec<Row>(`SELECT * FROM grants ORDER BY created_at, id`)
+      .toArray() as unknown as LocalGrantRow[];
   }
 
-  async add(row: Omit<GrantRow, "id" | "userId">): Promise<GrantRow> {
-    const full: GrantRow = { ...row, id: newId("grt"), userId: this.userId() };
-    await this.db.insert(grants).values(full);
-    this.cache = undefined;
-    return full;
+  list(): GrantRow[] {
+    const userId = this.userId();
+    return this.rows().map((r) => toGrantRow(r, userId));
   }
 
-  async remove(id: string): Promise<GrantRow | undefined> {
-    const deleted = await this.db
-      .delete(grants)
-      .where(and(eq(grants.id, id), eq(grants.userId, this.userId())))
-      .returning();
-    this.cache = undefined;
-    return deleted[0];
+  /** The rules the matcher reads (straight from the hub's SQLite: a local read, never stale). */
+  all(): readonly GrantRule[] {
+    return this.list().map(ruleOf);
+  }
+
+  /** Inside a transaction: saves the rules locally and returns their D1 writes for the outbox. */
+  add(
+    rules: readonly NewGrantRule[],
+    meta: { createdAt: number; createdByDevice: string | null; promptId: string | null },
+  ): { rows: GrantRow[]; outbox: OutboxItem[] } {
+    const userId = this.userId();
+    const rows: GrantRow[] = rules.map((r) => ({
+      id: newId("grt"),
+      userId,
+      agentId: r.agentId,
+      capability: r.capability,
+      match: r.match,
+      scopePattern: r.pattern,
+      scopeHash: r.scopeHash,
+      versionRange: r.versionRange,
+      effect: r.effect,
+      ...meta,
+    }));
+    for (const g of rows) {
+      this.sql.exec(
+        `INSERT INTO grants (id, agent_id, capability, match, scope_pattern, scope_hash, version_range, effect,
+           created_at, created_by_device, prompt_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        g.id,
+        g.agentId,
+        g.capability,
+        g.match,
+        g.scopePattern,
+        g.scopeHash,
+        g.versionRange,
+        g.effect,
+        g.createdAt,
+        g.createdByDevice,
+        g.promptId,
+      );
+    }
+    return { rows, outbox: rows.map((row) => ({ kind: "grant.add", row })) };
+  }
+
+  /** Inside a transaction: removes a grant locally and returns its D1 delete for the outbox. */
+  remove(id: string): { removed: GrantRow; outbox: OutboxItem[] } | undefined {
+    const row = this.sql.exec<Row>(`SELECT * FROM grants WHERE id = ?`, id).toArray()[0] as unknown as
+      | LocalGrantRow
+      | undefined;
+    if (!row) return undefined;
+    this.sql.exec(`DELETE FROM grants WHERE id = ?`, id);
+    const userId = this.userId();
+    return { removed: toGrantRow(row, userId), outbox: [{ kind: "grant.delete", id, userId }] };
   }
 }

@@ -1,7 +1,10 @@
-// Renders stored prompts and calls as the capability-prompt spec's events.
+// Renders stored prompts and calls as the capability-prompt spec's events, with the grant choices a card offers.
+import { MAX_SHOWN_GRANT_PATTERNS, offeredPatterns, type StoredUnit } from "../../policy/index.ts";
 import { Capability, PromptDecision, Risk, type ScopeView } from "../../protocol/capability.ts";
+import type { PromptGrantChoices } from "../../protocol/grants.ts";
 import type { CapabilityPrompt, ResolvedPrompt } from "../../protocol/prompts.ts";
-import { type CallRow, type PromptRow, parseAgent } from "./prompt-store.ts";
+import { type CallRow, unitsOf } from "./call-store.ts";
+import { type PromptRow, parseAgent } from "./prompt-store.ts";
 
 /** The spec shows up to three representative scopes, then "+N more". */
 export const SHOWN_SCOPES = 3;
@@ -18,22 +21,48 @@ function distinctScopes(calls: CallRow[]): ScopeView[] {
   return [...seen.values()];
 }
 
+/** Every distinct unit of the calls, in call order. */
+export function unitsOfCalls(calls: CallRow[]): StoredUnit[] {
+  const seen = new Map<string, StoredUnit>();
+  for (const call of calls) for (const u of unitsOf(call)) if (!seen.has(u.hash)) seen.set(u.hash, u);
+  return [...seen.values()];
+}
+
+export function grantChoices(calls: CallRow[]): PromptGrantChoices {
+  const units = unitsOfCalls(calls);
+  return {
+    exact: units
+      .slice(0, MAX_SHOWN_GRANT_PATTERNS)
+      .map((u) => ({ capability: u.capability, pattern: u.display })),
+    moreExact: Math.max(0, units.length - MAX_SHOWN_GRANT_PATTERNS),
+    wider: offeredPatterns(units),
+  };
+}
+
+/** "Always"/"session" allows are offered only when a grant could ever cover these calls again. */
+function optionsFor(calls: CallRow[]): PromptDecision[] {
+  const units = unitsOfCalls(calls);
+  const grantable = units.length > 0 && units.every((u) => u.coverable);
+  return PromptDecision.options.filter((d) => grantable || (d !== "allow_session" && d !== "allow_always"));
+}
+
+/** `calls`: the calls the card is about (for an open prompt, the ones still waiting). */
 export function promptView(prompt: PromptRow, calls: CallRow[]): CapabilityPrompt {
   const agent = parseAgent(prompt.agent);
   const scopes = distinctScopes(calls);
   return {
     promptId: prompt.id,
-    callIds: calls.map((c) => c.call_id),
+    callIds: calls.slice(0, MAX_PROMPT_CALLS).map((c) => c.call_id),
     agent,
     extension: agent,
-    sessionIds: [...new Set(calls.map((c) => c.session_id))],
+    sessionIds: [...new Set(calls.map((c) => c.session_id))].slice(0, MAX_PROMPT_CALLS),
     capability: Capability.parse(prompt.capability),
     method: prompt.method,
     risk: Risk.parse(prompt.risk),
     justification: prompt.justification,
     scopes: scopes.slice(0, SHOWN_SCOPES),
     moreScopes: Math.max(0, scopes.length - SHOWN_SCOPES),
-    options: [...PromptDecision.options],
+    options: optionsFor(calls),
     timeoutMs: prompt.timeout_ms,
     createdAt: new Date(prompt.created_at).toISOString(),
     expiresAt: new Date(prompt.expires_at).toISOString(),
@@ -45,6 +74,7 @@ export function promptView(prompt: PromptRow, calls: CallRow[]): CapabilityPromp
       description: c.description ?? null,
     })),
     moreCalls: Math.max(0, calls.length - MAX_PROMPT_CALLS),
+    grant: grantChoices(calls),
   };
 }
 

@@ -34,6 +34,7 @@ export function migrateProposalPrompts(sql: SqlStorage): void {
 }
 
 export function insertProposalPrompt(
+  sql: SqlStorage,
   store: PromptStore,
   view: ProposalView,
   promptId: string,
@@ -54,9 +55,10 @@ export function insertProposalPrompt(
     scope_group: view.summary.where,
     justification: `${view.summary.what}. ${view.justification}`,
     created_at: now,
-    // Announced at once: a proposal is never batched with anything.
+    // Announced at once: a proposal is never batched with anything (its batch window is already over).
     opens_at: now,
-    announced: 0,
+    announced: 1,
+    join_until: now,
     expires_at: expiresAt,
     timeout_ms: Math.max(1, expiresAt - now),
     resolution: null,
@@ -64,8 +66,8 @@ export function insertProposalPrompt(
     decided_by_actor: null,
     decided_by_device: null,
   };
-  store.insertPrompt(prompt);
-  store.sql.exec(
+  store.insert(prompt);
+  sql.exec(
     `INSERT INTO proposal_prompts (prompt_id, proposal_id, view) VALUES (?, ?, ?)`,
     promptId,
     view.id,

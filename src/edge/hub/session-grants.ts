@@ -1,15 +1,22 @@
-// allow_session grants: bound to one agent session, ended with it or after 24 h without use.
+// allow_session grants: exact rules (or the wider pattern the person picked) bound to one agent session,
+// ended with it or after a day without use (the deadline comes from policy/deadlines.ts).
+import {
+  type GrantRule,
+  type NewGrantRule,
+  SESSION_GRANT_IDLE_MS,
+  sessionGrantExpiresAt,
+} from "../../policy/index.ts";
 import { newId } from "../auth/crypto.ts";
-import { patternCovers } from "./grant-match.ts";
-
-export const SESSION_IDLE_MS = 24 * 3600 * 1000;
 
 interface SessionGrantRow {
   id: string;
   session_id: string;
   agent_id: string;
   capability: string;
+  match: "exact" | "prefix";
   scope_pattern: string | null;
+  scope_hash: string | null;
+  effect: "allow" | "deny";
 }
 
 export class SessionGrants {
@@ -19,42 +26,52 @@ export class SessionGrants {
     this.sql = sql;
   }
 
-  add(
-    sessionId: string,
-    agentId: string,
-    capability: string,
-    scopePattern: string | null,
-    now: number,
-  ): void {
-    this.sql.exec(
-      `INSERT INTO session_grants (id, session_id, agent_id, capability, scope_pattern, created_at, last_used_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
-      newId("sg"),
-      sessionId,
-      agentId,
-      capability,
-      scopePattern,
-      now,
-      now,
-    );
+  add(sessionId: string, rules: readonly NewGrantRule[], now: number): void {
+    for (const r of rules) {
+      if (r.match === "legacy") continue;
+      this.sql.exec(
+        `INSERT INTO session_grants (id, session_id, agent_id, capability, match, scope_pattern, scope_hash, effect,
+           created_at, last_used_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        newId("sg"),
+        sessionId,
+        r.agentId,
+        r.capability,
+        r.match,
+        r.pattern,
+        r.scopeHash,
+        r.effect,
+        now,
+        now,
+      );
+    }
   }
 
-  /** Finds a live grant for the call and marks it used (sliding the 24 h idle window). */
-  match(sessionId: string, agentId: string, capability: string, group: string, now: number): boolean {
+  /** The live rules of one session and agent (a session grant holds for the agent version that asked). */
+  rules(sessionId: string, agentId: string, now: number): GrantRule[] {
     const rows = this.sql
       .exec<Record<string, SqlStorageValue>>(
-        `SELECT id, session_id, agent_id, capability, scope_pattern FROM session_grants
-         WHERE session_id = ? AND agent_id = ? AND capability = ? AND last_used_at > ?`,
+        `SELECT id, session_id, agent_id, capability, match, scope_pattern, scope_hash, effect FROM session_grants
+         WHERE session_id = ? AND agent_id = ? AND last_used_at > ?`,
         sessionId,
         agentId,
-        capability,
-        now - SESSION_IDLE_MS,
+        now - SESSION_GRANT_IDLE_MS,
       )
       .toArray() as unknown as SessionGrantRow[];
-    const hit = rows.find((r) => patternCovers(r.scope_pattern, capability, group));
-    if (!hit) return false;
-    this.sql.exec(`UPDATE session_grants SET last_used_at = ? WHERE id = ?`, now, hit.id);
-    return true;
+    return rows.map((r) => ({
+      id: r.id,
+      agentId: r.agent_id,
+      capability: r.capability,
+      match: r.match,
+      pattern: r.scope_pattern,
+      scopeHash: r.scope_hash,
+      versionRange: null,
+      effect: r.effect,
+    }));
+  }
+
+  /** Slides a used grant's idle window. */
+  touch(id: string, now: number): void {
+    this.sql.exec(`UPDATE session_grants SET last_used_at = ? WHERE id = ?`, now, id);
   }
 
   /** Live session grants (used within the idle window), newest first, for the dashboard's Grants view. */
@@ -63,7 +80,7 @@ export class SessionGrants {
       .exec<Record<string, SqlStorageValue>>(
         `SELECT id, session_id, agent_id, capability, scope_pattern, created_at, last_used_at FROM session_grants
          WHERE last_used_at > ? ORDER BY created_at DESC`,
-        now - SESSION_IDLE_MS,
+        now - SESSION_GRANT_IDLE_MS,
       )
       .toArray() as unknown as (SessionGrantRow & { created_at: number; last_used_at: number })[];
   }
@@ -85,13 +102,13 @@ export class SessionGrants {
   }
 
   pruneIdle(now: number): void {
-    this.sql.exec(`DELETE FROM session_grants WHERE last_used_at <= ?`, now - SESSION_IDLE_MS);
+    this.sql.exec(`DELETE FROM session_grants WHERE last_used_at <= ?`, now - SESSION_GRANT_IDLE_MS);
   }
 
   nextIdleExpiry(): number | null {
     const row = this.sql
       .exec<{ oldest: number | null }>(`SELECT MIN(last_used_at) AS oldest FROM session_grants`)
       .toArray()[0];
-    return row?.oldest == null ? null : row.oldest + SESSION_IDLE_MS;
+    return row?.oldest == null ? null : sessionGrantExpiresAt(row.oldest);
   }
 }

@@ -4,7 +4,6 @@ import { EmergencyControls } from "../../protocol/capability.ts";
 
 const StoredPolicy = z.object({ text: z.string(), updatedAt: z.number() });
 
-export const DEFAULT_PROMPT_TIMEOUT_MS = 30_000;
 const NO_EMERGENCY: EmergencyControls = { readOnly: false, disableHighImpact: false, blockedTools: [] };
 
 export interface AccountPolicyText {

@@ -2,7 +2,7 @@
 const migrations: string[][] = [
   [`CREATE TABLE IF NOT EXISTS hub_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`],
   [
-    // A prompt is open from creation (batching for 250 ms before it is announced) until resolved.
+    // A prompt is open from creation (announced at once; same-key calls join it for the batch window) until resolved.
     `CREATE TABLE prompts (
       id TEXT PRIMARY KEY,
       prompt_key TEXT NOT NULL,
@@ -71,6 +71,63 @@ const migrations: string[][] = [
   ],
   // The card lists every call of a batch with its working directory and the agent's own description.
   [`ALTER TABLE calls ADD COLUMN cwd TEXT`, `ALTER TABLE calls ADD COLUMN description TEXT`],
+  [
+    // A call_id is bound to its call: the fingerprint of (session, agent, device, tool, input, cwd).
+    `ALTER TABLE calls ADD COLUMN fingerprint TEXT`,
+    // The call's grant units (hashes, redacted displays, offered patterns), never its raw input.
+    `ALTER TABLE calls ADD COLUMN units TEXT`,
+    // Who holds a pending call: 'socket' (its device's socket), 'wait' (a waiting POST), 'poll' (?wait=false).
+    `ALTER TABLE calls ADD COLUMN holder TEXT`,
+    // When an unrenewed hold lapses and the call is abandoned; null: held until its prompt expires.
+    `ALTER TABLE calls ADD COLUMN held_until INTEGER`,
+    `ALTER TABLE calls ADD COLUMN resolution TEXT`,
+    `ALTER TABLE calls ADD COLUMN grants TEXT`,
+    `CREATE INDEX calls_held ON calls (status, held_until)`,
+    `CREATE INDEX calls_device_pending ON calls (device_id, status)`,
+    // The schedule reads the oldest decided call (retention) on every arm: keep that an index lookup.
+    `CREATE INDEX calls_decided ON calls (status, decided_at)`,
+    `ALTER TABLE prompts ADD COLUMN join_until INTEGER NOT NULL DEFAULT 0`,
+    // Writes bound for D1 (audit, grants), committed in the same transaction as the hub state they follow.
+    `CREATE TABLE outbox (
+      id TEXT PRIMARY KEY,
+      kind TEXT NOT NULL,
+      payload TEXT NOT NULL,
+      created_at INTEGER NOT NULL,
+      attempts INTEGER NOT NULL DEFAULT 0,
+      next_attempt_at INTEGER NOT NULL,
+      last_error TEXT
+    )`,
+    `CREATE INDEX outbox_next ON outbox (next_attempt_at)`,
+    // The hub's own copy of the user's saved grants (it is their only writer); D1 mirrors it through the outbox.
+    `CREATE TABLE grants (
+      id TEXT PRIMARY KEY,
+      agent_id TEXT NOT NULL,
+      capability TEXT NOT NULL,
+      match TEXT NOT NULL,
+      scope_pattern TEXT,
+      scope_hash TEXT,
+      version_range TEXT,
+      effect TEXT NOT NULL,
+      created_at INTEGER NOT NULL,
+      created_by_device TEXT,
+      prompt_id TEXT
+    )`,
+    // Session grants were keyed by scope group (wider than what the person saw): start afresh, exact.
+    `DROP TABLE session_grants`,
+    `CREATE TABLE session_grants (
+      id TEXT PRIMARY KEY,
+      session_id TEXT NOT NULL,
+      agent_id TEXT NOT NULL,
+      capability TEXT NOT NULL,
+      match TEXT NOT NULL,
+      scope_pattern TEXT,
+      scope_hash TEXT,
+      effect TEXT NOT NULL,
+      created_at INTEGER NOT NULL,
+      last_used_at INTEGER NOT NULL
+    )`,
+    `CREATE INDEX session_grants_session ON session_grants (session_id, agent_id)`,
+  ],
 ];
 
 export function migrateHubStorage(sql: SqlStorage): void {

@@ -25,7 +25,9 @@ async function promptIdOf(c: Context<AppEnv>, id: string): Promise<string> {
 
 const answerErrors = {
   404: problem("No such prompt."),
-  409: problem("The prompt is already resolved."),
+  409: problem(
+    "conflict: already answered (or changed meanwhile); prompt_expired: past its deadline; prompt_withdrawn: nobody waits.",
+  ),
 };
 
 export const approvalRoutes = routeGroup()
@@ -89,10 +91,11 @@ export const approvalRoutes = routeGroup()
       const { hub, caller } = hubFor(c.env, c.get("auth"));
       const decision =
         body.scope === "once" ? "allow_once" : body.scope === "session" ? "allow_session" : "allow_always";
-      return c.json(
-        { prompt: unwrap(await hub.resolve(caller, id, decision, body.confirmation_token)) },
-        200,
-      );
+      const resolved = await hub.resolve(caller, id, decision, {
+        confirmationToken: body.confirmation_token,
+        pattern: body.pattern,
+      });
+      return c.json({ prompt: unwrap(resolved) }, 200);
     },
   )
   .openapi(
@@ -109,7 +112,11 @@ export const approvalRoutes = routeGroup()
       const { hub, caller } = hubFor(c.env, c.get("auth"));
       const decision = body.scope === "always" ? "deny_always" : "deny_once";
       return c.json(
-        { prompt: unwrap(await hub.resolve(caller, id, decision, undefined, body.message)) },
+        {
+          prompt: unwrap(
+            await hub.resolve(caller, id, decision, { pattern: body.pattern, message: body.message }),
+          ),
+        },
         200,
       );
     },

@@ -9,6 +9,7 @@ import { base64url } from "../auth/crypto.ts";
 import { openDb } from "../db/client.ts";
 import { auditLog } from "../db/schema.ts";
 import { ApiError } from "../errors.ts";
+import { hubFor } from "../hub/call.ts";
 import { apiRoute, json, jsonRequest, routeGroup } from "./define.ts";
 
 type AuditRow = typeof auditLog.$inferSelect;
@@ -73,6 +74,9 @@ export const auditRoutes = routeGroup()
     async (c) => {
       const query = c.req.valid("query");
       const auth = c.get("auth");
+      // Read your own writes: the hub's outbox sends what it holds to D1 before D1 is read.
+      const { hub, caller } = hubFor(c.env, auth);
+      await hub.flushOutbox(caller);
       const filters: (SQL | undefined)[] = [eq(auditLog.userId, auth.userId)];
       if (query.from) filters.push(gte(auditLog.at, Date.parse(query.from)));
       if (query.to) filters.push(lte(auditLog.at, Date.parse(query.to)));

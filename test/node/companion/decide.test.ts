@@ -5,7 +5,7 @@ import type { AuditEvent } from "../../../src/companion/edge-client.ts";
 import { SessionGrants } from "../../../src/companion/grants.ts";
 import type { PolicyState } from "../../../src/companion/local-policy.ts";
 import type { AgentToolCall } from "../../../src/companion/tool-call.ts";
-import { compilePolicy } from "../../../src/policy/index.ts";
+import { compilePolicy, type GrantRule, grantUnitsOf } from "../../../src/policy/index.ts";
 
 const YAML = `
 default_action: ask
@@ -99,25 +99,50 @@ describe("decideToolCall", () => {
     expect(out).toMatchObject({ decision: "deny", source: "emergency" });
   });
 
-  it("answers an ask from a persisted grant without asking anyone", async () => {
+  const exactRule = (command: string, effect: "allow" | "deny" = "allow"): GrantRule => {
+    const [unit] = grantUnitsOf({ tool: "bash", input: { command }, cwd: "/work/p" });
+    return {
+      id: `g-${command}`,
+      agentId: "claude-code",
+      capability: "exec",
+      match: "exact",
+      pattern: command,
+      scopeHash: unit?.hash ?? null,
+      versionRange: null,
+      effect,
+    };
+  };
+
+  it("answers an ask from a saved grant for exactly that command, without asking anyone", async () => {
     const a = approver("deny");
-    const out = await decideToolCall(
-      call("bash", { command: "make build" }),
-      deps({ approver: a, grants: () => ({ effect: "allow", source: "grant", id: "g1", pattern: "make*" }) }),
-    );
-    expect(out).toMatchObject({ decision: "allow", source: "grant" });
+    const d = deps({ approver: a, grants: () => [exactRule("make build")] });
+    expect(await decideToolCall(call("bash", { command: "make build" }), d)).toMatchObject({
+      decision: "allow",
+      source: "grant",
+    });
     expect(a.asked).toBe(0);
+    expect(await decideToolCall(call("bash", { command: "make deploy" }), d)).toMatchObject({
+      source: "user",
+    });
+    expect(a.asked).toBe(1);
   });
 
   it("answers an ask from a session grant for the same session only", async () => {
     const sessions = new SessionGrants();
     const a = approver("deny");
-    const d = deps({ approver: a, grants: (c, record) => sessions.match(c.sessionId, c.agent.id, record) });
-    const first = await decideToolCall(call("bash", { command: "make build" }), d);
-    expect(first.decision).toBe("deny");
-    const record = first.record;
-    if (!record) throw new Error("record expected");
-    sessions.add("s1", "claude-code", record);
+    const d = deps({ approver: a, sessionGrants: (s, agent) => sessions.rules(s, agent) });
+    expect((await decideToolCall(call("bash", { command: "make test" }), d)).source).toBe("user");
+    const rule = exactRule("make test");
+    sessions.add("s1", "claude-code", [
+      {
+        capability: "exec",
+        match: "exact",
+        pattern: rule.pattern,
+        scope_hash: rule.scopeHash,
+        version_range: null,
+        effect: "allow",
+      },
+    ]);
     expect((await decideToolCall(call("bash", { command: "make test" }), d)).source).toBe("session_grant");
     expect(
       (await decideToolCall(call("bash", { command: "make test" }, { sessionId: "s2" }), d)).source,

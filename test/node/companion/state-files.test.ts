@@ -11,8 +11,8 @@ import {
 } from "../../../src/companion/audit-queue.ts";
 import { loadCredentials, saveCredentials } from "../../../src/companion/credentials.ts";
 import { Journal } from "../../../src/companion/daemon/journal.ts";
-import type { AuditEvent, Grant } from "../../../src/companion/edge-client.ts";
-import { matchGrant, scopeMatches } from "../../../src/companion/grants.ts";
+import { type AuditEvent, Grant } from "../../../src/companion/edge-client.ts";
+import { readGrantCache, ruleOfGrant, writeGrantCache } from "../../../src/companion/grants.ts";
 
 let dir: string;
 let env: NodeJS.ProcessEnv;
@@ -22,39 +22,46 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-describe("grant matching", () => {
-  it.each([
-    [null, "anything", "x", true],
-    ["make*", "make build", "make", true],
-    ["git *", "git status", "git", true],
-    ["git *", "gitx status", "gitx", false],
-    ["src/**", "src/a/b.ts", "src", true],
-    ["*.github.com", "GET api.github.com/x", "api.github.com", true],
-    ["*.github.com", "GET github.com/", "github.com", true],
-    ["api.example.com", "GET evil.com/", "evil.com", false],
-  ])("pattern %s vs %s → %s", (pattern, summary, group, want) => {
-    expect(scopeMatches(pattern, summary, group)).toBe(want);
-  });
-
-  const record = { capability: "exec", scope: { summary: "make build", group: "make" } };
+describe("saved grants as matcher rules", () => {
   const grant = (g: Partial<Grant>): Grant => ({
     id: "g",
     agent_id: "claude-code",
     capability: "exec",
-    scope_pattern: null,
+    match: "exact",
+    scope_pattern: "make build",
+    scope_hash: null,
+    version_range: null,
     effect: "allow",
+    created_at: "2030-01-01T00:00:00.000Z",
+    created_by: null,
+    prompt_id: null,
     ...g,
   });
 
-  it("a deny grant wins over an allow grant", () => {
-    expect(
-      matchGrant([grant({ id: "a" }), grant({ id: "d", effect: "deny" })], "claude-code", record),
-    ).toMatchObject({ effect: "deny", id: "d" });
+  it("a grant from GET /v1/grants keeps its match kind, hash and version range; legacy when the edge is older", () => {
+    expect(ruleOfGrant(grant({ scope_hash: "ab", version_range: "~2.1.0" }))).toEqual({
+      id: "g",
+      agentId: "claude-code",
+      capability: "exec",
+      match: "exact",
+      pattern: "make build",
+      scopeHash: "ab",
+      versionRange: "~2.1.0",
+      effect: "allow",
+    });
+    const old = Grant.parse({
+      ...grant({ id: "o", scope_pattern: "git *" }),
+      match: undefined,
+      scope_hash: undefined,
+    });
+    expect(ruleOfGrant(old)).toMatchObject({ match: "legacy", scopeHash: null, versionRange: null });
   });
 
-  it("grants are per agent and per capability", () => {
-    expect(matchGrant([grant({ agent_id: "codex" })], "claude-code", record)).toBeUndefined();
-    expect(matchGrant([grant({ capability: "read" })], "claude-code", record)).toBeUndefined();
+  it("the grant cache round-trips and an unreadable cache is empty", () => {
+    writeGrantCache([grant({})], env);
+    expect(readGrantCache(env)).toHaveLength(1);
+    writeFileSync(join(dir, ".airlock", "state", "grants.json"), "{nope");
+    expect(readGrantCache(env)).toEqual([]);
   });
 });
 

@@ -1,0 +1,101 @@
+// Changes a person makes to the account in the hub: emergency controls, the account policy, deleting a
+// grant. Each change and its audit entry commit in one transaction; D1 gets them through the outbox.
+import { emergencyAuditEvents } from "../../policy/index.ts";
+import type { EmergencyControls } from "../../protocol/capability.ts";
+import type { AuditEntry } from "../audit/audit-log.ts";
+import { compileAccountPolicy } from "./edge-policy.ts";
+import type { HubContext } from "./hub-context.ts";
+import { failure, type HubResult } from "./result.ts";
+
+/** Who made a change: the user, their device, and the audit actor (`device:<id>` or `api`). */
+export interface Actor {
+  userId: string;
+  deviceId: string | null;
+  actor: string;
+}
+
+function entry(by: Actor, event: string, now: number): AuditEntry {
+  return { userId: by.userId, deviceId: by.deviceId, actor: by.actor, event, at: now };
+}
+
+export class AccountAdmin {
+  private readonly ctx: HubContext;
+
+  constructor(ctx: HubContext) {
+    this.ctx = ctx;
+  }
+
+  async deleteGrant(id: string, by: Actor): Promise<HubResult<{ deleted: true }>> {
+    const { ctx } = this;
+    await ctx.grants.load();
+    const now = Date.now();
+    const removed = ctx.ports.transaction(() => {
+      const result = ctx.grants.remove(id);
+      if (!result) return undefined;
+      ctx.outbox.add(result.outbox, now);
+      const g = result.removed;
+      const details = {
+        capability: g.capability,
+        match: g.match,
+        scope_pattern: g.scopePattern,
+        effect: g.effect,
+      };
+      ctx.audit([{ ...entry(by, "grant.deleted", now), target: id, agentId: g.agentId, details }], now);
+      return g;
+    });
+    if (!removed) return failure(404, "not_found", `No grant ${id} on this account.`);
+    await ctx.flush();
+    return { ok: true, value: { deleted: true } };
+  }
+
+  /** Revokes one session grant: the next matching call asks again. */
+  async deleteSessionGrant(id: string, by: Actor): Promise<HubResult<{ deleted: true }>> {
+    const { ctx } = this;
+    const now = Date.now();
+    const removed = ctx.ports.transaction(() => {
+      const row = ctx.sessions.remove(id);
+      if (!row) return undefined;
+      const details = { capability: row.capability, scope_pattern: row.scope_pattern, session_id: row.session_id };
+      ctx.audit([{ ...entry(by, "grant.session_revoked", now), target: id, agentId: row.agent_id, details }], now);
+      return row;
+    });
+    if (!removed) return failure(404, "not_found", `No session grant ${id} on this account.`);
+    await ctx.flush();
+    return { ok: true, value: { deleted: true } };
+  }
+
+  async setEmergency(patch: Partial<EmergencyControls>, by: Actor): Promise<EmergencyControls> {
+    const { ctx } = this;
+    const before = ctx.settings.emergency();
+    const after: EmergencyControls = { ...before, ...patch };
+    after.blockedTools = [...new Set(after.blockedTools)].sort();
+    const now = Date.now();
+    ctx.ports.transaction(() => {
+      ctx.settings.setEmergency(after);
+      ctx.audit(
+        emergencyAuditEvents(before, after, by.actor, new Date(now)).map((event) => ({
+          ...entry(by, "emergency.changed", now),
+          target: event.control,
+          details: { ...event },
+        })),
+        now,
+      );
+    });
+    await ctx.flush();
+    return after;
+  }
+
+  async setAccountPolicy(text: string, by: Actor): Promise<HubResult<{ updatedAt: number }>> {
+    const compiled = compileAccountPolicy(text);
+    if (!compiled.ok)
+      return failure(400, "validation_failed", "The account policy does not load.", compiled.errors);
+    const { ctx } = this;
+    const now = Date.now();
+    ctx.ports.transaction(() => {
+      ctx.settings.setAccountPolicy(text, now);
+      ctx.audit([entry(by, "policy.account_updated", now)], now);
+    });
+    await ctx.flush();
+    return { ok: true, value: { updatedAt: now } };
+  }
+}

@@ -1,0 +1,186 @@
+// The outbox: D1 writes (audit rows, saved grants) that follow a hub state change are committed in the
+// same SQLite transaction as that change, then drained to D1 — at once, and by the alarm with backoff
+// until D1 takes them. Every row keeps its own id, so a retry after a partial failure writes nothing twice.
+import { and, eq } from "drizzle-orm";
+import { z } from "zod";
+import { outboxRetryAt } from "../../policy/deadlines.ts";
+import type { auditRow } from "../audit/audit-log.ts";
+import { newId } from "../auth/crypto.ts";
+import type { Db } from "../db/client.ts";
+import { auditLog, grants } from "../db/schema.ts";
+
+export type AuditRow = ReturnType<typeof auditRow>;
+export type GrantRow = typeof grants.$inferSelect;
+
+const nullable = z.string().nullable();
+const AuditRowSchema = z.object({
+  id: z.string(),
+  at: z.number(),
+  userId: nullable,
+  deviceId: nullable,
+  actor: z.string(),
+  event: z.string(),
+  target: nullable,
+  agentId: nullable,
+  decision: nullable,
+  details: z.string(),
+});
+const GrantRowSchema = z.object({
+  id: z.string(),
+  userId: z.string(),
+  agentId: z.string(),
+  capability: z.string(),
+  match: z.enum(["exact", "prefix", "legacy"]),
+  scopePattern: nullable,
+  scopeHash: nullable,
+  versionRange: nullable,
+  effect: z.enum(["allow", "deny"]),
+  createdAt: z.number(),
+  createdByDevice: nullable,
+  promptId: nullable,
+});
+const OutboxItemSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("audit"), row: AuditRowSchema }),
+  z.object({ kind: z.literal("grant.add"), row: GrantRowSchema }),
+  z.object({ kind: z.literal("grant.delete"), id: z.string(), userId: z.string() }),
+]);
+export type OutboxItem = z.infer<typeof OutboxItemSchema>;
+
+interface OutboxRow {
+  id: string;
+  payload: string;
+  attempts: number;
+}
+
+/** Fresh rows are also due this soon, so the alarm drains them if the immediate attempt never runs. */
+export const SAFETY_DELAY_MS = 1_000;
+const BATCH = 50;
+/** How long a drain waits for more rows to join its batch. */
+const COALESCE_MS = 5;
+
+export class Outbox {
+  private readonly sql: SqlStorage;
+  private readonly db: Db;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private soon: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(sql: SqlStorage, db: Db) {
+    this.sql = sql;
+    this.db = db;
+  }
+
+  /** Call inside the transaction that changes the state these writes follow. */
+  add(items: readonly OutboxItem[], now: number): void {
+    for (const item of items) {
+      this.sql.exec(
+        `INSERT INTO outbox (id, kind, payload, created_at, attempts, next_attempt_at) VALUES (?, ?, ?, ?, 0, ?)`,
+        newId("obx"),
+        item.kind,
+        JSON.stringify(item),
+        now,
+        now + SAFETY_DELAY_MS,
+      );
+    }
+  }
+
+  pending(): number {
+    return this.sql.exec<{ n: number }>(`SELECT count(*) AS n FROM outbox`).toArray()[0]?.n ?? 0;
+  }
+
+  nextAttempt(): number | null {
+    return (
+      this.sql.exec<{ next: number | null }>(`SELECT MIN(next_attempt_at) AS next FROM outbox`).toArray()[0]
+        ?.next ?? null
+    );
+  }
+
+  /**
+   * Drains a moment from now, so the rows of many concurrent decisions go to D1 as one batch (and leave the
+   * outbox in one write) instead of one each. The alarm still drains them if this never runs.
+   */
+  drainSoon(): Promise<void> {
+    if (!this.soon) {
+      this.soon = setTimeout(() => {
+        this.soon = undefined;
+        this.drain().catch((error: unknown) => console.error("[UserHub.outbox]", error));
+      }, COALESCE_MS);
+    }
+    return Promise.resolve();
+  }
+
+  /** Sends what is due to D1; concurrent callers share one drain (and a pass for rows added meanwhile). */
+  drain(): Promise<void> {
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = (async () => {
+      do {
+        this.again = false;
+        while (await this.drainBatch(Date.now())) {
+          // keep going while full batches succeed
+        }
+      } while (this.again);
+    })().finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+
+  /** One batch; true when it was full and fully sent (there may be more). */
+  private async drainBatch(now: number): Promise<boolean> {
+    const rows = this.sql
+      .exec<{ id: string; payload: string; attempts: number }>(
+        `SELECT id, payload, attempts FROM outbox WHERE attempts = 0 OR next_attempt_at <= ?
+         ORDER BY created_at, id LIMIT ?`,
+        now,
+        BATCH,
+      )
+      .toArray() as OutboxRow[];
+    if (rows.length === 0) return false;
+    try {
+      await this.send(rows);
+      this.remove(rows);
+      return rows.length === BATCH;
+    } catch {
+      // Find the rows D1 refuses; the others still go now.
+      for (const row of rows) {
+        try {
+          await this.send([row]);
+          this.remove([row]);
+        } catch (error) {
+          const message = error instanceof Error ? error.message : String(error);
+          console.error("[UserHub.outbox] D1 write failed, will retry", row.id, message);
+          this.sql.exec(
+            `UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?, last_error = ? WHERE id = ?`,
+            outboxRetryAt(now, row.attempts),
+            message.slice(0, 500),
+            row.id,
+          );
+        }
+      }
+      return false;
+    }
+  }
+
+  private statement(item: OutboxItem) {
+    switch (item.kind) {
+      case "audit":
+        return this.db.insert(auditLog).values(item.row).onConflictDoNothing();
+      case "grant.add":
+        return this.db.insert(grants).values(item.row).onConflictDoNothing();
+      case "grant.delete":
+        return this.db.delete(grants).where(and(eq(grants.id, item.id), eq(grants.userId, item.userId)));
+    }
+  }
+
+  private async send(rows: readonly OutboxRow[]): Promise<void> {
+    const [first, ...rest] = rows.map((r) => this.statement(OutboxItemSchema.parse(JSON.parse(r.payload))));
+    if (first) await this.db.batch([first, ...rest]);
+  }
+
+  private remove(rows: readonly OutboxRow[]): void {
+    for (const row of rows) this.sql.exec(`DELETE FROM outbox WHERE id = ?`, row.id);
+  }
+}

@@ -1,0 +1,57 @@
+// The verdict order, written once and used by the companion and the edge alike:
+//   1. emergency controls (read-only, high impact off, blocked tools) deny, whatever else says;
+//   2. the policy's deny or hidden denies, its allow allows;
+//   3. for an ask: a deny grant on any unit denies; saved allow grants, then the session's, allow when
+//      together they cover every unit;
+//   4. otherwise a person decides.
+import { applyEmergency } from "./emergency.ts";
+import type { GrantUnit } from "./grant-units.ts";
+import { type GrantHit, type GrantRule, matchGrants } from "./grants.ts";
+import type { DecisionRecord, EmergencyControls } from "./types.ts";
+
+export type VerdictSource = "emergency" | "policy" | "grant" | "session_grant";
+
+export type Verdict =
+  | { action: "allow" | "deny"; source: VerdictSource; record: DecisionRecord; grant?: GrantRule }
+  | { action: "ask"; record: DecisionRecord };
+
+export interface VerdictInputs {
+  /** The policy's judgement of the call (without emergency controls). */
+  record: DecisionRecord;
+  emergency: EmergencyControls | undefined;
+  agent: { id: string; version?: string | undefined };
+  units: readonly GrantUnit[];
+  /** Saved grants (allow_always / deny_always). */
+  grants: readonly GrantRule[];
+  /** This session's grants (allow_session). */
+  sessionGrants: readonly GrantRule[];
+}
+
+function fromGrant(hit: GrantHit, source: "grant" | "session_grant", record: DecisionRecord): Verdict {
+  return { action: hit.effect, source, record, grant: hit.rule };
+}
+
+export function verdictOf(inputs: VerdictInputs): Verdict {
+  const record =
+    inputs.emergency && inputs.record.layer !== "emergency"
+      ? applyEmergency(inputs.record, inputs.emergency)
+      : inputs.record;
+  if (record.layer === "emergency" && record.action !== "hidden")
+    return { action: "deny", source: "emergency", record };
+  if (record.action === "deny" || record.action === "hidden")
+    return { action: "deny", source: "policy", record };
+  if (record.action === "allow") return { action: "allow", source: "policy", record };
+
+  const subject = { agentId: inputs.agent.id, agentVersion: inputs.agent.version, units: inputs.units };
+  // A deny anywhere (saved or session) wins before any allow is considered.
+  const saved = matchGrants(inputs.grants, subject);
+  const session = matchGrants(inputs.sessionGrants, subject);
+  if (saved?.effect === "deny") return fromGrant(saved, "grant", record);
+  if (session?.effect === "deny") return fromGrant(session, "session_grant", record);
+  if (saved) return fromGrant(saved, "grant", record);
+  if (session) return fromGrant(session, "session_grant", record);
+  // Saved and session grants together may cover what neither covers alone.
+  const both = matchGrants([...inputs.grants, ...inputs.sessionGrants], subject);
+  if (both?.effect === "allow") return fromGrant(both, "session_grant", record);
+  return { action: "ask", record };
+}
