@@ -99,14 +99,22 @@ export function decideLocally(
   if (!hasUI && verdict.action === "deny" && verdict.source === "policy") {
     // A deny only because no person can be reached (an agent without its own prompt, no pairing): the agent's model
     // must learn why, as it does when the phone is paired but unreachable.
-    const asked = judgeCall(state.policy, { tool: call.tool, input: call.input, cwd: call.cwd, agent: call.agent.id }, {
-      hasUI: true,
-    }).record;
+    const asked = judgeCall(
+      state.policy,
+      { tool: call.tool, input: call.input, cwd: call.cwd, agent: call.agent.id },
+      {
+        hasUI: true,
+      },
+    ).record;
     if (asked.action === "ask") {
       deps.audit?.(auditEventOf(call, record));
       const why = deps.unpairedReason || "no one can be asked";
-      const who = asked.rule ? `rule "${asked.rule}" asks for a person's approval` : "it needs a person's approval";
-      return { decision: withRule(denied(`Airlock denied this call: ${who}, but ${why}`, "unavailable"), record) };
+      const who = asked.rule
+        ? `rule "${asked.rule}" asks for a person's approval`
+        : "it needs a person's approval";
+      return {
+        decision: withRule(denied(`Airlock denied this call: ${who}, but ${why}`, "unavailable"), record),
+      };
     }
   }
   if (verdict.action === "ask") {

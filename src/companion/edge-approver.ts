@@ -116,7 +116,9 @@ export class EdgeApprover implements Approver {
     for (;;) {
       const remaining = deadline - Date.now();
       if (remaining <= 0)
-        return giveUp(denied("Airlock denied this call: no one answered the approval prompt in time", "timeout"));
+        return giveUp(
+          denied("Airlock denied this call: no one answered the approval prompt in time", "timeout"),
+        );
       try {
         const waitMs = Math.min(remaining, LONG_POLL_MS + COMPANION_DEADLINE_MARGIN_MS);
         const answer = await this.#edge.decide(request, { wait: true, waitMs });

@@ -40,8 +40,11 @@ export const CapabilityPrompt = z.object({
   /** Every call of the batch (up to MAX_PROMPT_CALLS; `moreCalls` counts the rest). */
   calls: z.array(PromptCall).optional(),
   moreCalls: z.number().int().nonnegative().optional(),
-  /** What "session"/"always" answers save: the exact scopes by default, or one wider pattern the person picks. */
-  grant: PromptGrantChoices,
+  /**
+   * What "session"/"always" answers save: the exact scopes by default, or one wider pattern the person picks.
+   * The hub sends it on every prompt of agent calls (a proposal's prompt has none).
+   */
+  grant: PromptGrantChoices.optional(),
 });
 export type CapabilityPrompt = z.infer<typeof CapabilityPrompt>;
 

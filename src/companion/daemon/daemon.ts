@@ -11,7 +11,12 @@ import { enqueueAudit, queuedAuditCount } from "../audit-queue.ts";
 import { type Env, edgeGraceMs, edgeTimeoutMs, promptTimeoutMs, socketPath, stateDir } from "../config.ts";
 import { type Credentials, loadCredentials, NOT_PAIRED } from "../credentials.ts";
 import { type Approver, decideToolCall } from "../decide.ts";
-import { fromDecisionResponse, localFingerprint, toDecisionRequest, unreachableDecision } from "../edge-approver.ts";
+import {
+  fromDecisionResponse,
+  localFingerprint,
+  toDecisionRequest,
+  unreachableDecision,
+} from "../edge-approver.ts";
 import { EdgeClient, EdgeError } from "../edge-client.ts";
 import { readEmergencyCache, writeEmergencyCache } from "../emergency-cache.ts";
 import { SessionGrants } from "../grants.ts";

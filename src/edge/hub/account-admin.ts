@@ -55,8 +55,15 @@ export class AccountAdmin {
     const removed = ctx.ports.transaction(() => {
       const row = ctx.sessions.remove(id);
       if (!row) return undefined;
-      const details = { capability: row.capability, scope_pattern: row.scope_pattern, session_id: row.session_id };
-      ctx.audit([{ ...entry(by, "grant.session_revoked", now), target: id, agentId: row.agent_id, details }], now);
+      const details = {
+        capability: row.capability,
+        scope_pattern: row.scope_pattern,
+        session_id: row.session_id,
+      };
+      ctx.audit(
+        [{ ...entry(by, "grant.session_revoked", now), target: id, agentId: row.agent_id, details }],
+        now,
+      );
       return row;
     });
     if (!removed) return failure(404, "not_found", `No session grant ${id} on this account.`);

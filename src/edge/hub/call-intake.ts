@@ -5,6 +5,7 @@ import {
   type CompiledPolicy,
   callFingerprint,
   clip,
+  redactText,
   storedUnit,
   type Verdict,
   verdictOf,

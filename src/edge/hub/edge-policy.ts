@@ -1,7 +1,15 @@
 // The edge's policy step: the account policy judges the call (through the one tool-name table), combined
 // with the companion's own verdict so the edge is never looser than what the companion concluded.
-import { type CompiledPolicy, compilePolicy, type JudgedCall, judgeCall } from "../../policy/index.ts";
-import { stricter } from "../../policy/types.ts";
+import {
+  type CompiledPolicy,
+  compilePolicy,
+  type DecisionRecord,
+  type EmergencyControls,
+  type JudgedCall,
+  judgeCall,
+  verdictOf,
+} from "../../policy/index.ts";
+import { type Action, stricter } from "../../policy/types.ts";
 import type { DecisionRequest } from "../../protocol/decisions.ts";
 
 /** With no account policy, everything that reaches the edge is a question for the person. */
@@ -28,4 +36,26 @@ export function judgeAtEdge(policy: CompiledPolicy, request: DecisionRequest): J
   const action = accountRuled ? record.action : stricter(record.action, local.action);
   const risk = RISK_RANK[local.risk] > RISK_RANK[record.risk] ? local.risk : record.risk;
   return { record: { ...record, action, risk }, units: judged.units };
+}
+
+/**
+ * What the account policy and the emergency controls alone would answer (no grants, nothing recorded):
+ * the dashboard's policy explainer, through the same verdict order as a real call.
+ */
+export function edgeVerdict(
+  policy: CompiledPolicy,
+  request: DecisionRequest,
+  emergency: EmergencyControls,
+): { action: Action; record: DecisionRecord } {
+  const judged = judgeAtEdge(policy, request);
+  const verdict = verdictOf({
+    record: judged.record,
+    emergency,
+    agent: request.agent,
+    units: judged.units,
+    grants: [],
+    sessionGrants: [],
+  });
+  const hidden = verdict.record.action === "hidden" && verdict.record.layer !== "emergency";
+  return { action: hidden ? "hidden" : verdict.action, record: verdict.record };
 }

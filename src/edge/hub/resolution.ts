@@ -4,9 +4,9 @@
 import {
   type GrantRule,
   isExpired,
-  redactText,
   type NewGrantRule,
   offeredPatterns,
+  redactText,
   rulesForAnswer,
 } from "../../policy/index.ts";
 import type { PromptDecision, Resolution } from "../../protocol/capability.ts";
@@ -128,7 +128,10 @@ export class Resolver {
         );
       }
     }
-    const note = !decision.startsWith("allow") && options.message?.trim() ? redactText(options.message.trim()) : undefined;
+    const note =
+      !decision.startsWith("allow") && options.message?.trim()
+        ? redactText(options.message.trim())
+        : undefined;
     const settled = await this.settle(prompt, decision, by, now, { pattern, fingerprint, note });
     if (settled === "changed")
       return failure(409, "conflict", "The prompt changed while you answered; review it and answer again.");

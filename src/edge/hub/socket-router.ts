@@ -127,11 +127,16 @@ export class SocketRouter {
         return;
       }
       case "capability_decision": {
-        const result = await this.engine.resolver.resolve(message.promptId, message.decision, deciderOf(caller), {
-          confirmationToken: message.confirmationToken,
-          pattern: message.pattern,
-          message: message.message,
-        });
+        const result = await this.engine.resolver.resolve(
+          message.promptId,
+          message.decision,
+          deciderOf(caller),
+          {
+            confirmationToken: message.confirmationToken,
+            pattern: message.pattern,
+            message: message.message,
+          },
+        );
         this.send(ws, {
           type: "response",
           id: message.id,

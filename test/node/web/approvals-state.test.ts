@@ -30,7 +30,6 @@ function prompt(id: string, expiresAt = "2030-01-01T00:00:30.000Z", calls = 1): 
     createdAt: "2030-01-01T00:00:00.000Z",
     expiresAt,
     requiresConfirmation: true,
-    grant: { exact: [{ capability: "exec", pattern: "npm publish" }], moreExact: 0, wider: [] },
   };
 }
 
