@@ -22,7 +22,6 @@ export {
   NO_EMERGENCY,
   toolBlocked,
 } from "./emergency.ts";
-export { homeFor, resolveShellPath } from "./paths.ts";
 export { execWider, pathWider, quoteArgv } from "./grant-patterns.ts";
 export { type GrantUnit, grantUnitsOf, type StoredUnit, storedUnit } from "./grant-units.ts";
 export {
@@ -41,6 +40,7 @@ export {
 } from "./grants.ts";
 export { type JudgedCall, judgeCall } from "./judge-call.ts";
 export * from "./limits.ts";
+export { homeFor, resolveShellPath } from "./paths.ts";
 export {
   type PlanProblem,
   type PlanValidation,
