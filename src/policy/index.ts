@@ -76,6 +76,7 @@ export {
   type ShellWord,
   setShellAnalyzer,
 } from "./shell-analysis.ts";
+export { MAX_SHOWN_CALL_CHARS, type ShownCall, shownCall, visibleText } from "./shown-call.ts";
 export {
   type CanonicalCall,
   canonicalCalls,

@@ -12,6 +12,13 @@ export const PromptCall = z.object({
   cwd: z.string().nullable().optional(),
   /** The agent's own words for the call ("Reinstall deps"), redacted; untrusted text. */
   description: z.string().nullable().optional(),
+  /**
+   * The call as it will run: redacted, newlines kept, control and bidi characters made visible, clipped to
+   * 8 KiB. Cards show this, never only the summary (which folds whitespace and is clipped at 300).
+   */
+  text: z.string().optional(),
+  /** Length of `text` before clipping: when larger, the card says how much is not shown. */
+  chars: z.number().int().nonnegative().optional(),
 });
 export type PromptCall = z.infer<typeof PromptCall>;
 

@@ -198,12 +198,13 @@ describe("approvals on a phone", () => {
 
   it("lists every call of a batch of 10 before one answer settles all of them", async () => {
     const commands = Array.from({ length: 10 }, (_, i) => `curl https://example.com/item/${i}`);
-    const promptId = await companion.ask(toolCall("call-batch-0", commands[0] ?? ""));
-    // Same-key calls join a prompt during its batch window (250 ms from the first card): send them together.
+    // Same-key calls join a prompt during its batch window (250 ms from the first card): send all ten at
+    // once, so a loaded machine's round trip for the first does not push the others out of the window.
     const joined = await Promise.all(
-      commands.slice(1).map((command, i) => companion.ask(toolCall(`call-batch-${i + 1}`, command))),
+      commands.map((command, i) => companion.ask(toolCall(`call-batch-${i}`, command))),
     );
-    expect(joined).toEqual(Array(9).fill(promptId));
+    const promptId = joined[0] ?? "";
+    expect(joined).toEqual(Array(10).fill(promptId));
     await card(page, promptId).getByText("10 pending calls").waitFor({ timeout: WAIT_MS });
     const calls = card(page, promptId).locator("li.call");
     expect(await calls.count()).toBe(10);
@@ -216,8 +217,10 @@ describe("approvals on a phone", () => {
   });
 
   it("a 2,000-character command never breaks the layout, and the confirm step does not repeat it", async () => {
-    const long = `echo ${"a".repeat(1995)}`;
-    expect(long).toHaveLength(2000);
+    // The dangerous part comes last, after 2,000 harmless characters: the card must be able to show it.
+    const payload = "; touch ~/airlock-payload";
+    const long = `echo ${"word ".repeat(400)}${payload}`;
+    expect(long.length).toBeGreaterThan(2000);
     // Long everywhere the card shows text: the command, the agent's description and the working directory.
     const promptId = await companion.ask(
       toolCall("call-long", long, { description: "d".repeat(2000), cwd: `/${"deep/".repeat(400)}` }),
@@ -238,6 +241,7 @@ describe("approvals on a phone", () => {
       .tap();
     const open = await card(page, promptId).locator("code.command-open").boundingBox();
     expect(open?.height).toBeLessThanOrEqual(844 * 0.3 + 1);
+    expect(await card(page, promptId).locator("code.command-open").first().textContent()).toBe(long);
     await page.screenshot({ path: shot("dashboard-long-command.png") });
     await tapDecision(page, promptId, "Allow once");
     const question = (await card(page, promptId).locator(".confirm-question").textContent()) ?? "";

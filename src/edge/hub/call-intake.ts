@@ -6,6 +6,7 @@ import {
   callFingerprint,
   clip,
   redactText,
+  shownCall,
   storedUnit,
   type Verdict,
   verdictOf,
@@ -28,6 +29,11 @@ function agentDescription(input: Record<string, unknown>): string | null {
   const text = input.description;
   if (typeof text !== "string" || !text.trim()) return null;
   return clip(redactText(text.trim()), MAX_DESCRIPTION_CHARS);
+}
+
+function shownColumns(request: DecisionRequest): Pick<CallRow, "shown_text" | "shown_chars"> {
+  const shown = shownCall(request.tool, request.input);
+  return { shown_text: shown.text, shown_chars: shown.chars };
 }
 
 function answerOf(v: Exclude<Verdict, { action: "ask" }>): Answer {
@@ -140,6 +146,7 @@ export class CallIntake {
       held_until: null,
       resolution: null,
       grants: null,
+      ...shownColumns(request),
     };
     if (verdict.action === "ask") {
       const outcome = this.queue.enqueue(request, call, record.justification, holder, now);

@@ -41,6 +41,10 @@ export interface CallRow {
   resolution: Resolution | null;
   /** JSON of the decision's `grants` (the rules the answer created). */
   grants: string | null;
+  /** The call as the card shows it (shownCall): redacted, controls visible, clipped; null on older rows. */
+  shown_text: string | null;
+  /** Length of the shown text before clipping. */
+  shown_chars: number | null;
 }
 
 type Row = Record<string, SqlStorageValue>;

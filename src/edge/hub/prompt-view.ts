@@ -72,6 +72,7 @@ export function promptView(prompt: PromptRow, calls: CallRow[]): CapabilityPromp
       summary: c.scope_summary,
       cwd: c.cwd ?? null,
       description: c.description ?? null,
+      ...(c.shown_text === null ? {} : { text: c.shown_text, chars: c.shown_chars ?? c.shown_text.length }),
     })),
     moreCalls: Math.max(0, calls.length - MAX_PROMPT_CALLS),
     grant: grantChoices(calls),

@@ -128,6 +128,8 @@ const migrations: string[][] = [
     )`,
     `CREATE INDEX session_grants_session ON session_grants (session_id, agent_id)`,
   ],
+  // The card shows the call as it will run (redacted, controls visible, up to 8 KiB), not only its summary.
+  [`ALTER TABLE calls ADD COLUMN shown_text TEXT`, `ALTER TABLE calls ADD COLUMN shown_chars INTEGER`],
 ];
 
 export function migrateHubStorage(sql: SqlStorage): void {
