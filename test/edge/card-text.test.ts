@@ -46,4 +46,23 @@ describe("what the card shows", () => {
     expect(call?.text?.length).toBe(8 * 1024);
     expect(call?.chars).toBeGreaterThan(20_000);
   });
+
+  it("one prompt carries at most 32 KiB of its calls' text, however many long calls join it", async () => {
+    const d = await device();
+    const long = (i: number) => `echo ${"hello world ".repeat(600)} ${i}`;
+    await Promise.all(
+      Array.from({ length: 8 }, (_, i) => d.decide(request({ tool: "bash", input: { command: long(i) } }))),
+    );
+    const res = await d.get("/v1/approvals?status=pending");
+    const { approvals } = (await res.json()) as { approvals: CapabilityPrompt[] };
+    const calls = approvals.flatMap((p) => p.calls ?? []);
+    expect(calls.length).toBe(8);
+    // Same-key calls sent together join one card (the batch window), so the budget binds.
+    expect(approvals.length).toBeLessThan(4);
+    for (const p of approvals) {
+      expect((p.calls ?? []).reduce((n, c) => n + (c.text?.length ?? 0), 0)).toBeLessThanOrEqual(32 * 1024);
+    }
+    for (const c of calls) expect(c.chars).toBe(long(0).length);
+    expect(calls.some((c) => (c.text?.length ?? 0) < long(0).length)).toBe(true);
+  });
 });

@@ -47,6 +47,32 @@ function optionsFor(calls: CallRow[]): PromptDecision[] {
 }
 
 /** `calls`: the calls the card is about (for an open prompt, the ones still waiting). */
+/**
+ * What one prompt may carry of its calls' shown text, so a listing of open prompts stays bounded
+ * (200 prompts × 32 KiB) however many long calls a batch holds; a call past the budget is clipped further
+ * and its `chars` tells the card how much is not shown.
+ */
+export const PROMPT_TEXT_BUDGET = 32 * 1024;
+
+function callViews(calls: CallRow[]): NonNullable<CapabilityPrompt["calls"]> {
+  let budget = PROMPT_TEXT_BUDGET;
+  return calls.map((c) => {
+    const view = {
+      callId: c.call_id,
+      summary: c.scope_summary,
+      cwd: c.cwd ?? null,
+      description: c.description ?? null,
+    };
+    const text = c.shown_text;
+    // A short call's summary already is its text: send it once.
+    if (text === null || text === c.scope_summary) return view;
+    // Past the budget a call keeps only its summary (an empty text); `chars` says how much is not shown.
+    const shown = text.length <= budget ? text : budget > 1 ? `${text.slice(0, budget - 1)}…` : "";
+    budget = Math.max(0, budget - shown.length);
+    return { ...view, text: shown, chars: Math.max(c.shown_chars ?? 0, text.length) };
+  });
+}
+
 export function promptView(prompt: PromptRow, calls: CallRow[]): CapabilityPrompt {
   const agent = parseAgent(prompt.agent);
   const scopes = distinctScopes(calls);
@@ -67,13 +93,7 @@ export function promptView(prompt: PromptRow, calls: CallRow[]): CapabilityPromp
     createdAt: new Date(prompt.created_at).toISOString(),
     expiresAt: new Date(prompt.expires_at).toISOString(),
     requiresConfirmation: prompt.risk === "high",
-    calls: calls.slice(0, MAX_PROMPT_CALLS).map((c) => ({
-      callId: c.call_id,
-      summary: c.scope_summary,
-      cwd: c.cwd ?? null,
-      description: c.description ?? null,
-      ...(c.shown_text === null ? {} : { text: c.shown_text, chars: c.shown_chars ?? c.shown_text.length }),
-    })),
+    calls: callViews(calls.slice(0, MAX_PROMPT_CALLS)),
     moreCalls: Math.max(0, calls.length - MAX_PROMPT_CALLS),
     grant: grantChoices(calls),
   };

@@ -19,11 +19,13 @@ export function PromptCalls({ prompt }: { prompt: CapabilityPrompt }) {
       {calls.map((call) => (
         <li key={call.callId} class="call">
           {call.description ? <p class="call-description">“{call.description}”</p> : null}
-          <CommandText text={"text" in call && call.text !== undefined ? call.text : call.summary} />
+          <CommandText text={"text" in call && call.text ? call.text : call.summary} />
           {"chars" in call && call.text !== undefined && (call.chars ?? 0) > call.text.length ? (
             <p class="call-clipped small" role="note">
-              Only the first {call.text.length.toLocaleString("en")} of{" "}
-              {(call.chars ?? 0).toLocaleString("en")} characters are shown: deny unless you know the rest.
+              {call.text
+                ? `Only the first ${call.text.length.toLocaleString("en")} of ${(call.chars ?? 0).toLocaleString("en")} characters are shown`
+                : `This is a summary of ${(call.chars ?? 0).toLocaleString("en")} characters`}
+              : deny unless you know the rest.
             </p>
           ) : null}
           {call.cwd ? (
