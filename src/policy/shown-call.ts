@@ -40,8 +40,10 @@ export function visibleText(text: string): string {
 }
 
 function shown(full: string): ShownCall {
-  const text = visibleText(redactText(full));
-  return { text: clip(text, MAX_SHOWN_CALL_CHARS), chars: text.length };
+  // Redact only what could be shown (with room for a secret that straddles the cut): never megabytes.
+  const head = full.length > 2 * MAX_SHOWN_CALL_CHARS ? full.slice(0, 2 * MAX_SHOWN_CALL_CHARS) : full;
+  const text = visibleText(redactText(head));
+  return { text: clip(text, MAX_SHOWN_CALL_CHARS), chars: head === full ? text.length : full.length };
 }
 
 /** The text a card shows for one call of `tool` with `input`. */

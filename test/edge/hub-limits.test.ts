@@ -38,7 +38,13 @@ describe("limits", () => {
     const res = await d.decide(request({ tool: "bash", input: { command: big } }));
     expect(res.status).toBe(202);
     expect(await storedBytes(d)).toBeLessThan(20_000);
-    expect((await (await d.get("/v1/approvals?status=pending")).text()).length).toBeLessThan(8_000);
+    // The card shows the first 8 KiB of the command as it will run, and says how much more there is.
+    const listing = await (await d.get("/v1/approvals?status=pending")).text();
+    expect(listing.length).toBeLessThan(8 * 1024 + 4_000);
+    const [prompt] = (JSON.parse(listing) as { approvals: { calls: { text?: string; chars?: number }[] }[] })
+      .approvals;
+    expect(prompt?.calls[0]?.text?.length).toBe(8 * 1024);
+    expect(prompt?.calls[0]?.chars).toBe(big.length);
   });
 
   it(`a prompt holds at most ${MAX_CALLS_PER_PROMPT} calls; more with the same key open another`, async () => {

@@ -6,6 +6,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { decideLocally } from "../../src/companion/decide.ts";
 import type { PolicyState } from "../../src/companion/policy-state.ts";
+import type { UserHub } from "../../src/edge/hub/user-hub.ts";
 import { loadShellParser } from "../../src/edge/shims/mvdan-sh-deferred.ts";
 import {
   compilePolicy,
@@ -160,7 +161,7 @@ describe("companion and edge decide alike", () => {
           }
           n++;
           const sessionId = `s-${n}`;
-          await runInDurableObject(d.hub, (_hub, st) => {
+          await runInDurableObject(d.hub, (hub: UserHub, st) => {
             const sql = st.storage.sql;
             sql.exec("DELETE FROM grants");
             sql.exec("DELETE FROM session_grants");
@@ -197,6 +198,7 @@ describe("companion and edge decide alike", () => {
               JSON.stringify({ text, updatedAt: Date.now() }),
               JSON.stringify(controls),
             );
+            hub.forgetReads();
           });
 
           const callId = `parity-${n}`;

@@ -57,6 +57,13 @@ export class GrantStore {
   private readonly sql: SqlStorage;
   private readonly db: Db;
   private readonly userId: () => string;
+  /** The import ran (checked once per instance, not per decision). */
+  private imported = false;
+  /**
+   * The matcher's rules, read once and dropped on every write here (the hub is the table's only writer); a
+   * rolled-back transaction leaves it dropped, so the next read comes from SQLite again.
+   */
+  private rules: readonly GrantRule[] | null = null;
 
   constructor(sql: SqlStorage, db: Db, userId: () => string) {
     this.sql = sql;
@@ -66,12 +73,17 @@ export class GrantStore {
 
   /** Imports the user's D1 grants once (hubs that predate the local copy, or a fresh hub for an old user). */
   async load(): Promise<void> {
+    if (this.imported) return;
     const done = this.sql
       .exec<{ value: string }>(`SELECT value FROM hub_meta WHERE key = 'grants_imported'`)
       .toArray()[0];
-    if (done) return;
+    if (done) {
+      this.imported = true;
+      return;
+    }
     const userId = this.userId();
     const rows = await this.db.select().from(grants).where(eq(grants.userId, userId));
+    this.rules = null;
     this.sql.exec(`INSERT OR IGNORE INTO hub_meta (key, value) VALUES ('grants_imported', '1')`);
     for (const g of rows) {
       this.sql.exec(
@@ -92,6 +104,12 @@ export class GrantStore {
     }
   }
 
+  /** Forgets what it read (after SQLite was written other than through this store). */
+  forget(): void {
+    this.imported = false;
+    this.rules = null;
+  }
+
   private rows(): LocalGrantRow[] {
     return this.sql
       .exec<Row>(`SELECT * FROM grants ORDER BY created_at, id`)
@@ -105,7 +123,8 @@ export class GrantStore {
 
   /** The rules the matcher reads (straight from the hub's SQLite: a local read, never stale). */
   all(): readonly GrantRule[] {
-    return this.list().map(ruleOf);
+    this.rules ??= Object.freeze(this.list().map(ruleOf));
+    return this.rules;
   }
 
   /** Inside a transaction: saves the rules locally and returns their D1 writes for the outbox. */
@@ -126,6 +145,7 @@ export class GrantStore {
       effect: r.effect,
       ...meta,
     }));
+    this.rules = null;
     for (const g of rows) {
       this.sql.exec(
         `INSERT INTO grants (id, agent_id, capability, match, scope_pattern, scope_hash, version_range, effect,
@@ -152,6 +172,7 @@ export class GrantStore {
       | LocalGrantRow
       | undefined;
     if (!row) return undefined;
+    this.rules = null;
     this.sql.exec(`DELETE FROM grants WHERE id = ?`, id);
     const userId = this.userId();
     return { removed: toGrantRow(row, userId), outbox: [{ kind: "grant.delete", id, userId }] };

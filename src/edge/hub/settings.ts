@@ -13,17 +13,32 @@ export interface AccountPolicyText {
 
 export class HubSettings {
   private readonly sql: SqlStorage;
+  /**
+   * Values read once (every decision reads the emergency controls and the policy); a write drops its key
+   * rather than storing the new value, so a rolled-back transaction cannot leave a value that never landed.
+   */
+  private readonly values = new Map<string, string | undefined>();
 
   constructor(sql: SqlStorage) {
     this.sql = sql;
   }
 
   private get(key: string): string | undefined {
-    return this.sql.exec<{ value: string }>(`SELECT value FROM settings WHERE key = ?`, key).toArray()[0]
-      ?.value;
+    if (this.values.has(key)) return this.values.get(key);
+    const value = this.sql
+      .exec<{ value: string }>(`SELECT value FROM settings WHERE key = ?`, key)
+      .toArray()[0]?.value;
+    this.values.set(key, value);
+    return value;
+  }
+
+  /** Forgets what it read (after SQLite was written other than through this class). */
+  forget(): void {
+    this.values.clear();
   }
 
   private set(key: string, value: string): void {
+    this.values.delete(key);
     this.sql.exec(
       `INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
       key,

@@ -130,6 +130,8 @@ const migrations: string[][] = [
   ],
   // The card shows the call as it will run (redacted, controls visible, up to 8 KiB), not only its summary.
   [`ALTER TABLE calls ADD COLUMN shown_text TEXT`, `ALTER TABLE calls ADD COLUMN shown_chars INTEGER`],
+  // Fresh outbox rows are read in order without scanning the table (see Outbox.drainBatch).
+  [`CREATE INDEX outbox_fresh ON outbox (attempts, created_at, id)`],
 ];
 
 export function migrateHubStorage(sql: SqlStorage): void {

@@ -34,6 +34,15 @@ export class UserHub extends DurableObject<Env> {
   private readonly companionRuns: CompanionRuns;
   private knownUser: string | undefined;
 
+  /**
+   * The hub keeps its grants and settings in memory after the first read and drops them on its own writes;
+   * a tool or test that writes the hub's SQLite directly calls this afterwards.
+   */
+  forgetReads(): void {
+    this.engine.ctx.grants.forget();
+    this.engine.ctx.settings.forget();
+  }
+
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.engine = new HubEngine({
