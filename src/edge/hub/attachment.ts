@@ -14,13 +14,22 @@ export const SocketAttachment = z.object({
 });
 export type SocketState = z.infer<typeof SocketAttachment>["airlock"];
 
+// Parsed once per socket object: deserializing and validating the attachment on every message was a tenth
+// of a decision's time. A socket woken from hibernation is a new object, so it is read afresh.
+const parsedStates = new WeakMap<WebSocket, SocketState>();
+
 export function readAttachment(ws: WebSocket): SocketState | undefined {
+  const known = parsedStates.get(ws);
+  if (known) return known;
   const parsed = SocketAttachment.safeParse(ws.deserializeAttachment());
-  return parsed.success ? parsed.data.airlock : undefined;
+  if (!parsed.success) return undefined;
+  parsedStates.set(ws, parsed.data.airlock);
+  return parsed.data.airlock;
 }
 
 export function writeAttachment(ws: WebSocket, state: SocketState): void {
   ws.serializeAttachment({ airlock: state });
+  parsedStates.delete(ws);
 }
 
 export const deviceTag = (deviceId: string) => `device:${deviceId}`;

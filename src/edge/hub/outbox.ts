@@ -55,6 +55,8 @@ interface OutboxRow extends Record<string, SqlStorageValue> {
 /** Fresh rows are also due this soon, so the alarm drains them if the immediate attempt never runs. */
 export const SAFETY_DELAY_MS = 1_000;
 const BATCH = 50;
+/** D1 binds at most 100 parameters per statement; an audit row has 10 columns. */
+const AUDIT_ROWS_PER_INSERT = 9;
 /** How long a drain waits for more rows to join its batch. */
 const COALESCE_MS = 5;
 
@@ -189,11 +191,34 @@ export class Outbox {
   }
 
   private async send(rows: readonly OutboxRow[]): Promise<void> {
-    const [first, ...rest] = rows.map((r) => this.statement(OutboxItemSchema.parse(JSON.parse(r.payload))));
+    const items = rows.map((r) => OutboxItemSchema.parse(JSON.parse(r.payload)));
+    const statements = [];
+    // Neighbouring audit rows go as one multi-row INSERT (building a query per row was most of a drain);
+    // everything else keeps its place in the order.
+    let audits: AuditRow[] = [];
+    const flushAudits = () => {
+      if (audits.length) statements.push(this.db.insert(auditLog).values(audits).onConflictDoNothing());
+      audits = [];
+    };
+    for (const item of items) {
+      if (item.kind === "audit") {
+        audits.push(item.row);
+        if (audits.length === AUDIT_ROWS_PER_INSERT) flushAudits();
+        continue;
+      }
+      flushAudits();
+      statements.push(this.statement(item));
+    }
+    flushAudits();
+    const [first, ...rest] = statements;
     if (first) await this.db.batch([first, ...rest]);
   }
 
   private remove(rows: readonly OutboxRow[]): void {
-    for (const row of rows) this.sql.exec(`DELETE FROM outbox WHERE id = ?`, row.id);
+    if (rows.length === 0) return;
+    this.sql.exec(
+      `DELETE FROM outbox WHERE id IN (${rows.map(() => "?").join(", ")})`,
+      ...rows.map((r) => r.id),
+    );
   }
 }
