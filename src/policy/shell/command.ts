@@ -154,6 +154,7 @@ function pathUnits(kind: "read" | "write", use: FileUse, cwd: CwdSet, run: Run):
       tilde: use.arg.tilde,
       glob: use.arg.glob,
       recursive: use.recursive,
+      operand: true,
     });
   }
 }

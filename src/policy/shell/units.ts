@@ -70,6 +70,11 @@ export interface PathUnit {
   glob: boolean;
   /** Every file below the path (grep -r, cp -r, tar). */
   recursive: boolean;
+  /**
+   * A file named in the arguments of the command unit before it (`x` in `rm -f x`), not a
+   * redirection: a grant pattern for that command may cover it.
+   */
+  operand?: true;
 }
 
 export interface UnparsableUnit {
