@@ -111,8 +111,30 @@ function judgeExec(
   ctx.recursive = false;
   ctx.glob = false;
   let v = evaluateSubject(policy, ctx, unit.argv[0] ?? "");
+  if (v.action === "ask" && unit.via !== undefined) v = viaWrapper(policy, base, ctx, unit, unit.via) ?? v;
   if (unit.dynamic !== null) v = atLeastAsk(v, unit.dynamic);
   return applyConcerns(v, unit.concerns);
+}
+
+/**
+ * A rule that allows the wrapper's whole command and names this program (`npx tsc:*` for the
+ * `tsc` that `npx tsc --noEmit` runs) allows the inner command too; one naming only the wrapper
+ * (`npx:*`, `sudo:*`) does not. The inner unit's own facts (prefixes, concerns) still apply.
+ */
+function viaWrapper(
+  policy: CompiledPolicy,
+  base: CelContext,
+  ctx: CelContext,
+  unit: ExecUnit,
+  via: string,
+): Verdict | null {
+  if (unit.program === "" || unit.program.includes("/")) return null;
+  ctx.command = via;
+  ctx.args = { ...base.args, command: via };
+  const v = evaluateSubject(policy, ctx, via.split(" ")[0] ?? "");
+  ctx.command = unit.text;
+  ctx.args = { ...base.args, command: unit.text };
+  return v.action === "allow" && ruleNames(v, unit.program) ? v : null;
 }
 
 function judgeUnit(

@@ -57,6 +57,11 @@ export interface ExecUnit {
   program: string;
   effect: Effect;
   concerns: Concern[];
+  /**
+   * The text of the wrapper command this one runs inside (`npx tsc --noEmit` for its `tsc
+   * --noEmit`): a rule that allows the wrapper and names this program allows this unit too.
+   */
+  via?: string;
 }
 
 export interface PathUnit {
