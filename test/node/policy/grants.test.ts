@@ -45,6 +45,7 @@ describe("patterns a card may offer", () => {
     [["npx", "some-pkg"], []],
     [["rm", "-f", "x"], ["rm *"]],
     [["ls", "-la"], ["ls *"]],
+    [["ln", "-s", "/home/u/.ssh/id_rsa", "key"], []],
     [["bash", "-c", "ls"], []],
     [["python3", "x.py"], []],
     [["sudo", "rm", "x"], []],
