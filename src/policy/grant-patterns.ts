@@ -28,8 +28,12 @@ const READ_ONLY_PROGRAMS = new Set([
   "dirname", "realpath", "readlink", "cut", "tr", "jq", "nl", "hostname",
 ]);
 
-/** Programs whose every invocation changes the workspace: `rm *` never covers a read, nor a read `rm`. */
-const MUTATING_PROGRAMS = new Set(["rm", "rmdir", "mkdir", "touch", "cp", "mv", "ln", "chmod", "chown"]);
+/**
+ * Programs whose every invocation changes the workspace: `rm *` never covers a read, nor a read `rm`.
+ * Not `ln`: a link in the workspace to `~/.ssh/id_rsa` makes a later read of an ordinary-looking name
+ * a read of a secret, so each link is granted exactly.
+ */
+const MUTATING_PROGRAMS = new Set(["rm", "rmdir", "mkdir", "touch", "cp", "mv", "chmod", "chown"]);
 
 /**
  * Programs with subcommands that differ in effect (`git status` reads, `git push` writes): a wider

@@ -3,27 +3,34 @@
 // a call only if it covers every unit; a unit whose meaning is not static can never be covered by an allow.
 import { canonicalJson, sha256Hex } from "./call-binding.ts";
 import { capabilityOf, resolvedPathOf } from "./capabilities.ts";
-import { execWider, pathWider, quoteArgv, urlWider } from "./grant-patterns.ts";
+import { execWider, pathWider, quoteArgv, quoteWord, urlWider } from "./grant-patterns.ts";
+import { needsPerson } from "./judge-bash.ts";
 import { clip, commandTooLarge, MAX_GRANT_UNITS, MAX_GRANTABLE_INPUT_CHARS } from "./limits.ts";
-import { normalizePath, resolvePath } from "./paths.ts";
+import { homeFor, normalizePath, relativeInside, resolveShellDir } from "./paths.ts";
 import { redactText } from "./redact.ts";
-import { analyzeShell } from "./shell-analysis.ts";
+import { isDenylistedPath, isProtectedWritePath } from "./secret-paths.ts";
+import { analyzeShell, type ExecUnit, type PathUnit, pathFacts } from "./shell-analysis.ts";
 import type { Capability, ToolCall } from "./types.ts";
 
-/** What a wider pattern is matched against; kept in memory only (it may hold secrets), never stored. */
+/**
+ * What a wider pattern is matched against; kept in memory only (it may hold secrets), never stored.
+ * `argv` carries `widen` false when no wider pattern may cover it (a prefix, a program path, a
+ * directory outside the call's); a `path` named as an operand carries its command's argv (`owner`),
+ * so a pattern for the command covers it when it is a plain file of the workspace.
+ */
 export type UnitSubject =
-  | { kind: "argv"; argv: readonly string[] }
-  | { kind: "path"; path: string }
+  | { kind: "argv"; argv: readonly string[]; widen: boolean }
+  | { kind: "path"; path: string; owner: readonly string[] | null }
   | { kind: "url"; method: string; origin: string };
 
 /** The stored part of a unit: no raw text, only a hash, a redacted display and the offered patterns. */
 export interface StoredUnit {
   capability: Capability;
-  /** sha256 of the unit's exact identity (`exec:git status`, `read:/abs/path` …): what an exact grant keeps. */
+  /** sha256 of the unit's exact identity (directory, prefixes and argv; the resolved path …): what an exact grant keeps. */
   hash: string;
   /** What a person sees: redacted and clipped. */
   display: string;
-  /** False when no allow grant may ever cover it (dynamic, unparsable, unknown target, too large). */
+  /** False when no allow grant may ever cover it (dynamic, a concern, unknown target or directory, too large). */
   coverable: boolean;
   /** Wider patterns a person may pick instead of the exact one (never spanning read-only and mutating). */
   wider: string[];
@@ -32,9 +39,6 @@ export interface StoredUnit {
 export interface GrantUnit extends StoredUnit {
   subject: UnitSubject | null;
 }
-
-/** Words the shell expands at run time: a command containing them means something else each time. */
-const EXPANDS = /[$`]/;
 
 function unit(
   capability: Capability,
@@ -54,29 +58,82 @@ function unit(
   };
 }
 
+/** A file tool's path: a secret or protected file is never covered, as no plain allow rule allows it. */
 function fileUnit(capability: "read" | "write", cwd: string, path: string | null): GrantUnit {
   if (path === null || path === "") return unit(capability, "<dynamic>", "<dynamic path>", null, false);
-  return unit(capability, path, path, { kind: "path", path }, true, pathWider(path, cwd));
+  const sensitive = capability === "write" ? isProtectedWritePath(path) : isDenylistedPath(path);
+  return unit(capability, path, path, { kind: "path", path, owner: null }, !sensitive, pathWider(path, cwd));
 }
 
-function shellUnits(command: string, cwd: string): GrantUnit[] {
+/**
+ * A simple command's identity is what bash runs: the directory it runs in, its assignment
+ * prefixes and its argv (the program as written, so `./ls` is not `ls`). A unit the judge says
+ * needs a person whatever a plain rule says (dynamic code, a concern such as `LD_PRELOAD`, an
+ * interactive session) is never coverable, nor one whose directory or words are not static.
+ */
+function execUnit(u: ExecUnit, cwd: string, home: string | null): GrantUnit {
+  const dir = resolveShellDir(u.cwd, cwd, home);
+  const argvText = quoteArgv(u.argv);
+  const prefixText = u.prefixes.map((p) => `${p.name}=${quoteWord(p.value ?? p.raw)}`);
+  const shown = [...prefixText, argvText].join(" ");
+  const display = dir === null || dir === cwd ? shown : `(in ${dir}) ${shown}`;
+  const identity = JSON.stringify([dir, u.prefixes.map((p) => [p.name, p.value]), u.argv]);
+  const coverable =
+    dir !== null &&
+    needsPerson(u, cwd, home) === null &&
+    !u.words.some((w) => w.value === null) &&
+    !u.prefixes.some((p) => p.value === null);
+  // A wider pattern names a program and its first words only: it covers a command on PATH, with no
+  // prefix, run in the call's directory or below.
+  const widen =
+    coverable &&
+    u.prefixes.length === 0 &&
+    !u.program.includes("/") &&
+    relativeInside(cwd, dir ?? "/") !== null;
+  return unit(
+    "exec",
+    identity,
+    display,
+    { kind: "argv", argv: u.argv, widen },
+    coverable,
+    widen ? execWider(u.argv) : [],
+  );
+}
+
+/**
+ * A file the command reads or writes, by the path bash resolves (`~`, `cd`). An operand of a
+ * widenable command inside the workspace may be covered by the command's pattern (`rm *` covers
+ * the `x` of `rm -f x`); a redirection never is.
+ */
+function shellPathUnit(u: PathUnit, owner: GrantUnit | null, cwd: string, home: string | null): GrantUnit {
+  const facts = pathFacts(u, cwd, home);
+  const path = facts.path;
+  if (path === null) return unit(u.kind, "<dynamic>", `<unknown path ${u.text}>`, null, false);
+  const coverable = needsPerson(u, cwd, home) === null;
+  const s = owner?.subject;
+  const inherits = coverable && u.operand === true && facts.inside && s?.kind === "argv" && s.widen;
+  const subject: UnitSubject = { kind: "path", path, owner: inherits ? s.argv : null };
+  return unit(u.kind, path, path, subject, coverable, inherits && owner ? owner.wider : []);
+}
+
+function shellUnits(command: string, cwd: string, home: string | null): GrantUnit[] {
   if (commandTooLarge(command)) {
     return [unit("exec", `<too large>${command.length}`, command.slice(0, 400), null, false)];
   }
   const out: GrantUnit[] = [];
+  let owner: GrantUnit | null = null;
   for (const u of analyzeShell(command).units) {
     switch (u.kind) {
-      case "exec": {
-        const text = quoteArgv(u.argv);
-        const coverable = u.dynamic === null && !u.argv.some((w) => EXPANDS.test(w));
-        out.push(unit("exec", text, text, { kind: "argv", argv: u.argv }, coverable, execWider(u.argv)));
+      case "exec":
+        owner = execUnit(u, cwd, home);
+        out.push(owner);
         break;
-      }
       case "write":
       case "read":
-        out.push(fileUnit(u.kind, cwd, u.path === null ? null : resolvePath(cwd, u.path)));
+        out.push(shellPathUnit(u, u.operand === true ? owner : null, cwd, home));
         break;
       case "unparsable":
+        owner = null;
         out.push(unit("exec", `<unparsable>${u.text}`, u.text, null, false));
         break;
     }
@@ -131,7 +188,7 @@ export function grantUnitsOf(call: ToolCall): GrantUnit[] {
       const command = call.input.command;
       if (typeof command !== "string" || command.trim() === "")
         return [unit("exec", "<dynamic>", "<no command>", null, false)];
-      return bound(shellUnits(command, cwd));
+      return bound(shellUnits(command, cwd, homeFor(call.cwd, call.home)));
     }
     case "read":
     case "write":
@@ -159,6 +216,11 @@ export function bound(units: GrantUnit[]): GrantUnit[] {
     const seen = byHash.get(u.hash);
     if (!seen) byHash.set(u.hash, u);
     else if (seen.coverable && !u.coverable) byHash.set(u.hash, { ...seen, coverable: false, wider: [] });
+    else if (seen.subject?.kind === "path" && !sameOwner(seen.subject, u.subject)) {
+      // A file that is both an operand and a redirection target (or operand of two commands) is
+      // covered by its exact path only.
+      byHash.set(u.hash, { ...seen, wider: [], subject: { ...seen.subject, owner: null } });
+    }
   }
   const out = [...byHash.values()];
   if (out.length <= MAX_GRANT_UNITS) return out;
@@ -166,6 +228,11 @@ export function bound(units: GrantUnit[]): GrantUnit[] {
     ...out.slice(0, MAX_GRANT_UNITS),
     unit("exec", "<too many units>", `… ${out.length - MAX_GRANT_UNITS} more parts`, null, false),
   ];
+}
+
+function sameOwner(a: UnitSubject, b: UnitSubject | null): boolean {
+  if (a.kind !== "path" || b?.kind !== "path") return false;
+  return a.owner !== null && b.owner !== null && quoteArgv(a.owner) === quoteArgv(b.owner);
 }
 
 /** The part of a unit that may be stored (the hub keeps it per call to build grants when a person answers). */

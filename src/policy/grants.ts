@@ -55,14 +55,19 @@ function legacyDenyCovers(rule: GrantRule, unit: GrantUnit): boolean {
 
 /** Whether one rule covers one unit (agent and version are checked by the caller). */
 export function ruleCovers(rule: GrantRule, unit: GrantUnit): boolean {
+  const s = unit.subject;
+  // A command's pattern covers the workspace files named as its operands (`rm *` and the x of `rm -f x`).
+  if (rule.match === "prefix" && rule.capability === "exec" && s?.kind === "path" && s.owner !== null)
+    return rule.pattern !== null && unit.coverable && execPatternCovers(rule.pattern, s.owner);
   if (rule.capability !== unit.capability) return false;
   if (rule.match === "exact") return rule.scopeHash !== null && rule.scopeHash === unit.hash;
   if (rule.match === "legacy") return rule.effect === "deny" && legacyDenyCovers(rule, unit);
-  // A wider allow never covers a unit whose meaning is not static.
+  // A wider allow never covers a unit whose meaning is not static, nor a command with a prefix, a
+  // program path or a directory outside the call's.
   if (rule.effect === "allow" && !unit.coverable) return false;
-  const s = unit.subject;
   if (rule.pattern === null || s === null) return false;
-  if (s.kind === "argv") return execPatternCovers(rule.pattern, s.argv);
+  if (s.kind === "argv")
+    return (rule.effect === "deny" || s.widen) && execPatternCovers(rule.pattern, s.argv);
   if (s.kind === "path") return pathPatternCovers(rule.pattern, s.path);
   return urlPatternCovers(rule.pattern, s.method, s.origin);
 }
@@ -124,7 +129,11 @@ export function rulesForAnswer(
   const versionRange = effect === "allow" && scope === "always" ? versionRangeFor(agent.version) : null;
   const base = { agentId: agent.id, versionRange, effect };
   if (pattern !== undefined) {
-    const capability = units[0]?.capability ?? "tool";
+    // The unit that offers the pattern itself (an operand only inherits its command's).
+    const capability =
+      units.find((u) => u.capability === "exec" && u.wider.includes(pattern))?.capability ??
+      units[0]?.capability ??
+      "tool";
     return [{ ...base, capability, match: "prefix", pattern, scopeHash: null }];
   }
   return units
@@ -141,6 +150,9 @@ export function rulesForAnswer(
 /** Wider patterns that cover every unit shown (offered as one choice), in the order the first unit offers them. */
 export function offeredPatterns(units: readonly StoredUnit[]): string[] {
   const [first, ...rest] = units;
-  if (!first || units.some((u) => !u.coverable || u.capability !== first.capability)) return [];
+  // Operands carry their command's patterns, so `rm -f x` (a command and a write) still offers `rm *`;
+  // a command's pattern (` *`) is never a path's (`/**`), so only an operand can share it.
+  const mixed = (u: StoredUnit) => u.capability !== first?.capability && first?.capability !== "exec";
+  if (!first || units.some((u) => !u.coverable || mixed(u))) return [];
   return first.wider.filter((p) => rest.every((u) => u.wider.includes(p)));
 }

@@ -10,10 +10,10 @@ import { commandTooLarge, MAX_JUDGED_COMMAND_CHARS } from "./limits.ts";
 import { resolveShellDir } from "./paths.ts";
 import { analyzeShell } from "./shell/analysis.ts";
 import { memo } from "./shell/memo.ts";
-import { pathFacts } from "./shell/path-facts.ts";
+import { type PathFacts, pathFacts } from "./shell/path-facts.ts";
 import { redactedText } from "./shell/redacted.ts";
 import { unitRisk } from "./shell/risk.ts";
-import type { Concern, ExecUnit, ShellUnit } from "./shell/units.ts";
+import type { Concern, ExecUnit, PathUnit, ShellUnit } from "./shell/units.ts";
 
 const MAX_REASONS = 24;
 
@@ -111,8 +111,30 @@ function judgeExec(
   ctx.recursive = false;
   ctx.glob = false;
   let v = evaluateSubject(policy, ctx, unit.argv[0] ?? "");
+  if (v.action === "ask" && unit.via !== undefined) v = viaWrapper(policy, base, ctx, unit, unit.via) ?? v;
   if (unit.dynamic !== null) v = atLeastAsk(v, unit.dynamic);
   return applyConcerns(v, unit.concerns);
+}
+
+/**
+ * A rule that allows the wrapper's whole command and names this program (`npx tsc:*` for the
+ * `tsc` that `npx tsc --noEmit` runs) allows the inner command too; one naming only the wrapper
+ * (`npx:*`, `sudo:*`) does not. The inner unit's own facts (prefixes, concerns) still apply.
+ */
+function viaWrapper(
+  policy: CompiledPolicy,
+  base: CelContext,
+  ctx: CelContext,
+  unit: ExecUnit,
+  via: string,
+): Verdict | null {
+  if (unit.program === "" || unit.program.includes("/")) return null;
+  ctx.command = via;
+  ctx.args = { ...base.args, command: via };
+  const v = evaluateSubject(policy, ctx, via.split(" ")[0] ?? "");
+  ctx.command = unit.text;
+  ctx.args = { ...base.args, command: unit.text };
+  return v.action === "allow" && ruleNames(v, unit.program) ? v : null;
 }
 
 function judgeUnit(
@@ -154,23 +176,44 @@ function judgeUnit(
   ctx.recursive = unit.recursive;
   ctx.glob = unit.glob;
   let v = evaluateSubject(policy, ctx, "");
-  if (facts.path === null)
-    v = atLeastAsk(
-      v,
-      `the path of \`${redactedText(unit)}\` is not known before it runs (a variable, \`~user\`, an unknown directory or a \`..\` after a symlink)`,
-    );
+  if (facts.path === null) v = atLeastAsk(v, unknownPath(unit));
+  return applyConcerns(v, pathConcerns(unit, facts));
+}
+
+function unknownPath(unit: PathUnit): string {
+  return `the path of \`${redactedText(unit)}\` is not known before it runs (a variable, \`~user\`, an unknown directory or a \`..\` after a symlink)`;
+}
+
+/** What a rule must name to allow a read or write: a secret or protected file, a recursive read. */
+function pathConcerns(unit: PathUnit, facts: PathFacts): Concern[] {
   const concerns: Concern[] = [];
   if (facts.sensitive)
     concerns.push({
       mention: "sensitive",
-      reason: `\`${redactedText(unit)}\` ${unit.glob ? "could match" : "is"} ${tool === "read" ? "a secret" : "a file that holds secrets or decides what runs"}`,
+      reason: `\`${redactedText(unit)}\` ${unit.glob ? "could match" : "is"} ${unit.kind === "read" ? "a secret" : "a file that holds secrets or decides what runs"}`,
     });
   if (unit.recursive)
     concerns.push({
       mention: "recursive",
       reason: `\`${redactedText(unit)}\` is read with every file below it, secrets included`,
     });
-  return applyConcerns(v, concerns);
+  return concerns;
+}
+
+/**
+ * Why a unit is never allowed without a person unless a rule names something (dynamic code, a
+ * concern, an unknown path); null when a plain allow rule could allow it. Grants
+ * cover only units for which this is null: a grant may do what a plain allow rule could, no more.
+ */
+export function needsPerson(unit: ShellUnit, callCwd: string, home: string | null): string | null {
+  if (unit.kind === "unparsable") return `cannot parse \`${redactedText(unit)}\`: ${unit.reason}`;
+  if (unit.kind === "exec") {
+    if (unit.dynamic !== null) return unit.dynamic;
+    return unit.concerns[0]?.reason ?? null;
+  }
+  const facts = pathFacts(unit, callCwd, home);
+  if (facts.path === null) return unknownPath(unit);
+  return pathConcerns(unit, facts)[0]?.reason ?? null;
 }
 
 export function judgeBash(

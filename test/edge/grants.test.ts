@@ -143,6 +143,37 @@ describe("every judged unit must be covered", () => {
     expect(attack.status).toBe(202);
   });
 
+  it("a grant for ls or rm -f passwd never covers a prefix, another directory, a program path or a wrapper's other command", async () => {
+    const d = await device();
+    for (const command of ["ls", "rm -f passwd", "timeout 5 ls"]) {
+      await d.decide(request(bash(command)));
+      await answerFirst(d, "approve", { scope: "always" });
+      expect(await decideJson(d, bash(command)), command).toMatchObject({ body: { source: "grant" } });
+    }
+    for (const attack of [
+      "LD_PRELOAD=./evil.so ls",
+      "PATH=.:$PATH ls",
+      "GIT_CONFIG_PARAMETERS=x ls",
+      "cd /etc && rm -f passwd",
+      "./ls",
+      "timeout 5 rm -rf ~",
+    ]) {
+      const { status, body } = await decideJson(d, bash(attack));
+      expect(status, attack).toBe(202);
+      expect(body.source, attack).toBeUndefined();
+    }
+  });
+
+  it("a unit the judge says needs a person is never offered as a grant", async () => {
+    const d = await device();
+    await d.decide(request(bash("LD_PRELOAD=./evil.so ls")));
+    const card = await grantChoices(d);
+    expect(card?.options).not.toContain("allow_always");
+    expect(card?.grant.wider).toEqual([]);
+    await answerFirst(d, "approve", { scope: "always" });
+    expect(await grantsOf(d)).toEqual([]);
+  });
+
   it("a dynamic command can never be granted: no always/session option, and an always answer saves nothing", async () => {
     const d = await device();
     await d.decide(request(bash("$CMD --all")));

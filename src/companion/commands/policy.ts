@@ -7,9 +7,12 @@ import {
   type CompiledPolicy,
   compilePolicy,
   type DecisionRecord,
-  decide,
   EmergencyControlsSchema,
+  type GrantUnit,
+  judgeCall,
+  offeredPatterns,
   type PolicySource,
+  storedUnit,
 } from "../../policy/index.ts";
 import { type Command, type CommandIo, ExitCode } from "../command.ts";
 import { parseCommandArgs, UsageError } from "../command-args.ts";
@@ -37,6 +40,16 @@ function renderRecord(r: DecisionRecord): string {
   ];
   if (r.message) lines.push(`message:    ${r.message}`);
   lines.push("reasons:", ...r.reasons.map((x) => `  - ${x}`));
+  return `${lines.join("\n")}\n`;
+}
+
+/** What an "allow always" on this call would save: each unit, and the wider patterns a card would offer. */
+function renderGrant(units: readonly GrantUnit[]): string {
+  const lines = ["grant units (an allow grant must cover every one):"];
+  for (const u of units)
+    lines.push(`  - ${u.capability} ${u.display}${u.coverable ? "" : " (never covered by an allow grant)"}`);
+  const wider = offeredPatterns(units.map(storedUnit));
+  if (wider.length > 0) lines.push(`wider patterns offered: ${wider.join(", ")}`);
   return `${lines.join("\n")}\n`;
 }
 
@@ -104,11 +117,16 @@ Exit codes: 0 allow or ask, 1 deny or hidden, 2 bad arguments, 3 policy could no
       cwd,
       ...(values.agent ? { agent: values.agent } : {}),
     };
-    const record = decide(policy, call, {
+    // Through the agent tool-name table, as a hook judges it (Claude Code's `Bash` is the shell).
+    const { record, units } = judgeCall(policy, call, {
       hasUI: !values["no-ui"],
       ...(values["declared-host"] ? { declaredHosts: values["declared-host"] } : {}),
     });
-    io.stdout(values.json ? `${JSON.stringify(record, null, 2)}\n` : renderRecord(record));
+    io.stdout(
+      values.json
+        ? `${JSON.stringify(record, null, 2)}\n`
+        : `${renderRecord(record)}${record.action === "ask" ? renderGrant(units) : ""}`,
+    );
     return record.action === "deny" || record.action === "hidden" ? ExitCode.failure : ExitCode.ok;
   },
 };
@@ -215,7 +233,7 @@ Exit codes: 0 all cases pass, 1 any mismatch, 2 bad scenario file or arguments, 
         const cwd = resolve(io.cwd, c.cwd ?? ".");
         const policy = fixedPolicy ?? compileOrReport(sourcesFor([], cwd, io.env), io);
         if (!policy) return ExitCode.config;
-        const record = decide(
+        const { record } = judgeCall(
           policy,
           { tool: c.tool, input: c.input, cwd, ...(c.agent ? { agent: c.agent } : {}) },
           {

@@ -34,6 +34,8 @@ export interface Run {
   /** Analyses a script string run by this command: in `shell` (eval) or a copy of it (bash -c). */
   script(src: string, shell: Shell, depth: number): void;
   depth: number;
+  /** The wrapper whose inner command is being analysed (see `ExecUnit.via`). */
+  via?: string;
 }
 
 const MAX_DEPTH = 8;
@@ -154,6 +156,7 @@ function pathUnits(kind: "read" | "write", use: FileUse, cwd: CwdSet, run: Run):
       tilde: use.arg.tilde,
       glob: use.arg.glob,
       recursive: use.recursive,
+      operand: true,
     });
   }
 }
@@ -298,7 +301,9 @@ export function simpleCommand(input: CommandInput, run: Run): void {
       effect: "run" as const,
       concerns: baseConcerns,
     };
-    run.push(execUnit(argv, fields));
+    const unknown = execUnit(argv, fields);
+    if (run.via !== undefined) unknown.via = run.via;
+    run.push(unknown);
     if (head.value.includes("/"))
       run.push(execUnit([{ ...head, value: name, raw: name }, ...argv.slice(1)], fields));
     return;
@@ -351,6 +356,7 @@ export function simpleCommand(input: CommandInput, run: Run): void {
 
   const cwd = shell.cwd;
   const exec = execUnit(argv, { prefixes, cwd, dynamic, effect, concerns });
+  if (run.via !== undefined) exec.via = run.via;
   run.push(exec);
   if (head.value.includes("/")) {
     // /bin/rm must meet the rules written for rm; the full path is judged as well.
@@ -368,7 +374,7 @@ export function simpleCommand(input: CommandInput, run: Run): void {
     run.push({ kind: "unparsable", text: exec.text, reason: "commands nested too deeply" });
     return;
   }
-  const child: Run = { ...run, depth: run.depth + 1 };
+  const child: Run = { ...run, depth: run.depth + 1, via: exec.text };
   for (const inner of judged.inner)
     simpleCommand({ argv: inner, prefixes, stdin: null, shell: copyShell(shell) }, child);
 

@@ -2,6 +2,7 @@
 // (log --output), read any file (diff --no-index), run programs (--ext-diff, --textconv,
 // -c core.pager=…, grep -O, rebase -x) or open an editor. The tables here say which
 // subcommands only read and which options write, run or escape; judgeGit applies them.
+import { isDenylistedPath } from "../secret-paths.ts";
 import type { Effect } from "./file-programs.ts";
 import { lookup } from "./lookup.ts";
 import type { Arg } from "./wrappers.ts";
@@ -366,12 +367,14 @@ export function judgeGit(argv: readonly Arg[]): GitJudgement {
   let noIndex = false;
   let afterDashes = false;
   const operands: Arg[] = [];
+  const pathspecs = new Set<Arg>();
   for (let k = 0; k < rest.length; k++) {
     const a = rest[k] as Arg;
     const v = a.value;
     if (v === null) continue;
     if (afterDashes || !v.startsWith("-") || v === "-") {
       operands.push(a);
+      if (afterDashes) pathspecs.add(a);
       continue;
     }
     if (v === "--") {
@@ -416,7 +419,7 @@ export function judgeGit(argv: readonly Arg[]): GitJudgement {
     if (sub === "grep" && operands.length <= 1)
       out.reads.push({ arg: { value: ".", raw: ".", glob: false, tilde: false }, recursive: true });
   }
-  if (!noIndex) out.reads.push(...contentReads(sub, rest, operands));
+  if (!noIndex) out.reads.push(...contentReads(sub, rest, operands, pathspecs));
   if (sub === "config" && out.effect === "read" && printsConfigSecrets(args))
     out.reads.push({
       arg: { value: ".git/config", raw: ".git/config", glob: false, tilde: false },
@@ -452,6 +455,7 @@ function contentReads(
   sub: string,
   rest: readonly Arg[],
   operands: readonly Arg[],
+  pathspecs: ReadonlySet<Arg>,
 ): { arg: Arg; recursive: boolean }[] {
   if (!SHOWS_CONTENT.has(sub)) return [];
   const patternGiven = rest.some(
@@ -464,6 +468,7 @@ function contentReads(
     if (v === null || v === "-" || v.startsWith(":/") || v.startsWith(":!") || v.startsWith(":^")) continue;
     const colon = v.indexOf(":");
     if (colon < 0) {
+      if (!pathspecs.has(a) && isRevision(v)) continue;
       out.push({ arg: a, recursive: false });
       continue;
     }
@@ -472,4 +477,17 @@ function contentReads(
     if (path !== "") out.push({ arg: { ...a, value: path, glob: false, tilde: false }, recursive: false });
   }
   return out;
+}
+
+const REV = String.raw`(?:HEAD|FETCH_HEAD|ORIG_HEAD|MERGE_HEAD|[0-9a-f]{7,40})(?:[~^][0-9]*)*`;
+const REVISION = new RegExp(`^${REV}(?:\\.{2,3}${REV})?$`);
+
+/**
+ * An operand before `--` that only a revision looks like (`HEAD~1`, `HEAD^`, a sha, `A..B` of
+ * those): git reads a file of that name only when it is not a revision (both is an "ambiguous
+ * argument" error), and no such name is a secret, so it is not judged as a file read. Branch
+ * names (`main`) are ordinary file names too and stay reads.
+ */
+function isRevision(v: string): boolean {
+  return REVISION.test(v) && !isDenylistedPath(v);
 }

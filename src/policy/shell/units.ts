@@ -57,6 +57,11 @@ export interface ExecUnit {
   program: string;
   effect: Effect;
   concerns: Concern[];
+  /**
+   * The text of the wrapper command this one runs inside (`npx tsc --noEmit` for its `tsc
+   * --noEmit`): a rule that allows the wrapper and names this program allows this unit too.
+   */
+  via?: string;
 }
 
 export interface PathUnit {
@@ -70,6 +75,11 @@ export interface PathUnit {
   glob: boolean;
   /** Every file below the path (grep -r, cp -r, tar). */
   recursive: boolean;
+  /**
+   * A file named in the arguments of the command unit before it (`x` in `rm -f x`), not a
+   * redirection: a grant pattern for that command may cover it.
+   */
+  operand?: true;
 }
 
 export interface UnparsableUnit {

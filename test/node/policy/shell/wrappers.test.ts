@@ -300,3 +300,21 @@ describe("builtins that change what later lines run", () => {
     expect(judge(READ_ONLY, command).action).toBe("allow");
   });
 });
+
+describe("a rule for a wrapper allows the inner command only if it names it", () => {
+  const rule = (name: string, prefix: string) =>
+    `  - name: ${name}\n    condition: 'tool == "bash" && (command == "${prefix}" || command.startsWith("${prefix} "))'\n    action: allow\n`;
+  it("npx tsc:* allows npx tsc's tsc; npx:* and sudo:* never allow what they run", () => {
+    const tsc = compile(user(`default_action: ask\nrules:\n${rule("tsc", "npx tsc")}`));
+    expect(judge(tsc, "npx tsc --noEmit").action).toBe("allow");
+    expect(judge(tsc, "npx evil").action).toBe("ask");
+    expect(judge(tsc, "npx tsc-evil").action).toBe("ask");
+    // The inner command's own concerns still need naming.
+    expect(judge(tsc, "LD_PRELOAD=./e.so npx tsc").action).toBe("ask");
+    const wrappers = compile(
+      user(`default_action: ask\nrules:\n${rule("npx", "npx")}${rule("sudo", "sudo")}`),
+    );
+    for (const attack of ["npx evil", "sudo rm -rf x", "sudo ls"])
+      expect(judge(wrappers, attack).action, attack).toBe("ask");
+  });
+});
