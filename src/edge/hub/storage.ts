@@ -132,6 +132,8 @@ const migrations: string[][] = [
   [`ALTER TABLE calls ADD COLUMN shown_text TEXT`, `ALTER TABLE calls ADD COLUMN shown_chars INTEGER`],
   // Fresh outbox rows are read in order without scanning the table (see Outbox.drainBatch).
   [`CREATE INDEX outbox_fresh ON outbox (attempts, created_at, id)`],
+  // Due retries are found without walking the fresh rows, which are also "due" after the safety delay.
+  [`CREATE INDEX outbox_retry ON outbox (next_attempt_at) WHERE attempts > 0`],
 ];
 
 export function migrateHubStorage(sql: SqlStorage): void {
