@@ -136,8 +136,11 @@ export function rulesForAnswer(
       "tool";
     return [{ ...base, capability, match: "prefix", pattern, scopeHash: null }];
   }
+  // "Deny always" on a command denies that command; it does not also deny every file the command named
+  // (denying `cat .env > out.txt` must not make every later write to out.txt fail).
+  const commands = units.some((u) => u.capability === "exec");
   return units
-    .filter((u) => effect === "deny" || u.coverable)
+    .filter((u) => (effect === "deny" ? !commands || u.capability === "exec" : u.coverable))
     .map((u) => ({
       ...base,
       capability: u.capability,

@@ -131,6 +131,22 @@ describe("the grant matcher", () => {
     expect(matchGrants([rule({ pattern: "bash *" })], subject("bash -c ls"))).toBeUndefined();
   });
 
+  it("deny always on a command saves the command, not every file it names", () => {
+    const denied = (command: string) =>
+      rulesForAnswer(units(command).map(storedUnit), "deny", "always", { id: "a", version: "1.0.0" });
+    expect(units("rm -rf node_modules").map((u) => u.capability)).toContain("write");
+    expect(denied("rm -rf node_modules").map((r) => r.capability)).toEqual(["exec"]);
+    expect(denied("cat .env > out.txt").every((r) => r.capability === "exec")).toBe(true);
+    // A later write to out.txt by another command is not denied by that answer.
+    const rules = denied("cat .env > out.txt").map((r, i) => ({ ...r, id: `d${i}` }));
+    expect(
+      matchGrants(rules, { agentId: "a", agentVersion: "1.0.0", units: units("echo hi > out.txt") }),
+    ).toBeUndefined();
+    expect(
+      matchGrants(rules, { agentId: "a", agentVersion: "1.0.0", units: units("cat .env > out.txt") })?.effect,
+    ).toBe("deny");
+  });
+
   it("deny on any unit wins over allows; deny holds for every agent version, allow only its range", () => {
     const u = units("npm publish");
     const [allowRule] = rulesForAnswer(u.map(storedUnit), "allow", "always", { id: "a", version: "1.2.3" });
