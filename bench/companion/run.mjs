@@ -81,7 +81,7 @@ if (!process.argv.includes("--no-build")) {
   execFileSync(process.execPath, [join(root, "scripts", "bundle-hook.mjs")], { stdio: "inherit" });
 }
 
-// ---- a private HOME: policy (allow reads, ask the rest), a cached persisted grant for `make …` ---------
+// ---- a private HOME: policy (allow reads, ask the rest), a cached persisted grant for `npm run build …` ---------
 const dir = mkdtempSync(join(tmpdir(), "airlock-bench-"));
 const home = join(dir, "home");
 const airlockHome = join(home, ".airlock");
@@ -97,7 +97,19 @@ writeFileSync(
   JSON.stringify({
     fetched_at: new Date().toISOString(),
     grants: [
-      { id: "g-make", agent_id: "claude-code", capability: "exec", scope_pattern: "make*", effect: "allow" },
+      {
+        id: "g-build",
+        agent_id: "claude-code",
+        capability: "exec",
+        match: "prefix",
+        scope_pattern: "npm run build *",
+        scope_hash: null,
+        version_range: null,
+        effect: "allow",
+        created_at: new Date().toISOString(),
+        created_by: null,
+        prompt_id: null,
+      },
     ],
   }),
 );
@@ -122,7 +134,7 @@ const hookInput = (tool_name, tool_input, i) =>
     tool_use_id: `b${i}`,
   });
 const LOCAL_ALLOW = (i) => hookInput("Read", { file_path: join(project, "src", `f${i}.ts`) }, `r${i}`);
-const GRANT_HIT = (i) => hookInput("Bash", { command: `make build-${i}` }, `m${i}`);
+const GRANT_HIT = (i) => hookInput("Bash", { command: `npm run build target-${i}` }, `m${i}`);
 
 /** Preloaded into the paired runs: each process reports its own CPU time (user + system) on fd 3 as it exits. */
 const CPU_REPORTER = join(dir, "cpu-reporter.cjs");
@@ -301,7 +313,7 @@ try {
     return s;
   }
   const readCall = (i) => call("read", { path: join(project, "src", `f${i}.ts`) }, i);
-  const makeCall = (i) => call("bash", { command: `make build-${i}` }, i);
+  const makeCall = (i) => call("bash", { command: `npm run build target-${i}` }, i);
   results.in_process.decide_local_allow = await inProcess("daemon decide(): local allow", readCall, (c) =>
     inproc.decide(c),
   );
@@ -334,7 +346,7 @@ const report = {
     loadavg_1m_after: Math.round(loadavg()[0] * 100) / 100,
   },
   method:
-    'Each spawn series runs `node <args>` with the hook JSON on stdin, sequentially, timing spawn to exit (process start, hook entry load, decision, output). Baseline: `node -e ""` spawned the same way; hook_pair_baseline alternates with hook_local_allow_daemon round by round. Daemon: `airlock up`, unpaired, policy allowing reads, one cached persisted grant (make*). In-process: Daemon.decide() and a control-socket round trip from the same process.',
+    'Each spawn series runs `node <args>` with the hook JSON on stdin, sequentially, timing spawn to exit (process start, hook entry load, decision, output). Baseline: `node -e ""` spawned the same way; hook_pair_baseline alternates with hook_local_allow_daemon round by round. Daemon: `airlock up`, unpaired, policy allowing reads, one cached persisted grant (npm run build *). In-process: Daemon.decide() and a control-socket round trip from the same process.',
   results,
   ratios_vs_node_noop: Object.fromEntries(
     Object.entries(results.spawn).map(([k, s]) => [k, ratioOf(s, results.spawn.baseline_node_noop)]),
