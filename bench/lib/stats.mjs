@@ -57,3 +57,47 @@ export function writeResults(file, results) {
   writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
   console.log(`wrote ${file}`);
 }
+
+/** Deterministic PRNG (mulberry32) so a bootstrap is reproducible from its seed. */
+function rng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * Speedup of paired runs (baseline[i] and treated[i] measured back to back): mean(baseline) / mean(treated),
+ * with a percentile bootstrap 95% confidence interval over the pairs.
+ */
+export function pairedSpeedup(baseline, treated, resamples = 10_000, seed = 1) {
+  if (baseline.length !== treated.length || baseline.length === 0) throw new Error("paired samples differ");
+  const n = baseline.length;
+  const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  const point = mean(baseline) / mean(treated);
+  const random = rng(seed);
+  const ratios = [];
+  for (let r = 0; r < resamples; r++) {
+    let b = 0;
+    let t = 0;
+    for (let i = 0; i < n; i++) {
+      const k = Math.floor(random() * n);
+      b += baseline[k];
+      t += treated[k];
+    }
+    ratios.push(b / t);
+  }
+  ratios.sort((x, y) => x - y);
+  const round = (x) => Math.round(x * 100) / 100;
+  return {
+    n,
+    speedup: round(point),
+    ci95: [round(percentile(ratios, 2.5)), round(percentile(ratios, 97.5))],
+    baseline_mean_ms: round(mean(baseline)),
+    treated_mean_ms: round(mean(treated)),
+  };
+}

@@ -1,6 +1,7 @@
 // How hooks and adapters get a decision: through the daemon when it runs, else directly (policy, then the edge).
 import { daemonDisabled, type Env, promptTimeoutMs, socketPath } from "./config.ts";
 import { DaemonLost, DaemonUnavailable, sendControl } from "./daemon/control-client.ts";
+import { readSwitches } from "./futures/switches.ts";
 import { AgentToolCall, type CompanionDecision, denied } from "./tool-call.ts";
 
 export type { AgentToolCall, CompanionDecision } from "./tool-call.ts";
@@ -108,7 +109,8 @@ export async function forwardPromptText(
   options: { env?: Env } = {},
 ): Promise<boolean> {
   const env = options.env ?? process.env;
-  if (daemonDisabled(env)) return false;
+  // The prompt is only ever used for warming: with precognition off it goes nowhere (I10).
+  if (daemonDisabled(env) || !readSwitches(env).enabled) return false;
   try {
     const res = await sendControl(
       socketPath(env),

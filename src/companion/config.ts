@@ -105,4 +105,15 @@ export const HOOK_ENV_KEYS = [
   "AIRLOCK_CLAUDE_ASK",
   "AIRLOCK_PROMPT_TIMEOUT_MS",
   "AIRLOCK_HOOK_TIMEOUT_MS",
+  // Precognition's switches that shape a hook's answer (warm or not, rewrite or not, what the model is told), and
+  // the rewritten command's prefix; the engine's own limits are the daemon's.
+  "AIRLOCK_PRECOG",
+  "PI_PRECOG",
+  "AIRLOCK_PRECOG_TOOL_CACHE",
+  "PI_PRECOG_TOOL_CACHE",
+  "AIRLOCK_PRECOG_COMMAND_FUTURES",
+  "PI_PRECOG_COMMAND_FUTURES",
+  "AIRLOCK_PRECOG_INJECTION_MODE",
+  "PI_PRECOG_INJECTION_MODE",
+  "AIRLOCK_FUTURES_COMMAND",
 ] as const;

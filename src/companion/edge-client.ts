@@ -1,6 +1,7 @@
 // The companion's HTTP client for the edge's REST API: every answer parsed with the shared zod schemas.
 import { z } from "zod";
 import { LocalDecisionEvent } from "../protocol/audit.ts";
+import type { FuturesStats } from "../protocol/futures.ts";
 import {
   BindResponse,
   DecisionPending,
@@ -222,6 +223,15 @@ export class EdgeClient {
     await call(this.server, "/v1/audit/events", {
       method: "POST",
       body: { events },
+      token: this.#token,
+      timeoutMs: this.#timeoutMs,
+    });
+  }
+
+  async postFuturesStats(stats: FuturesStats): Promise<void> {
+    await call(this.server, "/v1/futures/stats", {
+      method: "POST",
+      body: stats,
       token: this.#token,
       timeoutMs: this.#timeoutMs,
     });

@@ -2,23 +2,29 @@
 // decision); inside the daemon, which now runs hooks for the fast hook entry, it is the daemon itself.
 import { type CompanionDecision, endSession, forwardPromptText, requestDecision } from "./client.ts";
 import type { Env } from "./config.ts";
+import { lookupFuture, warmFutures } from "./futures/client.ts";
+import { type PrecogHooks, precogHooks } from "./futures/hook-serving.ts";
+import { airlockPrefix } from "./futures/rewrite.ts";
 import type { AgentToolCall } from "./tool-call.ts";
 
-export interface HookCompanion {
+export interface HookCompanion extends PrecogHooks {
   decide(call: AgentToolCall, askMode: "approver" | "return"): Promise<CompanionDecision>;
-  /** The user's prompt, for warming read-only futures; never logged. */
-  promptText(text: string, sessionId: string, cwd: string): Promise<void>;
   endSession(sessionId: string): Promise<void>;
 }
 
 export function clientCompanion(env: Env): HookCompanion {
   return {
     decide: (call, askMode) => requestDecision(call, { env, askMode }),
-    promptText: async (text, sessionId, cwd) => {
-      await forwardPromptText(text, sessionId, cwd, { env });
-    },
     endSession: async (sessionId) => {
       await endSession(sessionId, { env });
     },
+    ...precogHooks(env, {
+      forward: async (prompt, sessionId, cwd) => {
+        await forwardPromptText(prompt, sessionId, cwd, { env });
+      },
+      warm: (cwd, source, text) => warmFutures(cwd, source, text, env),
+      lookup: (cwd, command) => lookupFuture(cwd, command, env),
+      prefix: () => airlockPrefix(env),
+    }),
   };
 }

@@ -118,7 +118,9 @@ export async function decideHook(
       const value = env[key];
       if (value !== undefined) passed[key] = value;
     }
-    const request = `${JSON.stringify({ id: `hook-${process.pid}`, type: "hook", agent, stdin, env: passed })}\n`;
+    // The entry tells the daemon which `airlock` to name when it rewrites a command to be served from a future.
+    const entry = { node: process.execPath, bin: binPath };
+    const request = `${JSON.stringify({ id: `hook-${process.pid}`, type: "hook", agent, stdin, env: passed, entry })}\n`;
     const budget = hookBudgetMs(env) + 5_000;
     const deadline = Date.now() + budget;
     const path = socketPath(env);

@@ -14,6 +14,7 @@ import { bootstrapRoutes } from "./routes/bootstrap.ts";
 import { connectRoutes } from "./routes/connect.ts";
 import { decisionRoutes } from "./routes/decisions.ts";
 import { deviceRoutes } from "./routes/devices.ts";
+import { futuresRoutes } from "./routes/futures.ts";
 import { grantRoutes } from "./routes/grants.ts";
 import { hookRoutes } from "./routes/hooks.ts";
 import { openApiDocument } from "./routes/openapi.ts";
@@ -43,6 +44,7 @@ const routeGroups = [
   pushRoutes,
   passkeyRoutes,
   policyToolRoutes,
+  futuresRoutes,
 ];
 
 /** Each registered route as a method and a path matcher, for telling 405 from 404. */

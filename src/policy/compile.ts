@@ -57,6 +57,7 @@ export function compilePolicy(sources: PolicySource[]): CompileResult {
   let headlessAsk: CompiledPolicy["headlessAsk"] = "deny";
   let confirmTimeoutMs: number | null = null;
   const hiddenTools = new Map<string, { layer: SourceLayer; path: string }>();
+  const futureCommands: CompiledPolicy["futureCommands"][number][] = [];
 
   for (const { source, config, tree } of loaded) {
     const trusted = source.layer !== "project" || source.trusted === true;
@@ -85,6 +86,8 @@ export function compilePolicy(sources: PolicySource[]): CompileResult {
     for (const tool of config.hidden_tools ?? []) {
       if (!hiddenTools.has(tool)) hiddenTools.set(tool, { layer: source.layer, path: source.path });
     }
+    // A warm runs a command: only a trusted layer may name one.
+    if (trusted) futureCommands.push(...(config.futures?.commands ?? []));
     loadedSources.push({ layer: source.layer, path: source.path, trusted, ignoredAllowRules });
   }
 
@@ -101,6 +104,7 @@ export function compilePolicy(sources: PolicySource[]): CompileResult {
       headlessAsk,
       hiddenTools,
       confirmTimeoutMs,
+      futureCommands,
       sources: loadedSources,
     },
   };

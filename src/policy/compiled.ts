@@ -1,5 +1,6 @@
 // The compiled policy: flat rule lists per precedence tier, indexed for the per-call loop.
 import type { CompiledCondition } from "./cel.ts";
+import type { FutureCommandConfig } from "./config-schema.ts";
 import type { FlatRule } from "./rule-tree.ts";
 import type { Action, LayerName, SourceLayer } from "./types.ts";
 
@@ -36,6 +37,8 @@ export interface CompiledPolicy {
   headlessAsk: "deny" | "allow";
   hiddenTools: ReadonlyMap<string, { layer: SourceLayer; path: string }>;
   confirmTimeoutMs: number | null;
+  /** Precognition command classes from trusted layers (an untrusted project file cannot add one). */
+  futureCommands: readonly FutureCommandConfig[];
   sources: readonly LoadedSource[];
 }
 

@@ -32,6 +32,24 @@ export const RuleSchema: z.ZodType<RuleConfig> = z.lazy(() =>
   }),
 );
 
+/** One program with plain words: nothing the shell would interpret (operators, quotes, expansions). */
+export const PLAIN_COMMAND = /^[\w@%+=:,./-]+(?: [\w@%+=:,./-]+)*$/;
+
+/**
+ * A user-defined precognition command class: one exact command (no shell operators, so it is one program
+ * with plain arguments) and the files whose change invalidates its cached result (none: a 2 s lifetime).
+ */
+export const FutureCommandSchema = z.strictObject({
+  name: z.string().min(1).max(80),
+  command: z
+    .string()
+    .min(1)
+    .max(200)
+    .regex(PLAIN_COMMAND, "one plain command: words without shell operators or quotes"),
+  causal: z.array(z.string().min(1).max(200)).max(100).optional(),
+});
+export type FutureCommandConfig = z.infer<typeof FutureCommandSchema>;
+
 export const ConfigSchema = z.strictObject({
   version: z.literal(1).optional(),
   default_action: z.enum(["allow", "deny", "block", "ask", "confirm"]).optional(),
@@ -41,6 +59,8 @@ export const ConfigSchema = z.strictObject({
   headless_ask: z.enum(["deny", "allow"]).optional(),
   rules: z.array(RuleSchema).optional(),
   hidden_tools: z.array(z.string().min(1)).optional(),
+  /** Extra command classes precognition may warm (still only when policy allows them without asking). */
+  futures: z.strictObject({ commands: z.array(FutureCommandSchema).max(50) }).optional(),
 });
 
 export type PermissionsConfig = z.infer<typeof ConfigSchema>;

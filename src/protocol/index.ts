@@ -6,6 +6,7 @@ export * from "./conveyor.ts";
 export * from "./dashboard.ts";
 export * from "./decisions.ts";
 export * from "./errors.ts";
+export * from "./futures.ts";
 export * from "./grants.ts";
 export * from "./limits.ts";
 export * from "./pairing.ts";

@@ -29,6 +29,8 @@ export const AUTHORITY = {
   read_grants: "companion",
   /** List the account's devices (doctor's token check). */
   read_devices: "companion",
+  /** Report precognition counts (hits, misses, time saved) for the dashboard. */
+  report_futures_stats: "companion",
   /** Open the hub websocket (what it may send there is decided per message). */
   connect: "companion",
   /** Propose side effects to the conveyor (the gate decides whether a person must approve). */
@@ -53,6 +55,8 @@ export const AUTHORITY = {
   manage_devices: "approver",
   /** Mint pairing codes (of either role). */
   mint_pairing_codes: "approver",
+  /** Read every companion's precognition counts. */
+  read_futures_stats: "approver",
   /** Read and export the audit log. */
   read_audit: "approver",
   /** Rotate the recovery code. */

@@ -66,12 +66,14 @@ describe("Codex with Airlock's hooks", { timeout: 180_000 }, () => {
   it("--install records the hooks' trust in config.toml, keeping the user's settings", async () => {
     const r = await runAirlock(["hook", "codex", "--install"], { ...box.env, CODEX_HOME: codexHome });
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain("trusted: 3 hook(s) recorded");
+    // PreToolUse, PermissionRequest, UserPromptSubmit and SessionStart (precognition's idle warming).
+    expect(r.stdout).toContain("trusted: 4 hook(s) recorded");
     const config = readFileSync(join(codexHome, "config.toml"), "utf8");
     expect(config).toContain("# my codex settings");
     expect(config).toContain('wire_api = "responses"');
     expect(config).toMatch(/\[features\]\nhooks = true/);
-    expect(config.match(/trusted_hash = "sha256:[0-9a-f]{64}"/g)).toHaveLength(3);
+    expect(config.match(/trusted_hash = "sha256:[0-9a-f]{64}"/g)).toHaveLength(4);
+    expect(config).toContain(":session_start:0:0");
     const codexCheck = (await doctor()).find((c) => c.check === "codex hooks");
     expect(codexCheck).toMatchObject({ status: "ok" });
   });

@@ -302,11 +302,48 @@ describe("views on a phone", () => {
     ["/jobs", "Jobs are not enabled on this server."],
     ["/schedules", "Schedules are not enabled on this server."],
     ["/chat", "Chat is not enabled on this server."],
-    ["/precog", "Precognition stats are not enabled on this server."],
   ])("%s says the feature is not enabled when the server lacks its API", async (path, words) => {
     await go(path);
     await page.getByText(words).waitFor({ timeout: WAIT_MS });
     await shot(`dashboard${path.replace("/", "-")}.png`);
+  });
+
+  it("/precog shows what a companion reported (POST /v1/futures/stats)", async () => {
+    const stats = {
+      enabled: true,
+      injectionMode: "silent-futures",
+      toolCache: true,
+      commandFutures: true,
+      generatedAt: new Date().toISOString(),
+      workspaces: [
+        {
+          workspaceId: "0123456789abcdef",
+          name: "airlock-demo",
+          files: 120,
+          futures: 2,
+          overflows: 0,
+          classes: [
+            {
+              class: "bash:npm test",
+              warms: 2,
+              hits: 3,
+              misses: { stale: 1 },
+              staleRejections: 1,
+              savedMs: 15_000,
+            },
+          ],
+        },
+      ],
+    };
+    const posted = await fetch(`${edge.base}/v1/futures/stats`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${companionToken}`, "content-type": "application/json" },
+      body: JSON.stringify(stats),
+    });
+    expect(posted.status).toBe(202);
+    await go("/precog");
+    await page.getByText("airlock-demo").waitFor({ timeout: WAIT_MS });
+    await shot("dashboard-precog.png");
   });
 
   it("More reaches every view", async () => {

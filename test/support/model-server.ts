@@ -1,8 +1,9 @@
 // A scripted stand-in for a remote LLM on 127.0.0.1: OpenAI-compatible /v1/chat/completions (SSE and
-// plain JSON) and Anthropic /v1/messages (SSE and plain JSON). It replays a script of turns and records
-// every request, so tests can assert on the tool results a real agent sent back.
+// plain JSON), the OpenAI Responses API (SSE, for Codex) and Anthropic /v1/messages (SSE and plain
+// JSON). It replays a script of turns and records every request, so tests can assert on the tool results a real agent sent back.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { answerResponses, responsesToolResults, responsesTurnIndex } from "./responses-api.ts";
 
 export interface ScriptedToolCall {
   name: string;
@@ -12,11 +13,14 @@ export interface ScriptedToolCall {
 export type ScriptedTurn = { toolCalls: ScriptedToolCall[] } | { text: string };
 
 export interface RecordedRequest {
-  api: "openai" | "anthropic" | "other";
+  api: "openai" | "anthropic" | "responses" | "other";
   method: string;
   path: string;
   headers: IncomingMessage["headers"];
   body: unknown;
+  /** performance.now() when the request arrived and when its answer was fully written (for benchmarks). */
+  receivedAt: number;
+  answeredAt?: number;
 }
 
 export interface ToolResultSeen {
@@ -68,6 +72,7 @@ function textOf(content: unknown): string {
 }
 
 function collectToolResults(request: RecordedRequest): ToolResultSeen[] {
+  if (request.api === "responses") return responsesToolResults(request.body);
   const out: ToolResultSeen[] = [];
   for (const message of messagesOf(request.body)) {
     if (request.api === "openai" && message.role === "tool") {
@@ -278,8 +283,21 @@ export async function startModelServer(
         ? "openai"
         : path.endsWith("/v1/messages")
           ? "anthropic"
-          : "other";
-      requests.push({ api, method: req.method ?? "GET", path, headers: req.headers, body });
+          : path.endsWith("/responses")
+            ? "responses"
+            : "other";
+      const record: RecordedRequest = {
+        api,
+        method: req.method ?? "GET",
+        path,
+        headers: req.headers,
+        body,
+        receivedAt: performance.now(),
+      };
+      requests.push(record);
+      res.once("finish", () => {
+        record.answeredAt = performance.now();
+      });
       if (path.endsWith("/v1/messages/count_tokens")) {
         res.writeHead(200, { "content-type": "application/json" });
         res.end(JSON.stringify({ input_tokens: 10 }));
@@ -290,9 +308,10 @@ export async function startModelServer(
         res.end(JSON.stringify({ error: { type: "not_found_error", message: `no route ${path}` } }));
         return;
       }
-      const index = turnIndex(body);
+      const index = api === "responses" ? responsesTurnIndex(body) : turnIndex(body);
       const turn: ScriptedTurn = (hasTools(body) ? script[index] : undefined) ?? { text: finalText };
       if (api === "openai") answerOpenAi(res, body, turn, index);
+      else if (api === "responses") answerResponses(res, body, turn, index);
       else answerAnthropic(res, body, turn, index);
     })().catch((error: unknown) => {
       res.writeHead(500, { "content-type": "application/json" });

@@ -41,6 +41,12 @@ export function permissionRequestOutput(decision: "allow" | "deny", reason: stri
   });
 }
 
+/** UserPromptSubmit: text added to the model's context (precognition's injection modes), or nothing. */
+export function promptContextOutput(context: string): HookResult {
+  if (context === "") return NOTHING;
+  return json({ hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: context } });
+}
+
 /** Exit 2 is both agents' blocking error: stderr goes to the model, the call does not run. */
 export function blockingError(reason: string): HookResult {
   return { stdout: "", stderr: `${reason}\n`, exitCode: 2 };

@@ -46,6 +46,16 @@ export const commands: CommandEntry[] = [
     load: async () => (await import("./hook.ts")).hookCodexCommand,
   },
   {
+    name: ["futures", "status"],
+    summary: "precognition hits, misses and time saved per workspace and class",
+    load: async () => (await import("./futures.ts")).futuresStatusCommand,
+  },
+  {
+    name: ["futures", "serve"],
+    summary: "serve a warmed command (what the Claude Code / Codex hook rewrites it to)",
+    load: async () => (await import("./futures.ts")).futuresServe,
+  },
+  {
     name: ["mcp"],
     summary: "run the governed MCP server (read, grep, ls, bash) on stdio",
     load: async () => (await import("./mcp.ts")).mcpCommand,

@@ -1,7 +1,45 @@
 // The daemon's control socket protocol: newline-delimited JSON, one request → one response, zod on both ends.
 import { z } from "zod";
+import { FutureMissReason, FuturesStats } from "../../protocol/futures.ts";
 import { HOOK_ENV_KEYS } from "../config.ts";
+import { TriggerSource } from "../futures/triggers.ts";
 import { AgentToolCall, CompanionDecision } from "../tool-call.ts";
+
+/** A call an adapter wants answered from a future: read a path, or run an exact command. */
+export const FutureRequest = z.discriminatedUnion("tool", [
+  z.strictObject({ tool: z.literal("read"), path: z.string().min(1).max(4096) }),
+  z.strictObject({
+    tool: z.literal("bash"),
+    command: z.string().min(1).max(100_000),
+    key: z.string().max(100).optional(),
+  }),
+]);
+export type FutureRequest = z.infer<typeof FutureRequest>;
+
+/** A served future: file bytes, or a command's output (in arrival order, per stream) and exit code. */
+export const FutureAnswer = z.union([
+  z.object({
+    hit: z.literal(true),
+    kind: z.literal("read"),
+    /** Base64 of the file's bytes. */
+    bytes: z.string(),
+    relative: z.string(),
+  }),
+  z.object({
+    hit: z.literal(true),
+    kind: z.literal("command"),
+    chunks: z.array(z.object({ stream: z.enum(["stdout", "stderr"]), data: z.string() })),
+    exitCode: z.number().int(),
+  }),
+  z.object({
+    hit: z.literal(false),
+    reason: FutureMissReason,
+    detail: z.string().optional(),
+    /** For a command: whether it is a precognition class in that workspace (so running it is allowed). */
+    classed: z.boolean().optional(),
+  }),
+]);
+export type FutureAnswer = z.infer<typeof FutureAnswer>;
 
 export const ControlRequest = z.discriminatedUnion("type", [
   z.strictObject({
@@ -37,9 +75,34 @@ export const ControlRequest = z.discriminatedUnion("type", [
     type: z.literal("hook"),
     agent: z.enum(["claude-code", "codex"]),
     stdin: z.string(),
-    /** The hook process's own switches that shape its answer (AIRLOCK_CLAUDE_ASK, timeouts). */
-    env: z.partialRecord(z.enum(HOOK_ENV_KEYS), z.string().max(100)).optional(),
+    /** The hook process's own switches that shape its answer (AIRLOCK_CLAUDE_ASK, timeouts, precognition's). */
+    env: z.partialRecord(z.enum(HOOK_ENV_KEYS), z.string().max(4096)).optional(),
+    /**
+     * The node and `airlock` entry the agent ran, so a command rewritten to `airlock futures serve` runs the same
+     * airlock (the daemon's own argv may be another entry, or a test runner).
+     */
+    entry: z.strictObject({ node: z.string().min(1).max(4096), bin: z.string().min(1).max(4096) }).optional(),
   }),
+  z.strictObject({
+    id: z.string().max(100),
+    type: z.literal("futures_warm"),
+    cwd: z.string().min(1).max(4096),
+    source: TriggerSource,
+    text: z.string().max(200_000).optional(),
+  }),
+  z.strictObject({
+    id: z.string().max(100),
+    type: z.literal("futures_serve"),
+    cwd: z.string().min(1).max(4096),
+    request: FutureRequest,
+  }),
+  z.strictObject({
+    id: z.string().max(100),
+    type: z.literal("futures_lookup"),
+    cwd: z.string().min(1).max(4096),
+    command: z.string().min(1).max(100_000),
+  }),
+  z.strictObject({ id: z.string().max(100), type: z.literal("futures_status") }),
 ]);
 export type ControlRequest = z.infer<typeof ControlRequest>;
 
@@ -89,6 +152,12 @@ export type DaemonStatus = z.infer<typeof DaemonStatus>;
 export const ControlResponse = z.discriminatedUnion("type", [
   z.object({ id: z.string(), type: z.literal("decision"), decision: CompanionDecision }),
   z.object({ id: z.string(), type: z.literal("ok") }),
+  /** Text to add to the model's context under the injection mode ("" in the default silent mode). */
+  z.object({ id: z.string(), type: z.literal("warmed"), injection: z.string() }),
+  z.object({ id: z.string(), type: z.literal("future"), answer: FutureAnswer }),
+  /** The key for `airlock futures serve <key> -- <command>`, or null when nothing is warmed for it. */
+  z.object({ id: z.string(), type: z.literal("future_key"), key: z.string().nullable() }),
+  z.object({ id: z.string(), type: z.literal("futures_stats"), stats: FuturesStats }),
   z.object({ id: z.string(), type: z.literal("status"), status: DaemonStatus }),
   z.object({ id: z.string(), type: z.literal("error"), message: z.string() }),
   z.object({

@@ -19,6 +19,9 @@ import {
 } from "../edge-approver.ts";
 import { EdgeClient, EdgeError } from "../edge-client.ts";
 import { readEmergencyCache, writeEmergencyCache } from "../emergency-cache.ts";
+import type { Precog } from "../futures/engine.ts";
+import { precogHooks } from "../futures/hook-serving.ts";
+import type { AirlockEntry } from "../futures/rewrite.ts";
 import { SessionGrants } from "../grants.ts";
 import type { HookCompanion } from "../hook-companion.ts";
 import { type AgentToolCall, type CompanionDecision, denied } from "../tool-call.ts";
@@ -26,6 +29,7 @@ import type { ControlRequest, ControlResponse, DaemonStatus } from "./control-pr
 import { listenControl } from "./control-server.ts";
 import { EdgeRuns } from "./edge-runs.ts";
 import { EdgeSync } from "./edge-sync.ts";
+import { FuturesService, isFuturesRequest } from "./futures-service.ts";
 import { HubConnection, type HubState } from "./hub-connection.ts";
 import { Journal } from "./journal.ts";
 import { PolicyStore } from "./policy-store.ts";
@@ -34,6 +38,8 @@ import { WaitingCalls } from "./waiting-calls.ts";
 const NO_EMERGENCY: EmergencyControls = { readOnly: false, disableHighImpact: false, blockedTools: [] };
 const GRANT_REFRESH_MS = 5 * 60_000;
 const AUDIT_FLUSH_DELAY_MS = 500;
+/** How often changed precognition stats are sent to the edge for the dashboard. */
+const FUTURES_STATS_MS = 60_000;
 
 export interface DaemonOptions {
   env: Env;
@@ -91,6 +97,7 @@ export class Daemon {
     (message) => this.#hub?.send(message),
     (line) => this.#log(line),
   );
+  readonly #futures: FuturesService;
 
   constructor(options: DaemonOptions) {
     this.#options = options;
@@ -100,6 +107,17 @@ export class Daemon {
     this.#policies = new PolicyStore(this.#env, options.log);
     this.#sync = new EdgeSync(this.#env, this.#log, this.#sessionGrants);
     this.#emergency = readEmergencyCache(this.#env) ?? NO_EMERGENCY;
+    this.#futures = new FuturesService({
+      env: this.#env,
+      log: this.#log,
+      policy: (cwd) => this.#policies.get(cwd),
+      emergency: () => this.#emergency,
+    });
+  }
+
+  /** The precognition engine (in-process users: the bench). */
+  get precog(): Precog {
+    return this.#futures.precog;
   }
 
   async start(): Promise<void> {
@@ -137,6 +155,7 @@ export class Daemon {
       }, GRANT_REFRESH_MS),
     );
     this.#timers.push(setInterval(() => this.#policies.refresh(), 2_000));
+    this.#timers.push(setInterval(() => void this.#futures.report(this.#edge), FUTURES_STATS_MS));
     for (const t of this.#timers) t.unref();
   }
 
@@ -146,15 +165,17 @@ export class Daemon {
     if (this.#graceTimer) clearTimeout(this.#graceTimer);
     if (this.#auditTimer) clearTimeout(this.#auditTimer);
     this.#hub?.stop();
+    await this.#futures.close();
     await new Promise<void>((resolve) => (this.#server ? this.#server.close(() => resolve()) : resolve()));
   }
 
   async handle(request: ControlRequest): Promise<ControlResponse> {
     this.#options.onRequest?.();
+    if (isFuturesRequest(request)) return this.#futures.handle(request);
     switch (request.type) {
       case "hook": {
         const env = { ...this.#env, ...request.env };
-        const companion = this.#hookCompanion();
+        const companion = this.#hookCompanion(env, request.entry);
         const result =
           request.agent === "claude-code"
             ? await runClaudeCodeHook(request.stdin, env, companion)
@@ -168,7 +189,8 @@ export class Daemon {
           decision: await this.decide(request.call, request.askMode),
         };
       case "prompt_text":
-        // The path by which prompt text will warm read-only futures; never logged (it is the user's words).
+        // Warms read-only futures; never logged (it is the user's words).
+        if (request.cwd) void this.#futures.warm(request.cwd, "prompt", request.text);
         return { id: request.id, type: "ok" };
       case "status":
         if (request.cwd) this.#policies.get(request.cwd);
@@ -179,12 +201,15 @@ export class Daemon {
     }
   }
 
-  /** What a hook event run inside the daemon asks of the companion: the daemon itself. */
-  #hookCompanion(): HookCompanion {
+  /**
+   * What a hook event run inside the daemon asks of the companion: the daemon itself, under the hook process's
+   * switches (`env`), rewriting served commands to the `airlock` the agent ran (`entry`).
+   */
+  #hookCompanion(env: Env, entry: AirlockEntry | undefined): HookCompanion {
     return {
       decide: (call, askMode) => this.decide(call, askMode),
-      promptText: async () => {},
       endSession: async (sessionId) => this.#endSession(sessionId),
+      ...precogHooks(env, this.#futures.hookBackend(env, entry)),
     };
   }
 
@@ -200,6 +225,8 @@ export class Daemon {
     askMode: "approver" | "return" = "approver",
   ): Promise<CompanionDecision> {
     this.#decisions++;
+    // A mutating call kills the running warm in its workspace before anything else happens.
+    this.#futures.precog.noteCall(agentCall.cwd, agentCall.tool, agentCall.input);
     const bound = this.#journal.bind(agentCall, localFingerprint(agentCall), this.#log);
     if ("conflict" in bound)
       return denied("Airlock denied this call: its call id was already used for a different call");

@@ -5,6 +5,7 @@ import { longPollUntil, promptTimeoutMs } from "../../policy/index.ts";
 import type { EmergencyControls, PromptDecision } from "../../protocol/capability.ts";
 import type { CreateProposalRequest, ProposalView } from "../../protocol/conveyor.ts";
 import type { DecisionRequest, DecisionResponse } from "../../protocol/decisions.ts";
+import type { FuturesStats } from "../../protocol/futures.ts";
 import type { CapabilityPrompt } from "../../protocol/prompts.ts";
 import { CLOSE_CODES, type ClientRole, type ServerMessage } from "../../protocol/socket.ts";
 import { ConveyorRuntime, type Proposer } from "../conveyor/runtime.ts";
@@ -16,6 +17,7 @@ import { deviceTag, readAttachment, roleTag } from "./attachment.ts";
 import { CompanionRuns } from "./companion-runs.ts";
 import { conveyorPorts } from "./conveyor-ports.ts";
 import { type DecideOutcome, HubEngine } from "./engine.ts";
+import { HubFuturesStats, type StoredFuturesStats } from "./futures-stats.ts";
 import { type Caller, deciderOf } from "./hub-context.ts";
 import { migrateProposalPrompts, nextWakeup, promptOfProposal, takeDueWakeups } from "./proposal-prompts.ts";
 import type { HubResult } from "./result.ts";
@@ -255,6 +257,16 @@ export class UserHub extends DurableObject<Env> {
   async setAccountPolicy(caller: Caller, text: string) {
     this.remember(caller);
     return this.engine.admin.setAccountPolicy(text, this.actor(caller));
+  }
+
+  async putFuturesStats(caller: Caller, stats: FuturesStats): Promise<void> {
+    this.remember(caller);
+    if (caller.deviceId) new HubFuturesStats(this.ctx.storage.sql).put(caller.deviceId, stats, new Date());
+  }
+
+  async futuresStats(caller: Caller): Promise<StoredFuturesStats[]> {
+    this.remember(caller);
+    return new HubFuturesStats(this.ctx.storage.sql).list();
   }
 
   async setPromptTimeout(caller: Caller, ms: number): Promise<void> {

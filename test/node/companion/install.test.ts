@@ -18,7 +18,7 @@ afterEach(() => rmSync(home, { recursive: true, force: true }));
 const readJson = (path: string): unknown => JSON.parse(readFileSync(path, "utf8"));
 
 describe("airlock hook claude-code --install", () => {
-  it("writes PreToolUse, PermissionRequest, UserPromptSubmit and SessionEnd with a timeout above the prompt timeout", () => {
+  it("writes PreToolUse, PermissionRequest, UserPromptSubmit, SessionEnd and SessionStart with a timeout above the prompt timeout", () => {
     const result = installClaudeHooks("user", home, env);
     expect(result.path).toBe(join(home, ".claude", "settings.json"));
     expect(result.timeoutSeconds).toBeGreaterThan(30);
@@ -34,6 +34,8 @@ describe("airlock hook claude-code --install", () => {
           { hooks: [{ type: "command", command: "airlock hook claude-code", timeout: 60 }] },
         ],
         SessionEnd: [{ hooks: [{ type: "command", command: "airlock hook claude-code", timeout: 60 }] }],
+        // Idle warming for precognition while the person types the first prompt.
+        SessionStart: [{ hooks: [{ type: "command", command: "airlock hook claude-code", timeout: 60 }] }],
       },
     });
   });

@@ -11,6 +11,7 @@ import {
   NOTHING,
   permissionRequestOutput,
   preToolUseOutput,
+  promptContextOutput,
 } from "../hook-output.ts";
 import { mapClaudeTool } from "./tools.ts";
 
@@ -56,7 +57,18 @@ function handler(companion: HookCompanion) {
         if (!input.tool_name)
           return denyOutput("PreToolUse", "Airlock denied this call: the hook input has no tool_name");
         const d = await decideFor(input, env, companion);
-        return preToolUseOutput(d.decision, d.reason);
+        // An allowed shell command that precognition warmed is served from its future (re-validated then).
+        const served =
+          d.decision === "allow" && input.tool_name === "Bash"
+            ? await companion.servingInput(input.tool_input ?? {}, input.cwd)
+            : undefined;
+        return served
+          ? preToolUseOutput(
+              "allow",
+              `${d.reason}; served from a precognition future if it still validates`,
+              served,
+            )
+          : preToolUseOutput(d.decision, d.reason);
       }
       case "PermissionRequest": {
         if (!input.tool_name)
@@ -67,14 +79,19 @@ function handler(companion: HookCompanion) {
         return permissionRequestOutput(d.decision, d.reason);
       }
       case "UserPromptSubmit":
-        if (input.prompt) await companion.promptText(input.prompt, input.session_id, input.cwd);
+        return promptContextOutput(
+          input.prompt ? await companion.promptText(input.prompt, input.session_id, input.cwd) : "",
+        );
+      case "SessionStart":
+        // Idle time while the person types the first prompt: precognition warms git status and the manifest.
+        await companion.sessionStarted(input.cwd);
         return NOTHING;
       case "SessionEnd":
         // The session's allow-for-session grants end with it (daemon cache and the edge).
         await companion.endSession(input.session_id);
         return NOTHING;
       default:
-        // Events Airlock does not gate (SessionStart, PostToolUse, …): no opinion.
+        // Events Airlock does not gate (PostToolUse, …): no opinion.
         return NOTHING;
     }
   };

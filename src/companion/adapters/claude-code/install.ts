@@ -10,6 +10,7 @@ export const CLAUDE_HOOKS: readonly HookSpec[] = [
   { event: "PermissionRequest", matcher: "*" },
   { event: "UserPromptSubmit" },
   { event: "SessionEnd" },
+  { event: "SessionStart" },
 ];
 
 /** User scope: `$CLAUDE_CONFIG_DIR/settings.json` or `~/.claude/settings.json`; project: `.claude/settings.json`. */

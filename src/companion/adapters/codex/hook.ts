@@ -11,6 +11,8 @@ import {
   type HookResult,
   NOTHING,
   permissionRequestOutput,
+  preToolUseOutput,
+  promptContextOutput,
 } from "../hook-output.ts";
 import { mapCodexTool } from "./tools.ts";
 
@@ -52,6 +54,16 @@ async function gate(input: CodexHookInput, companion: HookCompanion): Promise<Ho
       return denyOutput(event, `${prefix}${d.reason}`);
     }
   }
+  // Codex honours `updatedInput` with an explicit allow: a warmed shell command is served from its future.
+  if (event === "PreToolUse" && calls.length === 1 && calls[0]?.tool === "bash") {
+    const served = await companion.servingInput(input.tool_input ?? {}, input.cwd);
+    if (served)
+      return preToolUseOutput(
+        "allow",
+        "Airlock: served from a precognition future if it still validates",
+        served,
+      );
+  }
   return allow(event);
 }
 
@@ -62,7 +74,11 @@ function handler(companion: HookCompanion) {
       case "PermissionRequest":
         return gate(input, companion);
       case "UserPromptSubmit":
-        if (input.prompt) await companion.promptText(input.prompt, input.session_id, input.cwd);
+        return promptContextOutput(
+          input.prompt ? await companion.promptText(input.prompt, input.session_id, input.cwd) : "",
+        );
+      case "SessionStart":
+        await companion.sessionStarted(input.cwd);
         return NOTHING;
       default:
         return NOTHING;

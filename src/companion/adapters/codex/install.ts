@@ -10,6 +10,7 @@ export const CODEX_HOOKS: readonly HookSpec[] = [
   { event: "PreToolUse", matcher: "*" },
   { event: "PermissionRequest", matcher: "*" },
   { event: "UserPromptSubmit" },
+  { event: "SessionStart" },
 ];
 
 export function codexHooksPath(scope: "user" | "project", cwd: string, env: Env): string {

@@ -70,7 +70,27 @@ export async function bashTool(cwd: string, args: BashArgs, signal?: AbortSignal
   signal?.removeEventListener("abort", onAbort);
   if (exit.error) throw new ToolFailure(`Cannot run bash: ${exit.error.message}`);
 
-  const raw = Buffer.concat(chunks).toString("utf8");
+  return bashResult(Buffer.concat(chunks), {
+    dropped,
+    ending,
+    exitCode: exit.code,
+    timeout: args.timeout,
+  });
+}
+
+/** The bash result for a command's combined output: from a run, or from a re-validated precognition future. */
+export function bashResult(
+  output: Buffer,
+  run: {
+    dropped: boolean;
+    ending?: "timeout" | "aborted" | undefined;
+    exitCode: number | null;
+    timeout?: number | undefined;
+  },
+): ToolResult {
+  const kept = output.length > MAX_BUFFERED_BYTES ? output.subarray(-MAX_BUFFERED_BYTES) : output;
+  const dropped = run.dropped || kept.length < output.length;
+  const raw = kept.toString("utf8");
   const truncation = truncateTail(raw);
   let text = truncation.content || "(no output)";
   if (truncation.truncated || dropped) {
@@ -81,9 +101,10 @@ export async function bashTool(cwd: string, args: BashArgs, signal?: AbortSignal
       : `\n\n[Showing lines ${first}-${truncation.totalLines} of ${truncation.totalLines}${why}]`;
   }
   const withStatus = (status: string) => `${truncation.content ? `${text}\n\n` : ""}${status}`;
-  if (ending === "timeout") return errorResult(withStatus(`Command timed out after ${args.timeout} seconds`));
-  if (ending === "aborted") return errorResult(withStatus("Command aborted"));
-  if (exit.code === null) return errorResult(withStatus("Command terminated without an exit code"));
-  if (exit.code !== 0) return errorResult(withStatus(`Command exited with code ${exit.code}`));
+  if (run.ending === "timeout")
+    return errorResult(withStatus(`Command timed out after ${run.timeout} seconds`));
+  if (run.ending === "aborted") return errorResult(withStatus("Command aborted"));
+  if (run.exitCode === null) return errorResult(withStatus("Command terminated without an exit code"));
+  if (run.exitCode !== 0) return errorResult(withStatus(`Command exited with code ${run.exitCode}`));
   return textResult(text);
 }

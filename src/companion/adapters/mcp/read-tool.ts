@@ -1,5 +1,6 @@
 // `read`: a guarded file's text (line window, Pi's truncation notices) or an image attachment.
 import { openInside } from "../../guards/index.ts";
+import { imageMimeOf } from "../../image-kind.ts";
 import { ToolFailure, type ToolResult, textResult } from "./tool-result.ts";
 import { formatSize, MAX_BYTES, truncateHead } from "./truncate.ts";
 
@@ -11,18 +12,6 @@ export interface ReadArgs {
 
 /** Larger files are refused rather than loaded whole into the companion's memory. */
 const MAX_FILE_BYTES = 64 * 1024 * 1024;
-
-const IMAGE_MAGIC: { mime: string; test: (b: Buffer) => boolean }[] = [
-  { mime: "image/png", test: (b) => b.subarray(0, 8).equals(Buffer.from([137, 80, 78, 71, 13, 10, 26, 10])) },
-  { mime: "image/jpeg", test: (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff },
-  { mime: "image/gif", test: (b) => b.subarray(0, 4).toString("latin1") === "GIF8" },
-  {
-    mime: "image/webp",
-    test: (b) =>
-      b.subarray(0, 4).toString("latin1") === "RIFF" && b.subarray(8, 12).toString("latin1") === "WEBP",
-  },
-  { mime: "image/bmp", test: (b) => b.subarray(0, 2).toString("latin1") === "BM" },
-];
 
 async function readGuarded(workspace: string, absolute: string): Promise<Buffer> {
   // Open first, then check what was opened: a path swapped between the guard's check and the
@@ -49,13 +38,17 @@ async function readGuarded(workspace: string, absolute: string): Promise<Buffer>
 
 /** Reads `absolute` (resolved by the path guard inside `workspace`) as Pi's read tool does. */
 export async function readTool(workspace: string, absolute: string, args: ReadArgs): Promise<ToolResult> {
-  const buffer = await readGuarded(workspace, absolute);
-  const image = IMAGE_MAGIC.find((m) => m.test(buffer));
-  if (image) {
+  return readResult(await readGuarded(workspace, absolute), args);
+}
+
+/** The read result for a file's bytes: from disk, or from a re-validated precognition future. */
+export function readResult(buffer: Buffer, args: ReadArgs): ToolResult {
+  const mime = imageMimeOf(buffer);
+  if (mime) {
     return {
       content: [
-        { type: "text", text: `Read image file [${image.mime}]` },
-        { type: "image", data: buffer.toString("base64"), mimeType: image.mime },
+        { type: "text", text: `Read image file [${mime}]` },
+        { type: "image", data: buffer.toString("base64"), mimeType: mime },
       ],
     };
   }

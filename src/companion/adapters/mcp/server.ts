@@ -5,13 +5,14 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { boundaryNote } from "../../../policy/index.ts";
 import { type AgentToolCall, requestDecision } from "../../client.ts";
+import { serveFuture } from "../../futures/client.ts";
 import { resolveWorkspacePath } from "../../guards/index.ts";
 import { loadLocalPolicy } from "../../local-policy.ts";
 import { mcpAgent } from "./agent.ts";
-import { bashTool } from "./bash-tool.ts";
+import { bashResult, bashTool } from "./bash-tool.ts";
 import { GrepRunner } from "./grep-runner.ts";
 import { lsTool } from "./ls-tool.ts";
-import { readTool } from "./read-tool.ts";
+import { readResult, readTool } from "./read-tool.ts";
 import { errorResult, ToolFailure, type ToolResult } from "./tool-result.ts";
 import { MAX_BYTES, MAX_LINE_CHARS, MAX_LINES } from "./truncate.ts";
 
@@ -151,7 +152,13 @@ export function createGovernedServer(options: GovernedServerOptions): GovernedSe
       annotations: { readOnlyHint: true },
     },
     (args, extra) =>
-      govern("read", args, args.path, extra.requestId, (r) => readTool(options.workspace, r.absolute, args)),
+      govern("read", args, args.path, extra.requestId, async (r) => {
+        // A warmed future answers after the daemon re-validates it (and re-asks policy); a miss reads the file.
+        const future = await serveFuture(options.workspace, { tool: "read", path: r.relative }, options.env);
+        if (future.hit && future.kind === "read")
+          return readResult(Buffer.from(future.bytes, "base64"), args);
+        return readTool(options.workspace, r.absolute, args);
+      }),
   );
 
   registered.grep = server.registerTool(
@@ -198,7 +205,20 @@ export function createGovernedServer(options: GovernedServerOptions): GovernedSe
       annotations: { destructiveHint: true },
     },
     (args, extra) =>
-      govern("bash", args, undefined, extra.requestId, () => bashTool(options.workspace, args, extra.signal)),
+      govern("bash", args, undefined, extra.requestId, async () => {
+        if (args.timeout === undefined) {
+          const future = await serveFuture(
+            options.workspace,
+            { tool: "bash", command: args.command },
+            options.env,
+          );
+          if (future.hit && future.kind === "command") {
+            const output = Buffer.concat(future.chunks.map((c) => Buffer.from(c.data, "base64")));
+            return bashResult(output, { dropped: false, exitCode: future.exitCode });
+          }
+        }
+        return bashTool(options.workspace, args, extra.signal);
+      }),
   );
 
   for (const [name, tool] of Object.entries(registered)) if (preview.hidden.has(name)) tool.remove();

@@ -9,6 +9,7 @@ import { promptTimeoutMs } from "../../config.ts";
 import { formatLoadErrors, loadLocalPolicy } from "../../local-policy.ts";
 import { raceLocalAndPhone } from "./ask-race.ts";
 import { relayLocalAnswer } from "./local-answer.ts";
+import { registerPrecognition } from "./precognition.ts";
 
 const AGENT = { id: "pi", name: "Pi coding agent", source: "pi-extension" } as const;
 const SECTION = "airlock_boundaries";
@@ -30,6 +31,7 @@ function asRecord(input: object): Record<string, unknown> {
 export default function airlock(pi: ExtensionAPI): void {
   // Used only when Pi has no session id to give (it always should).
   const fallbackSession = `pi-${randomUUID()}`;
+  registerPrecognition(pi);
 
   pi.on("input", (event, ctx) => {
     // Text an extension injected is not the user's; only what a person typed is worth warming for.

@@ -76,8 +76,19 @@ export function runAirlock(
   stdin = "",
   timeoutMs = 60_000,
 ): Promise<RunResult> {
+  return runAirlockWith(BIN, args, env, stdin, timeoutMs);
+}
+
+/** `runAirlock` through another `airlock` entry (a copy of bin/airlock.cjs beside a link to dist/). */
+export function runAirlockWith(
+  bin: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  stdin = "",
+  timeoutMs = 60_000,
+): Promise<RunResult> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [bin, ...args], { env, stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => {

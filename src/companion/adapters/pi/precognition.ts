@@ -1,0 +1,118 @@
+// Precognition in Pi: warming from the submitted prompt, the editor draft (debounced) and idle session start;
+// `read` and `bash` overridden with Pi's own definitions, so schemas and result shapes are Pi's exactly. A hit
+// runs Pi's own tool over the re-validated future's bytes (offset/limit slice the cached file); a miss runs
+// Pi's own tool as it would without Airlock.
+import { access, readFile } from "node:fs/promises";
+import {
+  type BashOperations,
+  createBashToolDefinition,
+  createReadToolDefinition,
+  detectSupportedImageMimeTypeFromFile,
+  type ExtensionAPI,
+  type ReadOperations,
+} from "@earendil-works/pi-coding-agent";
+import { serveFuture, warmFutures } from "../../futures/client.ts";
+import { readSwitches } from "../../futures/switches.ts";
+import { DraftDebouncer } from "../../futures/triggers.ts";
+
+const INJECTION_TYPE = "airlock-precognition";
+
+/** Pi's read, with every file access answered from one cached file: the one this call asked for. */
+export function replayRead(bytes: Buffer): ReadOperations {
+  return {
+    readFile: async () => bytes,
+    access: async () => undefined,
+    // Images are never warmed, so a future is text.
+    detectImageMimeType: async () => undefined,
+  };
+}
+
+/** Pi's bash, with the run replaced by the cached output (in its original order) and exit code. */
+export function replayBash(chunks: readonly Buffer[], exitCode: number): BashOperations {
+  return {
+    exec: async (_command, _cwd, { onData }) => {
+      for (const chunk of chunks) onData(chunk);
+      return { exitCode };
+    },
+  };
+}
+
+/** Pi's defaults for a miss: exactly the built-in behaviour (the file system, the local shell). */
+const fsRead: ReadOperations = {
+  readFile: (p) => readFile(p),
+  access: (p) => access(p),
+  detectImageMimeType: detectSupportedImageMimeTypeFromFile,
+};
+
+export function registerPrecognition(pi: ExtensionAPI, env: NodeJS.ProcessEnv = process.env): void {
+  const switches = readSwitches(env);
+  // I10: switched off, Pi keeps its built-in tools and nothing is warmed.
+  if (!switches.enabled) return;
+  let injection = "";
+  let draft: DraftDebouncer | undefined;
+
+  pi.on("session_start", (_event, ctx) => {
+    void warmFutures(ctx.cwd, "idle", "", env);
+    if (!ctx.hasUI) return;
+    draft?.cancel();
+    const debouncer = new DraftDebouncer((text) => void warmFutures(ctx.cwd, "draft", text, env));
+    draft = debouncer;
+    // Draft text is untrusted: it only ever proposes candidates, which the guards and policy still judge.
+    ctx.ui.onTerminalInput(() => {
+      debouncer.update(ctx.ui.getEditorText());
+      return undefined;
+    });
+  });
+
+  pi.on("input", async (event, ctx) => {
+    if (event.source === "extension" || event.text.trim() === "") return { action: "continue" };
+    // The silent default needs nothing back; the other modes wait for the reads to be warmed.
+    if (switches.injectionMode !== "silent-futures")
+      injection = await warmFutures(ctx.cwd, "prompt", event.text, env);
+    return { action: "continue" };
+  });
+
+  pi.on("before_agent_start", () => {
+    if (injection === "") return undefined;
+    const content = injection;
+    injection = "";
+    return { message: { customType: INJECTION_TYPE, content, display: false } };
+  });
+
+  if (!switches.toolCache) return;
+  const cwd = process.cwd();
+
+  const read = createReadToolDefinition(cwd);
+  pi.registerTool({
+    ...read,
+    async execute(id, params, signal, onUpdate, ctx) {
+      const answer = await serveFuture(ctx.cwd, { tool: "read", path: params.path }, env);
+      const operations =
+        answer.hit && answer.kind === "read" ? replayRead(Buffer.from(answer.bytes, "base64")) : fsRead;
+      return createReadToolDefinition(ctx.cwd, { operations }).execute(id, params, signal, onUpdate, ctx);
+    },
+  });
+
+  if (!switches.commandFutures) return;
+  const bash = createBashToolDefinition(cwd);
+  pi.registerTool({
+    ...bash,
+    async execute(id, params, signal, onUpdate, ctx) {
+      // A call with its own timeout is run as asked: a cached answer would ignore it.
+      const answer =
+        params.timeout === undefined
+          ? await serveFuture(ctx.cwd, { tool: "bash", command: params.command }, env)
+          : undefined;
+      const definition =
+        answer?.hit && answer.kind === "command"
+          ? createBashToolDefinition(ctx.cwd, {
+              operations: replayBash(
+                answer.chunks.map((c) => Buffer.from(c.data, "base64")),
+                answer.exitCode,
+              ),
+            })
+          : createBashToolDefinition(ctx.cwd);
+      return definition.execute(id, params, signal, onUpdate, ctx);
+    },
+  });
+}

@@ -1,0 +1,142 @@
+// The daemon's precognition service: the engine behind the control socket's futures_* requests, fed by
+// prompt text, and reporting its stats to the edge for the dashboard.
+import type { EmergencyControls } from "../../policy/index.ts";
+import type { Env } from "../config.ts";
+import type { EdgeClient } from "../edge-client.ts";
+import { classFromConfig } from "../futures/command-classes.ts";
+import { Precog } from "../futures/engine.ts";
+import type { PrecogBackend } from "../futures/hook-serving.ts";
+import { policyGate } from "../futures/policy-gate.ts";
+import { type AirlockEntry, airlockPrefix } from "../futures/rewrite.ts";
+import type { ServeResult } from "../futures/serve.ts";
+import type { TriggerSource } from "../futures/triggers.ts";
+import type { PolicyState } from "../local-policy.ts";
+import type { ControlRequest, ControlResponse, FutureAnswer } from "./control-protocol.ts";
+
+/** How long a hook waits for a warm's injection text (non-silent modes); the warm itself goes on. */
+const INJECTION_WAIT_MS = 2_000;
+
+type FuturesRequest = Extract<
+  ControlRequest,
+  { type: "futures_warm" | "futures_serve" | "futures_lookup" | "futures_status" }
+>;
+
+export function isFuturesRequest(request: ControlRequest): request is FuturesRequest {
+  return request.type.startsWith("futures_");
+}
+
+function futureAnswer(result: ServeResult): FutureAnswer {
+  if (!result.hit)
+    return { hit: false, reason: result.reason, ...(result.detail ? { detail: result.detail } : {}) };
+  const f = result.future;
+  return f.kind === "read"
+    ? { hit: true, kind: "read", bytes: f.bytes.toString("base64"), relative: f.relative }
+    : {
+        hit: true,
+        kind: "command",
+        chunks: f.chunks.map((c) => ({ stream: c.stream, data: c.data.toString("base64") })),
+        exitCode: f.exitCode,
+      };
+}
+
+export class FuturesService {
+  readonly precog: Precog;
+  readonly #log: (line: string) => void;
+  #sentStats = "";
+
+  constructor(deps: {
+    env: Env;
+    log: (line: string) => void;
+    policy: (cwd: string) => PolicyState;
+    emergency: () => EmergencyControls;
+  }) {
+    this.#log = deps.log;
+    this.precog = new Precog({
+      env: deps.env,
+      log: deps.log,
+      allowedNow: policyGate({ policy: deps.policy, emergency: deps.emergency }),
+      classes: (cwd) => {
+        const state = deps.policy(cwd);
+        return state.ok ? state.policy.futureCommands.map(classFromConfig) : [];
+      },
+    });
+  }
+
+  /** Warms futures for a trigger; a failure (a cwd that is gone, an unwatchable tree) only logs. */
+  async warm(cwd: string, source: TriggerSource, text: string): Promise<string> {
+    try {
+      return (await this.precog.warm({ cwd, source, text })).injection;
+    } catch (error) {
+      this.#log(`precog: warming failed: ${error instanceof Error ? error.message : String(error)}`);
+      return "";
+    }
+  }
+
+  /**
+   * The engine as a hook event run inside the daemon reaches it (the fast hook's events): in-process, under
+   * the hook's switches (`env`), rewriting served commands to the `airlock` the agent ran (`entry`).
+   */
+  hookBackend(env: Env, entry: AirlockEntry | undefined): PrecogBackend {
+    return {
+      forward: async (prompt, _sessionId, cwd) => {
+        // Never logged (it is the user's words).
+        void this.warm(cwd, "prompt", prompt);
+      },
+      warm: (cwd, source, text) => {
+        const warming = this.warm(cwd, source, text);
+        let timer: NodeJS.Timeout | undefined;
+        const late = new Promise<string>((resolve) => {
+          timer = setTimeout(() => resolve(""), INJECTION_WAIT_MS);
+        });
+        return Promise.race([warming, late]).finally(() => clearTimeout(timer));
+      },
+      lookup: (cwd, command) => this.precog.lookup(cwd, command),
+      prefix: () => airlockPrefix(env, entry),
+    };
+  }
+
+  async handle(request: FuturesRequest): Promise<ControlResponse> {
+    switch (request.type) {
+      case "futures_warm":
+        return {
+          id: request.id,
+          type: "warmed",
+          injection: await this.warm(request.cwd, request.source, request.text ?? ""),
+        };
+      case "futures_serve": {
+        const ask = request.request;
+        const result = await this.precog
+          .serve(request.cwd, ask)
+          .catch((): ServeResult => ({ hit: false, reason: "no_future" }));
+        const answer = futureAnswer(result);
+        // Tells `airlock futures serve` whether running the original is within the allowlist here.
+        if (!answer.hit && ask.tool === "bash")
+          answer.classed = this.precog.isClassed(request.cwd, ask.command);
+        return { id: request.id, type: "future", answer };
+      }
+      case "futures_lookup":
+        return { id: request.id, type: "future_key", key: this.precog.lookup(request.cwd, request.command) };
+      case "futures_status":
+        return { id: request.id, type: "futures_stats", stats: await this.precog.stats() };
+    }
+  }
+
+  /** Sends the stats to the edge when they changed since the last report. */
+  async report(edge: EdgeClient | null): Promise<void> {
+    if (!edge) return;
+    const stats = await this.precog.stats();
+    const { generatedAt: _at, ...counts } = stats;
+    const text = JSON.stringify(counts);
+    if (text === this.#sentStats || stats.workspaces.length === 0) return;
+    try {
+      await edge.postFuturesStats(stats);
+      this.#sentStats = text;
+    } catch {
+      // Telemetry only: tried again at the next interval.
+    }
+  }
+
+  close(): Promise<void> {
+    return this.precog.close();
+  }
+}
