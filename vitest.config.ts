@@ -22,6 +22,12 @@ export default defineConfig({
                 ADMIN_BOOTSTRAP_TOKEN: "test-admin-bootstrap-token-0123456789",
                 DASHBOARD_ORIGINS: "https://dash.example.test",
                 TEST_MIGRATIONS: await readD1Migrations("./migrations"),
+                // The hosted runtime talks to the scripted model server (test/support/planner-server.ts).
+                AIRLOCK_MODEL_BASE_URL: `${inject("planner").url}/v1`,
+                AIRLOCK_MODEL_MODELS: "primary-model,fallback-model",
+                AIRLOCK_MODEL_API_KEY: "sk-test-modelkey-0123456789abcdefghij",
+                AIRLOCK_MODEL_RETRY_BASE_MS: "5",
+                AIRLOCK_MODEL_PRICES: "primary-model=1/2,fallback-model=3/6",
               },
             },
           })),

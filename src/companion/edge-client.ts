@@ -306,6 +306,17 @@ export class EdgeClient {
     });
   }
 
+  /** Any JSON route with this device's token: the caller parses the answer against its contract. */
+  async request(method: string, path: string, body?: unknown): Promise<unknown> {
+    const answer = await call(this.server, path, {
+      method,
+      ...(body === undefined ? {} : { body }),
+      token: this.#token,
+      timeoutMs: this.#timeoutMs,
+    });
+    return answer.body;
+  }
+
   async endSession(sessionId: string): Promise<void> {
     await call(this.server, `/v1/sessions/${encodeURIComponent(sessionId)}/end`, {
       method: "POST",

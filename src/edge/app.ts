@@ -11,18 +11,22 @@ import { jsonBody } from "./middleware/json-body.ts";
 import { approvalRoutes } from "./routes/approvals.ts";
 import { auditRoutes } from "./routes/audit.ts";
 import { bootstrapRoutes } from "./routes/bootstrap.ts";
+import { chatRoutes } from "./routes/chat.ts";
 import { connectRoutes } from "./routes/connect.ts";
 import { decisionRoutes } from "./routes/decisions.ts";
 import { deviceRoutes } from "./routes/devices.ts";
 import { futuresRoutes } from "./routes/futures.ts";
 import { grantRoutes } from "./routes/grants.ts";
 import { hookRoutes } from "./routes/hooks.ts";
+import { jobRoutes } from "./routes/jobs.ts";
+import { notificationRoutes } from "./routes/notifications.ts";
 import { openApiDocument } from "./routes/openapi.ts";
 import { pairingRoutes } from "./routes/pairing.ts";
 import { passkeyRoutes } from "./routes/passkeys.ts";
 import { policyToolRoutes } from "./routes/policy-tools.ts";
 import { proposalRoutes } from "./routes/proposals.ts";
 import { pushRoutes } from "./routes/push.ts";
+import { scheduleRoutes } from "./routes/schedules.ts";
 import { sessionGrantRoutes } from "./routes/session-grants.ts";
 import { settingsRoutes } from "./routes/settings.ts";
 import { systemRoutes } from "./routes/system.ts";
@@ -45,6 +49,10 @@ const routeGroups = [
   passkeyRoutes,
   policyToolRoutes,
   futuresRoutes,
+  chatRoutes,
+  jobRoutes,
+  scheduleRoutes,
+  notificationRoutes,
 ];
 
 /** Each registered route as a method and a path matcher, for telling 405 from 404. */

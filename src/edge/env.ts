@@ -15,3 +15,14 @@ export type AppEnv = {
   Bindings: Env;
   Variables: { requestId: string; auth: AuthContext };
 };
+
+/** The model provider's key (`wrangler secret put AIRLOCK_MODEL_API_KEY`); optional for local models. */
+interface OptionalSecrets {
+  AIRLOCK_MODEL_API_KEY?: string;
+}
+declare global {
+  interface Env extends OptionalSecrets {}
+  namespace Cloudflare {
+    interface Env extends OptionalSecrets {}
+  }
+}

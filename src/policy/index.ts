@@ -41,6 +41,7 @@ export {
 export { type JudgedCall, judgeCall } from "./judge-call.ts";
 export * from "./limits.ts";
 export { homeFor, resolveShellPath } from "./paths.ts";
+export { NOTIFY_PER_DAY, NOTIFY_PER_MINUTE, notificationAllowed } from "./notification-rate.ts";
 export {
   type PlanProblem,
   type PlanValidation,
@@ -51,6 +52,16 @@ export {
 } from "./plan.ts";
 export { type GateInput, type GateVerdict, type ProposalGate, proposalGate } from "./proposal-gate.ts";
 export { carriesSecret, REDACTED, redactText, redactValue } from "./redact.ts";
+export {
+  AT_PAST_TOLERANCE_MS,
+  CATCH_UP_WINDOW_MS,
+  cronProblem,
+  nextRunAfter,
+  parseAt,
+  planWakeup,
+  type ScheduleSpec,
+  type WakeupPlan,
+} from "./schedule.ts";
 export { canonicalScope, scopeHash } from "./scope.ts";
 export {
   DENYLIST_PATTERNS,
@@ -84,6 +95,14 @@ export {
   isKnownTool,
   patchTargets,
 } from "./tool-names.ts";
+export {
+  estimateTokens,
+  reachedBound,
+  type TurnBound,
+  type TurnEffect,
+  type TurnLimits,
+  turnEffect,
+} from "./turn-safety.ts";
 export type {
   Action,
   Capability,

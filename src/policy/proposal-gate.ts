@@ -21,6 +21,11 @@ export interface GateInput {
   grantCoversHigh: boolean;
   /** Started by untrusted input (a webhook delivery): grants never stand in for the person then. */
   untrustedSource: boolean;
+  /**
+   * Set by the hosted runtime (turnEffect in turn-safety.ts) when only a person may approve: a background
+   * job's external write, or any turn that ingested web or webhook content. The reason is recorded.
+   */
+  personOnly?: string;
   emergency: EmergencyControls;
 }
 
@@ -36,7 +41,7 @@ export function proposalGate(input: GateInput): GateVerdict {
     return { action: "deny", reason: "emergency control: high-impact actions are disabled" };
   }
   if (input.grant === "deny") return { action: "deny", reason: "denied by a saved grant" };
-  const grant = input.untrustedSource ? undefined : input.grant;
+  const grant = input.untrustedSource || input.personOnly ? undefined : input.grant;
   if (riskClass === "HIGH" || riskClass === "DESTRUCTIVE") {
     if (grant === "allow" && input.grantCoversHigh && riskClass === "HIGH") {
       return { action: "allow", gate: "none", reason: "allowed by a saved grant" };
@@ -49,6 +54,10 @@ export function proposalGate(input: GateInput): GateVerdict {
   }
   if (input.external && (riskClass === "WRITE" || riskClass === "EXFILTRATION")) {
     if (grant === "allow") return { action: "allow", gate: "none", reason: "allowed by a saved grant" };
+    if (input.personOnly) {
+      const gate = planRiskOf(riskClass) === "high" ? "ask_confirm" : "ask";
+      return { action: "ask", gate, reason: `only a person may approve: ${input.personOnly}` };
+    }
     // The terminal safety spec's high risk (data leaving) gets the deliberate second step too.
     const gate = planRiskOf(riskClass) === "high" ? "ask_confirm" : "ask";
     return { action: "ask", gate, reason: `an external ${riskClass} needs a person's approval` };

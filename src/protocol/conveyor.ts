@@ -1,5 +1,6 @@
 // Wire shapes of the side-effect conveyor: proposals, their execution envelope, webhook hooks.
 import { z } from "zod";
+import { Task } from "./task.ts";
 
 export const RiskClass = z.enum(["READ", "WRITE", "EXFILTRATION", "DESTRUCTIVE", "HIGH"]);
 export type RiskClass = z.infer<typeof RiskClass>;
@@ -15,8 +16,11 @@ export const ProposalState = z.enum([
 ]);
 export type ProposalState = z.infer<typeof ProposalState>;
 
-/** Who started a proposal. Jobs come with the hosted runtime; `ref` names the job, hook or device. */
-export const ProposalSourceKind = z.enum(["job", "webhook", "api", "companion"]);
+/**
+ * Who started a proposal; `ref` names the job, hook, device or chat thread. A hosted job's proposals say
+ * what started the job: `job` (the API), `schedule` or `webhook` (then `ref` is the job id).
+ */
+export const ProposalSourceKind = z.enum(["job", "webhook", "api", "companion", "schedule", "chat"]);
 export type ProposalSourceKind = z.infer<typeof ProposalSourceKind>;
 
 /** Terminal safety spec, execution envelope: why a run did not complete. */
@@ -145,14 +149,17 @@ export function proposalCard(view: ProposalView): ProposalCard {
 
 // ---- webhooks ----
 
-/** What a verified delivery starts: a proposal built from fixed arguments (the body is only context). */
-export const HookAction = z.strictObject({
+/** A verified delivery proposes a fixed action (the body is only context: hashed, never spliced in). */
+export const HookProposalAction = z.strictObject({
   type: z.literal("proposal"),
   tool: z.string().min(1).max(100),
   identity: z.enum(["user", "bot"]).default("bot"),
   args: z.record(z.string(), z.unknown()),
   justification: z.string().trim().min(1).max(1000),
 });
+/** A verified delivery starts a hosted job; the body is the job's input, labelled untrusted. */
+export const HookJobAction = z.strictObject({ type: z.literal("job"), task: Task });
+export const HookAction = z.discriminatedUnion("type", [HookProposalAction, HookJobAction]);
 export type HookAction = z.infer<typeof HookAction>;
 
 export const CreateHookRequest = z.strictObject({
@@ -190,6 +197,8 @@ export const DeliveryAccepted = z.object({
   delivery_id: z.string(),
   hook_id: z.string(),
   proposal_id: z.string().nullable(),
+  /** The job a `job` action started (null otherwise). */
+  job_id: z.string().nullable(),
   duplicate: z.boolean(),
 });
 export type DeliveryAccepted = z.infer<typeof DeliveryAccepted>;

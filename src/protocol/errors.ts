@@ -34,6 +34,9 @@ export const ErrorCode = z.enum([
   "webhook_headers_missing",
   "webhook_signature_invalid",
   "webhook_timestamp_invalid",
+  // The hosted runtime (docs/runtime.md).
+  "turn_in_progress",
+  "job_finished",
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
 

@@ -71,6 +71,13 @@ export const AUTHORITY = {
   manage_passkeys: "approver",
   /** Validate a policy text or explain a sample call without saving or recording anything. */
   explain_policy: "companion",
+  /** Chat with the hosted agent (its replies can propose effects, so it speaks for the person). */
+  use_chat: "approver",
+  /**
+   * Notifications: intervention requests and job reports. Approver-only: they quote job results, which
+   * can hold what the jobs read, and they are for the person, not for the agent on the dev machine.
+   */
+  read_notifications: "approver",
 } as const satisfies Record<string, DeviceRole>;
 export type Action = keyof typeof AUTHORITY;
 

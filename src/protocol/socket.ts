@@ -5,6 +5,7 @@ import { ProposalView } from "./conveyor.ts";
 import { DecisionRequest, DecisionResponse } from "./decisions.ts";
 import { CapabilityPrompt, GrantPatternChoice, ResolvedPrompt } from "./prompts.ts";
 import { DeviceRole } from "./roles.ts";
+import { RuntimeServerMessage } from "./runtime.ts";
 
 /** A socket's role is its device's role (src/protocol/roles.ts); `dashboard` was the approver's old name. */
 export const ClientRole = DeviceRole;
@@ -124,5 +125,7 @@ export const ServerMessage = z.discriminatedUnion("type", [
     type: z.literal("notification"),
     data: z.object({ id: z.string(), title: z.string(), body: z.string() }),
   }),
+  // The hosted runtime: chat replies as they are written, stored chat messages, job progress.
+  ...RuntimeServerMessage.options,
 ]);
 export type ServerMessage = z.infer<typeof ServerMessage>;

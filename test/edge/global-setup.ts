@@ -2,6 +2,7 @@
 // addresses to the Worker's bindings (vitest.config.ts) and to the tests (inject).
 import type { TestProject } from "vitest/node";
 import { startEgressServers } from "../support/egress-servers.ts";
+import { startPlannerServer } from "../support/planner-server.ts";
 
 export default async function setup(project: TestProject) {
   const servers = await startEgressServers();
@@ -12,7 +13,12 @@ export default async function setup(project: TestProject) {
     metadataPort: servers.metadataPort,
     controlUrl: servers.controlUrl,
   });
-  return () => servers.close();
+  const planner = await startPlannerServer();
+  project.provide("planner", { url: planner.url });
+  return async () => {
+    await planner.close();
+    await servers.close();
+  };
 }
 
 declare module "vitest" {
@@ -24,5 +30,7 @@ declare module "vitest" {
       metadataPort: number;
       controlUrl: string;
     };
+    /** The scripted model server (test/support/planner-server.ts). */
+    planner: { url: string };
   }
 }

@@ -102,12 +102,21 @@ export async function startEgressServers(): Promise<EgressServers> {
   const target = createServer(async (req, res) => {
     hits.target += 1;
     const url = new URL(req.url ?? "/", "http://x");
-    paths.push(`${req.method} ${url.pathname}`);
+    paths.push(`${req.method} ${url.pathname}${url.search}`);
     const body = await readBody(req);
     switch (url.pathname) {
       case "/ok":
         res.writeHead(200, { "content-type": "text/plain", "content-length": "5" });
         return res.end("hello");
+      case "/page": {
+        // A page for the hosted runtime's web.fetch: `say` is its text (planted instructions, secrets).
+        const text = `<html><body><h1>Status page</h1><p>${url.searchParams.get("say") ?? "All systems green."}</p></body></html>`;
+        res.writeHead(200, {
+          "content-type": "text/html",
+          "content-length": String(Buffer.byteLength(text)),
+        });
+        return res.end(text);
+      }
       case "/echo":
         return json(res, 200, { method: req.method, headers: req.headers, body, path: url.pathname });
       case "/effect": {

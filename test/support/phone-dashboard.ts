@@ -53,6 +53,11 @@ export class PhoneDashboard {
     });
   }
 
+  /** The first message of any kind `pick` maps to a value (a job update, a chat message, …). */
+  first<T>(pick: (m: ServerMessage) => T | undefined): Promise<T> {
+    return this.#first(pick);
+  }
+
   /** The first prompt shown on the phone that mentions `text` (its scopes or justification). */
   prompt(text: string): Promise<CapabilityPrompt> {
     return this.#first((m) =>

@@ -52,7 +52,11 @@ function options<T extends Record<string, { type: "string" | "boolean" }>>(
 }
 
 function line(h: HookView): string {
-  const action = h.action ? `${h.action.tool} (${h.action.justification})` : "record deliveries only";
+  const action = !h.action
+    ? "record deliveries only"
+    : h.action.type === "job"
+      ? `job: ${h.action.task.title ?? h.action.task.instructions.slice(0, 60)}`
+      : `${h.action.tool} (${h.action.justification})`;
   return `${h.id}  ${h.name}\n  url     ${h.url}\n  action  ${action}\n`;
 }
 

@@ -9,6 +9,14 @@ export interface CommandEntry {
   load: () => Promise<Command>;
 }
 
+/** The hosted runtime's commands live in one module (runtime.ts), loaded when one of them runs. */
+async function runtimeCommand(group: string, verb: string): Promise<Command> {
+  const { runtimeCommands } = await import("./runtime.ts");
+  const found = runtimeCommands.find((c) => c.name[0] === group && c.name[1] === verb);
+  if (!found) throw new Error(`no command ${group} ${verb}`);
+  return found;
+}
+
 export const commands: CommandEntry[] = [
   {
     name: ["pair"],
@@ -114,6 +122,66 @@ export const commands: CommandEntry[] = [
     name: ["devices", "pair"],
     summary: "mint a pairing code (with a QR of its link) for another device",
     load: async () => (await import("./devices.ts")).devicesPair,
+  },
+  {
+    name: ["jobs", "list"],
+    summary: "list hosted jobs (approver token)",
+    load: () => runtimeCommand("jobs", "list"),
+  },
+  {
+    name: ["jobs", "show"],
+    summary: "a job's state, steps, spend and result",
+    load: () => runtimeCommand("jobs", "show"),
+  },
+  {
+    name: ["jobs", "create"],
+    summary: "start a hosted job",
+    load: () => runtimeCommand("jobs", "create"),
+  },
+  {
+    name: ["jobs", "cancel"],
+    summary: "cancel a job at its next step",
+    load: () => runtimeCommand("jobs", "cancel"),
+  },
+  {
+    name: ["schedules", "list"],
+    summary: "list schedules and their next runs",
+    load: () => runtimeCommand("schedules", "list"),
+  },
+  {
+    name: ["schedules", "create"],
+    summary: "create a cron, interval or one-shot schedule",
+    load: () => runtimeCommand("schedules", "create"),
+  },
+  {
+    name: ["schedules", "pause"],
+    summary: "pause a schedule",
+    load: () => runtimeCommand("schedules", "pause"),
+  },
+  {
+    name: ["schedules", "resume"],
+    summary: "resume a schedule from now",
+    load: () => runtimeCommand("schedules", "resume"),
+  },
+  {
+    name: ["schedules", "run-now"],
+    summary: "start a schedule's task now",
+    load: () => runtimeCommand("schedules", "run-now"),
+  },
+  {
+    name: ["chat", "new"],
+    summary: "start a chat thread with the hosted agent",
+    load: () => runtimeCommand("chat", "new"),
+  },
+  {
+    name: ["chat", "send"],
+    summary: "post a chat message",
+    load: () => runtimeCommand("chat", "send"),
+  },
+  {
+    name: ["chat", "show"],
+    summary: "print a chat thread",
+    load: () => runtimeCommand("chat", "show"),
   },
   {
     name: ["doctor"],

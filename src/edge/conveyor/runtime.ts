@@ -43,6 +43,8 @@ export interface Proposer {
   ref: string | null;
   deviceId: string | null;
   actor: string;
+  /** Set by the hosted runtime's turnEffect: only a person may approve, and why (no grant stands in). */
+  personOnly?: string;
 }
 
 export interface Decider {
@@ -110,6 +112,7 @@ export class ConveyorRuntime {
       grant: await matchGrant(this.ports.db, userId, req.tool, scope),
       grantCoversHigh: tool.grantCoversHigh,
       untrustedSource: by.kind === "webhook",
+      ...(by.personOnly ? { personOnly: by.personOnly } : {}),
       emergency: this.ports.emergency(),
     });
     const now = this.now();

@@ -1,5 +1,5 @@
 // D1 tables (drizzle). Migrations in migrations/ are generated from this file by `npm run db:generate`.
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 export const users = sqliteTable("users", {
   id: text("id").primaryKey(),
@@ -153,7 +153,9 @@ export const proposedActions = sqliteTable(
     riskClass: text("risk_class").notNull(),
     justification: text("justification").notNull(),
     summary: text("summary").notNull(),
-    sourceKind: text("source_kind", { enum: ["job", "webhook", "api", "companion"] }).notNull(),
+    sourceKind: text("source_kind", {
+      enum: ["job", "webhook", "api", "companion", "schedule", "chat"],
+    }).notNull(),
     sourceRef: text("source_ref"),
     state: text("state", {
       enum: ["PENDING", "APPROVED", "REJECTED", "EXPIRED", "EXECUTED", "FAILED", "PARTIAL"],
@@ -287,6 +289,11 @@ export const notifications = sqliteTable(
     createdAt: integer("created_at").notNull(),
     readAt: integer("read_at"),
     proposalId: text("proposal_id"),
+    /** `intervention` (something waits for the person) or `proactive` (a report). */
+    kind: text("kind", { enum: ["intervention", "proactive"] })
+      .notNull()
+      .default("proactive"),
+    jobId: text("job_id"),
   },
   (t) => [index("notifications_user_idx").on(t.userId, t.createdAt)],
 );
@@ -366,4 +373,209 @@ export const stepUps = sqliteTable("step_ups", {
   deviceId: text("device_id").notNull(),
   expiresAt: integer("expires_at").notNull(),
   usedAt: integer("used_at"),
+});
+
+// ---- the hosted runtime (src/edge/runtime, docs/runtime.md) ----
+
+/** Chat threads; a job's conversation is a thread too (`jobId`). */
+export const threads = sqliteTable(
+  "threads",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id),
+    title: text("title").notNull(),
+    jobId: text("job_id"),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [index("threads_user_idx").on(t.userId, t.updatedAt)],
+);
+
+/**
+ * A thread's transcript in OpenAI chat order: user, assistant (with `toolCalls` JSON), tool results.
+ * Ids of messages a turn writes are derived from the turn, so a resumed turn never writes one twice.
+ * `content` is bounded (MAX_MESSAGE_CHARS); `untrusted` marks web and webhook content.
+ */
+export const messages = sqliteTable(
+  "messages",
+  {
+    id: text("id").primaryKey(),
+    threadId: text("thread_id").notNull(),
+    userId: text("user_id").notNull(),
+    seq: integer("seq").notNull(),
+    role: text("role", { enum: ["user", "assistant", "tool"] }).notNull(),
+    content: text("content").notNull(),
+    turnId: text("turn_id"),
+    toolCalls: text("tool_calls"),
+    toolCallId: text("tool_call_id"),
+    toolName: text("tool_name"),
+    untrusted: integer("untrusted", { mode: "boolean" }).notNull().default(false),
+    clientMessageId: text("client_message_id"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("messages_thread_seq_idx").on(t.threadId, t.seq),
+    uniqueIndex("messages_client_idx").on(t.threadId, t.clientMessageId),
+    index("messages_created_idx").on(t.createdAt),
+  ],
+);
+
+/**
+ * One turn per trigger (a chat message, a job), id derived from the trigger. The checkpoint: which steps
+ * are planned and acted (turn_steps), whether untrusted content was read, and the terminal state.
+ */
+export const turns = sqliteTable(
+  "turns",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull(),
+    threadId: text("thread_id").notNull(),
+    jobId: text("job_id"),
+    kind: text("kind", { enum: ["chat", "job"] }).notNull(),
+    state: text("state", {
+      enum: ["queued", "running", "waiting", "succeeded", "failed", "cancelled"],
+    }).notNull(),
+    /** JSON Budgets, complete (defaults applied). */
+    budgets: text("budgets").notNull(),
+    /** The turn read web or webhook content (seed 003 §8 rule 5). */
+    tainted: integer("tainted", { mode: "boolean" }).notNull().default(false),
+    /** JSON RuntimeError once failed or cancelled. */
+    error: text("error"),
+    result: text("result"),
+    /** The message that started the turn (a chat message, a job's instructions): the window must hold it. */
+    triggerMessageId: text("trigger_message_id").notNull(),
+    cancelRequestedAt: integer("cancel_requested_at"),
+    createdAt: integer("created_at").notNull(),
+    startedAt: integer("started_at"),
+    finishedAt: integer("finished_at"),
+  },
+  (t) => [index("turns_thread_idx").on(t.threadId, t.state), index("turns_job_idx").on(t.jobId)],
+);
+
+/** A turn's checkpoint per step: the validated plan (first writer wins) and each call's result as it lands. */
+export const turnSteps = sqliteTable(
+  "turn_steps",
+  {
+    turnId: text("turn_id").notNull(),
+    idx: integer("idx").notNull(),
+    /** JSON PlanRecord: planner output, call ids, model, attempt, usage. */
+    plan: text("plan").notNull(),
+    /** JSON array of StepCall results, by call position. */
+    calls: text("calls").notNull().default("[]"),
+    status: text("status", { enum: ["planned", "waiting", "done"] }).notNull(),
+    /** Calls the plan makes; 0 for the final answer (which is no tool step). */
+    callCount: integer("call_count").notNull(),
+    tokensIn: integer("tokens_in").notNull(),
+    tokensOut: integer("tokens_out").notNull(),
+    toolTokens: integer("tool_tokens").notNull().default(0),
+    workMs: integer("work_ms").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.turnId, t.idx] }), index("turn_steps_created_idx").on(t.createdAt)],
+);
+
+/** Model usage that produced no step (invalid answers, a final answer), so spend counts every call. */
+export const turnCalls = sqliteTable(
+  "turn_calls",
+  {
+    id: text("id").primaryKey(),
+    turnId: text("turn_id").notNull(),
+    idx: integer("idx").notNull(),
+    model: text("model").notNull(),
+    outcome: text("outcome").notNull(),
+    tokensIn: integer("tokens_in").notNull(),
+    tokensOut: integer("tokens_out").notNull(),
+    costUsd: real("cost_usd").notNull(),
+    workMs: integer("work_ms").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("turn_calls_turn_idx").on(t.turnId)],
+);
+
+/** Which turn proposed which proposal, so its settlement wakes that turn's workflow. */
+export const turnProposals = sqliteTable(
+  "turn_proposals",
+  {
+    proposalId: text("proposal_id").primaryKey(),
+    turnId: text("turn_id").notNull(),
+    idx: integer("idx").notNull(),
+    position: integer("position").notNull(),
+    userId: text("user_id").notNull(),
+  },
+  (t) => [index("turn_proposals_turn_idx").on(t.turnId)],
+);
+
+export const jobs = sqliteTable(
+  "jobs",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id),
+    title: text("title").notNull(),
+    instructions: text("instructions").notNull(),
+    triggerKind: text("trigger_kind", { enum: ["api", "schedule", "webhook"] }).notNull(),
+    triggerRef: text("trigger_ref"),
+    threadId: text("thread_id").notNull(),
+    turnId: text("turn_id").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("jobs_user_idx").on(t.userId, t.createdAt)],
+);
+
+export const schedules = sqliteTable(
+  "schedules",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id),
+    name: text("name").notNull(),
+    kind: text("kind", { enum: ["cron", "interval", "at"] }).notNull(),
+    cron: text("cron"),
+    everySeconds: integer("every_seconds"),
+    /** `at` as given, and as a UTC instant. */
+    atText: text("at_text"),
+    atMs: integer("at_ms"),
+    timezone: text("timezone").notNull(),
+    /** Interval schedules run at anchor + k × every_seconds. */
+    anchorAt: integer("anchor_at").notNull(),
+    task: text("task").notNull(),
+    paused: integer("paused", { mode: "boolean" }).notNull().default(false),
+    /** UTC ms; null when paused or finished. Advanced only by the wakeup it names (guarded update). */
+    nextRunAt: integer("next_run_at"),
+    lastRunAt: integer("last_run_at"),
+    lastJobId: text("last_job_id"),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [index("schedules_user_idx").on(t.userId), index("schedules_next_idx").on(t.nextRunAt)],
+);
+
+/** One row per (schedule, due time): the claim that makes a wakeup start at most one job. */
+export const wakeupEvents = sqliteTable(
+  "wakeup_events",
+  {
+    scheduleId: text("schedule_id").notNull(),
+    dueAt: integer("due_at").notNull(),
+    userId: text("user_id").notNull(),
+    /** `scheduled`, `catch_up` (a missed one made up), `manual` (run-now), `skipped` (too old). */
+    kind: text("kind", { enum: ["scheduled", "catch_up", "manual", "skipped"] }).notNull(),
+    /** Missed occurrences this one stands for (catch-up rule). */
+    skipped: integer("skipped").notNull().default(0),
+    jobId: text("job_id"),
+    firedAt: integer("fired_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.scheduleId, t.dueAt] }), index("wakeup_events_fired_idx").on(t.firedAt)],
+);
+
+/** What each retention sweep removed (rows per table), kept as the record of deletion. */
+export const retentionRuns = sqliteTable("retention_runs", {
+  id: text("id").primaryKey(),
+  startedAt: integer("started_at").notNull(),
+  finishedAt: integer("finished_at").notNull(),
+  /** JSON: {table: rows removed}, and the cutoffs used. */
+  removed: text("removed").notNull(),
 });

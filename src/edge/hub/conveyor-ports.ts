@@ -9,6 +9,7 @@ import { toolRegistry } from "../conveyor/registry.ts";
 import type { ConveyorPorts } from "../conveyor/runtime.ts";
 import type { CompanionRunner } from "../conveyor/tools/companion-run.ts";
 import { openDb } from "../db/client.ts";
+import { wakeTurnOf } from "../runtime/turn-events.ts";
 import type { HubEngine } from "./engine.ts";
 import { addWakeup, insertProposalPrompt } from "./proposal-prompts.ts";
 
@@ -38,7 +39,11 @@ export function conveyorPorts(deps: {
       addWakeup(sql, at);
       await engine.ctx.schedule.arm();
     },
-    announce: (view) => deps.toDashboards({ type: "proposal_updated", data: view }),
+    announce: (view) => {
+      deps.toDashboards({ type: "proposal_updated", data: view });
+      // A hosted turn waiting on this proposal continues once it settles.
+      void wakeTurnOf(env, db, view);
+    },
     audit: (entries) => writeAuditBatch(db, entries),
     notifyDashboards: async (title, body, id) =>
       deps.toDashboards({ type: "notification", data: { id, title, body } }),

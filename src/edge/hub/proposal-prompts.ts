@@ -22,6 +22,8 @@ const sourceName: Record<ProposalView["source"]["kind"], string> = {
   webhook: "Webhook",
   api: "API",
   companion: "Companion",
+  schedule: "Scheduled job",
+  chat: "Chat",
 };
 
 export function migrateProposalPrompts(sql: SqlStorage): void {

@@ -18,11 +18,14 @@ import { CompanionRuns } from "./companion-runs.ts";
 import { conveyorPorts } from "./conveyor-ports.ts";
 import { type DecideOutcome, HubEngine } from "./engine.ts";
 import { HubFuturesStats, type StoredFuturesStats } from "./futures-stats.ts";
+import { HostedRuntime } from "./hosted-runtime.ts";
 import { type Caller, deciderOf } from "./hub-context.ts";
 import { migrateProposalPrompts, nextWakeup, promptOfProposal, takeDueWakeups } from "./proposal-prompts.ts";
 import type { HubResult } from "./result.ts";
 import { SocketRouter } from "./socket-router.ts";
 import { migrateHubStorage } from "./storage.ts";
+
+const earliest = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.min(a, b));
 
 /** Close code for sockets whose device was revoked (4000–4999 is the application range). */
 export const CLOSE_REVOKED = CLOSE_CODES.revoked;
@@ -34,6 +37,7 @@ export class UserHub extends DurableObject<Env> {
   private readonly router: SocketRouter;
   readonly conveyor: ConveyorRuntime;
   private readonly companionRuns: CompanionRuns;
+  readonly runtime: HostedRuntime;
   private knownUser: string | undefined;
 
   /**
@@ -65,7 +69,7 @@ export class UserHub extends DurableObject<Env> {
       proposals: {
         onResolved: (proposalId, resolution, by, promptId) =>
           this.conveyor.onResolved(proposalId, resolution, by, promptId),
-        nextWake: () => nextWakeup(ctx.storage.sql),
+        nextWake: () => earliest(nextWakeup(ctx.storage.sql), this.runtime.nextWake()),
       },
     });
     this.companionRuns = new CompanionRuns({
@@ -90,6 +94,14 @@ export class UserHub extends DurableObject<Env> {
         companionRunner: this.companionRuns.runner,
       }),
     );
+    this.runtime = new HostedRuntime({
+      sql: ctx.storage.sql,
+      db: openDb(env.DB),
+      env,
+      userId: () => this.userId(),
+      toDashboards: (message) => this.router.sendAll(this.ctx.getWebSockets(roleTag("approver")), message),
+      arm: () => this.engine.ctx.schedule.arm(),
+    });
     this.router = new SocketRouter(ctx, this.engine, {
       remember: (caller) => this.remember(caller),
       companionRunResult: (deviceId, message) => this.companionRuns.onResult(deviceId, message),
@@ -97,6 +109,7 @@ export class UserHub extends DurableObject<Env> {
     ctx.blockConcurrencyWhile(async () => {
       migrateHubStorage(ctx.storage.sql);
       migrateProposalPrompts(ctx.storage.sql);
+      HostedRuntime.migrate(ctx.storage.sql);
       await loadShellParser();
       // After a restart no socket is open: calls their sockets held start a grace period to be resumed.
       this.engine.queue.releaseOrphans(Date.now());
@@ -149,6 +162,7 @@ export class UserHub extends DurableObject<Env> {
     try {
       await this.engine.onAlarm();
       if (takeDueWakeups(this.ctx.storage.sql, Date.now()) > 0) await this.conveyor.onAlarm();
+      await this.runtime.onAlarm();
       await this.engine.ctx.schedule.arm();
     } catch (error) {
       console.error("[UserHub.alarm]", error);
@@ -279,11 +293,31 @@ export class UserHub extends DurableObject<Env> {
   async propose(
     caller: Caller,
     request: CreateProposalRequest,
-    source: Omit<Proposer, "deviceId" | "actor">,
+    source: Omit<Proposer, "deviceId" | "actor"> & { actor?: string },
   ): Promise<HubResult<{ view: ProposalView; created: boolean }>> {
     this.remember(caller);
-    const actor = source.kind === "webhook" ? `webhook:${source.ref}` : deciderOf(caller).actor;
+    // A device is always named by its id; only the Worker's own callers (webhooks, hosted turns) name one.
+    const actor =
+      caller.deviceId === null && source.actor
+        ? source.actor
+        : source.kind === "webhook"
+          ? `webhook:${source.ref}`
+          : deciderOf(caller).actor;
     return this.conveyor.propose(request, { ...source, deviceId: caller.deviceId, actor });
+  }
+
+  // ---- the hosted runtime (src/edge/runtime; the hub's side in hosted-runtime.ts) ----
+
+  /** Chat replies as they stream, stored messages, job progress and notifications, to open dashboards. */
+  async broadcastRuntime(caller: Caller, message: ServerMessage): Promise<boolean> {
+    this.remember(caller);
+    return this.runtime.broadcast(message);
+  }
+
+  /** A schedule was created or changed: its next wakeup is re-read and the alarm re-armed. */
+  async scheduleChanged(caller: Caller, scheduleId: string): Promise<number | null> {
+    this.remember(caller);
+    return this.runtime.scheduleChanged(scheduleId);
   }
 
   async executeProposal(caller: Caller, proposalId: string): Promise<HubResult<ProposalView>> {

@@ -20,6 +20,8 @@ import type { AppEnv } from "../env.ts";
 import { ApiError, notFound } from "../errors.ts";
 import { userHub } from "../hub/stub.ts";
 import { fieldProblems } from "../middleware/validate.ts";
+import { createJob, derivedJobId } from "../runtime/jobs.ts";
+import { startTurn } from "../runtime/turn-events.ts";
 import { apiRoute, json, jsonRequest, problem, routeGroup } from "./define.ts";
 import { ProposeResult } from "./proposals.ts";
 
@@ -28,7 +30,7 @@ const HookDeleted = z.object({ id: z.string(), deleted: z.literal(true) });
 
 /** A hook's action is checked against its tool's schema when it is saved, not when a delivery comes. */
 function checkAction(action: HookAction | undefined): void {
-  if (!action) return;
+  if (action?.type !== "proposal") return;
   const tool = toolRegistry().get(action.tool);
   if (!tool) throw new ApiError(400, "unknown_tool", `No tool ${action.tool}.`);
   const parsed = tool.schema.safeParse(action.args);
@@ -160,7 +162,7 @@ export const hookRoutes = routeGroup()
       summary:
         "A delivery signed by the Standard Webhooks scheme (webhook-id, webhook-timestamp, webhook-signature)",
       description:
-        "Verified with the hook's whsec_ secret (or the previous one during its grace period), 5-minute timestamp tolerance, body at most 64 KiB. A verified delivery starts the hook's action as a proposal, never a side effect directly.",
+        "Verified with the hook's whsec_ secret (or the previous one during its grace period), 5-minute timestamp tolerance, body at most 64 KiB. A verified delivery starts the hook's action — a proposal, or a hosted job with the body as its untrusted input — never a side effect directly.",
       request: { params: z.object({ id: z.string().max(100) }) },
       responses: {
         202: json("Verified; the action (if any) was proposed.", DeliveryAccepted),
@@ -241,15 +243,41 @@ export const hookRoutes = routeGroup()
       if (!delivery.fresh) {
         // A replay (or a sender's retry) of an id already seen: answered, never acted on again.
         await writeAudit(db, { ...audit, event: "webhook.duplicate" });
+        const jobAction = hook.action ? HookAction.parse(JSON.parse(hook.action)).type === "job" : false;
         return c.json(
-          { delivery_id: webhookId, hook_id: hookId, proposal_id: delivery.proposalId, duplicate: true },
+          {
+            delivery_id: webhookId,
+            hook_id: hookId,
+            proposal_id: delivery.proposalId,
+            job_id: jobAction ? await derivedJobId(hookId, webhookId) : null,
+            duplicate: true,
+          },
           200,
         );
       }
       await writeAudit(db, { ...audit, event: "webhook.received" });
       let proposalId: string | null = null;
-      if (hook.action) {
-        const action = HookAction.parse(JSON.parse(hook.action));
+      let jobId: string | null = null;
+      const action = hook.action ? HookAction.parse(JSON.parse(hook.action)) : null;
+      if (action?.type === "job") {
+        // One job per delivery (its id follows from it); the body is its input, labelled untrusted.
+        const { job } = await createJob(db, {
+          id: await derivedJobId(hookId, webhookId),
+          userId: hook.userId,
+          task: action.task,
+          trigger: { kind: "webhook", ref: hookId },
+          untrustedInput: payload,
+          now,
+        });
+        jobId = job.id;
+        await writeAudit(db, {
+          ...audit,
+          event: "job.created",
+          target: job.id,
+          details: { hook_id: hookId, trigger: "webhook" },
+        });
+        await startTurn(c.env, job.turnId);
+      } else if (action) {
         const proposed = await userHub(c.env, hook.userId).propose(
           { userId: hook.userId, deviceId: null },
           {
@@ -275,7 +303,7 @@ export const hookRoutes = routeGroup()
         }
       }
       return c.json(
-        { delivery_id: webhookId, hook_id: hookId, proposal_id: proposalId, duplicate: false },
+        { delivery_id: webhookId, hook_id: hookId, proposal_id: proposalId, job_id: jobId, duplicate: false },
         202,
       );
     },

@@ -1,0 +1,185 @@
+// The user's schedules inside their UserHub: a local table of each active schedule's next wakeup feeds
+// the hub's one alarm; a due wakeup claims its (schedule, due time) row in D1, starts the job whose id is
+// derived from it, and advances the schedule with a guarded update. Every step is idempotent, so a retried
+// alarm, two alarms at once or a crash halfway never start a run twice.
+import { and, eq } from "drizzle-orm";
+import { planWakeup } from "../../policy/schedule.ts";
+import { writeAudit } from "../audit/audit-log.ts";
+import type { Db } from "../db/client.ts";
+import { schedules, wakeupEvents } from "../db/schema.ts";
+import { DUE_SLACK_MS } from "../hub/schedule.ts";
+import { createJob, derivedJobId } from "./jobs.ts";
+import { type ScheduleRow, specOf, taskOf } from "./schedule-store.ts";
+import { startTurn } from "./turn-events.ts";
+
+/** Wakeups handled per alarm; more re-arm the alarm at once. */
+const PER_ALARM = 200;
+
+export interface SchedulerPorts {
+  sql: SqlStorage;
+  db: Db;
+  env: Env;
+  userId: () => string;
+  /** Starts a job's turn (tests count calls); default: its Workflow instance. */
+  startTurn?: (turnId: string) => Promise<void>;
+}
+
+export class HubScheduler {
+  private readonly ports: SchedulerPorts;
+  /** Alarm runs one after another: a second one waits, then finds the wakeups already handled. */
+  private running: Promise<unknown> = Promise.resolve();
+
+  constructor(ports: SchedulerPorts) {
+    this.ports = ports;
+  }
+
+  static migrate(sql: SqlStorage): void {
+    sql.exec(`CREATE TABLE IF NOT EXISTS runtime_schedule_due (
+      schedule_id TEXT PRIMARY KEY,
+      due_at INTEGER NOT NULL
+    )`);
+  }
+
+  /** The earliest wakeup this hub owes, for its alarm. */
+  nextDue(): number | null {
+    return (
+      this.ports.sql
+        .exec<{ at: number | null }>(`SELECT MIN(due_at) AS at FROM runtime_schedule_due`)
+        .toArray()[0]?.at ?? null
+    );
+  }
+
+  private mirror(scheduleId: string, next: number | null): void {
+    if (next === null)
+      this.ports.sql.exec(`DELETE FROM runtime_schedule_due WHERE schedule_id = ?`, scheduleId);
+    else
+      this.ports.sql.exec(
+        `INSERT INTO runtime_schedule_due (schedule_id, due_at) VALUES (?, ?)
+         ON CONFLICT (schedule_id) DO UPDATE SET due_at = excluded.due_at`,
+        scheduleId,
+        next,
+      );
+  }
+
+  private async row(scheduleId: string): Promise<ScheduleRow | undefined> {
+    return (
+      await this.ports.db
+        .select()
+        .from(schedules)
+        .where(and(eq(schedules.id, scheduleId), eq(schedules.userId, this.ports.userId())))
+    )[0];
+  }
+
+  /** Re-reads one schedule from D1 (the record) into the local table; answers its next wakeup. */
+  async refresh(scheduleId: string): Promise<number | null> {
+    const row = await this.row(scheduleId);
+    const next = row && !row.paused ? row.nextRunAt : null;
+    this.mirror(scheduleId, next);
+    return next;
+  }
+
+  /** Handles every wakeup due by `now`; answers how many jobs it started. */
+  onAlarm(now = Date.now()): Promise<number> {
+    const run = this.running.then(() => this.handleDue(now));
+    this.running = run.catch(() => undefined);
+    return run;
+  }
+
+  private async handleDue(now: number): Promise<number> {
+    const due = this.ports.sql
+      .exec<{ schedule_id: string; due_at: number }>(
+        `SELECT schedule_id, due_at FROM runtime_schedule_due WHERE due_at <= ? ORDER BY due_at LIMIT ?`,
+        now + DUE_SLACK_MS,
+        PER_ALARM,
+      )
+      .toArray();
+    let started = 0;
+    for (const { schedule_id, due_at } of due) {
+      try {
+        if (await this.fire(schedule_id, due_at, now)) started++;
+      } catch (error) {
+        // One schedule's failure must not hold back the others; its row stays due, the alarm retries it.
+        console.error("[HubScheduler.fire]", schedule_id, error);
+      }
+    }
+    return started;
+  }
+
+  private async fire(scheduleId: string, dueAt: number, now: number): Promise<boolean> {
+    const { db } = this.ports;
+    const s = await this.row(scheduleId);
+    if (!s || s.paused || s.nextRunAt !== dueAt) {
+      await this.refresh(scheduleId);
+      return false;
+    }
+    const plan = planWakeup(specOf(s), dueAt, Math.max(now, dueAt));
+    const userId = s.userId;
+    let jobId: string | null = null;
+    if (plan.run !== null) {
+      const runAt = plan.run;
+      const claim = await db
+        .insert(wakeupEvents)
+        .values({
+          scheduleId,
+          dueAt: runAt,
+          userId,
+          kind: runAt === dueAt ? "scheduled" : "catch_up",
+          skipped: plan.skipped,
+          // The alarm's `now` decides what runs; the record says when it really happened.
+          firedAt: Date.now(),
+        })
+        .onConflictDoNothing()
+        .returning();
+      jobId = await derivedJobId(scheduleId, String(runAt));
+      // Runs even when the claim exists: a crash after the claim left the job unmade or unstarted.
+      const { job } = await createJob(db, {
+        id: jobId,
+        userId,
+        task: taskOf(s),
+        trigger: { kind: "schedule", ref: scheduleId },
+        now: Date.now(),
+      });
+      await db
+        .update(wakeupEvents)
+        .set({ jobId })
+        .where(and(eq(wakeupEvents.scheduleId, scheduleId), eq(wakeupEvents.dueAt, runAt)));
+      await (this.ports.startTurn ?? ((turnId) => startTurn(this.ports.env, turnId)))(job.turnId);
+      if (claim.length)
+        await writeAudit(db, {
+          userId,
+          actor: `schedule:${scheduleId}`,
+          event: "schedule.fired",
+          target: scheduleId,
+          details: { due_at: new Date(runAt).toISOString(), job_id: jobId, skipped: plan.skipped },
+        });
+    } else {
+      const skipped = await db
+        .insert(wakeupEvents)
+        .values({ scheduleId, dueAt, userId, kind: "skipped", skipped: plan.skipped, firedAt: Date.now() })
+        .onConflictDoNothing()
+        .returning();
+      if (skipped.length)
+        await writeAudit(db, {
+          userId,
+          actor: `schedule:${scheduleId}`,
+          event: "schedule.skipped",
+          target: scheduleId,
+          details: {
+            due_at: new Date(dueAt).toISOString(),
+            skipped: plan.skipped,
+            reason: "past the catch-up window",
+          },
+        });
+    }
+    await db
+      .update(schedules)
+      .set({
+        nextRunAt: plan.next,
+        updatedAt: now,
+        ...(plan.run !== null ? { lastRunAt: plan.run, lastJobId: jobId } : {}),
+      })
+      .where(and(eq(schedules.id, scheduleId), eq(schedules.nextRunAt, dueAt)));
+    await this.refresh(scheduleId);
+    return plan.run !== null;
+  }
+}

@@ -1,0 +1,185 @@
+// The hosted runtime end to end on real `wrangler dev` (Workflows, the hub's alarm, D1): a schedule set
+// from the CLI fires a job; the scripted model has it read a local page and propose an http.request; the
+// card shows on a real phone-sized Chromium and a tap approves it; the executor calls the local server
+// exactly once; the job finishes with a chat message — all visible through the API, the CLI and the audit.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AuditEvent, ProposalView } from "../../src/protocol/index.ts";
+import { type ChatMessage, JobView, type ScheduleView } from "../../src/protocol/runtime.ts";
+import { ensureBuilt } from "../support/build.ts";
+import { type EgressServers, startEgressServers } from "../support/egress-servers.ts";
+import { PhoneDashboard } from "../support/phone-dashboard.ts";
+import { type PlannerServer, startPlannerServer } from "../support/planner-server.ts";
+import { runToEnd } from "../support/run-process.ts";
+import { launchBrowser, phoneContext } from "./support/browser.ts";
+import { type Edge, ROOT, startEdge } from "./support/edge.ts";
+
+const WAIT_MS = 30_000;
+
+let servers: EgressServers;
+let planner: PlannerServer;
+let edge: Edge;
+let browser: Browser;
+let page: Page;
+let approverToken: string;
+
+async function api<T>(path: string): Promise<T> {
+  const res = await fetch(`${edge.base}${path}`, { headers: { authorization: `Bearer ${approverToken}` } });
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+function cli(args: string[]) {
+  return runToEnd(process.execPath, [join(ROOT, "bin/airlock.js"), ...args], ROOT, {
+    ...process.env,
+    AIRLOCK_HOME: mkdtempSync(join(tmpdir(), "airlock-home-")),
+    AIRLOCK_SERVER: edge.base,
+    AIRLOCK_APPROVER_TOKEN: approverToken,
+  });
+}
+
+beforeAll(async () => {
+  const built = spawnSync("npm", ["run", "-s", "build:web"], {
+    cwd: ROOT,
+    encoding: "utf8",
+    env: { ...process.env, NODE_ENV: "production" },
+  });
+  if (built.status !== 0) throw new Error(`build:web failed:\n${built.stdout}\n${built.stderr}`);
+  [servers, planner] = await Promise.all([startEgressServers(), startPlannerServer()]);
+  [edge, browser] = await Promise.all([
+    startEdge({
+      stateDir: mkdtempSync(join(tmpdir(), "airlock-runtime-e2e-")),
+      entry: "test/edge/worker-entry.ts",
+      vars: {
+        AIRLOCK_DOH_URL: servers.dohUrl,
+        TEST_TARGET_PORT: String(servers.targetPort),
+        AIRLOCK_MODEL_BASE_URL: `${planner.url}/v1`,
+        AIRLOCK_MODEL_MODELS: "e2e-model",
+        AIRLOCK_MODEL_API_KEY: "sk-e2e-model-key-0123456789abcdef",
+      },
+    }),
+    launchBrowser(),
+    ensureBuilt(),
+  ]);
+  approverToken = (await edge.pairDevice("browser", "e2e approver CLI")).token;
+  page = await (await phoneContext(browser)).newPage();
+  await page.goto(`${edge.base}/pair?code=${await edge.newApproverCode()}`);
+  await page.getByLabel("Device name").fill("E2E phone");
+  await page.getByRole("button", { name: "Pair this device" }).tap();
+  await page.getByRole("status", { name: "Connection: Live" }).waitFor({ timeout: WAIT_MS });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await edge?.stop();
+  await planner?.close();
+  await servers?.close();
+});
+
+describe("schedule → job → web.fetch → proposal → phone → executor → chat message", () => {
+  it("runs the effect once after a tap, and the job reports back", async () => {
+    const target = `http://127.0.0.1:${servers.targetPort}`;
+    planner.script("e2e", [
+      {
+        text: "Reading the status page.",
+        calls: [{ name: "web_fetch", arguments: { url: `${target}/page?e2e=1` } }],
+      },
+      {
+        calls: [
+          {
+            name: "propose_action",
+            arguments: {
+              tool: "http.request",
+              identity: "bot",
+              args: { method: "POST", url: `${target}/effect` },
+              justification: "The status page is green: start the nightly deploy.",
+            },
+          },
+        ],
+      },
+      { text: "Deploy started: the status page was green and you approved the request." },
+    ]);
+    const phone = await PhoneDashboard.connect(edge.base, approverToken);
+
+    // 1. The person sets a one-shot schedule from the CLI, a few seconds from now.
+    const at = new Date(Date.now() + 3_000).toISOString();
+    const created = await cli([
+      "schedules",
+      "create",
+      "nightly deploy",
+      "--at",
+      at,
+      "--instructions",
+      "Check the status page; if green, start the deploy. [script:e2e]",
+      "--json",
+    ]);
+    expect(created.code, created.stderr).toBe(0);
+    const { id: scheduleId, next_run_at } = JSON.parse(created.stdout) as { id: string; next_run_at: string };
+    expect(next_run_at).toBe(at);
+
+    // 2. The hub's alarm fires it; the job reads the page and proposes the POST: a card on the phone.
+    const card = page.locator("article[data-prompt-id]").filter({ hasText: "nightly deploy" });
+    await card.waitFor({ timeout: WAIT_MS });
+    expect(await card.textContent()).toContain("HTTP POST");
+    const stats = () =>
+      fetch(`${servers.controlUrl}/stats`).then((r) => r.json()) as Promise<{
+        effects: Record<string, number>;
+        paths: string[];
+      }>;
+    expect((await stats()).effects).toEqual({});
+    expect((await stats()).paths).toContain("GET /page?e2e=1");
+    await page.screenshot({ path: join(ROOT, "test-results", "runtime-proposal.png") });
+
+    // 3. A tap on Allow once; the executor runs it; the job finishes with a chat message.
+    await card.getByRole("button", { name: "Allow once", exact: true }).tap();
+    const finished = await phone.first((m) =>
+      m.type === "job_updated" && m.data.state === "succeeded" ? m.data : undefined,
+    );
+    phone.close();
+    expect(Object.values((await stats()).effects)).toEqual([1]);
+
+    // 4. All of it through the API, the CLI and the audit.
+    const shown = await cli(["jobs", "show", finished.id, "--json"]);
+    expect(shown.code, shown.stderr).toBe(0);
+    const job = JobView.parse(JSON.parse(shown.stdout));
+    expect(job).toMatchObject({
+      state: "succeeded",
+      trigger: { kind: "schedule", ref: scheduleId },
+      result: "Deploy started: the status page was green and you approved the request.",
+    });
+    expect(job.steps.map((s) => s.calls.map((c) => [c.tool, c.status]))).toEqual([
+      [["web.fetch", "executed"]],
+      [["http.request", "EXECUTED"]],
+      [],
+    ]);
+    const { messages } = await api<{ messages: ChatMessage[] }>(`/v1/chat/threads/${job.thread_id}/messages`);
+    expect(messages.at(-1)).toMatchObject({ role: "assistant", content: job.result });
+    const { schedules } = await api<{ schedules: ScheduleView[] }>("/v1/schedules");
+    expect(schedules.find((s) => s.id === scheduleId)).toMatchObject({
+      state: "finished",
+      last_job_id: job.id,
+    });
+    const proposalId = job.proposals[0]?.id ?? "";
+    const { proposal } = await api<{ proposal: ProposalView }>(`/v1/proposals/${proposalId}`);
+    expect(proposal).toMatchObject({ state: "EXECUTED", source: { kind: "schedule", ref: job.id } });
+    const { events } = await api<{ events: AuditEvent[] }>("/v1/audit?limit=500");
+    const trail = events.map((e) => e.event).reverse();
+    for (const event of [
+      "schedule.created",
+      "schedule.fired",
+      "runtime.turn_started",
+      "conveyor.proposed",
+      "conveyor.approved",
+      "conveyor.executed",
+      "runtime.turn_finished",
+    ])
+      expect(trail).toContain(event);
+    // The read ran first (inline, executed); the approved POST ran after the tap.
+    expect(trail.indexOf("conveyor.approved")).toBeLessThan(trail.lastIndexOf("conveyor.executed"));
+    expect(events.find((e) => e.event === "conveyor.approved")?.actor).toMatch(/^device:dev_/);
+  });
+});

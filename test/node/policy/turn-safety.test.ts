@@ -1,0 +1,93 @@
+// The runtime's decision rules: what a turn may do with a call, when it must stop, and the gate's
+// person-only verdict (seed 003 §8 rules 2 and 5).
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { NO_EMERGENCY, proposalGate, reachedBound, turnEffect } from "../../../src/policy/index.ts";
+import type { RiskClass } from "../../../src/policy/plan.ts";
+
+const limits = {
+  max_tool_steps: 3,
+  max_tool_tokens: 1000,
+  max_context_messages: 10,
+  max_wall_clock_s: 60,
+  max_tokens: 5000,
+  max_cost_usd: 0.5,
+};
+const idle = { steps: 0, tool_tokens: 0, tokens: 0, cost_usd: 0, wall_clock_ms: 0, context_messages: 2 };
+
+describe("turnEffect", () => {
+  it.each<[string, Parameters<typeof turnEffect>[0], ReturnType<typeof turnEffect>]>([
+    [
+      "a read runs inline",
+      { riskClass: "READ", external: true, ingestedUntrusted: true, background: true },
+      { mode: "inline" },
+    ],
+    [
+      "an internal write is a plain proposal",
+      { riskClass: "WRITE", external: false, ingestedUntrusted: true, background: true },
+      { mode: "propose", personOnly: undefined },
+    ],
+    [
+      "a chat write may ride a grant",
+      { riskClass: "WRITE", external: true, ingestedUntrusted: false, background: false },
+      { mode: "propose", personOnly: undefined },
+    ],
+    [
+      "a write after untrusted content needs a person",
+      { riskClass: "WRITE", external: true, ingestedUntrusted: true, background: false },
+      { mode: "propose", personOnly: "the turn ingested untrusted web or webhook content" },
+    ],
+    [
+      "a background job's write needs a person",
+      { riskClass: "EXFILTRATION", external: true, ingestedUntrusted: false, background: true },
+      { mode: "propose", personOnly: "background jobs only propose external writes" },
+    ],
+  ])("%s", (_, input, expected) => {
+    expect(turnEffect(input)).toEqual(expected);
+  });
+
+  it("never lets an external non-read of a tainted or background turn run on a grant (property)", () => {
+    const cls = fc.constantFrom<RiskClass>("READ", "WRITE", "EXFILTRATION", "DESTRUCTIVE", "HIGH");
+    fc.assert(
+      fc.property(
+        cls,
+        fc.boolean(),
+        fc.boolean(),
+        fc.boolean(),
+        (riskClass, external, tainted, background) => {
+          const effect = turnEffect({ riskClass, external, ingestedUntrusted: tainted, background });
+          if (riskClass === "READ") return effect.mode === "inline";
+          if (effect.mode !== "propose") return false;
+          const verdict = proposalGate({
+            tool: "http.request",
+            riskClass,
+            external,
+            grant: "allow",
+            grantCoversHigh: true,
+            untrustedSource: false,
+            ...(effect.personOnly ? { personOnly: effect.personOnly } : {}),
+            emergency: NO_EMERGENCY,
+          });
+          return !(external && (tainted || background)) || verdict.action === "ask";
+        },
+      ),
+    );
+  });
+});
+
+describe("reachedBound", () => {
+  it("nothing reached on an idle turn", () => expect(reachedBound(idle, limits)).toBeNull());
+  it.each([
+    [{ steps: 3 }, "max_tool_steps"],
+    [{ tool_tokens: 1000 }, "max_tool_tokens"],
+    [{ context_messages: 11 }, "max_context_messages"],
+    [{ wall_clock_ms: 60_000 }, "max_wall_clock_s"],
+    [{ tokens: 5000 }, "max_tokens"],
+    [{ cost_usd: 0.5 }, "max_cost_usd"],
+  ])("%j reaches %s", (usage, bound) => {
+    expect(reachedBound({ ...idle, ...usage }, limits)).toBe(bound);
+  });
+  it("a zero money cap is off (models without a price)", () => {
+    expect(reachedBound({ ...idle, cost_usd: 0 }, { ...limits, max_cost_usd: 0 })).toBeNull();
+  });
+});
