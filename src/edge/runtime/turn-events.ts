@@ -4,7 +4,9 @@ import type { ProposalView } from "../../protocol/conveyor.ts";
 import type { Db } from "../db/client.ts";
 import { logFailure } from "../errors.ts";
 import { turnOfProposal } from "./turn-store.ts";
-import { proposalEvent } from "./workflow.ts";
+
+/** The event a settled proposal sends the instance of the turn waiting on it (TurnWorkflow). */
+export const proposalEvent = (proposalId: string) => `proposal-${proposalId}`;
 
 const SETTLED = new Set(["REJECTED", "EXPIRED", "EXECUTED", "FAILED", "PARTIAL"]);
 

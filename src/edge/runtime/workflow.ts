@@ -5,6 +5,7 @@ import { WorkflowEntrypoint, type WorkflowEvent, type WorkflowStep } from "cloud
 import { z } from "zod";
 import { logFailure } from "../errors.ts";
 import type { TurnKernel } from "./kernel.ts";
+import { proposalEvent } from "./turn-events.ts";
 import { turnKernel } from "./wiring.ts";
 
 export const TurnParams = z.object({ turnId: z.string().min(1).max(100) });
@@ -22,9 +23,6 @@ const MAX_BACKOFF_MS = 10 * 60 * 1000;
 /** A proposal is awaited in slices; each slice ends with a look at its state (an event may be lost). */
 const WAIT_SLICE = "10 minutes";
 const MAX_WAIT_SLICES = 15;
-
-/** The event a settled proposal sends its turn's instance (src/edge/runtime/turn-events.ts). */
-export const proposalEvent = (proposalId: string) => `proposal-${proposalId}`;
 
 export class TurnWorkflow extends WorkflowEntrypoint<Env, TurnParams> {
   override async run(
