@@ -14,6 +14,8 @@ import { startTurn } from "./turn-events.ts";
 
 /** Wakeups handled per alarm; more re-arm the alarm at once. */
 const PER_ALARM = 200;
+/** Wakeups fired at once within one alarm. */
+const FIRE_CONCURRENCY = 8;
 
 export interface SchedulerPorts {
   sql: SqlStorage;
@@ -94,14 +96,19 @@ export class HubScheduler {
       )
       .toArray();
     let started = 0;
-    for (const { schedule_id, due_at } of due) {
-      try {
-        if (await this.fire(schedule_id, due_at, now)) started++;
-      } catch (error) {
-        // One schedule's failure must not hold back the others; its row stays due, the alarm retries it.
-        console.error("[HubScheduler.fire]", schedule_id, error);
+    // Wakeups of different schedules are independent (each idempotent on its own rows): a few at a time.
+    const queue = [...due];
+    const worker = async () => {
+      for (let next = queue.shift(); next; next = queue.shift()) {
+        try {
+          if (await this.fire(next.schedule_id, next.due_at, now)) started++;
+        } catch (error) {
+          // One schedule's failure must not hold back the others; its row stays due, the alarm retries it.
+          console.error("[HubScheduler.fire]", next.schedule_id, error);
+        }
       }
-    }
+    };
+    await Promise.all(Array.from({ length: Math.min(FIRE_CONCURRENCY, queue.length) }, worker));
     return started;
   }
 
