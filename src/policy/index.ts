@@ -40,8 +40,8 @@ export {
 } from "./grants.ts";
 export { type JudgedCall, judgeCall } from "./judge-call.ts";
 export * from "./limits.ts";
-export { homeFor, resolveShellPath } from "./paths.ts";
 export { NOTIFY_PER_DAY, NOTIFY_PER_MINUTE, notificationAllowed } from "./notification-rate.ts";
+export { homeFor, resolveShellPath } from "./paths.ts";
 export {
   type PlanProblem,
   type PlanValidation,
