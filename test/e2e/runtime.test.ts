@@ -16,6 +16,7 @@ import { PhoneDashboard } from "../support/phone-dashboard.ts";
 import { type PlannerServer, startPlannerServer } from "../support/planner-server.ts";
 import { runToEnd } from "../support/run-process.ts";
 import { launchBrowser, phoneContext } from "./support/browser.ts";
+import { tapDecision } from "./support/dashboard.ts";
 import { type Edge, ROOT, startEdge } from "./support/edge.ts";
 
 const WAIT_MS = 30_000;
@@ -134,8 +135,10 @@ describe("schedule → job → web.fetch → proposal → phone → executor →
     expect((await stats()).paths).toContain("GET /page?e2e=1");
     await page.screenshot({ path: join(ROOT, "test-results", "runtime-proposal.png") });
 
-    // 3. A tap on Allow once; the executor runs it; the job finishes with a chat message.
-    await card.getByRole("button", { name: "Allow once", exact: true }).tap();
+    // 3. A tap on Allow once (once the list is steady: a tap right after it moved is dropped); the executor
+    // runs it; the job finishes with a chat message.
+    const promptId = (await card.getAttribute("data-prompt-id")) ?? "";
+    await tapDecision(page, promptId, "Allow once");
     const finished = await phone.first((m) =>
       m.type === "job_updated" && m.data.state === "succeeded" ? m.data : undefined,
     );
