@@ -4,6 +4,7 @@ import { useCallback, useEffect, useReducer, useRef, useState } from "preact/hoo
 import { z } from "zod";
 import type { EmergencyControls, PromptDecision } from "../../src/protocol/capability.ts";
 import { type CapabilityPrompt, ConfirmationToken, ResolvedPrompt } from "../../src/protocol/prompts.ts";
+import type { RuntimeServerMessage } from "../../src/protocol/runtime.ts";
 import type { ServerMessage } from "../../src/protocol/socket.ts";
 import { ApiError, api, socketUrl } from "./api.ts";
 import { approvalsReducer, emptyApprovals, openPrompts } from "./approvals-state.ts";
@@ -39,7 +40,12 @@ export interface Hub {
   undo(promptId: string): void;
   /** Fetches the single-use token a high-risk allow needs (passkey step-up first when one is registered). */
   confirm(prompt: CapabilityPrompt): Promise<string>;
+  /** The hosted runtime's live messages (chat text as it is written, stored messages, job progress). */
+  onRuntime(listener: (message: RuntimeServerMessage) => void): () => void;
 }
+
+const RUNTIME_TYPES: ReadonlySet<string> = new Set(["chat_delta", "chat_message", "job_updated"]);
+const isRuntime = (m: ServerMessage): m is RuntimeServerMessage => RUNTIME_TYPES.has(m.type);
 
 export function useHub(onUnpaired: (reason: string) => void): Hub {
   const [link, setLink] = useState<LinkState>("connecting");
@@ -50,6 +56,7 @@ export function useHub(onUnpaired: (reason: string) => void): Hub {
   const [announcement, setAnnouncement] = useState("");
   const [, setOutboxVersion] = useState(0);
   const socket = useRef<HubSocket | null>(null);
+  const runtimeListeners = useRef(new Set<(message: RuntimeServerMessage) => void>());
   const outbox = useRef<DecisionOutbox | null>(null);
   outbox.current ??= new DecisionOutbox(() => setOutboxVersion((v) => v + 1), sessionOutboxStore);
   const unpaired = useRef(onUnpaired);
@@ -102,6 +109,10 @@ export function useHub(onUnpaired: (reason: string) => void): Hub {
         },
       );
     const onMessage = (message: ServerMessage) => {
+      if (isRuntime(message)) {
+        for (const listener of runtimeListeners.current) listener(message);
+        return;
+      }
       switch (message.type) {
         case "welcome":
           setDeviceId(message.deviceId);
@@ -179,6 +190,13 @@ export function useHub(onUnpaired: (reason: string) => void): Hub {
     return answer.token;
   }, []);
 
+  const onRuntime = useCallback((listener: (message: RuntimeServerMessage) => void) => {
+    runtimeListeners.current.add(listener);
+    return () => {
+      runtimeListeners.current.delete(listener);
+    };
+  }, []);
+
   return {
     link,
     cards: approvals.pending,
@@ -194,5 +212,6 @@ export function useHub(onUnpaired: (reason: string) => void): Hub {
     decide,
     undo: (id) => outbox.current?.undo(id),
     confirm,
+    onRuntime,
   };
 }

@@ -1,150 +1,179 @@
-// Chat with a hosted agent: threads (kept on this device), the messages of one, and a composer. Replies appear as
-// the hosted runtime writes them; until that API exists the view says chat is not enabled on this server.
+// Chat with the hosted agent: the account's threads, the messages of one, and a composer. The reply streams in
+// over the socket as the model writes it (chat_delta), then settles as the stored message (chat_message); tool
+// results show as small notes. Whatever the agent wants to change arrives as a card in Approvals.
 import { useEffect, useState } from "preact/hooks";
 import { z } from "zod";
-import { ApiError, api, errorMessage, isNotEnabled } from "../api.ts";
+import { ChatMessage, ThreadView } from "../../../src/protocol/runtime.ts";
+import { api, errorMessage } from "../api.ts";
 import type { ViewProps } from "../app.tsx";
-import { field, listOf, Rec, when } from "./records.tsx";
+import { Show, useResource } from "./resource.tsx";
 
-const Messages = listOf("messages");
-const Thread = z.object({ id: z.string() });
-const THREADS_KEY = "airlock.chat.threads";
+const Threads = z.object({ threads: z.array(ThreadView) }).transform((v) => v.threads);
+const Created = z.object({ thread: ThreadView });
+const Messages = z.object({ messages: z.array(ChatMessage) });
+const Posted = z.object({ message: ChatMessage });
 
-function savedThreads(): string[] {
-  try {
-    const parsed = z.array(z.string()).safeParse(JSON.parse(localStorage.getItem(THREADS_KEY) ?? "[]"));
-    return parsed.success ? parsed.data : [];
-  } catch {
-    return [];
-  }
+/** Streaming text of replies not stored yet, by the id they will be stored under. */
+type Drafts = Record<string, { attempt: number; text: string }>;
+
+function merged(list: ChatMessage[], message: ChatMessage): ChatMessage[] {
+  return [...list.filter((m) => m.id !== message.id), message].sort((a, b) => a.seq - b.seq);
 }
 
-type Availability = "checking" | "enabled" | "not_enabled" | "offline";
-
-/** GET on the thread collection: 404 "No route" means no chat here; 200 or 405 (POST only) means chat exists. */
-async function chatAvailability(): Promise<Availability> {
-  try {
-    await api("/v1/chat/threads", Rec);
-    return "enabled";
-  } catch (error) {
-    if (isNotEnabled(error)) return "not_enabled";
-    if (error instanceof ApiError && error.status === 405) return "enabled";
-    return error instanceof ApiError && error.status === 0 ? "offline" : "enabled";
-  }
+export function ChatView({ hub }: ViewProps) {
+  const [resource, reload] = useResource("/v1/chat/threads", Threads);
+  return (
+    <main class="view">
+      <h1 class="section-title">Chat</h1>
+      <Show resource={resource} reload={reload} feature="Chat is">
+        {(threads) => <Conversation hub={hub} threads={threads} reload={reload} />}
+      </Show>
+    </main>
+  );
 }
 
-export function ChatView(_: ViewProps) {
-  const [availability, setAvailability] = useState<Availability>("checking");
-  const [threads, setThreads] = useState<string[]>(savedThreads);
-  const [thread, setThread] = useState<string | null>(() => savedThreads()[0] ?? null);
-  const [messages, setMessages] = useState<Rec[]>([]);
+function Conversation({
+  hub,
+  threads,
+  reload,
+}: {
+  hub: ViewProps["hub"];
+  threads: ThreadView[];
+  reload(): void;
+}) {
+  const [thread, setThread] = useState<string | null>(threads[0]?.id ?? null);
+  const [messages, setMessages] = useState<ChatMessage[]>([]);
+  const [drafts, setDrafts] = useState<Drafts>({});
   const [text, setText] = useState("");
   const [error, setError] = useState("");
 
   useEffect(() => {
-    chatAvailability().then(setAvailability);
-  }, []);
-  const load = (id: string) =>
-    api(`/v1/chat/threads/${encodeURIComponent(id)}/messages`, Messages).then(setMessages, (e: unknown) =>
-      setError(errorMessage(e)),
+    setMessages([]);
+    setDrafts({});
+    if (!thread) return;
+    let live = true;
+    api(`/v1/chat/threads/${encodeURIComponent(thread)}/messages?limit=100`, Messages).then(
+      (page) => live && setMessages((now) => page.messages.reduce(merged, now)),
+      (e: unknown) => live && setError(errorMessage(e)),
     );
-  useEffect(() => {
-    if (thread && availability === "enabled") void load(thread);
-  }, [thread, availability]);
+    return () => {
+      live = false;
+    };
+  }, [thread]);
 
-  const newThread = async () => {
+  useEffect(
+    () =>
+      hub.onRuntime((message) => {
+        if (message.type === "chat_delta" && message.data.thread_id === thread) {
+          const { message_id, attempt, delta } = message.data;
+          setDrafts((now) => {
+            const before = now[message_id];
+            // A new attempt (repair, fallback model) starts the text again.
+            const kept = before && before.attempt === attempt ? before.text : "";
+            return { ...now, [message_id]: { attempt, text: kept + delta } };
+          });
+        } else if (message.type === "chat_message" && message.data.thread_id === thread) {
+          const stored = message.data;
+          setMessages((now) => merged(now, stored));
+          setDrafts(({ [stored.id]: _done, ...rest }) => rest);
+        }
+      }),
+    [hub, thread],
+  );
+
+  const newThread = async (): Promise<string | null> => {
     setError("");
     try {
-      const created = await api("/v1/chat/threads", Thread, { method: "POST", body: {} });
-      const list = [created.id, ...threads].slice(0, 20);
-      localStorage.setItem(THREADS_KEY, JSON.stringify(list));
-      setThreads(list);
+      const { thread: created } = await api("/v1/chat/threads", Created, { method: "POST", body: {} });
       setThread(created.id);
+      reload();
       return created.id;
     } catch (failure) {
       setError(errorMessage(failure));
       return null;
     }
   };
+
   const send = async (event: Event) => {
     event.preventDefault();
     const content = text.trim();
     if (!content) return;
+    setError("");
     const id = thread ?? (await newThread());
     if (!id) return;
     try {
-      await api(`/v1/chat/threads/${encodeURIComponent(id)}/messages`, Rec, {
+      const posted = await api(`/v1/chat/threads/${encodeURIComponent(id)}/messages`, Posted, {
         method: "POST",
         body: { content },
       });
       setText("");
-      await load(id);
+      setMessages((now) => merged(now, posted.message));
     } catch (failure) {
       setError(errorMessage(failure));
     }
   };
 
+  const streaming = Object.entries(drafts);
   return (
-    <main class="view">
-      <h1 class="section-title">Chat</h1>
-      {availability === "checking" ? <p class="muted">Loading…</p> : null}
-      {availability === "not_enabled" ? (
-        <div class="panel notice" role="note">
-          <p>
-            <strong>Chat is not enabled on this server.</strong>
-          </p>
-          <p class="muted small">This Airlock does not run hosted agents yet.</p>
-        </div>
-      ) : null}
-      {availability === "offline" ? <p role="alert">Offline: Airlock is unreachable.</p> : null}
-      {availability === "enabled" ? (
-        <>
-          <div class="inline-form">
-            <select
-              value={thread ?? ""}
-              onChange={(e) => setThread(e.currentTarget.value || null)}
-              aria-label="Thread"
-            >
-              {threads.map((t) => (
-                <option key={t} value={t}>
-                  {t}
-                </option>
-              ))}
-              {threads.length ? null : <option value="">No thread yet</option>}
-            </select>
-            <button type="button" class="small-button" onClick={() => void newThread()}>
-              New thread
-            </button>
-          </div>
-          <ol class="chat" aria-live="polite">
-            {messages.map((m, i) => (
-              <li key={field(m, "id") || i} class={`bubble ${field(m, "role") === "user" ? "mine" : ""}`}>
-                <p>{field(m, "content", "text")}</p>
-                <span class="muted small">{when(m, "created_at")}</span>
-              </li>
-            ))}
-          </ol>
-          <form class="inline-form" onSubmit={send}>
-            <label class="sr-only" for="chat-input">
-              Message
-            </label>
-            <input
-              id="chat-input"
-              value={text}
-              maxLength={4000}
-              onInput={(e) => setText(e.currentTarget.value)}
-            />
-            <button type="submit" class="small-button">
-              Send
-            </button>
-          </form>
-        </>
-      ) : null}
+    <>
+      <div class="inline-form">
+        <select
+          value={thread ?? ""}
+          onChange={(e) => setThread(e.currentTarget.value || null)}
+          aria-label="Thread"
+        >
+          {threads.map((t) => (
+            <option key={t.id} value={t.id}>
+              {t.title}
+            </option>
+          ))}
+          {threads.length ? null : <option value="">No thread yet</option>}
+        </select>
+        <button type="button" class="small-button" onClick={() => void newThread()}>
+          New thread
+        </button>
+      </div>
+      <ol class="chat" aria-live="polite" aria-label="Messages">
+        {messages.map((m) =>
+          m.role === "tool" ? (
+            <li key={m.id} class="bubble tool">
+              <span class="muted small">
+                {m.tool?.name ?? "tool"} result{m.untrusted ? " (untrusted)" : ""}
+              </span>
+            </li>
+          ) : m.role === "assistant" && !m.content ? null : (
+            <li key={m.id} class={`bubble ${m.role === "user" ? "mine" : ""}`}>
+              <p>{m.content}</p>
+              <span class="muted small">{new Date(m.created_at).toLocaleTimeString()}</span>
+            </li>
+          ),
+        )}
+        {streaming.map(([id, draft]) => (
+          <li key={id} class="bubble" aria-busy="true">
+            <p>{draft.text}</p>
+            <span class="muted small">writing…</span>
+          </li>
+        ))}
+      </ol>
+      <form class="inline-form" onSubmit={send}>
+        <label class="sr-only" for="chat-input">
+          Message
+        </label>
+        <input
+          id="chat-input"
+          value={text}
+          maxLength={16000}
+          onInput={(e) => setText(e.currentTarget.value)}
+        />
+        <button type="submit" class="small-button">
+          Send
+        </button>
+      </form>
       {error ? (
         <p class="card-status error" role="alert">
           {error}
         </p>
       ) : null}
-    </main>
+    </>
   );
 }

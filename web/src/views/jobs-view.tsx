@@ -1,5 +1,6 @@
-// Jobs: hosted agent runs with their state, steps and spend; cancel stops a run at its next step boundary.
-import { useState } from "preact/hooks";
+// Jobs: hosted agent runs with their state, steps and spend; cancel stops a run at its next step boundary. Both
+// screens follow the job's progress live (job_updated on the socket).
+import { useEffect, useState } from "preact/hooks";
 import { api, errorMessage } from "../api.ts";
 import type { ViewProps } from "../app.tsx";
 import { navigate, routeDetail } from "../route.ts";
@@ -9,13 +10,25 @@ import { Show, useResource } from "./resource.tsx";
 const Jobs = listOf("jobs");
 const finished = /cancel|fail|done|complete|succe/i;
 
-export function JobsView({ path }: ViewProps) {
+export function JobsView({ path, hub }: ViewProps) {
   const id = routeDetail(path);
-  return id ? <JobDetail id={id} /> : <JobList />;
+  return id ? <JobDetail id={id} hub={hub} /> : <JobList hub={hub} />;
 }
 
-function JobList() {
+/** Reloads when a job (any, or the one given) changes state or makes progress. */
+function useJobUpdates(hub: ViewProps["hub"], reload: () => void, id?: string): void {
+  useEffect(
+    () =>
+      hub.onRuntime((message) => {
+        if (message.type === "job_updated" && (id === undefined || message.data.id === id)) reload();
+      }),
+    [hub, reload, id],
+  );
+}
+
+function JobList({ hub }: { hub: ViewProps["hub"] }) {
   const [resource, reload] = useResource("/v1/jobs", Jobs);
+  useJobUpdates(hub, reload);
   return (
     <main class="view">
       <h1 class="section-title">Jobs</h1>
@@ -35,7 +48,7 @@ function JobList() {
                   >
                     <span>
                       <StateTag state={field(job, "state", "status")} />{" "}
-                      <strong>{field(job, "name", "id")}</strong>
+                      <strong>{field(job, "title", "name", "id")}</strong>
                     </span>
                     <span class="muted small">{when(job, "created_at", "started_at")}</span>
                   </a>
@@ -51,8 +64,9 @@ function JobList() {
   );
 }
 
-function JobDetail({ id }: { id: string }) {
+function JobDetail({ id, hub }: { id: string; hub: ViewProps["hub"] }) {
   const [resource, reload] = useResource(`/v1/jobs/${encodeURIComponent(id)}`, Rec);
+  useJobUpdates(hub, reload, id);
   const [error, setError] = useState("");
   const cancel = async () => {
     setError("");
@@ -74,8 +88,9 @@ function JobDetail({ id }: { id: string }) {
           return (
             <div class="panel">
               <p>
-                <StateTag state={state} /> <strong>{field(job, "name", "id")}</strong>
+                <StateTag state={state} /> <strong>{field(job, "title", "name", "id")}</strong>
               </p>
+              {field(job, "result") ? <p class="job-result">{field(job, "result")}</p> : null}
               {finished.test(state) ? null : (
                 <button type="button" class="decision deny" onClick={() => void cancel()}>
                   Cancel job

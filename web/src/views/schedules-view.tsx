@@ -52,10 +52,11 @@ export function SchedulesView(_: ViewProps) {
                   <li key={id}>
                     <div class="device-line">
                       <strong>{field(s, "name", "id")}</strong>
-                      <span class="tag">{paused ? "paused" : "active"}</span>
+                      <span class="tag">{field(s, "state") || (paused ? "paused" : "active")}</span>
                     </div>
                     <div class="muted small">
-                      {cadence(s)} {field(s, "timezone")} · next {paused ? "—" : when(s, "next_run_at")}
+                      {cadence(s)} {field(s, "timezone")} · next{" "}
+                      {paused ? "—" : when(s, "next_run_at") || "—"}
                     </div>
                     <div class="decisions two">
                       <button
