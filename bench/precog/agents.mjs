@@ -87,24 +87,7 @@ export function startDaemon(node, bin, env) {
   });
 }
 
-export function piAgentDir(base, name, modelUrl) {
-  const dir = join(base, name);
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(
-    join(dir, "models.json"),
-    JSON.stringify({
-      providers: {
-        scripted: {
-          baseUrl: `${modelUrl}/v1`,
-          api: "openai-completions",
-          apiKey: "dummy",
-          models: [{ id: "scripted-model" }],
-        },
-      },
-    }),
-  );
-  return dir;
-}
+export { piAgentDir } from "../../test/support/pi-agent-dir.ts";
 
 /**
  * One Pi run in RPC mode: the prompt is sent, and the times of the first tool's start and end are taken from

@@ -15,7 +15,6 @@ import {
   Companion,
   card,
   phone,
-  steady,
   tapDecision,
   toolCall,
   WAIT_MS,

@@ -15,7 +15,6 @@ import {
   type Phone,
   pairPhone,
   phone,
-  steady,
   tapDecision,
   toolCall,
   WAIT_MS,

@@ -18,6 +18,7 @@ import { ensureBuilt } from "../support/build.ts";
 import { startDaemonSocket } from "../support/daemon-socket.ts";
 import { type ModelServer, startModelServer } from "../support/model-server.ts";
 import { PhoneDashboard } from "../support/phone-dashboard.ts";
+import { piAgentDir } from "../support/pi-agent-dir.ts";
 import { PI_CLI, runPiRpc } from "../support/pi-rpc.ts";
 import { type ProcessRun, runToEnd } from "../support/run-process.ts";
 import { type Edge, startEdge } from "./support/edge.ts";
@@ -37,25 +38,7 @@ function runPi(env: NodeJS.ProcessEnv, args: string[]): Promise<ProcessRun> {
 
 const PI_ARGS = ["--no-session", "--provider", "scripted", "--model", "scripted-model", "-e", EXTENSION];
 
-/** A Pi agent directory whose models.json points a custom provider at the scripted server. */
-function writeAgentDir(name: string, modelUrl: string): string {
-  const dir = join(base, name);
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(
-    join(dir, "models.json"),
-    JSON.stringify({
-      providers: {
-        scripted: {
-          baseUrl: `${modelUrl}/v1`,
-          api: "openai-completions",
-          apiKey: "dummy-key",
-          models: [{ id: "scripted-model" }],
-        },
-      },
-    }),
-  );
-  return dir;
-}
+const writeAgentDir = (name: string, modelUrl: string): string => piAgentDir(base, name, modelUrl);
 
 function piEnv(dir: string): NodeJS.ProcessEnv {
   return {

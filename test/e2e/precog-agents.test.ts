@@ -7,6 +7,7 @@ import type { FuturesStats } from "../../src/protocol/futures.ts";
 import { AIRLOCK_BIN, NODE, ROOT } from "../support/airlock-env.ts";
 import { ensureBuilt } from "../support/build.ts";
 import { type ModelServer, startModelServer, type ToolResultSeen } from "../support/model-server.ts";
+import { piAgentDir } from "../support/pi-agent-dir.ts";
 import { PI_CLI } from "../support/pi-rpc.ts";
 import { type ProcessRun, runToEnd } from "../support/run-process.ts";
 import { type PrecogBox, precogBox } from "./support/precog-box.ts";
@@ -106,24 +107,7 @@ describe("Claude Code: a warmed npm test is served through the PreToolUse rewrit
   });
 });
 
-function piAgentDir(name: string, modelUrl: string): string {
-  const dir = join(box.base, name);
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(
-    join(dir, "models.json"),
-    JSON.stringify({
-      providers: {
-        scripted: {
-          baseUrl: `${modelUrl}/v1`,
-          api: "openai-completions",
-          apiKey: "dummy-key",
-          models: [{ id: "scripted-model" }],
-        },
-      },
-    }),
-  );
-  return dir;
-}
+const agentDir = (name: string, modelUrl: string): string => piAgentDir(box.base, name, modelUrl);
 
 /** Hits per class, from `airlock futures status --json`. */
 async function hits(): Promise<Record<string, number>> {
@@ -157,7 +141,7 @@ async function piRun(name: string, precog: NodeJS.ProcessEnv) {
       {
         ...box.env,
         ...precog,
-        PI_CODING_AGENT_DIR: piAgentDir(name, model.url),
+        PI_CODING_AGENT_DIR: agentDir(name, model.url),
         PI_OFFLINE: "1",
         PI_SKIP_VERSION_CHECK: "1",
         PI_TELEMETRY: "0",

@@ -9,7 +9,6 @@ import type { ServerMessage } from "../../src/protocol/socket.ts";
 import { ApiError, api, socketUrl } from "./api.ts";
 import { approvalsReducer, emptyApprovals, openPrompts } from "./approvals-state.ts";
 import { DecisionOutbox, type OutboxEntry, type SendResult, sessionOutboxStore } from "./decision-outbox.ts";
-import { loadDevices } from "./devices-cache.ts";
 import { CLOSE_REVOKED, HubSocket, type LinkState } from "./hub-socket.ts";
 import { capabilityLabel } from "./labels.ts";
 

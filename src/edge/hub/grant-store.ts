@@ -86,22 +86,26 @@ export class GrantStore {
     this.rules = null;
     this.sql.exec(`INSERT OR IGNORE INTO hub_meta (key, value) VALUES ('grants_imported', '1')`);
     for (const g of rows) {
-      this.sql.exec(
-        `INSERT OR IGNORE INTO grants (id, agent_id, capability, match, scope_pattern, scope_hash, version_range,
-           effect, created_at, created_by_device, prompt_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        g.id,
-        g.agentId,
-        g.capability,
-        g.match,
-        g.scopePattern,
-        g.scopeHash,
-        g.versionRange,
-        g.effect,
-        g.createdAt,
-        g.createdByDevice,
-        g.promptId,
-      );
+      this.insert(g, "OR IGNORE");
     }
+  }
+
+  private insert(g: GrantRow, conflict: "" | "OR IGNORE"): void {
+    this.sql.exec(
+      `INSERT ${conflict} INTO grants (id, agent_id, capability, match, scope_pattern, scope_hash, version_range,
+         effect, created_at, created_by_device, prompt_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      g.id,
+      g.agentId,
+      g.capability,
+      g.match,
+      g.scopePattern,
+      g.scopeHash,
+      g.versionRange,
+      g.effect,
+      g.createdAt,
+      g.createdByDevice,
+      g.promptId,
+    );
   }
 
   /** Forgets what it read (after SQLite was written other than through this store). */
@@ -147,21 +151,7 @@ export class GrantStore {
     }));
     this.rules = null;
     for (const g of rows) {
-      this.sql.exec(
-        `INSERT INTO grants (id, agent_id, capability, match, scope_pattern, scope_hash, version_range, effect,
-           created_at, created_by_device, prompt_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        g.id,
-        g.agentId,
-        g.capability,
-        g.match,
-        g.scopePattern,
-        g.scopeHash,
-        g.versionRange,
-        g.effect,
-        g.createdAt,
-        g.createdByDevice,
-        g.promptId,
-      );
+      this.insert(g, "");
     }
     return { rows, outbox: rows.map((row) => ({ kind: "grant.add", row })) };
   }
