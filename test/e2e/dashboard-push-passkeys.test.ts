@@ -245,6 +245,55 @@ describe("Web Push", () => {
   });
 });
 
+describe("notify", () => {
+  it("a notify proposal reaches the phone as a push of its own (it never takes a prompt's slot)", async () => {
+    const proposer = await edge.pairDevice("companion", "notify proposer");
+    const post = (path: string, token: string, body: unknown) =>
+      fetch(`${edge.base}${path}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    const from = deliveries.length;
+    const created = await post("/v1/proposals", proposer.token, {
+      tool: "notify",
+      identity: "bot",
+      idempotency_key: "notify-e2e-0001",
+      justification: "Tell the person the deploy finished.",
+      args: {
+        title: "Deploy finished",
+        body: "main is live (token ghp_abcdefghijklmnopqrstuvwxyz0123456789)",
+      },
+    });
+    expect(created.status).toBeLessThan(300);
+    // An internal tool: the conveyor runs it at once (docs/conveyor.md, "Who decides").
+    const { proposal } = (await created.json()) as { proposal: { prompt_id: string | null } };
+    expect(proposal.prompt_id).toBeNull();
+    // Find the notification among what arrived (a prompt's push could come in between).
+    const keys = await pageKeys();
+    const receiver = createECDH("prime256v1");
+    receiver.setPrivateKey(b64(keys.d));
+    let found: { title: string; body: string; promptId?: string } | undefined;
+    for (let i = from; !found; i++) {
+      const push = await nextDelivery(i);
+      const plain = ece.decrypt(push.body, {
+        version: "aes128gcm",
+        privateKey: receiver,
+        authSecret: keys.auth,
+      });
+      const payload = JSON.parse(plain.toString("utf8")) as {
+        title: string;
+        body: string;
+        promptId?: string;
+      };
+      if (payload.title === "Deploy finished") found = payload;
+    }
+    expect(found.body).toContain("main is live");
+    expect(found.body).not.toContain("ghp_abcdefghijklmnopqrstuvwxyz0123456789");
+    expect(found.promptId).toBeUndefined();
+  });
+});
+
 describe("passkey step-up", () => {
   it("registers a passkey with the virtual authenticator", async () => {
     await openDevices();

@@ -9,6 +9,7 @@ import { toolRegistry } from "../conveyor/registry.ts";
 import type { ConveyorPorts } from "../conveyor/runtime.ts";
 import type { CompanionRunner } from "../conveyor/tools/companion-run.ts";
 import { openDb } from "../db/client.ts";
+import { notifyMessage } from "../push/send.ts";
 import { wakeTurnOf } from "../runtime/turn-events.ts";
 import type { HubEngine } from "./engine.ts";
 import { addWakeup, insertProposalPrompt } from "./proposal-prompts.ts";
@@ -45,7 +46,12 @@ export function conveyorPorts(deps: {
       void wakeTurnOf(env, db, view);
     },
     audit: (entries) => writeAuditBatch(db, entries),
-    notifyDashboards: async (title, body, id) =>
-      deps.toDashboards({ type: "notification", data: { id, title, body } }),
+    notifyDashboards: async (title, body, id) => {
+      deps.toDashboards({ type: "notification", data: { id, title, body } });
+      // And to the person's phones that are not looking (Web Push); a push failure never fails the effect.
+      await notifyMessage(env, db, deps.userId(), { title, body, id }).catch((error: unknown) =>
+        console.error("[conveyor.notify] push failed:", error instanceof Error ? error.message : error),
+      );
+    },
   };
 }

@@ -8,14 +8,25 @@ const SCOPE_CHARS = 80;
 export interface PushPayload {
   title: string;
   body: string;
-  promptId: string;
-  pending: number;
+  /** Set for a prompt: tapping the notification opens its card. */
+  promptId?: string;
+  pending?: number;
   tag: string;
 }
 
 function shorten(text: string, max: number): string {
   const flat = text.replace(/\s+/g, " ").trim();
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+}
+
+/** A `notify` notification (the conveyor's tool): its own title and body, shortened and redacted again. */
+export function messagePayload(title: string, body: string, id: string): PushPayload {
+  return {
+    title: shorten(redactText(title), 120),
+    body: shorten(redactText(body), 240),
+    // Each notification keeps its own slot; prompts keep theirs.
+    tag: `airlock-notification-${id.slice(0, 40)}`,
+  };
 }
 
 export function promptPayload(prompt: CapabilityPrompt, pending: number): PushPayload {

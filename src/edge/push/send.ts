@@ -13,7 +13,7 @@ import type { CapabilityPrompt } from "../../protocol/prompts.ts";
 import type { Db } from "../db/client.ts";
 import { pushSubscriptions } from "../db/schema.ts";
 import { checkEndpoint } from "./endpoints.ts";
-import { type PushPayload, promptPayload } from "./payload.ts";
+import { messagePayload, type PushPayload, promptPayload } from "./payload.ts";
 import { vapidKeys } from "./vapid.ts";
 
 export const DEFAULT_MIN_INTERVAL_MS = 10_000;
@@ -136,6 +136,22 @@ async function claim(db: Db, row: SubscriptionRow, now: number, interval: number
     )
     .returning({ id: pushSubscriptions.id });
   return claimed.length > 0;
+}
+
+/**
+ * A `notify` notification to every approver device of the user. It does not take a prompt's send slot (the
+ * notify tool has its own per-minute and per-day limit), so a notification never delays a prompt's push.
+ */
+export async function notifyMessage(
+  env: Env,
+  db: Db,
+  userId: string,
+  message: { title: string; body: string; id: string },
+): Promise<number> {
+  const rows = await db.select().from(pushSubscriptions).where(eq(pushSubscriptions.userId, userId));
+  const payload = messagePayload(message.title, message.body, message.id);
+  const statuses = await Promise.all(rows.map((row) => deliver(env, db, row, payload)));
+  return statuses.filter((s) => s >= 200 && s < 300).length;
 }
 
 /** A new prompt batch was announced: notify each of the user's approver devices that is not rate-limited. */
