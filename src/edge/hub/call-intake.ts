@@ -146,9 +146,13 @@ export class CallIntake {
       held_until: null,
       resolution: null,
       grants: null,
-      ...shownColumns(request),
+      shown_text: null,
+      shown_chars: null,
     };
     if (verdict.action === "ask") {
+      // Only a call that goes in front of a person needs its shown text (redacting up to 16 KiB): an
+      // immediate answer never reaches a card, so the hot path skips it.
+      Object.assign(call, shownColumns(request));
       const outcome = this.queue.enqueue(request, call, record.justification, holder, now);
       ctx.flushSoon();
       return outcome;
