@@ -185,13 +185,18 @@ afterAll(async () => {
 async function openDevices(): Promise<void> {
   await page.goto(`${base}/devices`);
   await page.getByRole("heading", { name: "This device" }).waitFor({ timeout: WAIT_MS });
+  // The device and passkey lists load above the buttons and push them down: a tap aimed before they land can
+  // hit the space where a button was (seen in CI under load). Tap only once nothing is loading.
+  await page.getByText("Loading…").first().waitFor({ state: "detached", timeout: WAIT_MS });
 }
 
 describe("Web Push", () => {
   it("subscribes this phone and delivers an encrypted, VAPID-signed notification per new prompt batch", async () => {
     await openDevices();
     await page.getByRole("button", { name: "Turn notifications on" }).tap();
-    await page.getByText("Notifications are on.").waitFor({ timeout: WAIT_MS });
+    // Polls the panel's status line, so a failure names what the page said (an error) or that it said nothing.
+    const said = page.getByRole("region", { name: "This device" }).getByRole("status");
+    await expect.poll(() => said.allTextContents(), { timeout: WAIT_MS }).toEqual(["Notifications are on."]);
 
     const secret = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
     const delivered = nextDelivery(0);

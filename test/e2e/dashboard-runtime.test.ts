@@ -81,7 +81,9 @@ describe("the runtime's views on a phone", () => {
     await messages.getByText("How is the status page?").waitFor({ timeout: WAIT_MS });
     // Written by the hosted turn on Workflows and pushed over the socket: no reload in between.
     await messages.getByText("The status page is green; nothing to do today.").waitFor({ timeout: WAIT_MS });
-    expect(await messages.getByText("writing…").count()).toBe(0);
+    // The streamed draft settles into the stored message (its time shown), and no "writing…" stays behind.
+    await messages.getByText("writing…").waitFor({ state: "detached", timeout: WAIT_MS });
+    expect(await messages.getByText("The status page is green; nothing to do today.").count()).toBe(1);
 
     // The thread is the account's (listed by the API), not only this page's.
     const res = await fetch(`${edge.base}/v1/chat/threads`, {

@@ -113,7 +113,8 @@ function Conversation({
     }
   };
 
-  const streaming = Object.entries(drafts);
+  // A draft whose message is stored (over the socket, in the page fetched, or a late delta after it) is done.
+  const streaming = Object.entries(drafts).filter(([id]) => !messages.some((m) => m.id === id));
   return (
     <>
       <div class="inline-form">
