@@ -2,7 +2,7 @@
 // (`pi install <checkout>`), and Pi then loads the extension on its own: the policy's `rm` deny reaches the model.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ECHO_YES_RM_NO, NODE, ROOT, type SealedHome, sealedHome } from "../support/airlock-env.ts";
 import { ensureBuilt } from "../support/build.ts";
@@ -86,7 +86,12 @@ describe("Airlock as a Pi package", () => {
 
   it("pi install takes the checkout as a package", () => {
     expect(install.code, install.stderr + install.stdout).toBe(0);
-    expect(readFileSync(join(agentDir, "settings.json"), "utf8")).toContain(ROOT);
+    // Pi records a local package as a path relative to its settings when it can (so it depends on where the
+    // checkout and the temp dir are): resolved from there, it must name this checkout.
+    const settings = JSON.parse(readFileSync(join(agentDir, "settings.json"), "utf8")) as {
+      packages: string[];
+    };
+    expect(settings.packages.map((p) => resolve(agentDir, p))).toContain(resolve(ROOT));
   });
 
   it("Pi loads the extension from the package: the rm never ran and the model got the policy's reason", () => {
