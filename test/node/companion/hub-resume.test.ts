@@ -171,7 +171,10 @@ describe("daemon ↔ hub", { timeout: 60_000 }, () => {
     const hook = runAirlock(["hook", "claude-code"], box.env, stdin);
     await nextMessage(() => requests.some((r) => r.request.call_id === "cc:toolu_secret"));
     const calls = join(box.airlockHome, "state", "calls");
-    const journal = readdirSync(calls).map((f) => readFileSync(join(calls, f), "utf8"));
+    // Only the committed entries: a `.tmp` is a write in flight that the daemon renames as we list.
+    const journal = readdirSync(calls)
+      .filter((f) => !f.endsWith(".tmp"))
+      .map((f) => readFileSync(join(calls, f), "utf8"));
     expect(journal.join("\n")).toContain("cc:toolu_secret");
     expect(journal.join("\n")).not.toContain("TOPSECRET-JOURNAL");
     expect(JSON.stringify(requests)).not.toContain("TOPSECRET-JOURNAL");
