@@ -76,7 +76,10 @@ function open(path: string): Link {
 function release(link: Link): void {
   link.onLine = undefined;
   link.onEnd = undefined;
-  if (!keep || link.dead || idle.has(link.path)) return drop(link);
+  if (!keep || link.dead || idle.has(link.path)) {
+    drop(link);
+    return;
+  }
   link.socket.unref();
   idle.set(link.path, link);
 }
@@ -152,7 +155,10 @@ function exchange(
     };
     link.onEnd = (error) =>
       finish(() => {
-        if (reused && !sent) return reject(new NotSent());
+        // On a kept connection, a reset or broken pipe means the daemon closed with the request unread (a unix
+        // socket reports ECONNRESET when its peer closes with data still queued): it never saw it.
+        if (reused && (!sent || error?.code === "ECONNRESET" || error?.code === "EPIPE"))
+          return reject(new NotSent());
         const why = error ? (error.code ?? error.message) : undefined;
         if (sent)
           return reject(

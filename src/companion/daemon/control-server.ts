@@ -11,7 +11,7 @@ import {
 
 export type ControlHandler = (request: ControlRequest) => Promise<ControlResponse>;
 
-/** The listening socket; `close` stops accepting, and ends each connection once its requests are answered. */
+/** The listening socket; `close` stops accepting, and closes each connection once its requests are answered. */
 export interface ControlServer {
   close(): Promise<void>;
 }
@@ -79,8 +79,10 @@ export async function listenControl(
             )
             .then((response) => {
               state.inFlight--;
-              if (!socket.destroyed) socket.write(`${JSON.stringify(response)}\n`);
-              if (closing && state.inFlight === 0) socket.end();
+              if (socket.destroyed) return;
+              socket.write(`${JSON.stringify(response)}\n`, () => {
+                if (closing && state.inFlight === 0) socket.destroy();
+              });
             });
         }
         nl = buffer.indexOf("\n");
@@ -106,7 +108,9 @@ export async function listenControl(
       new Promise<void>((resolve) => {
         closing = true;
         server.close(() => resolve());
-        for (const [socket, { inFlight }] of connections) if (inFlight === 0) socket.end();
+        // Destroyed, not ended: a request an adapter sent meanwhile stays unread, so it sees a reset and asks
+        // afresh (finding no daemon) instead of waiting for an answer that will never come.
+        for (const [socket, { inFlight }] of connections) if (inFlight === 0) socket.destroy();
       }),
   };
 }
