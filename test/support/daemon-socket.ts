@@ -1,7 +1,7 @@
-// A stand-in for the companion daemon's control socket (newline-delimited JSON, one request per
-// connection): it records what adapters send and answers with the protocol's own shapes. For tests of an
+// A stand-in for the companion daemon's control socket (newline-delimited JSON, one request → one response,
+// connections kept open as the daemon keeps them): it records what adapters send and answers with the protocol's own shapes. For tests of an
 // adapter's wiring (prompt forwarding, session end), not of the daemon.
-import { createServer, type Server } from "node:net";
+import { createServer, type Server, type Socket } from "node:net";
 import { ControlRequest } from "../../src/companion/daemon/control-protocol.ts";
 
 export interface DaemonSocket {
@@ -15,26 +15,33 @@ export interface DaemonSocket {
 export async function startDaemonSocket(path: string): Promise<DaemonSocket> {
   const received: ControlRequest[] = [];
   let waiters: (() => void)[] = [];
+  const sockets = new Set<Socket>();
   const server: Server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+    socket.on("error", () => {});
     let buffer = "";
     socket.setEncoding("utf8");
     socket.on("data", (chunk: string) => {
       buffer += chunk;
-      const nl = buffer.indexOf("\n");
-      if (nl < 0) return;
-      const request = ControlRequest.parse(JSON.parse(buffer.slice(0, nl)));
-      received.push(request);
-      for (const waiter of waiters) waiter();
-      // Decisions are not what these tests are about: every call is refused, so nothing runs.
-      const answer =
-        request.type === "decide"
-          ? {
-              id: request.id,
-              type: "decision",
-              decision: { decision: "deny", reason: "test daemon refuses", source: "policy" },
-            }
-          : { id: request.id, type: "ok" };
-      socket.end(`${JSON.stringify(answer)}\n`);
+      // Like the daemon: every line is a request, answered on the same connection, which stays open (an
+      // adapter such as Pi keeps one connection for its whole session).
+      for (let nl = buffer.indexOf("\n"); nl >= 0; nl = buffer.indexOf("\n")) {
+        const request = ControlRequest.parse(JSON.parse(buffer.slice(0, nl)));
+        buffer = buffer.slice(nl + 1);
+        received.push(request);
+        for (const waiter of waiters) waiter();
+        // Decisions are not what these tests are about: every call is refused, so nothing runs.
+        const answer =
+          request.type === "decide"
+            ? {
+                id: request.id,
+                type: "decision",
+                decision: { decision: "deny", reason: "test daemon refuses", source: "policy" },
+              }
+            : { id: request.id, type: "ok" };
+        socket.write(`${JSON.stringify(answer)}\n`);
+      }
     });
   });
   await new Promise<void>((resolve) => server.listen(path, resolve));
@@ -52,6 +59,10 @@ export async function startDaemonSocket(path: string): Promise<DaemonSocket> {
         waiters.push(check);
         check();
       }),
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        for (const socket of sockets) socket.destroy();
+      }),
   };
 }

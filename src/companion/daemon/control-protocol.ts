@@ -103,6 +103,11 @@ export const ControlRequest = z.discriminatedUnion("type", [
     command: z.string().min(1).max(100_000),
   }),
   z.strictObject({ id: z.string().max(100), type: z.literal("futures_status") }),
+  /**
+   * An adapter starting up (Pi's session_start): the daemon loads this directory's policy and runs the decision
+   * core once on a read nobody made, so the first real call pays neither. Decides, audits, serves and runs nothing.
+   */
+  z.strictObject({ id: z.string().max(100), type: z.literal("warm_up"), cwd: z.string().min(1).max(4096) }),
 ]);
 export type ControlRequest = z.infer<typeof ControlRequest>;
 

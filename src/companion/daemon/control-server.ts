@@ -1,6 +1,6 @@
 // The daemon's local control endpoint: a unix socket (mode 0600, in a 0700 directory) speaking the control protocol.
 import { chmodSync, existsSync, mkdirSync, rmSync } from "node:fs";
-import { connect, createServer, type Server } from "node:net";
+import { connect, createServer, type Server, type Socket } from "node:net";
 import { dirname } from "node:path";
 import {
   type ControlRequest,
@@ -10,6 +10,11 @@ import {
 } from "./control-protocol.ts";
 
 export type ControlHandler = (request: ControlRequest) => Promise<ControlResponse>;
+
+/** The listening socket; `close` stops accepting, and closes each connection once its requests are answered. */
+export interface ControlServer {
+  close(): Promise<void>;
+}
 
 /** Lines longer than this are refused (the caller then decides without the daemon); a Write can carry a file. */
 const MAX_LINE = 32 * 1024 * 1024;
@@ -29,15 +34,21 @@ export async function listenControl(
   path: string,
   handler: ControlHandler,
   log: (line: string) => void,
-): Promise<Server> {
+): Promise<ControlServer> {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   if (existsSync(path)) {
     if (await alive(path)) throw new Error(`another airlock daemon is already running on ${path}`);
     rmSync(path, { force: true });
   }
-  const server = createServer((socket) => {
+  // Adapters keep a connection open between requests: stopping must not wait for them to hang up.
+  const connections = new Map<Socket, { inFlight: number }>();
+  let closing = false;
+  const server: Server = createServer((socket) => {
     socket.setEncoding("utf8");
     let buffer = "";
+    const state = { inFlight: 0 };
+    connections.set(socket, state);
+    socket.on("close", () => connections.delete(socket));
     socket.on("data", (chunk: string) => {
       // Only the new chunk can hold the next newline; rescanning the whole buffer would be quadratic.
       const scanFrom = buffer.length;
@@ -57,6 +68,7 @@ export async function listenControl(
           );
         } else {
           const request = parsed.value;
+          state.inFlight++;
           handler(request)
             .catch(
               (error: unknown): ControlResponse => ({
@@ -66,7 +78,11 @@ export async function listenControl(
               }),
             )
             .then((response) => {
-              if (!socket.destroyed) socket.write(`${JSON.stringify(response)}\n`);
+              state.inFlight--;
+              if (socket.destroyed) return;
+              socket.write(`${JSON.stringify(response)}\n`, () => {
+                if (closing && state.inFlight === 0) socket.destroy();
+              });
             });
         }
         nl = buffer.indexOf("\n");
@@ -87,5 +103,14 @@ export async function listenControl(
   }
   chmodSync(path, 0o600);
   log(`control socket listening on ${path}`);
-  return server;
+  return {
+    close: () =>
+      new Promise<void>((resolve) => {
+        closing = true;
+        server.close(() => resolve());
+        // Destroyed, not ended: a request an adapter sent meanwhile stays unread, so it sees a reset and asks
+        // afresh (finding no daemon) instead of waiting for an answer that will never come.
+        for (const [socket, { inFlight }] of connections) if (inFlight === 0) socket.destroy();
+      }),
+  };
 }

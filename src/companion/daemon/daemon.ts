@@ -1,7 +1,6 @@
 // `airlock up`: the long-running companion. Owns the hub connection (the one transport to the edge), the journal of
 // waiting calls, the policy store, grant caches, emergency controls and the audit queue; answers hooks and adapters
 // over the control socket, including whole hook events from the fast hook entry.
-import type { Server } from "node:net";
 import { companionWaitDeadline } from "../../policy/deadlines.ts";
 import type { EmergencyControls } from "../../policy/index.ts";
 import type { DecisionRequest, DecisionResponse, ServerMessage } from "../../protocol/index.ts";
@@ -21,12 +20,13 @@ import { EdgeClient, EdgeError } from "../edge-client.ts";
 import { readEmergencyCache, writeEmergencyCache } from "../emergency-cache.ts";
 import type { Precog } from "../futures/engine.ts";
 import { precogHooks } from "../futures/hook-serving.ts";
+import { policyGate } from "../futures/policy-gate.ts";
 import type { AirlockEntry } from "../futures/rewrite.ts";
 import { SessionGrants } from "../grants.ts";
 import type { HookCompanion } from "../hook-companion.ts";
 import { type AgentToolCall, type CompanionDecision, denied } from "../tool-call.ts";
 import type { ControlRequest, ControlResponse, DaemonStatus } from "./control-protocol.ts";
-import { listenControl } from "./control-server.ts";
+import { type ControlServer, listenControl } from "./control-server.ts";
 import { EdgeRuns } from "./edge-runs.ts";
 import { EdgeSync } from "./edge-sync.ts";
 import { FuturesService, isFuturesRequest } from "./futures-service.ts";
@@ -71,7 +71,7 @@ export class Daemon {
   #credentials: Credentials | null = null;
   #edge: EdgeClient | null = null;
   #hub: HubConnection | null = null;
-  #server: Server | null = null;
+  #server: ControlServer | null = null;
   #emergency: EmergencyControls;
   #connection: { state: HubState | "unpaired"; since: string; lastError: string | null } = {
     state: "unpaired",
@@ -166,7 +166,7 @@ export class Daemon {
     if (this.#auditTimer) clearTimeout(this.#auditTimer);
     this.#hub?.stop();
     await this.#futures.close();
-    await new Promise<void>((resolve) => (this.#server ? this.#server.close(() => resolve()) : resolve()));
+    await this.#server?.close();
   }
 
   async handle(request: ControlRequest): Promise<ControlResponse> {
@@ -197,6 +197,12 @@ export class Daemon {
         return { id: request.id, type: "status", status: this.status() };
       case "session_end":
         this.#endSession(request.session_id);
+        return { id: request.id, type: "ok" };
+      case "warm_up":
+        // The precognition gate is the decision core with nothing recorded: no call, no audit, no count.
+        policyGate({ policy: (cwd) => this.#policies.get(cwd), emergency: () => this.#emergency })(
+          request.cwd,
+        )("read", { path: "package.json" });
         return { id: request.id, type: "ok" };
     }
   }

@@ -6,7 +6,9 @@ import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-a
 import { boundaryNote } from "../../../policy/index.ts";
 import { type AgentToolCall, endSession, forwardPromptText, requestDecision } from "../../client.ts";
 import { promptTimeoutMs } from "../../config.ts";
+import { keepControlConnection } from "../../daemon/control-client.ts";
 import { formatLoadErrors, loadLocalPolicy } from "../../local-policy.ts";
+import { warmUpClient } from "../../warm-up.ts";
 import { raceLocalAndPhone } from "./ask-race.ts";
 import { relayLocalAnswer } from "./local-answer.ts";
 import { registerPrecognition } from "./precognition.ts";
@@ -31,7 +33,14 @@ function asRecord(input: object): Record<string, unknown> {
 export default function airlock(pi: ExtensionAPI): void {
   // Used only when Pi has no session id to give (it always should).
   const fallbackSession = `pi-${randomUUID()}`;
+  // Pi lives for the session: one daemon connection serves every call instead of a connect per request.
+  keepControlConnection();
   registerPrecognition(pi);
+
+  pi.on("session_start", (_event, ctx) => {
+    // With no call made yet: the first tool call should not pay schema compiles, a connect or a policy load.
+    void warmUpClient(ctx.cwd);
+  });
 
   pi.on("input", (event, ctx) => {
     // Text an extension injected is not the user's; only what a person typed is worth warming for.

@@ -9,6 +9,7 @@ import {
   createReadToolDefinition,
   detectSupportedImageMimeTypeFromFile,
   type ExtensionAPI,
+  type ExtensionContext,
   type ReadOperations,
 } from "@earendil-works/pi-coding-agent";
 import { serveFuture, warmFutures } from "../../futures/client.ts";
@@ -44,6 +45,34 @@ const fsRead: ReadOperations = {
   detectImageMimeType: detectSupportedImageMimeTypeFromFile,
 };
 
+/**
+ * Runs Pi's own read and bash once over made-up cached bytes at session start, so the first served call does not
+ * pay their first use. Nothing is read from the workspace and nothing runs: the operations are the replays.
+ */
+export async function warmUpReplays(ctx: ExtensionContext, commandFutures: boolean): Promise<void> {
+  const bytes = Buffer.from("airlock warm-up\n");
+  const quiet = () => {};
+  try {
+    await createReadToolDefinition(ctx.cwd, { operations: replayRead(bytes) }).execute(
+      "airlock-warm-up",
+      { path: "airlock-warm-up.txt" },
+      undefined,
+      quiet,
+      ctx,
+    );
+    if (commandFutures)
+      await createBashToolDefinition(ctx.cwd, { operations: replayBash([bytes], 0) }).execute(
+        "airlock-warm-up",
+        { command: "airlock warm-up" },
+        undefined,
+        quiet,
+        ctx,
+      );
+  } catch {
+    // Only a warm-up: the first real call pays what this did not.
+  }
+}
+
 export function registerPrecognition(pi: ExtensionAPI, env: NodeJS.ProcessEnv = process.env): void {
   const switches = readSwitches(env);
   // I10: switched off, Pi keeps its built-in tools and nothing is warmed.
@@ -53,6 +82,7 @@ export function registerPrecognition(pi: ExtensionAPI, env: NodeJS.ProcessEnv = 
 
   pi.on("session_start", (_event, ctx) => {
     void warmFutures(ctx.cwd, "idle", "", env);
+    if (switches.toolCache) void warmUpReplays(ctx, switches.commandFutures);
     if (!ctx.hasUI) return;
     draft?.cancel();
     const debouncer = new DraftDebouncer((text) => void warmFutures(ctx.cwd, "draft", text, env));
