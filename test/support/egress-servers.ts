@@ -2,8 +2,9 @@
 // answers whatever a test scripts (rebinding included), a target service that counts side effects by
 // Idempotency-Key and misbehaves on request (redirects, huge and slow bodies), and "internal" services
 // that play the metadata endpoint and a private service: any request that reaches them is an escape.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { json, readBody } from "./http-io.ts";
 
 export interface DnsRecords {
   A?: string[];
@@ -38,27 +39,6 @@ function listen(server: Server, host: string, port = 0): Promise<number> {
     server.once("error", reject);
     server.listen(port, host, () => resolve((server.address() as AddressInfo).port));
   });
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve) => {
-    let text = "";
-    req.setEncoding("utf8");
-    req.on("data", (d) => {
-      text += d;
-    });
-    req.on("end", () => resolve(text));
-  });
-}
-
-function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    "content-type": "application/json",
-    "content-length": Buffer.byteLength(text),
-    ...headers,
-  });
-  res.end(text);
 }
 
 export async function startEgressServers(): Promise<EgressServers> {

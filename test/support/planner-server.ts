@@ -3,8 +3,9 @@
 // each request carrying that marker (the latest one in it) is answered by the script's next step: tool calls, a final text,
 // garbage, planner JSON, an HTTP error (a 429 storm is a few of them), or a hang (the client times out).
 // Requests without a marker get "Done." Every request is recorded per script for assertions.
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { json, readBody } from "./http-io.ts";
 
 export type PlannerStep =
   | { text: string }
@@ -46,22 +47,6 @@ export interface PlannerServer {
 }
 
 const MARKER = /\[script:([A-Za-z0-9_-]{1,64})\]/g;
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve) => {
-    let text = "";
-    req.setEncoding("utf8");
-    req.on("data", (d) => {
-      text += d;
-    });
-    req.on("end", () => resolve(text));
-  });
-}
-
-function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
-  res.writeHead(status, { "content-type": "application/json", ...headers });
-  res.end(JSON.stringify(body));
-}
 
 function messageOf(step: PlannerStep, n: number) {
   if ("text" in step && !("calls" in step)) return { content: step.text, tool_calls: undefined };
