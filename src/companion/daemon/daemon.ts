@@ -20,7 +20,6 @@ import { EdgeClient, EdgeError } from "../edge-client.ts";
 import { readEmergencyCache, writeEmergencyCache } from "../emergency-cache.ts";
 import type { Precog } from "../futures/engine.ts";
 import { precogHooks } from "../futures/hook-serving.ts";
-import { policyGate } from "../futures/policy-gate.ts";
 import type { AirlockEntry } from "../futures/rewrite.ts";
 import { SessionGrants } from "../grants.ts";
 import type { HookCompanion } from "../hook-companion.ts";
@@ -199,10 +198,7 @@ export class Daemon {
         this.#endSession(request.session_id);
         return { id: request.id, type: "ok" };
       case "warm_up":
-        // The precognition gate is the decision core with nothing recorded: no call, no audit, no count.
-        policyGate({ policy: (cwd) => this.#policies.get(cwd), emergency: () => this.#emergency })(
-          request.cwd,
-        )("read", { path: "package.json" });
+        this.#futures.warmUp(request.cwd);
         return { id: request.id, type: "ok" };
     }
   }

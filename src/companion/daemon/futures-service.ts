@@ -41,6 +41,8 @@ function futureAnswer(result: ServeResult): FutureAnswer {
 
 export class FuturesService {
   readonly precog: Precog;
+  /** The decision core with nothing recorded, as precognition asks it (warm time, serve time). */
+  readonly #allowedNow: ReturnType<typeof policyGate>;
   readonly #log: (line: string) => void;
   #sentStats = "";
 
@@ -51,15 +53,24 @@ export class FuturesService {
     emergency: () => EmergencyControls;
   }) {
     this.#log = deps.log;
+    this.#allowedNow = policyGate({ policy: deps.policy, emergency: deps.emergency });
     this.precog = new Precog({
       env: deps.env,
       log: deps.log,
-      allowedNow: policyGate({ policy: deps.policy, emergency: deps.emergency }),
+      allowedNow: this.#allowedNow,
       classes: (cwd) => {
         const state = deps.policy(cwd);
         return state.ok ? state.policy.futureCommands.map(classFromConfig) : [];
       },
     });
+  }
+
+  /**
+   * An adapter starting up (`warm_up`): loads the directory's policy and asks the gate once about a read nobody
+   * made, so the first real call pays neither. Decides, audits, warms and serves nothing.
+   */
+  warmUp(cwd: string): void {
+    this.#allowedNow(cwd)("read", { path: "package.json" });
   }
 
   /** Warms futures for a trigger; a failure (a cwd that is gone, an unwatchable tree) only logs. */
