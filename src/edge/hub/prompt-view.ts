@@ -46,7 +46,6 @@ function optionsFor(calls: CallRow[]): PromptDecision[] {
   return PromptDecision.options.filter((d) => grantable || (d !== "allow_session" && d !== "allow_always"));
 }
 
-/** `calls`: the calls the card is about (for an open prompt, the ones still waiting). */
 /**
  * What one prompt may carry of its calls' shown text, so a listing of open prompts stays bounded
  * (200 prompts × 32 KiB) however many long calls a batch holds; a call past the budget is clipped further
@@ -73,6 +72,7 @@ function callViews(calls: CallRow[]): NonNullable<CapabilityPrompt["calls"]> {
   });
 }
 
+/** `calls`: the calls the card is about (for an open prompt, the ones still waiting). */
 export function promptView(prompt: PromptRow, calls: CallRow[]): CapabilityPrompt {
   const agent = parseAgent(prompt.agent);
   const scopes = distinctScopes(calls);
