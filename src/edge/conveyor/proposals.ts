@@ -30,6 +30,11 @@ export const TRANSITIONS: Record<ProposalState, readonly ProposalState[]> = {
   PARTIAL: [],
 };
 
+/** A state nothing follows: the proposal is settled, and whatever waited on it stops waiting. */
+export function isSettled(state: string): boolean {
+  return Object.hasOwn(TRANSITIONS, state) && TRANSITIONS[state as ProposalState].length === 0;
+}
+
 export interface NewProposal {
   userId: string;
   tool: string;

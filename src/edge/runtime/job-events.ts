@@ -1,15 +1,25 @@
 // What a job tells the person as it goes: job_updated to open dashboards, an intervention notification when
 // it waits for an approval, a proactive one when it ends. Notifications are rate-limited (notifications.ts).
 import type { ProposalView } from "../../protocol/conveyor.ts";
-import { jobOfTurn, jobSummary } from "./jobs.ts";
+import { type JobRow, jobById, jobSummary } from "./jobs.ts";
 import { addNotification, type NewNotification } from "./notifications.ts";
 import type { KernelPorts } from "./ports.ts";
 import * as turns from "./turn-store.ts";
 
-export async function announceJob(ports: KernelPorts, turnId: string): Promise<void> {
-  const job = await jobOfTurn(ports.db, turnId);
+/** The turn and, for a job's turn, its job (by the turn's own link: a primary-key read; chat turns have none). */
+async function jobTurn(
+  ports: KernelPorts,
+  turnId: string,
+): Promise<{ job: JobRow; turn: turns.TurnRow } | null> {
   const turn = await turns.turnById(ports.db, turnId);
-  if (!job || !turn) return;
+  const job = turn?.jobId ? await jobById(ports.db, turn.jobId) : undefined;
+  return job && turn ? { job, turn } : null;
+}
+
+export async function announceJob(ports: KernelPorts, turnId: string): Promise<void> {
+  const found = await jobTurn(ports, turnId);
+  if (!found) return;
+  const { job, turn } = found;
   await ports.hub(job.userId).broadcast({ type: "job_updated", data: await jobSummary(ports.db, job, turn) });
 }
 
@@ -26,7 +36,7 @@ export async function interventionNotice(
   turn: turns.TurnRow,
   view: ProposalView,
 ): Promise<void> {
-  const job = turn.jobId ? await jobOfTurn(ports.db, turn.id) : undefined;
+  const job = turn.jobId ? await jobById(ports.db, turn.jobId) : undefined;
   await send(ports, {
     userId: turn.userId,
     kind: "intervention",
@@ -38,9 +48,9 @@ export async function interventionNotice(
 }
 
 export async function finishNotice(ports: KernelPorts, turnId: string): Promise<void> {
-  const job = await jobOfTurn(ports.db, turnId);
-  const turn = await turns.turnById(ports.db, turnId);
-  if (!job || !turn) return;
+  const found = await jobTurn(ports, turnId);
+  if (!found) return;
+  const { job, turn } = found;
   const error = turns.errorOf(turn);
   await send(ports, {
     userId: job.userId,

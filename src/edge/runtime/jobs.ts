@@ -121,10 +121,6 @@ export async function jobById(db: Db, id: string, userId?: string): Promise<JobR
   return (await db.select().from(jobs).where(where))[0];
 }
 
-export async function jobOfTurn(db: Db, turnId: string): Promise<JobRow | undefined> {
-  return (await db.select().from(jobs).where(eq(jobs.turnId, turnId)))[0];
-}
-
 /** Newest first; the cursor is `<created_at>.<id>` of the last job of the previous page. */
 export async function listJobs(
   db: Db,

@@ -21,8 +21,6 @@ export type PlanOutcome =
   /** The provider asked for a long pause: sleep durably, then plan the same step again. */
   | { kind: "retry_later"; afterMs: number };
 
-/** Terminal proposal states: the turn stops waiting on it. */
-const SETTLED = new Set(["REJECTED", "EXPIRED", "EXECUTED", "FAILED", "PARTIAL"]);
 /** Streamed text is sent to dashboards in pieces at least this far apart. */
 const DELTA_FLUSH_MS = 150;
 
@@ -199,7 +197,7 @@ export class TurnKernel {
     const turn = await this.load(turnId);
     if (!turns.LIVE_STATES.includes(turn.state)) return true;
     const row = await proposals.byId(this.ports.db, turn.userId, proposalId);
-    return !row || SETTLED.has(row.state);
+    return !row || proposals.isSettled(row.state);
   }
 
   async settle(turnId: string, idx: number): Promise<ActOutcome> {

@@ -9,7 +9,7 @@ import * as proposals from "../conveyor/proposals.ts";
 import { fieldProblems } from "../middleware/validate.ts";
 import { interventionNotice } from "./job-events.ts";
 import type { TurnKernel } from "./kernel.ts";
-import { appendMessage, messageView } from "./threads.ts";
+import { appendMessage, clip, messageView } from "./threads.ts";
 import * as turns from "./turn-store.ts";
 
 export type ActOutcome =
@@ -22,7 +22,6 @@ export type ActOutcome =
 export const TURN_PROPOSAL_TTL_S = 3600;
 /** The most of one tool result the model is sent (characters); the rest is cut with a marker. */
 const RESULT_CHARS = 16_000;
-const SETTLED = new Set(["REJECTED", "EXPIRED", "EXECUTED", "FAILED", "PARTIAL"]);
 
 interface PlannedCall {
   id: string;
@@ -67,10 +66,7 @@ function envelopeText(envelope: ExecutionEnvelope): { text: string; untrusted: b
   const body =
     typeof result?.text === "string" ? result.text : typeof result?.body === "string" ? result.body : "";
   const rest = body ? body : result ? JSON.stringify(result) : "";
-  const clipped =
-    rest.length > RESULT_CHARS
-      ? `${rest.slice(0, RESULT_CHARS)}\n[… cut: ${rest.length - RESULT_CHARS} more characters]`
-      : rest;
+  const clipped = clip(rest, RESULT_CHARS);
   return { text: clipped ? `${head}\n\n${clipped}` : head, untrusted };
 }
 
@@ -130,7 +126,9 @@ export async function actOnStep(kernel: TurnKernel, turn: turns.TurnRow, idx: nu
   if (!step) throw new Error(`act before plan: ${turn.id}#${idx}`);
   const results = turns.callsOf(step);
   const waitingOn = () =>
-    results.filter((r) => r?.mode === "proposal" && !SETTLED.has(r.status)).map((r) => r?.proposal_id ?? "");
+    results
+      .filter((r) => r?.mode === "proposal" && !proposals.isSettled(r.status))
+      .map((r) => r?.proposal_id ?? "");
   if (step.status !== "planned") {
     const waiting = waitingOn();
     return waiting.length ? { kind: "waiting", proposals: waiting } : { kind: "continue" };
@@ -249,7 +247,7 @@ export async function actOnStep(kernel: TurnKernel, turn: turns.TurnRow, idx: nu
             untrusted: false,
             detail: `${view.summary.what} (${view.gate})`,
           };
-          if (SETTLED.has(view.state)) {
+          if (proposals.isSettled(view.state)) {
             const shown = proposalText(view);
             result.untrusted = shown.untrusted;
             toolTokens += await record(kernel, turn, idx, position, call, shown.text, shown.untrusted);
@@ -284,12 +282,18 @@ export async function settleStep(kernel: TurnKernel, turn: turns.TurnRow, idx: n
   let toolTokens = step.toolTokens;
   for (const [position, result] of results.entries()) {
     const call = calls[position];
-    if (!result || !call || result.mode !== "proposal" || SETTLED.has(result.status) || !result.proposal_id)
+    if (
+      !result ||
+      !call ||
+      result.mode !== "proposal" ||
+      proposals.isSettled(result.status) ||
+      !result.proposal_id
+    )
       continue;
     const row = await proposals.byId(db, turn.userId, result.proposal_id);
     if (!row) continue;
     const view = proposals.proposalView(row);
-    if (!SETTLED.has(view.state) && turns.LIVE_STATES.includes(turn.state))
+    if (!proposals.isSettled(view.state) && turns.LIVE_STATES.includes(turn.state))
       return { kind: "waiting", proposals: [view.id] };
     const shown = proposalText(view);
     toolTokens += await record(kernel, turn, idx, position, call, shown.text, shown.untrusted);

@@ -1,14 +1,13 @@
 // Starting a turn's Workflow instance (its id is the turn id, so a second start is a no-op), and waking a
 // turn that waits on a proposal when the conveyor settles it.
 import type { ProposalView } from "../../protocol/conveyor.ts";
+import { isSettled } from "../conveyor/proposals.ts";
 import type { Db } from "../db/client.ts";
 import { logFailure } from "../errors.ts";
 import { turnOfProposal } from "./turn-store.ts";
 
 /** The event a settled proposal sends the instance of the turn waiting on it (TurnWorkflow). */
 export const proposalEvent = (proposalId: string) => `proposal-${proposalId}`;
-
-const SETTLED = new Set(["REJECTED", "EXPIRED", "EXECUTED", "FAILED", "PARTIAL"]);
 
 export async function startTurn(env: Env, turnId: string): Promise<void> {
   try {
@@ -22,7 +21,7 @@ export async function startTurn(env: Env, turnId: string): Promise<void> {
 
 /** Sends the waiting turn its proposal's event; a lost event only delays it to the next look. */
 export async function wakeTurnOf(env: Env, db: Db, view: ProposalView): Promise<void> {
-  if (!SETTLED.has(view.state) || !["job", "schedule", "webhook", "chat"].includes(view.source.kind)) return;
+  if (!isSettled(view.state) || !["job", "schedule", "webhook", "chat"].includes(view.source.kind)) return;
   try {
     const link = await turnOfProposal(db, view.id);
     if (!link) return;

@@ -30,7 +30,12 @@ export class TurnWorkflow extends WorkflowEntrypoint<Env, TurnParams> {
     step: WorkflowStep,
   ): Promise<{ turnId: string }> {
     const { turnId } = TurnParams.parse(event.payload);
-    const kernel = () => turnKernel(this.env);
+    // The kernel's ports hold no state: one per run, not one per step.
+    let built: ReturnType<typeof turnKernel> | undefined;
+    const kernel = () => {
+      built ??= turnKernel(this.env);
+      return built;
+    };
     try {
       await this.turn(step, turnId, kernel);
     } catch (error) {
