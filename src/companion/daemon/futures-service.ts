@@ -10,6 +10,7 @@ import { policyGate } from "../futures/policy-gate.ts";
 import { type AirlockEntry, airlockPrefix } from "../futures/rewrite.ts";
 import type { ServeResult } from "../futures/serve.ts";
 import type { TriggerSource } from "../futures/triggers.ts";
+import { withWatchdog } from "../hook-runtime.ts";
 import type { PolicyState } from "../local-policy.ts";
 import type { ControlRequest, ControlResponse, FutureAnswer } from "./control-protocol.ts";
 
@@ -93,14 +94,7 @@ export class FuturesService {
         // Never logged (it is the user's words).
         void this.warm(cwd, "prompt", prompt);
       },
-      warm: (cwd, source, text) => {
-        const warming = this.warm(cwd, source, text);
-        let timer: NodeJS.Timeout | undefined;
-        const late = new Promise<string>((resolve) => {
-          timer = setTimeout(() => resolve(""), INJECTION_WAIT_MS);
-        });
-        return Promise.race([warming, late]).finally(() => clearTimeout(timer));
-      },
+      warm: (cwd, source, text) => withWatchdog(this.warm(cwd, source, text), INJECTION_WAIT_MS, () => ""),
       lookup: (cwd, command) => this.precog.lookup(cwd, command),
       prefix: () => airlockPrefix(env, entry),
     };

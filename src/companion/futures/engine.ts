@@ -295,7 +295,8 @@ export class Precog {
 
   /** The agent is about to run a call in `cwd`: a mutating one kills that workspace's warm at once. */
   noteCall(cwd: string, tool: string, input: Record<string, unknown>): void {
-    if (READ_ONLY_TOOLS.has(tool)) return;
+    // Nothing open, nothing to kill: no realpath or class check on the call's path.
+    if (READ_ONLY_TOOLS.has(tool) || this.#opened.size === 0) return;
     const real = realOrGiven(cwd);
     // The allowlisted commands (built-in or from permissions.yaml) do not change the workspace.
     if (tool === "bash" && typeof input.command === "string" && classOf(input.command, this.#classes(real)))
