@@ -6,8 +6,8 @@ import { resolveWorkspacePath } from "../guards/index.ts";
 import { classOf, normalizeCommand } from "./command-classes.ts";
 import type { CommandFuture } from "./command-futures.ts";
 import { type ReadFuture, validateRead } from "./read-futures.ts";
-import type { DelayClass, PrecogSwitches } from "./switches.ts";
-import type { Future, Workspace } from "./workspace.ts";
+import type { PrecogSwitches } from "./switches.ts";
+import type { Workspace } from "./workspace.ts";
 
 export type ServeRequest =
   | { tool: "read"; path: string }
@@ -35,14 +35,6 @@ export function commandKey(command: string): string {
 /** The key printed into a rewritten command: binds the future to its workspace and exact command text. */
 export function publicKey(workspace: Pick<Workspace, "root">, internalKey: string): string {
   return `f${createHash("sha256").update(`${workspace.root}\0${internalKey}`).digest("hex").slice(0, 24)}`;
-}
-
-export function statsClassOf(future: Future): string {
-  return future.kind === "read" ? "read" : future.classId;
-}
-
-export function delayClassOf(request: ServeRequest): DelayClass {
-  return request.tool === "read" ? "read" : "bash";
 }
 
 async function waitUntil(startedAt: number, delayMs: number): Promise<void> {

@@ -47,10 +47,6 @@ export class Workspace {
     return ws;
   }
 
-  get watcherAlive(): boolean {
-    return this.#watcher?.alive ?? false;
-  }
-
   /** The barrier: every change made before this call has reached the fingerprints once it resolves. */
   async sync(): Promise<boolean> {
     try {
