@@ -7,6 +7,7 @@ import { ApiError, notFound } from "../errors.ts";
 import { cancelJob } from "../runtime/job-control.ts";
 import { createJob, jobById, jobSummary, jobView, listJobs } from "../runtime/jobs.ts";
 import { startTurn } from "../runtime/turn-events.ts";
+import { spendOfTurns } from "../runtime/turn-store.ts";
 import { apiRoute, json, jsonRequest, problem, routeGroup } from "./define.ts";
 
 export const JobParams = z.object({
@@ -61,8 +62,12 @@ export const jobRoutes = routeGroup()
     async (c) => {
       const db = openDb(c.env.DB);
       const { rows, next } = await listJobs(db, c.get("auth").userId, c.req.valid("query"));
+      const spends = await spendOfTurns(
+        db,
+        rows.map((r) => r.turn.id),
+      );
       const jobs = [];
-      for (const { job, turn } of rows) jobs.push(await jobSummary(db, job, turn));
+      for (const { job, turn } of rows) jobs.push(await jobSummary(db, job, turn, spends.get(turn.id)));
       return c.json({ jobs, next_cursor: next }, 200);
     },
   )

@@ -7,6 +7,7 @@ import {
   type JobSummary,
   type JobTrigger,
   type JobView,
+  type Spend,
   type Task,
 } from "../../protocol/runtime.ts";
 import { newId } from "../auth/crypto.ts";
@@ -150,7 +151,13 @@ export async function listJobs(
   return { rows: page, next: rows.length > q.limit && last ? `${last.job.createdAt}.${last.job.id}` : null };
 }
 
-export async function jobSummary(db: Db, job: JobRow, turn: turnStore.TurnRow): Promise<JobSummary> {
+/** `spend`: the turn's, when the caller already has it (a page of jobs reads them all at once). */
+export async function jobSummary(
+  db: Db,
+  job: JobRow,
+  turn: turnStore.TurnRow,
+  spend?: Spend,
+): Promise<JobSummary> {
   return {
     id: job.id,
     title: job.title,
@@ -160,7 +167,7 @@ export async function jobSummary(db: Db, job: JobRow, turn: turnStore.TurnRow): 
     thread_id: job.threadId,
     turn_id: job.turnId,
     budgets: turnStore.budgetsOf(turn),
-    spend: await turnStore.spendOf(db, turn.id),
+    spend: spend ?? (await turnStore.spendOf(db, turn.id)),
     result: turn.result,
     error: turnStore.errorOf(turn),
     created_at: new Date(job.createdAt).toISOString(),

@@ -213,20 +213,58 @@ export async function proposalsOfTurn(db: Db, turnId: string) {
 
 /** What the turn has used: model calls (every attempt counts), tool steps, tool tokens, working time. */
 export async function spendOf(db: Db, turnId: string): Promise<Spend> {
-  const [model] = await db
-    .select({
-      n: count(),
-      tokensIn: sum(turnCalls.tokensIn),
-      tokensOut: sum(turnCalls.tokensOut),
-      cost: sum(turnCalls.costUsd),
-      ms: sum(turnCalls.workMs),
-    })
-    .from(turnCalls)
-    .where(eq(turnCalls.turnId, turnId));
-  const [tools] = await db
-    .select({ steps: count(), toolTokens: sum(turnSteps.toolTokens), ms: sum(turnSteps.workMs) })
-    .from(turnSteps)
-    .where(and(eq(turnSteps.turnId, turnId), gt(turnSteps.callCount, 0)));
+  return (await spendOfTurns(db, [turnId])).get(turnId) ?? spendFrom(undefined, undefined);
+}
+
+/** D1 binds at most 100 parameters per statement. */
+const TURNS_PER_QUERY = 90;
+
+/** `spendOf` for many turns in two grouped queries per 90 turns (a page of jobs), not two per turn. */
+export async function spendOfTurns(db: Db, turnIds: readonly string[]): Promise<Map<string, Spend>> {
+  const out = new Map<string, Spend>();
+  for (let i = 0; i < turnIds.length; i += TURNS_PER_QUERY) {
+    const ids = turnIds.slice(i, i + TURNS_PER_QUERY);
+    const models = await db
+      .select({
+        turnId: turnCalls.turnId,
+        n: count(),
+        tokensIn: sum(turnCalls.tokensIn),
+        tokensOut: sum(turnCalls.tokensOut),
+        cost: sum(turnCalls.costUsd),
+        ms: sum(turnCalls.workMs),
+      })
+      .from(turnCalls)
+      .where(inArray(turnCalls.turnId, ids))
+      .groupBy(turnCalls.turnId);
+    const tools = await db
+      .select({
+        turnId: turnSteps.turnId,
+        steps: count(),
+        toolTokens: sum(turnSteps.toolTokens),
+        ms: sum(turnSteps.workMs),
+      })
+      .from(turnSteps)
+      .where(and(inArray(turnSteps.turnId, ids), gt(turnSteps.callCount, 0)))
+      .groupBy(turnSteps.turnId);
+    for (const id of ids) {
+      out.set(
+        id,
+        spendFrom(
+          models.find((m) => m.turnId === id),
+          tools.find((t) => t.turnId === id),
+        ),
+      );
+    }
+  }
+  return out;
+}
+
+type Sum = string | number | null;
+
+function spendFrom(
+  model: { n: number; tokensIn: Sum; tokensOut: Sum; cost: Sum; ms: Sum } | undefined,
+  tools: { steps: number; toolTokens: Sum; ms: Sum } | undefined,
+): Spend {
   return {
     steps: tools?.steps ?? 0,
     model_calls: model?.n ?? 0,

@@ -30,6 +30,9 @@ describe("a job's tool loop", () => {
     // primary-model costs 1 and 2 USD per million tokens.
     expect(job.spend.cost_usd).toBeCloseTo((200 * 1 + 40 * 2) / 1e6, 9);
     expect(await targetHits(`GET /page`)).toBeGreaterThan(0);
+    // The list reads a page's spend in grouped queries: each job's is the same as its own view's.
+    const listed = (await (await d.get("/v1/jobs")).json()) as { jobs: { id: string; spend: unknown }[] };
+    expect(listed.jobs.find((j) => j.id === job.id)?.spend).toEqual(job.spend);
 
     const calls = await planner.calls(s.id);
     expect(calls.map((c) => c.model)).toEqual(["primary-model", "primary-model"]);
