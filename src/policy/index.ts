@@ -12,6 +12,15 @@ export { CANONICAL_TOOLS, type Classification, capabilityOf, classify } from "./
 export { compilePolicy } from "./compile.ts";
 export type { CompiledPolicy, LoadedSource } from "./compiled.ts";
 export { ConfigSchema, type PermissionsConfig } from "./config-schema.ts";
+export {
+  type ConveyorGrantHit,
+  type ConveyorGrantKey,
+  type ConveyorGrantRule,
+  type ConveyorIdentity,
+  conveyorGrantCovers,
+  describeConveyorGrant,
+  matchConveyorGrants,
+} from "./conveyor-grants.ts";
 export * from "./deadlines.ts";
 export { decide } from "./decide.ts";
 export {

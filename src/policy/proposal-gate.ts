@@ -1,6 +1,7 @@
 // Whether a proposed side effect runs at once, waits for a person (with or without a confirmation
 // token), or never runs. The one place these rules live: emergency controls first, then deny grants,
-// then the risk class (seed 003 §8, terminal safety spec §4).
+// then the risk class (seed 003 §8, terminal safety spec §4). An allow grant stands in for the person only
+// when it was saved for this very risk class (src/policy/conveyor-grants.ts matches the rest of its key).
 import { toolBlocked } from "./emergency.ts";
 import { planRiskOf, type RiskClass } from "./plan.ts";
 import type { EmergencyControls } from "./types.ts";
@@ -17,6 +18,12 @@ export interface GateInput {
   external: boolean;
   /** A covering persisted grant's effect, if any. */
   grant: "allow" | "deny" | undefined;
+  /**
+   * The risk class the covering grant was saved for (null: none, or a grant from before grants knew
+   * their class; absent reads as null). An allow for another class never stands in: WRITE never covers
+   * EXFILTRATION.
+   */
+  grantClass?: RiskClass | null;
   /** HIGH tools whose grants may stand in for the confirmation (companion.run); others never. */
   grantCoversHigh: boolean;
   /** Started by untrusted input (a webhook delivery): grants never stand in for the person then. */
@@ -41,10 +48,13 @@ export function proposalGate(input: GateInput): GateVerdict {
     return { action: "deny", reason: "emergency control: high-impact actions are disabled" };
   }
   if (input.grant === "deny") return { action: "deny", reason: "denied by a saved grant" };
-  const grant = input.untrustedSource || input.personOnly ? undefined : input.grant;
+  const exact = input.grant === "allow" && input.grantClass === riskClass;
+  const grant = input.untrustedSource || input.personOnly || !exact ? undefined : input.grant;
   if (riskClass === "HIGH" || riskClass === "DESTRUCTIVE") {
-    if (grant === "allow" && input.grantCoversHigh && riskClass === "HIGH") {
-      return { action: "allow", gate: "none", reason: "allowed by a saved grant" };
+    // DESTRUCTIVE needs the confirmation token unless a grant for exactly that class exists; HIGH also
+    // needs a tool whose grants may stand in (companion.run).
+    if (grant === "allow" && (riskClass === "DESTRUCTIVE" || input.grantCoversHigh)) {
+      return { action: "allow", gate: "none", reason: `allowed by a saved ${riskClass} grant` };
     }
     return {
       action: "ask",
@@ -53,7 +63,8 @@ export function proposalGate(input: GateInput): GateVerdict {
     };
   }
   if (input.external && (riskClass === "WRITE" || riskClass === "EXFILTRATION")) {
-    if (grant === "allow") return { action: "allow", gate: "none", reason: "allowed by a saved grant" };
+    if (grant === "allow")
+      return { action: "allow", gate: "none", reason: `allowed by a saved ${riskClass} grant` };
     if (input.personOnly) {
       const gate = planRiskOf(riskClass) === "high" ? "ask_confirm" : "ask";
       return { action: "ask", gate, reason: `only a person may approve: ${input.personOnly}` };
