@@ -9,7 +9,8 @@ import {
   DecisionResponse,
   Device,
   ErrorEnvelope,
-  GrantView,
+  GrantRuleEntry,
+  GrantRuleList,
   HookView,
   HookWithSecret,
   PairingCode,
@@ -38,11 +39,9 @@ export class EdgeError extends Error {
 export const AuditEvent = LocalDecisionEvent;
 export type AuditEvent = LocalDecisionEvent;
 
-/** A saved grant as GET /v1/grants lists it (the shared wire schema). */
-export const Grant = GrantView;
-export type Grant = GrantView;
-
-const GrantList = z.object({ grants: z.array(Grant) });
+/** A saved agent-call grant as a matcher rule (GET /v1/grants/rules; the shared wire schema). */
+export const Grant = GrantRuleEntry;
+export type Grant = GrantRuleEntry;
 const DeviceList = z.object({ devices: z.array(Device) });
 
 export type DecisionAnswer =
@@ -238,11 +237,12 @@ export class EdgeClient {
   }
 
   async grants(): Promise<Grant[]> {
-    const { body } = await call(this.server, "/v1/grants", {
+    // The bare rules: listing grants (who saved them, when) is the person's, not this device's.
+    const { body } = await call(this.server, "/v1/grants/rules", {
       token: this.#token,
       timeoutMs: this.#timeoutMs,
     });
-    return parse(GrantList, body, "GET /v1/grants").grants;
+    return parse(GrantRuleList, body, "GET /v1/grants/rules").grants;
   }
 
   /** The account policy (YAML) the edge enforces; the daemon mirrors it so local decisions honour it. */

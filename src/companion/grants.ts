@@ -4,11 +4,11 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import type { GrantRule } from "../policy/grants.ts";
-import { type GrantRuleView, GrantView } from "../protocol/grants.ts";
+import { GrantRuleEntry, type GrantRuleView } from "../protocol/grants.ts";
 import { type Env, stateDir } from "./config.ts";
 
 /** A saved grant from the edge as a matcher rule. */
-export function ruleOfGrant(g: GrantView): GrantRule {
+export function ruleOfGrant(g: GrantRuleEntry): GrantRule {
   return {
     id: g.id,
     agentId: g.agent_id,
@@ -60,14 +60,14 @@ export class SessionGrants {
   }
 }
 
-const GrantFile = z.object({ fetched_at: z.string(), grants: z.array(GrantView) });
+const GrantFile = z.object({ fetched_at: z.string(), grants: z.array(GrantRuleEntry) });
 
 export function grantCachePath(env: Env = process.env): string {
   return join(stateDir(env), "grants.json");
 }
 
 /** The last saved-grant list the daemon fetched; empty when there is none or it is unreadable. */
-export function readGrantCache(env: Env = process.env): GrantView[] {
+export function readGrantCache(env: Env = process.env): GrantRuleEntry[] {
   try {
     const parsed = GrantFile.safeParse(JSON.parse(readFileSync(grantCachePath(env), "utf8")));
     return parsed.success ? parsed.data.grants : [];
@@ -76,7 +76,7 @@ export function readGrantCache(env: Env = process.env): GrantView[] {
   }
 }
 
-export function writeGrantCache(grants: readonly GrantView[], env: Env = process.env): void {
+export function writeGrantCache(grants: readonly GrantRuleEntry[], env: Env = process.env): void {
   const path = grantCachePath(env);
   mkdirSync(stateDir(env), { recursive: true, mode: 0o700 });
   const tmp = `${path}.${process.pid}.tmp`;

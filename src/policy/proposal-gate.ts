@@ -7,9 +7,10 @@ import { planRiskOf, type RiskClass } from "./plan.ts";
 import type { EmergencyControls } from "./types.ts";
 
 export type ProposalGate = "none" | "ask" | "ask_confirm";
+/** `byGrant`: a saved grant decided (the conveyor records its use). */
 export type GateVerdict =
-  | { action: "deny"; reason: string }
-  | { action: "allow" | "ask"; gate: ProposalGate; reason: string };
+  | { action: "deny"; reason: string; byGrant?: true }
+  | { action: "allow" | "ask"; gate: ProposalGate; reason: string; byGrant?: true };
 
 export interface GateInput {
   tool: string;
@@ -47,14 +48,14 @@ export function proposalGate(input: GateInput): GateVerdict {
   if (emergency.disableHighImpact && (riskClass === "HIGH" || riskClass === "DESTRUCTIVE")) {
     return { action: "deny", reason: "emergency control: high-impact actions are disabled" };
   }
-  if (input.grant === "deny") return { action: "deny", reason: "denied by a saved grant" };
+  if (input.grant === "deny") return { action: "deny", reason: "denied by a saved grant", byGrant: true };
   const exact = input.grant === "allow" && input.grantClass === riskClass;
   const grant = input.untrustedSource || input.personOnly || !exact ? undefined : input.grant;
   if (riskClass === "HIGH" || riskClass === "DESTRUCTIVE") {
     // DESTRUCTIVE needs the confirmation token unless a grant for exactly that class exists; HIGH also
     // needs a tool whose grants may stand in (companion.run).
     if (grant === "allow" && (riskClass === "DESTRUCTIVE" || input.grantCoversHigh)) {
-      return { action: "allow", gate: "none", reason: `allowed by a saved ${riskClass} grant` };
+      return { action: "allow", gate: "none", reason: `allowed by a saved ${riskClass} grant`, byGrant: true };
     }
     return {
       action: "ask",
@@ -64,7 +65,7 @@ export function proposalGate(input: GateInput): GateVerdict {
   }
   if (input.external && (riskClass === "WRITE" || riskClass === "EXFILTRATION")) {
     if (grant === "allow")
-      return { action: "allow", gate: "none", reason: `allowed by a saved ${riskClass} grant` };
+      return { action: "allow", gate: "none", reason: `allowed by a saved ${riskClass} grant`, byGrant: true };
     if (input.personOnly) {
       const gate = planRiskOf(riskClass) === "high" ? "ask_confirm" : "ask";
       return { action: "ask", gate, reason: `only a person may approve: ${input.personOnly}` };

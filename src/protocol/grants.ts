@@ -11,8 +11,12 @@ import { Capability } from "./capability.ts";
 export const GrantMatch = z.enum(["exact", "prefix", "legacy"]);
 export type GrantMatch = z.infer<typeof GrantMatch>;
 
-/** One saved grant (GET /v1/grants). `match` and `scope_hash` default for an edge that predates them. */
-export const GrantView = z.object({
+/**
+ * A saved agent-call grant as a matcher rule: what the companion caches to decide offline (GET
+ * /v1/grants/rules). No metadata: who saved it, when and from which card is for the person only.
+ * `match` and `scope_hash` default for an edge that predates them.
+ */
+export const GrantRuleEntry = z.object({
   id: z.string(),
   agent_id: z.string(),
   capability: Capability,
@@ -21,11 +25,58 @@ export const GrantView = z.object({
   scope_hash: z.string().nullable().default(null),
   version_range: z.string().nullable(),
   effect: z.enum(["allow", "deny"]),
-  created_at: z.string(),
-  created_by: z.string().nullable(),
-  prompt_id: z.string().nullable(),
 });
+export type GrantRuleEntry = z.infer<typeof GrantRuleEntry>;
+
+/** Who saved a grant, when, from which card, and when it last covered something (every kind lists these). */
+const GrantProvenance = {
+  /** What the grant covers, in words. */
+  covers: z.string(),
+  created_at: z.string(),
+  /** The device that saved it (the approver that answered the card). */
+  created_by: z.string().nullable(),
+  /** The card it was saved from: a prompt id. */
+  prompt_id: z.string().nullable(),
+  last_used_at: z.string().nullable(),
+};
+
+/** One saved agent-call grant (GET /v1/grants, approvers only). */
+export const GrantView = GrantRuleEntry.extend(GrantProvenance);
 export type GrantView = z.infer<typeof GrantView>;
+
+/** A grant a person saved on a proposal card: one tool's exact scope, risk class and identity (docs/conveyor.md). */
+export const ConveyorGrantView = z.object({
+  id: z.string(),
+  tool: z.string(),
+  scope: z.string(),
+  /** Null: saved before grants named their class; such an allow covers nothing, a deny still holds. */
+  risk_class: z.enum(["READ", "WRITE", "EXFILTRATION", "DESTRUCTIVE", "HIGH"]).nullable(),
+  identity: z.enum(["user", "bot"]).nullable(),
+  effect: z.enum(["allow", "deny"]),
+  ...GrantProvenance,
+});
+export type ConveyorGrantView = z.infer<typeof ConveyorGrantView>;
+
+/** An allow_session grant: bound to one agent session, gone with it or after a day unused. */
+export const SessionGrantView = z.object({
+  id: z.string(),
+  session_id: z.string(),
+  agent_id: z.string(),
+  capability: z.string(),
+  scope_pattern: z.string().nullable(),
+  ...GrantProvenance,
+  last_used_at: z.string(),
+});
+export type SessionGrantView = z.infer<typeof SessionGrantView>;
+
+/** GET /v1/grants: every grant of the account, each kind in its own list; each id revocable by DELETE. */
+export const GrantList = z.object({
+  grants: z.array(GrantView),
+  conveyor_grants: z.array(ConveyorGrantView),
+  session_grants: z.array(SessionGrantView),
+});
+export type GrantList = z.infer<typeof GrantList>;
+export const GrantRuleList = z.object({ grants: z.array(GrantRuleEntry) });
 
 /** A grant rule an answer created, sent with the decision so the companion learns it without asking. */
 export const GrantRuleView = z.object({

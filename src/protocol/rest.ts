@@ -34,21 +34,16 @@ export const ApprovalsQuery = z.object({
 export const ApprovalList = z.object({ approvals: z.array(z.union([ResolvedPrompt, CapabilityPrompt])) });
 export const ResolvedApproval = z.object({ prompt: ResolvedPrompt });
 
-/** One saved grant (the shape lives with the other grant shapes, src/protocol/grants.ts). */
+/** One saved grant (the shapes live with the other grant shapes, src/protocol/grants.ts). */
 export const Grant = GrantView;
 export type Grant = GrantView;
-/** A grant a person saved on a proposal card: exactly one tool's exact scope (docs/conveyor.md). */
-export const ConveyorGrant = z.object({
-  id: z.string(),
-  tool: z.string(),
-  scope: z.string(),
-  effect: z.enum(["allow", "deny"]),
-  created_at: z.string(),
-  created_by: z.string().nullable(),
-  prompt_id: z.string().nullable(),
+export { ConveyorGrantView as ConveyorGrant, GrantList, GrantRuleList } from "./grants.ts";
+/** DELETE /v1/grants/{id}: a saved grant (grt_…) or a session grant (sg_…). */
+export const AnyGrantParams = z.object({
+  id: z
+    .string()
+    .regex(/^(grt|sg)_[A-Za-z0-9_-]{16}$/, "must be a grant id (grt_…) or a session grant id (sg_…)"),
 });
-export type ConveyorGrant = z.infer<typeof ConveyorGrant>;
-export const GrantList = z.object({ grants: z.array(Grant), conveyor_grants: z.array(ConveyorGrant) });
 export const GrantDeleted = z.object({ deleted: z.literal(true) });
 
 export const EmergencyPatch = EmergencyControls.partial().refine((p) => Object.keys(p).length > 0, {

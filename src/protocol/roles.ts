@@ -25,8 +25,11 @@ export const AUTHORITY = {
   report_local_decisions: "companion",
   /** Read the account policy and emergency controls (the daemon mirrors them). */
   read_policy: "companion",
-  /** Read saved grants (the daemon caches them to decide offline). */
-  read_grants: "companion",
+  /**
+   * Read the agent-call grants as bare matcher rules (the daemon caches them to decide offline): no
+   * proposal or session grants, no who/when/which card. Listing grants is read_grants, approvers only.
+   */
+  sync_grant_rules: "companion",
   /** List the account's devices (doctor's token check). */
   read_devices: "companion",
   /** Report precognition counts (hits, misses, time saved) for the dashboard. */
@@ -45,7 +48,9 @@ export const AUTHORITY = {
   read_prompts: "approver",
   /** Approve, reject, confirm high risk. */
   answer_prompts: "approver",
-  /** Delete saved grants. */
+  /** List every grant with who saved it, when, from which card, last use (the agent never sees this). */
+  read_grants: "approver",
+  /** Revoke grants of every kind. */
   manage_grants: "approver",
   /** Replace the account policy, change approval timing. */
   change_policy: "approver",

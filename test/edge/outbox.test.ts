@@ -41,9 +41,13 @@ describe("the outbox", () => {
       expect(await (await d.get(`/v1/decisions/${call.call_id}`)).json()).toMatchObject({
         decision: "allow",
       });
-      // The grant went to D1 (its own row); the audit row waits in the outbox, counted as one failed attempt.
+      // The grant went to D1 (its own row); the audit rows (the decision, the grant's creation) wait in the
+      // outbox, each counted as one failed attempt.
       expect(await count("SELECT count(*) AS n FROM grants WHERE user_id = ?", d.userId)).toBe(1);
-      expect(await outboxRows(d)).toEqual([{ kind: "audit", attempts: 1 }]);
+      expect(await outboxRows(d)).toEqual([
+        { kind: "audit", attempts: 1 },
+        { kind: "audit", attempts: 1 },
+      ]);
       // The hub keeps answering from its own state meanwhile.
       expect(
         await (await d.decide(request({ input: { path: "/work/repo/src/a.ts" } }))).json(),

@@ -143,11 +143,27 @@ describe("the companion's token cannot act as the person", () => {
     ] as const;
     for (const [path, body] of paths) expect((await d.companion.post(path, body)).status).toBe(403);
     expect(await pendingPrompts(d.approver.get)).toHaveLength(1);
-    const grants = (await (await d.companion.get("/v1/grants")).json()) as { grants: unknown[] };
+    const grants = (await (await d.approver.get("/v1/grants")).json()) as { grants: unknown[] };
     expect(grants.grants).toEqual([]);
     const decision = await d.companion.get(`/v1/decisions/${call.call_id}`);
     expect(decision.status).toBe(202);
     expect(await refusals(d.deviceId)).toHaveLength(paths.length);
+  });
+
+  it("may never list grants (GET /v1/grants is the person's); it gets the bare agent rules to decide offline", async () => {
+    const d = await device();
+    await d.decide(request({ input: { path: "/work/repo/src/a.ts" } }));
+    const [prompt] = await pendingPrompts(d.approver.get);
+    await d.approver.post(`/v1/approvals/${prompt?.promptId}/approve`, { scope: "always" });
+    for (const path of ["/v1/grants", "/v1/grants/session"])
+      expect((await d.companion.get(path)).status, path).toBe(403);
+    const rules = (await (await d.companion.get("/v1/grants/rules")).json()) as {
+      grants: Record<string, unknown>[];
+    };
+    expect(rules.grants).toEqual([expect.objectContaining({ capability: "read", effect: "allow" })]);
+    for (const secret of ["created_at", "created_by", "prompt_id", "last_used_at", "covers"])
+      expect(rules.grants[0], secret).not.toHaveProperty(secret);
+    expect(await refusals(d.deviceId)).toHaveLength(2);
   });
 
   it("cannot replace the account policy with allow-all, change approval timing, or turn emergency controls off", async () => {

@@ -1,5 +1,5 @@
 // Session grants in the dashboard's Grants view: "Allow for session" shows up in GET /v1/grants/session, an
-// approver revokes it (audited) and the next matching call asks again; a companion may read but not revoke.
+// approver revokes it (audited) and the next matching call asks again; a companion may neither list nor revoke.
 import { describe, expect, it } from "vitest";
 import { device, request } from "./approvals-helpers.ts";
 import { api } from "./helpers.ts";
@@ -25,7 +25,8 @@ describe("session grants", () => {
     };
     expect(covered.source).toBe("session_grant");
 
-    const listed = (await (await d.companion.get("/v1/grants/session")).json()) as { grants: SessionGrant[] };
+    expect((await d.companion.get("/v1/grants/session")).status).toBe(403);
+    const listed = (await (await d.approver.get("/v1/grants/session")).json()) as { grants: SessionGrant[] };
     expect(listed.grants).toEqual([
       expect.objectContaining({ session_id: "s-grant", agent_id: "claude-code", capability: "read" }),
     ]);

@@ -1,5 +1,6 @@
 // The conveyor inside a user's UserHub: proposals in, gate (src/policy), a prompt when a person must
 // decide, execution exactly once when approved (concurrent callers share one run), expiry, recovery.
+import type { ConveyorGrantHit, ConveyorGrantKey } from "../../policy/conveyor-grants.ts";
 import { proposalGate } from "../../policy/proposal-gate.ts";
 import type { EmergencyControls, Resolution } from "../../protocol/capability.ts";
 import type {
@@ -15,13 +16,29 @@ import { fieldProblems } from "../middleware/validate.ts";
 import { hashOf } from "./canonical.ts";
 import type { Egress } from "./egress/guard.ts";
 import { type ExecuteResult, Executor, type FaultPoint } from "./executor.ts";
-import { addGrant, matchGrant } from "./grants.ts";
 import * as store from "./proposals.ts";
 import type { ToolRegistry } from "./registry.ts";
 import type { ToolContext } from "./tool.ts";
 
+/** The hub's one grant store, as the conveyor sees it (src/edge/hub/grant-store.ts). */
+export interface ConveyorGrants {
+  /** The saved grant that covers this key, if any (matched by src/policy/conveyor-grants.ts). */
+  match(key: ConveyorGrantKey): Promise<ConveyorGrantHit | undefined>;
+  /** Saves a person's "always" answer on a proposal card (audited as grant.created). */
+  save(
+    key: ConveyorGrantKey,
+    effect: "allow" | "deny",
+    by: Decider,
+    promptId: string | null,
+    now: number,
+  ): Promise<void>;
+  /** A grant decided a proposal (its last use; audited as grant.used). */
+  used(hit: ConveyorGrantHit, proposalId: string, now: number): Promise<void>;
+}
+
 export interface ConveyorPorts {
   db: Db;
+  grants: ConveyorGrants;
   userId: () => string;
   egress: Egress;
   registry: ToolRegistry;
@@ -104,12 +121,14 @@ export class ConveyorRuntime {
     const args = parsed.data;
     const argsHash = await hashOf({ tool: req.tool, args });
     const riskClass = tool.riskClass(args);
-    const scope = tool.grantScope(args);
+    const key = { tool: req.tool, scope: tool.grantScope(args), riskClass, identity: req.identity };
+    const hit = await this.ports.grants.match(key);
     const verdict = proposalGate({
       tool: req.tool,
       riskClass,
       external: tool.external,
-      grant: await matchGrant(this.ports.db, userId, req.tool, scope),
+      grant: hit?.effect,
+      grantClass: hit?.rule.riskClass ?? null,
       grantCoversHigh: tool.grantCoversHigh,
       untrustedSource: by.kind === "webhook",
       ...(by.personOnly ? { personOnly: by.personOnly } : {}),
@@ -135,6 +154,7 @@ export class ConveyorRuntime {
       createdByDevice: by.deviceId,
     });
     const row = inserted.row;
+    if (inserted.created && hit && verdict.byGrant) await this.ports.grants.used(hit, row.id, now);
     if (!inserted.created) {
       if (row.argsHash !== argsHash) {
         await this.ports.audit([
@@ -211,15 +231,15 @@ export class ConveyorRuntime {
     if (!expired && (resolution === "allow_always" || resolution === "deny_always")) {
       const tool = this.ports.registry.get(row.tool);
       if (tool) {
-        await addGrant(this.ports.db, {
-          userId,
+        const args = JSON.parse(row.args);
+        // The key the card showed: the proposal's own class and identity, never a wider one.
+        const key = {
           tool: row.tool,
-          scope: tool.grantScope(JSON.parse(row.args)),
-          effect: allow ? "allow" : "deny",
-          deviceId: by.deviceId,
-          promptId,
-          now,
-        });
+          scope: tool.grantScope(args),
+          riskClass: tool.riskClass(args),
+          identity: row.identity,
+        };
+        await this.ports.grants.save(key, allow ? "allow" : "deny", by, promptId, now);
       }
     }
     this.ports.announce(store.proposalView({ ...row, state: to, decidedAt: now, decidedBy: actor }));

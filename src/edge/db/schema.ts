@@ -106,7 +106,8 @@ export const auditLog = sqliteTable(
  * `exact` grants cover the one judged unit whose sha256 is `scopeHash` (`scopePattern` is its redacted
  * display); `prefix` grants a wider pattern the person picked on the card; `legacy` rows predate exact
  * grants and only their denies still count. A null version range covers every version (always for deny).
- * The user's UserHub is the only writer; it mirrors its own copy here through its outbox.
+ * The user's UserHub is the only writer and reader (agent, proposal and connector grants alike); it mirrors
+ * its own copy here through its outbox. `last_used_at` lives in the hub only.
  */
 export const grants = sqliteTable(
   "grants",
@@ -127,6 +128,9 @@ export const grants = sqliteTable(
     createdAt: integer("created_at").notNull(),
     createdByDevice: text("created_by_device"),
     promptId: text("prompt_id"),
+    /** Proposal grants only (agent "conveyor"): the risk class and identity the card showed; null before 0007. */
+    riskClass: text("risk_class", { enum: ["READ", "WRITE", "EXFILTRATION", "DESTRUCTIVE", "HIGH"] }),
+    identity: text("identity", { enum: ["user", "bot"] }),
   },
   (t) => [index("grants_user_agent_idx").on(t.userId, t.agentId, t.capability)],
 );

@@ -4,6 +4,7 @@ import { emergencyAuditEvents } from "../../policy/index.ts";
 import type { EmergencyControls } from "../../protocol/capability.ts";
 import type { AuditEntry } from "../audit/audit-log.ts";
 import { compileAccountPolicy } from "./edge-policy.ts";
+import { isConveyorGrant } from "./grant-store.ts";
 import type { HubContext } from "./hub-context.ts";
 import { failure, type HubResult } from "./result.ts";
 
@@ -35,10 +36,13 @@ export class AccountAdmin {
       ctx.outbox.add(result.outbox, now);
       const g = result.removed;
       const details = {
+        kind: isConveyorGrant(g) ? "proposal" : "agent",
         capability: g.capability,
         match: g.match,
         scope_pattern: g.scopePattern,
         effect: g.effect,
+        ...(g.riskClass ? { risk_class: g.riskClass, identity: g.identity } : {}),
+        prompt_id: g.promptId,
       };
       ctx.audit([{ ...entry(by, "grant.deleted", now), target: id, agentId: g.agentId, details }], now);
       return g;
@@ -56,6 +60,7 @@ export class AccountAdmin {
       const row = ctx.sessions.remove(id);
       if (!row) return undefined;
       const details = {
+        kind: "session",
         capability: row.capability,
         scope_pattern: row.scope_pattern,
         session_id: row.session_id,

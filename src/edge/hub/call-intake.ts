@@ -15,6 +15,7 @@ import type { DecisionRequest, DecisionResponse } from "../../protocol/decisions
 import { type CallRow, type Holder, responseOf } from "./call-store.ts";
 import { conflictAudit, immediateAudit } from "./decision-audit.ts";
 import { judgeAtEdge } from "./edge-policy.ts";
+import { grantUsedAudit } from "./grant-audit.ts";
 import type { HubContext } from "./hub-context.ts";
 import type { DecideOutcome, PromptQueue } from "./prompt-queue.ts";
 import { WriteBatch } from "./write-batch.ts";
@@ -166,8 +167,16 @@ export class CallIntake {
     await this.batch.write(call.call_id, { fingerprint, response }, () => {
       // A decided call keeps its binding and answer; its grant units matter only while a person is asked.
       ctx.calls.insert({ ...call, units: null, status: "decided", ...answer, decided_at: now });
-      if (verdict.source === "session_grant" && verdict.grant) ctx.sessions.touch(verdict.grant.id, now);
-      ctx.audit([immediateAudit(ctx.ports.userId(), call, answer, now)], now);
+      const entries = [immediateAudit(ctx.ports.userId(), call, answer, now)];
+      const used = verdict.grant;
+      if ((verdict.source === "grant" || verdict.source === "session_grant") && used) {
+        const kind = verdict.source === "grant" ? "agent" : "session";
+        if (kind === "agent") ctx.grants.touch(used.id, now);
+        else ctx.sessions.touch(used.id, now);
+        const g = { id: used.id, userId: ctx.ports.userId(), agentId: used.agentId, effect: used.effect };
+        entries.push(grantUsedAudit(g, kind, call.call_id, now));
+      }
+      ctx.audit(entries, now);
     });
     // The answer goes out now; the audit reaches D1 right behind it (or by the alarm).
     ctx.flushSoon();

@@ -1,17 +1,22 @@
 // How UserHub plugs the conveyor in: D1, egress from the Worker's config, emergency controls, the
 // approval queue for proposals that need a person, the one alarm, and the dashboards' sockets.
+
+import { matchConveyorGrants } from "../../policy/conveyor-grants.ts";
 import type { ServerMessage } from "../../protocol/socket.ts";
 import { writeAuditBatch } from "../audit/audit-log.ts";
 import { newId } from "../auth/crypto.ts";
 import { egressConfig } from "../conveyor/egress/config.ts";
 import { createEgress } from "../conveyor/egress/guard.ts";
 import { toolRegistry } from "../conveyor/registry.ts";
-import type { ConveyorPorts } from "../conveyor/runtime.ts";
+import type { ConveyorGrants, ConveyorPorts } from "../conveyor/runtime.ts";
 import type { CompanionRunner } from "../conveyor/tools/companion-run.ts";
 import { openDb } from "../db/client.ts";
 import { notifyMessage } from "../push/send.ts";
 import { wakeTurnOf } from "../runtime/turn-events.ts";
 import type { HubEngine } from "./engine.ts";
+import { grantCreatedAudit, grantUsedAudit } from "./grant-audit.ts";
+import { CONVEYOR_AGENT } from "./grant-store.ts";
+import type { HubContext } from "./hub-context.ts";
 import { addWakeup, insertProposalPrompt } from "./proposal-prompts.ts";
 
 export function conveyorPorts(deps: {
@@ -27,6 +32,7 @@ export function conveyorPorts(deps: {
   return {
     db,
     userId: deps.userId,
+    grants: conveyorGrants(engine.ctx),
     egress: createEgress(egressConfig(env)),
     registry: toolRegistry(deps.companionRunner ? { companionRunner: deps.companionRunner } : {}),
     emergency: () => engine.ctx.settings.emergency(),
@@ -52,6 +58,42 @@ export function conveyorPorts(deps: {
       await notifyMessage(env, db, deps.userId(), { title, body, id }).catch((error: unknown) =>
         console.error("[conveyor.notify] push failed:", error instanceof Error ? error.message : error),
       );
+    },
+  };
+}
+
+/** Proposal grants live in the hub's one grant store: the same list, matcher input and revocation as agent grants. */
+function conveyorGrants(ctx: HubContext): ConveyorGrants {
+  return {
+    async match(key) {
+      await ctx.grants.load();
+      return matchConveyorGrants(ctx.grants.conveyorRules(), key);
+    },
+    async save(key, effect, by, promptId, now) {
+      await ctx.grants.load();
+      ctx.ports.transaction(() => {
+        const meta = { createdAt: now, createdByDevice: by.deviceId, promptId };
+        const { rows, outbox } = ctx.grants.addConveyor(key, effect, meta);
+        ctx.outbox.add(outbox, now);
+        ctx.audit(
+          rows.map((g) => grantCreatedAudit(g, "proposal", by, now)),
+          now,
+        );
+      });
+      await ctx.flush();
+    },
+    async used(hit, proposalId, now) {
+      ctx.ports.transaction(() => {
+        ctx.grants.touch(hit.rule.id, now);
+        const g = {
+          id: hit.rule.id,
+          userId: ctx.ports.userId(),
+          agentId: CONVEYOR_AGENT,
+          effect: hit.effect,
+        };
+        ctx.audit([grantUsedAudit(g, "proposal", proposalId, now)], now);
+      });
+      ctx.flushSoon(now);
     },
   };
 }

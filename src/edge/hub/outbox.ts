@@ -38,6 +38,9 @@ const GrantRowSchema = z.object({
   createdAt: z.number(),
   createdByDevice: nullable,
   promptId: nullable,
+  // Rows queued before proposal grants named their class and identity carry neither.
+  riskClass: z.enum(["READ", "WRITE", "EXFILTRATION", "DESTRUCTIVE", "HIGH"]).nullable().default(null),
+  identity: z.enum(["user", "bot"]).nullable().default(null),
 });
 const OutboxItemSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("audit"), row: AuditRowSchema }),

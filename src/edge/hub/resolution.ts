@@ -15,6 +15,7 @@ import type { GrantRuleView } from "../../protocol/grants.ts";
 import type { ResolvedPrompt } from "../../protocol/prompts.ts";
 import type { CallRow } from "./call-store.ts";
 import { confirmationRefused, resolutionAudit } from "./decision-audit.ts";
+import { grantCreatedAudit } from "./grant-audit.ts";
 import type { Decider, HubContext } from "./hub-context.ts";
 import { type PromptRow, parseAgent } from "./prompt-store.ts";
 import { scopesFingerprint, unitsOfCalls } from "./prompt-view.ts";
@@ -237,17 +238,47 @@ export class Resolver {
     const scope = resolution === "allow_session" ? "session" : "always";
     const rules = rulesForAnswer(unitsOfCalls(calls), effect, scope, agent, pattern);
     if (rules.length === 0) return undefined;
+    const userId = this.ctx.ports.userId();
     if (resolution === "allow_session") {
-      for (const sessionId of new Set(calls.map((c) => c.session_id)))
-        this.ctx.sessions.add(sessionId, rules, now);
+      for (const sessionId of new Set(calls.map((c) => c.session_id))) {
+        const ids = this.ctx.sessions.add(sessionId, rules, now, {
+          promptId: prompt.id,
+          deviceId: by.deviceId,
+        });
+        const created = rules
+          .filter((r) => r.match !== "legacy")
+          .map((r, i) =>
+            grantCreatedAudit(
+              {
+                id: ids[i] ?? "",
+                userId,
+                agentId: r.agentId,
+                capability: r.capability,
+                match: r.match,
+                scopePattern: r.pattern,
+                effect: r.effect,
+                promptId: prompt.id,
+                sessionId,
+              },
+              "session",
+              by,
+              now,
+            ),
+          );
+        this.ctx.audit(created, now);
+      }
       return { scope: "session", rules: rules.slice(0, MAX_RULES_SENT).map(ruleView) };
     }
-    const { outbox } = this.ctx.grants.add(rules, {
+    const { rows, outbox } = this.ctx.grants.add(rules, {
       createdAt: now,
       createdByDevice: by.deviceId,
       promptId: prompt.id,
     });
     this.ctx.outbox.add(outbox, now);
+    this.ctx.audit(
+      rows.map((g) => grantCreatedAudit(g, "agent", by, now)),
+      now,
+    );
     return { scope: "always", rules: rules.slice(0, MAX_RULES_SENT).map(ruleView) };
   }
 }

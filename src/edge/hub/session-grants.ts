@@ -19,6 +19,14 @@ interface SessionGrantRow {
   effect: "allow" | "deny";
 }
 
+/** A live session grant as the Grants view lists it. */
+export type ListedSessionGrant = SessionGrantRow & {
+  created_at: number;
+  last_used_at: number;
+  prompt_id: string | null;
+  created_by_device: string | null;
+};
+
 export class SessionGrants {
   private readonly sql: SqlStorage;
 
@@ -26,13 +34,22 @@ export class SessionGrants {
     this.sql = sql;
   }
 
-  add(sessionId: string, rules: readonly NewGrantRule[], now: number): void {
+  /** Saves the rules for one session; answers the ids it gave them (in the order of `rules`, legacy skipped). */
+  add(
+    sessionId: string,
+    rules: readonly NewGrantRule[],
+    now: number,
+    from: { promptId: string | null; deviceId: string | null } = { promptId: null, deviceId: null },
+  ): string[] {
+    const ids: string[] = [];
     for (const r of rules) {
       if (r.match === "legacy") continue;
+      const id = newId("sg");
+      ids.push(id);
       this.sql.exec(
         `INSERT INTO session_grants (id, session_id, agent_id, capability, match, scope_pattern, scope_hash, effect,
-           created_at, last_used_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        newId("sg"),
+           created_at, last_used_at, prompt_id, created_by_device) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        id,
         sessionId,
         r.agentId,
         r.capability,
@@ -42,8 +59,11 @@ export class SessionGrants {
         r.effect,
         now,
         now,
+        from.promptId,
+        from.deviceId,
       );
     }
+    return ids;
   }
 
   /** The live rules of one session and agent (a session grant holds for the agent version that asked). */
@@ -75,14 +95,15 @@ export class SessionGrants {
   }
 
   /** Live session grants (used within the idle window), newest first, for the dashboard's Grants view. */
-  list(now: number): (SessionGrantRow & { created_at: number; last_used_at: number })[] {
+  list(now: number): ListedSessionGrant[] {
     return this.sql
       .exec<Record<string, SqlStorageValue>>(
-        `SELECT id, session_id, agent_id, capability, scope_pattern, created_at, last_used_at FROM session_grants
+        `SELECT id, session_id, agent_id, capability, match, scope_pattern, scope_hash, effect, created_at,
+           last_used_at, prompt_id, created_by_device FROM session_grants
          WHERE last_used_at > ? ORDER BY created_at DESC`,
         now - SESSION_GRANT_IDLE_MS,
       )
-      .toArray() as unknown as (SessionGrantRow & { created_at: number; last_used_at: number })[];
+      .toArray() as unknown as ListedSessionGrant[];
   }
 
   /** Removes one session grant; the row it was, or undefined if there is none. */

@@ -134,6 +134,15 @@ const migrations: string[][] = [
   [`CREATE INDEX outbox_fresh ON outbox (attempts, created_at, id)`],
   // Due retries are found without walking the fresh rows, which are also "due" after the safety delay.
   [`CREATE INDEX outbox_retry ON outbox (next_attempt_at) WHERE attempts > 0`],
+  // One store for every saved grant: proposal grants name their risk class and identity (issue 22), and
+  // every grant remembers when it last covered something (the Grants view shows it).
+  [
+    `ALTER TABLE grants ADD COLUMN risk_class TEXT`,
+    `ALTER TABLE grants ADD COLUMN identity TEXT`,
+    `ALTER TABLE grants ADD COLUMN last_used_at INTEGER`,
+    `ALTER TABLE session_grants ADD COLUMN prompt_id TEXT`,
+    `ALTER TABLE session_grants ADD COLUMN created_by_device TEXT`,
+  ],
 ];
 
 export function migrateHubStorage(sql: SqlStorage): void {

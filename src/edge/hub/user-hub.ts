@@ -223,10 +223,11 @@ export class UserHub extends DurableObject<Env> {
     return this.engine.ctx.sessions.endSession(sessionId);
   }
 
+  /** Every grant of the account from the one store: saved (agent calls, proposals) and live session grants. */
   async listGrants(caller: Caller) {
     this.remember(caller);
     await this.engine.ctx.grants.load();
-    return this.engine.ctx.grants.list();
+    return { saved: this.engine.ctx.grants.list(), sessions: this.engine.ctx.sessions.list(Date.now()) };
   }
 
   async listSessionGrants(caller: Caller) {
@@ -239,8 +240,10 @@ export class UserHub extends DurableObject<Env> {
     return this.engine.admin.deleteSessionGrant(id, this.actor(caller));
   }
 
+  /** Revokes a grant of any kind (grt_: saved, sg_: session); the next matching call no longer sees it. */
   async deleteGrant(caller: Caller, id: string): Promise<HubResult<{ deleted: true }>> {
     this.remember(caller);
+    if (id.startsWith("sg_")) return this.engine.admin.deleteSessionGrant(id, this.actor(caller));
     return this.engine.admin.deleteGrant(id, this.actor(caller));
   }
 

@@ -51,6 +51,16 @@ export function hostOf(url: string): string {
   }
 }
 
+/** Host and path, never the query (it often carries keys): the part of a URL a grant is keyed by. */
+export function hostPathOf(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.host}${u.pathname}`;
+  } catch {
+    return url.slice(0, 200);
+  }
+}
+
 /** A short, safe rendering of a URL for summaries: no query string (it often carries keys). */
 export function shownUrl(url: string): string {
   try {

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import type { RiskClass } from "../../../policy/plan.ts";
 import { type ConveyorTool, failed } from "../tool.ts";
-import { HeaderMap, HttpUrl, hostOf, refusalOutcome, shownUrl } from "./http-common.ts";
+import { HeaderMap, HttpUrl, hostOf, hostPathOf, refusalOutcome, shownUrl } from "./http-common.ts";
 
 const Args = z
   .strictObject({
@@ -55,7 +55,8 @@ export const httpRequest: ConveyorTool<Args> = {
             : `Changes state at ${hostOf(a.url)}.`,
     };
   },
-  grantScope: (a) => `${a.method} ${hostOf(a.url)}`,
+  // Method, host and path: "always" on one endpoint never covers another path of the same host.
+  grantScope: (a) => `${a.method} ${hostPathOf(a.url)}`,
   timeoutMs: (a) => a.timeout_ms,
   async execute(a, ctx) {
     const body = bodyOf(a);
