@@ -47,6 +47,22 @@ export class SessionGrants {
     return (this.#bySession.get(sessionId) ?? []).filter((r) => r.agentId === agentId);
   }
 
+  /** Drops the rules the person revoked (the edge says which by session, agent and rule). */
+  revoke(sessionId: string, agentId: string, rule: GrantRuleView): number {
+    const list = this.#bySession.get(sessionId) ?? [];
+    const kept = list.filter(
+      (r) =>
+        r.agentId !== agentId ||
+        r.capability !== rule.capability ||
+        r.match !== rule.match ||
+        r.pattern !== rule.pattern ||
+        r.scopeHash !== rule.scope_hash ||
+        r.effect !== rule.effect,
+    );
+    this.#bySession.set(sessionId, kept);
+    return list.length - kept.length;
+  }
+
   endSession(sessionId: string): number {
     const n = this.#bySession.get(sessionId)?.length ?? 0;
     this.#bySession.delete(sessionId);

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { EmergencyControls, PromptDecision } from "./capability.ts";
 import { ProposalView } from "./conveyor.ts";
 import { DecisionRequest, DecisionResponse } from "./decisions.ts";
+import { GrantRuleView } from "./grants.ts";
 import { CapabilityPrompt, GrantPatternChoice, ResolvedPrompt } from "./prompts.ts";
 import { DeviceRole } from "./roles.ts";
 import { RuntimeServerMessage } from "./runtime.ts";
@@ -117,6 +118,19 @@ export const ServerMessage = z.discriminatedUnion("type", [
     command: z.string(),
     cwd: z.string(),
     timeoutMs: z.number().int().positive(),
+  }),
+  /**
+   * To companions: the person revoked grants. Saved grants by id (drop them from the cache now), session
+   * grants by session, agent and rule (a companion learned those from decisions, without ids).
+   */
+  z.object({
+    type: z.literal("grants_revoked"),
+    data: z.object({
+      ids: z.array(z.string()),
+      session: z
+        .array(z.object({ session_id: z.string(), agent_id: z.string(), rule: GrantRuleView }))
+        .default([]),
+    }),
   }),
   /** A proposal changed state (approved, rejected, expired, executed, failed). */
   z.object({ type: z.literal("proposal_updated"), data: ProposalView }),

@@ -21,6 +21,7 @@ import {
   use,
 } from "./grant-support.ts";
 import { api } from "./helpers.ts";
+import { connect } from "./socket-client.ts";
 
 const CASES: GrantCase[] = [
   { kind: "agent", path: "/work/repo/src/a.ts", effect: "allow" },
@@ -204,6 +205,32 @@ describe("a proposal grant covers only its risk class and identity (issue 22)", 
 });
 
 describe("grant management is the person's", { timeout: 60_000 }, () => {
+  it("a revocation reaches every connected companion at once: the saved grant's id, the session grant's rule", async () => {
+    const d = await device();
+    await save(d, CASES[0] as GrantCase);
+    await save(d, CASES[2] as GrantCase);
+    const socket = await connect(d.companion.headers);
+    socket.send({ type: "hello", client: { name: "companion" } });
+    await socket.next("welcome");
+    const list = await listGrants(d);
+    const saved = list.grants[0];
+    const session = list.session_grants[0];
+    expect(await revoke(d, saved?.id ?? "")).toBe(200);
+    expect((await socket.next("grants_revoked")).data).toEqual({ ids: [saved?.id], session: [] });
+    expect(await revoke(d, session?.id ?? "")).toBe(200);
+    expect((await socket.next("grants_revoked")).data).toMatchObject({
+      ids: [session?.id],
+      session: [
+        {
+          session_id: "s-one",
+          agent_id: "claude-code",
+          rule: { capability: "read", match: "exact", pattern: "/work/repo/src/c.ts", effect: "allow" },
+        },
+      ],
+    });
+    socket.ws.close();
+  });
+
   it("a companion may never list or revoke grants of any kind", async () => {
     const d = await device();
     await save(d, CASES[3] as GrantCase);

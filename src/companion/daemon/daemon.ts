@@ -372,6 +372,9 @@ export class Daemon {
       case "emergency_updated":
         this.#setEmergency(message.data);
         break;
+      case "grants_revoked":
+        this.#sync.revoked(message.data.ids, message.data.session);
+        break;
       case "capability_decision":
         this.#finalize(message.data.call_id, fromDecisionResponse(message.data), message.data);
         break;

@@ -3,6 +3,7 @@
 import { renameSync, rmSync, writeFileSync } from "node:fs";
 import type { GrantRule } from "../../policy/grants.ts";
 import type { DecisionResponse } from "../../protocol/decisions.ts";
+import type { GrantRuleView } from "../../protocol/grants.ts";
 import { flushAudit } from "../audit-queue.ts";
 import type { Env } from "../config.ts";
 import type { EdgeClient, Grant } from "../edge-client.ts";
@@ -38,6 +39,24 @@ export class EdgeSync {
     } catch {
       // keep the cached list; the edge re-checks grants on every call it sees
     }
+  }
+
+  /**
+   * The person revoked grants: they stop covering calls here before the next one is judged (the cache on
+   * disk too, so a restart offline does not bring them back); then the full list is fetched again.
+   */
+  revoked(
+    ids: readonly string[],
+    session: readonly { session_id: string; agent_id: string; rule: GrantRuleView }[],
+  ) {
+    const gone = new Set(ids);
+    if (this.grants.some((g) => gone.has(g.id))) {
+      this.grants = this.grants.filter((g) => !gone.has(g.id));
+      this.rules = this.grants.map(ruleOfGrant);
+      writeGrantCache(this.grants, this.#env);
+    }
+    for (const s of session) this.#sessionGrants.revoke(s.session_id, s.agent_id, s.rule);
+    void this.refreshGrants();
   }
 
   /** Mirrors the account layer to disk; the policy store notices the file change and recompiles. */

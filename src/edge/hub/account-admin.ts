@@ -2,6 +2,7 @@
 // grant. Each change and its audit entry commit in one transaction; D1 gets them through the outbox.
 import { emergencyAuditEvents } from "../../policy/index.ts";
 import type { EmergencyControls } from "../../protocol/capability.ts";
+import type { GrantRuleView } from "../../protocol/grants.ts";
 import type { AuditEntry } from "../audit/audit-log.ts";
 import { compileAccountPolicy } from "./edge-policy.ts";
 import { isConveyorGrant } from "./grant-store.ts";
@@ -48,6 +49,7 @@ export class AccountAdmin {
       return g;
     });
     if (!removed) return failure(404, "not_found", `No grant ${id} on this account.`);
+    ctx.ports.toCompanions?.({ type: "grants_revoked", data: { ids: [id], session: [] } });
     await ctx.flush();
     return { ok: true, value: { deleted: true } };
   }
@@ -72,6 +74,16 @@ export class AccountAdmin {
       return row;
     });
     if (!removed) return failure(404, "not_found", `No session grant ${id} on this account.`);
+    const rule = {
+      capability: removed.capability as GrantRuleView["capability"],
+      match: removed.match,
+      pattern: removed.scope_pattern,
+      scope_hash: removed.scope_hash,
+      version_range: null,
+      effect: removed.effect,
+    };
+    const session = [{ session_id: removed.session_id, agent_id: removed.agent_id, rule }];
+    ctx.ports.toCompanions?.({ type: "grants_revoked", data: { ids: [id], session } });
     await ctx.flush();
     return { ok: true, value: { deleted: true } };
   }

@@ -26,6 +26,8 @@ export interface HubPorts {
   userId: () => string;
   toDashboards: (message: ServerMessage) => void;
   toDevice: (deviceId: string, message: ServerMessage) => void;
+  /** Every connected companion (grant revocations reach their caches at once). */
+  toCompanions?: (message: ServerMessage) => void;
   /** Whether any socket of this device is open now. */
   deviceConnected: (deviceId: string) => boolean;
   setAlarm: (at: number) => Promise<void>;

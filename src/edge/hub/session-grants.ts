@@ -110,7 +110,8 @@ export class SessionGrants {
   remove(id: string): SessionGrantRow | undefined {
     const row = this.sql
       .exec<Record<string, SqlStorageValue>>(
-        `SELECT id, session_id, agent_id, capability, scope_pattern FROM session_grants WHERE id = ?`,
+        `SELECT id, session_id, agent_id, capability, match, scope_pattern, scope_hash, effect
+         FROM session_grants WHERE id = ?`,
         id,
       )
       .toArray()[0] as unknown as SessionGrantRow | undefined;

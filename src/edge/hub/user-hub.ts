@@ -63,6 +63,7 @@ export class UserHub extends DurableObject<Env> {
       },
       toDevice: (deviceId, message) =>
         this.router.sendAll(this.ctx.getWebSockets(deviceTag(deviceId)), message),
+      toCompanions: (message) => this.router.sendAll(this.ctx.getWebSockets(roleTag("companion")), message),
       deviceConnected: (deviceId) => this.ctx.getWebSockets(deviceTag(deviceId)).length > 0,
       setAlarm: (at) => ctx.storage.setAlarm(at),
       defaultTimeoutMs: promptTimeoutMs(Number(env.AIRLOCK_PROMPT_TIMEOUT_MS)),

@@ -10,9 +10,15 @@ import {
   queuedAuditCount,
 } from "../../../src/companion/audit-queue.ts";
 import { loadCredentials, saveCredentials } from "../../../src/companion/credentials.ts";
+import { EdgeSync } from "../../../src/companion/daemon/edge-sync.ts";
 import { Journal } from "../../../src/companion/daemon/journal.ts";
 import { type AuditEvent, Grant } from "../../../src/companion/edge-client.ts";
-import { readGrantCache, ruleOfGrant, writeGrantCache } from "../../../src/companion/grants.ts";
+import {
+  readGrantCache,
+  ruleOfGrant,
+  SessionGrants,
+  writeGrantCache,
+} from "../../../src/companion/grants.ts";
 
 let dir: string;
 let env: NodeJS.ProcessEnv;
@@ -32,13 +38,10 @@ describe("saved grants as matcher rules", () => {
     scope_hash: null,
     version_range: null,
     effect: "allow",
-    created_at: "2030-01-01T00:00:00.000Z",
-    created_by: null,
-    prompt_id: null,
     ...g,
   });
 
-  it("a grant from GET /v1/grants keeps its match kind, hash and version range; legacy when the edge is older", () => {
+  it("a grant from GET /v1/grants/rules keeps its match kind, hash and version range; legacy when the edge is older", () => {
     expect(ruleOfGrant(grant({ scope_hash: "ab", version_range: "~2.1.0" }))).toEqual({
       id: "g",
       agentId: "claude-code",
@@ -62,6 +65,26 @@ describe("saved grants as matcher rules", () => {
     expect(readGrantCache(env)).toHaveLength(1);
     writeFileSync(join(dir, ".airlock", "state", "grants.json"), "{nope");
     expect(readGrantCache(env)).toEqual([]);
+  });
+
+  it("a revocation pushed by the edge drops the saved grant and the session rule before the next call", () => {
+    writeGrantCache([grant({ id: "grt_keep" }), grant({ id: "grt_gone", scope_pattern: "make" })], env);
+    const sessions = new SessionGrants();
+    const rule = {
+      capability: "read",
+      match: "exact",
+      pattern: "/a",
+      scope_hash: "h",
+      version_range: null,
+      effect: "allow",
+    } as const;
+    sessions.add("s1", "claude-code", [rule, { ...rule, pattern: "/b", scope_hash: "h2" }]);
+    const sync = new EdgeSync(env, () => undefined, sessions);
+    expect(sync.rules.map((r) => r.id)).toEqual(["grt_keep", "grt_gone"]);
+    sync.revoked(["grt_gone", "sg_x"], [{ session_id: "s1", agent_id: "claude-code", rule }]);
+    expect(sync.rules.map((r) => r.id)).toEqual(["grt_keep"]);
+    expect(readGrantCache(env).map((g) => g.id)).toEqual(["grt_keep"]);
+    expect(sessions.rules("s1", "claude-code").map((r) => r.pattern)).toEqual(["/b"]);
   });
 });
 
