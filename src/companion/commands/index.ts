@@ -114,6 +114,16 @@ export const commands: CommandEntry[] = [
     load: async () => (await import("./hooks.ts")).hooksDelete,
   },
   {
+    name: ["grants", "list"],
+    summary: "list every grant with what it covers, who saved it, when, last use (approver token)",
+    load: async () => (await import("./grants.ts")).grantsList,
+  },
+  {
+    name: ["grants", "revoke"],
+    summary: "revoke a grant: the next matching call or proposal asks again",
+    load: async () => (await import("./grants.ts")).grantsRevoke,
+  },
+  {
     name: ["devices", "list"],
     summary: "list the devices on your account",
     load: async () => (await import("./devices.ts")).devicesList,

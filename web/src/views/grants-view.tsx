@@ -1,97 +1,149 @@
-// Grants: every saved allow and deny (from "Allow always" / "Deny always"), searchable, each revocable.
-import { useState } from "preact/hooks";
-import { z } from "zod";
-import { SessionGrantList } from "../../../src/protocol/dashboard.ts";
+// Grants: every grant the person saved, of every kind (agent calls, proposal cards, sessions), each with what
+// it covers, who saved it, when, from which card and when it was last used; searchable; each revocable.
+import { useEffect, useState } from "preact/hooks";
+import { Deleted } from "../../../src/protocol/dashboard.ts";
+import { GrantList } from "../../../src/protocol/grants.ts";
+import type { Device } from "../../../src/protocol/pairing.ts";
 import { api, errorMessage } from "../api.ts";
 import type { ViewProps } from "../app.tsx";
+import { loadDevices } from "../devices-cache.ts";
 import { Show, useResource } from "./resource.tsx";
 
-/** A saved grant as GET /v1/grants lists it (newer servers add `match`: exact, prefix or legacy). */
-export const Grant = z.object({
-  id: z.string(),
-  agent_id: z.string(),
-  capability: z.string(),
-  match: z.string().optional(),
-  scope_pattern: z.string().nullable(),
-  version_range: z.string().nullable().optional(),
-  effect: z.enum(["allow", "deny"]),
-  created_at: z.string().optional(),
-  created_by: z.string().nullable().optional(),
-  prompt_id: z.string().nullable().optional(),
-});
-export type Grant = z.infer<typeof Grant>;
-const GrantList = z.object({ grants: z.array(Grant) });
-const Deleted = z.object({ deleted: z.boolean() });
+type Kind = "agent" | "proposal" | "session";
 
-export function grantMatches(grant: Grant, search: string): boolean {
+/** One grant as the view shows it, whatever its kind. */
+interface Item {
+  id: string;
+  kind: Kind;
+  effect: "allow" | "deny";
+  /** The scope as the card showed it (a command, a path, `POST host/path`). */
+  scope: string;
+  covers: string;
+  /** Words to search besides the scope and what it covers. */
+  words: string[];
+  created_at: string;
+  created_by: string | null;
+  prompt_id: string | null;
+  last_used_at: string | null;
+}
+
+function items(data: GrantList): Item[] {
+  return [
+    ...data.grants.map((g) => ({
+      ...g,
+      kind: "agent" as const,
+      scope: g.scope_pattern ?? `any ${g.capability}`,
+      words: [g.agent_id, g.capability],
+    })),
+    ...data.conveyor_grants.map((g) => ({
+      ...g,
+      kind: "proposal" as const,
+      scope: `${g.tool} ${g.scope}`,
+      words: [g.tool, g.risk_class ?? "", g.identity ?? "", "proposal"],
+    })),
+    ...data.session_grants.map((g) => ({
+      ...g,
+      kind: "session" as const,
+      effect: "allow" as const,
+      scope: g.scope_pattern ?? `any ${g.capability}`,
+      words: [g.agent_id, g.capability, g.session_id],
+    })),
+  ];
+}
+
+export function grantMatches(item: Item, search: string): boolean {
   const needle = search.trim().toLowerCase();
   if (!needle) return true;
-  return [grant.agent_id, grant.capability, grant.scope_pattern ?? "", grant.effect].some((v) =>
-    v.toLowerCase().includes(needle),
-  );
+  return [item.scope, item.covers, item.effect, ...item.words].some((v) => v.toLowerCase().includes(needle));
 }
 
-type SessionGrant = z.infer<typeof SessionGrantList>["grants"][number];
+const LABEL: Record<Kind, Record<"allow" | "deny", string>> = {
+  agent: { allow: "Always allow", deny: "Always deny" },
+  proposal: { allow: "Always allow", deny: "Always deny" },
+  session: { allow: "Allowed for session", deny: "Denied for session" },
+};
 
-/** Grants from "Allow for session": each ends with its agent session, or after a day unused. */
-function SessionGrants({ search, onError }: { search: string; onError(message: string): void }) {
-  const [resource, reload] = useResource("/v1/grants/session", SessionGrantList);
-  if (resource.state !== "ready") return null;
-  const needle = search.trim().toLowerCase();
-  const shown = resource.data.grants.filter(
-    (g) =>
-      !needle ||
-      [g.agent_id, g.capability, g.scope_pattern ?? "", g.session_id].some((v) =>
-        v.toLowerCase().includes(needle),
-      ),
-  );
-  const revoke = async (grant: SessionGrant) => {
-    try {
-      await api(`/v1/grants/session/${encodeURIComponent(grant.id)}`, Deleted, { method: "DELETE" });
-      reload();
-    } catch (failure) {
-      onError(errorMessage(failure));
-    }
-  };
+const when = (iso: string) => new Date(iso).toLocaleString();
+
+function GrantItem(props: {
+  item: Item;
+  devices: Device[];
+  confirming: boolean;
+  onAsk(): void;
+  onCancel(): void;
+  onRevoke(): void;
+}) {
+  const { item } = props;
+  const by =
+    props.devices.find((d) => d.id === item.created_by)?.name ??
+    (item.created_by ? "a removed device" : "the API");
+  const data =
+    item.kind === "session"
+      ? { "data-session-grant-id": item.id }
+      : item.kind === "proposal"
+        ? { "data-grant-id": item.id, "data-proposal-grant": "" }
+        : { "data-grant-id": item.id };
   return (
-    <section aria-labelledby="session-grants-heading">
-      <h2 id="session-grants-heading" class="section-title">
-        For a session
-      </h2>
-      {shown.length ? (
-        <ul class="grants">
-          {shown.map((grant) => (
-            <li key={grant.id} class="grant effect-allow" data-session-grant-id={grant.id}>
-              <div class="device-line">
-                <span class="outcome allowed">Allowed for session</span>
-                <button type="button" class="small-button" onClick={() => void revoke(grant)}>
-                  Revoke <span class="sr-only">{grant.scope_pattern ?? grant.capability}</span>
-                </button>
-              </div>
-              <code class="command">{grant.scope_pattern ?? `any ${grant.capability}`}</code>
-              <div class="muted small">
-                {grant.capability} · {grant.agent_id} · session {grant.session_id} · last used{" "}
-                {new Date(grant.last_used_at).toLocaleTimeString()}
-              </div>
-            </li>
-          ))}
-        </ul>
-      ) : (
-        <p class="muted empty">No session grants{needle ? ` match “${search}”` : ""}.</p>
-      )}
-    </section>
+    <li class={`grant effect-${item.effect}`} {...data}>
+      <div class="device-line">
+        <span class={`outcome ${item.effect === "allow" ? "allowed" : "denied"}`}>
+          {LABEL[item.kind][item.effect]}
+        </span>
+        <button type="button" class="small-button" onClick={props.onAsk}>
+          Revoke <span class="sr-only">{item.scope}</span>
+        </button>
+      </div>
+      <div>
+        <code class="command">{item.scope}</code>
+      </div>
+      <p class="small grant-covers">{item.covers}</p>
+      <div class="muted small">
+        Saved {when(item.created_at)} by {by}
+        {item.prompt_id ? ` · card ${item.prompt_id}` : ""} · last used{" "}
+        {item.last_used_at ? when(item.last_used_at) : "never"}
+      </div>
+      {props.confirming ? (
+        <fieldset class="confirm">
+          <legend class="sr-only">Confirm revoking this grant</legend>
+          <p class="confirm-question">Revoke this grant? The next matching call or proposal asks again.</p>
+          <div class="decisions two">
+            <button type="button" class="decision deny" onClick={props.onRevoke}>
+              Revoke grant
+            </button>
+            <button type="button" class="decision neutral" onClick={props.onCancel}>
+              Cancel
+            </button>
+          </div>
+        </fieldset>
+      ) : null}
+    </li>
   );
 }
+
+const SECTIONS: { kind: Kind; title: string; empty: string }[] = [
+  { kind: "agent", title: "Saved", empty: 'No saved grants. "Allow always" and "Deny always" create them.' },
+  {
+    kind: "proposal",
+    title: "For proposals",
+    empty:
+      'No proposal grants. "Allow always" on a proposal card saves exactly its tool, endpoint, risk class and identity.',
+  },
+  { kind: "session", title: "For a session", empty: "No session grants." },
+];
 
 export function GrantsView(_: ViewProps) {
   const [resource, reload] = useResource("/v1/grants", GrantList);
+  const [devices, setDevices] = useState<Device[]>([]);
   const [search, setSearch] = useState("");
   const [error, setError] = useState("");
   const [confirming, setConfirming] = useState<string | null>(null);
+  useEffect(() => {
+    loadDevices().then(setDevices, () => setDevices([]));
+  }, []);
 
-  const revoke = async (grant: Grant) => {
+  const revoke = async (item: Item) => {
     try {
-      await api(`/v1/grants/${encodeURIComponent(grant.id)}`, Deleted, { method: "DELETE" });
+      await api(`/v1/grants/${encodeURIComponent(item.id)}`, Deleted, { method: "DELETE" });
       setConfirming(null);
       reload();
     } catch (failure) {
@@ -111,59 +163,51 @@ export function GrantsView(_: ViewProps) {
         <input
           type="search"
           value={search}
-          placeholder="Search agent, capability, pattern"
+          placeholder="Search agent, tool, pattern"
           onInput={(e) => setSearch(e.currentTarget.value)}
         />
       </label>
-      <h2 class="section-title">Saved</h2>
       <Show resource={resource} reload={reload} feature="Grants">
         {(data) => {
-          const shown = data.grants.filter((g) => grantMatches(g, search));
-          if (!data.grants.length)
-            return <p class="muted empty">No saved grants. "Allow always" and "Deny always" create them.</p>;
-          if (!shown.length) return <p class="muted empty">No grant matches “{search}”.</p>;
+          const all = items(data);
+          if (all.length && search.trim() && !all.some((i) => grantMatches(i, search)))
+            return <p class="muted empty">No grant matches “{search}”.</p>;
           return (
-            <ul class="grants">
-              {shown.map((grant) => (
-                <li key={grant.id} class={`grant effect-${grant.effect}`} data-grant-id={grant.id}>
-                  <div class="device-line">
-                    <span class={`outcome ${grant.effect === "allow" ? "allowed" : "denied"}`}>
-                      {grant.effect === "allow" ? "Always allow" : "Always deny"}
-                    </span>
-                    <button type="button" class="small-button" onClick={() => setConfirming(grant.id)}>
-                      Revoke <span class="sr-only">{grant.scope_pattern ?? grant.capability}</span>
-                    </button>
-                  </div>
-                  <div>
-                    <code class="command">{grant.scope_pattern ?? `any ${grant.capability}`}</code>
-                  </div>
-                  <div class="muted small">
-                    {grant.capability} · {grant.agent_id}
-                    {grant.version_range ? ` ${grant.version_range}` : ""}
-                    {grant.match === "prefix" ? " · pattern" : grant.match === "exact" ? " · exact" : ""}
-                    {grant.created_at ? ` · since ${new Date(grant.created_at).toLocaleDateString()}` : ""}
-                  </div>
-                  {confirming === grant.id ? (
-                    <fieldset class="confirm">
-                      <legend class="sr-only">Confirm revoking this grant</legend>
-                      <p class="confirm-question">Revoke this grant? Matching calls will ask again.</p>
-                      <div class="decisions two">
-                        <button type="button" class="decision deny" onClick={() => void revoke(grant)}>
-                          Revoke grant
-                        </button>
-                        <button type="button" class="decision neutral" onClick={() => setConfirming(null)}>
-                          Cancel
-                        </button>
-                      </div>
-                    </fieldset>
-                  ) : null}
-                </li>
-              ))}
-            </ul>
+            <>
+              {SECTIONS.map(({ kind, title, empty }) => {
+                const ofKind = all.filter((i) => i.kind === kind);
+                const shown = ofKind.filter((i) => grantMatches(i, search));
+                return (
+                  <section key={kind} aria-labelledby={`grants-${kind}`}>
+                    <h2 id={`grants-${kind}`} class="section-title">
+                      {title}
+                    </h2>
+                    {!ofKind.length ? (
+                      <p class="muted empty">{empty}</p>
+                    ) : !shown.length ? (
+                      <p class="muted empty small">None of these match.</p>
+                    ) : (
+                      <ul class="grants">
+                        {shown.map((item) => (
+                          <GrantItem
+                            key={item.id}
+                            item={item}
+                            devices={devices}
+                            confirming={confirming === item.id}
+                            onAsk={() => setConfirming(item.id)}
+                            onCancel={() => setConfirming(null)}
+                            onRevoke={() => void revoke(item)}
+                          />
+                        ))}
+                      </ul>
+                    )}
+                  </section>
+                );
+              })}
+            </>
           );
         }}
       </Show>
-      <SessionGrants search={search} onError={setError} />
       {error ? (
         <p class="card-status error" role="alert">
           {error}
