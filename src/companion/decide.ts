@@ -36,8 +36,10 @@ export function auditEventOf(
   record: DecisionRecord,
   action: AuditEvent["action"] = record.action,
   source: AuditEvent["source"] = record.layer === "emergency" ? "emergency" : "policy",
+  grantId?: string,
 ): AuditEvent {
   return {
+    ...(source === "grant" && grantId ? { grant_id: grantId } : {}),
     call_id: call.callId,
     session_id: call.sessionId,
     agent_id: call.agent.id,
@@ -123,7 +125,7 @@ export function decideLocally(
     return { ask: record, timeoutMs: Math.min(deps.promptTimeoutMs, fromPolicy) };
   }
   if (verdict.source === "grant" || verdict.source === "session_grant") {
-    deps.audit?.(auditEventOf(call, record, verdict.action, verdict.source));
+    deps.audit?.(auditEventOf(call, record, verdict.action, verdict.source, verdict.grant?.id));
     const verb = verdict.action === "allow" ? "allowed" : "denied";
     const what =
       verdict.source === "session_grant"

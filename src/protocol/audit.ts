@@ -14,6 +14,8 @@ export const LocalDecisionEvent = z.strictObject({
   rule: z.string().max(500).nullable(),
   scope_hash: z.string().regex(/^[0-9a-f]{64}$/),
   source: z.enum(["policy", "grant", "session_grant", "emergency", "local_ui"]).default("policy"),
+  /** With source `grant`: the saved grant that decided (its last use and a grant.used row at the edge). */
+  grant_id: z.string().max(100).optional(),
   at: z.string().datetime(),
 });
 export type LocalDecisionEvent = z.infer<typeof LocalDecisionEvent>;

@@ -115,6 +115,44 @@ describe("every grant is listed and revocable", { timeout: 120_000 }, () => {
     });
   });
 
+  it("a use the companion decided locally (its reported decision names the grant) is the grant's last use", async () => {
+    const d = await device();
+    await save(d, CASES[0] as GrantCase);
+    const [g] = (await listGrants(d)).grants;
+    if (!g) throw new Error("no grant");
+    const at = new Date(Date.now() - 5_000).toISOString();
+    const event = {
+      call_id: "local-use-1",
+      session_id: "s",
+      agent_id: "claude-code",
+      tool: "read",
+      capability: "read",
+      risk: "low",
+      action: "allow",
+      layer: "grant",
+      rule: null,
+      scope_hash: "a".repeat(64),
+      source: "grant",
+      at,
+    };
+    const res = await api("/v1/audit/events", {
+      method: "POST",
+      headers: d.companion.headers,
+      json: {
+        events: [
+          { ...event, grant_id: g.id },
+          { ...event, call_id: "local-use-2", grant_id: "grt_notMineAAAAAAAAA" },
+        ],
+      },
+    });
+    expect(res.status).toBe(202);
+    const [after] = (await listGrants(d)).grants;
+    expect(after?.last_used_at).toBe(at);
+    await d.get("/v1/audit");
+    const rows = await auditOf(d.userId, g.id);
+    expect(rows.map((r) => [r.event, r.actor])).toContainEqual(["grant.used", `companion:${d.deviceId}`]);
+  });
+
   it("a proposal grant D1 held but the hub never imported (written there before one store) is listed and revocable", async () => {
     const d = await device();
     await listGrants(d);

@@ -1,6 +1,8 @@
 // The audit rows of a grant's life: created (by whom, from which card), used (what it covered), revoked.
 // Each is written in the transaction of the change it records, through the outbox.
 import type { AuditEntry } from "../audit/audit-log.ts";
+import { isConveyorGrant } from "./grant-store.ts";
+import type { Caller, HubContext } from "./hub-context.ts";
 
 export type GrantKind = "agent" | "session" | "proposal";
 
@@ -66,4 +68,40 @@ export function grantUsedAudit(
     details: { kind, covered: what },
     at: now,
   };
+}
+
+/** A saved grant a companion decided by locally, as its reported decision names it. */
+export interface LocalGrantUse {
+  id: string;
+  call_id: string;
+  at: number;
+}
+
+/**
+ * Records a companion's local uses of saved agent-call grants: each grant's last use and a grant.used row.
+ * Unknown ids (revoked meanwhile, not this account's, or proposal grants) are skipped.
+ */
+export async function recordLocalGrantUses(
+  ctx: HubContext,
+  caller: Caller,
+  uses: readonly LocalGrantUse[],
+): Promise<number> {
+  await ctx.grants.load();
+  const now = Date.now();
+  const actor = `companion:${caller.deviceId}`;
+  const recorded = ctx.ports.transaction(() => {
+    let n = 0;
+    for (const use of uses) {
+      const g = ctx.grants.get(use.id);
+      if (!g || isConveyorGrant(g)) continue;
+      // A report's clock is the companion's: never a use in the future.
+      const at = Math.min(Number.isFinite(use.at) ? use.at : now, now);
+      ctx.grants.touch(g.id, at);
+      ctx.audit([{ ...grantUsedAudit(g, "agent", use.call_id, at), actor, deviceId: caller.deviceId }], now);
+      n += 1;
+    }
+    return n;
+  });
+  if (recorded) ctx.flushSoon(now);
+  return recorded;
 }

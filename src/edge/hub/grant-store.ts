@@ -264,7 +264,8 @@ export class GrantStore {
 
   /** Records a use (hub-local: the Grants view shows it; D1 is not written per use). */
   touch(id: string, now: number): void {
-    this.sql.exec(`UPDATE grants SET last_used_at = ? WHERE id = ?`, now, id);
+    // Reports arrive late and out of order (a companion's queue): the latest use wins.
+    this.sql.exec(`UPDATE grants SET last_used_at = MAX(COALESCE(last_used_at, 0), ?) WHERE id = ?`, now, id);
   }
 
   /** Inside a transaction: removes a grant locally and returns its D1 delete for the outbox. */

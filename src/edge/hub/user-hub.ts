@@ -18,6 +18,7 @@ import { CompanionRuns } from "./companion-runs.ts";
 import { conveyorPorts } from "./conveyor-ports.ts";
 import { type DecideOutcome, HubEngine } from "./engine.ts";
 import { HubFuturesStats, type StoredFuturesStats } from "./futures-stats.ts";
+import { type LocalGrantUse, recordLocalGrantUses } from "./grant-audit.ts";
 import { HostedRuntime } from "./hosted-runtime.ts";
 import { type Caller, deciderOf } from "./hub-context.ts";
 import { migrateProposalPrompts, nextWakeup, promptOfProposal, takeDueWakeups } from "./proposal-prompts.ts";
@@ -239,6 +240,15 @@ export class UserHub extends DurableObject<Env> {
   async deleteSessionGrant(caller: Caller, id: string): Promise<HubResult<{ deleted: true }>> {
     this.remember(caller);
     return this.engine.admin.deleteSessionGrant(id, this.actor(caller));
+  }
+
+  /**
+   * Saved agent-call grants a companion decided by locally (its reported decisions): their last use and a
+   * grant.used row each. Unknown ids (revoked meanwhile, or not this account's) are skipped.
+   */
+  async grantsUsedLocally(caller: Caller, uses: LocalGrantUse[]): Promise<number> {
+    this.remember(caller);
+    return recordLocalGrantUses(this.engine.ctx, caller, uses);
   }
 
   /** Revokes a grant of any kind (grt_: saved, sg_: session); the next matching call no longer sees it. */

@@ -146,6 +146,16 @@ export const auditRoutes = routeGroup()
           },
         })),
       );
+      // Saved grants the companion decided by locally: their last use, and a grant.used row each.
+      const uses = events.flatMap((e) =>
+        e.source === "grant" && e.grant_id
+          ? [{ id: e.grant_id, call_id: e.call_id, at: Date.parse(e.at) }]
+          : [],
+      );
+      if (uses.length) {
+        const { hub, caller } = hubFor(c.env, auth);
+        await hub.grantsUsedLocally(caller, uses);
+      }
       return c.json({ accepted: events.length }, 202);
     },
   );
