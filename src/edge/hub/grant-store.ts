@@ -16,11 +16,12 @@ import { newId } from "../auth/crypto.ts";
 import type { Db } from "../db/client.ts";
 import { grants } from "../db/schema.ts";
 import type { GrantRow, OutboxItem } from "./outbox.ts";
+import { CONVEYOR_AGENT_ID } from "./proposal-prompts.ts";
 
 type Row = Record<string, SqlStorageValue>;
 
-/** Proposal grants: agent "conveyor", capability "conveyor:<tool>", which no agent call can carry. */
-export const CONVEYOR_AGENT = "conveyor";
+/** Proposal grants: agent "conveyor" (as proposal cards show it), capability "conveyor:<tool>", which no agent call can carry. */
+export const CONVEYOR_AGENT = CONVEYOR_AGENT_ID;
 const CONVEYOR_PREFIX = "conveyor:";
 /** Bumped when D1 may hold grants this hub never imported (2: proposal grants were written to D1 only). */
 const IMPORT_VERSION = "2";
