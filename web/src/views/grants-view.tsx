@@ -120,15 +120,22 @@ function GrantItem(props: {
   );
 }
 
-const SECTIONS: { kind: Kind; title: string; empty: string }[] = [
-  { kind: "agent", title: "Saved", empty: 'No saved grants. "Allow always" and "Deny always" create them.' },
+/** Each kind's section: its title, what it says when empty, and when a search matches none of it. */
+const SECTIONS: { kind: Kind; title: string; empty: string; none: string }[] = [
+  {
+    kind: "agent",
+    title: "Saved",
+    empty: 'No saved grants. "Allow always" and "Deny always" create them.',
+    none: "No grant matches",
+  },
   {
     kind: "proposal",
     title: "For proposals",
     empty:
       'No proposal grants. "Allow always" on a proposal card saves exactly its tool, endpoint, risk class and identity.',
+    none: "No proposal grant matches",
   },
-  { kind: "session", title: "For a session", empty: "No session grants." },
+  { kind: "session", title: "For a session", empty: "No session grants.", none: "No session grant matches" },
 ];
 
 export function GrantsView(_: ViewProps) {
@@ -170,11 +177,9 @@ export function GrantsView(_: ViewProps) {
       <Show resource={resource} reload={reload} feature="Grants">
         {(data) => {
           const all = items(data);
-          if (all.length && search.trim() && !all.some((i) => grantMatches(i, search)))
-            return <p class="muted empty">No grant matches “{search}”.</p>;
           return (
             <>
-              {SECTIONS.map(({ kind, title, empty }) => {
+              {SECTIONS.map(({ kind, title, empty, none }) => {
                 const ofKind = all.filter((i) => i.kind === kind);
                 const shown = ofKind.filter((i) => grantMatches(i, search));
                 return (
@@ -185,7 +190,9 @@ export function GrantsView(_: ViewProps) {
                     {!ofKind.length ? (
                       <p class="muted empty">{empty}</p>
                     ) : !shown.length ? (
-                      <p class="muted empty small">None of these match.</p>
+                      <p class="muted empty">
+                        {none} “{search}”.
+                      </p>
                     ) : (
                       <ul class="grants">
                         {shown.map((item) => (
