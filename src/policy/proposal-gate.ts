@@ -55,7 +55,12 @@ export function proposalGate(input: GateInput): GateVerdict {
     // DESTRUCTIVE needs the confirmation token unless a grant for exactly that class exists; HIGH also
     // needs a tool whose grants may stand in (companion.run).
     if (grant === "allow" && (riskClass === "DESTRUCTIVE" || input.grantCoversHigh)) {
-      return { action: "allow", gate: "none", reason: `allowed by a saved ${riskClass} grant`, byGrant: true };
+      return {
+        action: "allow",
+        gate: "none",
+        reason: `allowed by a saved ${riskClass} grant`,
+        byGrant: true,
+      };
     }
     return {
       action: "ask",
@@ -65,7 +70,12 @@ export function proposalGate(input: GateInput): GateVerdict {
   }
   if (input.external && (riskClass === "WRITE" || riskClass === "EXFILTRATION")) {
     if (grant === "allow")
-      return { action: "allow", gate: "none", reason: `allowed by a saved ${riskClass} grant`, byGrant: true };
+      return {
+        action: "allow",
+        gate: "none",
+        reason: `allowed by a saved ${riskClass} grant`,
+        byGrant: true,
+      };
     if (input.personOnly) {
       const gate = planRiskOf(riskClass) === "high" ? "ask_confirm" : "ask";
       return { action: "ask", gate, reason: `only a person may approve: ${input.personOnly}` };
