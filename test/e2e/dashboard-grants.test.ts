@@ -33,18 +33,20 @@ async function as<T>(token: string, path: string, init: { method?: string; json?
   return { status: res.status, body: (await res.json()) as T };
 }
 
-async function propose(label: string): Promise<ProposalView> {
-  const { body } = await as<{ proposal: ProposalView }>(companionToken, "/v1/proposals", {
+/** A POST to the local target as the bot; with `body`, data leaves (an EXFILTRATION). */
+async function propose(label: string, body?: unknown): Promise<ProposalView> {
+  const url = `http://127.0.0.1:${servers.targetPort}/effect`;
+  const { body: answer } = await as<{ proposal: ProposalView }>(companionToken, "/v1/proposals", {
     method: "POST",
     json: {
       tool: "http.request",
       identity: "bot",
       idempotency_key: `${label}-${crypto.randomUUID()}`,
       justification: "Tell the build service the tests passed.",
-      args: { method: "POST", url: `http://127.0.0.1:${servers.targetPort}/effect` },
+      args: { method: "POST", url, ...(body === undefined ? {} : { json: body }) },
     },
   });
-  return body.proposal;
+  return answer.proposal;
 }
 
 function cli(args: string[], token: string) {
@@ -106,6 +108,16 @@ describe("a proposal grant on the phone's Grants view", () => {
     const covered = await propose("grants-e2e-covered");
     expect(covered).toMatchObject({ gate: "none" });
     expect(["APPROVED", "EXECUTED"]).toContain(covered.state);
+
+    // It never covers a POST with a body to the same endpoint (issue 22): that waits for a person and a token.
+    const effects = async () =>
+      Object.keys(
+        ((await (await fetch(`${servers.controlUrl}/stats`)).json()) as { effects: object }).effects,
+      ).length;
+    const before = await effects();
+    const exfil = await propose("grants-e2e-exfil", { build: "green", token: "x" });
+    expect(exfil).toMatchObject({ state: "PENDING", risk_class: "EXFILTRATION", gate: "ask_confirm" });
+    expect(await effects()).toBe(before);
 
     // The Grants view lists it: what it covers, who saved it, from which card, when last used.
     await go("/grants");
