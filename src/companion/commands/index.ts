@@ -45,12 +45,12 @@ export const commands: CommandEntry[] = [
   },
   {
     name: ["hook", "claude-code"],
-    summary: "claude Code hook: decides each tool call (stdin JSON); --install adds it",
+    summary: "Claude Code hook: decides each tool call (stdin JSON); --install adds it",
     load: async () => (await import("./hook.ts")).hookClaudeCodeCommand,
   },
   {
     name: ["hook", "codex"],
-    summary: "codex hook: decides each tool call (stdin JSON); --install adds it",
+    summary: "Codex hook: decides each tool call (stdin JSON); --install adds it",
     load: async () => (await import("./hook.ts")).hookCodexCommand,
   },
   {
