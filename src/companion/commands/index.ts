@@ -184,6 +184,11 @@ export const commands: CommandEntry[] = [
     load: () => runtimeCommand("chat", "show"),
   },
   {
+    name: ["deploy"],
+    summary: "deploy the edge and dashboard to your Cloudflare account (idempotent; --dry-run)",
+    load: async () => (await import("./deploy.ts")).deployCommand,
+  },
+  {
     name: ["doctor"],
     summary: "check credentials, edge, token, daemon, policy and hooks",
     load: async () => (await import("./doctor.ts")).doctorCommand,
