@@ -132,7 +132,7 @@ export function socketMessageAllowed(role: DeviceRole, type: string): boolean {
 export function roleRefusal(role: DeviceRole, action: Action): string {
   const what = action.replaceAll("_", " ");
   if (action === "mint_pairing_codes") {
-    return `Only an approver device may ${what}; this is a ${role} device. Mint the code on your phone (Devices → Pair a device), or pass the recovery code (POST /v1/recovery/pairing-code, airlock devices pair --recovery-code).`;
+    return `Only an approver device may ${what}; this is a ${role} device. Mint the code on your phone (More → Devices → Pair another device), or pass the recovery code (POST /v1/recovery/pairing-code, airlock devices pair --recovery-code).`;
   }
   return `Only an approver device (the phone or browser you paired) may ${what}; this is a ${role} device.`;
 }

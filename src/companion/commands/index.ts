@@ -124,6 +124,11 @@ export const commands: CommandEntry[] = [
     load: async () => (await import("./devices.ts")).devicesPair,
   },
   {
+    name: ["devices", "token"],
+    summary: "mint a short-lived, read-only parity token (approver or recovery code)",
+    load: async () => (await import("./devices-token.ts")).devicesToken,
+  },
+  {
     name: ["jobs", "list"],
     summary: "list hosted jobs (approver token)",
     load: () => runtimeCommand("jobs", "list"),
