@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureBuilt } from "../support/build.ts";
 import { launchBrowser, phoneContext } from "./support/browser.ts";
 import { tapDecision } from "./support/dashboard.ts";
-import { type Edge, ROOT, startEdge } from "./support/edge.ts";
+import { type Edge, freePort, ROOT, startEdge } from "./support/edge.ts";
 
 const BIN = join(ROOT, "bin", "airlock.cjs");
 const WAIT_MS = 30_000;
@@ -98,12 +98,28 @@ describe("the quick start, from an empty HOME", { timeout: 180_000 }, () => {
     const r = airlock(["pair", wrong, "--server", edge.base]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`airlock pair: the code ${wrong} was not accepted by ${edge.base}`);
-    expect(r.stderr).toMatch(/Devices → Pair another device/);
+    expect(r.stderr).toMatch(/More → Devices → Pair another device/);
     expect(existsSync(join(home, ".airlock", "credentials.json"))).toBe(false);
   });
 
-  it("airlock pair binds this machine with the phone's code", () => {
-    const r = airlock(["pair", companionCode, "--server", edge.base]);
+  it("on another port than 8787, an edge that is not there is named with how to point elsewhere", async () => {
+    expect(edge.port).not.toBe(8787);
+    const closed = `http://127.0.0.1:${await freePort()}`;
+    const r = airlock(["pair", companionCode, "--server", closed]);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain(`the Airlock edge at ${closed} could not be reached`);
+    expect(r.stderr).toContain("pass --server URL or set AIRLOCK_SERVER=URL");
+  });
+
+  it("airlock pair binds this machine with the phone's code, typed as npm run dev printed it for this port", () => {
+    // npm run dev prints the command with --server when the port is not the CLI's default (8787).
+    const out = edge.output();
+    expect(out).toContain(
+      `Pair this machine: npm run -s airlock -- pair ${edge.companionCode} --server ${edge.base}\n`,
+    );
+    const printed = /Pair another device: npm run -s airlock -- (pair CODE[^)\n]*)\)/.exec(out)?.[1];
+    expect(printed).toBe(`pair CODE --server ${edge.base}`);
+    const r = airlock((printed ?? "").replace("CODE", companionCode).split(" "));
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^Paired with /);
     expect(r.stdout).toMatch(/Next: .+ init/);

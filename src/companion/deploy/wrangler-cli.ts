@@ -3,6 +3,7 @@
 import { spawn } from "node:child_process";
 import { accessSync, constants } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
+import { withoutOfflineNoise } from "./offline-noise.ts";
 
 export interface WranglerResult {
   status: number;
@@ -44,22 +45,8 @@ export function resolveWrangler(
   return { command: "npx", prefix: ["--yes", "wrangler@4"] };
 }
 
-/** Lines wrangler prints when it cannot reach Cloudflare for optional checks (update notice, metrics): noise. */
-export function isOfflineNoise(line: string): boolean {
-  return (
-    /getaddrinfo (ENOTFOUND|EAI_AGAIN)/.test(line) ||
-    /^\s+at .+\(?.*:\d+:\d+\)?$/.test(line) ||
-    /^\s*(errno|code|syscall|hostname):/.test(line) ||
-    /^\s*[{}]\s*$/.test(line)
-  );
-}
-
-export function withoutNoise(text: string): string {
-  return text
-    .split("\n")
-    .filter((l) => !isOfflineNoise(l))
-    .join("\n");
-}
+/** wrangler's output for a failure report, without its offline DNS noise (offline-noise.ts). */
+export const withoutNoise = withoutOfflineNoise;
 
 export function nodeWrangler(env: NodeJS.ProcessEnv, packageRoot: string, defaultCwd: string): Wrangler {
   const { command, prefix } = resolveWrangler(env, packageRoot);
