@@ -91,6 +91,10 @@ describe("the quick start, from an empty HOME", { timeout: 180_000 }, () => {
     await codeBox.waitFor({ timeout: WAIT_MS });
     companionCode = ((await codeBox.locator(".code-digits").textContent()) ?? "").trim();
     expect(companionCode).toMatch(/^\d{8}$/);
+    // Both ways to type it: installed, and in a checkout (what this README walk uses).
+    const hint = (await codeBox.textContent()) ?? "";
+    expect(hint).toContain(`airlock pair ${companionCode} --server ${edge.base}`);
+    expect(hint).toContain(`npm run -s airlock -- pair ${companionCode} --server ${edge.base}`);
   });
 
   it("a wrong code is refused, naming the code and where to get a good one", () => {
@@ -150,7 +154,8 @@ describe("the quick start, from an empty HOME", { timeout: 180_000 }, () => {
     expect(r.stdout).toMatch(/Next: .+ try/);
   });
 
-  it("airlock try puts a card on the phone, and the phone's approval comes back as allow", async () => {
+  /** `airlock try`, answered on the phone with `answer`. */
+  async function tryOnPhone(answer: "Allow once" | "Deny") {
     await page.goto(`${edge.base}/`);
     await page.getByRole("status", { name: "Connection: Live" }).waitFor({ timeout: WAIT_MS });
     const child = spawn(process.execPath, [BIN, "try"], {
@@ -172,9 +177,23 @@ describe("the quick start, from an empty HOME", { timeout: 180_000 }, () => {
     await card.waitFor({ timeout: WAIT_MS });
     const promptId = await card.getAttribute("data-prompt-id");
     if (promptId === null) throw new Error("the card has no data-prompt-id");
-    await tapDecision(page, promptId, "Allow once");
-    expect(await exited, stderr).toBe(0);
-    expect(stderr).toContain("Sent a test call to your phone");
-    expect(stdout).toMatch(/^allow: /);
+    await tapDecision(page, promptId, answer);
+    return { code: await exited, stdout, stderr };
+  }
+
+  it("airlock try starts the daemon, puts a card on the phone, and the phone's approval comes back as allow", async () => {
+    const r = await tryOnPhone("Allow once");
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain("Starting the Airlock daemon…");
+    expect(r.stderr).toContain("Sent a test call to your phone");
+    expect(r.stdout).toMatch(/^allow: /);
+  });
+
+  it("a second try finds the daemon running and does not claim to start one", async () => {
+    const r = await tryOnPhone("Deny");
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("Sent a test call to your phone");
+    expect(r.stderr).not.toContain("Starting the Airlock daemon");
+    expect(r.stdout).toMatch(/^deny: /);
   });
 });
