@@ -153,12 +153,12 @@ const flags = () => [
 ];
 
 /** `npm run deploy`: npm puts the project's own wrangler first on PATH, so the fake is named by AIRLOCK_WRANGLER. */
-const npmDeploy = (args: string[]) =>
+const npmDeploy = (args: string[], extra: NodeJS.ProcessEnv = {}) =>
   runToEnd(
     "npm",
     ["run", "-s", "deploy", "--", ...args],
     ROOT,
-    env({ AIRLOCK_WRANGLER: join(bin, "wrangler") }),
+    env({ AIRLOCK_WRANGLER: join(bin, "wrangler"), ...extra }),
   );
 
 beforeAll(async () => {
@@ -232,9 +232,11 @@ describe("npm run deploy against a fake wrangler", { timeout: 120_000 }, () => {
 
   it("first run: creates, deploys, sets secrets, adds both domains, prints the recovery code, link, QR and pair command", async () => {
     writeFileSync(logPath, "");
-    const r = await npmDeploy(flags());
+    // A stray variable of a secret's name must not reach wrangler, which would let it override the generated value.
+    const r = await npmDeploy(flags(), { TOKEN_PEPPER: "stray-value-from-the-environment" });
     expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(0);
     const s = state();
+    expect(s.secrets.TOKEN_PEPPER).not.toBe("stray-value-from-the-environment");
     const db = s.d1.find((d) => d.name === "airlock");
     expect(db).toBeDefined();
     const toml = readFileSync(join(project, "wrangler.toml"), "utf8");

@@ -86,7 +86,12 @@ if (command === "whoami") {
 } else if (command === "deploy") {
   requireLogin();
   const file = flag("--secrets-file");
-  if (file) Object.assign(state.secrets, JSON.parse(readFileSync(file, "utf8")));
+  if (file) {
+    // As wrangler does: a process environment variable of a secret's name overrides the file's value.
+    const secrets = JSON.parse(readFileSync(file, "utf8"));
+    for (const name of Object.keys(secrets)) if (process.env[name]) secrets[name] = process.env[name];
+    Object.assign(state.secrets, secrets);
+  }
   for (const name of ["TOKEN_PEPPER", "ADMIN_BOOTSTRAP_TOKEN"])
     if (!(name in state.secrets)) fail(`Missing required secret ${name}`);
   state.worker = { tag: flag("--tag"), version: randomUUID() };

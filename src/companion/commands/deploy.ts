@@ -118,7 +118,8 @@ async function summary(report: DeployReport, airlock: string): Promise<string> {
     );
   }
   lines.push(
-    `Check it: ${airlock} devices token (on a machine paired as approver, or with --recovery-code), then npm run parity -- ${report.pagesDevUrl} ${report.url} --token …`,
+    `Check it: export AIRLOCK_PARITY_TOKEN=$(${airlock} devices token --recovery-code CODE --server ${report.url})`,
+    `  then: npm run parity -- ${report.pagesDevUrl} ${report.url}   (a read-only token, 15 minutes)`,
   );
   for (const note of report.notes) lines.push(`Note: ${note}`);
   return `${lines.join("\n")}\n`;

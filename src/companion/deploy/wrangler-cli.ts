@@ -4,6 +4,7 @@ import { spawn } from "node:child_process";
 import { accessSync, constants } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
 import { withoutOfflineNoise } from "./offline-noise.ts";
+import { GENERATED, MODEL_KEY, VAPID } from "./secrets.ts";
 
 export interface WranglerResult {
   status: number;
@@ -58,6 +59,9 @@ export function nodeWrangler(env: NodeJS.ProcessEnv, packageRoot: string, defaul
     // No prompts: every question deploy would face is answered by its flags.
     CI: env.CI ?? "true",
   };
+  // `wrangler deploy --secrets-file` lets the process environment override the file's values: a stray variable of
+  // a secret's name must never replace what deploy generated (or decided to keep).
+  for (const name of [...GENERATED, ...VAPID, MODEL_KEY]) delete childEnv[name];
   return {
     label: prefix.length ? `npx ${prefix.slice(1).join(" ")}` : "wrangler",
     run(args, options = {}) {
