@@ -145,6 +145,33 @@ describe("the quick start, from an empty HOME", { timeout: 180_000 }, () => {
     });
   });
 
+  it("airlock devices token: an approver or the recovery code mints a read-only parity token; a companion cannot", async () => {
+    const none = airlock(["devices", "token"]);
+    expect(none.code).toBe(3);
+    expect(none.stderr).toContain("--recovery-code");
+    const companionToken = (
+      JSON.parse(readFileSync(join(home, ".airlock", "credentials.json"), "utf8")) as { token: string }
+    ).token;
+    const r = spawnSync(process.execPath, [BIN, "devices", "token"], {
+      cwd: home,
+      env: { ...env, AIRLOCK_APPROVER_TOKEN: companionToken },
+      encoding: "utf8",
+    });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("a companion's is refused");
+    const minted = airlock(["devices", "token", "--recovery-code", edge.recoveryCode, "--minutes", "5"]);
+    expect(minted.code, minted.stderr).toBe(0);
+    const token = minted.stdout.trim();
+    expect(token).toMatch(/^alkp_[A-Za-z0-9_-]+\.[0-9a-f]{64}$/);
+    const headers = { authorization: `Bearer ${token}` };
+    const devices = await fetch(`${edge.base}/v1/devices`, { headers });
+    expect(devices.status).toBe(200);
+    const [first] = ((await devices.json()) as { devices: { id: string }[] }).devices;
+    const revoke = await fetch(`${edge.base}/v1/devices/${first?.id}/revoke`, { method: "POST", headers });
+    expect(revoke.status).toBe(403);
+    expect(((await revoke.json()) as { error: { code: string } }).error.code).toBe("read_only_token");
+  });
+
   it("airlock init writes the starter policy and says what it did", () => {
     const r = airlock(["init", "--yes"]);
     expect(r.code, r.stderr).toBe(0);
