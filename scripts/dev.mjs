@@ -18,7 +18,9 @@ import { parseArgs } from "node:util";
 import { renderUnicodeCompact } from "uqr";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const port = Number(process.env.PORT ?? 8787);
+/** The companion CLI's default server is on this port (src/companion/config.ts, DEFAULT_SERVER). */
+const DEFAULT_PORT = 8787;
+const port = Number(process.env.PORT ?? DEFAULT_PORT);
 const stateDir = resolve(root, process.env.AIRLOCK_STATE_DIR ?? ".wrangler/state");
 const varsFile = resolve(root, process.env.AIRLOCK_DEV_VARS ?? ".dev.vars");
 const wrangler = join(root, "node_modules", ".bin", "wrangler");
@@ -29,6 +31,15 @@ const childEnv = {
   WRANGLER_SEND_METRICS: "false",
   CI: process.env.CI ?? "",
 };
+
+/** The offline-noise filter from the built companion, or undefined before the first build (then nothing is filtered). */
+async function offlineNoise() {
+  try {
+    return await import("../dist/companion/deploy/offline-noise.js");
+  } catch {
+    return undefined;
+  }
+}
 
 function log(line) {
   process.stdout.write(`[airlock] ${line}\n`);
@@ -202,8 +213,27 @@ async function main() {
     ],
     { cwd: root, env: childEnv, stdio: ["ignore", "pipe", "pipe"] },
   );
-  child.stdout.on("data", (d) => process.stdout.write(d));
-  child.stderr.on("data", (d) => process.stderr.write(d));
+  // Offline, wrangler's optional network checks print getaddrinfo stack traces that look like failures: drop them
+  // (src/companion/deploy/offline-noise.ts, built into dist/ by npm install) and say once what they were.
+  const noise = await offlineNoise();
+  let told = false;
+  const relay = (stream, out) => {
+    const filter = noise ? new noise.OfflineNoiseFilter() : undefined;
+    stream.on("data", (d) => {
+      if (!filter) return out.write(d);
+      const before = filter.dropped;
+      out.write(filter.push(d.toString()));
+      if (filter.dropped > before && !told) {
+        told = true;
+        log(
+          "wrangler could not reach the network (offline?); its update and telemetry checks are skipped, the local edge works without them",
+        );
+      }
+    });
+    stream.on("end", () => filter && out.write(filter.flush()));
+  };
+  relay(child.stdout, process.stdout);
+  relay(child.stderr, process.stderr);
   for (const signal of ["SIGINT", "SIGTERM"]) {
     process.on(signal, () => {
       child.kill("SIGTERM");
@@ -242,10 +272,12 @@ async function main() {
       "Pair another phone or browser: mint an approver code on a paired phone (Devices), or with the recovery code.",
     );
   }
+  // The CLI's default server is http://127.0.0.1:8787: any other port needs --server, or the pair fails to connect.
+  const server = port === DEFAULT_PORT ? "" : ` --server ${base}`;
   const tail = [
     `Companion pairing code: ${codes.companion.code} (single use, expires ${codes.companion.expires_at})`,
-    `Pair this machine: npm run -s airlock -- pair ${codes.companion.code} --server ${base}`,
-    "  (or with a code minted on the phone: Devices → Pair another device)",
+    `Pair this machine: npm run -s airlock -- pair ${codes.companion.code}${server}`,
+    `  (or with a code minted on the phone, More → Devices → Pair another device: npm run -s airlock -- pair CODE${server})`,
   ];
   process.stdout.write(
     `${lines.map((l) => `[airlock] ${l}\n`).join("")}${qr.join("")}${tail.map((l) => `[airlock] ${l}\n`).join("")}`,

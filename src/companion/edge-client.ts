@@ -14,6 +14,7 @@ import {
   HookView,
   HookWithSecret,
   PairingCode,
+  ParityToken,
   ResolvedPrompt,
 } from "../protocol/index.ts";
 import type { Credentials } from "./credentials.ts";
@@ -33,6 +34,21 @@ export class EdgeError extends Error {
     this.code = code;
     this.detail = detail ?? message;
   }
+}
+
+/** What a person can do about an unreachable edge: the URL was named already, so say how to point elsewhere. */
+export const UNREACHABLE_HINT =
+  "Is the edge running there? To use another one, pass --server URL or set AIRLOCK_SERVER=URL (npm run dev prints its URL)";
+
+/**
+ * An edge error as a person at a terminal reads it: an unreachable edge also gets the hint. (A model reads the bare
+ * message in a deny: it cannot act on a --server.)
+ */
+export function messageForPerson(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return error instanceof EdgeError && error.kind === "unreachable"
+    ? `${message}. ${UNREACHABLE_HINT}`
+    : message;
 }
 
 /** A local decision the companion reports to the edge's audit (POST /v1/audit/events): the shared wire schema. */
@@ -162,6 +178,20 @@ export class EdgeClient {
       timeoutMs: this.#timeoutMs,
     });
     return parse(PairingCode, body, "POST /v1/recovery/pairing-code");
+  }
+
+  /** POST /v1/parity/token (approver) or /v1/recovery/parity-token: a read-only token for `npm run parity`. */
+  async parityToken(ttlMinutes: number, recoveryCode?: string): Promise<ParityToken> {
+    const path = recoveryCode ? "/v1/recovery/parity-token" : "/v1/parity/token";
+    const { body } = await call(this.server, path, {
+      method: "POST",
+      body: recoveryCode
+        ? { recovery_code: recoveryCode, ttl_minutes: ttlMinutes }
+        : { ttl_minutes: ttlMinutes },
+      ...(recoveryCode ? {} : { token: this.#token }),
+      timeoutMs: this.#timeoutMs,
+    });
+    return parse(ParityToken, body, `POST ${path}`);
   }
 
   async health(): Promise<{ healthz: unknown; version: unknown }> {

@@ -22,6 +22,7 @@ import { jobRoutes } from "./routes/jobs.ts";
 import { notificationRoutes } from "./routes/notifications.ts";
 import { openApiDocument } from "./routes/openapi.ts";
 import { pairingRoutes } from "./routes/pairing.ts";
+import { parityRoutes } from "./routes/parity.ts";
 import { passkeyRoutes } from "./routes/passkeys.ts";
 import { policyToolRoutes } from "./routes/policy-tools.ts";
 import { proposalRoutes } from "./routes/proposals.ts";
@@ -35,6 +36,7 @@ const routeGroups = [
   systemRoutes,
   bootstrapRoutes,
   pairingRoutes,
+  parityRoutes,
   deviceRoutes,
   connectRoutes,
   decisionRoutes,

@@ -9,6 +9,8 @@ export interface AuthContext {
   role: DeviceRole;
   tokenId: string;
   via: "bearer" | "cookie";
+  /** A parity token (src/edge/auth/parity-token.ts): only PARITY_TOKEN_ACTIONS, whatever the role says. */
+  readOnly?: true;
 }
 
 export type AppEnv = {

@@ -16,6 +16,8 @@ export const ErrorCode = z.enum([
   "confirmation_required",
   /** A passkey is registered: this action needs a fresh assertion (POST /v1/passkeys/step-up, then retry). */
   "step_up_required",
+  /** A parity token (read-only) tried anything but a read: answering, revoking, minting, any change. */
+  "read_only_token",
   /** The call_id is known with other content (tool, input, session, agent or device): a replay, never answered. */
   "call_conflict",
   /** The prompt's deadline passed; it was denied as deny_timeout and can no longer be answered. */

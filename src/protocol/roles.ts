@@ -60,6 +60,10 @@ export const AUTHORITY = {
   manage_devices: "approver",
   /** Mint pairing codes (of either role). */
   mint_pairing_codes: "approver",
+  /** Mint a short-lived, read-only parity token (src/edge/auth/parity-token.ts) for the release gate. */
+  mint_parity_tokens: "approver",
+  /** Get a probe cookie with the session cookie's attributes (what the parity check compares across URLs). */
+  probe_session_cookie: "companion",
   /** Read every companion's precognition counts. */
   read_futures_stats: "approver",
   /** Read and export the audit log. */
@@ -85,6 +89,24 @@ export const AUTHORITY = {
   read_notifications: "approver",
 } as const satisfies Record<string, DeviceRole>;
 export type Action = keyof typeof AUTHORITY;
+
+/**
+ * The only actions a parity token may take: reads that change nothing (not even a grant's or a device's last use).
+ * Everything else, answering a prompt, revoking, minting, any write, is refused with 403 read_only_token.
+ */
+export const PARITY_TOKEN_ACTIONS = [
+  "read_audit",
+  "read_devices",
+  "read_policy",
+  "read_grants",
+  "read_prompts",
+  "read_decisions",
+  "probe_session_cookie",
+] as const satisfies readonly Action[];
+
+export function parityTokenMay(action: Action): boolean {
+  return (PARITY_TOKEN_ACTIONS as readonly Action[]).includes(action);
+}
 
 export function mayAct(role: DeviceRole, action: Action): boolean {
   return AUTHORITY[action] === "companion" || role === "approver";
@@ -115,7 +137,7 @@ export function socketMessageAllowed(role: DeviceRole, type: string): boolean {
 export function roleRefusal(role: DeviceRole, action: Action): string {
   const what = action.replaceAll("_", " ");
   if (action === "mint_pairing_codes") {
-    return `Only an approver device may ${what}; this is a ${role} device. Mint the code on your phone (Devices → Pair a device), or pass the recovery code (POST /v1/recovery/pairing-code, airlock devices pair --recovery-code).`;
+    return `Only an approver device may ${what}; this is a ${role} device. Mint the code on your phone (More → Devices → Pair another device), or pass the recovery code (POST /v1/recovery/pairing-code, airlock devices pair --recovery-code).`;
   }
   return `Only an approver device (the phone or browser you paired) may ${what}; this is a ${role} device.`;
 }

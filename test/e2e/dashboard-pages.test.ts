@@ -2,13 +2,14 @@
 // /v1/* (websocket upgrades included) to the local Worker over a service binding. A phone paired on the Pages
 // origin answers a prompt through it. `npm run parity` then finds no drift between the Worker and Pages serving the
 // same build, and names each difference against a drifted copy (changed asset, weaker headers and cookie).
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, request as httpRequest, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { dirname, extname, join } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureBuilt } from "../support/build.ts";
 import { launchBrowser } from "./support/browser.ts";
 import {
   buildDashboard,
@@ -28,7 +29,7 @@ let pagesBase: string;
 let pagesOut = "";
 let drifted: Server;
 let driftedBase: string;
-let approverToken: string;
+let parityToken: string;
 const scratch = mkdtempSync(join(tmpdir(), "airlock-pages-"));
 // A private wrangler dev registry: the Function's service binding must reach this file's Worker, not another
 // `airlock` Worker some other process on the machine registered.
@@ -179,7 +180,7 @@ function runParity(args: string[]): Promise<{ status: number | null; stdout: str
 }
 
 async function parity(a: string, b: string) {
-  const run = await runParity([a, b, "--token", approverToken, "--json"]);
+  const run = await runParity([a, b, "--token", parityToken, "--json"]);
   if (!run.stdout.trim()) throw new Error(`parity printed nothing (exit ${run.status}):\n${run.stderr}`);
   const report = JSON.parse(run.stdout) as {
     ok: boolean;
@@ -189,10 +190,26 @@ async function parity(a: string, b: string) {
 }
 
 beforeAll(async () => {
+  await ensureBuilt();
   buildDashboard();
   [edge, browser] = await Promise.all([startEdge(), launchBrowser()]);
   pagesBase = await startPages();
-  approverToken = (await edge.pairDevice("browser", "parity approver")).token;
+  // The documented way: a read-only parity token minted with the recovery code the server printed.
+  const minted = spawnSync(
+    process.execPath,
+    [
+      join(ROOT, "bin", "airlock.cjs"),
+      "devices",
+      "token",
+      "--recovery-code",
+      edge.recoveryCode,
+      "--server",
+      edge.base,
+    ],
+    { encoding: "utf8", env: { ...process.env, HOME: scratch, AIRLOCK_HOME: join(scratch, "airlock-home") } },
+  );
+  if (minted.status !== 0) throw new Error(`airlock devices token failed: ${minted.stderr}`);
+  parityToken = minted.stdout.trim();
   driftedBase = await startDrifted();
 }, 240_000);
 
@@ -251,11 +268,14 @@ describe("npm run parity", () => {
       "header content-security-policy (page)",
       "service worker version (/sw.js)",
       "session cookie attributes",
-      "audit feed of the smoke calls",
+      "audit feed",
     ])
       expect(checks).toContain(expected);
-    const audit = report.rows.find((r) => r.check === "audit feed of the smoke calls");
-    expect(audit?.a).toMatch(/^both smoke events/);
+    expect(parityToken).toMatch(/^alkp_/);
+    const audit = report.rows.find((r) => r.check === "audit feed");
+    expect(audit?.a).toMatch(/^\d+ newest events \([0-9a-f]{12}\)$/);
+    const cookie = report.rows.find((r) => r.check === "session cookie attributes");
+    expect(cookie?.a).toContain("httponly");
   });
 
   it("fails against a drifted copy, naming each difference", async () => {
@@ -269,7 +289,7 @@ describe("npm run parity", () => {
         "session cookie attributes",
       ]),
     );
-    expect(drift).not.toContain("audit feed of the smoke calls");
+    expect(drift).not.toContain("audit feed");
     expect(drift).not.toContain("API reachable (/v1/version)");
   });
 

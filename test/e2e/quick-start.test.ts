@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureBuilt } from "../support/build.ts";
 import { launchBrowser, phoneContext } from "./support/browser.ts";
 import { tapDecision } from "./support/dashboard.ts";
-import { type Edge, ROOT, startEdge } from "./support/edge.ts";
+import { type Edge, freePort, ROOT, startEdge } from "./support/edge.ts";
 
 const BIN = join(ROOT, "bin", "airlock.cjs");
 const WAIT_MS = 30_000;
@@ -91,6 +91,10 @@ describe("the quick start, from an empty HOME", { timeout: 180_000 }, () => {
     await codeBox.waitFor({ timeout: WAIT_MS });
     companionCode = ((await codeBox.locator(".code-digits").textContent()) ?? "").trim();
     expect(companionCode).toMatch(/^\d{8}$/);
+    // Both ways to type it: installed, and in a checkout (what this README walk uses).
+    const hint = (await codeBox.textContent()) ?? "";
+    expect(hint).toContain(`airlock pair ${companionCode} --server ${edge.base}`);
+    expect(hint).toContain(`npm run -s airlock -- pair ${companionCode} --server ${edge.base}`);
   });
 
   it("a wrong code is refused, naming the code and where to get a good one", () => {
@@ -98,12 +102,28 @@ describe("the quick start, from an empty HOME", { timeout: 180_000 }, () => {
     const r = airlock(["pair", wrong, "--server", edge.base]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`airlock pair: the code ${wrong} was not accepted by ${edge.base}`);
-    expect(r.stderr).toMatch(/Devices → Pair another device/);
+    expect(r.stderr).toMatch(/More → Devices → Pair another device/);
     expect(existsSync(join(home, ".airlock", "credentials.json"))).toBe(false);
   });
 
-  it("airlock pair binds this machine with the phone's code", () => {
-    const r = airlock(["pair", companionCode, "--server", edge.base]);
+  it("on another port than 8787, an edge that is not there is named with how to point elsewhere", async () => {
+    expect(edge.port).not.toBe(8787);
+    const closed = `http://127.0.0.1:${await freePort()}`;
+    const r = airlock(["pair", companionCode, "--server", closed]);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain(`the Airlock edge at ${closed} could not be reached`);
+    expect(r.stderr).toContain("pass --server URL or set AIRLOCK_SERVER=URL");
+  });
+
+  it("airlock pair binds this machine with the phone's code, typed as npm run dev printed it for this port", () => {
+    // npm run dev prints the command with --server when the port is not the CLI's default (8787).
+    const out = edge.output();
+    expect(out).toContain(
+      `Pair this machine: npm run -s airlock -- pair ${edge.companionCode} --server ${edge.base}\n`,
+    );
+    const printed = /Pair another device: npm run -s airlock -- (pair CODE[^)\n]*)\)/.exec(out)?.[1];
+    expect(printed).toBe(`pair CODE --server ${edge.base}`);
+    const r = airlock((printed ?? "").replace("CODE", companionCode).split(" "));
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^Paired with /);
     expect(r.stdout).toMatch(/Next: .+ init/);
@@ -125,6 +145,33 @@ describe("the quick start, from an empty HOME", { timeout: 180_000 }, () => {
     });
   });
 
+  it("airlock devices token: an approver or the recovery code mints a read-only parity token; a companion cannot", async () => {
+    const none = airlock(["devices", "token"]);
+    expect(none.code).toBe(3);
+    expect(none.stderr).toContain("--recovery-code");
+    const companionToken = (
+      JSON.parse(readFileSync(join(home, ".airlock", "credentials.json"), "utf8")) as { token: string }
+    ).token;
+    const r = spawnSync(process.execPath, [BIN, "devices", "token"], {
+      cwd: home,
+      env: { ...env, AIRLOCK_APPROVER_TOKEN: companionToken },
+      encoding: "utf8",
+    });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("a companion's is refused");
+    const minted = airlock(["devices", "token", "--recovery-code", edge.recoveryCode, "--minutes", "5"]);
+    expect(minted.code, minted.stderr).toBe(0);
+    const token = minted.stdout.trim();
+    expect(token).toMatch(/^alkp_[A-Za-z0-9_-]+\.[0-9a-f]{64}$/);
+    const headers = { authorization: `Bearer ${token}` };
+    const devices = await fetch(`${edge.base}/v1/devices`, { headers });
+    expect(devices.status).toBe(200);
+    const [first] = ((await devices.json()) as { devices: { id: string }[] }).devices;
+    const revoke = await fetch(`${edge.base}/v1/devices/${first?.id}/revoke`, { method: "POST", headers });
+    expect(revoke.status).toBe(403);
+    expect(((await revoke.json()) as { error: { code: string } }).error.code).toBe("read_only_token");
+  });
+
   it("airlock init writes the starter policy and says what it did", () => {
     const r = airlock(["init", "--yes"]);
     expect(r.code, r.stderr).toBe(0);
@@ -134,7 +181,8 @@ describe("the quick start, from an empty HOME", { timeout: 180_000 }, () => {
     expect(r.stdout).toMatch(/Next: .+ try/);
   });
 
-  it("airlock try puts a card on the phone, and the phone's approval comes back as allow", async () => {
+  /** `airlock try`, answered on the phone with `answer`. */
+  async function tryOnPhone(answer: "Allow once" | "Deny") {
     await page.goto(`${edge.base}/`);
     await page.getByRole("status", { name: "Connection: Live" }).waitFor({ timeout: WAIT_MS });
     const child = spawn(process.execPath, [BIN, "try"], {
@@ -156,9 +204,23 @@ describe("the quick start, from an empty HOME", { timeout: 180_000 }, () => {
     await card.waitFor({ timeout: WAIT_MS });
     const promptId = await card.getAttribute("data-prompt-id");
     if (promptId === null) throw new Error("the card has no data-prompt-id");
-    await tapDecision(page, promptId, "Allow once");
-    expect(await exited, stderr).toBe(0);
-    expect(stderr).toContain("Sent a test call to your phone");
-    expect(stdout).toMatch(/^allow: /);
+    await tapDecision(page, promptId, answer);
+    return { code: await exited, stdout, stderr };
+  }
+
+  it("airlock try starts the daemon, puts a card on the phone, and the phone's approval comes back as allow", async () => {
+    const r = await tryOnPhone("Allow once");
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain("Starting the Airlock daemon…");
+    expect(r.stderr).toContain("Sent a test call to your phone");
+    expect(r.stdout).toMatch(/^allow: /);
+  });
+
+  it("a second try finds the daemon running and does not claim to start one", async () => {
+    const r = await tryOnPhone("Deny");
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("Sent a test call to your phone");
+    expect(r.stderr).not.toContain("Starting the Airlock daemon");
+    expect(r.stdout).toMatch(/^deny: /);
   });
 });

@@ -3,7 +3,7 @@ import { type Command, ExitCode } from "../command.ts";
 import { didYouMean, parseCommandArgs, UsageError } from "../command-args.ts";
 import { edgeTimeoutMs, serverOverride } from "../config.ts";
 import { loadCredentials } from "../credentials.ts";
-import { EdgeClient, EdgeError } from "../edge-client.ts";
+import { EdgeClient, EdgeError, messageForPerson } from "../edge-client.ts";
 import { airlockInvocation } from "../invocation.ts";
 import { pairingLink, terminalQr } from "../pairing-link.ts";
 
@@ -12,7 +12,7 @@ const PAIR_HELP = `Usage: airlock devices pair [--role companion|approver] [--re
 Mints a single-use pairing code for another device and prints it with the pairing link and a QR
 code of that link. Only an approver (a browser you paired) may mint codes: this machine's
 companion token is refused, and the command says where to mint one instead (your phone's
-Devices view: Pair another device). With --recovery-code (printed once, on the server's first
+More → Devices → Pair another device). With --recovery-code (printed once, on the server's first
 run) it mints without any paired device, e.g. for a new phone when the old one is lost.
 
 Options:
@@ -96,7 +96,7 @@ export const devicesPair: Command = {
       if (error instanceof EdgeError && error.status === 403) {
         io.stderr(
           "airlock devices pair: this machine is a companion, and only a device you approve from may mint pairing codes. " +
-            "Open the dashboard on your phone, go to Devices and choose Pair another device; or, with no approver at hand, " +
+            "Open the dashboard on your phone, go to More → Devices and choose Pair another device; or, with no approver at hand, " +
             "pass the recovery code the server printed on its first run: --recovery-code CODE\n",
         );
         return ExitCode.failure;
@@ -107,7 +107,7 @@ export const devicesPair: Command = {
         );
         return ExitCode.failure;
       }
-      io.stderr(`airlock devices pair: ${error instanceof Error ? error.message : String(error)}\n`);
+      io.stderr(`airlock devices pair: ${messageForPerson(error)}\n`);
       return failure(error);
     }
   },
@@ -136,7 +136,7 @@ export const devicesList: Command = {
       }
       return ExitCode.ok;
     } catch (error) {
-      io.stderr(`airlock devices list: ${error instanceof Error ? error.message : String(error)}\n`);
+      io.stderr(`airlock devices list: ${messageForPerson(error)}\n`);
       return failure(error);
     }
   },

@@ -3,7 +3,7 @@ import { type Command, ExitCode, parseJsonOnly } from "../command.ts";
 import { edgeTimeoutMs, socketPath } from "../config.ts";
 import { credentialsMode, loadCredentials } from "../credentials.ts";
 import { sendControl } from "../daemon/control-client.ts";
-import { EdgeClient } from "../edge-client.ts";
+import { EdgeClient, messageForPerson } from "../edge-client.ts";
 import { airlockInvocation } from "../invocation.ts";
 import { type Check, integrationChecks } from "./doctor-integrations.ts";
 
@@ -52,11 +52,7 @@ export const doctorCommand: Command = {
           detail: `${edge.server} answers /healthz; version ${JSON.stringify(health.version)}`,
         });
       } catch (error) {
-        checks.push({
-          check: "edge",
-          status: "fail",
-          detail: error instanceof Error ? error.message : String(error),
-        });
+        checks.push({ check: "edge", status: "fail", detail: messageForPerson(error) });
       }
       if (reachable) {
         try {

@@ -7,7 +7,7 @@ import { type Command, type CommandIo, ExitCode } from "../command.ts";
 import { parseCommandArgs } from "../command-args.ts";
 import { DEFAULT_SERVER, edgeTimeoutMs, serverOverride } from "../config.ts";
 import { loadCredentials } from "../credentials.ts";
-import { EdgeClient, EdgeError } from "../edge-client.ts";
+import { EdgeClient, EdgeError, messageForPerson } from "../edge-client.ts";
 
 const TOKEN_NOTE = `The edge lets only approver devices manage hooks: set AIRLOCK_APPROVER_TOKEN to the token
 of a device paired as an approver. AIRLOCK_SERVER (or the paired server) says where the edge is.`;
@@ -31,7 +31,7 @@ function client(io: CommandIo): EdgeClient | undefined {
 
 function failed(io: CommandIo, what: string, error: unknown): number {
   if (!(error instanceof EdgeError)) throw error;
-  io.stderr(`airlock hooks ${what}: ${error.message}\n`);
+  io.stderr(`airlock hooks ${what}: ${messageForPerson(error)}\n`);
   return error.kind === "unreachable" ? ExitCode.unavailable : ExitCode.failure;
 }
 

@@ -45,12 +45,12 @@ export const commands: CommandEntry[] = [
   },
   {
     name: ["hook", "claude-code"],
-    summary: "claude Code hook: decides each tool call (stdin JSON); --install adds it",
+    summary: "Claude Code hook: decides each tool call (stdin JSON); --install adds it",
     load: async () => (await import("./hook.ts")).hookClaudeCodeCommand,
   },
   {
     name: ["hook", "codex"],
-    summary: "codex hook: decides each tool call (stdin JSON); --install adds it",
+    summary: "Codex hook: decides each tool call (stdin JSON); --install adds it",
     load: async () => (await import("./hook.ts")).hookCodexCommand,
   },
   {
@@ -134,6 +134,11 @@ export const commands: CommandEntry[] = [
     load: async () => (await import("./devices.ts")).devicesPair,
   },
   {
+    name: ["devices", "token"],
+    summary: "mint a short-lived, read-only parity token (approver or recovery code)",
+    load: async () => (await import("./devices-token.ts")).devicesToken,
+  },
+  {
     name: ["jobs", "list"],
     summary: "list hosted jobs (approver token)",
     load: () => runtimeCommand("jobs", "list"),
@@ -192,6 +197,11 @@ export const commands: CommandEntry[] = [
     name: ["chat", "show"],
     summary: "print a chat thread",
     load: () => runtimeCommand("chat", "show"),
+  },
+  {
+    name: ["deploy"],
+    summary: "deploy the edge and dashboard to your Cloudflare account (idempotent; --dry-run)",
+    load: async () => (await import("./deploy.ts")).deployCommand,
   },
   {
     name: ["doctor"],

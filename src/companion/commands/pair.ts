@@ -4,13 +4,13 @@ import { type Command, ExitCode } from "../command.ts";
 import { parseCommandArgs, UsageError } from "../command-args.ts";
 import { DEFAULT_SERVER, edgeTimeoutMs, serverOverride } from "../config.ts";
 import { loadCredentials, saveCredentials } from "../credentials.ts";
-import { EdgeClient, EdgeError } from "../edge-client.ts";
+import { EdgeClient, EdgeError, messageForPerson } from "../edge-client.ts";
 import { airlockInvocation } from "../invocation.ts";
 
 const HELP = `Usage: airlock pair <code> [--server URL] [--name NAME] [--json]
 
 Binds this machine to your Airlock account as a companion device, using an 8-digit pairing
-code: mint one on your phone (Devices → Pair another device), or use the one "npm run dev"
+code: mint one on your phone (More → Devices → Pair another device), or use the one "npm run dev"
 prints. The device token is stored in $AIRLOCK_HOME/credentials.json (default ~/.airlock,
 file mode 0600) and is never printed.
 
@@ -27,7 +27,7 @@ function refusedCode(code: string, server: string, error: EdgeError): string {
   if (error.status === 429) return `the code ${code} was refused by ${server}: ${error.detail}`;
   return (
     `the code ${code} was not accepted by ${server}: it is wrong, expired (codes last 10 minutes) or already used. ` +
-    `Mint a new one on your phone (Devices → Pair another device) and run this again with it`
+    `Mint a new one on your phone (More → Devices → Pair another device) and run this again with it`
   );
 }
 
@@ -83,9 +83,7 @@ export const pairCommand: Command = {
       const message =
         error instanceof EdgeError && (error.status === 401 || error.status === 429)
           ? refusedCode(code, server, error)
-          : error instanceof Error
-            ? error.message
-            : String(error);
+          : messageForPerson(error);
       if (parsed.values.json) io.stdout(`${JSON.stringify({ paired: false, server, error: message })}\n`);
       io.stderr(`airlock pair: ${message}\n`);
       return error instanceof EdgeError && error.kind === "unreachable"

@@ -16,7 +16,7 @@ import {
 import { type Command, type CommandIo, ExitCode } from "../command.ts";
 import { DEFAULT_SERVER, edgeTimeoutMs, serverOverride } from "../config.ts";
 import { loadCredentials } from "../credentials.ts";
-import { EdgeClient, EdgeError } from "../edge-client.ts";
+import { EdgeClient, EdgeError, messageForPerson } from "../edge-client.ts";
 
 const TOKEN_NOTE = `The edge lets only approver devices run jobs, schedules and chat: set AIRLOCK_APPROVER_TOKEN to
 the token of a device paired as an approver. AIRLOCK_SERVER (or the paired server) says where the edge is.`;
@@ -301,7 +301,7 @@ function command(spec: Spec): Command {
         return ExitCode.ok;
       } catch (error) {
         if (!(error instanceof EdgeError)) throw error;
-        io.stderr(`${label}: ${error.message}\n`);
+        io.stderr(`${label}: ${messageForPerson(error)}\n`);
         return error.kind === "unreachable" ? ExitCode.unavailable : ExitCode.failure;
       }
     },

@@ -4,7 +4,7 @@ import { type Command, ExitCode } from "../command.ts";
 import { parseCommandArgs } from "../command-args.ts";
 import { promptTimeoutMs } from "../config.ts";
 import { loadCredentials } from "../credentials.ts";
-import { startDaemonInBackground, waitForDaemon } from "../daemon/autostart.ts";
+import { daemonAnswers, startDaemonInBackground, waitForDaemon } from "../daemon/autostart.ts";
 import { airlockInvocation, BIN_PATH } from "../invocation.ts";
 
 const HELP = `Usage: airlock try [--json]
@@ -30,13 +30,16 @@ export const tryCommand: Command = {
     if (!creds.ok) {
       io.stderr(
         `airlock try: this machine is not paired, so no phone can be asked. Mint a code on your phone ` +
-          `(Devices → Pair another device), then: ${airlock} pair <code>\n`,
+          `(More → Devices → Pair another device), then: ${airlock} pair <code> --server <the dashboard's address>\n`,
       );
       return ExitCode.config;
     }
-    if ((await startDaemonInBackground(io.env, BIN_PATH)) && !json)
-      io.stderr("Starting the Airlock daemon…\n");
-    await waitForDaemon(io.env, 5_000);
+    // Only a daemon that is not running yet is started (and only then announced).
+    if (!(await daemonAnswers(io.env))) {
+      if ((await startDaemonInBackground(io.env, BIN_PATH)) && !json)
+        io.stderr("Starting the Airlock daemon…\n");
+      await waitForDaemon(io.env, 5_000);
+    }
     const seconds = Math.round(promptTimeoutMs(io.env) / 1000);
     if (!json)
       io.stderr(

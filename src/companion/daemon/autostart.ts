@@ -54,20 +54,23 @@ export async function startDaemonInBackground(env: Env, binPath: string): Promis
   }
 }
 
+/** Whether the control socket accepts a connection right now (a daemon runs). */
+export function daemonAnswers(env: Env): Promise<boolean> {
+  return new Promise<boolean>((resolve) => {
+    const socket = connect(socketPath(env));
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
+
 /** Resolves true once the control socket accepts a connection, false when `timeoutMs` passes first. */
 export async function waitForDaemon(env: Env, timeoutMs: number): Promise<boolean> {
-  const path = socketPath(env);
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const up = await new Promise<boolean>((resolve) => {
-      const socket = connect(path);
-      socket.once("connect", () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.once("error", () => resolve(false));
-    });
-    if (up) return true;
+    if (await daemonAnswers(env)) return true;
     await new Promise((r) => setTimeout(r, 50));
   }
   return false;

@@ -1,6 +1,7 @@
 // Resolves the caller from a bearer token (companions, scripts) or the session cookie (browsers).
 import type { MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
+import { isParityToken, verifyParityToken } from "../auth/parity-token.ts";
 import { verifyToken } from "../auth/tokens.ts";
 import { openDb } from "../db/client.ts";
 import type { AppEnv } from "../env.ts";
@@ -29,6 +30,25 @@ export function authenticate(): MiddlewareHandler<AppEnv> {
           "Cookie-authenticated requests that change state must come from the dashboard's origin.",
         );
       }
+    }
+    if (bearer && isParityToken(bearer)) {
+      const parity = await verifyParityToken(openDb(c.env.DB), c.env.TOKEN_PEPPER, bearer);
+      if (!parity)
+        throw unauthenticated(
+          "The parity token is invalid or expired, or the device that minted it was revoked.",
+        );
+      // The minter's authority, narrowed to reads by `readOnly` (authorize refuses every other action).
+      c.set("auth", {
+        userId: parity.userId,
+        deviceId: parity.minter,
+        deviceKind: "browser",
+        role: "approver",
+        tokenId: "parity",
+        via: "bearer",
+        readOnly: true,
+      });
+      await next();
+      return;
     }
     const verified = await verifyToken(openDb(c.env.DB), c.env.TOKEN_PEPPER, token);
     if (!verified) throw unauthenticated("The token is invalid, expired or revoked. Pair this device again.");

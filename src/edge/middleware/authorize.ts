@@ -1,6 +1,6 @@
 // Role checks: a route names the action it performs, and only roles the authority table allows get through.
 import type { Context, MiddlewareHandler } from "hono";
-import { type Action, AUTHORITY, mayAct, roleRefusal } from "../../protocol/roles.ts";
+import { type Action, AUTHORITY, mayAct, parityTokenMay, roleRefusal } from "../../protocol/roles.ts";
 import { writeAudit } from "../audit/audit-log.ts";
 import { openDb } from "../db/client.ts";
 import type { AppEnv } from "../env.ts";
@@ -13,6 +13,22 @@ import { ApiError } from "../errors.ts";
  */
 export async function assertMay(c: Context<AppEnv>, action: Action): Promise<void> {
   const auth = c.get("auth");
+  if (auth.readOnly && !parityTokenMay(action)) {
+    await writeAudit(openDb(c.env.DB), {
+      userId: auth.userId,
+      deviceId: null,
+      actor: `parity-token:${auth.deviceId}`,
+      event: "auth.read_only_refused",
+      target: `${c.req.method} ${c.req.routePath}`,
+      details: { action, via: "parity_token" },
+    });
+    throw new ApiError(
+      403,
+      "read_only_token",
+      `A parity token is read-only: it may not ${action.replaceAll("_", " ")}. Use an approver device for that.`,
+      { details: { action } },
+    );
+  }
   if (mayAct(auth.role, action)) return;
   await writeAudit(openDb(c.env.DB), {
     userId: auth.userId,

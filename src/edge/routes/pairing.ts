@@ -12,7 +12,7 @@ import { writeAudit } from "../audit/audit-log.ts";
 import { clientAddress } from "../auth/client-address.ts";
 import { bindPairingCode, createPairingCode } from "../auth/pairing.ts";
 import { rotateRecoveryCode, userOfRecoveryCode } from "../auth/recovery.ts";
-import { TOKEN_TTL_MS } from "../auth/tokens.ts";
+import { sessionCookieOptions } from "../auth/session-cookie.ts";
 import { openDb } from "../db/client.ts";
 import { ApiError } from "../errors.ts";
 import { SESSION_COOKIE } from "../middleware/auth.ts";
@@ -120,15 +120,7 @@ export const pairingRoutes = routeGroup()
         clientAddress(c.env, c.req.raw.headers),
       );
       if (body.kind === "browser") {
-        setCookie(c, SESSION_COOKIE, bound.token, {
-          httpOnly: true,
-          // Browsers drop a Secure cookie sent over plain http from anywhere but localhost; `npm run dev -- --lan`
-          // (a phone on the LAN, http) turns this off for local development only.
-          secure: c.env.AIRLOCK_COOKIE_SECURE !== "false",
-          sameSite: "Strict",
-          path: "/",
-          maxAge: Math.floor(TOKEN_TTL_MS / 1000),
-        });
+        setCookie(c, SESSION_COOKIE, bound.token, sessionCookieOptions(c.env));
       }
       return c.json(
         {

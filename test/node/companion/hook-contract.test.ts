@@ -323,7 +323,8 @@ describe("airlock pair (without an edge)", { timeout: 30_000 }, () => {
     expect(r.code).toBe(4);
     expect(JSON.parse(r.stdout)).toMatchObject({
       paired: false,
-      error: "the Airlock edge at http://127.0.0.1:9 could not be reached",
+      error:
+        "the Airlock edge at http://127.0.0.1:9 could not be reached. Is the edge running there? To use another one, pass --server URL or set AIRLOCK_SERVER=URL (npm run dev prints its URL)",
     });
     const { existsSync } = await import("node:fs");
     expect(existsSync(join(box.airlockHome, "credentials.json"))).toBe(false);

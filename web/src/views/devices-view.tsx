@@ -92,12 +92,20 @@ function PairNewDevice() {
               </p>
             </>
           ) : (
-            <p class="small">
-              On the dev machine:{" "}
-              <code>
-                airlock pair {code.code} --server {location.origin}
-              </code>
-            </p>
+            <>
+              <p class="small">
+                On the dev machine:{" "}
+                <code>
+                  airlock pair {code.code} --server {location.origin}
+                </code>
+              </p>
+              <p class="small muted">
+                In an Airlock checkout:{" "}
+                <code>
+                  npm run -s airlock -- pair {code.code} --server {location.origin}
+                </code>
+              </p>
+            </>
           )}
         </div>
       ) : null}
