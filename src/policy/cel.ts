@@ -1,7 +1,7 @@
 // CEL conditions: one shared environment, compiled once at load, plus a static "guard" per
 // condition so evaluation can skip rules that cannot match a call's tool or command word.
 import { type ASTNode, Environment } from "@marcbachmann/cel-js";
-import { linearPattern } from "./regex-bounds.ts";
+import { linearPattern, linearTest } from "./regex-bounds.ts";
 
 /** One word of a shell command as a condition sees it (`words[i].static`, `words[i].glob`). */
 export interface CelWord {
@@ -62,6 +62,9 @@ const STRING_VARS = [
 ];
 const BOOL_VARS = ["dynamic", "interactive", "sensitive", "recursive", "glob"];
 
+/** The name `matches` calls are evaluated under by cel-js: RE2 instead of its RegExp. */
+const LINEAR_MATCHES = "matchesLinear";
+
 const env = (() => {
   const e = new Environment({ unlistedVariablesAreDyn: false, homogeneousAggregateLiterals: false });
   for (const name of STRING_VARS) e.registerVariable(name, "string");
@@ -70,6 +73,11 @@ const env = (() => {
   e.registerVariable("argv", "list<string>");
   e.registerVariable("words", "list<map<string, dyn>>");
   e.registerVariable("prefixes", "map<string, string>");
+  // cel-js's own `matches` runs a backtracking RegExp. Conditions reach cel-js with every `matches` call
+  // renamed to this one (see onLinearEngine), so no pattern is ever run by a backtracking engine.
+  e.registerFunction(`string.${LINEAR_MATCHES}(string): bool`, (text: string, pattern: string) =>
+    linearTest(pattern, text),
+  );
   return e;
 })();
 
@@ -100,6 +108,8 @@ export interface ConditionError {
   message: string;
   /** 0-based offset of the problem inside the condition text, when the library reports one. */
   offset?: number;
+  /** Further problems of the same condition (every refused pattern is reported in one pass). */
+  more?: ConditionError[];
 }
 
 function intersect(a: ReadonlySet<string> | null, b: ReadonlySet<string> | null): ReadonlySet<string> | null {
@@ -369,9 +379,15 @@ export function compileCondition(
   if (checked.type !== "bool" && checked.type !== "dyn") {
     return { message: `condition must be a bool, but it is a ${checked.type}` };
   }
-  const patternProblem = checkPatterns(parsed.ast);
-  if (patternProblem) return { message: patternProblem };
-  const fn = parsed;
+  const calls = patternCalls(parsed.ast);
+  const [first, ...more] = checkPatterns(source, calls);
+  if (first) return more.length > 0 ? { ...first, more } : first;
+  let fn = parsed;
+  if (calls.length > 0) {
+    const renamed = onLinearEngine(source, calls);
+    if (typeof renamed !== "string") return renamed;
+    fn = env.parse(renamed);
+  }
   const interpreted = (ctx: CelContext): boolean => {
     const value: unknown = fn(ctx as unknown as Record<string, unknown>);
     if (typeof value !== "boolean") throw new Error(`condition returned ${typeof value}, not a bool`);
@@ -416,12 +432,18 @@ export function compileCondition(
   };
 }
 
-/**
- * The `matches` calls of a condition: each pattern a bounded literal that RE2 compiles and that has no
- * nested repetition. The fast path runs it on RE2; cel-js (conditions the fast path cannot translate)
- * runs it as a RegExp, where the nesting bound is what keeps backtracking from exploding.
- */
-function checkPatterns(ast: ASTNode): string | undefined {
+interface PatternCall {
+  /** The `rcall` node: `receiver.matches(pattern)`. */
+  call: ASTNode;
+  name: string;
+  /** The argument node, and its text when it is a literal. */
+  argument: ASTNode | undefined;
+  pattern: string | undefined;
+}
+
+/** Every `matches` call of a condition (and calls of the engine's own name, which behave the same). */
+function patternCalls(ast: ASTNode): PatternCall[] {
+  const out: PatternCall[] = [];
   const stack: unknown[] = [ast];
   while (stack.length) {
     const node = stack.pop();
@@ -430,18 +452,64 @@ function checkPatterns(ast: ASTNode): string | undefined {
       continue;
     }
     if (node === null || typeof node !== "object" || !("op" in node)) continue;
-    const { op, args } = node as ASTNode;
-    if ((op === "rcall" || op === "call") && Array.isArray(args) && args[0] === "matches") {
-      const callArgs = (op === "rcall" ? args[2] : args[1]) as ASTNode[];
-      const patternNode = callArgs[callArgs.length - 1];
-      const pattern = patternNode ? stringLiteral(patternNode) : undefined;
-      if (pattern === undefined) return "matches() needs a literal pattern (a string in quotes)";
-      const compiled = linearPattern(pattern);
-      if (!compiled.ok) return compiled.message;
+    const n = node as ASTNode;
+    if (n.op === "rcall" && (n.args[0] === "matches" || n.args[0] === LINEAR_MATCHES)) {
+      const argument = n.args[2][n.args[2].length - 1];
+      out.push({
+        call: n,
+        name: n.args[0],
+        argument,
+        pattern: argument ? stringLiteral(argument) : undefined,
+      });
     }
-    stack.push(args);
+    stack.push(n.args);
   }
-  return undefined;
+  return out.sort((a, b) => a.call.start - b.call.start);
+}
+
+/**
+ * Each pattern must be a literal that RE2 compiles; all are checked, so one pass reports every refused
+ * pattern. The offset points at the refused piece inside the literal as written when it can be found.
+ */
+function checkPatterns(source: string, calls: readonly PatternCall[]): ConditionError[] {
+  const errors: ConditionError[] = [];
+  for (const { call, argument, pattern } of calls) {
+    if (pattern === undefined || argument === undefined) {
+      errors.push({
+        message: "matches() needs a literal pattern (a string in quotes)",
+        offset: argument?.start ?? call.start,
+      });
+      continue;
+    }
+    const compiled = linearPattern(pattern);
+    if (compiled.ok) continue;
+    const literal = source.slice(argument.start, argument.end);
+    const fragment = compiled.fragment ?? "";
+    const at = fragment === "" ? -1 : literal.indexOf(fragment);
+    const escaped = at === -1 && fragment !== "" ? literal.indexOf(fragment.replaceAll("\\", "\\\\")) : -1;
+    const inside = at !== -1 ? at : escaped !== -1 ? escaped : 0;
+    errors.push({ message: compiled.message, offset: argument.start + inside });
+  }
+  return errors;
+}
+
+/**
+ * The condition text with every `matches` call renamed to the RE2-backed function, found from the
+ * parsed positions (`receiver.matches(` right before the literal), so nothing inside strings changes.
+ */
+function onLinearEngine(source: string, calls: readonly PatternCall[]): string | ConditionError {
+  let out = source;
+  // Right to left, so earlier offsets stay valid.
+  for (const { call, name: fn, argument } of [...calls].reverse()) {
+    if (fn !== "matches" || argument === undefined) continue;
+    const before = /\.\s*matches\s*\(\s*$/.exec(out.slice(0, argument.start));
+    if (before === null) {
+      return { message: 'write a pattern test as `text.matches("pattern")`', offset: call.start };
+    }
+    const name = before.index + before[0].indexOf("matches");
+    out = `${out.slice(0, name)}${LINEAR_MATCHES}${out.slice(name + "matches".length)}`;
+  }
+  return out;
 }
 
 function celError(error: unknown): ConditionError {

@@ -7,6 +7,7 @@ import type { PermissionsConfig } from "./config-schema.ts";
 import { normalizeAction } from "./config-schema.ts";
 import {
   buildRuleTree,
+  conditionErrorsOf,
   flattenRuleTree,
   mergeRuleTrees,
   type RuleNode,
@@ -34,7 +35,13 @@ export function compilePolicy(sources: PolicySource[]): CompileResult {
   for (const source of sources) {
     const parsed = parseConfigText(source.path, source.text);
     if ("errors" in parsed) {
-      errors.push(...parsed.errors);
+      const fileErrors = [...parsed.errors];
+      if (parsed.written) {
+        const { raw, locate } = parsed.written;
+        conditionErrorsOf(raw.rules, { path: source.path, locate }, fileErrors);
+      }
+      // Schema and condition problems read top to bottom, as the file does.
+      errors.push(...fileErrors.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)));
       continue;
     }
     const tree = buildRuleTree(
