@@ -132,11 +132,15 @@ describe("matches() patterns", () => {
       )
       .map((parts) => parts.join(""));
     fc.assert(
-      fc.property(pattern, fc.string({ unit: fc.constantFrom("a", "b", "x", "1"), maxLength: 12 }), (p, s) => {
-        const linear = linearPattern(p);
-        if (!linear.ok) return;
-        expect(linear.test(s)).toBe(new RegExp(p).test(s));
-      }),
+      fc.property(
+        pattern,
+        fc.string({ unit: fc.constantFrom("a", "b", "x", "1"), maxLength: 12 }),
+        (p, s) => {
+          const linear = linearPattern(p);
+          if (!linear.ok) return;
+          expect(linear.test(s)).toBe(new RegExp(p).test(s));
+        },
+      ),
     );
   });
 });
