@@ -53,7 +53,8 @@ function compileLinear(pattern: string): LinearPattern {
   }
   try {
     const re = RE2JS.compile(pattern);
-    return { ok: true, test: (text) => re.matcher(text).find() };
+    // `test` needs no match positions, so re2js runs it on its DFA where it can (no Matcher built).
+    return { ok: true, test: (text) => re.test(text) };
   } catch (error) {
     const e = error as { error?: unknown; input?: unknown; message?: unknown };
     const reason = typeof e.error === "string" ? e.error : String(e.message ?? error);
