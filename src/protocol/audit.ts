@@ -14,6 +14,8 @@ export const LocalDecisionEvent = z.strictObject({
   rule: z.string().max(500).nullable(),
   scope_hash: z.string().regex(/^[0-9a-f]{64}$/),
   source: z.enum(["policy", "grant", "session_grant", "emergency", "local_ui"]).default("policy"),
+  /** Decided for a session that turned gating off (Pi's `/permissions off`): the local layers were skipped. */
+  ungated: z.boolean().optional(),
   at: z.string().datetime(),
 });
 export type LocalDecisionEvent = z.infer<typeof LocalDecisionEvent>;
