@@ -1,6 +1,6 @@
 // The Airlock extension for the Pi coding agent: every tool call gated by the companion, prompts in Pi's
 // own UI and on the phone at once, the policy's boundary note in the system prompt, prompts forwarded
-// for warming. Load it with `pi -e <airlock>/dist/companion/adapters/pi/extension.js`.
+// for warming, and pi.hitl's per-session `/permissions on|off`. Load it with `pi -e <airlock>/dist/companion/adapters/pi/extension.js`.
 import { randomUUID } from "node:crypto";
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { boundaryNote } from "../../../policy/index.ts";
@@ -11,6 +11,7 @@ import { formatLoadErrors, loadLocalPolicy } from "../../local-policy.ts";
 import { warmUpClient } from "../../warm-up.ts";
 import { raceLocalAndPhone } from "./ask-race.ts";
 import { relayLocalAnswer } from "./local-answer.ts";
+import { registerPermissionsToggle } from "./permissions-toggle.ts";
 import { registerPrecognition } from "./precognition.ts";
 
 const AGENT = { id: "pi", name: "Pi coding agent", source: "pi-extension" } as const;
@@ -36,6 +37,7 @@ export default function airlock(pi: ExtensionAPI): void {
   // Pi lives for the session: one daemon connection serves every call instead of a connect per request.
   keepControlConnection();
   registerPrecognition(pi);
+  const permissions = registerPermissionsToggle(pi);
 
   pi.on("session_start", (_event, ctx) => {
     // With no call made yet: the first tool call should not pay schema compiles, a connect or a policy load.
@@ -82,6 +84,7 @@ export default function airlock(pi: ExtensionAPI): void {
       input: asRecord(event.input),
       cwd: ctx.cwd,
       hasUI: ctx.hasUI,
+      ...(permissions.ungated() ? { ungated: true } : {}),
     };
     // With a dialog available, an `ask` comes back to be raced against the phone; without one the
     // companion asks the phone itself (and denies when nobody can be asked).
