@@ -91,6 +91,7 @@ describe("Pi /permissions off and on", () => {
   it("gates the session at first: the touch asks, is refused and never runs", async () => {
     await pi.prompt("Touch one.txt.");
     expect(pi.dialogs.map((d) => d.message)).toEqual([expect.stringMatching(/touch one\.txt/)]);
+    expect(JSON.stringify(model.agentTurns().at(-1)?.body)).not.toMatch(/Permissions are off/);
     expect(existsSync(join(ws, "one.txt"))).toBe(false);
   }, 60_000);
 
@@ -100,6 +101,8 @@ describe("Pi /permissions off and on", () => {
     await pi.prompt("Touch two.txt.");
     expect(pi.dialogs).toHaveLength(1);
     expect(existsSync(join(ws, "two.txt")), pi.stderr).toBe(true);
+    // The model is told the local rules are off rather than shown them.
+    expect(JSON.stringify(model.agentTurns().at(-1)?.body)).toMatch(/Permissions are off for this session/);
   }, 60_000);
 
   it("stays off across /reload (a new extension runtime reads it back from the session)", async () => {

@@ -54,9 +54,12 @@ export default function airlock(pi: ExtensionAPI): void {
 
   pi.on("before_agent_start", (event, ctx) => {
     const state = loadLocalPolicy(ctx.cwd);
-    const note = state.ok
-      ? boundaryNote(state.policy)
-      : `Airlock's policy does not load (${formatLoadErrors(state.errors)}), so every tool call will be refused until it is fixed.`;
+    // Ungated (`/permissions off`): the local rules do not apply, so describing them would mislead the model.
+    const note = !state.ok
+      ? `Airlock's policy does not load (${formatLoadErrors(state.errors)}), so every tool call will be refused until it is fixed.`
+      : permissions.ungated() && state.policy.allowUngated
+        ? "Permissions are off for this session: the local policy does not gate calls, but the account policy and emergency controls can still refuse one."
+        : boundaryNote(state.policy);
     if (note !== "") event.systemPromptOptions.sections[SECTION] = `Airlock checks every tool call. ${note}`;
     return undefined;
   });
