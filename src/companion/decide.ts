@@ -3,6 +3,7 @@
 import type { GrantRule } from "../policy/grants.ts";
 import type { DecisionRecord, EmergencyControls } from "../policy/index.ts";
 import { judgeCall } from "../policy/judge-call.ts";
+import { ungatedPolicy } from "../policy/ungated.ts";
 import { verdictOf } from "../policy/verdict.ts";
 import type { LocalDecisionEvent as AuditEvent } from "../protocol/audit.ts";
 import { formatLoadErrors, type PolicyState } from "./policy-state.ts";
@@ -38,8 +39,10 @@ export function auditEventOf(
   source: AuditEvent["source"] = record.layer === "emergency" ? "emergency" : "policy",
   grantId?: string,
 ): AuditEvent {
+  const ungated = call.ungated === true ? { ungated: true } : {};
   return {
     ...(source === "grant" && grantId ? { grant_id: grantId } : {}),
+    ...ungated,
     call_id: call.callId,
     session_id: call.sessionId,
     agent_id: call.agent.id,
@@ -59,8 +62,9 @@ function view(record: DecisionRecord): DecisionRecordView {
   return { ...record, scope: { ...record.scope } };
 }
 
-function ruleText(record: DecisionRecord): string {
+function ruleText(record: DecisionRecord, ungated: boolean): string {
   if (record.rule) return `rule "${record.rule}" (${record.layer} layer)`;
+  if (ungated && record.layer === "default") return "its session's setting (permissions are off)";
   return record.layer === "default" ? "the built-in default" : `the ${record.layer} layer's default`;
 }
 
@@ -84,8 +88,13 @@ export function decideLocally(
     };
   }
   const hasUI = call.hasUI || deps.unpairedReason === undefined;
+  // An ungated session is judged without the local layers, unless a layer forbids that (then as any call).
+  const ungated = call.ungated === true ? ungatedPolicy(state.policy) : null;
+  const policy = ungated ?? state.policy;
+  // Audit says "ungated" only for a call that really skipped the local layers.
+  const audited = call.ungated === true && ungated === null ? { ...call, ungated: false } : call;
   const judged = judgeCall(
-    state.policy,
+    policy,
     { tool: call.tool, input: call.input, cwd: call.cwd, agent: call.agent.id },
     { hasUI },
   );
@@ -102,14 +111,14 @@ export function decideLocally(
     // A deny only because no person can be reached (an agent without its own prompt, no pairing): the agent's model
     // must learn why, as it does when the phone is paired but unreachable.
     const asked = judgeCall(
-      state.policy,
+      policy,
       { tool: call.tool, input: call.input, cwd: call.cwd, agent: call.agent.id },
       {
         hasUI: true,
       },
     ).record;
     if (asked.action === "ask") {
-      deps.audit?.(auditEventOf(call, record));
+      deps.audit?.(auditEventOf(audited, record));
       const why = deps.unpairedReason || "no one can be asked";
       const who = asked.rule
         ? `rule "${asked.rule}" asks for a person's approval`
@@ -121,11 +130,11 @@ export function decideLocally(
   }
   if (verdict.action === "ask") {
     // A policy file's `timeout` can shorten the wait, never lengthen it past the hook's own budget.
-    const fromPolicy = state.policy.confirmTimeoutMs ?? Number.POSITIVE_INFINITY;
+    const fromPolicy = policy.confirmTimeoutMs ?? Number.POSITIVE_INFINITY;
     return { ask: record, timeoutMs: Math.min(deps.promptTimeoutMs, fromPolicy) };
   }
   if (verdict.source === "grant" || verdict.source === "session_grant") {
-    deps.audit?.(auditEventOf(call, record, verdict.action, verdict.source, verdict.grant?.id));
+    deps.audit?.(auditEventOf(audited, record, verdict.action, verdict.source, verdict.grant?.id));
     const verb = verdict.action === "allow" ? "allowed" : "denied";
     const what =
       verdict.source === "session_grant"
@@ -138,7 +147,7 @@ export function decideLocally(
       ),
     };
   }
-  deps.audit?.(auditEventOf(call, record));
+  deps.audit?.(auditEventOf(audited, record));
   const source = verdict.source;
   if (record.action === "hidden") {
     return {
@@ -152,14 +161,22 @@ export function decideLocally(
     const why = record.message ?? record.reasons[0] ?? "denied";
     return {
       decision: withRule(
-        { decision: "deny", reason: `Airlock denied this call by ${ruleText(record)}: ${why}`, source },
+        {
+          decision: "deny",
+          reason: `Airlock denied this call by ${ruleText(record, ungated !== null)}: ${why}`,
+          source,
+        },
         record,
       ),
     };
   }
   return {
     decision: withRule(
-      { decision: "allow", reason: `Airlock allowed this call by ${ruleText(record)}`, source },
+      {
+        decision: "allow",
+        reason: `Airlock allowed this call by ${ruleText(record, ungated !== null)}`,
+        source,
+      },
       record,
     ),
   };

@@ -13,6 +13,11 @@ export const AgentToolCall = z.object({
   cwd: z.string().min(1).max(4096),
   /** The agent itself can show a prompt (the phone can always be asked when the edge is reachable). */
   hasUI: z.boolean(),
+  /**
+   * The session turned gating off (Pi's `/permissions off`): the local layers are skipped unless a layer
+   * forbids it (`sessions.allow_ungated: false`); audit and emergency controls apply as ever.
+   */
+  ungated: z.boolean().optional(),
 });
 export type AgentToolCall = z.infer<typeof AgentToolCall>;
 

@@ -1,7 +1,14 @@
 // CEL conditions: one shared environment, compiled once at load, plus a static "guard" per
 // condition so evaluation can skip rules that cannot match a call's tool or command word.
 import { type ASTNode, Environment } from "@marcbachmann/cel-js";
-import { linearPattern } from "./regex-bounds.ts";
+import {
+  checkPatterns,
+  LINEAR_MATCHES,
+  onLinearEngine,
+  patternCalls,
+  stringLiteral,
+} from "./cel-patterns.ts";
+import { linearPattern, linearTest } from "./regex-bounds.ts";
 
 /** One word of a shell command as a condition sees it (`words[i].static`, `words[i].glob`). */
 export interface CelWord {
@@ -70,6 +77,11 @@ const env = (() => {
   e.registerVariable("argv", "list<string>");
   e.registerVariable("words", "list<map<string, dyn>>");
   e.registerVariable("prefixes", "map<string, string>");
+  // cel-js's own `matches` runs a backtracking RegExp. Conditions reach cel-js with every `matches` call
+  // renamed to this one (see onLinearEngine), so no pattern is ever run by a backtracking engine.
+  e.registerFunction(`string.${LINEAR_MATCHES}(string): bool`, (text: string, pattern: string) =>
+    linearTest(pattern, text),
+  );
   return e;
 })();
 
@@ -100,6 +112,8 @@ export interface ConditionError {
   message: string;
   /** 0-based offset of the problem inside the condition text, when the library reports one. */
   offset?: number;
+  /** Further problems of the same condition (every refused pattern is reported in one pass). */
+  more?: ConditionError[];
 }
 
 function intersect(a: ReadonlySet<string> | null, b: ReadonlySet<string> | null): ReadonlySet<string> | null {
@@ -111,10 +125,6 @@ function intersect(a: ReadonlySet<string> | null, b: ReadonlySet<string> | null)
 function union(a: ReadonlySet<string> | null, b: ReadonlySet<string> | null): ReadonlySet<string> | null {
   if (a === null || b === null) return null;
   return new Set([...a, ...b]);
-}
-
-function stringLiteral(node: ASTNode): string | undefined {
-  return node.op === "value" && typeof node.args === "string" ? node.args : undefined;
 }
 
 function isId(node: ASTNode, name: string): boolean {
@@ -369,9 +379,15 @@ export function compileCondition(
   if (checked.type !== "bool" && checked.type !== "dyn") {
     return { message: `condition must be a bool, but it is a ${checked.type}` };
   }
-  const patternProblem = checkPatterns(parsed.ast);
-  if (patternProblem) return { message: patternProblem };
-  const fn = parsed;
+  const calls = patternCalls(parsed.ast);
+  const [first, ...more] = checkPatterns(source, calls);
+  if (first) return more.length > 0 ? { ...first, more } : first;
+  let fn = parsed;
+  if (calls.length > 0) {
+    const renamed = onLinearEngine(source, calls);
+    if (typeof renamed !== "string") return renamed;
+    fn = env.parse(renamed);
+  }
   const interpreted = (ctx: CelContext): boolean => {
     const value: unknown = fn(ctx as unknown as Record<string, unknown>);
     if (typeof value !== "boolean") throw new Error(`condition returned ${typeof value}, not a bool`);
@@ -414,34 +430,6 @@ export function compileCondition(
             }
           },
   };
-}
-
-/**
- * The `matches` calls of a condition: each pattern a bounded literal that RE2 compiles and that has no
- * nested repetition. The fast path runs it on RE2; cel-js (conditions the fast path cannot translate)
- * runs it as a RegExp, where the nesting bound is what keeps backtracking from exploding.
- */
-function checkPatterns(ast: ASTNode): string | undefined {
-  const stack: unknown[] = [ast];
-  while (stack.length) {
-    const node = stack.pop();
-    if (Array.isArray(node)) {
-      stack.push(...node);
-      continue;
-    }
-    if (node === null || typeof node !== "object" || !("op" in node)) continue;
-    const { op, args } = node as ASTNode;
-    if ((op === "rcall" || op === "call") && Array.isArray(args) && args[0] === "matches") {
-      const callArgs = (op === "rcall" ? args[2] : args[1]) as ASTNode[];
-      const patternNode = callArgs[callArgs.length - 1];
-      const pattern = patternNode ? stringLiteral(patternNode) : undefined;
-      if (pattern === undefined) return "matches() needs a literal pattern (a string in quotes)";
-      const compiled = linearPattern(pattern);
-      if (!compiled.ok) return compiled.message;
-    }
-    stack.push(args);
-  }
-  return undefined;
 }
 
 function celError(error: unknown): ConditionError {

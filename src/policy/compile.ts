@@ -7,6 +7,7 @@ import type { PermissionsConfig } from "./config-schema.ts";
 import { normalizeAction } from "./config-schema.ts";
 import {
   buildRuleTree,
+  conditionErrorsOf,
   flattenRuleTree,
   mergeRuleTrees,
   type RuleNode,
@@ -34,7 +35,13 @@ export function compilePolicy(sources: PolicySource[]): CompileResult {
   for (const source of sources) {
     const parsed = parseConfigText(source.path, source.text);
     if ("errors" in parsed) {
-      errors.push(...parsed.errors);
+      const fileErrors = [...parsed.errors];
+      if (parsed.written) {
+        const { raw, locate } = parsed.written;
+        conditionErrorsOf(raw.rules, { path: source.path, locate }, fileErrors);
+      }
+      // Schema and condition problems read top to bottom, as the file does.
+      errors.push(...fileErrors.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)));
       continue;
     }
     const tree = buildRuleTree(
@@ -58,6 +65,7 @@ export function compilePolicy(sources: PolicySource[]): CompileResult {
   let confirmTimeoutMs: number | null = null;
   const hiddenTools = new Map<string, { layer: SourceLayer; path: string }>();
   const futureCommands: CompiledPolicy["futureCommands"][number][] = [];
+  let ungatedForbiddenBy: string | null = null;
 
   for (const { source, config, tree } of loaded) {
     const trusted = source.layer !== "project" || source.trusted === true;
@@ -86,6 +94,9 @@ export function compilePolicy(sources: PolicySource[]): CompileResult {
     for (const tool of config.hidden_tools ?? []) {
       if (!hiddenTools.has(tool)) hiddenTools.set(tool, { layer: source.layer, path: source.path });
     }
+    // Forbidding is a restriction, so any layer (an untrusted project too) may do it; allowing changes nothing.
+    if (config.sessions?.allow_ungated === false && ungatedForbiddenBy === null)
+      ungatedForbiddenBy = source.path;
     // A warm runs a command: only a trusted layer may name one.
     if (trusted) futureCommands.push(...(config.futures?.commands ?? []));
     loadedSources.push({ layer: source.layer, path: source.path, trusted, ignoredAllowRules });
@@ -105,6 +116,8 @@ export function compilePolicy(sources: PolicySource[]): CompileResult {
       hiddenTools,
       confirmTimeoutMs,
       futureCommands,
+      allowUngated: ungatedForbiddenBy === null,
+      ungatedForbiddenBy,
       sources: loadedSources,
     },
   };

@@ -39,6 +39,10 @@ export interface CompiledPolicy {
   confirmTimeoutMs: number | null;
   /** Precognition command classes from trusted layers (an untrusted project file cannot add one). */
   futureCommands: readonly FutureCommandConfig[];
+  /** Whether a session may turn gating off (`/permissions off`): false when any layer says `sessions.allow_ungated: false`. */
+  allowUngated: boolean;
+  /** The layer file that forbade it, for the message a person sees. */
+  ungatedForbiddenBy: string | null;
   sources: readonly LoadedSource[];
 }
 

@@ -8,8 +8,36 @@ export const MAX_ALIAS_COUNT = 50;
 
 export interface ParsedConfig {
   config: PermissionsConfig;
-  /** Line/column (1-based) of a node addressed by a path of keys and indexes, if it exists. */
-  locate: (path: readonly (string | number)[]) => { line: number; column: number } | undefined;
+  /**
+   * Line/column (1-based) of a node addressed by a path of keys and indexes, if it exists; with `at`, of
+   * the character at that offset of the node's string value where it can be found in the text as written.
+   */
+  locate: Locate;
+}
+
+export type Locate = (
+  path: readonly (string | number)[],
+  at?: { value: string; offset: number },
+) => { line: number; column: number } | undefined;
+
+/**
+ * Where `value[offset]` sits inside `written` (the scalar as it appears in the file, quotes, escapes and
+ * folding included): the first few characters from there, found at the same occurrence count.
+ */
+export function offsetInWritten(written: string, value: string, offset: number): number | undefined {
+  for (const length of [24, 8, 1]) {
+    const needle = value.slice(offset, offset + length).split("\n")[0] ?? "";
+    if (needle === "") continue;
+    let seen = 0;
+    for (let i = value.indexOf(needle); i !== -1 && i < offset; i = value.indexOf(needle, i + 1)) seen++;
+    let at = -1;
+    for (let k = 0; k <= seen; k++) {
+      at = written.indexOf(needle, at + 1);
+      if (at === -1) break;
+    }
+    if (at !== -1) return at;
+  }
+  return undefined;
 }
 
 /** Display name of the rule a schema path points into, e.g. ["rules",0,"rules",2] → "Bash > rm". */
@@ -37,7 +65,13 @@ export function ruleNameAt(raw: unknown, path: readonly PropertyKey[]): string |
   return names.length > 0 ? names.join(" > ") : undefined;
 }
 
-export function parseConfigText(path: string, text: string): ParsedConfig | { errors: PolicyLoadError[] } {
+/** A file that does not load; `written` is set when it is YAML whose schema check failed. */
+export interface ConfigErrors {
+  errors: PolicyLoadError[];
+  written?: { raw: Record<string, unknown>; locate: Locate };
+}
+
+export function parseConfigText(path: string, text: string): ParsedConfig | ConfigErrors {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, uniqueKeys: true });
   if (doc.errors.length > 0) {
@@ -63,11 +97,12 @@ export function parseConfigText(path: string, text: string): ParsedConfig | { er
     const reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
     return { errors: [{ path, line: 1, column: 1, message: `invalid YAML: ${reason}` }] };
   }
-  const locate = (p: readonly (string | number)[]) => {
+  const locate: Locate = (p, at) => {
     const node = p.length === 0 ? doc.contents : doc.getIn(p, true);
     const range = (node as { range?: [number, number, number] } | undefined)?.range;
     if (!range) return undefined;
-    const pos = lineCounter.linePos(range[0]);
+    const inside = at ? offsetInWritten(text.slice(range[0], range[1]), at.value, at.offset) : undefined;
+    const pos = lineCounter.linePos(range[0] + (inside ?? 0));
     return { line: pos.line, column: pos.col };
   };
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
@@ -80,6 +115,7 @@ export function parseConfigText(path: string, text: string): ParsedConfig | { er
   const parsed = ConfigSchema.safeParse(raw);
   if (!parsed.success) {
     return {
+      written: { raw: raw as Record<string, unknown>, locate },
       errors: parsed.error.issues.map((issue) => {
         const p = issue.path.filter((k): k is string | number => typeof k !== "symbol");
         // Unknown keys are reported on their parent; point at the offending key instead.

@@ -59,6 +59,11 @@ export const ConfigSchema = z.strictObject({
   headless_ask: z.enum(["deny", "allow"]).optional(),
   rules: z.array(RuleSchema).optional(),
   hidden_tools: z.array(z.string().min(1)).optional(),
+  /**
+   * Per-session switches. `allow_ungated: false` forbids `/permissions off` (a session whose calls skip the
+   * local layers); any layer may forbid it, none can re-allow what another forbade.
+   */
+  sessions: z.strictObject({ allow_ungated: z.boolean().optional() }).optional(),
   /** Extra command classes precognition may warm (still only when policy allows them without asking). */
   futures: z.strictObject({ commands: z.array(FutureCommandSchema).max(50) }).optional(),
 });

@@ -127,4 +127,5 @@ export type {
   SourceLayer,
   ToolCall,
 } from "./types.ts";
+export { UNGATED_DEFAULT_FROM, ungatedPolicy } from "./ungated.ts";
 export { type Verdict, type VerdictInputs, type VerdictSource, verdictOf } from "./verdict.ts";

@@ -2,12 +2,14 @@
 // (name, condition) and flattened once into the ordered list that evaluation walks.
 import {
   type CompiledCondition,
+  type ConditionError,
   compileCondition,
   type Guard,
   intersectGuards,
   isConditionError,
   OPEN_GUARD,
 } from "./cel.ts";
+import type { Locate } from "./config-parse.ts";
 import { normalizeAction, type RuleConfig } from "./config-schema.ts";
 import type { Action, PolicyLoadError, SourceLayer } from "./types.ts";
 
@@ -35,7 +37,55 @@ export interface FlatRule {
   path: string;
 }
 
-type Locate = (path: readonly (string | number)[]) => { line: number; column: number } | undefined;
+type ConditionProblem = { message: string; within?: { value: string; offset: number } };
+
+/** Each problem of a condition that does not compile, with where in the condition it is. */
+function conditionProblems(source: string, error: ConditionError): ConditionProblem[] {
+  return [error, ...(error.more ?? [])].map(({ message, offset }) => {
+    const where = offset !== undefined ? ` (at character ${offset + 1})` : "";
+    const problem: ConditionProblem = { message: `bad condition \`${source}\`: ${message}${where}` };
+    if (offset !== undefined) problem.within = { value: source, offset };
+    return problem;
+  });
+}
+
+/**
+ * The condition errors of a file whose schema check failed: its rules are walked as written (anything
+ * that is not a rule with a string condition is the schema's to report), so one lint run lists schema
+ * and CEL problems together instead of the CEL ones only after the schema ones are fixed.
+ */
+export function conditionErrorsOf(
+  rules: unknown,
+  ctx: { path: string; locate: Locate },
+  errors: PolicyLoadError[],
+  yamlPath: (string | number)[] = ["rules"],
+  parentName = "",
+): void {
+  if (!Array.isArray(rules)) return;
+  rules.forEach((rule: unknown, i) => {
+    if (rule === null || typeof rule !== "object") return;
+    const r = rule as Record<string, unknown>;
+    const at = [...yamlPath, i];
+    const name = typeof r.name === "string" ? r.name : r.default !== undefined ? "Default" : `#${i + 1}`;
+    const fullName = parentName ? `${parentName} > ${name}` : name;
+    if (typeof r.condition === "string" && r.condition !== "") {
+      const compiled = compileCondition(r.condition);
+      if (isConditionError(compiled)) {
+        for (const p of conditionProblems(r.condition, compiled)) {
+          const pos = ctx.locate([...at, "condition"], p.within) ?? ctx.locate(at);
+          errors.push({
+            path: ctx.path,
+            rule: fullName,
+            line: pos?.line,
+            column: pos?.column,
+            message: p.message,
+          });
+        }
+      }
+    }
+    conditionErrorsOf(r.rules, ctx, errors, [...at, "rules"], fullName);
+  });
+}
 
 /** Builds one file's rule tree, collecting every problem instead of stopping at the first. */
 export function buildRuleTree(
@@ -51,8 +101,8 @@ export function buildRuleTree(
     const shorthand = rule.default !== undefined;
     const name = rule.name ?? (shorthand ? "Default" : `#${i + 1}`);
     const fullName = parentName ? `${parentName} > ${name}` : name;
-    const fail = (message: string, key?: string) => {
-      const pos = (key ? ctx.locate([...at, key]) : undefined) ?? ctx.locate(at);
+    const fail = (message: string, key?: string, within?: { value: string; offset: number }) => {
+      const pos = (key ? ctx.locate([...at, key], within) : undefined) ?? ctx.locate(at);
       errors.push({ path: ctx.path, rule: fullName, line: pos?.line, column: pos?.column, message });
     };
     if (rule.name === undefined && !shorthand) fail("rule needs a name");
@@ -70,8 +120,7 @@ export function buildRuleTree(
     }
     const compiled = compileCondition(conditionSource);
     if (isConditionError(compiled)) {
-      const where = compiled.offset !== undefined ? ` (at character ${compiled.offset + 1})` : "";
-      fail(`bad condition \`${conditionSource}\`: ${compiled.message}${where}`, "condition");
+      for (const p of conditionProblems(conditionSource, compiled)) fail(p.message, "condition", p.within);
       return;
     }
     const node: RuleNode = {

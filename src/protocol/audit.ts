@@ -16,6 +16,8 @@ export const LocalDecisionEvent = z.strictObject({
   source: z.enum(["policy", "grant", "session_grant", "emergency", "local_ui"]).default("policy"),
   /** With source `grant`: the saved grant that decided (its last use and a grant.used row at the edge). */
   grant_id: z.string().max(100).optional(),
+  /** Decided for a session that turned gating off (Pi's `/permissions off`): the local layers were skipped. */
+  ungated: z.boolean().optional(),
   at: z.string().datetime(),
 });
 export type LocalDecisionEvent = z.infer<typeof LocalDecisionEvent>;

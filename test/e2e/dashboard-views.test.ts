@@ -152,6 +152,20 @@ describe("views on a phone", () => {
             scope_hash: "a".repeat(64),
             at: new Date().toISOString(),
           },
+          {
+            call_id: "local-2",
+            session_id: "pi-off",
+            agent_id: "activity-agent",
+            tool: "bash",
+            capability: "exec",
+            risk: "low",
+            action: "allow",
+            layer: "default",
+            rule: null,
+            scope_hash: "b".repeat(64),
+            ungated: true,
+            at: new Date().toISOString(),
+          },
         ],
       }),
     });
@@ -162,6 +176,12 @@ describe("views on a phone", () => {
     await page.getByLabel("Agent").press("Enter");
     await page.getByLabel("Agent").blur();
     await page.getByText("Read · activity-agent").first().waitFor({ timeout: WAIT_MS });
+    // A call of a session with permissions off (Pi's `/permissions off`) is marked as ungated.
+    const ungated = page.locator(".activity-item", { hasText: "bash · activity-agent" }).first();
+    expect(await ungated.locator(".tag").textContent()).toBe("ungated");
+    expect(
+      await page.locator(".activity-item", { hasText: "Read · activity-agent" }).locator(".tag").count(),
+    ).toBe(0);
     await page.getByLabel("Decision").selectOption("deny_once");
     const denied = page.locator(".activity-item", { hasText: "deny_once" }).first();
     await denied.waitFor({ timeout: WAIT_MS });

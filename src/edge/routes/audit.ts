@@ -143,6 +143,7 @@ export const auditRoutes = routeGroup()
             source: e.source,
             policy_mode: "local",
             scope_hashes: [e.scope_hash],
+            ...(e.ungated ? { ungated: true } : {}),
           },
         })),
       );

@@ -158,6 +158,36 @@ describe("airlock policy explain and trust", () => {
     expect(lint.out).toMatch(/rule "oops"/);
   });
 
+  it("lint reports schema, CEL and pattern problems of a file in one pass, each with its line and column", async () => {
+    const s = sandbox();
+    const file = join(s.root, "strict.yaml");
+    writeFileSync(
+      file,
+      [
+        "default_action: maybe",
+        "rules:",
+        "  - name: shells",
+        '    condition: command.matches("^(bash|sh)( -[a-z]+)*$") && command.matches("(?!x)y")',
+        "    action: deny",
+        "  - name: refs",
+        "    condition: 'path.matches(\"(a)\\\\1\") || tool =='",
+        "    action: ask",
+        "  - name: back",
+        '    condition: command.matches("(?<=a)b")',
+        "    action: deny",
+      ].join("\n"),
+    );
+    const lint = await s.run(["policy", "lint", file]);
+    expect(lint.code).toBe(1);
+    const lines = lint.out.trim().split("\n");
+    expect(lines.at(-1)).toBe("4 problems");
+    expect(lines[0]).toMatch(/strict\.yaml:1:\d+: .*default_action/);
+    // The first pattern of "shells" is fine; the second is refused at its own column.
+    expect(lines[1]).toMatch(/strict\.yaml:4:78: rule "shells": .*lookahead/);
+    expect(lines[2]).toMatch(/strict\.yaml:7:\d+: rule "refs": bad condition/);
+    expect(lines[3]).toMatch(/strict\.yaml:10:\d+: rule "back": .*lookbehind/);
+  });
+
   it("bad arguments exit 2", async () => {
     const s = sandbox();
     expect((await s.run(["policy", "explain", "--input", "{}"])).code).toBe(2);

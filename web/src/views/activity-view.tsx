@@ -209,6 +209,14 @@ export function ActivityView(_: ViewProps) {
                   [detail(event, "tool"), event.agent_id, event.event].filter(Boolean).join(" · "),
                   70,
                 )}
+                {event.details.ungated === true ? (
+                  <span
+                    class="tag"
+                    title="Permissions were off for this session: the local policy was not applied"
+                  >
+                    ungated
+                  </span>
+                ) : null}
               </span>
               <time class="muted small" dateTime={event.at}>
                 {new Date(event.at).toLocaleString()}

@@ -1,6 +1,6 @@
 // The Airlock extension for the Pi coding agent: every tool call gated by the companion, prompts in Pi's
 // own UI and on the phone at once, the policy's boundary note in the system prompt, prompts forwarded
-// for warming. Load it with `pi -e <airlock>/dist/companion/adapters/pi/extension.js`.
+// for warming, and pi.hitl's per-session `/permissions on|off`. Load it with `pi -e <airlock>/dist/companion/adapters/pi/extension.js`.
 import { randomUUID } from "node:crypto";
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { boundaryNote } from "../../../policy/index.ts";
@@ -11,6 +11,7 @@ import { formatLoadErrors, loadLocalPolicy } from "../../local-policy.ts";
 import { warmUpClient } from "../../warm-up.ts";
 import { raceLocalAndPhone } from "./ask-race.ts";
 import { relayLocalAnswer } from "./local-answer.ts";
+import { registerPermissionsToggle } from "./permissions-toggle.ts";
 import { registerPrecognition } from "./precognition.ts";
 
 const AGENT = { id: "pi", name: "Pi coding agent", source: "pi-extension" } as const;
@@ -36,6 +37,7 @@ export default function airlock(pi: ExtensionAPI): void {
   // Pi lives for the session: one daemon connection serves every call instead of a connect per request.
   keepControlConnection();
   registerPrecognition(pi);
+  const permissions = registerPermissionsToggle(pi);
 
   pi.on("session_start", (_event, ctx) => {
     // With no call made yet: the first tool call should not pay schema compiles, a connect or a policy load.
@@ -52,9 +54,12 @@ export default function airlock(pi: ExtensionAPI): void {
 
   pi.on("before_agent_start", (event, ctx) => {
     const state = loadLocalPolicy(ctx.cwd);
-    const note = state.ok
-      ? boundaryNote(state.policy)
-      : `Airlock's policy does not load (${formatLoadErrors(state.errors)}), so every tool call will be refused until it is fixed.`;
+    // Ungated (`/permissions off`): the local rules do not apply, so describing them would mislead the model.
+    const note = !state.ok
+      ? `Airlock's policy does not load (${formatLoadErrors(state.errors)}), so every tool call will be refused until it is fixed.`
+      : permissions.ungated() && state.policy.allowUngated
+        ? "Permissions are off for this session: the local policy does not gate calls, but the account policy and emergency controls can still refuse one."
+        : boundaryNote(state.policy);
     if (note !== "") event.systemPromptOptions.sections[SECTION] = `Airlock checks every tool call. ${note}`;
     return undefined;
   });
@@ -82,6 +87,7 @@ export default function airlock(pi: ExtensionAPI): void {
       input: asRecord(event.input),
       cwd: ctx.cwd,
       hasUI: ctx.hasUI,
+      ...(permissions.ungated() ? { ungated: true } : {}),
     };
     // With a dialog available, an `ask` comes back to be raced against the phone; without one the
     // companion asks the phone itself (and denies when nobody can be asked).
