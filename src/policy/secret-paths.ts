@@ -4,59 +4,10 @@
 import { hasGlob, segmentMayMatch } from "./glob-match.ts";
 import { Lru } from "./lru.ts";
 import { basename, normalizePath } from "./paths.ts";
+import { SECRET_FAMILIES, type SecretFamily } from "./secret-families.ts";
 
-/**
- * Patterns: a bare name matches that file name anywhere; `name*`/`*.ext` are file-name globs; a
- * trailing `/` matches a directory (or `a/b/` a directory path) anywhere in the path; a pattern
- * with an inner `/` matches that path suffix. These are never read or served by the companion.
- */
-export const DENYLIST_PATTERNS: readonly string[] = [
-  ".env",
-  ".env.*",
-  ".npmrc",
-  ".netrc",
-  ".pypirc",
-  ".pgpass",
-  ".my.cnf",
-  ".git-credentials",
-  ".vault-token",
-  ".htpasswd",
-  ".credentials*",
-  "*.pem",
-  "*.key",
-  "*.p12",
-  "*.pfx",
-  "*.ppk",
-  "*.tfvars",
-  "terraform.tfstate*",
-  "id_rsa*",
-  "id_dsa*",
-  "id_ecdsa*",
-  "id_ed25519*",
-  "id_xmss*",
-  "kubeconfig",
-  "*.kubeconfig",
-  "auth.json",
-  "models.json",
-  "credentials*",
-  "secrets/",
-  ".ssh/",
-  ".aws/",
-  ".azure/",
-  ".kube/",
-  ".gnupg/",
-  ".password-store/",
-  ".config/gcloud/",
-  ".airlock/",
-  ".docker/config.json",
-  ".config/gh/hosts.yml",
-  // CI checkouts keep a token in the repository's configuration (http.*.extraheader, remote URLs).
-  ".git/config",
-  // A process's environment (/proc/self/environ, /proc/<pid>/environ) holds its tokens.
-  "environ",
-  // Shell and REPL histories hold what was typed, passwords and exported tokens included.
-  ".*_history",
-];
+/** Every denylisted pattern, family by family (secret-families.ts): never read or served by the companion. */
+export const DENYLIST_PATTERNS: readonly string[] = SECRET_FAMILIES.flatMap((f) => f.patterns);
 
 /**
  * The capability-prompt rubric's escalators: names that only suggest a secret. They raise a read's
@@ -149,6 +100,7 @@ function compilePattern(pattern: string): CompiledPattern {
 }
 
 const DENYLIST = DENYLIST_PATTERNS.map(compilePattern);
+const FAMILY_PATTERNS = SECRET_FAMILIES.map((f) => ({ family: f, compiled: f.patterns.map(compilePattern) }));
 const ESCALATORS = RISK_ESCALATOR_PATTERNS.map(compilePattern);
 const PROTECTED = PROTECTED_WRITE_PATTERNS.map(compilePattern);
 // `.env.example` and friends are templates meant to be committed; they are not secrets. Nor is
@@ -194,6 +146,16 @@ function verdictOf(path: string): number {
 /** True when a path is on the denylist: never read or served by the companion. */
 export function isDenylistedPath(relOrAbsPath: string): boolean {
   return (verdictOf(relOrAbsPath) & DENIED) !== 0;
+}
+
+/** The secret family a denylisted path belongs to (for explain and the phone card); null when none. */
+export function secretFamilyOf(relOrAbsPath: string): SecretFamily | null {
+  if (!isDenylistedPath(relOrAbsPath)) return null;
+  const segs = segmentsOf(relOrAbsPath);
+  for (const { family, compiled } of FAMILY_PATTERNS)
+    if (compiled.some((p) => p.test(segs, (segment, k) => (p.literal[k] as (s: string) => boolean)(segment))))
+      return family;
+  return null;
 }
 
 /** True when a path (relative or absolute) names a likely secret: denylisted or escalated to high risk. */
