@@ -110,6 +110,11 @@ const SOURCE_CODE =
   /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs|py|rb|go|rs|java|kt|kts|swift|c|h|cc|cpp|hpp|cs|php|scala|vue|svelte|md|mdx|css|scss|html)$/i;
 const notSecret = (name: string): boolean => TEMPLATE.test(name) || SOURCE_CODE.test(name);
 
+/** A file name that says source code or prose (`env.ts`, `README.md`): never a secret by its name. */
+export function namesSourceCode(name: string): boolean {
+  return SOURCE_CODE.test(name);
+}
+
 function segmentsOf(relOrAbsPath: string): string[] {
   return normalizePath(relOrAbsPath)
     .split("/")
