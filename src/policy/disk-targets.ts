@@ -92,6 +92,14 @@ function shellTargets(command: string, callCwd: string, home: string | null): Di
       break;
     }
     if (unit.kind === "unparsable") continue;
+    if (unit.cwd !== null && /[*?[]/.test(unit.cwd)) {
+      out.push({
+        kind: "unknown",
+        shown: unit.text,
+        reason: "it runs after a `cd` into a glob, which bash expands to a directory not known here",
+      });
+      continue;
+    }
     if (optionLikeDir(unit.cwd)) {
       out.push({
         kind: "unknown",

@@ -92,6 +92,9 @@ describe("attacks the text hides", () => {
   it("cd -- goes home: what follows is not judged in the workspace", () => {
     expect(bash("cd --; cat .bashrc").action).toBe("ask");
   });
+  it("cd into a glob: the directory bash picks is not known from the text", () => {
+    expect(bash("cd s*; cat config").action).toBe("ask");
+  });
   it("CDPATH in the agent's environment may send cd elsewhere", () => {
     const j = judgeCall(
       policy,
