@@ -3,6 +3,7 @@
 // judged twice: text only (the edge's view, which allows it — the bypass is real) and with the disk
 // (the companion's view, which asks and names the path). Everyday reads stay allowed.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mapCodexTool } from "../../../../src/companion/adapters/codex/tools.ts";
 import { diskCheck } from "../../../../src/companion/guards/disk-view.ts";
 import { factLine } from "../../../../src/policy/call-facts.ts";
 import { judgeCall } from "../../../../src/policy/judge-call.ts";
@@ -124,6 +125,13 @@ describe("tool inputs in full", () => {
     expect(judge("bash", { command: "cat config" }, { disk: false }).action).toBe("allow");
     expect(judge("exec_command", input, { disk: false }).action).not.toBe("allow");
     expect(judge("exec_command", { cmd: "cat package.json", workdir: fx.ws }).action).toBe("allow");
+  });
+  it("the workdir survives the Codex adapter's mapping, so the hook judges it there too", () => {
+    const [mapped] = mapCodexTool("exec_command", { cmd: "cat config", workdir: `${fx.home}/.aws` });
+    expect(mapped?.input).toEqual({ command: "cat config", workdir: `${fx.home}/.aws` });
+    expect(judge(mapped?.tool ?? "", mapped?.input ?? {}, { disk: false }).action).not.toBe("allow");
+    const [unknown] = mapCodexTool("exec_command", { cmd: "ls", future_field: 1 });
+    expect(judge(unknown?.tool ?? "", unknown?.input ?? {}).action).toBe("ask");
   });
   it("an unknown field is not understood: ask, and deny headless", () => {
     const r = judge("Read", { file_path: `${fx.ws}/package.json`, follow_links: true });
