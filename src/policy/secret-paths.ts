@@ -189,3 +189,27 @@ export function globMayBeDenylisted(globPath: string, forWrite = false): boolean
   // A template such as .env.example is not a secret, but a glob matching it may match .env.local.
   return patterns.some((p) => p.test(segs, (segment, k) => segmentMayMatch(segment, p.parts[k] as string)));
 }
+
+// For a walk: which file names can only be secret together with their parent path (`.git/config`).
+const SUFFIX_LAST = new Set(
+  DENYLIST_PATTERNS.filter((p) => !p.endsWith("/") && p.includes("/")).map((p) =>
+    p.slice(p.lastIndexOf("/") + 1).toLowerCase(),
+  ),
+);
+const SUFFIX_GLOB = [...SUFFIX_LAST].some((n) => n.includes("*"));
+
+/**
+ * The denylist split for a tree walk, same answers as isDenylistedPath on `dir/name`: a directory is
+ * judged once (`secrets/`, `.ssh/`), a file by its name (cached across directories), and only names that
+ * end a path pattern (`config` of `.git/config`) by the whole path.
+ */
+export function denylistedInWalk(dirRel: string, dirSecret: boolean, name: string): boolean {
+  if (dirSecret || isDenylistedPath(name)) return true;
+  if (!SUFFIX_GLOB && !SUFFIX_LAST.has(name.toLowerCase())) return false;
+  return isDenylistedPath(dirRel === "" || dirRel === "." ? name : `${dirRel}/${name}`);
+}
+
+/** Whether everything below a directory is on the denylist (a `secrets/` or `.ssh/` anywhere in it). */
+export function denylistedDir(dirRel: string): boolean {
+  return dirRel !== "" && dirRel !== "." && isDenylistedPath(`${dirRel}/_`);
+}

@@ -17,7 +17,13 @@ import { matchesGlob, relative } from "node:path";
 import ignore, { type Ignore } from "ignore";
 import type { CallFact, WalkStyle } from "../../policy/call-facts.ts";
 import { holdsPrivateKey, KEY_SNIFF_MAX_BYTES } from "../../policy/secret-families.ts";
-import { isDenylistedPath, namesSourceCode, secretFamilyOf } from "../../policy/secret-paths.ts";
+import {
+  denylistedDir,
+  denylistedInWalk,
+  isDenylistedPath,
+  namesSourceCode,
+  secretFamilyOf,
+} from "../../policy/secret-paths.ts";
 import { isWithin } from "./real-path.ts";
 
 /** Entries a decision walks before it asks instead. */
@@ -47,6 +53,12 @@ const IGNORE_FILES = [".ignore", ".rgignore"];
 interface Frame {
   dir: string;
   ignores: readonly { base: string; ig: Ignore }[];
+}
+
+/** A path as the denylist judges it: workspace-relative inside the workspace, absolute outside. */
+function judgedPath(abs: string, workspace: string): string {
+  if (abs === workspace) return "";
+  return abs.startsWith(`${workspace}/`) ? abs.slice(workspace.length + 1) : abs;
 }
 
 /** What a person reads for a path: workspace-relative inside it, absolute outside. */
@@ -144,6 +156,8 @@ export function walkFact(
     } catch {
       continue;
     }
+    const dirRel = judgedPath(frame.dir, workspace);
+    const dirSecret = style.content && denylistedDir(dirRel);
     for (const e of entries) {
       if (++count > bound)
         return {
@@ -184,10 +198,12 @@ export function walkFact(
       }
       if (!isFile || !style.content) continue;
       if (style.ignoreFiles && ignored(ignores, abs, false)) continue;
-      if (!onlyMatches(style.only, name, relative(root, abs))) continue;
-      const shown = isWithin(workspace, target) ? relative(workspace, target) : target;
-      if (isDenylistedPath(shown) || (target !== abs && isDenylistedPath(relative(workspace, abs))))
-        return secretFact(subject, target, workspace, how);
+      if (style.only.length > 0 && !onlyMatches(style.only, name, relative(root, abs))) continue;
+      const secret =
+        target === abs
+          ? denylistedInWalk(dirRel, dirSecret, name)
+          : isDenylistedPath(judgedPath(target, workspace)) || denylistedInWalk(dirRel, dirSecret, name);
+      if (secret) return secretFact(subject, target, workspace, how);
       let st: ReturnType<typeof lstatSync>;
       try {
         st = lstatSync(target);

@@ -1,8 +1,16 @@
 // Class: the secret denylist by family. Each family finds its files wherever they sit, names itself
 // for explain, and leaves source files named after what they handle (env.ts) alone.
+
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { holdsPrivateKey, SECRET_FAMILIES } from "../../../src/policy/secret-families.ts";
-import { globMayBeDenylisted, isDenylistedPath, secretFamilyOf } from "../../../src/policy/secret-paths.ts";
+import {
+  denylistedDir,
+  denylistedInWalk,
+  globMayBeDenylisted,
+  isDenylistedPath,
+  secretFamilyOf,
+} from "../../../src/policy/secret-paths.ts";
 
 describe("secret families", () => {
   it.each([
@@ -104,5 +112,40 @@ describe("private keys by content", () => {
     "PRIVATE KEY",
   ])("%j does not", (text) => {
     expect(holdsPrivateKey(text)).toBe(false);
+  });
+});
+
+describe("the walk's split denylist", () => {
+  it("never misses a path isDenylistedPath catches", () => {
+    const seg = fc.constantFrom(
+      "src",
+      ".git",
+      "config",
+      ".ssh",
+      "secrets",
+      ".aws",
+      "docker",
+      "app.env",
+      ".env",
+      "a.ts",
+      "hosts.yml",
+      ".config",
+      "gh",
+      ".docker",
+      "config.json",
+      "credentials",
+      ".gem",
+      "notes.txt",
+      "id_rsa",
+      "prod.tfvars",
+    );
+    fc.assert(
+      fc.property(fc.array(seg, { minLength: 0, maxLength: 4 }), seg, (dirs, name) => {
+        const dir = dirs.join("/");
+        const full = dir === "" ? name : `${dir}/${name}`;
+        if (isDenylistedPath(full)) expect(denylistedInWalk(dir, denylistedDir(dir), name)).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
