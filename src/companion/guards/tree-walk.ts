@@ -74,9 +74,11 @@ function secretFact(subject: string, abs: string, workspace: string, how: string
   };
 }
 
-function loadIgnores(dir: string, gitignore: boolean): Ignore | null {
+function loadIgnores(dir: string, gitignore: boolean, present: readonly Dirent[]): Ignore | null {
   let ig: Ignore | null = null;
   for (const name of gitignore ? [".gitignore", ...IGNORE_FILES] : IGNORE_FILES) {
+    // Only the ignore files the directory listing shows are read (a failed open costs an exception).
+    if (!present.some((e) => e.name === name)) continue;
     let text: string;
     try {
       text = readFileSync(`${dir}/${name}`, "utf8");
@@ -145,16 +147,16 @@ export function walkFact(
   let count = 0;
   while (stack.length > 0) {
     const frame = stack.pop() as Frame;
-    let ignores = frame.ignores;
-    if (style.ignoreFiles) {
-      const ig = loadIgnores(frame.dir, useGitignore);
-      if (ig !== null) ignores = [...ignores, { base: frame.dir, ig }];
-    }
     let entries: Dirent[];
     try {
       entries = readdirSync(frame.dir, { withFileTypes: true });
     } catch {
       continue;
+    }
+    let ignores = frame.ignores;
+    if (style.ignoreFiles) {
+      const ig = loadIgnores(frame.dir, useGitignore, entries);
+      if (ig !== null) ignores = [...ignores, { base: frame.dir, ig }];
     }
     const dirRel = judgedPath(frame.dir, workspace);
     const dirSecret = style.content && denylistedDir(dirRel);
