@@ -35,8 +35,10 @@ function workspace() {
   put("README.md", "# bench\n");
   put(".gitignore", "vendor/\n");
   put(".env", "API_KEY=x\n");
-  for (let d = 0; d < 100; d++) for (let f = 0; f < 20; f++) put(`src/m${d}/f${f}.ts`, `export const f${f} = ${d};\n`);
-  for (let d = 0; d < 300; d++) for (let f = 0; f < 50; f++) put(`vendor/p${d}/lib/i${f}.js`, "module.exports = 1;\n");
+  for (let d = 0; d < 100; d++)
+    for (let f = 0; f < 20; f++) put(`src/m${d}/f${f}.ts`, `export const f${f} = ${d};\n`);
+  for (let d = 0; d < 300; d++)
+    for (let f = 0; f < 50; f++) put(`vendor/p${d}/lib/i${f}.js`, "module.exports = 1;\n");
   for (let f = 0; f < 1500; f++) put(`docs/d${f % 30}/page${f}.md`, "text\n");
   for (let f = 0; f < 1496; f++) put(`tests/t${f % 40}/case${f}.test.ts`, "it('x', () => {});\n");
   symlinkSync(join(ws, "src", "m0"), join(ws, "src-link"));
@@ -70,7 +72,8 @@ function pct(xs, p) {
 function measure(pol, ws, disk, tool, input, n) {
   const call = { tool, input, cwd: ws };
   let action = "";
-  for (let i = 0; i < Math.min(50, n); i++) action = judgeCall(pol, call, { hasUI: true }, disk).record.action;
+  for (let i = 0; i < Math.min(50, n); i++)
+    action = judgeCall(pol, call, { hasUI: true }, disk).record.action;
   const times = [];
   for (let i = 0; i < n; i++) {
     const t0 = process.hrtime.bigint();
@@ -122,7 +125,8 @@ for (const [label, set, n] of [
   }
 }
 rmSync(root, { recursive: true, force: true });
-const worst = (k) => Math.max(...rows.filter((r) => r.kind === k && r.disk.action === "allow").map((r) => r.disk.p99));
+const worst = (k) =>
+  Math.max(...rows.filter((r) => r.kind === k && r.disk.action === "allow").map((r) => r.disk.p99));
 const result = {
   date: started.toISOString(),
   machine: `${cpus().length} vCPU ${cpus()[0]?.model ?? "?"}, Node ${process.version}, load ${load.toFixed(2)} → ${loadavg()[0].toFixed(2)}`,
@@ -134,4 +138,6 @@ const result = {
   rows,
 };
 writeFileSync(join(here, "fs-resolve-results.json"), `${JSON.stringify(result, null, 2)}\n`);
-console.log(`worst allowed single p99 ${result.worst_allowed_single_p99_ms} ms, walk p99 ${result.worst_allowed_walk_p99_ms} ms (${files} files)`);
+console.log(
+  `worst allowed single p99 ${result.worst_allowed_single_p99_ms} ms, walk p99 ${result.worst_allowed_walk_p99_ms} ms (${files} files)`,
+);

@@ -27,9 +27,7 @@ describe("companion facts at the edge", () => {
     const d = await device();
     await allowCatPolicy(d);
     const base = { action: "ask" as const, rule: null, capability: "exec" as const, risk: "low" as const };
-    const plain = await d.decide(
-      request({ tool: "bash", input: { command: "git status" }, local: base }),
-    );
+    const plain = await d.decide(request({ tool: "bash", input: { command: "git status" }, local: base }));
     expect(await plain.json()).toMatchObject({ decision: "allow", rule: "status" });
 
     const raised = await d.decide(
