@@ -1,11 +1,14 @@
 // The companion's side of the one decision core (src/policy: judgeCall + verdictOf, the same functions the
 // edge calls): local policy, emergency controls and grants decide at once; otherwise a person is asked.
+
+import { type DiskCheck, factLine } from "../policy/call-facts.ts";
 import type { GrantRule } from "../policy/grants.ts";
 import type { DecisionRecord, EmergencyControls } from "../policy/index.ts";
 import { judgeCall } from "../policy/judge-call.ts";
 import { ungatedPolicy } from "../policy/ungated.ts";
 import { verdictOf } from "../policy/verdict.ts";
 import type { LocalDecisionEvent as AuditEvent } from "../protocol/audit.ts";
+import { diskCheck } from "./guards/disk-view.ts";
 import { formatLoadErrors, type PolicyState } from "./policy-state.ts";
 import { type AgentToolCall, type CompanionDecision, type DecisionRecordView, denied } from "./tool-call.ts";
 
@@ -13,7 +16,13 @@ export type { AgentToolCall, CompanionDecision } from "./tool-call.ts";
 
 /** Asks a person through the edge. Resolves with their answer, or a deny that says why there is none. */
 export interface Approver {
-  ask(call: AgentToolCall, record: DecisionRecord, timeoutMs: number): Promise<CompanionDecision>;
+  /** `facts`: what the companion found on disk (one line each), sent so the edge and the card see them. */
+  ask(
+    call: AgentToolCall,
+    record: DecisionRecord,
+    timeoutMs: number,
+    facts?: readonly string[],
+  ): Promise<CompanionDecision>;
 }
 
 export interface DecideDeps {
@@ -30,7 +39,11 @@ export interface DecideDeps {
   promptTimeoutMs: number;
   /** `return`: hand an `ask` back to the agent (Claude Code's own prompt) instead of asking the phone. */
   askMode?: "approver" | "return";
+  /** How paths are resolved at decision time: the real filesystem unless a test supplies its own view. */
+  disk?: DiskCheck;
 }
+
+const realDisk = diskCheck();
 
 export function auditEventOf(
   call: AgentToolCall,
@@ -78,7 +91,7 @@ function withRule(decision: CompanionDecision, record: DecisionRecord): Companio
 export function decideLocally(
   call: AgentToolCall,
   deps: Omit<DecideDeps, "approver">,
-): { decision: CompanionDecision } | { ask: DecisionRecord; timeoutMs: number } {
+): { decision: CompanionDecision } | { ask: DecisionRecord; timeoutMs: number; facts: string[] } {
   const state = deps.policy(call.cwd);
   if (!state.ok) {
     return {
@@ -93,11 +106,14 @@ export function decideLocally(
   const policy = ungated ?? state.policy;
   // Audit says "ungated" only for a call that really skipped the local layers.
   const audited = call.ungated === true && ungated === null ? { ...call, ungated: false } : call;
+  const disk = deps.disk ?? realDisk;
   const judged = judgeCall(
     policy,
     { tool: call.tool, input: call.input, cwd: call.cwd, agent: call.agent.id },
     { hasUI },
+    disk,
   );
+  const facts = judged.facts.map(factLine);
   const verdict = verdictOf({
     record: judged.record,
     emergency: deps.emergency?.(),
@@ -116,6 +132,7 @@ export function decideLocally(
       {
         hasUI: true,
       },
+      disk,
     ).record;
     if (asked.action === "ask") {
       deps.audit?.(auditEventOf(audited, record));
@@ -131,7 +148,7 @@ export function decideLocally(
   if (verdict.action === "ask") {
     // A policy file's `timeout` can shorten the wait, never lengthen it past the hook's own budget.
     const fromPolicy = policy.confirmTimeoutMs ?? Number.POSITIVE_INFINITY;
-    return { ask: record, timeoutMs: Math.min(deps.promptTimeoutMs, fromPolicy) };
+    return { ask: record, timeoutMs: Math.min(deps.promptTimeoutMs, fromPolicy), facts };
   }
   if (verdict.source === "grant" || verdict.source === "session_grant") {
     deps.audit?.(auditEventOf(audited, record, verdict.action, verdict.source, verdict.grant?.id));
@@ -207,7 +224,7 @@ export async function decideToolCall(call: AgentToolCall, deps: DecideDeps): Pro
         record,
       );
     }
-    const answer = await deps.approver.ask(call, record, local.timeoutMs);
+    const answer = await deps.approver.ask(call, record, local.timeoutMs, local.facts);
     return withRule(answer, record);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

@@ -10,7 +10,11 @@ import { type AgentToolCall, type CompanionDecision, denied } from "./tool-call.
 /** Fields that carry file contents: the edge needs the scope, never the bytes (non-negotiable 4). */
 const CONTENT_FIELDS = ["content", "old_string", "new_string", "edits", "new_source"];
 
-export function toDecisionRequest(call: AgentToolCall, record: DecisionRecord): DecisionRequest {
+export function toDecisionRequest(
+  call: AgentToolCall,
+  record: DecisionRecord,
+  facts: readonly string[] = [],
+): DecisionRequest {
   const input: Record<string, unknown> = { ...call.input };
   for (const field of CONTENT_FIELDS) {
     const value = input[field];
@@ -23,7 +27,13 @@ export function toDecisionRequest(call: AgentToolCall, record: DecisionRecord): 
     tool: call.tool,
     input,
     cwd: call.cwd,
-    local: { action: record.action, rule: record.rule, capability: record.capability, risk: record.risk },
+    local: {
+      action: record.action,
+      rule: record.rule,
+      capability: record.capability,
+      risk: record.risk,
+      ...(facts.length > 0 ? { facts: facts.slice(0, 8).map((f) => f.slice(0, 500)) } : {}),
+    },
   };
 }
 
@@ -87,8 +97,13 @@ export class EdgeApprover implements Approver {
    * Long-polls POST /v1/decisions with the same call until it is decided: each POST waits up to the edge's
    * long poll and asking again keeps the call held; once this side stops asking, the edge abandons it.
    */
-  async ask(call: AgentToolCall, record: DecisionRecord, timeoutMs: number): Promise<CompanionDecision> {
-    let request = toDecisionRequest(call, record);
+  async ask(
+    call: AgentToolCall,
+    record: DecisionRecord,
+    timeoutMs: number,
+    facts: readonly string[] = [],
+  ): Promise<CompanionDecision> {
+    let request = toDecisionRequest(call, record, facts);
     const deadline = companionWaitDeadline(Date.now(), timeoutMs);
     // Give up and deny: withdraw the call first, so no later answer is recorded as an allow.
     const giveUp = async (decision: CompanionDecision) => {

@@ -1,16 +1,23 @@
 // One agent tool call → the policy's record and its grant units. The tool name goes through the one
 // name table first (Claude Code's `Bash` is the shell, Codex's `apply_patch` one edit per file); a call
 // that stands for several canonical calls is judged by its strictest part, and its units are all parts'.
+// Input fields the table does not know, and — where the caller can look at the disk (the companion) —
+// what the call's paths really are, are facts that raise an allow to a question for a person.
 
+import { type CallFact, type DiskCheck, raiseForFacts } from "./call-facts.ts";
 import type { CompiledPolicy } from "./compiled.ts";
 import { decide } from "./decide.ts";
+import { diskTargetsOf } from "./disk-targets.ts";
 import { bound, type GrantUnit, grantUnitsOf } from "./grant-units.ts";
+import { normalizePath, resolvePath } from "./paths.ts";
 import { canonicalCalls } from "./tool-names.ts";
 import { actionRank, type DecideOptions, type DecisionRecord, type Risk, type ToolCall } from "./types.ts";
 
 export interface JudgedCall {
   record: DecisionRecord;
   units: GrantUnit[];
+  /** What raised the record above what its text alone gets: unknown fields, paths as the disk has them. */
+  facts: CallFact[];
 }
 
 const RISK_RANK: Record<Risk, number> = { low: 0, medium: 1, high: 2 };
@@ -21,16 +28,49 @@ function stricterRecord(a: DecisionRecord, b: DecisionRecord): DecisionRecord {
   return RISK_RANK[b.risk] > RISK_RANK[a.risk] ? b : a;
 }
 
-export function judgeCall(policy: CompiledPolicy, call: ToolCall, opts: DecideOptions): JudgedCall {
+/**
+ * Judges a call. `disk` (the companion's look at the real filesystem) adds what the text cannot show;
+ * the edge, which cannot see the disk, passes none and takes the companion's facts from its request.
+ */
+/** The edge's side: the companion's facts (it looked at the disk) raise the record and the units alike. */
+export function withReportedFacts(judged: JudgedCall, lines: readonly string[], hasUI: boolean): JudgedCall {
+  if (lines.length === 0) return judged;
+  const facts = lines.map((reason) => ({ subject: null, reason }));
+  const record = raiseForFacts(judged.record, facts, hasUI);
+  return {
+    record: { ...record, justification: `${lines[0]} — ${record.justification}` },
+    units: judged.units.map((u) => ({ ...u, coverable: false, wider: [] })),
+    facts: [...judged.facts, ...facts],
+  };
+}
+
+export function judgeCall(
+  policy: CompiledPolicy,
+  call: ToolCall,
+  opts: DecideOptions,
+  disk?: DiskCheck,
+): JudgedCall {
   const parts = canonicalCalls(call.tool, call.input);
   let record: DecisionRecord | undefined;
   const units: GrantUnit[] = [];
+  const facts: CallFact[] = [];
   for (const part of parts) {
-    const canonical: ToolCall = { ...call, tool: part.tool, input: part.input };
-    const r = decide(policy, canonical, opts);
+    // A tool's own working directory (Codex's `workdir`) is where the call runs: judged there, not in the session's.
+    const cwd = part.cwd === undefined ? call.cwd : resolvePath(normalizePath(call.cwd), part.cwd);
+    const canonical: ToolCall = { ...call, tool: part.tool, input: part.input, cwd };
+    let r = decide(policy, canonical, opts);
+    const partFacts: CallFact[] = part.notUnderstood.map((reason) => ({ subject: null, reason }));
+    if (disk !== undefined && r.action !== "hidden" && r.action !== "deny")
+      partFacts.push(...disk(diskTargetsOf(canonical), canonical.cwd));
+    r = raiseForFacts(r, partFacts, opts.hasUI);
+    facts.push(...partFacts);
     record = record === undefined ? r : stricterRecord(record, r);
-    units.push(...grantUnitsOf(canonical));
+    // What a fact raised, no allow grant covers: a grant may do what a plain allow rule could, no more.
+    const partUnits = grantUnitsOf(canonical);
+    units.push(
+      ...(partFacts.length === 0 ? partUnits : partUnits.map((u) => ({ ...u, coverable: false, wider: [] }))),
+    );
   }
   // canonicalCalls always yields at least one part.
-  return { record: record as DecisionRecord, units: bound(units) };
+  return { record: record as DecisionRecord, units: bound(units), facts };
 }

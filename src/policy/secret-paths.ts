@@ -4,59 +4,10 @@
 import { hasGlob, segmentMayMatch } from "./glob-match.ts";
 import { Lru } from "./lru.ts";
 import { basename, normalizePath } from "./paths.ts";
+import { SECRET_FAMILIES, type SecretFamily } from "./secret-families.ts";
 
-/**
- * Patterns: a bare name matches that file name anywhere; `name*`/`*.ext` are file-name globs; a
- * trailing `/` matches a directory (or `a/b/` a directory path) anywhere in the path; a pattern
- * with an inner `/` matches that path suffix. These are never read or served by the companion.
- */
-export const DENYLIST_PATTERNS: readonly string[] = [
-  ".env",
-  ".env.*",
-  ".npmrc",
-  ".netrc",
-  ".pypirc",
-  ".pgpass",
-  ".my.cnf",
-  ".git-credentials",
-  ".vault-token",
-  ".htpasswd",
-  ".credentials*",
-  "*.pem",
-  "*.key",
-  "*.p12",
-  "*.pfx",
-  "*.ppk",
-  "*.tfvars",
-  "terraform.tfstate*",
-  "id_rsa*",
-  "id_dsa*",
-  "id_ecdsa*",
-  "id_ed25519*",
-  "id_xmss*",
-  "kubeconfig",
-  "*.kubeconfig",
-  "auth.json",
-  "models.json",
-  "credentials*",
-  "secrets/",
-  ".ssh/",
-  ".aws/",
-  ".azure/",
-  ".kube/",
-  ".gnupg/",
-  ".password-store/",
-  ".config/gcloud/",
-  ".airlock/",
-  ".docker/config.json",
-  ".config/gh/hosts.yml",
-  // CI checkouts keep a token in the repository's configuration (http.*.extraheader, remote URLs).
-  ".git/config",
-  // A process's environment (/proc/self/environ, /proc/<pid>/environ) holds its tokens.
-  "environ",
-  // Shell and REPL histories hold what was typed, passwords and exported tokens included.
-  ".*_history",
-];
+/** Every denylisted pattern, family by family (secret-families.ts): never read or served by the companion. */
+export const DENYLIST_PATTERNS: readonly string[] = SECRET_FAMILIES.flatMap((f) => f.patterns);
 
 /**
  * The capability-prompt rubric's escalators: names that only suggest a secret. They raise a read's
@@ -149,6 +100,7 @@ function compilePattern(pattern: string): CompiledPattern {
 }
 
 const DENYLIST = DENYLIST_PATTERNS.map(compilePattern);
+const FAMILY_PATTERNS = SECRET_FAMILIES.map((f) => ({ family: f, compiled: f.patterns.map(compilePattern) }));
 const ESCALATORS = RISK_ESCALATOR_PATTERNS.map(compilePattern);
 const PROTECTED = PROTECTED_WRITE_PATTERNS.map(compilePattern);
 // `.env.example` and friends are templates meant to be committed; they are not secrets. Nor is
@@ -157,6 +109,11 @@ const TEMPLATE = /^\.env\.(example|sample|template|dist)$/i;
 const SOURCE_CODE =
   /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs|py|rb|go|rs|java|kt|kts|swift|c|h|cc|cpp|hpp|cs|php|scala|vue|svelte|md|mdx|css|scss|html)$/i;
 const notSecret = (name: string): boolean => TEMPLATE.test(name) || SOURCE_CODE.test(name);
+
+/** A file name that says source code or prose (`env.ts`, `README.md`): never a secret by its name. */
+export function namesSourceCode(name: string): boolean {
+  return SOURCE_CODE.test(name);
+}
 
 function segmentsOf(relOrAbsPath: string): string[] {
   return normalizePath(relOrAbsPath)
@@ -196,6 +153,16 @@ export function isDenylistedPath(relOrAbsPath: string): boolean {
   return (verdictOf(relOrAbsPath) & DENIED) !== 0;
 }
 
+/** The secret family a denylisted path belongs to (for explain and the phone card); null when none. */
+export function secretFamilyOf(relOrAbsPath: string): SecretFamily | null {
+  if (!isDenylistedPath(relOrAbsPath)) return null;
+  const segs = segmentsOf(relOrAbsPath);
+  for (const { family, compiled } of FAMILY_PATTERNS)
+    if (compiled.some((p) => p.test(segs, (segment, k) => (p.literal[k] as (s: string) => boolean)(segment))))
+      return family;
+  return null;
+}
+
 /** True when a path (relative or absolute) names a likely secret: denylisted or escalated to high risk. */
 export function isSecretPath(relOrAbsPath: string): boolean {
   return (verdictOf(relOrAbsPath) & (DENIED | ESCALATED)) !== 0;
@@ -221,4 +188,28 @@ export function globMayBeDenylisted(globPath: string, forWrite = false): boolean
   const patterns = forWrite ? [...PROTECTED, ...DENYLIST] : DENYLIST;
   // A template such as .env.example is not a secret, but a glob matching it may match .env.local.
   return patterns.some((p) => p.test(segs, (segment, k) => segmentMayMatch(segment, p.parts[k] as string)));
+}
+
+// For a walk: which file names can only be secret together with their parent path (`.git/config`).
+const SUFFIX_LAST = new Set(
+  DENYLIST_PATTERNS.filter((p) => !p.endsWith("/") && p.includes("/")).map((p) =>
+    p.slice(p.lastIndexOf("/") + 1).toLowerCase(),
+  ),
+);
+const SUFFIX_GLOB = [...SUFFIX_LAST].some((n) => n.includes("*"));
+
+/**
+ * The denylist split for a tree walk, same answers as isDenylistedPath on `dir/name`: a directory is
+ * judged once (`secrets/`, `.ssh/`), a file by its name (cached across directories), and only names that
+ * end a path pattern (`config` of `.git/config`) by the whole path.
+ */
+export function denylistedInWalk(dirRel: string, dirSecret: boolean, name: string): boolean {
+  if (dirSecret || isDenylistedPath(name)) return true;
+  if (!SUFFIX_GLOB && !SUFFIX_LAST.has(name.toLowerCase())) return false;
+  return isDenylistedPath(dirRel === "" || dirRel === "." ? name : `${dirRel}/${name}`);
+}
+
+/** Whether everything below a directory is on the denylist (a `secrets/` or `.ssh/` anywhere in it). */
+export function denylistedDir(dirRel: string): boolean {
+  return dirRel !== "" && dirRel !== "." && isDenylistedPath(`${dirRel}/_`);
 }

@@ -1,16 +1,25 @@
 // The one table from agents' tool names (Claude Code, Codex, Pi, MCP) to Airlock's canonical tools and
 // the input fields policy reads. The companion's adapters and the edge both map through it, so `Bash`
 // sent straight to POST /v1/decisions is judged as the shell it is, never as "an unknown tool".
+// Every field of every mapped tool is known here: one that is not (a new agent version's option, a
+// field that would change what runs) makes the call not understood, so it is never allowed unasked.
 // No imports: hook entry points load this file without the policy engine.
 
 export interface CanonicalCall {
   /** Canonical (Pi) name: read, write, edit, bash, grep, find, ls, webfetch, session.*, ui.*, or the tool's own name. */
   tool: string;
   input: Record<string, unknown>;
+  /** The directory the call runs in when the tool names one (Codex's `workdir`); else the session's. */
+  cwd?: string;
+  /** Why the call is not understood (an unknown field, a shell that is not bash); empty when it is. */
+  notUnderstood: string[];
 }
 
 type Input = Record<string, unknown>;
 type Mapper = (input: Input) => CanonicalCall[];
+
+/** Field the canonical input carries for fields an agent's mapping did not know, so a re-mapping sees them. */
+export const UNKNOWN_FIELDS = "unknown_fields";
 
 function str(input: Input, key: string): string | undefined {
   const v = input[key];
@@ -22,19 +31,98 @@ function pick(entries: Input): Input {
   return Object.fromEntries(Object.entries(entries).filter(([, v]) => v !== undefined));
 }
 
-function one(tool: string, input: Input): CanonicalCall[] {
-  return [{ tool, input }];
+function unknownOf(input: Input, known: ReadonlySet<string>): string[] {
+  const out: string[] = [];
+  for (const k of Object.keys(input)) if (!known.has(k)) out.push(k);
+  const carried = input[UNKNOWN_FIELDS];
+  if (Array.isArray(carried)) for (const k of carried) if (typeof k === "string") out.push(k);
+  return out;
 }
 
-/** A shell command as a string (Claude Code) or an argv array (Codex's `shell`). */
-function commandText(input: Input): string | undefined {
-  const c = input.command ?? input.cmd;
+function notUnderstoodFields(tool: string, fields: readonly string[]): string[] {
+  if (fields.length === 0) return [];
+  const names = fields
+    .slice(0, 5)
+    .map((f) => `\`${f.slice(0, 60)}\``)
+    .join(", ");
+  return [
+    `the ${tool} input field${fields.length > 1 ? "s" : ""} ${names} ${fields.length > 1 ? "are" : "is"} not one Airlock knows, so the call is not understood`,
+  ];
+}
+
+/** A mapper for an agent tool with a known field set: unknown fields travel along and are reported. */
+function fields(
+  tool: string,
+  known: readonly string[],
+  map: (input: Input) => Omit<CanonicalCall, "notUnderstood"> & { notUnderstood?: string[] },
+): Mapper {
+  const set = new Set(known);
+  return (input) => {
+    const unknown = unknownOf(input, set);
+    const c = map(input);
+    const out: CanonicalCall = {
+      ...c,
+      input: unknown.length > 0 ? { ...c.input, [UNKNOWN_FIELDS]: unknown } : c.input,
+      notUnderstood: [...(c.notUnderstood ?? []), ...notUnderstoodFields(tool, unknown)],
+    };
+    return [out];
+  };
+}
+
+/** A shell word list as bash text, each word quoted so the text parses back to the same words. */
+function quoteArgv(argv: readonly string[]): string {
+  return argv
+    .map((w) => (/^[A-Za-z0-9_./=:,+@%-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`))
+    .join(" ");
+}
+
+/** A shell command as a string (Claude Code, Pi) or an argv array (Codex's `shell`). */
+function commandText(c: unknown): string | undefined {
   if (typeof c === "string") return c;
-  if (Array.isArray(c) && c.every((x) => typeof x === "string")) return c.join(" ");
+  if (Array.isArray(c) && c.every((x) => typeof x === "string")) return quoteArgv(c);
   return undefined;
 }
 
-const shell: Mapper = (input) => one("bash", pick({ command: commandText(input) }));
+const BASH_SHELLS = /^(\/usr)?(\/local)?(\/bin\/)?bash$/;
+
+/** Codex's escalation request: run outside its sandbox. */
+function escalated(input: Input): boolean | undefined {
+  if (input.with_escalated_permissions === true) return true;
+  const s = input.sandbox_permissions;
+  return s === undefined || s === "use_default" ? undefined : true;
+}
+
+function shellCall(
+  command: unknown,
+  workdir: unknown,
+  extra: { shell?: unknown; escalated?: boolean | undefined; background?: unknown },
+): Omit<CanonicalCall, "notUnderstood"> & { notUnderstood: string[] } {
+  const notUnderstood: string[] = [];
+  if (extra.shell !== undefined && !(typeof extra.shell === "string" && BASH_SHELLS.test(extra.shell)))
+    notUnderstood.push(
+      `the command runs under \`${String(extra.shell).slice(0, 60)}\`, not bash, whose syntax Airlock judges`,
+    );
+  if (workdir !== undefined && typeof workdir !== "string")
+    notUnderstood.push("the working directory is not a string");
+  const wd = typeof workdir === "string" && workdir !== "" ? workdir : undefined;
+  if (wd?.startsWith("~"))
+    notUnderstood.push("the working directory starts with `~`, which the tool does not expand");
+  if (extra.escalated === true)
+    notUnderstood.push(
+      "the call asks to run outside the agent's sandbox (escalated permissions), which a person must see",
+    );
+  return {
+    tool: "bash",
+    input: pick({
+      command: commandText(command),
+      workdir: wd,
+      escalated: extra.escalated,
+      background: extra.background === true ? true : undefined,
+    }),
+    ...(wd !== undefined ? { cwd: wd } : {}),
+    notUnderstood,
+  };
+}
 
 /** The files an apply_patch envelope touches, with what it does to each. */
 export function patchTargets(patch: string): { op: "add" | "update" | "delete" | "move"; path: string }[] {
@@ -55,49 +143,151 @@ export function patchTargets(patch: string): { op: "add" | "update" | "delete" |
 
 /** A patch can touch several files: one canonical call per file, and every one must be allowed. */
 const applyPatch: Mapper = (input) => {
+  const unknown = notUnderstoodFields(
+    "apply_patch",
+    unknownOf(input, new Set(["command", "patch", "input", "workdir"])),
+  );
   const patch =
     [input.command, input.patch, input.input].find((v): v is string => typeof v === "string") ?? "";
   const targets = patchTargets(patch);
+  const workdir = typeof input.workdir === "string" && input.workdir !== "" ? input.workdir : undefined;
+  const at = workdir === undefined ? {} : { cwd: workdir };
   // A patch whose files cannot be read is an edit of an unknown path (dynamic, never auto-allowed).
-  if (targets.length === 0) return one("edit", {});
-  return targets.map((t) => ({ tool: t.op === "update" ? "edit" : "write", input: { path: t.path } }));
+  if (targets.length === 0)
+    return [{ tool: "edit", input: pick({ workdir }), notUnderstood: unknown, ...at }];
+  return targets.map((t) => ({
+    tool: t.op === "update" ? "edit" : "write",
+    input: pick({ path: t.path, workdir }),
+    notUnderstood: unknown,
+    ...at,
+  }));
 };
 
 /** Bookkeeping tools with no effect outside the agent's session: low risk, they never page the phone. */
 const session =
   (tool: string): Mapper =>
-  () =>
-    one(tool, {});
+  () => [{ tool, input: {}, notUnderstood: [] }];
 
-const identity: Mapper = (input) => one("", input);
+/** A canonical tool, as Pi, Airlock's MCP server and direct callers send it: its own known fields. */
+const canonical = (tool: string, known: readonly string[]): Mapper =>
+  fields(tool, [...known, UNKNOWN_FIELDS], (i) => {
+    if (tool !== "bash") {
+      const wd = typeof i.workdir === "string" && i.workdir !== "" ? { cwd: i.workdir } : {};
+      return { tool: "", input: i, ...wd };
+    }
+    const { [UNKNOWN_FIELDS]: _carried, ...rest } = i;
+    const c = shellCall(i.command, i.workdir, { escalated: i.escalated === true ? true : undefined });
+    return { ...c, tool: "", input: { ...rest, ...c.input } };
+  });
+
+const CLAUDE_GREP = [
+  "pattern",
+  "path",
+  "glob",
+  "type",
+  "output_mode",
+  "-i",
+  "-n",
+  "-A",
+  "-B",
+  "-C",
+  "-r",
+  "context",
+  "head_limit",
+  "offset",
+  "multiline",
+];
+const CODEX_SHELL = [
+  "command",
+  "workdir",
+  "timeout",
+  "timeout_ms",
+  "with_escalated_permissions",
+  "sandbox_permissions",
+  "justification",
+];
 
 /**
- * Agent tool name → canonical calls. Canonical names map to themselves (`identity` keeps the name).
+ * Agent tool name → canonical calls. Canonical names map to themselves (`canonical` keeps the name).
  * Names absent here are unknown tools: capability `tool`, and a grant covers only their exact input.
  */
 const TABLE: Readonly<Record<string, Mapper>> = {
   // Pi and Airlock's own MCP server already speak the canonical names.
-  read: identity,
-  write: identity,
-  edit: identity,
-  bash: identity,
-  grep: identity,
-  find: identity,
-  ls: identity,
-  webfetch: identity,
+  read: canonical("read", ["path", "file_path", "offset", "limit"]),
+  write: canonical("write", ["path", "file_path", "content"]),
+  edit: canonical("edit", [
+    "path",
+    "file_path",
+    "oldText",
+    "newText",
+    "edits",
+    "old_string",
+    "new_string",
+    "replace_all",
+  ]),
+  bash: canonical("bash", ["command", "timeout", "workdir", "escalated", "background", "description"]),
+  grep: canonical("grep", ["pattern", "path", "glob", "type", "ignoreCase", "literal", "context", "limit"]),
+  find: canonical("find", ["pattern", "path", "limit"]),
+  ls: canonical("ls", ["path", "limit"]),
+  webfetch: canonical("webfetch", ["url", "prompt", "query", "allowed_domains", "blocked_domains"]),
   // Claude Code
-  Bash: shell,
-  Read: (i) => one("read", pick({ path: str(i, "file_path"), offset: i.offset, limit: i.limit })),
-  Write: (i) => one("write", pick({ path: str(i, "file_path"), content: i.content })),
-  Edit: (i) => one("edit", pick({ path: str(i, "file_path") })),
-  MultiEdit: (i) => one("edit", pick({ path: str(i, "file_path") })),
-  NotebookEdit: (i) => one("edit", pick({ path: str(i, "notebook_path") })),
-  Grep: (i) => one("grep", pick({ pattern: str(i, "pattern"), path: str(i, "path"), glob: str(i, "glob") })),
-  Glob: (i) => one("find", pick({ pattern: str(i, "pattern"), path: str(i, "path") })),
-  LS: (i) => one("ls", pick({ path: str(i, "path") })),
-  WebFetch: (i) => one("webfetch", pick({ url: str(i, "url") })),
+  Bash: fields(
+    "Bash",
+    ["command", "description", "timeout", "run_in_background", "dangerouslyDisableSandbox"],
+    (i) =>
+      shellCall(i.command, undefined, {
+        escalated: i.dangerouslyDisableSandbox === true ? true : undefined,
+        background: i.run_in_background,
+      }),
+  ),
+  Read: fields("Read", ["file_path", "offset", "limit", "pages"], (i) => ({
+    tool: "read",
+    input: pick({ path: str(i, "file_path"), offset: i.offset, limit: i.limit }),
+  })),
+  Write: fields("Write", ["file_path", "content"], (i) => ({
+    tool: "write",
+    input: pick({ path: str(i, "file_path"), content: i.content }),
+  })),
+  Edit: fields("Edit", ["file_path", "old_string", "new_string", "replace_all"], (i) => ({
+    tool: "edit",
+    input: pick({ path: str(i, "file_path") }),
+  })),
+  MultiEdit: fields("MultiEdit", ["file_path", "edits"], (i) => ({
+    tool: "edit",
+    input: pick({ path: str(i, "file_path") }),
+  })),
+  NotebookEdit: fields(
+    "NotebookEdit",
+    ["notebook_path", "new_source", "cell_id", "cell_type", "edit_mode"],
+    (i) => ({
+      tool: "edit",
+      input: pick({ path: str(i, "notebook_path") }),
+    }),
+  ),
+  // Grep walks the tree (ripgrep): its path and the filters that decide which files are read.
+  Grep: fields("Grep", CLAUDE_GREP, (i) => ({
+    tool: "grep",
+    input: pick({
+      pattern: str(i, "pattern"),
+      path: str(i, "path"),
+      glob: str(i, "glob"),
+      type: str(i, "type"),
+    }),
+  })),
+  Glob: fields("Glob", ["pattern", "path"], (i) => ({
+    tool: "find",
+    input: pick({ pattern: str(i, "pattern"), path: str(i, "path") }),
+  })),
+  LS: fields("LS", ["path", "ignore"], (i) => ({ tool: "ls", input: pick({ path: str(i, "path") }) })),
+  WebFetch: fields("WebFetch", ["url", "prompt"], (i) => ({
+    tool: "webfetch",
+    input: pick({ url: str(i, "url") }),
+  })),
   // A search goes to the search provider, not to a URL the model chose: http with a dynamic host.
-  WebSearch: (i) => one("webfetch", pick({ query: str(i, "query"), allowed_domains: i.allowed_domains })),
+  WebSearch: fields("WebSearch", ["query", "allowed_domains", "blocked_domains"], (i) => ({
+    tool: "webfetch",
+    input: pick({ query: str(i, "query"), allowed_domains: i.allowed_domains }),
+  })),
   TodoWrite: session("session.todo_write"),
   TaskCreate: session("session.task_create"),
   TaskGet: session("session.task_get"),
@@ -110,11 +300,61 @@ const TABLE: Readonly<Record<string, Mapper>> = {
   ExitPlanMode: session("ui.exit_plan_mode"),
   AskUserQuestion: session("ui.ask_user_question"),
   // Codex
-  shell,
-  local_shell: shell,
-  exec_command: shell,
+  shell: fields("shell", CODEX_SHELL, (i) => shellCall(i.command, i.workdir, { escalated: escalated(i) })),
+  shell_command: fields("shell_command", [...CODEX_SHELL, "login"], (i) =>
+    shellCall(i.command, i.workdir, { escalated: escalated(i) }),
+  ),
+  exec_command: fields(
+    "exec_command",
+    [
+      "cmd",
+      "workdir",
+      "shell",
+      "login",
+      "tty",
+      "yield_time_ms",
+      "max_output_tokens",
+      "timeout",
+      "timeout_ms",
+      "with_escalated_permissions",
+      "sandbox_permissions",
+      "justification",
+    ],
+    (i) => shellCall(i.cmd, i.workdir, { shell: i.shell, escalated: escalated(i) }),
+  ),
+  // The Responses API's local shell: an action with argv, its directory and environment.
+  local_shell: (i) => {
+    const a = (typeof i.action === "object" && i.action !== null ? i.action : i) as Input;
+    const known = new Set([
+      "type",
+      "command",
+      "working_directory",
+      "workdir",
+      "timeout_ms",
+      "timeout",
+      "env",
+      "user",
+    ]);
+    const unknown = [
+      ...unknownOf(i, new Set(["action", "command", "workdir", "timeout_ms", "timeout"])),
+      ...(a === i ? [] : unknownOf(a, known)),
+    ];
+    const c = shellCall(a.command, a.working_directory ?? a.workdir, {});
+    const env = a.env;
+    if (env !== undefined && !(typeof env === "object" && env !== null && Object.keys(env).length === 0))
+      c.notUnderstood.push(
+        "the command runs with an environment the tool sets, which Airlock does not judge",
+      );
+    if (a.user !== undefined && a.user !== null) c.notUnderstood.push("the command runs as another user");
+    c.notUnderstood.push(...notUnderstoodFields("local_shell", unknown));
+    return [c];
+  },
   apply_patch: applyPatch,
   update_plan: session("session.update_plan"),
+  view_image: fields("view_image", ["path"], (i) => ({
+    tool: "read",
+    input: pick({ path: str(i, "path") }),
+  })),
 };
 
 export function isKnownTool(name: string): boolean {
@@ -125,8 +365,8 @@ export function isKnownTool(name: string): boolean {
 export function canonicalCalls(name: string, input: Input): CanonicalCall[] {
   const mapper = Object.hasOwn(TABLE, name) ? TABLE[name] : undefined;
   // mcp__server__tool and any other tool keep their own name (capability "tool").
-  if (!mapper) return one(name, input);
-  return mapper(input).map((c) => (c.tool === "" ? { tool: name, input: c.input } : c));
+  if (!mapper) return [{ tool: name, input, notUnderstood: [] }];
+  return mapper(input).map((c) => (c.tool === "" ? { ...c, tool: name } : c));
 }
 
 /** The canonical name of an agent tool name when it maps to exactly one tool (`Bash` → `bash`), else itself. */

@@ -54,6 +54,12 @@ export const DecisionRequest = z.strictObject({
       rule: z.string().max(500).transform(redactText).nullable(),
       capability: Capability,
       risk: Risk,
+      /**
+       * What the companion found on disk (a symlink to a secret, a hard link, another git repository) or
+       * in fields no mapping knows: one line each. They only ever make the edge stricter (at least ask, no
+       * allow grant covers the call), so a companion may state them for its own calls. Redacted on the way in.
+       */
+      facts: z.array(z.string().max(500).transform(redactText)).max(8).optional(),
     })
     .optional(),
 });

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
+import { type CallFact, factLine } from "../../policy/call-facts.ts";
 import {
   type CompiledPolicy,
   compilePolicy,
@@ -16,6 +17,7 @@ import {
 } from "../../policy/index.ts";
 import { type Command, type CommandIo, ExitCode } from "../command.ts";
 import { parseCommandArgs, UsageError } from "../command-args.ts";
+import { diskCheck } from "../guards/disk-view.ts";
 import { formatLoadError, parseConfigArg, readConfigArgs, sourcesFor } from "./policy-sources.ts";
 
 const CONFIG_HELP = `  --config [LAYER:]FILE  Use only these files, lowest layer first (repeatable). LAYER is
@@ -29,9 +31,11 @@ function compileOrReport(sources: PolicySource[], io: CommandIo): CompiledPolicy
   return null;
 }
 
-function renderRecord(r: DecisionRecord): string {
+function renderRecord(r: DecisionRecord, facts: readonly CallFact[] = []): string {
   const lines = [
     `action:     ${r.action}`,
+    // Where a path or a field refused the allow: the path and the reason, on one line.
+    ...(facts[0] ? [`why:        ${factLine(facts[0])}`] : []),
     `layer:      ${r.layer}`,
     `rule:       ${r.rule ?? "(none)"}`,
     `capability: ${r.capability} (${r.risk.toUpperCase()} risk: ${r.justification})`,
@@ -78,9 +82,14 @@ Options:
 ${CONFIG_HELP}
                          Without --config: ~/.agents, ~/.pi/agent, ~/.airlock, <repo>/.pi, <repo>/.airlock.
   --no-ui                Decide as if no person can answer (ask becomes deny unless headless_ask: allow)
+  --no-disk              Judge the text only: do not resolve paths on this machine's filesystem
   --declared-host HOST   A host in the declared http scope (repeatable)
   --agent NAME           Agent identity seen by conditions as \`agent\`
   --json                 Print the record as JSON
+
+Paths are resolved on this machine as the companion resolves them when it decides: symlinks, hard
+links, globs, recursive walks and git's repository discovery. When one refuses the allow, \`why:\`
+names the path and the reason.
 
 Exit codes: 0 allow or ask, 1 deny or hidden, 2 bad arguments, 3 policy could not be loaded.`,
   async run(args, io) {
@@ -90,6 +99,7 @@ Exit codes: 0 allow or ask, 1 deny or hidden, 2 bad arguments, 3 policy could no
       cwd: { type: "string" },
       config: { type: "string", multiple: true },
       "no-ui": { type: "boolean" },
+      "no-disk": { type: "boolean" },
       "declared-host": { type: "string", multiple: true },
       agent: { type: "string" },
       json: { type: "boolean" },
@@ -118,14 +128,19 @@ Exit codes: 0 allow or ask, 1 deny or hidden, 2 bad arguments, 3 policy could no
       ...(values.agent ? { agent: values.agent } : {}),
     };
     // Through the agent tool-name table, as a hook judges it (Claude Code's `Bash` is the shell).
-    const { record, units } = judgeCall(policy, call, {
-      hasUI: !values["no-ui"],
-      ...(values["declared-host"] ? { declaredHosts: values["declared-host"] } : {}),
-    });
+    const { record, units, facts } = judgeCall(
+      policy,
+      call,
+      {
+        hasUI: !values["no-ui"],
+        ...(values["declared-host"] ? { declaredHosts: values["declared-host"] } : {}),
+      },
+      values["no-disk"] ? undefined : diskCheck({ env: io.env }),
+    );
     io.stdout(
       values.json
-        ? `${JSON.stringify(record, null, 2)}\n`
-        : `${renderRecord(record)}${record.action === "ask" ? renderGrant(units) : ""}`,
+        ? `${JSON.stringify(facts.length > 0 ? { ...record, why: factLine(facts[0] as CallFact) } : record, null, 2)}\n`
+        : `${renderRecord(record, facts)}${record.action === "ask" ? renderGrant(units) : ""}`,
     );
     return record.action === "deny" || record.action === "hidden" ? ExitCode.failure : ExitCode.ok;
   },

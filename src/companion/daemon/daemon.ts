@@ -252,7 +252,7 @@ export class Daemon {
 
   #approver(): Approver {
     return {
-      ask: async (call, record, timeoutMs) => {
+      ask: async (call, record, timeoutMs, facts) => {
         if (this.#connection.state === "revoked") {
           return denied(
             'Airlock denied this call: it needs approval, but this device was revoked; pair again with "airlock pair <code>"',
@@ -261,7 +261,7 @@ export class Daemon {
         }
         // The edge has been gone past the grace period: say so now rather than make the agent wait for nothing.
         if (this.#edgeDown !== null) return this.#unreachable(this.#edgeDown);
-        const request = toDecisionRequest(call, record);
+        const request = toDecisionRequest(call, record, facts);
         const deadline = companionWaitDeadline(Date.now(), timeoutMs);
         // The journal is on disk: it keeps the redacted input the edge sees, never file contents.
         this.#journal.put({

@@ -50,6 +50,8 @@ export function precogHooks(env: Env, backend: PrecogBackend): PrecogHooks {
     servingInput: async (toolInput, cwd) => {
       // Observation only (`_TOOL_CACHE=0`) or read futures only (`_COMMAND_FUTURES=0`): nothing is rewritten.
       if (!switches.enabled || !switches.toolCache || !switches.commandFutures) return undefined;
+      // A command with its own working directory (Codex's `workdir`) runs elsewhere than the futures warmed here.
+      if (toolInput.workdir !== undefined) return undefined;
       const command = toolInput.command;
       // The built-in classes, or a plain command the daemon may know from permissions.yaml.
       if (typeof command !== "string" || !(classOf(command) || PLAIN_COMMAND.test(command))) return undefined;

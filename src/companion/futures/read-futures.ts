@@ -1,8 +1,7 @@
-// Read futures: the bytes of one repo-local file, taken under the guards (I5–I9) and served only while the
-// file's identity (device, inode, size, mtime, ctime) is unchanged.
-import { constants } from "node:fs";
-import { lstat, open } from "node:fs/promises";
-import { resolveWorkspacePath } from "../guards/index.ts";
+// Read futures: the bytes of one repo-local file, opened through the one guard (openInside: I5–I9, no
+// hard links, no symlinks out, no secrets) and served only while the file's identity (device, inode, size,
+// mtime, ctime) is unchanged.
+import { openInside, readOpened } from "../guards/index.ts";
 import { imageMimeOf } from "../image-kind.ts";
 
 export interface FileIdentity {
@@ -72,50 +71,49 @@ export async function warmRead(
   requested: string,
   maxFileBytes: number,
 ): Promise<ReadFuture | { refused: WarmRefusal; detail: string }> {
-  const resolved = await resolveWorkspacePath(root, requested);
-  if (!resolved.ok) return { refused: "guard", detail: resolved.reason };
   const started = performance.now();
-  const handle = await open(resolved.absolute, constants.O_RDONLY | constants.O_NOFOLLOW).catch(
-    () => undefined,
-  );
-  if (!handle) return { refused: "missing", detail: "cannot open" };
-  try {
-    const info = await handle.stat({ bigint: true });
-    if (!info.isFile()) return { refused: "not-a-file", detail: "not a regular file" };
-    // I8: larger files are skipped, never truncated.
-    if (info.size > BigInt(maxFileBytes)) return { refused: "too-large", detail: `${info.size} bytes` };
-    const bytes = await handle.readFile();
-    // The file grew between stat and read: what was read is not what the identity describes.
-    if (BigInt(bytes.length) !== info.size) return { refused: "too-large", detail: "changed while read" };
-    // I9: a NUL byte anywhere in the (bounded) first pass is a binary file.
-    if (bytes.includes(0)) return { refused: "binary", detail: "contains a NUL byte" };
-    // Read tools show images as attachments, not text: never a text future.
-    if (imageMimeOf(bytes)) return { refused: "image", detail: "image file" };
-    return {
-      kind: "read",
-      root,
-      relative: resolved.relative,
-      absolute: resolved.absolute,
-      bytes,
-      identity: identityOf(info),
-      warmedAt: Date.now(),
-      coldMs: performance.now() - started,
-    };
-  } finally {
-    await handle.close();
+  const opened = await openInside(root, requested);
+  if (!opened.ok) {
+    if (opened.code === "ENOENT" || opened.code === "ENOTDIR")
+      return { refused: "missing", detail: "cannot open" };
+    if (opened.code === "EISDIR") return { refused: "not-a-file", detail: opened.reason };
+    return { refused: "guard", detail: opened.reason };
   }
+  const info = opened.stat;
+  // I8: larger files are skipped, never truncated.
+  const read = await readOpened(opened, maxFileBytes);
+  if ("refused" in read)
+    return { refused: read.refused === "secret" ? "guard" : "too-large", detail: read.reason };
+  const { bytes } = read;
+  // I9: a NUL byte anywhere in the (bounded) first pass is a binary file.
+  if (bytes.includes(0)) return { refused: "binary", detail: "contains a NUL byte" };
+  // Read tools show images as attachments, not text: never a text future.
+  if (imageMimeOf(bytes)) return { refused: "image", detail: "image file" };
+  return {
+    kind: "read",
+    root,
+    relative: opened.relative,
+    absolute: opened.absolute,
+    bytes,
+    identity: identityOf(info),
+    warmedAt: Date.now(),
+    coldMs: performance.now() - started,
+  };
 }
 
 export type ReadValidation = { ok: true } | { ok: false; reason: "guard" | "stale" };
 
 /**
- * Serve-time check for a read of `requested`: the guard still resolves it to the future's real path (so a
- * path swapped to a symlink elsewhere misses), and the file's identity is unchanged.
+ * Serve-time check for a read of `requested`, through the same opener: it still opens the future's very
+ * file (a path swapped to a symlink elsewhere, or a name replaced by a hard link, misses), and the opened
+ * file's identity is unchanged.
  */
 export async function validateRead(future: ReadFuture, requested: string): Promise<ReadValidation> {
-  const resolved = await resolveWorkspacePath(future.root, requested);
-  if (!resolved.ok || resolved.absolute !== future.absolute) return { ok: false, reason: "guard" };
-  const info = await lstat(future.absolute, { bigint: true }).catch(() => undefined);
-  if (!info?.isFile()) return { ok: false, reason: "stale" };
-  return sameIdentity(identityOf(info), future.identity) ? { ok: true } : { ok: false, reason: "stale" };
+  const opened = await openInside(future.root, requested);
+  if (!opened.ok) return { ok: false, reason: opened.code === "ENOENT" ? "stale" : "guard" };
+  await opened.handle.close();
+  if (opened.absolute !== future.absolute) return { ok: false, reason: "guard" };
+  return sameIdentity(identityOf(opened.stat), future.identity)
+    ? { ok: true }
+    : { ok: false, reason: "stale" };
 }

@@ -9,6 +9,7 @@ import {
   judgeCall,
   verdictOf,
 } from "../../policy/index.ts";
+import { withReportedFacts } from "../../policy/judge-call.ts";
 import { type Action, stricter } from "../../policy/types.ts";
 import type { DecisionRequest } from "../../protocol/decisions.ts";
 
@@ -27,15 +28,17 @@ export function judgeAtEdge(policy: CompiledPolicy, request: DecisionRequest): J
     { tool: request.tool, input: request.input, cwd: request.cwd ?? "/", agent: request.agent.id },
     { hasUI: true },
   );
-  const { record } = judged;
   const local = request.local;
   if (!local) return judged;
+  // The companion looked at the disk, which the edge cannot: its facts raise the call whatever rule matched.
+  const raised = withReportedFacts(judged, local.facts ?? [], true);
+  const { record, units } = raised;
   // An account rule that matches decides (account policy wins over local layers); otherwise the edge is
   // never looser than the companion's local verdict.
   const accountRuled = record.layer === "account" && record.rule !== null;
   const action = accountRuled ? record.action : stricter(record.action, local.action);
   const risk = RISK_RANK[local.risk] > RISK_RANK[record.risk] ? local.risk : record.risk;
-  return { record: { ...record, action, risk }, units: judged.units };
+  return { record: { ...record, action, risk }, units, facts: raised.facts };
 }
 
 /**

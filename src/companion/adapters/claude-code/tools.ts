@@ -8,5 +8,7 @@ export interface MappedTool {
 
 /** Claude Code's tools each map to exactly one canonical call (`Bash` → `bash`, `Read` → `read` …). */
 export function mapClaudeTool(name: string, input: Record<string, unknown>): MappedTool {
-  return canonicalCalls(name, input)[0] ?? { tool: name, input };
+  const c = canonicalCalls(name, input)[0];
+  // The canonical input carries what the judge needs again (a workdir, fields no mapping knows).
+  return c === undefined ? { tool: name, input } : { tool: c.tool, input: c.input };
 }

@@ -6,5 +6,6 @@ import type { MappedTool } from "../claude-code/tools.ts";
 export { patchTargets };
 
 export function mapCodexTool(name: string, input: Record<string, unknown>): MappedTool[] {
-  return canonicalCalls(name, input);
+  // The canonical input carries what the judge needs again (the workdir, fields no mapping knows).
+  return canonicalCalls(name, input).map((c) => ({ tool: c.tool, input: c.input }));
 }

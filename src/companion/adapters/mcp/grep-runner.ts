@@ -26,9 +26,11 @@ export class GrepRunner {
     this.#timeoutMs = timeoutMs;
   }
 
-  run(absolute: string, relative: string, args: GrepArgs): Promise<ToolResult> {
-    if (!existsSync(fileURLToPath(WORKER))) return grepTool(absolute, relative, args);
-    const job = this.#queue.then(() => this.#runOne({ id: this.#nextId++, absolute, relative, args }));
+  run(workspace: string, absolute: string, relative: string, args: GrepArgs): Promise<ToolResult> {
+    if (!existsSync(fileURLToPath(WORKER))) return grepTool(workspace, absolute, relative, args);
+    const job = this.#queue.then(() =>
+      this.#runOne({ id: this.#nextId++, workspace, absolute, relative, args }),
+    );
     this.#queue = job.catch(() => undefined);
     return job;
   }

@@ -1,9 +1,9 @@
 // `grep`: a regex or literal search over guarded files, walked in Node (no ripgrep needed), skipping
-// symlinks, binaries, node_modules/, .git/ and every denylisted path.
-import { constants } from "node:fs";
-import { open, readdir, stat } from "node:fs/promises";
+// symlinks, binaries, node_modules/, .git/ and every denylisted path; each file is opened through the one
+// guard (openInside), so a hard link or a swapped-in symlink is never searched.
+import { readdir, stat } from "node:fs/promises";
 import { basename, join, matchesGlob } from "node:path";
-import { servingRefusal } from "../../guards/index.ts";
+import { openInside, readOpened, servingRefusal } from "../../guards/index.ts";
 import { ToolFailure, type ToolResult, textResult } from "./tool-result.ts";
 import { formatSize, MAX_BYTES, truncateHead, truncateLine } from "./truncate.ts";
 
@@ -52,18 +52,18 @@ async function* walk(
   }
 }
 
-async function readText(absolute: string): Promise<string[] | undefined> {
-  const handle = await open(absolute, constants.O_RDONLY | constants.O_NOFOLLOW).catch(() => undefined);
-  if (!handle) return undefined;
-  try {
-    const info = await handle.stat();
-    if (!info.isFile() || info.size > MAX_SEARCH_FILE_BYTES) return undefined;
-    const buffer = await handle.readFile();
-    if (buffer.subarray(0, 8192).includes(0)) return undefined;
-    return buffer.toString("utf8").replace(/\r\n/g, "\n").replace(/\r/g, "\n").split("\n");
-  } finally {
-    await handle.close();
-  }
+/** A file's lines, or why the guard refused it (a hard link, a symlink out, a secret); undefined to skip. */
+async function readText(
+  workspace: string,
+  absolute: string,
+): Promise<string[] | { refused: string } | undefined> {
+  const opened = await openInside(workspace, absolute);
+  if (!opened.ok) return opened.code === undefined ? { refused: opened.reason } : undefined;
+  const read = await readOpened(opened, MAX_SEARCH_FILE_BYTES);
+  if (!("bytes" in read)) return read.refused === "secret" ? { refused: read.reason } : undefined;
+  const buffer = read.bytes;
+  if (buffer.subarray(0, 8192).includes(0)) return undefined;
+  return buffer.toString("utf8").replace(/\r\n/g, "\n").replace(/\r/g, "\n").split("\n");
 }
 
 function globMatches(glob: string, rel: string): boolean {
@@ -71,7 +71,12 @@ function globMatches(glob: string, rel: string): boolean {
   return glob.includes("/") ? matchesGlob(rel, glob) : matchesGlob(basename(rel), glob);
 }
 
-export async function grepTool(absolute: string, relative: string, args: GrepArgs): Promise<ToolResult> {
+export async function grepTool(
+  workspace: string,
+  absolute: string,
+  relative: string,
+  args: GrepArgs,
+): Promise<ToolResult> {
   const regex = compile(args);
   const info = await stat(absolute).catch(() => undefined);
   if (!info) throw new ToolFailure("Path not found");
@@ -91,8 +96,11 @@ export async function grepTool(absolute: string, relative: string, args: GrepArg
   let linesTruncated = false;
   for await (const [abs, rel] of files) {
     if (args.glob && !globMatches(args.glob, shown(rel))) continue;
-    const lines = await readText(abs);
-    if (!lines) continue;
+    const lines = await readText(workspace, abs);
+    // One file asked for by name says why it is refused; a refused file in a walk is skipped.
+    if (lines !== undefined && !Array.isArray(lines) && !isDir)
+      throw new ToolFailure(`Refused by Airlock: ${lines.refused}`);
+    if (!Array.isArray(lines)) continue;
     const matches: Match[] = [];
     lines.forEach((text, i) => {
       if (i === lines.length - 1 && text === "") return;

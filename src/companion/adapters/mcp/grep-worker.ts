@@ -6,13 +6,14 @@ import { errorResult, ToolFailure } from "./tool-result.ts";
 
 export interface GrepJob {
   id: number;
+  workspace: string;
   absolute: string;
   relative: string;
   args: GrepArgs;
 }
 
 parentPort?.on("message", (job: GrepJob) => {
-  void grepTool(job.absolute, job.relative, job.args)
+  void grepTool(job.workspace, job.absolute, job.relative, job.args)
     .catch((error: unknown) =>
       errorResult(error instanceof ToolFailure ? error.message : "grep failed unexpectedly"),
     )

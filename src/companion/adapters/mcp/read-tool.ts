@@ -1,5 +1,5 @@
 // `read`: a guarded file's text (line window, Pi's truncation notices) or an image attachment.
-import { openInside } from "../../guards/index.ts";
+import { openInside, readOpened } from "../../guards/index.ts";
 import { imageMimeOf } from "../../image-kind.ts";
 import { ToolFailure, type ToolResult, textResult } from "./tool-result.ts";
 import { formatSize, MAX_BYTES, truncateHead } from "./truncate.ts";
@@ -15,25 +15,20 @@ const MAX_FILE_BYTES = 64 * 1024 * 1024;
 
 async function readGuarded(workspace: string, absolute: string): Promise<Buffer> {
   // Open first, then check what was opened: a path swapped between the guard's check and the
-  // open (a directory replaced by a symlink) is caught on the descriptor itself.
+  // open (a directory replaced by a symlink, a name replaced by a hard link) is caught on the descriptor.
   const opened = await openInside(workspace, absolute);
   if (!opened.ok) {
     if (opened.code === "ENOENT" || opened.code === "ENOTDIR") throw new ToolFailure("File not found");
+    if (opened.code === "EISDIR") throw new ToolFailure("Path is a directory; use ls");
     if (opened.code !== undefined && opened.code !== "ELOOP")
       throw new ToolFailure(`Cannot open file (${opened.code})`);
     throw new ToolFailure(`Refused by Airlock: ${opened.reason}`);
   }
-  const handle = opened.handle;
-  try {
-    const stat = await handle.stat();
-    if (stat.isDirectory()) throw new ToolFailure("Path is a directory; use ls");
-    if (!stat.isFile()) throw new ToolFailure("Not a regular file");
-    if (stat.size > MAX_FILE_BYTES)
-      throw new ToolFailure(`File is ${formatSize(stat.size)}, too large to read`);
-    return await handle.readFile();
-  } finally {
-    await handle.close();
-  }
+  const read = await readOpened(opened, MAX_FILE_BYTES);
+  if ("bytes" in read) return read.bytes;
+  if (read.refused === "too-large")
+    throw new ToolFailure(`File is ${formatSize(Number(opened.stat.size))}, too large to read`);
+  throw new ToolFailure(`Refused by Airlock: ${read.reason}`);
 }
 
 /** Reads `absolute` (resolved by the path guard inside `workspace`) as Pi's read tool does. */

@@ -177,7 +177,9 @@ export function createGovernedServer(options: GovernedServerOptions): GovernedSe
       annotations: { readOnlyHint: true },
     },
     (args, extra) =>
-      govern("grep", args, args.path ?? ".", extra.requestId, (r) => grep.run(r.absolute, r.relative, args)),
+      govern("grep", args, args.path ?? ".", extra.requestId, (r) =>
+        grep.run(options.workspace, r.absolute, r.relative, args),
+      ),
   );
 
   registered.ls = server.registerTool(

@@ -1,0 +1,178 @@
+// The companion's look at the disk for one decision: every target the policy derived from the call
+// (files, globs, walks, `cd` directories, git's repository discovery) resolved on the real filesystem
+// now, as the command would meet it. It answers with facts that make the call need a person; none
+// means the text told the truth. Used by the hook, the daemon and `airlock policy explain` alike.
+import { closeSync, openSync, readSync } from "node:fs";
+import { resolve } from "node:path";
+import type { CallFact, DiskCheck, DiskTarget } from "../../policy/call-facts.ts";
+import { holdsPrivateKey, KEY_SNIFF_MAX_BYTES } from "../../policy/secret-families.ts";
+import { isDenylistedPath, isProtectedWritePath, secretFamilyOf } from "../../policy/secret-paths.ts";
+import { expandGlob } from "./bash-glob.ts";
+import { discoverRepository, type Repository, repositoryAt } from "./git-discovery.ts";
+import { isWithin, realPathOf } from "./real-path.ts";
+import { shownPath, WALK_BOUND, walkFact } from "./tree-walk.ts";
+
+const MAX_GLOB_PATHS = 1_000;
+
+export interface DiskViewOptions {
+  /** The environment the agent's shell has (CDPATH, GIT_DIR); the deciding process's own by default. */
+  env?: NodeJS.ProcessEnv;
+  walkBound?: number;
+}
+
+function holdsKey(path: string, size: number): boolean {
+  if (size === 0 || size > KEY_SNIFF_MAX_BYTES) return false;
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch {
+    return false;
+  }
+  try {
+    const buf = Buffer.alloc(size);
+    const n = readSync(fd, buf, 0, size, 0);
+    return holdsPrivateKey(buf.subarray(0, n).toString("latin1"));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+interface Context {
+  cwd: string;
+  workspace: string;
+  env: NodeJS.ProcessEnv;
+  walkBound: number;
+  ownRepo?: Repository | null;
+}
+
+/** One concrete path (no glob left): what reading or writing it really touches. */
+function pathFacts(access: "read" | "write", lexical: string, subject: string, ctx: Context): CallFact[] {
+  const r = realPathOf(lexical);
+  if (!r.ok) return [{ subject, reason: `cannot be resolved (${r.reason})` }];
+  const { real, stat } = r;
+  const facts: CallFact[] = [];
+  const where = shownPath(real, ctx.workspace);
+  if (real !== lexical) {
+    if (access === "read" && isDenylistedPath(real) && !isDenylistedPath(lexical)) {
+      const family = secretFamilyOf(real);
+      facts.push({
+        subject,
+        reason: `is a link to \`${where}\`, a secret${family ? ` (${family.family})` : ""}`,
+      });
+    } else if (access === "write" && isProtectedWritePath(real) && !isProtectedWritePath(lexical))
+      facts.push({
+        subject,
+        reason: `is a link to \`${where}\`, a file that holds secrets or decides what runs`,
+      });
+    if (isWithin(ctx.cwd, lexical) && !isWithin(ctx.workspace, real))
+      facts.push({ subject, reason: `leads out of the workspace through a symlink, to \`${real}\`` });
+  }
+  if (stat?.isFile()) {
+    if (stat.nlink > 1)
+      facts.push({
+        subject,
+        reason: `has ${stat.nlink - 1} other name${stat.nlink > 2 ? "s" : ""} (a hard link), which may be a secret such as ~/.aws/credentials`,
+      });
+    else if (access === "read" && !isDenylistedPath(real) && holdsKey(real, stat.size))
+      facts.push({ subject, reason: "holds a private key" });
+  }
+  return facts;
+}
+
+function ownRepository(ctx: Context): Repository | null {
+  if (ctx.ownRepo === undefined) ctx.ownRepo = discoverRepository(ctx.cwd);
+  return ctx.ownRepo;
+}
+
+function gitFacts(t: Extract<DiskTarget, { kind: "git" }>, ctx: Context): CallFact[] {
+  // GIT_DIR in the agent's environment names the repository as surely as --git-dir does.
+  const envDir = ctx.env.GIT_DIR;
+  const named = t.gitDir ?? (envDir ? resolve(t.dir, envDir) : null);
+  const repo = named !== null ? repositoryAt(named) : discoverRepository(t.dir);
+  if (repo === null) return [];
+  const own = ownRepository(ctx);
+  if (own !== null && own.commonDir === repo.commonDir) return [];
+  const at = shownPath(repo.gitDir, ctx.workspace);
+  return [
+    {
+      subject: t.shown,
+      reason: `git would use the repository at \`${at}\`, not the workspace's own; its configuration can run programs (core.fsmonitor, hooks, aliases)`,
+    },
+  ];
+}
+
+function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
+  switch (t.kind) {
+    case "unknown":
+      return [{ subject: t.shown, reason: t.reason }];
+    case "cd": {
+      const cdpath = ctx.env.CDPATH;
+      const word = t.shown.replace(/^\S+\s+/, "");
+      if (cdpath && !/^\.{1,2}(\/|$)/.test(word))
+        return [
+          {
+            subject: t.shown,
+            reason: "CDPATH is set, so `cd` may enter a directory other than the one named",
+          },
+        ];
+      return [];
+    }
+    case "git":
+      return gitFacts(t, ctx);
+    case "walk": {
+      const r = realPathOf(t.root);
+      if (!r.ok) return [{ subject: t.shown, reason: `cannot be resolved (${r.reason})` }];
+      if (r.stat === null) return [];
+      if (!r.stat.isDirectory()) return t.style.content ? pathFacts("read", t.root, t.shown, ctx) : [];
+      if (isWithin(ctx.cwd, t.root) && !isWithin(ctx.workspace, r.real))
+        return [
+          { subject: t.shown, reason: `leads out of the workspace through a symlink, to \`${r.real}\`` },
+        ];
+      const f = walkFact(r.real, t.style, ctx.workspace, t.shown, ctx.walkBound);
+      return f === null ? [] : [f];
+    }
+    case "path": {
+      if (!t.glob) return pathFacts(t.access, t.path, t.shown, ctx);
+      // Quotes or escapes in a glob word hide which characters bash expands: not judged from the value.
+      if (/['"\\]/.test(t.shown))
+        return [
+          { subject: t.shown, reason: "a glob with quoted or escaped parts, which Airlock does not expand" },
+        ];
+      const e = expandGlob(t.path, MAX_GLOB_PATHS);
+      if ("unknown" in e) return [{ subject: t.shown, reason: e.unknown }];
+      const out: CallFact[] = [];
+      for (const p of e.paths) {
+        const where = shownPath(p, ctx.workspace);
+        if (t.access === "read" ? isDenylistedPath(where) : isProtectedWritePath(where)) {
+          const family = secretFamilyOf(where);
+          out.push({
+            subject: t.shown,
+            reason: `the glob matches \`${where}\`, ${t.access === "read" ? `a secret${family ? ` (${family.family})` : ""}` : "a file that holds secrets or decides what runs"}`,
+          });
+        } else out.push(...pathFacts(t.access, p, `${t.shown} → ${where}`, ctx));
+        if (out.length > 0) return out;
+      }
+      return out;
+    }
+  }
+}
+
+/** A DiskCheck over the real filesystem. */
+export function diskCheck(options: DiskViewOptions = {}): DiskCheck {
+  return (targets, callCwd) => {
+    if (targets.length === 0) return [];
+    const real = realPathOf(callCwd);
+    const ctx: Context = {
+      cwd: callCwd,
+      workspace: real.ok ? real.real : callCwd,
+      env: options.env ?? process.env,
+      walkBound: options.walkBound ?? WALK_BOUND,
+    };
+    const facts: CallFact[] = [];
+    for (const t of targets) {
+      facts.push(...targetFacts(t, ctx));
+      if (facts.length >= 4) break;
+    }
+    return facts;
+  };
+}

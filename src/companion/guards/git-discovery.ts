@@ -1,0 +1,102 @@
+// Git's repository discovery, as git does it from a directory: at each level up to the filesystem root,
+// a `.git` directory, a `.git` file (`gitdir: …`, a linked worktree or submodule), or the directory
+// itself being a bare repository. Looser than git where git would refuse (ownership, ceilings): finding
+// a repository git would not use only makes a decision stricter.
+import { lstatSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { dirname, isAbsolute, join, resolve } from "node:path";
+
+export interface Repository {
+  /** The repository directory git would use. */
+  gitDir: string;
+  /** Where its shared configuration lives (a linked worktree's main repository), real path. */
+  commonDir: string;
+}
+
+function isDir(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function isFile(p: string): boolean {
+  try {
+    return statSync(p).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function real(p: string): string {
+  try {
+    return realpathSync.native(p);
+  } catch {
+    return p;
+  }
+}
+
+/** The common directory a git directory shares (itself, or where its `commondir` file points). */
+function commonDirOf(gitDir: string): string {
+  try {
+    const to = readFileSync(join(gitDir, "commondir"), "utf8").trim();
+    if (to !== "") return real(isAbsolute(to) ? to : resolve(gitDir, to));
+  } catch {
+    // no commondir: the directory is its own
+  }
+  return real(gitDir);
+}
+
+/** A directory git would take for a repository: a HEAD, and objects and refs (its own or shared). */
+export function looksLikeGitDir(p: string): boolean {
+  if (!isFile(join(p, "HEAD"))) return false;
+  if (isFile(join(p, "commondir"))) return true;
+  return isDir(join(p, "objects")) && isDir(join(p, "refs"));
+}
+
+/** The repository git names in a `.git` file, or null when the file says none. */
+function gitFileTarget(file: string): string | null {
+  try {
+    const m = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(file, "utf8").slice(0, 4096));
+    if (!m?.[1]) return null;
+    return isAbsolute(m[1]) ? m[1] : resolve(dirname(file), m[1]);
+  } catch {
+    return null;
+  }
+}
+
+export function repositoryAt(gitDir: string): Repository {
+  return { gitDir: real(gitDir), commonDir: commonDirOf(gitDir) };
+}
+
+/** The repository git discovers from `dir`, or null when there is none up to the root. */
+export function discoverRepository(dir: string): Repository | null {
+  let d = real(dir);
+  for (;;) {
+    const dotGit = join(d, ".git");
+    let kind: "dir" | "file" | null = null;
+    try {
+      const s = lstatSync(dotGit);
+      kind = s.isDirectory()
+        ? "dir"
+        : s.isFile()
+          ? "file"
+          : s.isSymbolicLink()
+            ? isDir(dotGit)
+              ? "dir"
+              : "file"
+            : null;
+    } catch {
+      kind = null;
+    }
+    if (kind === "dir" && looksLikeGitDir(dotGit)) return repositoryAt(dotGit);
+    if (kind === "file") {
+      const target = gitFileTarget(dotGit);
+      if (target !== null && looksLikeGitDir(target)) return repositoryAt(target);
+    }
+    if (looksLikeGitDir(d)) return repositoryAt(d);
+    const up = dirname(d);
+    if (up === d) return null;
+    d = up;
+  }
+}

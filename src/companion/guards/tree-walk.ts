@@ -1,0 +1,236 @@
+// A recursive reader's walk, done at decision time the way the program would do it (dotfiles or not,
+// ignore files or not, links followed or not), looking for what it must not reach: a secret, a file
+// with another name (a hard link), a link leading out of the workspace. Bounded: a walk bigger than
+// the bound is itself a reason to ask.
+import {
+  closeSync,
+  type Dirent,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  realpathSync,
+  statSync,
+} from "node:fs";
+import { matchesGlob, relative } from "node:path";
+import ignore, { type Ignore } from "ignore";
+import type { CallFact, WalkStyle } from "../../policy/call-facts.ts";
+import { holdsPrivateKey, KEY_SNIFF_MAX_BYTES } from "../../policy/secret-families.ts";
+import {
+  denylistedDir,
+  denylistedInWalk,
+  isDenylistedPath,
+  namesSourceCode,
+  secretFamilyOf,
+} from "../../policy/secret-paths.ts";
+import { isWithin } from "./real-path.ts";
+
+/** Entries a decision walks before it asks instead. */
+export const WALK_BOUND = 20_000;
+
+/** Shorter than the shortest private key header (`-----BEGIN PRIVATE KEY-----`). */
+const MIN_KEY_BYTES = 27;
+
+function sniffKey(path: string, size: number): boolean {
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch {
+    return false;
+  }
+  try {
+    const buf = Buffer.alloc(size);
+    return holdsPrivateKey(buf.subarray(0, readSync(fd, buf, 0, size, 0)).toString("latin1"));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const VCS_DIRS = new Set([".git", ".hg", ".svn", ".bzr", ".jj", ".sl"]);
+const IGNORE_FILES = [".ignore", ".rgignore"];
+
+interface Frame {
+  dir: string;
+  ignores: readonly { base: string; ig: Ignore }[];
+}
+
+/** A path as the denylist judges it: workspace-relative inside the workspace, absolute outside. */
+function judgedPath(abs: string, workspace: string): string {
+  if (abs === workspace) return "";
+  return abs.startsWith(`${workspace}/`) ? abs.slice(workspace.length + 1) : abs;
+}
+
+/** What a person reads for a path: workspace-relative inside it, absolute outside. */
+export function shownPath(abs: string, workspace: string): string {
+  return isWithin(workspace, abs) ? relative(workspace, abs) || "." : abs;
+}
+
+function secretFact(subject: string, abs: string, workspace: string, how: string): CallFact {
+  const family = secretFamilyOf(isWithin(workspace, abs) ? relative(workspace, abs) : abs);
+  return {
+    subject,
+    reason: `${how} reaches \`${shownPath(abs, workspace)}\`, a secret${family ? ` (${family.family}: ${family.why})` : ""}`,
+  };
+}
+
+function loadIgnores(dir: string, gitignore: boolean, present: readonly Dirent[]): Ignore | null {
+  let ig: Ignore | null = null;
+  for (const name of gitignore ? [".gitignore", ...IGNORE_FILES] : IGNORE_FILES) {
+    // Only the ignore files the directory listing shows are read (a failed open costs an exception).
+    if (!present.some((e) => e.name === name)) continue;
+    let text: string;
+    try {
+      text = readFileSync(`${dir}/${name}`, "utf8");
+    } catch {
+      continue;
+    }
+    ig ??= ignore();
+    ig.add(text);
+  }
+  return ig;
+}
+
+/** Deepest ignore file first, as ripgrep ranks them: the first that decides wins. */
+function ignored(ignores: Frame["ignores"], abs: string, isDir: boolean): boolean {
+  for (let i = ignores.length - 1; i >= 0; i--) {
+    const { base, ig } = ignores[i] as { base: string; ig: Ignore };
+    const rel = relative(base, abs);
+    if (rel === "" || rel.startsWith("..")) continue;
+    const r = ig.test(isDir ? `${rel}/` : rel);
+    if (r.unignored) return false;
+    if (r.ignored) return true;
+  }
+  return false;
+}
+
+function inGitRepository(dir: string): boolean {
+  let d = dir;
+  for (;;) {
+    try {
+      lstatSync(`${d}/.git`);
+      return true;
+    } catch {
+      const up = d.slice(0, d.lastIndexOf("/")) || "/";
+      if (up === d) return false;
+      d = up;
+    }
+  }
+}
+
+function onlyMatches(only: readonly string[], name: string, rel: string): boolean {
+  if (only.length === 0) return true;
+  return only.some((g) => {
+    try {
+      return g.includes("/") ? matchesGlob(rel, g) : matchesGlob(name, g);
+    } catch {
+      return true;
+    }
+  });
+}
+
+/**
+ * Walks `root` (real path) as `style` says and returns the first thing that makes the walk need a
+ * person, or null when nothing it reaches is a secret, a hard link or a link out.
+ */
+export function walkFact(
+  root: string,
+  style: WalkStyle,
+  workspace: string,
+  subject: string,
+  bound = WALK_BOUND,
+): CallFact | null {
+  const how = style.content ? "the recursive read" : "the walk";
+  const useGitignore = style.ignoreFiles && inGitRepository(root);
+  const stack: Frame[] = [{ dir: root, ignores: [] }];
+  const seen = new Set<string>();
+  let count = 0;
+  while (stack.length > 0) {
+    const frame = stack.pop() as Frame;
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(frame.dir, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    let ignores = frame.ignores;
+    if (style.ignoreFiles) {
+      const ig = loadIgnores(frame.dir, useGitignore, entries);
+      if (ig !== null) ignores = [...ignores, { base: frame.dir, ig }];
+    }
+    const dirRel = judgedPath(frame.dir, workspace);
+    const dirSecret = style.content && denylistedDir(dirRel);
+    for (const e of entries) {
+      if (++count > bound)
+        return {
+          subject,
+          reason: `${how} covers more than ${bound.toLocaleString("en")} entries, more than Airlock checks`,
+        };
+      const name = e.name;
+      if (!style.hidden && name.startsWith(".")) continue;
+      const abs = `${frame.dir}/${name}`;
+      let isDir = e.isDirectory();
+      let isFile = e.isFile();
+      let target = abs;
+      if (e.isSymbolicLink()) {
+        if (!style.follow) continue;
+        try {
+          target = realpathSync.native(abs);
+          const s = statSync(target);
+          isDir = s.isDirectory();
+          isFile = s.isFile();
+        } catch {
+          continue;
+        }
+        if (!isWithin(workspace, target))
+          return {
+            subject,
+            reason: `${how} follows \`${shownPath(abs, workspace)}\`, a link out of the workspace to \`${target}\``,
+          };
+      }
+      if (isDir) {
+        if (style.skipVcs && VCS_DIRS.has(name)) continue;
+        if (style.ignoreFiles && ignored(ignores, abs, true)) continue;
+        if (target !== abs) {
+          if (seen.has(target)) continue;
+          seen.add(target);
+        }
+        stack.push({ dir: target, ignores });
+        continue;
+      }
+      if (!isFile || !style.content) continue;
+      if (style.ignoreFiles && ignored(ignores, abs, false)) continue;
+      if (style.only.length > 0 && !onlyMatches(style.only, name, relative(root, abs))) continue;
+      const secret =
+        target === abs
+          ? denylistedInWalk(dirRel, dirSecret, name)
+          : isDenylistedPath(judgedPath(target, workspace)) || denylistedInWalk(dirRel, dirSecret, name);
+      if (secret) return secretFact(subject, target, workspace, how);
+      let st: ReturnType<typeof lstatSync>;
+      try {
+        st = lstatSync(target);
+      } catch {
+        continue;
+      }
+      // A private key is a few hundred bytes to a few KiB; source files are not read for one (their
+      // names are never secrets, and reading every one would make walks slow).
+      if (
+        st.size >= MIN_KEY_BYTES &&
+        st.size <= KEY_SNIFF_MAX_BYTES &&
+        !namesSourceCode(name) &&
+        sniffKey(target, st.size)
+      )
+        return {
+          subject,
+          reason: `${how} reaches \`${shownPath(abs, workspace)}\`, which holds a private key`,
+        };
+      const nlink = st.nlink;
+      if (nlink > 1)
+        return {
+          subject,
+          reason: `${how} reaches \`${shownPath(abs, workspace)}\`, which has another name (a hard link) that may be a secret`,
+        };
+    }
+  }
+  return null;
+}

@@ -1,0 +1,67 @@
+// Facts about a call that its text cannot show: what the companion found when it resolved the call's
+// paths on the real filesystem (a symlink to a secret, a file with another name, a glob that matches
+// `.env`, a walk that reaches one, another git repository), and input fields no mapping understands.
+// A fact never lowers a verdict: an allow becomes ask (deny when no person can answer), and the fact is
+// the first reason, one line naming the path and why.
+import type { DecisionRecord } from "./types.ts";
+
+export interface CallFact {
+  /** The path the fact is about, as the call names it (or the field), when there is one. */
+  subject: string | null;
+  /** One line a person reads: what is there and why it needs them. */
+  reason: string;
+}
+
+/** How a recursive walk goes, as the program walks. */
+export interface WalkStyle {
+  /** Reads file contents (grep, rg, diff) rather than only listing names (find, du, tree). */
+  content: boolean;
+  /** Enters and reads dotfiles and dot-directories. */
+  hidden: boolean;
+  /** Skips what .gitignore, .ignore and .rgignore exclude (rg's default). */
+  ignoreFiles: boolean;
+  /** Follows symlinks met below the root. */
+  follow: boolean;
+  /** Never enters version-control directories (.git, .hg, …). */
+  skipVcs: boolean;
+  /** Only files whose name (or path, with a `/`) matches one of these globs are read; empty: all. */
+  only: readonly string[];
+}
+
+/**
+ * What the companion must look at on disk for one canonical call. Paths are absolute; a glob keeps its
+ * pattern characters.
+ */
+export type DiskTarget =
+  | { kind: "path"; access: "read" | "write"; path: string; glob: boolean; shown: string }
+  | { kind: "walk"; root: string; style: WalkStyle; shown: string }
+  | { kind: "git"; dir: string; gitDir: string | null; workTree: string | null; shown: string }
+  | { kind: "cd"; dir: string; shown: string }
+  | { kind: "unknown"; shown: string; reason: string };
+
+/** The companion's look at the disk: the facts that make a call need a person (none when all is well). */
+export type DiskCheck = (targets: readonly DiskTarget[], callCwd: string) => CallFact[];
+
+export function factLine(fact: CallFact): string {
+  return fact.subject === null ? fact.reason : `\`${fact.subject}\`: ${fact.reason}`;
+}
+
+/** A record raised by facts: allow → ask (deny headless), the facts first among the reasons. */
+export function raiseForFacts(
+  record: DecisionRecord,
+  facts: readonly CallFact[],
+  hasUI: boolean,
+): DecisionRecord {
+  if (facts.length === 0) return record;
+  const lines = facts.map(factLine);
+  const reasons = [...lines, ...record.reasons];
+  if (record.action !== "allow") return { ...record, reasons };
+  const why = `${lines[0]}, so it is never allowed without a person`;
+  return hasUI
+    ? { ...record, action: "ask", reasons: [why, ...reasons.slice(1)] }
+    : {
+        ...record,
+        action: "deny",
+        reasons: [why, ...reasons.slice(1), "no one can answer (headless), so it is denied"],
+      };
+}

@@ -1,0 +1,159 @@
+// What the companion must look at on disk for one canonical call: the files a file tool opens, the
+// tree a search tool walks, and for a shell command every path its units read or write (globs kept
+// as patterns), every tree a recursive reader walks, every directory `cd` enters and every directory
+// git starts its repository discovery from. Pure: the looking is the companion's (guards/disk-view.ts).
+import type { DiskTarget } from "./call-facts.ts";
+import { expandToolPath, inputPath } from "./capabilities.ts";
+import { gitTargets } from "./git-targets.ts";
+import { homeFor, normalizePath, resolveShellDir, resolveShellPath } from "./paths.ts";
+import { analyzeShell } from "./shell/analysis.ts";
+import type { ExecUnit, ShellUnit } from "./shell/units.ts";
+import type { ToolCall } from "./types.ts";
+import { searchToolStyle, WIDEST, walkStyleOf } from "./walk-styles.ts";
+
+const MAX_TARGETS = 256;
+
+function str(v: unknown): string | undefined {
+  return typeof v === "string" && v !== "" ? v : undefined;
+}
+
+/** A working directory with a word bash's `cd` reads as an option (`cd --` goes home, `cd -` back). */
+function optionLikeDir(cwd: string | null): boolean {
+  return cwd?.split("/").some((s) => s.startsWith("-")) === true;
+}
+
+/** Programs that list a tree's names without reading contents, and the options that make them follow links. */
+const NAME_WALKERS: Readonly<Record<string, RegExp>> = {
+  find: /^(-L|-follow)$/,
+  du: /^(-[A-Za-z]*L[A-Za-z]*|--dereference)$/,
+  tree: /^(-[A-Za-z]*l[A-Za-z]*)$/,
+  fd: /^(-[A-Za-z]*L[A-Za-z]*|--follow)$/,
+  ls: /^(-[A-Za-z]*L[A-Za-z]*|--dereference)$/,
+};
+
+/**
+ * A name walk reads no contents, so only one that follows links can leave the tree; that one is
+ * walked (for links out and size). Its roots: the operands that are not options (`.` when none).
+ */
+function nameWalks(unit: ExecUnit, callCwd: string, home: string | null): DiskTarget[] {
+  const follows = NAME_WALKERS[unit.program];
+  if (follows === undefined || !unit.argv.slice(1).some((w) => follows.test(w))) return [];
+  if (unit.program === "ls" && !unit.argv.some((w) => /^-[A-Za-z]*R|^--recursive$/.test(w))) return [];
+  const dir = resolveShellDir(unit.cwd, callCwd, home);
+  if (dir === null) return [];
+  const roots: string[] = [];
+  for (const w of unit.words.slice(1)) {
+    if (w.value === null || w.glob || w.tilde) continue;
+    if (w.value.startsWith("-") || w.value === "!" || w.value === "(" || w.value === ")") {
+      if (unit.program === "find") break;
+      continue;
+    }
+    roots.push(w.value);
+    if (unit.program === "fd" && roots.length === 1) roots.pop(); // fd's first operand is the pattern
+  }
+  if (roots.length === 0) roots.push(".");
+  const style = { ...WIDEST, content: false };
+  return roots.map((r) => ({
+    kind: "walk",
+    root: normalizePath(r.startsWith("/") ? r : `${dir}/${r}`),
+    style,
+    shown: unit.text,
+  }));
+}
+
+/** Bash's `cd` target word (options and `--` skipped); undefined for a bare `cd` (home). */
+function cdWord(unit: ExecUnit): { value: string | null } | undefined {
+  let i = 1;
+  while (i < unit.words.length) {
+    const v = unit.words[i]?.value;
+    if (v === "--") {
+      i++;
+      break;
+    }
+    if (v === undefined || v === null || !/^-[LPe@]+$/.test(v)) break;
+    i++;
+  }
+  const w = unit.words[i];
+  return w === undefined ? undefined : { value: w.tilde ? null : w.value };
+}
+
+function shellTargets(command: string, callCwd: string, home: string | null): DiskTarget[] {
+  const { units } = analyzeShell(command);
+  const out: DiskTarget[] = [];
+  let lastExec: ExecUnit | undefined;
+  const cds: ExecUnit[] = [];
+  for (const unit of units as readonly ShellUnit[]) {
+    if (out.length >= MAX_TARGETS) {
+      out.push({
+        kind: "unknown",
+        shown: command.slice(0, 80),
+        reason: "the command names too many paths to check",
+      });
+      break;
+    }
+    if (unit.kind === "unparsable") continue;
+    if (unit.cwd !== null && /[*?[]/.test(unit.cwd)) {
+      out.push({
+        kind: "unknown",
+        shown: unit.text,
+        reason: "it runs after a `cd` into a glob, which bash expands to a directory not known here",
+      });
+      continue;
+    }
+    if (optionLikeDir(unit.cwd)) {
+      out.push({
+        kind: "unknown",
+        shown: unit.text,
+        reason: "it runs after a `cd` whose word bash reads as an option (`cd --` goes home, `cd -` back)",
+      });
+      continue;
+    }
+    if (unit.kind === "exec") {
+      lastExec = unit;
+      if (unit.program === "cd" || unit.program === "pushd") {
+        cds.push(unit);
+        const word = cdWord(unit);
+        const base = resolveShellDir(unit.cwd, callCwd, home);
+        if (word?.value && base !== null && !word.value.startsWith("/"))
+          out.push({ kind: "cd", dir: normalizePath(`${base}/${word.value}`), shown: unit.text });
+      } else if (unit.program === "git") out.push(...gitTargets(unit, cds, callCwd, home));
+      else out.push(...nameWalks(unit, callCwd, home));
+      continue;
+    }
+    const path = resolveShellPath(unit, callCwd, home);
+    // An unknown path already needs a person; there is nothing on disk to look at.
+    if (path === null) continue;
+    if (unit.recursive) {
+      const style = unit.operand && lastExec ? walkStyleOf(lastExec.program, lastExec.argv) : WIDEST;
+      out.push({ kind: "walk", root: path, style, shown: unit.text });
+    } else out.push({ kind: "path", access: unit.kind, path, glob: unit.glob, shown: unit.text });
+  }
+  return out;
+}
+
+/** The disk targets of one canonical call (after the tool-name table). */
+export function diskTargetsOf(call: ToolCall): DiskTarget[] {
+  const home = homeFor(call.cwd, call.home);
+  const cwd = normalizePath(call.cwd);
+  const { tool, input } = call;
+  if (tool === "bash") {
+    const command = str(input.command);
+    return command === undefined ? [] : shellTargets(command, cwd, home);
+  }
+  const raw = inputPath(input);
+  const given = typeof raw === "string" ? raw : undefined;
+  const path = given === undefined ? cwd : expandToolPath(given, cwd, home);
+  if (path === null) return [];
+  const shown = given ?? ".";
+  if (tool === "read" || tool === "ls")
+    return given === undefined ? [] : [{ kind: "path", access: "read", path, glob: false, shown }];
+  if (tool === "write" || tool === "edit")
+    return given === undefined ? [] : [{ kind: "path", access: "write", path, glob: false, shown }];
+  // Airlock's own MCP grep opens every file through the companion's guard (no secret, no hard link, no
+  // link out), so what it walks reaches nothing the walk would find; every other search tool is walked.
+  if (tool === "grep")
+    return call.agent?.startsWith("mcp:")
+      ? []
+      : [{ kind: "walk", root: path, style: searchToolStyle(str(input.glob)), shown }];
+  return [];
+}

@@ -1,0 +1,100 @@
+// Where git starts its repository discovery for one git unit: the directory the shell is in, moved by
+// `-C`, or the repository `--git-dir`/`GIT_DIR` name outright. The companion then walks up from there as
+// git does (guards/git-discovery.ts): any repository other than the workspace's own is not understood.
+import type { DiskTarget } from "./call-facts.ts";
+import { normalizePath, resolveShellDir } from "./paths.ts";
+import type { ExecUnit } from "./shell/units.ts";
+
+const MAX_DIRS = 8;
+
+// git's own options before the subcommand that take a value as the next word.
+const VALUED = new Set(["-c", "--namespace", "--config-env", "--super-prefix", "--exec-path", "--list-cmds"]);
+
+interface GitPlacement {
+  moves: (string | null)[];
+  gitDir: string | null | undefined;
+  workTree: string | null | undefined;
+}
+
+function placement(unit: ExecUnit): GitPlacement {
+  const out: GitPlacement = { moves: [], gitDir: undefined, workTree: undefined };
+  const words = unit.words;
+  for (let i = 1; i < words.length; i++) {
+    const w = words[i];
+    const v = w?.value ?? null;
+    if (v === null || !v.startsWith("-")) break;
+    const next = () => {
+      const n = words[++i];
+      return n === undefined || n.tilde ? null : n.value;
+    };
+    if (v === "-C") out.moves.push(next());
+    else if (v === "--git-dir") out.gitDir = next();
+    else if (v.startsWith("--git-dir=")) out.gitDir = v.slice(10);
+    else if (v === "--work-tree") out.workTree = next();
+    else if (v.startsWith("--work-tree=")) out.workTree = v.slice(12);
+    else if (VALUED.has(v)) i++;
+  }
+  for (const p of unit.prefixes) {
+    if (p.name === "GIT_DIR") out.gitDir = p.value;
+    if (p.name === "GIT_WORK_TREE") out.workTree = p.value;
+  }
+  return out;
+}
+
+/** The word a `cd`/`pushd` moves to: null when unknown (`-`, a variable, `~`), "~" for a bare `cd` or `cd --`. */
+function cdTarget(cd: ExecUnit): string | null {
+  const words = cd.words.slice(1).filter((w) => !(w.value !== null && /^-[LPe@]+$/.test(w.value)));
+  if (words[0]?.value === "--") words.shift();
+  const w = words[0];
+  if (w === undefined) return "~";
+  if (w.value === null || w.value === "-" || w.tilde || w.glob) return null;
+  return w.value;
+}
+
+/**
+ * The directories the shell may be in when the unit runs, when the analysis could not say which: the
+ * call's own and every place the command's earlier `cd`s lead (a `cd` may fail), chained.
+ */
+function possibleDirs(cds: readonly ExecUnit[], callCwd: string, home: string | null): string[] | null {
+  let dirs = [normalizePath(callCwd)];
+  for (const cd of cds) {
+    const t = cdTarget(cd);
+    if (t === null) return null;
+    const next = new Set(dirs);
+    for (const d of dirs) {
+      const to = t === "~" ? home : t.startsWith("/") ? normalizePath(t) : normalizePath(`${d}/${t}`);
+      if (to === null) return null;
+      next.add(to);
+    }
+    if (next.size > MAX_DIRS) return null;
+    dirs = [...next];
+  }
+  return dirs;
+}
+
+export function gitTargets(
+  unit: ExecUnit,
+  cds: readonly ExecUnit[],
+  callCwd: string,
+  home: string | null,
+): DiskTarget[] {
+  const shown = unit.text;
+  const unknown = (reason: string): DiskTarget[] => [{ kind: "unknown", shown, reason }];
+  const known = unit.cwd === null ? null : resolveShellDir(unit.cwd, callCwd, home);
+  const bases = known !== null ? [known] : possibleDirs(cds, callCwd, home);
+  if (bases === null)
+    return unknown("git runs in a directory not known before it runs, so its repository is not known");
+  const where = placement(unit);
+  if (where.moves.includes(null) || where.gitDir === null || where.workTree === null)
+    return unknown("git is pointed at a directory not known before it runs (`-C`, `--git-dir`, `GIT_DIR`)");
+  const out: DiskTarget[] = [];
+  for (const base of bases) {
+    let dir = base;
+    for (const m of where.moves as string[])
+      dir = m.startsWith("/") ? normalizePath(m) : normalizePath(`${dir}/${m}`);
+    const abs = (p: string | undefined) =>
+      p === undefined ? null : p.startsWith("/") ? normalizePath(p) : normalizePath(`${dir}/${p}`);
+    out.push({ kind: "git", dir, gitDir: abs(where.gitDir), workTree: abs(where.workTree), shown });
+  }
+  return out;
+}

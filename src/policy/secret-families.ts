@@ -1,0 +1,147 @@
+// The secret denylist as one table of families: each family names the kind of secret, why its files
+// are never read or served without a person, and the path patterns that find it. secret-paths.ts
+// compiles the patterns; explain and the phone card name the family.
+
+export interface SecretFamily {
+  family: string;
+  /** Why these files are secrets, in a few words a person reads on the phone card. */
+  why: string;
+  /**
+   * A bare name matches that file name anywhere; `name*`/`*.ext` are file-name globs; a trailing `/`
+   * matches a directory (or `a/b/` a directory path) anywhere in the path; a pattern with an inner
+   * `/` matches that path suffix.
+   */
+  patterns: readonly string[];
+}
+
+export const SECRET_FAMILIES: readonly SecretFamily[] = [
+  {
+    family: "dotenv",
+    why: "environment files hold API keys and database passwords",
+    // `.env*` includes direnv's `.envrc`: it is a shell script that usually exports tokens, and
+    // reading it asks (a rule naming `sensitive` can allow it). `.envs/` is cookiecutter's folder.
+    patterns: [".env", ".env*", "*.env", "*.env.*", ".envs/", ".dev.vars", ".dev.vars.*"],
+  },
+  {
+    family: "cloud CLI credentials",
+    why: "cloud command-line tools keep long-lived account keys here",
+    patterns: [
+      ".aws/",
+      ".azure/",
+      ".config/gcloud/",
+      ".config/doctl/",
+      ".config/hcloud/",
+      ".config/scw/",
+      ".config/linode-cli",
+      ".oci/",
+      ".bluemix/",
+      ".fly/",
+      ".config/.wrangler/",
+      ".wrangler/config/",
+      ".terraform.d/credentials.tfrc.json",
+      ".terraformrc",
+      ".s3cfg",
+      ".boto",
+      ".vault-token",
+    ],
+  },
+  {
+    family: "infrastructure state and variables",
+    why: "Terraform variables and state carry provider credentials in clear",
+    patterns: ["*.tfvars", "*.tfvars.json", "terraform.tfstate*", "*.tfstate", "*.tfstate.backup"],
+  },
+  {
+    family: "cluster and registry configuration",
+    why: "kube, docker and forge CLIs store access tokens in their configuration",
+    patterns: [
+      ".kube/",
+      "kubeconfig",
+      "*.kubeconfig",
+      ".docker/config.json",
+      ".dockercfg",
+      ".config/gh/hosts.yml",
+      ".config/hub",
+      ".config/glab-cli/",
+    ],
+  },
+  {
+    family: "package registry tokens",
+    why: "registry configuration files hold publish tokens",
+    patterns: [
+      ".npmrc",
+      ".pypirc",
+      ".yarnrc",
+      ".gem/credentials",
+      ".cargo/credentials",
+      ".cargo/credentials.toml",
+    ],
+  },
+  {
+    family: "SSH and signing keys",
+    why: "private keys grant access to servers and signing identities",
+    patterns: [
+      ".ssh/",
+      ".gnupg/",
+      "id_rsa*",
+      "id_dsa*",
+      "id_ecdsa*",
+      "id_ed25519*",
+      "id_xmss*",
+      "*.pem",
+      "*.key",
+      "*.p12",
+      "*.pfx",
+      "*.ppk",
+      "*.jks",
+      "*.keystore",
+    ],
+  },
+  {
+    family: "login credentials",
+    why: "these files hold passwords or tokens for other services",
+    patterns: [
+      ".netrc",
+      "_netrc",
+      ".pgpass",
+      ".my.cnf",
+      ".git-credentials",
+      ".htpasswd",
+      ".credentials*",
+      "credentials*",
+      "auth.json",
+      "models.json",
+      "secrets/",
+      "secrets.*",
+      ".password-store/",
+      ".airlock/",
+    ],
+  },
+  {
+    family: "repository configuration",
+    // CI checkouts keep a token in the repository's configuration (http.*.extraheader, remote URLs).
+    why: "a checkout's git configuration can carry a CI token",
+    patterns: [".git/config"],
+  },
+  {
+    family: "process environment and history",
+    // /proc/<pid>/environ holds a process's tokens; histories hold what was typed, passwords included.
+    why: "process environments and shell histories hold typed or exported secrets",
+    patterns: ["environ", ".*_history"],
+  },
+];
+
+/** The family a pattern belongs to (first wins). */
+export function familyOfPattern(pattern: string): SecretFamily | undefined {
+  return SECRET_FAMILIES.find((f) => f.patterns.includes(pattern));
+}
+
+// A private key in PEM or OpenSSH form, or an armored PGP secret key, whatever the file is named.
+const PRIVATE_KEY_HEADER = /-----BEGIN ([A-Z0-9]+ )*PRIVATE KEY( BLOCK)?-----/;
+
+/** Files at most this size are read for a private key header when a decision resolves them. */
+export const KEY_SNIFF_MAX_BYTES = 64 * 1024;
+
+/** True when text holds a private key header (`-----BEGIN OPENSSH PRIVATE KEY-----`, …). */
+export function holdsPrivateKey(text: string): boolean {
+  return PRIVATE_KEY_HEADER.test(text);
+}

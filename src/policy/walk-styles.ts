@@ -1,0 +1,135 @@
+// How each recursive reader walks a tree, from its own options: what the companion must walk to know
+// what the program would read. An option that could widen the walk and is not known here widens it to
+// everything (hidden files, ignore files off, links followed): walking more is never unsafe.
+import type { WalkStyle } from "./call-facts.ts";
+
+/** Every file, dotfiles and .git included, links followed: the widest walk. */
+export const WIDEST: WalkStyle = {
+  content: true,
+  hidden: true,
+  ignoreFiles: false,
+  follow: true,
+  skipVcs: false,
+  only: [],
+};
+
+// ripgrep's options that only shape output or matching and take no value.
+const RG_FLAGS = new Set(
+  (
+    "-i -s -S -w -x -v -n -N -l -c -H -I -F -P -U -o -q -z -a -b -h -V -0 -p --json --vimgrep --no-heading --heading " +
+    "--no-filename --with-filename --line-number --no-line-number --count --count-matches --files-with-matches " +
+    "--files-without-match --fixed-strings --ignore-case --smart-case --case-sensitive --word-regexp --line-regexp " +
+    "--invert-match --only-matching --quiet --null --text --byte-offset --trim --stats --multiline --pcre2 --crlf " +
+    "--no-messages --column --no-column --passthru --pretty --no-config --no-unicode --binary --search-zip -z " +
+    "--no-follow --no-hidden --ignore --ignore-vcs --ignore-parent --ignore-dot --no-text --multiline-dotall " +
+    "--no-multiline --no-pcre2 --help --version --sort-files --no-ignore-messages --include-zero --line-buffered " +
+    "--block-buffered --no-block-buffered --max-columns-preview --hyperlink-format"
+  ).split(" "),
+);
+// ripgrep's options that take a value and do not widen the walk (filters narrow it; files it reads are
+// judged by the grammar as files).
+const RG_VALUED = new Set(
+  (
+    "-e --regexp -f --file -A --after-context -B --before-context -C --context -m --max-count -M --max-columns " +
+    "-d --max-depth --maxdepth -j --threads --color --colors --sort --sortr --max-filesize -t --type -T --type-not " +
+    "--type-add --type-clear -E --encoding --engine --context-separator --field-match-separator " +
+    "--field-context-separator --path-separator -r --replace --ignore-file --dfa-size-limit --regex-size-limit " +
+    "--hostname-bin"
+  ).split(" "),
+);
+
+type MutableStyle = { -readonly [K in keyof WalkStyle]: WalkStyle[K] };
+
+/** Applies one rg option (`name` with its value, when it takes one); false when it is not known. */
+function rgOption(style: MutableStyle, only: string[], name: string, value: () => string): boolean {
+  if (name === "--hidden" || name === "-.") {
+    style.hidden = true;
+    style.skipVcs = false;
+  } else if (name === "-L" || name === "--follow") style.follow = true;
+  else if (name === "-u" || name.startsWith("--no-ignore") || name === "--no-require-git") {
+    if (name === "-u" && !style.ignoreFiles) {
+      // -uu: hidden files too.
+      style.hidden = true;
+      style.skipVcs = false;
+    }
+    style.ignoreFiles = false;
+  } else if (name === "-g" || name === "--glob" || name === "--iglob") {
+    // A glob overrides every ignore rule: files it whitelists are read even when hidden or ignored.
+    const g = value();
+    style.ignoreFiles = false;
+    style.hidden = true;
+    style.skipVcs = false;
+    if (!g.startsWith("!")) only.push(g);
+  } else if (name === "--files" || name === "--type-list") style.content = false;
+  else if (RG_VALUED.has(name)) value();
+  else if (!RG_FLAGS.has(name)) return false;
+  return true;
+}
+
+/** The walk `rg ARGS` does (operands aside). */
+export function rgStyle(argv: readonly string[]): WalkStyle {
+  const style: MutableStyle = {
+    content: true,
+    hidden: false,
+    ignoreFiles: true,
+    follow: false,
+    skipVcs: true,
+    only: [],
+  };
+  const only: string[] = [];
+  for (let i = 1; i < argv.length; i++) {
+    const w = argv[i] as string;
+    if (w === "--") break;
+    if (!w.startsWith("-") || w === "-") continue;
+    if (w.startsWith("--")) {
+      const eq = w.indexOf("=");
+      const name = eq === -1 ? w : w.slice(0, eq);
+      const value = () => (eq !== -1 ? w.slice(eq + 1) : (argv[++i] ?? ""));
+      if (!rgOption(style, only, name, value)) return WIDEST;
+      continue;
+    }
+    // A cluster of short options; a valued one takes the rest of the word, or the next word.
+    for (let j = 1; j < w.length; j++) {
+      const name = `-${w[j]}`;
+      let took = false;
+      const value = () => {
+        took = true;
+        return j + 1 < w.length ? w.slice(j + 1) : (argv[++i] ?? "");
+      };
+      if (!rgOption(style, only, name, value)) return WIDEST;
+      if (took) break;
+    }
+  }
+  return { ...style, only };
+}
+
+/** The walk `grep -r ARGS` (or egrep/fgrep) does: every file, links below the roots followed only with -R. */
+export function grepStyle(argv: readonly string[]): WalkStyle {
+  const only: string[] = [];
+  let follow = false;
+  for (let i = 1; i < argv.length; i++) {
+    const w = argv[i] as string;
+    if (w === "--") break;
+    if (w === "--dereference-recursive" || (/^-[A-Za-z0-9]+$/.test(w) && w.includes("R"))) follow = true;
+    else if (w.startsWith("--include=")) only.push(w.slice("--include=".length));
+  }
+  return { content: true, hidden: true, ignoreFiles: false, follow, skipVcs: false, only };
+}
+
+/** The walk of a program that reads a tree recursively. */
+export function walkStyleOf(program: string, argv: readonly string[]): WalkStyle {
+  if (program === "rg") return rgStyle(argv);
+  if (program === "grep" || program === "egrep" || program === "fgrep") return grepStyle(argv);
+  return WIDEST;
+}
+
+/**
+ * The walk of a file tool's search (Claude Code's Grep, Pi's grep, Airlock's MCP grep): ripgrep with
+ * hidden files, VCS directories skipped, ignore files honoured — unless a glob whitelists files, which
+ * overrides ignore rules for the files it names.
+ */
+export function searchToolStyle(glob: string | undefined): WalkStyle {
+  if (glob === undefined || glob === "")
+    return { content: true, hidden: true, ignoreFiles: true, follow: false, skipVcs: true, only: [] };
+  return { content: true, hidden: true, ignoreFiles: false, follow: false, skipVcs: true, only: [glob] };
+}

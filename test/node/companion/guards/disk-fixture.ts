@@ -1,0 +1,78 @@
+// A real workspace (a git repository) beside a fake home with secrets, holding the filesystem tricks
+// issue 20 names: a bare repository whose config runs a program, a symlink and a hard link to secrets,
+// a file holding a private key, dotenv files, and a link into .git/hooks.
+import { execFileSync } from "node:child_process";
+import { linkSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { compilePolicy } from "../../../../src/policy/index.ts";
+
+export const KEY =
+  "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----\n";
+
+export interface DiskFixture {
+  base: string;
+  ws: string;
+  home: string;
+  cleanup(): void;
+}
+
+function write(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+}
+
+export function diskFixture(): DiskFixture {
+  const base = realpathSync(mkdtempSync(join(tmpdir(), "airlock-disk-")));
+  const ws = join(base, "ws");
+  const home = join(base, "home");
+  write(join(home, ".ssh", "id_rsa"), KEY);
+  write(join(home, ".aws", "credentials"), "aws_secret_access_key = AKIA-HOME\n");
+  mkdirSync(ws);
+  const git = (cwd: string, ...args: string[]) => execFileSync("git", args, { cwd, stdio: "ignore" });
+  git(ws, "init", "-q", ".");
+  write(join(ws, "package.json"), "{}\n");
+  write(join(ws, "src", "a.ts"), "export const foo = 1;\n");
+  write(join(ws, "src", "env.ts"), "export const env = {};\n");
+  write(join(ws, ".env"), "API_KEY=do-not-read\n");
+  write(join(ws, "docker", "app.env"), "DB_PASSWORD=x\n");
+  write(join(ws, "deploy.txt"), `notes\n${KEY}`);
+  write(join(ws, ".gitignore"), "ignored/\n");
+  write(join(ws, "ignored", "prod.env"), "X=1\n");
+  mkdirSync(join(ws, "sub"));
+  symlinkSync(join(home, ".ssh", "id_rsa"), join(ws, "docs-key.txt"));
+  linkSync(join(home, ".aws", "credentials"), join(ws, "notes.txt"));
+  symlinkSync(join(ws, ".git", "hooks", "pre-commit"), join(ws, "hook-link"));
+  // A bare repository shipped in the workspace, whose configuration would run a program.
+  git(ws, "init", "-q", "--bare", join("fixtures", "repo"));
+  git(join(ws, "fixtures", "repo"), "config", "core.fsmonitor", "touch PWNED");
+  return { base, ws, home, cleanup: () => rmSync(base, { recursive: true, force: true }) };
+}
+
+/** A policy that allows what only reads: reads in the workspace and the read-only programs. */
+export function readOnlyPolicy() {
+  const c = compilePolicy([
+    {
+      layer: "user",
+      path: "test policy",
+      text: `version: 1
+default_action: ask
+rules:
+  - name: recursive reads in the workspace
+    condition: 'tool == "read" && recursive && path.startsWith(cwd + "/")'
+    action: allow
+  - name: reads in the workspace
+    condition: 'tool in ["read", "grep", "find", "ls"] && (path == cwd || path.startsWith(cwd + "/"))'
+    action: allow
+  - name: read-only programs
+    condition: 'tool == "bash" && program in ["cat", "grep", "rg", "ls", "git", "cd", "head", "diff", "echo"]'
+    action: allow
+  - name: writes in the workspace
+    condition: 'tool in ["write", "edit"] && path.startsWith(cwd + "/")'
+    action: allow
+`,
+    },
+  ]);
+  if (!c.ok) throw new Error(JSON.stringify(c.errors));
+  return c.policy;
+}

@@ -1,0 +1,151 @@
+// Class: the secret denylist by family. Each family finds its files wherever they sit, names itself
+// for explain, and leaves source files named after what they handle (env.ts) alone.
+
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { holdsPrivateKey, SECRET_FAMILIES } from "../../../src/policy/secret-families.ts";
+import {
+  denylistedDir,
+  denylistedInWalk,
+  globMayBeDenylisted,
+  isDenylistedPath,
+  secretFamilyOf,
+} from "../../../src/policy/secret-paths.ts";
+
+describe("secret families", () => {
+  it.each([
+    [".env", "dotenv"],
+    ["prod.env", "dotenv"],
+    [".env-prod", "dotenv"],
+    [".env.production.local", "dotenv"],
+    ["docker/app.env", "dotenv"],
+    ["config/staging.env.backup", "dotenv"],
+    [".envrc", "dotenv"],
+    [".envs/.production/.django", "dotenv"],
+    [".dev.vars", "dotenv"],
+    ["/home/dev/.s3cfg", "cloud CLI credentials"],
+    ["/home/dev/.aws/credentials", "cloud CLI credentials"],
+    ["/home/dev/.aws/config", "cloud CLI credentials"],
+    ["/home/dev/.config/gcloud/application_default_credentials.json", "cloud CLI credentials"],
+    ["/home/dev/.azure/msal_token_cache.json", "cloud CLI credentials"],
+    ["/home/dev/.config/doctl/config.yaml", "cloud CLI credentials"],
+    ["/home/dev/.oci/config", "cloud CLI credentials"],
+    ["/home/dev/.boto", "cloud CLI credentials"],
+    ["/home/dev/.terraform.d/credentials.tfrc.json", "cloud CLI credentials"],
+    ["infra/prod.tfvars", "infrastructure state and variables"],
+    ["infra/prod.auto.tfvars.json", "infrastructure state and variables"],
+    ["terraform.tfstate", "infrastructure state and variables"],
+    ["/home/dev/.kube/config", "cluster and registry configuration"],
+    ["/home/dev/.docker/config.json", "cluster and registry configuration"],
+    ["/home/dev/.config/gh/hosts.yml", "cluster and registry configuration"],
+    [".npmrc", "package registry tokens"],
+    ["/home/dev/.pypirc", "package registry tokens"],
+    ["/home/dev/.ssh/id_rsa", "SSH and signing keys"],
+    ["/home/dev/.ssh/config", "SSH and signing keys"],
+    ["certs/server.key", "SSH and signing keys"],
+    ["/home/dev/.netrc", "login credentials"],
+    [".git-credentials", "login credentials"],
+    ["config/secrets.yml", "login credentials"],
+    [".git/config", "repository configuration"],
+    ["/proc/self/environ", "process environment and history"],
+    ["/home/dev/.bash_history", "process environment and history"],
+  ])("%s is a secret of the %s family", (path, family) => {
+    expect(isDenylistedPath(path)).toBe(true);
+    expect(secretFamilyOf(path)?.family).toBe(family);
+  });
+
+  it.each([
+    "src/env.ts",
+    "src/environment.ts",
+    "src/config/env.js",
+    ".env.example",
+    ".env.sample",
+    "docs/env.md",
+    "src/.env.ts",
+    "src/secrets.ts",
+    "environment.yml",
+    ".venv/bin/python",
+    "venv/lib/site.py",
+    "package.json",
+    "docs/aws.md",
+    "src/aws/client.ts",
+  ])("%s is not a secret", (path) => {
+    expect(isDenylistedPath(path)).toBe(false);
+    expect(secretFamilyOf(path)).toBeNull();
+  });
+
+  it("globs that could reach a new family are secret-like", () => {
+    expect(globMayBeDenylisted("*.env")).toBe(true);
+    expect(globMayBeDenylisted("docker/*.env")).toBe(true);
+    expect(globMayBeDenylisted(".dev.*")).toBe(true);
+    expect(globMayBeDenylisted("src/*.ts")).toBe(false);
+  });
+
+  it("every family has a reason and patterns, and no pattern is in two families", () => {
+    const seen = new Set<string>();
+    for (const f of SECRET_FAMILIES) {
+      expect(f.why.length).toBeGreaterThan(10);
+      expect(f.patterns.length).toBeGreaterThan(0);
+      for (const p of f.patterns) {
+        expect(seen.has(p), p).toBe(false);
+        seen.add(p);
+      }
+    }
+  });
+});
+
+describe("private keys by content", () => {
+  it.each([
+    "-----BEGIN OPENSSH PRIVATE KEY-----\nb3Blbn\n",
+    "notes\n-----BEGIN RSA PRIVATE KEY-----\nMIIE\n",
+    "-----BEGIN PRIVATE KEY-----",
+    "-----BEGIN EC PRIVATE KEY-----",
+    "-----BEGIN ENCRYPTED PRIVATE KEY-----",
+    "-----BEGIN PGP PRIVATE KEY BLOCK-----",
+  ])("%j holds a private key", (text) => {
+    expect(holdsPrivateKey(text)).toBe(true);
+  });
+  it.each([
+    "-----BEGIN PUBLIC KEY-----",
+    "-----BEGIN CERTIFICATE-----",
+    "ssh-ed25519 AAAA dev@box",
+    "PRIVATE KEY",
+  ])("%j does not", (text) => {
+    expect(holdsPrivateKey(text)).toBe(false);
+  });
+});
+
+describe("the walk's split denylist", () => {
+  it("never misses a path isDenylistedPath catches", () => {
+    const seg = fc.constantFrom(
+      "src",
+      ".git",
+      "config",
+      ".ssh",
+      "secrets",
+      ".aws",
+      "docker",
+      "app.env",
+      ".env",
+      "a.ts",
+      "hosts.yml",
+      ".config",
+      "gh",
+      ".docker",
+      "config.json",
+      "credentials",
+      ".gem",
+      "notes.txt",
+      "id_rsa",
+      "prod.tfvars",
+    );
+    fc.assert(
+      fc.property(fc.array(seg, { minLength: 0, maxLength: 4 }), seg, (dirs, name) => {
+        const dir = dirs.join("/");
+        const full = dir === "" ? name : `${dir}/${name}`;
+        if (isDenylistedPath(full)) expect(denylistedInWalk(dir, denylistedDir(dir), name)).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
