@@ -1,7 +1,9 @@
 // The companion's side of the one decision core (src/policy: judgeCall + verdictOf, the same functions the
 // edge calls): local policy, emergency controls and grants decide at once; otherwise a person is asked.
+
+import { withAgentAsk } from "../policy/agent-check.ts";
 import type { GrantRule } from "../policy/grants.ts";
-import type { DecisionRecord, EmergencyControls } from "../policy/index.ts";
+import type { CompiledPolicy, DecisionRecord, EmergencyControls } from "../policy/index.ts";
 import { judgeCall } from "../policy/judge-call.ts";
 import { verdictOf } from "../policy/verdict.ts";
 import type { LocalDecisionEvent as AuditEvent } from "../protocol/audit.ts";
@@ -68,39 +70,65 @@ function withRule(decision: CompanionDecision, record: DecisionRecord): Companio
   return out;
 }
 
-/** Local policy and grants only: the answer when it needs no person, or the record that needs one. */
+type LocalOutcome = { decision: CompanionDecision } | { ask: DecisionRecord; timeoutMs: number };
+
+/**
+ * Local policy and grants only: the answer when it needs no person, or the record that needs one. Under
+ * `mode: sole` the decision names the file that chose it, and the agent's own ask is left to Airlock's verdict.
+ */
 export function decideLocally(
   call: AgentToolCall,
   deps: Omit<DecideDeps, "approver">,
-): { decision: CompanionDecision } | { ask: DecisionRecord; timeoutMs: number } {
+): LocalOutcome & { call: AgentToolCall; sole: string | null } {
   const state = deps.policy(call.cwd);
   if (!state.ok) {
     return {
+      call,
+      sole: null,
       decision: denied(
         `Airlock denied this call: the local policy does not load (${formatLoadErrors(state.errors)})`,
       ),
     };
   }
+  const sole = state.policy.soleFrom;
+  if (sole === null) return { call, sole, ...judgeLocally(call, deps, state.policy) };
+  const { agentAsks: _ignored, ...rest } = call;
+  const judged: AgentToolCall = { ...rest, sole: true };
+  const out = judgeLocally(judged, deps, state.policy);
+  return "decision" in out
+    ? { call: judged, sole, decision: { ...out.decision, sole } }
+    : { call: judged, sole, ...out };
+}
+
+function judgeLocally(
+  call: AgentToolCall,
+  deps: Omit<DecideDeps, "approver">,
+  policy: CompiledPolicy,
+): LocalOutcome {
   const hasUI = call.hasUI || deps.unpairedReason === undefined;
   const judged = judgeCall(
-    state.policy,
+    policy,
     { tool: call.tool, input: call.input, cwd: call.cwd, agent: call.agent.id },
     { hasUI },
   );
-  const verdict = verdictOf({
-    record: judged.record,
-    emergency: deps.emergency?.(),
-    agent: call.agent,
-    units: judged.units,
-    grants: deps.grants?.() ?? [],
-    sessionGrants: deps.sessionGrants?.(call.sessionId, call.agent.id) ?? [],
-  });
+  const verdict = withAgentAsk(
+    verdictOf({
+      record: judged.record,
+      emergency: deps.emergency?.(),
+      agent: call.agent,
+      units: judged.units,
+      grants: deps.grants?.() ?? [],
+      sessionGrants: deps.sessionGrants?.(call.sessionId, call.agent.id) ?? [],
+    }),
+    call.agent.name,
+    call.agentAsks,
+  );
   const { record } = verdict;
   if (!hasUI && verdict.action === "deny" && verdict.source === "policy") {
     // A deny only because no person can be reached (an agent without its own prompt, no pairing): the agent's model
     // must learn why, as it does when the phone is paired but unreachable.
     const asked = judgeCall(
-      state.policy,
+      policy,
       { tool: call.tool, input: call.input, cwd: call.cwd, agent: call.agent.id },
       {
         hasUI: true,
@@ -119,7 +147,7 @@ export function decideLocally(
   }
   if (verdict.action === "ask") {
     // A policy file's `timeout` can shorten the wait, never lengthen it past the hook's own budget.
-    const fromPolicy = state.policy.confirmTimeoutMs ?? Number.POSITIVE_INFINITY;
+    const fromPolicy = policy.confirmTimeoutMs ?? Number.POSITIVE_INFINITY;
     return { ask: record, timeoutMs: Math.min(deps.promptTimeoutMs, fromPolicy) };
   }
   if (verdict.source === "grant" || verdict.source === "session_grant") {
@@ -164,10 +192,11 @@ export function decideLocally(
 }
 
 /** Decides one call. Never throws: any failure is a deny with a reason. */
-export async function decideToolCall(call: AgentToolCall, deps: DecideDeps): Promise<CompanionDecision> {
+export async function decideToolCall(agentCall: AgentToolCall, deps: DecideDeps): Promise<CompanionDecision> {
   try {
-    const local = decideLocally(call, deps);
+    const local = decideLocally(agentCall, deps);
     if ("decision" in local) return local.decision;
+    const call = local.call;
     const record = local.ask;
     if (deps.askMode === "return") {
       return withRule(
@@ -180,16 +209,18 @@ export async function decideToolCall(call: AgentToolCall, deps: DecideDeps): Pro
       );
     }
     if (!deps.approver) {
+      // An agent's own ask keeps its reason: the model learns what the agent's check objected to.
+      const asked = call.agentAsks ? ` (${record.justification})` : "";
       return withRule(
         denied(
-          `Airlock denied this call: it needs a person's approval, but ${deps.unpairedReason ?? "no approver is configured"}`,
+          `Airlock denied this call: it needs a person's approval${asked}, but ${deps.unpairedReason ?? "no approver is configured"}`,
           "unavailable",
         ),
         record,
       );
     }
     const answer = await deps.approver.ask(call, record, local.timeoutMs);
-    return withRule(answer, record);
+    return withRule(local.sole === null ? answer : { ...answer, sole: local.sole }, record);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return denied(`Airlock denied this call because deciding it failed: ${message}`);

@@ -24,6 +24,8 @@ export function toDecisionRequest(call: AgentToolCall, record: DecisionRecord): 
     input,
     cwd: call.cwd,
     local: { action: record.action, rule: record.rule, capability: record.capability, risk: record.risk },
+    ...(call.agentAsks ? { agent_asks: call.agentAsks } : {}),
+    ...(call.sole ? { sole: true as const } : {}),
   };
 }
 

@@ -39,6 +39,8 @@ export interface CompiledPolicy {
   confirmTimeoutMs: number | null;
   /** Precognition command classes from trusted layers (an untrusted project file cannot add one). */
   futureCommands: readonly FutureCommandConfig[];
+  /** The file that made Airlock the agent's only judge (`mode: sole`); null in the default, composed mode. */
+  soleFrom: string | null;
   sources: readonly LoadedSource[];
 }
 

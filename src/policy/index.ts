@@ -118,4 +118,11 @@ export type {
   SourceLayer,
   ToolCall,
 } from "./types.ts";
+export {
+  agentAskJustification,
+  allowPreApproves,
+  SOLE_MARK,
+  soleMarked,
+  withAgentAsk,
+} from "./agent-check.ts";
 export { type Verdict, type VerdictInputs, type VerdictSource, verdictOf } from "./verdict.ts";
