@@ -1,5 +1,13 @@
 // The policy engine's public surface. Pure TypeScript: no Node or Workers API, so the same
 // code decides in the companion and at the edge.
+
+export {
+  agentAskJustification,
+  allowPreApproves,
+  SOLE_MARK,
+  soleMarked,
+  withAgentAsk,
+} from "./agent-check.ts";
 export { boundaryNote } from "./boundary-note.ts";
 export {
   type CallIdentity,
@@ -118,11 +126,4 @@ export type {
   SourceLayer,
   ToolCall,
 } from "./types.ts";
-export {
-  agentAskJustification,
-  allowPreApproves,
-  SOLE_MARK,
-  soleMarked,
-  withAgentAsk,
-} from "./agent-check.ts";
 export { type Verdict, type VerdictInputs, type VerdictSource, verdictOf } from "./verdict.ts";

@@ -96,6 +96,17 @@ describe("airlock hook claude-code (PreToolUse)", { timeout: 30_000 }, () => {
         permissionDecision: "allow",
         permissionDecisionReason: expect.stringContaining('rule "reads"'),
       });
+      // Shown loudly by doctor, as a warning naming the file; the default mode is an ok line.
+      const sayDoctor = async (env: NodeJS.ProcessEnv) =>
+        (JSON.parse((await runAirlock(["doctor", "--json"], env, "")).stdout) as { check: string }[]).find(
+          (c) => c.check === "mode",
+        );
+      expect(await sayDoctor(sole.env)).toEqual({
+        check: "mode",
+        status: "warn",
+        detail: expect.stringMatching(/^SOLE JUDGE \(mode: sole in .*permissions\.yaml\)/),
+      });
+      expect(await sayDoctor(box.env)).toMatchObject({ check: "mode", status: "ok" });
     } finally {
       sole.cleanup();
     }
