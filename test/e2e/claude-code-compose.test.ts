@@ -95,7 +95,8 @@ async function answerUntil(done: Promise<unknown>): Promise<void> {
 }
 
 const resultOf = (command: string): ToolResultSeen | undefined => results[SCRIPT.indexOf(command as never)];
-const cardFor = (command: string) => cards.find((c) => c.calls?.some((call) => call.summary.includes(command)));
+const cardFor = (command: string) =>
+  cards.find((c) => c.calls?.some((call) => call.summary.includes(command)));
 
 beforeAll(async () => {
   await ensureBuilt();

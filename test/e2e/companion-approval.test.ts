@@ -157,7 +157,8 @@ describe("companion ↔ edge", () => {
       box.env,
       hookInput("toolu_local", "Read", { file_path: join(box.project, "a") }),
     );
-    expect(decisionOf(r.stdout).permissionDecision).toBe("allow");
+    // A policy allow says nothing: Claude Code's own permission check still runs (never weaker than the agent alone).
+    expect(r).toMatchObject({ code: 0, stdout: "" });
     const deadline = Date.now() + 20_000;
     let found = false;
     while (!found && Date.now() < deadline) {
@@ -284,7 +285,7 @@ describe("companion ↔ edge", () => {
       box.env,
       hookInput("toolu_e2e_down_read", "Read", { file_path: join(box.project, "b") }),
     );
-    expect(decisionOf(local.stdout).permissionDecision).toBe("allow");
+    expect(local).toMatchObject({ code: 0, stdout: "" });
     // And without the daemon, straight to the (stopped) edge: the same fail-closed answer.
     await daemon?.stop("SIGTERM");
     daemon = undefined;
