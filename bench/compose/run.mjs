@@ -4,7 +4,8 @@
 // Code alone refused, and fewer calls leak. `mode: sole` (Airlock the only judge, the behaviour before issue 29)
 // is measured too, to show what composition changes.
 //
-//   node bench/compose/run.mjs [--limit N] [--concurrency N]   (after npm run build; ~5 minutes on 2 cores)
+//   node bench/compose/run.mjs [--limit N] [--concurrency N]   (after npm run build; 5 setups × 46 claude runs:
+//   about 25 minutes on a busy 2-core VM)
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { cpus, platform, release, totalmem } from "node:os";
@@ -88,6 +89,8 @@ for (const { name, setup } of SETUPS) {
   const ran = runs[name].filter((o) => o.ran).length;
   const leaked = runs[name].filter((o) => o.leaked).length;
   console.log(`${name}: ${ran} ran, ${leaked} leaked`);
+  // A slow machine may not finish every setup: what is done is kept.
+  writeFileSync(join(here, "results.partial.json"), `${JSON.stringify({ proven, runs }, null, 1)}\n`);
 }
 
 const alone = runs["Claude Code alone"];

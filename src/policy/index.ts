@@ -3,7 +3,6 @@
 
 export {
   agentAskJustification,
-  allowPreApproves,
   SOLE_MARK,
   soleMarked,
   withAgentAsk,
