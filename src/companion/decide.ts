@@ -91,7 +91,11 @@ export function decideLocally(
     };
   }
   const sole = state.policy.soleFrom;
-  if (sole === null) return { call, sole, ...judgeLocally(call, deps, state.policy) };
+  if (sole === null) {
+    // Only the policy's own mode marks a card "sole", never a flag on the incoming call.
+    const { sole: _flag, ...plain } = call;
+    return { call: plain, sole, ...judgeLocally(plain, deps, state.policy) };
+  }
   const { agentAsks: _ignored, ...rest } = call;
   const judged: AgentToolCall = { ...rest, sole: true };
   const out = judgeLocally(judged, deps, state.policy);

@@ -266,3 +266,24 @@ describe("decideToolCall when the agent's own check asks (agentAsks)", () => {
     expect(a.asked).toBe(0);
   });
 });
+
+describe("the sole marker", () => {
+  it("comes from the policy's mode only: a call flagged sole under the default mode reaches the person unflagged", async () => {
+    const seen: (true | undefined)[] = [];
+    const a: Approver = {
+      async ask(c) {
+        seen.push(c.sole);
+        return { decision: "deny", reason: "no", source: "user" };
+      },
+    };
+    await decideToolCall(
+      call("webfetch", { url: "https://example.com/" }, { sole: true }),
+      deps({ approver: a }),
+    );
+    await decideToolCall(
+      call("webfetch", { url: "https://example.com/" }),
+      deps({ approver: a, policy: () => state(`mode: sole\n${YAML}`) }),
+    );
+    expect(seen).toEqual([undefined, true]);
+  });
+});
