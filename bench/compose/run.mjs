@@ -7,7 +7,7 @@
 //   node bench/compose/run.mjs [--limit N] [--concurrency N]   (after npm run build; 5 setups × 46 claude runs:
 //   about 25 minutes on a busy 2-core VM)
 import { execFileSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { cpus, platform, release, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -157,6 +157,7 @@ writeFileSync(
   join(here, "results.json"),
   `${JSON.stringify({ date, machine, claudeVersion, summary, runs }, null, 1)}\n`,
 );
+rmSync(join(here, "results.partial.json"), { force: true });
 console.log(md.split("## Per call")[0]);
 const broken = summary.filter(
   (s) =>
