@@ -223,7 +223,6 @@ async function series(name, args, stdinOf, expect, envOverride = env) {
 /** A policy or grant allow prints nothing: Claude Code's own permission check still runs (issue 29). */
 const allowedSilently = (r) => r.out === "";
 
-
 function startDaemon() {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, "up"], { env, stdio: ["ignore", "ignore", "pipe"] });
