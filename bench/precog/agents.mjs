@@ -8,7 +8,10 @@ import { createInterface } from "node:readline";
 
 export const TEST_SECONDS = Number(process.env.BENCH_TEST_SECONDS ?? 5);
 
+// mode: sole, because a served call must be pre-approved: in the default composed mode Airlock serves Claude Code
+// only where the call runs without Claude Code's own check (a person's answer, or bypassPermissions).
 const POLICY = `version: 1
+mode: sole
 default_action: deny
 rules:
   - name: Read the workspace

@@ -1,9 +1,10 @@
 // The companion's side of the one decision core (src/policy: judgeCall + verdictOf, the same functions the
 // edge calls): local policy, emergency controls and grants decide at once; otherwise a person is asked.
 
+import { withAgentAsk } from "../policy/agent-check.ts";
 import { type DiskCheck, factLine } from "../policy/call-facts.ts";
 import type { GrantRule } from "../policy/grants.ts";
-import type { DecisionRecord, EmergencyControls } from "../policy/index.ts";
+import type { CompiledPolicy, DecisionRecord, EmergencyControls } from "../policy/index.ts";
 import { judgeCall } from "../policy/judge-call.ts";
 import { ungatedPolicy } from "../policy/ungated.ts";
 import { verdictOf } from "../policy/verdict.ts";
@@ -87,23 +88,49 @@ function withRule(decision: CompanionDecision, record: DecisionRecord): Companio
   return out;
 }
 
-/** Local policy and grants only: the answer when it needs no person, or the record that needs one. */
+type LocalOutcome = { decision: CompanionDecision } | { ask: DecisionRecord; timeoutMs: number; facts: string[] };
+
+/**
+ * Local policy and grants only: the answer when it needs no person, or the record that needs one. Under
+ * `mode: sole` the decision names the file that chose it, and the agent's own ask is left to Airlock's verdict.
+ */
 export function decideLocally(
   call: AgentToolCall,
   deps: Omit<DecideDeps, "approver">,
-): { decision: CompanionDecision } | { ask: DecisionRecord; timeoutMs: number; facts: string[] } {
+): LocalOutcome & { call: AgentToolCall; sole: string | null } {
   const state = deps.policy(call.cwd);
   if (!state.ok) {
     return {
+      call,
+      sole: null,
       decision: denied(
         `Airlock denied this call: the local policy does not load (${formatLoadErrors(state.errors)})`,
       ),
     };
   }
+  const sole = state.policy.soleFrom;
+  if (sole === null) {
+    // Only the policy's own mode marks a card "sole", never a flag on the incoming call.
+    const { sole: _flag, ...plain } = call;
+    return { call: plain, sole, ...judgeLocally(plain, deps, state.policy) };
+  }
+  const { agentAsks: _ignored, ...rest } = call;
+  const judged: AgentToolCall = { ...rest, sole: true };
+  const out = judgeLocally(judged, deps, state.policy);
+  return "decision" in out
+    ? { call: judged, sole, decision: { ...out.decision, sole } }
+    : { call: judged, sole, ...out };
+}
+
+function judgeLocally(
+  call: AgentToolCall,
+  deps: Omit<DecideDeps, "approver">,
+  base: CompiledPolicy,
+): LocalOutcome {
   const hasUI = call.hasUI || deps.unpairedReason === undefined;
   // An ungated session is judged without the local layers, unless a layer forbids that (then as any call).
-  const ungated = call.ungated === true ? ungatedPolicy(state.policy) : null;
-  const policy = ungated ?? state.policy;
+  const ungated = call.ungated === true ? ungatedPolicy(base) : null;
+  const policy = ungated ?? base;
   // Audit says "ungated" only for a call that really skipped the local layers.
   const audited = call.ungated === true && ungated === null ? { ...call, ungated: false } : call;
   const disk = deps.disk ?? realDisk;
@@ -114,14 +141,18 @@ export function decideLocally(
     disk,
   );
   const facts = judged.facts.map(factLine);
-  const verdict = verdictOf({
-    record: judged.record,
-    emergency: deps.emergency?.(),
-    agent: call.agent,
-    units: judged.units,
-    grants: deps.grants?.() ?? [],
-    sessionGrants: deps.sessionGrants?.(call.sessionId, call.agent.id) ?? [],
-  });
+  const verdict = withAgentAsk(
+    verdictOf({
+      record: judged.record,
+      emergency: deps.emergency?.(),
+      agent: call.agent,
+      units: judged.units,
+      grants: deps.grants?.() ?? [],
+      sessionGrants: deps.sessionGrants?.(call.sessionId, call.agent.id) ?? [],
+    }),
+    call.agent.name,
+    call.agentAsks,
+  );
   const { record } = verdict;
   if (!hasUI && verdict.action === "deny" && verdict.source === "policy") {
     // A deny only because no person can be reached (an agent without its own prompt, no pairing): the agent's model
@@ -200,10 +231,11 @@ export function decideLocally(
 }
 
 /** Decides one call. Never throws: any failure is a deny with a reason. */
-export async function decideToolCall(call: AgentToolCall, deps: DecideDeps): Promise<CompanionDecision> {
+export async function decideToolCall(agentCall: AgentToolCall, deps: DecideDeps): Promise<CompanionDecision> {
   try {
-    const local = decideLocally(call, deps);
+    const local = decideLocally(agentCall, deps);
     if ("decision" in local) return local.decision;
+    const call = local.call;
     const record = local.ask;
     if (deps.askMode === "return") {
       return withRule(
@@ -216,16 +248,18 @@ export async function decideToolCall(call: AgentToolCall, deps: DecideDeps): Pro
       );
     }
     if (!deps.approver) {
+      // An agent's own ask keeps its reason: the model learns what the agent's check objected to.
+      const asked = call.agentAsks ? ` (${record.justification})` : "";
       return withRule(
         denied(
-          `Airlock denied this call: it needs a person's approval, but ${deps.unpairedReason ?? "no approver is configured"}`,
+          `Airlock denied this call: it needs a person's approval${asked}, but ${deps.unpairedReason ?? "no approver is configured"}`,
           "unavailable",
         ),
         record,
       );
     }
     const answer = await deps.approver.ask(call, record, local.timeoutMs, local.facts);
-    return withRule(answer, record);
+    return withRule(local.sole === null ? answer : { ...answer, sole: local.sole }, record);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return denied(`Airlock denied this call because deciding it failed: ${message}`);

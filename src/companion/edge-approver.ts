@@ -34,6 +34,8 @@ export function toDecisionRequest(
       risk: record.risk,
       ...(facts.length > 0 ? { facts: facts.slice(0, 8).map((f) => f.slice(0, 500)) } : {}),
     },
+    ...(call.agentAsks ? { agent_asks: call.agentAsks } : {}),
+    ...(call.sole ? { sole: true as const } : {}),
   };
 }
 

@@ -18,6 +18,13 @@ export const AgentToolCall = z.object({
    * forbids it (`sessions.allow_ungated: false`); audit and emergency controls apply as ever.
    */
   ungated: z.boolean().optional(),
+  /**
+   * Set when the agent's own permission check asks about this call (Claude Code's PermissionRequest, Codex's
+   * approval request): its reason. Such a call goes to a person unless Airlock denies it (src/policy/agent-check.ts).
+   */
+  agentAsks: z.string().min(1).max(500).optional(),
+  /** Set by the companion (never by an adapter's own judgement) when the policy is in `mode: sole`: cards say so. */
+  sole: z.literal(true).optional(),
 });
 export type AgentToolCall = z.infer<typeof AgentToolCall>;
 
@@ -58,6 +65,8 @@ export const CompanionDecision = z.object({
   rule: z.string().optional(),
   promptId: z.string().optional(),
   record: DecisionRecordView.optional(),
+  /** The policy file that made Airlock the agent's only judge (`mode: sole`): an allow then pre-approves. */
+  sole: z.string().optional(),
 });
 export type CompanionDecision = z.infer<typeof CompanionDecision>;
 

@@ -66,6 +66,7 @@ export function compilePolicy(sources: PolicySource[]): CompileResult {
   const hiddenTools = new Map<string, { layer: SourceLayer; path: string }>();
   const futureCommands: CompiledPolicy["futureCommands"][number][] = [];
   let ungatedForbiddenBy: string | null = null;
+  const modes: { mode: "compose" | "sole"; layer: SourceLayer; path: string }[] = [];
 
   for (const { source, config, tree } of loaded) {
     const trusted = source.layer !== "project" || source.trusted === true;
@@ -99,6 +100,7 @@ export function compilePolicy(sources: PolicySource[]): CompileResult {
       ungatedForbiddenBy = source.path;
     // A warm runs a command: only a trusted layer may name one.
     if (trusted) futureCommands.push(...(config.futures?.commands ?? []));
+    if (config.mode !== undefined) modes.push({ mode: config.mode, layer: source.layer, path: source.path });
     loadedSources.push({ layer: source.layer, path: source.path, trusted, ignoredAllowRules });
   }
 
@@ -118,7 +120,18 @@ export function compilePolicy(sources: PolicySource[]): CompileResult {
       futureCommands,
       allowUngated: ungatedForbiddenBy === null,
       ungatedForbiddenBy,
+      soleFrom: soleModeFrom(modes),
       sources: loadedSources,
     },
   };
+}
+
+/**
+ * `mode: sole` holds when the user's own files or the account policy choose it and no file says `compose`:
+ * dropping the agent's own check loosens, so a project file (even a trusted one) cannot choose it, and any
+ * file saying `compose` keeps the stricter mode.
+ */
+function soleModeFrom(modes: readonly { mode: "compose" | "sole"; layer: SourceLayer; path: string }[]) {
+  if (modes.some((m) => m.mode === "compose")) return null;
+  return modes.find((m) => m.mode === "sole" && m.layer !== "project")?.path ?? null;
 }

@@ -43,6 +43,8 @@ export interface CompiledPolicy {
   allowUngated: boolean;
   /** The layer file that forbade it, for the message a person sees. */
   ungatedForbiddenBy: string | null;
+  /** The file that made Airlock the agent's only judge (`mode: sole`); null in the default, composed mode. */
+  soleFrom: string | null;
   sources: readonly LoadedSource[];
 }
 

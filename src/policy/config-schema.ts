@@ -66,6 +66,12 @@ export const ConfigSchema = z.strictObject({
   sessions: z.strictObject({ allow_ungated: z.boolean().optional() }).optional(),
   /** Extra command classes precognition may warm (still only when policy allows them without asking). */
   futures: z.strictObject({ commands: z.array(FutureCommandSchema).max(50) }).optional(),
+  /**
+   * How Airlock's verdict meets the agent's own permission check. `compose` (the default): the stricter of the
+   * two, an allow never skips the agent's own refusal or ask. `sole`: Airlock is the only judge and an allow
+   * pre-approves the call. Only the user's own files and the account policy may choose `sole` (see compile.ts).
+   */
+  mode: z.enum(["compose", "sole"]).optional(),
 });
 
 export type PermissionsConfig = z.infer<typeof ConfigSchema>;

@@ -1,5 +1,12 @@
 // The policy engine's public surface. Pure TypeScript: no Node or Workers API, so the same
 // code decides in the companion and at the edge.
+
+export {
+  agentAskJustification,
+  SOLE_MARK,
+  soleMarked,
+  withAgentAsk,
+} from "./agent-check.ts";
 export { boundaryNote } from "./boundary-note.ts";
 export {
   type CallIdentity,

@@ -62,6 +62,13 @@ export const DecisionRequest = z.strictObject({
       facts: z.array(z.string().max(500).transform(redactText)).max(8).optional(),
     })
     .optional(),
+  /**
+   * The agent's own permission check asks about this call (its reason): the call goes to a person unless
+   * Airlock denies it, whatever the policy or a grant would allow (src/policy/agent-check.ts). Shown, so redacted.
+   */
+  agent_asks: z.string().min(1).max(500).transform(redactText).optional(),
+  /** The companion's policy is in `mode: sole` (Airlock is the agent's only judge): the card says so. */
+  sole: z.literal(true).optional(),
 });
 export type DecisionRequest = z.infer<typeof DecisionRequest>;
 

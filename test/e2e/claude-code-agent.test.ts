@@ -1,6 +1,7 @@
 // The real Claude Code CLI (`claude -p`, native binary) against a scripted Anthropic Messages server,
-// with `airlock hook claude-code` as its PreToolUse hook: the allowed Bash command runs, the denied one
-// never does, and the model is told why.
+// with `airlock hook claude-code` as its PreToolUse hook: the allowed Bash command runs (Claude Code's own check,
+// in acceptEdits mode, allows it too: Airlock's allow no longer skips that check), the denied one never does, and
+// the model is told why. claude-code-compose.test.ts covers each composition of the two checks.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -74,7 +75,14 @@ beforeAll(async () => {
       ANTHROPIC_API_KEY: "sk-ant-test-dummy",
       ...OFFLINE,
     },
-    ["-p", "Create allowed.txt, then delete the important folder.", "--output-format", "json"],
+    [
+      "-p",
+      "Create allowed.txt, then delete the important folder.",
+      "--output-format",
+      "json",
+      "--permission-mode",
+      "acceptEdits",
+    ],
   );
 }, 120_000);
 

@@ -315,6 +315,31 @@ describe("approvals on a phone", () => {
     }
   });
 
+  it("marks a card the agent's own check asked about, and one judged under mode: sole", async () => {
+    const asked = await companion.ask({
+      ...toolCall("call-agent-asks", "git remote -v add evil https://evil.example/x.git"),
+      agent_asks: "its own permission check would run it only with Bash(git remote *)",
+    });
+    const sole = await companion.ask({ ...toolCall("call-sole", "make release"), sole: true });
+    await card(page, asked).waitFor({ timeout: WAIT_MS });
+    await card(page, sole).waitFor({ timeout: WAIT_MS });
+    await expect(card(page, asked).locator(".judge-marker").textContent()).resolves.toBe("E2E AGENT ASKS");
+    expect(await card(page, asked).textContent()).toContain(
+      "E2E Agent asks about this: its own permission check would run it only with Bash(git remote *)",
+    );
+    await expect(card(page, sole).locator(".judge-marker").textContent()).resolves.toBe(
+      "SOLE JUDGE: E2E Agent's own permission check is off",
+    );
+    for (const [promptId, callId] of [
+      [asked, "call-agent-asks"],
+      [sole, "call-sole"],
+    ] as const) {
+      const decision = companion.decisionFor(callId);
+      await tapDecision(page, promptId, "Deny");
+      expect((await decision).decision).toBe("deny");
+    }
+  });
+
   it("ran every page without a script error or a CSP violation", () => {
     expect(ui.problems).toEqual([]);
   });

@@ -11,7 +11,8 @@ const HELP = `Usage: airlock doctor [--json]
 
 Checks, in order: the credentials file and its mode (0600), the edge (/healthz, /v1/version),
 the device token (GET /v1/devices), the daemon's control socket, the policy layers for the
-current directory, and every agent integration it finds: Claude Code settings (user, project,
+current directory, the mode (a warning under "mode: sole", where an Airlock allow skips the
+agent's own permission check), and every agent integration it finds: Claude Code settings (user, project,
 local), Codex hooks and their trust in config.toml ([features] hooks, [hooks.state]), the Pi
 package, and MCP registrations (~/.claude.json, .mcp.json, Cursor). Each problem comes with
 the command that fixes it.
@@ -104,6 +105,7 @@ export const doctorCommand: Command = {
             detail: `does not load, calls are denied: ${formatLoadErrors(policy.errors)}`,
           },
     );
+    if (policy.ok) checks.push(modeCheck(policy.policy.soleFrom));
     checks.push(...integrationChecks(io.cwd, io.env, airlockInvocation(io.env, io.cwd)));
     if (json) io.stdout(`${JSON.stringify(checks)}\n`);
     else {
@@ -113,3 +115,18 @@ export const doctorCommand: Command = {
     return checks.some((c) => c.status === "fail") ? ExitCode.failure : ExitCode.ok;
   },
 };
+
+/** How Airlock meets each agent's own permission check; `mode: sole` is shown loudly, as a warning. */
+function modeCheck(soleFrom: string | null): Check {
+  if (soleFrom === null)
+    return {
+      check: "mode",
+      status: "ok",
+      detail: "compose: each call gets the stricter of Airlock and the agent's own permission check",
+    };
+  return {
+    check: "mode",
+    status: "warn",
+    detail: `SOLE JUDGE (mode: sole in ${soleFrom}): an Airlock allow pre-approves calls and skips Claude Code's and Codex's own permission checks; remove the line to compose again`,
+  };
+}

@@ -9,11 +9,14 @@ const CLAUDE_HELP = `Usage: airlock hook claude-code                      (run b
        airlock hook claude-code --uninstall [--project|--local]
 
 As a hook: PreToolUse prints {"hookSpecificOutput":{"hookEventName":"PreToolUse",
-"permissionDecision":"allow"|"deny"|"ask","permissionDecisionReason":"…"}}; PermissionRequest
-prints {"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":
-"allow"|"deny",…}}}; UserPromptSubmit forwards the prompt to the daemon and prints nothing.
-A call that needs a person waits for the phone (up to AIRLOCK_PROMPT_TIMEOUT_MS, default 30 s);
-AIRLOCK_CLAUDE_ASK=local answers "ask" instead (Claude Code's own prompt). Any failure denies.
+"permissionDecision":"deny"|"allow"|"ask","permissionDecisionReason":"…"}} — "allow" only for a
+person's answer or under "mode: sole"; a policy allow prints nothing, so Claude Code's own
+permission check still runs. PermissionRequest (Claude Code's own check asks) goes to the phone
+marked "Claude Code asks about this" and prints {"hookSpecificOutput":{"hookEventName":
+"PermissionRequest","decision":{"behavior":"allow"|"deny",…}}}; UserPromptSubmit forwards the
+prompt to the daemon and prints nothing. A call that needs a person waits for the phone (up to
+AIRLOCK_PROMPT_TIMEOUT_MS, default 30 s); AIRLOCK_CLAUDE_ASK=local answers "ask" instead (Claude
+Code's own prompt). Any failure denies.
 
 --install merges PreToolUse, PermissionRequest, UserPromptSubmit and SessionEnd entries (timeout above the
 prompt timeout) into ~/.claude/settings.json ($CLAUDE_CONFIG_DIR honoured), or with --project
@@ -31,7 +34,9 @@ const CODEX_HELP = `Usage: airlock hook codex                      (run by Codex
 As a hook (Codex's contract): PreToolUse prints nothing to allow, or {"hookSpecificOutput":
 {"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"…"}} to
 deny. Codex has no "ask": a call that needs a person waits for the phone and is answered allow
-or deny. apply_patch is judged per file. PermissionRequest prints decision.behavior allow/deny.
+or deny. apply_patch is judged per file. PermissionRequest (Codex's own approval policy asks)
+goes to the phone marked "Codex asks about this", never answered from Airlock's policy, and
+prints decision.behavior allow/deny. Codex's sandbox is never changed.
 UserPromptSubmit forwards the prompt to the daemon. Any failure denies.
 
 --install merges entries into ~/.codex/hooks.json ($CODEX_HOME honoured) or, with --project,

@@ -7,9 +7,11 @@ import {
   clip,
   redactText,
   shownCall,
+  soleMarked,
   storedUnit,
   type Verdict,
   verdictOf,
+  withAgentAsk,
 } from "../../policy/index.ts";
 import type { DecisionRequest, DecisionResponse } from "../../protocol/decisions.ts";
 import { type CallRow, type Holder, responseOf } from "./call-store.ts";
@@ -108,14 +110,18 @@ export class CallIntake {
     }
 
     const judged = judgeAtEdge(this.policy(), request);
-    const verdict = verdictOf({
-      record: judged.record,
-      emergency: ctx.settings.emergency(),
-      agent: request.agent,
-      units: judged.units,
-      grants: ctx.grants.all(),
-      sessionGrants: ctx.sessions.rules(request.session_id, request.agent.id, now),
-    });
+    const verdict = withAgentAsk(
+      verdictOf({
+        record: judged.record,
+        emergency: ctx.settings.emergency(),
+        agent: request.agent,
+        units: judged.units,
+        grants: ctx.grants.all(),
+        sessionGrants: ctx.sessions.rules(request.session_id, request.agent.id, now),
+      }),
+      request.agent.name,
+      request.agent_asks,
+    );
     const { record } = verdict;
     const call: CallRow = {
       call_id: request.call_id,
@@ -154,7 +160,8 @@ export class CallIntake {
       // Only a call that goes in front of a person needs its shown text (redacting up to 16 KiB): an
       // immediate answer never reaches a card, so the hot path skips it.
       Object.assign(call, shownColumns(request));
-      const outcome = this.queue.enqueue(request, call, record.justification, holder, now);
+      const justification = request.sole ? soleMarked(record.justification) : record.justification;
+      const outcome = this.queue.enqueue(request, call, justification, holder, now);
       ctx.flushSoon();
       return outcome;
     }

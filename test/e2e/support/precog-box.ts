@@ -5,7 +5,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Daemon, startDaemon } from "../../node/companion/support/sandbox.ts";
 
+// mode: sole, because a served call must be pre-approved: in the default composed mode Airlock serves Claude Code
+// only where the call runs without Claude Code's own check (a person's answer, or bypassPermissions).
 export const PRECOG_POLICY = `version: 1
+mode: sole
 default_action: deny
 rules:
   - name: Read the workspace

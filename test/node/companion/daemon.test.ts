@@ -49,11 +49,13 @@ function preToolUse(tool_name: string, tool_input: Record<string, unknown>): str
   });
 }
 
+/** The hook's answer; a policy allow prints nothing (Claude Code's own check still runs), shown as "no opinion". */
 async function decisionOf(
   stdin: string,
 ): Promise<{ permissionDecision: string; permissionDecisionReason: string }> {
   const r = await runAirlock(["hook", "claude-code"], box.env, stdin);
   expect(r.code).toBe(0);
+  if (r.stdout === "") return { permissionDecision: "no opinion", permissionDecisionReason: "" };
   return JSON.parse(r.stdout).hookSpecificOutput;
 }
 
@@ -95,7 +97,7 @@ describe("airlock up", { timeout: 60_000 }, () => {
     expect(before.connection.state).toBe("unpaired");
     expect(
       (await decisionOf(preToolUse("Read", { file_path: join(box.project, "a.ts") }))).permissionDecision,
-    ).toBe("allow");
+    ).toBe("no opinion");
     expect((await decisionOf(preToolUse("Bash", { command: "curl x | sh" }))).permissionDecision).toBe(
       "deny",
     );
@@ -141,7 +143,7 @@ describe("airlock up", { timeout: 60_000 }, () => {
     const stale = await policyStatusUntil((p) => p?.stale === true);
     expect(stale).toMatchObject({ ok: true, stale: true });
     const stillAllowed = await decisionOf(preToolUse("Bash", { command: "git status" }));
-    expect(stillAllowed.permissionDecision).toBe("allow");
+    expect(stillAllowed.permissionDecision).toBe("no opinion");
     expect(stale?.error).toContain("permissions.yaml");
     expect(daemon.log()).toMatch(/keeping the last good policy/);
 
@@ -149,7 +151,9 @@ describe("airlock up", { timeout: 60_000 }, () => {
     const fresh = await policyStatusUntil((p) => p?.stale === false);
     expect(fresh).toMatchObject({ ok: true, stale: false });
     expect((await decisionOf(preToolUse("Bash", { command: "git status" }))).permissionDecision).toBe("deny");
-    expect((await decisionOf(preToolUse("Bash", { command: "git log" }))).permissionDecision).toBe("allow");
+    expect((await decisionOf(preToolUse("Bash", { command: "git log" }))).permissionDecision).toBe(
+      "no opinion",
+    );
   });
 
   it("stops on SIGTERM with exit 0 and removes its socket", async () => {

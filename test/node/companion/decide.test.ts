@@ -216,3 +216,74 @@ describe("decideToolCall", () => {
     expect(out.reason).toMatch(/policy does not load \(\/u\/permissions\.yaml/);
   });
 });
+
+describe("decideToolCall when the agent's own check asks (agentAsks)", () => {
+  it("sends a call Airlock's policy allows to a person, marked as the agent's ask", async () => {
+    const seen: string[] = [];
+    const a: Approver = {
+      async ask(_call, record) {
+        seen.push(record.justification);
+        return { decision: "allow", reason: "person said allow", source: "user" };
+      },
+    };
+    const out = await decideToolCall(
+      call("read", { path: "/work/p/a.ts" }, { agentAsks: "it reads outside the working directory" }),
+      deps({ approver: a }),
+    );
+    expect(out).toMatchObject({ decision: "allow", source: "user" });
+    expect(seen).toEqual(["Claude Code asks about this: it reads outside the working directory"]);
+  });
+
+  it("keeps Airlock's deny a deny without asking anyone", async () => {
+    const a = approver("allow");
+    const out = await decideToolCall(
+      call("bash", { command: "rm -rf x" }, { agentAsks: "x" }),
+      deps({ approver: a }),
+    );
+    expect(out.decision).toBe("deny");
+    expect(a.asked).toBe(0);
+  });
+
+  it("with no one to ask, denies and says what the agent asked", async () => {
+    const out = await decideToolCall(
+      call("read", { path: "/work/p/a.ts" }, { agentAsks: "its own permission check wants a person" }),
+      deps({ unpairedReason: "this device is not paired" }),
+    );
+    expect(out.decision).toBe("deny");
+    expect(out.reason).toBe(
+      "Airlock denied this call: it needs a person's approval (Claude Code asks about this: its own permission check wants a person), but this device is not paired",
+    );
+  });
+
+  it("under mode: sole, Airlock's allow answers the agent's ask and the decision names the file", async () => {
+    const sole = state(`mode: sole\n${YAML}`);
+    const a = approver("deny");
+    const out = await decideToolCall(
+      call("read", { path: "/work/p/a.ts" }, { agentAsks: "x" }),
+      deps({ approver: a, policy: () => sole }),
+    );
+    expect(out).toMatchObject({ decision: "allow", source: "policy", sole: "/u/permissions.yaml" });
+    expect(a.asked).toBe(0);
+  });
+});
+
+describe("the sole marker", () => {
+  it("comes from the policy's mode only: a call flagged sole under the default mode reaches the person unflagged", async () => {
+    const seen: (true | undefined)[] = [];
+    const a: Approver = {
+      async ask(c) {
+        seen.push(c.sole);
+        return { decision: "deny", reason: "no", source: "user" };
+      },
+    };
+    await decideToolCall(
+      call("webfetch", { url: "https://example.com/" }, { sole: true }),
+      deps({ approver: a }),
+    );
+    await decideToolCall(
+      call("webfetch", { url: "https://example.com/" }),
+      deps({ approver: a, policy: () => state(`mode: sole\n${YAML}`) }),
+    );
+    expect(seen).toEqual([undefined, true]);
+  });
+});

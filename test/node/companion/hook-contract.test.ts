@@ -69,14 +69,47 @@ function decision(stdout: string): PreToolUseOut["hookSpecificOutput"] {
 }
 
 describe("airlock hook claude-code (PreToolUse)", { timeout: 30_000 }, () => {
-  it("allows what local policy allows, with exit 0", async () => {
+  it("an allow by policy says nothing (exit 0), so Claude Code's own permission check still runs", async () => {
     const r = await hook(preToolUse("Read", { file_path: join(box.project, "src/a.ts") }));
-    expect(r.code).toBe(0);
-    expect(decision(r.stdout)).toEqual({
-      hookEventName: "PreToolUse",
-      permissionDecision: "allow",
-      permissionDecisionReason: expect.stringContaining('rule "reads"'),
-    });
+    expect(r).toEqual({ code: 0, stdout: "", stderr: "" });
+    const bash = await hook(preToolUse("Bash", { command: "npm test", description: "tests" }));
+    expect(bash).toEqual({ code: 0, stdout: "", stderr: "" });
+  });
+
+  it("under mode: sole an allow pre-approves, naming the rule", async () => {
+    const sole = sandbox();
+    try {
+      sole.writePolicy(`mode: sole\n${POLICY}`);
+      const r = await hook(
+        JSON.stringify({
+          session_id: "sess-1",
+          cwd: sole.project,
+          hook_event_name: "PreToolUse",
+          tool_name: "Read",
+          tool_input: { file_path: join(sole.project, "src/a.ts") },
+          tool_use_id: "toolu_sole",
+        }),
+        sole.env,
+      );
+      expect(decision(r.stdout)).toEqual({
+        hookEventName: "PreToolUse",
+        permissionDecision: "allow",
+        permissionDecisionReason: expect.stringContaining('rule "reads"'),
+      });
+      // Shown loudly by doctor, as a warning naming the file; the default mode is an ok line.
+      const sayDoctor = async (env: NodeJS.ProcessEnv) =>
+        (JSON.parse((await runAirlock(["doctor", "--json"], env, "")).stdout) as { check: string }[]).find(
+          (c) => c.check === "mode",
+        );
+      expect(await sayDoctor(sole.env)).toEqual({
+        check: "mode",
+        status: "warn",
+        detail: expect.stringMatching(/^SOLE JUDGE \(mode: sole in .*permissions\.yaml\)/),
+      });
+      expect(await sayDoctor(box.env)).toMatchObject({ check: "mode", status: "ok" });
+    } finally {
+      sole.cleanup();
+    }
   });
 
   it("denies what local policy denies, with the rule's message", async () => {
@@ -137,16 +170,18 @@ describe("airlock hook claude-code (PreToolUse)", { timeout: 30_000 }, () => {
     expect(out.permissionDecisionReason).toBe(
       `Airlock denied this call: it needs a person's approval, but the Airlock edge at http://127.0.0.1:${port} could not be reached`,
     );
-    // Local decisions never need the edge.
+    // Local decisions never need the edge (an allow says nothing: Claude Code's own check runs; a deny is a deny).
     const local = await hook(preToolUse("Bash", { command: "npm test" }), paired);
-    expect(decision(local.stdout).permissionDecision).toBe("allow");
+    expect(local).toEqual({ code: 0, stdout: "", stderr: "" });
+    const rm = await hook(preToolUse("Bash", { command: "rm -rf build" }), paired);
+    expect(decision(rm.stdout).permissionDecisionReason).toContain("rm is not allowed here");
   });
 
   it("a daemon that is down (stale socket file) is not needed: the hook decides directly", async () => {
     const stale = { ...box.env, AIRLOCK_SOCKET: join(box.dir, "stale.sock") };
     writeFileSync(stale.AIRLOCK_SOCKET as string, "");
-    const r = await hook(preToolUse("Read", { file_path: join(box.project, "README.md") }), stale);
-    expect(decision(r.stdout).permissionDecision).toBe("allow");
+    const r = await hook(preToolUse("Bash", { command: "rm -rf build" }), stale);
+    expect(decision(r.stdout).permissionDecisionReason).toContain("rm is not allowed here");
   });
 
   it("a policy that does not load denies, saying why", async () => {
@@ -203,14 +238,36 @@ describe("airlock hook claude-code (malformed input)", { timeout: 30_000 }, () =
 });
 
 describe("airlock hook claude-code (PermissionRequest, UserPromptSubmit)", { timeout: 30_000 }, () => {
-  it("answers decision.behavior allow", async () => {
+  it("never answers Claude Code's own ask from Airlock's policy: it needs a person, marked as Claude Code's ask", async () => {
     const r = await hook(
-      claude("PermissionRequest", { tool_name: "Bash", tool_input: { command: "npm test" } }),
+      claude("PermissionRequest", {
+        tool_name: "Bash",
+        tool_input: { command: "npm test" },
+        permission_suggestions: [
+          { type: "addRules", rules: [{ toolName: "Bash", ruleContent: "npm test" }], behavior: "allow" },
+        ],
+      }),
     );
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({
-      hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "allow" } },
+      hookSpecificOutput: {
+        hookEventName: "PermissionRequest",
+        decision: {
+          behavior: "deny",
+          message: expect.stringMatching(
+            /needs a person's approval \(Claude Code asks about this: .*Bash\(npm test\)\), but .*not paired/,
+          ),
+        },
+      },
     });
+  });
+
+  it("AIRLOCK_CLAUDE_ASK=local leaves Claude Code's own ask to its own dialog", async () => {
+    const r = await hook(
+      claude("PermissionRequest", { tool_name: "Bash", tool_input: { command: "npm test" } }),
+      { ...box.env, AIRLOCK_CLAUDE_ASK: "local" },
+    );
+    expect(r).toEqual({ code: 0, stdout: "", stderr: "" });
   });
 
   it("answers decision.behavior deny with a message", async () => {
@@ -285,10 +342,13 @@ describe("airlock hook codex", { timeout: 30_000 }, () => {
     expect(ok).toEqual({ code: 0, stdout: "", stderr: "" });
   });
 
-  it("PermissionRequest answers decision.behavior", async () => {
+  it("PermissionRequest (Codex's own approval ask) is never answered by Airlock's allow: a person decides", async () => {
     const r = await hook(codex("Bash", { command: "npm test" }, "PermissionRequest"), box.env, "codex");
     expect(JSON.parse(r.stdout)).toEqual({
-      hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "allow" } },
+      hookSpecificOutput: {
+        hookEventName: "PermissionRequest",
+        decision: { behavior: "deny", message: expect.stringMatching(/\(Codex asks about this: .*\), but/) },
+      },
     });
   });
 

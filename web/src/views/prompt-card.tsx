@@ -2,6 +2,7 @@
 // time left, and the decisions (kept on screen below a bounded call list). A decided card stays in place: "Allowed
 // always · Undo (5 s)" while a saving decision can still be taken back, "queued" while offline, then the outcome.
 import { useEffect, useRef, useState } from "preact/hooks";
+import { cardMarkerOf } from "../../../src/policy/agent-marks.ts";
 import type { PromptDecision } from "../../../src/protocol/capability.ts";
 import type { CapabilityPrompt, ResolvedPrompt } from "../../../src/protocol/prompts.ts";
 import { errorMessage } from "../api.ts";
@@ -126,6 +127,7 @@ export function PromptCard(props: Props) {
       </p>
       {decided ? null : (
         <>
+          <JudgeMarker prompt={prompt} />
           <p class="justification">{prompt.justification}</p>
           {prompt.proposal ? <ProposalBlock proposal={prompt.proposal} /> : <PromptCalls prompt={prompt} />}
           <p class="batch">{batchLabel(callCount)}</p>
@@ -253,5 +255,17 @@ function cardState(
     return { text, tone };
   }
   if (expired) return { text: "Expired: the agent was told no", tone: "neutral" };
+  return null;
+}
+
+/** Who is asking, shown loudly: the agent's own permission check, or Airlock alone under mode: sole. */
+function JudgeMarker({ prompt }: { prompt: CapabilityPrompt }) {
+  const marker = cardMarkerOf(prompt.justification);
+  if (marker === "sole")
+    return (
+      <p class="judge-marker judge-sole">SOLE JUDGE: {prompt.agent.name}'s own permission check is off</p>
+    );
+  if (marker === "agent_asks")
+    return <p class="judge-marker judge-agent">{prompt.agent.name.toUpperCase()} ASKS</p>;
   return null;
 }

@@ -25,6 +25,13 @@ export type CodexHookInput = z.infer<typeof CodexHookInput>;
 
 const AGENT = { id: "codex", name: "Codex" };
 
+/**
+ * Codex sends PermissionRequest when its own approval policy asks (a command outside its sandbox, a network
+ * request): a person decides, whatever Airlock's policy allows, so an Airlock allow never widens Codex's sandbox.
+ * The request's description is the model's own justification, untrusted, so the card carries this line instead.
+ */
+const CODEX_ASKS = "its approval policy asks before this runs (outside its sandbox, or a network request)";
+
 function allow(event: string): HookResult {
   if (event === "PermissionRequest") return permissionRequestOutput("allow", "");
   // Codex treats `permissionDecision: "allow"` without updatedInput as unsupported; no output means "proceed".
@@ -46,6 +53,7 @@ async function gate(input: CodexHookInput, companion: HookCompanion): Promise<Ho
         input: mapped.input,
         cwd: input.cwd,
         hasUI: false,
+        ...(event === "PermissionRequest" ? { agentAsks: CODEX_ASKS } : {}),
       },
       "approver",
     );

@@ -29,7 +29,9 @@ import {
   startDaemon,
 } from "../support/sandbox.ts";
 
+// mode: sole: a served call must be pre-approved, which the default composed mode does only for a person's answer.
 const POLICY = `
+mode: sole
 default_action: deny
 rules:
   - name: reads
