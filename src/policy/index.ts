@@ -96,11 +96,14 @@ export {
   patchTargets,
 } from "./tool-names.ts";
 export {
+  type ContextEntry,
+  contextTaint,
   estimateTokens,
   reachedBound,
   type TurnBound,
   type TurnEffect,
   type TurnLimits,
+  taintReason,
   turnEffect,
 } from "./turn-safety.ts";
 export type {

@@ -128,6 +128,7 @@ export class ConveyorRuntime {
       summary: tool.summary(args),
       source: { kind: by.kind, ref: by.ref },
       gate: verdict.action === "deny" ? "none" : verdict.gate,
+      gateReason: verdict.reason,
       state: verdict.action === "deny" ? "REJECTED" : verdict.action === "allow" ? "APPROVED" : "PENDING",
       decidedBy: verdict.action === "ask" ? null : "policy",
       createdAt: now,

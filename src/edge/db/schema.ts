@@ -162,6 +162,8 @@ export const proposedActions = sqliteTable(
     }).notNull(),
     /** Why it needs a person: `ask`, `ask_confirm` (HIGH), or `none` when policy or a grant allowed it. */
     gate: text("gate").notNull(),
+    /** The gate's reason, shown on the card: why a person must decide ("this thread read https://… earlier"). */
+    gateReason: text("gate_reason"),
     promptId: text("prompt_id"),
     createdAt: integer("created_at").notNull(),
     expiresAt: integer("expires_at").notNull(),

@@ -8,7 +8,7 @@ import { writeAuditBatch } from "../audit/audit-log.ts";
 import * as proposals from "../conveyor/proposals.ts";
 import { announceJob, finishNotice } from "./job-events.ts";
 import { jobById } from "./jobs.ts";
-import { modelContext } from "./model-input.ts";
+import { modelContext, windowTaint } from "./model-input.ts";
 import type { KernelPorts } from "./ports.ts";
 import { type ActOutcome, actOnStep, settleStep } from "./step-actions.ts";
 import { appendMessage, messageView, recentMessages } from "./threads.ts";
@@ -155,7 +155,7 @@ export class TurnKernel {
       db,
       turnId,
       idx,
-      planned.plan,
+      { ...planned.plan, taint: windowTaint(rows) },
       { tokensIn: accepted?.tokensIn ?? 0, tokensOut: accepted?.tokensOut ?? 0 },
       this.ports.now(),
     );

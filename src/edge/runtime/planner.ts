@@ -30,6 +30,11 @@ export interface PlanRecord {
   callIds: string[];
   model: string;
   attempt: PlanAttempt;
+  /**
+   * Where the untrusted content in the context the model planned from came from (a URL, "a webhook
+   * delivery"), or null: stored with the step, so a resumed step judges its calls by the same context.
+   */
+  taint?: string | null;
 }
 
 export type PlanResult =

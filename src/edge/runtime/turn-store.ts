@@ -19,6 +19,8 @@ const PlanRecordSchema = z.object({
   callIds: z.array(z.string()),
   model: z.string(),
   attempt: z.enum(["first", "repair", "fallback"]),
+  /** The taint of the context the model planned from (older checkpoints have none recorded). */
+  taint: z.string().nullable().default(null),
 });
 const StepCalls = z.array(StepCall.nullable());
 

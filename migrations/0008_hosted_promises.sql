@@ -1,0 +1,1 @@
+ALTER TABLE `proposed_actions` ADD `gate_reason` text;
