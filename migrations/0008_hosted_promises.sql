@@ -1,1 +1,3 @@
 ALTER TABLE `proposed_actions` ADD `gate_reason` text;
+--> statement-breakpoint
+ALTER TABLE `turns` ADD `outcome` text;

@@ -96,6 +96,13 @@ export {
   patchTargets,
 } from "./tool-names.ts";
 export {
+  outcomeLine,
+  type TurnEffectRecord,
+  type VerifiedOutcome,
+  type VerifiedState,
+  verifiedOutcome,
+} from "./turn-outcome.ts";
+export {
   type ContextEntry,
   contextTaint,
   estimateTokens,

@@ -437,7 +437,7 @@ export const turns = sqliteTable(
     jobId: text("job_id"),
     kind: text("kind", { enum: ["chat", "job"] }).notNull(),
     state: text("state", {
-      enum: ["queued", "running", "waiting", "succeeded", "failed", "cancelled"],
+      enum: ["queued", "running", "waiting", "succeeded", "failed", "partial", "cancelled"],
     }).notNull(),
     /** JSON Budgets, complete (defaults applied). */
     budgets: text("budgets").notNull(),
@@ -446,6 +446,8 @@ export const turns = sqliteTable(
     /** JSON RuntimeError once failed or cancelled. */
     error: text("error"),
     result: text("result"),
+    /** JSON VerifiedOutcome once it finished with a final message: derived from what it did, not said. */
+    outcome: text("outcome"),
     /** The message that started the turn (a chat message, a job's instructions): the window must hold it. */
     triggerMessageId: text("trigger_message_id").notNull(),
     cancelRequestedAt: integer("cancel_requested_at"),

@@ -48,6 +48,8 @@ describe("a job's tool loop", () => {
     const { messages } = (await page.json()) as { messages: ChatMessage[] };
     expect(messages.map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant"]);
     expect(messages[2]).toMatchObject({ untrusted: true, tool: { name: "web.fetch" } });
-    expect(messages[3]?.content).toBe(job.result);
+    // The model's words, then what Airlock verified (a read only: nothing outside was changed).
+    expect(messages[3]?.content).toBe(`${job.result}\n\n[Airlock verified] ${job.outcome?.summary}`);
+    expect(job.outcome?.state).toBe("succeeded");
   });
 });
