@@ -23,6 +23,7 @@ import { notificationRoutes } from "./routes/notifications.ts";
 import { openApiDocument } from "./routes/openapi.ts";
 import { pairingRoutes } from "./routes/pairing.ts";
 import { passkeyRoutes } from "./routes/passkeys.ts";
+import { planRoutes } from "./routes/plans.ts";
 import { policyToolRoutes } from "./routes/policy-tools.ts";
 import { proposalRoutes } from "./routes/proposals.ts";
 import { pushRoutes } from "./routes/push.ts";
@@ -48,6 +49,7 @@ const routeGroups = [
   pushRoutes,
   passkeyRoutes,
   policyToolRoutes,
+  planRoutes,
   futuresRoutes,
   chatRoutes,
   jobRoutes,

@@ -43,11 +43,13 @@ export * from "./limits.ts";
 export { NOTIFY_PER_DAY, NOTIFY_PER_MINUTE, notificationAllowed } from "./notification-rate.ts";
 export { homeFor, resolveShellPath } from "./paths.ts";
 export {
+  type PlanOptions,
   type PlanProblem,
   type PlanValidation,
   planRiskOf,
   type RiskClass,
   riskClassOf,
+  type StepClassifier,
   validatePlan,
 } from "./plan.ts";
 export { type GateInput, type GateVerdict, type ProposalGate, proposalGate } from "./proposal-gate.ts";

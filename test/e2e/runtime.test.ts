@@ -13,6 +13,7 @@ import { type ChatMessage, JobView, type ScheduleView } from "../../src/protocol
 import { ensureBuilt } from "../support/build.ts";
 import { type EgressServers, startEgressServers } from "../support/egress-servers.ts";
 import { PhoneDashboard } from "../support/phone-dashboard.ts";
+import { READ_STEP, writeStep } from "../support/plan-steps.ts";
 import { type PlannerServer, startPlannerServer } from "../support/planner-server.ts";
 import { runToEnd } from "../support/run-process.ts";
 import { launchBrowser, phoneContext } from "./support/browser.ts";
@@ -87,7 +88,7 @@ describe("schedule → job → web.fetch → proposal → phone → executor →
     planner.script("e2e", [
       {
         text: "Reading the status page.",
-        calls: [{ name: "web_fetch", arguments: { url: `${target}/page?e2e=1` } }],
+        calls: [{ name: "web_fetch", arguments: { ...READ_STEP, url: `${target}/page?e2e=1` } }],
       },
       {
         calls: [
@@ -98,6 +99,7 @@ describe("schedule → job → web.fetch → proposal → phone → executor →
               identity: "bot",
               args: { method: "POST", url: `${target}/effect` },
               justification: "The status page is green: start the nightly deploy.",
+              ...writeStep({ method: "POST" }),
             },
           },
         ],

@@ -147,7 +147,11 @@ export class TurnKernel {
       if (planned.code === "MODEL_UNAVAILABLE" && planned.retryAfterMs !== null)
         return { kind: "retry_later", afterMs: planned.retryAfterMs };
       const event =
-        planned.code === "FAILED_MODEL_OUTPUT" ? "runtime.failed_model_output" : "runtime.model_unavailable";
+        planned.code === "FAILED_MODEL_OUTPUT"
+          ? "runtime.failed_model_output"
+          : planned.code === "PLAN_INVALID"
+            ? "runtime.plan_invalid"
+            : "runtime.model_unavailable";
       await this.audit(turn, event, { step: idx, message: planned.message });
       await this.finish(turn, "failed", { code: planned.code, message: planned.message });
       return { kind: "stopped" };

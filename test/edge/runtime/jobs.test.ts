@@ -2,6 +2,7 @@
 // job's view (steps, spend, thread), and what the model was sent.
 import { describe, expect, it } from "vitest";
 import type { ChatMessage } from "../../../src/protocol/runtime.ts";
+import { READ_STEP } from "../../support/plan-steps.ts";
 import { device, jobOf, PAGE, planner, runTurns, script, startJob, targetHits } from "./support.ts";
 
 describe("a job's tool loop", () => {
@@ -9,7 +10,7 @@ describe("a job's tool loop", () => {
     const d = await device();
     const tag = crypto.randomUUID();
     const s = await script([
-      { calls: [{ name: "web_fetch", arguments: { url: `${PAGE}?id=${tag}` } }] },
+      { calls: [{ name: "web_fetch", arguments: { ...READ_STEP, url: `${PAGE}?id=${tag}` } }] },
       { text: "The status page says all systems are green." },
     ]);
     const { value: started } = await runTurns(() => startJob(d, `Check the status page. ${s.marker}`), {

@@ -74,24 +74,4 @@ export function patch(d: Device, path: string, json: unknown): Promise<Response>
   return api(path, { method: "PATCH", headers: d.approver.headers, json });
 }
 
-/** The model's web_fetch call, as the scripted model sends it. */
-export function fetchCall(url: string, extra: Record<string, unknown> = {}) {
-  return { name: "web_fetch", arguments: { url, ...extra } };
-}
-
-/** The model's propose_action call for an http.request (or another tool with `tool`). */
-export function proposeCall(
-  args: Record<string, unknown>,
-  extra: Record<string, unknown> = {},
-): { name: string; arguments: Record<string, unknown> } {
-  return {
-    name: "propose_action",
-    arguments: {
-      tool: "http.request",
-      identity: "bot",
-      args,
-      justification: "Post the summary.",
-      ...extra,
-    },
-  };
-}
+export { fetchCall, proposeCall } from "../../support/plan-steps.ts";
