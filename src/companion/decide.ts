@@ -3,7 +3,7 @@
 import type { GrantRule } from "../policy/grants.ts";
 import type { DecisionRecord, EmergencyControls } from "../policy/index.ts";
 import { judgeCall } from "../policy/judge-call.ts";
-import { verdictOf } from "../policy/verdict.ts";
+import { hiddenToolReason, verdictOf } from "../policy/verdict.ts";
 import type { LocalDecisionEvent as AuditEvent } from "../protocol/audit.ts";
 import { formatLoadErrors, type PolicyState } from "./policy-state.ts";
 import { type AgentToolCall, type CompanionDecision, type DecisionRecordView, denied } from "./tool-call.ts";
@@ -82,6 +82,8 @@ export function decideLocally(
     };
   }
   const hasUI = call.hasUI || deps.unpairedReason === undefined;
+  // Every local decision's audit says the mode it was decided in (seed 004's policy_mode).
+  const audit = (e: AuditEvent) => deps.audit?.({ ...e, policy_mode: state.policy.mode });
   const judged = judgeCall(
     state.policy,
     { tool: call.tool, input: call.input, cwd: call.cwd, agent: call.agent.id },
@@ -94,6 +96,7 @@ export function decideLocally(
     units: judged.units,
     grants: deps.grants?.() ?? [],
     sessionGrants: deps.sessionGrants?.(call.sessionId, call.agent.id) ?? [],
+    mode: state.policy.mode,
   });
   const { record } = verdict;
   if (!hasUI && verdict.action === "deny" && verdict.source === "policy") {
@@ -107,7 +110,7 @@ export function decideLocally(
       },
     ).record;
     if (asked.action === "ask") {
-      deps.audit?.(auditEventOf(call, record));
+      audit(auditEventOf(call, record));
       const why = deps.unpairedReason || "no one can be asked";
       const who = asked.rule
         ? `rule "${asked.rule}" asks for a person's approval`
@@ -123,7 +126,7 @@ export function decideLocally(
     return { ask: record, timeoutMs: Math.min(deps.promptTimeoutMs, fromPolicy) };
   }
   if (verdict.source === "grant" || verdict.source === "session_grant") {
-    deps.audit?.(auditEventOf(call, record, verdict.action, verdict.source));
+    audit(auditEventOf(call, record, verdict.action, verdict.source));
     const verb = verdict.action === "allow" ? "allowed" : "denied";
     const what =
       verdict.source === "session_grant"
@@ -136,14 +139,11 @@ export function decideLocally(
       ),
     };
   }
-  deps.audit?.(auditEventOf(call, record));
+  audit(auditEventOf(call, record));
   const source = verdict.source;
   if (record.action === "hidden") {
     return {
-      decision: withRule(
-        { decision: "deny", reason: `Tool ${call.tool} is not available in this session.`, source },
-        record,
-      ),
+      decision: withRule({ decision: "deny", reason: hiddenToolReason(call.tool), source }, record),
     };
   }
   if (verdict.action === "deny") {

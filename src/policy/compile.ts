@@ -28,6 +28,8 @@ interface Loaded {
 
 const LAYER_ORDER: Record<SourceLayer, number> = { agent: 0, user: 1, project: 2, account: 3 };
 
+const MODE_RANK = { permissive: 0, prompt: 1, strict: 2 } as const;
+
 export function compilePolicy(sources: PolicySource[]): CompileResult {
   const errors: PolicyLoadError[] = [];
   const loaded: Loaded[] = [];
@@ -55,6 +57,7 @@ export function compilePolicy(sources: PolicySource[]): CompileResult {
   let defaultAction: CompiledPolicy["defaultAction"] = "deny";
   let defaultFrom = "built-in default (deny)";
   let headlessAsk: CompiledPolicy["headlessAsk"] = "deny";
+  let mode: CompiledPolicy["mode"] = "prompt";
   let confirmTimeoutMs: number | null = null;
   const hiddenTools = new Map<string, { layer: SourceLayer; path: string }>();
   const futureCommands: CompiledPolicy["futureCommands"][number][] = [];
@@ -82,6 +85,9 @@ export function compilePolicy(sources: PolicySource[]): CompileResult {
     if (config.headless_ask !== undefined && (trusted || config.headless_ask === "deny")) {
       headlessAsk = config.headless_ask;
     }
+    // An untrusted project may only make the mode stricter (permissive < prompt < strict).
+    if (config.mode !== undefined && (trusted || MODE_RANK[config.mode] > MODE_RANK[mode]))
+      mode = config.mode;
     if (config.timeout !== undefined && trusted) confirmTimeoutMs = config.timeout;
     for (const tool of config.hidden_tools ?? []) {
       if (!hiddenTools.has(tool)) hiddenTools.set(tool, { layer: source.layer, path: source.path });
@@ -102,6 +108,7 @@ export function compilePolicy(sources: PolicySource[]): CompileResult {
       defaultAction,
       defaultFrom,
       headlessAsk,
+      mode,
       hiddenTools,
       confirmTimeoutMs,
       futureCommands,

@@ -57,6 +57,12 @@ export const ConfigSchema = z.strictObject({
   timeout: z.number().int().positive().optional(),
   /** What `ask` becomes when no person can answer; pi.hitl's behaviour (deny) unless set. */
   headless_ask: z.enum(["deny", "allow"]).optional(),
+  /**
+   * The capability-prompt spec's policy mode: `prompt` (default) asks a person; `strict` denies what no
+   * rule or grant allows, without asking; `permissive` lets low and medium risk asks run unprompted (logged
+   * as allow_permissive), high risk still asks.
+   */
+  mode: z.enum(["strict", "prompt", "permissive"]).optional(),
   rules: z.array(RuleSchema).optional(),
   hidden_tools: z.array(z.string().min(1)).optional(),
   /** Extra command classes precognition may warm (still only when policy allows them without asking). */

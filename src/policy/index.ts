@@ -124,10 +124,18 @@ export type {
   EmergencyControls,
   LayerName,
   PolicyLoadError,
+  PolicyMode,
   PolicySource,
   Risk,
   Scope,
   SourceLayer,
   ToolCall,
 } from "./types.ts";
-export { type Verdict, type VerdictInputs, type VerdictSource, verdictOf } from "./verdict.ts";
+export {
+  hiddenToolReason,
+  PERMISSIVE_RULE,
+  type Verdict,
+  type VerdictInputs,
+  type VerdictSource,
+  verdictOf,
+} from "./verdict.ts";

@@ -14,6 +14,8 @@ export const LocalDecisionEvent = z.strictObject({
   rule: z.string().max(500).nullable(),
   scope_hash: z.string().regex(/^[0-9a-f]{64}$/),
   source: z.enum(["policy", "grant", "session_grant", "emergency", "local_ui"]).default("policy"),
+  /** The local policy's mode (seed 004); older companions send none, which reads as prompt. */
+  policy_mode: z.enum(["strict", "prompt", "permissive"]).optional(),
   at: z.string().datetime(),
 });
 export type LocalDecisionEvent = z.infer<typeof LocalDecisionEvent>;

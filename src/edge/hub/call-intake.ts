@@ -5,6 +5,7 @@ import {
   type CompiledPolicy,
   callFingerprint,
   clip,
+  hiddenToolReason,
   redactText,
   shownCall,
   storedUnit,
@@ -48,6 +49,9 @@ function answerOf(v: Exclude<Verdict, { action: "ask" }>): Answer {
     case "policy":
       if (v.action === "allow")
         return { decision: "allow", reason: record.message ?? "Allowed by policy.", source: "policy" };
+      // A hidden tool looks absent (pi.hitl): no rule named, no "denied by policy" to argue with.
+      if (record.action === "hidden")
+        return { decision: "deny", reason: hiddenToolReason(record.tool), source: "policy" };
       return {
         decision: "deny",
         reason: record.message ?? `Denied by policy${record.rule ? ` (${record.rule})` : ""}.`,
@@ -114,6 +118,7 @@ export class CallIntake {
       units: judged.units,
       grants: ctx.grants.all(),
       sessionGrants: ctx.sessions.rules(request.session_id, request.agent.id, now),
+      mode: this.policy().mode,
     });
     const { record } = verdict;
     const call: CallRow = {
@@ -167,7 +172,7 @@ export class CallIntake {
       // A decided call keeps its binding and answer; its grant units matter only while a person is asked.
       ctx.calls.insert({ ...call, units: null, status: "decided", ...answer, decided_at: now });
       if (verdict.source === "session_grant" && verdict.grant) ctx.sessions.touch(verdict.grant.id, now);
-      ctx.audit([immediateAudit(ctx.ports.userId(), call, answer, now)], now);
+      ctx.audit([immediateAudit(ctx.ports.userId(), call, answer, now, ctx.policyMode())], now);
     });
     // The answer goes out now; the audit reaches D1 right behind it (or by the alarm).
     ctx.flushSoon();
