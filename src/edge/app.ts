@@ -18,6 +18,7 @@ import { deviceRoutes } from "./routes/devices.ts";
 import { futuresRoutes } from "./routes/futures.ts";
 import { grantRoutes } from "./routes/grants.ts";
 import { hookRoutes } from "./routes/hooks.ts";
+import { idempotentTargetRoutes } from "./routes/idempotent-targets.ts";
 import { jobRoutes } from "./routes/jobs.ts";
 import { notificationRoutes } from "./routes/notifications.ts";
 import { openApiDocument } from "./routes/openapi.ts";
@@ -50,6 +51,7 @@ const routeGroups = [
   passkeyRoutes,
   policyToolRoutes,
   planRoutes,
+  idempotentTargetRoutes,
   futuresRoutes,
   chatRoutes,
   jobRoutes,

@@ -152,6 +152,29 @@ export function proposalCard(view: ProposalView): ProposalCard {
   };
 }
 
+// ---- idempotent targets ----
+
+/** A target the person declared idempotent: after a crash mid-send it may be sent to again. */
+export const IdempotentTarget = z.object({
+  tool: z.string(),
+  /** http.request: the URL's host (with its port when not the default). */
+  target: z.string(),
+  created_at: z.string(),
+  created_by: z.string().nullable(),
+});
+export type IdempotentTarget = z.infer<typeof IdempotentTarget>;
+
+export const DeclareIdempotentTarget = z.strictObject({
+  tool: z.string().min(1).max(100),
+  target: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .min(1)
+    .max(300)
+    .regex(/^[a-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-f:.]+\](:\d{1,5})?$/, "a host, optionally with :port"),
+});
+
 // ---- webhooks ----
 
 /** A verified delivery proposes a fixed action (the body is only context: hashed, never spliced in). */

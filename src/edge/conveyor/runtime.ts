@@ -16,6 +16,7 @@ import { hashOf } from "./canonical.ts";
 import type { Egress } from "./egress/guard.ts";
 import { type ExecuteResult, Executor, type FaultPoint } from "./executor.ts";
 import { addGrant, matchGrant } from "./grants.ts";
+import { declaredIdempotent } from "./idempotent-targets.ts";
 import * as store from "./proposals.ts";
 import type { ToolRegistry } from "./registry.ts";
 import type { ToolContext } from "./tool.ts";
@@ -72,6 +73,7 @@ export class ConveyorRuntime {
       now: this.now,
       ...(ports.notifyDashboards ? { notifyDashboards: ports.notifyDashboards } : {}),
       ...(ports.fault ? { fault: ports.fault } : {}),
+      declaredIdempotent: declaredIdempotent(ports.db),
     });
   }
 

@@ -38,6 +38,8 @@ export interface ConveyorTool<A = unknown> {
    * False: a possible send ends PARTIAL, never repeated automatically.
    */
   idempotentDownstream: boolean;
+  /** The target a person may declare idempotent (http.request: the host); absent: none can be. */
+  target?(args: A): string;
   /** For HIGH tools: a persisted grant may stand in for the person (companion.run). */
   grantCoversHigh: boolean;
   summary(args: A): ProposalSummary;

@@ -583,3 +583,20 @@ export const retentionRuns = sqliteTable("retention_runs", {
   /** JSON: {table: rows removed}, and the cutoffs used. */
   removed: text("removed").notNull(),
 });
+
+/**
+ * Targets the person declared idempotent (they honour Idempotency-Key): after a crash mid-dispatch the
+ * executor may send to them again instead of marking the run PARTIAL (docs/conveyor.md).
+ */
+export const idempotentTargets = sqliteTable(
+  "idempotent_targets",
+  {
+    userId: text("user_id").notNull(),
+    tool: text("tool").notNull(),
+    /** What the tool calls its target (http.request: the URL's host). */
+    target: text("target").notNull(),
+    createdAt: integer("created_at").notNull(),
+    createdByDevice: text("created_by_device"),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.tool, t.target] })],
+);

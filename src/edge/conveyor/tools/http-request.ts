@@ -58,6 +58,7 @@ export const httpRequest: ConveyorTool<Args> = {
     };
   },
   grantScope: (a) => `${a.method} ${hostOf(a.url)}`,
+  target: (a) => hostOf(a.url),
   timeoutMs: (a) => a.timeout_ms,
   async execute(a, ctx) {
     const body = bodyOf(a);
