@@ -1,7 +1,3 @@
-ALTER TABLE `proposed_actions` ADD `gate_reason` text;
---> statement-breakpoint
-ALTER TABLE `turns` ADD `outcome` text;
---> statement-breakpoint
 CREATE TABLE `idempotent_targets` (
 	`user_id` text NOT NULL,
 	`tool` text NOT NULL,
@@ -10,3 +6,6 @@ CREATE TABLE `idempotent_targets` (
 	`created_by_device` text,
 	PRIMARY KEY(`user_id`, `tool`, `target`)
 );
+--> statement-breakpoint
+ALTER TABLE `proposed_actions` ADD `gate_reason` text;--> statement-breakpoint
+ALTER TABLE `turns` ADD `outcome` text;
