@@ -162,7 +162,12 @@ describe("schedule → job → web.fetch → proposal → phone → executor →
       [],
     ]);
     const { messages } = await api<{ messages: ChatMessage[] }>(`/v1/chat/threads/${job.thread_id}/messages`);
-    expect(messages.at(-1)).toMatchObject({ role: "assistant", content: job.result });
+    // The model's words, then what Airlock verified from what the job did.
+    expect(messages.at(-1)).toMatchObject({
+      role: "assistant",
+      content: `${job.result}\n\n[Airlock verified] ${job.outcome?.summary}`,
+    });
+    expect(job.outcome?.summary).toContain("executed and verified: HTTP POST");
     const { schedules } = await api<{ schedules: ScheduleView[] }>("/v1/schedules");
     expect(schedules.find((s) => s.id === scheduleId)).toMatchObject({
       state: "finished",
