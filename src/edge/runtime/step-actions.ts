@@ -139,7 +139,7 @@ export async function actOnStep(kernel: TurnKernel, turn: turns.TurnRow, idx: nu
   const calls = callsOfPlan(plan);
   // Taint is the context's: what the model planned from, or untrusted content this turn has read since
   // (a read earlier in this step; a checkpoint from before the context's taint was recorded).
-  let taint = plan.taint ?? (turn.tainted ? "untrusted content earlier in this turn" : null);
+  let taint = plan.taint ?? (turn.tainted ? "untrusted content" : null);
   const started = now();
   let toolTokens = step.toolTokens;
   const hub = kernel.ports.hub(turn.userId);
