@@ -66,7 +66,21 @@ try {
   for (let i = 0; i < TURNS; i++) {
     const id = `turn${i}`;
     planner.script(id, [
-      { calls: [{ name: "web_fetch", arguments: { url: `${target}/page?bench=${i}` } }] },
+      {
+        calls: [
+          {
+            name: "web_fetch",
+            // Every step declares itself (the plan validation contract, docs/runtime.md).
+            arguments: {
+              url: `${target}/page?bench=${i}`,
+              risk_level: "low",
+              requires_confirmation: false,
+              verification_plan: "The page answers HTTP 200.",
+              description: "Read the page.",
+            },
+          },
+        ],
+      },
       { text: "The page is green." },
     ]);
     const { job } = await call("/v1/jobs", {

@@ -7,7 +7,7 @@ import type { GrantRule } from "../policy/grants.ts";
 import type { CompiledPolicy, DecisionRecord, EmergencyControls } from "../policy/index.ts";
 import { judgeCall } from "../policy/judge-call.ts";
 import { ungatedPolicy } from "../policy/ungated.ts";
-import { verdictOf } from "../policy/verdict.ts";
+import { hiddenToolReason, verdictOf } from "../policy/verdict.ts";
 import type { LocalDecisionEvent as AuditEvent } from "../protocol/audit.ts";
 import { diskCheck } from "./guards/disk-view.ts";
 import { formatLoadErrors, type PolicyState } from "./policy-state.ts";
@@ -134,6 +134,8 @@ function judgeLocally(
   // Audit says "ungated" only for a call that really skipped the local layers.
   const audited = call.ungated === true && ungated === null ? { ...call, ungated: false } : call;
   const disk = deps.disk ?? realDisk;
+  // Every local decision's audit says the mode it was decided in (seed 004's policy_mode).
+  const audit = (e: AuditEvent) => deps.audit?.({ ...e, policy_mode: policy.mode });
   const judged = judgeCall(
     policy,
     { tool: call.tool, input: call.input, cwd: call.cwd, agent: call.agent.id },
@@ -149,6 +151,7 @@ function judgeLocally(
       units: judged.units,
       grants: deps.grants?.() ?? [],
       sessionGrants: deps.sessionGrants?.(call.sessionId, call.agent.id) ?? [],
+      mode: policy.mode,
     }),
     call.agent.name,
     call.agentAsks,
@@ -166,7 +169,7 @@ function judgeLocally(
       disk,
     ).record;
     if (asked.action === "ask") {
-      deps.audit?.(auditEventOf(audited, record));
+      audit(auditEventOf(audited, record));
       const why = deps.unpairedReason || "no one can be asked";
       const who = asked.rule
         ? `rule "${asked.rule}" asks for a person's approval`
@@ -182,7 +185,7 @@ function judgeLocally(
     return { ask: record, timeoutMs: Math.min(deps.promptTimeoutMs, fromPolicy), facts };
   }
   if (verdict.source === "grant" || verdict.source === "session_grant") {
-    deps.audit?.(auditEventOf(audited, record, verdict.action, verdict.source, verdict.grant?.id));
+    audit(auditEventOf(audited, record, verdict.action, verdict.source, verdict.grant?.id));
     const verb = verdict.action === "allow" ? "allowed" : "denied";
     const what =
       verdict.source === "session_grant"
@@ -195,14 +198,11 @@ function judgeLocally(
       ),
     };
   }
-  deps.audit?.(auditEventOf(audited, record));
+  audit(auditEventOf(audited, record));
   const source = verdict.source;
   if (record.action === "hidden") {
     return {
-      decision: withRule(
-        { decision: "deny", reason: `Tool ${call.tool} is not available in this session.`, source },
-        record,
-      ),
+      decision: withRule({ decision: "deny", reason: hiddenToolReason(call.tool), source }, record),
     };
   }
   if (verdict.action === "deny") {

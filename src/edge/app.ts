@@ -18,12 +18,14 @@ import { deviceRoutes } from "./routes/devices.ts";
 import { futuresRoutes } from "./routes/futures.ts";
 import { grantRoutes } from "./routes/grants.ts";
 import { hookRoutes } from "./routes/hooks.ts";
+import { idempotentTargetRoutes } from "./routes/idempotent-targets.ts";
 import { jobRoutes } from "./routes/jobs.ts";
 import { notificationRoutes } from "./routes/notifications.ts";
 import { openApiDocument } from "./routes/openapi.ts";
 import { pairingRoutes } from "./routes/pairing.ts";
 import { parityRoutes } from "./routes/parity.ts";
 import { passkeyRoutes } from "./routes/passkeys.ts";
+import { planRoutes } from "./routes/plans.ts";
 import { policyToolRoutes } from "./routes/policy-tools.ts";
 import { proposalRoutes } from "./routes/proposals.ts";
 import { pushRoutes } from "./routes/push.ts";
@@ -50,6 +52,8 @@ const routeGroups = [
   pushRoutes,
   passkeyRoutes,
   policyToolRoutes,
+  planRoutes,
+  idempotentTargetRoutes,
   futuresRoutes,
   chatRoutes,
   jobRoutes,

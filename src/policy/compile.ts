@@ -4,7 +4,7 @@
 import { type CompiledPolicy, type LoadedSource, makeRuleSet, type RuleSet } from "./compiled.ts";
 import { parseConfigText } from "./config-parse.ts";
 import type { PermissionsConfig } from "./config-schema.ts";
-import { normalizeAction } from "./config-schema.ts";
+import { modeParts, normalizeAction } from "./config-schema.ts";
 import {
   buildRuleTree,
   conditionErrorsOf,
@@ -28,6 +28,8 @@ interface Loaded {
 }
 
 const LAYER_ORDER: Record<SourceLayer, number> = { agent: 0, user: 1, project: 2, account: 3 };
+
+const MODE_RANK = { permissive: 0, prompt: 1, strict: 2 } as const;
 
 export function compilePolicy(sources: PolicySource[]): CompileResult {
   const errors: PolicyLoadError[] = [];
@@ -62,6 +64,7 @@ export function compilePolicy(sources: PolicySource[]): CompileResult {
   let defaultAction: CompiledPolicy["defaultAction"] = "deny";
   let defaultFrom = "built-in default (deny)";
   let headlessAsk: CompiledPolicy["headlessAsk"] = "deny";
+  let mode: CompiledPolicy["mode"] = "prompt";
   let confirmTimeoutMs: number | null = null;
   const hiddenTools = new Map<string, { layer: SourceLayer; path: string }>();
   const futureCommands: CompiledPolicy["futureCommands"][number][] = [];
@@ -91,6 +94,9 @@ export function compilePolicy(sources: PolicySource[]): CompileResult {
     if (config.headless_ask !== undefined && (trusted || config.headless_ask === "deny")) {
       headlessAsk = config.headless_ask;
     }
+    const named = modeParts(config.mode);
+    // An untrusted project may only make the mode stricter (permissive < prompt < strict).
+    if (named.policy !== undefined && (trusted || MODE_RANK[named.policy] > MODE_RANK[mode])) mode = named.policy;
     if (config.timeout !== undefined && trusted) confirmTimeoutMs = config.timeout;
     for (const tool of config.hidden_tools ?? []) {
       if (!hiddenTools.has(tool)) hiddenTools.set(tool, { layer: source.layer, path: source.path });
@@ -100,7 +106,7 @@ export function compilePolicy(sources: PolicySource[]): CompileResult {
       ungatedForbiddenBy = source.path;
     // A warm runs a command: only a trusted layer may name one.
     if (trusted) futureCommands.push(...(config.futures?.commands ?? []));
-    if (config.mode !== undefined) modes.push({ mode: config.mode, layer: source.layer, path: source.path });
+    if (named.judge !== undefined) modes.push({ mode: named.judge, layer: source.layer, path: source.path });
     loadedSources.push({ layer: source.layer, path: source.path, trusted, ignoredAllowRules });
   }
 
@@ -115,6 +121,7 @@ export function compilePolicy(sources: PolicySource[]): CompileResult {
       defaultAction,
       defaultFrom,
       headlessAsk,
+      mode,
       hiddenTools,
       confirmTimeoutMs,
       futureCommands,

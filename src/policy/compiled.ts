@@ -2,7 +2,7 @@
 import type { CompiledCondition } from "./cel.ts";
 import type { FutureCommandConfig } from "./config-schema.ts";
 import type { FlatRule } from "./rule-tree.ts";
-import type { Action, LayerName, SourceLayer } from "./types.ts";
+import type { Action, LayerName, PolicyMode, SourceLayer } from "./types.ts";
 
 export interface RuleSet {
   rules: readonly FlatRule[];
@@ -35,6 +35,8 @@ export interface CompiledPolicy {
   defaultAction: Exclude<Action, "hidden">;
   defaultFrom: string;
   headlessAsk: "deny" | "allow";
+  /** What an ask becomes when a person could answer: asked (prompt), denied (strict), run (permissive). */
+  mode: PolicyMode;
   hiddenTools: ReadonlyMap<string, { layer: SourceLayer; path: string }>;
   confirmTimeoutMs: number | null;
   /** Precognition command classes from trusted layers (an untrusted project file cannot add one). */

@@ -12,6 +12,42 @@ export function normalizeAction(a: ConfigAction): Action {
   return a;
 }
 
+/**
+ * The policy mode (capability-prompt spec): `prompt` (default) asks a person; `strict` denies what no rule or
+ * grant allows, without asking; `permissive` lets low and medium risk asks run unprompted (logged as
+ * allow_permissive), high risk still asks.
+ */
+const POLICY_MODES = ["strict", "prompt", "permissive"] as const;
+/**
+ * How Airlock's verdict meets the agent's own permission check. `compose` (the default): the stricter of the
+ * two, an allow never skips the agent's own refusal or ask. `sole`: Airlock is the only judge and an allow
+ * pre-approves the call. Only the user's own files and the account policy may choose `sole` (see compile.ts).
+ */
+const JUDGE_MODES = ["compose", "sole"] as const;
+const ModeWord = z.enum([...POLICY_MODES, ...JUDGE_MODES]);
+type ModeWord = z.infer<typeof ModeWord>;
+const isPolicyMode = (w: ModeWord): w is (typeof POLICY_MODES)[number] =>
+  (POLICY_MODES as readonly string[]).includes(w);
+
+/** `mode:` is one word or a list naming at most one policy mode and at most one judge mode. */
+export const ModeSchema = z
+  .union([ModeWord, z.array(ModeWord).min(1).max(2)])
+  .refine((m) => {
+    const words = typeof m === "string" ? [m] : m;
+    return words.filter(isPolicyMode).length <= 1 && words.filter((w) => !isPolicyMode(w)).length <= 1;
+  }, "mode names at most one of strict/prompt/permissive and at most one of compose/sole");
+
+/** Splits a `mode:` value into its policy mode and its judge mode (each absent when not named). */
+export function modeParts(mode: z.infer<typeof ModeSchema> | undefined): {
+  policy?: (typeof POLICY_MODES)[number];
+  judge?: (typeof JUDGE_MODES)[number];
+} {
+  const words = mode === undefined ? [] : typeof mode === "string" ? [mode] : mode;
+  const policy = words.find(isPolicyMode);
+  const judge = words.find((w): w is (typeof JUDGE_MODES)[number] => !isPolicyMode(w));
+  return { ...(policy ? { policy } : {}), ...(judge ? { judge } : {}) };
+}
+
 export interface RuleConfig {
   name?: string | undefined;
   condition?: string | undefined;
@@ -57,6 +93,12 @@ export const ConfigSchema = z.strictObject({
   timeout: z.number().int().positive().optional(),
   /** What `ask` becomes when no person can answer; pi.hitl's behaviour (deny) unless set. */
   headless_ask: z.enum(["deny", "allow"]).optional(),
+  /**
+   * One word or a list of at most one of each kind (see ModeSchema): the capability-prompt spec's policy
+   * mode and how Airlock's verdict meets the agent's own check, e.g. `mode: strict`, `mode: sole`,
+   * `mode: [permissive, sole]`.
+   */
+  mode: ModeSchema.optional(),
   rules: z.array(RuleSchema).optional(),
   hidden_tools: z.array(z.string().min(1)).optional(),
   /**
@@ -66,12 +108,6 @@ export const ConfigSchema = z.strictObject({
   sessions: z.strictObject({ allow_ungated: z.boolean().optional() }).optional(),
   /** Extra command classes precognition may warm (still only when policy allows them without asking). */
   futures: z.strictObject({ commands: z.array(FutureCommandSchema).max(50) }).optional(),
-  /**
-   * How Airlock's verdict meets the agent's own permission check. `compose` (the default): the stricter of the
-   * two, an allow never skips the agent's own refusal or ask. `sole`: Airlock is the only judge and an allow
-   * pre-approves the call. Only the user's own files and the account policy may choose `sole` (see compile.ts).
-   */
-  mode: z.enum(["compose", "sole"]).optional(),
 });
 
 export type PermissionsConfig = z.infer<typeof ConfigSchema>;

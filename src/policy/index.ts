@@ -59,11 +59,13 @@ export * from "./limits.ts";
 export { NOTIFY_PER_DAY, NOTIFY_PER_MINUTE, notificationAllowed } from "./notification-rate.ts";
 export { homeFor, resolveShellPath } from "./paths.ts";
 export {
+  type PlanOptions,
   type PlanProblem,
   type PlanValidation,
   planRiskOf,
   type RiskClass,
   riskClassOf,
+  type StepClassifier,
   validatePlan,
 } from "./plan.ts";
 export { type GateInput, type GateVerdict, type ProposalGate, proposalGate } from "./proposal-gate.ts";
@@ -112,11 +114,21 @@ export {
   patchTargets,
 } from "./tool-names.ts";
 export {
+  outcomeLine,
+  type TurnEffectRecord,
+  type VerifiedOutcome,
+  type VerifiedState,
+  verifiedOutcome,
+} from "./turn-outcome.ts";
+export {
+  type ContextEntry,
+  contextTaint,
   estimateTokens,
   reachedBound,
   type TurnBound,
   type TurnEffect,
   type TurnLimits,
+  taintReason,
   turnEffect,
 } from "./turn-safety.ts";
 export type {
@@ -128,6 +140,7 @@ export type {
   EmergencyControls,
   LayerName,
   PolicyLoadError,
+  PolicyMode,
   PolicySource,
   Risk,
   Scope,
@@ -135,4 +148,11 @@ export type {
   ToolCall,
 } from "./types.ts";
 export { UNGATED_DEFAULT_FROM, ungatedPolicy } from "./ungated.ts";
-export { type Verdict, type VerdictInputs, type VerdictSource, verdictOf } from "./verdict.ts";
+export {
+  hiddenToolReason,
+  PERMISSIVE_RULE,
+  type Verdict,
+  type VerdictInputs,
+  type VerdictSource,
+  verdictOf,
+} from "./verdict.ts";

@@ -51,10 +51,21 @@ export interface PlanValidation {
 
 const REQUIRED = ["risk_level", "requires_confirmation", "verification_plan", "tool", "description"] as const;
 
-export function validatePlan(
-  steps: unknown,
-  opts: { registry?: readonly string[]; cwd?: string } = {},
-): PlanValidation {
+/**
+ * How a registry other than the coding agent's computes a step's class (the hosted conveyor: each tool's
+ * own `riskClass` of its validated arguments), or says why the input is not valid for the tool.
+ */
+export type StepClassifier = (tool: string, input: unknown) => { riskClass: RiskClass } | { problem: string };
+
+export interface PlanOptions {
+  /** The tools a step may name (default: the coding agent's canonical tools). */
+  registry?: readonly string[];
+  /** With `registry`: the class of a step from its tool and input, instead of the capability rubric. */
+  classOf?: StepClassifier;
+  cwd?: string;
+}
+
+export function validatePlan(steps: unknown, opts: PlanOptions = {}): PlanValidation {
   const registry = new Set(opts.registry ?? CANONICAL_TOOLS);
   const problems: PlanProblem[] = [];
   if (!Array.isArray(steps) || steps.length === 0) {
@@ -113,22 +124,12 @@ export function validatePlan(
       category = "HIGH";
       return;
     }
-    const input = s.input;
-    let capability = capabilityOf(tool);
-    let risk: Risk;
-    if (input !== null && typeof input === "object" && !Array.isArray(input)) {
-      const c = classify({ tool, input: input as Record<string, unknown>, cwd: opts.cwd ?? "/" });
-      capability = c.capability;
-      risk = c.risk;
-    } else {
-      risk =
-        capability === "exec" || capability === "write"
-          ? "high"
-          : capability === "session" || capability === "ui"
-            ? "low"
-            : "medium";
+    const cls = stepClass(tool, s.input, opts);
+    if (typeof cls !== "string") {
+      problems.push({ step, field: "input", reason: cls.problem });
+      category = "HIGH";
+      return;
     }
-    const cls = riskClassOf(tool, capability, risk);
     if (CLASS_ORDER.indexOf(cls) > CLASS_ORDER.indexOf(category)) category = cls;
     const computed = planRiskOf(cls);
     if (
@@ -163,4 +164,26 @@ export function validatePlan(
     });
   }
   return { ok: problems.length === 0, problems, category };
+}
+
+function stepClass(tool: string, input: unknown, opts: PlanOptions): RiskClass | { problem: string } {
+  if (opts.classOf) {
+    const c = opts.classOf(tool, input);
+    return "riskClass" in c ? c.riskClass : c;
+  }
+  let capability = capabilityOf(tool);
+  let risk: Risk;
+  if (input !== null && typeof input === "object" && !Array.isArray(input)) {
+    const c = classify({ tool, input: input as Record<string, unknown>, cwd: opts.cwd ?? "/" });
+    capability = c.capability;
+    risk = c.risk;
+  } else {
+    risk =
+      capability === "exec" || capability === "write"
+        ? "high"
+        : capability === "session" || capability === "ui"
+          ? "low"
+          : "medium";
+  }
+  return riskClassOf(tool, capability, risk);
 }

@@ -45,6 +45,9 @@ export interface Scope {
   group: string;
 }
 
+/** The capability-prompt spec's policy modes (docs/policy.md, "Policy mode"). */
+export type PolicyMode = "strict" | "prompt" | "permissive";
+
 export interface DecisionRecord {
   action: Action;
   layer: LayerName;

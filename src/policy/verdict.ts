@@ -7,7 +7,7 @@
 import { applyEmergency } from "./emergency.ts";
 import type { GrantUnit } from "./grant-units.ts";
 import { type GrantHit, type GrantRule, matchGrants } from "./grants.ts";
-import type { DecisionRecord, EmergencyControls } from "./types.ts";
+import type { DecisionRecord, EmergencyControls, PolicyMode } from "./types.ts";
 
 export type VerdictSource = "emergency" | "policy" | "grant" | "session_grant";
 
@@ -25,6 +25,8 @@ export interface VerdictInputs {
   grants: readonly GrantRule[];
   /** This session's grants (allow_session). */
   sessionGrants: readonly GrantRule[];
+  /** The policy's mode: what an ask no grant settled becomes (default prompt: a person decides). */
+  mode?: PolicyMode;
 }
 
 function fromGrant(hit: GrantHit, source: "grant" | "session_grant", record: DecisionRecord): Verdict {
@@ -53,5 +55,46 @@ export function verdictOf(inputs: VerdictInputs): Verdict {
   // Saved and session grants together may cover what neither covers alone.
   const both = matchGrants([...inputs.grants, ...inputs.sessionGrants], subject);
   if (both?.effect === "allow") return fromGrant(both, "session_grant", record);
+  return inMode(record, inputs.mode ?? "prompt");
+}
+
+/**
+ * Seed 004's modes, applied to an ask nothing else settled: strict denies without asking; permissive runs
+ * it unprompted unless it is high risk (no high-impact action without explicit confirmation, seed 001 §2).
+ */
+/**
+ * What a hidden tool answers (pi.hitl hidden_tools): it looks absent, never "blocked", so the model falls
+ * back to other tools instead of arguing with a rule. The companion and the edge both answer this.
+ */
+export function hiddenToolReason(tool: string): string {
+  return `Tool ${tool} is not available in this session.`;
+}
+
+/** The rule name a permissive-mode allow carries (audited as decision `allow_permissive`). */
+export const PERMISSIVE_RULE = "mode: permissive";
+
+function inMode(record: DecisionRecord, mode: PolicyMode): Verdict {
+  if (mode === "strict")
+    return {
+      action: "deny",
+      source: "policy",
+      record: {
+        ...record,
+        action: "deny",
+        rule: "mode: strict",
+        message: "Denied: the policy mode is strict and no rule or grant allows this call.",
+      },
+    };
+  if (mode === "permissive" && record.risk !== "high")
+    return {
+      action: "allow",
+      source: "policy",
+      record: {
+        ...record,
+        action: "allow",
+        rule: PERMISSIVE_RULE,
+        message: "Allowed without asking: the policy mode is permissive (allow_permissive).",
+      },
+    };
   return { action: "ask", record };
 }

@@ -18,6 +18,8 @@ export const LocalDecisionEvent = z.strictObject({
   grant_id: z.string().max(100).optional(),
   /** Decided for a session that turned gating off (Pi's `/permissions off`): the local layers were skipped. */
   ungated: z.boolean().optional(),
+  /** The local policy's mode (seed 004); older companions send none, which reads as prompt. */
+  policy_mode: z.enum(["strict", "prompt", "permissive"]).optional(),
   at: z.string().datetime(),
 });
 export type LocalDecisionEvent = z.infer<typeof LocalDecisionEvent>;

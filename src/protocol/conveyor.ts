@@ -96,6 +96,8 @@ export const ProposalView = z.object({
   state: ProposalState,
   /** `none`: policy or a grant let it run; `ask`: a person approves; `ask_confirm`: with a confirmation token. */
   gate: z.enum(["none", "ask", "ask_confirm"]),
+  /** Why the gate answered so: for a person, why they must decide ("this thread read https://… earlier"). */
+  gate_reason: z.string().nullable(),
   summary: ProposalSummary,
   justification: z.string(),
   /** Validated arguments, redacted. */
@@ -122,6 +124,8 @@ export const ProposalCard = z.object({
   identity: z.enum(["user", "bot"]),
   risk_class: RiskClass,
   gate: z.enum(["none", "ask", "ask_confirm"]),
+  /** Why a person must decide (older cards have none). */
+  gate_reason: z.string().nullable().default(null),
   summary: ProposalSummary,
   justification: z.string(),
   /** Redacted arguments, JSON text, at most 2,000 characters. */
@@ -139,6 +143,7 @@ export function proposalCard(view: ProposalView): ProposalCard {
     identity: view.identity,
     risk_class: view.risk_class,
     gate: view.gate,
+    gate_reason: view.gate_reason,
     summary: view.summary,
     justification: view.justification,
     args_text: args.length > 2000 ? `${args.slice(0, 1999)}…` : args,
@@ -146,6 +151,29 @@ export function proposalCard(view: ProposalView): ProposalCard {
     expires_at: view.expires_at,
   };
 }
+
+// ---- idempotent targets ----
+
+/** A target the person declared idempotent: after a crash mid-send it may be sent to again. */
+export const IdempotentTarget = z.object({
+  tool: z.string(),
+  /** http.request: the URL's host (with its port when not the default). */
+  target: z.string(),
+  created_at: z.string(),
+  created_by: z.string().nullable(),
+});
+export type IdempotentTarget = z.infer<typeof IdempotentTarget>;
+
+export const DeclareIdempotentTarget = z.strictObject({
+  tool: z.string().min(1).max(100),
+  target: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .min(1)
+    .max(300)
+    .regex(/^[a-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-f:.]+\](:\d{1,5})?$/, "a host, optionally with :port"),
+});
 
 // ---- webhooks ----
 

@@ -39,6 +39,8 @@ export const ErrorCode = z.enum([
   // The hosted runtime (docs/runtime.md).
   "turn_in_progress",
   "job_finished",
+  /** A plan failed the plan validation contract: details lists every reason, by step and field. */
+  "plan_invalid",
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
 

@@ -19,7 +19,16 @@ export const Spend = z.object({
 });
 export type Spend = z.infer<typeof Spend>;
 
-export const JobState = z.enum(["queued", "running", "waiting_approval", "succeeded", "failed", "cancelled"]);
+/** `partial`: an effect may have happened in part (a PARTIAL proposal); `failed` includes a FAILED one. */
+export const JobState = z.enum([
+  "queued",
+  "running",
+  "waiting_approval",
+  "succeeded",
+  "failed",
+  "partial",
+  "cancelled",
+]);
 export type JobState = z.infer<typeof JobState>;
 
 /** What started a job: the API (a person), a schedule's wakeup, or a webhook delivery. */
@@ -37,6 +46,10 @@ export const RuntimeErrorCode = z.enum([
   "BUDGET_EXCEEDED",
   "CANCELLED",
   "INTERNAL",
+  /** The model gave a final message, but an effect it asked for failed or ran in part. */
+  "VERIFICATION_FAILED",
+  /** The model's plan failed validation (terminal safety spec §6), after the repair and the fallback. */
+  "PLAN_INVALID",
 ]);
 export type RuntimeErrorCode = z.infer<typeof RuntimeErrorCode>;
 
@@ -93,8 +106,10 @@ export const JobView = z.object({
   spend: Spend,
   steps: z.array(TurnStep),
   proposals: z.array(JobProposal),
-  /** The final assistant message, once the job succeeded. */
+  /** The model's final message (its own words; `outcome` says what was verified). */
   result: z.string().nullable(),
+  /** Derived from the envelopes of what the job did, never from the model's words; null until it ends. */
+  outcome: z.object({ state: z.enum(["succeeded", "failed", "partial"]), summary: z.string() }).nullable(),
   error: RuntimeError.nullable(),
   created_at: z.string(),
   started_at: z.string().nullable(),

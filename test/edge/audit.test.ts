@@ -156,7 +156,8 @@ describe("GET /v1/audit", () => {
     const { events } = (await (await d.get("/v1/audit?agent=pi")).json()) as {
       events: { details: unknown }[];
     };
-    expect(events[0]?.details).toMatchObject({ policy_mode: "local", rule: "Reads > project" });
+    // An event without policy_mode (an older companion) reads as prompt.
+    expect(events[0]?.details).toMatchObject({ policy_mode: "prompt", rule: "Reads > project" });
     expect((await d.post("/v1/audit/events", { events: [{ call_id: "x" }] })).status).toBe(400);
   });
 });

@@ -41,6 +41,11 @@ export interface ExecutorPorts {
   now?: () => number;
   notifyDashboards?: ToolContext["notifyDashboards"];
   fault?: (point: FaultPoint) => void;
+  /**
+   * Whether the person declared this run's target idempotent (it honours Idempotency-Key), so a run that
+   * crashed after dispatch may be sent again. Absent: only tools known idempotent are.
+   */
+  declaredIdempotent?: (ownerId: string, tool: ConveyorTool, args: unknown) => Promise<boolean>;
 }
 
 type Row = typeof idempotency.$inferSelect;
@@ -123,15 +128,16 @@ export class Executor {
   ): Promise<ExecuteResult> {
     this.ports.fault?.("after_claim");
     let outcome: ToolOutcome;
-    if (phase === "dispatched" && !tool.idempotentDownstream) {
-      // A crashed run had already dispatched an effect that cannot be deduplicated: never send it again.
+    if (phase === "dispatched" && !(await this.resendSafe(tool, req))) {
+      // A crashed run may already have sent an effect nobody deduplicates: never send it again. Sending it
+      // once more is the person's call, as a new proposal (a new approval).
       outcome = {
         status: "partial",
         failure: {
           class: "partial_execution",
           message: "an earlier attempt crashed after starting the effect; it may or may not have happened",
           remediation:
-            "Check the outcome by hand. The effect is not repeated; an undo or a retry is a new proposal with a new key.",
+            "Check the outcome by hand. The effect is not repeated; an undo or a retry is a new proposal with a new key (and a new approval).",
         },
         verification: { outcome: "failed", detail: "unknown outcome after a crash" },
       };
@@ -193,6 +199,12 @@ export class Executor {
       ),
     ]);
     return { ok: true, envelope, replayed: false };
+  }
+
+  /** A possible send may be repeated only where a repeat is known harmless. */
+  private async resendSafe(tool: ConveyorTool, req: ExecuteRequest): Promise<boolean> {
+    if (tool.idempotentDownstream) return true;
+    return (await this.ports.declaredIdempotent?.(req.ownerId, tool, req.args)) ?? false;
   }
 
   private async invoke(tool: ConveyorTool, req: ExecuteRequest): Promise<ToolOutcome> {

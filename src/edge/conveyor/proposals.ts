@@ -47,6 +47,8 @@ export interface NewProposal {
   summary: ProposalSummary;
   source: { kind: ProposalSourceKind; ref: string | null };
   gate: Gate;
+  /** Why the gate answered as it did (shown on the card when a person must decide). */
+  gateReason: string | null;
   /** PENDING when a person decides; APPROVED when policy or a grant allowed; REJECTED when denied. */
   state: "PENDING" | "APPROVED" | "REJECTED";
   decidedBy: string | null;
@@ -73,6 +75,7 @@ export async function insertProposal(db: Db, p: NewProposal): Promise<Inserted> 
     sourceRef: p.source.ref,
     state: p.state,
     gate: p.gate,
+    gateReason: p.gateReason,
     promptId: null,
     createdAt: p.createdAt,
     expiresAt: p.expiresAt,
@@ -186,6 +189,7 @@ export function proposalView(row: ProposalRow): ProposalView {
     risk_class: row.riskClass as RiskClass,
     state: row.state,
     gate: row.gate as Gate,
+    gate_reason: row.gateReason,
     summary: ProposalSummary.parse(JSON.parse(row.summary)),
     justification: row.justification,
     args: redact(JSON.parse(row.args)) as Record<string, unknown>,

@@ -16,6 +16,7 @@ import { fieldProblems } from "../middleware/validate.ts";
 import { hashOf } from "./canonical.ts";
 import type { Egress } from "./egress/guard.ts";
 import { type ExecuteResult, Executor, type FaultPoint } from "./executor.ts";
+import { declaredIdempotent } from "./idempotent-targets.ts";
 import * as store from "./proposals.ts";
 import type { ToolRegistry } from "./registry.ts";
 import type { ToolContext } from "./tool.ts";
@@ -89,6 +90,7 @@ export class ConveyorRuntime {
       now: this.now,
       ...(ports.notifyDashboards ? { notifyDashboards: ports.notifyDashboards } : {}),
       ...(ports.fault ? { fault: ports.fault } : {}),
+      declaredIdempotent: declaredIdempotent(ports.db),
     });
   }
 
@@ -147,6 +149,7 @@ export class ConveyorRuntime {
       summary: tool.summary(args),
       source: { kind: by.kind, ref: by.ref },
       gate: verdict.action === "deny" ? "none" : verdict.gate,
+      gateReason: verdict.reason,
       state: verdict.action === "deny" ? "REJECTED" : verdict.action === "allow" ? "APPROVED" : "PENDING",
       decidedBy: verdict.action === "ask" ? null : "policy",
       createdAt: now,

@@ -33,8 +33,13 @@ export interface ConveyorTool<A = unknown> {
   riskClass(args: A): RiskClass;
   /** Leaves Airlock for a third party (needs approval for WRITE/EXFILTRATION). */
   external: boolean;
-  /** Safe to send again after a crash mid-dispatch, because the downstream deduplicates by key. */
+  /**
+   * Safe to send again after a crash mid-dispatch (a read, or a downstream known to deduplicate by key).
+   * False: a possible send ends PARTIAL, never repeated automatically.
+   */
   idempotentDownstream: boolean;
+  /** The target a person may declare idempotent (http.request: the host); absent: none can be. */
+  target?(args: A): string;
   /** For HIGH tools: a persisted grant may stand in for the person (companion.run). */
   grantCoversHigh: boolean;
   summary(args: A): ProposalSummary;

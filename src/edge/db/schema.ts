@@ -166,6 +166,8 @@ export const proposedActions = sqliteTable(
     }).notNull(),
     /** Why it needs a person: `ask`, `ask_confirm` (HIGH), or `none` when policy or a grant allowed it. */
     gate: text("gate").notNull(),
+    /** The gate's reason, shown on the card: why a person must decide ("this thread read https://… earlier"). */
+    gateReason: text("gate_reason"),
     promptId: text("prompt_id"),
     createdAt: integer("created_at").notNull(),
     expiresAt: integer("expires_at").notNull(),
@@ -439,7 +441,7 @@ export const turns = sqliteTable(
     jobId: text("job_id"),
     kind: text("kind", { enum: ["chat", "job"] }).notNull(),
     state: text("state", {
-      enum: ["queued", "running", "waiting", "succeeded", "failed", "cancelled"],
+      enum: ["queued", "running", "waiting", "succeeded", "failed", "partial", "cancelled"],
     }).notNull(),
     /** JSON Budgets, complete (defaults applied). */
     budgets: text("budgets").notNull(),
@@ -448,6 +450,8 @@ export const turns = sqliteTable(
     /** JSON RuntimeError once failed or cancelled. */
     error: text("error"),
     result: text("result"),
+    /** JSON VerifiedOutcome once it finished with a final message: derived from what it did, not said. */
+    outcome: text("outcome"),
     /** The message that started the turn (a chat message, a job's instructions): the window must hold it. */
     triggerMessageId: text("trigger_message_id").notNull(),
     cancelRequestedAt: integer("cancel_requested_at"),
@@ -583,3 +587,20 @@ export const retentionRuns = sqliteTable("retention_runs", {
   /** JSON: {table: rows removed}, and the cutoffs used. */
   removed: text("removed").notNull(),
 });
+
+/**
+ * Targets the person declared idempotent (they honour Idempotency-Key): after a crash mid-dispatch the
+ * executor may send to them again instead of marking the run PARTIAL (docs/conveyor.md).
+ */
+export const idempotentTargets = sqliteTable(
+  "idempotent_targets",
+  {
+    userId: text("user_id").notNull(),
+    tool: text("tool").notNull(),
+    /** What the tool calls its target (http.request: the URL's host). */
+    target: text("target").notNull(),
+    createdAt: integer("created_at").notNull(),
+    createdByDevice: text("created_by_device"),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.tool, t.target] })],
+);

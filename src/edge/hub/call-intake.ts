@@ -5,6 +5,7 @@ import {
   type CompiledPolicy,
   callFingerprint,
   clip,
+  hiddenToolReason,
   redactText,
   shownCall,
   soleMarked,
@@ -51,6 +52,9 @@ function answerOf(v: Exclude<Verdict, { action: "ask" }>): Answer {
     case "policy":
       if (v.action === "allow")
         return { decision: "allow", reason: record.message ?? "Allowed by policy.", source: "policy" };
+      // A hidden tool looks absent (pi.hitl): no rule named, no "denied by policy" to argue with.
+      if (record.action === "hidden")
+        return { decision: "deny", reason: hiddenToolReason(record.tool), source: "policy" };
       return {
         decision: "deny",
         reason: record.message ?? `Denied by policy${record.rule ? ` (${record.rule})` : ""}.`,
@@ -118,6 +122,7 @@ export class CallIntake {
         units: judged.units,
         grants: ctx.grants.all(),
         sessionGrants: ctx.sessions.rules(request.session_id, request.agent.id, now),
+        mode: this.policy().mode,
       }),
       request.agent.name,
       request.agent_asks,
@@ -174,7 +179,7 @@ export class CallIntake {
     await this.batch.write(call.call_id, { fingerprint, response }, () => {
       // A decided call keeps its binding and answer; its grant units matter only while a person is asked.
       ctx.calls.insert({ ...call, units: null, status: "decided", ...answer, decided_at: now });
-      const entries = [immediateAudit(ctx.ports.userId(), call, answer, now)];
+      const entries = [immediateAudit(ctx.ports.userId(), call, answer, now, ctx.policyMode())];
       const used = verdict.grant;
       if ((verdict.source === "grant" || verdict.source === "session_grant") && used) {
         const kind = verdict.source === "grant" ? "agent" : "session";

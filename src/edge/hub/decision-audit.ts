@@ -1,5 +1,6 @@
 // The audit entries the hub writes: immediate answers, resolutions, abandoned calls, call_id conflicts,
 // refused confirmations. Each goes through the outbox in the transaction of the change it records.
+import { PERMISSIVE_RULE, type PolicyMode } from "../../policy/index.ts";
 import type { PromptDecision, Resolution } from "../../protocol/capability.ts";
 import type { DecisionRequest, DecisionResponse } from "../../protocol/decisions.ts";
 import type { AuditEntry } from "../audit/audit-log.ts";
@@ -14,7 +15,11 @@ export function immediateAudit(
   call: CallRow,
   answer: Pick<DecisionResponse, "decision" | "reason" | "source">,
   now: number,
+  mode: PolicyMode,
 ): AuditEntry {
+  // Seed 004: a permissive mode's unprompted allow is logged as its own decision.
+  const decision =
+    answer.decision === "allow" && call.rule === PERMISSIVE_RULE ? "allow_permissive" : answer.decision;
   return {
     userId,
     deviceId: call.device_id,
@@ -22,15 +27,15 @@ export function immediateAudit(
     event: "policy.decision",
     target: call.call_id,
     agentId: call.agent_id,
-    decision: answer.decision,
+    decision,
     details: {
       call_ids: [call.call_id],
       agent_id: call.agent_id,
       capability: call.capability,
-      decision: answer.decision,
+      decision,
       source: answer.source,
       rule: call.rule,
-      policy_mode: "prompt",
+      policy_mode: mode,
       risk: call.risk,
       scope_hashes: [call.scope_hash],
     },
@@ -49,6 +54,7 @@ export function resolutionAudit(
   resolution: Resolution,
   by: Decider,
   now: number,
+  mode: PolicyMode,
   grantPatterns: string[] = [],
 ): AuditEntry {
   const agent = parseAgent(prompt.agent);
@@ -67,7 +73,7 @@ export function resolutionAudit(
       agent_version: agent.version ?? null,
       capability: prompt.capability,
       decision: resolution,
-      policy_mode: "prompt",
+      policy_mode: mode,
       risk: prompt.risk,
       scope_hashes: [...new Set(calls.map((c) => c.scope_hash))],
       decided_by: by.actor,
@@ -78,27 +84,48 @@ export function resolutionAudit(
   };
 }
 
-/** Calls denied because whoever asked stopped waiting (withdrew, or vanished past its hold). */
-export function abandonedAudit(userId: string, calls: CallRow[], why: string, now: number): AuditEntry {
-  const first = calls[0];
-  return {
-    userId,
-    deviceId: first?.device_id ?? null,
-    actor: "abandoned",
-    event: "policy.decision",
-    target: first?.prompt_id ?? first?.call_id ?? null,
-    agentId: first?.agent_id ?? null,
-    decision: "deny",
-    details: {
-      prompt_id: first?.prompt_id ?? null,
-      call_ids: calls.map((c) => c.call_id),
+/**
+ * Calls denied because whoever asked stopped waiting (withdrew, or vanished past its hold): one entry per
+ * prompt (a call without a prompt is its own), each with the fields of the spec's policy.decision event,
+ * so no row carries calls of another prompt under its id.
+ */
+export function abandonedAudits(
+  userId: string,
+  calls: readonly CallRow[],
+  why: string,
+  now: number,
+  mode: PolicyMode,
+): AuditEntry[] {
+  const groups = new Map<string, CallRow[]>();
+  for (const call of calls) {
+    const key = call.prompt_id ?? `call:${call.call_id}`;
+    groups.set(key, [...(groups.get(key) ?? []), call]);
+  }
+  return [...groups.values()].map((group) => {
+    const first = group[0] as CallRow;
+    return {
+      userId,
+      deviceId: first.device_id,
+      actor: "abandoned",
+      event: "policy.decision",
+      target: first.prompt_id ?? first.call_id,
+      agentId: first.agent_id,
       decision: "deny",
-      source: "abandoned",
-      reason: why,
-      scope_hashes: [...new Set(calls.map((c) => c.scope_hash))],
-    },
-    at: now,
-  };
+      details: {
+        prompt_id: first.prompt_id,
+        call_ids: group.map((c) => c.call_id),
+        agent_id: first.agent_id,
+        capability: first.capability,
+        decision: "deny",
+        source: "abandoned",
+        reason: why,
+        policy_mode: mode,
+        risk: first.risk,
+        scope_hashes: [...new Set(group.map((c) => c.scope_hash))],
+      },
+      at: now,
+    };
+  });
 }
 
 /** A known call_id sent again with other content: refused, never answered from the first call. */

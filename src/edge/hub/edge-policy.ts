@@ -58,6 +58,7 @@ export function edgeVerdict(
     units: judged.units,
     grants: [],
     sessionGrants: [],
+    mode: policy.mode,
   });
   const hidden = verdict.record.action === "hidden" && verdict.record.layer !== "emergency";
   return { action: hidden ? "hidden" : verdict.action, record: verdict.record };

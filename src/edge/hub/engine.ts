@@ -25,6 +25,7 @@ export class HubEngine {
     this.ctx = new HubContext(ports);
     this.queue = new PromptQueue(this.ctx);
     this.intake = new CallIntake(this.ctx, this.queue, () => this.accountPolicy());
+    this.ctx.policyMode = () => this.accountPolicy().mode;
     this.resolver = new Resolver(this.ctx);
     this.admin = new AccountAdmin(this.ctx);
   }

@@ -1,5 +1,6 @@
 // What every hub module shares: the platform ports, the stores, and the one way to record audit (the outbox).
 
+import type { PolicyMode } from "../../policy/index.ts";
 import type { Resolution } from "../../protocol/capability.ts";
 import type { DecisionResponse } from "../../protocol/decisions.ts";
 import type { CapabilityPrompt, ResolvedPrompt } from "../../protocol/prompts.ts";
@@ -66,6 +67,8 @@ export class HubContext {
   readonly outbox: Outbox;
   readonly waiters = new Waiters();
   readonly schedule: Schedule;
+  /** The account policy's mode, for the audit's policy_mode (the engine wires it to the compiled policy). */
+  policyMode: () => PolicyMode = () => "prompt";
 
   constructor(ports: HubPorts) {
     this.ports = ports;

@@ -13,7 +13,7 @@ import {
 import type { DecisionRequest, DecisionResponse } from "../../protocol/decisions.ts";
 import { newId } from "../auth/crypto.ts";
 import type { CallRow, Holder } from "./call-store.ts";
-import { abandonedAudit, immediateAudit } from "./decision-audit.ts";
+import { abandonedAudits, immediateAudit } from "./decision-audit.ts";
 import type { HubContext } from "./hub-context.ts";
 import type { PromptRow } from "./prompt-store.ts";
 
@@ -75,7 +75,7 @@ export class PromptQueue {
       };
       ctx.ports.transaction(() => {
         ctx.calls.insert({ ...call, status: "decided", ...answer, decided_at: now });
-        ctx.audit([immediateAudit(ctx.ports.userId(), call, answer, now)], now);
+        ctx.audit([immediateAudit(ctx.ports.userId(), call, answer, now, ctx.policyMode())], now);
       });
       return { kind: "decided", response: { call_id: call.call_id, ...answer } };
     }
@@ -185,14 +185,13 @@ export class PromptQueue {
       }
       if (answered.length)
         ctx.audit(
-          [
-            abandonedAudit(
-              ctx.ports.userId(),
-              answered.map((a) => a.call),
-              why,
-              now,
-            ),
-          ],
+          abandonedAudits(
+            ctx.ports.userId(),
+            answered.map((a) => a.call),
+            why,
+            now,
+            ctx.policyMode(),
+          ),
           now,
         );
     });

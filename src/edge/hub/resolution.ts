@@ -189,7 +189,10 @@ export class Resolver {
       }
       const patterns = grants?.rules.map((r) => r.pattern ?? "") ?? [];
       const calls = answered.map((a) => a.call);
-      ctx.audit([resolutionAudit(ctx.ports.userId(), prompt, calls, resolution, by, now, patterns)], now);
+      ctx.audit(
+        [resolutionAudit(ctx.ports.userId(), prompt, calls, resolution, by, now, ctx.policyMode(), patterns)],
+        now,
+      );
       return "settled";
     });
     if (outcome === "changed") return "changed";

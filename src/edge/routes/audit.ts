@@ -141,7 +141,7 @@ export const auditRoutes = routeGroup()
             layer: e.layer,
             rule: e.rule,
             source: e.source,
-            policy_mode: "local",
+            policy_mode: e.policy_mode ?? "prompt",
             scope_hashes: [e.scope_hash],
             ...(e.ungated ? { ungated: true } : {}),
           },

@@ -47,6 +47,12 @@ export async function interventionNotice(
   });
 }
 
+const FINISHED_TITLE: Partial<Record<turns.TurnState, string>> = {
+  succeeded: "Done",
+  partial: "Partly done (check by hand)",
+  cancelled: "Cancelled",
+};
+
 export async function finishNotice(ports: KernelPorts, turnId: string): Promise<void> {
   const found = await jobTurn(ports, turnId);
   if (!found) return;
@@ -55,7 +61,7 @@ export async function finishNotice(ports: KernelPorts, turnId: string): Promise<
   await send(ports, {
     userId: job.userId,
     kind: "proactive",
-    title: `${turn.state === "succeeded" ? "Done" : turn.state === "cancelled" ? "Cancelled" : "Failed"}: ${job.title}`,
+    title: `${FINISHED_TITLE[turn.state] ?? "Failed"}: ${job.title}`,
     body: error ? `${error.code}: ${error.message}` : (turn.result ?? ""),
     jobId: job.id,
   });

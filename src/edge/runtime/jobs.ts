@@ -28,6 +28,7 @@ const STATE_OF: Record<turnStore.TurnState, JobState> = {
   waiting: "waiting_approval",
   succeeded: "succeeded",
   failed: "failed",
+  partial: "partial",
   cancelled: "cancelled",
 };
 const TURN_STATES_OF: Record<JobState, turnStore.TurnState> = {
@@ -36,6 +37,7 @@ const TURN_STATES_OF: Record<JobState, turnStore.TurnState> = {
   waiting_approval: "waiting",
   succeeded: "succeeded",
   failed: "failed",
+  partial: "partial",
   cancelled: "cancelled",
 };
 
@@ -169,6 +171,7 @@ export async function jobSummary(
     budgets: turnStore.budgetsOf(turn),
     spend: spend ?? (await turnStore.spendOf(db, turn.id)),
     result: turn.result,
+    outcome: turnStore.outcomeOf(turn),
     error: turnStore.errorOf(turn),
     created_at: new Date(job.createdAt).toISOString(),
     started_at: iso(turn.startedAt),

@@ -1,6 +1,12 @@
 // The turn kernel: each call is one durable Workflow step, idempotent against the D1 checkpoint, so a
 // restarted instance resumes where it stopped and never repeats a model round or a tool call.
 // start → plan(i) → act(i) → [wait for proposals] → settle(i) → plan(i+1) … → a final message or a bound.
+import {
+  outcomeLine,
+  type TurnEffectRecord,
+  type VerifiedOutcome,
+  verifiedOutcome,
+} from "../../policy/turn-outcome.ts";
 import { reachedBound } from "../../policy/turn-safety.ts";
 import type { ProposalSourceKind } from "../../protocol/conveyor.ts";
 import type { RuntimeError } from "../../protocol/runtime.ts";
@@ -8,7 +14,7 @@ import { writeAuditBatch } from "../audit/audit-log.ts";
 import * as proposals from "../conveyor/proposals.ts";
 import { announceJob, finishNotice } from "./job-events.ts";
 import { jobById } from "./jobs.ts";
-import { modelContext } from "./model-input.ts";
+import { modelContext, windowTaint } from "./model-input.ts";
 import type { KernelPorts } from "./ports.ts";
 import { type ActOutcome, actOnStep, settleStep } from "./step-actions.ts";
 import { appendMessage, messageView, recentMessages } from "./threads.ts";
@@ -66,14 +72,16 @@ export class TurnKernel {
   /** Ends a live turn once (later callers find it ended and do nothing). */
   async finish(
     turn: turns.TurnRow,
-    state: "succeeded" | "failed" | "cancelled",
+    state: "succeeded" | "failed" | "partial" | "cancelled",
     error: RuntimeError | null,
     result: string | null = null,
+    outcome: VerifiedOutcome | null = null,
   ): Promise<void> {
     const moved = await turns.moveTurn(this.ports.db, turn.id, turns.LIVE_STATES, state, {
       finishedAt: this.ports.now(),
       error: error ? JSON.stringify(error) : null,
       result,
+      outcome: outcome ? JSON.stringify(outcome) : null,
     });
     if (!moved) return;
     await this.audit(turn, "runtime.turn_finished", { state, error });
@@ -139,7 +147,11 @@ export class TurnKernel {
       if (planned.code === "MODEL_UNAVAILABLE" && planned.retryAfterMs !== null)
         return { kind: "retry_later", afterMs: planned.retryAfterMs };
       const event =
-        planned.code === "FAILED_MODEL_OUTPUT" ? "runtime.failed_model_output" : "runtime.model_unavailable";
+        planned.code === "FAILED_MODEL_OUTPUT"
+          ? "runtime.failed_model_output"
+          : planned.code === "PLAN_INVALID"
+            ? "runtime.plan_invalid"
+            : "runtime.model_unavailable";
       await this.audit(turn, event, { step: idx, message: planned.message });
       await this.finish(turn, "failed", { code: planned.code, message: planned.message });
       return { kind: "stopped" };
@@ -155,7 +167,7 @@ export class TurnKernel {
       db,
       turnId,
       idx,
-      planned.plan,
+      { ...planned.plan, taint: windowTaint(rows) },
       { tokensIn: accepted?.tokensIn ?? 0, tokensOut: accepted?.tokensOut ?? 0 },
       this.ports.now(),
     );
@@ -180,12 +192,55 @@ export class TurnKernel {
       calls: calls.map((c) => c.name),
       ms: this.ports.now() - started,
     });
-    await this.say(turn, idx, plan.output.assistant_message, calls);
     if (calls.length === 0) {
-      await this.finish(turn, "succeeded", null, plan.output.assistant_message);
+      await this.conclude(turn, idx, plan.output.assistant_message);
       return { kind: "final" };
     }
+    await this.say(turn, idx, plan.output.assistant_message, calls);
     return { kind: "tools" };
+  }
+
+  /**
+   * The final message: the outcome comes from what the turn did (src/policy/turn-outcome.ts), never from
+   * the model's words, and is shown beside them whenever the turn did anything (a job always).
+   */
+  private async conclude(turn: turns.TurnRow, idx: number, text: string): Promise<void> {
+    const records = await this.recordsOf(turn);
+    const outcome = verifiedOutcome(records);
+    const shown = turn.kind === "job" || records.length > 0;
+    await this.say(turn, idx, shown ? `${text}\n\n${outcomeLine(outcome)}`.trim() : text);
+    const error: RuntimeError | null =
+      outcome.state === "succeeded" ? null : { code: "VERIFICATION_FAILED", message: outcome.summary };
+    await this.finish(turn, outcome.state, error, text, outcome);
+  }
+
+  /** What the turn did, from its own records: each proposal's state and envelope, each inline call's status. */
+  private async recordsOf(turn: turns.TurnRow): Promise<TurnEffectRecord[]> {
+    const { db } = this.ports;
+    const records: TurnEffectRecord[] = [];
+    for (const step of await turns.stepsOf(db, turn.id))
+      for (const call of turns.callsOf(step))
+        if (call && call.mode !== "proposal")
+          records.push({
+            kind: call.mode === "inline" ? "read" : "effect",
+            what: call.tool,
+            state: call.status,
+            detail: call.detail.slice(0, 200),
+          });
+    for (const link of await turns.proposalsOfTurn(db, turn.id)) {
+      const row = await proposals.byId(db, turn.userId, link.proposalId);
+      if (!row) continue;
+      const view = proposals.proposalView(row);
+      const failure = view.envelope?.failure;
+      const detail = failure ? `${failure.class}: ${failure.message}` : view.envelope?.verification.detail;
+      records.push({
+        kind: "effect",
+        what: view.summary.what,
+        state: view.state,
+        ...(detail ? { detail } : {}),
+      });
+    }
+    return records;
   }
 
   async act(turnId: string, idx: number): Promise<ActOutcome> {

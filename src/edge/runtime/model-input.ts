@@ -3,6 +3,7 @@
 // before model input), and the window cut at a clean boundary.
 
 import { REDACTED, redactText } from "../../policy/redact.ts";
+import { contextTaint } from "../../policy/turn-safety.ts";
 import type { ModelMessage } from "../../protocol/planner.ts";
 import { functionName } from "./model-tools.ts";
 import { type MessageRow, storedToolCalls } from "./threads.ts";
@@ -60,12 +61,47 @@ function toModel(row: MessageRow, secrets: readonly string[]): ModelMessage {
   }
 }
 
+/** The rows the model is sent: cut so the window starts at a user message (never inside a tool loop). */
+export function contextWindow(rows: MessageRow[]): MessageRow[] {
+  const start = rows.findIndex((r) => r.role === "user");
+  return start < 0 ? [] : rows.slice(start);
+}
+
 /**
  * The transcript as model messages, newest last, cut so it starts at a user message (never inside an
  * assistant's tool calls and their results).
  */
 export function modelContext(rows: MessageRow[], secrets: readonly string[]): ModelMessage[] {
-  const start = rows.findIndex((r) => r.role === "user");
-  const window = start < 0 ? [] : rows.slice(start);
-  return [{ role: "system", content: SYSTEM_PROMPT }, ...window.map((r) => toModel(r, secrets))];
+  return [{ role: "system", content: SYSTEM_PROMPT }, ...contextWindow(rows).map((r) => toModel(r, secrets))];
+}
+
+/** Where a call's content came from, as the person would recognise it: its URL when it has one. */
+export function sourceOfCall(tool: string, args: unknown): string {
+  const url = args !== null && typeof args === "object" ? (args as { url?: unknown }).url : undefined;
+  return typeof url === "string" ? redactText(url).slice(0, 300) : tool;
+}
+
+/**
+ * The taint of what the model is sent (src/policy/turn-safety.ts `contextTaint`): an untrusted tool result
+ * is named by the call that fetched it (found in the window's assistant messages), an untrusted user
+ * message is a webhook delivery.
+ */
+export function windowTaint(rows: MessageRow[]): string | null {
+  const window = contextWindow(rows);
+  const argsOf = new Map<string, { name: string; arguments: string }>();
+  for (const row of window) for (const c of storedToolCalls(row)) argsOf.set(c.id, c);
+  return contextTaint(
+    window.map((row) => {
+      if (!row.untrusted) return { untrusted: false, source: "" };
+      if (row.role !== "tool") return { untrusted: true, source: "a webhook delivery" };
+      const call = row.toolCallId ? argsOf.get(row.toolCallId) : undefined;
+      let args: unknown;
+      try {
+        args = call ? JSON.parse(call.arguments) : undefined;
+      } catch {
+        args = undefined;
+      }
+      return { untrusted: true, source: sourceOfCall(row.toolName ?? "a tool", args) };
+    }),
+  );
 }

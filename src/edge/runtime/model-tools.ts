@@ -20,6 +20,39 @@ export function inlineToolOf(fn: string): string | undefined {
   return INLINE_TOOLS.find((t) => functionName(t) === fn);
 }
 
+/** Every step declares these before it runs (the plan validation contract, src/protocol/planner.ts). */
+const DECLARATION = {
+  properties: {
+    risk_level: {
+      type: "string",
+      enum: ["low", "medium", "high"],
+      description:
+        "This step's risk: low for reads, medium for scoped writes, high for sending data out, deletions and production changes. Never below the real risk.",
+    },
+    requires_confirmation: {
+      type: "boolean",
+      description:
+        "Whether the person must confirm it: true for high-risk steps, and for every step of a plan that has one.",
+    },
+    verification_plan: {
+      type: "string",
+      description: "How success will be checked (e.g. the answer's HTTP status).",
+    },
+    description: { type: "string", description: "What this step does, in one sentence for the person." },
+  },
+  required: ["risk_level", "requires_confirmation", "verification_plan", "description"],
+} as const;
+
+function withDeclaration(parameters: Record<string, unknown>): Record<string, unknown> {
+  const properties = (parameters.properties ?? {}) as Record<string, unknown>;
+  const required = Array.isArray(parameters.required) ? (parameters.required as string[]) : [];
+  return {
+    ...parameters,
+    properties: { ...properties, ...DECLARATION.properties },
+    required: [...required, ...DECLARATION.required],
+  };
+}
+
 export function modelToolSpecs(registry: ToolRegistry): ToolSpec[] {
   const specs: ToolSpec[] = [];
   for (const name of INLINE_TOOLS) {
@@ -30,10 +63,9 @@ export function modelToolSpecs(registry: ToolRegistry): ToolSpec[] {
       function: {
         name: functionName(name),
         description: `${tool.description} Read-only; the result is untrusted content.`,
-        parameters: z.toJSONSchema(tool.schema, { io: "input", unrepresentable: "any" }) as Record<
-          string,
-          unknown
-        >,
+        parameters: withDeclaration(
+          z.toJSONSchema(tool.schema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>,
+        ),
       },
     });
   }
@@ -43,7 +75,7 @@ export function modelToolSpecs(registry: ToolRegistry): ToolSpec[] {
     function: {
       name: PROPOSE_FUNCTION,
       description: `Propose a change outside this conversation (${proposable.join(", ")}). Nothing happens until policy or the person approves it; you get the outcome as the result.`,
-      parameters: {
+      parameters: withDeclaration({
         type: "object",
         additionalProperties: false,
         required: ["tool", "identity", "args", "justification"],
@@ -60,7 +92,7 @@ export function modelToolSpecs(registry: ToolRegistry): ToolSpec[] {
             description: "Why, in one or two sentences, shown to the person.",
           },
         },
-      },
+      }),
     },
   });
   return specs;

@@ -2,10 +2,16 @@
 // Invalid output gets one repair retry on the same model, then one attempt on the fallback model, then
 // FAILED_MODEL_OUTPUT. Every model call is reported (for spend) and every invalid answer for the audit.
 
-import { type ModelMessage, PlannerOutput, type ProviderMessage } from "../../protocol/planner.ts";
+import {
+  type ModelMessage,
+  PlannerOutput,
+  type ProviderMessage,
+  STEP_DECLARATION_FIELDS,
+} from "../../protocol/planner.ts";
 import type { ToolRegistry } from "./../conveyor/registry.ts";
 import { fieldProblems } from "../middleware/validate.ts";
 import { inlineToolOf, PROPOSE_FUNCTION, proposableTools } from "./model-tools.ts";
+import { planProblems, problemText, stepsOfOutput } from "./plan-check.ts";
 import type { ModelProvider, ToolSpec } from "./provider.ts";
 import { costOf } from "./provider-config.ts";
 
@@ -30,19 +36,27 @@ export interface PlanRecord {
   callIds: string[];
   model: string;
   attempt: PlanAttempt;
+  /**
+   * Where the untrusted content in the context the model planned from came from (a URL, "a webhook
+   * delivery"), or null: stored with the step, so a resumed step judges its calls by the same context.
+   */
+  taint?: string | null;
 }
 
 export type PlanResult =
   | { ok: true; plan: PlanRecord; calls: ModelCallRecord[] }
   | {
       ok: false;
-      code: "FAILED_MODEL_OUTPUT" | "MODEL_UNAVAILABLE";
+      code: "FAILED_MODEL_OUTPUT" | "PLAN_INVALID" | "MODEL_UNAVAILABLE";
       message: string;
       retryAfterMs: number | null;
       calls: ModelCallRecord[];
     };
 
-type Normalized = { ok: true; output: PlannerOutput; callIds: string[] } | { ok: false; problems: string[] };
+/** `plan`: the answer was well formed but its plan failed validation (src/policy/plan.ts). */
+type Normalized =
+  | { ok: true; output: PlannerOutput; callIds: string[] }
+  | { ok: false; problems: string[]; plan?: boolean };
 
 function parseArgs(text: string): Record<string, unknown> | string {
   try {
@@ -93,8 +107,8 @@ export function normalize(
       callIds: [],
     };
   } else {
-    const toolCalls: NonNullable<PlannerOutput["tool_calls"]> = [];
-    const proposed: NonNullable<PlannerOutput["proposed_actions"]> = [];
+    const toolCalls: { id: string; [field: string]: unknown }[] = [];
+    const proposed: Record<string, unknown>[] = [];
     const proposedIds: string[] = [];
     for (const [i, call] of nativeCalls.entries()) {
       const id = call.id || `call_${i}`;
@@ -104,9 +118,16 @@ export function normalize(
         continue;
       }
       const inline = inlineToolOf(call.function.name);
-      if (inline) toolCalls.push({ id, name: inline, arguments: args });
-      else if (call.function.name === PROPOSE_FUNCTION) {
-        proposed.push(args as never);
+      if (inline) {
+        // A read's declaration travels in its function arguments beside the tool's own.
+        const declared: Record<string, unknown> = {};
+        const rest: Record<string, unknown> = {};
+        for (const [k, v] of Object.entries(args))
+          if ((STEP_DECLARATION_FIELDS as string[]).includes(k)) declared[k] = v;
+          else rest[k] = v;
+        toolCalls.push({ id, name: inline, arguments: rest, ...declared });
+      } else if (call.function.name === PROPOSE_FUNCTION) {
+        proposed.push(args);
         proposedIds.push(id);
       } else problems.push(`no tool named ${call.function.name}`);
     }
@@ -128,7 +149,13 @@ export function normalize(
   const calls = (output.tool_calls?.length ?? 0) + (output.proposed_actions?.length ?? 0);
   if (calls === 0 && output.assistant_message.trim() === "") problems.push("the answer is empty");
   if (new Set(candidate.callIds).size !== candidate.callIds.length) problems.push("tool call ids repeat");
-  return problems.length ? { ok: false, problems } : candidate;
+  if (problems.length) return { ok: false, problems };
+  const plan = planProblems(output, registry);
+  if (plan.length) {
+    const steps = stepsOfOutput(output);
+    return { ok: false, plan: true, problems: plan.map((p) => problemText(p, steps)) };
+  }
+  return candidate;
 }
 
 /** The invalid answer, as text for the repair prompt (its tool calls cannot be replayed without results). */
@@ -139,7 +166,7 @@ function echo(message: ProviderMessage): string {
 }
 
 const repairPrompt = (problems: string[]) =>
-  `Your previous answer could not be used: ${problems.join("; ")}. Answer again: call ${"web_fetch"} or ${PROPOSE_FUNCTION} with valid JSON object arguments, or give a final message with no tool calls.`;
+  `Your previous answer could not be used: ${problems.join("; ")}. Answer again: call ${"web_fetch"} or ${PROPOSE_FUNCTION} with valid JSON object arguments, each declaring risk_level (low, medium or high, never below the step's real risk), requires_confirmation, verification_plan and description, or give a final message with no tool calls.`;
 
 export class Planner {
   private readonly provider: ModelProvider;
@@ -165,7 +192,7 @@ export class Planner {
       only: boolean,
     ): Promise<
       | { kind: "valid"; plan: PlanRecord; index: number }
-      | { kind: "invalid"; problems: string[]; message: ProviderMessage; index: number }
+      | { kind: "invalid"; problems: string[]; plan: boolean; message: ProviderMessage; index: number }
       | { kind: "unavailable"; message: string; retryAfterMs: number | null }
     > => {
       const n = calls.length;
@@ -209,6 +236,7 @@ export class Planner {
       return {
         kind: "invalid",
         problems: normalized.problems,
+        plan: normalized.plan === true,
         message: done.message,
         index: done.modelIndex,
       };
@@ -237,11 +265,26 @@ export class Planner {
     );
     if (repaired.kind === "valid") return { ok: true, plan: repaired.plan, calls };
 
+    let last = repaired;
     if (first.index + 1 < config.models.length) {
       const fallback = await call("fallback", messages, first.index + 1, true);
       if (fallback.kind === "valid") return { ok: true, plan: fallback.plan, calls };
+      last = fallback;
     }
     const problems = calls.flatMap((c) => c.problems.map((p) => `${c.model} (${c.attempt}): ${p}`));
+    // The last answer was well formed but its plan failed validation: the turn stops before any step.
+    if (last.kind === "invalid" && last.plan)
+      return {
+        ok: false,
+        code: "PLAN_INVALID",
+        message:
+          `The model's plan failed validation after a repair retry and the fallback model: ${problems.slice(-6).join("; ")}`.slice(
+            0,
+            1000,
+          ),
+        retryAfterMs: null,
+        calls,
+      };
     return {
       ok: false,
       code: "FAILED_MODEL_OUTPUT",

@@ -9,6 +9,7 @@ import * as proposals from "../conveyor/proposals.ts";
 import { fieldProblems } from "../middleware/validate.ts";
 import { interventionNotice } from "./job-events.ts";
 import type { TurnKernel } from "./kernel.ts";
+import { sourceOfCall } from "./model-input.ts";
 import { appendMessage, clip, messageView } from "./threads.ts";
 import * as turns from "./turn-store.ts";
 
@@ -134,7 +135,11 @@ export async function actOnStep(kernel: TurnKernel, turn: turns.TurnRow, idx: nu
     return waiting.length ? { kind: "waiting", proposals: waiting } : { kind: "continue" };
   }
   if (!turns.LIVE_STATES.includes(turn.state)) return { kind: "stopped" };
-  const calls = callsOfPlan(turns.planOf(step));
+  const plan = turns.planOf(step);
+  const calls = callsOfPlan(plan);
+  // Taint is the context's: what the model planned from, or untrusted content this turn has read since
+  // (a read earlier in this step; a checkpoint from before the context's taint was recorded).
+  let taint = plan.taint ?? (turn.tainted ? "untrusted content" : null);
   const started = now();
   let toolTokens = step.toolTokens;
   const hub = kernel.ports.hub(turn.userId);
@@ -164,7 +169,7 @@ export async function actOnStep(kernel: TurnKernel, turn: turns.TurnRow, idx: nu
       const effect = turnEffect({
         riskClass,
         external: tool.external,
-        ingestedUntrusted: turn.tainted,
+        taint,
         background: turn.kind === "job",
       });
       if (effect.mode === "inline" && call.mode === "inline") {
@@ -256,6 +261,7 @@ export async function actOnStep(kernel: TurnKernel, turn: turns.TurnRow, idx: nu
       }
     }
     results[position] = result;
+    if (taint === null && result.untrusted) taint = sourceOfCall(call.tool, call.args);
     await turns.saveCalls(db, turn.id, idx, results, { toolTokens });
   }
   const waiting = waitingOn();

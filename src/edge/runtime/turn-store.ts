@@ -2,6 +2,7 @@
 // calls are recorded as each lands, state moves by guarded updates, and spend is summed from the records.
 import { and, asc, count, eq, gt, inArray, sql, sum } from "drizzle-orm";
 import { z } from "zod";
+import type { VerifiedOutcome } from "../../policy/turn-outcome.ts";
 import { PlannerOutput } from "../../protocol/planner.ts";
 import { Budgets, RuntimeError, type Spend, StepCall, type TurnStep } from "../../protocol/runtime.ts";
 import type { Db } from "../db/client.ts";
@@ -19,6 +20,8 @@ const PlanRecordSchema = z.object({
   callIds: z.array(z.string()),
   model: z.string(),
   attempt: z.enum(["first", "repair", "fallback"]),
+  /** The taint of the context the model planned from (older checkpoints have none recorded). */
+  taint: z.string().nullable().default(null),
 });
 const StepCalls = z.array(StepCall.nullable());
 
@@ -30,6 +33,10 @@ export function callsOf(row: StepRow): (StepCall | null)[] {
 }
 export function budgetsOf(row: TurnRow): Budgets {
   return Budgets.parse(JSON.parse(row.budgets));
+}
+const Outcome = z.object({ state: z.enum(["succeeded", "failed", "partial"]), summary: z.string() });
+export function outcomeOf(row: TurnRow): VerifiedOutcome | null {
+  return row.outcome ? Outcome.parse(JSON.parse(row.outcome)) : null;
 }
 export function errorOf(row: TurnRow): RuntimeError | null {
   return row.error ? RuntimeError.parse(JSON.parse(row.error)) : null;
@@ -89,7 +96,7 @@ export async function moveTurn(
   id: string,
   from: TurnState[],
   to: TurnState,
-  set: Partial<Pick<TurnRow, "startedAt" | "finishedAt" | "error" | "result" | "tainted">> = {},
+  set: Partial<Pick<TurnRow, "startedAt" | "finishedAt" | "error" | "result" | "outcome" | "tainted">> = {},
 ): Promise<boolean> {
   const moved = await db
     .update(turns)

@@ -2,7 +2,7 @@
 // concurrency, key reuse, in-flight keys, and crashes injected between "executing" and "executed".
 import { describe, expect, it } from "vitest";
 import type { FaultPoint } from "../../../src/edge/conveyor/executor.ts";
-import { auditOf, effectsOf, executor, newOwner, TARGET, uniqueKey } from "./support.ts";
+import { auditOf, effectsOf, executor, newOwner, TARGET, targetStats, uniqueKey } from "./support.ts";
 
 const post = (body: unknown = { hello: "world" }) => ({
   method: "POST",
@@ -121,9 +121,10 @@ describe("idempotent executor", () => {
   describe.each<FaultPoint>(["after_claim", "after_dispatch_mark", "after_effect"])(
     "a crash at %s",
     (point) => {
-      it("is recovered by the next attempt after the lease, and the HTTP effect lands exactly once", async () => {
+      it("an http.request is never sent twice: a possible send ends PARTIAL with remediation", async () => {
         const owner = await newOwner();
         const key = uniqueKey(`crash-${point}`);
+        const args = { ...post(), url: `${TARGET}/effect?k=${key}` };
         let clock = Date.now();
         const crashing = executor({
           now: () => clock,
@@ -132,34 +133,65 @@ describe("idempotent executor", () => {
           },
         });
         await expect(
-          crashing.execute({ ownerId: owner, tool: "http.request", key, args: post(), actor: "test" }),
+          crashing.execute({ ownerId: owner, tool: "http.request", key, args, actor: "test" }),
         ).rejects.toThrow(Crash);
         const healthy = executor({ now: () => clock });
         // Before the lease runs out the crashed run still holds the key.
         expect(
-          await healthy.execute({ ownerId: owner, tool: "http.request", key, args: post(), actor: "test" }),
-        ).toMatchObject({
-          ok: false,
-          code: "idempotency_key_in_use",
-        });
+          await healthy.execute({ ownerId: owner, tool: "http.request", key, args, actor: "test" }),
+        ).toMatchObject({ ok: false, code: "idempotency_key_in_use" });
         clock += 10 * 60_000;
         const recovered = await healthy.execute({
           ownerId: owner,
           tool: "http.request",
           key,
-          args: post(),
+          args,
           actor: "test",
         });
-        expect(recovered).toMatchObject({
-          ok: true,
-          replayed: false,
-          envelope: { status: "executed", attempt: 2 },
-        });
-        // The target deduplicates the resent request by its Idempotency-Key: one effect in all.
-        expect(await effectsOf(`http.request:${key}`)).toBe(1);
+        const requests = (await targetStats()).paths.filter((p) => p === `POST /effect?k=${key}`).length;
+        if (point === "after_claim") {
+          // Nothing was dispatched yet: this is the first and only send.
+          expect(recovered).toMatchObject({ ok: true, envelope: { status: "executed", attempt: 2 } });
+          expect(requests).toBe(1);
+        } else {
+          // It may have gone out (it did, after the effect): never re-sent, whatever the target does with keys.
+          expect(recovered).toMatchObject({
+            ok: true,
+            envelope: { status: "partial", failure: { class: "partial_execution" } },
+          });
+          if (recovered.ok) expect(recovered.envelope.failure?.remediation).toMatch(/new approval/);
+          expect(requests).toBe(point === "after_effect" ? 1 : 0);
+        }
         expect((await auditOf(owner, `http.request:${key}`)).map((r) => r.event)).toContain(
           "conveyor.recovered",
         );
+      });
+
+      it("a target the person declared idempotent is sent again after a crash (its key deduplicates)", async () => {
+        const owner = await newOwner();
+        const key = uniqueKey(`declared-${point}`);
+        const args = { ...post(), url: `${TARGET}/effect?k=${key}` };
+        let clock = Date.now();
+        const declared = { declaredIdempotent: async () => true };
+        await expect(
+          executor({
+            now: () => clock,
+            ...declared,
+            fault: (p) => {
+              if (p === point) throw new Crash(point);
+            },
+          }).execute({ ownerId: owner, tool: "http.request", key, args, actor: "test" }),
+        ).rejects.toThrow(Crash);
+        clock += 10 * 60_000;
+        const recovered = await executor({ now: () => clock, ...declared }).execute({
+          ownerId: owner,
+          tool: "http.request",
+          key,
+          args,
+          actor: "test",
+        });
+        expect(recovered).toMatchObject({ ok: true, envelope: { status: "executed", attempt: 2 } });
+        expect(await effectsOf(`http.request:${key}`)).toBe(1);
       });
 
       it("never repeats an effect that cannot be deduplicated downstream", async () => {

@@ -6,7 +6,7 @@ import { inject } from "vitest";
 import { writeAuditBatch } from "../../../src/edge/audit/audit-log.ts";
 import { loopbackKey } from "../../../src/edge/conveyor/egress/config.ts";
 import { createEgress } from "../../../src/edge/conveyor/egress/guard.ts";
-import { Executor, type FaultPoint } from "../../../src/edge/conveyor/executor.ts";
+import { Executor, type ExecutorPorts, type FaultPoint } from "../../../src/edge/conveyor/executor.ts";
 import { toolRegistry } from "../../../src/edge/conveyor/registry.ts";
 import { openDb } from "../../../src/edge/db/client.ts";
 import { auditLog, users } from "../../../src/edge/db/schema.ts";
@@ -44,7 +44,13 @@ export async function newOwner(): Promise<string> {
   return id;
 }
 
-export function executor(opts: { now?: () => number; fault?: (p: FaultPoint) => void } = {}) {
+export function executor(
+  opts: {
+    now?: () => number;
+    fault?: (p: FaultPoint) => void;
+    declaredIdempotent?: ExecutorPorts["declaredIdempotent"];
+  } = {},
+) {
   const db = openDb(env.DB);
   return new Executor({
     db,
@@ -53,6 +59,7 @@ export function executor(opts: { now?: () => number; fault?: (p: FaultPoint) => 
     audit: (entries) => writeAuditBatch(db, entries),
     ...(opts.now ? { now: opts.now } : {}),
     ...(opts.fault ? { fault: opts.fault } : {}),
+    ...(opts.declaredIdempotent ? { declaredIdempotent: opts.declaredIdempotent } : {}),
   });
 }
 

@@ -2,6 +2,7 @@
 // job's view (steps, spend, thread), and what the model was sent.
 import { describe, expect, it } from "vitest";
 import type { ChatMessage } from "../../../src/protocol/runtime.ts";
+import { READ_STEP } from "../../support/plan-steps.ts";
 import { device, jobOf, PAGE, planner, runTurns, script, startJob, targetHits } from "./support.ts";
 
 describe("a job's tool loop", () => {
@@ -9,7 +10,7 @@ describe("a job's tool loop", () => {
     const d = await device();
     const tag = crypto.randomUUID();
     const s = await script([
-      { calls: [{ name: "web_fetch", arguments: { url: `${PAGE}?id=${tag}` } }] },
+      { calls: [{ name: "web_fetch", arguments: { ...READ_STEP, url: `${PAGE}?id=${tag}` } }] },
       { text: "The status page says all systems are green." },
     ]);
     const { value: started } = await runTurns(() => startJob(d, `Check the status page. ${s.marker}`), {
@@ -48,6 +49,8 @@ describe("a job's tool loop", () => {
     const { messages } = (await page.json()) as { messages: ChatMessage[] };
     expect(messages.map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant"]);
     expect(messages[2]).toMatchObject({ untrusted: true, tool: { name: "web.fetch" } });
-    expect(messages[3]?.content).toBe(job.result);
+    // The model's words, then what Airlock verified (a read only: nothing outside was changed).
+    expect(messages[3]?.content).toBe(`${job.result}\n\n[Airlock verified] ${job.outcome?.summary}`);
+    expect(job.outcome?.state).toBe("succeeded");
   });
 });

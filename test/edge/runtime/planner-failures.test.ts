@@ -5,7 +5,17 @@ import { and, eq, like } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { openDb } from "../../../src/edge/db/client.ts";
 import { auditLog } from "../../../src/edge/db/schema.ts";
-import { device, jobOf, planner, runTurns, script, startJob } from "./support.ts";
+import {
+  device,
+  EFFECT,
+  jobOf,
+  planner,
+  proposeCall,
+  runTurns,
+  script,
+  startJob,
+  targetHits,
+} from "./support.ts";
 
 async function runtimeEvents(userId: string, turnId: string) {
   const rows = await openDb(env.DB)
@@ -18,6 +28,31 @@ async function runtimeEvents(userId: string, turnId: string) {
 const garbage = { calls: [{ name: "web_fetch", arguments: "{not json" }] };
 
 describe("invalid model output", () => {
+  it("a plan that fails validation (data leaving declared low, unconfirmed) stops the turn before any step", async () => {
+    const d = await device();
+    const key = crypto.randomUUID();
+    const understated = {
+      calls: [
+        proposeCall(
+          { method: "POST", url: `${EFFECT}?k=${key}`, json: { all: "the data" } },
+          { risk_level: "low", requires_confirmation: false },
+        ),
+      ],
+    };
+    const s = await script([understated, understated, understated]);
+    const { value } = await runTurns(() => startJob(d, `Send it. ${s.marker}`));
+    const job = await jobOf(d, value.id);
+    expect(job).toMatchObject({ state: "failed", error: { code: "PLAN_INVALID" }, steps: [], proposals: [] });
+    expect(job.error?.message).toContain("declared risk_level low is below the computed high");
+    expect(job.error?.message).toContain("requires_confirmation");
+    expect(await targetHits(`POST /effect?k=${key}`)).toBe(0);
+    // The repair prompt told the model what to fix.
+    const repair = (await planner.calls(s.id))[1]?.messages.at(-1);
+    expect(String(repair?.content)).toContain("risk_level");
+    const events = (await runtimeEvents(d.userId, job.turn_id)).map((e) => e.event);
+    expect(events).toContain("runtime.plan_invalid");
+  });
+
   it("one repair retry fixes it; the invalid answer and the repair are audited", async () => {
     const d = await device();
     const s = await script([garbage, { text: "Fixed." }]);

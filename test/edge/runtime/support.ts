@@ -73,3 +73,5 @@ export async function targetHits(prefix: string): Promise<number> {
 export function patch(d: Device, path: string, json: unknown): Promise<Response> {
   return api(path, { method: "PATCH", headers: d.approver.headers, json });
 }
+
+export { fetchCall, proposeCall } from "../../support/plan-steps.ts";

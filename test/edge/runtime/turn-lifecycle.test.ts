@@ -4,6 +4,7 @@ import { introspectWorkflow } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { ProposalView } from "../../../src/protocol/conveyor.ts";
+import { READ_STEP, writeStep } from "../../support/plan-steps.ts";
 import { auditOf, effectsOf } from "../conveyor/support.ts";
 import { device, EFFECT, jobOf, PAGE, planner, script, startJob, targetHits } from "./support.ts";
 
@@ -14,6 +15,7 @@ const propose = (key: string) => ({
     identity: "bot",
     args: { method: "POST", url: `${EFFECT}?k=${key}` },
     justification: "CI is green: start the deploy.",
+    ...writeStep({ method: "POST" }),
   },
 });
 
@@ -115,7 +117,7 @@ describe("a turn restarted mid-loop", () => {
     const d = await device();
     const tag = crypto.randomUUID().slice(0, 8);
     const read = (n: number) => ({
-      calls: [{ name: "web_fetch", arguments: { url: `${PAGE}?restart=${tag}-${n}` } }],
+      calls: [{ name: "web_fetch", arguments: { ...READ_STEP, url: `${PAGE}?restart=${tag}-${n}` } }],
     });
     const s = await script(
       [read(0), read(1), { calls: [propose(`restart-${tag}`)] }, { text: "Read two, deployed." }],

@@ -6,6 +6,7 @@ import { env } from "cloudflare:workers";
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
 import type { DeliveryAccepted, HookWithSecret, ProposalView } from "../../../src/protocol/conveyor.ts";
+import { writeStep } from "../../support/plan-steps.ts";
 import { api } from "../helpers.ts";
 import { device, EFFECT, jobOf, planner, script } from "./support.ts";
 
@@ -32,6 +33,7 @@ describe("a hook that starts a job", () => {
               identity: "bot",
               args: { method: "POST", url: `${EFFECT}?k=hook` },
               justification: "The CI run asked for a rerun.",
+              ...writeStep({ method: "POST" }),
             },
           },
         ],

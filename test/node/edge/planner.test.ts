@@ -5,8 +5,15 @@ import { describe, expect, it } from "vitest";
 import { toolRegistry } from "../../../src/edge/conveyor/registry.ts";
 import { labelUntrusted, redactForModel } from "../../../src/edge/runtime/model-input.ts";
 import { normalize } from "../../../src/edge/runtime/planner.ts";
+import { READ_STEP, writeStep } from "../../support/plan-steps.ts";
 
 const registry = toolRegistry();
+const NOTE_STEP = {
+  risk_level: "medium",
+  requires_confirmation: false,
+  verification_plan: "The notification is delivered.",
+  description: "Tell the person.",
+} as const;
 const call = (name: string, args: string, id = "c1") => ({
   id,
   type: "function" as const,
@@ -19,10 +26,16 @@ describe("normalize", () => {
       {
         content: "Checking.",
         tool_calls: [
-          call("web_fetch", '{"url":"https://example.com"}', "a"),
+          call("web_fetch", JSON.stringify({ url: "https://example.com", ...READ_STEP }), "a"),
           call(
             "propose_action",
-            '{"tool":"notify","identity":null,"args":{"title":"hi"},"justification":"tell"}',
+            JSON.stringify({
+              tool: "notify",
+              identity: null,
+              args: { title: "hi" },
+              justification: "tell",
+              ...NOTE_STEP,
+            }),
             "b",
           ),
         ],
@@ -35,8 +48,10 @@ describe("normalize", () => {
       callIds: ["a", "b"],
       output: {
         assistant_message: "Checking.",
-        tool_calls: [{ id: "a", name: "web.fetch", arguments: { url: "https://example.com" } }],
-        proposed_actions: [{ tool: "notify", identity: null, args: { title: "hi" }, justification: "tell" }],
+        tool_calls: [{ id: "a", name: "web.fetch", arguments: { url: "https://example.com" }, ...READ_STEP }],
+        proposed_actions: [
+          { tool: "notify", identity: null, args: { title: "hi" }, justification: "tell", ...NOTE_STEP },
+        ],
       },
     });
   });
@@ -58,7 +73,16 @@ describe("normalize", () => {
       {
         content: null,
         tool_calls: [
-          call("propose_action", '{"tool":"web.fetch","identity":"bot","args":{},"justification":"x"}'),
+          call(
+            "propose_action",
+            JSON.stringify({
+              tool: "web.fetch",
+              identity: "bot",
+              args: {},
+              justification: "x",
+              ...NOTE_STEP,
+            }),
+          ),
         ],
       },
       "no tool web.fetch",
@@ -66,11 +90,76 @@ describe("normalize", () => {
     [{ content: null, tool_calls: [call("propose_action", '{"tool":"notify","args":{}}')] }, "identity"],
     [{ content: "" }, "empty"],
     [{ content: '{"assistant_message": 5}' }, "assistant_message"],
-    [{ content: null, tool_calls: [call("web_fetch", "{}", "x"), call("web_fetch", "{}", "x")] }, "repeat"],
+    [
+      {
+        content: null,
+        tool_calls: [
+          call("web_fetch", JSON.stringify({ url: "https://example.com", ...READ_STEP }), "x"),
+          call("web_fetch", JSON.stringify({ url: "https://example.com", ...READ_STEP }), "x"),
+        ],
+      },
+      "repeat",
+    ],
   ])("%j is invalid (%s)", (message, problem) => {
     const out = normalize(message, "stop", registry);
     expect(out.ok).toBe(false);
     expect(out.ok ? "" : out.problems.join("; ")).toContain(problem);
+  });
+
+  it.each<[string, Record<string, unknown>, string]>([
+    [
+      "a missing verification_plan",
+      { url: "https://example.com", ...READ_STEP, verification_plan: undefined },
+      "verification_plan",
+    ],
+    [
+      "a missing risk_level",
+      { url: "https://example.com", ...READ_STEP, risk_level: undefined },
+      "risk_level",
+    ],
+  ])("a read with %s is invalid, naming the field", (_, args, field) => {
+    const out = normalize(
+      { content: null, tool_calls: [call("web_fetch", JSON.stringify(args))] },
+      "stop",
+      registry,
+    );
+    expect(out.ok).toBe(false);
+    expect(out.ok ? "" : out.problems.join("; ")).toContain(field);
+  });
+
+  it("a plan that declares data leaving as low risk, unconfirmed, fails validation with every reason", () => {
+    const args = { method: "POST", url: "https://example.com/in", json: { all: "the data" } };
+    const out = normalize(
+      {
+        content: null,
+        tool_calls: [
+          call("web_fetch", JSON.stringify({ url: "https://example.com", ...READ_STEP }), "a"),
+          call(
+            "propose_action",
+            JSON.stringify({
+              tool: "http.request",
+              identity: "bot",
+              args,
+              justification: "send",
+              ...writeStep(args),
+              risk_level: "low",
+              requires_confirmation: false,
+            }),
+            "b",
+          ),
+        ],
+      },
+      "tool_calls",
+      registry,
+    );
+    expect(out).toMatchObject({ ok: false, plan: true });
+    const text = out.ok ? "" : out.problems.join("\n");
+    expect(text).toContain(
+      "step 1 (http.request) risk_level: declared risk_level low is below the computed high",
+    );
+    expect(text).toContain("step 1 (http.request) requires_confirmation: a high-risk step (EXFILTRATION)");
+    // Mixed categories: the read in the same plan must be confirmed too.
+    expect(text).toContain("step 0 (web.fetch) requires_confirmation");
   });
 
   it("a cut-off answer is invalid", () => {

@@ -2,7 +2,13 @@
 // person-only verdict (seed 003 §8 rules 2 and 5).
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { NO_EMERGENCY, proposalGate, reachedBound, turnEffect } from "../../../src/policy/index.ts";
+import {
+  contextTaint,
+  NO_EMERGENCY,
+  proposalGate,
+  reachedBound,
+  turnEffect,
+} from "../../../src/policy/index.ts";
 import type { RiskClass } from "../../../src/policy/plan.ts";
 
 const limits = {
@@ -19,27 +25,31 @@ describe("turnEffect", () => {
   it.each<[string, Parameters<typeof turnEffect>[0], ReturnType<typeof turnEffect>]>([
     [
       "a read runs inline",
-      { riskClass: "READ", external: true, ingestedUntrusted: true, background: true },
+      { riskClass: "READ", external: true, taint: "https://evil.example/page", background: true },
       { mode: "inline" },
     ],
     [
       "an internal write is a plain proposal",
-      { riskClass: "WRITE", external: false, ingestedUntrusted: true, background: true },
+      { riskClass: "WRITE", external: false, taint: "https://evil.example/page", background: true },
       { mode: "propose", personOnly: undefined },
     ],
     [
       "a chat write may ride a grant",
-      { riskClass: "WRITE", external: true, ingestedUntrusted: false, background: false },
+      { riskClass: "WRITE", external: true, taint: null, background: false },
       { mode: "propose", personOnly: undefined },
     ],
     [
       "a write after untrusted content needs a person",
-      { riskClass: "WRITE", external: true, ingestedUntrusted: true, background: false },
-      { mode: "propose", personOnly: "the turn ingested untrusted web or webhook content" },
+      { riskClass: "WRITE", external: true, taint: "https://evil.example/page", background: false },
+      {
+        mode: "propose",
+        personOnly:
+          "this thread read https://evil.example/page earlier, and that content is still in the model's context",
+      },
     ],
     [
       "a background job's write needs a person",
-      { riskClass: "EXFILTRATION", external: true, ingestedUntrusted: false, background: true },
+      { riskClass: "EXFILTRATION", external: true, taint: null, background: true },
       { mode: "propose", personOnly: "background jobs only propose external writes" },
     ],
   ])("%s", (_, input, expected) => {
@@ -55,7 +65,12 @@ describe("turnEffect", () => {
         fc.boolean(),
         fc.boolean(),
         (riskClass, external, tainted, background) => {
-          const effect = turnEffect({ riskClass, external, ingestedUntrusted: tainted, background });
+          const effect = turnEffect({
+            riskClass,
+            external,
+            taint: tainted ? "a webhook delivery" : null,
+            background,
+          });
           if (riskClass === "READ") return effect.mode === "inline";
           if (effect.mode !== "propose") return false;
           const verdict = proposalGate({
@@ -71,6 +86,30 @@ describe("turnEffect", () => {
           return !(external && (tainted || background)) || verdict.action === "ask";
         },
       ),
+    );
+  });
+});
+
+describe("contextTaint", () => {
+  it("is the earliest untrusted message's source, or null for a clean window", () => {
+    expect(contextTaint([])).toBeNull();
+    expect(contextTaint([{ untrusted: false, source: "" }])).toBeNull();
+    expect(
+      contextTaint([
+        { untrusted: false, source: "" },
+        { untrusted: true, source: "https://a.example/" },
+        { untrusted: true, source: "a webhook delivery" },
+      ]),
+    ).toBe("https://a.example/");
+  });
+
+  it("any untrusted message anywhere in the window taints it (property)", () => {
+    const entry = fc.record({ untrusted: fc.boolean(), source: fc.string({ minLength: 1 }) });
+    fc.assert(
+      fc.property(fc.array(entry), (window) => {
+        const taint = contextTaint(window);
+        return window.some((e) => e.untrusted) ? taint !== null : taint === null;
+      }),
     );
   });
 });

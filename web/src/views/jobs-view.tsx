@@ -8,7 +8,7 @@ import { BackLink, field, listOf, Rec, RecordDetails, StateTag, when } from "./r
 import { Show, useResource } from "./resource.tsx";
 
 const Jobs = listOf("jobs");
-const finished = /cancel|fail|done|complete|succe/i;
+const finished = /cancel|fail|done|complete|succe|partial/i;
 
 export function JobsView({ path, hub }: ViewProps) {
   const id = routeDetail(path);
@@ -91,6 +91,13 @@ function JobDetail({ id, hub }: { id: string; hub: ViewProps["hub"] }) {
                 <StateTag state={state} /> <strong>{field(job, "title", "name", "id")}</strong>
               </p>
               {field(job, "result") ? <p class="job-result">{field(job, "result")}</p> : null}
+              {/* What Airlock verified from what the job did, beside the model's own words. */}
+              {typeof job.outcome === "object" && job.outcome !== null ? (
+                <p class="job-outcome">
+                  <StateTag state={field(job.outcome as Rec, "state")} /> Verified:{" "}
+                  {field(job.outcome as Rec, "summary")}
+                </p>
+              ) : null}
               {finished.test(state) ? null : (
                 <button type="button" class="decision deny" onClick={() => void cancel()}>
                   Cancel job

@@ -27,6 +27,12 @@ export function ProposalBlock({ proposal }: { proposal: Proposal }) {
         </dd>
         <dt>Why</dt>
         <dd>{proposal.justification}</dd>
+        {proposal.gate_reason && proposal.gate !== "none" ? (
+          <>
+            <dt>Needs you</dt>
+            <dd class="gate-reason">{proposal.gate_reason}</dd>
+          </>
+        ) : null}
         <dt>Arguments</dt>
         <dd>
           <CommandText text={proposal.args_text} />

@@ -40,7 +40,9 @@ export const httpRequest: ConveyorTool<Args> = {
     return a.json !== undefined || a.text !== undefined ? "EXFILTRATION" : "WRITE";
   },
   external: true,
-  idempotentDownstream: true,
+  // Not every target honours Idempotency-Key: a possible send is never repeated on its own (the person
+  // may declare a host idempotent).
+  idempotentDownstream: false,
   grantCoversHigh: false,
   summary(a) {
     const body = bodyOf(a);
@@ -57,6 +59,7 @@ export const httpRequest: ConveyorTool<Args> = {
   },
   // Method, host and path: "always" on one endpoint never covers another path of the same host.
   grantScope: (a) => `${a.method} ${hostPathOf(a.url)}`,
+  target: (a) => hostOf(a.url),
   timeoutMs: (a) => a.timeout_ms,
   async execute(a, ctx) {
     const body = bodyOf(a);
@@ -83,7 +86,7 @@ export const httpRequest: ConveyorTool<Args> = {
             class: "partial_execution",
             message: `${a.method} ${shownUrl(a.url)} was sent but no complete answer came back in time`,
             remediation:
-              "Check the target for the change. Re-running with the same key is safe where the target honours Idempotency-Key; an undo is a new proposal.",
+              "Check the target for the change. Sending it again, or an undo, is a new proposal (a new approval).",
           },
           verification: { outcome: "failed", detail: "no response to verify" },
         };
