@@ -8,6 +8,8 @@ import {
   type ValueRole,
 } from "./file-programs.ts";
 import { judgeGit } from "./git.ts";
+import { judgeByGrammar } from "./grammar/judge.ts";
+import type { Effects, NotUnderstood } from "./grammar/spec.ts";
 import { GRAMMARS } from "./grammars.ts";
 import { inlineCode, interactiveSession } from "./interpreters.ts";
 import { lookup } from "./lookup.ts";
@@ -31,6 +33,10 @@ export interface ProgramJudgement {
   /** Directories the program moves to before using its paths (`git -C dir`). */
   chdir: Arg[];
   dynamic: string | null;
+  /** For a program with a grammar: null when every word is placed, else the word that is not. */
+  understood?: NotUnderstood | null;
+  /** For a program with a grammar: its typed effects (grammar/spec.ts). */
+  effects?: Effects;
 }
 
 const UNKNOWN: Arg = { value: null, raw: "?", glob: false, tilde: false };
@@ -253,6 +259,19 @@ export function judgeProgram(argv: readonly Arg[]): ProgramJudgement {
   if (interactive !== null) out.concerns.push({ mention: "interactive", reason: interactive });
   const inline = inlineCode(argv);
   if (inline !== null) out.concerns.push({ mention: null, reason: inline });
+
+  // A program with a grammar file is judged by it alone (grammar/programs/).
+  const byGrammar = judgeByGrammar(argv);
+  if (byGrammar !== null) {
+    out.effect = byGrammar.effects.effect;
+    out.reads.push(...byGrammar.reads.map((r) => use(r.arg, r.recursive)));
+    out.writes.push(...byGrammar.writes.map((w) => use(w.arg, w.recursive)));
+    out.inner = byGrammar.effects.inner;
+    out.chdir = byGrammar.effects.chdir;
+    out.understood = byGrammar.understood;
+    out.effects = byGrammar.effects;
+    return out;
+  }
 
   const grammar = lookup(GRAMMARS, name);
   if (grammar) {

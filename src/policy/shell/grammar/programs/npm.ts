@@ -1,0 +1,51 @@
+// npm (9.x): `run`/`test`/`start` run package.json scripts; `ci`/`install` run dependencies'
+// lifecycle scripts; `ls`, `view`, `outdated`, `config get`… only read. `exec`/`npx` are wrappers
+// (wrappers.ts: the command they run is judged on its own). npm's option parser (nopt) accepts
+// abbreviations of long options.
+import { runner } from "../runner.ts";
+import { flag, opt } from "../spec.ts";
+
+export const npm = runner({
+  names: ["npm"],
+  options: [
+    ...["-s --silent", "-q --quiet", "--json", "--if-present", "--ignore-scripts", "--no-fund", "--no-audit"].map((n) => flag(n)),
+    ...["-D --save-dev", "-E --save-exact", "-P --save-prod", "-O --save-optional", "--no-save", "--workspaces"].map((n) => flag(n)),
+    ...["--include-workspace-root", "--prefer-offline", "--offline", "--foreground-scripts", "--long", "-l"].map((n) => flag(n)),
+    ...["--all -a", "--production", "--legacy-peer-deps", "--strict-peer-deps", "--dry-run", "--parseable -p"].map((n) => flag(n)),
+    flag("-v"),
+    opt("-w --workspace --loglevel --omit --include --depth --tag --registry"),
+  ],
+  abbreviate: true,
+  subcommands: {
+    run: true,
+    "run-script": true,
+    test: true,
+    t: true,
+    tst: true,
+    start: true,
+    stop: true,
+    restart: true,
+    ci: true,
+    install: true,
+    i: true,
+    "install-test": true,
+    it: true,
+    rebuild: true,
+    ls: false,
+    list: false,
+    ll: false,
+    la: false,
+    view: false,
+    info: false,
+    show: false,
+    outdated: false,
+    why: false,
+    explain: false,
+    root: false,
+    prefix: false,
+    bin: false,
+    help: false,
+    version: false,
+  },
+  definedBy: ["package.json", "package-lock.json", "node_modules"],
+});
