@@ -9,6 +9,7 @@ import { cut } from "./programs/cut.ts";
 import { date } from "./programs/date.ts";
 import { diff } from "./programs/diff.ts";
 import { du } from "./programs/du.ts";
+import { base64, od, strings, xxd } from "./programs/dump.ts";
 import { echo, printf } from "./programs/echo.ts";
 import { env } from "./programs/env.ts";
 import { eslint } from "./programs/eslint.ts";
@@ -43,7 +44,7 @@ import type { ProgramGrammar } from "./spec.ts";
 
 export const PROGRAM_GRAMMARS: readonly ProgramGrammar[] = [
   ...[ls, cat, head, tail, wc, grep, rg, find, fd, sed, awk, sort, uniq, cut, tr, jq, diff, stat, file, du],
-  ...[tree, realpath, readlink, basename, dirname, date, echo, printf, env, which, git],
+  ...[tree, realpath, readlink, basename, dirname, date, echo, printf, env, which, git, base64, od, strings, xxd],
   ...[npm, node, python, cargo, go, make, tsc, eslint, prettier, biome, vitest, jest, pytest],
 ];
 

@@ -56,6 +56,16 @@ function longOption(g: ProgramGrammar, ix: Index, name: string): { spec: OptionS
   return { spec: ix.long.get(matches[0] as string) as OptionSpec, name: matches[0] as string };
 }
 
+/** An option spelled as one word after one or two dashes (`-race`, `--race`), exactly. */
+function wholeWord(ix: Index, name: string): { spec: OptionSpec; name: string } | string {
+  const bare = name.replace(/^--?/, "");
+  for (const n of [`-${bare}`, `--${bare}`]) {
+    const spec = ix.short.get(n) ?? ix.long.get(n);
+    if (spec !== undefined) return { spec, name: n };
+  }
+  return `unknown option ${name}`;
+}
+
 /** A value among the option's choices, exact or by unique prefix; null when none. */
 export function choiceOf(spec: OptionSpec, value: string): string | null {
   const choices = spec.choices;
@@ -175,10 +185,10 @@ export function parseWords(
       if (!g.permute) optionsEnd = true;
       continue;
     }
-    if (v.startsWith("--")) {
+    if (v.startsWith("--") || g.singleDash) {
       const eq = v.indexOf("=");
       const name = eq < 0 ? v : v.slice(0, eq);
-      const found = longOption(g, ix, name);
+      const found = g.singleDash ? wholeWord(ix, name) : longOption(g, ix, name);
       if (typeof found === "string") {
         failure = notUnderstood(a, found);
         break;

@@ -15,6 +15,7 @@ export interface RunnerSpec {
   /** Options are exact (no getopt_long abbreviation), as most non-GNU CLIs parse them. */
   abbreviate?: boolean;
   permute?: boolean;
+  singleDash?: boolean;
   /** Extra checks on the parsed words (a script operand it executes, a forbidden form). */
   check?: (p: Parsed, out: Effects) => NotUnderstood | null;
 }
@@ -27,6 +28,7 @@ export function runner(spec: RunnerSpec): ProgramGrammar {
     options: [flag("--help -h"), flag("--version"), ...spec.options],
     permute: spec.permute ?? true,
     abbreviate: spec.abbreviate ?? false,
+    ...(spec.singleDash === true ? { singleDash: true } : {}),
     operands: ["string"],
     effect: "run",
     finish(p, out) {

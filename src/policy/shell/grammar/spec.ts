@@ -36,6 +36,8 @@ export interface ProgramGrammar {
   options: readonly OptionSpec[];
   /** A `-NUM` word is this option with NUM as its value (head -50, grep -3). */
   numeric?: OptionSpec;
+  /** Options are whole words after one dash or two (Go's flag package, xxd): `-race`, `--race`, `-run=x`; no clusters. */
+  singleDash?: boolean;
   /** `--no-NAME` negates any long option NAME it knows (git's parse-options). */
   negatable?: boolean;
   /** GNU getopt permutes: options may follow operands. False: the first operand ends the options. */

@@ -9,7 +9,7 @@ import type { Arg } from "../../wrappers.ts";
 import { DOT, raise } from "../effects.ts";
 import { parsePathspec } from "../pathspec.ts";
 import { emptyEffects, parseWords, pathEffect } from "../parse.ts";
-import type { Effects, NotUnderstood, OptionSpec, Parsed, ProgramGrammar, Understanding } from "../spec.ts";
+import { type Effects, flag, type NotUnderstood, type OptionSpec, type Parsed, type ProgramGrammar, type Understanding } from "../spec.ts";
 import {
   BLAME_OPTIONS,
   CAT_FILE_OPTIONS,
@@ -29,7 +29,7 @@ import {
   STATUS_OPTIONS,
 } from "./git-options.ts";
 
-type Operands = "revs-paths" | "paths" | "names" | "blame" | "grep" | "cat-file" | "refs" | "ls-tree" | "config";
+type Operands = "none" | "revs-paths" | "paths" | "names" | "blame" | "grep" | "cat-file" | "refs" | "ls-tree" | "config";
 
 interface Subcommand {
   options: readonly OptionSpec[];
@@ -68,8 +68,16 @@ export const GIT_SUBCOMMANDS: Readonly<Record<string, Subcommand>> = {
   "show-ref": sub(SHOW_REF_OPTIONS, "names", false),
   "for-each-ref": sub(FOR_EACH_REF_OPTIONS, "names", false),
   config: sub(CONFIG_READ_OPTIONS, "config", false),
+  "stash list": sub(LOG_OPTIONS, "names", false),
+  "stash show": sub(DIFF_OPTIONS, "names", true),
+  remote: sub([flag("-v --verbose")], "none", false),
+  "remote get-url": sub([flag("--push"), flag("--all")], "names", false),
+  "worktree list": sub([flag("--porcelain"), flag("-v --verbose"), flag("-z")], "none", false),
   ...Object.fromEntries(Object.entries(MISC_OPTIONS).map(([k, o]) => [k, sub(o, "names", false)])),
 };
+
+/** Subcommands read-only only in these two-word forms. */
+const TWO_WORDS = new Set(["stash list", "stash show", "remote get-url", "worktree list"]);
 
 /** Global options that only tune output or pathspecs. */
 const GLOBAL_FLAGS = new Set([
@@ -142,13 +150,14 @@ export function judgeGitGrammar(argv: readonly Arg[]): Understanding {
   const subArg = argv[i];
   if (subArg === undefined) return { understood: true, effects: out };
   if (subArg.value === null) return refuse(out, subArg.raw, "the git subcommand is only known at run time");
-  const name = subArg.value;
+  const second = argv[i + 1]?.value;
+  const name = TWO_WORDS.has(`${subArg.value} ${second}`) ? `${subArg.value} ${second}` : subArg.value;
   const s = GIT_SUBCOMMANDS[name];
   if (s === undefined || !Object.hasOwn(GIT_SUBCOMMANDS, name))
     return refuse(out, subArg.raw, `git ${name} is not a read-only subcommand this engine understands (it may write, or run an alias or a git-${name} program)`);
   const listing = listingForm(name, argv.slice(i + 1));
   if (listing !== null) return refuse(out, listing.word, listing.reason);
-  const start = ["stash", "remote", "worktree"].includes(name) ? i + 2 : i + 1;
+  const start = name.includes(" ") ? i + 2 : i + 1;
   const { parsed, failure } = parseWords(grammarOf(name, s), argv, start);
   if (failure !== null) return refuse(out, failure.word, failure.reason);
   const why = place(name, s, parsed, out, mode);
@@ -200,6 +209,8 @@ function place(name: string, s: Subcommand, p: Parsed, out: Effects, mode: { lit
   switch (s.operands) {
     case "names":
       return null;
+    case "none":
+      return ops[0] === undefined ? null : { word: ops[0].raw, reason: `git ${name} takes no operand here (with one it changes the repository)` };
     case "config":
       return config(p, out);
     case "refs":

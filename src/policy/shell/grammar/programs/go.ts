@@ -6,7 +6,7 @@ import { flag, opt } from "../spec.ts";
 export const go = runner({
   names: ["go"],
   options: [
-    ...["-v", "-x", "-race", "-cover", "-short", "-json", "-n", "-a", "-m", "-u", "-count=1"].map((n) => flag(n)),
+    ...["-v", "-x", "-race", "-cover", "-short", "-json", "-n", "-a", "-m", "-u"].map((n) => flag(n)),
     opt("-run -bench -timeout -tags -o -p -count -coverprofile -ldflags -gcflags -mod"),
   ],
   subcommands: {
@@ -23,4 +23,5 @@ export const go = runner({
     fmt: false,
   },
   definedBy: ["go.mod", "go.sum"],
+  singleDash: true,
 });

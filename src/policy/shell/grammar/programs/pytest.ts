@@ -6,7 +6,7 @@ export const pytest = runner({
   names: ["pytest", "py.test"],
   options: [
     ...["-q --quiet", "-v --verbose", "-x --exitfirst", "-s", "--lf --last-failed", "--ff --failed-first"].map((n) => flag(n)),
-    ...["--co --collect-only", "--no-header", "--tb=short", "--tb=no", "-l --showlocals", "--pdb", "--strict-markers"].map((n) => flag(n)),
+    ...["--co --collect-only", "--no-header", "-l --showlocals", "--pdb", "--strict-markers"].map((n) => flag(n)),
     opt("-k -m --maxfail --durations -n --numprocesses -p --tb --color --rootdir --basetemp"),
     opt("-c --config-file", "exec"),
     opt("--junitxml --junit-xml", "write"),
