@@ -113,8 +113,9 @@ function judgeExec(
   let v = evaluateSubject(policy, ctx, unit.argv[0] ?? "");
   if (v.action === "ask" && unit.via !== undefined) v = viaWrapper(policy, base, ctx, unit, unit.via) ?? v;
   if (unit.dynamic !== null) v = atLeastAsk(v, unit.dynamic);
+  v = applyConcerns(v, unit.concerns);
   if (unit.notUnderstood !== undefined) v = atLeastAsk(v, notUnderstood(unit));
-  return applyConcerns(v, unit.concerns);
+  return v;
 }
 
 /** One line naming the word a grammar could not place, and why. */

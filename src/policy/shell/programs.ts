@@ -243,8 +243,29 @@ function operandsByRole(
   }
 }
 
-/** Judges what one program does with its arguments. `argv[0]` is the program. */
+/**
+ * Judges what one program does with its arguments. `argv[0]` is the program. A program with a
+ * grammar file (grammar/programs/) is judged by it alone when it understands every word; when it
+ * does not, the tables of dangers below still report what they know (a write stays a write unit
+ * that deny rules see), and the unit is marked not understood.
+ */
 export function judgeProgram(argv: readonly Arg[]): ProgramJudgement {
+  const byGrammar = judgeByGrammar(argv);
+  if (byGrammar === null) return judgeByTables(argv);
+  if (byGrammar.understood !== null) return { ...judgeByTables(argv), understood: byGrammar.understood, effects: byGrammar.effects };
+  const out = judgeByTables(argv, true);
+  out.effect = byGrammar.effects.effect;
+  out.reads = byGrammar.reads.map((r) => use(r.arg, r.recursive));
+  out.writes = byGrammar.writes.map((w) => use(w.arg, w.recursive));
+  out.inner = byGrammar.effects.inner;
+  out.chdir = byGrammar.effects.chdir;
+  out.understood = null;
+  out.effects = byGrammar.effects;
+  return out;
+}
+
+/** The tables of dangers (and, with `sessionsOnly`, only the interactive and inline-code checks). */
+function judgeByTables(argv: readonly Arg[], sessionsOnly = false): ProgramJudgement {
   const name = basename(argv[0]?.value ?? "");
   const out: ProgramJudgement = {
     effect: "read",
@@ -259,19 +280,8 @@ export function judgeProgram(argv: readonly Arg[]): ProgramJudgement {
   if (interactive !== null) out.concerns.push({ mention: "interactive", reason: interactive });
   const inline = inlineCode(argv);
   if (inline !== null) out.concerns.push({ mention: null, reason: inline });
+  if (sessionsOnly) return out;
 
-  // A program with a grammar file is judged by it alone (grammar/programs/).
-  const byGrammar = judgeByGrammar(argv);
-  if (byGrammar !== null) {
-    out.effect = byGrammar.effects.effect;
-    out.reads.push(...byGrammar.reads.map((r) => use(r.arg, r.recursive)));
-    out.writes.push(...byGrammar.writes.map((w) => use(w.arg, w.recursive)));
-    out.inner = byGrammar.effects.inner;
-    out.chdir = byGrammar.effects.chdir;
-    out.understood = byGrammar.understood;
-    out.effects = byGrammar.effects;
-    return out;
-  }
 
   const grammar = lookup(GRAMMARS, name);
   if (grammar) {

@@ -18,18 +18,28 @@ export function dropOperands(p: Parsed, out: Effects): void {
 export function listOrWalk(
   p: Parsed,
   out: Effects,
-  how: { recursive: boolean; follow: PathEffect["follow"]; dflt: Arg | null; contents?: boolean; ignores?: boolean },
+  how: {
+    recursive: boolean;
+    follow: PathEffect["follow"];
+    dflt: Arg | null;
+    contents?: boolean;
+    ignores?: boolean;
+    /** A file operand may be a directory whose own entries it reads (diff): a walk one level deep. */
+    oneLevel?: boolean;
+  },
   operands: readonly Arg[] = p.operands,
 ): void {
   dropOperands(p, out);
   const targets = operands.length > 0 ? operands : how.dflt !== null ? [how.dflt] : [];
   for (const a of targets) {
     if (a.pipe === true || a.value === "-") continue;
+    const access = how.recursive || how.oneLevel === true ? "walk" : how.contents ? "read" : "list";
     out.paths.push(
-      pathEffect(how.recursive ? "walk" : how.contents ? "read" : "list", a, {
+      pathEffect(access, a, {
         follow: how.follow,
         contents: how.contents === true,
         ignores: how.ignores === true,
+        ...(!how.recursive && how.oneLevel === true ? { depth: 1 } : {}),
       }),
     );
   }
@@ -40,7 +50,7 @@ export function unknownRead(out: Effects): void {
 }
 
 export function raise(out: Effects, to: Effects["effect"]): void {
-  const order = ["read", "write", "run"];
+  const order = ["read", "write", "destroy", "run"];
   if (order.indexOf(to) > order.indexOf(out.effect)) out.effect = to;
 }
 

@@ -15,6 +15,7 @@ import { env } from "./programs/env.ts";
 import { eslint } from "./programs/eslint.ts";
 import { fd } from "./programs/fd.ts";
 import { file } from "./programs/file.ts";
+import { cp, mkdir, mv, rm, touch } from "./programs/fileops.ts";
 import { find } from "./programs/find.ts";
 import { git } from "./programs/git.ts";
 import { go } from "./programs/go.ts";
@@ -34,6 +35,8 @@ import { rg } from "./programs/rg.ts";
 import { sed } from "./programs/sed.ts";
 import { sort } from "./programs/sort.ts";
 import { stat } from "./programs/stat.ts";
+import { arch, hostname, id, nproc, printenv, seq, sleep, uname, whoami } from "./programs/sysinfo.ts";
+import { tar } from "./programs/tar.ts";
 import { tr } from "./programs/tr.ts";
 import { tree } from "./programs/tree.ts";
 import { tsc } from "./programs/tsc.ts";
@@ -45,6 +48,7 @@ import type { ProgramGrammar } from "./spec.ts";
 export const PROGRAM_GRAMMARS: readonly ProgramGrammar[] = [
   ...[ls, cat, head, tail, wc, grep, rg, find, fd, sed, awk, sort, uniq, cut, tr, jq, diff, stat, file, du],
   ...[tree, realpath, readlink, basename, dirname, date, echo, printf, env, which, git, base64, od, strings, xxd],
+  ...[whoami, nproc, arch, uname, id, printenv, seq, sleep, hostname, mkdir, touch, rm, cp, mv, tar],
   ...[npm, node, python, cargo, go, make, tsc, eslint, prettier, biome, vitest, jest, pytest],
 ];
 

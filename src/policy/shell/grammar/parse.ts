@@ -168,6 +168,10 @@ export function parseWords(
       continue;
     }
     if (v === null) {
+      if (g.dynamicWords === true) {
+        operands.push(a);
+        continue;
+      }
       failure = notUnderstood(a, "it is only known at run time, so it could be any option");
       break;
     }

@@ -38,6 +38,8 @@ export interface ProgramGrammar {
   numeric?: OptionSpec;
   /** Options are whole words after one dash or two (Go's flag package, xxd): `-race`, `--race`, `-run=x`; no clusters. */
   singleDash?: boolean;
+  /** No word is an option that matters, so a word only known at run time is a string (echo, printf). */
+  dynamicWords?: boolean;
   /** `--no-NAME` negates any long option NAME it knows (git's parse-options). */
   negatable?: boolean;
   /** GNU getopt permutes: options may follow operands. False: the first operand ends the options. */
@@ -50,7 +52,7 @@ export interface ProgramGrammar {
    */
   operands: readonly WordKind[];
   /** What the command does, for risk: only reads, writes files, or runs code. */
-  effect: "read" | "write" | "run";
+  effect: "read" | "write" | "destroy" | "run";
   /**
    * The program's own semantics after parsing: turn operands into effects given the options,
    * add defaults (`rg` walks `.`), or refuse a form (return a reason and the word).
@@ -106,6 +108,8 @@ export interface PathEffect {
   follow: "none" | "args" | "all";
   /** The walk skips what .gitignore/.ignore files exclude (rg, fd). */
   ignores: boolean;
+  /** For a walk: how deep it goes (1: a directory's own entries, as `diff dirA dirB` reads them); absent: all the way. */
+  depth?: number;
   /** For a write: everything below the path too (find -delete). */
   below?: true;
   /** A git pathspec: matched against the index and history, not (only) the disk. */
@@ -120,7 +124,7 @@ export interface Effects {
    */
   definedBy: string[];
   /** What else it does, for risk (raised by options that write). */
-  effect: "read" | "write" | "run";
+  effect: "read" | "write" | "destroy" | "run";
   /** Commands it runs itself, each as argv (`find -exec`); judged as their own units. */
   inner: Arg[][];
   /** It moves to another directory before anything else (`git -C`, `make -C`). */

@@ -40,7 +40,7 @@ export const diff: ProgramGrammar = {
     const follow = p.has("no-follow") ? "none" : "all";
     // An operand may be a directory: diff then reads the file of the same name in it, or with -r every file below.
     const compared = [...p.operands, ...p.values("compare-with")];
-    listOrWalk(p, out, { recursive, follow, dflt: null, contents: true }, compared);
+    listOrWalk(p, out, { recursive, follow, dflt: null, contents: true, oneLevel: true }, compared);
     return null;
   },
 };

@@ -11,6 +11,7 @@ export const echo: ProgramGrammar = {
   abbreviate: false,
   operands: ["string"],
   effect: "read",
+  dynamicWords: true,
 };
 
 export const printf: ProgramGrammar = {
@@ -20,4 +21,5 @@ export const printf: ProgramGrammar = {
   abbreviate: false,
   operands: ["string"],
   effect: "read",
+  dynamicWords: true,
 };

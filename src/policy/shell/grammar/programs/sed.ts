@@ -43,9 +43,23 @@ export const sed: ProgramGrammar = {
         } else out.paths.push(pathEffect("read", arg));
       }
     }
-    if (p.has("-i") || p.has("--in-place")) {
+    const inPlace = p.options.find((o) => o.spec.names.includes("-i"));
+    if (inPlace !== undefined) {
       raise(out, "write");
-      for (const f of files) if (f.value !== "-") out.paths.push(pathEffect("write", f));
+      const suffix = inPlace.value?.value ?? "";
+      for (const f of files) {
+        if (f.value === "-") continue;
+        out.paths.push(pathEffect("write", f));
+        const v = f.value;
+        const dir = v === null || !v.includes("/") ? "" : v.slice(0, v.lastIndexOf("/") + 1);
+        // sed writes a temporary file beside it, then renames it over the original; `-iSUFFIX` keeps a backup.
+        out.paths.push(pathEffect("write", { ...f, value: v === null ? null : `${dir}sed*`, glob: true }));
+        if (suffix !== "" && v !== null) {
+          const name = v.slice(dir.length);
+          const backup = suffix.includes("*") ? suffix.replaceAll("*", name) : `${v}${suffix}`;
+          out.paths.push(pathEffect("write", { ...f, value: suffix.includes("/") ? backup : backup.startsWith(dir) ? backup : `${dir}${backup}`, glob: false }));
+        }
+      }
     }
     return null;
   },
