@@ -13,10 +13,10 @@ import {
 import { type CwdSet, changeDir, moveTo, single } from "./cwd.ts";
 import { dangerousVariable } from "./env-vars.ts";
 import { FILE_PROGRAMS } from "./file-programs.ts";
-import { GRAMMARS } from "./grammars.ts";
-import { placedByShell } from "./grammar/judge.ts";
 import { grammarFor } from "./grammar/index.ts";
+import { placedByShell } from "./grammar/judge.ts";
 import type { NotUnderstood } from "./grammar/spec.ts";
+import { GRAMMARS } from "./grammars.ts";
 import { INTERPRETERS, sshSession } from "./interpreters.ts";
 import { lookup } from "./lookup.ts";
 import { type FileUse, judgeProgram } from "./programs.ts";
@@ -318,7 +318,10 @@ export function simpleCommand(input: CommandInput, run: Run): void {
     if (run.via !== undefined) unknown.via = run.via;
     run.push(unknown);
     if (head.value.includes("/"))
-      run.push({ ...execUnit([{ ...head, value: name, raw: name }, ...argv.slice(1)], fields), notUnderstood: unknown.notUnderstood });
+      run.push({
+        ...execUnit([{ ...head, value: name, raw: name }, ...argv.slice(1)], fields),
+        notUnderstood: unknown.notUnderstood,
+      });
     return;
   }
   const wrapper = wrapperOf(argv);
@@ -372,7 +375,8 @@ export function simpleCommand(input: CommandInput, run: Run): void {
   // Understood: its grammar placed every word, or the shell analysis itself places them (builtins,
   // wrappers and shells, whose inner commands are units of their own).
   const placed = wrapper !== null || SHELLS.has(name) || placedByShell(name);
-  const notUnderstood = judged.understood !== undefined ? judged.understood : placed ? null : noGrammar(head, name);
+  const notUnderstood =
+    judged.understood !== undefined ? judged.understood : placed ? null : noGrammar(head, name);
   if (notUnderstood !== null) exec.notUnderstood = notUnderstood;
   if (judged.effects !== undefined) exec.effects = judged.effects;
   if (run.via !== undefined) exec.via = run.via;

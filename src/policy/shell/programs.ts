@@ -252,7 +252,8 @@ function operandsByRole(
 export function judgeProgram(argv: readonly Arg[]): ProgramJudgement {
   const byGrammar = judgeByGrammar(argv);
   if (byGrammar === null) return judgeByTables(argv);
-  if (byGrammar.understood !== null) return { ...judgeByTables(argv), understood: byGrammar.understood, effects: byGrammar.effects };
+  if (byGrammar.understood !== null)
+    return { ...judgeByTables(argv), understood: byGrammar.understood, effects: byGrammar.effects };
   const out = judgeByTables(argv, true);
   out.effect = byGrammar.effects.effect;
   out.reads = byGrammar.reads.map((r) => use(r.arg, r.recursive));
@@ -281,7 +282,6 @@ function judgeByTables(argv: readonly Arg[], sessionsOnly = false): ProgramJudge
   const inline = inlineCode(argv);
   if (inline !== null) out.concerns.push({ mention: null, reason: inline });
   if (sessionsOnly) return out;
-
 
   const grammar = lookup(GRAMMARS, name);
   if (grammar) {

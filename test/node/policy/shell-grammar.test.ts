@@ -5,16 +5,25 @@
 // not understood; and each operand kind becomes its effect.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { Arg } from "../../../src/policy/shell/wrappers.ts";
 import { PROGRAM_GRAMMARS } from "../../../src/policy/shell/grammar/index.ts";
 import { defaultEffects, parseWords, understand } from "../../../src/policy/shell/grammar/parse.ts";
 import type { OptionSpec, ProgramGrammar, WordKind } from "../../../src/policy/shell/grammar/spec.ts";
+import type { Arg } from "../../../src/policy/shell/wrappers.ts";
 
 const arg = (value: string): Arg => ({ value, raw: value, glob: false, tilde: false });
 const argv = (...words: string[]): Arg[] => words.map(arg);
 
 /** Options whose use the program's own step refuses (they run programs, set the clock, write everywhere). */
-const REFUSING_MODES = new Set(["runs", "set", "script-file", "program-file", "filter-file", "rerun", "base", "no-preserve-root"]);
+const REFUSING_MODES = new Set([
+  "runs",
+  "set",
+  "script-file",
+  "program-file",
+  "filter-file",
+  "rerun",
+  "base",
+  "no-preserve-root",
+]);
 const PATH_KINDS = new Set<WordKind>(["read", "write", "exec", "list", "walk"]);
 
 /** Operands that make a command complete for its program (a pattern, a program, a subcommand). */
@@ -83,11 +92,21 @@ describe("every option of every grammar", () => {
             const words = withOption(g, spelling, o);
             const u = understand(g, argv(...words));
             const refused = o.mode !== undefined && REFUSING_MODES.has(o.mode);
-            expect(u.understood, `${words.join(" ")}: ${u.understood ? "" : JSON.stringify(u.why)}`).toBe(!refused);
+            expect(u.understood, `${words.join(" ")}: ${u.understood ? "" : JSON.stringify(u.why)}`).toBe(
+              !refused,
+            );
             if (refused || !u.understood) return;
-            if (o.value === "required" && o.kind !== undefined && PATH_KINDS.has(o.kind) && o.command === undefined) {
+            if (
+              o.value === "required" &&
+              o.kind !== undefined &&
+              PATH_KINDS.has(o.kind) &&
+              o.command === undefined
+            ) {
               // The value is a path: some effect names it (its program may turn a read into a walk).
-              expect(u.effects.paths.some((e) => e.arg.value === "v.txt"), words.join(" ")).toBe(true);
+              expect(
+                u.effects.paths.some((e) => e.arg.value === "v.txt"),
+                words.join(" "),
+              ).toBe(true);
             }
           });
         }
@@ -135,9 +154,12 @@ describe("words a grammar cannot place", () => {
       const unknown = understand(g, argv(name, "--zz-not-an-option", ...operandsFor(g)));
       expect(unknown.understood).toBe(false);
       if (!unknown.understood) expect(unknown.why.word).toBe("--zz-not-an-option");
-      const flagWithValue = g.options.find((o) => o.value === undefined && o.names.some((n) => n.startsWith("--")));
+      const flagWithValue = g.options.find(
+        (o) => o.value === undefined && o.names.some((n) => n.startsWith("--")),
+      );
       const long = flagWithValue?.names.find((n) => n.startsWith("--"));
-      if (long !== undefined) expect(understand(g, argv(name, `${long}=x`, ...operandsFor(g))).understood).toBe(false);
+      if (long !== undefined)
+        expect(understand(g, argv(name, `${long}=x`, ...operandsFor(g))).understood).toBe(false);
       const required = g.options.find((o) => o.value === "required" && o.command === undefined);
       if (required !== undefined)
         expect(understand(g, argv(name, ...operandsFor(g), required.names[0] as string)).understood).toBe(
@@ -145,7 +167,10 @@ describe("words a grammar cannot place", () => {
         );
       const choice = g.options.find((o) => o.choices !== undefined && o.value === "required");
       if (choice !== undefined)
-        expect(understand(g, argv(name, choice.names[0] as string, "zz-no-such-choice", ...operandsFor(g))).understood).toBe(false);
+        expect(
+          understand(g, argv(name, choice.names[0] as string, "zz-no-such-choice", ...operandsFor(g)))
+            .understood,
+        ).toBe(false);
     });
   }
 
@@ -178,7 +203,10 @@ describe("operand kinds become effects", () => {
 describe("property: sequences of a grammar's own options stay understood", () => {
   for (const g of getopt) {
     const usable = g.options.filter(
-      (o) => (o.mode === undefined || !REFUSING_MODES.has(o.mode)) && o.command === undefined && o.second === undefined,
+      (o) =>
+        (o.mode === undefined || !REFUSING_MODES.has(o.mode)) &&
+        o.command === undefined &&
+        o.second === undefined,
     );
     if (usable.length === 0) continue;
     it(g.names[0] as string, () => {
@@ -188,7 +216,8 @@ describe("property: sequences of a grammar's own options stay understood", () =>
           for (const o of opts) {
             const spelling = o.names.find((n) => n.startsWith("-")) as string;
             if (o.value === "required") words.push(spelling, sampleValue(o));
-            else if (o.value === "optional" && spelling.startsWith("--")) words.push(`${spelling}=${sampleValue(o)}`);
+            else if (o.value === "optional" && spelling.startsWith("--"))
+              words.push(`${spelling}=${sampleValue(o)}`);
             else if (o.value !== "optional") words.push(spelling);
           }
           words.push(...operandsFor(g));

@@ -97,7 +97,15 @@ const EVERYDAY_ALLOWED = [
   "git branch -a",
 ];
 /** Understood, though the strict allowlist does not name them. */
-const EVERYDAY_UNDERSTOOD = ["git ls-files", "git rev-parse --show-toplevel", "npm test", "npx tsc --noEmit", "make", "cargo test", "pytest -q"];
+const EVERYDAY_UNDERSTOOD = [
+  "git ls-files",
+  "git rev-parse --show-toplevel",
+  "npm test",
+  "npx tsc --noEmit",
+  "make",
+  "cargo test",
+  "pytest -q",
+];
 const EVERYDAY_RECURSIVE = ["grep -rn foo src", "rg foo", "diff -r a b"];
 
 describe("everyday reads stay understood", () => {
@@ -127,7 +135,9 @@ describe("everyday reads stay understood", () => {
 describe("the effects each unit reports", () => {
   const effects = (command: string) => {
     const exec = analyzeShell(command).units.find((u) => u.kind === "exec") as ExecUnit;
-    return (exec.effects?.paths ?? []).map((e) => `${e.access}:${e.arg.value}:${e.contents ? "c" : "-"}:${e.follow}`);
+    return (exec.effects?.paths ?? []).map(
+      (e) => `${e.access}:${e.arg.value}:${e.contents ? "c" : "-"}:${e.follow}`,
+    );
   };
   it.each([
     ["grep -R KEY src", ["walk:src:c:all"]],

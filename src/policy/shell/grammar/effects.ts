@@ -6,7 +6,12 @@ import type { Effects, Parsed, PathEffect } from "./spec.ts";
 
 export const DOT: Arg = Object.freeze({ value: ".", raw: ".", glob: false, tilde: false });
 /** A file the program reads that is only named at run time (inside a list file, on standard input). */
-export const UNKNOWN_FILE: Arg = Object.freeze({ value: null, raw: "<a file named at run time>", glob: false, tilde: false });
+export const UNKNOWN_FILE: Arg = Object.freeze({
+  value: null,
+  raw: "<a file named at run time>",
+  glob: false,
+  tilde: false,
+});
 
 /** Drops the default effects of the operands: the program's own step reports them. */
 export function dropOperands(p: Parsed, out: Effects): void {

@@ -47,7 +47,23 @@ import type { ProgramGrammar } from "./spec.ts";
 
 export const PROGRAM_GRAMMARS: readonly ProgramGrammar[] = [
   ...[ls, cat, head, tail, wc, grep, rg, find, fd, sed, awk, sort, uniq, cut, tr, jq, diff, stat, file, du],
-  ...[tree, realpath, readlink, basename, dirname, date, echo, printf, env, which, git, base64, od, strings, xxd],
+  ...[
+    tree,
+    realpath,
+    readlink,
+    basename,
+    dirname,
+    date,
+    echo,
+    printf,
+    env,
+    which,
+    git,
+    base64,
+    od,
+    strings,
+    xxd,
+  ],
   ...[whoami, nproc, arch, uname, id, printenv, seq, sleep, hostname, mkdir, touch, rm, cp, mv, tar],
   ...[npm, node, python, cargo, go, make, tsc, eslint, prettier, biome, vitest, jest, pytest],
 ];

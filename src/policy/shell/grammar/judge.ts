@@ -28,7 +28,8 @@ function toUnits(paths: readonly PathEffect[]): Pick<GrammarJudgement, "reads" |
     // A walk of git's tree (a pathspec) is the resolver's to expand against the index; on the disk
     // a walk that reads contents reads every file below, secrets included.
     // (A one-level walk, `diff a b` of two names that may be directories, is judged as a read of the name.)
-    else if (e.access === "walk" && e.contents && e.pathspec !== true) reads.push({ arg: e.arg, recursive: e.depth === undefined });
+    else if (e.access === "walk" && e.contents && e.pathspec !== true)
+      reads.push({ arg: e.arg, recursive: e.depth === undefined });
   }
   return { reads, writes };
 }

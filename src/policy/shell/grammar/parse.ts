@@ -80,7 +80,11 @@ export function emptyEffects(effect: Effects["effect"]): Effects {
 }
 
 /** A path effect with the defaults of its access (opening a file follows the final symlink). */
-export function pathEffect(access: PathEffect["access"], arg: Arg, more: Partial<PathEffect> = {}): PathEffect {
+export function pathEffect(
+  access: PathEffect["access"],
+  arg: Arg,
+  more: Partial<PathEffect> = {},
+): PathEffect {
   return {
     access,
     arg,
@@ -105,7 +109,12 @@ function notUnderstood(word: Arg, reason: string): NotUnderstood {
   return { word: word.raw, reason };
 }
 
-function parsedOf(argv: readonly Arg[], options: GivenOption[], operands: Arg[], beforeDashes: number): Parsed {
+function parsedOf(
+  argv: readonly Arg[],
+  options: GivenOption[],
+  operands: Arg[],
+  beforeDashes: number,
+): Parsed {
   const matches = (o: GivenOption, key: string) => o.spec.mode === key || o.spec.names.includes(key);
   return {
     program: argv[0]?.value ?? "",
@@ -225,7 +234,10 @@ export function parseWords(
       const key = `-${v[k]}`;
       const spec = ix.short.get(key);
       if (spec === undefined) {
-        failure = notUnderstood(a, /^\d/.test(v.slice(k)) ? `${v} is not an option here` : `unknown option ${key}`);
+        failure = notUnderstood(
+          a,
+          /^\d/.test(v.slice(k)) ? `${v} is not an option here` : `unknown option ${key}`,
+        );
         break;
       }
       if (spec.value === undefined) {

@@ -42,8 +42,12 @@ export function parsePathspec(a: Arg, mode: GlobalPathspecMode): Pathspec {
       for (const word of v.slice(2, close).split(",")) {
         const name = word.trim();
         if (name.startsWith("attr:") || name === "attr")
-          return { kind: "refused", reason: "pathspec attr magic matches by attributes this engine cannot read" };
-        if (!KNOWN_MAGIC.has(name)) return { kind: "refused", reason: `unknown pathspec magic ${name || "(empty)"}` };
+          return {
+            kind: "refused",
+            reason: "pathspec attr magic matches by attributes this engine cannot read",
+          };
+        if (!KNOWN_MAGIC.has(name))
+          return { kind: "refused", reason: `unknown pathspec magic ${name || "(empty)"}` };
         magic.add(name);
       }
       rest = v.slice(close + 1);

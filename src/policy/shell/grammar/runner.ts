@@ -37,7 +37,10 @@ export function runner(spec: RunnerSpec): ProgramGrammar {
       if (spec.subcommands !== undefined && first !== undefined) {
         const v = first.value ?? "";
         if (!Object.hasOwn(spec.subcommands, v))
-          return { word: first.raw, reason: `${spec.names[0]} ${v} is not a subcommand this engine understands` };
+          return {
+            word: first.raw,
+            reason: `${spec.names[0]} ${v} is not a subcommand this engine understands`,
+          };
         runs = spec.subcommands[v] === true;
       }
       const refused = spec.check?.(p, out) ?? null;

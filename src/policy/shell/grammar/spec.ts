@@ -143,7 +143,10 @@ export type Understanding =
 
 /** Shorthands for writing grammars as data. */
 /** An option that runs the command in the words after it (up to `until`). */
-export const runs = (names: string, until: readonly string[]): OptionSpec => ({ names: names.split(" "), command: until });
+export const runs = (names: string, until: readonly string[]): OptionSpec => ({
+  names: names.split(" "),
+  command: until,
+});
 export const flag = (names: string, mode?: string): OptionSpec => ({
   names: names.split(" "),
   ...(mode !== undefined ? { mode } : {}),
@@ -153,7 +156,11 @@ export const opt = (
   kind: WordKind = "string",
   more: Partial<Pick<OptionSpec, "choices" | "mode" | "value" | "second">> = {},
 ): OptionSpec => ({ names: names.split(" "), value: "required", kind, ...more });
-export const optional = (names: string, kind: WordKind = "string", choices?: readonly string[]): OptionSpec => ({
+export const optional = (
+  names: string,
+  kind: WordKind = "string",
+  choices?: readonly string[],
+): OptionSpec => ({
   names: names.split(" "),
   value: "optional",
   kind,

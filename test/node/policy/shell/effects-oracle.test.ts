@@ -35,7 +35,9 @@ describe.skipIf(!straceAvailable())("file-effects oracle (a CI slice)", () => {
     try {
       expect(check("cat .env", sandbox, "cat notes.txt").unreported).toEqual(["read .env"]);
       expect(check("sort -o out.txt f.txt", sandbox, "sort f.txt").unreported).toContain("write out.txt");
-      expect(check("cat notes.txt | wc -l", sandbox, "cat notes.txt").unjudgedExecs.map((e) => e.split("/").pop())).toEqual(["wc"]);
+      expect(
+        check("cat notes.txt | wc -l", sandbox, "cat notes.txt").unjudgedExecs.map((e) => e.split("/").pop()),
+      ).toEqual(["wc"]);
     } finally {
       rmSync(sandbox, { recursive: true, force: true });
     }

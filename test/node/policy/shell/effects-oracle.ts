@@ -18,15 +18,51 @@ export function straceAvailable(): boolean {
 
 /** Programs run for real: read-only ones installed on Debian (fd is `fdfind` there). */
 const RUNNABLE: Readonly<Record<string, string>> = {
-  ls: "ls", cat: "cat", head: "head", tail: "tail", wc: "wc", grep: "grep", rg: "rg", fd: "fdfind",
-  sed: "sed", awk: "awk", sort: "sort", uniq: "uniq", cut: "cut", tr: "tr", jq: "jq", diff: "diff",
-  stat: "stat", file: "file", du: "du", tree: "tree", realpath: "realpath", readlink: "readlink",
-  basename: "basename", dirname: "dirname", date: "date", echo: "echo", printf: "printf", which: "which",
-  base64: "base64", od: "od", strings: "strings",
+  ls: "ls",
+  cat: "cat",
+  head: "head",
+  tail: "tail",
+  wc: "wc",
+  grep: "grep",
+  rg: "rg",
+  fd: "fdfind",
+  sed: "sed",
+  awk: "awk",
+  sort: "sort",
+  uniq: "uniq",
+  cut: "cut",
+  tr: "tr",
+  jq: "jq",
+  diff: "diff",
+  stat: "stat",
+  file: "file",
+  du: "du",
+  tree: "tree",
+  realpath: "realpath",
+  readlink: "readlink",
+  basename: "basename",
+  dirname: "dirname",
+  date: "date",
+  echo: "echo",
+  printf: "printf",
+  which: "which",
+  base64: "base64",
+  od: "od",
+  strings: "strings",
 };
 /** Options left out of the runs: they wait for input or time, or their own step refuses them. */
-const SKIP = /^(--?(follow|retry|pid|sleep-interval|max-unchanged-stats|help|version|debug|line-buffered|files0-from|random-source|compress-program|pre|hostname-bin|search-zip|files-from|fromfile|magic-file|compile|uncompress|uncompress-noreport|set|paginate|ext-diff|type-add|type-clear|ignore-file|batch-size|mmap|block-buffered|exec|exec-batch|base-directory|search-path)|-[fFzZCsRlxXdVh])$/;
-const REFUSING = new Set(["runs", "set", "script-file", "program-file", "filter-file", "rerun", "base", "list-of-files"]);
+const SKIP =
+  /^(--?(follow|retry|pid|sleep-interval|max-unchanged-stats|help|version|debug|line-buffered|files0-from|random-source|compress-program|pre|hostname-bin|search-zip|files-from|fromfile|magic-file|compile|uncompress|uncompress-noreport|set|paginate|ext-diff|type-add|type-clear|ignore-file|batch-size|mmap|block-buffered|exec|exec-batch|base-directory|search-path)|-[fFzZCsRlxXdVh])$/;
+const REFUSING = new Set([
+  "runs",
+  "set",
+  "script-file",
+  "program-file",
+  "filter-file",
+  "rerun",
+  "base",
+  "list-of-files",
+]);
 
 /** The sandbox's files; `.env` is there so a read of it would show. */
 const FILES: Readonly<Record<string, string>> = {
@@ -42,12 +78,25 @@ const FILES: Readonly<Record<string, string>> = {
 
 /** Operand sets a program's runs use (its pattern or program first where it has one). */
 const OPERANDS: Readonly<Record<string, readonly (readonly string[])[]>> = {
-  grep: [["KEY", "notes.txt"], ["KEY", "dir"], ["KEY", "f.txt", "notes.txt"]],
+  grep: [
+    ["KEY", "notes.txt"],
+    ["KEY", "dir"],
+    ["KEY", "f.txt", "notes.txt"],
+  ],
   rg: [["KEY", "notes.txt"], ["KEY", "dir"], ["KEY"]],
   fd: [["a"], ["a", "dir"]],
-  sed: [["-n", "1p", "notes.txt"], ["p", "f.txt"]],
-  awk: [["{print $1}", "notes.txt"], ["NR==1", "f.txt"]],
-  jq: [[".", "data.json"], [".scripts", "data.json"]],
+  sed: [
+    ["-n", "1p", "notes.txt"],
+    ["p", "f.txt"],
+  ],
+  awk: [
+    ["{print $1}", "notes.txt"],
+    ["NR==1", "f.txt"],
+  ],
+  jq: [
+    [".", "data.json"],
+    [".scripts", "data.json"],
+  ],
   date: [["+%s"], []],
   tr: [["a", "b"]],
   echo: [["hi"], []],
@@ -55,7 +104,10 @@ const OPERANDS: Readonly<Record<string, readonly (readonly string[])[]>> = {
   which: [["ls"]],
   basename: [["dir/a.txt"]],
   dirname: [["dir/a.txt"]],
-  diff: [["f.txt", "notes.txt"], ["dir", "other"]],
+  diff: [
+    ["f.txt", "notes.txt"],
+    ["dir", "other"],
+  ],
   uniq: [["f.txt"]],
   ls: [[], ["dir"], ["f.txt", "dir"]],
   du: [[], ["dir"]],
@@ -64,7 +116,8 @@ const OPERANDS: Readonly<Record<string, readonly (readonly string[])[]>> = {
 };
 
 function valueFor(o: OptionSpec): string {
-  if (o.choices !== undefined) return o.choices.find((c) => !/recurse|always|force/.test(c)) ?? (o.choices[0] as string);
+  if (o.choices !== undefined)
+    return o.choices.find((c) => !/recurse|always|force/.test(c)) ?? (o.choices[0] as string);
   if (o.kind === "number") return "2";
   if (o.kind === "read" || o.kind === "list") return "v.txt";
   if (o.kind === "write") return "out.txt";
@@ -125,7 +178,8 @@ export function generateCorpus(size: number, seed = 1): string[] {
     const operandSets = OPERANDS[g.names[0] as string] ?? [["notes.txt"], ["f.txt", "v.txt"]];
     for (const ops of operandSets) add([bin, ...ops]);
     for (const o of usable(g))
-      for (const name of o.names) if (name.startsWith("-")) add([bin, ...spell(o, name), ...(operandSets[0] ?? [])]);
+      for (const name of o.names)
+        if (name.startsWith("-")) add([bin, ...spell(o, name), ...(operandSets[0] ?? [])]);
   }
   const rnd = random(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
@@ -161,12 +215,36 @@ export interface Access {
 }
 
 /** Runs one command under strace; the files it touched inside the sandbox and the programs it ran. */
-export function trace(command: string, sandbox: string): { accesses: Access[]; execs: string[]; status: number | null } {
+export function trace(
+  command: string,
+  sandbox: string,
+): { accesses: Access[]; execs: string[]; status: number | null } {
   const log = join(sandbox, "..", `${basename(sandbox)}.strace`);
   const run = spawnSync(
     "strace",
-    ["-f", "-qq", "-y", "-e", "trace=%file,execve", "-e", "signal=none", "-o", log, "bash", "--norc", "--noprofile", "-c", command],
-    { cwd: sandbox, input: "", timeout: 10_000, encoding: "utf8", env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: sandbox, LC_ALL: "C" } },
+    [
+      "-f",
+      "-qq",
+      "-y",
+      "-e",
+      "trace=%file,execve",
+      "-e",
+      "signal=none",
+      "-o",
+      log,
+      "bash",
+      "--norc",
+      "--noprofile",
+      "-c",
+      command,
+    ],
+    {
+      cwd: sandbox,
+      input: "",
+      timeout: 10_000,
+      encoding: "utf8",
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: sandbox, LC_ALL: "C" },
+    },
   );
   const text = readFileSync(log, "utf8");
   rmSync(log, { force: true });
@@ -206,7 +284,12 @@ export function trace(command: string, sandbox: string): { accesses: Access[]; e
     const abs = resolve(base, path);
     if (abs !== sandbox && !abs.startsWith(`${sandbox}/`)) continue;
     const write = /O_WRONLY|O_RDWR|O_CREAT|O_TRUNC/.test(args) || syscall === "creat";
-    accesses.push({ syscall, path: relative(sandbox, abs) || ".", write, directory: /O_DIRECTORY/.test(args) });
+    accesses.push({
+      syscall,
+      path: relative(sandbox, abs) || ".",
+      write,
+      directory: /O_DIRECTORY/.test(args),
+    });
   }
   return { accesses, execs, status: run.status };
 }
@@ -224,9 +307,11 @@ function reported(command: string): { units: ExecUnit[]; covers: (a: Access) => 
       const p = norm(e.arg.value);
       if (p === null) return true; // a path only known at run time is judged as anything
       const deep = e.depth === undefined || a.path === p || dirname(a.path) === p;
-      if (e.access === "walk" && !a.write && under(a.path, p) && deep && (a.directory || e.contents)) return true;
+      if (e.access === "walk" && !a.write && under(a.path, p) && deep && (a.directory || e.contents))
+        return true;
       if (e.access === "list" && a.directory && (a.path === p || dirname(a.path) === p)) return true;
-      if (a.write && e.access === "write" && (a.path === p || (e.below === true && under(a.path, p)))) return true;
+      if (a.write && e.access === "write" && (a.path === p || (e.below === true && under(a.path, p))))
+        return true;
       if (!a.write && (e.access === "read" || e.access === "exec") && a.path === p) return true;
       if (!a.write && e.access === "list" && a.path === p) return true;
     }
@@ -247,7 +332,9 @@ export function check(command: string, sandbox: string, judged = command): Oracl
   const { accesses, execs } = trace(command, sandbox);
   const { units, covers } = reported(judged);
   const understood = units.every((u) => u.notUnderstood === undefined);
-  const unreported = [...new Set(accesses.filter((a) => !covers(a)).map((a) => `${a.write ? "write" : "read"} ${a.path}`))];
+  const unreported = [
+    ...new Set(accesses.filter((a) => !covers(a)).map((a) => `${a.write ? "write" : "read"} ${a.path}`)),
+  ];
   const programs = new Set(units.map((u) => u.program));
   const unjudgedExecs = [
     ...new Set(execs.slice(1).filter((e) => !programs.has(basename(e)) && basename(e) !== "bash")),

@@ -155,15 +155,13 @@ rules:
     expect(r.reasons.join("\n")).toMatch(/is not understood/);
     expect(r.reasons.join("\n")).not.toMatch(/credential/);
   });
-  it.each([
-    "printenv HOME",
-    "env FOO=1 echo hi",
-    "echo $HOME",
-    "echo '$NPM_TOKEN'",
-  ])("%s stays allowed", (command) => {
-    const r = judge(ANY, command);
-    expect(r.action, r.reasons.join("\n")).toBe("allow");
-  });
+  it.each(["printenv HOME", "env FOO=1 echo hi", "echo $HOME", "echo '$NPM_TOKEN'"])(
+    "%s stays allowed",
+    (command) => {
+      const r = judge(ANY, command);
+      expect(r.action, r.reasons.join("\n")).toBe("allow");
+    },
+  );
   it("a quoted here-document delimiter expands nothing", () => {
     expect(judge(READ_ONLY, "cat <<'EOF'\n$GITHUB_TOKEN\nEOF").action).toBe("allow");
     expect(judge(READ_ONLY, "cat <<< '$GITHUB_TOKEN'").action).toBe("allow");

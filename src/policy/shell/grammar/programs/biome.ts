@@ -6,11 +6,30 @@ import { flag, opt } from "../spec.ts";
 export const biome = runner({
   names: ["biome"],
   options: [
-    ...["--write", "--fix", "--unsafe", "--apply", "--apply-unsafe", "--staged", "--changed", "--no-errors-on-unmatched"].map((n) => flag(n)),
+    ...[
+      "--write",
+      "--fix",
+      "--unsafe",
+      "--apply",
+      "--apply-unsafe",
+      "--staged",
+      "--changed",
+      "--no-errors-on-unmatched",
+    ].map((n) => flag(n)),
     ...["--verbose", "--error-on-warnings"].map((n) => flag(n)),
     opt("--config-path", "read"),
-    opt("--colors --diagnostic-level --max-diagnostics --reporter --since --files-max-size --log-level --vcs-root"),
+    opt(
+      "--colors --diagnostic-level --max-diagnostics --reporter --since --files-max-size --log-level --vcs-root",
+    ),
   ],
-  subcommands: { check: true, lint: true, format: true, ci: true, version: false, explain: false, rage: false },
+  subcommands: {
+    check: true,
+    lint: true,
+    format: true,
+    ci: true,
+    version: false,
+    explain: false,
+    rage: false,
+  },
   definedBy: ["biome.json", "biome.jsonc", "package.json", "node_modules"],
 });

@@ -6,10 +6,29 @@ import { flag, opt } from "../spec.ts";
 export const cargo = runner({
   names: ["cargo"],
   options: [
-    ...["-q --quiet", "-v --verbose", "--release", "--all-targets", "--all-features", "--no-default-features"].map((n) => flag(n)),
-    ...["--workspace", "--lib", "--bins", "--tests", "--examples", "--benches", "--locked", "--offline", "--frozen"].map((n) => flag(n)),
+    ...[
+      "-q --quiet",
+      "-v --verbose",
+      "--release",
+      "--all-targets",
+      "--all-features",
+      "--no-default-features",
+    ].map((n) => flag(n)),
+    ...[
+      "--workspace",
+      "--lib",
+      "--bins",
+      "--tests",
+      "--examples",
+      "--benches",
+      "--locked",
+      "--offline",
+      "--frozen",
+    ].map((n) => flag(n)),
     ...["--no-run", "--no-fail-fast", "--doc", "--all", "-V"].map((n) => flag(n)),
-    opt("-p --package -F --features --bin --example --test --bench --target --profile --color --message-format"),
+    opt(
+      "-p --package -F --features --bin --example --test --bench --target --profile --color --message-format",
+    ),
     opt("-j --jobs", "number"),
   ],
   subcommands: {
@@ -30,7 +49,7 @@ export const cargo = runner({
     version: false,
     "read-manifest": false,
     "locate-project": false,
-    "pkgid": false,
+    pkgid: false,
   },
   definedBy: ["Cargo.toml", "Cargo.lock", "build.rs"],
 });

@@ -27,7 +27,8 @@ export const date: ProgramGrammar = {
     const set = p.options.find((o) => o.spec.mode === "set");
     if (set !== undefined) return { word: set.word.raw, reason: "date --set sets the system clock" };
     const clock = p.operands.find((o) => !(o.value ?? "").startsWith("+"));
-    if (clock !== undefined) return { word: clock.raw, reason: "an operand not starting with + sets the system clock" };
+    if (clock !== undefined)
+      return { word: clock.raw, reason: "an operand not starting with + sets the system clock" };
     return null;
   },
 };

@@ -7,12 +7,34 @@ import { COLOR_WHEN, flag, opt, optional, type ProgramGrammar } from "../spec.ts
 export const diff: ProgramGrammar = {
   names: ["diff"],
   options: [
-    ...["--help", "-v --version", "--normal", "-q --brief", "-s --report-identical-files", "-c", "-u"].map((n) => flag(n)),
-    ...["-e --ed", "-n --rcs", "-y --side-by-side", "--left-column", "--suppress-common-lines"].map((n) => flag(n)),
-    ...["-p --show-c-function", "-t --expand-tabs", "-T --initial-tab", "--suppress-blank-empty"].map((n) => flag(n)),
-    ...["-N --new-file", "--unidirectional-new-file", "--ignore-file-name-case", "--no-ignore-file-name-case"].map((n) => flag(n)),
-    ...["-i --ignore-case", "-E --ignore-tab-expansion", "-Z --ignore-trailing-space", "-b --ignore-space-change"].map((n) => flag(n)),
-    ...["-w --ignore-all-space", "-B --ignore-blank-lines", "-a --text", "--strip-trailing-cr", "-d --minimal"].map((n) => flag(n)),
+    ...["--help", "-v --version", "--normal", "-q --brief", "-s --report-identical-files", "-c", "-u"].map(
+      (n) => flag(n),
+    ),
+    ...["-e --ed", "-n --rcs", "-y --side-by-side", "--left-column", "--suppress-common-lines"].map((n) =>
+      flag(n),
+    ),
+    ...["-p --show-c-function", "-t --expand-tabs", "-T --initial-tab", "--suppress-blank-empty"].map((n) =>
+      flag(n),
+    ),
+    ...[
+      "-N --new-file",
+      "--unidirectional-new-file",
+      "--ignore-file-name-case",
+      "--no-ignore-file-name-case",
+    ].map((n) => flag(n)),
+    ...[
+      "-i --ignore-case",
+      "-E --ignore-tab-expansion",
+      "-Z --ignore-trailing-space",
+      "-b --ignore-space-change",
+    ].map((n) => flag(n)),
+    ...[
+      "-w --ignore-all-space",
+      "-B --ignore-blank-lines",
+      "-a --text",
+      "--strip-trailing-cr",
+      "-d --minimal",
+    ].map((n) => flag(n)),
     flag("--speed-large-files"),
     flag("-r --recursive", "recursive"),
     flag("--no-dereference", "no-follow"),

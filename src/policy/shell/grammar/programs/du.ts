@@ -6,8 +6,12 @@ export const du: ProgramGrammar = {
   names: ["du"],
   options: [
     ...GNU_COMMON,
-    ...["-0 --null", "-a --all", "--apparent-size", "-b --bytes", "-c --total", "-h --human-readable"].map((n) => flag(n)),
-    ...["--inodes", "-k", "-l --count-links", "-m", "-P --no-dereference", "-S --separate-dirs", "--si"].map((n) => flag(n)),
+    ...["-0 --null", "-a --all", "--apparent-size", "-b --bytes", "-c --total", "-h --human-readable"].map(
+      (n) => flag(n),
+    ),
+    ...["--inodes", "-k", "-l --count-links", "-m", "-P --no-dereference", "-S --separate-dirs", "--si"].map(
+      (n) => flag(n),
+    ),
     ...["-s --summarize", "-x --one-file-system"].map((n) => flag(n)),
     flag("-D -H --dereference-args"),
     flag("-L --dereference", "follow"),

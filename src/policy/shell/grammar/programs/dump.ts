@@ -30,7 +30,14 @@ export const od: ProgramGrammar = {
 export const strings: ProgramGrammar = {
   names: ["strings"],
   options: [
-    ...["-a --all", "-d --data", "-f --print-file-name", "-w --include-all-whitespace", "-h --help", "-v -V --version"].map((n) => flag(n)),
+    ...[
+      "-a --all",
+      "-d --data",
+      "-f --print-file-name",
+      "-w --include-all-whitespace",
+      "-h --help",
+      "-v -V --version",
+    ].map((n) => flag(n)),
     opt("-n --bytes -t --radix -e --encoding -T --target -s --output-separator -U --unicode"),
   ],
   permute: true,
@@ -42,7 +49,20 @@ export const strings: ProgramGrammar = {
 export const xxd: ProgramGrammar = {
   names: ["xxd"],
   options: [
-    ...["-a -autoskip", "-b -bits", "-C -capitalize", "-E -EBCDIC", "-e", "-h -help", "-i -include", "-p -ps -postscript -plain", "-r -revert", "-u", "-v -version", "-d"].map((n) => flag(n)),
+    ...[
+      "-a -autoskip",
+      "-b -bits",
+      "-C -capitalize",
+      "-E -EBCDIC",
+      "-e",
+      "-h -help",
+      "-i -include",
+      "-p -ps -postscript -plain",
+      "-r -revert",
+      "-u",
+      "-v -version",
+      "-d",
+    ].map((n) => flag(n)),
     opt("-c -cols -g -groupsize -l -len -n -name -o -offset -s -seek"),
   ],
   permute: true,
@@ -51,7 +71,8 @@ export const xxd: ProgramGrammar = {
   operands: ["read", "write"],
   effect: "read",
   finish(p, out) {
-    if (p.operands.length > 2) return { word: p.operands[2]?.raw ?? "", reason: "xxd takes at most two operands" };
+    if (p.operands.length > 2)
+      return { word: p.operands[2]?.raw ?? "", reason: "xxd takes at most two operands" };
     if (p.operands.length === 2) raise(out, "write");
     return null;
   },

@@ -6,11 +6,34 @@ import { flag, opt } from "../spec.ts";
 export const eslint = runner({
   names: ["eslint"],
   options: [
-    ...["--fix", "--fix-dry-run", "--cache", "--quiet", "--no-eslintrc", "--no-ignore", "--color", "--no-color", "-v"].map((n) => flag(n)),
-    ...["--no-error-on-unmatched-pattern", "--report-unused-disable-directives", "--debug", "--print-config"].map((n) => flag(n)),
+    ...[
+      "--fix",
+      "--fix-dry-run",
+      "--cache",
+      "--quiet",
+      "--no-eslintrc",
+      "--no-ignore",
+      "--color",
+      "--no-color",
+      "-v",
+    ].map((n) => flag(n)),
+    ...[
+      "--no-error-on-unmatched-pattern",
+      "--report-unused-disable-directives",
+      "--debug",
+      "--print-config",
+    ].map((n) => flag(n)),
     opt("-c --config", "exec"),
     opt("-f --format --ext --max-warnings --rule --parser --plugin --cache-location --ignore-pattern"),
     opt("-o --output-file", "write"),
   ],
-  definedBy: ["eslint.config.js", "eslint.config.mjs", "eslint.config.cjs", "eslint.config.ts", ".eslintrc.js", ".eslintrc.cjs", "package.json"],
+  definedBy: [
+    "eslint.config.js",
+    "eslint.config.mjs",
+    "eslint.config.cjs",
+    "eslint.config.ts",
+    ".eslintrc.js",
+    ".eslintrc.cjs",
+    "package.json",
+  ],
 });

@@ -7,9 +7,26 @@ import { flag, opt, type ProgramGrammar, runs } from "../spec.ts";
 export const fd: ProgramGrammar = {
   names: ["fd", "fdfind"],
   options: [
-    ...["-h --help", "-V --version", "-s --case-sensitive", "-i --ignore-case", "--regex", "-F --fixed-strings"].map((n) => flag(n)),
-    ...["-a --absolute-path", "-l --list-details", "-p --full-path", "-0 --print0", "--prune", "-1", "-q --quiet"].map((n) => flag(n)),
-    ...["--show-errors", "--strip-cwd-prefix", "--one-file-system", "-g --glob", "-H --hidden"].map((n) => flag(n)),
+    ...[
+      "-h --help",
+      "-V --version",
+      "-s --case-sensitive",
+      "-i --ignore-case",
+      "--regex",
+      "-F --fixed-strings",
+    ].map((n) => flag(n)),
+    ...[
+      "-a --absolute-path",
+      "-l --list-details",
+      "-p --full-path",
+      "-0 --print0",
+      "--prune",
+      "-1",
+      "-q --quiet",
+    ].map((n) => flag(n)),
+    ...["--show-errors", "--strip-cwd-prefix", "--one-file-system", "-g --glob", "-H --hidden"].map((n) =>
+      flag(n),
+    ),
     flag("-I --no-ignore --no-ignore-vcs --no-ignore-parent -u --unrestricted", "no-ignore"),
     flag("-L --follow", "follow"),
     opt("--and -E --exclude -e --extension", "pattern"),
@@ -27,11 +44,20 @@ export const fd: ProgramGrammar = {
   finish(p, out) {
     // fd puts a result's path wherever a placeholder appears in the command's words.
     out.inner = out.inner.map((cmd) => placeholders(cmd, /\{(\/|\/\/|\.|\/\.)?\}/));
-    if (p.has("base")) return { word: "--base-directory", reason: "fd --base-directory moves every path to another directory" };
+    if (p.has("base"))
+      return {
+        word: "--base-directory",
+        reason: "fd --base-directory moves every path to another directory",
+      };
     const search = p.values("search");
     out.paths = out.paths.filter((e) => !search.includes(e.arg));
     const paths = [...p.operands.slice(1), ...search];
-    listOrWalk(p, out, { recursive: true, follow: p.has("follow") ? "all" : "none", dflt: DOT, ignores: !p.has("no-ignore") }, paths);
+    listOrWalk(
+      p,
+      out,
+      { recursive: true, follow: p.has("follow") ? "all" : "none", dflt: DOT, ignores: !p.has("no-ignore") },
+      paths,
+    );
     return null;
   },
 };

@@ -6,10 +6,16 @@ import { flag, opt, type ProgramGrammar } from "../spec.ts";
 export const file: ProgramGrammar = {
   names: ["file"],
   options: [
-    ...["--help", "-v --version", "-b --brief", "-c --checking-printout", "-i --mime", "--apple"].map((n) => flag(n)),
+    ...["--help", "-v --version", "-b --brief", "-c --checking-printout", "-i --mime", "--apple"].map((n) =>
+      flag(n),
+    ),
     ...["--extension", "--mime-type", "--mime-encoding", "-k --keep-going", "-l --list"].map((n) => flag(n)),
-    ...["-L --dereference", "-h --no-dereference", "-n --no-buffer", "-N --no-pad", "-0 --print0"].map((n) => flag(n)),
-    ...["-p --preserve-date", "-r --raw", "-s --special-files", "-S --no-sandbox", "-d --debug"].map((n) => flag(n)),
+    ...["-L --dereference", "-h --no-dereference", "-n --no-buffer", "-N --no-pad", "-0 --print0"].map((n) =>
+      flag(n),
+    ),
+    ...["-p --preserve-date", "-r --raw", "-s --special-files", "-S --no-sandbox", "-d --debug"].map((n) =>
+      flag(n),
+    ),
     flag("-z --uncompress -Z --uncompress-noreport", "runs"),
     flag("-C --compile", "runs"),
     opt("-m --magic-file", "read"),

@@ -4,7 +4,11 @@ import { raise } from "../effects.ts";
 import { pathEffect } from "../parse.ts";
 import { flag, GNU_COMMON, opt, optional, type ProgramGrammar } from "../spec.ts";
 
-const writes = (names: string[], options: ProgramGrammar["options"], finish?: ProgramGrammar["finish"]): ProgramGrammar => ({
+const writes = (
+  names: string[],
+  options: ProgramGrammar["options"],
+  finish?: ProgramGrammar["finish"],
+): ProgramGrammar => ({
   names,
   options: [...GNU_COMMON, ...options],
   permute: true,
@@ -14,34 +18,51 @@ const writes = (names: string[], options: ProgramGrammar["options"], finish?: Pr
   ...(finish !== undefined ? { finish } : {}),
 });
 
-export const mkdir = writes(["mkdir"], [opt("-m --mode"), flag("-p --parents"), flag("-v --verbose"), flag("-Z"), optional("--context")]);
+export const mkdir = writes(
+  ["mkdir"],
+  [opt("-m --mode"), flag("-p --parents"), flag("-v --verbose"), flag("-Z"), optional("--context")],
+);
 
-export const touch = writes(["touch"], [
-  ...["-a", "-c --no-create", "-f", "-h --no-dereference", "-m"].map((n) => flag(n)),
-  opt("-d --date -t"),
-  opt("-r --reference", "list"),
-  opt("--time", "string", { choices: ["access", "atime", "use", "modify", "mtime"] }),
-]);
-
-export const rm: ProgramGrammar = { ...writes(
-  ["rm"],
+export const touch = writes(
+  ["touch"],
   [
-    ...["-f --force", "-i", "-I", "--one-file-system", "-d --dir", "-v --verbose"].map((n) => flag(n)),
-    flag("-r -R --recursive", "recursive"),
-    flag("--no-preserve-root", "no-preserve-root"),
-    optional("--interactive", "string", ["never", "no", "none", "once", "always", "yes"]),
-    optional("--preserve-root", "string", ["all"]),
+    ...["-a", "-c --no-create", "-f", "-h --no-dereference", "-m"].map((n) => flag(n)),
+    opt("-d --date -t"),
+    opt("-r --reference", "list"),
+    opt("--time", "string", { choices: ["access", "atime", "use", "modify", "mtime"] }),
   ],
-  (p, out) => {
-    if (p.has("no-preserve-root")) return { word: "--no-preserve-root", reason: "rm --no-preserve-root may remove /" };
-    if (p.has("recursive")) for (const e of out.paths) e.below = true;
-    return null;
-  },
-), effect: "destroy" };
+);
+
+export const rm: ProgramGrammar = {
+  ...writes(
+    ["rm"],
+    [
+      ...["-f --force", "-i", "-I", "--one-file-system", "-d --dir", "-v --verbose"].map((n) => flag(n)),
+      flag("-r -R --recursive", "recursive"),
+      flag("--no-preserve-root", "no-preserve-root"),
+      optional("--interactive", "string", ["never", "no", "none", "once", "always", "yes"]),
+      optional("--preserve-root", "string", ["all"]),
+    ],
+    (p, out) => {
+      if (p.has("no-preserve-root"))
+        return { word: "--no-preserve-root", reason: "rm --no-preserve-root may remove /" };
+      if (p.has("recursive")) for (const e of out.paths) e.below = true;
+      return null;
+    },
+  ),
+  effect: "destroy",
+};
 
 const COPY_OPTIONS: ProgramGrammar["options"] = [
   ...GNU_COMMON,
-  ...["-b", "-f --force", "-i --interactive", "-n --no-clobber", "-T --no-target-directory", "-u --update"].map((n) => flag(n)),
+  ...[
+    "-b",
+    "-f --force",
+    "-i --interactive",
+    "-n --no-clobber",
+    "-T --no-target-directory",
+    "-u --update",
+  ].map((n) => flag(n)),
   ...["-v --verbose", "--strip-trailing-slashes", "-Z --context"].map((n) => flag(n)),
   optional("--backup", "string", ["none", "off", "numbered", "t", "existing", "nil", "simple", "never"]),
   opt("-S --suffix"),
@@ -54,11 +75,16 @@ function copy(moves: boolean): ProgramGrammar["finish"] {
     const target = p.values("target")[0];
     const sources = target === undefined ? p.operands.slice(0, -1) : p.operands;
     const dest = target ?? p.operands[p.operands.length - 1];
-    if (dest === undefined || sources.length === 0) return { word: p.program, reason: `${p.program} needs a source and a destination` };
+    if (dest === undefined || sources.length === 0)
+      return { word: p.program, reason: `${p.program} needs a source and a destination` };
     out.paths = [];
     const recursive = p.has("recursive") || moves;
     for (const s of sources) {
-      out.paths.push(recursive ? pathEffect("walk", s, { contents: true, follow: p.has("-L") ? "all" : "none" }) : pathEffect("read", s));
+      out.paths.push(
+        recursive
+          ? pathEffect("walk", s, { contents: true, follow: p.has("-L") ? "all" : "none" })
+          : pathEffect("read", s),
+      );
       if (moves) out.paths.push(pathEffect("write", s, { below: true }));
     }
     out.paths.push(pathEffect("write", dest, recursive ? { below: true } : {}));
@@ -68,13 +94,27 @@ function copy(moves: boolean): ProgramGrammar["finish"] {
 }
 
 export const cp: ProgramGrammar = {
-  ...writes(["cp"], [
-    ...COPY_OPTIONS,
-    ...["--attributes-only", "--copy-contents", "-d", "-H", "-l --link", "-L --dereference", "-P --no-dereference"].map((n) => flag(n)),
-    ...["-p", "--parents", "--remove-destination", "-s --symbolic-link", "-x --one-file-system"].map((n) => flag(n)),
-    flag("-R -r --recursive -a --archive", "recursive"),
-    optional("--preserve --no-preserve --reflink --sparse"),
-  ], copy(false)),
+  ...writes(
+    ["cp"],
+    [
+      ...COPY_OPTIONS,
+      ...[
+        "--attributes-only",
+        "--copy-contents",
+        "-d",
+        "-H",
+        "-l --link",
+        "-L --dereference",
+        "-P --no-dereference",
+      ].map((n) => flag(n)),
+      ...["-p", "--parents", "--remove-destination", "-s --symbolic-link", "-x --one-file-system"].map((n) =>
+        flag(n),
+      ),
+      flag("-R -r --recursive -a --archive", "recursive"),
+      optional("--preserve --no-preserve --reflink --sparse"),
+    ],
+    copy(false),
+  ),
   operands: ["read"],
 };
 

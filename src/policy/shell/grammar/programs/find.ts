@@ -10,7 +10,17 @@ import type { ProgramGrammar, Understanding } from "../spec.ts";
 
 /** Primaries with no argument. */
 const NULLARY = new Set([
-  ...["-daystart", "-depth", "-follow", "-nowarn", "-warn", "-mount", "-xdev", "-noleaf", "-ignore_readdir_race"],
+  ...[
+    "-daystart",
+    "-depth",
+    "-follow",
+    "-nowarn",
+    "-warn",
+    "-mount",
+    "-xdev",
+    "-noleaf",
+    "-ignore_readdir_race",
+  ],
   ...["-noignore_readdir_race", "-empty", "-false", "-true", "-nouser", "-nogroup", "-readable", "-writable"],
   ...["-executable", "-print", "-print0", "-ls", "-prune", "-quit", "-not", "!", "-a", "-and", "-o", "-or"],
   ...[",", "(", ")", "-help", "--help", "-version", "--version", "-d"],
@@ -47,8 +57,10 @@ function judgeFind(argv: readonly Arg[]): Understanding {
   const roots: Arg[] = [];
   for (; i < argv.length; i++) {
     const a = argv[i] as Arg;
-    if (a.value === null) return refuse(out, a, "it is only known at run time, so it could be -exec or -delete");
-    if (a.glob && /^[*?[]/.test(a.value)) return refuse(out, a, "the glob may expand to a name that find takes as an expression");
+    if (a.value === null)
+      return refuse(out, a, "it is only known at run time, so it could be -exec or -delete");
+    if (a.glob && /^[*?[]/.test(a.value))
+      return refuse(out, a, "the glob may expand to a name that find takes as an expression");
     if (/^[-(!,]/.test(a.value) && a.value !== "-") break;
     roots.push(a);
   }

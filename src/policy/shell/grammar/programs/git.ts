@@ -7,9 +7,17 @@
 import { isRevision } from "../../git.ts";
 import type { Arg } from "../../wrappers.ts";
 import { DOT, raise } from "../effects.ts";
-import { parsePathspec } from "../pathspec.ts";
 import { emptyEffects, parseWords, pathEffect } from "../parse.ts";
-import { type Effects, flag, type NotUnderstood, type OptionSpec, type Parsed, type ProgramGrammar, type Understanding } from "../spec.ts";
+import { parsePathspec } from "../pathspec.ts";
+import {
+  type Effects,
+  flag,
+  type NotUnderstood,
+  type OptionSpec,
+  type Parsed,
+  type ProgramGrammar,
+  type Understanding,
+} from "../spec.ts";
 import {
   BLAME_OPTIONS,
   CAT_FILE_OPTIONS,
@@ -29,7 +37,17 @@ import {
   STATUS_OPTIONS,
 } from "./git-options.ts";
 
-type Operands = "none" | "revs-paths" | "paths" | "names" | "blame" | "grep" | "cat-file" | "refs" | "ls-tree" | "config";
+type Operands =
+  | "none"
+  | "revs-paths"
+  | "paths"
+  | "names"
+  | "blame"
+  | "grep"
+  | "cat-file"
+  | "refs"
+  | "ls-tree"
+  | "config";
 
 interface Subcommand {
   options: readonly OptionSpec[];
@@ -81,8 +99,23 @@ const TWO_WORDS = new Set(["stash list", "stash show", "remote get-url", "worktr
 
 /** Global options that only tune output or pathspecs. */
 const GLOBAL_FLAGS = new Set([
-  ...["-P", "--no-pager", "--no-replace-objects", "--literal-pathspecs", "--glob-pathspecs", "--noglob-pathspecs"],
-  ...["--icase-pathspecs", "--no-optional-locks", "--version", "--help", "--html-path", "--man-path", "--info-path"],
+  ...[
+    "-P",
+    "--no-pager",
+    "--no-replace-objects",
+    "--literal-pathspecs",
+    "--glob-pathspecs",
+    "--noglob-pathspecs",
+  ],
+  ...[
+    "--icase-pathspecs",
+    "--no-optional-locks",
+    "--version",
+    "--help",
+    "--html-path",
+    "--man-path",
+    "--info-path",
+  ],
   "--exec-path",
 ]);
 const GLOBAL_REFUSED: Readonly<Record<string, string>> = {
@@ -110,7 +143,11 @@ function grammarOf(name: string, s: Subcommand): ProgramGrammar {
       negatable: true,
       operands: ["string"],
       effect: "read",
-      ...(name === "log" || name === "show" || name === "whatchanged" || name === "shortlog" || name === "rev-list"
+      ...(name === "log" ||
+      name === "show" ||
+      name === "whatchanged" ||
+      name === "shortlog" ||
+      name === "rev-list"
         ? { numeric: { names: ["-n"], value: "required" as const, kind: "number" as const } }
         : {}),
     };
@@ -134,14 +171,16 @@ export function judgeGitGrammar(argv: readonly Arg[]): Understanding {
     if (!v.startsWith("-")) break;
     const name = v.includes("=") ? v.slice(0, v.indexOf("=")) : v;
     const refused = GLOBAL_REFUSED[name];
-    if (refused !== undefined && Object.hasOwn(GLOBAL_REFUSED, name)) return refuse(out, a.raw, `git ${name} ${refused}`);
+    if (refused !== undefined && Object.hasOwn(GLOBAL_REFUSED, name))
+      return refuse(out, a.raw, `git ${name} ${refused}`);
     if (name === "-C") {
       const dir = argv[++i];
       if (dir === undefined) return refuse(out, a.raw, "-C needs a directory");
       out.chdir.push(dir);
       continue;
     }
-    if (name === "--exec-path" && v.includes("=")) return refuse(out, a.raw, "git --exec-path= runs git's subcommands from another directory");
+    if (name === "--exec-path" && v.includes("="))
+      return refuse(out, a.raw, "git --exec-path= runs git's subcommands from another directory");
     if (!GLOBAL_FLAGS.has(name)) return refuse(out, a.raw, `unknown git option ${name}`);
     if (name === "--literal-pathspecs" || name === "--noglob-pathspecs") mode.literal = true;
     if (name === "--glob-pathspecs") mode.glob = true;
@@ -154,7 +193,11 @@ export function judgeGitGrammar(argv: readonly Arg[]): Understanding {
   const name = TWO_WORDS.has(`${subArg.value} ${second}`) ? `${subArg.value} ${second}` : subArg.value;
   const s = GIT_SUBCOMMANDS[name];
   if (s === undefined || !Object.hasOwn(GIT_SUBCOMMANDS, name))
-    return refuse(out, subArg.raw, `git ${name} is not a read-only subcommand this engine understands (it may write, or run an alias or a git-${name} program)`);
+    return refuse(
+      out,
+      subArg.raw,
+      `git ${name} is not a read-only subcommand this engine understands (it may write, or run an alias or a git-${name} program)`,
+    );
   const listing = listingForm(name, argv.slice(i + 1));
   if (listing !== null) return refuse(out, listing.word, listing.reason);
   const start = name.includes(" ") ? i + 2 : i + 1;
@@ -179,9 +222,16 @@ function takesValue(prev: string): boolean {
   return /^--(contains|no-contains|merged|no-merged|points-at|sort|format)$/.test(prev);
 }
 
-function place(name: string, s: Subcommand, p: Parsed, out: Effects, mode: { literal: boolean; glob: boolean; icase: boolean }): NotUnderstood | null {
+function place(
+  name: string,
+  s: Subcommand,
+  p: Parsed,
+  out: Effects,
+  mode: { literal: boolean; glob: boolean; icase: boolean },
+): NotUnderstood | null {
   const runs = p.options.find((o) => o.spec.mode === "runs" || (o.spec.kind === "exec" && name === "grep"));
-  if (runs !== undefined) return { word: runs.word.raw, reason: `git ${name} ${runs.name} runs programs from the configuration` };
+  if (runs !== undefined)
+    return { word: runs.word.raw, reason: `git ${name} ${runs.name} runs programs from the configuration` };
   for (const o of p.options) {
     if (o.value === null) continue;
     const kind = o.spec.kind;
@@ -203,14 +253,20 @@ function place(name: string, s: Subcommand, p: Parsed, out: Effects, mode: { lit
       out.paths.push(pathEffect("walk", f, { contents: true, follow: "all" }));
     return null;
   }
-  if (p.has("untracked")) out.paths.push(pathEffect("walk", DOT, { contents: true, follow: "none", ignores: true }));
+  if (p.has("untracked"))
+    out.paths.push(pathEffect("walk", DOT, { contents: true, follow: "none", ignores: true }));
   const access = s.content ? "read" : "list";
   const paths: Arg[] = [];
   switch (s.operands) {
     case "names":
       return null;
     case "none":
-      return ops[0] === undefined ? null : { word: ops[0].raw, reason: `git ${name} takes no operand here (with one it changes the repository)` };
+      return ops[0] === undefined
+        ? null
+        : {
+            word: ops[0].raw,
+            reason: `git ${name} takes no operand here (with one it changes the repository)`,
+          };
     case "config":
       return config(p, out);
     case "refs":
@@ -235,10 +291,9 @@ function place(name: string, s: Subcommand, p: Parsed, out: Effects, mode: { lit
       const before = s.operands === "grep" && !p.has("pattern") ? p.beforeDashes - 1 : p.beforeDashes;
       candidates.forEach((o, k) => {
         const v = o.value ?? "";
-        if (k < before && v.includes(":") && !v.startsWith(":")) return blob(o, out);
-        if (k < before && v.startsWith(":") && /^:[0-3]:/.test(v)) return blob(o, out);
-        if (k < before && isRevision(v)) return;
-        paths.push(o);
+        const rev = k < before;
+        if (rev && ((v.includes(":") && !v.startsWith(":")) || /^:[0-3]:/.test(v))) blob(o, out);
+        else if (!(rev && isRevision(v))) paths.push(o);
       });
       break;
     }
@@ -252,7 +307,8 @@ function place(name: string, s: Subcommand, p: Parsed, out: Effects, mode: { lit
   }
   for (const a of placed) out.paths.push(pathEffect(access, a, { pathspec: true }));
   // No path (or only exclusions): the whole tree as git has it.
-  if (placed.length === 0) out.paths.push(pathEffect("walk", DOT, { contents: s.content, pathspec: true, follow: "none" }));
+  if (placed.length === 0)
+    out.paths.push(pathEffect("walk", DOT, { contents: s.content, pathspec: true, follow: "none" }));
   return null;
 }
 
@@ -266,7 +322,8 @@ function blob(o: Arg, out: Effects): NotUnderstood | null {
   const colon = v.indexOf(":");
   if (colon < 0) return null;
   const path = v.slice(colon + 1).replace(/^[0-3]:/, "");
-  if (path !== "") out.paths.push(pathEffect("read", { ...o, value: path, glob: false, tilde: false }, { pathspec: true }));
+  if (path !== "")
+    out.paths.push(pathEffect("read", { ...o, value: path, glob: false, tilde: false }, { pathspec: true }));
   return null;
 }
 
@@ -274,11 +331,25 @@ function blob(o: Arg, out: Effects): NotUnderstood | null {
 function config(p: Parsed, out: Effects): NotUnderstood | null {
   const gets = p.options.some((o) => /^--get|^-l$|^--list$/.test(o.name));
   const keys = p.operands;
-  if (keys.length > (p.has("--get-regexp") || p.has("--get-all") || p.has("--get") ? 2 : 1) || (!gets && keys.length !== 1 && !p.has("--list") && !p.has("-l")))
-    return { word: keys[1]?.raw ?? keys[0]?.raw ?? "config", reason: "git config with a value sets it (and configuration can run programs)" };
-  const wide = p.has("-l") || p.has("--list") || p.has("--get-regexp") || p.has("--get-urlmatch") || p.has("--show-origin");
+  if (
+    keys.length > (p.has("--get-regexp") || p.has("--get-all") || p.has("--get") ? 2 : 1) ||
+    (!gets && keys.length !== 1 && !p.has("--list") && !p.has("-l"))
+  )
+    return {
+      word: keys[1]?.raw ?? keys[0]?.raw ?? "config",
+      reason: "git config with a value sets it (and configuration can run programs)",
+    };
+  const wide =
+    p.has("-l") ||
+    p.has("--list") ||
+    p.has("--get-regexp") ||
+    p.has("--get-urlmatch") ||
+    p.has("--show-origin");
   const secretKey = keys.some((k) => /header|url|credential|token|pass|auth|secret/i.test(k.value ?? "x"));
-  if (wide || secretKey) out.paths.push(pathEffect("read", { value: ".git/config", raw: ".git/config", glob: false, tilde: false }));
+  if (wide || secretKey)
+    out.paths.push(
+      pathEffect("read", { value: ".git/config", raw: ".git/config", glob: false, tilde: false }),
+    );
   return null;
 }
 

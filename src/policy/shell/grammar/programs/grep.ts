@@ -11,13 +11,40 @@ export const grep: ProgramGrammar = {
   options: [
     ...GNU_COMMON,
     flag("-V"),
-    ...["-E --extended-regexp", "-F --fixed-strings", "-G --basic-regexp", "-P --perl-regexp"].map((n) => flag(n)),
+    ...["-E --extended-regexp", "-F --fixed-strings", "-G --basic-regexp", "-P --perl-regexp"].map((n) =>
+      flag(n),
+    ),
     opt("-e --regexp", "pattern", { mode: "pattern" }),
     opt("-f --file", "read", { mode: "pattern" }),
-    ...["-i -y --ignore-case", "--no-ignore-case", "-w --word-regexp", "-x --line-regexp", "-z --null-data"].map((n) => flag(n)),
-    ...["-s --no-messages", "-v --invert-match", "-b --byte-offset", "-n --line-number", "--line-buffered"].map((n) => flag(n)),
-    ...["-H --with-filename", "-h --no-filename", "-o --only-matching", "-q --quiet --silent", "-a --text", "-I"].map((n) => flag(n)),
-    ...["-L --files-without-match", "-l --files-with-matches", "-c --count", "-T --initial-tab", "-Z --null"].map((n) => flag(n)),
+    ...[
+      "-i -y --ignore-case",
+      "--no-ignore-case",
+      "-w --word-regexp",
+      "-x --line-regexp",
+      "-z --null-data",
+    ].map((n) => flag(n)),
+    ...[
+      "-s --no-messages",
+      "-v --invert-match",
+      "-b --byte-offset",
+      "-n --line-number",
+      "--line-buffered",
+    ].map((n) => flag(n)),
+    ...[
+      "-H --with-filename",
+      "-h --no-filename",
+      "-o --only-matching",
+      "-q --quiet --silent",
+      "-a --text",
+      "-I",
+    ].map((n) => flag(n)),
+    ...[
+      "-L --files-without-match",
+      "-l --files-with-matches",
+      "-c --count",
+      "-T --initial-tab",
+      "-Z --null",
+    ].map((n) => flag(n)),
     ...["--no-group-separator", "-U --binary"].map((n) => flag(n)),
     opt("-m --max-count -A --after-context -B --before-context", "number"),
     CONTEXT,
@@ -41,7 +68,12 @@ export const grep: ProgramGrammar = {
     const dirs = p.values("directories").map((v) => v.value);
     // The last of -r, -R and -d wins in grep; any of them asking to recurse is judged as recursing.
     const recursive = p.has("recursive") || p.has("follow") || dirs.includes("recurse");
-    listOrWalk(p, out, { recursive, follow: p.has("follow") ? "all" : "args", dflt: recursive ? DOT : null, contents: true }, files);
+    listOrWalk(
+      p,
+      out,
+      { recursive, follow: p.has("follow") ? "all" : "args", dflt: recursive ? DOT : null, contents: true },
+      files,
+    );
     for (const e of out.paths) if (e.access === "walk") e.contents = true;
     return null;
   },

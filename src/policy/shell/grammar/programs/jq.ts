@@ -5,14 +5,32 @@
 import { pathEffect } from "../parse.ts";
 import { flag, opt, type ProgramGrammar } from "../spec.ts";
 
-const ENVIRONMENT = /(^|[^A-Za-z0-9_$])(env|\$ENV|\$__prog_args|input_filename|import|include|modulemeta|get_search_list)([^A-Za-z0-9_]|$)/;
+const ENVIRONMENT =
+  /(^|[^A-Za-z0-9_$])(env|\$ENV|\$__prog_args|input_filename|import|include|modulemeta|get_search_list)([^A-Za-z0-9_]|$)/;
 
 export const jq: ProgramGrammar = {
   names: ["jq"],
   options: [
-    ...["-h --help", "--version", "-s --slurp", "-r --raw-output", "-j --join-output", "-a --ascii-output"].map((n) => flag(n)),
-    ...["-c --compact-output", "-C --color-output", "-M --monochrome-output", "-S --sort-keys"].map((n) => flag(n)),
-    ...["-n --null-input", "-e --exit-status", "--tab", "--unbuffered", "--stream", "--seq", "-R --raw-input"].map((n) => flag(n)),
+    ...[
+      "-h --help",
+      "--version",
+      "-s --slurp",
+      "-r --raw-output",
+      "-j --join-output",
+      "-a --ascii-output",
+    ].map((n) => flag(n)),
+    ...["-c --compact-output", "-C --color-output", "-M --monochrome-output", "-S --sort-keys"].map((n) =>
+      flag(n),
+    ),
+    ...[
+      "-n --null-input",
+      "-e --exit-status",
+      "--tab",
+      "--unbuffered",
+      "--stream",
+      "--seq",
+      "-R --raw-input",
+    ].map((n) => flag(n)),
     flag("--args --jsonargs", "args"),
     opt("--indent", "number"),
     opt("-f --from-file", "read", { mode: "filter-file" }),
@@ -26,17 +44,26 @@ export const jq: ProgramGrammar = {
   effect: "read",
   finish(p, out) {
     const file = p.options.find((o) => o.spec.mode === "filter-file");
-    if (file !== undefined) return { word: file.word.raw, reason: "jq -f reads a filter from a file, which may print the environment or load modules" };
+    if (file !== undefined)
+      return {
+        word: file.word.raw,
+        reason: "jq -f reads a filter from a file, which may print the environment or load modules",
+      };
     const [filter, ...files] = p.operands;
     if (filter !== undefined) {
-      if (filter.value === null) return { word: filter.raw, reason: "the jq filter is only known at run time" };
+      if (filter.value === null)
+        return { word: filter.raw, reason: "the jq filter is only known at run time" };
       if (ENVIRONMENT.test(filter.value))
-        return { word: filter.raw, reason: "the jq filter prints the environment or loads modules from files" };
+        return {
+          word: filter.raw,
+          reason: "the jq filter prints the environment or loads modules from files",
+        };
     }
     const args = p.options.find((o) => o.spec.mode === "args");
     const argsAt = args === undefined ? Number.POSITIVE_INFINITY : p.argv.indexOf(args.word);
     out.paths = out.paths.filter((e) => !files.includes(e.arg) && e.arg !== filter);
-    for (const f of files) if (p.argv.indexOf(f) < argsAt && f.value !== "-") out.paths.push(pathEffect("read", f));
+    for (const f of files)
+      if (p.argv.indexOf(f) < argsAt && f.value !== "-") out.paths.push(pathEffect("read", f));
     return null;
   },
 };

@@ -6,10 +6,25 @@ import { flag, opt, optional } from "../spec.ts";
 export const make = runner({
   names: ["make", "gmake"],
   options: [
-    ...["-B --always-make", "-d", "-e --environment-overrides", "-i --ignore-errors", "-k --keep-going"].map((n) => flag(n)),
-    ...["-n --just-print --dry-run --recon", "-q --question", "-r --no-builtin-rules", "-R --no-builtin-variables"].map((n) => flag(n)),
-    ...["-s --silent --quiet", "-S --no-keep-going --stop", "-t --touch", "-w --print-directory", "--no-print-directory"].map((n) => flag(n)),
-    ...["-v", "-p --print-data-base", "--warn-undefined-variables", "-L --check-symlink-times"].map((n) => flag(n)),
+    ...["-B --always-make", "-d", "-e --environment-overrides", "-i --ignore-errors", "-k --keep-going"].map(
+      (n) => flag(n),
+    ),
+    ...[
+      "-n --just-print --dry-run --recon",
+      "-q --question",
+      "-r --no-builtin-rules",
+      "-R --no-builtin-variables",
+    ].map((n) => flag(n)),
+    ...[
+      "-s --silent --quiet",
+      "-S --no-keep-going --stop",
+      "-t --touch",
+      "-w --print-directory",
+      "--no-print-directory",
+    ].map((n) => flag(n)),
+    ...["-v", "-p --print-data-base", "--warn-undefined-variables", "-L --check-symlink-times"].map((n) =>
+      flag(n),
+    ),
     optional("-j --jobs -l --load-average --output-sync -O --debug", "number"),
     opt("-f --file --makefile", "exec"),
     opt("-C --directory", "list", { mode: "chdir" }),

@@ -10,10 +10,25 @@ export const node = runner({
   names: ["node", "nodejs"],
   options: [
     flag("-v"),
-    ...["-c --check", "-i --interactive", "--test", "--watch", "--enable-source-maps", "--no-warnings"].map((n) => flag(n)),
-    ...["--no-deprecation", "--trace-warnings", "--experimental-strip-types", "--experimental-vm-modules"].map((n) => flag(n)),
-    ...["--experimental-test-coverage", "--expose-gc", "--trace-uncaught", "--preserve-symlinks", "--abort-on-uncaught-exception"].map((n) => flag(n)),
-    optional("--inspect --inspect-brk --inspect-wait --watch-path --test-reporter --test-name-pattern --stack-size"),
+    ...["-c --check", "-i --interactive", "--test", "--watch", "--enable-source-maps", "--no-warnings"].map(
+      (n) => flag(n),
+    ),
+    ...[
+      "--no-deprecation",
+      "--trace-warnings",
+      "--experimental-strip-types",
+      "--experimental-vm-modules",
+    ].map((n) => flag(n)),
+    ...[
+      "--experimental-test-coverage",
+      "--expose-gc",
+      "--trace-uncaught",
+      "--preserve-symlinks",
+      "--abort-on-uncaught-exception",
+    ].map((n) => flag(n)),
+    optional(
+      "--inspect --inspect-brk --inspect-wait --watch-path --test-reporter --test-name-pattern --stack-size",
+    ),
     opt("--max-old-space-size --max-semi-space-size --test-concurrency --test-timeout", "number"),
     opt("-r --require --import --loader --experimental-loader", "exec"),
     opt("-C --conditions --title --env-file --input-type --test-reporter-destination"),

@@ -5,8 +5,17 @@ import { flag, opt } from "../spec.ts";
 export const pytest = runner({
   names: ["pytest", "py.test"],
   options: [
-    ...["-q --quiet", "-v --verbose", "-x --exitfirst", "-s", "--lf --last-failed", "--ff --failed-first"].map((n) => flag(n)),
-    ...["--co --collect-only", "--no-header", "-l --showlocals", "--pdb", "--strict-markers"].map((n) => flag(n)),
+    ...[
+      "-q --quiet",
+      "-v --verbose",
+      "-x --exitfirst",
+      "-s",
+      "--lf --last-failed",
+      "--ff --failed-first",
+    ].map((n) => flag(n)),
+    ...["--co --collect-only", "--no-header", "-l --showlocals", "--pdb", "--strict-markers"].map((n) =>
+      flag(n),
+    ),
     opt("-k -m --maxfail --durations -n --numprocesses -p --tb --color --rootdir --basetemp"),
     opt("-c --config-file", "exec"),
     opt("--junitxml --junit-xml", "write"),

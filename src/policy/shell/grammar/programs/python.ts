@@ -7,7 +7,9 @@ import { flag, opt } from "../spec.ts";
 export const python = runner({
   names: ["python", "python3", "python3.11", "python3.12", "python3.13"],
   options: [
-    ...["-b", "-B", "-d", "-E", "-i", "-I", "-O", "-OO", "-P", "-q", "-s", "-S", "-u", "-v", "-V", "-x"].map((n) => flag(n)),
+    ...["-b", "-B", "-d", "-E", "-i", "-I", "-O", "-OO", "-P", "-q", "-s", "-S", "-u", "-v", "-V", "-x"].map(
+      (n) => flag(n),
+    ),
     opt("-W -X"),
     opt("-c", "pattern", { mode: "inline" }),
     opt("-m", "string", { mode: "module" }),

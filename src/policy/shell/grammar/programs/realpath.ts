@@ -5,7 +5,9 @@ export const realpath: ProgramGrammar = {
   names: ["realpath"],
   options: [
     ...GNU_COMMON,
-    ...["-e --canonicalize-existing", "-m --canonicalize-missing", "-L --logical", "-P --physical"].map((n) => flag(n)),
+    ...["-e --canonicalize-existing", "-m --canonicalize-missing", "-L --logical", "-P --physical"].map((n) =>
+      flag(n),
+    ),
     ...["-q --quiet", "-s --strip --no-symlinks", "-z --zero"].map((n) => flag(n)),
     opt("--relative-to --relative-base", "list"),
   ],
@@ -19,7 +21,12 @@ export const readlink: ProgramGrammar = {
   names: ["readlink"],
   options: [
     ...GNU_COMMON,
-    ...["-f --canonicalize", "-e --canonicalize-existing", "-m --canonicalize-missing", "-n --no-newline"].map((n) => flag(n)),
+    ...[
+      "-f --canonicalize",
+      "-e --canonicalize-existing",
+      "-m --canonicalize-missing",
+      "-n --no-newline",
+    ].map((n) => flag(n)),
     ...["-q --quiet -s --silent", "-v --verbose", "-z --zero"].map((n) => flag(n)),
   ],
   permute: true,

@@ -1,16 +1,19 @@
 // sed (GNU sed 4.9): the script is the first operand unless -e/-f give it; the rest are read.
 // -i rewrites them in place; the script's own commands are read by scanSed: `w FILE` writes,
 // `r FILE` reads, `e` and `s///e` run commands (not understood), as does a script from a file.
+
+import { scanSed } from "../../scripts.ts";
 import { raise } from "../effects.ts";
 import { pathEffect } from "../parse.ts";
-import { scanSed } from "../../scripts.ts";
 import { flag, GNU_COMMON, opt, optional, type ProgramGrammar } from "../spec.ts";
 
 export const sed: ProgramGrammar = {
   names: ["sed", "gsed"],
   options: [
     ...GNU_COMMON,
-    ...["-n --quiet --silent", "--debug", "--follow-symlinks", "--posix", "-E -r --regexp-extended"].map((n) => flag(n)),
+    ...["-n --quiet --silent", "--debug", "--follow-symlinks", "--posix", "-E -r --regexp-extended"].map(
+      (n) => flag(n),
+    ),
     ...["-s --separate", "-u --unbuffered", "-z --null-data"].map((n) => flag(n)),
     flag("--sandbox", "sandbox"),
     opt("-e --expression", "pattern", { mode: "script" }),
@@ -25,7 +28,10 @@ export const sed: ProgramGrammar = {
   finish(p, out) {
     const file = p.options.find((o) => o.spec.mode === "script-file");
     if (file !== undefined && !p.has("sandbox"))
-      return { word: file.word.raw, reason: "sed -f runs a script from a file, which may run commands (e) or write files (w)" };
+      return {
+        word: file.word.raw,
+        reason: "sed -f runs a script from a file, which may run commands (e) or write files (w)",
+      };
     const given = p.values("script");
     const scripts = given.length > 0 || file !== undefined ? given : p.operands.slice(0, 1);
     const files = given.length > 0 || file !== undefined ? p.operands : p.operands.slice(1);
@@ -33,7 +39,8 @@ export const sed: ProgramGrammar = {
     for (const s of scripts) {
       if (s.value === null) return { word: s.raw, reason: "the sed script is only known at run time" };
       const findings = scanSed(s.value);
-      if (findings === null) return { word: s.raw, reason: "the sed script cannot be read, so what it runs is not known" };
+      if (findings === null)
+        return { word: s.raw, reason: "the sed script cannot be read, so what it runs is not known" };
       for (const f of findings) {
         const arg = { value: f.file ?? null, raw: f.file ?? s.raw, glob: false, tilde: false };
         if (f.risk === "exec") return { word: s.raw, reason: `the sed script runs commands: ${f.why}` };
@@ -57,7 +64,13 @@ export const sed: ProgramGrammar = {
         if (suffix !== "" && v !== null) {
           const name = v.slice(dir.length);
           const backup = suffix.includes("*") ? suffix.replaceAll("*", name) : `${v}${suffix}`;
-          out.paths.push(pathEffect("write", { ...f, value: suffix.includes("/") ? backup : backup.startsWith(dir) ? backup : `${dir}${backup}`, glob: false }));
+          out.paths.push(
+            pathEffect("write", {
+              ...f,
+              value: suffix.includes("/") ? backup : backup.startsWith(dir) ? backup : `${dir}${backup}`,
+              glob: false,
+            }),
+          );
         }
       }
     }

@@ -7,12 +7,23 @@ export const sort: ProgramGrammar = {
   names: ["sort"],
   options: [
     ...GNU_COMMON,
-    ...["-b --ignore-leading-blanks", "-d --dictionary-order", "-f --ignore-case", "-g --general-numeric-sort"].map((n) => flag(n)),
-    ...["-i --ignore-nonprinting", "-M --month-sort", "-h --human-numeric-sort", "-n --numeric-sort"].map((n) => flag(n)),
-    ...["-R --random-sort", "-r --reverse", "-V --version-sort", "-c", "-C", "--debug", "-m --merge"].map((n) => flag(n)),
+    ...[
+      "-b --ignore-leading-blanks",
+      "-d --dictionary-order",
+      "-f --ignore-case",
+      "-g --general-numeric-sort",
+    ].map((n) => flag(n)),
+    ...["-i --ignore-nonprinting", "-M --month-sort", "-h --human-numeric-sort", "-n --numeric-sort"].map(
+      (n) => flag(n),
+    ),
+    ...["-R --random-sort", "-r --reverse", "-V --version-sort", "-c", "-C", "--debug", "-m --merge"].map(
+      (n) => flag(n),
+    ),
     ...["-s --stable", "-u --unique", "-z --zero-terminated"].map((n) => flag(n)),
     opt("--random-source", "read"),
-    opt("--sort", "string", { choices: ["general-numeric", "human-numeric", "month", "numeric", "random", "version"] }),
+    opt("--sort", "string", {
+      choices: ["general-numeric", "human-numeric", "month", "numeric", "random", "version"],
+    }),
     opt("--batch-size --parallel", "number"),
     optional("--check", "string", ["diagnose-first", "quiet", "silent"]),
     opt("--compress-program", "exec", { mode: "runs" }),

@@ -12,16 +12,81 @@ const LETTERS = new Set([..."ctxruAfCTXvkpPhOmWSlBiGgnzjJaZ"]);
 const VALUE_LETTERS = new Set([..."fCTXg"]);
 const COMPRESSORS: Readonly<Record<string, string>> = { z: "gzip", j: "bzip2", J: "xz", Z: "compress" };
 const LONG = new Set([
-  ...["--create", "--extract", "--get", "--list", "--append", "--update", "--catenate", "--concatenate", "--delete"],
-  ...["--file", "--directory", "--files-from", "--exclude-from", "--exclude", "--strip-components", "--verbose"],
+  ...[
+    "--create",
+    "--extract",
+    "--get",
+    "--list",
+    "--append",
+    "--update",
+    "--catenate",
+    "--concatenate",
+    "--delete",
+  ],
+  ...[
+    "--file",
+    "--directory",
+    "--files-from",
+    "--exclude-from",
+    "--exclude",
+    "--strip-components",
+    "--verbose",
+  ],
   ...["--keep-old-files", "--skip-old-files", "--overwrite", "--preserve-permissions", "--same-permissions"],
-  ...["--absolute-names", "--dereference", "--to-stdout", "--touch", "--wildcards", "--no-wildcards", "--anchored"],
-  ...["--no-same-owner", "--same-owner", "--no-same-permissions", "--numeric-owner", "--owner", "--group", "--mode"],
-  ...["--mtime", "--sort", "--format", "--force-local", "--gzip", "--bzip2", "--xz", "--zstd", "--auto-compress"],
-  ...["--exclude-vcs", "--exclude-vcs-ignores", "--totals", "--show-transformed-names", "--transform", "--xform"],
-  ...["--listed-incremental", "--one-file-system", "--recursion", "--no-recursion", "--null", "--warning", "--help", "--version"],
+  ...[
+    "--absolute-names",
+    "--dereference",
+    "--to-stdout",
+    "--touch",
+    "--wildcards",
+    "--no-wildcards",
+    "--anchored",
+  ],
+  ...[
+    "--no-same-owner",
+    "--same-owner",
+    "--no-same-permissions",
+    "--numeric-owner",
+    "--owner",
+    "--group",
+    "--mode",
+  ],
+  ...[
+    "--mtime",
+    "--sort",
+    "--format",
+    "--force-local",
+    "--gzip",
+    "--bzip2",
+    "--xz",
+    "--zstd",
+    "--auto-compress",
+  ],
+  ...[
+    "--exclude-vcs",
+    "--exclude-vcs-ignores",
+    "--totals",
+    "--show-transformed-names",
+    "--transform",
+    "--xform",
+  ],
+  ...[
+    "--listed-incremental",
+    "--one-file-system",
+    "--recursion",
+    "--no-recursion",
+    "--null",
+    "--warning",
+    "--help",
+    "--version",
+  ],
 ]);
-const LONG_COMPRESSORS: Readonly<Record<string, string>> = { "--gzip": "gzip", "--bzip2": "bzip2", "--xz": "xz", "--zstd": "zstd" };
+const LONG_COMPRESSORS: Readonly<Record<string, string>> = {
+  "--gzip": "gzip",
+  "--bzip2": "bzip2",
+  "--xz": "xz",
+  "--zstd": "zstd",
+};
 
 function refuse(word: string, reason: string): Understanding {
   return { understood: false, why: { word, reason }, effects: emptyEffects("read") };
@@ -59,8 +124,10 @@ function judge(argv: readonly Arg[]): Understanding {
   if (legacy.dynamic !== null) return refuse(argv[1]?.raw ?? "tar", legacy.dynamic);
   if (legacy.concerns[0] !== undefined) return refuse(argv[1]?.raw ?? "tar", legacy.concerns[0].reason);
   out.effect = legacy.effect === "destroy" ? "destroy" : legacy.effect;
-  for (const r of legacy.reads) out.paths.push(r.recursive ? pathEffect("walk", r.arg, { contents: true }) : pathEffect("read", r.arg));
-  for (const w of legacy.writes) out.paths.push(pathEffect("write", w.arg, w.recursive === true ? { below: true } : {}));
+  for (const r of legacy.reads)
+    out.paths.push(r.recursive ? pathEffect("walk", r.arg, { contents: true }) : pathEffect("read", r.arg));
+  for (const w of legacy.writes)
+    out.paths.push(pathEffect("write", w.arg, w.recursive === true ? { below: true } : {}));
   return { understood: true, effects: out };
 }
 

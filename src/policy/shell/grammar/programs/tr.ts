@@ -5,7 +5,9 @@ export const tr: ProgramGrammar = {
   names: ["tr"],
   options: [
     ...GNU_COMMON,
-    ...["-c -C --complement", "-d --delete", "-s --squeeze-repeats", "-t --truncate-set1"].map((n) => flag(n)),
+    ...["-c -C --complement", "-d --delete", "-s --squeeze-repeats", "-t --truncate-set1"].map((n) =>
+      flag(n),
+    ),
   ],
   permute: true,
   abbreviate: true,

@@ -6,10 +6,18 @@ import { flag, opt, type ProgramGrammar } from "../spec.ts";
 export const tree: ProgramGrammar = {
   names: ["tree"],
   options: [
-    ...["--help", "--version", "-a", "-d", "-f", "-x", "--gitignore", "--ignore-case", "--matchdirs"].map((n) => flag(n)),
-    ...["--metafirst", "--prune", "--info", "--noreport", "-q", "-N", "-Q", "-p", "-u", "-g", "-s", "-h"].map((n) => flag(n)),
-    ...["--si", "--du", "-D", "-F", "--inodes", "--device", "-v", "-t", "-c", "-U", "-r", "--dirsfirst"].map((n) => flag(n)),
-    ...["--filesfirst", "-i", "-A", "-S", "-n", "-C", "-X", "-J", "--nolinks", "--fflinks"].map((n) => flag(n)),
+    ...["--help", "--version", "-a", "-d", "-f", "-x", "--gitignore", "--ignore-case", "--matchdirs"].map(
+      (n) => flag(n),
+    ),
+    ...["--metafirst", "--prune", "--info", "--noreport", "-q", "-N", "-Q", "-p", "-u", "-g", "-s", "-h"].map(
+      (n) => flag(n),
+    ),
+    ...["--si", "--du", "-D", "-F", "--inodes", "--device", "-v", "-t", "-c", "-U", "-r", "--dirsfirst"].map(
+      (n) => flag(n),
+    ),
+    ...["--filesfirst", "-i", "-A", "-S", "-n", "-C", "-X", "-J", "--nolinks", "--fflinks"].map((n) =>
+      flag(n),
+    ),
     flag("-l", "follow"),
     flag("-R", "rerun"),
     flag("--fromfile", "fromfile"),

@@ -6,8 +6,24 @@ import { flag, opt } from "../spec.ts";
 export const tsc = runner({
   names: ["tsc"],
   options: [
-    ...["--noEmit", "-b --build", "-w --watch", "--pretty", "--listFiles", "--listEmittedFiles", "--strict"].map((n) => flag(n)),
-    ...["--incremental", "--skipLibCheck", "--showConfig", "--extendedDiagnostics", "--diagnostics", "--init", "-v"].map((n) => flag(n)),
+    ...[
+      "--noEmit",
+      "-b --build",
+      "-w --watch",
+      "--pretty",
+      "--listFiles",
+      "--listEmittedFiles",
+      "--strict",
+    ].map((n) => flag(n)),
+    ...[
+      "--incremental",
+      "--skipLibCheck",
+      "--showConfig",
+      "--extendedDiagnostics",
+      "--diagnostics",
+      "--init",
+      "-v",
+    ].map((n) => flag(n)),
     opt("-p --project", "read"),
     opt("--outDir --declarationDir --tsBuildInfoFile", "write"),
     opt("-t --target -m --module --moduleResolution --lib --jsx --locale"),

@@ -6,7 +6,9 @@ export const uniq: ProgramGrammar = {
   names: ["uniq"],
   options: [
     ...GNU_COMMON,
-    ...["-c --count", "-d --repeated", "-D", "-i --ignore-case", "-u --unique", "-z --zero-terminated"].map((n) => flag(n)),
+    ...["-c --count", "-d --repeated", "-D", "-i --ignore-case", "-u --unique", "-z --zero-terminated"].map(
+      (n) => flag(n),
+    ),
     optional("--all-repeated", "string", ["none", "prepend", "separate"]),
     optional("--group", "string", ["prepend", "append", "separate", "both"]),
     opt("-f --skip-fields -s --skip-chars -w --check-chars", "number"),
@@ -16,7 +18,8 @@ export const uniq: ProgramGrammar = {
   operands: ["read", "write"],
   effect: "read",
   finish(p, out) {
-    if (p.operands.length > 2) return { word: p.operands[2]?.raw ?? "", reason: "uniq takes at most two operands" };
+    if (p.operands.length > 2)
+      return { word: p.operands[2]?.raw ?? "", reason: "uniq takes at most two operands" };
     if (out.paths.some((e) => e.access === "write")) raise(out, "write");
     return null;
   },

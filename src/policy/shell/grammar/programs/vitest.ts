@@ -5,9 +5,19 @@ import { flag, opt, optional } from "../spec.ts";
 export const vitest = runner({
   names: ["vitest"],
   options: [
-    ...["--run", "--watch -w", "--ui", "--silent", "--passWithNoTests", "--no-file-parallelism", "--bail"].map((n) => flag(n)),
+    ...[
+      "--run",
+      "--watch -w",
+      "--ui",
+      "--silent",
+      "--passWithNoTests",
+      "--no-file-parallelism",
+      "--bail",
+    ].map((n) => flag(n)),
     ...["-u --update", "--allowOnly", "--globals", "--no-color", "-v"].map((n) => flag(n)),
-    optional("--coverage --reporter --project --pool --dir --root -r -t --testNamePattern --environment --shard"),
+    optional(
+      "--coverage --reporter --project --pool --dir --root -r -t --testNamePattern --environment --shard",
+    ),
     opt("-c --config", "exec"),
     opt("--outputFile", "write"),
   ],
@@ -19,8 +29,24 @@ export const vitest = runner({
 export const jest = runner({
   names: ["jest"],
   options: [
-    ...["--watch", "--watchAll", "--ci", "--coverage", "--runInBand -i", "--silent", "--verbose", "-u --updateSnapshot"].map((n) => flag(n)),
-    ...["--passWithNoTests", "--detectOpenHandles", "--bail", "--onlyChanged -o", "--listTests", "--no-cache"].map((n) => flag(n)),
+    ...[
+      "--watch",
+      "--watchAll",
+      "--ci",
+      "--coverage",
+      "--runInBand -i",
+      "--silent",
+      "--verbose",
+      "-u --updateSnapshot",
+    ].map((n) => flag(n)),
+    ...[
+      "--passWithNoTests",
+      "--detectOpenHandles",
+      "--bail",
+      "--onlyChanged -o",
+      "--listTests",
+      "--no-cache",
+    ].map((n) => flag(n)),
     opt("-c --config", "exec"),
     opt("-t --testNamePattern --testPathPattern --maxWorkers -w --selectProjects --reporters --testTimeout"),
     opt("--outputFile", "write"),
