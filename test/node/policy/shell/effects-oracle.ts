@@ -294,6 +294,15 @@ export function trace(
   return { accesses, execs, status: run.status };
 }
 
+/** A glob effect (`sed*`, sed's temporary file) as a regular expression over one path. */
+function globRegex(glob: string): RegExp {
+  const body = glob
+    .replace(/[.+^${}()|\\]/g, "\\$&")
+    .replace(/\*/g, "[^/]*")
+    .replace(/\?/g, "[^/]");
+  return new RegExp(`^${body}$`);
+}
+
 const under = (path: string, dir: string) => dir === "." || path === dir || path.startsWith(`${dir}/`);
 
 /** What the judge reported as touched, as sandbox-relative paths. */
@@ -310,8 +319,8 @@ function reported(command: string): { units: ExecUnit[]; covers: (a: Access) => 
       if (e.access === "walk" && !a.write && under(a.path, p) && deep && (a.directory || e.contents))
         return true;
       if (e.access === "list" && a.directory && (a.path === p || dirname(a.path) === p)) return true;
-      if (a.write && e.access === "write" && (a.path === p || (e.below === true && under(a.path, p))))
-        return true;
+      const same = e.arg.glob ? globRegex(p).test(a.path) : a.path === p;
+      if (a.write && e.access === "write" && (same || (e.below === true && under(a.path, p)))) return true;
       if (!a.write && (e.access === "read" || e.access === "exec") && a.path === p) return true;
       if (!a.write && e.access === "list" && a.path === p) return true;
     }
