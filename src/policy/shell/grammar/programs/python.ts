@@ -12,7 +12,8 @@ export const python = runner({
     ),
     opt("-W -X"),
     opt("-c", "pattern", { mode: "inline" }),
-    opt("-m", "string", { mode: "module" }),
+    // `-m MODULE ARGS…` ends python's options: the module runs as a command of its own (`python3 -m pytest -q`).
+    { names: ["-m"], command: [], mode: "module" },
     flag("--check-hash-based-pycs"),
   ],
   permute: false,
