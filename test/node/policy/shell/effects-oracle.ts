@@ -4,7 +4,7 @@
 // unreported), and every program it executed must be a judged unit. Shared by the CI slice
 // (effects-oracle.test.ts) and the full run (bench/policy/effects-oracle.mjs).
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { analyzeShell } from "../../../../src/policy/shell/analysis.ts";
@@ -47,6 +47,7 @@ const RUNNABLE: Readonly<Record<string, string>> = {
   printf: "printf",
   which: "which",
   base64: "base64",
+  find: "find",
   od: "od",
   strings: "strings",
 };
@@ -113,6 +114,15 @@ const OPERANDS: Readonly<Record<string, readonly (readonly string[])[]>> = {
   du: [[], ["dir"]],
   tree: [[], ["dir"]],
   cut: [["-c1", "notes.txt"]],
+  find: [
+    ["dir", "-name", "a.txt"],
+    [".", "-type", "f"],
+    ["dir", "-newer", "f.txt", "-print"],
+    ["-L", "dir", "-maxdepth", "1"],
+    ["dir", "other", "-iname", "A*", "-o", "-size", "-1k"],
+    ["dir", "-fprint", "out.txt"],
+    [],
+  ],
 };
 
 function valueFor(o: OptionSpec): string {
@@ -288,10 +298,18 @@ export function trace(
       syscall,
       path: relative(sandbox, abs) || ".",
       write,
-      directory: /O_DIRECTORY/.test(args),
+      directory: /O_DIRECTORY/.test(args) || isDirectory(abs),
     });
   }
   return { accesses, execs, status: run.status };
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** A glob effect (`sed*`, sed's temporary file) as a regular expression over one path. */
@@ -312,6 +330,8 @@ function reported(command: string): { units: ExecUnit[]; covers: (a: Access) => 
   const effects = execs.flatMap((u) => u.effects?.paths ?? []);
   const norm = (v: string | null) => (v === null ? null : relative(".", v) || ".");
   const covers = (a: Access): boolean => {
+    // The working directory itself (find opens it to come back to it): a handle, not contents.
+    if (a.directory && !a.write && a.path === ".") return true;
     for (const e of effects) {
       const p = norm(e.arg.value);
       if (p === null) return true; // a path only known at run time is judged as anything
