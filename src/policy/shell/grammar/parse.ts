@@ -184,7 +184,7 @@ export function parseWords(
       failure = notUnderstood(a, "it is only known at run time, so it could be any option");
       break;
     }
-    if (a.glob && STARTS_LIKE_OPTION.test(v)) {
+    if (a.glob && STARTS_LIKE_OPTION.test(v) && g.dynamicWords !== true) {
       failure = notUnderstood(a, "the glob may expand to a file named like an option");
       break;
     }
