@@ -26,7 +26,7 @@ const misses = [];
 let notUnderstood = 0;
 const byProgram = {};
 for (const command of corpus) {
-  const sandbox = oracle.makeSandbox();
+  const sandbox = oracle.makeSandbox(command);
   try {
     const r = oracle.check(command, sandbox);
     const program = command.split(" ")[0];

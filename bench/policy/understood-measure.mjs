@@ -30,11 +30,17 @@ async function measure(dir) {
   const rows = commands.map((c) => {
     const units = analyzeShell(c).units;
     const notUnderstood = units.find((u) => u.kind === "exec" && u.notUnderstood !== undefined);
-    return { command: c, allowed: judge(READ_ONLY, c).action === "allow", notUnderstood: notUnderstood?.notUnderstood ?? null };
+    return {
+      command: c,
+      allowed: judge(READ_ONLY, c).action === "allow",
+      notUnderstood: notUnderstood?.notUnderstood ?? null,
+    };
   });
   return {
     allowed: rows.filter((r) => r.allowed).length,
-    notUnderstood: rows.filter((r) => r.notUnderstood !== null).map((r) => ({ command: r.command, ...r.notUnderstood })),
+    notUnderstood: rows
+      .filter((r) => r.notUnderstood !== null)
+      .map((r) => ({ command: r.command, ...r.notUnderstood })),
     newlyAsked: rows.filter((r) => !r.allowed).map((r) => r.command),
   };
 }
@@ -44,8 +50,16 @@ const before = base === undefined ? null : await measure(base);
 const result = {
   date: new Date().toISOString(),
   commands: commands.length,
-  before: before === null ? null : { allowedByReadOnly: before.allowed, notUnderstood: 0, asked: before.newlyAsked },
-  after: { allowedByReadOnly: after.allowed, notUnderstood: after.notUnderstood.length, notUnderstoodCommands: after.notUnderstood, asked: after.newlyAsked },
+  before:
+    before === null
+      ? null
+      : { allowedByReadOnly: before.allowed, notUnderstood: 0, asked: before.newlyAsked },
+  after: {
+    allowedByReadOnly: after.allowed,
+    notUnderstood: after.notUnderstood.length,
+    notUnderstoodCommands: after.notUnderstood,
+    asked: after.newlyAsked,
+  },
 };
 writeFileSync(join(here, "understood-measure.json"), `${JSON.stringify(result, null, 2)}\n`);
 console.log(

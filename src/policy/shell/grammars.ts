@@ -22,7 +22,6 @@ function empty(): GrammarJudgement {
   return { effect: "read", reads: [], writes: [], concerns: [], inner: [], dynamic: null };
 }
 
-
 const TAR_VALUES = new Set([
   ...["-b", "--blocking-factor", "-H", "--format", "-K", "--starting-file", "-L", "--tape-length"],
   ...["-N", "--newer", "--after-date", "-V", "--label", "--owner", "--group", "--mode", "--mtime"],

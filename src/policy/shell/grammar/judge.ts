@@ -23,6 +23,7 @@ function toUnits(paths: readonly PathEffect[]): Pick<GrammarJudgement, "reads" |
   const reads: GrammarJudgement["reads"] = [];
   const writes: GrammarJudgement["writes"] = [];
   for (const e of paths) {
+    if (e.repository === true) continue;
     if (e.access === "read") reads.push({ arg: e.arg, recursive: false });
     else if (e.access === "write") writes.push({ arg: e.arg, recursive: e.below === true });
     // A walk of git's tree (a pathspec) is the resolver's to expand against the index; on the disk

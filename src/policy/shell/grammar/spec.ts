@@ -112,6 +112,11 @@ export interface PathEffect {
   depth?: number;
   /** For a write: everything below the path too (find -delete). */
   below?: true;
+  /**
+   * git's own repository files (objects, refs, config, the index; `.git` as written, but where it
+   * is, is git's repository discovery from the directory the unit runs in): the resolver's to find.
+   */
+  repository?: true;
   /** A git pathspec: matched against the index and history, not (only) the disk. */
   pathspec?: true;
 }

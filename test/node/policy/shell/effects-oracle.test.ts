@@ -18,7 +18,7 @@ describe.skipIf(!straceAvailable())("file-effects oracle (a CI slice)", () => {
   it(`${SLICE.length} commands touch only files the judge reported`, () => {
     const failures: string[] = [];
     for (const command of SLICE) {
-      const sandbox = makeSandbox();
+      const sandbox = makeSandbox(command);
       try {
         const r = check(command, sandbox);
         if (r.unreported.length > 0 || r.unjudgedExecs.length > 0) failures.push(JSON.stringify(r));

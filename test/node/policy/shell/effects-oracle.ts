@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { analyzeShell } from "../../../../src/policy/shell/analysis.ts";
 import { PROGRAM_GRAMMARS } from "../../../../src/policy/shell/grammar/index.ts";
+import { GIT_SUBCOMMANDS } from "../../../../src/policy/shell/grammar/programs/git.ts";
 import type { OptionSpec, ProgramGrammar } from "../../../../src/policy/shell/grammar/spec.ts";
 import type { ExecUnit } from "../../../../src/policy/shell/units.ts";
 
@@ -63,7 +64,24 @@ const REFUSING = new Set([
   "rerun",
   "base",
   "list-of-files",
+  "no-index",
 ]);
+/** git subcommands run in a sandbox that is a repository, with operands that make sense to each. */
+const GIT_OPERANDS: Readonly<Record<string, readonly (readonly string[])[]>> = {
+  log: [[], ["--", "f.txt"], ["HEAD", "--", "dir"]],
+  show: [[], ["HEAD:notes.txt"]],
+  diff: [[], ["f.txt"], ["HEAD", "--", "dir"]],
+  blame: [["f.txt"]],
+  status: [[], ["dir"]],
+  "ls-files": [[], ["dir"]],
+  "ls-tree": [["HEAD"], ["-r", "HEAD", "dir"]],
+  grep: [["KEY"], ["KEY", "--", "dir"]],
+  "rev-parse": [["HEAD"]],
+  branch: [[]],
+  shortlog: [["HEAD"]],
+  describe: [["--always"]],
+  "cat-file": [["-p", "HEAD:notes.txt"]],
+};
 
 /** The sandbox's files; `.env` is there so a read of it would show. */
 const FILES: Readonly<Record<string, string>> = {
@@ -191,6 +209,16 @@ export function generateCorpus(size: number, seed = 1): string[] {
       for (const name of o.names)
         if (name.startsWith("-")) add([bin, ...spell(o, name), ...(operandSets[0] ?? [])]);
   }
+  for (const [name, operandSets] of Object.entries(GIT_OPERANDS)) {
+    const sub = GIT_SUBCOMMANDS[name];
+    if (sub === undefined) continue;
+    for (const ops of operandSets) add(["git", name, ...ops]);
+    const options = sub.options.filter(
+      (o) => (o.mode === undefined || !REFUSING.has(o.mode)) && o.kind !== "exec" && o.command === undefined,
+    );
+    for (const o of options.slice(0, 60))
+      add(["git", name, ...spell(o, o.names[0] as string), ...(operandSets[0] ?? [])]);
+  }
   const rnd = random(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
   for (let guard = 0; out.length < size && guard < size * 20; guard++) {
@@ -208,11 +236,19 @@ export function generateCorpus(size: number, seed = 1): string[] {
   return out;
 }
 
-export function makeSandbox(): string {
+/** A sandbox with the files; for a git command, also a repository with one commit and a change. */
+export function makeSandbox(command = ""): string {
   const dir = mkdtempSync(join(tmpdir(), "airlock-effects-"));
   for (const [name, text] of Object.entries(FILES)) {
     mkdirSync(dirname(join(dir, name)), { recursive: true });
     writeFileSync(join(dir, name), text);
+  }
+  if (command.startsWith("git ")) {
+    const git = "git -c user.email=a@b -c user.name=a";
+    spawnSync("bash", ["-c", `git init -q . && git add -A && ${git} commit -qm x && echo more >> f.txt`], {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: dir, GIT_CONFIG_NOSYSTEM: "1" },
+    });
   }
   return dir;
 }
@@ -253,7 +289,12 @@ export function trace(
       input: "",
       timeout: 10_000,
       encoding: "utf8",
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: sandbox, LC_ALL: "C" },
+      env: {
+        PATH: process.env.PATH ?? "/usr/bin:/bin",
+        HOME: sandbox,
+        LC_ALL: "C",
+        GIT_CONFIG_NOSYSTEM: "1",
+      },
     },
   );
   const text = readFileSync(log, "utf8");

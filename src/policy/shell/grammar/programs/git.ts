@@ -188,6 +188,7 @@ export function judgeGitGrammar(argv: readonly Arg[]): Understanding {
   }
   const subArg = argv[i];
   if (subArg === undefined) return { understood: true, effects: out };
+
   if (subArg.value === null) return refuse(out, subArg.raw, "the git subcommand is only known at run time");
   const second = argv[i + 1]?.value;
   const name = TWO_WORDS.has(`${subArg.value} ${second}`) ? `${subArg.value} ${second}` : subArg.value;
@@ -205,7 +206,35 @@ export function judgeGitGrammar(argv: readonly Arg[]): Understanding {
   if (failure !== null) return refuse(out, failure.word, failure.reason);
   const why = place(name, s, parsed, out, mode);
   if (why !== null) return refuse(out, why.word, why.reason);
+  // Forms that compare the work tree with the index read the files' contents (and refresh the index).
+  const refreshes =
+    name === "status" ||
+    parsed.has("--dirty") ||
+    parsed.has("--broken") ||
+    (name === "ls-files" && (parsed.has("-m") || parsed.has("--eol")));
+  repository(out, name, refreshes);
   return { understood: true, effects: out };
+}
+
+const GIT_DIR: Arg = Object.freeze({ value: ".git", raw: "<repository>", glob: false, tilde: false });
+
+/**
+ * Every subcommand reads its repository (HEAD, refs, objects, config, info/exclude); those that
+ * look at the work tree refresh the index (`git status` writes `.git/index` unless
+ * --no-optional-locks).
+ */
+function repository(out: Effects, name: string, refreshes: boolean): void {
+  out.paths.push(pathEffect("walk", GIT_DIR, { contents: true, follow: "none", repository: true }));
+  if (
+    refreshes ||
+    ["diff", "diff-files", "diff-index", "blame", "annotate", "grep", "stash show"].includes(name)
+  )
+    out.paths.push(
+      pathEffect("write", { ...GIT_DIR, value: ".git/index*", glob: true }, { repository: true }),
+    );
+  // Refreshing the index hashes every tracked file whose stat information cannot tell (racy git),
+  // whatever the pathspec: the whole work tree's contents, as git's index has it.
+  if (refreshes) out.paths.push(pathEffect("walk", DOT, { contents: true, follow: "none", pathspec: true }));
 }
 
 /** Forms of listing subcommands that would write instead (`git branch NAME`, `git tag NAME`). */
@@ -305,7 +334,12 @@ function place(
     if (spec.kind === "exclude") continue;
     placed.push(spec.arg);
   }
-  for (const a of placed) out.paths.push(pathEffect(access, a, { pathspec: true }));
+  // A pathspec names a path and everything below it that matches: the path is what rules judge,
+  // the walk below it is the resolver's (against the index and history).
+  for (const a of placed) {
+    out.paths.push(pathEffect(access, a, { pathspec: true }));
+    out.paths.push(pathEffect("walk", a, { contents: s.content, follow: "none", pathspec: true }));
+  }
   // No path (or only exclusions): the whole tree as git has it.
   if (placed.length === 0)
     out.paths.push(pathEffect("walk", DOT, { contents: s.content, pathspec: true, follow: "none" }));
