@@ -23,9 +23,11 @@ function bracket(glob: string, at: number): { token: Token; end: number } | null
     if (glob[i + 1] === "-" && glob[i + 2] !== undefined && glob[i + 2] !== "]") {
       ranges.push([c, glob[i + 2] as string]);
       i += 3;
-    } else if (c === "[" && glob[i + 1] === ":") {
-      // A character class such as [:alpha:]: any character may be in it.
-      const close = glob.indexOf(":]", i + 2);
+    } else if (c === "[" && (glob[i + 1] === ":" || glob[i + 1] === "=" || glob[i + 1] === ".")) {
+      // A character class ([:alpha:]), an equivalence class ([=e=], which matches é too) or a
+      // collating symbol ([.x.]): any character may be in it.
+      const kind = glob[i + 1] as string;
+      const close = glob.indexOf(`${kind}]`, i + 2);
       if (close === -1) return null;
       ranges.push(["\u0000", "\uffff"]);
       i = close + 2;

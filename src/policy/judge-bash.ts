@@ -113,7 +113,15 @@ function judgeExec(
   let v = evaluateSubject(policy, ctx, unit.argv[0] ?? "");
   if (v.action === "ask" && unit.via !== undefined) v = viaWrapper(policy, base, ctx, unit, unit.via) ?? v;
   if (unit.dynamic !== null) v = atLeastAsk(v, unit.dynamic);
-  return applyConcerns(v, unit.concerns);
+  v = applyConcerns(v, unit.concerns);
+  if (unit.notUnderstood !== undefined) v = atLeastAsk(v, notUnderstood(unit));
+  return v;
+}
+
+/** One line naming the word a grammar could not place, and why. */
+function notUnderstood(unit: ExecUnit): string {
+  const n = unit.notUnderstood as { word: string; reason: string };
+  return `\`${n.word}\` is not understood (${n.reason})`;
 }
 
 /**
@@ -209,6 +217,7 @@ export function needsPerson(unit: ShellUnit, callCwd: string, home: string | nul
   if (unit.kind === "unparsable") return `cannot parse \`${redactedText(unit)}\`: ${unit.reason}`;
   if (unit.kind === "exec") {
     if (unit.dynamic !== null) return unit.dynamic;
+    if (unit.notUnderstood !== undefined) return notUnderstood(unit);
     return unit.concerns[0]?.reason ?? null;
   }
   const facts = pathFacts(unit, callCwd, home);

@@ -13,6 +13,9 @@ import {
 import { type CwdSet, changeDir, moveTo, single } from "./cwd.ts";
 import { dangerousVariable } from "./env-vars.ts";
 import { FILE_PROGRAMS } from "./file-programs.ts";
+import { grammarFor } from "./grammar/index.ts";
+import { placedByShell } from "./grammar/judge.ts";
+import type { NotUnderstood } from "./grammar/spec.ts";
 import { GRAMMARS } from "./grammars.ts";
 import { INTERPRETERS, sshSession } from "./interpreters.ts";
 import { lookup } from "./lookup.ts";
@@ -75,7 +78,11 @@ const KNOWN: ReadonlySet<string> = new Set([
 const VERSIONED = /^(python|pypy|ruby|perl|php|lua|node)[0-9.]+$/;
 
 function known(name: string): boolean {
-  return KNOWN.has(name) || VERSIONED.test(name);
+  return KNOWN.has(name) || VERSIONED.test(name) || grammarFor(name) !== undefined;
+}
+
+function noGrammar(head: Arg, name: string): NotUnderstood {
+  return { word: head.raw, reason: `${name} has no grammar here, so its options and operands are not known` };
 }
 
 export function copyShell(shell: Shell): Shell {
@@ -231,8 +238,13 @@ function trapCommand(argv: readonly Arg[]): Arg | undefined {
 }
 
 function moveDir(name: string, argv: readonly Arg[], shell: Shell): void {
-  const operands = argv.slice(1).filter((a) => !/^-[LPe@]+$/.test(a.value ?? "x"));
-  const physical = argv.some((a) => /^-[LPe@]*P/.test(a.value ?? ""));
+  // Options come first; `--` ends them and is not a directory (`cd --` goes home).
+  let k = 1;
+  let physical = false;
+  for (; k < argv.length && /^-[LPe@]+$/.test(argv[k]?.value ?? "x"); k++)
+    if ((argv[k]?.value ?? "").includes("P")) physical = true;
+  if (argv[k]?.value === "--") k++;
+  const operands = argv.slice(k);
   const first = operands[0];
   if (name === "cd") shell.cwd = changeDir(shell.cwd, first ?? null, physical);
   else if (name === "pushd") {
@@ -302,10 +314,14 @@ export function simpleCommand(input: CommandInput, run: Run): void {
       concerns: baseConcerns,
     };
     const unknown = execUnit(argv, fields);
+    unknown.notUnderstood = noGrammar(head, name);
     if (run.via !== undefined) unknown.via = run.via;
     run.push(unknown);
     if (head.value.includes("/"))
-      run.push(execUnit([{ ...head, value: name, raw: name }, ...argv.slice(1)], fields));
+      run.push({
+        ...execUnit([{ ...head, value: name, raw: name }, ...argv.slice(1)], fields),
+        notUnderstood: unknown.notUnderstood,
+      });
     return;
   }
   const wrapper = wrapperOf(argv);
@@ -356,12 +372,21 @@ export function simpleCommand(input: CommandInput, run: Run): void {
 
   const cwd = shell.cwd;
   const exec = execUnit(argv, { prefixes, cwd, dynamic, effect, concerns });
+  // Understood: its grammar placed every word, or the shell analysis itself places them (builtins,
+  // wrappers and shells, whose inner commands are units of their own).
+  const placed = wrapper !== null || SHELLS.has(name) || placedByShell(name);
+  const notUnderstood =
+    judged.understood !== undefined ? judged.understood : placed ? null : noGrammar(head, name);
+  if (notUnderstood !== null) exec.notUnderstood = notUnderstood;
+  if (judged.effects !== undefined) exec.effects = judged.effects;
   if (run.via !== undefined) exec.via = run.via;
   run.push(exec);
   if (head.value.includes("/")) {
     // /bin/rm must meet the rules written for rm; the full path is judged as well.
     const short = [{ ...head, value: name, raw: name }, ...argv.slice(1)];
-    run.push({ ...execUnit(short, { prefixes, cwd, dynamic, effect, concerns }) });
+    const again = execUnit(short, { prefixes, cwd, dynamic, effect, concerns });
+    if (notUnderstood !== null) again.notUnderstood = notUnderstood;
+    run.push(again);
   }
 
   // Files it reads and writes, in every directory it may run in (git -C moves it).

@@ -30,6 +30,8 @@ function target(base: string, word: WordValue | null, physical: boolean): string
   if (word === null) return "~";
   const v = word.value;
   if (v === null || v === "" || v === "-") return null;
+  // A glob bash expands to whatever directory matches (`cd .s*` may be `.ssh`).
+  if (word.glob) return null;
   if (physical && v.split("/").includes("..")) return null;
   if (word.tilde) {
     const slash = v.indexOf("/");

@@ -65,11 +65,6 @@ const v = (names: string, role: ValueRole = ""): Record<string, ValueRole> =>
   Object.fromEntries(names.split(" ").map((n) => [n, role]));
 
 const CAT: FileProgram = { operands: "read", effect: "read" };
-const HEAD: FileProgram = {
-  operands: "read",
-  values: v("-n -c --lines --bytes -s --sleep-interval --pid --max-unchanged-stats"),
-  effect: "read",
-};
 const GREP: FileProgram = {
   operands: "pattern,read",
   values: {
@@ -96,12 +91,6 @@ const RG: FileProgram = {
   defaultOperand: ".",
   effect: "read",
 };
-const SED: FileProgram = {
-  operands: "pattern,read",
-  values: { ...v("-e --expression -l --line-length"), ...v("-f --file", "read") },
-  patternOptions: ["-e", "--expression", "-f", "--file"],
-  effect: "read",
-};
 const JQ: FileProgram = {
   operands: "pattern,read",
   values: { ...v("--indent -L --arg --argjson --slurpfile --rawfile"), ...v("-f --from-file", "read") },
@@ -116,19 +105,6 @@ const GZIP: FileProgram = {
 };
 const ZCAT: FileProgram = { operands: "read", effect: "read" };
 const SUM: FileProgram = { operands: "read", listsFiles: ["-c", "--check"], effect: "read" };
-const LS: FileProgram = {
-  operands: "list",
-  values: v("-I -w -T --hide --ignore --width --tabsize --format --sort --time --block-size --time-style"),
-  defaultOperand: ".",
-  effect: "read",
-};
-const COPY: FileProgram = {
-  operands: "read,write-last",
-  values: v("-S --suffix -t --target-directory"),
-  recursive: ["-r", "-R", "-a", "--recursive", "--archive"],
-  targetDir: ["-t", "--target-directory"],
-  effect: "write",
-};
 const REMOTE_COPY: FileProgram = {
   operands: "read,write-last",
   values: {
@@ -145,11 +121,8 @@ const NONE: FileProgram = { operands: "none", effect: "read" };
 
 export const FILE_PROGRAMS: Readonly<Record<string, FileProgram>> = {
   // Read their file operands.
-  cat: CAT,
   tac: { operands: "read", values: v("-s --separator"), effect: "read" },
   nl: { operands: "read", values: v("-b -d -f -h -i -l -n -s -v -w"), effect: "read" },
-  head: HEAD,
-  tail: HEAD,
   less: CAT,
   more: CAT,
   most: CAT,
@@ -159,12 +132,6 @@ export const FILE_PROGRAMS: Readonly<Record<string, FileProgram>> = {
     effect: "read",
   },
   batcat: { operands: "read", values: v("-l --language -H -r --line-range --style --theme"), effect: "read" },
-  wc: { operands: "read", values: v("--files0-from", "read"), effect: "read" },
-  cut: {
-    operands: "read",
-    values: v("-b -c -d -f --bytes --characters --delimiter --fields"),
-    effect: "read",
-  },
   paste: { operands: "read", values: v("-d --delimiters"), effect: "read" },
   join: { operands: "read", values: v("-a -e -o -t -v -1 -2 -j"), effect: "read" },
   comm: { operands: "read", values: v("--output-delimiter"), effect: "read" },
@@ -180,35 +147,8 @@ export const FILE_PROGRAMS: Readonly<Record<string, FileProgram>> = {
     values: { ...v("-n --head-count -i --input-range"), ...v("--random-source", "read") },
     effect: "read",
   },
-  sort: {
-    operands: "read",
-    values: {
-      ...v("-k --key -t --field-separator -S --buffer-size --parallel --batch-size"),
-      ...v("--files0-from --random-source", "read"),
-    },
-    effect: "read",
-  },
-  uniq: {
-    operands: "in,out",
-    values: v("-f -s -w --skip-fields --skip-chars --check-chars"),
-    effect: "read",
-  },
-  od: {
-    operands: "read",
-    values: v("-A -j -N -S -t -w --address-radix --skip-bytes --read-bytes --strings --format"),
-    effect: "read",
-  },
-  xxd: {
-    operands: "in,out",
-    values: v("-c -cols -g -groupsize -l -len -o -offset -s -seek -n -name"),
-    effect: "read",
-  },
   hexdump: { operands: "read", values: { ...v("-e -n -s"), ...v("-f", "read") }, effect: "read" },
   hd: { operands: "read", values: { ...v("-e -n -s"), ...v("-f", "read") }, effect: "read" },
-  strings: { operands: "read", values: v("-n -t -e -T --bytes --radix --encoding --target"), effect: "read" },
-  base64: { operands: "read", values: v("-w --wrap"), effect: "read" },
-  base32: { operands: "read", values: v("-w --wrap"), effect: "read" },
-  basenc: { operands: "read", values: v("-w --wrap"), effect: "read" },
   md5sum: SUM,
   sha1sum: SUM,
   sha224sum: SUM,
@@ -219,23 +159,6 @@ export const FILE_PROGRAMS: Readonly<Record<string, FileProgram>> = {
   cksum: SUM,
   sum: SUM,
   shasum: { ...SUM, values: v("-a --algorithm") },
-  file: {
-    operands: "read",
-    values: {
-      ...v("-F -e -P --separator --exclude --parameter"),
-      ...v("-f --files-from -m --magic-file", "read"),
-    },
-    effect: "read",
-  },
-  diff: {
-    operands: "read",
-    values: {
-      ...v("-x --exclude -I --ignore-matching-lines -L --label -C -U -W --width --tabsize -F -D --ifdef"),
-      ...v("--from-file --to-file -X --exclude-from", "read"),
-    },
-    recursive: ["-r", "--recursive"],
-    effect: "read",
-  },
   sdiff: { operands: "read", values: { ...v("-w -I") }, effect: "read" },
   diff3: { operands: "read", values: v("-L --label"), effect: "read" },
   cmp: { operands: "read", values: v("-i -n --ignore-initial --bytes"), effect: "read" },
@@ -244,19 +167,13 @@ export const FILE_PROGRAMS: Readonly<Record<string, FileProgram>> = {
     values: { ...v("-f -t --from-code --to-code") },
     effect: "read",
   },
-  grep: GREP,
-  egrep: GREP,
-  fgrep: GREP,
   zgrep: GREP,
-  rg: RG,
   ag: {
     ...RG,
     values: { ...v("-A -B -C -G -g -m --ignore --ignore-dir --depth"), ...v("-p --path-to-ignore", "read") },
   },
   ack: { ...RG, values: v("-A -B -C -m --type-set --ignore-dir --ignore-file -g") },
   ugrep: RG,
-  sed: SED,
-  jq: JQ,
   gojq: JQ,
   yq: JQ,
   look: { operands: "pattern,read", values: v("-t --terminate"), effect: "read" },
@@ -271,39 +188,8 @@ export const FILE_PROGRAMS: Readonly<Record<string, FileProgram>> = {
   source: { operands: "read-first", effect: "read" },
   ".": { operands: "read-first", effect: "read" },
   // List or stat the paths they are given.
-  ls: LS,
-  dir: LS,
-  vdir: LS,
-  stat: { operands: "list", values: v("-c --format --printf"), effect: "read" },
-  du: {
-    operands: "list",
-    values: {
-      ...v("-d -B -t --max-depth --block-size --threshold --exclude --time-style"),
-      ...v("-X --exclude-from --files0-from", "read"),
-    },
-    defaultOperand: ".",
-    effect: "read",
-  },
-  tree: {
-    operands: "list",
-    values: {
-      ...v("-L -P -I --filelimit --timefmt -H -T --charset --sort"),
-      ...v("--gitfile --infofile", "read"),
-    },
-    defaultOperand: ".",
-    effect: "read",
-  },
-  realpath: { operands: "list", values: v("--relative-to --relative-base"), effect: "read" },
-  readlink: { operands: "list", effect: "read" },
   // Write, change or remove their file operands.
-  touch: {
-    operands: "write",
-    values: { ...v("-d -t --date"), ...v("-r --reference", "read") },
-    effect: "write",
-  },
-  mkdir: { operands: "write", values: v("-m --mode --context"), effect: "write" },
   rmdir: { operands: "write", effect: "destroy" },
-  rm: { operands: "write", recursive: ["-r", "-R", "--recursive"], effect: "destroy" },
   unlink: { operands: "write", effect: "destroy" },
   shred: {
     operands: "write",
@@ -335,8 +221,6 @@ export const FILE_PROGRAMS: Readonly<Record<string, FileProgram>> = {
   },
   mkfifo: { operands: "write", values: v("-m --mode"), effect: "write" },
   tee: { operands: "write", effect: "write" },
-  cp: COPY,
-  mv: { ...COPY, operands: "move", recursive: [] },
   ln: {
     operands: "write-last",
     values: v("-S --suffix -t --target-directory"),
@@ -380,15 +264,7 @@ export const FILE_PROGRAMS: Readonly<Record<string, FileProgram>> = {
     effect: "write",
   },
   unzip: { operands: "read-first", values: v("-P -x -d"), targetDir: ["-d"], effect: "write" },
-  date: {
-    operands: "none",
-    values: { ...v("-d --date -I --iso-8601 --rfc-3339 -s --set"), ...v("-f --file -r --reference", "read") },
-    effect: "read",
-  },
-  hostname: NONE,
   // Arguments are never files.
-  echo: NONE,
-  printf: NONE,
   true: NONE,
   false: NONE,
   ":": NONE,
@@ -397,16 +273,7 @@ export const FILE_PROGRAMS: Readonly<Record<string, FileProgram>> = {
   "[[": NONE,
   "((": NONE,
   expr: NONE,
-  seq: NONE,
-  sleep: NONE,
-  basename: NONE,
-  dirname: NONE,
   pwd: NONE,
-  whoami: NONE,
-  id: NONE,
-  uname: NONE,
-  nproc: NONE,
-  arch: NONE,
   tty: NONE,
   locale: NONE,
   groups: NONE,
@@ -414,14 +281,11 @@ export const FILE_PROGRAMS: Readonly<Record<string, FileProgram>> = {
   users: NONE,
   who: NONE,
   uptime: NONE,
-  printenv: NONE,
   type: NONE,
-  which: NONE,
   getconf: NONE,
   numfmt: NONE,
   factor: NONE,
   yes: NONE,
-  tr: NONE,
   ps: NONE,
   free: NONE,
   df: NONE,

@@ -488,6 +488,6 @@ const REVISION = new RegExp(`^${REV}(?:\\.{2,3}${REV})?$`);
  * argument" error), and no such name is a secret, so it is not judged as a file read. Branch
  * names (`main`) are ordinary file names too and stay reads.
  */
-function isRevision(v: string): boolean {
+export function isRevision(v: string): boolean {
   return REVISION.test(v) && !isDenylistedPath(v);
 }

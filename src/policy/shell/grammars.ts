@@ -1,6 +1,6 @@
-// Programs whose arguments follow a grammar of their own rather than options and operands:
-// find and fd (paths, then an expression that can run commands or delete), tar (a mode letter,
-// an archive, members, options that run programs) and dd (key=value pairs).
+// Programs whose arguments follow a grammar of their own rather than options and operands, not
+// yet moved to grammar/programs: tar's reads and writes (used by grammar/programs/tar.ts, which
+// decides what is understood), bsdtar, and dd (key=value pairs).
 import type { Effect } from "./file-programs.ts";
 import { lookup } from "./lookup.ts";
 import type { Arg } from "./wrappers.ts";
@@ -20,116 +20,6 @@ const DOT: Arg = { value: ".", raw: ".", glob: false, tilde: false };
 
 function empty(): GrammarJudgement {
   return { effect: "read", reads: [], writes: [], concerns: [], inner: [], dynamic: null };
-}
-
-/** Words holding a placeholder the program fills with a file name are not static. */
-function placeholders(argv: Arg[], marks: RegExp): Arg[] {
-  return argv.map((a) => (a.value !== null && marks.test(a.value) ? { ...DYNAMIC_ARG, raw: a.raw } : a));
-}
-
-const FIND_VALUES = new Set([
-  ...["-name", "-iname", "-path", "-ipath", "-regex", "-iregex", "-wholename", "-iwholename", "-type"],
-  ...["-xtype", "-size", "-perm", "-user", "-group", "-uid", "-gid", "-mtime", "-mmin", "-atime", "-amin"],
-  ...["-ctime", "-cmin", "-inum", "-links", "-maxdepth", "-mindepth", "-lname", "-ilname", "-fstype"],
-  ...["-context", "-used", "-printf", "-regextype", "-D", "-newer", "-anewer", "-cnewer", "-samefile"],
-]);
-const FIND_EXEC = new Set(["-exec", "-execdir", "-ok", "-okdir"]);
-const FIND_WRITES: Readonly<Record<string, number>> = {
-  "-fprint": 1,
-  "-fprint0": 1,
-  "-fls": 1,
-  "-fprintf": 2,
-};
-
-export function judgeFind(argv: readonly Arg[]): GrammarJudgement {
-  const out = empty();
-  let i = 1;
-  while (i < argv.length && /^-[HLP]$|^-O\d$/.test(argv[i]?.value ?? "")) i++;
-  if (argv[i]?.value === "-D") i += 2;
-  const roots: Arg[] = [];
-  for (; i < argv.length; i++) {
-    const a = argv[i] as Arg;
-    if (a.value === null) {
-      out.dynamic = `find argument ${a.raw} is not static (it could be -exec or -delete)`;
-      return out;
-    }
-    if (/^[-(!,]/.test(a.value) && a.value !== "-") break;
-    roots.push(a);
-  }
-  if (roots.length === 0) roots.push(DOT);
-  for (const r of roots) out.reads.push({ arg: r, recursive: true, listing: true });
-  for (; i < argv.length; i++) {
-    const a = argv[i] as Arg;
-    const v = a.value;
-    if (v === null) {
-      out.dynamic = `find argument ${a.raw} is not static (it could be -exec or -delete)`;
-      return out;
-    }
-    if (FIND_EXEC.has(v)) {
-      let end = i + 1;
-      while (end < argv.length && argv[end]?.value !== ";" && argv[end]?.value !== "+") end++;
-      // find puts the file name wherever `{}` appears, even inside a word (`sh -c 'x {}'`).
-      out.inner.push(placeholders(argv.slice(i + 1, end), /\{\}/));
-      i = end;
-      continue;
-    }
-    if (v === "-delete") {
-      out.effect = "destroy";
-      for (const r of roots) out.writes.push({ arg: r, recursive: true });
-      continue;
-    }
-    const writes = lookup(FIND_WRITES, v);
-    if (writes !== undefined) {
-      out.writes.push({ arg: argv[i + 1] ?? DYNAMIC_ARG });
-      if (out.effect === "read") out.effect = "write";
-      i += writes;
-      continue;
-    }
-    if (v === "-files0-from") {
-      out.reads.push({ arg: argv[i + 1] ?? DYNAMIC_ARG, recursive: false });
-      out.reads.push({ arg: DYNAMIC_ARG, recursive: true, listing: true });
-      i++;
-      continue;
-    }
-    if (FIND_VALUES.has(v) || /^-newer[a-zA-Z]{2}$/.test(v)) i++;
-  }
-  return out;
-}
-
-const FD_VALUES = new Set([
-  ...["-e", "--extension", "-t", "--type", "-d", "--max-depth", "--min-depth", "--exact-depth", "-E"],
-  ...["--exclude", "-c", "--color", "-j", "--threads", "-S", "--size", "--changed-within"],
-  ...["--changed-before", "-o", "--owner", "--base-directory", "--path-separator", "--search-path"],
-  ...["--max-results", "--ignore-file", "--format", "--batch-size"],
-]);
-
-export function judgeFd(argv: readonly Arg[]): GrammarJudgement {
-  const out = empty();
-  const operands: Arg[] = [];
-  for (let i = 1; i < argv.length; i++) {
-    const a = argv[i] as Arg;
-    const v = a.value;
-    if (v === null) {
-      out.dynamic = `fd argument ${a.raw} is not static (it could be --exec)`;
-      return out;
-    }
-    if (v === "-x" || v === "--exec" || v === "-X" || v === "--exec-batch") {
-      let end = i + 1;
-      while (end < argv.length && argv[end]?.value !== ";") end++;
-      out.inner.push(placeholders(argv.slice(i + 1, end), /\{(\/|\/\/|\.|\/\.)?\}/));
-      i = end;
-      continue;
-    }
-    if (v.startsWith("-")) {
-      if (FD_VALUES.has(v)) i++;
-      continue;
-    }
-    operands.push(a);
-  }
-  const paths = operands.slice(1);
-  for (const p of paths.length > 0 ? paths : [DOT])
-    out.reads.push({ arg: p, recursive: true, listing: true });
-  return out;
 }
 
 const TAR_VALUES = new Set([
@@ -275,11 +165,6 @@ export function judgeDd(argv: readonly Arg[]): GrammarJudgement {
 }
 
 export const GRAMMARS: Readonly<Record<string, (argv: readonly Arg[]) => GrammarJudgement>> = {
-  find: judgeFind,
-  fd: judgeFd,
-  fdfind: judgeFd,
-  tar: judgeTar,
-  gtar: judgeTar,
   bsdtar: judgeTar,
   dd: judgeDd,
 };

@@ -8,11 +8,12 @@ import {
   type ValueRole,
 } from "./file-programs.ts";
 import { judgeGit } from "./git.ts";
+import { judgeByGrammar } from "./grammar/judge.ts";
+import type { Effects, NotUnderstood } from "./grammar/spec.ts";
 import { GRAMMARS } from "./grammars.ts";
 import { inlineCode, interactiveSession } from "./interpreters.ts";
 import { lookup } from "./lookup.ts";
 import { RISKY_OPERANDS, RISKY_OPTIONS, type RiskyOption } from "./risky-options.ts";
-import { type ScriptFinding, scanAwk, scanSed } from "./scripts.ts";
 import type { Concern, Effect } from "./units.ts";
 import type { Arg } from "./wrappers.ts";
 
@@ -31,13 +32,14 @@ export interface ProgramJudgement {
   /** Directories the program moves to before using its paths (`git -C dir`). */
   chdir: Arg[];
   dynamic: string | null;
+  /** For a program with a grammar: null when every word is placed, else the word that is not. */
+  understood?: NotUnderstood | null;
+  /** For a program with a grammar: its typed effects (grammar/spec.ts). */
+  effects?: Effects;
 }
 
 const UNKNOWN: Arg = { value: null, raw: "?", glob: false, tilde: false };
 const DOT: Arg = { value: ".", raw: ".", glob: false, tilde: false };
-
-const AWK = new Set(["awk", "gawk", "mawk", "nawk", "busybox-awk"]);
-const SED = new Set(["sed", "gsed"]);
 
 function use(arg: Arg, recursive = false): FileUse {
   return { arg, recursive };
@@ -124,24 +126,6 @@ function scan(
     }
   }
   return out;
-}
-
-function fromScript(findings: readonly ScriptFinding[] | null, program: string, out: ProgramJudgement): void {
-  if (findings === null) {
-    out.concerns.push({
-      mention: null,
-      reason: `the ${program} script cannot be read, so what it runs is not known`,
-    });
-    return;
-  }
-  for (const f of findings) {
-    if (f.risk === "exec")
-      out.concerns.push({ mention: null, reason: `the ${program} script runs commands: ${f.why}` });
-    else if (f.risk === "write") {
-      out.writes.push(use(f.file ? { value: f.file, raw: f.file, glob: false, tilde: false } : UNKNOWN));
-      raise(out, "write");
-    } else out.reads.push(use(f.file ? { value: f.file, raw: f.file, glob: false, tilde: false } : UNKNOWN));
-  }
 }
 
 const ORDER: readonly Effect[] = ["read", "write", "destroy", "run"];
@@ -237,8 +221,45 @@ function operandsByRole(
   }
 }
 
-/** Judges what one program does with its arguments. `argv[0]` is the program. */
+/**
+ * Judges what one program does with its arguments. `argv[0]` is the program. A program with a
+ * grammar file (grammar/programs/) is judged by it alone when it understands every word; when it
+ * does not, the tables of dangers below still report what they know (a write stays a write unit
+ * that deny rules see), and the unit is marked not understood.
+ */
 export function judgeProgram(argv: readonly Arg[]): ProgramJudgement {
+  const byGrammar = judgeByGrammar(argv);
+  if (byGrammar === null) return judgeByTables(argv);
+  const out = judgeByTables(argv, true);
+  if (byGrammar.understood !== null) {
+    // git's writing subcommands keep the table of git's dangers (git.ts) for what deny rules see.
+    if (basename(argv[0]?.value ?? "") === "git")
+      return { ...judgeByTables(argv), understood: byGrammar.understood, effects: byGrammar.effects };
+    // Otherwise every word its grammar placed keeps its effect, and every other word that is not
+    // an option is judged as a file it may read, so a deny rule on a secret still sees it.
+    const placed = new Set([...byGrammar.reads, ...byGrammar.writes].map((u) => u.arg.raw));
+    out.effect = "run";
+    out.reads = byGrammar.reads.map((r) => use(r.arg, r.recursive));
+    out.writes = byGrammar.writes.map((w) => use(w.arg, w.recursive));
+    for (const a of argv.slice(1))
+      if (!placed.has(a.raw) && !(a.value ?? "").startsWith("-") && a.pipe !== true) out.reads.push(use(a));
+    out.inner = byGrammar.effects.inner;
+    out.understood = byGrammar.understood;
+    out.effects = byGrammar.effects;
+    return out;
+  }
+  out.effect = byGrammar.effects.effect;
+  out.reads = byGrammar.reads.map((r) => use(r.arg, r.recursive));
+  out.writes = byGrammar.writes.map((w) => use(w.arg, w.recursive));
+  out.inner = byGrammar.effects.inner;
+  out.chdir = byGrammar.effects.chdir;
+  out.understood = null;
+  out.effects = byGrammar.effects;
+  return out;
+}
+
+/** The tables of dangers (and, with `sessionsOnly`, only the interactive and inline-code checks). */
+function judgeByTables(argv: readonly Arg[], sessionsOnly = false): ProgramJudgement {
   const name = basename(argv[0]?.value ?? "");
   const out: ProgramJudgement = {
     effect: "read",
@@ -253,6 +274,7 @@ export function judgeProgram(argv: readonly Arg[]): ProgramJudgement {
   if (interactive !== null) out.concerns.push({ mention: "interactive", reason: interactive });
   const inline = inlineCode(argv);
   if (inline !== null) out.concerns.push({ mention: null, reason: inline });
+  if (sessionsOnly) return out;
 
   const grammar = lookup(GRAMMARS, name);
   if (grammar) {
@@ -283,7 +305,7 @@ export function judgeProgram(argv: readonly Arg[]): ProgramJudgement {
     return out;
   }
 
-  const spec: FileProgram | undefined = lookup(FILE_PROGRAMS, name) ?? (AWK.has(name) ? AWK_SPEC : undefined);
+  const spec: FileProgram | undefined = lookup(FILE_PROGRAMS, name);
   const risky = lookup(RISKY_OPTIONS, name);
   if (spec === undefined && risky === undefined && lookup(RISKY_OPERANDS, name) === undefined) {
     // A program the tables do not know: no file operands to find, only dynamic words to notice.
@@ -327,53 +349,6 @@ export function judgeProgram(argv: readonly Arg[]): ProgramJudgement {
   }
   if ((spec.listsFiles ?? []).some((k) => s.flags.has(k))) out.reads.push(use(UNKNOWN));
 
-  if (SED.has(name)) {
-    const scripts = [...(s.values.get("-e") ?? []), ...(s.values.get("--expression") ?? [])];
-    const fromFile = s.values.has("-f") || s.values.has("--file");
-    const script = scripts.length > 0 ? scripts : fromFile ? [] : s.operands.slice(0, 1);
-    if (!s.flags.has("--sandbox")) {
-      if (fromFile)
-        out.concerns.push({
-          mention: null,
-          reason: "sed -f runs a script from a file, which may run commands (e) or write files (w)",
-        });
-      for (const sc of script) fromScript(sc.value === null ? null : scanSed(sc.value), "sed", out);
-    }
-  }
-  if (AWK.has(name)) {
-    const program = [...(s.values.get("-e") ?? []), ...(s.values.get("--source") ?? [])];
-    const fromFile =
-      s.values.has("-f") || s.values.has("--file") || s.values.has("-E") || s.values.has("--exec");
-    const text = program.length > 0 ? program : fromFile ? [] : s.operands.slice(0, 1);
-    for (const p of text) fromScript(p.value === null ? null : scanAwk(p.value), name, out);
-    // awk's operands may be `var=value` assignments, not files.
-    const files = (program.length > 0 || fromFile ? s.operands : s.operands.slice(1)).filter(
-      (o) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(o.value ?? ""),
-    );
-    for (const f of files) out.reads.push(use(f));
-    return out;
-  }
   operandsByRole(spec, s.operands, s, name, out);
   return out;
 }
-
-const AWK_SPEC: FileProgram = {
-  operands: "none",
-  values: {
-    "-f": "read",
-    "--file": "read",
-    "-v": "",
-    "--assign": "",
-    "-F": "",
-    "--field-separator": "",
-    "-e": "",
-    "--source": "",
-    "-i": "read",
-    "--include": "read",
-    "-l": "",
-    "--load": "",
-    "-E": "read",
-    "--exec": "read",
-  },
-  effect: "read",
-};

@@ -21,6 +21,8 @@ export function unitRisk(unit: ShellUnit, callCwd: string, home: string | null):
     case "exec":
       if (unit.dynamic !== null)
         return { risk: "high", justification: "part of the command is only known when it runs" };
+      if (unit.notUnderstood !== undefined)
+        return { risk: "high", justification: `\`${unit.notUnderstood.word}\` is not understood` };
       if (unit.concerns.length > 0)
         return { risk: "high", justification: (unit.concerns[0] as { reason: string }).reason };
       if (unit.effect === "read") return { risk: "low", justification: "read-only commands" };

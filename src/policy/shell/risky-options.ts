@@ -36,28 +36,12 @@ const SSH_OPTS = {
 } satisfies Record<string, RiskyOption>;
 
 export const RISKY_OPTIONS: Readonly<Record<string, Readonly<Record<string, RiskyOption>>>> = {
-  sort: {
-    "-o": write("writes the sorted output to the file"),
-    "--output": write("writes the sorted output to the file"),
-    "-T": write("writes temporary files into the directory"),
-    "--temporary-directory": write("writes temporary files into the directory"),
-    "--compress-program": exec("runs the program to compress temporary files"),
-  },
   shuf: { "-o": write("writes the output to the file"), "--output": write("writes the output to the file") },
   iconv: { "-o": write("writes the output to the file"), "--output": write("writes the output to the file") },
   sdiff: {
     "-o": write("writes the merged output to the file"),
     "--output": write("writes the merged output to the file"),
     "--diff-program": exec("runs the program in place of diff"),
-  },
-  tree: { "-o": write("writes the listing to the file") },
-  date: {
-    "-s": escapes("sets the system clock"),
-    "--set": escapes("sets the system clock"),
-  },
-  rg: {
-    "--pre": exec("runs the program on every file searched"),
-    "--hostname-bin": exec("runs the program to find the host name"),
   },
   ag: { "--pager": exec("runs the program as the pager") },
   ack: {
@@ -66,23 +50,9 @@ export const RISKY_OPTIONS: Readonly<Record<string, Readonly<Record<string, Risk
   },
   bat: { "--pager": exec("runs the program as the pager") },
   batcat: { "--pager": exec("runs the program as the pager") },
-  sed: { "-i": inPlace, "--in-place": inPlace },
   yq: { "-i": inPlace, "--inplace": inPlace },
   split: { "--filter": exec("runs the command on every piece") },
   install: { "--strip-program": exec("runs the program to strip binaries") },
-  gawk: {
-    "-l": exec("loads a shared library into awk"),
-    "--load": exec("loads a shared library into awk"),
-    "-i": escapes("runs awk code from the file"),
-    "--include": escapes("runs awk code from the file"),
-    "-f": escapes("runs awk code from the file (which may call system())"),
-    "--file": escapes("runs awk code from the file (which may call system())"),
-    "-E": escapes("runs awk code from the file (which may call system())"),
-    "--exec": escapes("runs awk code from the file (which may call system())"),
-  },
-  awk: { "-f": escapes("runs awk code from the file (which may call system())") },
-  mawk: { "-f": escapes("runs awk code from the file (which may call system())") },
-  nawk: { "-f": escapes("runs awk code from the file (which may call system())") },
   less: {
     "-o": write("copies the input to the file"),
     "--log-file": write("copies the input to the file"),
@@ -160,8 +130,6 @@ export const RISKY_OPTIONS: Readonly<Record<string, Readonly<Record<string, Risk
 /** Operands (not options) that make a program change the system. */
 export const RISKY_OPERANDS: Readonly<Record<string, { test: (value: string) => boolean; why: string }>> = {
   // `date MMDDhhmm` sets the clock; `date +%s` only formats.
-  date: { test: (v) => !v.startsWith("+"), why: "sets the system clock" },
-  hostname: { test: () => true, why: "sets the host name" },
   // `less +!cmd` runs a command as it starts.
   less: { test: (v) => v.startsWith("+"), why: "runs a less command as it starts" },
   more: { test: (v) => v.startsWith("+"), why: "runs a more command as it starts" },

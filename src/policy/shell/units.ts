@@ -41,6 +41,15 @@ export type Effect = "read" | "write" | "destroy" | "run";
  */
 export type ShellCwd = string | null;
 
+/**
+ * A word the program's grammar could not place (src/policy/shell/grammar): the unit is never
+ * allowed without a person, and `explain` names the word and the reason.
+ */
+export interface NotUnderstoodWord {
+  word: string;
+  reason: string;
+}
+
 export interface ExecUnit {
   kind: "exec";
   argv: string[];
@@ -62,6 +71,14 @@ export interface ExecUnit {
    * --noEmit`): a rule that allows the wrapper and names this program allows this unit too.
    */
   via?: string;
+  /** Set when the unit is not understood: some word its program's grammar cannot place. */
+  notUnderstood?: NotUnderstoodWord;
+  /**
+   * What its grammar says it does to paths (read, written, executed, listed, walked; recursive or
+   * not, following links or not) and which files define the code it runs: the interface the
+   * companion's filesystem resolver consumes (grammar/spec.ts `Effects`).
+   */
+  effects?: import("./grammar/spec.ts").Effects;
 }
 
 export interface PathUnit {

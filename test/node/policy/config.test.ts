@@ -84,7 +84,7 @@ rules:
         name: Named
 `),
     );
-    expect(bash(policy, "anything")).toMatchObject({ action: "allow", rule: "G > Default" });
+    expect(bash(policy, "ls")).toMatchObject({ action: "allow", rule: "G > Default" });
     expect(policy.local.rules[1]?.name).toBe("G > Named");
   });
 

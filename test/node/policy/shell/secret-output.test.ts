@@ -149,14 +149,19 @@ rules:
     "kubectl config view",
     "ps aux",
     "ps -ef",
-    "printenv HOME",
-    "env FOO=1 echo hi",
-    "echo $HOME",
-    "echo '$NPM_TOKEN'",
-  ])("%s stays allowed", (command) => {
+  ])("%s has no grammar here: not understood, so it asks without a credential concern", (command) => {
     const r = judge(ANY, command);
-    expect(r.action, r.reasons.join("\n")).toBe("allow");
+    expect(r.action, r.reasons.join("\n")).toBe("ask");
+    expect(r.reasons.join("\n")).toMatch(/is not understood/);
+    expect(r.reasons.join("\n")).not.toMatch(/credential/);
   });
+  it.each(["printenv HOME", "env FOO=1 echo hi", "echo $HOME", "echo '$NPM_TOKEN'"])(
+    "%s stays allowed",
+    (command) => {
+      const r = judge(ANY, command);
+      expect(r.action, r.reasons.join("\n")).toBe("allow");
+    },
+  );
   it("a quoted here-document delimiter expands nothing", () => {
     expect(judge(READ_ONLY, "cat <<'EOF'\n$GITHUB_TOKEN\nEOF").action).toBe("allow");
     expect(judge(READ_ONLY, "cat <<< '$GITHUB_TOKEN'").action).toBe("allow");
@@ -167,11 +172,11 @@ rules:
 default_action: ask
 rules:
   - name: tokens are fine here
-    condition: tool == "bash" && program == "gh" && (sensitive || !sensitive)
+    condition: tool == "bash" && program == "printenv" && (sensitive || !sensitive)
     action: allow
 `),
     );
-    expect(judge(p, "gh auth token").action).toBe("allow");
+    expect(judge(p, "printenv GITHUB_TOKEN").action).toBe("allow");
     expect(judge(READ_ONLY, "echo $GITHUB_TOKEN").action).toBe("ask");
   });
 });

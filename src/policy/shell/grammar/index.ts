@@ -1,0 +1,77 @@
+// Every program grammar, by the names a command may use (one file per program in programs/).
+// `grammarFor` is how the rest of the engine finds what a program understands.
+import { lookup } from "../lookup.ts";
+import { awk } from "./programs/awk.ts";
+import { biome } from "./programs/biome.ts";
+import { cargo } from "./programs/cargo.ts";
+import { cat } from "./programs/cat.ts";
+import { cut } from "./programs/cut.ts";
+import { date } from "./programs/date.ts";
+import { diff } from "./programs/diff.ts";
+import { du } from "./programs/du.ts";
+import { base64, od, strings, xxd } from "./programs/dump.ts";
+import { echo, printf } from "./programs/echo.ts";
+import { env } from "./programs/env.ts";
+import { eslint } from "./programs/eslint.ts";
+import { fd } from "./programs/fd.ts";
+import { file } from "./programs/file.ts";
+import { cp, mkdir, mv, rm, touch } from "./programs/fileops.ts";
+import { find } from "./programs/find.ts";
+import { git } from "./programs/git.ts";
+import { go } from "./programs/go.ts";
+import { grep } from "./programs/grep.ts";
+import { head, tail } from "./programs/head.ts";
+import { jq } from "./programs/jq.ts";
+import { ls } from "./programs/ls.ts";
+import { make } from "./programs/make.ts";
+import { basename, dirname, which } from "./programs/names.ts";
+import { node } from "./programs/node.ts";
+import { npm } from "./programs/npm.ts";
+import { prettier } from "./programs/prettier.ts";
+import { pytest } from "./programs/pytest.ts";
+import { python } from "./programs/python.ts";
+import { readlink, realpath } from "./programs/realpath.ts";
+import { rg } from "./programs/rg.ts";
+import { sed } from "./programs/sed.ts";
+import { sort } from "./programs/sort.ts";
+import { stat } from "./programs/stat.ts";
+import { arch, hostname, id, nproc, printenv, seq, sleep, uname, whoami } from "./programs/sysinfo.ts";
+import { tar } from "./programs/tar.ts";
+import { tr } from "./programs/tr.ts";
+import { tree } from "./programs/tree.ts";
+import { tsc } from "./programs/tsc.ts";
+import { uniq } from "./programs/uniq.ts";
+import { jest, vitest } from "./programs/vitest.ts";
+import { wc } from "./programs/wc.ts";
+import type { ProgramGrammar } from "./spec.ts";
+
+export const PROGRAM_GRAMMARS: readonly ProgramGrammar[] = [
+  ...[ls, cat, head, tail, wc, grep, rg, find, fd, sed, awk, sort, uniq, cut, tr, jq, diff, stat, file, du],
+  ...[
+    tree,
+    realpath,
+    readlink,
+    basename,
+    dirname,
+    date,
+    echo,
+    printf,
+    env,
+    which,
+    git,
+    base64,
+    od,
+    strings,
+    xxd,
+  ],
+  ...[whoami, nproc, arch, uname, id, printenv, seq, sleep, hostname, mkdir, touch, rm, cp, mv, tar],
+  ...[npm, node, python, cargo, go, make, tsc, eslint, prettier, biome, vitest, jest, pytest],
+];
+
+const BY_NAME: Readonly<Record<string, ProgramGrammar>> = Object.fromEntries(
+  PROGRAM_GRAMMARS.flatMap((g) => g.names.map((n) => [n, g])),
+);
+
+export function grammarFor(name: string): ProgramGrammar | undefined {
+  return lookup(BY_NAME, name);
+}

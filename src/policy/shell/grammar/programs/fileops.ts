@@ -1,0 +1,121 @@
+// Programs that create, copy, move or remove the files they are given (GNU coreutils 9.1): each
+// operand is a path written (removed, created or changed), a source read, or a directory walked.
+import { raise } from "../effects.ts";
+import { pathEffect } from "../parse.ts";
+import { flag, GNU_COMMON, opt, optional, type ProgramGrammar } from "../spec.ts";
+
+const writes = (
+  names: string[],
+  options: ProgramGrammar["options"],
+  finish?: ProgramGrammar["finish"],
+): ProgramGrammar => ({
+  names,
+  options: [...GNU_COMMON, ...options],
+  permute: true,
+  abbreviate: true,
+  operands: ["write"],
+  effect: "write",
+  ...(finish !== undefined ? { finish } : {}),
+});
+
+export const mkdir = writes(
+  ["mkdir"],
+  [opt("-m --mode"), flag("-p --parents"), flag("-v --verbose"), flag("-Z"), optional("--context")],
+);
+
+export const touch = writes(
+  ["touch"],
+  [
+    ...["-a", "-c --no-create", "-f", "-h --no-dereference", "-m"].map((n) => flag(n)),
+    opt("-d --date -t"),
+    opt("-r --reference", "list"),
+    opt("--time", "string", { choices: ["access", "atime", "use", "modify", "mtime"] }),
+  ],
+);
+
+export const rm: ProgramGrammar = {
+  ...writes(
+    ["rm"],
+    [
+      ...["-f --force", "-i", "-I", "--one-file-system", "-d --dir", "-v --verbose"].map((n) => flag(n)),
+      flag("-r -R --recursive", "recursive"),
+      flag("--no-preserve-root", "no-preserve-root"),
+      optional("--interactive", "string", ["never", "no", "none", "once", "always", "yes"]),
+      optional("--preserve-root", "string", ["all"]),
+    ],
+    (p, out) => {
+      if (p.has("no-preserve-root"))
+        return { word: "--no-preserve-root", reason: "rm --no-preserve-root may remove /" };
+      if (p.has("recursive")) for (const e of out.paths) e.below = true;
+      return null;
+    },
+  ),
+  effect: "destroy",
+};
+
+const COPY_OPTIONS: ProgramGrammar["options"] = [
+  ...GNU_COMMON,
+  ...[
+    "-b",
+    "-f --force",
+    "-i --interactive",
+    "-n --no-clobber",
+    "-T --no-target-directory",
+    "-u --update",
+  ].map((n) => flag(n)),
+  ...["-v --verbose", "--strip-trailing-slashes", "-Z --context"].map((n) => flag(n)),
+  optional("--backup", "string", ["none", "off", "numbered", "t", "existing", "nil", "simple", "never"]),
+  opt("-S --suffix"),
+  opt("-t --target-directory", "write", { mode: "target" }),
+];
+
+/** Sources read (recursively with -r), the last operand (or -t DIR) written. */
+function copy(moves: boolean): ProgramGrammar["finish"] {
+  return (p, out) => {
+    const target = p.values("target")[0];
+    const sources = target === undefined ? p.operands.slice(0, -1) : p.operands;
+    const dest = target ?? p.operands[p.operands.length - 1];
+    if (dest === undefined || sources.length === 0)
+      return { word: p.program, reason: `${p.program} needs a source and a destination` };
+    out.paths = [];
+    const recursive = p.has("recursive") || moves;
+    for (const s of sources) {
+      out.paths.push(
+        recursive
+          ? pathEffect("walk", s, { contents: true, follow: p.has("-L") ? "all" : "none" })
+          : pathEffect("read", s),
+      );
+      if (moves) out.paths.push(pathEffect("write", s, { below: true }));
+    }
+    out.paths.push(pathEffect("write", dest, recursive ? { below: true } : {}));
+    raise(out, "write");
+    return null;
+  };
+}
+
+export const cp: ProgramGrammar = {
+  ...writes(
+    ["cp"],
+    [
+      ...COPY_OPTIONS,
+      ...[
+        "--attributes-only",
+        "--copy-contents",
+        "-d",
+        "-H",
+        "-l --link",
+        "-L --dereference",
+        "-P --no-dereference",
+      ].map((n) => flag(n)),
+      ...["-p", "--parents", "--remove-destination", "-s --symbolic-link", "-x --one-file-system"].map((n) =>
+        flag(n),
+      ),
+      flag("-R -r --recursive -a --archive", "recursive"),
+      optional("--preserve --no-preserve --reflink --sparse"),
+    ],
+    copy(false),
+  ),
+  operands: ["read"],
+};
+
+export const mv: ProgramGrammar = { ...writes(["mv"], COPY_OPTIONS, copy(true)), operands: ["read"] };

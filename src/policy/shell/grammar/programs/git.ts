@@ -1,0 +1,398 @@
+// git (2.39): global options, then a read-only subcommand placed by its own options
+// (git-options.ts) and operands: revisions, `REV:PATH` blobs and pathspecs (pathspec.ts). What a
+// subcommand prints the contents of is a read of each path it names (a pathspec that could
+// match a secret is judged as that glob); with no path it reads the whole tree (a walk of `.` as
+// git's index and history have it). -c, --git-dir, --work-tree, --exec-path=, -p and any
+// subcommand not listed here (the writing ones, aliases, git-<name> programs) are not understood.
+import { isRevision } from "../../git.ts";
+import type { Arg } from "../../wrappers.ts";
+import { DOT, raise } from "../effects.ts";
+import { emptyEffects, parseWords, pathEffect } from "../parse.ts";
+import { parsePathspec } from "../pathspec.ts";
+import {
+  type Effects,
+  flag,
+  type NotUnderstood,
+  type OptionSpec,
+  type Parsed,
+  type ProgramGrammar,
+  type Understanding,
+} from "../spec.ts";
+import {
+  BLAME_OPTIONS,
+  CAT_FILE_OPTIONS,
+  CONFIG_READ_OPTIONS,
+  DESCRIBE_OPTIONS,
+  DIFF_OPTIONS,
+  FOR_EACH_REF_OPTIONS,
+  GREP_OPTIONS,
+  LISTING_REF_OPTIONS,
+  LOG_OPTIONS,
+  LS_FILES_OPTIONS,
+  LS_TREE_OPTIONS,
+  MISC_OPTIONS,
+  REV_PARSE_OPTIONS,
+  SHORTLOG_OPTIONS,
+  SHOW_REF_OPTIONS,
+  STATUS_OPTIONS,
+} from "./git-options.ts";
+
+type Operands =
+  | "none"
+  | "revs-paths"
+  | "paths"
+  | "names"
+  | "blame"
+  | "grep"
+  | "cat-file"
+  | "refs"
+  | "ls-tree"
+  | "config";
+
+interface Subcommand {
+  options: readonly OptionSpec[];
+  operands: Operands;
+  /** It prints what the files hold (a read), not only their names. */
+  content: boolean;
+}
+
+const sub = (options: readonly OptionSpec[], operands: Operands, content: boolean): Subcommand => ({
+  options,
+  operands,
+  content,
+});
+
+export const GIT_SUBCOMMANDS: Readonly<Record<string, Subcommand>> = {
+  log: sub(LOG_OPTIONS, "revs-paths", true),
+  whatchanged: sub(LOG_OPTIONS, "revs-paths", true),
+  show: sub(LOG_OPTIONS, "revs-paths", true),
+  "rev-list": sub(LOG_OPTIONS, "revs-paths", false),
+  shortlog: sub(SHORTLOG_OPTIONS, "revs-paths", false),
+  diff: sub(DIFF_OPTIONS, "revs-paths", true),
+  "diff-tree": sub([...DIFF_OPTIONS, ...LOG_OPTIONS], "revs-paths", true),
+  "diff-index": sub(DIFF_OPTIONS, "revs-paths", true),
+  "diff-files": sub(DIFF_OPTIONS, "paths", true),
+  blame: sub(BLAME_OPTIONS, "blame", true),
+  annotate: sub(BLAME_OPTIONS, "blame", true),
+  status: sub(STATUS_OPTIONS, "paths", false),
+  "ls-files": sub(LS_FILES_OPTIONS, "paths", false),
+  "ls-tree": sub(LS_TREE_OPTIONS, "ls-tree", false),
+  grep: sub(GREP_OPTIONS, "grep", true),
+  "cat-file": sub(CAT_FILE_OPTIONS, "cat-file", true),
+  branch: sub(LISTING_REF_OPTIONS, "refs", false),
+  tag: sub(LISTING_REF_OPTIONS, "refs", false),
+  "rev-parse": sub(REV_PARSE_OPTIONS, "names", false),
+  describe: sub(DESCRIBE_OPTIONS, "names", false),
+  "show-ref": sub(SHOW_REF_OPTIONS, "names", false),
+  "for-each-ref": sub(FOR_EACH_REF_OPTIONS, "names", false),
+  config: sub(CONFIG_READ_OPTIONS, "config", false),
+  "stash list": sub(LOG_OPTIONS, "names", false),
+  "stash show": sub(DIFF_OPTIONS, "names", true),
+  remote: sub([flag("-v --verbose")], "none", false),
+  "remote get-url": sub([flag("--push"), flag("--all")], "names", false),
+  "worktree list": sub([flag("--porcelain"), flag("-v --verbose"), flag("-z")], "none", false),
+  ...Object.fromEntries(Object.entries(MISC_OPTIONS).map(([k, o]) => [k, sub(o, "names", false)])),
+};
+
+/** Subcommands read-only only in these two-word forms. */
+const TWO_WORDS = new Set(["stash list", "stash show", "remote get-url", "worktree list"]);
+
+/** Global options that only tune output or pathspecs. */
+const GLOBAL_FLAGS = new Set([
+  ...[
+    "-P",
+    "--no-pager",
+    "--no-replace-objects",
+    "--literal-pathspecs",
+    "--glob-pathspecs",
+    "--noglob-pathspecs",
+  ],
+  ...[
+    "--icase-pathspecs",
+    "--no-optional-locks",
+    "--version",
+    "--help",
+    "--html-path",
+    "--man-path",
+    "--info-path",
+  ],
+  "--exec-path",
+]);
+const GLOBAL_REFUSED: Readonly<Record<string, string>> = {
+  "-c": "sets git configuration for this run (core.pager, core.fsmonitor and alias.* run programs)",
+  "--config-env": "sets git configuration from the environment",
+  "--git-dir": "uses another repository, whose configuration can run programs",
+  "--work-tree": "uses another work tree",
+  "--namespace": "uses another ref namespace",
+  "--super-prefix": "is internal to git",
+  "--bare": "treats the directory as a bare repository",
+  "-p": "runs a pager, which has shell escapes",
+  "--paginate": "runs a pager, which has shell escapes",
+  "--list-cmds": "is internal to git",
+};
+
+const grammars = new Map<string, ProgramGrammar>();
+function grammarOf(name: string, s: Subcommand): ProgramGrammar {
+  let g = grammars.get(name);
+  if (g === undefined) {
+    g = {
+      names: [name],
+      options: s.options,
+      permute: true,
+      abbreviate: true,
+      negatable: true,
+      operands: ["string"],
+      effect: "read",
+      ...(name === "log" ||
+      name === "show" ||
+      name === "whatchanged" ||
+      name === "shortlog" ||
+      name === "rev-list"
+        ? { numeric: { names: ["-n"], value: "required" as const, kind: "number" as const } }
+        : {}),
+    };
+    grammars.set(name, g);
+  }
+  return g;
+}
+
+function refuse(out: Effects, word: string, reason: string): Understanding {
+  return { understood: false, why: { word, reason }, effects: out };
+}
+
+export function judgeGitGrammar(argv: readonly Arg[]): Understanding {
+  const out = emptyEffects("read");
+  const mode = { literal: false, glob: false, icase: false };
+  let i = 1;
+  for (; i < argv.length; i++) {
+    const a = argv[i] as Arg;
+    const v = a.value;
+    if (v === null) return refuse(out, a.raw, "it is only known at run time, so it could be any git option");
+    if (!v.startsWith("-")) break;
+    const name = v.includes("=") ? v.slice(0, v.indexOf("=")) : v;
+    const refused = GLOBAL_REFUSED[name];
+    if (refused !== undefined && Object.hasOwn(GLOBAL_REFUSED, name))
+      return refuse(out, a.raw, `git ${name} ${refused}`);
+    if (name === "-C") {
+      const dir = argv[++i];
+      if (dir === undefined) return refuse(out, a.raw, "-C needs a directory");
+      out.chdir.push(dir);
+      continue;
+    }
+    if (name === "--exec-path" && v.includes("="))
+      return refuse(out, a.raw, "git --exec-path= runs git's subcommands from another directory");
+    if (!GLOBAL_FLAGS.has(name)) return refuse(out, a.raw, `unknown git option ${name}`);
+    if (name === "--literal-pathspecs" || name === "--noglob-pathspecs") mode.literal = true;
+    if (name === "--glob-pathspecs") mode.glob = true;
+    if (name === "--icase-pathspecs") mode.icase = true;
+  }
+  const subArg = argv[i];
+  if (subArg === undefined) return { understood: true, effects: out };
+
+  if (subArg.value === null) return refuse(out, subArg.raw, "the git subcommand is only known at run time");
+  const second = argv[i + 1]?.value;
+  const name = TWO_WORDS.has(`${subArg.value} ${second}`) ? `${subArg.value} ${second}` : subArg.value;
+  const s = GIT_SUBCOMMANDS[name];
+  if (s === undefined || !Object.hasOwn(GIT_SUBCOMMANDS, name))
+    return refuse(
+      out,
+      subArg.raw,
+      `git ${name} is not a read-only subcommand this engine understands (it may write, or run an alias or a git-${name} program)`,
+    );
+  const listing = listingForm(name, argv.slice(i + 1));
+  if (listing !== null) return refuse(out, listing.word, listing.reason);
+  const start = name.includes(" ") ? i + 2 : i + 1;
+  const { parsed, failure } = parseWords(grammarOf(name, s), argv, start);
+  if (failure !== null) return refuse(out, failure.word, failure.reason);
+  const why = place(name, s, parsed, out, mode);
+  if (why !== null) return refuse(out, why.word, why.reason);
+  // Forms that compare the work tree with the index read the files' contents (and refresh the index).
+  const refreshes =
+    name === "status" ||
+    parsed.has("--dirty") ||
+    parsed.has("--broken") ||
+    (name === "ls-files" && (parsed.has("-m") || parsed.has("--eol")));
+  repository(out, name, refreshes);
+  return { understood: true, effects: out };
+}
+
+const GIT_DIR: Arg = Object.freeze({ value: ".git", raw: "<repository>", glob: false, tilde: false });
+
+/**
+ * Every subcommand reads its repository (HEAD, refs, objects, config, info/exclude); those that
+ * look at the work tree refresh the index (`git status` writes `.git/index` unless
+ * --no-optional-locks).
+ */
+function repository(out: Effects, name: string, refreshes: boolean): void {
+  out.paths.push(pathEffect("walk", GIT_DIR, { contents: true, follow: "none", repository: true }));
+  if (
+    refreshes ||
+    ["diff", "diff-files", "diff-index", "blame", "annotate", "grep", "stash show"].includes(name)
+  )
+    out.paths.push(
+      pathEffect("write", { ...GIT_DIR, value: ".git/index*", glob: true }, { repository: true }),
+    );
+  // Refreshing the index hashes every tracked file whose stat information cannot tell (racy git),
+  // whatever the pathspec: the whole work tree's contents, as git's index has it.
+  if (refreshes) out.paths.push(pathEffect("walk", DOT, { contents: true, follow: "none", pathspec: true }));
+}
+
+/** Forms of listing subcommands that would write instead (`git branch NAME`, `git tag NAME`). */
+function listingForm(name: string, rest: readonly Arg[]): NotUnderstood | null {
+  if (name !== "branch" && name !== "tag") return null;
+  const values = rest.map((r) => r.value ?? "");
+  const listing = values.some((v) => /^(-l|--list|-[a-zA-Z]*l[a-zA-Z]*)$/.test(v));
+  if (listing) return null;
+  const operand = rest.find((r, k) => !(r.value ?? "").startsWith("-") && !takesValue(values[k - 1] ?? ""));
+  return operand === undefined ? null : { word: operand.raw, reason: `git ${name} NAME creates a ${name}` };
+}
+
+function takesValue(prev: string): boolean {
+  return /^--(contains|no-contains|merged|no-merged|points-at|sort|format)$/.test(prev);
+}
+
+function place(
+  name: string,
+  s: Subcommand,
+  p: Parsed,
+  out: Effects,
+  mode: { literal: boolean; glob: boolean; icase: boolean },
+): NotUnderstood | null {
+  const runs = p.options.find((o) => o.spec.mode === "runs" || (o.spec.kind === "exec" && name === "grep"));
+  if (runs !== undefined)
+    return { word: runs.word.raw, reason: `git ${name} ${runs.name} runs programs from the configuration` };
+  for (const o of p.options) {
+    if (o.value === null) continue;
+    const kind = o.spec.kind;
+    if (kind === "read" || kind === "write" || kind === "list") out.paths.push(pathEffect(kind, o.value));
+    if (kind === "write") raise(out, "write");
+  }
+  for (const range of p.values("line-range")) {
+    const v = range.value ?? "";
+    const colon = v.lastIndexOf(":");
+    if (colon < 0) continue; // `git blame -L 1,5 FILE`: the file is an operand
+    out.paths.push(pathEffect("read", { ...range, value: v.slice(colon + 1), glob: false, tilde: false }));
+  }
+  const noIndex = p.has("no-index");
+  const ops = p.operands;
+  if (noIndex) {
+    // Plain files and directories anywhere, not pathspecs; directories are compared or searched recursively.
+    const files = name === "grep" && !p.has("pattern") ? ops.slice(1) : ops;
+    for (const f of files.length > 0 ? files : name === "grep" ? [DOT] : [])
+      out.paths.push(pathEffect("walk", f, { contents: true, follow: "all" }));
+    return null;
+  }
+  if (p.has("untracked"))
+    out.paths.push(pathEffect("walk", DOT, { contents: true, follow: "none", ignores: true }));
+  const access = s.content ? "read" : "list";
+  const paths: Arg[] = [];
+  switch (s.operands) {
+    case "names":
+      return null;
+    case "none":
+      return ops[0] === undefined
+        ? null
+        : {
+            word: ops[0].raw,
+            reason: `git ${name} takes no operand here (with one it changes the repository)`,
+          };
+    case "config":
+      return config(p, out);
+    case "refs":
+      return null;
+    case "ls-tree":
+      paths.push(...ops.slice(1));
+      break;
+    case "paths":
+      paths.push(...ops);
+      break;
+    case "blame": {
+      const file = ops[ops.length - 1];
+      if (file !== undefined) out.paths.push(pathEffect("read", file));
+      return null;
+    }
+    case "cat-file":
+      for (const o of ops) blob(o, out);
+      return null;
+    case "grep":
+    case "revs-paths": {
+      const candidates = s.operands === "grep" && !p.has("pattern") ? ops.slice(1) : ops;
+      const before = s.operands === "grep" && !p.has("pattern") ? p.beforeDashes - 1 : p.beforeDashes;
+      candidates.forEach((o, k) => {
+        const v = o.value ?? "";
+        const rev = k < before;
+        if (rev && ((v.includes(":") && !v.startsWith(":")) || /^:[0-3]:/.test(v))) blob(o, out);
+        else if (!(rev && isRevision(v))) paths.push(o);
+      });
+      break;
+    }
+  }
+  const placed: Arg[] = [];
+  for (const a of paths) {
+    const spec = parsePathspec(a, mode);
+    if (spec.kind === "refused") return { word: a.raw, reason: spec.reason };
+    if (spec.kind === "exclude") continue;
+    placed.push(spec.arg);
+  }
+  // A pathspec names a path and everything below it that matches: the path is what rules judge,
+  // the walk below it is the resolver's (against the index and history).
+  for (const a of placed) {
+    out.paths.push(pathEffect(access, a, { pathspec: true }));
+    out.paths.push(pathEffect("walk", a, { contents: s.content, follow: "none", pathspec: true }));
+  }
+  // No path (or only exclusions): the whole tree as git has it.
+  if (placed.length === 0)
+    out.paths.push(pathEffect("walk", DOT, { contents: s.content, pathspec: true, follow: "none" }));
+  return null;
+}
+
+/** `REV:PATH`, `:PATH`, `:N:PATH`: a file as a commit or the index has it (relative to the top, or `./` to here). */
+function blob(o: Arg, out: Effects): NotUnderstood | null {
+  const v = o.value;
+  if (v === null) {
+    out.paths.push(pathEffect("read", o));
+    return null;
+  }
+  const colon = v.indexOf(":");
+  if (colon < 0) return null;
+  const path = v.slice(colon + 1).replace(/^[0-3]:/, "");
+  if (path !== "")
+    out.paths.push(pathEffect("read", { ...o, value: path, glob: false, tilde: false }, { pathspec: true }));
+  return null;
+}
+
+/** `git config` read forms; the whole configuration or keys that hold tokens are a read of `.git/config`. */
+function config(p: Parsed, out: Effects): NotUnderstood | null {
+  const gets = p.options.some((o) => /^--get|^-l$|^--list$/.test(o.name));
+  const keys = p.operands;
+  if (
+    keys.length > (p.has("--get-regexp") || p.has("--get-all") || p.has("--get") ? 2 : 1) ||
+    (!gets && keys.length !== 1 && !p.has("--list") && !p.has("-l"))
+  )
+    return {
+      word: keys[1]?.raw ?? keys[0]?.raw ?? "config",
+      reason: "git config with a value sets it (and configuration can run programs)",
+    };
+  const wide =
+    p.has("-l") ||
+    p.has("--list") ||
+    p.has("--get-regexp") ||
+    p.has("--get-urlmatch") ||
+    p.has("--show-origin");
+  const secretKey = keys.some((k) => /header|url|credential|token|pass|auth|secret/i.test(k.value ?? "x"));
+  if (wide || secretKey)
+    out.paths.push(
+      pathEffect("read", { value: ".git/config", raw: ".git/config", glob: false, tilde: false }),
+    );
+  return null;
+}
+
+export const git: ProgramGrammar = {
+  names: ["git"],
+  options: [],
+  permute: false,
+  abbreviate: false,
+  operands: ["string"],
+  effect: "read",
+  custom: judgeGitGrammar,
+};

@@ -1,0 +1,27 @@
+// go (1.19+): build, test, run, vet, generate compile and run the module's code (go generate runs
+// any //go:generate command); env, list, version, doc read.
+import { runner } from "../runner.ts";
+import { flag, opt } from "../spec.ts";
+
+export const go = runner({
+  names: ["go"],
+  options: [
+    ...["-v", "-x", "-race", "-cover", "-short", "-json", "-n", "-a", "-m", "-u"].map((n) => flag(n)),
+    opt("-run -bench -timeout -tags -o -p -count -coverprofile -ldflags -gcflags -mod"),
+  ],
+  subcommands: {
+    build: true,
+    test: true,
+    run: true,
+    vet: true,
+    generate: true,
+    install: true,
+    env: false,
+    list: false,
+    version: false,
+    doc: false,
+    fmt: false,
+  },
+  definedBy: ["go.mod", "go.sum"],
+  singleDash: true,
+});

@@ -1,0 +1,48 @@
+// node (20/22): options, then a script it runs (an exec of the file) and the script's own
+// arguments (strings); no script reads a program from the terminal (interpreters.ts makes that a
+// session). -e/-p run inline code (interpreters.ts: never allowed without a person); -r/--import
+// and --loader load modules before the script.
+import { pathEffect } from "../parse.ts";
+import { runner } from "../runner.ts";
+import { flag, opt, optional } from "../spec.ts";
+
+export const node = runner({
+  names: ["node", "nodejs"],
+  options: [
+    flag("-v"),
+    ...["-c --check", "-i --interactive", "--test", "--watch", "--enable-source-maps", "--no-warnings"].map(
+      (n) => flag(n),
+    ),
+    ...[
+      "--no-deprecation",
+      "--trace-warnings",
+      "--experimental-strip-types",
+      "--experimental-vm-modules",
+    ].map((n) => flag(n)),
+    ...[
+      "--experimental-test-coverage",
+      "--expose-gc",
+      "--trace-uncaught",
+      "--preserve-symlinks",
+      "--abort-on-uncaught-exception",
+    ].map((n) => flag(n)),
+    optional(
+      "--inspect --inspect-brk --inspect-wait --watch-path --test-reporter --test-name-pattern --stack-size",
+    ),
+    opt("--max-old-space-size --max-semi-space-size --test-concurrency --test-timeout", "number"),
+    opt("-r --require --import --loader --experimental-loader", "exec"),
+    opt("-C --conditions --title --env-file --input-type --test-reporter-destination"),
+    opt("-e --eval -p --print", "pattern"),
+    flag("--run"),
+  ],
+  permute: false,
+  definedBy: ["package.json"],
+  check(p, out) {
+    const script = p.operands[0];
+    if (script !== undefined && !p.has("-e") && !p.has("-p") && !p.has("--run")) {
+      out.paths.push(pathEffect("exec", script));
+      out.definedBy.push(script.value ?? script.raw);
+    }
+    return null;
+  },
+});

@@ -1,0 +1,25 @@
+// pytest (7): imports conftest.py files, plugins and the test modules it collects.
+import { runner } from "../runner.ts";
+import { flag, opt } from "../spec.ts";
+
+export const pytest = runner({
+  names: ["pytest", "py.test"],
+  options: [
+    ...[
+      "-q --quiet",
+      "-v --verbose",
+      "-x --exitfirst",
+      "-s",
+      "--lf --last-failed",
+      "--ff --failed-first",
+    ].map((n) => flag(n)),
+    ...["--co --collect-only", "--no-header", "-l --showlocals", "--pdb", "--strict-markers"].map((n) =>
+      flag(n),
+    ),
+    opt("-k -m --maxfail --durations -n --numprocesses -p --tb --color --rootdir --basetemp"),
+    opt("-c --config-file", "exec"),
+    opt("--junitxml --junit-xml", "write"),
+  ],
+  abbreviate: true,
+  definedBy: ["conftest.py", "pytest.ini", "pyproject.toml", "setup.cfg", "tox.ini"],
+});

@@ -1,0 +1,75 @@
+// Programs that print facts about the system or the session (GNU coreutils 9.1, hostname 3.23):
+// their operands are names or numbers, never files. `hostname NAME` sets the host name and
+// printenv prints the environment (secret-output.ts makes a rule say `sensitive` for that).
+import { flag, GNU_COMMON, opt, type ProgramGrammar } from "../spec.ts";
+
+const info = (
+  names: string[],
+  options: ProgramGrammar["options"],
+  operands: ProgramGrammar["operands"] = [],
+): ProgramGrammar => ({
+  names,
+  options: [...GNU_COMMON, ...options],
+  permute: true,
+  abbreviate: true,
+  operands,
+  effect: "read",
+  ...(operands.length === 0
+    ? {
+        finish: (p) =>
+          p.operands[0] === undefined
+            ? null
+            : { word: p.operands[0].raw, reason: `${names[0]} takes no operand` },
+      }
+    : {}),
+});
+
+export const whoami = info(["whoami"], []);
+export const nproc = info(["nproc"], [flag("--all"), opt("--ignore", "number")]);
+export const arch = info(["arch"], []);
+export const uname = info(
+  ["uname"],
+  [
+    ...["-a --all", "-s --kernel-name", "-n --nodename", "-r --kernel-release", "-v --kernel-version"].map(
+      (n) => flag(n),
+    ),
+    ...["-m --machine", "-p --processor", "-i --hardware-platform", "-o --operating-system"].map((n) =>
+      flag(n),
+    ),
+  ],
+);
+export const id = info(
+  ["id"],
+  [
+    ...[
+      "-a",
+      "-Z --context",
+      "-g --group",
+      "-G --groups",
+      "-n --name",
+      "-r --real",
+      "-u --user",
+      "-z --zero",
+    ].map((n) => flag(n)),
+  ],
+  ["string"],
+);
+export const printenv = info(["printenv"], [flag("-0 --null")], ["string"]);
+export const seq = info(["seq"], [opt("-f --format -s --separator"), flag("-w --equal-width")], ["number"]);
+export const sleep = info(["sleep"], [], ["number"]);
+export const hostname: ProgramGrammar = {
+  ...info(
+    ["hostname"],
+    [
+      ...[
+        "-s --short",
+        "-f --fqdn --long",
+        "-d --domain",
+        "-i --ip-address",
+        "-I --all-ip-addresses",
+        "-A --all-fqdns",
+      ].map((n) => flag(n)),
+    ],
+  ),
+  abbreviate: false,
+};
