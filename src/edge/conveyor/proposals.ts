@@ -53,6 +53,8 @@ export interface NewProposal {
   createdAt: number;
   expiresAt: number;
   createdByDevice: string | null;
+  /** The prompt a PENDING proposal will open, named before the insert so no second write sets it. */
+  promptId?: string | null;
 }
 
 export type Inserted = { created: true; row: ProposalRow } | { created: false; row: ProposalRow };
@@ -73,7 +75,7 @@ export async function insertProposal(db: Db, p: NewProposal): Promise<Inserted> 
     sourceRef: p.source.ref,
     state: p.state,
     gate: p.gate,
-    promptId: null,
+    promptId: p.promptId ?? null,
     createdAt: p.createdAt,
     expiresAt: p.expiresAt,
     decidedAt: p.state === "PENDING" ? null : p.createdAt,
@@ -150,10 +152,6 @@ export async function transition(
     .where(and(eq(proposedActions.id, id), eq(proposedActions.state, from)))
     .returning({ id: proposedActions.id });
   return moved.length === 1;
-}
-
-export async function setPrompt(db: Db, id: string, promptId: string): Promise<void> {
-  await db.update(proposedActions).set({ promptId }).where(eq(proposedActions.id, id));
 }
 
 export async function dueForExpiry(db: Db, userId: string, now: number): Promise<ProposalRow[]> {

@@ -109,7 +109,17 @@ export class Outbox {
    * too is written once (every insert ignores a known id). A row D1 refuses waits for the drain's retry.
    */
   async sendSince(mark: number): Promise<void> {
-    const ids = this.added.slice(Math.max(0, mark - this.addedBase)).slice(0, BATCH);
+    await this.sendIds(this.idsSince(mark));
+  }
+
+  /** Ids of the rows added since `mark`. */
+  idsSince(mark: number): string[] {
+    return this.added.slice(Math.max(0, mark - this.addedBase));
+  }
+
+  /** Sends these rows now (those a drain already sent are skipped), as one batch. */
+  async sendIds(all: readonly string[]): Promise<void> {
+    const ids = all.slice(0, BATCH);
     if (ids.length === 0) return;
     const rows = this.sql
       .exec<OutboxRow>(
