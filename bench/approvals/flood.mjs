@@ -181,7 +181,10 @@ try {
     switch_under_flood: {
       rest: summarize(during.rest),
       to_socket: during_socket,
-      slowest_ms: [...during.socket].sort((a, b) => b - a).slice(0, 5).map((x) => Math.round(x)),
+      slowest_ms: [...during.socket]
+        .sort((a, b) => b - a)
+        .slice(0, 5)
+        .map((x) => Math.round(x)),
       target_p99_ms: 1000,
       met: during_socket.p99_ms <= 1000,
     },
