@@ -11,7 +11,10 @@ export interface BucketSpec {
 }
 
 /**
- * Budgets. A coding agent sends a few calls a second, in bursts of parallel tool calls; the approvals
+ * Budgets. The daemon carries every agent session of a machine over one socket, a few calls a second
+ * each, in bursts of parallel tool calls (a burst of 40 covers them). 50/s with bursts of 100 let a
+ * reconnecting flood's admitted calls push the person's switch to 7 s (bench/approvals/flood-budget-
+ * 50-100.json); 20/40 held it under 3 s on the same loaded machine. The approvals
  * bench drives 1,000+ grant hits a second from 50 sockets of one device, which these still admit. A call
  * that needs a person costs the hub milliseconds of CPU, so one socket's admitted rate stays a small
  * share of it; one socket flooding thousands of messages a second is held to that rate, then closed.
