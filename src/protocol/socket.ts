@@ -21,6 +21,10 @@ export const CLOSE_CODES = {
   message_too_big: 1009,
   /** The hub lost this socket's identity (e.g. after an upgrade); reconnect. */
   lost_state: 1011,
+  /** The socket kept sending over its message budget after retry hints: reconnect later, send less. */
+  policy_violation: 1008,
+  /** The device kept sending over its budget (across its sockets): reconnect after a pause. */
+  try_again_later: 1013,
   /** The device was revoked: do not reconnect, pair again. */
   revoked: 4001,
 } as const;

@@ -1,8 +1,10 @@
-// Pairing lockouts are per code and per client, never global; the recovery code is never locked.
+// Pairing lockouts are per code and per client, never global; the recovery code locks per client, with
+// bounded, aggregated audit.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { clientAddress, UNTRUSTED_CLIENT } from "../../src/edge/auth/client-address.ts";
 import { bucketOfCode } from "../../src/edge/auth/pairing.ts";
+import { RECOVERY_MAX_FAILURES } from "../../src/edge/auth/recovery-guard.ts";
 import { ADMIN, api, errorOf, ownerCode, recoveryCode, rememberRecoveryCode } from "./helpers.ts";
 
 const bind = (code: string, ip: string, kind: "companion" | "browser" = "companion") =>
@@ -74,26 +76,52 @@ describe("per-client lockout", () => {
 });
 
 describe("the recovery code", () => {
-  it("is never locked: ten wrong recovery codes, then the right one mints", async () => {
-    for (let i = 0; i < 10; i++) {
-      const res = await api("/v1/recovery/pairing-code", {
-        method: "POST",
-        headers: { "cf-connecting-ip": "203.0.113.99" },
-        json: { recovery_code: `0000-0000-0000-0000-0000-000${i % 10}` },
-      });
-      expect(res.status).toBe(401);
-    }
-    const ok = await api("/v1/recovery/pairing-code", {
+  const tryRecovery = (recovery_code: string, ip: string) =>
+    api("/v1/recovery/pairing-code", {
       method: "POST",
-      headers: { "cf-connecting-ip": "203.0.113.99" },
-      json: { recovery_code: (await recoveryCode()).toLowerCase() },
+      headers: { "cf-connecting-ip": ip },
+      json: { recovery_code },
     });
-    expect(ok.status).toBe(201);
-    const failures = await env.DB.prepare(
-      "SELECT count(*) AS n FROM audit_log WHERE event = 'auth.recovery_failed'",
-    ).first<{ n: number }>();
-    expect(failures?.n).toBeGreaterThanOrEqual(10);
+  const wrong = (i: number) => `0000-0000-0000-0000-0000-${String(i % 10_000).padStart(4, "0")}`;
+
+  it(`locks a client out after ${RECOVERY_MAX_FAILURES} wrong codes (even the right one waits); other clients still mint`, async () => {
+    const right = await recoveryCode();
+    for (let i = 0; i < RECOVERY_MAX_FAILURES; i++)
+      expect((await tryRecovery(wrong(i), "203.0.113.99")).status).toBe(401);
+    const locked = await tryRecovery(right, "203.0.113.99");
+    expect(locked.status).toBe(429);
+    expect(Number(locked.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect((await errorOf(locked)).code).toBe("rate_limited");
+    expect((await tryRecovery(right.toLowerCase(), "203.0.113.100")).status).toBe(201);
   });
+
+  it("hundreds of wrong codes are locked out and leave five aggregated audit rows on the owner's account", async () => {
+    await recoveryCode();
+    const owner = await env.DB.prepare("SELECT id FROM users WHERE role = 'owner'").first<{ id: string }>();
+    const statuses: Record<number, number> = {};
+    // 20 clients x 10 wrong codes each: every one ends locked, and its next guess is refused unread.
+    for (let i = 0; i < 200; i++) {
+      const res = await tryRecovery(wrong(i), `198.51.100.${Math.floor(i / 10)}`);
+      statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+    }
+    for (let c = 0; c < 20; c++) expect((await tryRecovery(wrong(c), `198.51.100.${c}`)).status).toBe(429);
+    expect(statuses).toEqual({ 401: 200 });
+    const rows = await env.DB.prepare(
+      "SELECT user_id, event, details FROM audit_log WHERE event LIKE 'auth.recovery_%' ORDER BY at",
+    ).all<{ user_id: string | null; event: string; details: string }>();
+    // Wrong codes at 1, 10, 100 (220 counted, no row past 100), locked clients at 1 and 10: five rows, all the
+    // owner's.
+    expect(rows.results.map((r) => r.event).sort()).toEqual([
+      "auth.recovery_failed",
+      "auth.recovery_failed",
+      "auth.recovery_failed",
+      "auth.recovery_locked",
+      "auth.recovery_locked",
+    ]);
+    expect(rows.results.every((r) => r.user_id === owner?.id)).toBe(true);
+    const last = rows.results.filter((r) => r.event === "auth.recovery_failed").at(-1);
+    expect(JSON.parse(last?.details ?? "{}")).toMatchObject({ failures_in_window: 100 });
+  }, 60_000);
 
   it("mints an approver code by default, which binds a browser as an approver", async () => {
     const res = await api("/v1/recovery/pairing-code", {

@@ -55,6 +55,8 @@ export interface NewProposal {
   createdAt: number;
   expiresAt: number;
   createdByDevice: string | null;
+  /** The prompt a PENDING proposal will open, named before the insert so no second write sets it. */
+  promptId?: string | null;
 }
 
 export type Inserted = { created: true; row: ProposalRow } | { created: false; row: ProposalRow };
@@ -76,7 +78,7 @@ export async function insertProposal(db: Db, p: NewProposal): Promise<Inserted> 
     state: p.state,
     gate: p.gate,
     gateReason: p.gateReason,
-    promptId: null,
+    promptId: p.promptId ?? null,
     createdAt: p.createdAt,
     expiresAt: p.expiresAt,
     decidedAt: p.state === "PENDING" ? null : p.createdAt,
@@ -153,10 +155,6 @@ export async function transition(
     .where(and(eq(proposedActions.id, id), eq(proposedActions.state, from)))
     .returning({ id: proposedActions.id });
   return moved.length === 1;
-}
-
-export async function setPrompt(db: Db, id: string, promptId: string): Promise<void> {
-  await db.update(proposedActions).set({ promptId }).where(eq(proposedActions.id, id));
 }
 
 export async function dueForExpiry(db: Db, userId: string, now: number): Promise<ProposalRow[]> {

@@ -44,8 +44,16 @@ export interface ConveyorPorts {
   egress: Egress;
   registry: ToolRegistry;
   emergency: () => EmergencyControls;
-  /** Puts a PENDING proposal in the approval queue; answers the prompt id. */
-  openPrompt: (view: ProposalView) => Promise<string>;
+  /** Puts a PENDING proposal in the approval queue under the prompt id its row already names. */
+  openPrompt: (view: ProposalView, promptId: string) => Promise<void>;
+  /** A fresh prompt id (the row is written with it, so opening the prompt needs no second D1 write). */
+  newPromptId: () => string;
+  /**
+   * Audit of a run's steps: queued and sent with the run's last one in one D1 batch (`flushRunAudit`),
+   * instead of a round trip each. Absent: each goes at once through `audit`.
+   */
+  queueAudit?: (entries: AuditEntry[]) => void;
+  flushRunAudit?: () => Promise<void>;
   /** Asks to be woken (onAlarm) at this time, as a backstop for runs and expiries. */
   wakeAt: (at: number) => Promise<void>;
   /** Tells open dashboards a proposal changed. */
@@ -82,11 +90,12 @@ export class ConveyorRuntime {
   constructor(ports: ConveyorPorts) {
     this.ports = ports;
     this.now = ports.now ?? Date.now;
+    const queueAudit = ports.queueAudit;
     this.executor = new Executor({
       db: ports.db,
       registry: ports.registry,
       egress: ports.egress,
-      audit: ports.audit,
+      audit: queueAudit ? async (entries) => queueAudit(entries) : ports.audit,
       now: this.now,
       ...(ports.notifyDashboards ? { notifyDashboards: ports.notifyDashboards } : {}),
       ...(ports.fault ? { fault: ports.fault } : {}),
@@ -137,7 +146,9 @@ export class ConveyorRuntime {
       emergency: this.ports.emergency(),
     });
     const now = this.now();
+    const promptId = verdict.action === "ask" ? this.ports.newPromptId() : null;
     const inserted = await store.insertProposal(this.ports.db, {
+      promptId,
       userId,
       tool: req.tool,
       identity: req.identity,
@@ -195,10 +206,9 @@ export class ConveyorRuntime {
       );
     }
     await this.ports.audit(entries);
-    if (verdict.action === "ask") {
-      const promptId = await this.ports.openPrompt(store.proposalView(row));
-      await store.setPrompt(this.ports.db, row.id, promptId);
-      return { ok: true, value: { view: store.proposalView({ ...row, promptId }), created: true } };
+    if (verdict.action === "ask" && promptId) {
+      await this.ports.openPrompt(store.proposalView(row), promptId);
+      return { ok: true, value: { view: store.proposalView(row), created: true } };
     }
     if (verdict.action === "allow") {
       const ran = await this.execute(row.id, by.actor);
@@ -245,26 +255,32 @@ export class ConveyorRuntime {
         await this.ports.grants.save(key, allow ? "allow" : "deny", by, promptId, now);
       }
     }
-    this.ports.announce(store.proposalView({ ...row, state: to, decidedAt: now, decidedBy: actor }));
+    const moved: store.ProposalRow = { ...row, state: to, decidedAt: now, decidedBy: actor };
+    this.ports.announce(store.proposalView(moved));
     if (to === "APPROVED") {
       await this.ports.wakeAt(now + RUN_BACKSTOP_MS);
-      // Runs now; the backstop alarm resumes it if this instance dies first.
-      void this.execute(row.id, "system");
+      // Runs now (with the row just written, not read again); the backstop alarm resumes it if this
+      // instance dies first.
+      void this.execute(row.id, "system", moved);
     }
   }
 
   /** Runs an approved proposal once; concurrent callers share the same run and get the same answer. */
-  execute(proposalId: string, actor: string): Promise<HubResult<ProposalView>> {
+  execute(proposalId: string, actor: string, known?: store.ProposalRow): Promise<HubResult<ProposalView>> {
     const running = this.inflight.get(proposalId);
     if (running) return running;
-    const run = this.runOnce(proposalId, actor).finally(() => this.inflight.delete(proposalId));
+    const run = this.runOnce(proposalId, actor, known).finally(() => this.inflight.delete(proposalId));
     this.inflight.set(proposalId, run);
     return run;
   }
 
-  private async runOnce(proposalId: string, actor: string): Promise<HubResult<ProposalView>> {
+  private async runOnce(
+    proposalId: string,
+    actor: string,
+    known?: store.ProposalRow,
+  ): Promise<HubResult<ProposalView>> {
     const userId = this.ports.userId();
-    const row = await store.byId(this.ports.db, userId, proposalId);
+    const row = known ?? (await store.byId(this.ports.db, userId, proposalId));
     if (!row) return failure(404, "not_found", `No proposal ${proposalId}.`);
     if (row.state === "EXECUTED" || row.state === "FAILED" || row.state === "PARTIAL") {
       return { ok: true, value: store.proposalView(row) };
@@ -298,6 +314,8 @@ export class ConveyorRuntime {
       finishedAt: now,
       envelope,
     });
+    // The run's queued audit (executing, executed) goes to D1 as one batch, before the caller hears back.
+    await this.ports.flushRunAudit?.();
     // Another caller recorded the same run first: the stored row is the answer.
     const fresh = moved
       ? { ...row, state: to, finishedAt: now, envelope }

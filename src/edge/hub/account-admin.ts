@@ -1,5 +1,6 @@
 // Changes a person makes to the account in the hub: emergency controls, the account policy, deleting a
-// grant. Each change and its audit entry commit in one transaction; D1 gets them through the outbox.
+// grant. Each change and its audit entry commit in one transaction; D1 gets them through the outbox, sent
+// at once ahead of any companion backlog (flushOwn).
 import { emergencyAuditEvents } from "../../policy/index.ts";
 import type { EmergencyControls } from "../../protocol/capability.ts";
 import type { GrantRuleView } from "../../protocol/grants.ts";
@@ -30,6 +31,7 @@ export class AccountAdmin {
   async deleteGrant(id: string, by: Actor): Promise<HubResult<{ deleted: true }>> {
     const { ctx } = this;
     await ctx.grants.load();
+    const mark = ctx.outbox.mark();
     const now = Date.now();
     const removed = ctx.ports.transaction(() => {
       const result = ctx.grants.remove(id);
@@ -50,13 +52,14 @@ export class AccountAdmin {
     });
     if (!removed) return failure(404, "not_found", `No grant ${id} on this account.`);
     ctx.ports.toCompanions?.({ type: "grants_revoked", data: { ids: [id], session: [] } });
-    await ctx.flush();
+    await ctx.flushOwn(mark);
     return { ok: true, value: { deleted: true } };
   }
 
   /** Revokes one session grant: the next matching call asks again. */
   async deleteSessionGrant(id: string, by: Actor): Promise<HubResult<{ deleted: true }>> {
     const { ctx } = this;
+    const mark = ctx.outbox.mark();
     const now = Date.now();
     const removed = ctx.ports.transaction(() => {
       const row = ctx.sessions.remove(id);
@@ -84,12 +87,13 @@ export class AccountAdmin {
     };
     const session = [{ session_id: removed.session_id, agent_id: removed.agent_id, rule }];
     ctx.ports.toCompanions?.({ type: "grants_revoked", data: { ids: [id], session } });
-    await ctx.flush();
+    await ctx.flushOwn(mark);
     return { ok: true, value: { deleted: true } };
   }
 
   async setEmergency(patch: Partial<EmergencyControls>, by: Actor): Promise<EmergencyControls> {
     const { ctx } = this;
+    const mark = ctx.outbox.mark();
     const before = ctx.settings.emergency();
     const after: EmergencyControls = { ...before, ...patch };
     after.blockedTools = [...new Set(after.blockedTools)].sort();
@@ -105,7 +109,7 @@ export class AccountAdmin {
         now,
       );
     });
-    await ctx.flush();
+    await ctx.flushOwn(mark);
     return after;
   }
 
@@ -114,12 +118,13 @@ export class AccountAdmin {
     if (!compiled.ok)
       return failure(400, "validation_failed", "The account policy does not load.", compiled.errors);
     const { ctx } = this;
+    const mark = ctx.outbox.mark();
     const now = Date.now();
     ctx.ports.transaction(() => {
       ctx.settings.setAccountPolicy(text, now);
       ctx.audit([entry(by, "policy.account_updated", now)], now);
     });
-    await ctx.flush();
+    await ctx.flushOwn(mark);
     return { ok: true, value: { updatedAt: now } };
   }
 }

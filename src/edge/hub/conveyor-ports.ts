@@ -17,6 +17,7 @@ import type { HubEngine } from "./engine.ts";
 import { grantCreatedAudit, grantUsedAudit } from "./grant-audit.ts";
 import { CONVEYOR_AGENT } from "./grant-store.ts";
 import type { HubContext } from "./hub-context.ts";
+import { SAFETY_DELAY_MS } from "./outbox.ts";
 import { addWakeup, insertProposalPrompt } from "./proposal-prompts.ts";
 
 export function conveyorPorts(deps: {
@@ -29,6 +30,8 @@ export function conveyorPorts(deps: {
 }): ConveyorPorts {
   const { env, sql, engine } = deps;
   const db = openDb(env.DB);
+  /** Outbox rows of run audit not sent yet (see queueAudit). */
+  const runAudit = new Set<string>();
   return {
     db,
     userId: deps.userId,
@@ -36,11 +39,11 @@ export function conveyorPorts(deps: {
     egress: createEgress(egressConfig(env)),
     registry: toolRegistry(deps.companionRunner ? { companionRunner: deps.companionRunner } : {}),
     emergency: () => engine.ctx.settings.emergency(),
-    async openPrompt(view) {
-      const prompt = insertProposalPrompt(sql, engine.ctx.prompts, view, newId("prm"), Date.now());
+    newPromptId: () => newId("prm"),
+    async openPrompt(view, promptId) {
+      const prompt = insertProposalPrompt(sql, engine.ctx.prompts, view, promptId, Date.now());
       deps.toDashboards({ type: "capability_prompt", data: engine.ctx.promptCard(prompt) });
       await engine.ctx.schedule.arm();
-      return prompt.id;
     },
     async wakeAt(at) {
       addWakeup(sql, at);
@@ -52,6 +55,23 @@ export function conveyorPorts(deps: {
       void wakeTurnOf(env, db, view);
     },
     audit: (entries) => writeAuditBatch(db, entries),
+    // A run's step audit waits in the hub's outbox (durable with the hub) and leaves with the run's last
+    // step as one batch; if the run never gets there, the outbox's alarm drains it.
+    queueAudit: (entries) => {
+      const { ctx } = engine;
+      const mark = ctx.outbox.mark();
+      const now = Date.now();
+      ctx.ports.transaction(() => ctx.audit(entries, now));
+      for (const id of ctx.outbox.idsSince(mark)) runAudit.add(id);
+      ctx.schedule
+        .armBy(now + SAFETY_DELAY_MS)
+        .catch((error: unknown) => console.error("[UserHub.schedule]", error));
+    },
+    flushRunAudit: async () => {
+      const ids = [...runAudit];
+      runAudit.clear();
+      await engine.ctx.outbox.sendIds(ids);
+    },
     notifyDashboards: async (title, body, id) => {
       deps.toDashboards({ type: "notification", data: { id, title, body } });
       // And to the person's phones that are not looking (Web Push); a push failure never fails the effect.

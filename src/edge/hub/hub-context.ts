@@ -98,6 +98,18 @@ export class HubContext {
     }
   }
 
+  /**
+   * After the person's change (started at `mark`, from `outbox.mark()`): its own D1 writes go now, ahead
+   * of any companion backlog the drain is working through; the rest drain soon. Never throws.
+   */
+  async flushOwn(mark: number): Promise<void> {
+    try {
+      await this.outbox.sendSince(mark);
+    } finally {
+      this.flushSoon();
+    }
+  }
+
   /** Drains soon (batched with concurrent decisions) and keeps the alarm armed; never waits, never throws. */
   flushSoon(now = Date.now()): void {
     void this.outbox.drainSoon();

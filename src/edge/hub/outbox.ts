@@ -62,6 +62,8 @@ const BATCH = 50;
 const AUDIT_ROWS_PER_INSERT = 9;
 /** How long a drain waits for more rows to join its batch. */
 const COALESCE_MS = 5;
+/** Recently added row ids remembered for `sendSince` (a person's change adds a handful). */
+const MAX_TRACKED = 2_000;
 
 export class Outbox {
   private readonly sql: SqlStorage;
@@ -69,6 +71,9 @@ export class Outbox {
   private running: Promise<void> | undefined;
   private again = false;
   private soon: ReturnType<typeof setTimeout> | undefined;
+  /** Ids of rows added lately, in order: the person's writes are sent ahead of a companion's backlog. */
+  private added: string[] = [];
+  private addedBase = 0;
 
   constructor(sql: SqlStorage, db: Db) {
     this.sql = sql;
@@ -78,15 +83,55 @@ export class Outbox {
   /** Call inside the transaction that changes the state these writes follow. */
   add(items: readonly OutboxItem[], now: number): void {
     for (const item of items) {
+      const id = newId("obx");
+      this.added.push(id);
       this.sql.exec(
         `INSERT INTO outbox (id, kind, payload, created_at, attempts, next_attempt_at) VALUES (?, ?, ?, ?, 0, ?)`,
-        newId("obx"),
+        id,
         item.kind,
         JSON.stringify(item),
         now,
         now + SAFETY_DELAY_MS,
       );
     }
+  }
+
+  /** A position in the rows added so far; `sendSince` sends what was added after it. */
+  mark(): number {
+    if (this.added.length > MAX_TRACKED) {
+      const cut = this.added.length - MAX_TRACKED / 2;
+      this.added = this.added.slice(cut);
+      this.addedBase += cut;
+    }
+    return this.addedBase + this.added.length;
+  }
+
+  /**
+   * Sends the rows added since `mark` now, as one batch, without waiting for a drain that is busy with a
+   * companion's backlog: the person's change reaches D1 in one round trip. A row the running drain sends
+   * too is written once (every insert ignores a known id). A row D1 refuses waits for the drain's retry.
+   */
+  async sendSince(mark: number): Promise<void> {
+    await this.sendIds(this.idsSince(mark));
+  }
+
+  /** Ids of the rows added since `mark`. */
+  idsSince(mark: number): string[] {
+    return this.added.slice(Math.max(0, mark - this.addedBase));
+  }
+
+  /** Sends these rows now (those a drain already sent are skipped), as one batch. */
+  async sendIds(all: readonly string[]): Promise<void> {
+    const ids = all.slice(0, BATCH);
+    if (ids.length === 0) return;
+    const rows = this.sql
+      .exec<OutboxRow>(
+        `SELECT id, payload, attempts FROM outbox WHERE id IN (${ids.map(() => "?").join(", ")})
+         ORDER BY created_at, id`,
+        ...ids,
+      )
+      .toArray();
+    if (rows.length > 0) await this.sendRows(rows, Date.now());
   }
 
   pending(): number {
@@ -157,10 +202,15 @@ export class Outbox {
       );
     }
     if (rows.length === 0) return false;
+    return (await this.sendRows(rows, now)) && rows.length === BATCH;
+  }
+
+  /** Sends rows as one batch; if D1 refuses it, row by row, so one bad row holds back only itself. */
+  private async sendRows(rows: OutboxRow[], now: number): Promise<boolean> {
     try {
       await this.send(rows);
       this.remove(rows);
-      return rows.length === BATCH;
+      return true;
     } catch {
       // Find the rows D1 refuses; the others still go now.
       for (const row of rows) {

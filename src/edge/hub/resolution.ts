@@ -164,6 +164,7 @@ export class Resolver {
     const { ctx } = this;
     const proposal = proposalOfPrompt(ctx.ports.sql, prompt.id);
     if (proposal) return this.settleProposal(prompt, proposal.id, resolution, by, now);
+    const mark = ctx.outbox.mark();
     const answered: { call: CallRow; response: DecisionResponse }[] = [];
     const outcome = ctx.ports.transaction((): "changed" | "lost" | "settled" => {
       const pending = ctx.calls.pendingOfPrompt(prompt.id);
@@ -200,7 +201,8 @@ export class Resolver {
     if (outcome === "settled") {
       ctx.deliver(answered);
       ctx.ports.toDashboards({ type: "prompt_resolved", data: view });
-      await ctx.flush();
+      // The answer's audit and grants go to D1 now, not after a companion's backlog of audit rows.
+      await ctx.flushOwn(mark);
     }
     return view;
   }

@@ -4,9 +4,11 @@ import type { DecisionResponse } from "../../protocol/decisions.ts";
 import { CLOSE_CODES, ClientMessage, type ServerMessage } from "../../protocol/socket.ts";
 import { admitRaw, refuseByRole } from "../auth/socket-gate.ts";
 import { fieldProblems } from "../middleware/validate.ts";
+import type { Admission } from "./admission.ts";
 import { deviceTag, readAttachment, roleTag, type SocketState, writeAttachment } from "./attachment.ts";
 import type { DecideOutcome, HubEngine } from "./engine.ts";
 import { type Caller, deciderOf } from "./hub-context.ts";
+import { type HubLanes, LaneDropped, LaneFull } from "./lanes.ts";
 
 type RunResult = Extract<ClientMessage, { type: "companion_run_result" }>;
 
@@ -14,17 +16,35 @@ interface RouterHooks {
   remember: (caller: Caller) => void;
   /** A companion's answer to a conveyor run; false when no run of that device waits for it. */
   companionRunResult: (deviceId: string, message: RunResult) => boolean;
+  /** Devices revoked since this hub started: their sockets' late messages are dropped unread. */
+  revoked: (deviceId: string) => boolean;
 }
+
+/** Companion messages that do the hub's work wait in the companion lane; the rest are answered at once. */
+const LANED = new Set<ClientMessage["type"]>(["hello", "tool_request", "withdraw"]);
+/** Laned messages one socket may have waiting; past this each new one is a strike (the hub is behind). */
+const MAX_PENDING_PER_SOCKET = 64;
 
 export class SocketRouter {
   private readonly state: DurableObjectState;
   private readonly engine: HubEngine;
   private readonly hooks: RouterHooks;
+  private readonly lanes: HubLanes;
+  private readonly admission: Admission;
+  /** Per socket: the tail of its laned messages (so they are answered in order) and how many wait. */
+  private readonly streams = new WeakMap<WebSocket, { tail: Promise<void>; pending: number }>();
 
-  constructor(state: DurableObjectState, engine: HubEngine, hooks: RouterHooks) {
+  constructor(
+    state: DurableObjectState,
+    engine: HubEngine,
+    hooks: RouterHooks,
+    control: { lanes: HubLanes; admission: Admission },
+  ) {
     this.state = state;
     this.engine = engine;
     this.hooks = hooks;
+    this.lanes = control.lanes;
+    this.admission = control.admission;
   }
 
   connect(request: Request): Response {
@@ -38,6 +58,20 @@ export class SocketRouter {
       return new Response("missing identity", { status: 400 });
     }
     this.hooks.remember({ userId, deviceId });
+    const penalty = role === "companion" ? this.admission.penaltyMs(deviceId, Date.now()) : 0;
+    if (penalty > 0) {
+      const body = {
+        error: {
+          code: "rate_limited",
+          message: "This device ignored its message budget; reconnect after Retry-After.",
+          details: { retry_after_ms: penalty },
+        },
+      };
+      return Response.json(body, {
+        status: 429,
+        headers: { "Retry-After": String(Math.ceil(penalty / 1000)) },
+      });
+    }
     const pair = new WebSocketPair();
     const [client, server] = Object.values(pair) as [WebSocket, WebSocket];
     this.state.acceptWebSocket(server, [deviceTag(deviceId), roleTag(role)]);
@@ -58,6 +92,7 @@ export class SocketRouter {
       return;
     }
     const data = admitted.value;
+    if (state.role === "companion" && !this.withinBudget(ws, state, data)) return;
     const parsed = ClientMessage.safeParse(data);
     if (!parsed.success) {
       this.send(ws, {
@@ -80,7 +115,96 @@ export class SocketRouter {
       await ctx.flush();
       return;
     }
-    await this.onClientMessage(ws, state, parsed.data);
+    const message = parsed.data;
+    if (state.role === "approver") {
+      await this.lanes.person(() => this.onClientMessage(ws, state, message));
+      return;
+    }
+    if (!LANED.has(message.type)) {
+      await this.onClientMessage(ws, state, message);
+      return;
+    }
+    this.enqueue(ws, state, message);
+  }
+
+  /**
+   * A companion's message joins its socket's stream (answered in order) and then the companion lane. The
+   * handler returns at once, so the next message is read (and budgeted) now instead of after this one's
+   * work: a flood is shed here rather than queued unseen in front of everything else.
+   */
+  private enqueue(ws: WebSocket, state: SocketState, message: ClientMessage): void {
+    let stream = this.streams.get(ws);
+    if (!stream) {
+      stream = { tail: Promise.resolve(), pending: 0 };
+      this.streams.set(ws, stream);
+    }
+    if (stream.pending >= MAX_PENDING_PER_SOCKET) {
+      const verdict = this.admission.strike(ws, Date.now(), 1_000);
+      if ("close" in verdict) {
+        this.admission.penalize(state.deviceId, Date.now());
+        ws.close(verdict.close.code, verdict.close.reason);
+      } else if (!verdict.ok) this.refuse(ws, message, verdict.retryAfterMs, verdict.scope);
+      return;
+    }
+    const own = stream;
+    own.pending++;
+    const run = async () => {
+      if (this.hooks.revoked(state.deviceId)) return;
+      try {
+        await this.lanes.companion(state.deviceId, () => this.onClientMessage(ws, state, message));
+      } catch (error) {
+        if (error instanceof LaneDropped) return; // revoked: its sockets are closing
+        if (error instanceof LaneFull) return this.refuse(ws, message, 1_000, "device");
+        console.error("[UserHub.webSocketMessage]", error);
+        this.send(ws, { type: "error", code: "internal", message: "The hub failed to handle that message." });
+      } finally {
+        own.pending--;
+      }
+    };
+    own.tail = own.tail.then(run);
+    this.state.waitUntil(own.tail);
+  }
+
+  /**
+   * The companion's budgets, checked before the message is even validated: false when it was refused
+   * (answered with a retry hint) or the socket closed for ignoring earlier hints.
+   */
+  private withinBudget(ws: WebSocket, state: SocketState, data: unknown): boolean {
+    // Messages that were in flight when the hub closed this socket are dropped unread.
+    if (ws.readyState !== WebSocket.OPEN) return false;
+    if (this.hooks.revoked(state.deviceId)) {
+      ws.close(CLOSE_CODES.revoked, "device revoked");
+      return false;
+    }
+    const now = Date.now();
+    if (this.admission.penaltyMs(state.deviceId, now) > 0) {
+      // Another socket of this device was closed for flooding: this one goes too.
+      ws.close(CLOSE_CODES.try_again_later, "device over its message budget");
+      return false;
+    }
+    const verdict = this.admission.admitSocket(ws, state.deviceId, now);
+    if (verdict.ok) return true;
+    if ("close" in verdict) {
+      this.admission.penalize(state.deviceId, now);
+      ws.close(verdict.close.code, verdict.close.reason);
+      return false;
+    }
+    this.refuse(ws, data, verdict.retryAfterMs, verdict.scope);
+    return false;
+  }
+
+  private refuse(ws: WebSocket, data: unknown, retryAfterMs: number, scope: "socket" | "device"): void {
+    const id =
+      typeof data === "object" && data !== null && "id" in data && typeof data.id === "string"
+        ? data.id.slice(0, 100)
+        : undefined;
+    this.send(ws, {
+      type: "error",
+      id,
+      code: "rate_limited",
+      message: `Over this ${scope}'s message budget: send again in ${retryAfterMs} ms.`,
+      details: { retry_after_ms: retryAfterMs, scope },
+    });
   }
 
   async onClientMessage(ws: WebSocket, state: SocketState, message: ClientMessage): Promise<void> {

@@ -13,6 +13,7 @@ import { openDb } from "../db/client.ts";
 import { notifyPrompt } from "../push/send.ts";
 import { loadShellParser } from "../shims/mvdan-sh-deferred.ts";
 import type { Actor } from "./account-admin.ts";
+import { Admission } from "./admission.ts";
 import { deviceTag, readAttachment, roleTag } from "./attachment.ts";
 import { CompanionRuns } from "./companion-runs.ts";
 import { conveyorPorts } from "./conveyor-ports.ts";
@@ -21,6 +22,7 @@ import { HubFuturesStats, type StoredFuturesStats } from "./futures-stats.ts";
 import { type LocalGrantUse, recordLocalGrantUses } from "./grant-audit.ts";
 import { HostedRuntime } from "./hosted-runtime.ts";
 import { type Caller, deciderOf } from "./hub-context.ts";
+import { HubLanes, LaneDropped, LaneFull } from "./lanes.ts";
 import { migrateProposalPrompts, nextWakeup, promptOfProposal, takeDueWakeups } from "./proposal-prompts.ts";
 import type { HubResult } from "./result.ts";
 import { SocketRouter } from "./socket-router.ts";
@@ -33,6 +35,9 @@ export const CLOSE_REVOKED = CLOSE_CODES.revoked;
 
 export type { Caller } from "./hub-context.ts";
 
+/** A companion's REST call over its device's budget: answered 429 with Retry-After. */
+export type RateLimited = { kind: "rate_limited"; retryAfterMs: number };
+
 export class UserHub extends DurableObject<Env> {
   private readonly engine: HubEngine;
   private readonly router: SocketRouter;
@@ -40,6 +45,10 @@ export class UserHub extends DurableObject<Env> {
   private readonly companionRuns: CompanionRuns;
   readonly runtime: HostedRuntime;
   private knownUser: string | undefined;
+  /** The person's lane and the companions' (src/edge/hub/lanes.ts), and the companions' budgets. */
+  private readonly lanes = new HubLanes();
+  private readonly admission = new Admission();
+  private readonly revokedDevices = new Set<string>();
 
   /**
    * The hub keeps its grants and settings in memory after the first read and drops them on its own writes;
@@ -104,10 +113,16 @@ export class UserHub extends DurableObject<Env> {
       toDashboards: (message) => this.router.sendAll(this.ctx.getWebSockets(roleTag("approver")), message),
       arm: () => this.engine.ctx.schedule.arm(),
     });
-    this.router = new SocketRouter(ctx, this.engine, {
-      remember: (caller) => this.remember(caller),
-      companionRunResult: (deviceId, message) => this.companionRuns.onResult(deviceId, message),
-    });
+    this.router = new SocketRouter(
+      ctx,
+      this.engine,
+      {
+        remember: (caller) => this.remember(caller),
+        companionRunResult: (deviceId, message) => this.companionRuns.onResult(deviceId, message),
+        revoked: (deviceId) => this.revokedDevices.has(deviceId),
+      },
+      { lanes: this.lanes, admission: this.admission },
+    );
     ctx.blockConcurrencyWhile(async () => {
       migrateHubStorage(ctx.storage.sql);
       migrateProposalPrompts(ctx.storage.sql);
@@ -178,9 +193,32 @@ export class UserHub extends DurableObject<Env> {
    * `wait`: a long poll — answers when the call is decided, or still pending after LONG_POLL_MS; the caller
    * asks again (same call) to keep waiting, which also keeps the call held.
    */
-  async decide(caller: Caller, request: DecisionRequest, wait: boolean): Promise<DecideOutcome> {
+  async decide(
+    caller: Caller,
+    request: DecisionRequest,
+    wait: boolean,
+  ): Promise<DecideOutcome | RateLimited> {
     this.remember(caller);
-    const outcome = await this.engine.decide(request, caller.deviceId, wait ? "wait" : "poll");
+    const device = caller.deviceId;
+    let outcome: DecideOutcome;
+    if (device === null) {
+      outcome = await this.engine.decide(request, null, wait ? "wait" : "poll");
+    } else {
+      // A companion's REST call spends its device's budget and waits in the companion lane, as its socket would.
+      const admitted = this.revokedDevices.has(device)
+        ? { ok: false as const, retryAfterMs: 60_000 }
+        : this.admission.admitDevice(device, Date.now());
+      if (!admitted.ok) return { kind: "rate_limited", retryAfterMs: admitted.retryAfterMs };
+      try {
+        outcome = await this.lanes.companion(device, () =>
+          this.engine.decide(request, device, wait ? "wait" : "poll"),
+        );
+      } catch (error) {
+        if (error instanceof LaneFull || error instanceof LaneDropped)
+          return { kind: "rate_limited", retryAfterMs: 1_000 };
+        throw error;
+      }
+    }
     if (outcome.kind !== "pending" || !wait) return outcome;
     const response = await this.engine.waitFor(request.call_id, longPollUntil(Date.now(), outcome.expiresAt));
     return response ? { kind: "decided", response } : outcome;
@@ -206,7 +244,7 @@ export class UserHub extends DurableObject<Env> {
 
   async confirm(caller: Caller, promptId: string) {
     this.remember(caller);
-    return this.engine.resolver.confirm(promptId);
+    return this.lanes.person(() => this.engine.resolver.confirm(promptId));
   }
 
   /** `pattern`: a wider grant the card offered; `message`: with a deny, the person's words for the agent. */
@@ -217,12 +255,14 @@ export class UserHub extends DurableObject<Env> {
     options: { confirmationToken?: string; pattern?: string; message?: string } = {},
   ) {
     this.remember(caller);
-    return this.engine.resolver.resolve(promptId, decision, deciderOf(caller), options);
+    return this.lanes.person(() =>
+      this.engine.resolver.resolve(promptId, decision, deciderOf(caller), options),
+    );
   }
 
   async endSession(caller: Caller, sessionId: string): Promise<number> {
     this.remember(caller);
-    return this.engine.ctx.sessions.endSession(sessionId);
+    return this.lanes.person(async () => this.engine.ctx.sessions.endSession(sessionId));
   }
 
   /** Every grant of the account from the one store: saved (agent calls, proposals) and live session grants. */
@@ -239,7 +279,7 @@ export class UserHub extends DurableObject<Env> {
 
   async deleteSessionGrant(caller: Caller, id: string): Promise<HubResult<{ deleted: true }>> {
     this.remember(caller);
-    return this.engine.admin.deleteSessionGrant(id, this.actor(caller));
+    return this.lanes.person(() => this.engine.admin.deleteSessionGrant(id, this.actor(caller)));
   }
 
   /**
@@ -254,8 +294,11 @@ export class UserHub extends DurableObject<Env> {
   /** Revokes a grant of any kind (grt_: saved, sg_: session); the next matching call no longer sees it. */
   async deleteGrant(caller: Caller, id: string): Promise<HubResult<{ deleted: true }>> {
     this.remember(caller);
-    if (id.startsWith("sg_")) return this.engine.admin.deleteSessionGrant(id, this.actor(caller));
-    return this.engine.admin.deleteGrant(id, this.actor(caller));
+    return this.lanes.person(() =>
+      id.startsWith("sg_")
+        ? this.engine.admin.deleteSessionGrant(id, this.actor(caller))
+        : this.engine.admin.deleteGrant(id, this.actor(caller)),
+    );
   }
 
   /** Sends queued audit and grant writes to D1 now, so a read of D1 that follows sees them. */
@@ -272,9 +315,11 @@ export class UserHub extends DurableObject<Env> {
 
   async setEmergency(caller: Caller, patch: Partial<EmergencyControls>): Promise<EmergencyControls> {
     this.remember(caller);
-    const after = await this.engine.admin.setEmergency(patch, this.actor(caller));
-    this.router.sendAll(this.ctx.getWebSockets(), { type: "emergency_updated", data: after });
-    return after;
+    return this.lanes.person(async () => {
+      const after = await this.engine.admin.setEmergency(patch, this.actor(caller));
+      this.router.sendAll(this.ctx.getWebSockets(), { type: "emergency_updated", data: after });
+      return after;
+    });
   }
 
   async accountPolicy(caller: Caller) {
@@ -284,7 +329,7 @@ export class UserHub extends DurableObject<Env> {
 
   async setAccountPolicy(caller: Caller, text: string) {
     this.remember(caller);
-    return this.engine.admin.setAccountPolicy(text, this.actor(caller));
+    return this.lanes.person(() => this.engine.admin.setAccountPolicy(text, this.actor(caller)));
   }
 
   async putFuturesStats(caller: Caller, stats: FuturesStats): Promise<void> {
@@ -345,8 +390,14 @@ export class UserHub extends DurableObject<Env> {
     return promptOfProposal(this.ctx.storage.sql, proposalId);
   }
 
-  /** Closes every open socket of a device (revocation takes effect at once). Returns how many closed. */
+  /**
+   * Revocation, at once: the device's queued calls are dropped unrun, its budget forgotten, its late
+   * messages refused, and every open socket of it closed. Returns how many sockets closed.
+   */
   async closeDevice(deviceId: string, reason: string): Promise<number> {
+    this.revokedDevices.add(deviceId);
+    this.lanes.drop(deviceId, reason);
+    this.admission.forget(deviceId);
     const sockets = this.ctx.getWebSockets(deviceTag(deviceId));
     for (const ws of sockets) {
       this.router.send(ws, { type: "error", code: "revoked", message: `Disconnected: ${reason}.` });

@@ -2,7 +2,7 @@
 // withdraw one, end a session.
 import { DecisionPending, DecisionRequest, DecisionResponse } from "../../protocol/decisions.ts";
 import { CallParams, CallWithdrawn, DecideQuery, SessionEnded, SessionParams } from "../../protocol/rest.ts";
-import { ApiError, notFound } from "../errors.ts";
+import { ApiError, notFound, rateLimited } from "../errors.ts";
 import { hubFor } from "../hub/call.ts";
 import { apiRoute, json, jsonRequest, problem, routeGroup } from "./define.ts";
 
@@ -22,6 +22,7 @@ export const decisionRoutes = routeGroup()
           DecisionPending,
         ),
         409: problem("call_conflict: this call_id was already used for a different call."),
+        429: problem("rate_limited: the device is over its call budget (see Retry-After)."),
       },
     }),
     async (c) => {
@@ -30,6 +31,11 @@ export const decisionRoutes = routeGroup()
       const { hub, caller } = hubFor(c.env, c.get("auth"));
       const outcome = await hub.decide(caller, request, wait === "true");
       if (outcome.kind === "decided") return c.json(outcome.response, 200);
+      if (outcome.kind === "rate_limited")
+        throw rateLimited(
+          outcome.retryAfterMs / 1000,
+          "This device is over its call budget; send the call again after Retry-After.",
+        );
       if (outcome.kind === "conflict")
         throw new ApiError(
           409,

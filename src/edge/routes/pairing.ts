@@ -12,6 +12,7 @@ import { writeAudit } from "../audit/audit-log.ts";
 import { clientAddress } from "../auth/client-address.ts";
 import { bindPairingCode, createPairingCode } from "../auth/pairing.ts";
 import { rotateRecoveryCode, userOfRecoveryCode } from "../auth/recovery.ts";
+import { RECOVERY_MAX_FAILURES, RecoveryGuard } from "../auth/recovery-guard.ts";
 import { sessionCookieOptions } from "../auth/session-cookie.ts";
 import { openDb } from "../db/client.ts";
 import { ApiError } from "../errors.ts";
@@ -49,20 +50,23 @@ export const pairingRoutes = routeGroup()
       method: "post",
       path: "/v1/recovery/pairing-code",
       summary: "Mint a pairing code with the recovery code (default role: approver)",
-      description:
-        "For when no approver device is at hand: the first phone, a lost phone, or `airlock devices pair --recovery-code`. The recovery code is never locked out; wrong ones are audited.",
+      description: `For when no approver device is at hand: the first phone, a lost phone, or \`airlock devices pair --recovery-code\`. A client that sends ${RECOVERY_MAX_FAILURES} wrong codes in 15 minutes is locked out (429) until the window ends; wrong codes are audited as one aggregated row at 1, 10, 100, … per window.`,
       request: jsonRequest(RecoveryMintRequest),
       responses: {
         201: json("An 8-digit code of the asked role.", PairingCode),
         401: problem("Wrong recovery code."),
+        429: problem("rate_limited: too many wrong recovery codes from this client (see Retry-After)."),
       },
     }),
     async (c) => {
       const { recovery_code, role } = c.req.valid("json");
       const db = openDb(c.env.DB);
+      const guard = new RecoveryGuard(db, c.env.TOKEN_PEPPER);
+      const client = clientAddress(c.env, c.req.raw.headers);
+      await guard.admit(client);
       const userId = await userOfRecoveryCode(db, c.env.TOKEN_PEPPER, recovery_code);
       if (!userId) {
-        await writeAudit(db, { userId: null, actor: "anonymous", event: "auth.recovery_failed" });
+        await guard.failed(client);
         throw new ApiError(401, "unauthenticated", "That recovery code is wrong.");
       }
       const { code, expiresAt } = await createPairingCode(db, c.env.TOKEN_PEPPER, userId, role);

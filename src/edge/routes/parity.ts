@@ -7,7 +7,9 @@ import { ParityToken, ParityTokenRequest, RecoveryParityTokenRequest } from "../
 import { PARITY_TOKEN_ACTIONS } from "../../protocol/roles.ts";
 import { writeAudit } from "../audit/audit-log.ts";
 import { mintParityToken, RECOVERY_MINTER } from "../auth/parity-token.ts";
+import { clientAddress } from "../auth/client-address.ts";
 import { userOfRecoveryCode } from "../auth/recovery.ts";
+import { RecoveryGuard } from "../auth/recovery-guard.ts";
 import { sessionCookieOptions } from "../auth/session-cookie.ts";
 import { openDb } from "../db/client.ts";
 import { ApiError } from "../errors.ts";
@@ -57,19 +59,24 @@ export const parityRoutes = routeGroup()
       path: "/v1/recovery/parity-token",
       summary: "Mint a read-only parity token with the recovery code",
       description:
-        "For a fresh deployment with no approver machine: `airlock devices token --recovery-code`. Wrong codes are audited.",
+        "For a fresh deployment with no approver machine: `airlock devices token --recovery-code`. Wrong codes count toward the same lockout as recovery pairing (audited in aggregate).",
       request: jsonRequest(RecoveryParityTokenRequest),
       responses: {
         201: json("The token, shown only here, and the reads it allows.", ParityToken),
         401: problem("Wrong recovery code."),
+        429: problem("rate_limited: too many wrong recovery codes from this client (see Retry-After)."),
       },
     }),
     async (c) => {
       const { recovery_code, ttl_minutes } = c.req.valid("json");
       const db = openDb(c.env.DB);
+      // One lockout for every path that takes the recovery code, so a guesser cannot switch routes.
+      const guard = new RecoveryGuard(db, c.env.TOKEN_PEPPER);
+      const client = clientAddress(c.env, c.req.raw.headers);
+      await guard.admit(client);
       const userId = await userOfRecoveryCode(db, c.env.TOKEN_PEPPER, recovery_code);
       if (!userId) {
-        await writeAudit(db, { userId: null, actor: "anonymous", event: "auth.recovery_failed" });
+        await guard.failed(client);
         throw new ApiError(401, "unauthenticated", "That recovery code is wrong.");
       }
       const minted = await mintParityToken(c.env.TOKEN_PEPPER, userId, RECOVERY_MINTER, ttl_minutes * 60_000);

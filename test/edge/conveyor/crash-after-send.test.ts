@@ -37,7 +37,10 @@ function conveyor(owner: string, now: () => number, fault?: (p: FaultPoint) => v
     egress: testEgress(),
     registry: toolRegistry(),
     emergency: () => NO_EMERGENCY,
-    openPrompt: async () => `prm_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`,
+    // No grant ever covers these proposals: the test is about the run after a person's approval.
+    grants: { match: async () => undefined, save: async () => undefined, used: async () => undefined },
+    openPrompt: async () => undefined,
+    newPromptId: () => `prm_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`,
     wakeAt: async () => undefined,
     announce: () => undefined,
     audit: (entries) => writeAuditBatch(db, entries),

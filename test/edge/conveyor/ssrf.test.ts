@@ -2,11 +2,13 @@
 // through the real guard against real loopback servers. An escape is any request reaching the
 // internal (127.0.0.2) or metadata services; the corpus requires none.
 import fc from "fast-check";
+import ipaddr from "ipaddr.js";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { judgeAddress } from "../../../src/edge/conveyor/egress/address.ts";
 import { loopbackKey } from "../../../src/edge/conveyor/egress/config.ts";
 import { createEgress, type EgressResult } from "../../../src/edge/conveyor/egress/guard.ts";
 import { parseTarget } from "../../../src/edge/conveyor/egress/target.ts";
+import { executor, newOwner, uniqueKey } from "./support.ts";
 
 const servers = inject("egress");
 const P = servers.targetPort;
@@ -85,6 +87,33 @@ const blockedUrls: string[] = [
   "http://192.0.2.1/",
   "http://198.18.0.1/",
   "http://[2001:db8::1]/",
+  // IPv4-compatible ::/96: ipaddr.js calls these "unicast"; they are loopback, metadata and private.
+  `http://[::7f00:1]:${M}/`,
+  `http://[::7f00:2]:${P}/`,
+  `http://[::127.0.0.2]:${P}/`,
+  "http://[::a9fe:a9fe]/latest/meta-data/",
+  "http://[::a00:1]/",
+  "http://[0:0:0:0:0:0:a00:1]/",
+  "http://[::c0a8:101]/",
+  // The other IPv4-embedding forms, each with an inside IPv4, and a public IPv4 inside them too.
+  `http://[::ffff:0:7f00:2]:${P}/`,
+  "http://[64:ff9b::a9fe:a9fe]/",
+  "http://[64:ff9b::808:808]/",
+  "http://[64:ff9b:1::a9fe:a9fe]/",
+  "http://[2002:a9fe:a9fe::]/",
+  "http://[2002:808:808::1]/",
+  "http://[::ffff:8.8.8.8]/",
+  // Outside 2000::/3, or special blocks inside it, and IPv4 special-purpose blocks.
+  "http://[100::1]/",
+  "http://[2001:2::1]/",
+  "http://[2001:10::1]/",
+  "http://[3fff::1]/",
+  "http://[4000::1]/",
+  "http://[fec0::1]/",
+  "http://192.88.99.1/",
+  "http://198.51.100.7/",
+  "http://203.0.113.7/",
+  "http://240.0.0.1/",
   "file:///etc/passwd",
   "gopher://127.0.0.1:70/",
   "ftp://example.com/",
@@ -103,6 +132,8 @@ beforeAll(async () => {
     "meta.example.test": { A: ["169.254.169.254"] },
     "v6loop.example.test": { AAAA: ["::1"] },
     "mapped.example.test": { AAAA: ["::ffff:127.0.0.2"] },
+    "compat.example.test": { AAAA: ["::7f00:2"] },
+    "compat-meta.example.test": { AAAA: ["::a9fe:a9fe"] },
     "ula.example.test": { AAAA: ["fd00:ec2::254"] },
     "mixed.example.test": { A: ["127.0.0.1", "127.0.0.2"] },
     "odd.example.test": { A: ["0x7f.1"] },
@@ -125,6 +156,8 @@ describe("SSRF corpus", () => {
     ["meta.example.test", "169.254.169.254"],
     ["v6loop.example.test", "::1"],
     ["mapped.example.test", "127.0.0.2 is a loopback"],
+    ["compat.example.test", "127.0.0.2 is a loopback"],
+    ["compat-meta.example.test", "169.254.169.254 is a link-local"],
     ["ula.example.test", "uniqueLocal"],
     ["mixed.example.test", "127.0.0.2"],
     ["odd.example.test", "not an IP address"],
@@ -203,6 +236,38 @@ describe("SSRF corpus", () => {
     });
   });
 
+  // Both web tools leave through the guard: the embedded-IPv4 corpus is refused by each, as
+  // permission_denied, before any connection.
+  it.each(
+    ["web.fetch", "http.request"].flatMap((tool) =>
+      [
+        `http://[::7f00:2]:${P}/`,
+        `http://[::7f00:1]:${M}/`,
+        "http://[::a9fe:a9fe]/latest/meta-data/",
+        "http://[::a00:1]/",
+        `http://[::ffff:7f00:2]:${P}/`,
+        "http://[64:ff9b::a9fe:a9fe]/",
+        "http://[2002:7f00:2::]/",
+        "http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/",
+      ].map((url) => [tool, url] as const),
+    ),
+  )("%s refuses %s", async (tool, url) => {
+    const owner = await newOwner();
+    const args =
+      tool === "web.fetch" ? { url, timeout_ms: 1_000 } : { method: "GET", url, timeout_ms: 1_000 };
+    const result = await executor().execute({
+      ownerId: owner,
+      tool,
+      key: uniqueKey("ssrf"),
+      args,
+      actor: "test",
+    });
+    expect(result).toMatchObject({
+      ok: true,
+      envelope: { status: "failed", failure: { class: "permission_denied" } },
+    });
+  });
+
   it("had zero escapes: nothing reached the internal or metadata services", async () => {
     const { hits } = await stats();
     expect(hits.internal).toBe(0);
@@ -243,21 +308,59 @@ describe("address and URL judgement (property)", () => {
     );
   });
 
-  it("no IPv4-mapped, NAT64 or 6to4 form of an inside address is dialable", () => {
+  const hex = (a: number, b: number) => ((a << 8) | b).toString(16);
+  // Every IPv6 form that carries an IPv4 address, written with the given inside address.
+  const embeddings: ((o: number[], v4: string) => string)[] = [
+    (_, v4) => `::ffff:${v4}`,
+    (o) => `::ffff:${hex(o[0] ?? 0, o[1] ?? 0)}:${hex(o[2] ?? 0, o[3] ?? 0)}`,
+    (_, v4) => `::${v4}`,
+    (o) => `::${hex(o[0] ?? 0, o[1] ?? 0)}:${hex(o[2] ?? 0, o[3] ?? 0)}`,
+    (o) => `::ffff:0:${hex(o[0] ?? 0, o[1] ?? 0)}:${hex(o[2] ?? 0, o[3] ?? 0)}`,
+    (o) => `64:ff9b::${hex(o[0] ?? 0, o[1] ?? 0)}:${hex(o[2] ?? 0, o[3] ?? 0)}`,
+    (o) => `64:ff9b:1::${hex(o[0] ?? 0, o[1] ?? 0)}:${hex(o[2] ?? 0, o[3] ?? 0)}`,
+    (o) => `2002:${hex(o[0] ?? 0, o[1] ?? 0)}:${hex(o[2] ?? 0, o[3] ?? 0)}::1`,
+    (o) => `2001:0:${hex(o[0] ?? 0, o[1] ?? 0)}:${hex(o[2] ?? 0, o[3] ?? 0)}::1`,
+  ];
+
+  it("no IPv4-embedding IPv6 form (mapped, compatible, SIIT, NAT64, 6to4, Teredo) of an inside address is dialable", () => {
     fc.assert(
-      fc.property(inside, fc.nat(2), (octets, form) => {
-        const hex = (a: number, b: number) => ((a << 8) | b).toString(16);
-        const v4 = octets.join(".");
-        const host =
-          form === 0
-            ? `::ffff:${v4}`
-            : form === 1
-              ? `64:ff9b::${hex(octets[0], octets[1])}:${hex(octets[2], octets[3])}`
-              : `2002:${hex(octets[0], octets[1])}:${hex(octets[2], octets[3])}::1`;
+      fc.property(inside, fc.nat(embeddings.length - 1), (octets, form) => {
+        const host = (embeddings[form] ?? embeddings[0])?.(octets, octets.join(".")) ?? "";
         const parsed = parseTarget(`http://[${host}]/`);
         return parsed.ok && !judgeAddress(parsed.target.host).ok;
       }),
-      { numRuns: 300 },
+      { numRuns: 600 },
+    );
+  });
+
+  it("an IPv6 address is dialable only inside 2000::/3 and outside the embedding prefixes", () => {
+    // Random addresses, half of them forced into the interesting low and 2000::/3 prefixes.
+    const first = fc.oneof(
+      fc.integer({ min: 0, max: 0xffff }),
+      fc.constantFrom(0, 0x64, 0x2001, 0x2002, 0x3fff),
+    );
+    const rest = fc.array(fc.integer({ min: 0, max: 0xffff }), { minLength: 7, maxLength: 7 });
+    fc.assert(
+      fc.property(first, rest, fc.boolean(), (head, tail, zeroes) => {
+        const parts = zeroes ? [head, 0, 0, 0, 0, ...tail.slice(5)] : [head, ...tail];
+        const text = parts.map((p) => p.toString(16)).join(":");
+        const verdict = judgeAddress(text);
+        if (!verdict.ok) return true;
+        const globalUnicast = head >= 0x2000 && head <= 0x3fff;
+        const embeds = head === 0x2002 || (head === 0x2001 && (parts[1] ?? 0) < 0x200);
+        return globalUnicast && !embeds && !(head === 0x2001 && parts[1] === 0xdb8);
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it("an IPv4 address is dialable only if ipaddr.js also calls it unicast", () => {
+    fc.assert(
+      fc.property(fc.array(fc.nat(255), { minLength: 4, maxLength: 4 }), (octets) => {
+        const verdict = judgeAddress(octets.join("."));
+        return !verdict.ok || ipaddr.parse(octets.join(".")).range() === "unicast";
+      }),
+      { numRuns: 2_000 },
     );
   });
 });
