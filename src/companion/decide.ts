@@ -88,7 +88,9 @@ function withRule(decision: CompanionDecision, record: DecisionRecord): Companio
   return out;
 }
 
-type LocalOutcome = { decision: CompanionDecision } | { ask: DecisionRecord; timeoutMs: number; facts: string[] };
+type LocalOutcome =
+  | { decision: CompanionDecision }
+  | { ask: DecisionRecord; timeoutMs: number; facts: string[] };
 
 /**
  * Local policy and grants only: the answer when it needs no person, or the record that needs one. Under

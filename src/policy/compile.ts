@@ -96,7 +96,8 @@ export function compilePolicy(sources: PolicySource[]): CompileResult {
     }
     const named = modeParts(config.mode);
     // An untrusted project may only make the mode stricter (permissive < prompt < strict).
-    if (named.policy !== undefined && (trusted || MODE_RANK[named.policy] > MODE_RANK[mode])) mode = named.policy;
+    if (named.policy !== undefined && (trusted || MODE_RANK[named.policy] > MODE_RANK[mode]))
+      mode = named.policy;
     if (config.timeout !== undefined && trusted) confirmTimeoutMs = config.timeout;
     for (const tool of config.hidden_tools ?? []) {
       if (!hiddenTools.has(tool)) hiddenTools.set(tool, { layer: source.layer, path: source.path });

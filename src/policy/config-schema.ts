@@ -30,12 +30,10 @@ const isPolicyMode = (w: ModeWord): w is (typeof POLICY_MODES)[number] =>
   (POLICY_MODES as readonly string[]).includes(w);
 
 /** `mode:` is one word or a list naming at most one policy mode and at most one judge mode. */
-export const ModeSchema = z
-  .union([ModeWord, z.array(ModeWord).min(1).max(2)])
-  .refine((m) => {
-    const words = typeof m === "string" ? [m] : m;
-    return words.filter(isPolicyMode).length <= 1 && words.filter((w) => !isPolicyMode(w)).length <= 1;
-  }, "mode names at most one of strict/prompt/permissive and at most one of compose/sole");
+export const ModeSchema = z.union([ModeWord, z.array(ModeWord).min(1).max(2)]).refine((m) => {
+  const words = typeof m === "string" ? [m] : m;
+  return words.filter(isPolicyMode).length <= 1 && words.filter((w) => !isPolicyMode(w)).length <= 1;
+}, "mode names at most one of strict/prompt/permissive and at most one of compose/sole");
 
 /** Splits a `mode:` value into its policy mode and its judge mode (each absent when not named). */
 export function modeParts(mode: z.infer<typeof ModeSchema> | undefined): {
