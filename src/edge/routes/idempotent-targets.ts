@@ -1,5 +1,5 @@
-// Targets the person declares idempotent (docs/conveyor.md, "A crash after a send"): listing is open to
-// both roles; declaring and removing are the person's (approvers), audited. Only a tool with a target
+// Targets the person declares idempotent (docs/conveyor.md, "A crash after a send"): listing, declaring and
+// removing are the person's (approvers, like grants); changes are audited. Only a tool with a target
 // (http.request) can have one.
 import type { Context } from "hono";
 import { z } from "zod";

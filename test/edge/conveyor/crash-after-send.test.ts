@@ -21,6 +21,7 @@ async function device() {
     api(path, { method, headers, ...(json === undefined ? {} : { json }) });
   return {
     ...d,
+    get: send(d.approver.headers, "GET"),
     put: send(d.approver.headers, "PUT"),
     del: send(d.approver.headers, "DELETE"),
     companion: { ...d.companion, put: send(d.companion.headers, "PUT") },
@@ -145,7 +146,7 @@ describe("a crash after an http.request was sent", () => {
 });
 
 describe("declaring a target idempotent", () => {
-  it("is the person's: approvers declare and remove (audited), companions only read; other tools are a 400", async () => {
+  it("is the person's: approvers list, declare and remove (audited), companions none of it; other tools are a 400", async () => {
     const d = await device();
     const host = "deploy.example.com";
     expect(
@@ -161,7 +162,9 @@ describe("declaring a target idempotent", () => {
     ]);
     expect((await d.put("/v1/idempotent-targets", { tool: "memory.note", target: host })).status).toBe(400);
     expect((await d.put("/v1/idempotent-targets", { tool: "http.request", target: "a b" })).status).toBe(400);
-    const listed = await d.companion.get("/v1/idempotent-targets");
+    // Like grants, the declared targets are the person's settings: a companion token cannot read them.
+    expect((await d.companion.get("/v1/idempotent-targets")).status).toBe(403);
+    const listed = await d.get("/v1/idempotent-targets");
     expect(((await listed.json()) as { targets: unknown[] }).targets).toHaveLength(1);
     const removed = await d.del(`/v1/idempotent-targets/http.request/${host}`);
     expect(((await removed.json()) as { targets: unknown[] }).targets).toEqual([]);
