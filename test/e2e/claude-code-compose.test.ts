@@ -181,10 +181,12 @@ describe("Claude Code with Airlock: the stricter of the two, call by call", () =
   it("Claude Code's four refusals stay refused: denied by Airlock, or sent to the phone as Claude Code's ask", () => {
     for (const command of [CALLS.symlinkedKey, CALLS.cdHome, CALLS.cdThenGit, CALLS.remoteAdd]) {
       expect(resultOf(command), command).toMatchObject({ isError: true });
+      // Either side's ask reaches the phone (which says no here): since the understood-or-ask judge and
+      // decision-time path resolution, Airlock itself asks about these (a link to a secret, `cd --`, a git
+      // write); before that, only Claude Code's own ask (PermissionRequest) did.
       const card = cardFor(command);
-      if (card) expect(card.justification, command).toMatch(/^Claude Code asks about this/);
+      if (card) expect(card.justification.trim(), command).not.toBe("");
     }
-    // The two Airlock itself lets through go to the phone as Claude Code's ask (the phone said no).
     expect(cardFor(CALLS.cdThenGit)).toBeDefined();
     expect(cardFor(CALLS.remoteAdd)).toBeDefined();
     const transcript = JSON.stringify(model.requests.map((r) => r.body));
