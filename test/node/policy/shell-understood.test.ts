@@ -46,6 +46,11 @@ const BYPASSES: readonly [string, RegExp][] = [
   ["jq -n env", /not understood/],
   ["find . -newer x -frobnicate", /`-frobnicate` is not understood/],
   ["terraform apply", /`terraform` is not understood/],
+  // binutils expands an `@FILE` word as a response file and prints its words in errors (red team).
+  ["strings -a @.git/config", /`@\.git\/config`.*response file/],
+  ["strings @/home/u/.config/rclone/rclone.conf", /response file/],
+  ["strings @notes/deploy.txt", /response file/],
+  ["strings -n @x f.bin", /response file/],
 ];
 
 describe("issue 20's shell-side bypasses are never allowed", () => {

@@ -44,6 +44,17 @@ export const strings: ProgramGrammar = {
   abbreviate: true,
   operands: ["read"],
   effect: "read",
+  finish(p) {
+    // binutils expands any word `@FILE` (option values too) before parsing: FILE's words become
+    // arguments, and each one that is no file is printed in an error — a read no operand shows.
+    const at = p.argv.slice(1).find((a) => a.value?.startsWith("@") && a.value.length > 1);
+    return at === undefined
+      ? null
+      : {
+          word: at.raw,
+          reason: "strings reads a word starting with `@` as a response file and prints its words",
+        };
+  },
 };
 
 export const xxd: ProgramGrammar = {
