@@ -23,6 +23,7 @@ const REFUSING_MODES = new Set([
   "rerun",
   "base",
   "no-preserve-root",
+  "info-files",
 ]);
 const PATH_KINDS = new Set<WordKind>(["read", "write", "exec", "list", "walk"]);
 

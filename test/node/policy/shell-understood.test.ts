@@ -51,6 +51,9 @@ const BYPASSES: readonly [string, RegExp][] = [
   ["strings @/home/u/.config/rclone/rclone.conf", /response file/],
   ["strings @notes/deploy.txt", /response file/],
   ["strings -n @x f.bin", /response file/],
+  // tree --info reads `.info` comment files in every directory it walks, through symlinks (red team).
+  ["tree --info docs", /`--info`.*\.info/],
+  ["tree --info", /`--info`.*\.info/],
 ];
 
 describe("issue 20's shell-side bypasses are never allowed", () => {

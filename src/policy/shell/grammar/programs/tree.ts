@@ -1,5 +1,6 @@
 // tree (2.1.0): walks its operands (`.` when none) for names; -o writes the listing; -R reruns
-// with -o in every directory (writes files: not understood); --fromfile reads its operands as lists.
+// with -o in every directory (writes files: not understood); --fromfile reads its operands as lists;
+// --info prints the comments of every `.info` file met (a content read of any file one links to).
 import { DOT, listOrWalk, raise, unknownRead } from "../effects.ts";
 import { flag, opt, type ProgramGrammar } from "../spec.ts";
 
@@ -9,7 +10,7 @@ export const tree: ProgramGrammar = {
     ...["--help", "--version", "-a", "-d", "-f", "-x", "--gitignore", "--ignore-case", "--matchdirs"].map(
       (n) => flag(n),
     ),
-    ...["--metafirst", "--prune", "--info", "--noreport", "-q", "-N", "-Q", "-p", "-u", "-g", "-s", "-h"].map(
+    ...["--metafirst", "--prune", "--noreport", "-q", "-N", "-Q", "-p", "-u", "-g", "-s", "-h"].map(
       (n) => flag(n),
     ),
     ...["--si", "--du", "-D", "-F", "--inodes", "--device", "-v", "-t", "-c", "-U", "-r", "--dirsfirst"].map(
@@ -21,6 +22,7 @@ export const tree: ProgramGrammar = {
     flag("-l", "follow"),
     flag("-R", "rerun"),
     flag("--fromfile", "fromfile"),
+    flag("--info", "info-files"),
     opt("-L --filelimit", "number"),
     opt("-P -I", "pattern"),
     opt("--charset --timefmt --sort -H -T"),
@@ -33,6 +35,11 @@ export const tree: ProgramGrammar = {
   effect: "read",
   finish(p, out) {
     if (p.has("rerun")) return { word: "-R", reason: "tree -R writes a listing file into every directory" };
+    if (p.has("info-files"))
+      return {
+        word: "--info",
+        reason: "tree --info prints what `.info` files in every directory it walks hold, through symlinks",
+      };
     if (p.has("-o")) raise(out, "write");
     if (p.has("fromfile")) {
       listOrWalk(p, out, { recursive: false, follow: "args", dflt: null, contents: true });
