@@ -10,8 +10,8 @@ export const tree: ProgramGrammar = {
     ...["--help", "--version", "-a", "-d", "-f", "-x", "--gitignore", "--ignore-case", "--matchdirs"].map(
       (n) => flag(n),
     ),
-    ...["--metafirst", "--prune", "--noreport", "-q", "-N", "-Q", "-p", "-u", "-g", "-s", "-h"].map(
-      (n) => flag(n),
+    ...["--metafirst", "--prune", "--noreport", "-q", "-N", "-Q", "-p", "-u", "-g", "-s", "-h"].map((n) =>
+      flag(n),
     ),
     ...["--si", "--du", "-D", "-F", "--inodes", "--device", "-v", "-t", "-c", "-U", "-r", "--dirsfirst"].map(
       (n) => flag(n),
