@@ -120,7 +120,16 @@ export const SECRET_FAMILIES: readonly SecretFamily[] = [
     family: "repository configuration",
     // CI checkouts keep a token in the repository's configuration (http.*.extraheader, remote URLs).
     why: "a checkout's git configuration can carry a CI token",
-    patterns: [".git/config"],
+    // A submodule's repository (.git/modules/NAME, NAME may hold slashes, submodules nest) and a
+    // worktree's own configuration (extensions.worktreeConfig) hold the same; four levels of NAME.
+    patterns: [
+      ".git/config",
+      ".git/modules/*/config",
+      ".git/modules/*/*/config",
+      ".git/modules/*/*/*/config",
+      ".git/modules/*/*/*/*/config",
+      "config.worktree",
+    ],
   },
   {
     family: "process environment and history",

@@ -47,6 +47,13 @@ describe("secret families", () => {
     [".git-credentials", "login credentials"],
     ["config/secrets.yml", "login credentials"],
     [".git/config", "repository configuration"],
+    // A submodule's or worktree's configuration carries the same CI token (red team).
+    [".git/modules/sub/config", "repository configuration"],
+    ["/w/.git/modules/libs/sub/config", "repository configuration"],
+    [".git/modules/a/modules/b/config", "repository configuration"],
+    [".git/config.worktree", "repository configuration"],
+    [".git/worktrees/wt1/config.worktree", "repository configuration"],
+    [".git/modules/sub/config.worktree", "repository configuration"],
     ["/proc/self/environ", "process environment and history"],
     ["/home/dev/.bash_history", "process environment and history"],
   ])("%s is a secret of the %s family", (path, family) => {
