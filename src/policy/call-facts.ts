@@ -39,8 +39,12 @@ export type DiskTarget =
   | { kind: "cd"; dir: string; shown: string }
   | { kind: "unknown"; shown: string; reason: string };
 
-/** The companion's look at the disk: the facts that make a call need a person (none when all is well). */
-export type DiskCheck = (targets: readonly DiskTarget[], callCwd: string) => CallFact[];
+/**
+ * The companion's look at the disk: the facts that make a call need a person (none when all is well).
+ * `workspace` is the session's directory when the call runs elsewhere (a Codex `workdir`): the
+ * workspace and its repository stay the session's, and a workdir leading out of it is a fact.
+ */
+export type DiskCheck = (targets: readonly DiskTarget[], callCwd: string, workspace?: string) => CallFact[];
 
 export function factLine(fact: CallFact): string {
   return fact.subject === null ? fact.reason : `\`${fact.subject}\`: ${fact.reason}`;

@@ -55,13 +55,24 @@ export function judgeCall(
   const units: GrantUnit[] = [];
   const facts: CallFact[] = [];
   for (const part of parts) {
-    // A tool's own working directory (Codex's `workdir`) is where the call runs: judged there, not in the session's.
-    const cwd = part.cwd === undefined ? call.cwd : resolvePath(normalizePath(call.cwd), part.cwd);
+    // A tool's own working directory (Codex's `workdir`) is where the call runs: judged there, not in the
+    // session's. Rules take `cwd` for the project, so a workdir outside the session's is not understood.
+    const session = normalizePath(call.cwd);
+    const cwd = part.cwd === undefined ? call.cwd : resolvePath(session, part.cwd);
     const canonical: ToolCall = { ...call, tool: part.tool, input: part.input, cwd };
     let r = decide(policy, canonical, opts);
     const partFacts: CallFact[] = part.notUnderstood.map((reason) => ({ subject: null, reason }));
+    if (part.cwd !== undefined && cwd !== session && !cwd.startsWith(session === "/" ? "/" : `${session}/`))
+      partFacts.push({
+        subject: part.cwd,
+        reason: `the working directory is outside the session's workspace \`${session}\`, which rules take for the project`,
+      });
     if (disk !== undefined && r.action !== "hidden" && r.action !== "deny")
-      partFacts.push(...disk(diskTargetsOf(canonical), canonical.cwd));
+      partFacts.push(
+        ...(part.cwd === undefined
+          ? disk(diskTargetsOf(canonical), canonical.cwd)
+          : disk(diskTargetsOf(canonical), canonical.cwd, session)),
+      );
     r = raiseForFacts(r, partFacts, opts.hasUI);
     facts.push(...partFacts);
     record = record === undefined ? r : stricterRecord(record, r);

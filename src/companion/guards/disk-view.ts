@@ -80,7 +80,7 @@ function pathFacts(access: "read" | "write", lexical: string, subject: string, c
 }
 
 function ownRepository(ctx: Context): Repository | null {
-  if (ctx.ownRepo === undefined) ctx.ownRepo = discoverRepository(ctx.cwd);
+  if (ctx.ownRepo === undefined) ctx.ownRepo = discoverRepository(ctx.workspace);
   return ctx.ownRepo;
 }
 
@@ -159,16 +159,28 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
 
 /** A DiskCheck over the real filesystem. */
 export function diskCheck(options: DiskViewOptions = {}): DiskCheck {
-  return (targets, callCwd) => {
-    if (targets.length === 0) return [];
-    const real = realPathOf(callCwd);
+  return (targets, callCwd, workspace) => {
+    const facts: CallFact[] = [];
+    const session = workspace ?? callCwd;
+    const real = realPathOf(session);
     const ctx: Context = {
-      cwd: callCwd,
-      workspace: real.ok ? real.real : callCwd,
+      cwd: session,
+      workspace: real.ok ? real.real : session,
       env: options.env ?? process.env,
       walkBound: options.walkBound ?? WALK_BOUND,
     };
-    const facts: CallFact[] = [];
+    if (workspace !== undefined) {
+      // A tool's own working directory inside the workspace by name may lead out of it on disk.
+      const wd = realPathOf(callCwd);
+      if (!wd.ok)
+        facts.push({ subject: callCwd, reason: `the working directory cannot be resolved (${wd.reason})` });
+      else if (!isWithin(ctx.workspace, wd.real))
+        facts.push({
+          subject: callCwd,
+          reason: `the working directory leads out of the workspace, to \`${wd.real}\``,
+        });
+    }
+    if (targets.length === 0) return facts;
     for (const t of targets) {
       facts.push(...targetFacts(t, ctx));
       if (facts.length >= 4) break;

@@ -2,6 +2,9 @@
 // at decision time, reach a secret or run code. Each attack of issue 20 on the companion's side is
 // judged twice: text only (the edge's view, which allows it — the bypass is real) and with the disk
 // (the companion's view, which asks and names the path). Everyday reads stay allowed.
+import { execFileSync } from "node:child_process";
+import { mkdirSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mapCodexTool } from "../../../../src/companion/adapters/codex/tools.ts";
 import { diskCheck } from "../../../../src/companion/guards/disk-view.ts";
@@ -155,6 +158,60 @@ describe("tool inputs in full", () => {
   });
   it("Codex shell argv keeps its words", () => {
     expect(judge("shell", { command: ["bash", "-lc", "cat notes.txt"], workdir: fx.ws }).action).toBe("ask");
+  });
+});
+
+describe("a Codex workdir is no second workspace (red team)", () => {
+  let wd: DiskFixture;
+  beforeAll(() => {
+    wd = diskFixture();
+    // A link inside the workspace that leads to the home directory, and a nested repository whose
+    // configuration runs a program (unpacked from an archive, never added).
+    symlinkSync(wd.home, join(wd.ws, "home-link"));
+    mkdirSync(join(wd.ws, "vendor", "evil"), { recursive: true });
+    execFileSync("git", ["init", "-q", "."], { cwd: join(wd.ws, "vendor", "evil"), stdio: "ignore" });
+    execFileSync("git", ["config", "core.fsmonitor", "touch PWNED"], {
+      cwd: join(wd.ws, "vendor", "evil"),
+      stdio: "ignore",
+    });
+  });
+  afterAll(() => wd.cleanup());
+  const codex = (cmd: string, workdir: string, opts: { disk?: boolean; hasUI?: boolean } = {}) => {
+    const j = judgeCall(
+      policy,
+      { tool: "exec_command", input: { cmd, workdir }, cwd: wd.ws, home: wd.home },
+      { hasUI: opts.hasUI ?? true },
+      opts.disk === false ? undefined : disk,
+    );
+    return { action: j.record.action, why: j.facts.map(factLine).join("\n") };
+  };
+
+  it("a workdir outside the workspace is not understood, text alone (the edge) too", () => {
+    for (const disk of [true, false]) {
+      const r = codex("cat .gitconfig", wd.home, { disk });
+      expect(r.action).toBe("ask");
+      expect(r.why).toMatch(/home.*outside the session's workspace/);
+      expect(codex("ls -la", join(wd.home, ".ssh"), { disk }).action).toBe("ask");
+      expect(codex("cat .gitconfig", wd.home, { disk, hasUI: false }).action).toBe("deny");
+    }
+    expect(codex("cat x", "../home").action).toBe("ask");
+  });
+  it("a workdir that leads out of the workspace through a symlink asks", () => {
+    expect(codex("cat .gitconfig", join(wd.ws, "home-link"), { disk: false }).action).toBe("allow");
+    const r = codex("cat .gitconfig", join(wd.ws, "home-link"));
+    expect(r.action).toBe("ask");
+    expect(r.why).toMatch(/home-link.*leads out of the workspace/);
+  });
+  it("git in a workdir inside a nested repository asks: its configuration is not the workspace's", () => {
+    const r = codex("git status", join(wd.ws, "vendor", "evil"));
+    expect(r.action).toBe("ask");
+    expect(r.why).toMatch(/vendor\/evil.*not the workspace's own/);
+    expect(codex("git status", "vendor/evil").action).toBe("ask");
+  });
+  it("a workdir inside the workspace's own repository stays allowed", () => {
+    expect(codex("git status", join(wd.ws, "src")).action).toBe("allow");
+    expect(codex("cat a.ts", "src").action).toBe("allow");
+    expect(codex("cat package.json", wd.ws).action).toBe("allow");
   });
 });
 
