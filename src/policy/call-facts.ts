@@ -35,7 +35,15 @@ export interface WalkStyle {
 export type DiskTarget =
   | { kind: "path"; access: "read" | "write"; path: string; glob: boolean; shown: string }
   | { kind: "walk"; root: string; style: WalkStyle; shown: string }
-  | { kind: "git"; dir: string; gitDir: string | null; workTree: string | null; shown: string }
+  | {
+      kind: "git";
+      dir: string;
+      gitDir: string | null;
+      workTree: string | null;
+      /** The subcommand may run git inside submodules (status, diff, …), with their configuration. */
+      entersSubmodules: boolean;
+      shown: string;
+    }
   | { kind: "cd"; dir: string; shown: string }
   | { kind: "unknown"; shown: string; reason: string };
 

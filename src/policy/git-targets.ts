@@ -10,19 +10,58 @@ const MAX_DIRS = 8;
 // git's own options before the subcommand that take a value as the next word.
 const VALUED = new Set(["-c", "--namespace", "--config-env", "--super-prefix", "--exec-path", "--list-cmds"]);
 
+// Subcommands that never run git inside a submodule unless a word asks for it (`--submodule=diff`,
+// `--recurse-submodules`); every other one may (status, diff, grep, checkout, …), with the
+// submodule's own configuration (core.fsmonitor).
+const STAYS_OUT_OF_SUBMODULES = new Set([
+  "log",
+  "show",
+  "blame",
+  "rev-parse",
+  "rev-list",
+  "branch",
+  "tag",
+  "remote",
+  "describe",
+  "shortlog",
+  "reflog",
+  "cat-file",
+  "ls-tree",
+  "ls-files",
+  "config",
+  "version",
+  "help",
+  "show-ref",
+  "symbolic-ref",
+  "for-each-ref",
+  "name-rev",
+  "merge-base",
+  "count-objects",
+  "var",
+]);
+
+function entersSubmodules(unit: ExecUnit, subcommand: string | null): boolean {
+  if (subcommand === null || !STAYS_OUT_OF_SUBMODULES.has(subcommand)) return true;
+  return unit.words.some((w) => w.value === null || /submodule/i.test(w.value));
+}
+
 interface GitPlacement {
+  subcommand: string | null;
   moves: (string | null)[];
   gitDir: string | null | undefined;
   workTree: string | null | undefined;
 }
 
 function placement(unit: ExecUnit): GitPlacement {
-  const out: GitPlacement = { moves: [], gitDir: undefined, workTree: undefined };
+  const out: GitPlacement = { subcommand: null, moves: [], gitDir: undefined, workTree: undefined };
   const words = unit.words;
   for (let i = 1; i < words.length; i++) {
     const w = words[i];
     const v = w?.value ?? null;
-    if (v === null || !v.startsWith("-")) break;
+    if (v === null || !v.startsWith("-")) {
+      out.subcommand = v;
+      break;
+    }
     const next = () => {
       const n = words[++i];
       return n === undefined || n.tilde ? null : n.value;
@@ -94,7 +133,14 @@ export function gitTargets(
       dir = m.startsWith("/") ? normalizePath(m) : normalizePath(`${dir}/${m}`);
     const abs = (p: string | undefined) =>
       p === undefined ? null : p.startsWith("/") ? normalizePath(p) : normalizePath(`${dir}/${p}`);
-    out.push({ kind: "git", dir, gitDir: abs(where.gitDir), workTree: abs(where.workTree), shown });
+    out.push({
+      kind: "git",
+      dir,
+      gitDir: abs(where.gitDir),
+      workTree: abs(where.workTree),
+      entersSubmodules: entersSubmodules(unit, where.subcommand),
+      shown,
+    });
   }
   return out;
 }

@@ -9,6 +9,7 @@ import { holdsPrivateKey, KEY_SNIFF_MAX_BYTES } from "../../policy/secret-famili
 import { isDenylistedPath, isProtectedWritePath, secretFamilyOf } from "../../policy/secret-paths.ts";
 import { expandGlob } from "./bash-glob.ts";
 import { discoverRepository, type Repository, repositoryAt } from "./git-discovery.ts";
+import { nestedRepositoryFact } from "./nested-repos.ts";
 import { isWithin, realPathOf } from "./real-path.ts";
 import { shownPath, WALK_BOUND, walkFact } from "./tree-walk.ts";
 
@@ -91,7 +92,13 @@ function gitFacts(t: Extract<DiskTarget, { kind: "git" }>, ctx: Context): CallFa
   const repo = named !== null ? repositoryAt(named) : discoverRepository(t.dir);
   if (repo === null) return [];
   const own = ownRepository(ctx);
-  if (own !== null && own.commonDir === repo.commonDir) return [];
+  if (own !== null && own.commonDir === repo.commonDir) {
+    // The workspace's own repository; git may still enter a submodule of it, with its configuration.
+    const top = t.workTree ?? repo.workTree;
+    if (!t.entersSubmodules || top === null) return [];
+    const nested = nestedRepositoryFact(repo, top, t.shown);
+    return nested === null ? [] : [nested];
+  }
   const at = shownPath(repo.gitDir, ctx.workspace);
   return [
     {

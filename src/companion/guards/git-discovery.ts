@@ -10,6 +10,8 @@ export interface Repository {
   gitDir: string;
   /** Where its shared configuration lives (a linked worktree's main repository), real path. */
   commonDir: string;
+  /** The work tree discovery found it from (the directory holding `.git`); null when bare or named. */
+  workTree: string | null;
 }
 
 function isDir(p: string): boolean {
@@ -65,8 +67,8 @@ function gitFileTarget(file: string): string | null {
   }
 }
 
-export function repositoryAt(gitDir: string): Repository {
-  return { gitDir: real(gitDir), commonDir: commonDirOf(gitDir) };
+export function repositoryAt(gitDir: string, workTree: string | null = null): Repository {
+  return { gitDir: real(gitDir), commonDir: commonDirOf(gitDir), workTree };
 }
 
 /** The repository git discovers from `dir`, or null when there is none up to the root. */
@@ -89,10 +91,10 @@ export function discoverRepository(dir: string): Repository | null {
     } catch {
       kind = null;
     }
-    if (kind === "dir" && looksLikeGitDir(dotGit)) return repositoryAt(dotGit);
+    if (kind === "dir" && looksLikeGitDir(dotGit)) return repositoryAt(dotGit, d);
     if (kind === "file") {
       const target = gitFileTarget(dotGit);
-      if (target !== null && looksLikeGitDir(target)) return repositoryAt(target);
+      if (target !== null && looksLikeGitDir(target)) return repositoryAt(target, d);
     }
     if (looksLikeGitDir(d)) return repositoryAt(d);
     const up = dirname(d);

@@ -3,7 +3,7 @@
 // judged twice: text only (the edge's view, which allows it — the bypass is real) and with the disk
 // (the companion's view, which asks and names the path). Everyday reads stay allowed.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, symlinkSync } from "node:fs";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mapCodexTool } from "../../../../src/companion/adapters/codex/tools.ts";
@@ -212,6 +212,62 @@ describe("a Codex workdir is no second workspace (red team)", () => {
     expect(codex("git status", join(wd.ws, "src")).action).toBe("allow");
     expect(codex("cat a.ts", "src").action).toBe("allow");
     expect(codex("cat package.json", wd.ws).action).toBe("allow");
+  });
+});
+
+describe("a nested repository git enters from the workspace (red team)", () => {
+  let nx: DiskFixture;
+  beforeAll(() => {
+    nx = diskFixture();
+    // vendor/evil: a repository unpacked into the workspace and added (a gitlink in the index), so
+    // `git status` at the root runs git inside it, with its core.fsmonitor.
+    const evil = join(nx.ws, "vendor", "evil");
+    mkdirSync(evil, { recursive: true });
+    const git = (cwd: string, ...args: string[]) =>
+      execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd, stdio: "ignore" });
+    git(evil, "init", "-q", ".");
+    git(evil, "commit", "-q", "--allow-empty", "-m", "x");
+    git(evil, "config", "core.fsmonitor", "touch PWNED");
+    git(nx.ws, "add", "vendor/evil");
+  });
+  afterAll(() => nx.cleanup());
+  const at = (ws: string, command: string) => {
+    const j = judgeCall(
+      policy,
+      { tool: "bash", input: { command }, cwd: ws, home: nx.home },
+      { hasUI: true },
+      disk,
+    );
+    return { action: j.record.action, why: j.facts.map(factLine).join("\n") };
+  };
+
+  it("git status and git diff at the root ask, naming the nested repository", () => {
+    for (const command of [
+      "git status",
+      "git diff",
+      "git status --short",
+      "git ls-files --recurse-submodules",
+    ]) {
+      const r = at(nx.ws, command);
+      expect(r.action, command).toBe("ask");
+      expect(r.why).toMatch(/vendor\/evil.*submodule|submodule.*vendor\/evil/);
+    }
+  });
+  it("git commands that never enter a submodule stay allowed", () => {
+    expect(at(nx.ws, "git log --oneline").action).toBe("allow");
+    expect(at(nx.ws, "git log -p --submodule=diff").action).toBe("ask");
+  });
+  it("a .gitmodules file makes git status ask, and the workspace without one stays allowed", () => {
+    expect(at(fx.ws, "git status").action).toBe("allow");
+    const plain = diskFixture();
+    try {
+      writeFileSync(join(plain.ws, ".gitmodules"), '[submodule "s"]\n\tpath = s\n\turl = ./s\n');
+      const r = at(plain.ws, "git status");
+      expect(r.action).toBe("ask");
+      expect(r.why).toMatch(/\.gitmodules/);
+    } finally {
+      plain.cleanup();
+    }
   });
 });
 
