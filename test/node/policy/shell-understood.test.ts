@@ -51,6 +51,9 @@ const BYPASSES: readonly [string, RegExp][] = [
   ["strings @/home/u/.config/rclone/rclone.conf", /response file/],
   ["strings @notes/deploy.txt", /response file/],
   ["strings -n @x f.bin", /response file/],
+  // tsc and pytest (argparse's fromfile) expand `@FILE` the same way and report its words as errors.
+  ["npx tsc --noEmit @.git/config", /response file/],
+  ["pytest -q @.env", /response file/],
   // tree --info reads `.info` comment files in every directory it walks, through symlinks (red team).
   ["tree --info docs", /`--info`.*\.info/],
   ["tree --info", /`--info`.*\.info/],

@@ -1,6 +1,7 @@
 // base64/base32 (GNU coreutils 9.1), od (coreutils 9.1), strings (binutils 2.40) and xxd (vim
 // 9.0): read their operands and print them encoded or dumped; xxd writes OUTFILE when given one.
 import { raise } from "../effects.ts";
+import { responseFileWord } from "../response-files.ts";
 import { flag, GNU_COMMON, opt, type ProgramGrammar } from "../spec.ts";
 
 export const base64: ProgramGrammar = {
@@ -44,17 +45,8 @@ export const strings: ProgramGrammar = {
   abbreviate: true,
   operands: ["read"],
   effect: "read",
-  finish(p) {
-    // binutils expands any word `@FILE` (option values too) before parsing: FILE's words become
-    // arguments, and each one that is no file is printed in an error — a read no operand shows.
-    const at = p.argv.slice(1).find((a) => a.value?.startsWith("@") && a.value.length > 1);
-    return at === undefined
-      ? null
-      : {
-          word: at.raw,
-          reason: "strings reads a word starting with `@` as a response file and prints its words",
-        };
-  },
+  // binutils expands any word `@FILE` (option values too) before parsing.
+  finish: responseFileWord,
 };
 
 export const xxd: ProgramGrammar = {

@@ -1,4 +1,5 @@
 // pytest (7): imports conftest.py files, plugins and the test modules it collects.
+import { responseFileWord } from "../response-files.ts";
 import { runner } from "../runner.ts";
 import { flag, opt } from "../spec.ts";
 
@@ -21,5 +22,6 @@ export const pytest = runner({
     opt("--junitxml --junit-xml", "write"),
   ],
   abbreviate: true,
+  check: responseFileWord,
   definedBy: ["conftest.py", "pytest.ini", "pyproject.toml", "setup.cfg", "tox.ini"],
 });

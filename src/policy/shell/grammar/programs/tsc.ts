@@ -1,5 +1,6 @@
 // tsc (TypeScript 5): compiles the project (tsconfig.json); emits files unless --noEmit. The
 // compiler itself comes from the project's node_modules, so it counts as project code.
+import { responseFileWord } from "../response-files.ts";
 import { runner } from "../runner.ts";
 import { flag, opt } from "../spec.ts";
 
@@ -28,5 +29,6 @@ export const tsc = runner({
     opt("--outDir --declarationDir --tsBuildInfoFile", "write"),
     opt("-t --target -m --module --moduleResolution --lib --jsx --locale"),
   ],
+  check: responseFileWord,
   definedBy: ["tsconfig.json", "package.json", "node_modules"],
 });
