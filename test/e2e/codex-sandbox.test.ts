@@ -26,7 +26,9 @@ rules:
     action: allow
 `;
 
-// Airlock allows the git calls and the write outside (its own guard would ask about a plain write into .git).
+// Airlock allows the write outside; the git writes it now asks about itself (git tag/update-ref are not
+// read-only subcommands its grammar understands), which with no phone paired is a deny: either way the sandbox
+// and Airlock together never let them through.
 const CALLS = [
   "echo inside > inside.txt",
   "git tag v1",
@@ -129,8 +131,10 @@ describe("Codex's workspace-write sandbox with Airlock allowing every shell call
     expect(existsSync(join(ws, "inside.txt"))).toBe(true);
   });
 
-  it("Airlock allowed the git writes and the write outside (no hook deny reached the model)", () => {
-    for (const r of model.toolResults().slice(1, 4)) expect(r.text).not.toMatch(/blocked by PreToolUse hook/);
+  it("Airlock allowed the write outside (no hook deny reached the model); it refused the git writes itself", () => {
+    const results = model.toolResults();
+    expect(results[3]?.text).not.toMatch(/blocked by PreToolUse hook/);
+    for (const r of results.slice(1, 3)) expect(r.text).toMatch(/not understood|needs a person|approval/);
   });
 
   it("Codex alone: the sandbox blocks the .git writes and the write outside, and lets the inside write run", () => {
