@@ -123,7 +123,9 @@ describe("the runtime's views on a phone", () => {
     await page.waitForURL(/\/jobs\/job_/, { timeout: WAIT_MS });
     const jobId = decodeURIComponent(new URL(page.url()).pathname.split("/")[2] ?? "");
     // The job finishes on Workflows; the open detail follows job_updated without a reload.
-    await page.locator(".outcome", { hasText: "succeeded" }).waitFor({ timeout: WAIT_MS });
+    // The job's state and, since verified success (issue 22), the verified outcome line both say succeeded.
+    await page.locator(".outcome", { hasText: "succeeded" }).first().waitFor({ timeout: WAIT_MS });
+    await page.getByText("Verified: succeeded").first().waitFor({ timeout: WAIT_MS });
     await page.getByText("Checked the three pages: all green.").first().waitFor({ timeout: WAIT_MS });
     expect(await page.getByRole("button", { name: "Cancel job" }).count()).toBe(0);
 

@@ -63,7 +63,11 @@ describe.each(corpus)("%s", (_file, entry) => {
       STRICTNESS[record.action],
       `${record.action} vs Claude Code's ${c.cc}: ${record.reasons.join("; ")}`,
     ).toBeGreaterThanOrEqual(STRICTNESS[c.cc]);
-    if (c.exact) expect(record.action, record.reasons.join("; ")).toBe(c.cc);
+    // Issue 20: a unit the judge does not understand (a program without a grammar, e.g. `uv`, `ps`) is never
+    // allowed, whatever rule matched it, so an exactly translated allow may stand as an ask there.
+    const notUnderstood = record.reasons.some((r) => r.includes("is not understood"));
+    const stricterByJudge = c.cc === "allow" && record.action === "ask" && notUnderstood;
+    if (c.exact && !stricterByJudge) expect(record.action, record.reasons.join("; ")).toBe(c.cc);
   });
 
   it("warns for every rule it could not translate as written", () => {
