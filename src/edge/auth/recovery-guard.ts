@@ -10,9 +10,11 @@ import type { AuditEntry } from "../audit/audit-log.ts";
 import { writeAuditBatch } from "../audit/audit-log.ts";
 import type { Db } from "../db/client.ts";
 import { pairingAttempts, users } from "../db/schema.ts";
-import { rateLimited } from "../errors.ts";
+import { ApiError, rateLimited } from "../errors.ts";
+import { clientAddress } from "./client-address.ts";
 import { hmacHex } from "./crypto.ts";
 import { LOCKOUT_WINDOW_MS } from "./pairing.ts";
+import { userOfRecoveryCode } from "./recovery.ts";
 
 /** Wrong recovery codes one client may send per window (15 minutes) before it is locked out. */
 export const RECOVERY_MAX_FAILURES = 10;
@@ -110,4 +112,24 @@ export class RecoveryGuard {
     );
     await writeAuditBatch(this.db, entries);
   }
+}
+
+/**
+ * The account a presented recovery code belongs to, behind the lockout: a locked-out client is refused (429), a
+ * wrong code counts against its client and is a 401. Every route that takes the recovery code goes through here,
+ * so a guesser cannot switch routes to reset the count.
+ */
+export async function recoveryCodeUser(
+  env: Pick<Env, "AIRLOCK_TRUST_CF_CONNECTING_IP" | "TOKEN_PEPPER">,
+  db: Db,
+  headers: Headers,
+  code: string,
+): Promise<string> {
+  const guard = new RecoveryGuard(db, env.TOKEN_PEPPER);
+  const client = clientAddress(env, headers);
+  await guard.admit(client);
+  const userId = await userOfRecoveryCode(db, env.TOKEN_PEPPER, code);
+  if (userId) return userId;
+  await guard.failed(client);
+  throw new ApiError(401, "unauthenticated", "That recovery code is wrong.");
 }

@@ -11,11 +11,10 @@ import {
 import { writeAudit } from "../audit/audit-log.ts";
 import { clientAddress } from "../auth/client-address.ts";
 import { bindPairingCode, createPairingCode } from "../auth/pairing.ts";
-import { rotateRecoveryCode, userOfRecoveryCode } from "../auth/recovery.ts";
-import { RECOVERY_MAX_FAILURES, RecoveryGuard } from "../auth/recovery-guard.ts";
+import { rotateRecoveryCode } from "../auth/recovery.ts";
+import { RECOVERY_MAX_FAILURES, recoveryCodeUser } from "../auth/recovery-guard.ts";
 import { sessionCookieOptions } from "../auth/session-cookie.ts";
 import { openDb } from "../db/client.ts";
-import { ApiError } from "../errors.ts";
 import { SESSION_COOKIE } from "../middleware/auth.ts";
 import { apiRoute, json, jsonRequest, problem, routeGroup } from "./define.ts";
 
@@ -61,14 +60,7 @@ export const pairingRoutes = routeGroup()
     async (c) => {
       const { recovery_code, role } = c.req.valid("json");
       const db = openDb(c.env.DB);
-      const guard = new RecoveryGuard(db, c.env.TOKEN_PEPPER);
-      const client = clientAddress(c.env, c.req.raw.headers);
-      await guard.admit(client);
-      const userId = await userOfRecoveryCode(db, c.env.TOKEN_PEPPER, recovery_code);
-      if (!userId) {
-        await guard.failed(client);
-        throw new ApiError(401, "unauthenticated", "That recovery code is wrong.");
-      }
+      const userId = await recoveryCodeUser(c.env, db, c.req.raw.headers, recovery_code);
       const { code, expiresAt } = await createPairingCode(db, c.env.TOKEN_PEPPER, userId, role);
       await writeAudit(db, {
         userId,

@@ -6,13 +6,10 @@ import { z } from "zod";
 import { ParityToken, ParityTokenRequest, RecoveryParityTokenRequest } from "../../protocol/parity-token.ts";
 import { PARITY_TOKEN_ACTIONS } from "../../protocol/roles.ts";
 import { writeAudit } from "../audit/audit-log.ts";
-import { clientAddress } from "../auth/client-address.ts";
 import { mintParityToken, RECOVERY_MINTER } from "../auth/parity-token.ts";
-import { userOfRecoveryCode } from "../auth/recovery.ts";
-import { RecoveryGuard } from "../auth/recovery-guard.ts";
+import { recoveryCodeUser } from "../auth/recovery-guard.ts";
 import { sessionCookieOptions } from "../auth/session-cookie.ts";
 import { openDb } from "../db/client.ts";
-import { ApiError } from "../errors.ts";
 import { apiRoute, json, jsonRequest, problem, routeGroup } from "./define.ts";
 
 /** The probe cookie's name: never the session cookie, so the probe can never sign a browser out or in. */
@@ -70,15 +67,7 @@ export const parityRoutes = routeGroup()
     async (c) => {
       const { recovery_code, ttl_minutes } = c.req.valid("json");
       const db = openDb(c.env.DB);
-      // One lockout for every path that takes the recovery code, so a guesser cannot switch routes.
-      const guard = new RecoveryGuard(db, c.env.TOKEN_PEPPER);
-      const client = clientAddress(c.env, c.req.raw.headers);
-      await guard.admit(client);
-      const userId = await userOfRecoveryCode(db, c.env.TOKEN_PEPPER, recovery_code);
-      if (!userId) {
-        await guard.failed(client);
-        throw new ApiError(401, "unauthenticated", "That recovery code is wrong.");
-      }
+      const userId = await recoveryCodeUser(c.env, db, c.req.raw.headers, recovery_code);
       const minted = await mintParityToken(c.env.TOKEN_PEPPER, userId, RECOVERY_MINTER, ttl_minutes * 60_000);
       await writeAudit(db, {
         userId,
