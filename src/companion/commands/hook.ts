@@ -1,4 +1,6 @@
-// `airlock hook claude-code|codex`: the agent hook entry points (stdin JSON → decision JSON) and `--install`.
+// `airlock hook claude-code|codex|gemini|opencode|copilot`: the agent hook entry points (stdin JSON → decision JSON) and `--install`.
+
+import type { HookResult } from "../adapters/hook-output.ts";
 import { type Command, type CommandIo, ExitCode } from "../command.ts";
 import { parseCommandArgs, UsageError } from "../command-args.ts";
 import type { InstallResult } from "../hook-install.ts";
@@ -47,7 +49,95 @@ review does ([hooks.state."<file>:<event>:<group>:<handler>"] trusted_hash = "sh
 Exit codes: as for "airlock hook claude-code".
 `;
 
-type Agent = "claude-code" | "codex";
+const GEMINI_HELP = `Usage: airlock hook gemini                      (run by Gemini CLI; reads hook JSON on stdin)
+       airlock hook gemini --install [--project] [--dry-run] [--json]
+       airlock hook gemini --uninstall [--project]
+
+As a hook (Gemini CLI's contract): BeforeTool prints nothing to allow (Gemini's own policy
+engine and confirmation already let the call through), or {"decision":"deny","reason":"…"};
+Gemini hands the model "Tool execution blocked: <reason>". A call that needs a person waits for
+the phone. A warmed shell command is served from its precognition future (hookSpecificOutput
+.tool_input). BeforeAgent forwards the prompt for warming. Any failure denies.
+
+--install merges BeforeTool, BeforeAgent, SessionStart and SessionEnd entries (timeout in ms) into
+~/.gemini/settings.json or, with --project, .gemini/settings.json. Gemini runs hooks only in
+folders it trusts (~/.gemini/trustedFolders.json).
+
+Exit codes: as for "airlock hook claude-code".
+`;
+
+const OPENCODE_HELP = `Usage: airlock hook opencode                      (run by Airlock's OpenCode plugin)
+       airlock hook opencode --install [--project] [--dry-run] [--json]
+       airlock hook opencode --uninstall [--project]
+
+--install writes Airlock's plugin, airlock.js, to ~/.config/opencode/plugin ($XDG_CONFIG_HOME
+honoured) or, with --project, .opencode/plugin. On each tool.execute.before the plugin runs this
+hook, which prints {"decision":"allow"} or {"decision":"deny","reason":"…"}; the plugin throws the
+reason, which OpenCode hands the model. OpenCode's own permission check still runs inside the
+tool. A call that needs a person waits for the phone. Any failure denies.
+
+Exit codes: as for "airlock hook claude-code".
+`;
+
+const COPILOT_HELP = `Usage: airlock hook copilot                      (run by GitHub Copilot CLI; reads hook JSON on stdin)
+       airlock hook copilot --install [--dry-run] [--json]
+       airlock hook copilot --uninstall
+
+As a hook (Copilot CLI's camelCase contract): preToolUse prints nothing to allow (Copilot's own
+--allow-tool/--deny-tool check stands), or {"permissionDecision":"deny",
+"permissionDecisionReason":"…"}, which Copilot hands the model. A call that needs a person waits
+for the phone. userPromptSubmitted forwards the prompt for warming. Any failure denies.
+
+--install writes $COPILOT_HOME/hooks/airlock.json (default ~/.copilot) with preToolUse,
+userPromptSubmitted, sessionStart and sessionEnd entries; other hook files are left alone.
+
+Exit codes: as for "airlock hook claude-code".
+`;
+
+export type Agent = "claude-code" | "codex" | "gemini" | "opencode" | "copilot";
+
+type Installed = InstallResult & { trusted?: { key: string }[]; configPath?: string };
+
+async function installFor(
+  agent: Agent,
+  scope: { project: boolean; local: boolean },
+  io: CommandIo,
+  options: { remove: boolean; dryRun: boolean },
+): Promise<Installed> {
+  const projectOrUser = scope.project ? "project" : "user";
+  switch (agent) {
+    case "claude-code":
+      return (await import("../adapters/claude-code/install.ts")).installClaudeHooks(
+        scope.local ? "local" : projectOrUser,
+        io.cwd,
+        io.env,
+        options,
+      );
+    case "codex":
+      return (await import("../adapters/codex/install.ts")).installCodexHooks(
+        projectOrUser,
+        io.cwd,
+        io.env,
+        options,
+      );
+    case "gemini":
+      return (await import("../adapters/gemini/install.ts")).installGeminiHooks(
+        projectOrUser,
+        io.cwd,
+        io.env,
+        options,
+      );
+    case "opencode":
+      return (await import("../adapters/opencode/install.ts")).installOpenCodePlugin(
+        projectOrUser,
+        io.cwd,
+        io.env,
+        options,
+      );
+    case "copilot":
+      return (await import("../adapters/copilot/install.ts")).installCopilotHooks(io.env, options);
+  }
+}
 
 async function install(agent: Agent, args: string[], io: CommandIo): Promise<number> {
   const { values } = parseCommandArgs(args, {
@@ -59,24 +149,20 @@ async function install(agent: Agent, args: string[], io: CommandIo): Promise<num
     json: { type: "boolean" },
   });
   if (values.install && values.uninstall) throw new UsageError("give --install or --uninstall, not both");
-  if (agent === "codex" && values.local)
-    throw new UsageError("--local is a Claude Code option; use --project for .codex/hooks.json");
+  if (agent !== "claude-code" && values.local)
+    throw new UsageError(`--local is a Claude Code option${agent === "copilot" ? "" : "; use --project"}`);
+  if (agent === "copilot" && values.project)
+    throw new UsageError(
+      "Copilot CLI hooks are installed for the user ($COPILOT_HOME/hooks); there is no --project",
+    );
   const options = { remove: values.uninstall ?? false, dryRun: values["dry-run"] ?? false };
   try {
-    const result: InstallResult & { trusted?: { key: string }[]; configPath?: string } =
-      agent === "claude-code"
-        ? (await import("../adapters/claude-code/install.ts")).installClaudeHooks(
-            values.local ? "local" : values.project ? "project" : "user",
-            io.cwd,
-            io.env,
-            options,
-          )
-        : (await import("../adapters/codex/install.ts")).installCodexHooks(
-            values.project ? "project" : "user",
-            io.cwd,
-            io.env,
-            options,
-          );
+    const result = await installFor(
+      agent,
+      { project: values.project ?? false, local: values.local ?? false },
+      io,
+      options,
+    );
     if (values.json)
       io.stdout(`${JSON.stringify({ ...result, removed: options.remove, dryRun: options.dryRun })}\n`);
     else if (options.dryRun) io.stdout(`${JSON.stringify(result.written, null, 2)}\n`);
@@ -98,6 +184,21 @@ async function install(agent: Agent, args: string[], io: CommandIo): Promise<num
   }
 }
 
+async function runAgentHook(agent: Agent, stdin: string, env: CommandIo["env"]): Promise<HookResult> {
+  switch (agent) {
+    case "claude-code":
+      return (await import("../adapters/claude-code/hook.ts")).runClaudeCodeHook(stdin, env);
+    case "codex":
+      return (await import("../adapters/codex/hook.ts")).runCodexHook(stdin, env);
+    case "gemini":
+      return (await import("../adapters/gemini/hook.ts")).runGeminiHook(stdin, env);
+    case "opencode":
+      return (await import("../adapters/opencode/hook.ts")).runOpenCodeHook(stdin, env);
+    case "copilot":
+      return (await import("../adapters/copilot/hook.ts")).runCopilotHook(stdin, env);
+  }
+}
+
 async function runHook(agent: Agent, io: CommandIo): Promise<number> {
   let stdin = "";
   try {
@@ -105,10 +206,7 @@ async function runHook(agent: Agent, io: CommandIo): Promise<number> {
   } catch {
     // an unreadable stdin is handled as malformed input below
   }
-  const result =
-    agent === "claude-code"
-      ? await (await import("../adapters/claude-code/hook.ts")).runClaudeCodeHook(stdin, io.env)
-      : await (await import("../adapters/codex/hook.ts")).runCodexHook(stdin, io.env);
+  const result = await runAgentHook(agent, stdin, io.env);
   if (result.stdout) io.stdout(result.stdout);
   if (result.stderr) io.stderr(result.stderr);
   return result.exitCode;
@@ -130,3 +228,6 @@ function hookCommand(agent: Agent, help: string): Command {
 
 export const hookClaudeCodeCommand = hookCommand("claude-code", CLAUDE_HELP);
 export const hookCodexCommand = hookCommand("codex", CODEX_HELP);
+export const hookGeminiCommand = hookCommand("gemini", GEMINI_HELP);
+export const hookOpenCodeCommand = hookCommand("opencode", OPENCODE_HELP);
+export const hookCopilotCommand = hookCommand("copilot", COPILOT_HELP);

@@ -54,6 +54,21 @@ export const commands: CommandEntry[] = [
     load: async () => (await import("./hook.ts")).hookCodexCommand,
   },
   {
+    name: ["hook", "gemini"],
+    summary: "Gemini CLI hook: decides each tool call (stdin JSON); --install adds it",
+    load: async () => (await import("./hook.ts")).hookGeminiCommand,
+  },
+  {
+    name: ["hook", "opencode"],
+    summary: "OpenCode hook, run by Airlock's plugin; --install writes the plugin",
+    load: async () => (await import("./hook.ts")).hookOpenCodeCommand,
+  },
+  {
+    name: ["hook", "copilot"],
+    summary: "GitHub Copilot CLI hook: decides each tool call (stdin JSON); --install adds it",
+    load: async () => (await import("./hook.ts")).hookCopilotCommand,
+  },
+  {
     name: ["futures", "status"],
     summary: "precognition hits, misses and time saved per workspace and class",
     load: async () => (await import("./futures.ts")).futuresStatusCommand,

@@ -17,7 +17,7 @@ workspace and a short list of look-only commands (git status, ls, …) run at on
 (.env, keys, ~/.ssh, …) are denied, and everything else asks your phone. An existing file is
 kept as it is.
 
-Then it looks for Claude Code, Codex and Pi and offers to install Airlock's hook for each one it
+Then it looks for Claude Code, Codex, Pi, Gemini CLI, OpenCode and GitHub Copilot CLI and offers to install Airlock's hook for each one it
 finds (in a terminal it asks; --yes installs them all without asking; without a terminal it
 prints the command for each).
 
@@ -30,7 +30,7 @@ Exit codes: 0 done, 1 a hook could not be installed, 2 bad arguments.
 `;
 
 interface AgentReport {
-  agent: "claude-code" | "codex" | "pi";
+  agent: "claude-code" | "codex" | "pi" | "gemini" | "opencode" | "copilot";
   found: boolean;
   installed: boolean;
   detail: string;
@@ -62,10 +62,20 @@ function detect(env: Env): Record<AgentReport["agent"], string | undefined> {
     "claude-code": onPath("claude", env) ?? (existsSync(claudeDir) ? claudeDir : undefined),
     codex: onPath("codex", env) ?? (existsSync(codexDir) ? codexDir : undefined),
     pi: onPath("pi", env) ?? (existsSync(piDir) ? piDir : undefined),
+    gemini: onPath("gemini", env),
+    opencode: onPath("opencode", env),
+    copilot: onPath("copilot", env),
   };
 }
 
-const NAMES = { "claude-code": "Claude Code", codex: "Codex", pi: "Pi" } as const;
+const NAMES = {
+  "claude-code": "Claude Code",
+  codex: "Codex",
+  pi: "Pi",
+  gemini: "Gemini CLI",
+  opencode: "OpenCode",
+  copilot: "Copilot CLI",
+} as const;
 
 async function install(agent: AgentReport["agent"], io: CommandIo): Promise<string> {
   if (agent === "claude-code") {
@@ -75,6 +85,18 @@ async function install(agent: AgentReport["agent"], io: CommandIo): Promise<stri
   if (agent === "codex") {
     const { installCodexHooks } = await import("../adapters/codex/install.ts");
     return `hooks installed in ${installCodexHooks("user", io.cwd, io.env).path}`;
+  }
+  if (agent === "gemini") {
+    const { installGeminiHooks } = await import("../adapters/gemini/install.ts");
+    return `hooks installed in ${installGeminiHooks("user", io.cwd, io.env).path}`;
+  }
+  if (agent === "opencode") {
+    const { installOpenCodePlugin } = await import("../adapters/opencode/install.ts");
+    return `plugin installed in ${installOpenCodePlugin("user", io.cwd, io.env).path}`;
+  }
+  if (agent === "copilot") {
+    const { installCopilotHooks } = await import("../adapters/copilot/install.ts");
+    return `hooks installed in ${installCopilotHooks(io.env).path}`;
   }
   const pi = onPath("pi", io.env);
   if (!pi) throw new Error(`pi is not on PATH; run: pi install ${PACKAGE_ROOT}`);

@@ -1,0 +1,105 @@
+// `airlock hook gemini`: Gemini CLI's hook contract. BeforeTool runs when Gemini is about to execute a call, after its
+// own policy engine and confirmation let it through: an Airlock allow prints nothing (Gemini's own answer stands), a
+// deny prints {"decision":"deny","reason"}, which Gemini hands the model as "Tool execution blocked: <reason>".
+import { z } from "zod";
+import type { Env } from "../../config.ts";
+import { clientCompanion, type HookCompanion } from "../../hook-companion.ts";
+import { callIdOf, runGuardedHook } from "../../hook-runtime.ts";
+import { blockingError, type HookResult, NOTHING } from "../hook-output.ts";
+import { mapGeminiTool } from "./tools.ts";
+
+/** What Gemini sends every command hook; BeforeTool adds the tool, BeforeAgent the prompt. */
+export const GeminiHookInput = z.looseObject({
+  session_id: z.string().min(1),
+  cwd: z.string().min(1),
+  hook_event_name: z.string(),
+  tool_name: z.string().min(1).optional(),
+  tool_input: z.record(z.string(), z.unknown()).optional(),
+  prompt: z.string().optional(),
+});
+export type GeminiHookInput = z.infer<typeof GeminiHookInput>;
+
+const AGENT = { id: "gemini", name: "Gemini CLI" };
+
+const json = (value: unknown): HookResult => ({
+  stdout: `${JSON.stringify(value)}\n`,
+  stderr: "",
+  exitCode: 0,
+});
+
+/** A deny in Gemini's shape; events other than BeforeTool block with exit 2 (stderr is the reason). */
+export function geminiDeny(event: string | undefined, reason: string): HookResult {
+  return event === "BeforeTool" ? json({ decision: "deny", reason }) : blockingError(reason);
+}
+
+async function beforeTool(input: GeminiHookInput, companion: HookCompanion): Promise<HookResult> {
+  if (!input.tool_name)
+    return geminiDeny("BeforeTool", "Airlock denied this call: the hook input has no tool_name");
+  const calls = mapGeminiTool(input.tool_name, input.tool_input ?? {});
+  // Gemini gives a hook no call id: each call gets a fresh one, so two identical calls never share an answer.
+  const base = callIdOf("gemini", undefined);
+  for (const [i, mapped] of calls.entries()) {
+    const d = await companion.decide(
+      {
+        callId: calls.length > 1 ? `${base}#${i}` : base,
+        sessionId: input.session_id,
+        agent: AGENT,
+        tool: mapped.tool,
+        input: mapped.input,
+        cwd: input.cwd,
+        hasUI: false,
+      },
+      "approver",
+    );
+    if (d.decision !== "allow") return geminiDeny("BeforeTool", d.reason);
+  }
+  // The hook runs after Gemini's own check approved this very command, so serving its warmed output in its place
+  // skips nothing: Gemini merges `tool_input` into the call's arguments.
+  const only = calls[0];
+  if (calls.length === 1 && only?.tool === "bash") {
+    const served = await companion.servingInput(only.input, input.cwd);
+    if (typeof served?.command === "string")
+      return json({
+        hookSpecificOutput: { hookEventName: "BeforeTool", tool_input: { command: served.command } },
+      });
+  }
+  return NOTHING;
+}
+
+function handler(companion: HookCompanion) {
+  return async (input: GeminiHookInput): Promise<HookResult> => {
+    switch (input.hook_event_name) {
+      case "BeforeTool":
+        return beforeTool(input, companion);
+      case "BeforeAgent": {
+        const context = input.prompt
+          ? await companion.promptText(input.prompt, input.session_id, input.cwd)
+          : "";
+        return context === ""
+          ? NOTHING
+          : json({ hookSpecificOutput: { hookEventName: "BeforeAgent", additionalContext: context } });
+      }
+      case "SessionStart":
+        await companion.sessionStarted(input.cwd);
+        return NOTHING;
+      case "SessionEnd":
+        await companion.endSession(input.session_id);
+        return NOTHING;
+      default:
+        return NOTHING;
+    }
+  };
+}
+
+/** Never throws and never leaves a meant deny unsaid: every failure path denies with its reason. */
+export function runGeminiHook(
+  stdin: string,
+  env: Env,
+  companion: HookCompanion = clientCompanion(env),
+): Promise<HookResult> {
+  return runGuardedHook(
+    { schema: GeminiHookInput, handle: handler(companion), notAnObject: blockingError, deny: geminiDeny },
+    stdin,
+    env,
+  );
+}

@@ -1,0 +1,107 @@
+// `airlock hook opencode`: what Airlock's OpenCode plugin (plugin-source.ts) asks for each `tool.execute.before` and
+// `chat.message`. The plugin and this hook speak Airlock's own JSON: {"decision":"allow"} (optionally with `args` to
+// merge into the call's arguments), or {"decision":"deny","reason"}, which the plugin throws so OpenCode hands the
+// reason to the model. OpenCode's own `permission` check runs after the plugin, inside the tool, so an allow keeps it.
+import { z } from "zod";
+import type { Env } from "../../config.ts";
+import { clientCompanion, type HookCompanion } from "../../hook-companion.ts";
+import { callIdOf, runGuardedHook } from "../../hook-runtime.ts";
+import type { CompanionDecision } from "../../tool-call.ts";
+import type { HookResult } from "../hook-output.ts";
+import { mapOpenCodeTool } from "./tools.ts";
+
+export const OpenCodeHookInput = z.object({
+  hook_event_name: z.enum(["tool.execute.before", "chat.message", "session.created"]),
+  session_id: z.string().min(1),
+  cwd: z.string().min(1),
+  call_id: z.string().optional(),
+  tool: z.string().min(1).optional(),
+  args: z.record(z.string(), z.unknown()).optional(),
+  prompt: z.string().optional(),
+});
+export type OpenCodeHookInput = z.infer<typeof OpenCodeHookInput>;
+
+const AGENT = { id: "opencode", name: "OpenCode" };
+
+const answer = (value: Record<string, unknown>): HookResult => ({
+  stdout: `${JSON.stringify(value)}\n`,
+  stderr: "",
+  exitCode: 0,
+});
+const ALLOW = answer({ decision: "allow" });
+
+export function openCodeDeny(_event: string | undefined, reason: string): HookResult {
+  return answer({ decision: "deny", reason });
+}
+
+/**
+ * A rewrite changes what OpenCode's own permission check sees (it runs inside the tool, after the plugin), so
+ * precognition serves only calls a person answered on the phone, or under mode: sole.
+ */
+const preApproves = (d: CompanionDecision) => d.sole !== undefined || d.source === "user";
+
+async function beforeTool(input: OpenCodeHookInput, companion: HookCompanion): Promise<HookResult> {
+  if (!input.tool) return openCodeDeny(undefined, "Airlock denied this call: the plugin sent no tool name");
+  const calls = mapOpenCodeTool(input.tool, input.args ?? {});
+  const base = callIdOf("opencode", input.call_id ? `${input.session_id}-${input.call_id}` : undefined);
+  let approved = true;
+  for (const [i, mapped] of calls.entries()) {
+    const d = await companion.decide(
+      {
+        callId: calls.length > 1 ? `${base}#${i}` : base,
+        sessionId: input.session_id,
+        agent: AGENT,
+        tool: mapped.tool,
+        input: mapped.input,
+        cwd: input.cwd,
+        hasUI: false,
+      },
+      "approver",
+    );
+    if (d.decision !== "allow") {
+      const prefix = calls.length > 1 ? `${mapped.tool} ${String(mapped.input.path ?? "")}: ` : "";
+      return openCodeDeny(undefined, `${prefix}${d.reason}`);
+    }
+    approved &&= preApproves(d);
+  }
+  const only = calls[0];
+  if (approved && calls.length === 1 && only?.tool === "bash") {
+    const served = await companion.servingInput(only.input, input.cwd);
+    if (typeof served?.command === "string")
+      return answer({ decision: "allow", args: { command: served.command } });
+  }
+  return ALLOW;
+}
+
+function handler(companion: HookCompanion) {
+  return async (input: OpenCodeHookInput): Promise<HookResult> => {
+    switch (input.hook_event_name) {
+      case "tool.execute.before":
+        return beforeTool(input, companion);
+      case "chat.message":
+        if (input.prompt) await companion.promptText(input.prompt, input.session_id, input.cwd);
+        return ALLOW;
+      case "session.created":
+        await companion.sessionStarted(input.cwd);
+        return ALLOW;
+    }
+  };
+}
+
+/** Never throws and never leaves a meant deny unsaid: every failure path denies with its reason. */
+export function runOpenCodeHook(
+  stdin: string,
+  env: Env,
+  companion: HookCompanion = clientCompanion(env),
+): Promise<HookResult> {
+  return runGuardedHook(
+    {
+      schema: OpenCodeHookInput,
+      handle: handler(companion),
+      notAnObject: (reason) => openCodeDeny(undefined, reason),
+      deny: openCodeDeny,
+    },
+    stdin,
+    env,
+  );
+}
