@@ -1,0 +1,139 @@
+// The real OpenCode (`opencode run`, the native binary from npm) against a scripted OpenAI-compatible model, gated by
+// the plugin `airlock hook opencode --install` writes: an allowed read, shell command and write run; a denied command
+// never runs and the model reads why (the plugin throws it); a call Airlock asks about goes to the phone and runs once
+// the person approves it.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureBuilt, runAirlock } from "../node/companion/support/sandbox.ts";
+import { ROOT } from "../support/airlock-env.ts";
+import { type ModelServer, startModelServer, type ToolResultSeen } from "../support/model-server.ts";
+import { type ProcessRun, runToEnd } from "../support/run-process.ts";
+import { type PairedBox, pairedBox } from "./support/agent-phone.ts";
+
+const OPENCODE = join(ROOT, "node_modules/opencode-linux-x64/bin/opencode");
+const POLICY = `version: 1
+default_action: deny
+rules:
+  - name: No rm
+    condition: tool == "bash" && command.startsWith("rm")
+    action: deny
+    message: rm is not allowed here
+  - name: Ask before touch
+    condition: tool == "bash" && command.startsWith("touch")
+    action: ask
+  - name: Echo
+    condition: tool == "bash" && command.startsWith("echo")
+    action: allow
+  - name: Read the workspace
+    condition: tool == "read" && path.startsWith(cwd)
+    action: allow
+  - name: Write inside the workspace
+    condition: tool == "write" && path.startsWith(cwd)
+    action: allow
+`;
+
+let paired: PairedBox;
+let model: ModelServer;
+let install: Awaited<ReturnType<typeof runAirlock>>;
+let run: ProcessRun;
+let results: ToolResultSeen[];
+let ws: string;
+
+/** OpenCode offline: its config names the scripted provider; every XDG folder is the sandbox's. */
+function openCodeEnv(home: string, config: string): NodeJS.ProcessEnv {
+  return {
+    OPENCODE_CONFIG: config,
+    XDG_CONFIG_HOME: join(home, ".config"),
+    XDG_DATA_HOME: join(home, ".local/share"),
+    XDG_CACHE_HOME: join(home, ".cache"),
+    XDG_STATE_HOME: join(home, ".local/state"),
+    OPENCODE_DISABLE_AUTOUPDATE: "1",
+    OPENCODE_DISABLE_MODELS_FETCH: "1",
+    OPENCODE_DISABLE_LSP_DOWNLOAD: "1",
+    OPENCODE_DISABLE_DEFAULT_PLUGINS: "1",
+    OPENCODE_DISABLE_SHARE: "1",
+  };
+}
+
+beforeAll(async () => {
+  await ensureBuilt();
+  paired = await pairedBox(POLICY);
+  const { box } = paired;
+  ws = box.project;
+  mkdirSync(join(ws, "important"), { recursive: true });
+  writeFileSync(join(ws, "important/keep.txt"), "keep\n");
+  writeFileSync(join(ws, "notes.txt"), "the plan is in notes\n");
+  const env = { ...box.env, XDG_CONFIG_HOME: join(box.home, ".config") };
+  install = await runAirlock(["hook", "opencode", "--install"], env);
+
+  model = await startModelServer([
+    { toolCalls: [{ name: "read", input: { filePath: join(ws, "notes.txt") } }] },
+    { toolCalls: [{ name: "bash", input: { command: "echo opencode-allowed", description: "Say hi" } }] },
+    { toolCalls: [{ name: "bash", input: { command: "rm -rf important", description: "Clean" } }] },
+    { toolCalls: [{ name: "bash", input: { command: "touch phoned.txt", description: "Mark" } }] },
+    { toolCalls: [{ name: "write", input: { filePath: join(ws, "made.txt"), content: "made\n" } }] },
+  ]);
+  const config = join(box.dir, "opencode.json");
+  writeFileSync(
+    config,
+    JSON.stringify({
+      provider: {
+        scripted: {
+          npm: "@ai-sdk/openai-compatible",
+          name: "Scripted",
+          options: { baseURL: `${model.url}/v1`, apiKey: "dummy" },
+          models: { "scripted-model": { name: "Scripted" } },
+        },
+      },
+      autoupdate: false,
+      share: "disabled",
+    }),
+  );
+  const agent = runToEnd(
+    OPENCODE,
+    ["run", "--format", "json", "--model", "scripted/scripted-model", "Do the chores."],
+    ws,
+    { ...box.env, ...openCodeEnv(box.home, config) },
+  );
+  await paired.answerUntil(agent, ["touch phoned.txt"]);
+  run = await agent;
+  results = model.toolResults();
+}, 300_000);
+
+afterAll(async () => {
+  await model?.close();
+  await paired?.close();
+});
+
+describe("OpenCode with Airlock's plugin", () => {
+  it("--install writes the plugin into OpenCode's user plugin folder, naming this airlock", () => {
+    expect(install.code, install.stderr).toBe(0);
+    const plugin = readFileSync(join(paired.box.home, ".config/opencode/plugin/airlock.js"), "utf8");
+    expect(plugin).toContain('"tool.execute.before"');
+    expect(plugin).toMatch(/airlock\.cjs hook opencode"/);
+  });
+
+  it("the run completes against the scripted model, every call answered", () => {
+    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
+    expect(results).toHaveLength(5);
+  });
+
+  it("allowed calls run: the read, the shell command and the write", () => {
+    expect(results[0]?.text).toContain("the plan is in notes");
+    expect(results[1]?.text).toContain("opencode-allowed");
+    expect(readFileSync(join(ws, "made.txt"), "utf8")).toBe("made\n");
+  });
+
+  it("the denied command never runs, and the model reads Airlock's reason", () => {
+    expect(existsSync(join(ws, "important/keep.txt"))).toBe(true);
+    expect(results[2]?.text).toMatch(/Airlock denied this call by rule "No rm".*rm is not allowed here/);
+  });
+
+  it("the ask went to the phone as OpenCode's call, and the approved command ran", () => {
+    const card = paired.cards.find((c) => c.calls?.some((call) => call.summary.includes("touch phoned.txt")));
+    expect(JSON.stringify(card)).toContain("OpenCode");
+    expect(existsSync(join(ws, "phoned.txt"))).toBe(true);
+    expect(results[3]?.text).not.toMatch(/denied/);
+  });
+});

@@ -1,0 +1,76 @@
+// What the real-agent adapter tests share: a real local edge, a sandboxed companion paired with it, and a phone that
+// answers the cards through the REST API as a person's taps would (approve the calls it is told to, reject the rest).
+import { expect } from "vitest";
+import { runAirlock, type Sandbox, sandbox } from "../../node/companion/support/sandbox.ts";
+import { type Edge, startEdge } from "./edge.ts";
+
+export interface Card {
+  promptId: string;
+  justification: string;
+  requiresConfirmation: boolean;
+  agent?: { id: string; name: string };
+  calls?: { summary: string }[];
+}
+
+export interface PairedBox {
+  edge: Edge;
+  box: Sandbox;
+  /** Every card the phone saw, in order. */
+  cards: Card[];
+  /** Answers cards until `done` settles: approves those whose calls mention one of `approve`, rejects the rest. */
+  answerUntil(done: Promise<unknown>, approve: readonly string[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function pairedBox(policy: string): Promise<PairedBox> {
+  const edge = await startEdge();
+  const box = sandbox({ AIRLOCK_PROMPT_TIMEOUT_MS: "60000", AIRLOCK_NO_DAEMON: "1" });
+  box.writePolicy(policy);
+  const paired = await runAirlock(["pair", await edge.newCode(), "--server", edge.base, "--json"], box.env);
+  expect(paired.code, paired.stderr).toBe(0);
+  const phone = (await edge.pairDevice("browser", "e2e phone")).token;
+  const cards: Card[] = [];
+
+  const api = async (path: string, body?: unknown): Promise<unknown> => {
+    const res = await fetch(`${edge.base}${path}`, {
+      method: body === undefined ? "GET" : "POST",
+      headers: { authorization: `Bearer ${phone}`, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return res.json();
+  };
+
+  return {
+    edge,
+    box,
+    cards,
+    async answerUntil(done, approve) {
+      let finished = false;
+      void done.finally(() => {
+        finished = true;
+      });
+      while (!finished) {
+        const { approvals } = (await api("/v1/approvals?status=pending")) as { approvals: Card[] };
+        for (const card of approvals) {
+          if (cards.some((c) => c.promptId === card.promptId)) continue;
+          cards.push(card);
+          const summary = card.calls?.map((c) => c.summary).join(" ") ?? "";
+          const yes = approve.some((text) => summary.includes(text));
+          let token: string | undefined;
+          if (yes && card.requiresConfirmation)
+            token = ((await api(`/v1/approvals/${card.promptId}/confirm`, {})) as { token: string }).token;
+          await api(
+            `/v1/approvals/${card.promptId}/${yes ? "approve" : "reject"}`,
+            token ? { confirmation_token: token } : {},
+          );
+        }
+        // Polling as the dashboard's list does; the agent's run ending stops it.
+        await new Promise((r) => setTimeout(r, 150));
+      }
+    },
+    async close() {
+      await edge.stop();
+      box.cleanup();
+    },
+  };
+}
