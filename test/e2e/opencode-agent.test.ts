@@ -94,7 +94,8 @@ beforeAll(async () => {
     OPENCODE,
     ["run", "--format", "json", "--model", "scripted/scripted-model", "Do the chores."],
     ws,
-    { ...box.env, ...openCodeEnv(box.home, config) },
+    // OpenCode takes its project directory from $PWD (where a shell started it), not from the process's cwd.
+    { ...box.env, ...openCodeEnv(box.home, config), PWD: ws },
   );
   await paired.answerUntil(agent, ["touch phoned.txt"]);
   run = await agent;
