@@ -68,6 +68,7 @@ beforeAll(async () => {
     { toolCalls: [{ name: "run_shell_command", input: { command: "rm -rf important" } }] },
     { toolCalls: [{ name: "run_shell_command", input: { command: "touch phoned.txt" } }] },
     { toolCalls: [{ name: "write_file", input: { file_path: join(ws, "made.txt"), content: "made\n" } }] },
+    { toolCalls: [{ name: "run_shell_command", input: { command: "echo x > redirected.txt" } }] },
   ]);
   const agent = runToEnd(
     NODE,
@@ -91,6 +92,11 @@ afterAll(async () => {
 });
 
 describe("Gemini CLI with Airlock's BeforeTool hook", () => {
+  it("never weaker than Gemini alone: a redirect Airlock allows stays refused by Gemini's own confirmation", () => {
+    expect(results[5]?.text).toMatch(/requires user confirmation/);
+    expect(existsSync(join(ws, "redirected.txt"))).toBe(false);
+  });
+
   it("--install adds Airlock's hooks to the user's settings.json and keeps the user's settings", () => {
     expect(install.code, install.stderr).toBe(0);
     const settings = JSON.parse(readFileSync(join(paired.box.home, ".gemini/settings.json"), "utf8"));
@@ -104,7 +110,7 @@ describe("Gemini CLI with Airlock's BeforeTool hook", () => {
 
   it("the run completes against the scripted model, every call answered", () => {
     expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
-    expect(results).toHaveLength(5);
+    expect(results).toHaveLength(6);
   });
 
   it("allowed calls run: the read, the shell command and the write", () => {

@@ -53,6 +53,9 @@ function openCodeEnv(home: string, config: string): NodeJS.ProcessEnv {
     OPENCODE_DISABLE_LSP_DOWNLOAD: "1",
     OPENCODE_DISABLE_DEFAULT_PLUGINS: "1",
     OPENCODE_DISABLE_SHARE: "1",
+    // OpenCode installs @opencode-ai/plugin into a config folder that has plugins, in the background; offline, npm
+    // gives up at once instead of reaching for the registry.
+    npm_config_offline: "true",
   };
 }
 
