@@ -5,7 +5,7 @@ import type { InstallResult } from "../hook-install.ts";
 import { installTimeoutSeconds } from "../hook-runtime.ts";
 
 const CLAUDE_HELP = `Usage: airlock hook claude-code                      (run by Claude Code; reads hook JSON on stdin)
-       airlock hook claude-code --install [--project|--local] [--dry-run] [--json]
+       airlock hook claude-code --install [--project|--local] [--command] [--dry-run] [--json]
        airlock hook claude-code --uninstall [--project|--local]
 
 As a hook: PreToolUse prints {"hookSpecificOutput":{"hookEventName":"PreToolUse",
@@ -21,6 +21,11 @@ Code's own prompt). Any failure denies.
 --install merges PreToolUse, PermissionRequest, UserPromptSubmit and SessionEnd entries (timeout above the
 prompt timeout) into ~/.claude/settings.json ($CLAUDE_CONFIG_DIR honoured), or with --project
 .claude/settings.json, --local .claude/settings.local.json; other hooks are kept.
+When "claude --version" on PATH is 2.1.295 or later (and the file is not --project), PreToolUse and
+PermissionRequest are "type": "http" hooks posting to the daemon on 127.0.0.1 (port and secret in
+$AIRLOCK_HOME/http-hook.json, 0600; the settings file is then written 0600) with "onFailure":
+"block": no process per call, and a daemon that is down blocks the call. The other events stay
+command hooks and start the daemon when none runs. --command installs command hooks only.
 
 Exit codes (as a hook): 0 with the decision JSON on stdout, 2 when the input is not a hook
 event at all (reason on stderr; Claude Code blocks the call). --install: 0 written, 3 the
@@ -49,6 +54,14 @@ Exit codes: as for "airlock hook claude-code".
 
 type Agent = "claude-code" | "codex";
 
+/** The value of Airlock's secret header, wherever it appears in a printed settings file. */
+function redactHookSecret(text: string): string {
+  return text.replace(
+    /("x-airlock-hook-secret":\s*")[0-9a-f]{64}"/g,
+    '$1[redacted: see $AIRLOCK_HOME/http-hook.json]"',
+  );
+}
+
 async function install(agent: Agent, args: string[], io: CommandIo): Promise<number> {
   const { values } = parseCommandArgs(args, {
     install: { type: "boolean" },
@@ -57,35 +70,59 @@ async function install(agent: Agent, args: string[], io: CommandIo): Promise<num
     local: { type: "boolean" },
     "dry-run": { type: "boolean" },
     json: { type: "boolean" },
+    command: { type: "boolean" },
   });
   if (values.install && values.uninstall) throw new UsageError("give --install or --uninstall, not both");
   if (agent === "codex" && values.local)
     throw new UsageError("--local is a Claude Code option; use --project for .codex/hooks.json");
+  if (agent === "codex" && values.command)
+    throw new UsageError("--command is a Claude Code option (Codex hooks are always commands)");
   const options = { remove: values.uninstall ?? false, dryRun: values["dry-run"] ?? false };
   try {
+    let hookType: string | undefined;
     const result: InstallResult & { trusted?: { key: string }[]; configPath?: string } =
       agent === "claude-code"
-        ? (await import("../adapters/claude-code/install.ts")).installClaudeHooks(
-            values.local ? "local" : values.project ? "project" : "user",
-            io.cwd,
-            io.env,
-            options,
-          )
+        ? await (async () => {
+            const claude = await import("../adapters/claude-code/install.ts");
+            const scope = values.local ? "local" : values.project ? "project" : "user";
+            const chosen = options.remove
+              ? undefined
+              : await claude.chooseClaudeHookType(scope, io.env, {
+                  forceCommand: values.command ?? false,
+                  dryRun: options.dryRun,
+                });
+            if (chosen) hookType = `${chosen.type} (${chosen.why})`;
+            return claude.installClaudeHooks(scope, io.cwd, io.env, {
+              ...options,
+              ...(chosen?.type === "http" ? { http: chosen.endpoint } : {}),
+            });
+          })()
         : (await import("../adapters/codex/install.ts")).installCodexHooks(
             values.project ? "project" : "user",
             io.cwd,
             io.env,
             options,
           );
+    // The http hook's secret is in the file; it is never printed.
+    const shown = (value: unknown) =>
+      redactHookSecret(JSON.stringify(value, null, values.json ? undefined : 2));
     if (values.json)
-      io.stdout(`${JSON.stringify({ ...result, removed: options.remove, dryRun: options.dryRun })}\n`);
-    else if (options.dryRun) io.stdout(`${JSON.stringify(result.written, null, 2)}\n`);
+      io.stdout(
+        `${shown({ ...result, ...(hookType ? { hookType } : {}), removed: options.remove, dryRun: options.dryRun })}\n`,
+      );
+    else if (options.dryRun) io.stdout(`${shown(result.written)}\n`);
     else if (options.remove) io.stdout(`Removed Airlock's ${agent} hooks from ${result.path}.\n`);
     else {
       io.stdout(
         `Installed Airlock's ${agent} hooks (${result.events.join(", ")}) in ${result.path}\n` +
           `  command: ${result.command}\n  timeout: ${result.timeoutSeconds} s (prompt timeout + 30 s: ${installTimeoutSeconds(io.env)} s)\n`,
       );
+      if (hookType?.startsWith("http"))
+        io.stdout(
+          `  per call: http to the daemon, blocking when it does not answer; ${hookType}\n` +
+            "  session start, prompts and session end: the command above (it starts the daemon when none runs)\n",
+        );
+      else if (hookType) io.stdout(`  per call: the command above; ${hookType}\n`);
       if (result.trusted && result.configPath)
         io.stdout(
           `  trusted: ${result.trusted.length} hook(s) recorded in ${result.configPath} ([hooks.state], [features] hooks = true)\n`,
