@@ -80,7 +80,7 @@ async function install(agent: Agent, args: string[], io: CommandIo): Promise<num
   const options = { remove: values.uninstall ?? false, dryRun: values["dry-run"] ?? false };
   try {
     let hookType: string | undefined;
-    const result: InstallResult & { trusted?: { key: string }[]; configPath?: string } =
+    const result: InstallResult & { trusted?: { key: string }[]; notes?: string[]; configPath?: string } =
       agent === "claude-code"
         ? await (async () => {
             const claude = await import("../adapters/claude-code/install.ts");
@@ -123,10 +123,20 @@ async function install(agent: Agent, args: string[], io: CommandIo): Promise<num
             "  session start, prompts and session end: the command above (it starts the daemon when none runs)\n",
         );
       else if (hookType) io.stdout(`  per call: the command above; ${hookType}\n`);
-      if (result.trusted && result.configPath)
+      if (result.trusted && result.configPath) {
+        const notes = result.notes ?? [];
+        const set = [
+          "[hooks.state]",
+          ...(notes.some((n) => n.includes("hooks = false")) ? [] : ["[features] hooks = true"]),
+          ...(values.project && !notes.some((n) => n.includes("trust_level"))
+            ? [`the project trusted ([projects."${io.cwd}"])`]
+            : []),
+        ];
         io.stdout(
-          `  trusted: ${result.trusted.length} hook(s) recorded in ${result.configPath} ([hooks.state], [features] hooks = true)\n`,
+          `  trusted: ${result.trusted.length} hook(s) recorded in ${result.configPath} (${set.join(", ")})\n`,
         );
+      }
+      for (const note of result.notes ?? []) io.stderr(`airlock hook ${agent}: warning: ${note}\n`);
     }
     return ExitCode.ok;
   } catch (error) {

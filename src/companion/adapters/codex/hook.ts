@@ -38,6 +38,14 @@ function allow(event: string): HookResult {
   return NOTHING;
 }
 
+/**
+ * Codex shows a deny as "Command blocked by PreToolUse hook: <reason>. Command: …", adding its own period: a
+ * reason that ends in one (a policy message written as a sentence) would read "..".
+ */
+export function codexReason(reason: string): string {
+  return reason.replace(/[.\s]+$/, "");
+}
+
 async function gate(input: CodexHookInput, companion: HookCompanion): Promise<HookResult> {
   const event = input.hook_event_name;
   if (!input.tool_name) return denyOutput(event, "Airlock denied this call: the hook input has no tool_name");
@@ -59,7 +67,7 @@ async function gate(input: CodexHookInput, companion: HookCompanion): Promise<Ho
     );
     if (d.decision !== "allow") {
       const prefix = calls.length > 1 ? `${mapped.tool} ${String(mapped.input.path ?? "")}: ` : "";
-      return denyOutput(event, `${prefix}${d.reason}`);
+      return denyOutput(event, codexReason(`${prefix}${d.reason}`));
     }
   }
   // Codex honours `updatedInput` with an explicit allow: a warmed shell command is served from its future.
