@@ -14,12 +14,15 @@ import {
   preToolUseOutput,
   promptContextOutput,
 } from "../hook-output.ts";
+import { codexCanServe } from "./sandbox.ts";
 import { mapCodexTool } from "./tools.ts";
 
 /** Codex sends the same core fields as Claude Code, plus its turn and model. */
 export const CodexHookInput = ClaudeHookInput.extend({
   turn_id: z.string().optional(),
   model: z.string().optional(),
+  /** The session's transcript; its turn context says which sandbox the command will run in. */
+  transcript_path: z.string().nullable().optional(),
 });
 export type CodexHookInput = z.infer<typeof CodexHookInput>;
 
@@ -70,8 +73,14 @@ async function gate(input: CodexHookInput, companion: HookCompanion): Promise<Ho
       return denyOutput(event, codexReason(`${prefix}${d.reason}`));
     }
   }
-  // Codex honours `updatedInput` with an explicit allow: a warmed shell command is served from its future.
-  if (event === "PreToolUse" && calls.length === 1 && calls[0]?.tool === "bash") {
+  // Codex honours `updatedInput` with an explicit allow: a warmed shell command is served from its future, but only
+  // outside Codex's sandbox, which would refuse the served command's connection to the daemon (it would run twice).
+  if (
+    event === "PreToolUse" &&
+    calls.length === 1 &&
+    calls[0]?.tool === "bash" &&
+    codexCanServe(input.transcript_path)
+  ) {
     const served = await companion.servingInput(input.tool_input ?? {}, input.cwd);
     if (served)
       return preToolUseOutput(
@@ -89,12 +98,15 @@ function handler(companion: HookCompanion) {
       case "PreToolUse":
       case "PermissionRequest":
         return gate(input, companion);
+      // Warming runs commands in the daemon, outside Codex's sandbox; a sandboxed turn could never be served
+      // (see sandbox.ts), so its commands would run twice: a turn not known to be unsandboxed warms nothing.
       case "UserPromptSubmit":
+        if (!codexCanServe(input.transcript_path)) return NOTHING;
         return promptContextOutput(
           input.prompt ? await companion.promptText(input.prompt, input.session_id, input.cwd) : "",
         );
       case "SessionStart":
-        await companion.sessionStarted(input.cwd);
+        if (codexCanServe(input.transcript_path)) await companion.sessionStarted(input.cwd);
         return NOTHING;
       default:
         return NOTHING;
