@@ -38,13 +38,18 @@ async function codexRun(
     { event: "PreToolUse", matcher: "*", command: HOOK },
   ]);
   try {
-    const run = await runToEnd(NODE, [CODEX, "exec", "--skip-git-repo-check", ...args, "Run the tests."], box.ws, {
-      ...box.env,
-      ...precog,
-      AIRLOCK_FUTURES_COMMAND: `${NODE} ${AIRLOCK_BIN}`,
-      CODEX_HOME: home,
-      SCRIPTED_API_KEY: "dummy",
-    });
+    const run = await runToEnd(
+      NODE,
+      [CODEX, "exec", "--skip-git-repo-check", ...args, "Run the tests."],
+      box.ws,
+      {
+        ...box.env,
+        ...precog,
+        AIRLOCK_FUTURES_COMMAND: `${NODE} ${AIRLOCK_BIN}`,
+        CODEX_HOME: home,
+        SCRIPTED_API_KEY: "dummy",
+      },
+    );
     return { run, results: model.toolResults() };
   } finally {
     await model.close();
