@@ -19,6 +19,11 @@ export function credentialsPath(env: Env = process.env): string {
   return join(airlockHome(env), "credentials.json");
 }
 
+/** The daemon's http hook endpoint (port and secret, 0600), written by `airlock hook claude-code --install`. */
+export function httpEndpointPath(env: Env = process.env): string {
+  return join(airlockHome(env), "http-hook.json");
+}
+
 /** The durable journal of in-flight calls, queued audit events and the persisted-grant cache. */
 export function stateDir(env: Env = process.env): string {
   return join(airlockHome(env), "state");

@@ -2,14 +2,29 @@
 // the daemon's answer. It loads Node built-ins and three small modules, no schema library and no policy engine, and is
 // bundled into one CommonJS file (scripts/bundle-hook.mjs), which loads faster than ES modules. Without a daemon it starts one for the next call and decides this
 // one the slow way (the full hook, in this process). Every failure denies in the agent's own shape.
-import { readFileSync, writeSync } from "node:fs";
+import { existsSync, readFileSync, writeSync } from "node:fs";
 import { connect } from "node:net";
 import { denyOutput, type HookAgent, type HookResult } from "./adapters/hook-output.ts";
-import { daemonDisabled, HOOK_ENV_KEYS, hookBudgetMs, socketPath } from "./config.ts";
-import { startDaemonInBackground } from "./daemon/autostart.ts";
+import { daemonDisabled, HOOK_ENV_KEYS, hookBudgetMs, httpEndpointPath, socketPath } from "./config.ts";
+import { startDaemonInBackground, waitForDaemon } from "./daemon/autostart.ts";
 
 /** How long a daemon that vanished mid-answer gets to come back (it journaled the call) before the slow path. */
 const DAEMON_RESTART_GRACE_MS = 8_000;
+
+/** How long a session-level hook waits for the daemon it started, so the http hooks that follow find it. */
+const HTTP_DAEMON_START_MS = 10_000;
+
+/**
+ * Claude Code with http hooks: its per-call hooks post to the daemon and block when none answers, so the command
+ * hooks that run once per session or prompt start the daemon and wait for it instead of deciding alone.
+ */
+function startsDaemonForHttp(agent: HookAgent, event: string | undefined, env: NodeJS.ProcessEnv): boolean {
+  return (
+    agent === "claude-code" &&
+    (event === "SessionStart" || event === "UserPromptSubmit") &&
+    existsSync(httpEndpointPath(env))
+  );
+}
 
 /** The daemon's answer, or why there is none: it refused the request, sent garbage, is not there, or went away. */
 type Outcome = HookResult | "refused" | "malformed" | "unavailable" | "lost";
@@ -133,8 +148,11 @@ export async function decideHook(
       // Too large for the control socket, say: the full hook decides it here.
       if (outcome === "refused") return await slowPath(agent, stdin, env, binPath);
       if (outcome === "unavailable" && first) {
-        // No daemon: start one for the calls that follow, and decide this one here.
+        // No daemon: start one for the calls that follow, and decide this one here (or, for http hooks, there).
         await startDaemonInBackground(env, binPath);
+        first = false;
+        if (startsDaemonForHttp(agent, event(), env) && (await waitForDaemon(env, HTTP_DAEMON_START_MS)))
+          continue;
         return await slowPath(agent, stdin, env, binPath);
       }
       // Lost mid-answer (or gone while we retried): the daemon journaled the call; ask again while it restarts.

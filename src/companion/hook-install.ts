@@ -1,6 +1,6 @@
 // Merging Airlock's hook entries into an agent's hooks JSON (Claude Code settings.json, Codex hooks.json) without
 // touching anyone else's hooks; re-running replaces Airlock's own entries instead of duplicating them.
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { z } from "zod";
 import { BIN_PATH } from "./invocation.ts";
@@ -9,9 +9,15 @@ export interface HookSpec {
   event: string;
   /** Omitted for events that take no matcher (UserPromptSubmit). */
   matcher?: string;
+  /** Another handler than the command hook (Claude Code's `"type": "http"`); default: `airlock hook <agent>`. */
+  handler?: Record<string, unknown>;
 }
 
-const Handler = z.looseObject({ type: z.string().optional(), command: z.string().optional() });
+const Handler = z.looseObject({
+  type: z.string().optional(),
+  command: z.string().optional(),
+  url: z.string().optional(),
+});
 const Group = z.looseObject({ matcher: z.string().optional(), hooks: z.array(Handler).optional() });
 const HooksFile = z.looseObject({ hooks: z.record(z.string(), z.array(Group)).optional() });
 
@@ -27,6 +33,11 @@ export interface InstallResult {
 /** How a hook command names Airlock: `airlock hook <agent>` in any spelling (bin name or node + bin path). */
 export function isAirlockHook(command: string | undefined, agentArg: string): boolean {
   return typeof command === "string" && command.includes(`hook ${agentArg}`) && /airlock/.test(command);
+}
+
+/** Airlock's http hook: the daemon's endpoint for `agentArg` on the loopback address. */
+export function isAirlockHttpHook(url: string | undefined, agentArg: string): boolean {
+  return typeof url === "string" && new RegExp(`^http://127\\.0\\.0\\.1:\\d+/hooks/${agentArg}$`).test(url);
 }
 
 function readHooksFile(path: string): z.infer<typeof HooksFile> {
@@ -49,7 +60,9 @@ function readHooksFile(path: string): z.infer<typeof HooksFile> {
 function withoutAirlock(groups: z.infer<typeof Group>[], agentArg: string): z.infer<typeof Group>[] {
   const out: z.infer<typeof Group>[] = [];
   for (const group of groups) {
-    const hooks = (group.hooks ?? []).filter((h) => !isAirlockHook(h.command, agentArg));
+    const hooks = (group.hooks ?? []).filter(
+      (h) => !isAirlockHook(h.command, agentArg) && !isAirlockHttpHook(h.url, agentArg),
+    );
     if (hooks.length > 0 || (group.hooks ?? []).length === 0) out.push({ ...group, hooks });
   }
   return out;
@@ -61,7 +74,7 @@ export function mergeHooks(
   command: string,
   timeoutSeconds: number,
   agentArg: string,
-  options: { remove?: boolean; dryRun?: boolean } = {},
+  options: { remove?: boolean; dryRun?: boolean; mode?: number } = {},
 ): InstallResult {
   const file = readHooksFile(path);
   const hooks: Record<string, z.infer<typeof Group>[]> = { ...(file.hooks ?? {}) };
@@ -74,7 +87,7 @@ export function mergeHooks(
     for (const spec of specs) {
       const group: z.infer<typeof Group> = {
         ...(spec.matcher !== undefined ? { matcher: spec.matcher } : {}),
-        hooks: [{ type: "command", command, timeout: timeoutSeconds }],
+        hooks: [spec.handler ?? { type: "command", command, timeout: timeoutSeconds }],
       };
       hooks[spec.event] = [...(hooks[spec.event] ?? []), group];
     }
@@ -83,7 +96,9 @@ export function mergeHooks(
   if (!options.dryRun) {
     mkdirSync(dirname(path), { recursive: true });
     const tmp = `${path}.${process.pid}.tmp`;
-    writeFileSync(tmp, `${JSON.stringify(written, null, 2)}\n`);
+    writeFileSync(tmp, `${JSON.stringify(written, null, 2)}\n`, { mode: options.mode ?? 0o666 });
+    // A file that now holds a secret is narrowed even when it existed with a wider mode.
+    if (options.mode !== undefined) chmodSync(tmp, options.mode);
     renameSync(tmp, path);
   }
   return { path, command, timeoutSeconds, events: specs.map((s) => s.event), written };

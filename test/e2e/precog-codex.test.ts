@@ -27,6 +27,7 @@ afterAll(async () => {
 async function codexRun(
   name: string,
   precog: NodeJS.ProcessEnv,
+  args: string[] = [],
 ): Promise<{ run: ProcessRun; results: ToolResultSeen[] }> {
   const model = await startModelServer([
     { toolCalls: [{ name: "exec_command", input: { cmd: "npm test" } }] },
@@ -37,13 +38,18 @@ async function codexRun(
     { event: "PreToolUse", matcher: "*", command: HOOK },
   ]);
   try {
-    const run = await runToEnd(NODE, [CODEX, "exec", "--skip-git-repo-check", "Run the tests."], box.ws, {
-      ...box.env,
-      ...precog,
-      AIRLOCK_FUTURES_COMMAND: `${NODE} ${AIRLOCK_BIN}`,
-      CODEX_HOME: home,
-      SCRIPTED_API_KEY: "dummy",
-    });
+    const run = await runToEnd(
+      NODE,
+      [CODEX, "exec", "--skip-git-repo-check", ...args, "Run the tests."],
+      box.ws,
+      {
+        ...box.env,
+        ...precog,
+        AIRLOCK_FUTURES_COMMAND: `${NODE} ${AIRLOCK_BIN}`,
+        CODEX_HOME: home,
+        SCRIPTED_API_KEY: "dummy",
+      },
+    );
     return { run, results: model.toolResults() };
   } finally {
     await model.close();
@@ -82,5 +88,26 @@ describe("Codex: a warmed npm test is served through PreToolUse updatedInput", (
     expect(runsOff).toBe(1);
     expect(runsOn).toBe(1);
     expect(on.run.stdout + on.run.stderr).toContain("futures serve");
+  });
+});
+
+// Under Codex's workspace-write sandbox the rewritten command could not reach the daemon's socket and would run the
+// tests a second time: the hook reads the turn's sandbox from Codex's transcript and neither warms nor rewrites.
+describe("Codex in its workspace-write sandbox: no warm, no rewrite, the tests run once", () => {
+  let sandboxed: Awaited<ReturnType<typeof codexRun>>;
+  let runs = 0;
+
+  beforeAll(async () => {
+    const start = box.runs();
+    sandboxed = await codexRun("codex-sandboxed", PRECOG_ON, ["--sandbox", "workspace-write"]);
+    runs = box.runs() - start;
+  }, 180_000);
+
+  it("runs the tests once, inside Codex's sandbox, unrewritten", () => {
+    expect(sandboxed.run.code, sandboxed.run.stderr).toBe(0);
+    expect(sandboxed.results).toHaveLength(1);
+    expect(sandboxed.results[0]?.text).toContain("1 passing, 1 failing");
+    expect(runs).toBe(1);
+    expect(sandboxed.run.stdout + sandboxed.run.stderr).not.toContain("futures serve");
   });
 });

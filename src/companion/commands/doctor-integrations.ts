@@ -6,9 +6,15 @@ import { join, resolve } from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { claudeSettingsPath } from "../adapters/claude-code/install.ts";
 import { codexHooksPath } from "../adapters/codex/install.ts";
-import { airlockCodexHooks, codexConfigPath, hooksFeatureOn } from "../adapters/codex/trust.ts";
+import {
+  airlockCodexHooks,
+  codexConfigPath,
+  hooksFeatureOn,
+  projectTrustLevel,
+} from "../adapters/codex/trust.ts";
 import type { Env } from "../config.ts";
-import { isAirlockHook } from "../hook-install.ts";
+import { readHttpEndpoint } from "../daemon/http-endpoint.ts";
+import { isAirlockHook, isAirlockHttpHook } from "../hook-install.ts";
 import { PACKAGE_NAME, PACKAGE_ROOT } from "../invocation.ts";
 
 export interface Check {
@@ -27,6 +33,43 @@ function readJson(path: string): { ok: true; value: unknown } | { ok: false; err
   } catch (error) {
     return { ok: false, error: error instanceof Error ? error.message : String(error) };
   }
+}
+
+/** Airlock's http hooks in a hooks object, by event: each url, and whether it blocks when nothing answers. */
+function airlockHttpHooks(file: unknown, agentArg: string): Map<string, { url: string; blocks: boolean }[]> {
+  const out = new Map<string, { url: string; blocks: boolean }[]>();
+  const hooks = isObject(file) && isObject(file.hooks) ? file.hooks : {};
+  for (const [event, groups] of Object.entries(hooks)) {
+    if (!Array.isArray(groups)) continue;
+    for (const group of groups) {
+      const handlers = isObject(group) && Array.isArray(group.hooks) ? group.hooks : [];
+      for (const h of handlers) {
+        const url = isObject(h) && typeof h.url === "string" ? h.url : undefined;
+        if (url && isAirlockHttpHook(url, agentArg))
+          out.set(event, [
+            ...(out.get(event) ?? []),
+            { url, blocks: isObject(h) && h.onFailure === "block" },
+          ]);
+      }
+    }
+  }
+  return out;
+}
+
+/** What is wrong with Airlock's http hooks in one settings file, or undefined when they can answer. */
+function httpHookProblem(
+  http: Map<string, { url: string; blocks: boolean }[]>,
+  env: Env,
+): string | undefined {
+  const all = [...http.values()].flat();
+  if (all.length === 0) return undefined;
+  if (all.some((h) => !h.blocks))
+    return 'an http hook without "onFailure": "block" lets every call run ungated while the daemon is down';
+  const endpoint = readHttpEndpoint(env);
+  if (!endpoint.ok) return `the http hooks have no endpoint: ${endpoint.reason}`;
+  if (all.some((h) => !h.url.startsWith(`http://127.0.0.1:${endpoint.endpoint.port}/`)))
+    return `the http hooks post to another port than the daemon's (${endpoint.endpoint.port})`;
+  return undefined;
 }
 
 /** The Airlock hook commands in a hooks object ({Event: [{matcher, hooks: [{command}]}]}), by event. */
@@ -72,11 +115,19 @@ function claudeChecks(cwd: string, env: Env, fix: string): Check[] {
       continue;
     }
     const commands = airlockCommands(file.value, "claude-code");
-    if (commands.size === 0) continue;
+    const http = airlockHttpHooks(file.value, "claude-code");
+    if (commands.size === 0 && http.size === 0) continue;
     installed = true;
     const missing = [...new Set([...commands.values()].flat().flatMap(missingPaths))];
-    const lacking = ["PreToolUse", "PermissionRequest"].filter((e) => !commands.has(e));
-    if (missing.length > 0)
+    const lacking = ["PreToolUse", "PermissionRequest"].filter((e) => !commands.has(e) && !http.has(e));
+    const httpProblem = httpHookProblem(http, env);
+    if (httpProblem)
+      out.push({
+        check: "claude-code hooks",
+        status: "fail",
+        detail: `${path}: ${httpProblem}; run: ${fix} hook claude-code --install${scope === "user" ? "" : ` --${scope}`}`,
+      });
+    else if (missing.length > 0)
       out.push({
         check: "claude-code hooks",
         status: "fail",
@@ -92,7 +143,9 @@ function claudeChecks(cwd: string, env: Env, fix: string): Check[] {
       out.push({
         check: "claude-code hooks",
         status: "ok",
-        detail: `installed in ${path} (${[...commands.keys()].join(", ")})`,
+        detail: `installed in ${path} (${[...new Set([...http.keys(), ...commands.keys()])]
+          .map((e) => (http.has(e) ? `${e} over http` : e))
+          .join(", ")})`,
       });
   }
   if (!installed && existsSync(userDir))
@@ -116,8 +169,11 @@ function codexChecks(cwd: string, env: Env, fix: string): Check[] {
     const again = `${fix} hook codex --install${scope === "project" ? " --project" : ""}`;
     const untrusted = hooks.filter((h) => h.status !== "trusted");
     let featureOn = false;
+    let projectTrust: string | undefined;
     try {
-      featureOn = hooksFeatureOn(parseConfig(codexConfigPath(env)));
+      const config = parseConfig(codexConfigPath(env));
+      featureOn = hooksFeatureOn(config);
+      projectTrust = projectTrustLevel(config, resolve(cwd));
     } catch (error) {
       out.push({
         check: "codex hooks",
@@ -139,6 +195,12 @@ function codexChecks(cwd: string, env: Env, fix: string): Check[] {
         check: "codex hooks",
         status: "fail",
         detail: `${codexConfigPath(env)} does not turn hooks on ([features] hooks = true); run: ${again}`,
+      });
+    } else if (scope === "project" && projectTrust !== "trusted") {
+      out.push({
+        check: "codex hooks",
+        status: "fail",
+        detail: `Codex skips the hooks in ${path} because ${codexConfigPath(env)} does not trust this project ([projects."${resolve(cwd)}"] trust_level is ${projectTrust ? `"${projectTrust}"` : "not set"}); run: ${again}`,
       });
     } else if (missing.length > 0) {
       out.push({
@@ -166,10 +228,30 @@ function parseConfig(path: string): JsonObject {
   return parseToml(existsSync(path) ? readFileSync(path, "utf8") : "") as JsonObject;
 }
 
+/** Pi's agent dir: `PI_CODING_AGENT_DIR`, else `~/.pi/agent` (its settings and its user-scope packages). */
+function piAgentDir(env: Env): string {
+  const set = env.PI_CODING_AGENT_DIR?.trim();
+  const home = env.HOME?.trim() || homedir();
+  if (set) return set === "~" ? home : set.startsWith("~/") ? join(home, set.slice(2)) : resolve(set);
+  return join(home, ".pi", "agent");
+}
+
+/**
+ * Whether a package source in Pi's user settings is this package. Pi stores a local path relative to its agent dir
+ * (`pi install /abs/path` is written as `../../…`), so it is resolved there, never against the cwd.
+ */
+export function isThisPiPackage(source: string, agentDir: string, home: string): boolean {
+  if (source === `npm:${PACKAGE_NAME}` || source.startsWith(`npm:${PACKAGE_NAME}@`)) return true;
+  if (source.startsWith("npm:") || source.startsWith("git:") || /^[a-z]+:\/\//.test(source)) return false;
+  const path = source.startsWith("local:") ? source.slice("local:".length) : source;
+  const expanded = path === "~" ? home : path.startsWith("~/") ? join(home, path.slice(2)) : path;
+  return resolve(agentDir, expanded) === PACKAGE_ROOT;
+}
+
 function piChecks(env: Env): Check[] {
-  const piDir = join(env.HOME?.trim() || homedir(), ".pi");
-  if (!existsSync(piDir)) return [];
-  const settings = readJson(join(piDir, "agent", "settings.json"));
+  const agentDir = piAgentDir(env);
+  if (!existsSync(agentDir)) return [];
+  const settings = readJson(join(agentDir, "settings.json"));
   const packages =
     settings?.ok && isObject(settings.value) && Array.isArray(settings.value.packages)
       ? settings.value.packages
@@ -177,24 +259,22 @@ function piChecks(env: Env): Check[] {
   const sources = packages.map((p) =>
     typeof p === "string" ? p : isObject(p) && typeof p.source === "string" ? p.source : "",
   );
-  const ours = sources.find(
-    (s) => s === `npm:${PACKAGE_NAME}` || s.startsWith(`npm:${PACKAGE_NAME}@`) || resolve(s) === PACKAGE_ROOT,
-  );
-  const linked = existsSync(join(piDir, "agent", "extensions", "airlock.js"));
+  const ours = sources.find((s) => isThisPiPackage(s, agentDir, env.HOME?.trim() || homedir()));
+  const linked = existsSync(join(agentDir, "extensions", "airlock.js"));
   if (ours) return [{ check: "pi package", status: "ok", detail: `installed (${ours})` }];
   if (linked)
     return [
       {
         check: "pi package",
         status: "ok",
-        detail: `extension linked in ${join(piDir, "agent", "extensions")}`,
+        detail: `extension linked in ${join(agentDir, "extensions")}`,
       },
     ];
   return [
     {
       check: "pi package",
       status: "warn",
-      detail: `Pi is here (${piDir}) but not gated by Airlock; run: pi install ${PACKAGE_ROOT}`,
+      detail: `Pi is here (${agentDir}) but not gated by Airlock; run: pi install ${PACKAGE_ROOT}`,
     },
   ];
 }

@@ -94,11 +94,14 @@ export const doctorCommand: Command = {
       .map((f) => `${f.layer}:${f.path}`);
     checks.push(
       policy.ok
-        ? {
-            check: "policy",
-            status: "ok",
-            detail: layers.length ? layers.join(", ") : "no policy files; defaults apply",
-          }
+        ? layers.length > 0
+          ? { check: "policy", status: "ok", detail: layers.join(", ") }
+          : {
+              // The built-in default is deny: with no file at all, every call an agent makes is refused.
+              check: "policy",
+              status: "warn",
+              detail: `no policy file, so every call is denied (the built-in default_action is ${policy.policy.defaultAction}); run: ${airlockInvocation(io.env, io.cwd)} init`,
+            }
         : {
             check: "policy",
             status: "fail",

@@ -7,7 +7,7 @@ import type { InstallResult } from "../hook-install.ts";
 import { installTimeoutSeconds } from "../hook-runtime.ts";
 
 const CLAUDE_HELP = `Usage: airlock hook claude-code                      (run by Claude Code; reads hook JSON on stdin)
-       airlock hook claude-code --install [--project|--local] [--dry-run] [--json]
+       airlock hook claude-code --install [--project|--local] [--command] [--dry-run] [--json]
        airlock hook claude-code --uninstall [--project|--local]
 
 As a hook: PreToolUse prints {"hookSpecificOutput":{"hookEventName":"PreToolUse",
@@ -23,6 +23,11 @@ Code's own prompt). Any failure denies.
 --install merges PreToolUse, PermissionRequest, UserPromptSubmit and SessionEnd entries (timeout above the
 prompt timeout) into ~/.claude/settings.json ($CLAUDE_CONFIG_DIR honoured), or with --project
 .claude/settings.json, --local .claude/settings.local.json; other hooks are kept.
+When "claude --version" on PATH is 2.1.295 or later (and the file is not --project), PreToolUse and
+PermissionRequest are "type": "http" hooks posting to the daemon on 127.0.0.1 (port and secret in
+$AIRLOCK_HOME/http-hook.json, 0600; the settings file is then written 0600) with "onFailure":
+"block": no process per call, and a daemon that is down blocks the call. The other events stay
+command hooks and start the daemon when none runs. --command installs command hooks only.
 
 Exit codes (as a hook): 0 with the decision JSON on stdout, 2 when the input is not a hook
 event at all (reason on stderr; Claude Code blocks the call). --install: 0 written, 3 the
@@ -96,23 +101,38 @@ Exit codes: as for "airlock hook claude-code".
 
 export type Agent = "claude-code" | "codex" | "gemini" | "opencode" | "copilot";
 
-type Installed = InstallResult & { trusted?: { key: string }[]; configPath?: string };
+type Installed = InstallResult & {
+  trusted?: { key: string }[];
+  notes?: string[];
+  configPath?: string;
+  /** Claude Code only: which hook type the installer chose, and why. */
+  hookType?: string;
+};
 
 async function installFor(
   agent: Agent,
   scope: { project: boolean; local: boolean },
   io: CommandIo,
-  options: { remove: boolean; dryRun: boolean },
+  options: { remove: boolean; dryRun: boolean; forceCommand: boolean },
 ): Promise<Installed> {
   const projectOrUser = scope.project ? "project" : "user";
   switch (agent) {
-    case "claude-code":
-      return (await import("../adapters/claude-code/install.ts")).installClaudeHooks(
-        scope.local ? "local" : projectOrUser,
-        io.cwd,
-        io.env,
-        options,
-      );
+    case "claude-code": {
+      const claude = await import("../adapters/claude-code/install.ts");
+      const where = scope.local ? "local" : projectOrUser;
+      const chosen = options.remove
+        ? undefined
+        : await claude.chooseClaudeHookType(where, io.env, {
+            forceCommand: options.forceCommand,
+            dryRun: options.dryRun,
+          });
+      const result = await claude.installClaudeHooks(where, io.cwd, io.env, {
+        remove: options.remove,
+        dryRun: options.dryRun,
+        ...(chosen?.type === "http" ? { http: chosen.endpoint } : {}),
+      });
+      return chosen ? { ...result, hookType: `${chosen.type} (${chosen.why})` } : result;
+    }
     case "codex":
       return (await import("../adapters/codex/install.ts")).installCodexHooks(
         projectOrUser,
@@ -139,6 +159,14 @@ async function installFor(
   }
 }
 
+/** The value of Airlock's secret header, wherever it appears in a printed settings file. */
+function redactHookSecret(text: string): string {
+  return text.replace(
+    /("x-airlock-hook-secret":\s*")[0-9a-f]{64}"/g,
+    '$1[redacted: see $AIRLOCK_HOME/http-hook.json]"',
+  );
+}
+
 async function install(agent: Agent, args: string[], io: CommandIo): Promise<number> {
   const { values } = parseCommandArgs(args, {
     install: { type: "boolean" },
@@ -147,10 +175,13 @@ async function install(agent: Agent, args: string[], io: CommandIo): Promise<num
     local: { type: "boolean" },
     "dry-run": { type: "boolean" },
     json: { type: "boolean" },
+    command: { type: "boolean" },
   });
   if (values.install && values.uninstall) throw new UsageError("give --install or --uninstall, not both");
   if (agent !== "claude-code" && values.local)
     throw new UsageError(`--local is a Claude Code option${agent === "copilot" ? "" : "; use --project"}`);
+  if (agent !== "claude-code" && values.command)
+    throw new UsageError(`--command is a Claude Code option (${agent} hooks are always commands)`);
   if (agent === "copilot" && values.project)
     throw new UsageError(
       "Copilot CLI hooks are installed for the user ($COPILOT_HOME/hooks); there is no --project",
@@ -161,21 +192,43 @@ async function install(agent: Agent, args: string[], io: CommandIo): Promise<num
       agent,
       { project: values.project ?? false, local: values.local ?? false },
       io,
-      options,
+      { ...options, forceCommand: values.command ?? false },
     );
+    const hookType = result.hookType;
+    // The http hook's secret is in the file; it is never printed.
+    const shown = (value: unknown) =>
+      redactHookSecret(JSON.stringify(value, null, values.json ? undefined : 2));
     if (values.json)
-      io.stdout(`${JSON.stringify({ ...result, removed: options.remove, dryRun: options.dryRun })}\n`);
-    else if (options.dryRun) io.stdout(`${JSON.stringify(result.written, null, 2)}\n`);
+      io.stdout(
+        `${shown({ ...result, ...(hookType ? { hookType } : {}), removed: options.remove, dryRun: options.dryRun })}\n`,
+      );
+    else if (options.dryRun) io.stdout(`${shown(result.written)}\n`);
     else if (options.remove) io.stdout(`Removed Airlock's ${agent} hooks from ${result.path}.\n`);
     else {
       io.stdout(
         `Installed Airlock's ${agent} hooks (${result.events.join(", ")}) in ${result.path}\n` +
           `  command: ${result.command}\n  timeout: ${result.timeoutSeconds} s (prompt timeout + 30 s: ${installTimeoutSeconds(io.env)} s)\n`,
       );
-      if (result.trusted && result.configPath)
+      if (hookType?.startsWith("http"))
         io.stdout(
-          `  trusted: ${result.trusted.length} hook(s) recorded in ${result.configPath} ([hooks.state], [features] hooks = true)\n`,
+          `  per call: http to the daemon, blocking when it does not answer; ${hookType}\n` +
+            "  session start, prompts and session end: the command above (it starts the daemon when none runs)\n",
         );
+      else if (hookType) io.stdout(`  per call: the command above; ${hookType}\n`);
+      if (result.trusted && result.configPath) {
+        const notes = result.notes ?? [];
+        const set = [
+          "[hooks.state]",
+          ...(notes.some((n) => n.includes("hooks = false")) ? [] : ["[features] hooks = true"]),
+          ...(values.project && !notes.some((n) => n.includes("trust_level"))
+            ? [`the project trusted ([projects."${io.cwd}"])`]
+            : []),
+        ];
+        io.stdout(
+          `  trusted: ${result.trusted.length} hook(s) recorded in ${result.configPath} (${set.join(", ")})\n`,
+        );
+      }
+      for (const note of result.notes ?? []) io.stderr(`airlock hook ${agent}: warning: ${note}\n`);
     }
     return ExitCode.ok;
   } catch (error) {

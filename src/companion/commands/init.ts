@@ -1,14 +1,13 @@
 // `airlock init`: a starter permissions.yaml, and the hooks of the agents found on this machine.
-import { spawnSync } from "node:child_process";
-import { accessSync, constants, existsSync, mkdirSync, writeFileSync } from "node:fs";
-import { homedir } from "node:os";
-import { delimiter, dirname, join } from "node:path";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { createInterface } from "node:readline/promises";
 import { type Command, type CommandIo, ExitCode } from "../command.ts";
 import { parseCommandArgs } from "../command-args.ts";
 import { airlockHome, type Env } from "../config.ts";
 import { airlockInvocation, PACKAGE_ROOT } from "../invocation.ts";
 import { starterPolicy } from "../starter-policy.ts";
+import { installPiPackage, onUserPath } from "./pi-install.ts";
 
 const HELP = `Usage: airlock init [--yes] [--no-hooks] [--json]
 
@@ -17,8 +16,10 @@ workspace and a short list of look-only commands (git status, ls, …) run at on
 (.env, keys, ~/.ssh, …) are denied, and everything else asks your phone. An existing file is
 kept as it is.
 
-Then it looks for Claude Code, Codex, Pi, Gemini CLI, OpenCode and GitHub Copilot CLI and offers to install Airlock's hook for each one it
-finds (in a terminal it asks; --yes installs them all without asking; without a terminal it
+Then it looks for Claude Code, Codex, Pi, Gemini CLI, OpenCode and GitHub Copilot CLI on your
+PATH (never in a node_modules/.bin that npm or npx put there) and offers to install Airlock's hook
+for each one it finds, saying where it found it (in a terminal it asks; --yes installs them all
+without asking; without a terminal it
 prints the command for each).
 
 Options:
@@ -36,35 +37,18 @@ interface AgentReport {
   detail: string;
 }
 
-function onPath(name: string, env: Env): string | undefined {
-  for (const dir of (env.PATH ?? "").split(delimiter)) {
-    if (!dir) continue;
-    try {
-      accessSync(join(dir, name), constants.X_OK);
-      return join(dir, name);
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
-}
-
-function home(env: Env): string {
-  return env.HOME?.trim() || homedir();
-}
-
-/** Where each agent shows it is installed: its binary on PATH or its config folder. */
+/**
+ * Where each agent is installed: its binary on the user's PATH, never in a `node_modules/.bin` that npm or npx put
+ * there (this checkout has the agents as devDependencies; the user may have none of them).
+ */
 function detect(env: Env): Record<AgentReport["agent"], string | undefined> {
-  const claudeDir = env.CLAUDE_CONFIG_DIR?.trim() || join(home(env), ".claude");
-  const codexDir = env.CODEX_HOME?.trim() || join(home(env), ".codex");
-  const piDir = join(home(env), ".pi");
   return {
-    "claude-code": onPath("claude", env) ?? (existsSync(claudeDir) ? claudeDir : undefined),
-    codex: onPath("codex", env) ?? (existsSync(codexDir) ? codexDir : undefined),
-    pi: onPath("pi", env) ?? (existsSync(piDir) ? piDir : undefined),
-    gemini: onPath("gemini", env),
-    opencode: onPath("opencode", env),
-    copilot: onPath("copilot", env),
+    "claude-code": onUserPath("claude", env),
+    codex: onUserPath("codex", env),
+    pi: onUserPath("pi", env),
+    gemini: onUserPath("gemini", env),
+    opencode: onUserPath("opencode", env),
+    copilot: onUserPath("copilot", env),
   };
 }
 
@@ -79,12 +63,15 @@ const NAMES = {
 
 async function install(agent: AgentReport["agent"], io: CommandIo): Promise<string> {
   if (agent === "claude-code") {
-    const { installClaudeHooks } = await import("../adapters/claude-code/install.ts");
-    return `hooks installed in ${installClaudeHooks("user", io.cwd, io.env).path}`;
+    const claude = await import("../adapters/claude-code/install.ts");
+    const chosen = await claude.chooseClaudeHookType("user", io.env);
+    const http = chosen.type === "http" ? { http: chosen.endpoint } : {};
+    return `${chosen.type} hooks installed in ${claude.installClaudeHooks("user", io.cwd, io.env, http).path} (${chosen.why})`;
   }
   if (agent === "codex") {
     const { installCodexHooks } = await import("../adapters/codex/install.ts");
-    return `hooks installed in ${installCodexHooks("user", io.cwd, io.env).path}`;
+    const result = installCodexHooks("user", io.cwd, io.env);
+    return [`hooks installed in ${result.path}`, ...result.notes.map((n) => `warning: ${n}`)].join("; ");
   }
   if (agent === "gemini") {
     const { installGeminiHooks } = await import("../adapters/gemini/install.ts");
@@ -98,14 +85,7 @@ async function install(agent: AgentReport["agent"], io: CommandIo): Promise<stri
     const { installCopilotHooks } = await import("../adapters/copilot/install.ts");
     return `hooks installed in ${installCopilotHooks(io.env).path}`;
   }
-  const pi = onPath("pi", io.env);
-  if (!pi) throw new Error(`pi is not on PATH; run: pi install ${PACKAGE_ROOT}`);
-  const run = spawnSync(pi, ["install", PACKAGE_ROOT], { env: io.env, cwd: io.cwd, encoding: "utf8" });
-  if (run.status !== 0)
-    throw new Error(
-      `"pi install ${PACKAGE_ROOT}" failed: ${(run.stderr || run.stdout).trim().split("\n")[0]}`,
-    );
-  return `package installed (pi install ${PACKAGE_ROOT})`;
+  return installPiPackage(io.env, io.cwd);
 }
 
 function manualStep(agent: AgentReport["agent"], airlock: string): string {
@@ -139,7 +119,7 @@ export const initCommand: Command = {
         string | undefined,
       ][]) {
         if (!where) {
-          agents.push({ agent, found: false, installed: false, detail: "not found" });
+          agents.push({ agent, found: false, installed: false, detail: "not found on your PATH" });
           continue;
         }
         let wanted = values.yes === true && !values["no-hooks"];
@@ -159,13 +139,18 @@ export const initCommand: Command = {
           continue;
         }
         try {
-          agents.push({ agent, found: true, installed: true, detail: await install(agent, io) });
+          agents.push({
+            agent,
+            found: true,
+            installed: true,
+            detail: `found ${where}; ${await install(agent, io)}`,
+          });
         } catch (error) {
           agents.push({
             agent,
             found: true,
             installed: false,
-            detail: error instanceof Error ? error.message : String(error),
+            detail: `found ${where}; ${error instanceof Error ? error.message : String(error)}`,
           });
         }
       }

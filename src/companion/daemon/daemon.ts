@@ -23,12 +23,15 @@ import { precogHooks } from "../futures/hook-serving.ts";
 import type { AirlockEntry } from "../futures/rewrite.ts";
 import { SessionGrants } from "../grants.ts";
 import type { HookCompanion } from "../hook-companion.ts";
+import { BIN_PATH } from "../invocation.ts";
 import { type AgentToolCall, type CompanionDecision, denied } from "../tool-call.ts";
 import type { ControlRequest, ControlResponse, DaemonStatus } from "./control-protocol.ts";
 import { type ControlServer, listenControl } from "./control-server.ts";
 import { EdgeRuns } from "./edge-runs.ts";
 import { EdgeSync } from "./edge-sync.ts";
 import { FuturesService, isFuturesRequest } from "./futures-service.ts";
+import { readHttpEndpoint } from "./http-endpoint.ts";
+import { type HttpHookServer, listenHttpHooks } from "./http-hook-server.ts";
 import { HubConnection, type HubState } from "./hub-connection.ts";
 import { Journal } from "./journal.ts";
 import { PolicyStore } from "./policy-store.ts";
@@ -71,6 +74,7 @@ export class Daemon {
   #edge: EdgeClient | null = null;
   #hub: HubConnection | null = null;
   #server: ControlServer | null = null;
+  #http: HttpHookServer | null = null;
   #emergency: EmergencyControls;
   #connection: { state: HubState | "unpaired"; since: string; lastError: string | null } = {
     state: "unpaired",
@@ -145,6 +149,8 @@ export class Daemon {
       this.#log(`${creds.reason}; local policy only, calls that need a person are denied`);
     }
     if (this.#options.listen !== false) {
+      // http first: a hook that waits for the control socket then finds the http endpoint up as well.
+      await this.#listenHttp();
       this.#server = await listenControl(socketPath(this.#env), (r) => this.handle(r), this.#log);
     }
     this.#timers.push(
@@ -165,7 +171,35 @@ export class Daemon {
     if (this.#auditTimer) clearTimeout(this.#auditTimer);
     this.#hub?.stop();
     await this.#futures.close();
+    await this.#http?.close();
     await this.#server?.close();
+  }
+
+  /**
+   * The http hook endpoint, when `airlock hook claude-code --install` set one up. Its events run under the daemon's
+   * own switches, and served commands name the daemon's own `airlock`. Not serving it never stops the daemon: an
+   * http hook installed with `onFailure: "block"` then blocks, it never runs ungated.
+   */
+  async #listenHttp(): Promise<void> {
+    const found = readHttpEndpoint(this.#env);
+    if (!found.ok) return;
+    const entry = { node: process.execPath, bin: BIN_PATH };
+    try {
+      this.#http = await listenHttpHooks(
+        found.endpoint,
+        {
+          "claude-code": (body) => {
+            this.#options.onRequest?.();
+            return runClaudeCodeHook(body, this.#env, this.#hookCompanion(this.#env, entry));
+          },
+        },
+        this.#log,
+      );
+    } catch (error) {
+      this.#log(
+        `http hooks not served on 127.0.0.1:${found.endpoint.port}: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
   }
 
   async handle(request: ControlRequest): Promise<ControlResponse> {

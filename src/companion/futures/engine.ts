@@ -288,8 +288,12 @@ export class Precog {
     if (!ws) return null;
     const normalized = normalizeCommand(command);
     const key = commandKey(normalized);
+    const future = ws.get(key);
+    // Served only when that is faster than running: a finished future of a cheap command is never rewritten. A
+    // command still warming is rewritten (serving waits out the rest of that run, less than a fresh one).
+    if (future?.kind === "command" && future.coldMs < s.minColdMs) return null;
     const known =
-      ws.get(key)?.kind === "command" || ws.warming?.command === normalized || ws.queue.includes(normalized);
+      future?.kind === "command" || ws.warming?.command === normalized || ws.queue.includes(normalized);
     return known ? publicKey(ws, key) : null;
   }
 

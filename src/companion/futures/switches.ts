@@ -23,7 +23,16 @@ export interface PrecogSwitches {
   delayMs: Record<DelayClass, number>;
   /** Lifetime of futures of unfingerprinted classes (git status, ls, …); capped at 2 s. */
   ttlMs: number;
+  /**
+   * `_MIN_COLD_MS`: a finished command future is served only when its cold run took at least this long. Serving
+   * costs the bash delay plus a Node start for `airlock futures serve`, so a cheap command (git status in a few
+   * ms) is faster run than served and is never rewritten. Default: the bash delay + 250 ms.
+   */
+  minColdMs: number;
 }
+
+/** What `airlock futures serve` costs beyond the class delay: a Node start and a control-socket round trip. */
+export const SERVE_OVERHEAD_MS = 250;
 
 export const DEFAULT_MAX_FILE_BYTES = 24 * 1024;
 export const DEFAULT_DELAY_MS: Readonly<Record<DelayClass, number>> = { read: 5, grep: 80, bash: 750 };
@@ -70,5 +79,6 @@ export function readSwitches(env: Env = process.env): PrecogSwitches {
     injectionMode: mode,
     delayMs: { read: delay("read"), grep: delay("grep"), bash: delay("bash") },
     ttlMs: Math.min(MAX_TTL_MS, count(env, "TTL_MS", MAX_TTL_MS)),
+    minColdMs: count(env, "MIN_COLD_MS", delay("bash") + SERVE_OVERHEAD_MS),
   };
 }

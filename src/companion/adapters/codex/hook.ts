@@ -14,12 +14,15 @@ import {
   preToolUseOutput,
   promptContextOutput,
 } from "../hook-output.ts";
+import { codexCanServe } from "./sandbox.ts";
 import { mapCodexTool } from "./tools.ts";
 
 /** Codex sends the same core fields as Claude Code, plus its turn and model. */
 export const CodexHookInput = ClaudeHookInput.extend({
   turn_id: z.string().optional(),
   model: z.string().optional(),
+  /** The session's transcript; its turn context says which sandbox the command will run in. */
+  transcript_path: z.string().nullable().optional(),
 });
 export type CodexHookInput = z.infer<typeof CodexHookInput>;
 
@@ -36,6 +39,14 @@ function allow(event: string): HookResult {
   if (event === "PermissionRequest") return permissionRequestOutput("allow", "");
   // Codex treats `permissionDecision: "allow"` without updatedInput as unsupported; no output means "proceed".
   return NOTHING;
+}
+
+/**
+ * Codex shows a deny as "Command blocked by PreToolUse hook: <reason>. Command: …", adding its own period: a
+ * reason that ends in one (a policy message written as a sentence) would read "..".
+ */
+export function codexReason(reason: string): string {
+  return reason.replace(/[.\s]+$/, "");
 }
 
 async function gate(input: CodexHookInput, companion: HookCompanion): Promise<HookResult> {
@@ -59,11 +70,17 @@ async function gate(input: CodexHookInput, companion: HookCompanion): Promise<Ho
     );
     if (d.decision !== "allow") {
       const prefix = calls.length > 1 ? `${mapped.tool} ${String(mapped.input.path ?? "")}: ` : "";
-      return denyOutput(event, `${prefix}${d.reason}`);
+      return denyOutput(event, codexReason(`${prefix}${d.reason}`));
     }
   }
-  // Codex honours `updatedInput` with an explicit allow: a warmed shell command is served from its future.
-  if (event === "PreToolUse" && calls.length === 1 && calls[0]?.tool === "bash") {
+  // Codex honours `updatedInput` with an explicit allow: a warmed shell command is served from its future, but only
+  // outside Codex's sandbox, which would refuse the served command's connection to the daemon (it would run twice).
+  if (
+    event === "PreToolUse" &&
+    calls.length === 1 &&
+    calls[0]?.tool === "bash" &&
+    codexCanServe(input.transcript_path)
+  ) {
     const served = await companion.servingInput(input.tool_input ?? {}, input.cwd);
     if (served)
       return preToolUseOutput(
@@ -81,12 +98,15 @@ function handler(companion: HookCompanion) {
       case "PreToolUse":
       case "PermissionRequest":
         return gate(input, companion);
+      // Warming runs commands in the daemon, outside Codex's sandbox; a sandboxed turn could never be served
+      // (see sandbox.ts), so its commands would run twice: a turn not known to be unsandboxed warms nothing.
       case "UserPromptSubmit":
+        if (!codexCanServe(input.transcript_path)) return NOTHING;
         return promptContextOutput(
           input.prompt ? await companion.promptText(input.prompt, input.session_id, input.cwd) : "",
         );
       case "SessionStart":
-        await companion.sessionStarted(input.cwd);
+        if (codexCanServe(input.transcript_path)) await companion.sessionStarted(input.cwd);
         return NOTHING;
       default:
         return NOTHING;

@@ -6,6 +6,11 @@ import { airlockCommand, type HookSpec, type InstallResult, mergeHooks } from ".
 import { installTimeoutSeconds } from "../../hook-runtime.ts";
 import { type CodexHookTrust, codexConfigPath, trustCodexHooks } from "./trust.ts";
 
+/** The directory Codex calls the project: where `--project` puts `.codex/` (Codex keys its trust by it). */
+export function codexProjectDir(cwd: string): string {
+  return resolve(cwd);
+}
+
 export const CODEX_HOOKS: readonly HookSpec[] = [
   { event: "PreToolUse", matcher: "*" },
   { event: "PermissionRequest", matcher: "*" },
@@ -21,14 +26,15 @@ export function codexHooksPath(scope: "user" | "project", cwd: string, env: Env)
 
 /**
  * Merges Airlock's entries into hooks.json and, unless removing or dry-running, records their trust in config.toml
- * (with `[features] hooks = true`) as Codex's own /hooks review would: without it Codex skips them silently.
+ * (with `[features] hooks = true`, and for `--project` the project's own trust) as Codex's own /hooks review
+ * would: without it Codex skips them silently.
  */
 export function installCodexHooks(
   scope: "user" | "project",
   cwd: string,
   env: Env,
   options: { remove?: boolean; dryRun?: boolean } = {},
-): InstallResult & { trusted: CodexHookTrust[]; configPath: string } {
+): InstallResult & { trusted: CodexHookTrust[]; notes: string[]; configPath: string } {
   const path = codexHooksPath(scope, cwd, env);
   const result = mergeHooks(
     path,
@@ -38,6 +44,9 @@ export function installCodexHooks(
     "codex",
     options,
   );
-  const trusted = options.remove || options.dryRun ? [] : trustCodexHooks(path, env);
-  return { ...result, trusted, configPath: codexConfigPath(env) };
+  const { trusted, notes } =
+    options.remove || options.dryRun
+      ? { trusted: [], notes: [] }
+      : trustCodexHooks(path, env, scope === "project" ? { project: codexProjectDir(cwd) } : {});
+  return { ...result, trusted, notes, configPath: codexConfigPath(env) };
 }

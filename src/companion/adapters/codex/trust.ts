@@ -157,10 +157,30 @@ export function airlockCodexHooks(hooksPath: string, env: Env): CodexHookTrust[]
 
 const tomlString = (s: string) => JSON.stringify(s);
 
-/** Sets `name = value` inside the table whose header line is `header`, adding the table or the line as needed. */
+/** The `# comment` ending a TOML line, outside any string (kept when Airlock rewrites the line's value). */
+export function trailingComment(line: string): string {
+  let quote: string | undefined;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (quote) {
+      if (c === "\\" && quote === '"') i++;
+      else if (c === quote) quote = undefined;
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === "#") return ` ${line.slice(i).trimEnd()}`;
+  }
+  return "";
+}
+
+/**
+ * Sets `name = value` inside the table whose header line is `header`, adding the table or the line as needed. A
+ * line it rewrites keeps its comment; `keep` says to leave an existing value alone (the user's own switch).
+ */
 function setInTable(text: string, header: string, name: string, value: string): string {
   const lines = text.split("\n");
-  const start = lines.findIndex((l) => l.trim() === header);
+  const start = lines.findIndex((l) => {
+    const bare = l.trim();
+    return bare === header || (bare.startsWith(header) && /^\s*#/.test(bare.slice(header.length)));
+  });
   if (start < 0) {
     const sep = text === "" || text.endsWith("\n\n") ? "" : text.endsWith("\n") ? "\n" : "\n\n";
     return `${text}${sep}${header}\n${name} = ${value}\n`;
@@ -169,8 +189,9 @@ function setInTable(text: string, header: string, name: string, value: string): 
   while (end < lines.length && !/^\s*\[/.test(lines[end] ?? "")) end++;
   const keyLine = new RegExp(`^\\s*${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\s*=`);
   for (let i = start + 1; i < end; i++) {
-    if (keyLine.test(lines[i] ?? "")) {
-      lines[i] = `${name} = ${value}`;
+    const line = lines[i] ?? "";
+    if (keyLine.test(line)) {
+      lines[i] = `${name} = ${value}${trailingComment(line.slice(line.indexOf("=") + 1))}`;
       return lines.join("\n");
     }
   }
@@ -179,32 +200,67 @@ function setInTable(text: string, header: string, name: string, value: string): 
 }
 
 /** The lines a person would add by hand, for the message when config.toml cannot be edited safely. */
-export function manualTrustStep(path: string, hooks: CodexHookTrust[]): string {
+export function manualTrustStep(path: string, hooks: CodexHookTrust[], project?: string): string {
   return [
     `add to ${path}:`,
     "[features]",
     "hooks = true",
     ...hooks.flatMap((h) => [`[hooks.state.${tomlString(h.key)}]`, `trusted_hash = ${tomlString(h.hash)}`]),
+    ...(project !== undefined ? [`[projects.${tomlString(project)}]`, 'trust_level = "trusted"'] : []),
   ].join("\n");
 }
 
+/** The trust level config.toml records for a project directory (`[projects."<path>"] trust_level`), if any. */
+export function projectTrustLevel(doc: Record<string, unknown>, project: string): string | undefined {
+  const projects = doc.projects as Record<string, unknown> | undefined;
+  const entry = projects?.[project] as { trust_level?: unknown } | undefined;
+  return typeof entry?.trust_level === "string" ? entry.trust_level : undefined;
+}
+
+export interface CodexTrustResult {
+  trusted: CodexHookTrust[];
+  /** The user's own switches Airlock left as they were, each with what it means for the hooks. */
+  notes: string[];
+}
+
 /**
- * Records trust for every Airlock handler in `hooksPath` and turns hooks on, in the user's config.toml. Returns what
- * it trusted. Throws with the exact manual step when the file cannot be edited to the intended result.
+ * Records trust for every Airlock handler in `hooksPath` in the user's config.toml, turns hooks on unless the user
+ * turned them off (`hooks = false` is theirs to change: it is reported, never flipped), and for a project install
+ * trusts the project (Codex skips a project's hooks until the project is trusted), again unless the user marked it
+ * untrusted. Throws with the exact manual step when the file cannot be edited to the intended result.
  */
 export function trustCodexHooks(
   hooksPath: string,
   env: Env,
-  options: { dryRun?: boolean } = {},
-): CodexHookTrust[] {
+  options: { dryRun?: boolean; project?: string } = {},
+): CodexTrustResult {
   const path = codexConfigPath(env);
   const { text, doc } = readConfig(path);
   const hooks = airlockCodexHooks(hooksPath, env);
+  const notes: string[] = [];
   let next = text;
-  if ((doc.features as Record<string, unknown> | undefined)?.hooks !== true)
-    next = setInTable(next, "[features]", "hooks", "true");
+  const features = doc.features as Record<string, unknown> | undefined;
+  if (features?.hooks === false)
+    notes.push(
+      `${path} turns hooks off ([features] hooks = false), so Codex runs no hook and Airlock gates nothing; left as you set it: change it to true to turn Airlock on`,
+    );
+  else if (!hooksFeatureOn(doc)) next = setInTable(next, "[features]", "hooks", "true");
   for (const h of hooks)
     next = setInTable(next, `[hooks.state.${tomlString(h.key)}]`, "trusted_hash", tomlString(h.hash));
+  if (options.project !== undefined) {
+    const level = projectTrustLevel(doc, options.project);
+    if (level === undefined)
+      next = setInTable(
+        next,
+        `[projects.${tomlString(options.project)}]`,
+        "trust_level",
+        tomlString("trusted"),
+      );
+    else if (level !== "trusted")
+      notes.push(
+        `${path} marks ${options.project} as ${level} ([projects] trust_level = "${level}"), so Codex skips this project's hooks; left as you set it: trust the project to turn Airlock on`,
+      );
+  }
   let check: Record<string, unknown>;
   try {
     check = parseToml(next) as Record<string, unknown>;
@@ -212,13 +268,17 @@ export function trustCodexHooks(
     throw new Error(`could not record the hooks' trust in ${path} safely; ${manualTrustStep(path, hooks)}`);
   }
   const recorded = recordedHashes(check);
-  if (!hooksFeatureOn(check) || hooks.some((h) => recorded.get(h.key) !== h.hash))
-    throw new Error(`could not record the hooks' trust in ${path} safely; ${manualTrustStep(path, hooks)}`);
+  const featureOk = features?.hooks === false || hooksFeatureOn(check);
+  const projectOk = options.project === undefined || projectTrustLevel(check, options.project) !== undefined;
+  if (!featureOk || !projectOk || hooks.some((h) => recorded.get(h.key) !== h.hash))
+    throw new Error(
+      `could not record the hooks' trust in ${path} safely; ${manualTrustStep(path, hooks, options.project)}`,
+    );
   if (!options.dryRun && next !== text) {
     mkdirSync(dirname(path), { recursive: true });
     const tmp = `${path}.${process.pid}.tmp`;
     writeFileSync(tmp, next.endsWith("\n") ? next : `${next}\n`, { mode: 0o600 });
     renameSync(tmp, path);
   }
-  return hooks.map((h) => ({ ...h, status: "trusted" as const }));
+  return { trusted: hooks.map((h) => ({ ...h, status: "trusted" as const })), notes };
 }

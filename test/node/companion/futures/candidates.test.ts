@@ -176,7 +176,11 @@ describe("switches", () => {
       injectionMode: "silent-futures",
       delayMs: { read: 5, grep: 80, bash: 750 },
       ttlMs: 2000,
+      // The bash delay + a Node start: a command cheaper than that is faster run than served.
+      minColdMs: 1000,
     });
+    expect(readSwitches({ AIRLOCK_PRECOG_CACHE_DELAY_MS: "0" }).minColdMs).toBe(250);
+    expect(readSwitches({ AIRLOCK_PRECOG_MIN_COLD_MS: "5000" }).minColdMs).toBe(5000);
   });
 
   it("AIRLOCK_PRECOG_* wins over the PI_PRECOG_* alias; both work alone", () => {

@@ -168,16 +168,53 @@ describe("serving through Claude Code, Codex, MCP and airlock futures serve", ()
     expect(output.updatedInput).toBeUndefined();
   });
 
-  it("Codex: PreToolUse on a warmed command answers allow with updatedInput", async () => {
+  /** A Codex transcript whose newest turn ran in `sandbox` (what Codex writes before the turn's tool calls). */
+  function codexTranscript(sandbox: string): string {
+    const path = join(box.dir, `rollout-${sandbox}.jsonl`);
+    writeFileSync(
+      path,
+      `${JSON.stringify({ type: "turn_context", payload: { cwd: box.project, sandbox_policy: { type: sandbox } } })}\n`,
+    );
+    return path;
+  }
+
+  it("Codex: PreToolUse on a warmed command answers allow with updatedInput, outside Codex's sandbox", async () => {
     await submitPrompt("run the tests again");
     const r = await runAirlock(
       ["hook", "codex"],
       box.env,
-      hookInput("PreToolUse", { tool_name: "Bash", tool_input: { command: "npm test" }, turn_id: "t1" }),
+      hookInput("PreToolUse", {
+        tool_name: "Bash",
+        tool_input: { command: "npm test" },
+        turn_id: "t1",
+        transcript_path: codexTranscript("danger-full-access"),
+      }),
     );
     const output = JSON.parse(r.stdout).hookSpecificOutput;
     expect(output.permissionDecision).toBe("allow");
     expect(output.updatedInput.command).toMatch(/ futures serve f[0-9a-f]{24} -- 'npm test'$/);
+  });
+
+  it("Codex in its workspace-write sandbox (or an unknown one): the warmed command is not rewritten", async () => {
+    await submitPrompt("run the tests again");
+    for (const transcript of [
+      codexTranscript("workspace-write"),
+      join(box.dir, "no-such-transcript.jsonl"),
+    ]) {
+      const r = await runAirlock(
+        ["hook", "codex"],
+        box.env,
+        hookInput("PreToolUse", {
+          tool_name: "Bash",
+          tool_input: { command: "npm test" },
+          turn_id: "t1",
+          transcript_path: transcript,
+        }),
+      );
+      expect(r.code).toBe(0);
+      // Codex's "proceed": no output, so the command runs unchanged inside the sandbox.
+      expect(r.stdout).toBe("");
+    }
   });
 
   it("the daemon answers the fast hook's event and names the node and airlock that hook ran", async () => {
