@@ -60,7 +60,7 @@ export function judgeCall(
     const session = normalizePath(call.cwd);
     const cwd = part.cwd === undefined ? call.cwd : resolvePath(session, part.cwd);
     const canonical: ToolCall = { ...call, tool: part.tool, input: part.input, cwd };
-    let r = decide(policy, canonical, opts);
+    let r = decide(policy, canonical, disk === undefined ? opts : { ...opts, diskChecked: true });
     const partFacts: CallFact[] = part.notUnderstood.map((reason) => ({ subject: null, reason }));
     if (part.cwd !== undefined && cwd !== session && !cwd.startsWith(session === "/" ? "/" : `${session}/`))
       partFacts.push({

@@ -68,6 +68,8 @@ const ctxArb = fc.record({
   sensitive: fc.boolean(),
   recursive: fc.boolean(),
   glob: fc.boolean(),
+  walked: fc.boolean(),
+  effect: fc.oneof(fc.constantFrom("read", "write", "run", ""), text),
 });
 
 describe("condition fast path", () => {

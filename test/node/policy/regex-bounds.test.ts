@@ -37,6 +37,8 @@ const ctx = (over: Partial<CelContext>): CelContext => ({
   sensitive: false,
   recursive: false,
   glob: false,
+  walked: false,
+  effect: "",
   ...over,
 });
 

@@ -3,6 +3,7 @@
 // denylist that allows everything but a few programs.
 import type { CompiledPolicy, DecisionRecord } from "../../../../src/policy/index.ts";
 import { decide } from "../../../../src/policy/index.ts";
+import { starterPolicy } from "../../../../src/companion/starter-policy.ts";
 import { CWD, compile, user } from "../helpers.ts";
 
 export const HOME = "/home/dev";
@@ -50,3 +51,11 @@ rules:
 export function judge(policy: CompiledPolicy, command: string, hasUI = true): DecisionRecord {
   return decide(policy, { tool: "bash", input: { command }, cwd: CWD, home: HOME }, { hasUI });
 }
+
+/** The starter profiles `airlock init` writes that must never allow what the read-only allowlist refuses. */
+export const CAUTIOUS = compile(user(starterPolicy("cautious")));
+export const BALANCED = compile(user(starterPolicy("balanced")));
+export const STRICT_PROFILES = [
+  ["cautious", CAUTIOUS],
+  ["balanced", BALANCED],
+] as const;
