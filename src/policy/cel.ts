@@ -64,6 +64,8 @@ export interface CelContext {
    * the edge and in `explain --no-disk`, so a rule naming it allows recursive reads only after the walk.
    */
   walked: boolean;
+  /** Destructive git (`branch -D`, `reset --hard`, `push --force`, `remote add` …): a rule allows it only if it names this. */
+  destructive: boolean;
 }
 
 const STRING_VARS = [
@@ -80,7 +82,7 @@ const STRING_VARS = [
   "dir",
   "effect",
 ];
-const BOOL_VARS = ["dynamic", "interactive", "sensitive", "recursive", "glob", "walked"];
+const BOOL_VARS = ["dynamic", "interactive", "sensitive", "recursive", "glob", "walked", "destructive"];
 
 const env = (() => {
   const e = new Environment({ unlistedVariablesAreDyn: false, homogeneousAggregateLiterals: false });
@@ -253,6 +255,7 @@ const READ_BOOL: ReadonlyMap<string, Fast<boolean>> = new Map<string, Fast<boole
   ["recursive", (c) => bool(c.recursive)],
   ["glob", (c) => bool(c.glob)],
   ["walked", (c) => bool(c.walked)],
+  ["destructive", (c) => bool(c.destructive)],
 ]);
 
 /** `s.startsWith(p, at)` for `at <= s.length`; V8's startsWith is ~3x slower than this. */

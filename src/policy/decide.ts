@@ -49,6 +49,7 @@ function baseContext(
     recursive: false,
     glob: false,
     walked,
+    destructive: false,
   };
 }
 
@@ -85,7 +86,12 @@ export function decide(policy: CompiledPolicy, call: ToolCall, opts: DecideOptio
   }
 
   const home = homeFor(call.cwd, call.home);
-  const base = baseContext(call, toCelValue(call.input) as Record<string, unknown>, home, opts.diskChecked === true);
+  const base = baseContext(
+    call,
+    toCelValue(call.input) as Record<string, unknown>,
+    home,
+    opts.diskChecked === true,
+  );
   base.risk = cls.risk;
   let verdict: Verdict;
   let reasons: string[];

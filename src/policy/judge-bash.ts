@@ -9,9 +9,9 @@ import { evaluateSubject, strictest, type Verdict } from "./evaluate.ts";
 import { commandTooLarge, MAX_JUDGED_COMMAND_CHARS } from "./limits.ts";
 import { resolveShellDir } from "./paths.ts";
 import { analyzeShell } from "./shell/analysis.ts";
+import { destructiveGit, effectOf } from "./shell/danger.ts";
 import { memo } from "./shell/memo.ts";
 import { type PathFacts, pathFacts } from "./shell/path-facts.ts";
-import { destructiveGit, effectOf } from "./shell/danger.ts";
 import { redactedText } from "./shell/redacted.ts";
 import { unitRisk } from "./shell/risk.ts";
 import type { Concern, ExecUnit, PathUnit, ShellUnit } from "./shell/units.ts";
@@ -109,6 +109,7 @@ function judgeExec(
   ctx.dynamic = facts.dynamic;
   ctx.interactive = facts.interactive;
   ctx.effect = effectOf(unit);
+  ctx.destructive = unit.program === "git" && destructiveGit(unit.argv) !== null;
   ctx.sensitive = false;
   ctx.recursive = false;
   ctx.glob = false;
@@ -194,6 +195,7 @@ function judgeUnit(
   ctx.args = { path: unit.path ?? "" };
   ctx.capability = tool;
   ctx.effect = tool;
+  ctx.destructive = false;
   ctx.risk = unitRisk(unit, base.cwd, home).risk;
   ctx.sensitive = facts.sensitive;
   ctx.recursive = unit.recursive;

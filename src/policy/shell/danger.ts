@@ -21,7 +21,15 @@ export function effectOf(unit: ExecUnit): ExecUnit["effect"] {
 }
 
 /** git's global options that take the next word as their value. */
-const GIT_GLOBAL_VALUE = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env"]);
+const GIT_GLOBAL_VALUE = new Set([
+  "-C",
+  "-c",
+  "--git-dir",
+  "--work-tree",
+  "--namespace",
+  "--super-prefix",
+  "--config-env",
+]);
 
 /** The git subcommand and the words after it, past git's global options. */
 export function gitSubcommand(argv: readonly string[]): { name: string; rest: string[] } | null {
@@ -42,14 +50,25 @@ function hasOption(rest: readonly string[], letters: string, longs: readonly str
     if (w.startsWith("--")) {
       const name = w.split("=")[0] as string;
       if (longs.some((l) => name === l || (l.endsWith("*") && name.startsWith(l.slice(0, -1))))) return true;
-    } else if (w.startsWith("-") && w.length > 1 && [...w.slice(1)].some((c) => letters.includes(c))) return true;
+    } else if (w.startsWith("-") && w.length > 1 && [...w.slice(1)].some((c) => letters.includes(c)))
+      return true;
   }
   return false;
 }
 
 const operands = (rest: readonly string[]) => rest.filter((w) => !w.startsWith("-"));
 
-const REMOTE_CHANGES = new Set(["add", "rename", "remove", "rm", "set-head", "set-branches", "set-url", "prune", "update"]);
+const REMOTE_CHANGES = new Set([
+  "add",
+  "rename",
+  "remove",
+  "rm",
+  "set-head",
+  "set-branches",
+  "set-url",
+  "prune",
+  "update",
+]);
 
 /** Destructive git: what loses work or history, or changes where the repository sends it. */
 export function destructiveGit(argv: readonly string[]): string | null {
@@ -66,7 +85,9 @@ export function destructiveGit(argv: readonly string[]): string | null {
         : null;
     }
     case "reset":
-      return hasOption(rest, "", ["--hard", "--merge"]) ? "discards uncommitted changes (git reset --hard)" : null;
+      return hasOption(rest, "", ["--hard", "--merge"])
+        ? "discards uncommitted changes (git reset --hard)"
+        : null;
     case "push":
       return hasOption(rest, "fd", ["--force*", "--mirror", "--delete", "--prune"]) ||
         rest.some((w) => /^\+|^:./.test(w))
@@ -86,7 +107,9 @@ export function destructiveGit(argv: readonly string[]): string | null {
         ? "discards uncommitted changes (git restore)"
         : null;
     case "switch":
-      return hasOption(rest, "fC", ["--force*", "--discard-changes"]) ? "discards changes or overwrites a branch" : null;
+      return hasOption(rest, "fC", ["--force*", "--discard-changes"])
+        ? "discards changes or overwrites a branch"
+        : null;
     case "stash": {
       const action = operands(rest)[0];
       return action === "drop" || action === "clear" ? `deletes stashed changes (git stash ${action})` : null;
@@ -123,7 +146,17 @@ const OUTBOUND_PROGRAMS = new Set([
 ]);
 
 /** Subcommands of package managers and forges that publish or post. */
-const PUBLISH = new Set(["publish", "unpublish", "deprecate", "yank", "owner", "dist-tag", "login", "adduser", "upload"]);
+const PUBLISH = new Set([
+  "publish",
+  "unpublish",
+  "deprecate",
+  "yank",
+  "owner",
+  "dist-tag",
+  "login",
+  "adduser",
+  "upload",
+]);
 const FORGE_WRITES =
   /^(create|merge|close|reopen|delete|comment|edit|review|upload|run|set|login|logout|token|transfer|archive|fork|sync)$/;
 
@@ -150,12 +183,19 @@ export function dangerOf(unit: ExecUnit): Danger | null {
   const words = argv.slice(1).filter((w) => !w.startsWith("-"));
   if (["npm", "pnpm", "yarn", "bun", "cargo", "poetry", "gem", "uv", "hatch", "flit"].includes(program)) {
     const sub = words[0];
-    if (sub !== undefined && PUBLISH.has(sub)) return { kind: "outbound", reason: `publishes to a registry (${program} ${sub})` };
+    if (sub !== undefined && PUBLISH.has(sub))
+      return { kind: "outbound", reason: `publishes to a registry (${program} ${sub})` };
   }
   if (["docker", "podman"].includes(program) && (words[0] === "push" || words[0] === "login"))
     return { kind: "outbound", reason: `sends to a registry (${program} ${words[0]})` };
-  if ((program === "gh" || program === "glab") && (words[0] === "api" || words.slice(1, 2).some((w) => FORGE_WRITES.test(w))))
-    return { kind: "outbound", reason: `posts to ${program === "gh" ? "GitHub" : "GitLab"} (${program} ${words.slice(0, 2).join(" ")})` };
+  if (
+    (program === "gh" || program === "glab") &&
+    (words[0] === "api" || words.slice(1, 2).some((w) => FORGE_WRITES.test(w)))
+  )
+    return {
+      kind: "outbound",
+      reason: `posts to ${program === "gh" ? "GitHub" : "GitLab"} (${program} ${words.slice(0, 2).join(" ")})`,
+    };
   if (unit.effect === "destroy") return { kind: "destructive", reason: "deletes or overwrites data" };
   return null;
 }

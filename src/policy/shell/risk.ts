@@ -4,14 +4,15 @@
 // writes outside the workspace, secrets, text bash reads differently) is high. Only high asks the
 // person to confirm a second time, and only high never offers "always".
 import type { Risk } from "../types.ts";
+import { dangerOf, effectOf } from "./danger.ts";
 import { memo } from "./memo.ts";
 import { pathFacts } from "./path-facts.ts";
-import { dangerOf, effectOf } from "./danger.ts";
 import type { ExecUnit, ShellUnit } from "./units.ts";
 
 /** It runs somewhere other than the workspace: `git -C /elsewhere`, or after a `cd` out of it. */
 function movesOut(unit: ExecUnit): boolean {
-  const away = (p: string | null) => p === null || p.startsWith("/") || p.startsWith("~") || p === ".." || p.startsWith("../");
+  const away = (p: string | null) =>
+    p === null || p.startsWith("/") || p.startsWith("~") || p === ".." || p.startsWith("../");
   if (unit.cwd !== null && unit.cwd !== "." && away(unit.cwd)) return true;
   return (unit.effects?.chdir ?? []).some((a) => away(a.value));
 }
@@ -39,23 +40,33 @@ export function unitRisk(unit: ShellUnit, callCwd: string, home: string | null):
       if (unit.concerns.length > 0)
         return { risk: "high", justification: (unit.concerns[0] as { reason: string }).reason };
       // Not understood is a question, not a danger: medium, and the card says which word.
-      if (unit.dynamic !== null)
-        return { risk: "medium", justification: `not understood: ${unit.dynamic}` };
+      if (unit.dynamic !== null) return { risk: "medium", justification: `not understood: ${unit.dynamic}` };
       if (unit.notUnderstood !== undefined)
-        return { risk: "medium", justification: `not understood: \`${unit.notUnderstood.word}\` (${unit.notUnderstood.reason})` };
+        return {
+          risk: "medium",
+          justification: `not understood: \`${unit.notUnderstood.word}\` (${unit.notUnderstood.reason})`,
+        };
       const effect = effectOf(unit);
       if (effect !== "run" && movesOut(unit))
         return { risk: "medium", justification: "runs in a directory outside the workspace" };
       if (effect === "read") return { risk: "low", justification: "read-only commands" };
       if (effect === "write") return { risk: "medium", justification: "writes files" };
       if (effect === "destroy") return { risk: "high", justification: "deletes or overwrites data" };
-      return { risk: "medium", justification: "runs the project's code (a known test, build or script runner)" };
+      return {
+        risk: "medium",
+        justification: "runs the project's code (a known test, build or script runner)",
+      };
     }
     case "read": {
       const facts = pathFacts(unit, callCwd, home);
       if (facts.sensitive) return { risk: "high", justification: "reads a path that looks like a secret" };
       if (facts.path === null) return { risk: "high", justification: "reads a path only known when it runs" };
-      if (unit.recursive) return { risk: "medium", justification: "reads every file below a directory" };
+      // A tree inside the workspace is read-only inspection; where the disk is looked at, the walk raises
+      // the call if a secret is reachable. Outside the workspace it is medium like any outside read.
+      if (unit.recursive)
+        return facts.inside
+          ? { risk: "low", justification: "reads every file below a directory in the workspace" }
+          : { risk: "medium", justification: "reads every file below a directory outside the workspace" };
       return facts.inside
         ? { risk: "low", justification: "read-only commands" }
         : { risk: "medium", justification: "reads files outside the workspace" };

@@ -69,6 +69,7 @@ const ctxArb = fc.record({
   recursive: fc.boolean(),
   glob: fc.boolean(),
   walked: fc.boolean(),
+  destructive: fc.boolean(),
   effect: fc.oneof(fc.constantFrom("read", "write", "run", ""), text),
 });
 

@@ -38,6 +38,7 @@ const ctx = (over: Partial<CelContext>): CelContext => ({
   recursive: false,
   glob: false,
   walked: false,
+  destructive: false,
   effect: "",
   ...over,
 });

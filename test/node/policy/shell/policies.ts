@@ -1,9 +1,10 @@
 // The policies the shell tests judge with: a strict read-only allowlist of the kind the issue's
 // attacks were tried against (it names the programs an attacker would hide behind), and a
 // denylist that allows everything but a few programs.
+
+import { starterPolicy } from "../../../../src/companion/starter-policy.ts";
 import type { CompiledPolicy, DecisionRecord } from "../../../../src/policy/index.ts";
 import { decide } from "../../../../src/policy/index.ts";
-import { starterPolicy } from "../../../../src/companion/starter-policy.ts";
 import { CWD, compile, user } from "../helpers.ts";
 
 export const HOME = "/home/dev";
