@@ -37,8 +37,10 @@ export function unitRisk(unit: ShellUnit, callCwd: string, home: string | null):
       // What cannot be undone, leaves the machine or escalates is high whether or not it is understood.
       const danger = dangerOf(unit);
       if (danger !== null) return { risk: "high", justification: danger.reason };
-      if (unit.concerns.length > 0)
-        return { risk: "high", justification: (unit.concerns[0] as { reason: string }).reason };
+      // A secret printed or a variable that changes what runs is high; a session is a question (medium).
+      const concern = unit.concerns.find((c) => c.mention !== "interactive") ?? unit.concerns[0];
+      if (concern !== undefined)
+        return { risk: concern.mention === "interactive" ? "medium" : "high", justification: concern.reason };
       // Not understood is a question, not a danger: medium, and the card says which word.
       if (unit.dynamic !== null) return { risk: "medium", justification: `not understood: ${unit.dynamic}` };
       if (unit.notUnderstood !== undefined)
