@@ -69,6 +69,12 @@ const EDITS: StarterRule[] = [
 
 const WORKSPACE_COMMANDS: StarterRule[] = [
   {
+    name: "Move trees in the workspace",
+    why: "mv or cp -r of a directory writes everything below it; a protected file below still asks",
+    condition: `tool == "write" && recursive && ${INSIDE}`,
+    action: "allow",
+  },
+  {
     name: "Shell writes",
     why: "mkdir, touch, cp, mv, sed -i: every file they write is judged by the rule above",
     condition: `tool == "bash" && effect == "write" && risk != "high"`,
