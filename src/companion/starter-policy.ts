@@ -67,13 +67,15 @@ const EDITS: StarterRule[] = [
   },
 ];
 
+// Before "Edit the workspace": its match would stop the search and leave the recursive concern unnamed.
+const MOVE_TREES: StarterRule = {
+  name: "Move trees in the workspace",
+  why: "mv or cp -r of a directory writes everything below it; a protected file below still asks",
+  condition: `tool == "write" && recursive && ${INSIDE}`,
+  action: "allow",
+};
+
 const WORKSPACE_COMMANDS: StarterRule[] = [
-  {
-    name: "Move trees in the workspace",
-    why: "mv or cp -r of a directory writes everything below it; a protected file below still asks",
-    condition: `tool == "write" && recursive && ${INSIDE}`,
-    action: "allow",
-  },
   {
     name: "Shell writes",
     why: "mkdir, touch, cp, mv, sed -i: every file they write is judged by the rule above",
@@ -91,7 +93,7 @@ const WORKSPACE_COMMANDS: StarterRule[] = [
 export function profileRules(profile: Profile): StarterRule[] {
   if (profile === "cautious") return READS;
   if (profile === "balanced") return [...READS, ...EDITS];
-  return [...READS, ...EDITS, ...WORKSPACE_COMMANDS];
+  return [...READS, MOVE_TREES, ...EDITS, ...WORKSPACE_COMMANDS];
 }
 
 export function starterPolicy(profile: Profile = DEFAULT_PROFILE): string {
