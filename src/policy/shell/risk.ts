@@ -62,7 +62,9 @@ export function unitRisk(unit: ShellUnit, callCwd: string, home: string | null):
     case "read": {
       const facts = pathFacts(unit, callCwd, home);
       if (facts.sensitive) return { risk: "high", justification: "reads a path that looks like a secret" };
-      if (facts.path === null) return { risk: "high", justification: "reads a path only known when it runs" };
+      // An unknown path is not understood (medium); a write to one stays high (it could overwrite anything).
+      if (facts.path === null)
+        return { risk: "medium", justification: "not understood: reads a path only known when it runs" };
       // A tree inside the workspace is read-only inspection; where the disk is looked at, the walk raises
       // the call if a secret is reachable. Outside the workspace it is medium like any outside read.
       if (unit.recursive)
