@@ -24,7 +24,8 @@ export const HIGH_RISK_WHY =
   'High risk: this cannot be undone or leaves this machine, so each time needs you (no "always").';
 
 export function grantOffer(risk: Risk, units: readonly StoredUnit[]): GrantOffer {
-  const rule = units.find((u) => u.rule !== undefined)?.rule ?? null;
+  // A rule for one command allows the call only when that command is all of it (no file it also writes).
+  const rule = units.length === 1 ? (units[0]?.rule ?? null) : null;
   if (units.length === 0)
     return { session: false, always: false, wider: [], why: "There is nothing exact to grant.", rule: null };
   const blocked = units.find((u) => !u.coverable);

@@ -188,7 +188,9 @@ function shellPathUnit(u: PathUnit, owner: GrantUnit | null, cwd: string, home: 
   const person = facts.sensitive || !u.recursive ? needsPerson(u, cwd, home) : null;
   const coverable = person === null;
   const s = owner?.subject;
-  const inherits = coverable && u.operand === true && facts.inside && s?.kind === "argv" && s.widen;
+  // A tree is covered exactly, never by its command's wider pattern (`grep *` would cover every tree).
+  const inherits =
+    coverable && u.operand === true && !u.recursive && facts.inside && s?.kind === "argv" && s.widen;
   const subject: UnitSubject = { kind: "path", path, owner: inherits ? s.argv : null };
   const shown = !u.recursive
     ? path
