@@ -1,39 +1,116 @@
-// The permissions.yaml `airlock init` writes: reads in the workspace and a few safe commands run at once, secrets
-// are denied, and everything else asks a person, so the first real call already reaches the phone.
+// The permissions.yaml `airlock init` writes, for one of three profiles. A profile is plain rules the person
+// can read and edit, built on what the judge knows of each part of a call (its `effect` and `risk`, whether it
+// is understood, reaches a secret or walks a tree): what a profile does not allow asks the phone.
 
-/** File names and folders that hold secrets (a subset of src/policy/secret-paths.ts, written out for people). */
-const SECRET_FILE = String.raw`(^|/)(\.env(\.[^/]*)?|\.npmrc|\.netrc|\.pypirc|[^/]*\.(pem|key|p12|pfx)|credentials[^/]*|auth\.json|id_(rsa|ecdsa|ed25519)[^/]*)$`;
-const SECRET_DIR = String.raw`(^|/)(\.ssh|\.aws|\.kube|\.gnupg|secrets)(/|$)`;
-/** The same names anywhere in a shell command's words (quotes are already removed: `cat ".env"` is `cat .env`). */
-const SECRET_WORD = String.raw`(^|[\s/=])(\.env(\.\S*)?|\.npmrc|\.netrc|\.pypirc|\S*\.(pem|key|p12|pfx)|credentials\S*|id_(rsa|ecdsa|ed25519)\S*|\.ssh|\.aws|\.kube|\.gnupg)([\s/]|$)`;
-/** Commands that only look: they run at once. */
-const SAFE_COMMAND =
-  "^(pwd|ls|tree|wc|which|whoami|date|uname|git (status|diff|log|show|branch|rev-parse|remote -v))( |$)";
+export const PROFILES = ["cautious", "balanced", "autonomous"] as const;
+export type Profile = (typeof PROFILES)[number];
+export const DEFAULT_PROFILE: Profile = "balanced";
 
-/** YAML single-quoted scalars need only `'` doubled; backslashes stay as they are. */
+/** One line per profile, as init offers them. */
+export const PROFILE_SUMMARY: Record<Profile, string> = {
+  cautious: "reads run; every write and command asks",
+  balanced:
+    "reads and understood read-only commands run, so do file edits inside the workspace; tests, builds, shell writes, network and anything not understood ask",
+  autonomous:
+    "everything understood inside the workspace runs (edits, shell writes, tests, builds, installs); only what is destructive, outbound, outside the workspace or not understood asks",
+};
+
+/** YAML single-quoted scalars need only `'` doubled. */
 const yamlQuoted = (s: string) => `'${s.replace(/'/g, "''")}'`;
-/** A CEL string literal in raw form (r"…"), so regular-expression backslashes need no escaping. */
-const celRaw = (s: string) => `r"${s}"`;
 
-export function starterPolicy(): string {
-  return `# Airlock's starter policy, written by "airlock init". The first matching rule decides; edit freely.
+const INSIDE = `(path == cwd || path.startsWith(cwd + "/"))`;
+
+interface StarterRule {
+  name: string;
+  why: string;
+  condition: string;
+  action: "allow" | "deny";
+  message?: string;
+}
+
+// Order matters (first match): the recursive read comes before the plain one, whose match would stop
+// the search and leave the recursive concern unnamed.
+const READS: StarterRule[] = [
+  {
+    name: "Secrets",
+    why: "a read of a secret (.env, keys, ~/.ssh, cloud credentials …) never runs",
+    condition: `tool in ["read", "grep", "find", "ls"] && sensitive`,
+    action: "deny",
+    message: "Secret files are off limits to agents.",
+  },
+  {
+    name: "Search the workspace",
+    why: "grep -r, rg: only where the companion walked the tree first (walked), so a reachable secret still asks",
+    condition: `tool == "read" && recursive && walked && ${INSIDE}`,
+    action: "allow",
+  },
+  {
+    name: "Read the workspace",
+    why: "files inside the project, by file tools and by shell commands alike",
+    condition: `tool in ["read", "grep", "find", "ls"] && ${INSIDE}`,
+    action: "allow",
+  },
+  {
+    name: "Read-only commands",
+    why: "understood by their grammar and only looking (ls, cat, grep, git status …); each file they read is judged above",
+    condition: `tool == "bash" && effect == "read" && risk == "low"`,
+    action: "allow",
+  },
+];
+
+const EDITS: StarterRule[] = [
+  {
+    name: "Edit the workspace",
+    why: "the agent's file edits inside the project (a file that decides what runs, .git/ or .vscode/, still asks)",
+    condition: `tool in ["write", "edit"] && ${INSIDE}`,
+    action: "allow",
+  },
+];
+
+// Before "Edit the workspace": its match would stop the search and leave the recursive concern unnamed.
+const MOVE_TREES: StarterRule = {
+  name: "Move trees in the workspace",
+  why: "mv or cp -r of a directory writes everything below it; a protected file below still asks",
+  condition: `tool == "write" && recursive && ${INSIDE}`,
+  action: "allow",
+};
+
+const WORKSPACE_COMMANDS: StarterRule[] = [
+  {
+    name: "Shell writes",
+    why: "mkdir, touch, cp, mv, sed -i: every file they write is judged by the rule above",
+    condition: `tool == "bash" && effect == "write" && risk != "high"`,
+    action: "allow",
+  },
+  {
+    name: "Run the project",
+    why: "tests, builds, linters, scripts, installs; nothing outbound or destructive (those are high risk)",
+    condition: `tool == "bash" && effect == "run" && risk != "high"`,
+    action: "allow",
+  },
+];
+
+export function profileRules(profile: Profile): StarterRule[] {
+  if (profile === "cautious") return READS;
+  if (profile === "balanced") return [...READS, ...EDITS];
+  return [...READS, MOVE_TREES, ...EDITS, ...WORKSPACE_COMMANDS];
+}
+
+export function starterPolicy(profile: Profile = DEFAULT_PROFILE): string {
+  const rules = profileRules(profile)
+    .map(
+      (r) =>
+        `  - name: ${r.name}\n    # ${r.why}\n    condition: ${yamlQuoted(r.condition)}\n    action: ${r.action}\n` +
+        (r.message === undefined ? "" : `    message: ${r.message}\n`),
+    )
+    .join("");
+  return `# Airlock's starter policy, profile "${profile}" (${PROFILE_SUMMARY[profile]}).
+# Written by "airlock init --profile ${profile}". The first matching rule decides; edit freely.
+# Whatever no rule allows asks your phone. Never allowed by any rule here: what the judge does not understand,
+# destructive git (branch -D, reset --hard, push --force, remote add …) and anything high risk.
 # "airlock policy explain --tool bash --input '{"command":"git push"}'" shows how a call is decided.
 version: 1
-default_action: ask          # anything no rule covers waits for your phone
+default_action: ask
 rules:
-  - name: Secrets
-    condition: ${yamlQuoted(`tool in ["read", "write", "edit", "grep", "find", "ls"] && (path.matches(${celRaw(SECRET_FILE)}) || path.matches(${celRaw(SECRET_DIR)}))`)}
-    action: deny
-    message: Secret files are off limits to agents.
-  - name: Secrets in shell commands
-    condition: ${yamlQuoted(`tool == "bash" && command.matches(${celRaw(SECRET_WORD)})`)}
-    action: deny
-    message: Secret files are off limits to agents.
-  - name: Read the workspace
-    condition: ${yamlQuoted(`tool in ["read", "grep", "find", "ls"] && (path == cwd || path.startsWith(cwd + "/"))`)}
-    action: allow
-  - name: Safe commands
-    condition: ${yamlQuoted(`tool == "bash" && command.matches(${celRaw(SAFE_COMMAND)})`)}
-    action: allow
-`;
+${rules}`;
 }

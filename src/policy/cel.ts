@@ -46,12 +46,26 @@ export interface CelContext {
   dynamic: boolean;
   /** It opens a session that runs what is typed into it later. */
   interactive: boolean;
+  /**
+   * What the call does, by its program's grammar: `read` (only looks), `write` (writes files, each judged as
+   * its own write), `destroy` (deletes or overwrites), `run` (runs code: a test or build runner, a script);
+   * `read`/`write` for file tools and a bash command's files; "" for other tools.
+   */
+  effect: string;
   /** The path is on the secret denylist (or, for a write, decides what runs later). */
   sensitive: boolean;
   /** Every file below the path is read (grep -r, cp -r, tar). */
   recursive: boolean;
   /** The path is a glob pattern: every file it could match. */
   glob: boolean;
+  /**
+   * The call is judged where the disk is looked at (the companion): every tree a recursive read reaches is
+   * walked as the program walks it, and a reachable secret raises the call whatever a rule says. False at
+   * the edge and in `explain --no-disk`, so a rule naming it allows recursive reads only after the walk.
+   */
+  walked: boolean;
+  /** Destructive git (`branch -D`, `reset --hard`, `push --force`, `remote add` …): a rule allows it only if it names this. */
+  destructive: boolean;
 }
 
 const STRING_VARS = [
@@ -66,8 +80,9 @@ const STRING_VARS = [
   "tool_scope",
   "program",
   "dir",
+  "effect",
 ];
-const BOOL_VARS = ["dynamic", "interactive", "sensitive", "recursive", "glob"];
+const BOOL_VARS = ["dynamic", "interactive", "sensitive", "recursive", "glob", "walked", "destructive"];
 
 const env = (() => {
   const e = new Environment({ unlistedVariablesAreDyn: false, homogeneousAggregateLiterals: false });
@@ -225,6 +240,7 @@ const READ_VAR: ReadonlyMap<string, Fast<string>> = new Map<string, Fast<string>
   ["tool_scope", (c) => str(c.tool_scope)],
   ["program", (c) => str(c.program)],
   ["dir", (c) => str(c.dir)],
+  ["effect", (c) => str(c.effect)],
 ]);
 
 function bool(v: unknown): boolean {
@@ -238,6 +254,8 @@ const READ_BOOL: ReadonlyMap<string, Fast<boolean>> = new Map<string, Fast<boole
   ["sensitive", (c) => bool(c.sensitive)],
   ["recursive", (c) => bool(c.recursive)],
   ["glob", (c) => bool(c.glob)],
+  ["walked", (c) => bool(c.walked)],
+  ["destructive", (c) => bool(c.destructive)],
 ]);
 
 /** `s.startsWith(p, at)` for `at <= s.length`; V8's startsWith is ~3x slower than this. */

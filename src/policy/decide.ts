@@ -15,7 +15,12 @@ import type { DecideOptions, DecisionRecord, ToolCall } from "./types.ts";
 const NO_WORDS: readonly never[] = Object.freeze([]);
 const NO_PREFIXES: Readonly<Record<string, string>> = Object.freeze({});
 
-function baseContext(call: ToolCall, args: Record<string, unknown>, home: string | null): CelContext {
+function baseContext(
+  call: ToolCall,
+  args: Record<string, unknown>,
+  home: string | null,
+  walked: boolean,
+): CelContext {
   const capability = capabilityOf(call.tool);
   const cwd = normalizePath(call.cwd);
   const path = resolvedPathOf(call, home);
@@ -37,11 +42,14 @@ function baseContext(call: ToolCall, args: Record<string, unknown>, home: string
     dir: cwd,
     dynamic: false,
     interactive: false,
+    effect: capability === "read" || capability === "write" ? capability : "",
     sensitive:
       path !== "" &&
       (capability === "write" ? isProtectedWritePath(path) : capability === "read" && isDenylistedPath(path)),
     recursive: false,
     glob: false,
+    walked,
+    destructive: false,
   };
 }
 
@@ -78,7 +86,12 @@ export function decide(policy: CompiledPolicy, call: ToolCall, opts: DecideOptio
   }
 
   const home = homeFor(call.cwd, call.home);
-  const base = baseContext(call, toCelValue(call.input) as Record<string, unknown>, home);
+  const base = baseContext(
+    call,
+    toCelValue(call.input) as Record<string, unknown>,
+    home,
+    opts.diskChecked === true,
+  );
   base.risk = cls.risk;
   let verdict: Verdict;
   let reasons: string[];

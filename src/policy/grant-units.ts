@@ -9,6 +9,8 @@ import { clip, commandTooLarge, MAX_GRANT_UNITS, MAX_GRANTABLE_INPUT_CHARS } fro
 import { homeFor, normalizePath, relativeInside, resolveShellDir } from "./paths.ts";
 import { redactText } from "./redact.ts";
 import { isDenylistedPath, isProtectedWritePath } from "./secret-paths.ts";
+import { dangerOf, destructiveGit } from "./shell/danger.ts";
+import { grammarFor } from "./shell/grammar/index.ts";
 import { analyzeShell, type ExecUnit, type PathUnit, pathFacts } from "./shell-analysis.ts";
 import type { Capability, ToolCall } from "./types.ts";
 
@@ -34,6 +36,10 @@ export interface StoredUnit {
   coverable: boolean;
   /** Wider patterns a person may pick instead of the exact one (never spanning read-only and mutating). */
   wider: string[];
+  /** When not coverable: why no grant can cover it, in one line a person reads on the card. */
+  why?: string;
+  /** A permissions.yaml rule that would allow exactly this command, where no grant may (or for high risk). */
+  rule?: string;
 }
 
 export interface GrantUnit extends StoredUnit {
@@ -47,8 +53,9 @@ function unit(
   subject: UnitSubject | null,
   coverable: boolean,
   wider: string[] = [],
+  why: string | null = null,
 ): GrantUnit {
-  return {
+  const out: GrantUnit = {
     capability,
     hash: sha256Hex(`${capability}:${identity}`),
     display: clip(redactText(shown)),
@@ -56,13 +63,45 @@ function unit(
     wider: coverable ? wider : [],
     subject,
   };
+  if (!coverable) out.why = clip(redactText(why ?? "what it does is not known exactly"));
+  return out;
+}
+
+/** A unit no allow grant may cover any more (a fact the disk showed), saying why. */
+export function uncoverable(u: GrantUnit, why: string): GrantUnit {
+  return { ...u, coverable: false, wider: [], why: u.why ?? clip(redactText(why)) };
 }
 
 /** A file tool's path: a secret or protected file is never covered, as no plain allow rule allows it. */
 function fileUnit(capability: "read" | "write", cwd: string, path: string | null): GrantUnit {
-  if (path === null || path === "") return unit(capability, "<dynamic>", "<dynamic path>", null, false);
+  if (path === null || path === "")
+    return unit(capability, "<dynamic>", "<dynamic path>", null, false, [], "the path is not known exactly");
   const sensitive = capability === "write" ? isProtectedWritePath(path) : isDenylistedPath(path);
-  return unit(capability, path, path, { kind: "path", path, owner: null }, !sensitive, pathWider(path, cwd));
+  const why = capability === "write" ? `${path} decides what runs or holds secrets` : `${path} is a secret`;
+  return unit(
+    capability,
+    path,
+    path,
+    { kind: "path", path, owner: null },
+    !sensitive,
+    pathWider(path, cwd),
+    `${why}: no grant covers it; only a rule naming \`sensitive\` can allow it`,
+  );
+}
+
+/**
+ * Why a command can never be covered, or null. A word only known at run time is fine for a program none of
+ * whose words is an option or a file (`echo $PATH`): the grant covers that exact text, as bash expands it.
+ */
+function execNotCoverable(u: ExecUnit, dir: string | null, cwd: string, home: string | null): string | null {
+  const person = needsPerson(u, cwd, home);
+  if (person !== null) return person;
+  if (dir === null)
+    return "the directory it runs in is not known before it runs (a `cd` that may fail, or one the engine cannot follow)";
+  if (u.prefixes.some((p) => p.value === null)) return "an assignment before it is only known when it runs";
+  if (u.words.some((w) => w.value === null) && grammarFor(u.program)?.dynamicWords !== true)
+    return "a word of it is only known when it runs";
+  return null;
 }
 
 /**
@@ -78,26 +117,52 @@ function execUnit(u: ExecUnit, cwd: string, home: string | null): GrantUnit {
   const shown = [...prefixText, argvText].join(" ");
   const display = dir === null || dir === cwd ? shown : `(in ${dir}) ${shown}`;
   const identity = JSON.stringify([dir, u.prefixes.map((p) => [p.name, p.value]), u.argv]);
-  const coverable =
-    dir !== null &&
-    needsPerson(u, cwd, home) === null &&
-    !u.words.some((w) => w.value === null) &&
-    !u.prefixes.some((p) => p.value === null);
+  const why = execNotCoverable(u, dir, cwd, home);
+  const coverable = why === null;
   // A wider pattern names a program and its first words only: it covers a command on PATH, with no
   // prefix, run in the call's directory or below.
   const widen =
     coverable &&
     u.prefixes.length === 0 &&
+    !u.words.some((w) => w.value === null) &&
     !u.program.includes("/") &&
     relativeInside(cwd, dir ?? "/") !== null;
-  return unit(
+  const out = unit(
     "exec",
     identity,
     display,
     { kind: "argv", argv: u.argv, widen },
     coverable,
     widen ? execWider(u.argv) : [],
+    why,
   );
+  const rule = !coverable || dangerOf(u) !== null ? ruleFor(u) : null;
+  if (rule !== null) out.rule = rule;
+  return out;
+}
+
+/**
+ * The rule that would allow exactly this command, naming what a rule must name (a variable a prefix sets,
+ * `interactive`, `sensitive`, `destructive`); null for what no rule can allow (not understood, dynamic) or
+ * when the command holds something redaction would hide.
+ */
+function ruleFor(u: ExecUnit): string | null {
+  if (u.dynamic !== null || u.notUnderstood !== undefined || u.words.some((w) => w.value === null))
+    return null;
+  if (u.prefixes.length > 0 || u.cwd !== ".") return null;
+  const parts = [`tool == "bash"`, `command == ${JSON.stringify(u.text)}`];
+  for (const c of u.concerns) {
+    if (c.mention === null) return null;
+    if (c.mention === "interactive" || c.mention === "sensitive" || c.mention === "recursive")
+      parts.push(c.mention);
+    else if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(c.mention))
+      parts.push(`${JSON.stringify(c.mention)} in prefixes`);
+    else if (!u.argv.includes(c.mention)) return null;
+  }
+  if (u.program === "git" && destructiveGit(u.argv) !== null) parts.push("destructive");
+  const condition = [...new Set(parts)].join(" && ");
+  const rule = `- {name: ${JSON.stringify(`allow ${u.program}`)}, condition: '${condition.replace(/'/g, "''")}', action: allow}`;
+  return redactText(rule) === rule && rule.length <= 600 ? rule : null;
 }
 
 /**
@@ -108,17 +173,46 @@ function execUnit(u: ExecUnit, cwd: string, home: string | null): GrantUnit {
 function shellPathUnit(u: PathUnit, owner: GrantUnit | null, cwd: string, home: string | null): GrantUnit {
   const facts = pathFacts(u, cwd, home);
   const path = facts.path;
-  if (path === null) return unit(u.kind, "<dynamic>", `<unknown path ${u.text}>`, null, false);
-  const coverable = needsPerson(u, cwd, home) === null;
+  if (path === null)
+    return unit(
+      u.kind,
+      "<dynamic>",
+      `<unknown path ${u.text}>`,
+      null,
+      false,
+      [],
+      "the path is only known when it runs",
+    );
+  // A recursive read is covered for exactly that tree: where the disk is looked at, a reachable secret is a
+  // fact that makes it uncoverable again, so "always" means "while it holds no secret".
+  const person = facts.sensitive || !u.recursive ? needsPerson(u, cwd, home) : null;
+  const coverable = person === null;
   const s = owner?.subject;
-  const inherits = coverable && u.operand === true && facts.inside && s?.kind === "argv" && s.widen;
+  // A tree is covered exactly, never by its command's wider pattern (`grep *` would cover every tree).
+  const inherits =
+    coverable && u.operand === true && !u.recursive && facts.inside && s?.kind === "argv" && s.widen;
   const subject: UnitSubject = { kind: "path", path, owner: inherits ? s.argv : null };
-  return unit(u.kind, path, path, subject, coverable, inherits && owner ? owner.wider : []);
+  const shown = !u.recursive
+    ? path
+    : u.kind === "read"
+      ? `${path}/** (while it holds no secret)`
+      : `${path}/**`;
+  return unit(u.kind, path, shown, subject, coverable, inherits && owner ? owner.wider : [], person);
 }
 
 function shellUnits(command: string, cwd: string, home: string | null): GrantUnit[] {
   if (commandTooLarge(command)) {
-    return [unit("exec", `<too large>${command.length}`, command.slice(0, 400), null, false)];
+    return [
+      unit(
+        "exec",
+        `<too large>${command.length}`,
+        command.slice(0, 400),
+        null,
+        false,
+        [],
+        "the command is too large to judge",
+      ),
+    ];
   }
   const out: GrantUnit[] = [];
   let owner: GrantUnit | null = null;
@@ -134,7 +228,7 @@ function shellUnits(command: string, cwd: string, home: string | null): GrantUni
         break;
       case "unparsable":
         owner = null;
-        out.push(unit("exec", `<unparsable>${u.text}`, u.text, null, false));
+        out.push(unit("exec", `<unparsable>${u.text}`, u.text, null, false, [], u.reason));
         break;
     }
   }
@@ -215,7 +309,7 @@ export function bound(units: GrantUnit[]): GrantUnit[] {
   for (const u of units) {
     const seen = byHash.get(u.hash);
     if (!seen) byHash.set(u.hash, u);
-    else if (seen.coverable && !u.coverable) byHash.set(u.hash, { ...seen, coverable: false, wider: [] });
+    else if (seen.coverable && !u.coverable) byHash.set(u.hash, uncoverable(seen, u.why ?? ""));
     else if (seen.subject?.kind === "path" && !sameOwner(seen.subject, u.subject)) {
       // A file that is both an operand and a redirection target (or operand of two commands) is
       // covered by its exact path only.
@@ -226,7 +320,15 @@ export function bound(units: GrantUnit[]): GrantUnit[] {
   if (out.length <= MAX_GRANT_UNITS) return out;
   return [
     ...out.slice(0, MAX_GRANT_UNITS),
-    unit("exec", "<too many units>", `… ${out.length - MAX_GRANT_UNITS} more parts`, null, false),
+    unit(
+      "exec",
+      "<too many units>",
+      `… ${out.length - MAX_GRANT_UNITS} more parts`,
+      null,
+      false,
+      [],
+      "the call has too many parts to grant",
+    ),
   ];
 }
 
@@ -237,11 +339,14 @@ function sameOwner(a: UnitSubject, b: UnitSubject | null): boolean {
 
 /** The part of a unit that may be stored (the hub keeps it per call to build grants when a person answers). */
 export function storedUnit(u: GrantUnit): StoredUnit {
-  return {
+  const out: StoredUnit = {
     capability: u.capability,
     hash: u.hash,
     display: u.display,
     coverable: u.coverable,
     wider: u.wider,
   };
+  if (u.why !== undefined) out.why = u.why;
+  if (u.rule !== undefined) out.rule = u.rule;
+  return out;
 }

@@ -38,6 +38,7 @@ export {
   NO_EMERGENCY,
   toolBlocked,
 } from "./emergency.ts";
+export { type GrantOffer, grantOffer, HIGH_RISK_WHY } from "./grant-offer.ts";
 export { execWider, pathWider, quoteArgv } from "./grant-patterns.ts";
 export { type GrantUnit, grantUnitsOf, type StoredUnit, storedUnit } from "./grant-units.ts";
 export {

@@ -9,6 +9,7 @@ import { evaluateSubject, strictest, type Verdict } from "./evaluate.ts";
 import { commandTooLarge, MAX_JUDGED_COMMAND_CHARS } from "./limits.ts";
 import { resolveShellDir } from "./paths.ts";
 import { analyzeShell } from "./shell/analysis.ts";
+import { destructiveGit, effectOf } from "./shell/danger.ts";
 import { memo } from "./shell/memo.ts";
 import { type PathFacts, pathFacts } from "./shell/path-facts.ts";
 import { redactedText } from "./shell/redacted.ts";
@@ -107,6 +108,8 @@ function judgeExec(
   ctx.dir = dirOf(unit, base.cwd, home);
   ctx.dynamic = facts.dynamic;
   ctx.interactive = facts.interactive;
+  ctx.effect = effectOf(unit);
+  ctx.destructive = unit.program === "git" && destructiveGit(unit.argv) !== null;
   ctx.sensitive = false;
   ctx.recursive = false;
   ctx.glob = false;
@@ -114,8 +117,20 @@ function judgeExec(
   if (v.action === "ask" && unit.via !== undefined) v = viaWrapper(policy, base, ctx, unit, unit.via) ?? v;
   if (unit.dynamic !== null) v = atLeastAsk(v, unit.dynamic);
   v = applyConcerns(v, unit.concerns);
+  const git = destructiveGitConcern(unit);
+  if (git !== null) v = applyConcerns(v, [git]);
   if (unit.notUnderstood !== undefined) v = atLeastAsk(v, notUnderstood(unit));
   return v;
+}
+
+/**
+ * Destructive git (`branch -D`, `reset --hard`, `push --force`, `remote add` …) asks under every profile:
+ * a rule allows it only if its condition names `destructive`, which no generated profile does.
+ */
+function destructiveGitConcern(unit: ExecUnit): Concern | null {
+  if (unit.program !== "git") return null;
+  const reason = destructiveGit(unit.argv);
+  return reason === null ? null : { mention: "destructive", reason: `destructive git: ${reason}` };
 }
 
 /** One line naming the word a grammar could not place, and why. */
@@ -179,6 +194,8 @@ function judgeUnit(
   ctx.command = "";
   ctx.args = { path: unit.path ?? "" };
   ctx.capability = tool;
+  ctx.effect = tool;
+  ctx.destructive = false;
   ctx.risk = unitRisk(unit, base.cwd, home).risk;
   ctx.sensitive = facts.sensitive;
   ctx.recursive = unit.recursive;

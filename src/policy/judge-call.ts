@@ -8,7 +8,7 @@ import { type CallFact, type DiskCheck, raiseForFacts } from "./call-facts.ts";
 import type { CompiledPolicy } from "./compiled.ts";
 import { decide } from "./decide.ts";
 import { diskTargetsOf } from "./disk-targets.ts";
-import { bound, type GrantUnit, grantUnitsOf } from "./grant-units.ts";
+import { bound, type GrantUnit, grantUnitsOf, uncoverable } from "./grant-units.ts";
 import { normalizePath, resolvePath } from "./paths.ts";
 import { canonicalCalls } from "./tool-names.ts";
 import { actionRank, type DecideOptions, type DecisionRecord, type Risk, type ToolCall } from "./types.ts";
@@ -39,7 +39,7 @@ export function withReportedFacts(judged: JudgedCall, lines: readonly string[], 
   const record = raiseForFacts(judged.record, facts, hasUI);
   return {
     record: { ...record, justification: `${lines[0]} — ${record.justification}` },
-    units: judged.units.map((u) => ({ ...u, coverable: false, wider: [] })),
+    units: judged.units.map((u) => uncoverable(u, lines[0] as string)),
     facts: [...judged.facts, ...facts],
   };
 }
@@ -60,7 +60,7 @@ export function judgeCall(
     const session = normalizePath(call.cwd);
     const cwd = part.cwd === undefined ? call.cwd : resolvePath(session, part.cwd);
     const canonical: ToolCall = { ...call, tool: part.tool, input: part.input, cwd };
-    let r = decide(policy, canonical, opts);
+    let r = decide(policy, canonical, disk === undefined ? opts : { ...opts, diskChecked: true });
     const partFacts: CallFact[] = part.notUnderstood.map((reason) => ({ subject: null, reason }));
     if (part.cwd !== undefined && cwd !== session && !cwd.startsWith(session === "/" ? "/" : `${session}/`))
       partFacts.push({
@@ -79,7 +79,9 @@ export function judgeCall(
     // What a fact raised, no allow grant covers: a grant may do what a plain allow rule could, no more.
     const partUnits = grantUnitsOf(canonical);
     units.push(
-      ...(partFacts.length === 0 ? partUnits : partUnits.map((u) => ({ ...u, coverable: false, wider: [] }))),
+      ...(partFacts.length === 0
+        ? partUnits
+        : partUnits.map((u) => uncoverable(u, (partFacts[0] as CallFact).reason))),
     );
   }
   // canonicalCalls always yields at least one part.

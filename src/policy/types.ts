@@ -79,6 +79,8 @@ export interface DecideOptions {
   hasUI: boolean;
   emergency?: EmergencyControls;
   declaredHosts?: string[];
+  /** The caller looks at the disk after deciding (judgeCall with a DiskCheck): rules see `walked` true. */
+  diskChecked?: boolean;
 }
 
 const ACTION_RANK: Record<Action, number> = { allow: 0, ask: 1, deny: 2, hidden: 3 };

@@ -55,7 +55,7 @@ export function verdictOf(inputs: VerdictInputs): Verdict {
   // Saved and session grants together may cover what neither covers alone.
   const both = matchGrants([...inputs.grants, ...inputs.sessionGrants], subject);
   if (both?.effect === "allow") return fromGrant(both, "session_grant", record);
-  return inMode(record, inputs.mode ?? "prompt");
+  return inMode(record, inputs.mode ?? "prompt", inputs.units);
 }
 
 /**
@@ -73,7 +73,7 @@ export function hiddenToolReason(tool: string): string {
 /** The rule name a permissive-mode allow carries (audited as decision `allow_permissive`). */
 export const PERMISSIVE_RULE = "mode: permissive";
 
-function inMode(record: DecisionRecord, mode: PolicyMode): Verdict {
+function inMode(record: DecisionRecord, mode: PolicyMode, units: readonly GrantUnit[]): Verdict {
   if (mode === "strict")
     return {
       action: "deny",
@@ -85,7 +85,9 @@ function inMode(record: DecisionRecord, mode: PolicyMode): Verdict {
         message: "Denied: the policy mode is strict and no rule or grant allows this call.",
       },
     };
-  if (mode === "permissive" && record.risk !== "high")
+  // Permissive runs only what a grant could cover: a call not understood (medium since issue 21) or with a
+  // concern a rule must name still asks, as it would with any grant.
+  if (mode === "permissive" && record.risk !== "high" && units.length > 0 && units.every((u) => u.coverable))
     return {
       action: "allow",
       source: "policy",

@@ -100,5 +100,9 @@ export const PromptGrantChoices = z.object({
    * `pattern` with the decision. Never spans read-only and mutating subcommands; empty when none is safe.
    */
   wider: z.array(z.string()),
+  /** Why the card offers no "always" (not understood, a concern, high risk …): one line; absent when it does. */
+  why: z.string().optional(),
+  /** A permissions.yaml rule that would allow the call, where a rule can (one YAML line). */
+  rule: z.string().optional(),
 });
 export type PromptGrantChoices = z.infer<typeof PromptGrantChoices>;

@@ -130,6 +130,12 @@ describe("approvals on a phone", () => {
     expect(text).toContain("Publish the package");
     expect(text).toContain("/home/dev/pkg");
     expect(text).toContain("1 pending call");
+    // Publishing is outbound, so high: the card offers no "always" and says why in one line (issue 21).
+    expect(prompt.risk).toBe("high");
+    expect(await card(page, promptId).locator("[data-grant-why]").textContent()).toContain("High risk");
+    expect(
+      await card(page, promptId).getByRole("button", { name: "Allow always", exact: true }).count(),
+    ).toBe(0);
     await expect(card(page, promptId).getByRole("timer").textContent()).resolves.toMatch(/^0:\d\d left$/);
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Allow once");
     expect(await page.title()).toBe("(1) Airlock");

@@ -122,7 +122,13 @@ export async function grantChoices(d: Device) {
       promptId: string;
       options: string[];
       capability: string;
-      grant: { exact: { capability: string; pattern: string }[]; moreExact: number; wider: string[] };
+      grant: {
+        exact: { capability: string; pattern: string }[];
+        moreExact: number;
+        wider: string[];
+        why?: string;
+        rule?: string;
+      };
     }[];
   };
   return approvals[0];

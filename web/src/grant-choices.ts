@@ -6,6 +6,9 @@ export const GrantChoices = z.object({
   exact: z.array(z.object({ capability: z.string(), pattern: z.string() })),
   moreExact: z.number().int().nonnegative().default(0),
   wider: z.array(z.string()),
+  /** Why no "always" is offered (one line), and the rule that would allow the call where one can. */
+  why: z.string().optional(),
+  rule: z.string().optional(),
 });
 export type GrantChoices = z.infer<typeof GrantChoices>;
 

@@ -3,18 +3,34 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline/promises";
 import { type Command, type CommandIo, ExitCode } from "../command.ts";
-import { parseCommandArgs } from "../command-args.ts";
+import { parseCommandArgs, UsageError } from "../command-args.ts";
 import { airlockHome, type Env } from "../config.ts";
+import { diskCheck } from "../guards/disk-view.ts";
 import { airlockInvocation, PACKAGE_ROOT } from "../invocation.ts";
-import { starterPolicy } from "../starter-policy.ts";
+import { findRepoRoot, homeDir } from "../policy-files.ts";
+import { type ProfilePreview, previewProfiles } from "../profiles/preview.ts";
+import {
+  DEFAULT_PROFILE,
+  PROFILE_SUMMARY,
+  PROFILES,
+  type Profile,
+  starterPolicy,
+} from "../starter-policy.ts";
 import { installPiPackage, onUserPath } from "./pi-install.ts";
 
-const HELP = `Usage: airlock init [--yes] [--no-hooks] [--json]
+const HELP = `Usage: airlock init [--profile cautious|balanced|autonomous] [--yes] [--no-hooks] [--json]
 
-Writes a starter policy to $AIRLOCK_HOME/permissions.yaml (default ~/.airlock): reads inside the
-workspace and a short list of look-only commands (git status, ls, …) run at once, secret files
-(.env, keys, ~/.ssh, …) are denied, and everything else asks your phone. An existing file is
-kept as it is.
+Writes a starter policy to $AIRLOCK_HOME/permissions.yaml (default ~/.airlock), for one of three
+profiles (an existing file is kept as it is):
+
+  cautious     ${PROFILE_SUMMARY.cautious}
+  balanced     ${PROFILE_SUMMARY.balanced} (the default)
+  autonomous   ${PROFILE_SUMMARY.autonomous}
+
+Under every profile secret files are denied, and destructive git (branch -D, reset --hard,
+push --force, remote add …), anything high risk and anything not understood asks your phone.
+First it prints what each profile would ask on this repository, judged on a built-in list of
+about 200 everyday agent calls; in a terminal it then asks which profile to write.
 
 Then it looks for Claude Code, Codex, Pi, Gemini CLI, OpenCode and GitHub Copilot CLI on your
 PATH (never in a node_modules/.bin that npm or npx put there) and offers to install Airlock's hook
@@ -23,9 +39,11 @@ without asking; without a terminal it
 prints the command for each).
 
 Options:
+  --profile P  the profile to write, without asking (default balanced)
   --yes        install the hooks of every agent found without asking
   --no-hooks   only write the policy
-  --json       print {policy: {path, written}, agents: [{agent, found, installed, detail}]}
+  --json       print {policy: {path, written, profile}, preview: [{profile, total, asks, readOnly,
+               readOnlyAsks, high, examples}], agents: [{agent, found, installed, detail}]}
 
 Exit codes: 0 done, 1 a hook could not be installed, 2 bad arguments.
 `;
@@ -88,6 +106,29 @@ async function install(agent: AgentReport["agent"], io: CommandIo): Promise<stri
   return installPiPackage(io.env, io.cwd);
 }
 
+/** A preview is an estimate: a smaller walk keeps init quick in a large directory (over it, a search asks). */
+const PREVIEW_WALK_BOUND = 5_000;
+
+/** The preview as init prints it: one line per profile. */
+function previewText(preview: readonly ProfilePreview[], where: string): string {
+  const total = preview[0]?.total ?? 0;
+  const lines = preview.map(
+    (p) =>
+      `  ${p.profile.padEnd(11)} asks ${String(p.asks).padStart(3)} of ${total}` +
+      ` (read-only ${p.readOnlyAsks} of ${p.readOnly}, high risk ${p.high})` +
+      (p.examples.length > 0 ? `  e.g. ${p.examples.slice(0, 3).join(", ")}` : ""),
+  );
+  return `What each profile would ask in ${where}, judged on ${total} everyday agent calls:\n${lines.join("\n")}\n`;
+}
+
+function profileOf(value: string | undefined): Profile | undefined {
+  if (value === undefined) return undefined;
+  const found = PROFILES.find((p) => p === value.trim().toLowerCase());
+  if (found === undefined)
+    throw new UsageError(`--profile takes one of ${PROFILES.join(", ")}, got "${value}"`);
+  return found;
+}
+
 function manualStep(agent: AgentReport["agent"], airlock: string): string {
   return agent === "pi" ? `pi install ${PACKAGE_ROOT}` : `${airlock} hook ${agent} --install`;
 }
@@ -97,6 +138,7 @@ export const initCommand: Command = {
   help: HELP,
   async run(args, io) {
     const { values } = parseCommandArgs(args, {
+      profile: { type: "string" },
       yes: { type: "boolean" },
       "no-hooks": { type: "boolean" },
       json: { type: "boolean" },
@@ -104,16 +146,29 @@ export const initCommand: Command = {
     const airlock = airlockInvocation(io.env, io.cwd);
     const path = join(airlockHome(io.env), "permissions.yaml");
     const existed = existsSync(path);
-    if (!existed) {
-      mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-      writeFileSync(path, starterPolicy(), { mode: 0o600 });
-    }
+    let profile = profileOf(values.profile);
+    const workspace = findRepoRoot(io.cwd);
+    const preview = previewProfiles(
+      workspace,
+      homeDir(io.env),
+      diskCheck({ env: io.env, walkBound: PREVIEW_WALK_BOUND }),
+    );
+    if (!values.json) io.stdout(previewText(preview, workspace));
     const agents: AgentReport[] = [];
     const ask =
       io.stdinIsTTY && !values.yes && !values.json
         ? createInterface({ input: process.stdin, output: process.stderr })
         : undefined;
     try {
+      if (!existed && profile === undefined && ask) {
+        const answer = await ask.question(`Profile to write [${PROFILES.join("/")}] (${DEFAULT_PROFILE}): `);
+        profile = PROFILES.find((p) => answer.trim() !== "" && p.startsWith(answer.trim().toLowerCase()));
+      }
+      profile ??= DEFAULT_PROFILE;
+      if (!existed) {
+        mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+        writeFileSync(path, starterPolicy(profile), { mode: 0o600 });
+      }
       for (const [agent, where] of Object.entries(detect(io.env)) as [
         AgentReport["agent"],
         string | undefined,
@@ -161,13 +216,15 @@ export const initCommand: Command = {
       (a) => a.found && !a.installed && (values.yes || !!ask) && !values["no-hooks"],
     );
     if (values.json) {
-      io.stdout(`${JSON.stringify({ policy: { path, written: !existed }, agents })}\n`);
+      io.stdout(
+        `${JSON.stringify({ policy: { path, written: !existed, ...(existed ? {} : { profile }) }, preview, agents })}\n`,
+      );
       return failed ? ExitCode.failure : ExitCode.ok;
     }
     io.stdout(
       existed
         ? `Kept your policy ${path} as it is (move it away and run init again for the starter).\n`
-        : `Wrote ${path}: reads in the workspace and look-only commands run at once,\n` +
+        : `Wrote ${path} (profile ${profile}): ${PROFILE_SUMMARY[profile ?? DEFAULT_PROFILE]};\n` +
             `secret files are denied, everything else asks your phone.\n`,
     );
     for (const a of agents) io.stdout(`${NAMES[a.agent].padEnd(12)} ${a.detail}\n`);

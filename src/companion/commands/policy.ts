@@ -10,9 +10,10 @@ import {
   type DecisionRecord,
   EmergencyControlsSchema,
   type GrantUnit,
+  grantOffer,
   judgeCall,
-  offeredPatterns,
   type PolicySource,
+  type Risk,
   storedUnit,
 } from "../../policy/index.ts";
 import { type Command, type CommandIo, ExitCode } from "../command.ts";
@@ -48,12 +49,16 @@ function renderRecord(r: DecisionRecord, facts: readonly CallFact[] = []): strin
 }
 
 /** What an "allow always" on this call would save: each unit, and the wider patterns a card would offer. */
-function renderGrant(units: readonly GrantUnit[]): string {
+function renderGrant(units: readonly GrantUnit[], risk: Risk): string {
   const lines = ["grant units (an allow grant must cover every one):"];
   for (const u of units)
-    lines.push(`  - ${u.capability} ${u.display}${u.coverable ? "" : " (never covered by an allow grant)"}`);
-  const wider = offeredPatterns(units.map(storedUnit));
-  if (wider.length > 0) lines.push(`wider patterns offered: ${wider.join(", ")}`);
+    lines.push(
+      `  - ${u.capability} ${u.display}${u.coverable ? "" : ` (never covered by an allow grant: ${u.why ?? "not known exactly"})`}`,
+    );
+  const offer = grantOffer(risk, units.map(storedUnit));
+  if (offer.wider.length > 0) lines.push(`wider patterns offered: ${offer.wider.join(", ")}`);
+  if (offer.why !== null) lines.push(`no "always": ${offer.why}`);
+  if (offer.rule !== null) lines.push(`rule to add: ${offer.rule}`);
   return `${lines.join("\n")}\n`;
 }
 
@@ -140,7 +145,7 @@ Exit codes: 0 allow or ask, 1 deny or hidden, 2 bad arguments, 3 policy could no
     io.stdout(
       values.json
         ? `${JSON.stringify(facts.length > 0 ? { ...record, why: factLine(facts[0] as CallFact) } : record, null, 2)}\n`
-        : `${renderRecord(record, facts)}${record.action === "ask" ? renderGrant(units) : ""}`,
+        : `${renderRecord(record, facts)}${record.action === "ask" ? renderGrant(units, record.risk) : ""}`,
     );
     return record.action === "deny" || record.action === "hidden" ? ExitCode.failure : ExitCode.ok;
   },

@@ -56,6 +56,8 @@ const StoredUnits = z.array(
     display: z.string(),
     coverable: z.boolean(),
     wider: z.array(z.string()),
+    why: z.string().optional(),
+    rule: z.string().optional(),
   }),
 );
 const DecisionGrants = z.object({ scope: z.enum(["session", "always"]), rules: z.array(GrantRuleView) });

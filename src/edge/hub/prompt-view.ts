@@ -1,5 +1,5 @@
 // Renders stored prompts and calls as the capability-prompt spec's events, with the grant choices a card offers.
-import { MAX_SHOWN_GRANT_PATTERNS, offeredPatterns, type StoredUnit } from "../../policy/index.ts";
+import { grantOffer, MAX_SHOWN_GRANT_PATTERNS, type StoredUnit } from "../../policy/index.ts";
 import { Capability, PromptDecision, Risk, type ScopeView } from "../../protocol/capability.ts";
 import type { PromptGrantChoices } from "../../protocol/grants.ts";
 import type { CapabilityPrompt, ResolvedPrompt } from "../../protocol/prompts.ts";
@@ -28,22 +28,31 @@ export function unitsOfCalls(calls: CallRow[]): StoredUnit[] {
   return [...seen.values()];
 }
 
-export function grantChoices(calls: CallRow[]): PromptGrantChoices {
+/** What the card offers for these calls at this risk (src/policy/grant-offer.ts). */
+export function offerOf(prompt: Pick<PromptRow, "risk">, calls: CallRow[]) {
+  return grantOffer(Risk.parse(prompt.risk), unitsOfCalls(calls));
+}
+
+export function grantChoices(calls: CallRow[], prompt: Pick<PromptRow, "risk">): PromptGrantChoices {
   const units = unitsOfCalls(calls);
+  const offer = offerOf(prompt, calls);
   return {
     exact: units
       .slice(0, MAX_SHOWN_GRANT_PATTERNS)
       .map((u) => ({ capability: u.capability, pattern: u.display })),
     moreExact: Math.max(0, units.length - MAX_SHOWN_GRANT_PATTERNS),
-    wider: offeredPatterns(units),
+    wider: offer.wider,
+    ...(offer.why !== null ? { why: offer.why } : {}),
+    ...(offer.rule !== null ? { rule: offer.rule } : {}),
   };
 }
 
-/** "Always"/"session" allows are offered only when a grant could ever cover these calls again. */
-function optionsFor(calls: CallRow[]): PromptDecision[] {
-  const units = unitsOfCalls(calls);
-  const grantable = units.length > 0 && units.every((u) => u.coverable);
-  return PromptDecision.options.filter((d) => grantable || (d !== "allow_session" && d !== "allow_always"));
+/** "Session" is offered when a grant could cover these calls again; "always" also needs the risk below high. */
+function optionsFor(prompt: PromptRow, calls: CallRow[]): PromptDecision[] {
+  const offer = offerOf(prompt, calls);
+  return PromptDecision.options.filter(
+    (d) => (d !== "allow_session" || offer.session) && (d !== "allow_always" || offer.always),
+  );
 }
 
 /**
@@ -88,14 +97,14 @@ export function promptView(prompt: PromptRow, calls: CallRow[]): CapabilityPromp
     justification: prompt.justification,
     scopes: scopes.slice(0, SHOWN_SCOPES),
     moreScopes: Math.max(0, scopes.length - SHOWN_SCOPES),
-    options: optionsFor(calls),
+    options: optionsFor(prompt, calls),
     timeoutMs: prompt.timeout_ms,
     createdAt: new Date(prompt.created_at).toISOString(),
     expiresAt: new Date(prompt.expires_at).toISOString(),
     requiresConfirmation: prompt.risk === "high",
     calls: callViews(calls.slice(0, MAX_PROMPT_CALLS)),
     moreCalls: Math.max(0, calls.length - MAX_PROMPT_CALLS),
-    grant: grantChoices(calls),
+    grant: grantChoices(calls, prompt),
   };
 }
 

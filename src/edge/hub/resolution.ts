@@ -18,7 +18,7 @@ import { confirmationRefused, resolutionAudit } from "./decision-audit.ts";
 import { grantCreatedAudit } from "./grant-audit.ts";
 import type { Decider, HubContext } from "./hub-context.ts";
 import { type PromptRow, parseAgent } from "./prompt-store.ts";
-import { scopesFingerprint, unitsOfCalls } from "./prompt-view.ts";
+import { offerOf, scopesFingerprint, unitsOfCalls } from "./prompt-view.ts";
 import { proposalOfPrompt } from "./proposal-prompts.ts";
 import { failure, type HubResult } from "./result.ts";
 import { DUE_SLACK_MS } from "./schedule.ts";
@@ -99,6 +99,14 @@ export class Resolver {
       return failure(400, "bad_request", "A proposal has no session: approve it once or always.");
     const calls = ctx.calls.pendingOfPrompt(promptId);
     const { pattern } = options;
+    // High risk never offers "always" or a wider pattern (src/policy/grant-offer.ts); proposals have their own.
+    const agentCall = !proposalOfPrompt(ctx.ports.sql, promptId);
+    if (agentCall && decision === "allow_always" && !offerOf(prompt, calls).always && prompt.risk === "high")
+      return failure(
+        400,
+        "validation_failed",
+        'This prompt does not offer "always": high-risk calls are approved each time.',
+      );
     if (pattern !== undefined) {
       if (decision === "allow_once" || decision === "deny_once")
         return failure(
@@ -106,10 +114,9 @@ export class Resolver {
           "validation_failed",
           "A grant pattern goes with a session or always answer only.",
         );
-      if (!offeredPatterns(unitsOfCalls(calls)).includes(pattern))
-        return failure(400, "validation_failed", "That pattern is not one this prompt offers.", {
-          offered: offeredPatterns(unitsOfCalls(calls)),
-        });
+      const offered = agentCall ? offerOf(prompt, calls).wider : offeredPatterns(unitsOfCalls(calls));
+      if (!offered.includes(pattern))
+        return failure(400, "validation_failed", "That pattern is not one this prompt offers.", { offered });
     }
     const fingerprint = scopesFingerprint(calls);
     if (decision.startsWith("allow") && prompt.risk === "high") {

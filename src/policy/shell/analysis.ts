@@ -5,7 +5,7 @@
 // differently, and words bash evaluates again as code, are never judged as harmless.
 import { Lru } from "../lru.ts";
 import { copyShell, execUnit, prefixConcerns, type Run, type Shell, simpleCommand } from "./command.ts";
-import { START } from "./cwd.ts";
+import { START, unionCwd } from "./cwd.ts";
 import { dangerousVariable } from "./env-vars.ts";
 import {
   type Assignment,
@@ -13,6 +13,7 @@ import {
   parseBash,
   type Redirect,
   redirOps,
+  type ScopeKind,
   type StmtEvent,
   type Word,
 } from "./parser.ts";
@@ -180,7 +181,7 @@ function scopeEnds(events: ParsedScript["events"]): Map<number, number> {
 }
 
 interface Saved {
-  kind: "subshell" | "loop" | "function";
+  kind: ScopeKind;
   shell: Shell;
   moves: boolean;
 }
@@ -306,6 +307,9 @@ function analyzeScript(src: string, shell: Shell, depth: number, out: Collector)
   const anywhere = movesDir(0, events.length);
   const saved: Saved[] = [];
   events.forEach((event, i) => {
+    // Only the event right after a `cd` statement may use where that `cd` leads when it succeeds.
+    const cdSucceeded = shell.cdSucceeded;
+    shell.cdSucceeded = undefined;
     switch (event.kind) {
       case "assign":
         return;
@@ -313,6 +317,8 @@ function analyzeScript(src: string, shell: Shell, depth: number, out: Collector)
         const end = ends?.get(i) ?? events.length;
         const inside = movesDir(i, end);
         saved.push({ kind: event.scope, shell: copyShell(shell), moves: inside });
+        // `cd sub && x`: x runs only if the cd succeeded, so only in `sub`.
+        if (event.scope === "andThen" && cdSucceeded !== undefined) shell.cwd = cdSucceeded;
         // A loop repeats its moves; a function body runs later, from wherever the script is then.
         if (event.scope === "loop" && inside) shell.cwd = null;
         if (event.scope === "function") shell.cwd = anywhere ? null : START;
@@ -326,6 +332,11 @@ function analyzeScript(src: string, shell: Shell, depth: number, out: Collector)
           shell.stack = s.shell.stack;
         }
         if (s.kind === "function" && s.moves) shell.cwd = null;
+        // After `a && b` the shell is where `a` left it (b did not run) or where `b` left it.
+        if (s.kind === "andThen") {
+          shell.cwd = unionCwd(s.shell.cwd, shell.cwd);
+          if (s.shell.stack.length !== shell.stack.length) shell.cwd = null;
+        }
         return;
       }
       case "stmt":

@@ -30,6 +30,11 @@ export interface Shell {
   cwd: CwdSet;
   /** pushd's directory stack. */
   stack: CwdSet[];
+  /**
+   * Set by a `cd` statement for the event right after it: where the shell is if that `cd` succeeded
+   * (`cd sub && npm test` runs `npm test` in `sub` only). Cleared by every other event.
+   */
+  cdSucceeded?: CwdSet;
 }
 
 export interface Run {
@@ -246,8 +251,10 @@ function moveDir(name: string, argv: readonly Arg[], shell: Shell): void {
   if (argv[k]?.value === "--") k++;
   const operands = argv.slice(k);
   const first = operands[0];
-  if (name === "cd") shell.cwd = changeDir(shell.cwd, first ?? null, physical);
-  else if (name === "pushd") {
+  if (name === "cd") {
+    shell.cdSucceeded = operands.length <= 1 ? moveTo(shell.cwd, first ?? null, physical) : null;
+    shell.cwd = changeDir(shell.cwd, first ?? null, physical);
+  } else if (name === "pushd") {
     if (first === undefined || /^[+-]\d+$/.test(first.value ?? "") || first.value === "-n") shell.cwd = null;
     else {
       shell.stack.push(shell.cwd);

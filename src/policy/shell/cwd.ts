@@ -59,10 +59,13 @@ export function changeDir(cwd: CwdSet, word: WordValue | null, physical = false)
   );
 }
 
-/** The directory a program moves to before it does anything (`git -C`, `env -C`): no fallback. */
-export function moveTo(cwd: CwdSet, word: WordValue): CwdSet {
+/**
+ * The directory a program moves to before it does anything (`git -C`, `env -C`), or where a `cd` that
+ * succeeded leads (`word` null: a bare `cd`): no fallback.
+ */
+export function moveTo(cwd: CwdSet, word: WordValue | null, physical = false): CwdSet {
   if (cwd === null) return null;
-  const targets = cwd.map((base) => target(base, word, false));
+  const targets = cwd.map((base) => target(base, word, physical));
   if (targets.includes(null)) return null;
   return [...new Set(targets as string[])];
 }
@@ -70,4 +73,11 @@ export function moveTo(cwd: CwdSet, word: WordValue): CwdSet {
 /** The one directory a command runs in, or null when there are several or none is known. */
 export function single(cwd: CwdSet): ShellCwd {
   return cwd !== null && cwd.length === 1 ? (cwd[0] as string) : null;
+}
+
+/** Either of two possibilities (after `a && b`: b ran or it did not). */
+export function unionCwd(a: CwdSet, b: CwdSet): CwdSet {
+  if (a === null || b === null) return null;
+  const set = new Set([...a, ...b]);
+  return set.size > MAX_POSSIBLE ? null : [...set];
 }

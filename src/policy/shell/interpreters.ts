@@ -24,7 +24,8 @@ export interface InterpreterSpec {
 
 const PYTHON: InterpreterSpec = {
   values: ["-W", "-X", "-Q"],
-  code: ["-c", "-m"],
+  // `--version` and `--help` print and exit: no session (python3 --version is an everyday call).
+  code: ["-c", "-m", "-V", "--version", "-h", "--help"],
   inline: ["-c"],
   interactive: ["-i"],
 };

@@ -68,6 +68,9 @@ const ctxArb = fc.record({
   sensitive: fc.boolean(),
   recursive: fc.boolean(),
   glob: fc.boolean(),
+  walked: fc.boolean(),
+  destructive: fc.boolean(),
+  effect: fc.oneof(fc.constantFrom("read", "write", "run", ""), text),
 });
 
 describe("condition fast path", () => {

@@ -262,7 +262,6 @@ describe("a grant's identity is what bash runs: prefixes, directory, program pat
       "python3 -c 'print(1)'",
       "python3 -i",
       "bash",
-      "grep -r x .",
       "cat .e*",
       "rm $TARGET",
     ]) {
@@ -281,6 +280,37 @@ describe("a grant's identity is what bash runs: prefixes, directory, program pat
     expect(read(`${CWD}/.env`).every((u) => u.coverable)).toBe(false);
     expect(read("~/.ssh/id_rsa").every((u) => u.coverable)).toBe(false);
     expect(read(`${CWD}/src/a.ts`).every((u) => u.coverable)).toBe(true);
+  });
+
+  it("every ask the engine describes exactly is grantable exactly; the rest say why (issue 21)", () => {
+    // A recursive read covers that tree; where the disk is looked at, a reachable secret makes it uncoverable.
+    for (const command of ["grep -rn foo src", "mv src/a.ts src/b.ts", "cd sub && npm test", "echo $PATH"]) {
+      const units = subject(command).units;
+      expect(
+        units.every((u) => u.coverable),
+        `${command}: ${units.map((u) => u.why).join("; ")}`,
+      ).toBe(true);
+      expect(
+        covered(
+          units.map((u, i) =>
+            rule({ id: `e${i}`, match: "exact", capability: u.capability, scopeHash: u.hash }),
+          ),
+          command,
+        ),
+      ).toBe(true);
+    }
+    // The grant names the directory: the same command elsewhere is another unit.
+    expect(subject("cd sub && npm test").units[1]?.hash).not.toBe(
+      subject("cd other && npm test").units[1]?.hash,
+    );
+    expect(subject("cd sub && npm test").units[1]?.hash).not.toBe(subject("npm test").units[0]?.hash);
+    // What cannot be granted says why, in one line.
+    const why = (command: string) => subject(command).units.find((u) => !u.coverable)?.why ?? "";
+    expect(why("terraform apply")).toMatch(/`terraform` is not understood/);
+    expect(why("cat .env")).toMatch(/secret/);
+    expect(why("git branch -D main")).toMatch(/not understood/);
+    expect(why("cd src; ls")).toMatch(/directory it runs in is not known/);
+    expect(why("echo $(cat .env)")).not.toBe("");
   });
 
   it("rm * covers a workspace rm and its file, never another directory's or a secret", () => {

@@ -73,7 +73,12 @@ describe("validatePlan", () => {
 
   it("rejects a high-risk step that does not require confirmation", () => {
     const r = validatePlan([
-      step({ tool: "bash", input: { command: "make" }, risk_level: "high", requires_confirmation: false }),
+      step({
+        tool: "bash",
+        input: { command: "rm -rf build" },
+        risk_level: "high",
+        requires_confirmation: false,
+      }),
     ]);
     expect(r.problems).toContainEqual(
       expect.objectContaining({

@@ -1,7 +1,15 @@
 // Seed 004's policy modes: what an ask nothing else settled becomes, and who may set the mode.
 import { describe, expect, it } from "vitest";
-import { type DecisionRecord, NO_EMERGENCY, type PolicyMode, verdictOf } from "../../../src/policy/index.ts";
-import { compile, project, user } from "./helpers.ts";
+import {
+  type DecisionRecord,
+  decide,
+  type GrantUnit,
+  grantUnitsOf,
+  NO_EMERGENCY,
+  type PolicyMode,
+  verdictOf,
+} from "../../../src/policy/index.ts";
+import { CWD, compile, project, user } from "./helpers.ts";
 
 const ask = (risk: DecisionRecord["risk"]): DecisionRecord => ({
   action: "ask",
@@ -16,8 +24,13 @@ const ask = (risk: DecisionRecord["risk"]): DecisionRecord => ({
   tool: "write",
 });
 
-const verdict = (record: DecisionRecord, mode: PolicyMode, emergency = NO_EMERGENCY) =>
-  verdictOf({ record, emergency, agent: { id: "pi" }, units: [], grants: [], sessionGrants: [], mode });
+const EDIT = grantUnitsOf({ tool: "write", input: { path: "src/a.ts" }, cwd: CWD });
+const verdict = (
+  record: DecisionRecord,
+  mode: PolicyMode,
+  emergency = NO_EMERGENCY,
+  units: GrantUnit[] = EDIT,
+) => verdictOf({ record, emergency, agent: { id: "pi" }, units, grants: [], sessionGrants: [], mode });
 
 describe("policy mode", () => {
   it.each<[PolicyMode, DecisionRecord["risk"], string, string | null]>([
@@ -32,6 +45,16 @@ describe("policy mode", () => {
     const v = verdict(ask(risk), mode);
     expect(v.action).toBe(action);
     expect(v.record.rule).toBe(rule);
+  });
+
+  it("permissive never runs what a grant could not cover: a call not understood is medium, and still asks", () => {
+    const policy = compile(user("default_action: ask\nmode: permissive\n"));
+    const call = { tool: "bash", input: { command: "mytool --flag" }, cwd: CWD };
+    const record = decide(policy, call, { hasUI: true });
+    expect(record.risk).toBe("medium");
+    const v = verdict(record, "permissive", NO_EMERGENCY, grantUnitsOf(call));
+    expect(v.action).toBe("ask");
+    expect(verdict(ask("low"), "permissive", NO_EMERGENCY, []).action).toBe("ask");
   });
 
   it("emergency controls and denies still win over permissive", () => {

@@ -37,6 +37,9 @@ const ctx = (over: Partial<CelContext>): CelContext => ({
   sensitive: false,
   recursive: false,
   glob: false,
+  walked: false,
+  destructive: false,
+  effect: "",
   ...over,
 });
 

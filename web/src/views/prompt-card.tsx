@@ -182,6 +182,12 @@ export function PromptCard(props: Props) {
               onPattern={setPattern}
             />
           ) : null}
+          {choices?.why ? (
+            <p class="muted small grant-why" data-grant-why="">
+              {choices.why}
+              {choices.rule ? <code class="grant-rule">{choices.rule}</code> : null}
+            </p>
+          ) : null}
           {denyNote !== null ? (
             <label class="deny-note">
               <span class="small">Message for the agent (sent with a deny)</span>

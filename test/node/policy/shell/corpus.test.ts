@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { cleanBashRuns, runInBash } from "./bash-proof.ts";
-import { DENYLIST, judge, READ_ONLY } from "./policies.ts";
+import { DENYLIST, judge, READ_ONLY, STRICT_PROFILES } from "./policies.ts";
 
 afterAll(cleanBashRuns);
 
@@ -52,6 +52,12 @@ describe("the adversarial corpus", () => {
           } else {
             expect(r.action, r.reasons.join("\n")).not.toBe("allow");
             expect(judge(READ_ONLY, e.command, false).action).toBe("deny");
+            // The starter profiles (airlock init) allow no dangerous case either, with or without a person.
+            for (const [name, profile] of STRICT_PROFILES) {
+              const p = judge(profile, e.command);
+              expect(p.action, `${name}: ${p.reasons.join("\n")}`).not.toBe("allow");
+              expect(judge(profile, e.command, false).action, name).toBe("deny");
+            }
             if (/\btouch PWNED\b/.test(e.command))
               expect(judge(DENYLIST, e.command).action).not.toBe("allow");
           }

@@ -5,7 +5,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ALLOWED_RUNNING, compose, DANGER, noisy, RUNNING, safe } from "./generators.ts";
-import { DENYLIST, judge, READ_ONLY } from "./policies.ts";
+import { DENYLIST, judge, READ_ONLY, STRICT_PROFILES } from "./policies.ts";
 
 const RUNS = 25_000;
 // Each property takes a few seconds on a quiet machine; the two shared cores are rarely quiet.
@@ -13,12 +13,14 @@ const TIMEOUT = 180_000;
 
 describe("generated compound commands", () => {
   it(
-    "a dangerous command anywhere it runs is never allowed by the read-only allowlist",
+    "a dangerous command anywhere it runs is never allowed by the read-only allowlist, nor by the cautious and balanced profiles",
     () => {
       fc.assert(
         fc.property(compose(RUNNING, safe, noisy(fc.constantFrom(...DANGER))), (command) => {
           const r = judge(READ_ONLY, command);
           expect(r.action, command).not.toBe("allow");
+          for (const [name, profile] of STRICT_PROFILES)
+            expect(judge(profile, command).action, `${name}: ${command}`).not.toBe("allow");
         }),
         { numRuns: RUNS },
       );
@@ -74,6 +76,8 @@ describe("generated compound commands", () => {
       fc.assert(
         fc.property(inert, any, fc.constantFrom(...DANGER), (text, junk, bad) => {
           expect(judge(READ_ONLY, `${text}\n${bad}`).action).not.toBe("allow");
+          for (const [name, profile] of STRICT_PROFILES)
+            expect(judge(profile, `${text}\n${bad}`).action, name).not.toBe("allow");
           expect(["allow", "ask", "deny", "hidden"]).toContain(judge(READ_ONLY, junk).action);
         }),
         { numRuns: RUNS },

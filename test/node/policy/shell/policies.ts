@@ -1,6 +1,8 @@
 // The policies the shell tests judge with: a strict read-only allowlist of the kind the issue's
 // attacks were tried against (it names the programs an attacker would hide behind), and a
 // denylist that allows everything but a few programs.
+
+import { starterPolicy } from "../../../../src/companion/starter-policy.ts";
 import type { CompiledPolicy, DecisionRecord } from "../../../../src/policy/index.ts";
 import { decide } from "../../../../src/policy/index.ts";
 import { CWD, compile, user } from "../helpers.ts";
@@ -50,3 +52,11 @@ rules:
 export function judge(policy: CompiledPolicy, command: string, hasUI = true): DecisionRecord {
   return decide(policy, { tool: "bash", input: { command }, cwd: CWD, home: HOME }, { hasUI });
 }
+
+/** The starter profiles `airlock init` writes that must never allow what the read-only allowlist refuses. */
+export const CAUTIOUS = compile(user(starterPolicy("cautious")));
+export const BALANCED = compile(user(starterPolicy("balanced")));
+export const STRICT_PROFILES = [
+  ["cautious", CAUTIOUS],
+  ["balanced", BALANCED],
+] as const;

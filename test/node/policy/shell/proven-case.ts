@@ -4,7 +4,7 @@ import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import type { CompiledPolicy } from "../../../../src/policy/index.ts";
 import { type BashRun, type BashSetup, runInBash } from "./bash-proof.ts";
-import { judge, READ_ONLY } from "./policies.ts";
+import { judge, READ_ONLY, STRICT_PROFILES } from "./policies.ts";
 
 export interface ProvenCase {
   name: string;
@@ -43,6 +43,12 @@ export function provenCases(title: string, cases: readonly ProvenCase[]): void {
         const withUI = judge(policy, c.command);
         expect(withUI.action, withUI.reasons.join("\n")).not.toBe("allow");
         expect(judge(policy, c.command, false).action).toBe("deny");
+        // A case written against the read-only allowlist holds for the starter profiles too.
+        if (c.policy === undefined)
+          for (const [name, profile] of STRICT_PROFILES) {
+            const p = judge(profile, c.command);
+            expect(p.action, `${name}: ${p.reasons.join("\n")}`).not.toBe("allow");
+          }
         if (c.proof === undefined || (c.needs !== undefined && !has(c.needs))) return;
         const run = runInBash(c.tty ? ttyWrapped(c.command) : c.command, c.setup);
         const proven = typeof c.proof === "string" ? run.exists(c.proof) : c.proof(run);
