@@ -5,7 +5,7 @@
 // differently, and words bash evaluates again as code, are never judged as harmless.
 import { Lru } from "../lru.ts";
 import { copyShell, execUnit, prefixConcerns, type Run, type Shell, simpleCommand } from "./command.ts";
-import { START } from "./cwd.ts";
+import { START, unionCwd } from "./cwd.ts";
 import { dangerousVariable } from "./env-vars.ts";
 import {
   type Assignment,
@@ -180,7 +180,7 @@ function scopeEnds(events: ParsedScript["events"]): Map<number, number> {
 }
 
 interface Saved {
-  kind: "subshell" | "loop" | "function";
+  kind: "subshell" | "loop" | "function" | "succeeded";
   shell: Shell;
   moves: boolean;
 }
@@ -316,6 +316,9 @@ function analyzeScript(src: string, shell: Shell, depth: number, out: Collector)
         // A loop repeats its moves; a function body runs later, from wherever the script is then.
         if (event.scope === "loop" && inside) shell.cwd = null;
         if (event.scope === "function") shell.cwd = anywhere ? null : START;
+        // `cd sub && b`: b runs only if the cd worked, so in sub alone.
+        if (event.scope === "succeeded" && shell.succeeded !== undefined) shell.cwd = shell.succeeded;
+        shell.succeeded = undefined;
         return;
       }
       case "leave": {
@@ -326,9 +329,13 @@ function analyzeScript(src: string, shell: Shell, depth: number, out: Collector)
           shell.stack = s.shell.stack;
         }
         if (s.kind === "function" && s.moves) shell.cwd = null;
+        // After `a && b`: wherever a left the shell (b did not run) or wherever b did.
+        if (s.kind === "succeeded") shell.cwd = unionCwd(s.shell.cwd, shell.cwd);
+        shell.succeeded = undefined;
         return;
       }
       case "stmt":
+        shell.succeeded = undefined;
         statement(src, event, shell, run, out);
         return;
     }

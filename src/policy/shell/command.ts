@@ -10,7 +10,7 @@ import {
   NAME_TESTS,
   PLAIN_NAME,
 } from "./builtins.ts";
-import { type CwdSet, changeDir, moveTo, single } from "./cwd.ts";
+import { type CwdSet, changeDir, movedTo, moveTo, single } from "./cwd.ts";
 import { dangerousVariable } from "./env-vars.ts";
 import { FILE_PROGRAMS } from "./file-programs.ts";
 import { grammarFor } from "./grammar/index.ts";
@@ -30,6 +30,8 @@ export interface Shell {
   cwd: CwdSet;
   /** pushd's directory stack. */
   stack: CwdSet[];
+  /** Where the last statement (a `cd`/`pushd` to a known place) left the shell if it succeeded. */
+  succeeded?: CwdSet | undefined;
 }
 
 export interface Run {
@@ -246,11 +248,14 @@ function moveDir(name: string, argv: readonly Arg[], shell: Shell): void {
   if (argv[k]?.value === "--") k++;
   const operands = argv.slice(k);
   const first = operands[0];
-  if (name === "cd") shell.cwd = changeDir(shell.cwd, first ?? null, physical);
-  else if (name === "pushd") {
+  if (name === "cd") {
+    if (first !== undefined && operands.length === 1) shell.succeeded = movedTo(shell.cwd, first, physical);
+    shell.cwd = changeDir(shell.cwd, first ?? null, physical);
+  } else if (name === "pushd") {
     if (first === undefined || /^[+-]\d+$/.test(first.value ?? "") || first.value === "-n") shell.cwd = null;
     else {
       shell.stack.push(shell.cwd);
+      if (operands.length === 1) shell.succeeded = movedTo(shell.cwd, first, physical);
       shell.cwd = changeDir(shell.cwd, first, physical);
     }
   } else if (name === "popd") {

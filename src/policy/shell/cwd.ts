@@ -59,6 +59,20 @@ export function changeDir(cwd: CwdSet, word: WordValue | null, physical = false)
   );
 }
 
+/** Where a `cd WORD` that succeeded is (no fallback); undefined when not known. */
+export function movedTo(cwd: CwdSet, word: WordValue, physical: boolean): CwdSet | undefined {
+  if (cwd === null) return undefined;
+  const targets = cwd.map((base) => target(base, word, physical));
+  if (targets.includes(null)) return undefined;
+  return [...new Set(targets as string[])];
+}
+
+/** Either of two possible places (null when either is unknown or there are too many). */
+export function unionCwd(a: CwdSet, b: CwdSet): CwdSet {
+  if (a === null || b === null) return null;
+  return union(a, b);
+}
+
 /** The directory a program moves to before it does anything (`git -C`, `env -C`): no fallback. */
 export function moveTo(cwd: CwdSet, word: WordValue): CwdSet {
   if (cwd === null) return null;

@@ -22,6 +22,8 @@ interface RawSlice {
 /** Operator codes of the parser build in use, probed from the parser itself (parser.ts). */
 export interface OpCodes {
   pipe: ReadonlySet<number>;
+  /** `a && b`: b runs only when a succeeded (so after `cd sub &&` the shell is in sub). */
+  and: number;
   /** `[[ -v x ]]`, `[[ -R x ]]`: the operand names a variable (its subscript is arithmetic). */
   nameTests: ReadonlySet<number>;
   /** `[[ a -eq b ]]` and friends: both operands are evaluated as arithmetic. */
@@ -105,8 +107,10 @@ const ENTER: Readonly<Record<ScopeKind, ScriptEvent>> = Object.freeze({
   subshell: Object.freeze({ kind: "enter", scope: "subshell" }),
   loop: Object.freeze({ kind: "enter", scope: "loop" }),
   function: Object.freeze({ kind: "enter", scope: "function" }),
+  succeeded: Object.freeze({ kind: "enter", scope: "succeeded" }),
 });
-export type ScopeKind = "subshell" | "loop" | "function";
+/** `succeeded`: the right side of `&&`, which runs only if the left side succeeded. */
+export type ScopeKind = "subshell" | "loop" | "function" | "succeeded";
 export type ScriptEvent =
   | StmtEvent
   | { kind: "assign"; start: number; end: number }
@@ -566,6 +570,9 @@ class Walker {
           // Every part of a pipeline runs in its own subshell.
           this.scoped("subshell", () => this.optional(node, "X"));
           this.scoped("subshell", () => this.optional(node, "Y"));
+        } else if (node.Op === this.#ops.and) {
+          this.optional(node, "X");
+          this.scoped("succeeded", () => this.optional(node, "Y"));
         } else {
           this.optional(node, "X");
           this.optional(node, "Y");
