@@ -1,5 +1,7 @@
 // The edge's policy step: the account policy judges the call (through the one tool-name table), combined
 // with the companion's own verdict so the edge is never looser than what the companion concluded.
+
+import { withCausalChange } from "../../policy/causal-change.ts";
 import {
   type CompiledPolicy,
   compilePolicy,
@@ -23,10 +25,19 @@ export function compileAccountPolicy(text: string | undefined) {
 const RISK_RANK = { low: 0, medium: 1, high: 2 } as const;
 
 export function judgeAtEdge(policy: CompiledPolicy, request: DecisionRequest): JudgedCall {
-  const judged = judgeCall(
-    policy,
-    { tool: request.tool, input: request.input, cwd: request.cwd ?? "/", agent: request.agent.id },
-    { hasUI: true },
+  const judged = withCausalChange(
+    judgeCall(
+      policy,
+      {
+        tool: request.tool,
+        input: request.input,
+        cwd: request.cwd ?? "/",
+        agent: request.agent.id,
+        causal: request.causal ?? [],
+      },
+      { hasUI: true },
+    ),
+    request.causal ?? [],
   );
   const local = request.local;
   if (!local) return judged;
