@@ -137,19 +137,16 @@ export class CausalHistory {
     atomicWrite(this.#indexPath(p.dir, p.key), JSON.stringify({ pins }));
   }
 
-  /**
-   * What changed since the first earlier content `covered` accepts (a saved grant was pinned to it), or
-   * undefined when no earlier content of this runner is covered.
-   */
-  changeSince(p: PinnedRunner, covered: (oldPin: string) => boolean): string | undefined {
+  /** The earlier contents of this runner (newest first, at most four), each with what changed since. */
+  earlier(p: PinnedRunner): { pin: string; changed: string }[] {
+    const out: { pin: string; changed: string }[] = [];
     for (const old of this.pins(p.dir, p.key)) {
-      if (old === p.pin || !covered(old)) continue;
+      if (old === p.pin) continue;
       const before = this.excerpts(old);
-      return before === null
-        ? "(the earlier content is not kept on this machine)"
-        : causalChange(before, p.excerpts);
+      if (before !== null) out.push({ pin: old, changed: causalChange(before, p.excerpts) });
+      if (out.length === 4) break;
     }
-    return undefined;
+    return out;
   }
 }
 

@@ -3,10 +3,11 @@
 
 import { withAgentAsk } from "../policy/agent-check.ts";
 import { type DiskCheck, factLine } from "../policy/call-facts.ts";
-import { withCausalChange } from "../policy/causal-change.ts";
+import { causalChangeNotes, withCausalChange } from "../policy/causal-change.ts";
 import { type GrantRule, matchGrants } from "../policy/grants.ts";
 import type { CompiledPolicy, DecisionRecord, EmergencyControls, ToolCall } from "../policy/index.ts";
 import { judgeCall } from "../policy/judge-call.ts";
+import type { CausalPin } from "../policy/types.ts";
 import { ungatedPolicy } from "../policy/ungated.ts";
 import { hiddenToolReason, verdictOf } from "../policy/verdict.ts";
 import type { LocalDecisionEvent as AuditEvent } from "../protocol/audit.ts";
@@ -167,27 +168,29 @@ function pinnedOf(call: AgentToolCall, pinning: CausalPinning): PinnedRunner[] {
   }
 }
 
-/** Per pin, what changed since the content a saved allow grant was pinned to (for the card). */
-function causalNotes(
+/** The pins sent with an ask, each with the earlier contents this machine pinned and what changed since. */
+function pinsWithEarlier(pinned: readonly PinnedRunner[], pinning: CausalPinning): CausalPinWire[] {
+  return pinned.map((p) => {
+    const earlier = pinning.history?.earlier(p) ?? [];
+    const pin = { dir: p.dir, key: p.key, pin: p.pin };
+    return earlier.length === 0 ? pin : { ...pin, earlier };
+  });
+}
+
+/** Whether the call with these pins would be covered by a saved allow grant this companion knows. */
+function coveredLocally(
   call: AgentToolCall,
   toolCall: ToolCall,
   policy: CompiledPolicy,
-  pinned: readonly PinnedRunner[],
-  deps: Omit<DecideDeps, "approver">,
-  pinning: CausalPinning,
-): CausalPinWire[] {
-  const grants = deps.grants?.() ?? [];
-  const plain = pinned.map(({ dir, key, pin }) => ({ dir, key, pin }));
-  return pinned.map((p, i) => {
-    const covered = (old: string) => {
-      const causal = plain.map((q, j) => (j === i ? { ...q, pin: old } : q));
-      const units = judgeCall(policy, { ...toolCall, causal }, { hasUI: true }).units;
-      const hit = matchGrants(grants, { agentId: call.agent.id, agentVersion: call.agent.version, units });
-      return hit?.effect === "allow";
-    };
-    const changed = grants.length === 0 ? undefined : pinning.history?.changeSince(p, covered);
-    return changed === undefined ? (plain[i] as CausalPinWire) : { ...(plain[i] as CausalPinWire), changed };
-  });
+  grants: readonly GrantRule[],
+): (causal: CausalPin[]) => boolean {
+  return (causal) => {
+    const units = judgeCall(policy, { ...toolCall, causal }, { hasUI: true }).units;
+    return (
+      matchGrants(grants, { agentId: call.agent.id, agentVersion: call.agent.version, units })?.effect ===
+      "allow"
+    );
+  };
 }
 
 function judgeLocally(
@@ -254,8 +257,13 @@ function judgeLocally(
   if (verdict.action === "ask") {
     // A policy file's `timeout` can shorten the wait, never lengthen it past the hook's own budget.
     const fromPolicy = policy.confirmTimeoutMs ?? Number.POSITIVE_INFINITY;
-    const causal = pinned.length === 0 ? [] : causalNotes(call, toolCall, policy, pinned, deps, pinning);
-    const asked = withCausalChange({ record, units: judged.units, facts: [] }, causal).record;
+    const causal = pinsWithEarlier(pinned, pinning);
+    // The edge, which holds every saved grant, names the change on the card; this side does for an ask it hands
+    // back to the agent (and for the grants it has cached).
+    const grants = deps.grants?.() ?? [];
+    const notes =
+      grants.length === 0 ? [] : causalChangeNotes(causal, coveredLocally(call, toolCall, policy, grants));
+    const asked = withCausalChange({ record, units: judged.units, facts: [] }, notes).record;
     return { ask: asked, timeoutMs: Math.min(deps.promptTimeoutMs, fromPolicy), facts, causal };
   }
   if (verdict.source === "grant" || verdict.source === "session_grant") {

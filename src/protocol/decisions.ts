@@ -50,10 +50,19 @@ export const CausalPinWire = z.strictObject({
   key: z.string().min(1).max(300),
   pin: z.string().regex(/^[0-9a-f]{64}$/),
   /**
-   * What changed since the content a saved grant was pinned to (lines `- was`, `+ now`): the card shows it.
+   * Earlier contents this machine pinned for the same command, newest first, each with what changed since
+   * (lines `- was`, `+ now`): where a saved grant was pinned to one of them, the card shows that change.
    * Repository content, so redacted on the way in.
    */
-  changed: z.string().max(1000).transform(redactText).optional(),
+  earlier: z
+    .array(
+      z.strictObject({
+        pin: z.string().regex(/^[0-9a-f]{64}$/),
+        changed: z.string().max(1000).transform(redactText),
+      }),
+    )
+    .max(4)
+    .optional(),
 });
 export type CausalPinWire = z.infer<typeof CausalPinWire>;
 

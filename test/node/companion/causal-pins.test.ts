@@ -10,7 +10,8 @@ import { type Approver, decideToolCall, diskPinning } from "../../../src/compani
 import { toDecisionRequest } from "../../../src/companion/edge-approver.ts";
 import type { PolicyState } from "../../../src/companion/local-policy.ts";
 import type { AgentToolCall } from "../../../src/companion/tool-call.ts";
-import { compileAccountPolicy, judgeAtEdge } from "../../../src/edge/hub/edge-policy.ts";
+import { causalChangesAtEdge, compileAccountPolicy, judgeAtEdge } from "../../../src/edge/hub/edge-policy.ts";
+import { withCausalChange } from "../../../src/policy/causal-change.ts";
 import { compilePolicy, type GrantRule, rulesForAnswer } from "../../../src/policy/index.ts";
 import { DecisionRequest } from "../../../src/protocol/decisions.ts";
 
@@ -55,16 +56,22 @@ function call(command: string): AgentToolCall {
 }
 
 /** A person who answers "allow always": the grant is built from the request as the edge builds it. */
-function alwaysApprover(grants: GrantRule[]): Approver & { asked: { justification: string }[] } {
+function alwaysApprover(
+  grants: GrantRule[],
+): Approver & { asked: { justification: string; local: string }[] } {
   const account = compileAccountPolicy(undefined);
   if (!account.ok) throw new Error("account policy");
-  const asked: { justification: string }[] = [];
+  const asked: { justification: string; local: string }[] = [];
   return {
     asked,
     async ask(c, record, _timeout, facts) {
       const request = DecisionRequest.parse(toDecisionRequest(c, record, facts));
       const judged = judgeAtEdge(account.policy, request);
-      asked.push({ justification: judged.record.justification });
+      const changes = causalChangesAtEdge(account.policy, request, grants);
+      asked.push({
+        justification: withCausalChange(judged, changes).record.justification,
+        local: record.justification,
+      });
       const rules = rulesForAnswer(judged.units, "allow", "always", c.agent);
       grants.push(...rules.map((r, i) => ({ ...r, id: `g${grants.length + i}` })));
       return { decision: "allow", reason: "person allowed always", source: "user" };
@@ -98,9 +105,11 @@ describe("causal grants in the companion", () => {
     writePkg("vitest run && node leak.js");
     expect((await decideToolCall(call("npm test"), deps)).source).toBe("user");
     expect(approver.asked).toHaveLength(2);
-    expect(approver.asked[1]?.justification).toContain(
-      `what it runs changed since it was allowed always: the \`test\` script in ${repo}\npackage.json:\n- scripts.test: vitest run\n+ scripts.test: vitest run && node leak.js`,
-    );
+    const change = `what it runs changed since it was allowed always: the \`test\` script in ${repo}\npackage.json:\n- scripts.test: vitest run\n+ scripts.test: vitest run && node leak.js`;
+    // The edge names it from its saved grants; the companion too, from the grants it knows.
+    expect(approver.asked[1]?.justification).toContain(change);
+    expect(approver.asked[1]?.local).toContain(change);
+    expect(approver.asked[0]?.justification).not.toContain("changed since");
     // Answered "always" again: the new content is covered from now on.
     expect((await decideToolCall(call("npm test"), deps)).source).toBe("grant");
     // The old content back: the first grant covers it again.
