@@ -2,6 +2,7 @@
 // was bound to, the one decision core judges it (account policy, emergency, grants), and it is answered
 // at once or put in front of a person. An immediate answer and its audit commit in one transaction.
 
+import { askReasonOf } from "../../policy/ask-reason.ts";
 import { withCausalChange } from "../../policy/causal-change.ts";
 import {
   type CompiledPolicy,
@@ -162,6 +163,7 @@ export class CallIntake {
       grants: null,
       shown_text: null,
       shown_chars: null,
+      ask_reason: null,
     };
     if (verdict.action === "ask") {
       // Only a call that goes in front of a person needs its shown text (redacting up to 16 KiB): an
@@ -169,7 +171,9 @@ export class CallIntake {
       Object.assign(call, shownColumns(request));
       // A command whose saved grant was pinned to content that changed: the card says what changed.
       const changes = causalChangesAtEdge(this.policy(), request, ctx.grants.all());
-      const shown = withCausalChange({ record, units: [], facts: [] }, changes).record.justification;
+      const asked = withCausalChange({ record, units: [], facts: [] }, changes).record;
+      call.ask_reason = askReasonOf(asked);
+      const shown = asked.justification;
       const justification = request.sole ? soleMarked(shown) : shown;
       const outcome = this.queue.enqueue(request, call, justification, holder, now);
       ctx.flushSoon();
