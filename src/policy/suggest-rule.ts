@@ -78,7 +78,7 @@ function rule(name: string, condition: string, explain: string[]): SuggestedRule
 export function policyWithRule(policyText: string, suggested: SuggestedRule): string | null {
   const text = policyText.trim() === "" ? "version: 1\ndefault_action: ask\nrules: []\n" : policyText;
   const doc = parseDocument(text);
-  if (doc.errors.length > 0 || doc.contents === null || typeof doc.contents !== "object") return null;
+  if (doc.errors.length > 0 || !isMap(doc.contents)) return null;
   let rules = doc.get("rules");
   if (rules === undefined || rules === null) {
     doc.set("rules", new YAMLSeq());

@@ -3,6 +3,7 @@
 // the account-policy rule that would have allowed it, checked through the real judge before it is offered.
 import { ASK_REASONS, type AskReason } from "../../policy/ask-reason.ts";
 import { CALL_RETENTION_MS } from "../../policy/index.ts";
+import { REDACTED } from "../../policy/redact.ts";
 import { lineDiff, policyWithRule, suggestRule } from "../../policy/suggest-rule.ts";
 import { canonicalToolName } from "../../policy/tool-names.ts";
 import type { PolicyStats, PolicySuggestion } from "../../protocol/policy-insights.ts";
@@ -66,7 +67,7 @@ type Repeated = {
 function subjectOf(row: Repeated): string | null {
   if (row.tool === "bash") {
     const text = row.shown_text;
-    if (text === null || row.shown_chars !== text.length || text.includes("[REDACTED")) return null;
+    if (text === null || row.shown_chars !== text.length || text.includes(REDACTED)) return null;
     return text;
   }
   return row.scope_summary.startsWith("/") ? row.scope_summary : null;
