@@ -253,4 +253,24 @@ describe("exact grants of commands that run project code are pinned", () => {
     const either = grantUnitsOf({ tool: "bash", input: { command: "cd sub; npm test" }, cwd });
     expect(either.find((u) => u.display.endsWith("npm test"))?.coverable).toBe(false);
   });
+
+  it("only a plain `cd DIR &&` moves the right side: `||`, `;`, a dynamic or nested cd stay unknown", () => {
+    const dirOf = (command: string) =>
+      grantUnitsOf({ tool: "bash", input: { command }, cwd }).find((u) => u.display.endsWith("npm test"))
+        ?.display;
+    expect(dirOf("cd sub && npm test")).toBe(`(in ${cwd}/sub) npm test`);
+    expect(dirOf("pushd sub && npm test")).toBe(`(in ${cwd}/sub) npm test`);
+    expect(dirOf("cd /tmp && npm test")).toBe("(in /tmp) npm test");
+    for (const command of [
+      "cd sub || npm test",
+      "cd $D && npm test",
+      "cd a && cd b && npm test",
+      "cd sub && true; npm test",
+    ]) {
+      const unit = grantUnitsOf({ tool: "bash", input: { command }, cwd }).find((u) =>
+        u.display.endsWith("npm test"),
+      );
+      expect(unit?.coverable, command).toBe(false);
+    }
+  });
 });
