@@ -3,12 +3,17 @@
 
 import { withAgentAsk } from "../policy/agent-check.ts";
 import { type DiskCheck, factLine } from "../policy/call-facts.ts";
-import type { GrantRule } from "../policy/grants.ts";
-import type { CompiledPolicy, DecisionRecord, EmergencyControls } from "../policy/index.ts";
+import { causalChangeNotes, withCausalChange } from "../policy/causal-change.ts";
+import { type GrantRule, matchGrants } from "../policy/grants.ts";
+import type { CompiledPolicy, DecisionRecord, EmergencyControls, ToolCall } from "../policy/index.ts";
 import { judgeCall } from "../policy/judge-call.ts";
+import type { CausalPin } from "../policy/types.ts";
 import { ungatedPolicy } from "../policy/ungated.ts";
 import { hiddenToolReason, verdictOf } from "../policy/verdict.ts";
 import type { LocalDecisionEvent as AuditEvent } from "../protocol/audit.ts";
+import type { CausalPinWire } from "../protocol/decisions.ts";
+import { CausalHistory, type PinnedRunner, pinCall } from "./causal-pins.ts";
+import type { Env } from "./config.ts";
 import { diskCheck } from "./guards/disk-view.ts";
 import { formatLoadErrors, type PolicyState } from "./policy-state.ts";
 import { type AgentToolCall, type CompanionDecision, type DecisionRecordView, denied } from "./tool-call.ts";
@@ -42,7 +47,23 @@ export interface DecideDeps {
   askMode?: "approver" | "return";
   /** How paths are resolved at decision time: the real filesystem unless a test supplies its own view. */
   disk?: DiskCheck;
+  /** Causal grants: how commands that run project code are pinned, and the contents pinned before. */
+  causal?: CausalPinning;
 }
+
+export interface CausalPinning {
+  pin(call: AgentToolCall): PinnedRunner[];
+  /** Null: no contents are kept, so a card cannot say what changed. */
+  history: CausalHistory | null;
+}
+
+/** The real pinning, remembering contents under the state directory of `env`. */
+export function diskPinning(env: Env): CausalPinning {
+  return { pin: (call) => pinCall(call), history: new CausalHistory(env) };
+}
+
+/** Pins from the real disk; remembers nothing (the daemon and the hook pass their state directory's history). */
+const readOnlyPinning: CausalPinning = { pin: (call) => pinCall(call), history: null };
 
 const realDisk = diskCheck();
 
@@ -90,7 +111,7 @@ function withRule(decision: CompanionDecision, record: DecisionRecord): Companio
 
 type LocalOutcome =
   | { decision: CompanionDecision }
-  | { ask: DecisionRecord; timeoutMs: number; facts: string[] };
+  | { ask: DecisionRecord; timeoutMs: number; facts: string[]; causal: CausalPinWire[] };
 
 /**
  * Local policy and grants only: the answer when it needs no person, or the record that needs one. Under
@@ -114,14 +135,62 @@ export function decideLocally(
   if (sole === null) {
     // Only the policy's own mode marks a card "sole", never a flag on the incoming call.
     const { sole: _flag, ...plain } = call;
-    return { call: plain, sole, ...judgeLocally(plain, deps, state.policy) };
+    return withPins(plain, sole, judgeLocally(plain, deps, state.policy));
   }
   const { agentAsks: _ignored, ...rest } = call;
   const judged: AgentToolCall = { ...rest, sole: true };
   const out = judgeLocally(judged, deps, state.policy);
   return "decision" in out
     ? { call: judged, sole, decision: { ...out.decision, sole } }
-    : { call: judged, sole, ...out };
+    : withPins(judged, sole, out);
+}
+
+/** An ask carries its pins to the edge, which builds the grant a person's "always" saves from them. */
+function withPins(
+  call: AgentToolCall,
+  sole: string | null,
+  out: LocalOutcome,
+): LocalOutcome & { call: AgentToolCall; sole: string | null } {
+  // Only the companion's own reading pins a call: whatever an adapter handed in is dropped.
+  const { causal: _given, ...plain } = call;
+  if ("decision" in out || out.causal.length === 0) return { call: plain, sole, ...out };
+  return { call: { ...plain, causal: out.causal }, sole, ...out };
+}
+
+/** Pins the call's commands that run project code; a failure pins nothing (no pinned grant then covers them). */
+function pinnedOf(call: AgentToolCall, pinning: CausalPinning): PinnedRunner[] {
+  try {
+    const pinned = pinning.pin(call);
+    for (const p of pinned) pinning.history?.remember(p);
+    return pinned;
+  } catch {
+    return [];
+  }
+}
+
+/** The pins sent with an ask, each with the earlier contents this machine pinned and what changed since. */
+function pinsWithEarlier(pinned: readonly PinnedRunner[], pinning: CausalPinning): CausalPinWire[] {
+  return pinned.map((p) => {
+    const earlier = pinning.history?.earlier(p) ?? [];
+    const pin = { dir: p.dir, key: p.key, pin: p.pin };
+    return earlier.length === 0 ? pin : { ...pin, earlier };
+  });
+}
+
+/** Whether the call with these pins would be covered by a saved allow grant this companion knows. */
+function coveredLocally(
+  call: AgentToolCall,
+  toolCall: ToolCall,
+  policy: CompiledPolicy,
+  grants: readonly GrantRule[],
+): (causal: CausalPin[]) => boolean {
+  return (causal) => {
+    const units = judgeCall(policy, { ...toolCall, causal }, { hasUI: true }).units;
+    return (
+      matchGrants(grants, { agentId: call.agent.id, agentVersion: call.agent.version, units })?.effect ===
+      "allow"
+    );
+  };
 }
 
 function judgeLocally(
@@ -138,12 +207,16 @@ function judgeLocally(
   const disk = deps.disk ?? realDisk;
   // Every local decision's audit says the mode it was decided in (seed 004's policy_mode).
   const audit = (e: AuditEvent) => deps.audit?.({ ...e, policy_mode: policy.mode });
-  const judged = judgeCall(
-    policy,
-    { tool: call.tool, input: call.input, cwd: call.cwd, agent: call.agent.id },
-    { hasUI },
-    disk,
-  );
+  const pinning = deps.causal ?? readOnlyPinning;
+  const pinned = pinnedOf(call, pinning);
+  const toolCall: ToolCall = {
+    tool: call.tool,
+    input: call.input,
+    cwd: call.cwd,
+    agent: call.agent.id,
+    causal: pinned.map(({ dir, key, pin }) => ({ dir, key, pin })),
+  };
+  const judged = judgeCall(policy, toolCall, { hasUI }, disk);
   const facts = judged.facts.map(factLine);
   const verdict = withAgentAsk(
     verdictOf({
@@ -184,7 +257,14 @@ function judgeLocally(
   if (verdict.action === "ask") {
     // A policy file's `timeout` can shorten the wait, never lengthen it past the hook's own budget.
     const fromPolicy = policy.confirmTimeoutMs ?? Number.POSITIVE_INFINITY;
-    return { ask: record, timeoutMs: Math.min(deps.promptTimeoutMs, fromPolicy), facts };
+    const causal = pinsWithEarlier(pinned, pinning);
+    // The edge, which holds every saved grant, names the change on the card; this side does for an ask it hands
+    // back to the agent (and for the grants it has cached).
+    const grants = deps.grants?.() ?? [];
+    const notes =
+      grants.length === 0 ? [] : causalChangeNotes(causal, coveredLocally(call, toolCall, policy, grants));
+    const asked = withCausalChange({ record, units: judged.units, facts: [] }, notes).record;
+    return { ask: asked, timeoutMs: Math.min(deps.promptTimeoutMs, fromPolicy), facts, causal };
   }
   if (verdict.source === "grant" || verdict.source === "session_grant") {
     audit(auditEventOf(audited, record, verdict.action, verdict.source, verdict.grant?.id));

@@ -3,7 +3,7 @@ import { enqueueAudit } from "./audit-queue.ts";
 import { type Env, edgeGraceMs, edgeTimeoutMs, promptTimeoutMs } from "./config.ts";
 import { loadCredentials, NOT_PAIRED } from "./credentials.ts";
 import { PolicyStore } from "./daemon/policy-store.ts";
-import { decideToolCall } from "./decide.ts";
+import { decideToolCall, diskPinning } from "./decide.ts";
 import { EdgeApprover } from "./edge-approver.ts";
 import { EdgeClient } from "./edge-client.ts";
 import { readEmergencyCache } from "./emergency-cache.ts";
@@ -48,6 +48,7 @@ export async function decideDirect(
     },
     promptTimeoutMs: promptTimeoutMs(env),
     askMode,
+    causal: diskPinning(env),
   });
 }
 

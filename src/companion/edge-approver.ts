@@ -36,6 +36,7 @@ export function toDecisionRequest(
     },
     ...(call.agentAsks ? { agent_asks: call.agentAsks } : {}),
     ...(call.sole ? { sole: true as const } : {}),
+    ...(call.causal && call.causal.length > 0 ? { causal: call.causal } : {}),
   };
 }
 

@@ -1,6 +1,7 @@
 // What every agent adapter hands the companion (AgentToolCall) and what it gets back (CompanionDecision).
 import { z } from "zod";
 import { AgentIdentity } from "../protocol/capability.ts";
+import { CausalPinWire } from "../protocol/decisions.ts";
 
 export const AgentToolCall = z.object({
   /** Stable per call (Claude Code's tool_use_id); a retry of the same call reuses it and gets the same answer. */
@@ -25,6 +26,8 @@ export const AgentToolCall = z.object({
   agentAsks: z.string().min(1).max(500).optional(),
   /** Set by the companion (never by an adapter's own judgement) when the policy is in `mode: sole`: cards say so. */
   sole: z.literal(true).optional(),
+  /** Set by the companion: the pins of the call's commands that run project code (sent to the edge with an ask). */
+  causal: z.array(CausalPinWire).max(16).optional(),
 });
 export type AgentToolCall = z.infer<typeof AgentToolCall>;
 

@@ -26,6 +26,7 @@ import { pairingRoutes } from "./routes/pairing.ts";
 import { parityRoutes } from "./routes/parity.ts";
 import { passkeyRoutes } from "./routes/passkeys.ts";
 import { planRoutes } from "./routes/plans.ts";
+import { policyInsightRoutes } from "./routes/policy-insights.ts";
 import { policyToolRoutes } from "./routes/policy-tools.ts";
 import { proposalRoutes } from "./routes/proposals.ts";
 import { pushRoutes } from "./routes/push.ts";
@@ -59,6 +60,7 @@ const routeGroups = [
   jobRoutes,
   scheduleRoutes,
   notificationRoutes,
+  policyInsightRoutes,
 ];
 
 /** Each registered route as a method and a path matcher, for telling 405 from 404. */

@@ -3,6 +3,7 @@
 // a call only if it covers every unit; a unit whose meaning is not static can never be covered by an allow.
 import { canonicalJson, sha256Hex } from "./call-binding.ts";
 import { capabilityOf, resolvedPathOf } from "./capabilities.ts";
+import { causalRunnerOf } from "./causal-runners.ts";
 import { execWider, pathWider, quoteArgv, quoteWord, urlWider } from "./grant-patterns.ts";
 import { needsPerson } from "./judge-bash.ts";
 import { clip, commandTooLarge, MAX_GRANT_UNITS, MAX_GRANTABLE_INPUT_CHARS } from "./limits.ts";
@@ -12,7 +13,7 @@ import { isDenylistedPath, isProtectedWritePath } from "./secret-paths.ts";
 import { dangerOf, destructiveGit } from "./shell/danger.ts";
 import { grammarFor } from "./shell/grammar/index.ts";
 import { analyzeShell, type ExecUnit, type PathUnit, pathFacts } from "./shell-analysis.ts";
-import type { Capability, ToolCall } from "./types.ts";
+import type { Capability, CausalPin, ToolCall } from "./types.ts";
 
 /**
  * What a wider pattern is matched against; kept in memory only (it may hold secrets), never stored.
@@ -110,13 +111,15 @@ function execNotCoverable(u: ExecUnit, dir: string | null, cwd: string, home: st
  * needs a person whatever a plain rule says (dynamic code, a concern such as `LD_PRELOAD`, an
  * interactive session) is never coverable, nor one whose directory or words are not static.
  */
-function execUnit(u: ExecUnit, cwd: string, home: string | null): GrantUnit {
+function execUnit(u: ExecUnit, cwd: string, home: string | null, pins: readonly CausalPin[]): GrantUnit {
   const dir = resolveShellDir(u.cwd, cwd, home);
   const argvText = quoteArgv(u.argv);
   const prefixText = u.prefixes.map((p) => `${p.name}=${quoteWord(p.value ?? p.raw)}`);
   const shown = [...prefixText, argvText].join(" ");
   const display = dir === null || dir === cwd ? shown : `(in ${dir}) ${shown}`;
-  const identity = JSON.stringify([dir, u.prefixes.map((p) => [p.name, p.value]), u.argv]);
+  // A command that runs project code is the same command only while what decides that code is unchanged.
+  const pin = causalPinFor(u.argv, dir, pins);
+  const identity = JSON.stringify([dir, u.prefixes.map((p) => [p.name, p.value]), u.argv, ...pin]);
   const why = execNotCoverable(u, dir, cwd, home);
   const coverable = why === null;
   // A wider pattern names a program and its first words only: it covers a command on PATH, with no
@@ -200,7 +203,24 @@ function shellPathUnit(u: PathUnit, owner: GrantUnit | null, cwd: string, home: 
   return unit(u.kind, path, shown, subject, coverable, inherits && owner ? owner.wider : [], person);
 }
 
-function shellUnits(command: string, cwd: string, home: string | null): GrantUnit[] {
+/** `[]` for a command that runs no project code; else the pin the companion read, or "unpinned". */
+function causalPinFor(
+  argv: readonly (string | null)[],
+  dir: string | null,
+  pins: readonly CausalPin[],
+): string[] {
+  const runner = causalRunnerOf(argv);
+  if (runner === null) return [];
+  const found = pins.find((p) => p.dir === dir && p.key === runner.key);
+  return [`causal:${found?.pin ?? "unpinned"}`];
+}
+
+function shellUnits(
+  command: string,
+  cwd: string,
+  home: string | null,
+  pins: readonly CausalPin[],
+): GrantUnit[] {
   if (commandTooLarge(command)) {
     return [
       unit(
@@ -219,7 +239,7 @@ function shellUnits(command: string, cwd: string, home: string | null): GrantUni
   for (const u of analyzeShell(command).units) {
     switch (u.kind) {
       case "exec":
-        owner = execUnit(u, cwd, home);
+        owner = execUnit(u, cwd, home, pins);
         out.push(owner);
         break;
       case "write":
@@ -282,7 +302,7 @@ export function grantUnitsOf(call: ToolCall): GrantUnit[] {
       const command = call.input.command;
       if (typeof command !== "string" || command.trim() === "")
         return [unit("exec", "<dynamic>", "<no command>", null, false)];
-      return bound(shellUnits(command, cwd, homeFor(call.cwd, call.home)));
+      return bound(shellUnits(command, cwd, homeFor(call.cwd, call.home), call.causal ?? []));
     }
     case "read":
     case "write":

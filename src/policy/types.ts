@@ -22,6 +22,19 @@ export interface ToolCall {
    * cwd under /home/<user>, /Users/<user> or /root; otherwise `~` paths are unknown (never allowed).
    */
   home?: string;
+  /**
+   * The pins of the commands in the call that run project code (src/policy/causal-content.ts), from the
+   * companion, which reads the files: an exact grant of such a command covers it only with the same pin.
+   */
+  causal?: readonly CausalPin[] | undefined;
+}
+
+/** The content a command that runs project code is pinned to: in `dir`, for the runner `key`. */
+export interface CausalPin {
+  dir: string;
+  key: string;
+  /** sha256 of the excerpts that decide what it runs. */
+  pin: string;
 }
 
 export interface EmergencyControls {

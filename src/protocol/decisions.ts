@@ -39,6 +39,33 @@ export const ToolInput = z.record(z.string().max(200), z.unknown()).superRefine(
   }
 });
 
+/**
+ * The content a command of the call that runs project code is pinned to (docs/policy.md "Causal grants"):
+ * the companion reads the files; an exact grant covers the command only with the same pin.
+ */
+export const CausalPinWire = z.strictObject({
+  /** The absolute directory the command runs in. */
+  dir: z.string().max(MAX_PATH_CHARS),
+  /** The runner: `npm-script:test`, `make::check`, `tool:tsc` (src/policy/causal-runners.ts). */
+  key: z.string().min(1).max(300),
+  pin: z.string().regex(/^[0-9a-f]{64}$/),
+  /**
+   * Earlier contents this machine pinned for the same command, newest first, each with what changed since
+   * (lines `- was`, `+ now`): where a saved grant was pinned to one of them, the card shows that change.
+   * Repository content, so redacted on the way in.
+   */
+  earlier: z
+    .array(
+      z.strictObject({
+        pin: z.string().regex(/^[0-9a-f]{64}$/),
+        changed: z.string().max(1000).transform(redactText),
+      }),
+    )
+    .max(4)
+    .optional(),
+});
+export type CausalPinWire = z.infer<typeof CausalPinWire>;
+
 export const DecisionRequest = z.strictObject({
   call_id: WireId,
   session_id: WireId,
@@ -69,6 +96,7 @@ export const DecisionRequest = z.strictObject({
   agent_asks: z.string().min(1).max(500).transform(redactText).optional(),
   /** The companion's policy is in `mode: sole` (Airlock is the agent's only judge): the card says so. */
   sole: z.literal(true).optional(),
+  causal: z.array(CausalPinWire).max(16).optional(),
 });
 export type DecisionRequest = z.infer<typeof DecisionRequest>;
 

@@ -80,6 +80,11 @@ export const AUTHORITY = {
   manage_passkeys: "approver",
   /** Validate a policy text or explain a sample call without saving or recording anything. */
   explain_policy: "companion",
+  /**
+   * The policy's numbers (asks per 100 calls by reason) and its suggestions (`airlock policy stats|suggest`
+   * on the dev machine): commands the agent itself ran, and rules only an approver can add.
+   */
+  read_policy_insights: "companion",
   /** Chat with the hosted agent (its replies can propose effects, so it speaks for the person). */
   use_chat: "approver",
   /**

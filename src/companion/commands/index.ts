@@ -99,6 +99,16 @@ export const commands: CommandEntry[] = [
     load: async () => (await import("./policy.ts")).policyLint,
   },
   {
+    name: ["policy", "stats"],
+    summary: "asks per 100 calls over 7 days, by reason",
+    load: async () => (await import("./policy-insights.ts")).policyStats,
+  },
+  {
+    name: ["policy", "suggest"],
+    summary: "rules that would have allowed calls you approved again and again",
+    load: async () => (await import("./policy-insights.ts")).policySuggest,
+  },
+  {
     name: ["policy", "import"],
     summary: "translate Claude Code permission rules into an Airlock config",
     load: async () => (await import("./policy-import.ts")).policyImport,

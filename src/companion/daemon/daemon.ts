@@ -9,7 +9,7 @@ import { runCodexHook } from "../adapters/codex/hook.ts";
 import { enqueueAudit, queuedAuditCount } from "../audit-queue.ts";
 import { type Env, edgeGraceMs, edgeTimeoutMs, promptTimeoutMs, socketPath, stateDir } from "../config.ts";
 import { type Credentials, loadCredentials, NOT_PAIRED } from "../credentials.ts";
-import { type Approver, decideToolCall } from "../decide.ts";
+import { type Approver, type CausalPinning, decideToolCall, diskPinning } from "../decide.ts";
 import {
   fromDecisionResponse,
   localFingerprint,
@@ -55,6 +55,11 @@ export interface DaemonOptions {
 
 export class Daemon {
   readonly #env: Env;
+  #pinningState: CausalPinning | undefined;
+  get #pinning(): CausalPinning {
+    this.#pinningState ??= diskPinning(this.#env);
+    return this.#pinningState;
+  }
   readonly #log: (line: string) => void;
   readonly #options: DaemonOptions;
   readonly #journal: Journal;
@@ -281,6 +286,7 @@ export class Daemon {
       },
       promptTimeoutMs: promptTimeoutMs(this.#env),
       askMode,
+      causal: this.#pinning,
     });
   }
 

@@ -3,6 +3,8 @@
 // A command is warmable only if its whole text matches a registered shape; anything else (pipes other than
 // the listed `| tail -N`, chains, redirections, other arguments) is not a future and runs normally.
 
+import { TOOL_CONFIGS } from "../../policy/causal-runners.ts";
+
 export interface CommandClass {
   /** Stable id, shown in stats: `bash:npm test`. */
   id: string;
@@ -39,48 +41,30 @@ const JS_SOURCES = [
   "**/*.test.*",
   "**/*.spec.*",
 ];
+// The config files come from the one causal-file model (src/policy/causal-runners.ts), which causal grants
+// pin; a future also depends on the sources its output reflects.
 const JS_TEST_CAUSAL = [
   ...JS_MANIFEST,
   ...JS_SOURCES,
-  "tsconfig*.json",
-  "vitest.config.*",
-  "vitest.workspace.*",
-  "jest.config.*",
-  "babel.config.*",
-  ".babelrc",
+  ...TOOL_CONFIGS.tsc,
+  ...TOOL_CONFIGS.vitest,
+  ...TOOL_CONFIGS.jest,
   // Tests often load these; only their change is noticed, never their contents.
   ".env",
   ".env.*",
 ];
-const TS_CAUSAL = [...JS_MANIFEST, "tsconfig*.json", "**/*.ts", "**/*.tsx", "**/*.mts", "**/*.cts"];
+const TS_CAUSAL = [...JS_MANIFEST, ...TOOL_CONFIGS.tsc, "**/*.ts", "**/*.tsx", "**/*.mts", "**/*.cts"];
 const LINT_CAUSAL = [
   ...JS_MANIFEST,
   ...JS_SOURCES,
-  ".eslintrc*",
-  "eslint.config.*",
-  "biome.json",
-  "biome.jsonc",
-  ".prettierrc*",
+  ...TOOL_CONFIGS.eslint,
+  ...TOOL_CONFIGS.biome,
+  ...TOOL_CONFIGS.prettier,
 ];
-const BUILD_CAUSAL = [...JS_MANIFEST, ...JS_SOURCES, "tsconfig*.json", "*.config.*"];
-const PY_CAUSAL = [
-  "pyproject.toml",
-  "setup.cfg",
-  "setup.py",
-  "pytest.ini",
-  "tox.ini",
-  "**/conftest.py",
-  "**/*.py",
-];
-const RUST_CAUSAL = [
-  "Cargo.toml",
-  "Cargo.lock",
-  "**/Cargo.toml",
-  "**/*.rs",
-  "build.rs",
-  ".cargo/config.toml",
-];
-const GO_CAUSAL = ["go.mod", "go.sum", "go.work", "**/*.go"];
+const BUILD_CAUSAL = [...JS_MANIFEST, ...JS_SOURCES, ...TOOL_CONFIGS.tsc, "*.config.*"];
+const PY_CAUSAL = [...TOOL_CONFIGS.pytest, "setup.py", "**/conftest.py", "**/*.py"];
+const RUST_CAUSAL = [...TOOL_CONFIGS.cargo, "Cargo.lock", "**/Cargo.toml", "**/*.rs"];
+const GO_CAUSAL = [...TOOL_CONFIGS.go, "go.sum", "**/*.go"];
 
 const TEST_WORDS = /\b(tests?|specs?|failing|fails|failure|red|green|passing)\b/i;
 
@@ -193,7 +177,7 @@ export const BUILTIN_CLASSES: readonly CommandClass[] = [
   {
     id: "bash:ruff",
     shapes: [/^ruff check(?: \.)?$/],
-    causal: ["pyproject.toml", "ruff.toml", ".ruff.toml", "**/*.py"],
+    causal: [...TOOL_CONFIGS.ruff, "**/*.py"],
     canonical: "ruff check .",
     diagnostic: true,
     intents: [/\bruff\b/i],
@@ -201,7 +185,7 @@ export const BUILTIN_CLASSES: readonly CommandClass[] = [
   {
     id: "bash:mypy",
     shapes: [/^mypy(?: \.)?$/],
-    causal: ["pyproject.toml", "mypy.ini", "setup.cfg", "**/*.py", "**/*.pyi"],
+    causal: [...TOOL_CONFIGS.mypy, "**/*.py", "**/*.pyi"],
     canonical: "mypy .",
     diagnostic: true,
     intents: [/\bmypy\b/i],

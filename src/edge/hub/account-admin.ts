@@ -2,12 +2,14 @@
 // grant. Each change and its audit entry commit in one transaction; D1 gets them through the outbox, sent
 // at once ahead of any companion backlog (flushOwn).
 import { emergencyAuditEvents } from "../../policy/index.ts";
+import { policyWithRule } from "../../policy/suggest-rule.ts";
 import type { EmergencyControls } from "../../protocol/capability.ts";
 import type { GrantRuleView } from "../../protocol/grants.ts";
 import type { AuditEntry } from "../audit/audit-log.ts";
 import { compileAccountPolicy } from "./edge-policy.ts";
 import { isConveyorGrant } from "./grant-store.ts";
 import type { HubContext } from "./hub-context.ts";
+import { policySuggestions } from "./policy-insights.ts";
 import { failure, type HubResult } from "./result.ts";
 
 /** Who made a change: the user, their device, and the audit actor (`device:<id>` or `api`). */
@@ -111,6 +113,44 @@ export class AccountAdmin {
     });
     await ctx.flushOwn(mark);
     return after;
+  }
+
+  /**
+   * Adds a suggested rule to the account policy (one tap on the phone): the policy as the suggestion showed
+   * it, saved and audited with the rule and the approvals it came from. 404 when it is no longer offered.
+   */
+  async acceptSuggestion(id: string, by: Actor): Promise<HubResult<{ updatedAt: number; name: string }>> {
+    const { ctx } = this;
+    const now = Date.now();
+    const current = ctx.settings.accountPolicy()?.text ?? "";
+    const suggestion = policySuggestions(ctx.ports.sql, current, now).find((s) => s.id === id);
+    if (!suggestion)
+      return failure(404, "not_found", "No such suggestion (it may already be in the policy).");
+    const rule = {
+      name: suggestion.name,
+      condition: suggestion.condition,
+      yaml: suggestion.yaml,
+      explain: [],
+    };
+    const text = policyWithRule(current, rule);
+    if (text === null)
+      return failure(409, "conflict", "The account policy cannot take a rule (it does not parse).");
+    const compiled = compileAccountPolicy(text);
+    if (!compiled.ok)
+      return failure(409, "conflict", "The account policy would not load with this rule.", compiled.errors);
+    const mark = ctx.outbox.mark();
+    ctx.ports.transaction(() => {
+      ctx.settings.setAccountPolicy(text, now);
+      const details = {
+        rule: suggestion.name,
+        condition: suggestion.condition,
+        approvals: suggestion.approvals,
+        call: suggestion.call,
+      };
+      ctx.audit([{ ...entry(by, "policy.suggestion_accepted", now), target: id, details }], now);
+    });
+    await ctx.flushOwn(mark);
+    return { ok: true, value: { updatedAt: now, name: suggestion.name } };
   }
 
   async setAccountPolicy(text: string, by: Actor): Promise<HubResult<{ updatedAt: number }>> {

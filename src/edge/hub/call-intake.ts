@@ -1,6 +1,9 @@
 // A call arrives (POST /v1/decisions or a socket tool_request): its call_id is checked against what it
 // was bound to, the one decision core judges it (account policy, emergency, grants), and it is answered
 // at once or put in front of a person. An immediate answer and its audit commit in one transaction.
+
+import { askReasonOf } from "../../policy/ask-reason.ts";
+import { withCausalChange } from "../../policy/causal-change.ts";
 import {
   type CompiledPolicy,
   callFingerprint,
@@ -17,7 +20,7 @@ import {
 import type { DecisionRequest, DecisionResponse } from "../../protocol/decisions.ts";
 import { type CallRow, type Holder, responseOf } from "./call-store.ts";
 import { conflictAudit, immediateAudit } from "./decision-audit.ts";
-import { judgeAtEdge } from "./edge-policy.ts";
+import { causalChangesAtEdge, judgeAtEdge } from "./edge-policy.ts";
 import { grantUsedAudit } from "./grant-audit.ts";
 import type { HubContext } from "./hub-context.ts";
 import type { DecideOutcome, PromptQueue } from "./prompt-queue.ts";
@@ -160,12 +163,18 @@ export class CallIntake {
       grants: null,
       shown_text: null,
       shown_chars: null,
+      ask_reason: null,
     };
     if (verdict.action === "ask") {
       // Only a call that goes in front of a person needs its shown text (redacting up to 16 KiB): an
       // immediate answer never reaches a card, so the hot path skips it.
       Object.assign(call, shownColumns(request));
-      const justification = request.sole ? soleMarked(record.justification) : record.justification;
+      // A command whose saved grant was pinned to content that changed: the card says what changed.
+      const changes = causalChangesAtEdge(this.policy(), request, ctx.grants.all());
+      const asked = withCausalChange({ record, units: [], facts: [] }, changes).record;
+      call.ask_reason = askReasonOf(asked);
+      const shown = asked.justification;
+      const justification = request.sole ? soleMarked(shown) : shown;
       const outcome = this.queue.enqueue(request, call, justification, holder, now);
       ctx.flushSoon();
       return outcome;

@@ -45,6 +45,8 @@ export interface CallRow {
   shown_text: string | null;
   /** Length of the shown text before clipping. */
   shown_chars: number | null;
+  /** Why it went to a person (src/policy/ask-reason.ts); null when it was answered at once. */
+  ask_reason: string | null;
 }
 
 type Row = Record<string, SqlStorageValue>;

@@ -1,5 +1,8 @@
 // The edge's policy step: the account policy judges the call (through the one tool-name table), combined
 // with the companion's own verdict so the edge is never looser than what the companion concluded.
+
+import { type CausalChangeNote, causalChangeNotes } from "../../policy/causal-change.ts";
+import { type GrantRule, matchGrants } from "../../policy/grants.ts";
 import {
   type CompiledPolicy,
   compilePolicy,
@@ -25,7 +28,13 @@ const RISK_RANK = { low: 0, medium: 1, high: 2 } as const;
 export function judgeAtEdge(policy: CompiledPolicy, request: DecisionRequest): JudgedCall {
   const judged = judgeCall(
     policy,
-    { tool: request.tool, input: request.input, cwd: request.cwd ?? "/", agent: request.agent.id },
+    {
+      tool: request.tool,
+      input: request.input,
+      cwd: request.cwd ?? "/",
+      agent: request.agent.id,
+      causal: (request.causal ?? []).map(({ dir, key, pin }) => ({ dir, key, pin })),
+    },
     { hasUI: true },
   );
   const local = request.local;
@@ -62,4 +71,22 @@ export function edgeVerdict(
   });
   const hidden = verdict.record.action === "hidden" && verdict.record.layer !== "emergency";
   return { action: hidden ? "hidden" : verdict.action, record: verdict.record };
+}
+
+/**
+ * For an ask: each pinned command whose earlier content a saved allow grant covers, with what changed since
+ * (docs/policy.md "Causal grants"). The card leads with these lines.
+ */
+export function causalChangesAtEdge(
+  policy: CompiledPolicy,
+  request: DecisionRequest,
+  grants: readonly GrantRule[],
+): CausalChangeNote[] {
+  const pins = request.causal ?? [];
+  if (!pins.some((p) => p.earlier !== undefined && p.earlier.length > 0)) return [];
+  const agent = { agentId: request.agent.id, agentVersion: request.agent.version };
+  return causalChangeNotes(pins, (causal) => {
+    const units = judgeAtEdge(policy, { ...request, causal }).units;
+    return matchGrants(grants, { ...agent, units })?.effect === "allow";
+  });
 }

@@ -143,6 +143,8 @@ const migrations: string[][] = [
     `ALTER TABLE session_grants ADD COLUMN prompt_id TEXT`,
     `ALTER TABLE session_grants ADD COLUMN created_by_device TEXT`,
   ],
+  // Why a call went to a person (src/policy/ask-reason.ts): the stats count asks by it (issue 21).
+  [`ALTER TABLE calls ADD COLUMN ask_reason TEXT`],
 ];
 
 export function migrateHubStorage(sql: SqlStorage): void {

@@ -1,11 +1,13 @@
 // UserHub: one Durable Object per user, the single writer of that user's live state and websocket hub.
 // A thin shell: platform entry points, RPC for the Worker, the socket router; the work is in HubEngine.
+
 import { DurableObject } from "cloudflare:workers";
 import { longPollUntil, promptTimeoutMs } from "../../policy/index.ts";
 import type { EmergencyControls, PromptDecision } from "../../protocol/capability.ts";
 import type { CreateProposalRequest, ProposalView } from "../../protocol/conveyor.ts";
 import type { DecisionRequest, DecisionResponse } from "../../protocol/decisions.ts";
 import type { FuturesStats } from "../../protocol/futures.ts";
+import type { PolicyStats, PolicySuggestionList } from "../../protocol/policy-insights.ts";
 import type { CapabilityPrompt } from "../../protocol/prompts.ts";
 import { CLOSE_CODES, type ClientRole, type ServerMessage } from "../../protocol/socket.ts";
 import { ConveyorRuntime, type Proposer } from "../conveyor/runtime.ts";
@@ -23,6 +25,7 @@ import { type LocalGrantUse, recordLocalGrantUses } from "./grant-audit.ts";
 import { HostedRuntime } from "./hosted-runtime.ts";
 import { type Caller, deciderOf } from "./hub-context.ts";
 import { HubLanes, LaneDropped, LaneFull } from "./lanes.ts";
+import { policyStats, policySuggestions, SUGGEST_AFTER } from "./policy-insights.ts";
 import { migrateProposalPrompts, nextWakeup, promptOfProposal, takeDueWakeups } from "./proposal-prompts.ts";
 import type { HubResult } from "./result.ts";
 import { SocketRouter } from "./socket-router.ts";
@@ -325,6 +328,26 @@ export class UserHub extends DurableObject<Env> {
   async accountPolicy(caller: Caller) {
     this.remember(caller);
     return this.engine.ctx.settings.accountPolicy();
+  }
+
+  /** Asks per 100 calls over 7 days by reason; `localCalls`: what companions decided alone (from the audit log). */
+  async policyStats(caller: Caller, localCalls: number): Promise<PolicyStats> {
+    this.remember(caller);
+    return policyStats(this.ctx.storage.sql, Date.now(), localCalls);
+  }
+
+  async policySuggestions(caller: Caller): Promise<PolicySuggestionList> {
+    this.remember(caller);
+    const text = this.engine.ctx.settings.accountPolicy()?.text ?? "";
+    return {
+      threshold: SUGGEST_AFTER,
+      suggestions: policySuggestions(this.ctx.storage.sql, text, Date.now()),
+    };
+  }
+
+  async acceptSuggestion(caller: Caller, id: string) {
+    this.remember(caller);
+    return this.lanes.person(() => this.engine.admin.acceptSuggestion(id, this.actor(caller)));
   }
 
   async setAccountPolicy(caller: Caller, text: string) {

@@ -31,7 +31,7 @@ export interface Shell {
   /** pushd's directory stack. */
   stack: CwdSet[];
   /**
-   * Set by a `cd` statement for the event right after it: where the shell is if that `cd` succeeded
+   * Set by a `cd` or `pushd` for the event right after it: where the shell is if that move succeeded
    * (`cd sub && npm test` runs `npm test` in `sub` only). Cleared by every other event.
    */
   cdSucceeded?: CwdSet;
@@ -258,6 +258,7 @@ function moveDir(name: string, argv: readonly Arg[], shell: Shell): void {
     if (first === undefined || /^[+-]\d+$/.test(first.value ?? "") || first.value === "-n") shell.cwd = null;
     else {
       shell.stack.push(shell.cwd);
+      shell.cdSucceeded = operands.length === 1 ? moveTo(shell.cwd, first, physical) : null;
       shell.cwd = changeDir(shell.cwd, first, physical);
     }
   } else if (name === "popd") {

@@ -1,5 +1,6 @@
 // The decision core with the real policy engine: local allow/deny/hidden, emergency, grants, a person, fail closed.
 import { describe, expect, it } from "vitest";
+import { pinCall } from "../../../src/companion/causal-pins.ts";
 import { type Approver, type DecideDeps, decideToolCall } from "../../../src/companion/decide.ts";
 import type { AuditEvent } from "../../../src/companion/edge-client.ts";
 import { SessionGrants } from "../../../src/companion/grants.ts";
@@ -100,7 +101,9 @@ describe("decideToolCall", () => {
   });
 
   const exactRule = (command: string, effect: "allow" | "deny" = "allow"): GrantRule => {
-    const [unit] = grantUnitsOf({ tool: "bash", input: { command }, cwd: "/work/p" });
+    // As the edge builds it from the companion's ask: a command that runs project code carries its pin.
+    const causal = pinCall({ tool: "bash", input: { command }, cwd: "/work/p" });
+    const [unit] = grantUnitsOf({ tool: "bash", input: { command }, cwd: "/work/p", causal });
     return {
       id: `g-${command}`,
       agentId: "claude-code",

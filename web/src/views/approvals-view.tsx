@@ -4,6 +4,7 @@ import { useEffect, useRef } from "preact/hooks";
 import { useDeviceNames } from "../devices-cache.ts";
 import { useLayoutGuard } from "../layout-guard.ts";
 import type { Hub } from "../use-hub.ts";
+import { PolicySuggestions } from "./policy-suggestions.tsx";
 import { PromptCard } from "./prompt-card.tsx";
 import { ResolvedList } from "./resolved-list.tsx";
 
@@ -68,6 +69,7 @@ export function ApprovalsView({ hub }: { hub: Hub }) {
           </p>
         )}
       </section>
+      <PolicySuggestions />
       <section aria-labelledby="resolved-heading">
         <h2 id="resolved-heading" class="section-title">
           Resolved

@@ -5,6 +5,7 @@ import type { ViewProps } from "../app.tsx";
 import { EmergencyPanel } from "./emergency-panel.tsx";
 import { PolicyEditor } from "./policy-editor.tsx";
 import { PolicyExplain } from "./policy-explain.tsx";
+import { PolicyStatsPanel } from "./policy-stats-panel.tsx";
 
 export function PolicyView({ hub }: ViewProps) {
   const [draft, setDraft] = useState<string | null>(null);
@@ -18,6 +19,12 @@ export function PolicyView({ hub }: ViewProps) {
           Emergency switches
         </h1>
         <EmergencyPanel controls={hub.emergency} setControls={hub.setEmergency} />
+      </section>
+      <section aria-labelledby="stats-heading">
+        <h2 id="stats-heading" class="section-title">
+          How often it asks
+        </h2>
+        <PolicyStatsPanel />
       </section>
       <section aria-labelledby="policy-heading">
         <h2 id="policy-heading" class="section-title">
