@@ -1,4 +1,6 @@
 // The recent resolved prompts: what was asked, how it ended and who decided (a device's name, never a raw id).
+// What was asked is untrusted text, made visible the same way as on a card (no bidi reordering, no controls).
+import { visibleText } from "../../../src/policy/shown-call.ts";
 import type { ResolvedPrompt } from "../../../src/protocol/prompts.ts";
 import { capabilityLabel, isAllow, resolutionLabel, scopePreview, shortText } from "../labels.ts";
 
@@ -26,10 +28,10 @@ export function ResolvedList({
               </time>
             </div>
             <div>
-              {capabilityLabel[prompt.capability]} · <strong>{prompt.agent.name}</strong>
+              {capabilityLabel[prompt.capability]} · <strong>{visibleText(prompt.agent.name)}</strong>
             </div>
             <div class="muted small">
-              <code>{shown.map((s) => shortText(s, 80)).join(", ")}</code>
+              <code>{shown.map((s) => shortText(visibleText(s), 80)).join(", ")}</code>
               {more ? ` +${more} more` : ""} · {calls} call{calls === 1 ? "" : "s"}
               {prompt.resolution === "deny_timeout" ? "" : ` · ${describeDecider(prompt)}`}
             </div>
