@@ -1,7 +1,7 @@
 // Every call a batch stands for, each with its working directory and the agent's own description: a person
 // sees all of them before one answer settles the batch.
-import { visibleText } from "../../../src/policy/shown-call.ts";
 import type { CapabilityPrompt } from "../../../src/protocol/prompts.ts";
+import { AgentWords } from "./agent-words.tsx";
 import { CommandText } from "./command-text.tsx";
 
 /** The text a card shows for a call: the hub's full text, or its summary when the two are the same. */
@@ -30,7 +30,7 @@ export function PromptCalls({ prompt, onSeen }: Props) {
     <ol class={`calls${calls.length > 3 ? " calls-many" : ""}`} aria-label={`${calls.length + more} calls`}>
       {calls.map((call) => (
         <li key={call.callId} class="call">
-          {call.description ? <p class="call-description">“{visibleText(call.description)}”</p> : null}
+          {call.description ? <AgentWords text={call.description} /> : null}
           <CommandText
             text={callText(call)}
             cwd={call.cwd}
