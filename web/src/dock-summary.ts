@@ -40,6 +40,20 @@ export function firstAndLast(text: string): { first: string; last: string | null
   return { first: startOf(first), last: endOf(lastLine) };
 }
 
+/**
+ * Who asks, in words: the agent's name, or for a companion's proposal the companion's device name (the hub names
+ * it by its raw device id, which nobody recognises).
+ */
+export function askerName(
+  prompt: Pick<CapabilityPrompt, "agent" | "proposal">,
+  machineOf: (deviceId: string) => string | null,
+): string {
+  const source = prompt.proposal?.source;
+  if (source?.kind === "companion" && source.ref)
+    return `Companion ${machineOf(source.ref) ?? "(a paired device)"}`;
+  return visibleText(prompt.agent.name);
+}
+
 export function dockSummary(
   prompt: CapabilityPrompt,
   machineOf: (deviceId: string) => string | null,
@@ -54,10 +68,10 @@ export function dockSummary(
       : folders.length > 1
         ? `${folders.length} folders`
         : null;
-  const who = [prompt.agent.name, machine, folder]
-    .filter(Boolean)
-    .map((s) => visibleText(s ?? ""))
-    .join(" · ");
+  const who = [
+    askerName(prompt, machineOf),
+    ...[machine, folder].filter(Boolean).map((s) => visibleText(s ?? "")),
+  ].join(" · ");
   const texts = prompt.proposal
     ? [prompt.proposal.summary.what, prompt.proposal.args_text]
     : calls.length

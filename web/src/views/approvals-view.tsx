@@ -56,7 +56,12 @@ export function ApprovalsView({ hub }: { hub: Hub }) {
         <div class="cards" ref={list}>
           {hub.cards.map((prompt) =>
             prompt.promptId !== active && answerable.includes(prompt) ? (
-              <QueuedCard key={prompt.promptId} prompt={prompt} onOpen={() => setChosen(prompt.promptId)} />
+              <QueuedCard
+                key={prompt.promptId}
+                prompt={prompt}
+                machineOf={devices.nameOf}
+                onOpen={() => setChosen(prompt.promptId)}
+              />
             ) : (
               <PromptCard
                 key={prompt.promptId}
@@ -68,6 +73,7 @@ export function ApprovalsView({ hub }: { hub: Hub }) {
                 guard={guard}
                 describeDecider={devices.decider}
                 machineOf={devices.nameOf}
+                proposalOf={hub.proposalOf}
                 decide={hub.decide}
                 undo={hub.undo}
                 confirm={hub.confirm}
@@ -87,7 +93,12 @@ export function ApprovalsView({ hub }: { hub: Hub }) {
         <h2 id="resolved-heading" class="section-title">
           Resolved
         </h2>
-        <ResolvedList prompts={hub.resolved} describeDecider={devices.decider} />
+        <ResolvedList
+          prompts={hub.resolved}
+          describeDecider={devices.decider}
+          proposalOf={hub.proposalOf}
+          machineOf={devices.nameOf}
+        />
       </section>
     </main>
   );

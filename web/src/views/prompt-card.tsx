@@ -5,10 +5,11 @@ import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { cardMarkerOf } from "../../../src/policy/agent-marks.ts";
 import { visibleText } from "../../../src/policy/shown-call.ts";
 import type { PromptDecision } from "../../../src/protocol/capability.ts";
+import type { ProposalView } from "../../../src/protocol/conveyor.ts";
 import type { CapabilityPrompt, ResolvedPrompt } from "../../../src/protocol/prompts.ts";
 import { errorMessage } from "../api.ts";
 import type { OutboxEntry } from "../decision-outbox.ts";
-import { dockSummary } from "../dock-summary.ts";
+import { askerName, dockSummary } from "../dock-summary.ts";
 import { grantChoicesOf } from "../grant-choices.ts";
 import {
   batchLabel,
@@ -26,6 +27,7 @@ import { GrantChoice } from "./grant-choice.tsx";
 import { callText, PromptCalls } from "./prompt-calls.tsx";
 import { PromptDetails } from "./prompt-details.tsx";
 import { ProposalBlock } from "./proposal-block.tsx";
+import { ProposalOutcome } from "./proposal-outcome.tsx";
 
 interface Props {
   prompt: CapabilityPrompt;
@@ -38,6 +40,7 @@ interface Props {
   describeDecider(prompt: ResolvedPrompt): string;
   /** A companion device's name ("build box"), or null when unknown. */
   machineOf(deviceId: string): string | null;
+  proposalOf(proposalId: string): ProposalView | undefined;
   decide(
     prompt: CapabilityPrompt,
     decision: PromptDecision,
@@ -142,7 +145,7 @@ export function PromptCard(props: Props) {
         {capabilityLabel[prompt.capability]} <code class="cap-key">{prompt.method}</code>
       </h2>
       <p class="agent">
-        <strong>{visibleText(prompt.agent.name)}</strong>{" "}
+        <strong>{askerName(prompt, props.machineOf)}</strong>{" "}
         <span class="muted">({visibleText(prompt.agent.id)})</span>
         {prompt.agent.version ? <span class="muted"> v{visibleText(prompt.agent.version)}</span> : null}
       </p>
@@ -151,7 +154,11 @@ export function PromptCard(props: Props) {
           <JudgeMarker prompt={prompt} />
           <p class="justification">{visibleText(prompt.justification)}</p>
           {prompt.proposal ? (
-            <ProposalBlock proposal={prompt.proposal} onSeen={() => markSeen("proposal")} />
+            <ProposalBlock
+              proposal={prompt.proposal}
+              machineOf={props.machineOf}
+              onSeen={() => markSeen("proposal")}
+            />
           ) : (
             <PromptCalls prompt={prompt} onSeen={markSeen} />
           )}
@@ -202,6 +209,9 @@ export function PromptCard(props: Props) {
           moved={moved}
         />
       )}
+      {settled?.proposal && isAllow(settled.resolution) ? (
+        <ProposalOutcome id={settled.proposal.id} live={props.proposalOf(settled.proposal.id)} />
+      ) : null}
       {moved && state ? (
         <p class="card-status tap-hint" role="status">
           The list just moved: tap again.

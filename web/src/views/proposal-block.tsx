@@ -7,8 +7,26 @@ import { CommandText } from "./command-text.tsx";
 
 type Proposal = NonNullable<CapabilityPrompt["proposal"]>;
 
-export function ProposalBlock({ proposal, onSeen }: { proposal: Proposal; onSeen?: () => void }) {
+const SOURCE_WORDS: Record<Proposal["source"]["kind"], string> = {
+  job: "hosted job",
+  webhook: "webhook",
+  api: "the API",
+  companion: "companion",
+  schedule: "schedule",
+  chat: "chat",
+};
+
+interface Props {
+  proposal: Proposal;
+  /** A device's name by id: a companion's proposal names the machine, never its raw id. */
+  machineOf(deviceId: string): string | null;
+  onSeen?: () => void;
+}
+
+export function ProposalBlock({ proposal, machineOf, onSeen }: Props) {
   const v = visibleText;
+  const { kind, ref } = proposal.source;
+  const from = kind === "companion" && ref ? (machineOf(ref) ?? "a companion") : ref ? v(ref) : "";
   return (
     <div class="call proposal" data-proposal-id={proposal.id}>
       <p class="call-description">
@@ -24,9 +42,9 @@ export function ProposalBlock({ proposal, onSeen }: { proposal: Proposal; onSeen
           <code>{v(proposal.tool)}</code> ({proposal.risk_class}, as {v(proposal.identity)})
         </dd>
         <dt>From</dt>
-        <dd>
-          {proposal.source.kind}
-          {proposal.source.ref ? ` ${v(proposal.source.ref)}` : ""}
+        <dd class="proposal-from">
+          {SOURCE_WORDS[kind]}
+          {from ? ` ${from}` : ""}
         </dd>
         <dt>Why</dt>
         <dd>{v(proposal.justification)}</dd>

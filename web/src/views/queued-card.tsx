@@ -2,12 +2,18 @@
 // It has no decision buttons, so no button on screen ever belongs to a card that is not shown in full.
 import { visibleText } from "../../../src/policy/shown-call.ts";
 import type { CapabilityPrompt } from "../../../src/protocol/prompts.ts";
-import { firstAndLast } from "../dock-summary.ts";
+import { askerName, firstAndLast } from "../dock-summary.ts";
 import { capabilityLabel, riskLabel } from "../labels.ts";
 import { Marked } from "./command-text.tsx";
 import { callText } from "./prompt-calls.tsx";
 
-export function QueuedCard({ prompt, onOpen }: { prompt: CapabilityPrompt; onOpen(): void }) {
+interface Props {
+  prompt: CapabilityPrompt;
+  machineOf(deviceId: string): string | null;
+  onOpen(): void;
+}
+
+export function QueuedCard({ prompt, machineOf, onOpen }: Props) {
   const calls = prompt.calls ?? [];
   const text = prompt.proposal
     ? prompt.proposal.summary.what
@@ -25,7 +31,7 @@ export function QueuedCard({ prompt, onOpen }: { prompt: CapabilityPrompt; onOpe
     >
       <p id={headingId} class="queued-title">
         <span class={`risk-badge risk-${prompt.risk}`}>{riskLabel[prompt.risk]}</span>{" "}
-        {capabilityLabel[prompt.capability]} · <strong>{visibleText(prompt.agent.name)}</strong>
+        {capabilityLabel[prompt.capability]} · <strong>{askerName(prompt, machineOf)}</strong>
         {prompt.callIds.length > 1 ? ` · ${prompt.callIds.length} calls` : ""}
       </p>
       <code class="dock-line">
