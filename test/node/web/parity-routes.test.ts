@@ -15,6 +15,6 @@ describe("parity routes", () => {
 
   it("includes the deep links a phone opens first", () => {
     expect(HTML_ROUTES).toEqual(expect.arrayContaining(["/pair?code=12345678", "/?prompt=prm_parity"]));
-    expect(HTML_ROUTES.some((r: string) => /^\/(proposals|jobs)\/./.test(r))).toBe(true);
+    expect(HTML_ROUTES.some((r) => /^\/(proposals|jobs)\/./.test(r))).toBe(true);
   });
 });
