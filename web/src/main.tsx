@@ -6,6 +6,7 @@ import "./styles.css";
 import "./prompts.css";
 import "./settings.css";
 import "./views.css";
+import "./dock.css";
 
 const root = document.getElementById("app");
 if (root) render(<App />, root);
