@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Release gate "production smoke + audit parity" between two deployments of the dashboard (e.g. *.pages.dev and
-// the custom domain): compares build id, every asset's hash, security headers and CSP, the service worker, API
+// the custom domain): compares build id, every asset's hash, every HTML route and deep link (page and security
+// headers, CSP included), the service worker, API
 // reachability and version, session cookie attributes and the audit feed seen through both (read-only).
 // Prints a table of differences; exits 1 on any drift, 2 on bad usage.
 //
@@ -20,6 +21,31 @@ const SECURITY_HEADERS = [
   "referrer-policy",
   "permissions-policy",
 ];
+/**
+ * Every HTML route a phone opens, deep links included (a pairing URL, a notification's `?prompt=`, a detail
+ * screen): each must serve the same page with the same security headers through both URLs, since a weaker CSP
+ * or an injected script on /pair or /activity is as bad as one on /. Kept equal to web/src/route.ts's views by
+ * test/node/web/parity-routes.test.ts.
+ */
+export const HTML_ROUTES = [
+  "/activity",
+  "/grants",
+  "/devices",
+  "/policy",
+  "/proposals",
+  "/proposals/prp_parity",
+  "/jobs",
+  "/jobs/job_parity",
+  "/schedules",
+  "/chat",
+  "/precog",
+  "/more",
+  "/pair",
+  "/pair?code=12345678",
+  "/?prompt=prm_parity",
+  "/settings",
+];
+
 /** GET /v1/parity/cookie sets this cookie with the session cookie's attributes. */
 const PROBE_COOKIE = "airlock_parity_probe";
 
@@ -179,6 +205,15 @@ export async function parity(bases, token) {
       a: va.headers.get(name) ?? "(missing)",
       b: vb.headers.get(name) ?? "(missing)",
     });
+  }
+
+  // Every other HTML route and deep link: the same page, with the same security headers.
+  for (const route of HTML_ROUTES) {
+    const [ra, rb] = await both(route, { redirect: "follow" });
+    const page = (r) => (r.status === 200 ? sha256(r.body) : `HTTP ${r.status}`);
+    rows.push({ check: `page ${route}`, a: page(ra), b: page(rb) });
+    const headers = (r) => SECURITY_HEADERS.map((n) => `${n}: ${r.headers.get(n) ?? "(missing)"}`).join("; ");
+    rows.push({ check: `headers ${route}`, a: headers(ra), b: headers(rb) });
   }
 
   // The service worker both would install.

@@ -10,6 +10,8 @@ export const PromptCall = z.object({
   /** The redacted scope summary (command, path, host…). */
   summary: z.string(),
   cwd: z.string().nullable().optional(),
+  /** The companion device that sent the call (the card names the machine by the device's name). */
+  deviceId: z.string().nullable().optional(),
   /** The agent's own words for the call ("Reinstall deps"), redacted; untrusted text. */
   description: z.string().nullable().optional(),
   /**

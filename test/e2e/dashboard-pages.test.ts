@@ -96,8 +96,8 @@ const types: Record<string, string> = {
 };
 
 /**
- * A copy of the build with drift planted: one asset changed, X-Frame-Options dropped, a looser CSP, and the session
- * cookie proxied without HttpOnly. /v1/* is proxied to the same Worker.
+ * A copy of the build with drift planted: one asset changed, X-Frame-Options dropped, a looser CSP, a script
+ * injected on /activity only, and the session cookie proxied without HttpOnly. /v1/* is proxied to the same Worker.
  */
 async function startDrifted(): Promise<string> {
   const dir = join(scratch, "drifted");
@@ -147,6 +147,9 @@ async function startDrifted(): Promise<string> {
     } catch {
       body = readFileSync(join(dir, "index.html"));
     }
+    // A script injected on one deep route only: parity must compare every route, not just `/`.
+    if (path === "/activity")
+      body = Buffer.from(body.toString("utf8").replace("</head>", "<script>void 0</script></head>"));
     const headers: Record<string, string> = {
       "content-type": types[extname(file)] ?? "application/octet-stream",
     };
@@ -286,9 +289,14 @@ describe("npm run parity", () => {
         "asset /icon.svg",
         "header x-frame-options (page)",
         "header content-security-policy (page)",
+        "page /activity",
+        "headers /pair?code=12345678",
+        "headers /activity",
         "session cookie attributes",
       ]),
     );
+    // Only the route that was tampered with differs in its page; every other view serves the same HTML.
+    expect(drift).not.toContain("page /pair?code=12345678");
     expect(drift).not.toContain("audit feed");
     expect(drift).not.toContain("API reachable (/v1/version)");
   });

@@ -338,12 +338,14 @@ describe("passkey step-up", () => {
   });
 
   it("steps up before a high-risk allow", async () => {
-    await page.goto(base);
-    await page.getByRole("status", { name: "Connection: Live" }).waitFor({ timeout: WAIT_MS });
     const before =
       (await cdp.send("WebAuthn.getCredentials", { authenticatorId })).credentials[0]?.signCount ?? 0;
     const promptId = await companion.ask(toolCall("call-stepup", "npm publish"));
-    await card(page, promptId).waitFor({ timeout: WAIT_MS });
+    // Opened as a tapped notification opens it: that prompt is the card shown in full (the push test's prompt
+    // is still open and would otherwise be first).
+    await page.goto(`${base}/?prompt=${promptId}`);
+    await page.getByRole("status", { name: "Connection: Live" }).waitFor({ timeout: WAIT_MS });
+    await card(page, promptId).locator(".decisions-dock").waitFor({ timeout: WAIT_MS });
     const decision = companion.decisionFor("call-stepup");
     await tapDecision(page, promptId, "Allow once");
     await steady(page);

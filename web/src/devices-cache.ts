@@ -1,5 +1,5 @@
 // The account's devices, fetched once per page and shared by every view that names a device ("by Pixel 8").
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { z } from "zod";
 import { Device } from "../../src/protocol/pairing.ts";
 import type { ResolvedPrompt } from "../../src/protocol/prompts.ts";
@@ -34,10 +34,30 @@ export function deciderWords(
   return `by ${decidedBy.actor === "api" ? "the API" : decidedBy.actor}`;
 }
 
-export function useDeviceNames(myDeviceId: string | null): (prompt: ResolvedPrompt) => string {
+export interface DeviceNames {
+  /** Who decided a resolved prompt, in words. */
+  decider(prompt: ResolvedPrompt): string;
+  /** A device's name ("build box"), null while unknown. */
+  nameOf(deviceId: string): string | null;
+}
+
+export function useDeviceNames(myDeviceId: string | null): DeviceNames {
   const [devices, setDevices] = useState<Device[]>([]);
+  // A device paired after the list was fetched (a new companion) is looked up once more, not on every render.
+  const refetched = useRef(new Set<string>());
   useEffect(() => {
     loadDevices().then(setDevices, () => setDevices([]));
   }, []);
-  return (prompt) => deciderWords(prompt.decidedBy, devices, myDeviceId);
+  return {
+    decider: (prompt) => deciderWords(prompt.decidedBy, devices, myDeviceId),
+    nameOf: (deviceId) => {
+      const name = devices.find((d) => d.id === deviceId)?.name;
+      if (name) return name;
+      if (!refetched.current.has(deviceId)) {
+        refetched.current.add(deviceId);
+        queueMicrotask(() => void loadDevices(true).then(setDevices, () => undefined));
+      }
+      return null;
+    },
+  };
 }

@@ -75,14 +75,14 @@ export function scopePreview(prompt: Pick<CapabilityPrompt, "scopes" | "moreScop
   return { shown, more: prompt.moreScopes + Math.max(0, prompt.scopes.length - 3) };
 }
 
-/** "allow Run commands for npm publish" — the plain action statement of the high-risk confirm step. */
-export function confirmQuestion(
-  prompt: Pick<CapabilityPrompt, "capability" | "scopes" | "moreScopes">,
-): string {
-  const { shown, more } = scopePreview(prompt);
-  // The card above already shows every command in full; the question only names them briefly.
-  const scope = shown.length ? shown.map((s) => shortText(s, 60)).join(", ") : "any scope";
-  return `Confirm: allow ${capabilityLabel[prompt.capability]} for ${scope}${more ? ` (+${more} more)` : ""}?`;
+/**
+ * "Confirm: allow Run commands for all 3 calls?" — the plain action of the high-risk confirm step. The command
+ * itself is not squeezed into the question (a cut there hid a `| sh` at the end): the dock below it shows the
+ * command's first and last line.
+ */
+export function confirmQuestion(prompt: Pick<CapabilityPrompt, "capability" | "callIds">): string {
+  const count = prompt.callIds.length;
+  return `Confirm: allow ${capabilityLabel[prompt.capability]}${count > 1 ? ` for all ${count} calls` : ""}?`;
 }
 
 /** "0:23" for a countdown; never negative. */

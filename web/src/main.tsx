@@ -7,6 +7,7 @@ import "./prompts.css";
 import "./settings.css";
 import "./views.css";
 import "./insights.css";
+import "./dock.css";
 
 const root = document.getElementById("app");
 if (root) render(<App />, root);

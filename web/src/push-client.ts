@@ -25,6 +25,46 @@ export async function currentSubscription(): Promise<PushSubscription | null> {
   return (await registration?.pushManager.getSubscription()) ?? null;
 }
 
+/**
+ * How long the browser's push service gets to hand out a subscription. Without a reachable push service
+ * (a network that blocks it, a browser without one) `subscribe` can wait for ever; the person is told instead.
+ */
+export const PUSH_SUBSCRIBE_TIMEOUT_MS = 10_000;
+
+/** The browser's own reason, named: "AbortError: Registration failed - push service error". */
+function browserReason(failure: unknown): string {
+  if (failure instanceof DOMException || failure instanceof Error)
+    return failure.message ? `${failure.name}: ${failure.message}` : failure.name;
+  return String(failure);
+}
+
+async function subscribeWithin(registration: ServiceWorkerRegistration, key: Uint8Array<ArrayBuffer>) {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new Error(
+            `The browser's push service did not answer in ${PUSH_SUBSCRIBE_TIMEOUT_MS / 1000} s (is it blocked on this network?). Try again later.`,
+          ),
+        ),
+      PUSH_SUBSCRIBE_TIMEOUT_MS,
+    );
+  });
+  try {
+    return await Promise.race([
+      registration.pushManager
+        .subscribe({ userVisibleOnly: true, applicationServerKey: key })
+        .catch((failure) => {
+          throw new Error(`The browser refused to subscribe: ${browserReason(failure)}`);
+        }),
+      timeout,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Asks for permission, subscribes, and registers the subscription with Airlock. */
 export async function enablePush(): Promise<string> {
   if (!pushSupported()) throw new Error("This browser cannot receive push notifications.");
@@ -35,10 +75,7 @@ export async function enablePush(): Promise<string> {
   const { public_key } = await api("/v1/push/key", VapidKey);
   const subscription =
     (await registration.pushManager.getSubscription()) ??
-    (await registration.pushManager.subscribe({
-      userVisibleOnly: true,
-      applicationServerKey: keyBytes(public_key),
-    }));
+    (await subscribeWithin(registration, keyBytes(public_key)));
   const json = subscription.toJSON();
   const saved = await api("/v1/push/subscriptions", Saved, {
     method: "POST",

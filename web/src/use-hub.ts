@@ -3,6 +3,7 @@
 import { useCallback, useEffect, useReducer, useRef, useState } from "preact/hooks";
 import { z } from "zod";
 import type { EmergencyControls, PromptDecision } from "../../src/protocol/capability.ts";
+import type { ProposalView } from "../../src/protocol/conveyor.ts";
 import { type CapabilityPrompt, ConfirmationToken, ResolvedPrompt } from "../../src/protocol/prompts.ts";
 import type { RuntimeServerMessage } from "../../src/protocol/runtime.ts";
 import type { ServerMessage } from "../../src/protocol/socket.ts";
@@ -39,6 +40,8 @@ export interface Hub {
   undo(promptId: string): void;
   /** Fetches the single-use token a high-risk allow needs (passkey step-up first when one is registered). */
   confirm(prompt: CapabilityPrompt): Promise<string>;
+  /** A proposal's latest state as the socket reported it (`proposal_updated`), by proposal id. */
+  proposalOf(proposalId: string): ProposalView | undefined;
   /** The hosted runtime's live messages (chat text as it is written, stored messages, job progress). */
   onRuntime(listener: (message: RuntimeServerMessage) => void): () => void;
 }
@@ -53,6 +56,7 @@ export function useHub(onUnpaired: (reason: string) => void): Hub {
   const [deviceId, setDeviceId] = useState<string | null>(null);
   const [clockOffsetMs, setClockOffset] = useState(0);
   const [announcement, setAnnouncement] = useState("");
+  const [proposals, setProposals] = useState<ReadonlyMap<string, ProposalView>>(new Map());
   const [, setOutboxVersion] = useState(0);
   const socket = useRef<HubSocket | null>(null);
   const runtimeListeners = useRef(new Set<(message: RuntimeServerMessage) => void>());
@@ -135,6 +139,11 @@ export function useHub(onUnpaired: (reason: string) => void): Hub {
         case "emergency_updated":
           setEmergency(message.data);
           return;
+        case "proposal_updated": {
+          const view = message.data;
+          setProposals((old) => new Map(old).set(view.id, view));
+          return;
+        }
         default:
           return;
       }
@@ -211,6 +220,7 @@ export function useHub(onUnpaired: (reason: string) => void): Hub {
     decide,
     undo: (id) => outbox.current?.undo(id),
     confirm,
+    proposalOf: (id) => proposals.get(id),
     onRuntime,
   };
 }

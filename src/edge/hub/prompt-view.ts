@@ -69,6 +69,7 @@ function callViews(calls: CallRow[]): NonNullable<CapabilityPrompt["calls"]> {
       callId: c.call_id,
       summary: c.scope_summary,
       cwd: c.cwd ?? null,
+      deviceId: c.device_id,
       description: c.description ?? null,
     };
     const text = c.shown_text;

@@ -1,11 +1,13 @@
-// The default view: pending prompts as cards (live, settled cards linger in place), an announcement region for
-// screen readers, the emergency banner, and the resolved list.
-import { useEffect, useRef } from "preact/hooks";
+// The default view: one prompt at a time in full with its decisions docked above the tab bar, the others waiting
+// as one-line cards (settled cards linger in place), an announcement region for screen readers, the emergency
+// banner, and the resolved list.
+import { useEffect, useRef, useState } from "preact/hooks";
 import { useDeviceNames } from "../devices-cache.ts";
 import { useLayoutGuard } from "../layout-guard.ts";
 import type { Hub } from "../use-hub.ts";
 import { PolicySuggestions } from "./policy-suggestions.tsx";
 import { PromptCard } from "./prompt-card.tsx";
+import { QueuedCard } from "./queued-card.tsx";
 import { ResolvedList } from "./resolved-list.tsx";
 
 export function emergencyWords(hub: Pick<Hub, "emergency">): string[] {
@@ -21,11 +23,19 @@ export function emergencyWords(hub: Pick<Hub, "emergency">): string[] {
 export function ApprovalsView({ hub }: { hub: Hub }) {
   const list = useRef<HTMLDivElement>(null);
   const guard = useLayoutGuard(list);
-  const describeDecider = useDeviceNames(hub.deviceId);
+  const devices = useDeviceNames(hub.deviceId);
   const switches = emergencyWords(hub);
-  // A tapped notification opens /?prompt=<id>: bring that card into view once it is there.
+  // A tapped notification opens /?prompt=<id>: that card is the one answered, and brought into view.
   const wanted = new URLSearchParams(location.search).get("prompt");
+  const [chosen, setChosen] = useState<string | null>(null);
   const shown = hub.cards.some((p) => p.promptId === wanted);
+  // Open, and not already answered on this page: the cards that could take the decisions.
+  const answerable = hub.cards.filter((p) => {
+    const entry = hub.outbox(p.promptId);
+    return !hub.settledOf(p.promptId) && (!entry || entry.phase === "failed");
+  });
+  const pick = (id: string | null) => answerable.find((p) => p.promptId === id);
+  const active = (pick(chosen) ?? pick(wanted) ?? answerable[0])?.promptId;
   useEffect(() => {
     if (wanted && shown)
       document.querySelector(`article[data-prompt-id="${CSS.escape(wanted)}"]`)?.scrollIntoView();
@@ -45,21 +55,32 @@ export function ApprovalsView({ hub }: { hub: Hub }) {
           Pending <span class="count">{hub.pending.length}</span>
         </h1>
         <div class="cards" ref={list}>
-          {hub.cards.map((prompt, index) => (
-            <PromptCard
-              key={prompt.promptId}
-              prompt={prompt}
-              settled={hub.settledOf(prompt.promptId)}
-              outbox={hub.outbox(prompt.promptId)}
-              takeFocus={index === 0}
-              clockOffsetMs={hub.clockOffsetMs}
-              guard={guard}
-              describeDecider={describeDecider}
-              decide={hub.decide}
-              undo={hub.undo}
-              confirm={hub.confirm}
-            />
-          ))}
+          {hub.cards.map((prompt) =>
+            prompt.promptId !== active && answerable.includes(prompt) ? (
+              <QueuedCard
+                key={prompt.promptId}
+                prompt={prompt}
+                machineOf={devices.nameOf}
+                onOpen={() => setChosen(prompt.promptId)}
+              />
+            ) : (
+              <PromptCard
+                key={prompt.promptId}
+                prompt={prompt}
+                settled={hub.settledOf(prompt.promptId)}
+                outbox={hub.outbox(prompt.promptId)}
+                takeFocus={prompt.promptId === active}
+                clockOffsetMs={hub.clockOffsetMs}
+                guard={guard}
+                describeDecider={devices.decider}
+                machineOf={devices.nameOf}
+                proposalOf={hub.proposalOf}
+                decide={hub.decide}
+                undo={hub.undo}
+                confirm={hub.confirm}
+              />
+            ),
+          )}
         </div>
         {hub.cards.length ? null : (
           <p class="muted empty">
@@ -74,7 +95,12 @@ export function ApprovalsView({ hub }: { hub: Hub }) {
         <h2 id="resolved-heading" class="section-title">
           Resolved
         </h2>
-        <ResolvedList prompts={hub.resolved} describeDecider={describeDecider} />
+        <ResolvedList
+          prompts={hub.resolved}
+          describeDecider={devices.decider}
+          proposalOf={hub.proposalOf}
+          machineOf={devices.nameOf}
+        />
       </section>
     </main>
   );

@@ -1,9 +1,21 @@
 // Every call a batch stands for, each with its working directory and the agent's own description: a person
 // sees all of them before one answer settles the batch.
 import type { CapabilityPrompt } from "../../../src/protocol/prompts.ts";
+import { AgentWords } from "./agent-words.tsx";
 import { CommandText } from "./command-text.tsx";
 
-export function PromptCalls({ prompt }: { prompt: CapabilityPrompt }) {
+/** The text a card shows for a call: the hub's full text, or its summary when the two are the same. */
+export function callText(call: { summary: string; text?: string | undefined }): string {
+  return call.text ? call.text : call.summary;
+}
+
+interface Props {
+  prompt: CapabilityPrompt;
+  /** Called with a call's id once its whole command has been on screen. */
+  onSeen?: (callId: string) => void;
+}
+
+export function PromptCalls({ prompt, onSeen }: Props) {
   // Hubs that predate per-call lists send only the representative scopes.
   const calls =
     prompt.calls ??
@@ -18,8 +30,12 @@ export function PromptCalls({ prompt }: { prompt: CapabilityPrompt }) {
     <ol class={`calls${calls.length > 3 ? " calls-many" : ""}`} aria-label={`${calls.length + more} calls`}>
       {calls.map((call) => (
         <li key={call.callId} class="call">
-          {call.description ? <p class="call-description">“{call.description}”</p> : null}
-          <CommandText text={"text" in call && call.text ? call.text : call.summary} />
+          {call.description ? <AgentWords text={call.description} /> : null}
+          <CommandText
+            text={callText(call)}
+            cwd={call.cwd}
+            {...(onSeen ? { onSeen: () => onSeen(call.callId) } : {})}
+          />
           {"chars" in call && call.text !== undefined && (call.chars ?? 0) > call.text.length ? (
             <p class="call-clipped small" role="note">
               {call.text
@@ -30,7 +46,7 @@ export function PromptCalls({ prompt }: { prompt: CapabilityPrompt }) {
           ) : null}
           {call.cwd ? (
             <div class="call-cwd muted small">
-              in <CommandText text={call.cwd} />
+              in <CommandText text={call.cwd} marks={false} />
             </div>
           ) : null}
         </li>

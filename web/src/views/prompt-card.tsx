@@ -1,30 +1,33 @@
 // One prompt: who asks, for what, how risky, every call of the batch with its cwd and the agent's description,
 // time left, and the decisions (kept on screen below a bounded call list). A decided card stays in place: "Allowed
 // always · Undo (5 s)" while a saving decision can still be taken back, "queued" while offline, then the outcome.
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { cardMarkerOf } from "../../../src/policy/agent-marks.ts";
+import { visibleText } from "../../../src/policy/shown-call.ts";
 import type { PromptDecision } from "../../../src/protocol/capability.ts";
+import type { ProposalView } from "../../../src/protocol/conveyor.ts";
 import type { CapabilityPrompt, ResolvedPrompt } from "../../../src/protocol/prompts.ts";
 import { errorMessage } from "../api.ts";
 import type { OutboxEntry } from "../decision-outbox.ts";
+import { askerName, dockSummary } from "../dock-summary.ts";
 import { grantChoicesOf } from "../grant-choices.ts";
 import {
   batchLabel,
   capabilityLabel,
-  confirmQuestion,
-  decisionButtonLabel,
-  decisionLabel,
   decisionOrder,
   isAllow,
   resolutionLabel,
   riskLabel,
 } from "../labels.ts";
 import type { LayoutGuard } from "../layout-guard.ts";
+import { isLongText } from "./command-text.tsx";
 import { Countdown, useRemaining } from "./countdown.tsx";
+import { DecisionDock, type Phase } from "./decision-dock.tsx";
 import { GrantChoice } from "./grant-choice.tsx";
-import { PromptCalls } from "./prompt-calls.tsx";
+import { callText, PromptCalls } from "./prompt-calls.tsx";
 import { PromptDetails } from "./prompt-details.tsx";
 import { ProposalBlock } from "./proposal-block.tsx";
+import { ProposalOutcome } from "./proposal-outcome.tsx";
 
 interface Props {
   prompt: CapabilityPrompt;
@@ -35,6 +38,9 @@ interface Props {
   clockOffsetMs: number;
   guard: LayoutGuard;
   describeDecider(prompt: ResolvedPrompt): string;
+  /** A companion device's name ("build box"), or null when unknown. */
+  machineOf(deviceId: string): string | null;
+  proposalOf(proposalId: string): ProposalView | undefined;
   decide(
     prompt: CapabilityPrompt,
     decision: PromptDecision,
@@ -44,7 +50,11 @@ interface Props {
   confirm(prompt: CapabilityPrompt): Promise<string>;
 }
 
-type Phase = { kind: "choose" } | { kind: "confirm"; decision: PromptDecision } | { kind: "confirming" };
+/** The ids of the texts a high-risk allow needs the person to have seen whole: long commands and arguments. */
+function longTexts(prompt: CapabilityPrompt): string[] {
+  if (prompt.proposal) return isLongText(prompt.proposal.args_text) ? ["proposal"] : [];
+  return (prompt.calls ?? []).filter((c) => isLongText(callText(c))).map((c) => c.callId);
+}
 
 export function PromptCard(props: Props) {
   const { prompt, settled, outbox, clockOffsetMs, guard } = props;
@@ -54,6 +64,11 @@ export function PromptCard(props: Props) {
   const [denyNote, setDenyNote] = useState<string | null>(null);
   const [pattern, setPattern] = useState<string | null>(null);
   const [moved, setMoved] = useState(false);
+  const [seen, setSeen] = useState<ReadonlySet<string>>(new Set());
+  const markSeen = useCallback(
+    (id: string) => setSeen((old) => (old.has(id) ? old : new Set([...old, id]))),
+    [],
+  );
   const choices = grantChoicesOf(prompt);
   const allowOnce = useRef<HTMLButtonElement>(null);
   const confirmYes = useRef<HTMLButtonElement>(null);
@@ -62,6 +77,7 @@ export function PromptCard(props: Props) {
   const options = decisionOrder.filter((d) => prompt.options.includes(d));
   const callCount = prompt.callIds.length;
   const expired = !settled && remaining <= 0;
+  const unread = prompt.requiresConfirmation && longTexts(prompt).some((id) => !seen.has(id));
 
   useEffect(() => {
     const active = document.activeElement;
@@ -86,6 +102,13 @@ export function PromptCard(props: Props) {
 
   const choose = (decision: PromptDecision) => {
     setError("");
+    if (isAllow(decision) && unread) {
+      setError("Show the whole command first: tap “Show all” on the card.");
+      document
+        .querySelector(`article[data-prompt-id="${CSS.escape(prompt.promptId)}"] .command-gap`)
+        ?.scrollIntoView({ block: "center" });
+      return;
+    }
     if (isAllow(decision) && prompt.requiresConfirmation) setPhase({ kind: "confirm", decision });
     else
       props.decide(prompt, decision, {
@@ -122,14 +145,37 @@ export function PromptCard(props: Props) {
         {capabilityLabel[prompt.capability]} <code class="cap-key">{prompt.method}</code>
       </h2>
       <p class="agent">
-        <strong>{prompt.agent.name}</strong> <span class="muted">({prompt.agent.id})</span>
-        {prompt.agent.version ? <span class="muted"> v{prompt.agent.version}</span> : null}
+        <strong>{askerName(prompt, props.machineOf)}</strong>{" "}
+        <span class="muted">({visibleText(prompt.agent.id)})</span>
+        {prompt.agent.version ? <span class="muted"> v{visibleText(prompt.agent.version)}</span> : null}
       </p>
       {decided ? null : (
         <>
           <JudgeMarker prompt={prompt} />
-          <p class="justification">{prompt.justification}</p>
-          {prompt.proposal ? <ProposalBlock proposal={prompt.proposal} /> : <PromptCalls prompt={prompt} />}
+          <p class="justification">{visibleText(prompt.justification)}</p>
+          {prompt.proposal ? (
+            <ProposalBlock
+              proposal={prompt.proposal}
+              machineOf={props.machineOf}
+              onSeen={() => markSeen("proposal")}
+            />
+          ) : (
+            <PromptCalls prompt={prompt} onSeen={markSeen} />
+          )}
+          {choices && !state ? (
+            <GrantChoice
+              promptId={prompt.promptId}
+              choices={choices}
+              pattern={pattern}
+              onPattern={setPattern}
+            />
+          ) : null}
+          {choices?.why && !state ? (
+            <p class="muted small grant-why" data-grant-why="">
+              {choices.why}
+              {choices.rule ? <code class="grant-rule">{choices.rule}</code> : null}
+            </p>
+          ) : null}
           <p class="batch">{batchLabel(callCount)}</p>
           <button type="button" class="link-button" aria-expanded={open} onClick={() => setOpen(!open)}>
             {open ? "Hide details" : "Details"}
@@ -149,84 +195,37 @@ export function PromptCard(props: Props) {
             </button>
           ) : null}
         </div>
-      ) : phase.kind === "confirm" || phase.kind === "confirming" ? (
-        <fieldset class="confirm decisions-dock">
-          <legend class="sr-only">Confirm high-risk allow</legend>
-          <p class="confirm-question">{confirmQuestion(prompt)}</p>
-          <p class="muted small">High risk: this needs a second, deliberate tap.</p>
-          <div class="decisions">
-            <button
-              type="button"
-              class="decision allow"
-              ref={confirmYes}
-              disabled={phase.kind === "confirming"}
-              onClick={tap(() => phase.kind === "confirm" && void confirmed(phase.decision))}
-            >
-              {phase.kind === "confirm"
-                ? `Yes, ${decisionLabel[phase.decision].toLowerCase()}`
-                : "Confirming…"}
-            </button>
-            <button type="button" class="decision neutral" onClick={() => setPhase({ kind: "choose" })}>
-              Cancel
-            </button>
-          </div>
-        </fieldset>
       ) : (
-        <fieldset class="decision-group decisions-dock" disabled={expired}>
-          <legend class="sr-only">Decision</legend>
-          {choices ? (
-            <GrantChoice
-              promptId={prompt.promptId}
-              choices={choices}
-              pattern={pattern}
-              onPattern={setPattern}
-            />
-          ) : null}
-          {choices?.why ? (
-            <p class="muted small grant-why" data-grant-why="">
-              {choices.why}
-              {choices.rule ? <code class="grant-rule">{choices.rule}</code> : null}
-            </p>
-          ) : null}
-          {denyNote !== null ? (
-            <label class="deny-note">
-              <span class="small">Message for the agent (sent with a deny)</span>
-              <input
-                value={denyNote}
-                maxLength={500}
-                placeholder="e.g. use pnpm instead"
-                onInput={(e) => setDenyNote(e.currentTarget.value)}
-              />
-            </label>
-          ) : null}
-          <div class="decisions">
-            {options.map((decision) => (
-              <button
-                key={decision}
-                type="button"
-                class={`decision ${isAllow(decision) ? "allow" : "deny"}${decision === "allow_once" ? " primary" : ""}`}
-                ref={decision === "allow_once" ? allowOnce : undefined}
-                onClick={tap(() => choose(decision))}
-              >
-                {decisionButtonLabel(decision, callCount)}
-              </button>
-            ))}
-          </div>
-          {denyNote === null ? (
-            <button type="button" class="link-button" onClick={() => setDenyNote("")}>
-              Deny with a message…
-            </button>
-          ) : null}
-        </fieldset>
+        <DecisionDock
+          prompt={prompt}
+          summary={dockSummary(prompt, props.machineOf)}
+          phase={phase}
+          options={options}
+          expired={expired}
+          unread={unread}
+          denyNote={denyNote}
+          onDenyNote={setDenyNote}
+          tap={tap}
+          choose={choose}
+          confirm={(decision) => void confirmed(decision)}
+          cancelConfirm={() => setPhase({ kind: "choose" })}
+          allowOnceRef={allowOnce}
+          confirmYesRef={confirmYes}
+          note={error}
+          moved={moved}
+        />
       )}
-      {moved ? (
+      {settled?.proposal && isAllow(settled.resolution) ? (
+        <ProposalOutcome id={settled.proposal.id} live={props.proposalOf(settled.proposal.id)} />
+      ) : null}
+      {moved && state ? (
         <p class="card-status tap-hint" role="status">
           The list just moved: tap again.
         </p>
       ) : null}
-      {error || outbox?.phase === "failed" ? (
+      {outbox?.phase === "failed" ? (
         <p class="card-status error" role="alert">
-          {error || outbox?.error}
+          {outbox.error}
         </p>
       ) : null}
     </article>

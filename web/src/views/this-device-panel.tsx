@@ -19,8 +19,9 @@ const PasskeyList = z.object({
 
 export function ThisDevicePanel() {
   const [subscribed, setSubscribed] = useState<boolean | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [note, setNote] = useState("");
+  // Which control is working, and each control's own note (an error shows next to what failed).
+  const [busy, setBusy] = useState<"push" | "passkey" | null>(null);
+  const [notes, setNotes] = useState<{ push?: string; passkey?: string }>({});
   const [passkeys, reloadPasskeys] = useResource("/v1/passkeys", PasskeyList);
   useEffect(() => {
     currentSubscription().then(
@@ -29,18 +30,24 @@ export function ThisDevicePanel() {
     );
   }, []);
 
-  const run = async (action: () => Promise<unknown>, done: string) => {
-    setBusy(true);
-    setNote("");
+  const run = async (which: "push" | "passkey", action: () => Promise<unknown>, done: string) => {
+    setBusy(which);
+    setNotes({});
     try {
       await action();
-      setNote(done);
+      setNotes({ [which]: done });
     } catch (failure) {
-      setNote(errorMessage(failure));
+      setNotes({ [which]: errorMessage(failure) });
     } finally {
-      setBusy(false);
+      setBusy(null);
     }
   };
+  const note = (which: "push" | "passkey") =>
+    notes[which] ? (
+      <p class="card-status control-note" role="status">
+        {notes[which]}
+      </p>
+    ) : null;
 
   return (
     <section class="panel" aria-labelledby="this-device-heading">
@@ -57,9 +64,11 @@ export function ThisDevicePanel() {
           <button
             type="button"
             class="small-button"
-            disabled={busy || subscribed === null}
+            disabled={busy !== null || subscribed === null}
+            aria-busy={busy === "push"}
             onClick={() =>
               void run(
+                "push",
                 async () => {
                   if (subscribed) await disablePush();
                   else await enablePush();
@@ -69,13 +78,23 @@ export function ThisDevicePanel() {
               )
             }
           >
-            {subscribed ? "Turn notifications off" : "Turn notifications on"}
+            {busy === "push" ? (
+              <>
+                <span class="spinner" aria-hidden="true" />
+                {subscribed ? "Turning notifications off…" : "Turning notifications on…"}
+              </>
+            ) : subscribed ? (
+              "Turn notifications off"
+            ) : (
+              "Turn notifications on"
+            )}
           </button>
         ) : (
           <p class="muted small">
             This browser cannot receive push notifications (on iPhone: add Airlock to the Home Screen first).
           </p>
         )}
+        {note("push")}
       </div>
       <div class="switch-row">
         <p class="switch-label">Passkey</p>
@@ -101,22 +120,23 @@ export function ThisDevicePanel() {
         <button
           type="button"
           class="small-button"
-          disabled={busy}
+          disabled={busy !== null}
+          aria-busy={busy === "passkey"}
           onClick={() =>
-            void run(async () => {
-              await registerPasskey(navigator.userAgent.includes("Mobile") ? "Phone passkey" : "Passkey");
-              reloadPasskeys();
-            }, "Passkey registered.")
+            void run(
+              "passkey",
+              async () => {
+                await registerPasskey(navigator.userAgent.includes("Mobile") ? "Phone passkey" : "Passkey");
+                reloadPasskeys();
+              },
+              "Passkey registered.",
+            )
           }
         >
-          Register a passkey
+          {busy === "passkey" ? "Waiting for the passkey…" : "Register a passkey"}
         </button>
+        {note("passkey")}
       </div>
-      {note ? (
-        <p class="card-status" role="status">
-          {note}
-        </p>
-      ) : null}
     </section>
   );
 }
