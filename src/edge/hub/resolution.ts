@@ -19,6 +19,7 @@ import { grantCreatedAudit } from "./grant-audit.ts";
 import type { Decider, HubContext } from "./hub-context.ts";
 import { type PromptRow, parseAgent } from "./prompt-store.ts";
 import { scopesFingerprint, unitsOfCalls } from "./prompt-view.ts";
+import { SAFETY_DELAY_MS } from "./outbox.ts";
 import { proposalOfPrompt } from "./proposal-prompts.ts";
 import { failure, type HubResult } from "./result.ts";
 import { DUE_SLACK_MS } from "./schedule.ts";
@@ -222,7 +223,9 @@ export class Resolver {
         type: "prompt_resolved",
         data: ctx.resolvedCard(ctx.prompts.get(prompt.id) ?? prompt),
       });
-      await ctx.flush();
+      // The conveyor wrote what must be in D1 now; an approval's audit waits in the outbox for its run's
+      // end (one batch with the result), and the alarm is the backstop if that never comes.
+      await ctx.schedule.armBy(now + SAFETY_DELAY_MS);
     }
     return ctx.resolvedCard(ctx.prompts.get(prompt.id) ?? prompt);
   }
