@@ -280,6 +280,10 @@ try {
     results.hundred_users.lost +
     results.hundred_users.duplicated;
   if (bad) process.exitCode = 1;
+} catch (error) {
+  // What the edge said last is usually why (a crashed hub, an overloaded workerd).
+  console.error(`edge output (tail):\n${edge.output().slice(-4000)}`);
+  throw error;
 } finally {
   await edge.stop();
   await servers.close();

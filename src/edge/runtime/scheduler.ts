@@ -2,13 +2,13 @@
 // the hub's one alarm; a due wakeup claims its (schedule, due time) row in D1, starts the job whose id is
 // derived from it, and advances the schedule with a guarded update. Every step is idempotent, so a retried
 // alarm, two alarms at once or a crash halfway never start a run twice.
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { planWakeup } from "../../policy/schedule.ts";
-import { writeAudit } from "../audit/audit-log.ts";
+import { auditInsertWhere, writeAudit } from "../audit/audit-log.ts";
 import type { Db } from "../db/client.ts";
 import { schedules, wakeupEvents } from "../db/schema.ts";
 import { DUE_SLACK_MS } from "../hub/schedule.ts";
-import { createJob, derivedJobId } from "./jobs.ts";
+import { derivedJobId, jobWrites } from "./jobs.ts";
 import { type ScheduleRow, specOf, taskOf } from "./schedule-store.ts";
 import { startTurn } from "./turn-events.ts";
 
@@ -124,41 +124,57 @@ export class HubScheduler {
     let jobId: string | null = null;
     if (plan.run !== null) {
       const runAt = plan.run;
-      const claim = await db
-        .insert(wakeupEvents)
-        .values({
-          scheduleId,
-          dueAt: runAt,
-          userId,
-          kind: runAt === dueAt ? "scheduled" : "catch_up",
-          skipped: plan.skipped,
-          // The alarm's `now` decides what runs; the record says when it really happened.
-          firedAt: Date.now(),
-        })
-        .onConflictDoNothing()
-        .returning();
+      // The record says when it really happened (the alarm's `now` decides what runs); it also tells this
+      // claim's own audit row from a retried wakeup's.
+      const firedAt = Date.now();
       jobId = await derivedJobId(scheduleId, String(runAt));
-      // Runs even when the claim exists: a crash after the claim left the job unmade or unstarted.
-      const { job } = await createJob(db, {
+      const job = jobWrites(db, {
         id: jobId,
         userId,
         task: taskOf(s),
         trigger: { kind: "schedule", ref: scheduleId },
-        now: Date.now(),
+        now: firedAt,
       });
-      await db
-        .update(wakeupEvents)
-        .set({ jobId })
-        .where(and(eq(wakeupEvents.scheduleId, scheduleId), eq(wakeupEvents.dueAt, runAt)));
+      const ours = and(
+        eq(wakeupEvents.scheduleId, scheduleId),
+        eq(wakeupEvents.dueAt, runAt),
+        eq(wakeupEvents.firedAt, firedAt),
+      );
+      // The claim, the job (made even when the claim exists: a crash after it left the job unmade or
+      // unstarted), the claim's link to the job and its audit: one D1 round trip.
+      await db.batch([
+        db
+          .insert(wakeupEvents)
+          .values({
+            scheduleId,
+            dueAt: runAt,
+            userId,
+            kind: runAt === dueAt ? "scheduled" : "catch_up",
+            skipped: plan.skipped,
+            firedAt,
+          })
+          .onConflictDoNothing(),
+        job.insert,
+        ...job.rest,
+        db
+          .update(wakeupEvents)
+          .set({ jobId })
+          .where(and(eq(wakeupEvents.scheduleId, scheduleId), eq(wakeupEvents.dueAt, runAt))),
+        auditInsertWhere(
+          db,
+          {
+            userId,
+            actor: `schedule:${scheduleId}`,
+            event: "schedule.fired",
+            target: scheduleId,
+            details: { due_at: new Date(runAt).toISOString(), job_id: jobId, skipped: plan.skipped },
+            at: firedAt,
+          },
+          sql`EXISTS (SELECT 1 FROM wakeup_events WHERE ${ours})`,
+        ),
+      ]);
+      // Started before the schedule moves on, so a crash in between leaves the wakeup due and it is retried.
       await (this.ports.startTurn ?? ((turnId) => startTurn(this.ports.env, turnId)))(job.turnId);
-      if (claim.length)
-        await writeAudit(db, {
-          userId,
-          actor: `schedule:${scheduleId}`,
-          event: "schedule.fired",
-          target: scheduleId,
-          details: { due_at: new Date(runAt).toISOString(), job_id: jobId, skipped: plan.skipped },
-        });
     } else {
       const skipped = await db
         .insert(wakeupEvents)
@@ -178,15 +194,19 @@ export class HubScheduler {
           },
         });
     }
-    await db
+    const advanced = await db
       .update(schedules)
       .set({
         nextRunAt: plan.next,
         updatedAt: now,
         ...(plan.run !== null ? { lastRunAt: plan.run, lastJobId: jobId } : {}),
       })
-      .where(and(eq(schedules.id, scheduleId), eq(schedules.nextRunAt, dueAt)));
-    await this.refresh(scheduleId);
+      .where(and(eq(schedules.id, scheduleId), eq(schedules.nextRunAt, dueAt)))
+      .returning({ nextRunAt: schedules.nextRunAt, paused: schedules.paused });
+    // Moved as planned: the local table follows without reading D1 again; otherwise someone changed it.
+    const moved = advanced[0];
+    if (moved) this.mirror(scheduleId, moved.paused ? null : moved.nextRunAt);
+    else await this.refresh(scheduleId);
     return plan.run !== null;
   }
 }
