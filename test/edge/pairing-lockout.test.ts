@@ -97,8 +97,9 @@ describe("bounded audit of wrong pairing codes", () => {
       .first<{ user_id: string; id: string }>();
     const [miss1, miss2, miss3] = await guesses(code, false, 3);
     const [hit1, hit2] = await guesses(code, true, 2);
-    // The first wrong code blames no live code; a later one could have been `code`.
-    for (const guess of [miss1, hit1, miss2, hit2, miss3] as string[])
+    // Two of the five could have been `code` (the first one among them); the others land in buckets no
+    // code of this test owns (another file's live code may own one).
+    for (const guess of [hit1, miss1, miss2, hit2, miss3] as string[])
       expect((await bind(guess, "192.0.2.200")).status).toBe(401);
     expect((await bind(code, "192.0.2.200")).status).toBe(429);
     // Another client is another row.
@@ -110,17 +111,10 @@ describe("bounded audit of wrong pairing codes", () => {
     expect(more).toHaveLength(0);
     expect(first?.user_id).toBe(owner?.user_id);
     expect(first?.target).toBe(owner?.id);
-    expect(JSON.parse(first?.details ?? "{}")).toMatchObject({
-      kind: "companion",
-      client_failures: 5,
-      codes_blamed: [owner?.id, owner?.id],
-      locked: true,
-    });
-    expect(JSON.parse(second?.details ?? "{}")).toMatchObject({
-      client_failures: 1,
-      codes_blamed: [],
-      locked: false,
-    });
+    const aggregate = JSON.parse(first?.details ?? "{}");
+    expect(aggregate).toMatchObject({ kind: "companion", client_failures: 5, locked: true });
+    expect(aggregate.codes_blamed.filter((id: string) => id === owner?.id)).toHaveLength(2);
+    expect(JSON.parse(second?.details ?? "{}")).toMatchObject({ client_failures: 1, locked: false });
   });
 
   it("the right code presented again and again while locked is one row that counts the attempts", async () => {
