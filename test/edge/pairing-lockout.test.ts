@@ -3,6 +3,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { clientAddress, UNTRUSTED_CLIENT } from "../../src/edge/auth/client-address.ts";
+import { hmacHex } from "../../src/edge/auth/crypto.ts";
 import { bucketOfCode } from "../../src/edge/auth/pairing.ts";
 import { RECOVERY_MAX_FAILURES } from "../../src/edge/auth/recovery-guard.ts";
 import { ADMIN, api, errorOf, ownerCode, recoveryCode, rememberRecoveryCode } from "./helpers.ts";
@@ -72,6 +73,61 @@ describe("per-client lockout", () => {
     const code = await ownerCode();
     expect((await bind(code, "2001:db8:1:2:ffff::9")).status).toBe(429);
     expect((await bind(code, "2001:db8:1:3::1")).status).toBe(201);
+  });
+});
+
+describe("bounded audit of wrong pairing codes", () => {
+  /** This file's rows only (other files bind wrong codes meanwhile): by the client's row name, or the code. */
+  const rowsOf = async (event: string, which: { client: string } | { code: string }) => {
+    const [column, value] =
+      "client" in which
+        ? ["id", `aud_pf_${(await hmacHex(env.TOKEN_PEPPER, `client:${which.client}`)).slice(0, 24)}_%`]
+        : ["target", which.code];
+    return env.DB.prepare(
+      `SELECT user_id, target, details FROM audit_log WHERE event = ? AND ${column} LIKE ?`,
+    )
+      .bind(event, value)
+      .all<{ user_id: string | null; target: string | null; details: string }>();
+  };
+
+  it("five wrong codes from one client leave one row with the aggregate, on the account of the code they hit", async () => {
+    const code = await ownerCode();
+    const owner = await env.DB.prepare("SELECT user_id, id FROM pairing_codes WHERE code_hash = ?")
+      .bind(await hmacHex(env.TOKEN_PEPPER, `pairing:${code}`))
+      .first<{ user_id: string; id: string }>();
+    const [miss1, miss2, miss3] = await guesses(code, false, 3);
+    const [hit1, hit2] = await guesses(code, true, 2);
+    // Two of the five could have been `code` (the first one among them); the others land in buckets no
+    // code of this test owns (another file's live code may own one).
+    for (const guess of [hit1, miss1, miss2, hit2, miss3] as string[])
+      expect((await bind(guess, "192.0.2.200")).status).toBe(401);
+    expect((await bind(code, "192.0.2.200")).status).toBe(429);
+    // Another client is another row.
+    expect((await bind(miss1 as string, "192.0.2.201")).status).toBe(401);
+
+    const [first, ...others] = (await rowsOf("auth.pairing_failed", { client: "192.0.2.200" })).results;
+    expect(others).toHaveLength(0);
+    const [second, ...more] = (await rowsOf("auth.pairing_failed", { client: "192.0.2.201" })).results;
+    expect(more).toHaveLength(0);
+    expect(first?.user_id).toBe(owner?.user_id);
+    expect(first?.target).toBe(owner?.id);
+    const aggregate = JSON.parse(first?.details ?? "{}");
+    expect(aggregate).toMatchObject({ kind: "companion", client_failures: 5, locked: true });
+    expect(aggregate.codes_blamed.filter((id: string) => id === owner?.id)).toHaveLength(2);
+    expect(JSON.parse(second?.details ?? "{}")).toMatchObject({ client_failures: 1, locked: false });
+  });
+
+  it("the right code presented again and again while locked is one row that counts the attempts", async () => {
+    const code = await ownerCode();
+    const locked = await env.DB.prepare("SELECT id FROM pairing_codes WHERE code_hash = ?")
+      .bind(await hmacHex(env.TOKEN_PEPPER, `pairing:${code}`))
+      .first<{ id: string }>();
+    for (const [i, guess] of (await guesses(code, true, 5)).entries())
+      expect((await bind(guess, `192.0.2.${210 + i}`)).status).toBe(401);
+    for (let i = 0; i < 3; i++) expect((await bind(code, `192.0.2.${220 + i}`)).status).toBe(429);
+    const rows = (await rowsOf("auth.pairing_locked", { code: locked?.id ?? "" })).results;
+    expect(rows).toHaveLength(1);
+    expect(JSON.parse(rows[0]?.details ?? "{}")).toMatchObject({ attempts: 3 });
   });
 });
 

@@ -1,5 +1,6 @@
 // Appends redacted events to the D1 audit log.
 
+import { type SQL, sql } from "drizzle-orm";
 import { redactText } from "../../policy/redact.ts";
 import { newId } from "../auth/crypto.ts";
 import type { Db } from "../db/client.ts";
@@ -37,6 +38,19 @@ export function auditRow(entry: AuditEntry) {
 
 export async function writeAudit(db: Db, entry: AuditEntry): Promise<void> {
   await db.insert(auditLog).values(auditRow(entry));
+}
+
+/**
+ * One entry's insert, written only if `condition` holds when it runs, unsent: it rides in a D1 batch after
+ * the write it records (a proposal's insert that may have met an existing key).
+ */
+export function auditInsertWhere(db: Db, entry: AuditEntry, condition: SQL) {
+  const r = auditRow(entry);
+  return db
+    .insert(auditLog)
+    .select(
+      sql`SELECT ${r.id}, ${r.at}, ${r.userId}, ${r.deviceId}, ${r.actor}, ${r.event}, ${r.target}, ${r.agentId}, ${r.decision}, ${r.details} WHERE ${condition}`,
+    );
 }
 
 /** Several entries in one batch (one round trip to D1). */

@@ -2,9 +2,9 @@
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import { type BindRequest, ROLE_OF_KIND } from "../../protocol/pairing.ts";
 import type { DeviceRole } from "../../protocol/roles.ts";
-import { writeAudit } from "../audit/audit-log.ts";
+import { auditRow, writeAudit } from "../audit/audit-log.ts";
 import type { Db } from "../db/client.ts";
-import { devices, pairingAttempts, pairingCodes } from "../db/schema.ts";
+import { auditLog, devices, pairingAttempts, pairingCodes } from "../db/schema.ts";
 import { ApiError, rateLimited } from "../errors.ts";
 import { constantTimeEqual, hmacHex, newId, randomBytes } from "./crypto.ts";
 import { type IssuedToken, issueToken } from "./tokens.ts";
@@ -85,6 +85,87 @@ async function clientFailures(db: Db, clientHash: string, now: number) {
   return row;
 }
 
+/**
+ * Wrong codes are audited as one row per client and lockout window, however many it sends: the first wrong
+ * code inserts the row (attributed to the person whose live code it could have been, if any), each next one
+ * updates its counts in the same statement. What the person needs stays: how many wrong codes, which of
+ * their codes were blamed, whether the client got locked, when it started and when it last tried.
+ */
+async function auditFailure(
+  db: Db,
+  f: {
+    clientHash: string;
+    windowStart: number;
+    failures: number;
+    blamed: { id: string; userId: string } | null;
+    kind: string;
+    now: number;
+  },
+): Promise<void> {
+  const row = {
+    ...auditRow({
+      userId: f.blamed?.userId ?? null,
+      actor: "anonymous",
+      event: "auth.pairing_failed",
+      target: f.blamed?.id ?? null,
+      details: {
+        kind: f.kind,
+        client_failures: f.failures,
+        codes_blamed: f.blamed ? [f.blamed.id] : [],
+        locked: f.failures >= MAX_FAILURES,
+        window_start: new Date(f.windowStart).toISOString(),
+        last_at: new Date(f.now).toISOString(),
+      },
+      at: f.now,
+    }),
+    // The HMAC of the client (never its address) and the window name the row, so the next wrong code finds it.
+    id: `aud_pf_${f.clientHash.slice(0, 24)}_${f.windowStart}`,
+  };
+  const blamedId = f.blamed?.id ?? null;
+  await db
+    .insert(auditLog)
+    .values(row)
+    .onConflictDoUpdate({
+      target: auditLog.id,
+      set: {
+        userId: sql`coalesce(${auditLog.userId}, excluded.user_id)`,
+        target: sql`coalesce(${auditLog.target}, excluded.target)`,
+        details: sql`json_set(
+          CASE WHEN ${blamedId} IS NULL THEN ${auditLog.details}
+               ELSE json_insert(${auditLog.details}, '$.codes_blamed[#]', ${blamedId}) END,
+          '$.client_failures', ${f.failures},
+          '$.locked', json(${f.failures >= MAX_FAILURES ? "true" : "false"}),
+          '$.last_at', ${new Date(f.now).toISOString()})`,
+      },
+    });
+}
+
+/** The right code presented for a code locked by guesses: one row per code, counting the attempts. */
+async function auditLocked(db: Db, codeId: string, userId: string, now: number): Promise<void> {
+  const row = {
+    ...auditRow({
+      userId,
+      actor: "anonymous",
+      event: "auth.pairing_locked",
+      target: codeId,
+      details: { attempts: 1, last_at: new Date(now).toISOString() },
+      at: now,
+    }),
+    id: `aud_pl_${codeId}`,
+  };
+  await db
+    .insert(auditLog)
+    .values(row)
+    .onConflictDoUpdate({
+      target: auditLog.id,
+      set: {
+        details: sql`json_set(${auditLog.details},
+          '$.attempts', json_extract(${auditLog.details}, '$.attempts') + 1,
+          '$.last_at', ${new Date(now).toISOString()})`,
+      },
+    });
+}
+
 export async function bindPairingCode(
   db: Db,
   pepper: string,
@@ -125,24 +206,18 @@ export async function bindPairingCode(
         .set({ failedAttempts: sql`${pairingCodes.failedAttempts} + 1` })
         .where(eq(pairingCodes.id, blamed.id));
     }
-    await writeAudit(db, {
-      userId: blamed?.userId ?? null,
-      actor: "anonymous",
-      event: "auth.pairing_failed",
-      target: blamed?.id ?? null,
-      details: { kind: request.kind, client_failures: failures },
-      at: now,
+    await auditFailure(db, {
+      clientHash,
+      windowStart: client.windowStart,
+      failures,
+      blamed: blamed ? { id: blamed.id, userId: blamed.userId } : null,
+      kind: request.kind,
+      now,
     });
     throw new ApiError(401, "unauthenticated", "That pairing code is wrong, expired or already used.");
   }
   if (match.failedAttempts >= MAX_FAILURES) {
-    await writeAudit(db, {
-      userId: match.userId,
-      actor: "anonymous",
-      event: "auth.pairing_locked",
-      target: match.id,
-      at: now,
-    });
+    await auditLocked(db, match.id, match.userId, now);
     throw rateLimited(
       (match.expiresAt - now) / 1000,
       "This pairing code saw too many wrong guesses and is locked. Create a new code.",

@@ -1,7 +1,10 @@
 // The idempotent executor: one run per (owner, tool, key), whatever retries, crashes or concurrent
-// callers do. D1's idempotency row is the claim: `claimed → dispatched → executed | failed`, fenced
-// by `attempt`, with a lease so a crashed run is noticed and recovered without a second effect.
+// callers do. D1's idempotency row is the claim: `dispatched → executed | failed`, fenced by `attempt`,
+// with a lease so a crashed run is noticed and recovered without a second effect. A run costs two D1 round
+// trips: the claim (which is also the dispatch mark) and its result (with whatever the caller records
+// alongside it, in one batch).
 import { and, eq } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import { ExecutionEnvelope } from "../../protocol/conveyor.ts";
 import type { AuditEntry } from "../audit/audit-log.ts";
 import { redact } from "../audit/redact.ts";
@@ -24,10 +27,24 @@ export interface ExecuteRequest {
   proposalId?: string | null;
   /** Who asked for the run, for the audit (`device:…`, `system`, `workflow:…`). */
   actor: string;
+  /**
+   * Writes that go with this run's result (the proposal's transition, the run's queued audit): sent in the
+   * same D1 batch as the result, so the run's end is one round trip. Called once the run's audit is queued.
+   */
+  alongside?: (envelope: ExecutionEnvelope) => Alongside;
 }
 
+export interface Alongside {
+  statements: BatchItem<"sqlite">[];
+  /** The batch landed (with this run's result as the record). */
+  sent: () => void;
+}
+
+/** What `alongside`'s statements answered, when they were sent with this run's own result. */
+export type AlongsideResults = unknown[];
+
 export type ExecuteResult =
-  | { ok: true; envelope: ExecutionEnvelope; replayed: boolean }
+  | { ok: true; envelope: ExecutionEnvelope; replayed: boolean; alongside?: AlongsideResults }
   | { ok: false; code: "idempotency_conflict" | "idempotency_key_in_use" | "unknown_tool"; message: string };
 
 /** Points where tests inject a crash (throw) to prove recovery never runs an effect twice. */
@@ -73,14 +90,17 @@ export class Executor {
         toolName: req.tool,
         key: req.key,
         argsHash,
-        state: "claimed",
+        // Claimed and marked sent in one statement: a crash from here on may have sent the effect, so a
+        // recovered run ends PARTIAL unless a repeat is known harmless (a "claimed" row, which only older
+        // versions wrote, is the one phase known not to have sent).
+        state: "dispatched",
         attempt: 1,
         leaseUntil: lease,
         startedAt: now,
       })
       .onConflictDoNothing()
       .returning({ attempt: idempotency.attempt });
-    if (claimed.length === 1) return this.run(tool, req, argsHash, 1, "claimed", now);
+    if (claimed.length === 1) return this.run(tool, req, argsHash, 1, "fresh", now);
 
     const row = await this.row(req);
     if (!row) return this.execute(req); // deleted by retention between the two statements
@@ -123,7 +143,8 @@ export class Executor {
     req: ExecuteRequest,
     argsHash: string,
     attempt: number,
-    phase: "claimed" | "dispatched",
+    /** fresh: this call's own claim, already marked dispatched; the others: a crashed run taken over. */
+    phase: "fresh" | "claimed" | "dispatched",
     startedAt: number,
   ): Promise<ExecuteResult> {
     this.ports.fault?.("after_claim");
@@ -142,13 +163,15 @@ export class Executor {
         verification: { outcome: "failed", detail: "unknown outcome after a crash" },
       };
     } else {
-      const marked = await this.ports.db
-        .update(idempotency)
-        .set({ state: "dispatched" })
-        .where(and(this.keyOf(req), eq(idempotency.attempt, attempt)))
-        .returning({ attempt: idempotency.attempt });
-      // Fenced: if another attempt took the claim over since, this one must not dispatch anything.
-      if (marked.length !== 1) return this.execute(req);
+      if (phase !== "fresh") {
+        const marked = await this.ports.db
+          .update(idempotency)
+          .set({ state: "dispatched" })
+          .where(and(this.keyOf(req), eq(idempotency.attempt, attempt)))
+          .returning({ attempt: idempotency.attempt });
+        // Fenced: if another attempt took the claim over since, this one must not dispatch anything.
+        if (marked.length !== 1) return this.execute(req);
+      }
       await this.ports.audit([this.auditEntry(req, "conveyor.executing", { attempt, args_hash: argsHash })]);
       this.ports.fault?.("after_dispatch_mark");
       outcome = await this.invoke(tool, req);
@@ -166,21 +189,7 @@ export class Executor {
       verification: outcome.verification,
     });
     const text = JSON.stringify(envelope);
-    const stored = await this.ports.db
-      .update(idempotency)
-      .set({
-        state: outcome.status === "executed" ? "executed" : "failed",
-        finishedAt: this.now(),
-        result: text,
-        resultHash: await hashOf(envelope),
-      })
-      .where(and(this.keyOf(req), eq(idempotency.attempt, attempt)))
-      .returning({ attempt: idempotency.attempt });
-    if (stored.length !== 1) {
-      // Someone took the claim over after our lease ran out; theirs is the record. Answer with it.
-      const row = await this.row(req);
-      if (row?.result) return { ok: true, envelope: this.stored(row), replayed: true };
-    }
+    // Audited before the result is stored, so a queued audit rides in the same batch as the result.
     await this.ports.audit([
       this.auditEntry(
         req,
@@ -198,7 +207,27 @@ export class Executor {
         },
       ),
     ]);
-    return { ok: true, envelope, replayed: false };
+    const store = this.ports.db
+      .update(idempotency)
+      .set({
+        state: outcome.status === "executed" ? "executed" : "failed",
+        finishedAt: this.now(),
+        result: text,
+        resultHash: await hashOf(envelope),
+      })
+      .where(and(this.keyOf(req), eq(idempotency.attempt, attempt)))
+      .returning({ attempt: idempotency.attempt });
+    const along = req.alongside?.(envelope);
+    const [stored, ...alongside] = along
+      ? await this.ports.db.batch([store, ...along.statements])
+      : [await store];
+    along?.sent();
+    if (stored.length !== 1) {
+      // Someone took the claim over after our lease ran out; theirs is the record. Answer with it.
+      const row = await this.row(req);
+      if (row?.result) return { ok: true, envelope: this.stored(row), replayed: true };
+    }
+    return { ok: true, envelope, replayed: false, ...(along ? { alongside } : {}) };
   }
 
   /** A possible send may be repeated only where a repeat is known harmless. */

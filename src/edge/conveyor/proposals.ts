@@ -1,6 +1,6 @@
 // Proposals in D1: creation keyed by (user, tool, idempotency key), the state machine's guarded
 // transitions (each an UPDATE … WHERE state = from, so two deciders cannot both win), and views.
-import { and, desc, eq, inArray, lte } from "drizzle-orm";
+import { and, desc, eq, exists, inArray, lte, sql } from "drizzle-orm";
 import {
   ExecutionEnvelope,
   type ProposalSourceKind,
@@ -9,10 +9,11 @@ import {
   type ProposalView,
   type RiskClass,
 } from "../../protocol/conveyor.ts";
+import { type AuditEntry, auditInsertWhere } from "../audit/audit-log.ts";
 import { redact } from "../audit/redact.ts";
 import { newId } from "../auth/crypto.ts";
 import type { Db } from "../db/client.ts";
-import { proposedActions } from "../db/schema.ts";
+import { idempotency, proposedActions } from "../db/schema.ts";
 
 export type ProposalRow = typeof proposedActions.$inferSelect;
 export type Gate = "none" | "ask" | "ask_confirm";
@@ -61,7 +62,15 @@ export interface NewProposal {
 
 export type Inserted = { created: true; row: ProposalRow } | { created: false; row: ProposalRow };
 
-export async function insertProposal(db: Db, p: NewProposal): Promise<Inserted> {
+/**
+ * Inserts the proposal and, in the same D1 batch, its audit (`audit` gets the new row's id): the audit rows
+ * are written only if this insert created the row, not when the key named an existing proposal.
+ */
+export async function insertProposal(
+  db: Db,
+  p: NewProposal,
+  audit: (id: string) => AuditEntry[] = () => [],
+): Promise<Inserted> {
   const row: ProposalRow = {
     id: newId("prp"),
     userId: p.userId,
@@ -87,7 +96,11 @@ export async function insertProposal(db: Db, p: NewProposal): Promise<Inserted> 
     envelope: null,
     createdByDevice: p.createdByDevice,
   };
-  const inserted = await db.insert(proposedActions).values(row).onConflictDoNothing().returning();
+  const created = sql`EXISTS (SELECT 1 FROM proposed_actions WHERE id = ${row.id})`;
+  const [inserted] = await db.batch([
+    db.insert(proposedActions).values(row).onConflictDoNothing().returning(),
+    ...audit(row.id).map((entry) => auditInsertWhere(db, entry, created)),
+  ]);
   if (inserted[0]) return { created: true, row: inserted[0] };
   const existing = await byKey(db, p.userId, p.tool, p.idempotencyKey);
   if (!existing) throw new Error("proposal vanished between insert and read");
@@ -155,6 +168,80 @@ export async function transition(
     .where(and(eq(proposedActions.id, id), eq(proposedActions.state, from)))
     .returning({ id: proposedActions.id });
   return moved.length === 1;
+}
+
+/**
+ * A person's (or the deadline's) answer on a PENDING proposal, decided and recorded in one statement: an
+ * allow that comes after the proposal's own expiry expires it instead. Undefined if it was not PENDING.
+ */
+export async function decide(
+  db: Db,
+  userId: string,
+  id: string,
+  allow: boolean,
+  timedOut: boolean,
+  actor: string,
+  now: number,
+): Promise<ProposalRow | undefined> {
+  const late = sql`${proposedActions.expiresAt} <= ${now}`;
+  const set = timedOut
+    ? { state: "EXPIRED" as const, decidedBy: "timeout" }
+    : allow
+      ? {
+          state: sql<ProposalState>`CASE WHEN ${late} THEN 'EXPIRED' ELSE 'APPROVED' END`,
+          decidedBy: sql<string>`CASE WHEN ${late} THEN 'timeout' ELSE ${actor} END`,
+        }
+      : { state: "REJECTED" as const, decidedBy: actor };
+  return (
+    await db
+      .update(proposedActions)
+      .set({ ...set, decidedAt: now })
+      .where(
+        and(
+          eq(proposedActions.userId, userId),
+          eq(proposedActions.id, id),
+          eq(proposedActions.state, "PENDING"),
+        ),
+      )
+      .returning()
+  )[0];
+}
+
+/**
+ * An approved proposal's end, unsent, to ride in the batch that stores its run's result: it moves only if
+ * that run's own attempt is the stored record (a run taken over after a crash leaves it to the new one).
+ */
+export function finishQuery(
+  db: Db,
+  row: ProposalRow,
+  to: "EXECUTED" | "FAILED" | "PARTIAL",
+  attempt: number,
+  envelope: string,
+  now: number,
+) {
+  return db
+    .update(proposedActions)
+    .set({ state: to, finishedAt: now, envelope })
+    .where(
+      and(
+        eq(proposedActions.id, row.id),
+        eq(proposedActions.state, "APPROVED"),
+        exists(
+          db
+            .select({ one: sql`1` })
+            .from(idempotency)
+            .where(
+              and(
+                eq(idempotency.ownerId, row.userId),
+                eq(idempotency.toolName, row.tool),
+                eq(idempotency.key, row.idempotencyKey),
+                eq(idempotency.attempt, attempt),
+              ),
+            ),
+        ),
+      ),
+    )
+    .returning({ id: proposedActions.id });
 }
 
 export async function dueForExpiry(db: Db, userId: string, now: number): Promise<ProposalRow[]> {

@@ -1,14 +1,10 @@
 // The conveyor inside a user's UserHub: proposals in, gate (src/policy), a prompt when a person must
 // decide, execution exactly once when approved (concurrent callers share one run), expiry, recovery.
+import type { BatchItem } from "drizzle-orm/batch";
 import type { ConveyorGrantHit, ConveyorGrantKey } from "../../policy/conveyor-grants.ts";
 import { proposalGate } from "../../policy/proposal-gate.ts";
 import type { EmergencyControls, Resolution } from "../../protocol/capability.ts";
-import type {
-  CreateProposalRequest,
-  ProposalSourceKind,
-  ProposalState,
-  ProposalView,
-} from "../../protocol/conveyor.ts";
+import type { CreateProposalRequest, ProposalSourceKind, ProposalView } from "../../protocol/conveyor.ts";
 import type { AuditEntry } from "../audit/audit-log.ts";
 import type { Db } from "../db/client.ts";
 import { failure, type HubResult } from "../hub/result.ts";
@@ -54,6 +50,8 @@ export interface ConveyorPorts {
    */
   queueAudit?: (entries: AuditEntry[]) => void;
   flushRunAudit?: () => Promise<void>;
+  /** The queued run audit as unsent D1 writes, to ride in the batch that ends the run (`sent` once it landed). */
+  takeRunAudit?: () => { statements: BatchItem<"sqlite">[]; sent: () => void };
   /** Asks to be woken (onAlarm) at this time, as a backstop for runs and expiries. */
   wakeAt: (at: number) => Promise<void>;
   /** Tells open dashboards a proposal changed. */
@@ -77,6 +75,9 @@ export interface Decider {
   actor: string;
   deviceId: string | null;
 }
+
+const stateOf = (status: "executed" | "failed" | "partial"): "EXECUTED" | "FAILED" | "PARTIAL" =>
+  status === "executed" ? "EXECUTED" : status === "partial" ? "PARTIAL" : "FAILED";
 
 /** How long after an approval the backstop alarm looks for a run that did not finish. */
 const RUN_BACKSTOP_MS = 60_000;
@@ -147,26 +148,49 @@ export class ConveyorRuntime {
     });
     const now = this.now();
     const promptId = verdict.action === "ask" ? this.ports.newPromptId() : null;
-    const inserted = await store.insertProposal(this.ports.db, {
-      promptId,
-      userId,
-      tool: req.tool,
-      identity: req.identity,
-      idempotencyKey: req.idempotency_key,
-      argsHash,
-      args,
-      riskClass,
-      justification: req.justification,
-      summary: tool.summary(args),
-      source: { kind: by.kind, ref: by.ref },
-      gate: verdict.action === "deny" ? "none" : verdict.gate,
-      gateReason: verdict.reason,
-      state: verdict.action === "deny" ? "REJECTED" : verdict.action === "allow" ? "APPROVED" : "PENDING",
-      decidedBy: verdict.action === "ask" ? null : "policy",
-      createdAt: now,
-      expiresAt: now + (req.expires_in_s ?? store.DEFAULT_PROPOSAL_TTL_S) * 1000,
-      createdByDevice: by.deviceId,
-    });
+    const gate = verdict.action === "deny" ? "none" : verdict.gate;
+    // Written in the insert's own batch, and only if the insert created the proposal.
+    const audit = (id: string) => [
+      this.entry(id, by.actor, "conveyor.proposed", {
+        tool: req.tool,
+        risk_class: riskClass,
+        identity: req.identity,
+        source: { kind: by.kind, ref: by.ref },
+        gate,
+        summary: tool.summary(args),
+      }),
+      ...(verdict.action === "ask"
+        ? []
+        : [
+            this.entry(id, "policy", verdict.action === "allow" ? "conveyor.approved" : "conveyor.rejected", {
+              reason: verdict.reason,
+            }),
+          ]),
+    ];
+    const inserted = await store.insertProposal(
+      this.ports.db,
+      {
+        promptId,
+        userId,
+        tool: req.tool,
+        identity: req.identity,
+        idempotencyKey: req.idempotency_key,
+        argsHash,
+        args,
+        riskClass,
+        justification: req.justification,
+        summary: tool.summary(args),
+        source: { kind: by.kind, ref: by.ref },
+        gate,
+        gateReason: verdict.reason,
+        state: verdict.action === "deny" ? "REJECTED" : verdict.action === "allow" ? "APPROVED" : "PENDING",
+        decidedBy: verdict.action === "ask" ? null : "policy",
+        createdAt: now,
+        expiresAt: now + (req.expires_in_s ?? store.DEFAULT_PROPOSAL_TTL_S) * 1000,
+        createdByDevice: by.deviceId,
+      },
+      audit,
+    );
     const row = inserted.row;
     if (inserted.created && hit && verdict.byGrant) await this.ports.grants.used(hit, row.id, now);
     if (!inserted.created) {
@@ -188,30 +212,12 @@ export class ConveyorRuntime {
       }
       return { ok: true, value: { view: store.proposalView(row), created: false } };
     }
-    const entries = [
-      this.entry(row.id, by.actor, "conveyor.proposed", {
-        tool: row.tool,
-        risk_class: riskClass,
-        identity: row.identity,
-        source: { kind: by.kind, ref: by.ref },
-        gate: row.gate,
-        summary: tool.summary(args),
-      }),
-    ];
-    if (verdict.action !== "ask") {
-      entries.push(
-        this.entry(row.id, "policy", verdict.action === "allow" ? "conveyor.approved" : "conveyor.rejected", {
-          reason: verdict.reason,
-        }),
-      );
-    }
-    await this.ports.audit(entries);
     if (verdict.action === "ask" && promptId) {
       await this.ports.openPrompt(store.proposalView(row), promptId);
       return { ok: true, value: { view: store.proposalView(row), created: true } };
     }
     if (verdict.action === "allow") {
-      const ran = await this.execute(row.id, by.actor);
+      const ran = await this.execute(row.id, by.actor, row);
       if (ran.ok) return { ok: true, value: { view: ran.value, created: true } };
     }
     return { ok: true, value: { view: store.proposalView(row), created: true } };
@@ -224,23 +230,34 @@ export class ConveyorRuntime {
     by: Decider,
     promptId: string | null,
   ): Promise<void> {
-    const userId = this.ports.userId();
-    const row = await store.byId(this.ports.db, userId, proposalId);
-    if (row?.state !== "PENDING") return;
     const now = this.now();
     const allow = resolution.startsWith("allow");
-    const expired = resolution === "deny_timeout" || (allow && row.expiresAt <= now);
-    const to = expired ? "EXPIRED" : allow ? "APPROVED" : "REJECTED";
-    const actor = expired ? "timeout" : by.actor;
-    if (!(await store.transition(this.ports.db, row.id, "PENDING", to, { decidedAt: now, decidedBy: actor })))
-      return;
-    await this.ports.audit([
+    // Decided in one statement that also answers with the row (no read first).
+    const moved = await store.decide(
+      this.ports.db,
+      this.ports.userId(),
+      proposalId,
+      allow,
+      resolution === "deny_timeout",
+      by.actor,
+      now,
+    );
+    if (!moved) return;
+    const to = moved.state as "APPROVED" | "REJECTED" | "EXPIRED";
+    const expired = to === "EXPIRED";
+    const actor = moved.decidedBy ?? by.actor;
+    const decided = [
       {
-        ...this.entry(row.id, actor, `conveyor.${to.toLowerCase()}`, { resolution, prompt_id: promptId }),
+        ...this.entry(moved.id, actor, `conveyor.${to.toLowerCase()}`, { resolution, prompt_id: promptId }),
         deviceId: by.deviceId,
         decision: resolution,
       },
-    ]);
+    ];
+    // An approval's audit waits in the hub's outbox and reaches D1 with its run's end, in that batch.
+    const queue = to === "APPROVED" ? this.ports.queueAudit : undefined;
+    if (queue) queue(decided);
+    else await this.ports.audit(decided);
+    const row = moved;
     if (!expired && (resolution === "allow_always" || resolution === "deny_always")) {
       const tool = this.ports.registry.get(row.tool);
       if (tool) {
@@ -255,7 +272,6 @@ export class ConveyorRuntime {
         await this.ports.grants.save(key, allow ? "allow" : "deny", by, promptId, now);
       }
     }
-    const moved: store.ProposalRow = { ...row, state: to, decidedAt: now, decidedBy: actor };
     this.ports.announce(store.proposalView(moved));
     if (to === "APPROVED") {
       await this.ports.wakeAt(now + RUN_BACKSTOP_MS);
@@ -292,6 +308,7 @@ export class ConveyorRuntime {
         `Proposal ${proposalId} is ${row.state}; only an approved proposal runs.`,
       );
     }
+    const takeRunAudit = this.ports.takeRunAudit;
     const result: ExecuteResult = await this.executor.execute({
       ownerId: userId,
       tool: row.tool,
@@ -299,23 +316,37 @@ export class ConveyorRuntime {
       args: JSON.parse(row.args),
       proposalId: row.id,
       actor,
+      // The proposal's end and the run's queued audit go to D1 in the batch that stores the result.
+      alongside: (envelope) => {
+        const queued = takeRunAudit?.() ?? { statements: [], sent: () => {} };
+        return {
+          statements: [
+            store.finishQuery(
+              this.ports.db,
+              row,
+              stateOf(envelope.status),
+              envelope.attempt,
+              JSON.stringify(envelope),
+              this.now(),
+            ),
+            ...queued.statements,
+          ],
+          sent: queued.sent,
+        };
+      },
     });
     if (!result.ok)
       return failure(409, result.code === "unknown_tool" ? "conflict" : result.code, result.message);
-    const to: ProposalState =
-      result.envelope.status === "executed"
-        ? "EXECUTED"
-        : result.envelope.status === "partial"
-          ? "PARTIAL"
-          : "FAILED";
-    const now = this.now();
+    const to = stateOf(result.envelope.status);
     const envelope = JSON.stringify(result.envelope);
-    const moved = await store.transition(this.ports.db, row.id, "APPROVED", to, {
-      finishedAt: now,
-      envelope,
-    });
-    // The run's queued audit (executing, executed) goes to D1 as one batch, before the caller hears back.
-    await this.ports.flushRunAudit?.();
+    const finished = result.alongside?.[0];
+    let moved = Array.isArray(finished) && finished.length === 1;
+    const now = this.now();
+    if (!moved) {
+      // A replayed or taken-over run: record its stored result on the proposal on its own.
+      moved = await store.transition(this.ports.db, row.id, "APPROVED", to, { finishedAt: now, envelope });
+      await this.ports.flushRunAudit?.();
+    }
     // Another caller recorded the same run first: the stored row is the answer.
     const fresh = moved
       ? { ...row, state: to, finishedAt: now, envelope }

@@ -67,6 +67,11 @@ export function conveyorPorts(deps: {
         .armBy(now + SAFETY_DELAY_MS)
         .catch((error: unknown) => console.error("[UserHub.schedule]", error));
     },
+    takeRunAudit: () => {
+      const ids = [...runAudit];
+      runAudit.clear();
+      return engine.ctx.outbox.take(ids);
+    },
     flushRunAudit: async () => {
       const ids = [...runAudit];
       runAudit.clear();

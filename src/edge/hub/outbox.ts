@@ -2,6 +2,7 @@
 // same SQLite transaction as that change, then drained to D1 — at once, and by the alarm with backoff
 // until D1 takes them. Every row keeps its own id, so a retry after a partial failure writes nothing twice.
 import { and, eq } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import { z } from "zod";
 import { outboxRetryAt } from "../../policy/deadlines.ts";
 import type { auditRow } from "../audit/audit-log.ts";
@@ -243,9 +244,32 @@ export class Outbox {
     }
   }
 
+  /**
+   * These rows' D1 writes, unsent, to ride in a batch with another write (a run's end): `sent` removes
+   * them once that batch has landed. Until then they stay here, and a drain would send them (each insert
+   * ignores a known id, so nothing is written twice).
+   */
+  take(all: readonly string[]): { statements: BatchItem<"sqlite">[]; sent: () => void } {
+    const ids = all.slice(0, BATCH);
+    if (ids.length === 0) return { statements: [], sent: () => {} };
+    const rows = this.sql
+      .exec<OutboxRow>(
+        `SELECT id, payload, attempts FROM outbox WHERE id IN (${ids.map(() => "?").join(", ")})
+         ORDER BY created_at, id`,
+        ...ids,
+      )
+      .toArray();
+    return { statements: this.statements(rows), sent: () => this.remove(rows) };
+  }
+
   private async send(rows: readonly OutboxRow[]): Promise<void> {
+    const [first, ...rest] = this.statements(rows);
+    if (first) await this.db.batch([first, ...rest]);
+  }
+
+  private statements(rows: readonly OutboxRow[]): BatchItem<"sqlite">[] {
     const items = rows.map((r) => OutboxItemSchema.parse(JSON.parse(r.payload)));
-    const statements = [];
+    const statements: BatchItem<"sqlite">[] = [];
     // Neighbouring audit rows go as one multi-row INSERT (building a query per row was most of a drain);
     // everything else keeps its place in the order.
     let audits: AuditRow[] = [];
@@ -263,8 +287,7 @@ export class Outbox {
       statements.push(this.statement(item));
     }
     flushAudits();
-    const [first, ...rest] = statements;
-    if (first) await this.db.batch([first, ...rest]);
+    return statements;
   }
 
   private remove(rows: readonly OutboxRow[]): void {

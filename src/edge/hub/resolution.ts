@@ -17,6 +17,7 @@ import type { CallRow } from "./call-store.ts";
 import { confirmationRefused, resolutionAudit } from "./decision-audit.ts";
 import { grantCreatedAudit } from "./grant-audit.ts";
 import type { Decider, HubContext } from "./hub-context.ts";
+import { SAFETY_DELAY_MS } from "./outbox.ts";
 import { type PromptRow, parseAgent } from "./prompt-store.ts";
 import { offerOf, scopesFingerprint, unitsOfCalls } from "./prompt-view.ts";
 import { proposalOfPrompt } from "./proposal-prompts.ts";
@@ -229,7 +230,9 @@ export class Resolver {
         type: "prompt_resolved",
         data: ctx.resolvedCard(ctx.prompts.get(prompt.id) ?? prompt),
       });
-      await ctx.flush();
+      // The conveyor wrote what must be in D1 now; an approval's audit waits in the outbox for its run's
+      // end (one batch with the result), and the alarm is the backstop if that never comes.
+      await ctx.schedule.armBy(now + SAFETY_DELAY_MS);
     }
     return ctx.resolvedCard(ctx.prompts.get(prompt.id) ?? prompt);
   }

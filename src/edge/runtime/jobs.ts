@@ -1,6 +1,7 @@
 // Jobs in D1: a job is one turn in its own thread, started by the API, a schedule or a webhook. Creation
 // is idempotent by id (a schedule's wakeup and a webhook delivery derive theirs), views join its turn.
 import { and, desc, eq, inArray, lt, or } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import {
   Budgets,
   type JobState,
@@ -15,7 +16,7 @@ import { hashOf } from "../conveyor/canonical.ts";
 import * as proposals from "../conveyor/proposals.ts";
 import type { Db } from "../db/client.ts";
 import { jobs, turns } from "../db/schema.ts";
-import { appendMessage, createThread } from "./threads.ts";
+import { appendMessageWrites, createThreadWrite } from "./threads.ts";
 import * as turnStore from "./turn-store.ts";
 
 export type JobRow = typeof jobs.$inferSelect;
@@ -57,16 +58,28 @@ export interface NewJob {
 }
 
 /**
- * Creates the job, its thread, its instructions message and its turn; each insert is keyed, so calling
- * again with the same id (a retried wakeup) completes a half-made job and creates nothing twice.
+ * Creates the job, its thread, its instructions message and its turn in one D1 batch; each insert is keyed,
+ * so calling again with the same id (a retried wakeup) completes a half-made job and creates nothing twice.
  */
 export async function createJob(db: Db, j: NewJob): Promise<{ job: JobRow; created: boolean }> {
+  const writes = jobWrites(db, j);
+  const [inserted] = await db.batch([writes.insert, ...writes.rest]);
+  const job = inserted[0] ?? (await jobById(db, writes.id));
+  if (!job) throw new Error(`job ${writes.id} was not stored`);
+  return { job, created: inserted.length === 1 };
+}
+
+/**
+ * createJob's writes, unsent, to ride in one D1 batch (with a schedule's wakeup claim): `insert` answers the
+ * job row when it was created, nothing when it existed.
+ */
+export function jobWrites(db: Db, j: NewJob) {
   const id = j.id ?? newId("job");
   const suffix = id.slice(4);
   const turnId = `trn_${suffix}`;
   const threadId = `thr_${suffix}`;
   const title = j.task.title ?? j.task.instructions.split("\n")[0]?.slice(0, 80) ?? "Job";
-  const inserted = await db
+  const insert = db
     .insert(jobs)
     .values({
       id,
@@ -81,42 +94,50 @@ export async function createJob(db: Db, j: NewJob): Promise<{ job: JobRow; creat
     })
     .onConflictDoNothing()
     .returning();
-  await createThread(db, { id: threadId, userId: j.userId, title, jobId: id, now: j.now });
-  const instructions = await appendMessage(db, {
-    id: `msg_${turnId}_task`,
-    threadId,
-    userId: j.userId,
-    role: "user",
-    content: j.task.instructions,
-    turnId,
-    now: j.now,
-  });
-  if (j.untrustedInput !== undefined) {
-    await appendMessage(db, {
-      id: `msg_${turnId}_input`,
+  const taskMessageId = `msg_${turnId}_task`;
+  const rest: BatchItem<"sqlite">[] = [
+    createThreadWrite(db, {
+      id: threadId,
+      userId: j.userId,
+      title,
+      jobId: id,
+      createdAt: j.now,
+      updatedAt: j.now,
+    }),
+    ...appendMessageWrites(db, {
+      id: taskMessageId,
       threadId,
       userId: j.userId,
       role: "user",
-      content: j.untrustedInput,
+      content: j.task.instructions,
       turnId,
-      untrusted: true,
       now: j.now,
-    });
-  }
-  await turnStore.createTurn(db, {
-    id: turnId,
-    userId: j.userId,
-    threadId,
-    jobId: id,
-    kind: "job",
-    budgets: Budgets.parse(j.task.budgets ?? {}),
-    triggerMessageId: instructions.id,
-    tainted: j.untrustedInput !== undefined,
-    now: j.now,
-  });
-  const job = inserted[0] ?? (await jobById(db, id));
-  if (!job) throw new Error(`job ${id} was not stored`);
-  return { job, created: inserted.length === 1 };
+    }),
+    ...(j.untrustedInput === undefined
+      ? []
+      : appendMessageWrites(db, {
+          id: `msg_${turnId}_input`,
+          threadId,
+          userId: j.userId,
+          role: "user",
+          content: j.untrustedInput,
+          turnId,
+          untrusted: true,
+          now: j.now,
+        })),
+    turnStore.createTurnWrite(db, {
+      id: turnId,
+      userId: j.userId,
+      threadId,
+      jobId: id,
+      kind: "job",
+      budgets: Budgets.parse(j.task.budgets ?? {}),
+      triggerMessageId: taskMessageId,
+      tainted: j.untrustedInput !== undefined,
+      now: j.now,
+    }),
+  ];
+  return { id, turnId, insert, rest };
 }
 
 export async function jobById(db: Db, id: string, userId?: string): Promise<JobRow | undefined> {

@@ -2,13 +2,13 @@
 // the hub's one alarm; a due wakeup claims its (schedule, due time) row in D1, starts the job whose id is
 // derived from it, and advances the schedule with a guarded update. Every step is idempotent, so a retried
 // alarm, two alarms at once or a crash halfway never start a run twice.
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { planWakeup } from "../../policy/schedule.ts";
-import { writeAudit } from "../audit/audit-log.ts";
+import { auditInsertWhere, writeAudit } from "../audit/audit-log.ts";
 import type { Db } from "../db/client.ts";
 import { schedules, wakeupEvents } from "../db/schema.ts";
 import { DUE_SLACK_MS } from "../hub/schedule.ts";
-import { createJob, derivedJobId } from "./jobs.ts";
+import { derivedJobId, jobWrites } from "./jobs.ts";
 import { type ScheduleRow, specOf, taskOf } from "./schedule-store.ts";
 import { startTurn } from "./turn-events.ts";
 
@@ -95,70 +95,101 @@ export class HubScheduler {
         PER_ALARM,
       )
       .toArray();
-    let started = 0;
-    // Wakeups of different schedules are independent (each idempotent on its own rows): a few at a time.
-    const queue = [...due];
+    // Two passes: every due wakeup's job is recorded first (what lateness is about), then the turns start
+    // and the schedules move on. Starting a Workflow is the slow part, and with it inside each wakeup the
+    // last of many due at once was recorded seconds late. A wakeup still moves its schedule only after its
+    // turn started. Wakeups of different schedules are independent: a few at a time.
+    const recorded = await this.each(due, (d) => this.record(d.schedule_id, d.due_at, now));
+    const started = await this.each(
+      recorded.filter((r): r is Recorded => r !== undefined),
+      (r) => r.finish(),
+    );
+    return started.filter((ran) => ran === true).length;
+  }
+
+  /** Runs `work` over `items`, FIRE_CONCURRENCY at a time; a failure is logged and leaves its wakeup due. */
+  private async each<T, R>(items: readonly T[], work: (item: T) => Promise<R>): Promise<(R | undefined)[]> {
+    const out: (R | undefined)[] = [];
+    let next = 0;
     const worker = async () => {
-      for (let next = queue.shift(); next; next = queue.shift()) {
+      while (next < items.length) {
+        const i = next++;
         try {
-          if (await this.fire(next.schedule_id, next.due_at, now)) started++;
+          out[i] = await work(items[i] as T);
         } catch (error) {
           // One schedule's failure must not hold back the others; its row stays due, the alarm retries it.
-          console.error("[HubScheduler.fire]", next.schedule_id, error);
+          console.error("[HubScheduler.fire]", error);
         }
       }
     };
-    await Promise.all(Array.from({ length: Math.min(FIRE_CONCURRENCY, queue.length) }, worker));
-    return started;
+    await Promise.all(Array.from({ length: Math.min(FIRE_CONCURRENCY, items.length) }, worker));
+    return out;
   }
 
-  private async fire(scheduleId: string, dueAt: number, now: number): Promise<boolean> {
+  /** A wakeup's record (claim, job, audit); its `finish` starts the turn and moves the schedule on. */
+  private async record(scheduleId: string, dueAt: number, now: number): Promise<Recorded | undefined> {
     const { db } = this.ports;
     const s = await this.row(scheduleId);
     if (!s || s.paused || s.nextRunAt !== dueAt) {
       await this.refresh(scheduleId);
-      return false;
+      return undefined;
     }
     const plan = planWakeup(specOf(s), dueAt, Math.max(now, dueAt));
     const userId = s.userId;
     let jobId: string | null = null;
+    let turnId: string | null = null;
     if (plan.run !== null) {
       const runAt = plan.run;
-      const claim = await db
-        .insert(wakeupEvents)
-        .values({
-          scheduleId,
-          dueAt: runAt,
-          userId,
-          kind: runAt === dueAt ? "scheduled" : "catch_up",
-          skipped: plan.skipped,
-          // The alarm's `now` decides what runs; the record says when it really happened.
-          firedAt: Date.now(),
-        })
-        .onConflictDoNothing()
-        .returning();
+      // The record says when it really happened (the alarm's `now` decides what runs); it also tells this
+      // claim's own audit row from a retried wakeup's.
+      const firedAt = Date.now();
       jobId = await derivedJobId(scheduleId, String(runAt));
-      // Runs even when the claim exists: a crash after the claim left the job unmade or unstarted.
-      const { job } = await createJob(db, {
+      const job = jobWrites(db, {
         id: jobId,
         userId,
         task: taskOf(s),
         trigger: { kind: "schedule", ref: scheduleId },
-        now: Date.now(),
+        now: firedAt,
       });
-      await db
-        .update(wakeupEvents)
-        .set({ jobId })
-        .where(and(eq(wakeupEvents.scheduleId, scheduleId), eq(wakeupEvents.dueAt, runAt)));
-      await (this.ports.startTurn ?? ((turnId) => startTurn(this.ports.env, turnId)))(job.turnId);
-      if (claim.length)
-        await writeAudit(db, {
-          userId,
-          actor: `schedule:${scheduleId}`,
-          event: "schedule.fired",
-          target: scheduleId,
-          details: { due_at: new Date(runAt).toISOString(), job_id: jobId, skipped: plan.skipped },
-        });
+      const ours = and(
+        eq(wakeupEvents.scheduleId, scheduleId),
+        eq(wakeupEvents.dueAt, runAt),
+        eq(wakeupEvents.firedAt, firedAt),
+      );
+      // The claim, the job (made even when the claim exists: a crash after it left the job unmade or
+      // unstarted), the claim's link to the job and its audit: one D1 round trip.
+      await db.batch([
+        db
+          .insert(wakeupEvents)
+          .values({
+            scheduleId,
+            dueAt: runAt,
+            userId,
+            kind: runAt === dueAt ? "scheduled" : "catch_up",
+            skipped: plan.skipped,
+            firedAt,
+          })
+          .onConflictDoNothing(),
+        job.insert,
+        ...job.rest,
+        db
+          .update(wakeupEvents)
+          .set({ jobId })
+          .where(and(eq(wakeupEvents.scheduleId, scheduleId), eq(wakeupEvents.dueAt, runAt))),
+        auditInsertWhere(
+          db,
+          {
+            userId,
+            actor: `schedule:${scheduleId}`,
+            event: "schedule.fired",
+            target: scheduleId,
+            details: { due_at: new Date(runAt).toISOString(), job_id: jobId, skipped: plan.skipped },
+            at: firedAt,
+          },
+          sql`EXISTS (SELECT 1 FROM wakeup_events WHERE ${ours})`,
+        ),
+      ]);
+      turnId = job.turnId;
     } else {
       const skipped = await db
         .insert(wakeupEvents)
@@ -178,15 +209,28 @@ export class HubScheduler {
           },
         });
     }
-    await db
-      .update(schedules)
-      .set({
-        nextRunAt: plan.next,
-        updatedAt: now,
-        ...(plan.run !== null ? { lastRunAt: plan.run, lastJobId: jobId } : {}),
-      })
-      .where(and(eq(schedules.id, scheduleId), eq(schedules.nextRunAt, dueAt)));
-    await this.refresh(scheduleId);
-    return plan.run !== null;
+    const finish = async (): Promise<boolean> => {
+      // Started before the schedule moves on, so a crash in between leaves the wakeup due and it is retried.
+      if (turnId) await (this.ports.startTurn ?? ((id) => startTurn(this.ports.env, id)))(turnId);
+      const advanced = await db
+        .update(schedules)
+        .set({
+          nextRunAt: plan.next,
+          updatedAt: now,
+          ...(plan.run !== null ? { lastRunAt: plan.run, lastJobId: jobId } : {}),
+        })
+        .where(and(eq(schedules.id, scheduleId), eq(schedules.nextRunAt, dueAt)))
+        .returning({ nextRunAt: schedules.nextRunAt, paused: schedules.paused });
+      // Moved as planned: the local table follows without reading D1 again; otherwise someone changed it.
+      const moved = advanced[0];
+      if (moved) this.mirror(scheduleId, moved.paused ? null : moved.nextRunAt);
+      else await this.refresh(scheduleId);
+      return plan.run !== null;
+    };
+    return { finish };
   }
+}
+
+interface Recorded {
+  finish: () => Promise<boolean>;
 }

@@ -36,8 +36,13 @@ export async function createThread(
     createdAt: t.now,
     updatedAt: t.now,
   };
-  await db.insert(threads).values(row).onConflictDoNothing();
+  await createThreadWrite(db, row);
   return row;
+}
+
+/** createThread's insert, unsent, to ride in a D1 batch. */
+export function createThreadWrite(db: Db, row: ThreadRow) {
+  return db.insert(threads).values(row).onConflictDoNothing();
 }
 
 export async function threadById(db: Db, userId: string, id: string): Promise<ThreadRow | undefined> {
@@ -78,19 +83,28 @@ export interface NewMessage {
  * take the same seq). A message whose id exists is left as it is: the stored one is returned.
  */
 export async function appendMessage(db: Db, m: NewMessage): Promise<MessageRow> {
-  const toolCalls = m.toolCalls?.length ? JSON.stringify(m.toolCalls) : null;
-  await db.run(sql`INSERT INTO messages
-      (id, thread_id, user_id, seq, role, content, turn_id, tool_calls, tool_call_id, tool_name, untrusted,
-       client_message_id, created_at)
-    SELECT ${m.id}, ${m.threadId}, ${m.userId}, COALESCE(MAX(seq), 0) + 1, ${m.role}, ${clip(m.content)},
-       ${m.turnId}, ${toolCalls}, ${m.toolCallId ?? null}, ${m.toolName ?? null}, ${m.untrusted ? 1 : 0},
-       ${m.clientMessageId ?? null}, ${m.now}
-    FROM messages WHERE thread_id = ${m.threadId}
-    ON CONFLICT DO NOTHING`);
-  await db.update(threads).set({ updatedAt: m.now }).where(eq(threads.id, m.threadId));
+  await db.batch(appendMessageWrites(db, m));
   const stored = (await db.select().from(messages).where(eq(messages.id, m.id)))[0];
   if (!stored) throw new Error(`message ${m.id} was not stored`);
   return stored;
+}
+
+/** appendMessage's writes, unsent, to ride in a D1 batch with others (a job's creation). */
+export function appendMessageWrites(db: Db, m: NewMessage) {
+  const toolCalls = m.toolCalls?.length ? JSON.stringify(m.toolCalls) : null;
+  return [
+    // The table's columns in order; the seq is the thread's next one, taken in the same statement.
+    db
+      .insert(messages)
+      .select(
+        sql`SELECT ${m.id}, ${m.threadId}, ${m.userId}, COALESCE(MAX(seq), 0) + 1, ${m.role}, ${clip(m.content)},
+          ${m.turnId}, ${toolCalls}, ${m.toolCallId ?? null}, ${m.toolName ?? null}, ${m.untrusted ? 1 : 0},
+          ${m.clientMessageId ?? null}, ${m.now}
+        FROM messages WHERE thread_id = ${m.threadId}`,
+      )
+      .onConflictDoNothing(),
+    db.update(threads).set({ updatedAt: m.now }).where(eq(threads.id, m.threadId)),
+  ] as const;
 }
 
 export async function messageByClientId(

@@ -55,7 +55,15 @@ export interface NewTurn {
 }
 
 export async function createTurn(db: Db, t: NewTurn): Promise<TurnRow> {
-  await db
+  await createTurnWrite(db, t);
+  const row = await turnById(db, t.id);
+  if (!row) throw new Error(`turn ${t.id} was not stored`);
+  return row;
+}
+
+/** createTurn's insert, unsent, to ride in a D1 batch (a job's creation). */
+export function createTurnWrite(db: Db, t: NewTurn) {
+  return db
     .insert(turns)
     .values({
       id: t.id,
@@ -70,9 +78,6 @@ export async function createTurn(db: Db, t: NewTurn): Promise<TurnRow> {
       createdAt: t.now,
     })
     .onConflictDoNothing();
-  const row = await turnById(db, t.id);
-  if (!row) throw new Error(`turn ${t.id} was not stored`);
-  return row;
 }
 
 export async function turnById(db: Db, id: string): Promise<TurnRow | undefined> {

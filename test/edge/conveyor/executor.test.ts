@@ -1,5 +1,5 @@
 // The idempotent executor against real D1 and a real local target that counts effects by key:
-// concurrency, key reuse, in-flight keys, and crashes injected between "executing" and "executed".
+// concurrency, key reuse, in-flight keys, and crashes injected around the claim, the send and the result.
 import { describe, expect, it } from "vitest";
 import type { FaultPoint } from "../../../src/edge/conveyor/executor.ts";
 import { auditOf, effectsOf, executor, newOwner, TARGET, targetStats, uniqueKey } from "./support.ts";
@@ -149,19 +149,14 @@ describe("idempotent executor", () => {
           actor: "test",
         });
         const requests = (await targetStats()).paths.filter((p) => p === `POST /effect?k=${key}`).length;
-        if (point === "after_claim") {
-          // Nothing was dispatched yet: this is the first and only send.
-          expect(recovered).toMatchObject({ ok: true, envelope: { status: "executed", attempt: 2 } });
-          expect(requests).toBe(1);
-        } else {
-          // It may have gone out (it did, after the effect): never re-sent, whatever the target does with keys.
-          expect(recovered).toMatchObject({
-            ok: true,
-            envelope: { status: "partial", failure: { class: "partial_execution" } },
-          });
-          if (recovered.ok) expect(recovered.envelope.failure?.remediation).toMatch(/new approval/);
-          expect(requests).toBe(point === "after_effect" ? 1 : 0);
-        }
+        // The claim is also the dispatch mark (one statement), so from the claim on it may have gone out
+        // (it did, after the effect): never re-sent, whatever the target does with keys.
+        expect(recovered).toMatchObject({
+          ok: true,
+          envelope: { status: "partial", failure: { class: "partial_execution" } },
+        });
+        if (recovered.ok) expect(recovered.envelope.failure?.remediation).toMatch(/new approval/);
+        expect(requests).toBe(point === "after_effect" ? 1 : 0);
         expect((await auditOf(owner, `http.request:${key}`)).map((r) => r.event)).toContain(
           "conveyor.recovered",
         );
@@ -220,22 +215,40 @@ describe("idempotent executor", () => {
         const notes = await env.DB.prepare("SELECT COUNT(*) AS n FROM memory_notes WHERE user_id = ?")
           .bind(owner)
           .first<{ n: number }>();
-        if (point === "after_claim") {
-          // Nothing was dispatched yet: running it now is the first and only run.
-          expect(recovered).toMatchObject({ ok: true, envelope: { status: "executed" } });
-          expect(notes?.n).toBe(1);
-        } else {
-          // It may have happened: the run is marked partial with remediation, and never re-run.
-          expect(recovered).toMatchObject({
-            ok: true,
-            envelope: { status: "partial", failure: { class: "partial_execution" } },
-          });
-          if (recovered.ok) expect(recovered.envelope.failure?.remediation).toMatch(/new proposal/);
-          expect(notes?.n).toBe(point === "after_effect" ? 1 : 0);
-        }
+        // It may have happened: the run is marked partial with remediation, and never re-run.
+        expect(recovered).toMatchObject({
+          ok: true,
+          envelope: { status: "partial", failure: { class: "partial_execution" } },
+        });
+        if (recovered.ok) expect(recovered.envelope.failure?.remediation).toMatch(/new proposal/);
+        expect(notes?.n).toBe(point === "after_effect" ? 1 : 0);
       });
     },
   );
+
+  it("a crashed claim an older version left as 'claimed' (never dispatched) is run once when taken over", async () => {
+    const owner = await newOwner();
+    const key = uniqueKey("old-claim");
+    const args = { ...post(), url: `${TARGET}/effect?k=${key}` };
+    const { env } = await import("cloudflare:workers");
+    const { hashOf } = await import("../../../src/edge/conveyor/canonical.ts");
+    const argsHash = await hashOf({ tool: "http.request", args });
+    // The row as the two-step claim wrote it before the send: its lease long gone.
+    await env.DB.prepare(
+      "INSERT INTO idempotency (owner_id, tool_name, key, args_hash, state, attempt, lease_until, started_at) VALUES (?, 'http.request', ?, ?, 'claimed', 1, 1, 1)",
+    )
+      .bind(owner, key, argsHash)
+      .run();
+    const recovered = await executor().execute({
+      ownerId: owner,
+      tool: "http.request",
+      key,
+      args,
+      actor: "test",
+    });
+    expect(recovered).toMatchObject({ ok: true, envelope: { status: "executed", attempt: 2 } });
+    expect((await targetStats()).paths.filter((p) => p === `POST /effect?k=${key}`)).toHaveLength(1);
+  });
 
   it("records failure classes: the guard refusing a target is permission_denied", async () => {
     const owner = await newOwner();

@@ -1,0 +1,140 @@
+#!/usr/bin/env node
+// bench/runtime schedules: 1,000 one-shot schedules due at the same instant across 100 users (10 each, so 100
+// hubs' alarms at once), against one local `wrangler dev` with the scripted model server. Each schedule's
+// lateness is its job's creation (created_at, written when the wakeup fires) minus the due time; the target
+// is p99 <= 1 s. Duplicate runs are counted (a wakeup must start one job). Writes
+// bench/runtime/schedules.json with --record (a scratch copy otherwise).
+import { randomBytes } from "node:crypto";
+import { mkdtempSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { startEdge } from "../../test/e2e/support/edge.ts";
+import { startPlannerServer } from "../../test/support/planner-server.ts";
+import { machine, resultsFile, summarize, writeResults } from "../lib/stats.mjs";
+import { benchUsers, pool } from "../lib/users.mjs";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const USERS = Number(process.env.AIRLOCK_BENCH_USERS ?? 100);
+const PER_USER = Number(process.env.AIRLOCK_BENCH_PER_USER ?? 10);
+const TOTAL = USERS * PER_USER;
+const ON_TIME_MS = 1_000;
+/** How long after the due time the bench waits for every job before it gives up and reports what fired. */
+const WAIT_MS = 120_000;
+
+const planner = await startPlannerServer();
+const stateDir = mkdtempSync(join(tmpdir(), "airlock-bench-schedules-"));
+const pepper = randomBytes(32).toString("base64url");
+const many = benchUsers({ stateDir, pepper, count: USERS });
+many.create();
+const edge = await startEdge({
+  stateDir,
+  entry: "test/edge/worker-entry.ts",
+  vars: {
+    TOKEN_PEPPER: pepper,
+    ADMIN_BOOTSTRAP_TOKEN: randomBytes(32).toString("base64url"),
+    AIRLOCK_MODEL_BASE_URL: `${planner.url}/v1`,
+    AIRLOCK_MODEL_MODELS: "bench-model",
+    AIRLOCK_MODEL_API_KEY: `sk-bench-${randomBytes(12).toString("hex")}`,
+  },
+});
+
+async function call(token, path, init = {}) {
+  const res = await fetch(`${edge.base}${path}`, {
+    ...init,
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+  });
+  const body = await res.json();
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(body)}`);
+  return body;
+}
+
+try {
+  const tokens = await many.tokens(edge.base, pool);
+  const loadBefore = loadavg()[0];
+  // Far enough ahead that creating them all (20 at a time) finishes first on a loaded machine.
+  const due = Date.now() + 30_000 + TOTAL * 120;
+  const createdStart = performance.now();
+  const scheduleIds = await pool(
+    tokens.flatMap((token, u) =>
+      Array.from({ length: PER_USER }, (_, k) => async () => {
+        const made = await call(token, "/v1/schedules", {
+          method: "POST",
+          body: JSON.stringify({
+            name: `u${u}-s${k}`,
+            kind: "at",
+            at: new Date(due).toISOString(),
+            task: { instructions: "Say done." },
+          }),
+        });
+        return made.id;
+      }),
+    ),
+    20,
+  );
+  const createSeconds = (performance.now() - createdStart) / 1000;
+  if (Date.now() >= due) throw new Error("creating the schedules took past their due time");
+  console.log(
+    `${TOTAL} schedules made in ${createSeconds.toFixed(1)} s; due in ${((due - Date.now()) / 1000).toFixed(1)} s`,
+  );
+  await new Promise((r) => setTimeout(r, due - Date.now() + 1_000));
+  const loadAtDue = loadavg()[0];
+
+  // Every user's jobs, polled until each schedule has one (or the wait runs out).
+  const wanted = new Set(scheduleIds);
+  const jobsBySchedule = new Map();
+  const deadline = Date.now() + WAIT_MS;
+  while (Date.now() < deadline) {
+    const lists = await pool(
+      tokens.map((token) => () => call(token, `/v1/jobs?limit=${PER_USER * 2}`)),
+      10,
+    );
+    for (const { jobs } of lists) {
+      for (const job of jobs) {
+        if (job.trigger.kind !== "schedule" || !wanted.has(job.trigger.ref)) continue;
+        const seen = jobsBySchedule.get(job.trigger.ref) ?? new Map();
+        seen.set(job.id, job);
+        jobsBySchedule.set(job.trigger.ref, seen);
+      }
+    }
+    if (jobsBySchedule.size === TOTAL) break;
+    await new Promise((r) => setTimeout(r, 2_000));
+  }
+  const firstJobs = [...jobsBySchedule.values()].map((seen) =>
+    Math.min(...[...seen.values()].map((j) => Date.parse(j.created_at))),
+  );
+  const lateness = firstJobs.map((at) => at - due);
+  const late = summarize(lateness);
+  const results = {
+    benchmark: "runtime-schedules",
+    date: new Date().toISOString(),
+    machine: machine(),
+    method:
+      "one local wrangler dev (workerd: Workflows, Durable Objects, local D1) with the test entry, the scripted model server on the same machine (each job's turn asks it once and gets 'Done.'). 100 users, 10 one-shot ('at') schedules each, all due at the same instant; lateness = the job's created_at (written when its wakeup fires) - the due time; on time = within 1 s. The machine is shared by several engineers: the load average says how busy it was.",
+    load_average_1m: {
+      before: +loadBefore.toFixed(2),
+      at_due: +loadAtDue.toFixed(2),
+      after: +loadavg()[0].toFixed(2),
+      cores: machine().cores,
+    },
+    users: USERS,
+    schedules: TOTAL,
+    created_in_seconds: +createSeconds.toFixed(1),
+    fired: firstJobs.length,
+    missing: TOTAL - firstJobs.length,
+    on_time_within_1s: lateness.filter((ms) => ms <= ON_TIME_MS).length,
+    lateness: late,
+    last_fired_after_due_ms: Math.max(...lateness),
+    duplicate_runs: [...jobsBySchedule.values()].filter((seen) => seen.size > 1).length,
+    target: "lateness p99 <= 1000 ms",
+    met: late.p99_ms <= ON_TIME_MS && firstJobs.length === TOTAL,
+  };
+  writeResults(resultsFile(join(here, "schedules.json")), results);
+  console.log(JSON.stringify(results, null, 2));
+} catch (error) {
+  console.error(`edge output (tail):\n${edge.output().slice(-4000)}`);
+  throw error;
+} finally {
+  await edge.stop();
+  await planner.close();
+}
