@@ -94,7 +94,7 @@ describe("policy stats", () => {
   it("asks per 100 calls over 7 days, by reason", async () => {
     const d = await device();
     await approveTimes(d, "git log", 2); // no rule
-    await approveTimes(d, "npm test", 1); // high
+    await approveTimes(d, "rm -rf build", 1); // high: understood, and deletes
     await approveTimes(d, "frobnicate --x", 1); // not understood
     // A call the account policy answers at once counts as a call, not an ask.
     const allow = `version: 1\ndefault_action: ask\nrules:\n  - name: ls\n    condition: tool == "bash" && command == "ls"\n    action: allow\n`;
@@ -137,7 +137,8 @@ describe("policy stats", () => {
     );
     const stats = (await (await d.companion.get("/v1/policy/stats")).json()) as PolicyStats;
     expect(stats.by_reason.find((r) => r.reason === "causal_change")?.asks).toBe(1);
-    expect(stats.by_reason.find((r) => r.reason === "high")?.asks).toBe(1);
+    // The first ask: a runner is medium risk, and no rule answered it.
+    expect(stats.by_reason.find((r) => r.reason === "no_rule")?.asks).toBe(1);
   });
 });
 
