@@ -6,8 +6,8 @@ import { z } from "zod";
 import type { Env } from "../../config.ts";
 import { clientCompanion, type HookCompanion } from "../../hook-companion.ts";
 import { callIdOf, parseJsonObject, runGuardedHook } from "../../hook-runtime.ts";
-import type { CompanionDecision } from "../../tool-call.ts";
 import { type HookResult, NOTHING } from "../hook-output.ts";
+import { decideMapped, jsonOutput, personApproved, servedCommand } from "../mapped-calls.ts";
 import { mapCopilotTool } from "./tools.ts";
 
 export const CopilotHookInput = z.looseObject({
@@ -25,24 +25,15 @@ export type CopilotHookInput = z.infer<typeof CopilotHookInput>;
 
 const AGENT = { id: "copilot", name: "GitHub Copilot CLI" };
 
-const json = (value: unknown): HookResult => ({
-  stdout: `${JSON.stringify(value)}\n`,
-  stderr: "",
-  exitCode: 0,
-});
-
 /** Copilot's deny for every event: exit 2 would block too, but the model would see only the exit code. */
 export function copilotDeny(_event: string | undefined, reason: string): HookResult {
-  return json({ permissionDecision: "deny", permissionDecisionReason: reason });
+  return jsonOutput({ permissionDecision: "deny", permissionDecisionReason: reason });
 }
 
 function argsOf(input: CopilotHookInput): Record<string, unknown> | undefined {
   if (typeof input.toolArgs === "string") return parseJsonObject(input.toolArgs);
   return input.toolArgs ?? {};
 }
-
-/** Copilot's `allow` skips its own check, so Airlock pre-approves only what a person answered, or under mode: sole. */
-const preApproves = (d: CompanionDecision) => d.sole !== undefined || d.source === "user";
 
 async function preToolUse(
   input: CopilotHookInput,
@@ -52,34 +43,23 @@ async function preToolUse(
   const args = argsOf(input);
   if (!args) return copilotDeny(undefined, "Airlock denied this call: toolArgs is not a JSON object");
   const calls = mapCopilotTool(toolName, args);
-  const base = callIdOf("copilot", undefined);
-  let approved = true;
-  for (const [i, mapped] of calls.entries()) {
-    const d = await companion.decide(
-      {
-        callId: calls.length > 1 ? `${base}#${i}` : base,
-        sessionId: input.sessionId,
-        agent: AGENT,
-        tool: mapped.tool,
-        input: mapped.input,
-        cwd: input.cwd,
-        hasUI: false,
-      },
-      "approver",
-    );
-    if (d.decision !== "allow") return copilotDeny(undefined, d.reason);
-    approved &&= preApproves(d);
-  }
-  const only = calls[0];
-  if (approved && calls.length === 1 && only?.tool === "bash") {
-    const served = await companion.servingInput(only.input, input.cwd);
-    if (typeof served?.command === "string")
-      return json({
-        permissionDecision: "allow",
-        permissionDecisionReason: "Airlock: served from a precognition future if it still validates",
-        modifiedArgs: { ...args, command: served.command },
-      });
-  }
+  const verdict = await decideMapped(companion, calls, {
+    agent: AGENT,
+    callId: callIdOf("copilot", undefined),
+    sessionId: input.sessionId,
+    cwd: input.cwd,
+  });
+  if (!verdict.allowed) return copilotDeny(undefined, verdict.reason);
+  // Copilot's `allow` skips its own check, so only what a person answered (or mode: sole) is served.
+  const served = personApproved(verdict.decisions)
+    ? await servedCommand(companion, calls, input.cwd)
+    : undefined;
+  if (served !== undefined)
+    return jsonOutput({
+      permissionDecision: "allow",
+      permissionDecisionReason: "Airlock: served from a precognition future if it still validates",
+      modifiedArgs: { ...args, command: served },
+    });
   return NOTHING;
 }
 

@@ -6,6 +6,7 @@ import type { Env } from "../../config.ts";
 import { clientCompanion, type HookCompanion } from "../../hook-companion.ts";
 import { callIdOf, runGuardedHook } from "../../hook-runtime.ts";
 import { blockingError, type HookResult, NOTHING } from "../hook-output.ts";
+import { decideMapped, jsonOutput, servedCommand } from "../mapped-calls.ts";
 import { mapGeminiTool } from "./tools.ts";
 
 /** What Gemini sends every command hook; BeforeTool adds the tool, BeforeAgent the prompt. */
@@ -21,15 +22,9 @@ export type GeminiHookInput = z.infer<typeof GeminiHookInput>;
 
 const AGENT = { id: "gemini", name: "Gemini CLI" };
 
-const json = (value: unknown): HookResult => ({
-  stdout: `${JSON.stringify(value)}\n`,
-  stderr: "",
-  exitCode: 0,
-});
-
 /** A deny in Gemini's shape; events other than BeforeTool block with exit 2 (stderr is the reason). */
 export function geminiDeny(event: string | undefined, reason: string): HookResult {
-  return event === "BeforeTool" ? json({ decision: "deny", reason }) : blockingError(reason);
+  return event === "BeforeTool" ? jsonOutput({ decision: "deny", reason }) : blockingError(reason);
 }
 
 async function beforeTool(input: GeminiHookInput, companion: HookCompanion): Promise<HookResult> {
@@ -37,32 +32,20 @@ async function beforeTool(input: GeminiHookInput, companion: HookCompanion): Pro
     return geminiDeny("BeforeTool", "Airlock denied this call: the hook input has no tool_name");
   const calls = mapGeminiTool(input.tool_name, input.tool_input ?? {});
   // Gemini gives a hook no call id: each call gets a fresh one, so two identical calls never share an answer.
-  const base = callIdOf("gemini", undefined);
-  for (const [i, mapped] of calls.entries()) {
-    const d = await companion.decide(
-      {
-        callId: calls.length > 1 ? `${base}#${i}` : base,
-        sessionId: input.session_id,
-        agent: AGENT,
-        tool: mapped.tool,
-        input: mapped.input,
-        cwd: input.cwd,
-        hasUI: false,
-      },
-      "approver",
-    );
-    if (d.decision !== "allow") return geminiDeny("BeforeTool", d.reason);
-  }
+  const verdict = await decideMapped(companion, calls, {
+    agent: AGENT,
+    callId: callIdOf("gemini", undefined),
+    sessionId: input.session_id,
+    cwd: input.cwd,
+  });
+  if (!verdict.allowed) return geminiDeny("BeforeTool", verdict.reason);
   // The hook runs after Gemini's own check approved this very command, so serving its warmed output in its place
   // skips nothing: Gemini merges `tool_input` into the call's arguments.
-  const only = calls[0];
-  if (calls.length === 1 && only?.tool === "bash") {
-    const served = await companion.servingInput(only.input, input.cwd);
-    if (typeof served?.command === "string")
-      return json({
-        hookSpecificOutput: { hookEventName: "BeforeTool", tool_input: { command: served.command } },
-      });
-  }
+  const served = await servedCommand(companion, calls, input.cwd);
+  if (served !== undefined)
+    return jsonOutput({
+      hookSpecificOutput: { hookEventName: "BeforeTool", tool_input: { command: served } },
+    });
   return NOTHING;
 }
 
@@ -77,7 +60,7 @@ function handler(companion: HookCompanion) {
           : "";
         return context === ""
           ? NOTHING
-          : json({ hookSpecificOutput: { hookEventName: "BeforeAgent", additionalContext: context } });
+          : jsonOutput({ hookSpecificOutput: { hookEventName: "BeforeAgent", additionalContext: context } });
       }
       case "SessionStart":
         await companion.sessionStarted(input.cwd);

@@ -6,8 +6,8 @@ import { z } from "zod";
 import type { Env } from "../../config.ts";
 import { clientCompanion, type HookCompanion } from "../../hook-companion.ts";
 import { callIdOf, runGuardedHook } from "../../hook-runtime.ts";
-import type { CompanionDecision } from "../../tool-call.ts";
 import type { HookResult } from "../hook-output.ts";
+import { decideMapped, jsonOutput, personApproved, servedCommand } from "../mapped-calls.ts";
 import { mapOpenCodeTool } from "./tools.ts";
 
 export const OpenCodeHookInput = z.object({
@@ -23,53 +23,32 @@ export type OpenCodeHookInput = z.infer<typeof OpenCodeHookInput>;
 
 const AGENT = { id: "opencode", name: "OpenCode" };
 
-const answer = (value: Record<string, unknown>): HookResult => ({
-  stdout: `${JSON.stringify(value)}\n`,
-  stderr: "",
-  exitCode: 0,
-});
+const answer = (value: Record<string, unknown>): HookResult => jsonOutput(value);
 const ALLOW = answer({ decision: "allow" });
 
 export function openCodeDeny(_event: string | undefined, reason: string): HookResult {
   return answer({ decision: "deny", reason });
 }
 
-/**
- * A rewrite changes what OpenCode's own permission check sees (it runs inside the tool, after the plugin), so
- * precognition serves only calls a person answered on the phone, or under mode: sole.
- */
-const preApproves = (d: CompanionDecision) => d.sole !== undefined || d.source === "user";
-
 async function beforeTool(input: OpenCodeHookInput, companion: HookCompanion): Promise<HookResult> {
   if (!input.tool) return openCodeDeny(undefined, "Airlock denied this call: the plugin sent no tool name");
   const calls = mapOpenCodeTool(input.tool, input.args ?? {});
-  const base = callIdOf("opencode", input.call_id ? `${input.session_id}-${input.call_id}` : undefined);
-  let approved = true;
-  for (const [i, mapped] of calls.entries()) {
-    const d = await companion.decide(
-      {
-        callId: calls.length > 1 ? `${base}#${i}` : base,
-        sessionId: input.session_id,
-        agent: AGENT,
-        tool: mapped.tool,
-        input: mapped.input,
-        cwd: input.cwd,
-        hasUI: false,
-      },
-      "approver",
-    );
-    if (d.decision !== "allow") {
-      const prefix = calls.length > 1 ? `${mapped.tool} ${String(mapped.input.path ?? "")}: ` : "";
-      return openCodeDeny(undefined, `${prefix}${d.reason}`);
-    }
-    approved &&= preApproves(d);
+  const verdict = await decideMapped(companion, calls, {
+    agent: AGENT,
+    callId: callIdOf("opencode", input.call_id ? `${input.session_id}-${input.call_id}` : undefined),
+    sessionId: input.session_id,
+    cwd: input.cwd,
+  });
+  if (!verdict.allowed) {
+    const prefix = verdict.several ? `${verdict.call.tool} ${String(verdict.call.input.path ?? "")}: ` : "";
+    return openCodeDeny(undefined, `${prefix}${verdict.reason}`);
   }
-  const only = calls[0];
-  if (approved && calls.length === 1 && only?.tool === "bash") {
-    const served = await companion.servingInput(only.input, input.cwd);
-    if (typeof served?.command === "string")
-      return answer({ decision: "allow", args: { command: served.command } });
-  }
+  // A rewrite changes what OpenCode's own permission check sees (it runs inside the tool, after the plugin), so
+  // only what a person answered (or mode: sole) is served.
+  const served = personApproved(verdict.decisions)
+    ? await servedCommand(companion, calls, input.cwd)
+    : undefined;
+  if (served !== undefined) return answer({ decision: "allow", args: { command: served } });
   return ALLOW;
 }
 
