@@ -21,7 +21,7 @@ import { INTERPRETERS, sshSession } from "./interpreters.ts";
 import { lookup } from "./lookup.ts";
 import { type FileUse, judgeProgram } from "./programs.ts";
 import { RISKY_OPERANDS, RISKY_OPTIONS } from "./risky-options.ts";
-import { secretOutput } from "./secret-output.ts";
+import { secretOutput, unknownExpansions } from "./secret-output.ts";
 import type { Concern, Effect, ExecUnit, ShellPrefix, ShellUnit } from "./units.ts";
 import { type Arg, SHELLS, unwrap, WRAPPERS, wrapperOf } from "./wrappers.ts";
 
@@ -30,6 +30,8 @@ export interface Shell {
   cwd: CwdSet;
   /** pushd's directory stack. */
   stack: CwdSet[];
+  /** Variables the script itself set before this point (their values come from it, not the environment). */
+  assigned: Set<string>;
 }
 
 export interface Run {
@@ -86,7 +88,7 @@ function noGrammar(head: Arg, name: string): NotUnderstood {
 }
 
 export function copyShell(shell: Shell): Shell {
-  return { cwd: shell.cwd, stack: [...shell.stack] };
+  return { cwd: shell.cwd, stack: [...shell.stack], assigned: new Set(shell.assigned) };
 }
 
 function textOf(argv: readonly Arg[]): string {
@@ -286,7 +288,9 @@ export function simpleCommand(input: CommandInput, run: Run): void {
   if (!head) return;
   const baseConcerns = prefixConcerns(prefixes);
   if (input.concerns) baseConcerns.push(...input.concerns);
-  if (head.value !== null && !head.glob) baseConcerns.push(...secretOutput(basename(head.value), argv));
+  for (const p of prefixes) baseConcerns.push(...unknownExpansions(p.raw, shell.assigned, `\`${p.raw}\``));
+  if (head.value !== null && !head.glob)
+    baseConcerns.push(...secretOutput(basename(head.value), argv, shell.assigned));
   if (head.value === null || head.glob) {
     run.push(
       execUnit(argv, {
@@ -404,14 +408,15 @@ export function simpleCommand(input: CommandInput, run: Run): void {
     simpleCommand({ argv: inner, prefixes, stdin: null, shell: copyShell(shell) }, child);
 
   // The remote command runs on another machine, in a directory not known here.
-  if (typeof ssh?.remote === "string") run.script(ssh.remote, { cwd: null, stack: [] }, run.depth + 1);
+  if (typeof ssh?.remote === "string")
+    run.script(ssh.remote, { cwd: null, stack: [], assigned: new Set() }, run.depth + 1);
 
   // Builtins that run strings later, or move the shell.
   if (name === "trap") {
     const cmd = trapCommand(argv);
     if (cmd?.value === null) exec.dynamic ??= "the trap command is not static";
     // It runs later, from wherever the script then is.
-    else if (cmd?.value) run.script(cmd.value, { cwd: null, stack: [] }, run.depth + 1);
+    else if (cmd?.value) run.script(cmd.value, { cwd: null, stack: [], assigned: new Set() }, run.depth + 1);
   }
   if (name === "mapfile" || name === "readarray") {
     const cb = callbackOf(argv);
