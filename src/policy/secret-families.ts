@@ -144,13 +144,25 @@ export function familyOfPattern(pattern: string): SecretFamily | undefined {
   return SECRET_FAMILIES.find((f) => f.patterns.includes(pattern));
 }
 
-// A private key in PEM or OpenSSH form, or an armored PGP secret key, whatever the file is named.
-const PRIVATE_KEY_HEADER = /-----BEGIN ([A-Z0-9]+ )*PRIVATE KEY( BLOCK)?-----/;
+// A private key in PEM or OpenSSH form, or an armored PGP secret key, whatever the file is named; a
+// PuTTY key file (`PuTTY-User-Key-File-2:`/`-3:`, its private lines in the same file); a JSON Web Key
+// with a private member (`"d"` of RSA/EC/OKP keys, `"k"` of a symmetric one) beside its `"kty"`.
+const PRIVATE_KEY_HEADER = /-----BEGIN ([A-Z0-9]+ )*PRIVATE KEY( BLOCK)?-----|PuTTY-User-Key-File-\d+:/;
+const JWK_TYPE = /"kty"\s*:\s*"/;
+const JWK_PRIVATE = /"(d|k|p|q|dp|dq|qi)"\s*:\s*"[A-Za-z0-9_-]/;
 
-/** Files at most this size are read for a private key header when a decision resolves them. */
+/** Files at most this size are read whole for a private key when a walk meets them. */
 export const KEY_SNIFF_MAX_BYTES = 64 * 1024;
+/**
+ * A file a call reads by name is scanned for a private key up to this size (in chunks, so a key after a
+ * long preamble is found); a bigger one asks, as nothing below the bound says what it holds.
+ */
+export const KEY_SCAN_MAX_BYTES = 16 * 1024 * 1024;
+/** Consecutive chunks of a scan share this many bytes, so a key header split between two is seen whole. */
+export const KEY_SCAN_OVERLAP = 4 * 1024;
 
-/** True when text holds a private key header (`-----BEGIN OPENSSH PRIVATE KEY-----`, …). */
+/** True when text holds a private key (a PEM/OpenSSH/PGP header, a PuTTY key file, a private JWK). */
 export function holdsPrivateKey(text: string): boolean {
-  return PRIVATE_KEY_HEADER.test(text);
+  if (PRIVATE_KEY_HEADER.test(text)) return true;
+  return JWK_TYPE.test(text) && JWK_PRIVATE.test(text);
 }

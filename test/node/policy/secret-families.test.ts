@@ -109,6 +109,12 @@ describe("private keys by content", () => {
     "-----BEGIN EC PRIVATE KEY-----",
     "-----BEGIN ENCRYPTED PRIVATE KEY-----",
     "-----BEGIN PGP PRIVATE KEY BLOCK-----",
+    // Red team, round 3: key files with no PEM header.
+    "PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nPrivate-Lines: 1\n",
+    "PuTTY-User-Key-File-2: ssh-rsa\n",
+    '{"kty":"RSA","n":"0vx7","e":"AQAB","d":"X4cT","p":"83i","q":"3dfO"}',
+    '{"keys":[{"kty": "EC", "crv": "P-256", "x": "f83O", "y": "x_FE", "d": "jpsQ"}]}',
+    '{"kty":"oct","k":"GawgguFyGrWKav7AX4VKUg"}',
   ])("%j holds a private key", (text) => {
     expect(holdsPrivateKey(text)).toBe(true);
   });
@@ -117,6 +123,9 @@ describe("private keys by content", () => {
     "-----BEGIN CERTIFICATE-----",
     "ssh-ed25519 AAAA dev@box",
     "PRIVATE KEY",
+    '{"kty":"RSA","n":"0vx7","e":"AQAB"}',
+    '{"d":"2024-01-01","k":"v"}',
+    "PuTTY-User-Key-File is a format",
   ])("%j does not", (text) => {
     expect(holdsPrivateKey(text)).toBe(false);
   });
