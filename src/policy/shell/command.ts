@@ -17,13 +17,13 @@ import { grammarFor } from "./grammar/index.ts";
 import { placedByShell } from "./grammar/judge.ts";
 import type { NotUnderstood } from "./grammar/spec.ts";
 import { GRAMMARS } from "./grammars.ts";
-import { INTERPRETERS, sshSession } from "./interpreters.ts";
+import { INTERPRETERS, interpreterScript, sshSession } from "./interpreters.ts";
 import { lookup } from "./lookup.ts";
 import { type FileUse, judgeProgram } from "./programs.ts";
 import { RISKY_OPERANDS, RISKY_OPTIONS } from "./risky-options.ts";
 import { secretOutput, unknownExpansions } from "./secret-output.ts";
 import type { Concern, Effect, ExecUnit, ShellPrefix, ShellUnit } from "./units.ts";
-import { type Arg, SHELLS, unwrap, WRAPPERS, wrapperOf } from "./wrappers.ts";
+import { type Arg, SHELLS, shellScriptFile, unwrap, WRAPPERS, wrapperOf } from "./wrappers.ts";
 
 /** The state of one shell process as the script runs. */
 export interface Shell {
@@ -393,6 +393,16 @@ export function simpleCommand(input: CommandInput, run: Run): void {
     run.push(again);
   }
 
+  // The script file a shell or an interpreter runs is read by it (and printed by `sh -v`, in tracebacks).
+  const script = SHELLS.has(name) ? shellScriptFile(argv) : interpreterScript(argv);
+  if (script !== null) {
+    judged.reads.push({ arg: script, recursive: false });
+    // The script's own arguments are the script's to read (quopri.py FILE prints it): each word that may
+    // name a file is judged as a read of it, as a secret or a file outside the project would be.
+    for (const a of argv.slice(argv.indexOf(script) + 1))
+      if (a.value !== null && !a.value.startsWith("-") && !a.pipe)
+        judged.reads.push({ arg: a, recursive: false });
+  }
   // Files it reads and writes, in every directory it may run in (git -C moves it).
   let fileCwd = cwd;
   for (const dir of judged.chdir) fileCwd = moveTo(fileCwd, dir);

@@ -307,6 +307,30 @@ export function shellScript(argv: readonly Arg[]): Unwrapped {
   return { kind: "stdin-shell" };
 }
 
+/**
+ * The script file a shell runs (`bash x.sh`, `sh -v FILE`), or null when it runs none (`-c`, standard
+ * input). The shell reads that file, and prints it under -v or -x: it is a read of the file.
+ */
+export function shellScriptFile(argv: readonly Arg[]): Arg | null {
+  for (let i = 1; i < argv.length; i++) {
+    const a = argv[i] as Arg;
+    const v = a.value;
+    if (v === null) return null;
+    if (v === "--" || v === "-") return v === "--" ? (argv[i + 1] ?? null) : null;
+    if (v === "-o" || v === "+o" || v === "-O" || v === "+O" || v === "--rcfile" || v === "--init-file") {
+      i++;
+      continue;
+    }
+    if (/^[-+][A-Za-z]+$/.test(v)) {
+      if (v.startsWith("-") && /[cs]/.test(v)) return null;
+      continue;
+    }
+    if (v.startsWith("--")) continue;
+    return a.pipe ? null : a;
+  }
+  return null;
+}
+
 /** Options of a wrapper, in order; returns where the wrapped command starts, or why it has none. */
 function scan(
   argv: readonly Arg[],
