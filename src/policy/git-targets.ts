@@ -100,7 +100,10 @@ export function gitPrints(unit: ExecUnit, subcommand: string | null): GitPrints 
     subcommand === "grep" && !before.some((v) => v !== null && /^-(e|f)$|^--(regexp|file)\b/.test(v));
   const revision = operands.length > (pattern ? 1 : 0) || operands.some((v) => v === null || isRevision(v));
   const history = !WORK_TREE_ONLY.has(subcommand ?? "") || revision;
-  return { pathspecs, history, remotes: false };
+  // Without `--`, git takes an operand for a revision when one by that name exists (`git show main`):
+  // only pathspecs after `--` are known to narrow what it prints.
+  const ambiguous = dashes < 0 && operands.length > (pattern ? 1 : 0);
+  return { pathspecs: ambiguous ? null : pathspecs, history, remotes: false };
 }
 
 interface GitPlacement {

@@ -80,6 +80,9 @@ describe("git commands that print what a secret-family path held", () => {
     ["git log -p -- cfg", /cfg\/\.env\.production/],
     ["git diff", /tracked\.env.*index/],
     ["git diff HEAD~3 HEAD", /\.env/],
+    ["git show HEAD~2 -- .", /\.env/],
+    ["git grep PROD HEAD~2", /\.env/],
+    ["git diff main", /\.env/],
   ])("%s asks, naming the path", (command, path) => {
     expect(bash(dirty, command, false).action).toBe("allow");
     const r = bash(dirty, command);
