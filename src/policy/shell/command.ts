@@ -1,7 +1,8 @@
 // One simple command to units: the command itself (with its words, prefixes and concerns), the
 // files it reads and writes, and whatever it runs in turn (wrapped commands, script strings,
 // trap and callback strings). Builtins that move the working directory update the shell state.
-import { basename } from "../paths.ts";
+import { basename, normalizePath } from "../paths.ts";
+import { isDenylistedPath } from "../secret-paths.ts";
 import {
   CODE_ATTRIBUTES,
   CWD_UNKNOWN_AFTER,
@@ -85,6 +86,39 @@ function known(name: string): boolean {
 
 function noGrammar(head: Arg, name: string): NotUnderstood {
   return { word: head.raw, reason: `${name} has no grammar here, so its options and operands are not known` };
+}
+
+/** A word naming a file outside the directory the command runs in, or a directory not known. */
+function outsideProject(value: string, tilde: boolean, cwd: CwdSet): boolean {
+  if (tilde || value.startsWith("/")) return true;
+  if (normalizePath(value).startsWith("..")) return true;
+  return cwd === null || cwd.some((d) => d.startsWith("/") || d.startsWith("~") || d.startsWith(".."));
+}
+
+/**
+ * What running a script file means beyond the program's name: a secret as the script (or as a word the
+ * script gets) is read and shown; a script outside the project is not the project's code, and runs its
+ * arguments as it pleases (timeit.py runs them as Python).
+ */
+function scriptConcerns(name: string, script: Arg, argv: readonly Arg[], cwd: CwdSet): Concern[] {
+  const out: Concern[] = [];
+  const words = [script, ...argv.slice(argv.indexOf(script) + 1)];
+  for (const a of words) {
+    const v = a.value;
+    if (v === null || a.pipe || (a !== script && v.startsWith("-"))) continue;
+    const role = a === script ? `the script ${name} runs` : "a word the script gets";
+    if (isDenylistedPath(v))
+      out.push({ mention: "sensitive", reason: `\`${a.raw}\` is a secret, and ${role}: it reads it` });
+    else if (outsideProject(v, a.tilde, cwd) && (a === script || /\//.test(v) || a.tilde))
+      out.push({
+        mention: null,
+        reason:
+          a === script
+            ? `\`${a.raw}\` is a script outside the project, whose arguments the engine cannot place`
+            : `\`${a.raw}\` names a file outside the project, which the script may read`,
+      });
+  }
+  return out;
 }
 
 export function copyShell(shell: Shell): Shell {
@@ -374,6 +408,10 @@ export function simpleCommand(input: CommandInput, run: Run): void {
     }
   }
 
+  // The script file a shell or an interpreter runs is read by it (and printed by `sh -v`, in tracebacks),
+  // and its own arguments are the script's to read (quopri.py FILE prints it).
+  const script = SHELLS.has(name) ? shellScriptFile(argv) : interpreterScript(argv);
+  if (script !== null) concerns.push(...scriptConcerns(name, script, argv, shell.cwd));
   const cwd = shell.cwd;
   const exec = execUnit(argv, { prefixes, cwd, dynamic, effect, concerns });
   // Understood: its grammar placed every word, or the shell analysis itself places them (builtins,
@@ -393,16 +431,6 @@ export function simpleCommand(input: CommandInput, run: Run): void {
     run.push(again);
   }
 
-  // The script file a shell or an interpreter runs is read by it (and printed by `sh -v`, in tracebacks).
-  const script = SHELLS.has(name) ? shellScriptFile(argv) : interpreterScript(argv);
-  if (script !== null) {
-    judged.reads.push({ arg: script, recursive: false });
-    // The script's own arguments are the script's to read (quopri.py FILE prints it): each word that may
-    // name a file is judged as a read of it, as a secret or a file outside the project would be.
-    for (const a of argv.slice(argv.indexOf(script) + 1))
-      if (a.value !== null && !a.value.startsWith("-") && !a.pipe)
-        judged.reads.push({ arg: a, recursive: false });
-  }
   // Files it reads and writes, in every directory it may run in (git -C moves it).
   let fileCwd = cwd;
   for (const dir of judged.chdir) fileCwd = moveTo(fileCwd, dir);
