@@ -29,7 +29,12 @@ export interface ShellAnalyzer {
 }
 
 const MAX_UNITS = 2000;
-const HARMLESS_TARGETS = /^\/dev\/(null|stdout|stderr|stdin|tty|fd\/\d+)$/;
+const HARMLESS_TARGETS = /^\/dev\/(null|stdout|stderr|stdin|tty|fd\/[012])$/;
+/**
+ * A descriptor the shell did not open here (`>/dev/fd/3`, `>&3`, `/proc/self/fd/3`): whatever file the
+ * agent's shell inherited it for, not known before it runs. 0-2 are the command's own streams.
+ */
+const INHERITED_FD = /^\/(dev\/fd|proc\/(self|\d+)\/fd)\/\d+$/;
 let writeOpsCache: ReadonlySet<number> | undefined;
 function writeOps(): ReadonlySet<number> {
   const op = redirOps();
@@ -101,12 +106,14 @@ function redirects(
   for (const r of redirs) {
     const target = r.word ? wordValue(r.word) : DYNAMIC_WORD;
     const text = src.slice(r.start, r.end);
-    const push = (kind: "read" | "write") => {
-      if (target.value !== null && HARMLESS_TARGETS.test(target.value)) return;
+    const push = (kind: "read" | "write", fd = false) => {
+      // A process substitution's pipe is not a file; the command behind it is judged itself.
+      if (target.pipe || (target.value !== null && HARMLESS_TARGETS.test(target.value))) return;
+      const inherited = fd || (target.value !== null && INHERITED_FD.test(target.value));
       for (const dir of shell.cwd ?? [null]) {
         out.push({
           kind,
-          path: target.value,
+          path: inherited ? null : target.value,
           text,
           cwd: dir,
           tilde: target.tilde,
@@ -137,6 +144,8 @@ function redirects(
       (r.op === ops.dupIn && target.value !== null && !/^(\d+|-)$/.test(target.value))
     ) {
       push("read");
+    } else if ((r.op === ops.dupOut || r.op === ops.dupIn) && /^([3-9]|\d{2,})-?$/.test(target.value ?? "")) {
+      push(r.op === ops.dupOut ? "write" : "read", true);
     }
   }
   return stdin;
