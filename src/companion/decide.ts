@@ -140,7 +140,13 @@ function judgeLocally(
   const audit = (e: AuditEvent) => deps.audit?.({ ...e, policy_mode: policy.mode });
   const judged = judgeCall(
     policy,
-    { tool: call.tool, input: call.input, cwd: call.cwd, agent: call.agent.id },
+    {
+      tool: call.tool,
+      input: call.input,
+      cwd: call.cwd,
+      agent: call.agent.id,
+      ...(call.workspace ? { workspace: call.workspace } : {}),
+    },
     { hasUI },
     disk,
   );
@@ -164,7 +170,13 @@ function judgeLocally(
     // must learn why, as it does when the phone is paired but unreachable.
     const asked = judgeCall(
       policy,
-      { tool: call.tool, input: call.input, cwd: call.cwd, agent: call.agent.id },
+      {
+        tool: call.tool,
+        input: call.input,
+        cwd: call.cwd,
+        agent: call.agent.id,
+        ...(call.workspace ? { workspace: call.workspace } : {}),
+      },
       {
         hasUI: true,
       },

@@ -22,6 +22,12 @@ export interface ToolCall {
    * cwd under /home/<user>, /Users/<user> or /root; otherwise `~` paths are unknown (never allowed).
    */
   home?: string;
+  /**
+   * The session's project directory when the agent reports it apart from `cwd` (Claude Code's
+   * CLAUDE_PROJECT_DIR, after a `cd` its shell kept): the workspace and its git repository are this one's,
+   * and a cwd outside it is not understood. Absent: the cwd is the workspace.
+   */
+  workspace?: string;
 }
 
 export interface EmergencyControls {
