@@ -15,6 +15,18 @@ import {
 describe("secret families", () => {
   it.each([
     [".env", "dotenv"],
+    // Red team, round 3: token stores under innocent names.
+    ["token.json", "application and service tokens"],
+    ["client_secret_1234.apps.googleusercontent.com.json", "application and service tokens"],
+    ["api/local.settings.json", "application and service tokens"],
+    ["/home/dev/.config/github-copilot/apps.json", "application and service tokens"],
+    ["/home/dev/.cache/huggingface/token", "application and service tokens"],
+    ["/home/dev/.config/rclone/rclone.conf", "application and service tokens"],
+    ["/home/dev/.m2/settings.xml", "application and service tokens"],
+    ["/home/dev/.gradle/gradle.properties", "application and service tokens"],
+    ["/home/dev/.kaggle/kaggle.json", "application and service tokens"],
+    ["/home/dev/.databrickscfg", "application and service tokens"],
+    ["/home/dev/.config/sops/age/keys.txt", "application and service tokens"],
     ["prod.env", "dotenv"],
     [".env-prod", "dotenv"],
     [".env.production.local", "dotenv"],
@@ -115,6 +127,7 @@ describe("private keys by content", () => {
     '{"kty":"RSA","n":"0vx7","e":"AQAB","d":"X4cT","p":"83i","q":"3dfO"}',
     '{"keys":[{"kty": "EC", "crv": "P-256", "x": "f83O", "y": "x_FE", "d": "jpsQ"}]}',
     '{"kty":"oct","k":"GawgguFyGrWKav7AX4VKUg"}',
+    "# public key: age1ql3z\nAGE-SECRET-KEY-1QQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQ\n",
   ])("%j holds a private key", (text) => {
     expect(holdsPrivateKey(text)).toBe(true);
   });
