@@ -6,6 +6,7 @@ import { resolve } from "node:path";
 import type { CallFact, DiskCheck, DiskTarget } from "../../policy/call-facts.ts";
 import { isDenylistedPath, isProtectedWritePath, secretFamilyOf } from "../../policy/secret-paths.ts";
 import { expandGlob } from "./bash-glob.ts";
+import { repositoryProgram } from "./git-config-programs.ts";
 import { gitContentsFact } from "./git-contents.ts";
 import { discoverRepository, type Repository, repositoryAt } from "./git-discovery.ts";
 import { scanFile } from "./key-scan.ts";
@@ -82,6 +83,14 @@ function gitFacts(t: Extract<DiskTarget, { kind: "git" }>, ctx: Context): CallFa
   if (own !== null && own.commonDir === repo.commonDir) {
     // The workspace's own repository; git may still enter a submodule of it, with its configuration.
     const top = t.workTree ?? repo.workTree;
+    const program = repositoryProgram(repo);
+    if (program !== null)
+      return [
+        {
+          subject: t.shown,
+          reason: `the repository's own configuration (\`${program.file}\`) sets ${program.key}, a program git may run`,
+        },
+      ];
     const printed = t.prints === null ? null : gitContentsFact(repo, t.prints, t.dir, t.shown);
     if (printed !== null) return [printed];
     if (!t.entersSubmodules || top === null) return [];

@@ -24,7 +24,15 @@ import { type FileUse, judgeProgram } from "./programs.ts";
 import { RISKY_OPERANDS, RISKY_OPTIONS } from "./risky-options.ts";
 import { secretOutput, unknownExpansions } from "./secret-output.ts";
 import type { Concern, Effect, ExecUnit, ShellPrefix, ShellUnit } from "./units.ts";
-import { type Arg, SHELLS, shellScriptFile, unwrap, WRAPPERS, wrapperOf } from "./wrappers.ts";
+import {
+  type Arg,
+  SHELLS,
+  shellScriptFile,
+  typescriptWrites,
+  unwrap,
+  WRAPPERS,
+  wrapperOf,
+} from "./wrappers.ts";
 
 /** The state of one shell process as the script runs. */
 export interface Shell {
@@ -412,6 +420,8 @@ export function simpleCommand(input: CommandInput, run: Run): void {
   // and its own arguments are the script's to read (quopri.py FILE prints it).
   const script = SHELLS.has(name) ? shellScriptFile(argv) : interpreterScript(argv);
   if (script !== null) concerns.push(...scriptConcerns(name, script, argv, shell.cwd));
+  if (name === "script")
+    for (const w of typescriptWrites(argv)) judged.writes.push({ arg: w, recursive: false });
   const cwd = shell.cwd;
   const exec = execUnit(argv, { prefixes, cwd, dynamic, effect, concerns });
   // Understood: its grammar placed every word, or the shell analysis itself places them (builtins,
@@ -442,8 +452,10 @@ export function simpleCommand(input: CommandInput, run: Run): void {
     return;
   }
   const child: Run = { ...run, depth: run.depth + 1, via: exec.text };
+  const innerShell = (): Shell =>
+    judged.effects?.innerElsewhere ? { ...copyShell(shell), cwd: null } : copyShell(shell);
   for (const inner of judged.inner)
-    simpleCommand({ argv: inner, prefixes, stdin: null, shell: copyShell(shell) }, child);
+    simpleCommand({ argv: inner, prefixes, stdin: null, shell: innerShell() }, child);
 
   // The remote command runs on another machine, in a directory not known here.
   if (typeof ssh?.remote === "string")

@@ -280,6 +280,65 @@ function optionName(v: string): string {
   return v.startsWith("--") && v.includes("=") ? v.slice(0, v.indexOf("=")) : v;
 }
 
+const TYPESCRIPT_VALUES = new Set(["-E", "--echo", "-o", "--output-limit", "-c", "--command"]);
+const TYPESCRIPT_LOGS = new Set([
+  "-B",
+  "--log-io",
+  "-I",
+  "--log-in",
+  "-O",
+  "--log-out",
+  "-T",
+  "--log-timing",
+]);
+
+/**
+ * The files util-linux `script` writes: its operand (the typescript, `typescript` when none) and the
+ * logs its options name. Its output is the inner command's, so whoever picks the command picks what lands
+ * in the file (`script -qc 'echo …' ~/.bashrc`).
+ */
+export function typescriptWrites(argv: readonly Arg[]): Arg[] {
+  const out: Arg[] = [];
+  let operand = false;
+  for (let i = 1; i < argv.length; i++) {
+    const a = argv[i] as Arg;
+    const v = a.value ?? "";
+    const name = v.startsWith("--") && v.includes("=") ? v.slice(0, v.indexOf("=")) : v;
+    const inline = name !== v ? { ...a, value: v.slice(name.length + 1) } : null;
+    if (TYPESCRIPT_LOGS.has(name)) {
+      const file = inline ?? argv[++i];
+      if (file) out.push(file);
+    } else if (TYPESCRIPT_VALUES.has(name)) {
+      if (inline === null) i++;
+    } else if (/^-t./.test(v)) out.push({ ...a, value: v.slice(2) });
+    else if (a.value === null || !v.startsWith("-")) {
+      out.push(a);
+      operand = true;
+    }
+  }
+  if (!operand) out.push({ value: "typescript", raw: "typescript", glob: false, tilde: false });
+  return out;
+}
+
+/** Every long option a wrapper's table names (those that take values or change what runs, or where). */
+function knownLongs(spec: WrapperSpec): string[] {
+  const lists = [spec.values, spec.script, spec.chdir, spec.replace, spec.noCommand, spec.unset];
+  const more = [spec.operandOptions, spec.reads, spec.setenv, Array.isArray(spec.shell) ? spec.shell : []];
+  return [...new Set([...lists, ...more].flatMap((l) => (l ?? []).filter((n) => n.startsWith("--"))))];
+}
+
+/**
+ * getopt_long takes any unique prefix of a long option (`env --ch=DIR` is `--chdir=DIR`): a prefix of
+ * exactly one option the table names is that option. An ambiguous one makes the program refuse to run.
+ */
+function longName(name: string, spec: WrapperSpec): string {
+  if (!name.startsWith("--") || name.length < 3) return name;
+  const known = knownLongs(spec);
+  if (known.includes(name)) return name;
+  const matches = known.filter((k) => k.startsWith(name));
+  return matches.length === 1 ? (matches[0] as string) : name;
+}
+
 /** A shell invoked with arguments: its `-c` script, a script file, or standard input. */
 export function shellScript(argv: readonly Arg[]): Unwrapped {
   for (let i = 1; i < argv.length; i++) {
@@ -373,7 +432,7 @@ function scan(
       i = argv.length;
       break;
     }
-    const name = optionName(v);
+    const name = longName(optionName(v), spec);
     const inline = v.startsWith("--") && v.includes("=") ? v.slice(v.indexOf("=") + 1) : null;
     let key = name;
     let valueArg: Arg | null = null;

@@ -41,7 +41,7 @@ beforeAll(() => {
   const evil = join(fx.ws, "vendor", "evil");
   execFileSync("mkdir", ["-p", evil]);
   execFileSync("git", ["init", "-q", "."], { cwd: evil, stdio: "ignore" });
-  execFileSync("git", ["config", "core.fsmonitor", "touch PWNED"], { cwd: evil, stdio: "ignore" });
+  // Its configuration runs nothing: what makes it foreign is only that it is not the project's repository.
   execFileSync("git", ["config", "remote.origin.url", "https://x:ghp_FAKE@github.com/a/b"], { cwd: fx.ws });
 });
 afterAll(() => fx.cleanup());
@@ -102,5 +102,30 @@ describe("the script a shell or an interpreter runs is a read of it", () => {
   });
   it("a project script stays allowed", () => {
     expect(judge("bash", { command: "node src/a.ts" }, fx.ws, undefined, runners).action).toBe("allow");
+  });
+});
+
+describe("the workspace's own repository configuration that runs programs", () => {
+  it.each([
+    ["core.fsmonitor", "touch PWNED; false", "core.fsmonitor"],
+    ["core.pager", "sh -c 'touch PWNED'", "core.pager"],
+    ["diff.external", "./x.sh", "diff.external"],
+    ["filter.x.clean", "./x.sh", "filter.x.clean"],
+    ["include.path", "../shared.cfg", "include.path"],
+  ])("%s in .git/config makes git status ask", (key, value, named) => {
+    const ws = join(fx.base, `own-${key}`);
+    execFileSync("mkdir", ["-p", ws]);
+    execFileSync("git", ["init", "-q", "."], { cwd: ws, stdio: "ignore" });
+    execFileSync("git", ["config", key, value], { cwd: ws });
+    const r = judge("bash", { command: "git status" }, ws);
+    expect(r.action).toBe("ask");
+    expect(r.why).toContain(named);
+  });
+  it("git's own fsmonitor daemon (a boolean) runs nothing", () => {
+    const ws = join(fx.base, "own-builtin");
+    execFileSync("mkdir", ["-p", ws]);
+    execFileSync("git", ["init", "-q", "."], { cwd: ws, stdio: "ignore" });
+    execFileSync("git", ["config", "core.fsmonitor", "true"], { cwd: ws });
+    expect(judge("bash", { command: "git status" }, ws).action).toBe("allow");
   });
 });
