@@ -179,7 +179,7 @@ export function familyOfPattern(pattern: string): SecretFamily | undefined {
 // with a private member (`"d"` of RSA/EC/OKP keys, `"k"` of a symmetric one) beside its `"kty"`; an age
 // (and sops) identity, `AGE-SECRET-KEY-1…`.
 const PRIVATE_KEY_HEADER =
-  /-----BEGIN ([A-Z0-9]+ )*PRIVATE KEY( BLOCK)?-----|PuTTY-User-Key-File-\d+:|AGE-SECRET-KEY-1[0-9A-Z]{20}/;
+  /-----BEGIN ([A-Z0-9]+ )*PRIVATE KEY( BLOCK)?-----|PuTTY-User-Key-File-\d+:|AGE-SECRET-KEY-1[0-9A-Z]/;
 const JWK_TYPE = /"kty"\s*:\s*"/;
 const JWK_PRIVATE = /"(d|k|p|q|dp|dq|qi)"\s*:\s*"[A-Za-z0-9_-]/;
 
