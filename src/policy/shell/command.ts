@@ -420,6 +420,13 @@ export function simpleCommand(input: CommandInput, run: Run): void {
   // and its own arguments are the script's to read (quopri.py FILE prints it).
   const script = SHELLS.has(name) ? shellScriptFile(argv) : interpreterScript(argv);
   if (script !== null) concerns.push(...scriptConcerns(name, script, argv, shell.cwd));
+  // A file the program loads and runs (`node -r FILE`) is read by it: a secret there is shown.
+  for (const e of judged.effects?.paths ?? [])
+    if (e.access === "exec" && e.arg.value !== null && isDenylistedPath(e.arg.value) && e.arg !== script)
+      concerns.push({
+        mention: "sensitive",
+        reason: `\`${e.arg.raw}\` is a secret ${name} loads and runs: it reads it`,
+      });
   if (name === "script")
     for (const w of typescriptWrites(argv)) judged.writes.push({ arg: w, recursive: false });
   const cwd = shell.cwd;
