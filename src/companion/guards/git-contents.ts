@@ -20,8 +20,10 @@ const HISTORY_MAX_BYTES = 64 * 1024 * 1024;
 const CACHE_SIZE = 16;
 
 type Listing = { paths: ReadonlySet<string> } | { unknown: string };
+/** A listing reduced to its secret-family paths, once per cache entry (most listings hold none). */
+type Secrets = { secrets: readonly string[] } | { unknown: string };
 
-const cache = new Map<string, Listing>();
+const cache = new Map<string, Secrets>();
 
 function mtime(p: string): string {
   try {
@@ -49,10 +51,12 @@ function stamp(repo: Repository, history: boolean): string {
   return `${history ? "h" : "i"}\0${parts.join("\0")}`;
 }
 
-function remember(key: string, value: Listing): Listing {
+function remember(key: string, value: Listing): Secrets {
   if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string);
-  cache.set(key, value);
-  return value;
+  const secrets: Secrets =
+    "unknown" in value ? value : { secrets: [...value.paths].filter((p) => isDenylistedPath(p)) };
+  cache.set(key, secrets);
+  return secrets;
 }
 
 /** The paths an index file names (versions 2, 3 and 4), or why it cannot say. */
@@ -147,7 +151,7 @@ function historyPaths(repo: Repository): Listing {
   return { paths };
 }
 
-function listing(repo: Repository, history: boolean): Listing {
+function listing(repo: Repository, history: boolean): Secrets {
   const key = stamp(repo, history);
   const hit = cache.get(key);
   if (hit !== undefined) return hit;
@@ -211,8 +215,8 @@ export function gitContentsFact(
   const list = listing(repo, prints.history);
   if ("unknown" in list) return { subject, reason: list.unknown };
   const specs = fromTop(prints.pathspecs, dir, repo.workTree);
-  for (const p of list.paths) {
-    if (!covered(p, specs) || !isDenylistedPath(p)) continue;
+  for (const p of list.secrets) {
+    if (!covered(p, specs)) continue;
     const family = secretFamilyOf(p);
     return {
       subject,
