@@ -8,8 +8,9 @@ import { gitTargets } from "./git-targets.ts";
 import { homeFor, normalizePath, resolveShellDir, resolveShellPath } from "./paths.ts";
 import { analyzeShell } from "./shell/analysis.ts";
 import { interpreterScript } from "./shell/interpreters.ts";
+import { shellScriptFile } from "./shell/script-runs.ts";
 import type { ExecUnit, ShellUnit } from "./shell/units.ts";
-import { SHELLS, shellScriptFile } from "./shell/wrappers.ts";
+import { SHELLS } from "./shell/wrappers.ts";
 import type { ToolCall } from "./types.ts";
 import { searchToolStyle, WIDEST, walkStyleOf } from "./walk-styles.ts";
 

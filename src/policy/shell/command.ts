@@ -1,7 +1,7 @@
 // One simple command to units: the command itself (with its words, prefixes and concerns), the
 // files it reads and writes, and whatever it runs in turn (wrapped commands, script strings,
 // trap and callback strings). Builtins that move the working directory update the shell state.
-import { basename, normalizePath } from "../paths.ts";
+import { basename } from "../paths.ts";
 import { isDenylistedPath } from "../secret-paths.ts";
 import {
   CODE_ATTRIBUTES,
@@ -22,17 +22,10 @@ import { INTERPRETERS, interpreterScript, sshSession } from "./interpreters.ts";
 import { lookup } from "./lookup.ts";
 import { type FileUse, judgeProgram } from "./programs.ts";
 import { RISKY_OPERANDS, RISKY_OPTIONS } from "./risky-options.ts";
+import { scriptConcerns, shellScriptFile, typescriptWrites } from "./script-runs.ts";
 import { secretOutput, unknownExpansions } from "./secret-output.ts";
 import type { Concern, Effect, ExecUnit, ShellPrefix, ShellUnit } from "./units.ts";
-import {
-  type Arg,
-  SHELLS,
-  shellScriptFile,
-  typescriptWrites,
-  unwrap,
-  WRAPPERS,
-  wrapperOf,
-} from "./wrappers.ts";
+import { type Arg, SHELLS, unwrap, WRAPPERS, wrapperOf } from "./wrappers.ts";
 
 /** The state of one shell process as the script runs. */
 export interface Shell {
@@ -94,39 +87,6 @@ function known(name: string): boolean {
 
 function noGrammar(head: Arg, name: string): NotUnderstood {
   return { word: head.raw, reason: `${name} has no grammar here, so its options and operands are not known` };
-}
-
-/** A word naming a file outside the directory the command runs in, or a directory not known. */
-function outsideProject(value: string, tilde: boolean, cwd: CwdSet): boolean {
-  if (tilde || value.startsWith("/")) return true;
-  if (normalizePath(value).startsWith("..")) return true;
-  return cwd === null || cwd.some((d) => d.startsWith("/") || d.startsWith("~") || d.startsWith(".."));
-}
-
-/**
- * What running a script file means beyond the program's name: a secret as the script (or as a word the
- * script gets) is read and shown; a script outside the project is not the project's code, and runs its
- * arguments as it pleases (timeit.py runs them as Python).
- */
-function scriptConcerns(name: string, script: Arg, argv: readonly Arg[], cwd: CwdSet): Concern[] {
-  const out: Concern[] = [];
-  const words = [script, ...argv.slice(argv.indexOf(script) + 1)];
-  for (const a of words) {
-    const v = a.value;
-    if (v === null || a.pipe || (a !== script && v.startsWith("-"))) continue;
-    const role = a === script ? `the script ${name} runs` : "a word the script gets";
-    if (isDenylistedPath(v))
-      out.push({ mention: "sensitive", reason: `\`${a.raw}\` is a secret, and ${role}: it reads it` });
-    else if (outsideProject(v, a.tilde, cwd) && (a === script || /\//.test(v) || a.tilde))
-      out.push({
-        mention: null,
-        reason:
-          a === script
-            ? `\`${a.raw}\` is a script outside the project, whose arguments the engine cannot place`
-            : `\`${a.raw}\` names a file outside the project, which the script may read`,
-      });
-  }
-  return out;
 }
 
 export function copyShell(shell: Shell): Shell {

@@ -280,46 +280,6 @@ function optionName(v: string): string {
   return v.startsWith("--") && v.includes("=") ? v.slice(0, v.indexOf("=")) : v;
 }
 
-const TYPESCRIPT_VALUES = new Set(["-E", "--echo", "-o", "--output-limit", "-c", "--command"]);
-const TYPESCRIPT_LOGS = new Set([
-  "-B",
-  "--log-io",
-  "-I",
-  "--log-in",
-  "-O",
-  "--log-out",
-  "-T",
-  "--log-timing",
-]);
-
-/**
- * The files util-linux `script` writes: its operand (the typescript, `typescript` when none) and the
- * logs its options name. Its output is the inner command's, so whoever picks the command picks what lands
- * in the file (`script -qc 'echo …' ~/.bashrc`).
- */
-export function typescriptWrites(argv: readonly Arg[]): Arg[] {
-  const out: Arg[] = [];
-  let operand = false;
-  for (let i = 1; i < argv.length; i++) {
-    const a = argv[i] as Arg;
-    const v = a.value ?? "";
-    const name = v.startsWith("--") && v.includes("=") ? v.slice(0, v.indexOf("=")) : v;
-    const inline = name !== v ? { ...a, value: v.slice(name.length + 1) } : null;
-    if (TYPESCRIPT_LOGS.has(name)) {
-      const file = inline ?? argv[++i];
-      if (file) out.push(file);
-    } else if (TYPESCRIPT_VALUES.has(name)) {
-      if (inline === null) i++;
-    } else if (/^-t./.test(v)) out.push({ ...a, value: v.slice(2) });
-    else if (a.value === null || !v.startsWith("-")) {
-      out.push(a);
-      operand = true;
-    }
-  }
-  if (!operand) out.push({ value: "typescript", raw: "typescript", glob: false, tilde: false });
-  return out;
-}
-
 /** Every long option a wrapper's table names (those that take values or change what runs, or where). */
 function knownLongs(spec: WrapperSpec): string[] {
   const lists = [spec.values, spec.script, spec.chdir, spec.replace, spec.noCommand, spec.unset];
@@ -364,30 +324,6 @@ export function shellScript(argv: readonly Arg[]): Unwrapped {
     return { kind: "none" };
   }
   return { kind: "stdin-shell" };
-}
-
-/**
- * The script file a shell runs (`bash x.sh`, `sh -v FILE`), or null when it runs none (`-c`, standard
- * input). The shell reads that file, and prints it under -v or -x: it is a read of the file.
- */
-export function shellScriptFile(argv: readonly Arg[]): Arg | null {
-  for (let i = 1; i < argv.length; i++) {
-    const a = argv[i] as Arg;
-    const v = a.value;
-    if (v === null) return null;
-    if (v === "--" || v === "-") return v === "--" ? (argv[i + 1] ?? null) : null;
-    if (v === "-o" || v === "+o" || v === "-O" || v === "+O" || v === "--rcfile" || v === "--init-file") {
-      i++;
-      continue;
-    }
-    if (/^[-+][A-Za-z]+$/.test(v)) {
-      if (v.startsWith("-") && /[cs]/.test(v)) return null;
-      continue;
-    }
-    if (v.startsWith("--")) continue;
-    return a.pipe ? null : a;
-  }
-  return null;
 }
 
 /** Options of a wrapper, in order; returns where the wrapped command starts, or why it has none. */
