@@ -113,6 +113,19 @@ export function indexPaths(file: string): Listing {
   return { paths };
 }
 
+/** The environment git lists with: no GIT_* variable of the agent's, no global or system configuration. */
+function gitEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const k of Object.keys(env)) if (k.startsWith("GIT_")) delete env[k];
+  return {
+    ...env,
+    HOME: "/nonexistent",
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_CONFIG_GLOBAL: "/dev/null",
+    LC_ALL: "C",
+  };
+}
+
 /** Every path any commit, reflog entry or stash of the repository holds, or why it cannot say. */
 function historyPaths(repo: Repository): Listing {
   const r = spawnSync(
@@ -133,12 +146,7 @@ function historyPaths(repo: Repository): Listing {
       timeout: HISTORY_TIMEOUT_MS,
       maxBuffer: HISTORY_MAX_BYTES,
       stdio: ["ignore", "pipe", "ignore"],
-      env: {
-        PATH: process.env.PATH ?? "/usr/bin:/bin",
-        HOME: "/nonexistent",
-        GIT_CONFIG_NOSYSTEM: "1",
-        LC_ALL: "C",
-      },
+      env: gitEnv(),
     },
   );
   if (r.error !== undefined || r.status !== 0)
