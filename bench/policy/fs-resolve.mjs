@@ -41,7 +41,14 @@ function workspace() {
     for (let f = 0; f < 50; f++) put(`vendor/p${d}/lib/i${f}.js`, "module.exports = 1;\n");
   for (let f = 0; f < 1500; f++) put(`docs/d${f % 30}/page${f}.md`, "text\n");
   for (let f = 0; f < 1496; f++) put(`tests/t${f % 40}/case${f}.test.ts`, "it('x', () => {});\n");
+  // A 1 MiB log and a 4 MiB one: a read by name scans them for a private key in chunks.
+  put("logs/app.log", "x".repeat(1 << 20));
+  put("logs/big.log", "y".repeat(4 << 20));
   symlinkSync(join(ws, "src", "m0"), join(ws, "src-link"));
+  // A history (the tracked tree, without .env) for the content-printing git commands to check.
+  const g = (...a) => execFileSync("git", ["-c", "user.email=b@b", "-c", "user.name=b", ...a], { cwd: ws });
+  g("add", "package.json", "README.md", ".gitignore", "src", "docs", "tests");
+  g("commit", "-qm", "bench");
   return { root, ws, files };
 }
 
@@ -94,6 +101,12 @@ const SINGLE = [
   ["bash", { command: "cat src-link/f1.ts" }],
   ["Read", { file_path: "src/m9/f9.ts" }],
   ["exec_command", { cmd: "wc -l package.json", workdir: "." }],
+  ["bash", { command: "git diff" }],
+  ["bash", { command: "git log -p -3" }],
+  ["bash", { command: "git show HEAD" }],
+  ["bash", { command: "echo $HOME; echo $SENTRY_DSN" }],
+  ["Read", { file_path: "logs/app.log" }],
+  ["Read", { file_path: "logs/big.log" }],
 ];
 const WALKS = [
   ["bash", { command: "grep -rn foo src" }],

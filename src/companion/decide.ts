@@ -214,6 +214,7 @@ function judgeLocally(
     input: call.input,
     cwd: call.cwd,
     agent: call.agent.id,
+    ...(call.workspace ? { workspace: call.workspace } : {}),
     causal: pinned.map(({ dir, key, pin }) => ({ dir, key, pin })),
   };
   const judged = judgeCall(policy, toolCall, { hasUI }, disk);
@@ -237,7 +238,13 @@ function judgeLocally(
     // must learn why, as it does when the phone is paired but unreachable.
     const asked = judgeCall(
       policy,
-      { tool: call.tool, input: call.input, cwd: call.cwd, agent: call.agent.id },
+      {
+        tool: call.tool,
+        input: call.input,
+        cwd: call.cwd,
+        agent: call.agent.id,
+        ...(call.workspace ? { workspace: call.workspace } : {}),
+      },
       {
         hasUI: true,
       },

@@ -12,6 +12,11 @@ export const AgentToolCall = z.object({
   tool: z.string().min(1).max(200),
   input: z.record(z.string(), z.unknown()),
   cwd: z.string().min(1).max(4096),
+  /**
+   * The session's project directory when the agent reports it apart from `cwd` (Claude Code's
+   * CLAUDE_PROJECT_DIR): a cwd its shell kept after a `cd` is judged inside this workspace, or not understood.
+   */
+  workspace: z.string().min(1).max(4096).optional(),
   /** The agent itself can show a prompt (the phone can always be asked when the edge is reachable). */
   hasUI: z.boolean(),
   /**

@@ -29,6 +29,20 @@ export interface WalkStyle {
 }
 
 /**
+ * What a git unit can print without naming a file: `git log -p`, `git show <blob>`, `git diff` print
+ * contents of whatever paths their pathspecs (none: all) reach, in the index or in any commit; `git
+ * remote -v` prints remote URLs, which may carry a token.
+ */
+export interface GitPrints {
+  /** Pathspecs as written, relative to where git runs; null when it may print any path. */
+  pathspecs: string[] | null;
+  /** Paths from any commit (revisions, blobs by id), not only the index and work tree. */
+  history: boolean;
+  /** Remote URLs from the repository's configuration. */
+  remotes: boolean;
+}
+
+/**
  * What the companion must look at on disk for one canonical call. Paths are absolute; a glob keeps its
  * pattern characters.
  */
@@ -42,6 +56,8 @@ export type DiskTarget =
       workTree: string | null;
       /** The subcommand may run git inside submodules (status, diff, …), with their configuration. */
       entersSubmodules: boolean;
+      /** What it can print the contents of (files as the index or history has them, remote URLs); null: names only. */
+      prints: GitPrints | null;
       shown: string;
     }
   | { kind: "cd"; dir: string; shown: string }

@@ -7,7 +7,10 @@ import { expandToolPath, inputPath } from "./capabilities.ts";
 import { gitTargets } from "./git-targets.ts";
 import { homeFor, normalizePath, resolveShellDir, resolveShellPath } from "./paths.ts";
 import { analyzeShell } from "./shell/analysis.ts";
+import { interpreterScript } from "./shell/interpreters.ts";
+import { shellScriptFile } from "./shell/script-runs.ts";
 import type { ExecUnit, ShellUnit } from "./shell/units.ts";
+import { SHELLS } from "./shell/wrappers.ts";
 import type { ToolCall } from "./types.ts";
 import { searchToolStyle, WIDEST, walkStyleOf } from "./walk-styles.ts";
 
@@ -59,6 +62,16 @@ function nameWalks(unit: ExecUnit, callCwd: string, home: string | null): DiskTa
     style,
     shown: unit.text,
   }));
+}
+
+/** The script a shell or an interpreter runs: read by it, so what it is on disk (a link to a key) counts. */
+function scriptTargets(unit: ExecUnit, callCwd: string, home: string | null): DiskTarget[] {
+  const argv = unit.words.map((w) => ({ value: w.value, raw: w.raw, glob: w.glob, tilde: w.tilde }));
+  const script = SHELLS.has(unit.program) ? shellScriptFile(argv) : interpreterScript(argv);
+  const dir = resolveShellDir(unit.cwd, callCwd, home);
+  if (script === null || script.value === null || script.tilde || script.glob || dir === null) return [];
+  const path = normalizePath(script.value.startsWith("/") ? script.value : `${dir}/${script.value}`);
+  return [{ kind: "path", access: "read", path, glob: false, shown: script.raw }];
 }
 
 /** Bash's `cd` target word (options and `--` skipped); undefined for a bare `cd` (home). */
@@ -117,7 +130,7 @@ function shellTargets(command: string, callCwd: string, home: string | null): Di
         if (word?.value && base !== null && !word.value.startsWith("/"))
           out.push({ kind: "cd", dir: normalizePath(`${base}/${word.value}`), shown: unit.text });
       } else if (unit.program === "git") out.push(...gitTargets(unit, cds, callCwd, home));
-      else out.push(...nameWalks(unit, callCwd, home));
+      else out.push(...nameWalks(unit, callCwd, home), ...scriptTargets(unit, callCwd, home));
       continue;
     }
     const path = resolveShellPath(unit, callCwd, home);

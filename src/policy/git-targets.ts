@@ -1,8 +1,9 @@
 // Where git starts its repository discovery for one git unit: the directory the shell is in, moved by
 // `-C`, or the repository `--git-dir`/`GIT_DIR` name outright. The companion then walks up from there as
 // git does (guards/git-discovery.ts): any repository other than the workspace's own is not understood.
-import type { DiskTarget } from "./call-facts.ts";
+import type { DiskTarget, GitPrints } from "./call-facts.ts";
 import { normalizePath, resolveShellDir } from "./paths.ts";
+import { isRevision } from "./shell/git.ts";
 import type { ExecUnit } from "./shell/units.ts";
 
 const MAX_DIRS = 8;
@@ -43,6 +44,66 @@ const STAYS_OUT_OF_SUBMODULES = new Set([
 function entersSubmodules(unit: ExecUnit, subcommand: string | null): boolean {
   if (subcommand === null || !STAYS_OUT_OF_SUBMODULES.has(subcommand)) return true;
   return unit.words.some((w) => w.value === null || /submodule/i.test(w.value));
+}
+
+/** Options that make `git log` print what the files held (patches), not only commits and names. */
+const PATCH =
+  /^(-[A-Za-z0-9]*[pucmUL][A-Za-z0-9]*|--(patch|unified|word-diff|color-words|cc|binary|full-index|patch-with-\w+|diff-merges)\b.*)$/;
+
+/**
+ * Subcommands whose output holds what files hold (a refresh by `git status` reads contents but prints
+ * names). Any other read-only subcommand the grammar knows prints names, refs or commits.
+ */
+const CONTENT_PRINTERS = new Set([
+  "log",
+  "whatchanged",
+  "show",
+  "diff",
+  "diff-tree",
+  "diff-index",
+  "diff-files",
+  "grep",
+]);
+
+/** Subcommands that print contents only of the work tree and index unless given a revision. */
+const WORK_TREE_ONLY = new Set(["diff", "diff-files", "grep"]);
+
+/**
+ * What the unit can print the contents of, from its grammar's effects: a content walk of git's tree
+ * is a pathspec (the placeholder `.` when none: all paths); `cat-file` and blob ids name no path.
+ */
+export function gitPrints(unit: ExecUnit, subcommand: string | null): GitPrints | null {
+  const words = unit.words.map((w) => w.value);
+  const at = subcommand === null ? -1 : words.indexOf(subcommand);
+  const rest = at < 0 ? [] : words.slice(at + 1);
+  if (subcommand === "remote" || subcommand === "ls-remote")
+    return { pathspecs: [], history: false, remotes: true };
+  const walks = (unit.effects?.paths ?? []).filter(
+    (e) => e.pathspec === true && e.access === "walk" && e.contents,
+  );
+  if (subcommand === "cat-file" || (subcommand === "stash" && rest[0] === "show"))
+    return { pathspecs: null, history: true, remotes: false };
+  if (walks.length === 0 || !CONTENT_PRINTERS.has(subcommand ?? "")) return null;
+  if (
+    (subcommand === "log" || subcommand === "whatchanged") &&
+    !rest.some((v) => v === null || PATCH.test(v))
+  )
+    return null;
+  const values = walks.map((w) => w.arg.value);
+  const pathspecs = values.some((v) => v === null || v === "." || v === "") ? null : (values as string[]);
+  const dashes = rest.indexOf("--");
+  const before = dashes < 0 ? rest : rest.slice(0, dashes);
+  // Before `--`, any operand of diff may be a revision (a branch name is), and so may any of grep's
+  // after its pattern: then the contents come from a commit.
+  const operands = before.filter((v) => v === null || !v.startsWith("-"));
+  const pattern =
+    subcommand === "grep" && !before.some((v) => v !== null && /^-(e|f)$|^--(regexp|file)\b/.test(v));
+  const revision = operands.length > (pattern ? 1 : 0) || operands.some((v) => v === null || isRevision(v));
+  const history = !WORK_TREE_ONLY.has(subcommand ?? "") || revision;
+  // Without `--`, git takes an operand for a revision when one by that name exists (`git show main`):
+  // only pathspecs after `--` are known to narrow what it prints.
+  const ambiguous = dashes < 0 && operands.length > (pattern ? 1 : 0);
+  return { pathspecs: ambiguous ? null : pathspecs, history, remotes: false };
 }
 
 interface GitPlacement {
@@ -139,6 +200,7 @@ export function gitTargets(
       gitDir: abs(where.gitDir),
       workTree: abs(where.workTree),
       entersSubmodules: entersSubmodules(unit, where.subcommand),
+      prints: gitPrints(unit, where.subcommand),
       shown,
     });
   }

@@ -57,19 +57,20 @@ export function judgeCall(
   for (const part of parts) {
     // A tool's own working directory (Codex's `workdir`) is where the call runs: judged there, not in the
     // session's. Rules take `cwd` for the project, so a workdir outside the session's is not understood.
-    const session = normalizePath(call.cwd);
-    const cwd = part.cwd === undefined ? call.cwd : resolvePath(session, part.cwd);
+    const session = normalizePath(call.workspace ?? call.cwd);
+    const callCwd = normalizePath(call.cwd);
+    const cwd = part.cwd === undefined ? callCwd : resolvePath(callCwd, part.cwd);
     const canonical: ToolCall = { ...call, tool: part.tool, input: part.input, cwd };
     let r = decide(policy, canonical, disk === undefined ? opts : { ...opts, diskChecked: true });
     const partFacts: CallFact[] = part.notUnderstood.map((reason) => ({ subject: null, reason }));
-    if (part.cwd !== undefined && cwd !== session && !cwd.startsWith(session === "/" ? "/" : `${session}/`))
+    if (cwd !== session && !cwd.startsWith(session === "/" ? "/" : `${session}/`))
       partFacts.push({
-        subject: part.cwd,
+        subject: part.cwd ?? call.cwd,
         reason: `the working directory is outside the session's workspace \`${session}\`, which rules take for the project`,
       });
     if (disk !== undefined && r.action !== "hidden" && r.action !== "deny")
       partFacts.push(
-        ...(part.cwd === undefined
+        ...(cwd === session
           ? disk(diskTargetsOf(canonical), canonical.cwd)
           : disk(diskTargetsOf(canonical), canonical.cwd, session)),
       );

@@ -132,6 +132,36 @@ export const SECRET_FAMILIES: readonly SecretFamily[] = [
     ],
   },
   {
+    family: "application and service tokens",
+    // Well-known stores under innocent names (red team, round 3): OAuth token caches, client secrets,
+    // Azure Functions settings, Copilot and Hugging Face logins, rclone, Maven, Gradle, Kaggle, ngrok,
+    // Databricks, Stripe, age/sops keys, browser password stores.
+    why: "these files hold OAuth, API or storage tokens for other services",
+    patterns: [
+      "token.json",
+      "client_secret*.json",
+      "local.settings.json",
+      "service-account*.json",
+      ".config/github-copilot/",
+      ".cache/huggingface/token",
+      ".huggingface/token",
+      ".config/rclone/",
+      "rclone.conf",
+      ".m2/settings.xml",
+      ".m2/settings-security.xml",
+      ".gradle/gradle.properties",
+      ".kaggle/",
+      "kaggle.json",
+      ".config/stripe/",
+      "ngrok.yml",
+      ".config/ngrok/",
+      ".databrickscfg",
+      ".config/sops/",
+      "logins.json",
+      "key4.db",
+    ],
+  },
+  {
     family: "process environment and history",
     // /proc/<pid>/environ holds a process's tokens; histories hold what was typed, passwords included.
     why: "process environments and shell histories hold typed or exported secrets",
@@ -144,13 +174,27 @@ export function familyOfPattern(pattern: string): SecretFamily | undefined {
   return SECRET_FAMILIES.find((f) => f.patterns.includes(pattern));
 }
 
-// A private key in PEM or OpenSSH form, or an armored PGP secret key, whatever the file is named.
-const PRIVATE_KEY_HEADER = /-----BEGIN ([A-Z0-9]+ )*PRIVATE KEY( BLOCK)?-----/;
+// A private key in PEM or OpenSSH form, or an armored PGP secret key, whatever the file is named; a
+// PuTTY key file (`PuTTY-User-Key-File-2:`/`-3:`, its private lines in the same file); a JSON Web Key
+// with a private member (`"d"` of RSA/EC/OKP keys, `"k"` of a symmetric one) beside its `"kty"`; an age
+// (and sops) identity, `AGE-SECRET-KEY-1…`.
+const PRIVATE_KEY_HEADER =
+  /-----BEGIN ([A-Z0-9]+ )*PRIVATE KEY( BLOCK)?-----|PuTTY-User-Key-File-\d+:|AGE-SECRET-KEY-1[0-9A-Z]/;
+const JWK_TYPE = /"kty"\s*:\s*"/;
+const JWK_PRIVATE = /"(d|k|p|q|dp|dq|qi)"\s*:\s*"[A-Za-z0-9_-]/;
 
-/** Files at most this size are read for a private key header when a decision resolves them. */
+/** Files at most this size are read whole for a private key when a walk meets them. */
 export const KEY_SNIFF_MAX_BYTES = 64 * 1024;
+/**
+ * A file a call reads by name is scanned for a private key up to this size (in chunks, so a key after a
+ * long preamble is found); a bigger one asks, as nothing below the bound says what it holds.
+ */
+export const KEY_SCAN_MAX_BYTES = 16 * 1024 * 1024;
+/** Consecutive chunks of a scan share this many bytes, so a key header split between two is seen whole. */
+export const KEY_SCAN_OVERLAP = 4 * 1024;
 
-/** True when text holds a private key header (`-----BEGIN OPENSSH PRIVATE KEY-----`, …). */
+/** True when text holds a private key (a PEM/OpenSSH/PGP header, a PuTTY key file, a private JWK). */
 export function holdsPrivateKey(text: string): boolean {
-  return PRIVATE_KEY_HEADER.test(text);
+  if (PRIVATE_KEY_HEADER.test(text)) return true;
+  return JWK_TYPE.test(text) && JWK_PRIVATE.test(text);
 }

@@ -27,6 +27,12 @@ export interface ToolCall {
    * companion, which reads the files: an exact grant of such a command covers it only with the same pin.
    */
   causal?: readonly CausalPin[] | undefined;
+  /**
+   * The session's project directory when the agent reports it apart from `cwd` (Claude Code's
+   * CLAUDE_PROJECT_DIR, after a `cd` its shell kept): the workspace and its git repository are this one's,
+   * and a cwd outside it is not understood. Absent: the cwd is the workspace.
+   */
+  workspace?: string;
 }
 
 /** The content a command that runs project code is pinned to: in `dir`, for the runner `key`. */

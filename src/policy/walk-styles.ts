@@ -2,6 +2,7 @@
 // what the program would read. An option that could widen the walk and is not known here widens it to
 // everything (hidden files, ignore files off, links followed): walking more is never unsafe.
 import type { WalkStyle } from "./call-facts.ts";
+import { globsIntersect } from "./glob-match.ts";
 
 /** Every file, dotfiles and .git included, links followed: the widest walk. */
 export const WIDEST: WalkStyle = {
@@ -131,5 +132,24 @@ export function walkStyleOf(program: string, argv: readonly string[]): WalkStyle
 export function searchToolStyle(glob: string | undefined): WalkStyle {
   if (glob === undefined || glob === "")
     return { content: true, hidden: true, ignoreFiles: true, follow: false, skipVcs: true, only: [] };
-  return { content: true, hidden: true, ignoreFiles: false, follow: false, skipVcs: true, only: [glob] };
+  return {
+    content: true,
+    hidden: true,
+    ignoreFiles: false,
+    follow: false,
+    skipVcs: !mayReachVcs(glob),
+    only: [glob],
+  };
+}
+
+/**
+ * A glob that whitelists files may whitelist the repository's own (`rg -g '.git/*'` searches
+ * .git/config): whether the tool still skips `.git` then is not known, so a glob that can match a
+ * file there (`.git/**`, `config`, `*`) walks `.git` as well. `*.ts` cannot, and keeps skipping it.
+ */
+function mayReachVcs(glob: string): boolean {
+  if (/\.(git|hg|svn)\b/.test(glob)) return true;
+  return ["config", "config.worktree", ".git/config", ".git/modules/m/config"].some((p) =>
+    globsIntersect(glob, p),
+  );
 }

@@ -87,6 +87,8 @@ Options:
 ${CONFIG_HELP}
                          Without --config: ~/.agents, ~/.pi/agent, ~/.airlock, <repo>/.pi, <repo>/.airlock.
   --no-ui                Decide as if no person can answer (ask becomes deny unless headless_ask: allow)
+  --workspace DIR        The session's project directory when --cwd is elsewhere (Claude Code's
+                         CLAUDE_PROJECT_DIR); a cwd outside it is never allowed
   --no-disk              Judge the text only: do not resolve paths on this machine's filesystem
   --declared-host HOST   A host in the declared http scope (repeatable)
   --agent NAME           Agent identity seen by conditions as \`agent\`
@@ -105,6 +107,7 @@ Exit codes: 0 allow or ask, 1 deny or hidden, 2 bad arguments, 3 policy could no
       config: { type: "string", multiple: true },
       "no-ui": { type: "boolean" },
       "no-disk": { type: "boolean" },
+      workspace: { type: "string" },
       "declared-host": { type: "string", multiple: true },
       agent: { type: "string" },
       json: { type: "boolean" },
@@ -131,6 +134,7 @@ Exit codes: 0 allow or ask, 1 deny or hidden, 2 bad arguments, 3 policy could no
       input: input as Record<string, unknown>,
       cwd,
       ...(values.agent ? { agent: values.agent } : {}),
+      ...(values.workspace ? { workspace: resolve(io.cwd, values.workspace) } : {}),
     };
     // Through the agent tool-name table, as a hook judges it (Claude Code's `Bash` is the shell).
     const { record, units, facts } = judgeCall(

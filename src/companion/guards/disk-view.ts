@@ -2,13 +2,14 @@
 // (files, globs, walks, `cd` directories, git's repository discovery) resolved on the real filesystem
 // now, as the command would meet it. It answers with facts that make the call need a person; none
 // means the text told the truth. Used by the hook, the daemon and `airlock policy explain` alike.
-import { closeSync, openSync, readSync } from "node:fs";
 import { resolve } from "node:path";
 import type { CallFact, DiskCheck, DiskTarget } from "../../policy/call-facts.ts";
-import { holdsPrivateKey, KEY_SNIFF_MAX_BYTES } from "../../policy/secret-families.ts";
 import { isDenylistedPath, isProtectedWritePath, secretFamilyOf } from "../../policy/secret-paths.ts";
 import { expandGlob } from "./bash-glob.ts";
+import { repositoryProgram } from "./git-config-programs.ts";
+import { gitContentsFact } from "./git-contents.ts";
 import { discoverRepository, type Repository, repositoryAt } from "./git-discovery.ts";
+import { scanFile } from "./key-scan.ts";
 import { nestedRepositoryFact } from "./nested-repos.ts";
 import { isWithin, realPathOf } from "./real-path.ts";
 import { shownPath, WALK_BOUND, walkFact } from "./tree-walk.ts";
@@ -19,23 +20,6 @@ export interface DiskViewOptions {
   /** The environment the agent's shell has (CDPATH, GIT_DIR); the deciding process's own by default. */
   env?: NodeJS.ProcessEnv;
   walkBound?: number;
-}
-
-function holdsKey(path: string, size: number): boolean {
-  if (size === 0 || size > KEY_SNIFF_MAX_BYTES) return false;
-  let fd: number;
-  try {
-    fd = openSync(path, "r");
-  } catch {
-    return false;
-  }
-  try {
-    const buf = Buffer.alloc(size);
-    const n = readSync(fd, buf, 0, size, 0);
-    return holdsPrivateKey(buf.subarray(0, n).toString("latin1"));
-  } finally {
-    closeSync(fd);
-  }
 }
 
 interface Context {
@@ -74,8 +58,12 @@ function pathFacts(access: "read" | "write", lexical: string, subject: string, c
         subject,
         reason: `has ${stat.nlink - 1} other name${stat.nlink > 2 ? "s" : ""} (a hard link), which may be a secret such as ~/.aws/credentials`,
       });
-    else if (access === "read" && !isDenylistedPath(real) && holdsKey(real, stat.size))
-      facts.push({ subject, reason: "holds a private key" });
+    else if (access === "read" && !isDenylistedPath(real)) {
+      const scan = scanFile(real, stat.size);
+      if (scan === "key") facts.push({ subject, reason: "holds a private key" });
+      else if (scan === "too-large")
+        facts.push({ subject, reason: `is ${stat.size} bytes, too large to check for a private key` });
+    }
   }
   return facts;
 }
@@ -95,6 +83,16 @@ function gitFacts(t: Extract<DiskTarget, { kind: "git" }>, ctx: Context): CallFa
   if (own !== null && own.commonDir === repo.commonDir) {
     // The workspace's own repository; git may still enter a submodule of it, with its configuration.
     const top = t.workTree ?? repo.workTree;
+    const program = repositoryProgram(repo);
+    if (program !== null)
+      return [
+        {
+          subject: t.shown,
+          reason: `the repository's own configuration (\`${program.file}\`) sets ${program.key}, a program git may run`,
+        },
+      ];
+    const printed = t.prints === null ? null : gitContentsFact(repo, t.prints, t.dir, t.shown);
+    if (printed !== null) return [printed];
     if (!t.entersSubmodules || top === null) return [];
     const nested = nestedRepositoryFact(repo, top, t.shown);
     return nested === null ? [] : [nested];

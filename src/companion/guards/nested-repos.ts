@@ -26,8 +26,27 @@ function exists(p: string, dir: boolean): boolean {
   }
 }
 
+/** Answers by index file, its size and mtime: the index changes on every `git add`, and only then. */
+const gitlinkCache = new Map<string, boolean | null>();
+
 /** Whether an index file may hold a gitlink; null when it is too large to read. */
 function indexMayHoldGitlink(path: string): boolean | null {
+  let key: string;
+  try {
+    const s = statSync(path);
+    key = `${path}\0${s.size}\0${s.mtimeMs}\0${s.ino}`;
+  } catch {
+    return false;
+  }
+  const hit = gitlinkCache.get(key);
+  if (hit !== undefined) return hit;
+  const found = scanIndexForGitlink(path);
+  if (gitlinkCache.size >= 16) gitlinkCache.delete(gitlinkCache.keys().next().value as string);
+  gitlinkCache.set(key, found);
+  return found;
+}
+
+function scanIndexForGitlink(path: string): boolean | null {
   let fd: number;
   try {
     fd = openSync(path, "r");

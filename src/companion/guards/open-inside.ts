@@ -7,7 +7,7 @@
 import { constants } from "node:fs";
 import { type FileHandle, open, readlink, realpath, stat } from "node:fs/promises";
 import { isAbsolute, relative, sep } from "node:path";
-import { holdsPrivateKey, KEY_SNIFF_MAX_BYTES } from "../../policy/secret-families.ts";
+import { scanBytes } from "./key-scan.ts";
 import { servingRefusal } from "./serving-denylist.ts";
 import { resolveWorkspacePath } from "./workspace-path.ts";
 
@@ -109,8 +109,9 @@ export async function readOpened(
     // The file grew between stat and read: what was read is not what the identity describes.
     if (BigInt(bytes.length) !== opened.stat.size)
       return { refused: "changed", reason: "changed while read" };
-    if (bytes.length <= KEY_SNIFF_MAX_BYTES && holdsPrivateKey(bytes.toString("latin1")))
-      return { refused: "secret", reason: "the file holds a private key" };
+    const scan = scanBytes(bytes);
+    if (scan === "key") return { refused: "secret", reason: "the file holds a private key" };
+    if (scan === "too-large") return { refused: "too-large", reason: "too large to check for a private key" };
     return { bytes };
   } finally {
     await opened.handle.close();

@@ -4,6 +4,7 @@
 // read or write, and the working directory each runs in. Text the parser and bash could read
 // differently, and words bash evaluates again as code, are never judged as harmless.
 import { Lru } from "../lru.ts";
+import { namesSetBy } from "./builtins.ts";
 import { copyShell, execUnit, prefixConcerns, type Run, type Shell, simpleCommand } from "./command.ts";
 import { START, unionCwd } from "./cwd.ts";
 import { dangerousVariable } from "./env-vars.ts";
@@ -17,7 +18,7 @@ import {
   type StmtEvent,
   type Word,
 } from "./parser.ts";
-import { expandedNames, isSecretVariable } from "./secret-output.ts";
+import { unknownExpansions } from "./secret-output.ts";
 import { disagreement } from "./text-checks.ts";
 import type { Concern, ShellAnalysis, ShellPrefix, ShellUnit } from "./units.ts";
 import { DYNAMIC_WORD, expandWord, wordValue } from "./words.ts";
@@ -29,7 +30,12 @@ export interface ShellAnalyzer {
 }
 
 const MAX_UNITS = 2000;
-const HARMLESS_TARGETS = /^\/dev\/(null|stdout|stderr|stdin|tty|fd\/\d+)$/;
+const HARMLESS_TARGETS = /^\/dev\/(null|stdout|stderr|stdin|tty|fd\/[012])$/;
+/**
+ * A descriptor the shell did not open here (`>/dev/fd/3`, `>&3`, `/proc/self/fd/3`): whatever file the
+ * agent's shell inherited it for, not known before it runs. 0-2 are the command's own streams.
+ */
+const INHERITED_FD = /^\/(dev\/fd|proc\/(self|\d+)\/fd)\/\d+$/;
 let writeOpsCache: ReadonlySet<number> | undefined;
 function writeOps(): ReadonlySet<number> {
   const op = redirOps();
@@ -101,12 +107,14 @@ function redirects(
   for (const r of redirs) {
     const target = r.word ? wordValue(r.word) : DYNAMIC_WORD;
     const text = src.slice(r.start, r.end);
-    const push = (kind: "read" | "write") => {
-      if (target.value !== null && HARMLESS_TARGETS.test(target.value)) return;
+    const push = (kind: "read" | "write", fd = false) => {
+      // A process substitution's pipe is not a file; the command behind it is judged itself.
+      if (target.pipe || (target.value !== null && HARMLESS_TARGETS.test(target.value))) return;
+      const inherited = fd || (target.value !== null && INHERITED_FD.test(target.value));
       for (const dir of shell.cwd ?? [null]) {
         out.push({
           kind,
-          path: target.value,
+          path: inherited ? null : target.value,
           text,
           cwd: dir,
           tilde: target.tilde,
@@ -119,10 +127,11 @@ function redirects(
       stdin = r.hdoc ? heredocBody(r.hdoc, r.word) : "";
       // An unquoted here-document expands `$NAME` wherever it stands, quotes or not.
       const quoted = r.word?.parts.some((p) => p.type !== "lit" || p.value.includes("\\")) === true;
-      if (r.hdoc && !quoted) stdinSecrets(src.slice(r.hdoc.start, r.hdoc.end).replace(/'/g, ""), secrets);
+      if (r.hdoc && !quoted)
+        stdinSecrets(src.slice(r.hdoc.start, r.hdoc.end).replace(/'/g, ""), secrets, shell.assigned);
     } else if (r.op === ops.word) {
       stdin = target.value;
-      if (r.word) stdinSecrets(src.slice(r.word.start, r.word.end), secrets);
+      if (r.word) stdinSecrets(src.slice(r.word.start, r.word.end), secrets, shell.assigned);
     } else if (r.op === ops.readWrite) {
       push("read");
       push("write");
@@ -136,19 +145,16 @@ function redirects(
       (r.op === ops.dupIn && target.value !== null && !/^(\d+|-)$/.test(target.value))
     ) {
       push("read");
+    } else if ((r.op === ops.dupOut || r.op === ops.dupIn) && /^([3-9]|\d{2,})-?$/.test(target.value ?? "")) {
+      push(r.op === ops.dupOut ? "write" : "read", true);
     }
   }
   return stdin;
 }
 
-/** A here-string or here-document that expands a secret variable gives it to the command. */
-function stdinSecrets(raw: string, secrets: Concern[]): void {
-  for (const name of expandedNames(raw))
-    if (isSecretVariable(name))
-      secrets.push({
-        mention: "sensitive",
-        reason: `standard input expands $${name}, a variable that holds a secret`,
-      });
+/** A here-string or here-document that expands a variable not known to be harmless gives it to the command. */
+function stdinSecrets(raw: string, secrets: Concern[], assigned: ReadonlySet<string>): void {
+  secrets.push(...unknownExpansions(raw, assigned, "standard input"));
 }
 
 /** For each event, how many statements before it may move the working directory. */
@@ -186,6 +192,18 @@ interface Saved {
   moves: boolean;
 }
 
+/** Variables a statement sets from the script's own words (never `${X:=v}`, which keeps a set X). */
+function setNames(src: string, event: StmtEvent): string[] {
+  const cmd = event.cmd;
+  const names: string[] = [...event.loopNames];
+  if (cmd?.type === "call") {
+    if (cmd.args.length === 0) names.push(...prefixesOf(src, cmd.assigns).map((p) => p.name));
+    else names.push(...namesSetBy(argsOf(src, cmd.args)));
+  } else if (cmd?.type === "decl")
+    for (const a of cmd.args) if (!a.naked && a.name !== "") names.push(a.name);
+  return names;
+}
+
 function statement(src: string, event: StmtEvent, shell: Shell, run: Run, out: Collector): void {
   const secrets: Concern[] = [];
   const stdin = redirects(src, event.redirs, shell, out, secrets);
@@ -198,6 +216,7 @@ function statement(src: string, event: StmtEvent, shell: Shell, run: Run, out: C
     else {
       // Assignments alone change the shell for every later command.
       const concerns = prefixConcerns(prefixes);
+      for (const p of prefixes) concerns.push(...unknownExpansions(p.raw, shell.assigned, `\`${p.raw}\``));
       if (concerns.length > 0) {
         const argv = prefixes.map((p) => ({ value: p.raw, raw: p.raw, glob: false, tilde: false }));
         out.push(execUnit(argv, { prefixes, cwd: shell.cwd, dynamic: null, effect: "run", concerns }));
@@ -244,6 +263,16 @@ function statement(src: string, event: StmtEvent, shell: Shell, run: Run, out: C
       .map((w) => ({ value: w, raw: w, glob: false, tilde: false }));
     out.push(execUnit(argv, { prefixes: [], cwd: shell.cwd, dynamic: null, effect: "read", concerns: [] }));
   }
+  if (event.loopNames.length > 0) {
+    // A `for NAME in WORDS` header: its words expand here, and NAME then holds them.
+    const header = src.slice(event.start, event.end).split(/;\s*do\b|\n/)[0] as string;
+    const concerns = unknownExpansions(header, shell.assigned, "the loop");
+    if (concerns.length > 0) {
+      const argv = [{ value: header, raw: header, glob: false, tilde: false }];
+      out.push(execUnit(argv, { prefixes: [], cwd: shell.cwd, dynamic: null, effect: "read", concerns }));
+    }
+  }
+  for (const name of setNames(src, event)) shell.assigned.add(name);
   for (const name of event.assigned) {
     const why = dangerousVariable(name);
     if (why === null) continue;
@@ -349,7 +378,7 @@ function analyzeScript(src: string, shell: Shell, depth: number, out: Collector)
 export function analyzeShellUncached(command: string): ShellAnalysis {
   const out = new Collector();
   try {
-    analyzeScript(command, { cwd: START, stack: [] }, 0, out);
+    analyzeScript(command, { cwd: START, stack: [], assigned: new Set() }, 0, out);
   } catch (error) {
     // A bug here must not let anything through: the whole command becomes unparsable.
     const why = error instanceof Error ? error.message : String(error);

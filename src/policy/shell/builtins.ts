@@ -35,6 +35,40 @@ export const NAME_BUILTINS: Readonly<Record<string, NameBuiltin>> = {
   let: { namesFrom: null, arithmetic: true },
 };
 
+/**
+ * The variables a builtin call sets from something other than the environment (`read line`,
+ * `mapfile lines`, `getopts ab opt`, `printf -v out`, `local x=1`): option values are skipped, so
+ * `read -p PROMPT x` sets only x.
+ */
+export function namesSetBy(argv: readonly Arg[]): string[] {
+  const spec = NAME_BUILTINS[argv[0]?.value ?? ""];
+  if (spec === undefined || spec.arithmetic || argv[0]?.value === "unset") return [];
+  const out: string[] = [];
+  let operand = 0;
+  let options = true;
+  for (let i = 1; i < argv.length; i++) {
+    const v = argv[i]?.value;
+    if (v === null || v === undefined) continue;
+    if (options && v === "--") {
+      options = false;
+      continue;
+    }
+    if (options && /^[-+]./.test(v)) {
+      if (spec.values?.includes(v)) {
+        const value = argv[++i]?.value;
+        if (spec.nameOptions?.includes(v) && value) out.push(value);
+      }
+      continue;
+    }
+    options = false;
+    const name = spec.declaration ? (v.split(/\+?=/)[0] as string) : v;
+    if (spec.namesFrom !== null && operand >= spec.namesFrom && /^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+      out.push(name);
+    operand++;
+  }
+  return out;
+}
+
 /** Declaration flags that make later assignments code (-i arithmetic, -n a reference, arrays). */
 export const CODE_ATTRIBUTES = /^[-+][a-zA-Z]*[inaA]/;
 

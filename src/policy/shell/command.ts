@@ -2,6 +2,7 @@
 // files it reads and writes, and whatever it runs in turn (wrapped commands, script strings,
 // trap and callback strings). Builtins that move the working directory update the shell state.
 import { basename } from "../paths.ts";
+import { isDenylistedPath } from "../secret-paths.ts";
 import {
   CODE_ATTRIBUTES,
   CWD_UNKNOWN_AFTER,
@@ -17,11 +18,12 @@ import { grammarFor } from "./grammar/index.ts";
 import { placedByShell } from "./grammar/judge.ts";
 import type { NotUnderstood } from "./grammar/spec.ts";
 import { GRAMMARS } from "./grammars.ts";
-import { INTERPRETERS, sshSession } from "./interpreters.ts";
+import { INTERPRETERS, interpreterScript, sshSession } from "./interpreters.ts";
 import { lookup } from "./lookup.ts";
 import { type FileUse, judgeProgram } from "./programs.ts";
 import { RISKY_OPERANDS, RISKY_OPTIONS } from "./risky-options.ts";
-import { secretOutput } from "./secret-output.ts";
+import { scriptConcerns, shellScriptFile, typescriptWrites } from "./script-runs.ts";
+import { secretOutput, unknownExpansions } from "./secret-output.ts";
 import type { Concern, Effect, ExecUnit, ShellPrefix, ShellUnit } from "./units.ts";
 import { type Arg, SHELLS, unwrap, WRAPPERS, wrapperOf } from "./wrappers.ts";
 
@@ -35,6 +37,8 @@ export interface Shell {
    * (`cd sub && npm test` runs `npm test` in `sub` only). Cleared by every other event.
    */
   cdSucceeded?: CwdSet;
+  /** Variables the script itself set before this point (their values come from it, not the environment). */
+  assigned: Set<string>;
 }
 
 export interface Run {
@@ -91,7 +95,7 @@ function noGrammar(head: Arg, name: string): NotUnderstood {
 }
 
 export function copyShell(shell: Shell): Shell {
-  return { cwd: shell.cwd, stack: [...shell.stack] };
+  return { cwd: shell.cwd, stack: [...shell.stack], assigned: new Set(shell.assigned) };
 }
 
 function textOf(argv: readonly Arg[]): string {
@@ -294,7 +298,9 @@ export function simpleCommand(input: CommandInput, run: Run): void {
   if (!head) return;
   const baseConcerns = prefixConcerns(prefixes);
   if (input.concerns) baseConcerns.push(...input.concerns);
-  if (head.value !== null && !head.glob) baseConcerns.push(...secretOutput(basename(head.value), argv));
+  for (const p of prefixes) baseConcerns.push(...unknownExpansions(p.raw, shell.assigned, `\`${p.raw}\``));
+  if (head.value !== null && !head.glob)
+    baseConcerns.push(...secretOutput(basename(head.value), argv, shell.assigned));
   if (head.value === null || head.glob) {
     run.push(
       execUnit(argv, {
@@ -378,6 +384,19 @@ export function simpleCommand(input: CommandInput, run: Run): void {
     }
   }
 
+  // The script file a shell or an interpreter runs is read by it (and printed by `sh -v`, in tracebacks),
+  // and its own arguments are the script's to read (quopri.py FILE prints it).
+  const script = SHELLS.has(name) ? shellScriptFile(argv) : interpreterScript(argv);
+  if (script !== null) concerns.push(...scriptConcerns(name, script, argv, shell.cwd));
+  // A file the program loads and runs (`node -r FILE`) is read by it: a secret there is shown.
+  for (const e of judged.effects?.paths ?? [])
+    if (e.access === "exec" && e.arg.value !== null && isDenylistedPath(e.arg.value) && e.arg !== script)
+      concerns.push({
+        mention: "sensitive",
+        reason: `\`${e.arg.raw}\` is a secret ${name} loads and runs: it reads it`,
+      });
+  if (name === "script")
+    for (const w of typescriptWrites(argv)) judged.writes.push({ arg: w, recursive: false });
   const cwd = shell.cwd;
   const exec = execUnit(argv, { prefixes, cwd, dynamic, effect, concerns });
   // Understood: its grammar placed every word, or the shell analysis itself places them (builtins,
@@ -408,18 +427,21 @@ export function simpleCommand(input: CommandInput, run: Run): void {
     return;
   }
   const child: Run = { ...run, depth: run.depth + 1, via: exec.text };
+  const innerShell = (): Shell =>
+    judged.effects?.innerElsewhere ? { ...copyShell(shell), cwd: null } : copyShell(shell);
   for (const inner of judged.inner)
-    simpleCommand({ argv: inner, prefixes, stdin: null, shell: copyShell(shell) }, child);
+    simpleCommand({ argv: inner, prefixes, stdin: null, shell: innerShell() }, child);
 
   // The remote command runs on another machine, in a directory not known here.
-  if (typeof ssh?.remote === "string") run.script(ssh.remote, { cwd: null, stack: [] }, run.depth + 1);
+  if (typeof ssh?.remote === "string")
+    run.script(ssh.remote, { cwd: null, stack: [], assigned: new Set() }, run.depth + 1);
 
   // Builtins that run strings later, or move the shell.
   if (name === "trap") {
     const cmd = trapCommand(argv);
     if (cmd?.value === null) exec.dynamic ??= "the trap command is not static";
     // It runs later, from wherever the script then is.
-    else if (cmd?.value) run.script(cmd.value, { cwd: null, stack: [] }, run.depth + 1);
+    else if (cmd?.value) run.script(cmd.value, { cwd: null, stack: [], assigned: new Set() }, run.depth + 1);
   }
   if (name === "mapfile" || name === "readarray") {
     const cb = callbackOf(argv);

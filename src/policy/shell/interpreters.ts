@@ -240,6 +240,39 @@ export function interactiveSession(argv: readonly Arg[]): string | null {
   return `${name} with no script reads its program from the terminal or standard input`;
 }
 
+/**
+ * The script file an interpreter runs (`python3 x.py`, `node .env`), or null when its program is given
+ * otherwise (`-c`, `-m`, `-e`, standard input). The interpreter reads that file and shows its lines in
+ * errors and tracebacks: it is a read of the file, judged as one (a secret, a path outside the project).
+ */
+export function interpreterScript(argv: readonly Arg[]): Arg | null {
+  const head = argv[0]?.value;
+  if (head === null || head === undefined) return null;
+  const spec = specOf(basename(head));
+  if (spec === undefined || spec.always) return null;
+  const values = spec.values ?? [];
+  const code = spec.code ?? [];
+  for (let i = 1; i < argv.length; i++) {
+    const a = argv[i] as Arg;
+    const v = a.value;
+    if (v === null) return null;
+    if (spec.sessions?.includes(v) && i === 1) return null;
+    const cluster = /^-[A-Za-z]{2,}$/.test(v);
+    const key = v.startsWith("--") && v.includes("=") ? v.slice(0, v.indexOf("=")) : v;
+    if (code.includes(key) || (cluster && code.some((c) => c.length === 2 && v.includes(c[1] as string))))
+      return null;
+    if (v === "-") return null;
+    if (v === "--") return argv[i + 1] ?? null;
+    if (values.includes(key)) {
+      i++;
+      continue;
+    }
+    if (v.startsWith("-")) continue;
+    return a.pipe ? null : a;
+  }
+  return null;
+}
+
 /** ssh's options that take a value. */
 const SSH_VALUES = new Set([..."BbcDEeFIiJLlmOopQRSWw"].map((c) => `-${c}`));
 /** ssh forms that run no remote shell (port forwarding, control commands, printing config). */

@@ -106,6 +106,7 @@ export function plainCommand(src: string): ParsedScript | null {
         cmd: { type: "call", assigns: [], args },
         hazards: [],
         assigned: [],
+        loopNames: [],
       },
     ],
   };

@@ -10,13 +10,38 @@ export interface ScriptFinding {
   file?: string;
 }
 
-/** Reads a delimited part of an `s` or `y` command; returns the index after the closing delimiter. */
-function delimited(s: string, at: number, delim: string): number {
+/** The index after a bracket expression opening at `at` (`[]/]`, `[^]x]`, `[[:alpha:]/]`); -1 when unclosed. */
+function bracketEnd(s: string, at: number): number {
+  let i = at + 1;
+  if (s[i] === "^") i++;
+  if (s[i] === "]") i++; // a `]` first is a member, not the end
+  while (i < s.length) {
+    const c = s[i];
+    if (c === "[" && /[:=.]/.test(s[i + 1] ?? "")) {
+      const close = s.indexOf(`${s[i + 1]}]`, i + 2);
+      if (close === -1) return -1;
+      i = close + 2;
+    } else if (c === "]") return i + 1;
+    else if (c === "\n") return -1;
+    else i++;
+  }
+  return -1;
+}
+
+/**
+ * Reads a delimited part of an `s` or `y` command, or an address; returns the index after the closing
+ * delimiter. In a regex (`regex`), a bracket expression holds the delimiter as a member (`s/[]/]x/y/`).
+ */
+function delimited(s: string, at: number, delim: string, regex = false): number {
   let i = at;
   while (i < s.length) {
     const c = s[i];
     if (c === "\\") i += 2;
-    else if (c === delim) return i + 1;
+    else if (regex && c === "[" && delim !== "[") {
+      const end = bracketEnd(s, i);
+      if (end === -1) return -1;
+      i = end;
+    } else if (c === delim) return i + 1;
     else if (c === "\n" && delim !== "\n") return -1;
     else i++;
   }
@@ -52,7 +77,7 @@ export function scanSed(script: string): ScriptFinding[] | null {
     if (c === "/" || c === "\\") {
       const delim = c === "/" ? "/" : s[i + 1];
       if (delim === undefined) return null;
-      const end = delimited(s, c === "/" ? i + 1 : i + 2, delim);
+      const end = delimited(s, c === "/" ? i + 1 : i + 2, delim, true);
       if (end === -1) return null;
       i = end;
       while (/[IM]/.test(s[i] ?? "")) i++;
@@ -64,15 +89,16 @@ export function scanSed(script: string): ScriptFinding[] | null {
       case "b":
       case "t":
       case "T": {
-        // A label runs to the end of the line or a semicolon.
-        while (i < s.length && s[i] !== "\n" && s[i] !== ";") i++;
+        // GNU sed ends a label at whitespace or a semicolon: `:x w FILE` is a label, then a `w`.
+        while (s[i] === " " || s[i] === "\t") i++;
+        while (i < s.length && !/[\s;]/.test(s[i] as string)) i++;
         break;
       }
       case "s":
       case "y": {
         const delim = s[i];
         if (delim === undefined || delim === "\n" || delim === "\\") return null;
-        let end = delimited(s, i + 1, delim);
+        let end = delimited(s, i + 1, delim, c === "s");
         if (end === -1) return null;
         end = delimited(s, end, delim);
         if (end === -1) return null;
@@ -152,6 +178,16 @@ export function scanAwk(program: string): ScriptFinding[] {
   if (/\b(print|printf)\b[^;{}\n]*>/.test(code))
     out.push({ risk: "write", why: "print > file writes a file" });
   if (/\bgetline\b[^;{}\n]*</.test(code)) out.push({ risk: "read", why: "getline < file reads a file" });
+  // ARGV and ARGC name the input files: changed in the program, awk reads files its command line does not name.
+  if (
+    /\bARG[VC]\b\s*(\[[^\]]*\]\s*)?([-+*/%^]?=(?!=)|\+\+|--)|(\+\+|--)\s*ARGC\b|\b(delete|split|sub|gsub)\b[^;{}\n]*\bARG[VC]\b/.test(
+      code,
+    )
+  )
+    out.push({
+      risk: "read",
+      why: "assigning ARGV or ARGC makes awk read files its command line does not name",
+    });
   if (/\bENVIRON\b|\bPROCINFO\b/.test(code))
     out.push({ risk: "read", why: "reads the environment (secrets live there)" });
   return out;

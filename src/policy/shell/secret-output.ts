@@ -25,6 +25,45 @@ export function isSecretVariable(name: string): boolean {
   return SECRET_NAMES.has(name.toUpperCase()) || SECRET_PART.test(name);
 }
 
+/**
+ * Variables every shell has whose values are no secret: paths, the user, the locale, the terminal, the
+ * shell's own state. Any other name may hold one (SENTRY_DSN, SLACK_WEBHOOK_URL, CI_JOB_JWT, AMQP_URL, …,
+ * names no list of dangers ends), so printing it needs a person: allow only what is understood.
+ */
+const HARMLESS_NAMES: ReadonlySet<string> = new Set([
+  ...["PATH", "HOME", "PWD", "OLDPWD", "USER", "LOGNAME", "SHELL", "HOSTNAME", "HOSTTYPE", "OSTYPE"],
+  ...["MACHTYPE", "UID", "EUID", "PPID", "GROUPS", "SHLVL", "TERM", "COLORTERM", "COLUMNS", "LINES"],
+  ...["LANG", "LANGUAGE", "TZ", "TMPDIR", "EDITOR", "VISUAL", "PAGER", "DISPLAY", "NODE_ENV", "CI"],
+  ...["RANDOM", "SRANDOM", "SECONDS", "LINENO", "EPOCHSECONDS", "EPOCHREALTIME", "BASHPID", "BASH"],
+  ...["BASH_VERSION", "BASH_VERSINFO", "BASH_SOURCE", "BASH_LINENO", "BASH_REMATCH", "BASH_SUBSHELL"],
+  ...["FUNCNAME", "PIPESTATUS", "REPLY", "OPTARG", "OPTIND", "OPTERR", "IFS", "DIRSTACK", "HISTCMD", "_"],
+  ...["XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_RUNTIME_DIR"],
+  ...["VIRTUAL_ENV", "CONDA_PREFIX", "GOPATH", "GOROOT", "JAVA_HOME", "CARGO_HOME", "RUSTUP_HOME"],
+  ...["NVM_DIR", "PNPM_HOME", "npm_package_name", "npm_package_version", "npm_lifecycle_event"],
+]);
+
+export function isHarmlessVariable(name: string): boolean {
+  return HARMLESS_NAMES.has(name) || name.startsWith("LC_");
+}
+
+/**
+ * Why expanding the variables in `raw` may print a secret: names neither harmless nor set earlier by
+ * the script itself (`for f in …`, `x=1`, `read line`), whose value then comes from the script.
+ */
+export function unknownExpansions(raw: string, assigned: ReadonlySet<string>, where: string): Concern[] {
+  const out: Concern[] = [];
+  for (const v of expandedNames(raw)) {
+    if (isHarmlessVariable(v) || assigned.has(v)) continue;
+    out.push({
+      mention: "sensitive",
+      reason: isSecretVariable(v)
+        ? `${where} expands $${v}, a variable that holds a secret`
+        : `${where} expands $${v}, a variable not known to be harmless (it may hold a secret)`,
+    });
+  }
+  return out;
+}
+
 /** The variables a word expands (`$X`, `${X…}`), outside single quotes. */
 export function expandedNames(raw: string): string[] {
   if (!raw.includes("$")) return [];
@@ -54,7 +93,7 @@ type Dump = (args: readonly Arg[]) => boolean;
 
 const operands = (args: readonly Arg[]) => args.filter((a) => a.value === null || !a.value.startsWith("-"));
 const namesSecret = (args: readonly Arg[]) =>
-  operands(args).some((a) => a.value === null || isSecretVariable(a.value.split("=")[0] as string));
+  operands(args).some((a) => a.value === null || !isHarmlessVariable(a.value.split("=")[0] as string));
 
 /** Builtins and programs that print variables. */
 export const ENVIRONMENT_DUMPS: Readonly<Record<string, Dump>> = {
@@ -103,17 +142,10 @@ export const CREDENTIAL_PRINTERS: Readonly<Record<string, readonly RegExp[]>> = 
 };
 
 /** What a command prints that is a secret, as concerns a rule must name `sensitive` to allow. */
-export function secretOutput(name: string, argv: readonly Arg[]): Concern[] {
+export function secretOutput(name: string, argv: readonly Arg[], assigned: ReadonlySet<string>): Concern[] {
   const out: Concern[] = [];
   const args = argv.slice(1);
-  for (const a of args) {
-    for (const v of expandedNames(a.raw))
-      if (isSecretVariable(v))
-        out.push({
-          mention: "sensitive",
-          reason: `\`${a.raw}\` expands $${v}, a variable that holds a secret`,
-        });
-  }
+  for (const a of args) out.push(...unknownExpansions(a.raw, assigned, `\`${a.raw}\``));
   const dump = lookup(ENVIRONMENT_DUMPS, name);
   if (dump?.(args))
     out.push({ mention: "sensitive", reason: `${name} prints environment variables, secrets included` });

@@ -97,6 +97,8 @@ export interface StmtEvent {
   hazards: readonly Hazard[];
   /** Variables this statement assigns outside a command (`for NAME in`, `${NAME:=v}`). */
   assigned: readonly string[];
+  /** Names a `for NAME in` loop in this statement binds to its own words (not to the environment). */
+  loopNames: readonly string[];
 }
 
 // Most statements have no hazards and assign nothing: they share these until they do.
@@ -255,6 +257,11 @@ class Walker {
     if (stmt !== undefined) stmt.assigned = [...stmt.assigned, name];
   }
 
+  loopName(name: string): void {
+    const stmt = this.#stmts[this.#stmts.length - 1];
+    if (stmt !== undefined) stmt.loopNames = [...stmt.loopNames, name];
+  }
+
   scoped(scope: ScopeKind, visit: () => void): void {
     this.events.push(ENTER[scope]);
     visit();
@@ -289,6 +296,7 @@ class Walker {
       cmd: null,
       hazards: NO_HAZARDS,
       assigned: NO_NAMES,
+      loopNames: NO_NAMES,
     };
     this.events.push(event);
     this.#stmts.push(event);
@@ -554,7 +562,10 @@ class Walker {
         return;
       case "*syntax.WordIter": {
         const name = child(node, "Name");
-        if (name !== null) this.assigned(goString(name.Value));
+        if (name !== null) {
+          this.assigned(goString(name.Value));
+          this.loopName(goString(name.Value));
+        }
         for (const w of children(node, "Items")) this.node(w);
         return;
       }

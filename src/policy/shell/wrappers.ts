@@ -280,6 +280,25 @@ function optionName(v: string): string {
   return v.startsWith("--") && v.includes("=") ? v.slice(0, v.indexOf("=")) : v;
 }
 
+/** Every long option a wrapper's table names (those that take values or change what runs, or where). */
+function knownLongs(spec: WrapperSpec): string[] {
+  const lists = [spec.values, spec.script, spec.chdir, spec.replace, spec.noCommand, spec.unset];
+  const more = [spec.operandOptions, spec.reads, spec.setenv, Array.isArray(spec.shell) ? spec.shell : []];
+  return [...new Set([...lists, ...more].flatMap((l) => (l ?? []).filter((n) => n.startsWith("--"))))];
+}
+
+/**
+ * getopt_long takes any unique prefix of a long option (`env --ch=DIR` is `--chdir=DIR`): a prefix of
+ * exactly one option the table names is that option. An ambiguous one makes the program refuse to run.
+ */
+function longName(name: string, spec: WrapperSpec): string {
+  if (!name.startsWith("--") || name.length < 3) return name;
+  const known = knownLongs(spec);
+  if (known.includes(name)) return name;
+  const matches = known.filter((k) => k.startsWith(name));
+  return matches.length === 1 ? (matches[0] as string) : name;
+}
+
 /** A shell invoked with arguments: its `-c` script, a script file, or standard input. */
 export function shellScript(argv: readonly Arg[]): Unwrapped {
   for (let i = 1; i < argv.length; i++) {
@@ -349,7 +368,7 @@ function scan(
       i = argv.length;
       break;
     }
-    const name = optionName(v);
+    const name = longName(optionName(v), spec);
     const inline = v.startsWith("--") && v.includes("=") ? v.slice(v.indexOf("=") + 1) : null;
     let key = name;
     let valueArg: Arg | null = null;

@@ -15,6 +15,18 @@ import {
 describe("secret families", () => {
   it.each([
     [".env", "dotenv"],
+    // Red team, round 3: token stores under innocent names.
+    ["token.json", "application and service tokens"],
+    ["client_secret_1234.apps.googleusercontent.com.json", "application and service tokens"],
+    ["api/local.settings.json", "application and service tokens"],
+    ["/home/dev/.config/github-copilot/apps.json", "application and service tokens"],
+    ["/home/dev/.cache/huggingface/token", "application and service tokens"],
+    ["/home/dev/.config/rclone/rclone.conf", "application and service tokens"],
+    ["/home/dev/.m2/settings.xml", "application and service tokens"],
+    ["/home/dev/.gradle/gradle.properties", "application and service tokens"],
+    ["/home/dev/.kaggle/kaggle.json", "application and service tokens"],
+    ["/home/dev/.databrickscfg", "application and service tokens"],
+    ["/home/dev/.config/sops/age/keys.txt", "application and service tokens"],
     ["prod.env", "dotenv"],
     [".env-prod", "dotenv"],
     [".env.production.local", "dotenv"],
@@ -109,6 +121,13 @@ describe("private keys by content", () => {
     "-----BEGIN EC PRIVATE KEY-----",
     "-----BEGIN ENCRYPTED PRIVATE KEY-----",
     "-----BEGIN PGP PRIVATE KEY BLOCK-----",
+    // Red team, round 3: key files with no PEM header.
+    "PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nPrivate-Lines: 1\n",
+    "PuTTY-User-Key-File-2: ssh-rsa\n",
+    '{"kty":"RSA","n":"0vx7","e":"AQAB","d":"X4cT","p":"83i","q":"3dfO"}',
+    '{"keys":[{"kty": "EC", "crv": "P-256", "x": "f83O", "y": "x_FE", "d": "jpsQ"}]}',
+    '{"kty":"oct","k":"GawgguFyGrWKav7AX4VKUg"}',
+    "# public key: age1ql3z\nAGE-SECRET-KEY-1QQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQ\n",
   ])("%j holds a private key", (text) => {
     expect(holdsPrivateKey(text)).toBe(true);
   });
@@ -117,6 +136,9 @@ describe("private keys by content", () => {
     "-----BEGIN CERTIFICATE-----",
     "ssh-ed25519 AAAA dev@box",
     "PRIVATE KEY",
+    '{"kty":"RSA","n":"0vx7","e":"AQAB"}',
+    '{"d":"2024-01-01","k":"v"}',
+    "PuTTY-User-Key-File is a format",
   ])("%j does not", (text) => {
     expect(holdsPrivateKey(text)).toBe(false);
   });

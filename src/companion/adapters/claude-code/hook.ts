@@ -54,6 +54,8 @@ function decideFor(
       tool: mapped.tool,
       input: mapped.input,
       cwd: input.cwd,
+      // Claude Code keeps its shell's cwd after a `cd`; the project stays the one it started in.
+      ...(env.CLAUDE_PROJECT_DIR ? { workspace: env.CLAUDE_PROJECT_DIR } : {}),
       hasUI: true,
       ...(claudeAsks ? { agentAsks: claudeAsks } : {}),
     },

@@ -132,6 +132,8 @@ export interface Effects {
   effect: "read" | "write" | "destroy" | "run";
   /** Commands it runs itself, each as argv (`find -exec`); judged as their own units. */
   inner: Arg[][];
+  /** Its commands run in a directory not known here (`find -execdir`: each match's own). */
+  innerElsewhere?: true;
   /** It moves to another directory before anything else (`git -C`, `make -C`). */
   chdir: Arg[];
 }

@@ -129,6 +129,6 @@ describe("what is not over-blocked", () => {
   // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text, not a template
   it("single quotes inside an unquoted ${x:-…} are quotes to both, and fine", () => {
     // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text, not a template
-    expect(judge(READ_ONLY, "echo ${x:-'$(rm -rf ~)'}").action).toBe("allow");
+    expect(judge(READ_ONLY, "x=; echo ${x:-'$(rm -rf ~)'}").action).toBe("allow");
   });
 });

@@ -89,6 +89,8 @@ function judgeFind(argv: readonly Arg[]): Understanding {
       if (end === i + 1 || end >= argv.length) return refuse(out, a, `${v} needs a command ended by ; or +`);
       // find puts the file name wherever `{}` appears, even inside a word (`sh -c 'x {}'`).
       out.inner.push(placeholders(argv.slice(i + 1, end), /\{\}/));
+      // -execdir/-okdir run it in the directory of each match: its relative paths are not known here.
+      if (v.endsWith("dir")) out.innerElsewhere = true;
       raise(out, "run");
       i = end;
       continue;

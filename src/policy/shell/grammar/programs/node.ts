@@ -31,7 +31,9 @@ export const node = runner({
     ),
     opt("--max-old-space-size --max-semi-space-size --test-concurrency --test-timeout", "number"),
     opt("-r --require --import --loader --experimental-loader", "exec"),
-    opt("-C --conditions --title --env-file --input-type --test-reporter-destination"),
+    opt("-C --conditions --title --input-type --test-reporter-destination"),
+    // The file's variables become the program's environment, which it may print (red team, round 3).
+    opt("--env-file", "read"),
     opt("-e --eval -p --print", "pattern"),
     flag("--run"),
   ],

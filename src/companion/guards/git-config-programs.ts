@@ -1,0 +1,67 @@
+// The workspace's own repository may run programs too: a project that arrives as an archive or a copy
+// (not a clone) carries its `.git`, and its configuration can name programs git runs on a read-only
+// command — core.fsmonitor and core.pager on `git status`/`git log`, diff.external and textconv drivers
+// on `git diff`, clean filters on `git status`, includes that pull in configuration not read here. Such
+// a key makes every git unit in that repository ask, naming it. Boolean core.fsmonitor (git's own
+// daemon) runs nothing.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Repository } from "./git-discovery.ts";
+
+const RUNS_PROGRAMS = [
+  /^core\.(fsmonitor|pager|editor|sshcommand|askpass|gitproxy|hookspath)$/,
+  /^diff\.external$/,
+  /^diff\..+\.(command|textconv)$/,
+  /^filter\..+\.(clean|smudge|process)$/,
+  /^pager\..+$/,
+  /^(include\.path|includeif\..+\.path)$/,
+  /^gpg\.(.+\.)?program$/,
+  /^sequence\.editor$/,
+];
+const BOOLEAN = /^(true|false|yes|no|on|off|1|0|)$/i;
+const MAX_CONFIG_BYTES = 1024 * 1024;
+
+/** The first key of a git configuration text that runs a program, as `section.key`; null when none. */
+export function programKey(text: string): string | null {
+  let section = "";
+  for (const raw of text.slice(0, MAX_CONFIG_BYTES).split("\n")) {
+    const line = raw.trim();
+    if (line === "" || line.startsWith("#") || line.startsWith(";")) continue;
+    const head = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"((?:[^"\\]|\\.)*)")?\s*\](.*)$/.exec(line);
+    let rest = line;
+    if (head) {
+      section =
+        head[2] === undefined
+          ? (head[1] as string).toLowerCase()
+          : `${(head[1] as string).toLowerCase()}.${head[2]}`;
+      rest = (head[3] ?? "").trim();
+      if (rest === "") continue;
+    }
+    const m = /^([A-Za-z][A-Za-z0-9-]*)\s*(?:=\s*(.*))?$/.exec(rest);
+    if (!m) continue;
+    const key = `${section}.${(m[1] as string).toLowerCase()}`;
+    const value = (m[2] ?? "true").replace(/^"|"$/g, "").trim();
+    if (!RUNS_PROGRAMS.some((re) => re.test(key.toLowerCase()))) continue;
+    if (key === "core.fsmonitor" && BOOLEAN.test(value)) continue;
+    return key;
+  }
+  return null;
+}
+
+/** Which configuration file of the repository names a program git runs, and the key; null when none. */
+export function repositoryProgram(repo: Repository): { file: string; key: string } | null {
+  for (const [file, shown] of [
+    [join(repo.commonDir, "config"), ".git/config"],
+    [join(repo.gitDir, "config.worktree"), ".git/config.worktree"],
+  ] as const) {
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch {
+      continue;
+    }
+    const key = programKey(text);
+    if (key !== null) return { file: shown, key };
+  }
+  return null;
+}

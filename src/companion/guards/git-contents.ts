@@ -1,0 +1,235 @@
+// What a git command can print without naming a file: `git log -p`, `git show <rev|blob id>`, `git diff`,
+// `git grep` print the contents of whatever paths their pathspecs reach (all, when none) — in the index,
+// or in any commit when a revision is involved — and `git remote -v` prints remote URLs. Such a command is
+// allowed only when those paths hold no secret family (and the URLs no credentials); otherwise it
+// asks, naming the path. The paths come from the index file (read here) and `git rev-list --objects
+// --all --reflog` (bounded in time and size; above the bound it asks), cached by the files a commit,
+// checkout or `git add` changes.
+import { spawnSync } from "node:child_process";
+import { readFileSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import type { CallFact, GitPrints } from "../../policy/call-facts.ts";
+import { isDenylistedPath, secretFamilyOf } from "../../policy/secret-paths.ts";
+import type { Repository } from "./git-discovery.ts";
+
+/** An index bigger than this is not read: the call asks. */
+const MAX_INDEX_BYTES = 64 * 1024 * 1024;
+/** Listing every path of the history may take this long and print this much; beyond, the call asks. */
+const HISTORY_TIMEOUT_MS = 2_000;
+const HISTORY_MAX_BYTES = 64 * 1024 * 1024;
+const CACHE_SIZE = 16;
+
+type Listing = { paths: ReadonlySet<string> } | { unknown: string };
+/** A listing reduced to its secret-family paths, once per cache entry (most listings hold none). */
+type Secrets = { secrets: readonly string[] } | { unknown: string };
+
+const cache = new Map<string, Secrets>();
+
+function mtime(p: string): string {
+  try {
+    const s = statSync(p);
+    return `${s.mtimeMs}:${s.size}`;
+  } catch {
+    return "-";
+  }
+}
+
+/** What changes when a commit, a checkout, a fetch, a stash or `git add` happens. */
+function stamp(repo: Repository, history: boolean): string {
+  const parts = [repo.gitDir, mtime(join(repo.gitDir, "index")), mtime(join(repo.gitDir, "HEAD"))];
+  if (history)
+    for (const p of [
+      "packed-refs",
+      "refs",
+      "refs/heads",
+      "refs/tags",
+      "refs/remotes",
+      "logs/HEAD",
+      "objects/pack",
+    ])
+      parts.push(mtime(join(repo.commonDir, p)));
+  return `${history ? "h" : "i"}\0${parts.join("\0")}`;
+}
+
+function remember(key: string, value: Listing): Secrets {
+  if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+  const secrets: Secrets =
+    "unknown" in value ? value : { secrets: [...value.paths].filter((p) => isDenylistedPath(p)) };
+  cache.set(key, secrets);
+  return secrets;
+}
+
+/** The paths an index file names (versions 2, 3 and 4), or why it cannot say. */
+export function indexPaths(file: string): Listing {
+  let buf: Buffer;
+  try {
+    if (statSync(file).size > MAX_INDEX_BYTES)
+      return { unknown: "the repository's index is too large to check" };
+    buf = readFileSync(file);
+  } catch {
+    return { paths: new Set() };
+  }
+  if (buf.length < 12 || buf.toString("latin1", 0, 4) !== "DIRC")
+    return { unknown: "the repository's index is in a form Airlock does not read" };
+  const version = buf.readUInt32BE(4);
+  const count = buf.readUInt32BE(8);
+  if (version < 2 || version > 4) return { unknown: `the repository's index is version ${version}` };
+  const paths = new Set<string>();
+  let off = 12;
+  let previous = "";
+  for (let n = 0; n < count; n++) {
+    if (off + 62 > buf.length) return { unknown: "the repository's index is cut short" };
+    const flags = buf.readUInt16BE(off + 60);
+    let head = off + 62;
+    if (version >= 3 && flags & 0x4000) head += 2;
+    let name: string;
+    if (version === 4) {
+      // The name is the previous one minus N bytes (a varint), then the rest up to a NUL.
+      let strip = 0;
+      let b = buf[head++] ?? 0;
+      strip = b & 0x7f;
+      while (b & 0x80) {
+        b = buf[head++] ?? 0;
+        strip = ((strip + 1) << 7) | (b & 0x7f);
+      }
+      const end = buf.indexOf(0, head);
+      if (end < 0) return { unknown: "the repository's index is cut short" };
+      const prev = Buffer.from(previous, "utf8");
+      name = Buffer.concat([
+        prev.subarray(0, Math.max(0, prev.length - strip)),
+        buf.subarray(head, end),
+      ]).toString("utf8");
+      off = end + 1;
+    } else {
+      const end = buf.indexOf(0, head);
+      if (end < 0) return { unknown: "the repository's index is cut short" };
+      name = buf.toString("utf8", head, end);
+      // Entries are padded with NULs to a multiple of 8 bytes from their start.
+      off += Math.ceil((end + 1 - off) / 8) * 8;
+    }
+    previous = name;
+    paths.add(name);
+  }
+  return { paths };
+}
+
+/** The environment git lists with: no GIT_* variable of the agent's, no global or system configuration. */
+function gitEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const k of Object.keys(env)) if (k.startsWith("GIT_")) delete env[k];
+  return {
+    ...env,
+    HOME: "/nonexistent",
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_CONFIG_GLOBAL: "/dev/null",
+    LC_ALL: "C",
+  };
+}
+
+/** Every path any commit, reflog entry or stash of the repository holds, or why it cannot say. */
+function historyPaths(repo: Repository): Listing {
+  const r = spawnSync(
+    "git",
+    [
+      "--git-dir",
+      repo.gitDir,
+      "-c",
+      "core.fsmonitor=",
+      "rev-list",
+      "--objects",
+      "--all",
+      "--reflog",
+      "--indexed-objects",
+    ],
+    {
+      encoding: "buffer",
+      timeout: HISTORY_TIMEOUT_MS,
+      maxBuffer: HISTORY_MAX_BYTES,
+      stdio: ["ignore", "pipe", "ignore"],
+      env: gitEnv(),
+    },
+  );
+  if (r.error !== undefined || r.status !== 0)
+    return { unknown: "the repository's history could not be listed in time to check what it holds" };
+  const paths = new Set<string>();
+  for (const line of r.stdout.toString("utf8").split("\n")) {
+    const space = line.indexOf(" ");
+    if (space > 0) paths.add(line.slice(space + 1));
+  }
+  return { paths };
+}
+
+function listing(repo: Repository, history: boolean): Secrets {
+  const key = stamp(repo, history);
+  const hit = cache.get(key);
+  if (hit !== undefined) return hit;
+  const index = indexPaths(join(repo.gitDir, "index"));
+  if ("unknown" in index || !history) return remember(key, index);
+  const past = historyPaths(repo);
+  if ("unknown" in past) return remember(key, past);
+  return remember(key, { paths: new Set([...index.paths, ...past.paths]) });
+}
+
+/** Whether `path` (from the top of the work tree) is under one of the pathspecs (also from the top). */
+function covered(path: string, specs: readonly string[] | null): boolean {
+  if (specs === null) return true;
+  return specs.some((s) => s === "" || path === s || path.startsWith(`${s}/`) || s.startsWith(`${path}/`));
+}
+
+/** Pathspecs from the top of the work tree; null (all) for magic, globs, or a spec leaving the tree. */
+function fromTop(specs: readonly string[] | null, dir: string, top: string | null): string[] | null {
+  if (specs === null || top === null) return null;
+  const out: string[] = [];
+  for (const s of specs) {
+    if (/[*?[\]:\\]/.test(s) || s.startsWith(":")) return null;
+    const rel = relative(top, s.startsWith("/") ? s : join(dir, s));
+    if (rel.startsWith("..")) return null;
+    out.push(rel);
+  }
+  return out;
+}
+
+/** A remote URL with a user and password or token in it, or an extra header, in a configuration file. */
+const CREDENTIAL_IN_CONFIG = /:\/\/[^/\s@]+@|extraheader|insteadof\s*=\s*\S*:\/\/[^/\s@]+@/i;
+
+function configCredentials(repo: Repository): string | null {
+  for (const file of [join(repo.commonDir, "config"), join(repo.gitDir, "config.worktree")]) {
+    try {
+      if (CREDENTIAL_IN_CONFIG.test(readFileSync(file, "utf8").slice(0, 1024 * 1024)))
+        return relative(repo.commonDir, file) === "config" ? ".git/config" : "config.worktree";
+    } catch {
+      // no such file
+    }
+  }
+  return null;
+}
+
+/** Why printing what this git unit prints may show a secret; null when it cannot. */
+export function gitContentsFact(
+  repo: Repository,
+  prints: GitPrints,
+  dir: string,
+  subject: string,
+): CallFact | null {
+  if (prints.remotes) {
+    const creds = configCredentials(repo);
+    return creds === null
+      ? null
+      : {
+          subject,
+          reason: `the repository's configuration (\`${creds}\`) holds a credential (a token in a remote URL or an extra header), which git prints`,
+        };
+  }
+  const list = listing(repo, prints.history);
+  if ("unknown" in list) return { subject, reason: list.unknown };
+  const specs = fromTop(prints.pathspecs, dir, repo.workTree);
+  for (const p of list.secrets) {
+    if (!covered(p, specs)) continue;
+    const family = secretFamilyOf(p);
+    return {
+      subject,
+      reason: `git may print \`${p}\`, a secret${family ? ` (${family.family})` : ""} the ${prints.history ? "history" : "index"} holds`,
+    };
+  }
+  return null;
+}

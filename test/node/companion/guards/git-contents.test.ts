@@ -1,0 +1,143 @@
+// Never: an allow for a git command that prints a secret without naming it — `git log -p`, `git show
+// <rev>`, `git show <blob id>` over a history that once held a dotenv file, `git diff` of a tracked
+// secret-family file, `git remote -v` with a token in a remote URL (red team, round 3). Each attack is
+// judged text-only (the bypass is real: the edge's view allows it) and with the disk (asks, names the
+// path). The same commands in a repository without secrets stay allowed.
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { diskCheck } from "../../../../src/companion/guards/disk-view.ts";
+import { indexPaths } from "../../../../src/companion/guards/git-contents.ts";
+import { factLine } from "../../../../src/policy/call-facts.ts";
+import { judgeCall } from "../../../../src/policy/judge-call.ts";
+import { readOnlyPolicy } from "./disk-fixture.ts";
+
+const policy = readOnlyPolicy();
+const disk = diskCheck({ env: {} });
+let base: string;
+let dirty: string;
+let clean: string;
+let blob: string;
+
+function write(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+}
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync("git", ["-c", "user.email=a@b", "-c", "user.name=a", ...args], {
+    cwd,
+    encoding: "utf8",
+  }).trim();
+}
+function repo(dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  git(dir, "init", "-q", ".");
+  write(join(dir, "src", "a.ts"), "export const a = 1;\n");
+  git(dir, "add", "-A");
+  git(dir, "commit", "-qm", "a");
+}
+
+beforeAll(() => {
+  base = realpathSync(mkdtempSync(join(tmpdir(), "airlock-gitc-")));
+  dirty = join(base, "dirty");
+  clean = join(base, "clean");
+  repo(dirty);
+  repo(clean);
+  // A dotenv committed once and deleted since; a tracked secret-family file changed in the work tree.
+  write(join(dirty, "cfg", ".env.production"), "PROD_DB_PASSWORD=old\n");
+  git(dirty, "add", "-A");
+  git(dirty, "commit", "-qm", "env");
+  git(dirty, "rm", "-q", "cfg/.env.production");
+  git(dirty, "commit", "-qm", "rm env");
+  write(join(dirty, "tracked.env"), "FAKE_TOKEN=1\n");
+  git(dirty, "add", "tracked.env");
+  git(dirty, "commit", "-qm", "tracked");
+  write(join(dirty, "tracked.env"), "FAKE_TOKEN=2\n");
+  blob = git(dirty, "rev-parse", "--short", "HEAD:tracked.env");
+  git(dirty, "remote", "add", "origin", "https://x:ghp_FAKE@github.com/a/b");
+  git(clean, "remote", "add", "origin", "https://github.com/a/b");
+  write(join(clean, "src", "a.ts"), "export const a = 2;\n");
+});
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+function bash(cwd: string, command: string, withDisk = true) {
+  const j = judgeCall(
+    policy,
+    { tool: "bash", input: { command }, cwd, home: join(base, "home") },
+    { hasUI: true },
+    withDisk ? disk : undefined,
+  );
+  return { action: j.record.action, why: j.facts.map(factLine).join("\n") };
+}
+
+describe("git commands that print what a secret-family path held", () => {
+  it.each([
+    ["git log -p", /cfg\/\.env\.production|tracked\.env/],
+    ["git log --all -p", /cfg\/\.env\.production|tracked\.env/],
+    ["git show HEAD~2", /cfg\/\.env\.production|tracked\.env/],
+    ["git log -p -- cfg", /cfg\/\.env\.production/],
+    ["git diff", /tracked\.env.*index/],
+    ["git diff HEAD~3 HEAD", /\.env/],
+    ["git show HEAD~2 -- .", /\.env/],
+    ["git grep PROD HEAD~2", /\.env/],
+    ["git diff main", /\.env/],
+  ])("%s asks, naming the path", (command, path) => {
+    expect(bash(dirty, command, false).action).toBe("allow");
+    const r = bash(dirty, command);
+    expect(r.action).toBe("ask");
+    expect(r.why).toMatch(path);
+  });
+  it("git show of a blob id asks: the id names no path, the history holds a secret", () => {
+    expect(bash(dirty, `git show ${blob}`, false).action).toBe("allow");
+    expect(bash(dirty, `git show ${blob}`).why).toMatch(/history/);
+  });
+  it("a pathspec that cannot reach a secret stays allowed", () => {
+    expect(bash(dirty, "git log -p -- src").action).toBe("allow");
+    expect(bash(dirty, "git diff -- src/a.ts").action).toBe("allow");
+  });
+  it("names-only forms stay allowed", () => {
+    expect(bash(dirty, "git log --oneline").action).toBe("allow");
+    expect(bash(dirty, "git status").action).toBe("allow");
+  });
+  it("headless, the same call is denied", () => {
+    const j = judgeCall(
+      policy,
+      { tool: "bash", input: { command: "git log -p" }, cwd: dirty, home: base },
+      { hasUI: false },
+      disk,
+    );
+    expect(j.record.action).toBe("deny");
+  });
+});
+
+describe("git remote -v with a credential in a remote URL", () => {
+  it("asks where the URL holds a token, and is not a question where it does not", () => {
+    const strict = bash(dirty, "git remote -v");
+    expect(strict.why).toMatch(/credential/);
+    expect(bash(clean, "git remote -v").why).toBe("");
+  });
+});
+
+describe("the same commands in a repository without secrets", () => {
+  it.each(["git log -p", "git show HEAD", "git diff", "git diff HEAD", "git grep -n a"])(
+    "%s is allowed",
+    (c) => {
+      expect(bash(clean, c).action).toBe("allow");
+    },
+  );
+});
+
+describe("the index reader", () => {
+  it.each([2, 3, 4])("reads every path of an index of version %i", (version) => {
+    const dir = join(base, `idx${version}`);
+    repo(dir);
+    for (const p of ["b/very/long/name/one.txt", "b/very/long/name/two.txt", "c.env", "z"])
+      write(join(dir, p), "x\n");
+    git(dir, "add", "-A");
+    git(dir, "update-index", "--index-version", String(version));
+    const got = indexPaths(join(dir, ".git", "index"));
+    expect("paths" in got && [...got.paths].sort()).toEqual(git(dir, "ls-files").split("\n").sort());
+  });
+});
