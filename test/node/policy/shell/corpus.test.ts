@@ -25,6 +25,11 @@ const Entry = z.strictObject({
   stubs: z.array(z.string()).optional(),
   stdin: z.string().optional(),
   note: z.string().optional(),
+  /**
+   * `read-only`: the danger is a write inside the workspace, which only the read-only policy forbids (the
+   * starter profiles' `balanced` and `autonomous` let the agent edit its workspace).
+   */
+  danger: z.literal("read-only").optional(),
 });
 type Entry = z.infer<typeof Entry>;
 
@@ -54,6 +59,7 @@ describe("the adversarial corpus", () => {
             expect(judge(READ_ONLY, e.command, false).action).toBe("deny");
             // The starter profiles (airlock init) allow no dangerous case either, with or without a person.
             for (const [name, profile] of STRICT_PROFILES) {
+              if (e.danger === "read-only" && name !== "cautious") continue;
               const p = judge(profile, e.command);
               expect(p.action, `${name}: ${p.reasons.join("\n")}`).not.toBe("allow");
               expect(judge(profile, e.command, false).action, name).toBe("deny");
