@@ -16,12 +16,6 @@ import {
 import { sampleWorkspace } from "./sample-workspace.ts";
 
 const HOME = "/home/dev";
-/**
- * Known gap in a grammar this work does not own: sed's grammar names `sed -i`'s temporary file `sed*`, a glob
- * that could match `sedx.env`, so the edit is judged a possible secret write (high). GNU sed names it
- * `sedXXXXXX` (six letters or digits, no dot); the fix belongs in grammar/programs/sed.ts.
- */
-const GRAMMAR_GAPS = new Set(["sed -i 's/foo/bar/' src/util.ts"]);
 let root = "";
 let judged: JudgedEveryday[] = [];
 
@@ -62,9 +56,7 @@ describe("the everyday list under balanced", () => {
   });
 
   it("every ask can be granted exactly, or says in one line why not", () => {
-    for (const j of judged.filter(
-      (x) => x.record.action === "ask" && !GRAMMAR_GAPS.has(shownEveryday(x.call)),
-    )) {
+    for (const j of judged.filter((x) => x.record.action === "ask")) {
       const what = `${shownEveryday(j.call)}: ${j.reason}`;
       if (j.offer.always) continue;
       expect(j.offer.why, what).not.toBeNull();
@@ -82,7 +74,7 @@ describe("the everyday list under balanced", () => {
         expect(j.record.action, what).toBe("ask");
         expect(j.offer.always, what).toBe(false);
         expect(j.offer.wider, what).toEqual([]);
-      } else if (!GRAMMAR_GAPS.has(shownEveryday(j.call))) expect(j.record.risk, what).not.toBe("high");
+      } else expect(j.record.risk, what).not.toBe("high");
     }
   });
 

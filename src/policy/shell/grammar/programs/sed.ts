@@ -7,6 +7,9 @@ import { raise } from "../effects.ts";
 import { pathEffect } from "../parse.ts";
 import { flag, GNU_COMMON, opt, optional, type ProgramGrammar } from "../spec.ts";
 
+/** The name of the temporary file `sed -i` writes: "sed" and six characters from [A-Za-z0-9]. */
+const SED_TEMP = `sed${"[A-Za-z0-9]".repeat(6)}`;
+
 export const sed: ProgramGrammar = {
   names: ["sed", "gsed"],
   options: [
@@ -59,8 +62,11 @@ export const sed: ProgramGrammar = {
         out.paths.push(pathEffect("write", f));
         const v = f.value;
         const dir = v === null || !v.includes("/") ? "" : v.slice(0, v.lastIndexOf("/") + 1);
-        // sed writes a temporary file beside it, then renames it over the original; `-iSUFFIX` keeps a backup.
-        out.paths.push(pathEffect("write", { ...f, value: v === null ? null : `${dir}sed*`, glob: true }));
+        // sed writes a temporary file beside it (GNU sed: mkostemp's "sed" and six letters or digits), then renames
+        // it over the original; `-iSUFFIX` keeps a backup.
+        out.paths.push(
+          pathEffect("write", { ...f, value: v === null ? null : `${dir}${SED_TEMP}`, glob: true }),
+        );
         if (suffix !== "" && v !== null) {
           const name = v.slice(dir.length);
           const backup = suffix.includes("*") ? suffix.replaceAll("*", name) : `${v}${suffix}`;
