@@ -29,7 +29,8 @@ let box: PrecogBox;
 
 beforeAll(async () => {
   await ensureBuilt();
-  box = await precogBox({ env: PRECOG_ON });
+  // The tests take 600 ms, so a warmed run is worth serving (a cheap command is never rewritten: MIN_COLD_MS).
+  box = await precogBox({ env: PRECOG_ON, testDelayMs: 600 });
 }, 120_000);
 
 afterAll(async () => {

@@ -211,6 +211,9 @@ describe("companion and edge decide alike", () => {
               sessionGrants: (s, agentId) =>
                 s === sessionId ? session.filter((r) => r.agentId === agentId) : [],
               promptTimeoutMs: 30_000,
+              // The edge gets no pins in this request, so the companion reads none either: both judge a runner
+              // unpinned (the pins' own parity is in test/edge/policy-insights.test.ts and causal-grants).
+              causal: { pin: () => [], history: null },
             },
           );
           const companion =

@@ -86,6 +86,8 @@ beforeAll(async () => {
   box = sandbox({
     AIRLOCK_PRECOG_INJECTION_MODE: "verified-futures",
     AIRLOCK_PRECOG_CACHE_DELAY_MS: "0",
+    // Serve whatever the cold run cost: these tests are about the paths, serve-cost.test.ts about the cost gate.
+    AIRLOCK_PRECOG_MIN_COLD_MS: "0",
     AIRLOCK_FUTURES_COMMAND: `${process.execPath} ${BIN}`,
   });
   box.writePolicy(POLICY);
