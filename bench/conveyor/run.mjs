@@ -8,15 +8,15 @@
 //  3. baseline: the same POST sent straight from Node to the target server, interleaved with phase 1.
 // Every proposal's effect is counted by the target server by Idempotency-Key: 0 lost, 0 duplicated.
 // Writes bench/conveyor/results.json.
-import { spawnSync } from "node:child_process";
-import { createHmac, randomBytes, randomUUID } from "node:crypto";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { randomBytes, randomUUID } from "node:crypto";
+import { mkdtempSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ROOT, startEdge } from "../../test/e2e/support/edge.ts";
+import { startEdge } from "../../test/e2e/support/edge.ts";
 import { startEgressServers } from "../../test/support/egress-servers.ts";
 import { machine, resultsFile, summarize, writeResults } from "../lib/stats.mjs";
+import { benchUsers, pool } from "../lib/users.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ONE_USER = Number(process.env.AIRLOCK_BENCH_PROPOSALS ?? 300);
@@ -35,65 +35,9 @@ const vars = {
   TEST_TARGET_PORT: String(servers.targetPort),
 };
 
-// 100 extra users with one pairing code each, written to local D1 before the edge starts.
-const wrangler = join(ROOT, "node_modules", ".bin", "wrangler");
-const env = { ...process.env, WRANGLER_SEND_METRICS: "false" };
-const d1 = (args) => {
-  const r = spawnSync(wrangler, ["d1", ...args, "DB", "--local", "--persist-to", stateDir], {
-    cwd: ROOT,
-    env,
-    encoding: "utf8",
-  });
-  if (r.status !== 0) throw new Error(`wrangler d1 ${args[0]} failed:\n${r.stdout}\n${r.stderr}`);
-};
-d1(["migrations", "apply"]);
-// Each live pairing code must own one of the edge's 100 lockout buckets (src/edge/auth/pairing.ts), and
-// the edge needs a few free ones for its own codes: codes are inserted in two waves of at most 50.
-const BUCKETS = 100;
-const takenBuckets = new Set();
-const hashOf = (code) => createHmac("sha256", pepper).update(`pairing:${code}`).digest("hex");
-function freshCode() {
-  for (;;) {
-    const code = String(Math.floor(Math.random() * 100_000_000)).padStart(8, "0");
-    const bucket = Number.parseInt(hashOf(code).slice(0, 8), 16) % BUCKETS;
-    if (!takenBuckets.has(bucket)) {
-      takenBuckets.add(bucket);
-      return { code, bucket };
-    }
-  }
-}
-const users = Array.from({ length: USERS }, (_, i) => ({
-  userId: `usr_bench${String(i).padStart(8, "0")}`,
-  i,
-}));
-const now = Date.now();
-function insertCodes(batch) {
-  takenBuckets.clear();
-  const codes = batch.map((u) => ({ ...u, ...freshCode() }));
-  const file = join(stateDir, `bench-codes-${batch[0].i}.sql`);
-  writeFileSync(
-    file,
-    codes
-      .map(
-        ({ userId, code, bucket, i }) =>
-          `INSERT INTO pairing_codes (id, user_id, code_hash, role, bucket, created_at, expires_at, failed_attempts) VALUES ('pc_bench${i}', '${userId}', '${hashOf(code)}', 'approver', ${bucket}, ${Date.now()}, ${Date.now() + 3_600_000}, 0);`,
-      )
-      .join("\n"),
-  );
-  d1(["execute", "--file", file]);
-  return codes;
-}
-const usersFile = join(stateDir, "bench-users.sql");
-writeFileSync(
-  usersFile,
-  users
-    .map(
-      ({ userId, i }) =>
-        `INSERT INTO users (id, name, role, created_at) VALUES ('${userId}', 'bench ${i}', 'member', ${now});`,
-    )
-    .join("\n"),
-);
-d1(["execute", "--file", usersFile]);
+// 100 extra users, written to local D1 before the edge starts; their approver codes are bound later, in waves.
+const people = benchUsers({ stateDir, pepper, count: USERS });
+people.create();
 
 const edge = await startEdge({ stateDir, entry: "test/edge/worker-entry.ts", vars });
 
@@ -101,17 +45,6 @@ async function json(res) {
   const body = await res.json();
   if (!res.ok) throw new Error(`${res.status} ${JSON.stringify(body)}`);
   return body;
-}
-
-async function bind(code, name) {
-  const body = await json(
-    await fetch(`${edge.base}/v1/pairing/bind`, {
-      method: "POST",
-      headers: { "content-type": "application/json", "cf-connecting-ip": name },
-      body: JSON.stringify({ code, device_name: name, kind: "browser" }),
-    }),
-  );
-  return body.token;
 }
 
 /** One proposal's whole path; returns the ms from the approve request to the executed proposal. */
@@ -155,20 +88,6 @@ async function conveyOne(token, keys) {
   return ms;
 }
 
-async function pool(tasks, inFlight) {
-  const results = [];
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: inFlight }, async () => {
-      while (next < tasks.length) {
-        const i = next++;
-        results[i] = await tasks[i]();
-      }
-    }),
-  );
-  return results;
-}
-
 try {
   const ownerToken = (await edge.pairDevice("browser", "bench owner")).token;
 
@@ -207,21 +126,7 @@ try {
   const oneSeconds = (performance.now() - start) / 1000;
 
   console.log(`phase 2: ${USERS} users x ${PER_USER} proposals, all at once`);
-  const tokens = [];
-  for (let from = 0; from < USERS; from += 50) {
-    // Bound codes are used, which frees their buckets for the next wave.
-    const codes = insertCodes(users.slice(from, from + 50));
-    tokens.push(
-      ...(await pool(
-        codes.map(
-          ({ code, i }) =>
-            () =>
-              bind(code, `bench-user-${i}`),
-        ),
-        10,
-      )),
-    );
-  }
+  const tokens = await people.tokens(edge.base, pool);
   const manyKeys = [];
   start = performance.now();
   const manyLatencies = (

@@ -75,7 +75,9 @@ export function benchUsers({ stateDir, pepper, count, prefix = "usr_bench" }) {
             codes.map(({ code, i }) => async () => {
               const res = await fetch(`${base}/v1/pairing/bind`, {
                 method: "POST",
-                headers: { "content-type": "application/json" },
+                // Each simulated user binds from its own address, as real phones do: the edge limits
+                // unauthenticated pairing per client, and one bench process is not one client.
+                headers: { "content-type": "application/json", "cf-connecting-ip": `bench-user-${i}` },
                 body: JSON.stringify({ code, device_name: `bench-user-${i}`, kind: "browser" }),
               });
               const body = await res.json();
