@@ -10,7 +10,7 @@
 // e2e tests' entry under test/ that lets the conveyor reach a loopback test server; never used in a deploy).
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { networkInterfaces } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -52,6 +52,7 @@ function options() {
       options: {
         lan: { type: "boolean" },
         "public-url": { type: "string" },
+        "migrate-only": { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
     }).values;
@@ -112,6 +113,27 @@ function run(args, what) {
   }
 }
 
+/**
+ * Applies the local D1 migrations unless this state directory already holds all of them. `wrangler d1 migrations
+ * apply` starts a second Node and a workerd (seconds of CPU) even when there is nothing to apply, so a marker
+ * beside the database names what was applied; a migration added since, or a database removed, applies again.
+ */
+function migrate() {
+  const marker = join(stateDir, "airlock-migrations.txt");
+  const wanted = readdirSync(join(root, "migrations"))
+    .filter((name) => name.endsWith(".sql"))
+    .sort()
+    .join("\n");
+  const d1 = join(stateDir, "v3", "d1");
+  if (existsSync(d1) && existsSync(marker) && readFileSync(marker, "utf8") === wanted) {
+    log("local D1 migrations already applied");
+    return;
+  }
+  log("applying local D1 migrations");
+  run(["d1", "migrations", "apply", "DB", "--local", "--persist-to", stateDir], "migrations");
+  writeFileSync(marker, wanted);
+}
+
 async function waitForHealth(base, child) {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
@@ -160,10 +182,12 @@ async function main() {
     process.stdout.write(
       "Usage: npm run dev [-- --lan] [-- --public-url https://…]\n\n" +
         "  --lan               listen on the LAN and print a link and QR code a phone on the same network can open\n" +
-        "  --public-url URL    the https address of a tunnel to this server (cloudflared tunnel --url http://127.0.0.1:PORT)\n",
+        "  --public-url URL    the https address of a tunnel to this server (cloudflared tunnel --url http://127.0.0.1:PORT)\n" +
+        "  --migrate-only      apply the local D1 migrations (skipped when already applied) and exit\n",
     );
     return;
   }
+  if (flags["migrate-only"]) return migrate();
   const publicUrl = flags["public-url"]?.replace(/\/+$/, "");
   if (publicUrl && !/^https?:\/\/[^/]+$/.test(publicUrl))
     throw new Error(`--public-url must be an origin like https://name.example, got "${publicUrl}"`);
@@ -179,8 +203,7 @@ async function main() {
     });
     if (built.status !== 0) throw new Error("dashboard build failed");
   }
-  log("applying local D1 migrations");
-  run(["d1", "migrations", "apply", "DB", "--local", "--persist-to", stateDir], "migrations");
+  migrate();
 
   const base = `http://127.0.0.1:${port}`;
   // What a phone opens: the tunnel's https address, the LAN address, else this machine only.

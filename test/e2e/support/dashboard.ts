@@ -1,6 +1,9 @@
 // Shared parts of the dashboard e2e files: the companion's websocket, tool calls, the production build, a phone
 // page that pairs by URL and reports script errors and CSP violations, and waits for a steady layout.
 import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import WebSocket from "ws";
 import type { DecisionRequest } from "../../../src/protocol/decisions.ts";
@@ -10,14 +13,41 @@ import { type Edge, ROOT } from "./edge.ts";
 
 export const WAIT_MS = 15_000;
 
-/** Builds what ships (vitest sets NODE_ENV=test, which would make Vite emit a development bundle). */
+/** The newest modification time under the dashboard's sources (web/ without its output, and the src/ it imports). */
+function dashboardSourcesStamp(): string {
+  const newest = (path: string): number => {
+    const stat = statSync(path);
+    if (!stat.isDirectory()) return stat.mtimeMs;
+    let max = stat.mtimeMs;
+    for (const entry of readdirSync(path)) {
+      if (path === join(ROOT, "web") && entry === "dist") continue;
+      max = Math.max(max, newest(join(path, entry)));
+    }
+    return max;
+  };
+  const roots = ["web", "src/protocol", "src/policy", "package-lock.json"].map((p) => join(ROOT, p));
+  return `production ${Math.max(...roots.map(newest))}`;
+}
+
+/**
+ * Builds what ships (vitest sets NODE_ENV=test, which would make Vite emit a development bundle), once per
+ * source state: the e2e files run one at a time, and the eleven that need the dashboard share one build.
+ */
 export function buildDashboard(): void {
+  // Kept outside web/dist (whose every file the asset manifest and the parity checks account for), and naming
+  // the built index.html's time too, so a build by anything else since (npm run build) is never taken for ours.
+  const stampFile = join(tmpdir(), `airlock-e2e-dashboard-${Buffer.from(ROOT).toString("hex").slice(-16)}`);
+  const index = join(ROOT, "web", "dist", "index.html");
+  const builtAt = () => (existsSync(index) ? statSync(index).mtimeMs : 0);
+  const want = dashboardSourcesStamp();
+  if (existsSync(stampFile) && readFileSync(stampFile, "utf8") === `${want} ${builtAt()}`) return;
   const built = spawnSync("npm", ["run", "-s", "build:web"], {
     cwd: ROOT,
     encoding: "utf8",
     env: { ...process.env, NODE_ENV: "production" },
   });
   if (built.status !== 0) throw new Error(`build:web failed:\n${built.stdout}\n${built.stderr}`);
+  writeFileSync(stampFile, `${want} ${builtAt()}`);
 }
 
 /** The companion's side: a bearer-authenticated socket whose every message is parsed with ServerMessage. */

@@ -1,7 +1,17 @@
 // Starts a real local edge (`npm run dev`: wrangler dev, local D1 and Durable Objects) on a free port with
 // fresh state, and hands back its URL, the admin token and a pairing helper. Used by every e2e test and bench.
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -47,6 +57,37 @@ function readVar(file: string, name: string): string {
   return match[1].trim();
 }
 
+/**
+ * A local state directory with every D1 migration applied, made once per set of migrations and copied into each
+ * fresh edge's state: applied per edge, the migrations cost a wrangler and a workerd start (seconds of CPU) for
+ * each of the e2e files. The dev script sees its marker in the copy and skips them.
+ */
+function migratedState(): string {
+  const names = readdirSync(join(ROOT, "migrations"))
+    .filter((name) => name.endsWith(".sql"))
+    .sort();
+  const key = createHash("sha256")
+    .update(`${ROOT}\n${names.join("\n")}`)
+    .digest("hex")
+    .slice(0, 16);
+  const template = join(tmpdir(), `airlock-e2e-migrated-${key}`);
+  if (existsSync(join(template, "airlock-migrations.txt"))) return template;
+  const building = mkdtempSync(join(tmpdir(), "airlock-e2e-migrating-"));
+  const made = spawnSync(process.execPath, [join(ROOT, "scripts/dev.mjs"), "--migrate-only"], {
+    cwd: ROOT,
+    env: { ...process.env, AIRLOCK_STATE_DIR: building },
+    encoding: "utf8",
+  });
+  if (made.status !== 0) throw new Error(`migrations failed:\n${made.stdout}\n${made.stderr}`);
+  try {
+    renameSync(building, template);
+  } catch {
+    // Another file made it first: theirs is the same.
+    rmSync(building, { recursive: true, force: true });
+  }
+  return template;
+}
+
 export async function startEdge(
   options: {
     port?: number;
@@ -59,6 +100,7 @@ export async function startEdge(
 ): Promise<Edge> {
   const port = options.port ?? (await freePort());
   const stateDir = options.stateDir ?? mkdtempSync(join(tmpdir(), "airlock-edge-"));
+  if (!existsSync(join(stateDir, "v3"))) cpSync(migratedState(), stateDir, { recursive: true });
   const varsFile = join(stateDir, "dev.vars");
   // The dev script keeps what a vars file already holds and adds its secrets to it.
   if (options.vars) {
