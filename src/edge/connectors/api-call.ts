@@ -38,11 +38,17 @@ export class ConnectorSession {
       return failed(
         "permission_denied",
         `Connect ${name} first: there is no ${name} connection ${identityWords(target.identity)}.`,
-        { remediation: `Open Connections on the phone and connect ${name} ${identityWords(target.identity)}.` },
+        {
+          remediation: `Open Connections on the phone and connect ${name} ${identityWords(target.identity)}.`,
+        },
       );
     }
     // Known scopes are checked before any call; an empty list (a GitHub App token) is left to the provider.
-    if (target.scopes.length > 0 && access.scopes.length > 0 && !target.scopes.some((s) => access.scopes.includes(s)))
+    if (
+      target.scopes.length > 0 &&
+      access.scopes.length > 0 &&
+      !target.scopes.some((s) => access.scopes.includes(s))
+    )
       return missingScope(target);
     return new ConnectorSession(deps, target, access);
   }

@@ -24,7 +24,11 @@ export function openSession(
  * hosted runtime's rule for web.fetch, src/edge/runtime/step-actions.ts).
  */
 export function readOutcome(result: Record<string, unknown> & { text: string }, detail: string): ToolOutcome {
-  return { status: "executed", result: { ...result, untrusted: true }, verification: { outcome: "passed", detail } };
+  return {
+    status: "executed",
+    result: { ...result, untrusted: true },
+    verification: { outcome: "passed", detail },
+  };
 }
 
 export function writeOutcome(result: Record<string, unknown>, detail: string): ToolOutcome {

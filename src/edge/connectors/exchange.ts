@@ -49,7 +49,12 @@ export async function exchange(cred: Credential, req: ApiRequest): Promise<ApiAn
     try {
       res = await fetch(req.url, {
         method: req.method,
-        headers: { accept: "application/json", ...cred.headers(), ...jsonHeader(req), ...(req.headers ?? {}) },
+        headers: {
+          accept: "application/json",
+          ...cred.headers(),
+          ...jsonHeader(req),
+          ...(req.headers ?? {}),
+        },
         ...(req.json === undefined ? {} : { body: JSON.stringify(req.json) }),
         redirect: "manual",
         signal: AbortSignal.timeout(req.timeoutMs),
@@ -79,7 +84,8 @@ export async function exchange(cred: Credential, req: ApiRequest): Promise<ApiAn
       case "rate_limited": {
         const wait = problem.retryAfterMs ?? 1_000;
         if (rateWaits >= MAX_RATE_LIMIT_RETRIES || wait > MAX_RETRY_AFTER_MS) {
-          const asked = problem.retryAfterMs === undefined ? "" : `; it asks to wait ${Math.ceil(wait / 1000)} s`;
+          const asked =
+            problem.retryAfterMs === undefined ? "" : `; it asks to wait ${Math.ceil(wait / 1000)} s`;
           return fail(
             failed("tool_unavailable", `${cred.title} is rate limiting these calls${asked}.`, {
               remediation: "Try again later (a new run).",
@@ -96,9 +102,13 @@ export async function exchange(cred: Credential, req: ApiRequest): Promise<ApiAn
           continue;
         }
         if (!req.read) return fail(lost(cred, req, `HTTP ${res.status}`));
-        return fail(failed("tool_unavailable", `${cred.title} answered HTTP ${res.status}: ${problem.message}`));
+        return fail(
+          failed("tool_unavailable", `${cred.title} answered HTTP ${res.status}: ${problem.message}`),
+        );
       case "not_found":
-        return fail(failed("command_error", `Not found at ${cred.title} (HTTP ${res.status}): ${problem.message}`));
+        return fail(
+          failed("command_error", `Not found at ${cred.title} (HTTP ${res.status}): ${problem.message}`),
+        );
       case "forbidden":
         return fail(failed("permission_denied", `${cred.title} answered HTTP 403: ${problem.message}`));
       case "other":
@@ -118,7 +128,8 @@ function lost(cred: Credential, req: ApiRequest, why: string): ToolOutcome {
     failure: {
       class: "partial_execution",
       message: `${req.method} to ${cred.title} was sent but got ${why}; it may or may not have taken effect`,
-      remediation: "Check by hand. It is not sent again on its own; a retry is a new proposal (a new approval).",
+      remediation:
+        "Check by hand. It is not sent again on its own; a retry is a new proposal (a new approval).",
     },
     verification: { outcome: "failed", detail: why },
   };

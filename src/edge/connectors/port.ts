@@ -17,7 +17,11 @@ export interface ConnectionAccess {
 
 export interface ConnectionTokens {
   /** The live access token of this identity's connection to the provider (refreshed first when it has expired); null when not connected or revoked. */
-  access(userId: string, provider: ConnectorProvider, identity: ConnectorIdentity): Promise<ConnectionAccess | null>;
+  access(
+    userId: string,
+    provider: ConnectorProvider,
+    identity: ConnectorIdentity,
+  ): Promise<ConnectionAccess | null>;
   /** The provider answered 401 with this token: refresh once and return the new access, or null (the connection is marked broken). */
   refreshAfterUnauthorized(userId: string, connectionId: string): Promise<ConnectionAccess | null>;
   /** Records that a call used the connection (shown as "last used" on the phone). */

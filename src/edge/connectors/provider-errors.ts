@@ -22,7 +22,9 @@ const GoogleError = z.object({
   }),
 });
 const GitHubError = z.object({ message: z.string() });
-const BraveError = z.object({ error: z.object({ code: z.string().optional(), detail: z.string().optional() }) });
+const BraveError = z.object({
+  error: z.object({ code: z.string().optional(), detail: z.string().optional() }),
+});
 
 const GOOGLE_SCOPE_REASONS = new Set(["insufficientPermissions", "ACCESS_TOKEN_SCOPE_INSUFFICIENT"]);
 const GOOGLE_RATE_REASONS = new Set(["rateLimitExceeded", "userRateLimitExceeded", "RATE_LIMIT_EXCEEDED"]);
@@ -83,7 +85,8 @@ export function providerProblem(
         return { kind: "rate_limited", message, retryAfterMs: retryAfterMs(headers) };
       const accepted = scopeList(headers.get("x-accepted-oauth-scopes"));
       const granted = scopeList(headers.get("x-oauth-scopes"));
-      if (accepted.length > 0 && !accepted.some((s) => granted.includes(s))) return { kind: "scope", message };
+      if (accepted.length > 0 && !accepted.some((s) => granted.includes(s)))
+        return { kind: "scope", message };
     }
     return { kind: "forbidden", message };
   }

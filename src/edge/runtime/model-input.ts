@@ -81,7 +81,8 @@ export function sourceOfCall(tool: string, args: unknown): string {
   if (typeof a.url === "string") return redactText(a.url).slice(0, 300);
   // Connector reads: the mail, issue or search the content came from.
   if (typeof a.message_id === "string") return `the mail ${a.message_id.slice(0, 64)} (${tool})`;
-  if (typeof a.repo === "string" && typeof a.number === "number") return `${a.repo.slice(0, 140)}#${a.number} (${tool})`;
+  if (typeof a.repo === "string" && typeof a.number === "number")
+    return `${a.repo.slice(0, 140)}#${a.number} (${tool})`;
   if (typeof a.query === "string") return `${tool} results for "${redactText(a.query).slice(0, 100)}"`;
   return tool;
 }

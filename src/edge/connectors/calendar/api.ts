@@ -18,7 +18,11 @@ export function calendarUrl(base: string, path: string, query: Record<string, st
   return url.toString();
 }
 
-const When = z.object({ dateTime: z.string().optional(), date: z.string().optional(), timeZone: z.string().optional() });
+const When = z.object({
+  dateTime: z.string().optional(),
+  date: z.string().optional(),
+  timeZone: z.string().optional(),
+});
 
 export const Event = z.object({
   id: z.string(),

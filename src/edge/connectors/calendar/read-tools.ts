@@ -4,7 +4,14 @@ import { z } from "zod";
 import { type ConveyorTool, failed } from "../../conveyor/tool.ts";
 import { isOutcome, openSession, readOutcome } from "../connector-tool.ts";
 import type { ConnectorDeps } from "../deps.ts";
-import { CALENDAR_FREEBUSY_SCOPES, CALENDAR_READ_SCOPES, calendarUrl, EventList, FreeBusy, whenText } from "./api.ts";
+import {
+  CALENDAR_FREEBUSY_SCOPES,
+  CALENDAR_READ_SCOPES,
+  calendarUrl,
+  EventList,
+  FreeBusy,
+  whenText,
+} from "./api.ts";
 
 const TIMEOUT_MS = 15_000;
 export const CalendarId = z
@@ -70,7 +77,8 @@ export function calendarList(deps: ConnectorDeps): ConveyorTool<ListArgs> {
       });
       if (!got.ok) return got.outcome;
       const list = EventList.safeParse(got.json);
-      if (!list.success) return failed("command_error", "Calendar answered an event list Airlock cannot read");
+      if (!list.success)
+        return failed("command_error", "Calendar answered an event list Airlock cannot read");
       const events = (list.data.items ?? []).map((e) => ({
         id: e.id,
         summary: e.summary ?? "",
@@ -80,7 +88,12 @@ export function calendarList(deps: ConnectorDeps): ConveyorTool<ListArgs> {
         attendees: (e.attendees ?? []).map((x) => x.email),
       }));
       const text = events.length
-        ? events.map((e) => `- ${e.start} → ${e.end}: "${e.summary}" (id ${e.id})${e.attendees.length ? ` with ${e.attendees.join(", ")}` : ""}`).join("\n")
+        ? events
+            .map(
+              (e) =>
+                `- ${e.start} → ${e.end}: "${e.summary}" (id ${e.id})${e.attendees.length ? ` with ${e.attendees.join(", ")}` : ""}`,
+            )
+            .join("\n")
         : "No events in that window.";
       return readOutcome({ account: session.account, events, text }, `${events.length} events`);
     },
@@ -124,7 +137,10 @@ export function calendarFreeBusy(deps: ConnectorDeps): ConveyorTool<FreeBusyArgs
         errors: (c.errors ?? []).map((e) => e.reason ?? "error"),
       }));
       const text = calendars
-        .map((c) => `${c.id}: ${c.errors.length ? `error ${c.errors.join(", ")}` : c.busy.length ? c.busy.map((b) => `${b.start}–${b.end}`).join(", ") : "free"}`)
+        .map(
+          (c) =>
+            `${c.id}: ${c.errors.length ? `error ${c.errors.join(", ")}` : c.busy.length ? c.busy.map((b) => `${b.start}–${b.end}`).join(", ") : "free"}`,
+        )
         .join("\n");
       return readOutcome({ account: session.account, calendars, text }, `${calendars.length} calendars`);
     },

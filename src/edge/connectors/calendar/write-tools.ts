@@ -61,8 +61,18 @@ async function accountOf(deps: ConnectorDeps, ctx: ProposalContext): Promise<str
   return access && access.identity === ctx.identity ? access.account : null;
 }
 
-function eventSummary(verb: string, a: { calendar_id: string; title?: string; start?: string; end?: string; attendees?: readonly string[] }, account: string | null, identity?: ProposalContext["identity"]): ProposalSummary {
-  const who = a.attendees === undefined ? "invitees unchanged" : a.attendees.length ? `invites ${a.attendees.join(", ")} (they are emailed)` : "no invitees";
+function eventSummary(
+  verb: string,
+  a: { calendar_id: string; title?: string; start?: string; end?: string; attendees?: readonly string[] },
+  account: string | null,
+  identity?: ProposalContext["identity"],
+): ProposalSummary {
+  const who =
+    a.attendees === undefined
+      ? "invitees unchanged"
+      : a.attendees.length
+        ? `invites ${a.attendees.join(", ")} (they are emailed)`
+        : "no invitees";
   const when = a.start || a.end ? `${a.start ?? "same start"} → ${a.end ?? "same end"}` : "same time";
   return {
     what: `${verb} event "${a.title ?? "(title unchanged)"}"`,
@@ -104,9 +114,13 @@ export function calendarCreate(deps: ConnectorDeps): ConveyorTool<CreateArgs> {
     summary: (a) => eventSummary("Create", a, null),
     async contextual(a, ctx) {
       const account = await accountOf(deps, ctx);
-      return { riskClass: classOf(a.attendees, account ? domainOf(account) : null), summary: eventSummary("Create", a, account, ctx.identity) };
+      return {
+        riskClass: classOf(a.attendees, account ? domainOf(account) : null),
+        summary: eventSummary("Create", a, account, ctx.identity),
+      };
     },
-    grantScope: (a) => `calendar:${a.calendar_id}:create${a.attendees.length ? ` invite:${[...a.attendees].sort().join(",")}` : ""}`,
+    grantScope: (a) =>
+      `calendar:${a.calendar_id}:create${a.attendees.length ? ` invite:${[...a.attendees].sort().join(",")}` : ""}`,
     timeoutMs: () => TIMEOUT_MS * 2,
     async execute(a, ctx) {
       const session = await openSession(deps, ctx, "google", CALENDAR_WRITE_SCOPES);
@@ -124,9 +138,18 @@ export function calendarCreate(deps: ConnectorDeps): ConveyorTool<CreateArgs> {
       });
       if (!made.ok && made.status === 409) {
         // Created by an earlier attempt of this very run: answer with that event.
-        const got = await session.request({ method: "GET", url: calendarUrl(base, `${path}/${id}`), read: true, timeoutMs: TIMEOUT_MS });
+        const got = await session.request({
+          method: "GET",
+          url: calendarUrl(base, `${path}/${id}`),
+          read: true,
+          timeoutMs: TIMEOUT_MS,
+        });
         const existing = got.ok ? Event.safeParse(got.json) : undefined;
-        if (existing?.success) return writeOutcome({ ...eventResult(session.account, existing.data), already_created: true }, `event ${id} already existed`);
+        if (existing?.success)
+          return writeOutcome(
+            { ...eventResult(session.account, existing.data), already_created: true },
+            `event ${id} already existed`,
+          );
         return made.outcome;
       }
       if (!made.ok) return made.outcome;
@@ -140,7 +163,8 @@ export function calendarCreate(deps: ConnectorDeps): ConveyorTool<CreateArgs> {
 export function calendarUpdate(deps: ConnectorDeps): ConveyorTool<UpdateArgs> {
   return {
     name: "calendar.update",
-    description: "Change an event's title, description, location, time or invitees (a new list replaces the old; invitees are told).",
+    description:
+      "Change an event's title, description, location, time or invitees (a new list replaces the old; invitees are told).",
     schema: UpdateArgs,
     riskClass: (a) => classOf(a.attendees, null),
     connection: "google",
@@ -151,7 +175,10 @@ export function calendarUpdate(deps: ConnectorDeps): ConveyorTool<UpdateArgs> {
     summary: (a) => eventSummary("Change", a, null),
     async contextual(a, ctx) {
       const account = await accountOf(deps, ctx);
-      return { riskClass: classOf(a.attendees, account ? domainOf(account) : null), summary: eventSummary("Change", a, account, ctx.identity) };
+      return {
+        riskClass: classOf(a.attendees, account ? domainOf(account) : null),
+        summary: eventSummary("Change", a, account, ctx.identity),
+      };
     },
     grantScope: (a) => `calendar:${a.calendar_id}:update:${a.event_id}`,
     timeoutMs: () => TIMEOUT_MS * 2,
@@ -160,9 +187,13 @@ export function calendarUpdate(deps: ConnectorDeps): ConveyorTool<UpdateArgs> {
       if (isOutcome(session)) return session;
       const changed = await session.request({
         method: "PATCH",
-        url: calendarUrl(deps.endpoints().calendar, `calendars/${encodeURIComponent(a.calendar_id)}/events/${a.event_id}`, {
-          sendUpdates: a.attendees === undefined ? "none" : "all",
-        }),
+        url: calendarUrl(
+          deps.endpoints().calendar,
+          `calendars/${encodeURIComponent(a.calendar_id)}/events/${a.event_id}`,
+          {
+            sendUpdates: a.attendees === undefined ? "none" : "all",
+          },
+        ),
         json: eventBody(a),
         read: false,
         timeoutMs: TIMEOUT_MS,
@@ -189,7 +220,9 @@ export function calendarDelete(deps: ConnectorDeps): ConveyorTool<DeleteArgs> {
     summary: (a) => ({
       what: `Delete event ${a.event_id}`,
       where: `Google Calendar ${a.calendar_id}`,
-      impact: a.notify_attendees ? "Removes the event and emails its invitees." : "Removes the event (invitees are not emailed).",
+      impact: a.notify_attendees
+        ? "Removes the event and emails its invitees."
+        : "Removes the event (invitees are not emailed).",
     }),
     grantScope: (a) => `calendar:${a.calendar_id}:delete`,
     timeoutMs: () => TIMEOUT_MS * 2,
@@ -198,16 +231,26 @@ export function calendarDelete(deps: ConnectorDeps): ConveyorTool<DeleteArgs> {
       if (isOutcome(session)) return session;
       const gone = await session.request({
         method: "DELETE",
-        url: calendarUrl(deps.endpoints().calendar, `calendars/${encodeURIComponent(a.calendar_id)}/events/${a.event_id}`, {
-          sendUpdates: a.notify_attendees ? "all" : "none",
-        }),
+        url: calendarUrl(
+          deps.endpoints().calendar,
+          `calendars/${encodeURIComponent(a.calendar_id)}/events/${a.event_id}`,
+          {
+            sendUpdates: a.notify_attendees ? "all" : "none",
+          },
+        ),
         read: false,
         timeoutMs: TIMEOUT_MS,
       });
       if (!gone.ok && gone.status === 410)
-        return writeOutcome({ account: session.account, id: a.event_id, already_deleted: true }, "already deleted");
+        return writeOutcome(
+          { account: session.account, id: a.event_id, already_deleted: true },
+          "already deleted",
+        );
       if (!gone.ok) return gone.outcome;
-      return writeOutcome({ account: session.account, id: a.event_id, deleted: true }, `deleted ${a.event_id}`);
+      return writeOutcome(
+        { account: session.account, id: a.event_id, deleted: true },
+        `deleted ${a.event_id}`,
+      );
     },
   };
 }

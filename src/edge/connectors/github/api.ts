@@ -30,7 +30,12 @@ export const Issue = z.object({
   pull_request: z.unknown().optional(),
 });
 
-export const Comment = z.object({ id: z.number(), body: z.string().nullable().optional(), user: User, html_url: z.string().optional() });
+export const Comment = z.object({
+  id: z.number(),
+  body: z.string().nullable().optional(),
+  user: User,
+  html_url: z.string().optional(),
+});
 
 export const Pull = z.object({
   number: z.number(),
@@ -49,4 +54,8 @@ export const Pull = z.object({
   deletions: z.number().optional(),
 });
 
-export const MergeResult = z.object({ sha: z.string().optional(), merged: z.boolean(), message: z.string().optional() });
+export const MergeResult = z.object({
+  sha: z.string().optional(),
+  merged: z.boolean(),
+  message: z.string().optional(),
+});

@@ -32,7 +32,12 @@ export function githubIssueRead(deps: ConnectorDeps): ConveyorTool<Args> {
       const session = await openSession(deps, ctx, "github", []);
       if (isOutcome(session)) return session;
       const base = deps.endpoints().github;
-      const got = await session.request({ method: "GET", url: githubUrl(base, a.repo, `issues/${a.number}`), read: true, timeoutMs: TIMEOUT_MS });
+      const got = await session.request({
+        method: "GET",
+        url: githubUrl(base, a.repo, `issues/${a.number}`),
+        read: true,
+        timeoutMs: TIMEOUT_MS,
+      });
       if (!got.ok) return got.outcome;
       const issue = Issue.safeParse(got.json);
       if (!issue.success) return failed("command_error", "GitHub answered an issue Airlock cannot read");
@@ -44,7 +49,11 @@ export function githubIssueRead(deps: ConnectorDeps): ConveyorTool<Args> {
       });
       if (!listed.ok) return listed.outcome;
       const comments = z.array(Comment).safeParse(listed.json);
-      const shown = (comments.success ? comments.data : []).map((c) => ({ id: c.id, author: c.user?.login ?? "", body: clipped(c.body) }));
+      const shown = (comments.success ? comments.data : []).map((c) => ({
+        id: c.id,
+        author: c.user?.login ?? "",
+        body: clipped(c.body),
+      }));
       const i = issue.data;
       const text = [
         `${a.repo}#${i.number} [${i.state}] ${i.title} — by ${i.user?.login ?? "?"}`,
@@ -53,7 +62,17 @@ export function githubIssueRead(deps: ConnectorDeps): ConveyorTool<Args> {
         ...shown.map((c) => `\n--- comment ${c.id} by ${c.author}\n${c.body}`),
       ].join("\n");
       return readOutcome(
-        { account: session.account, repo: a.repo, number: i.number, title: i.title, state: i.state, author: i.user?.login ?? null, url: i.html_url ?? null, comments: shown, text },
+        {
+          account: session.account,
+          repo: a.repo,
+          number: i.number,
+          title: i.title,
+          state: i.state,
+          author: i.user?.login ?? null,
+          url: i.html_url ?? null,
+          comments: shown,
+          text,
+        },
         `issue #${i.number}`,
       );
     },
@@ -70,13 +89,22 @@ export function githubPrRead(deps: ConnectorDeps): ConveyorTool<Args> {
     external: true,
     idempotentDownstream: true,
     grantCoversHigh: false,
-    summary: (a) => ({ what: `Read pull request #${a.number}`, where: `GitHub ${a.repo}`, impact: "None: a read." }),
+    summary: (a) => ({
+      what: `Read pull request #${a.number}`,
+      where: `GitHub ${a.repo}`,
+      impact: "None: a read.",
+    }),
     grantScope: (a) => `${a.repo}:read`,
     timeoutMs: () => TIMEOUT_MS * 3,
     async execute(a, ctx) {
       const session = await openSession(deps, ctx, "github", []);
       if (isOutcome(session)) return session;
-      const got = await session.request({ method: "GET", url: githubUrl(deps.endpoints().github, a.repo, `pulls/${a.number}`), read: true, timeoutMs: TIMEOUT_MS });
+      const got = await session.request({
+        method: "GET",
+        url: githubUrl(deps.endpoints().github, a.repo, `pulls/${a.number}`),
+        read: true,
+        timeoutMs: TIMEOUT_MS,
+      });
       if (!got.ok) return got.outcome;
       const pr = Pull.safeParse(got.json);
       if (!pr.success) return failed("command_error", "GitHub answered a pull request Airlock cannot read");

@@ -10,7 +10,11 @@ import { Comment, GITHUB_WRITE_SCOPES, githubUrl, IssueNumber, MergeResult, Pull
 const TIMEOUT_MS = 20_000;
 const Branch = z.string().regex(/^[A-Za-z0-9._/:-]{1,250}$/, "a branch name (owner:branch for a fork)");
 
-const CommentArgs = z.strictObject({ repo: Repo, number: IssueNumber, body: z.string().trim().min(1).max(65_536) });
+const CommentArgs = z.strictObject({
+  repo: Repo,
+  number: IssueNumber,
+  body: z.string().trim().min(1).max(65_536),
+});
 const CreateArgs = z.strictObject({
   repo: Repo,
   title: OneLine(256).min(1),
@@ -24,7 +28,10 @@ const MergeArgs = z.strictObject({
   number: IssueNumber,
   merge_method: z.enum(["merge", "squash", "rebase"]).default("merge"),
   /** The head commit the person approved: GitHub refuses the merge (409) if the branch moved since. */
-  sha: z.string().regex(/^[0-9a-f]{40}$/, "a full commit sha").optional(),
+  sha: z
+    .string()
+    .regex(/^[0-9a-f]{40}$/, "a full commit sha")
+    .optional(),
 });
 type CommentArgs = z.infer<typeof CommentArgs>;
 type CreateArgs = z.infer<typeof CreateArgs>;
@@ -32,7 +39,8 @@ type MergeArgs = z.infer<typeof MergeArgs>;
 
 async function asWhom(deps: ConnectorDeps, ctx: ProposalContext, repo: string): Promise<string> {
   const access = await deps.tokens.access(ctx.userId, "github", ctx.identity).catch(() => null);
-  const who = access && access.identity === ctx.identity ? `as ${access.account}` : "no GitHub connection yet";
+  const who =
+    access && access.identity === ctx.identity ? `as ${access.account}` : "no GitHub connection yet";
   return `GitHub ${repo} (${identityWords(ctx.identity)}, ${who})`;
 }
 
@@ -57,7 +65,10 @@ export function githubIssueComment(deps: ConnectorDeps): ConveyorTool<CommentArg
     idempotentDownstream: false,
     grantCoversHigh: false,
     summary,
-    contextual: async (a, ctx) => ({ riskClass: "WRITE", summary: await withWhere(summary(a), deps, ctx, a.repo) }),
+    contextual: async (a, ctx) => ({
+      riskClass: "WRITE",
+      summary: await withWhere(summary(a), deps, ctx, a.repo),
+    }),
     grantScope: (a) => `${a.repo}:comment`,
     timeoutMs: () => TIMEOUT_MS * 2,
     async execute(a, ctx) {
@@ -73,7 +84,13 @@ export function githubIssueComment(deps: ConnectorDeps): ConveyorTool<CommentArg
       if (!made.ok) return made.outcome;
       const c = Comment.safeParse(made.json);
       return writeOutcome(
-        { account: session.account, repo: a.repo, number: a.number, comment_id: c.success ? c.data.id : null, url: c.success ? (c.data.html_url ?? null) : null },
+        {
+          account: session.account,
+          repo: a.repo,
+          number: a.number,
+          comment_id: c.success ? c.data.id : null,
+          url: c.success ? (c.data.html_url ?? null) : null,
+        },
         `commented on #${a.number}`,
       );
     },
@@ -96,7 +113,10 @@ export function githubPrCreate(deps: ConnectorDeps): ConveyorTool<CreateArgs> {
     idempotentDownstream: false,
     grantCoversHigh: false,
     summary,
-    contextual: async (a, ctx) => ({ riskClass: "WRITE", summary: await withWhere(summary(a), deps, ctx, a.repo) }),
+    contextual: async (a, ctx) => ({
+      riskClass: "WRITE",
+      summary: await withWhere(summary(a), deps, ctx, a.repo),
+    }),
     grantScope: (a) => `${a.repo}:pr:${a.base}`,
     timeoutMs: () => TIMEOUT_MS * 2,
     async execute(a, ctx) {
@@ -113,7 +133,14 @@ export function githubPrCreate(deps: ConnectorDeps): ConveyorTool<CreateArgs> {
       const p = Pull.safeParse(made.json);
       if (!p.success) return failed("command_error", "GitHub answered a pull request Airlock cannot read");
       return writeOutcome(
-        { account: session.account, repo: a.repo, number: p.data.number, url: p.data.html_url ?? null, head: p.data.head.ref, base: p.data.base.ref },
+        {
+          account: session.account,
+          repo: a.repo,
+          number: p.data.number,
+          url: p.data.html_url ?? null,
+          head: p.data.head.ref,
+          base: p.data.base.ref,
+        },
         `opened #${p.data.number}`,
       );
     },
@@ -128,7 +155,8 @@ export function githubPrMerge(deps: ConnectorDeps): ConveyorTool<MergeArgs> {
   });
   return {
     name: "github.pr.merge",
-    description: "Merge a pull request (merge, squash or rebase), optionally only if its head is the given sha.",
+    description:
+      "Merge a pull request (merge, squash or rebase), optionally only if its head is the given sha.",
     schema: MergeArgs,
     riskClass: () => "HIGH",
     connection: "github",
@@ -136,7 +164,10 @@ export function githubPrMerge(deps: ConnectorDeps): ConveyorTool<MergeArgs> {
     idempotentDownstream: false,
     grantCoversHigh: false,
     summary,
-    contextual: async (a, ctx) => ({ riskClass: "HIGH", summary: await withWhere(summary(a), deps, ctx, a.repo) }),
+    contextual: async (a, ctx) => ({
+      riskClass: "HIGH",
+      summary: await withWhere(summary(a), deps, ctx, a.repo),
+    }),
     grantScope: (a) => `${a.repo}:merge`,
     timeoutMs: () => TIMEOUT_MS * 2,
     async execute(a, ctx) {
@@ -150,13 +181,24 @@ export function githubPrMerge(deps: ConnectorDeps): ConveyorTool<MergeArgs> {
         timeoutMs: TIMEOUT_MS,
       });
       if (!merged.ok) {
-        if (merged.status === 405) return failed("command_error", `#${a.number} is not mergeable now (HTTP 405).`);
-        if (merged.status === 409) return failed("command_error", `#${a.number}'s head moved since the approval (HTTP 409): not merged.`);
+        if (merged.status === 405)
+          return failed("command_error", `#${a.number} is not mergeable now (HTTP 405).`);
+        if (merged.status === 409)
+          return failed(
+            "command_error",
+            `#${a.number}'s head moved since the approval (HTTP 409): not merged.`,
+          );
         return merged.outcome;
       }
       const m = MergeResult.safeParse(merged.json);
       return writeOutcome(
-        { account: session.account, repo: a.repo, number: a.number, merged: m.success ? m.data.merged : true, sha: m.success ? (m.data.sha ?? null) : null },
+        {
+          account: session.account,
+          repo: a.repo,
+          number: a.number,
+          merged: m.success ? m.data.merged : true,
+          sha: m.success ? (m.data.sha ?? null) : null,
+        },
         `merged #${a.number}`,
       );
     },

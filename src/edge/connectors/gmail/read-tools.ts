@@ -19,9 +19,7 @@ const SearchArgs = z.strictObject({
 type SearchArgs = z.infer<typeof SearchArgs>;
 
 const ReadArgs = z.strictObject({
-  message_id: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]{1,64}$/, "a Gmail message id"),
+  message_id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "a Gmail message id"),
 });
 type ReadArgs = z.infer<typeof ReadArgs>;
 
@@ -36,7 +34,11 @@ export function gmailSearch(deps: ConnectorDeps): ConveyorTool<SearchArgs> {
     external: true,
     idempotentDownstream: true,
     grantCoversHigh: false,
-    summary: (a) => ({ what: "Search mail", where: "Gmail", impact: `None: lists mail matching "${a.query}".` }),
+    summary: (a) => ({
+      what: "Search mail",
+      where: "Gmail",
+      impact: `None: lists mail matching "${a.query}".`,
+    }),
     grantScope: () => "gmail:read",
     timeoutMs: (a) => TIMEOUT_MS * (1 + a.max_results),
     async execute(a, ctx) {
@@ -78,7 +80,10 @@ export function gmailSearch(deps: ConnectorDeps): ConveyorTool<SearchArgs> {
       }
       const text = found.length
         ? found
-            .map((f) => `- id ${f.id} (thread ${f.thread_id})${f.unread ? " [unread]" : ""}: from ${f.from}, "${f.subject}", ${f.date}\n  ${f.snippet}`)
+            .map(
+              (f) =>
+                `- id ${f.id} (thread ${f.thread_id})${f.unread ? " [unread]" : ""}: from ${f.from}, "${f.subject}", ${f.date}\n  ${f.snippet}`,
+            )
             .join("\n")
         : `No mail matches "${a.query}".`;
       return readOutcome(
@@ -123,7 +128,9 @@ export function gmailRead(deps: ConnectorDeps): ConveyorTool<ReadArgs> {
         `Date: ${mail.date ?? ""}`,
         `Message id: ${raw.data.id} (thread ${raw.data.threadId})`,
         ...(mail.attachments.length
-          ? [`Attachments: ${mail.attachments.map((x) => `${x.filename ?? "(unnamed)"} (${x.mimeType})`).join(", ")}`]
+          ? [
+              `Attachments: ${mail.attachments.map((x) => `${x.filename ?? "(unnamed)"} (${x.mimeType})`).join(", ")}`,
+            ]
           : []),
       ];
       const text = `${head.join("\n")}\n\n${mail.text}${mail.truncated ? "\n[…cut]" : ""}`;

@@ -5,11 +5,32 @@
 import { z } from "zod";
 import type { RiskClass } from "../../../policy/plan.ts";
 import type { ProposalSummary } from "../../../protocol/conveyor.ts";
-import { type ConveyorTool, failed, type ProposalContext, type ToolContext, type ToolOutcome } from "../../conveyor/tool.ts";
+import {
+  type ConveyorTool,
+  failed,
+  type ProposalContext,
+  type ToolContext,
+  type ToolOutcome,
+} from "../../conveyor/tool.ts";
 import type { ConnectorSession } from "../api-call.ts";
-import { EmailAddress, isOutcome, OneLine, openSession, recipientScope, writeOutcome } from "../connector-tool.ts";
+import {
+  EmailAddress,
+  isOutcome,
+  OneLine,
+  openSession,
+  recipientScope,
+  writeOutcome,
+} from "../connector-tool.ts";
 import { type ConnectorDeps, identityWords } from "../deps.ts";
-import { Draft, GMAIL_DRAFT_SCOPES, GMAIL_SEND_SCOPES, gmailUrl, headerOf, MessageMetadata, SentMessage } from "./api.ts";
+import {
+  Draft,
+  GMAIL_DRAFT_SCOPES,
+  GMAIL_SEND_SCOPES,
+  gmailUrl,
+  headerOf,
+  MessageMetadata,
+  SentMessage,
+} from "./api.ts";
 import { buildRaw, IDEMPOTENCY_HEADER } from "./mime.ts";
 
 const TIMEOUT_MS = 20_000;
@@ -26,7 +47,11 @@ const mailFields = {
 
 const SendArgs = z.strictObject(mailFields);
 const ReplyArgs = z.strictObject({ message_id: MessageId, ...mailFields });
-const DraftArgs = z.strictObject({ ...mailFields, to: Recipients.default([]), reply_to_message_id: MessageId.optional() });
+const DraftArgs = z.strictObject({
+  ...mailFields,
+  to: Recipients.default([]),
+  reply_to_message_id: MessageId.optional(),
+});
 type SendArgs = z.infer<typeof SendArgs>;
 type ReplyArgs = z.infer<typeof ReplyArgs>;
 type DraftArgs = z.infer<typeof DraftArgs>;
@@ -61,7 +86,11 @@ interface Thread {
 }
 
 /** The original mail's thread and Message-ID, so the reply lands in its conversation. */
-async function threadOf(session: ConnectorSession, deps: ConnectorDeps, id: string): Promise<Thread | ToolOutcome> {
+async function threadOf(
+  session: ConnectorSession,
+  deps: ConnectorDeps,
+  id: string,
+): Promise<Thread | ToolOutcome> {
   const got = await session.request({
     method: "GET",
     url: gmailUrl(deps.endpoints().gmail, `messages/${id}`, {
@@ -93,7 +122,12 @@ async function sendMail(
   if (isOutcome(session)) return session;
   const thread = replyTo ? await threadOf(session, deps, replyTo) : undefined;
   if (isOutcome(thread)) return thread;
-  const raw = buildRaw({ from: session.account, ...a, idempotencyKey: ctx.idempotencyKey, ...(thread ?? {}) });
+  const raw = buildRaw({
+    from: session.account,
+    ...a,
+    idempotencyKey: ctx.idempotencyKey,
+    ...(thread ?? {}),
+  });
   const sent = await session.request({
     method: "POST",
     url: gmailUrl(deps.endpoints().gmail, "messages/send"),
@@ -135,7 +169,10 @@ export function gmailSend(deps: ConnectorDeps): ConveyorTool<SendArgs> {
     description: "Send a new plain-text email (to, cc, bcc, subject, body).",
     schema: SendArgs,
     summary: (a) => mailSummary("Email", a, "Gmail"),
-    contextual: async (a, ctx) => ({ riskClass: "EXFILTRATION", summary: mailSummary("Email", a, await fromLine(deps, ctx)) }),
+    contextual: async (a, ctx) => ({
+      riskClass: "EXFILTRATION",
+      summary: mailSummary("Email", a, await fromLine(deps, ctx)),
+    }),
     // "Always" covers exactly these recipients, nobody else.
     grantScope: (a) => `to:${recipientScope([a.to, a.cc, a.bcc])}`,
     execute: (a, ctx) => sendMail(deps, ctx, a, undefined),
@@ -149,7 +186,10 @@ export function gmailReply(deps: ConnectorDeps): ConveyorTool<ReplyArgs> {
     description: "Reply in the thread of a mail (by its message id), to the recipients given.",
     schema: ReplyArgs,
     summary: (a) => mailSummary("Reply", a, "Gmail"),
-    contextual: async (a, ctx) => ({ riskClass: "EXFILTRATION", summary: mailSummary("Reply", a, await fromLine(deps, ctx)) }),
+    contextual: async (a, ctx) => ({
+      riskClass: "EXFILTRATION",
+      summary: mailSummary("Reply", a, await fromLine(deps, ctx)),
+    }),
     grantScope: (a) => `to:${recipientScope([a.to, a.cc, a.bcc])}`,
     execute: (a, ctx) => sendMail(deps, ctx, a, a.message_id),
   };
@@ -166,7 +206,10 @@ export function gmailDraft(deps: ConnectorDeps): ConveyorTool<DraftArgs> {
     idempotentDownstream: false,
     grantCoversHigh: false,
     summary: (a) => mailSummary("Draft", a, "Gmail"),
-    contextual: async (a, ctx) => ({ riskClass: "WRITE", summary: mailSummary("Draft", a, await fromLine(deps, ctx)) }),
+    contextual: async (a, ctx) => ({
+      riskClass: "WRITE",
+      summary: mailSummary("Draft", a, await fromLine(deps, ctx)),
+    }),
     grantScope: () => "gmail:drafts",
     timeoutMs: () => TIMEOUT_MS * 3,
     async execute(a, ctx) {
@@ -174,7 +217,12 @@ export function gmailDraft(deps: ConnectorDeps): ConveyorTool<DraftArgs> {
       if (isOutcome(session)) return session;
       const thread = a.reply_to_message_id ? await threadOf(session, deps, a.reply_to_message_id) : undefined;
       if (isOutcome(thread)) return thread;
-      const raw = buildRaw({ from: session.account, ...a, idempotencyKey: ctx.idempotencyKey, ...(thread ?? {}) });
+      const raw = buildRaw({
+        from: session.account,
+        ...a,
+        idempotencyKey: ctx.idempotencyKey,
+        ...(thread ?? {}),
+      });
       const made = await session.request({
         method: "POST",
         url: gmailUrl(deps.endpoints().gmail, "drafts"),

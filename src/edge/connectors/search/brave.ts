@@ -10,13 +10,20 @@ const TIMEOUT_MS = 10_000;
 const WebSearchApiResponse = z.object({
   web: z
     .object({
-      results: z.array(z.object({ title: z.string(), url: z.string(), description: z.string().optional() })).optional(),
+      results: z
+        .array(z.object({ title: z.string(), url: z.string(), description: z.string().optional() }))
+        .optional(),
     })
     .optional(),
 });
 
 /** Brave marks query hits with <strong>; results are plain text. */
-const plain = (s: string) => s.replace(/<\/?strong>/g, "").replace(/&#x27;/g, "'").replace(/&quot;/g, '"').replace(/&amp;/g, "&");
+const plain = (s: string) =>
+  s
+    .replace(/<\/?strong>/g, "")
+    .replace(/&#x27;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, "&");
 
 export function braveSearch(deps: ConnectorDeps): SearchProvider {
   return {
@@ -27,7 +34,8 @@ export function braveSearch(deps: ConnectorDeps): SearchProvider {
         return {
           ok: false,
           outcome: failed("tool_unavailable", "web.search is not configured: no Brave Search key.", {
-            remediation: "Set the Worker secret BRAVE_SEARCH_API_KEY (wrangler secret put BRAVE_SEARCH_API_KEY).",
+            remediation:
+              "Set the Worker secret BRAVE_SEARCH_API_KEY (wrangler secret put BRAVE_SEARCH_API_KEY).",
           }),
         };
       const url = new URL("/res/v1/web/search", deps.endpoints().braveSearch);
@@ -53,10 +61,18 @@ export function braveSearch(deps: ConnectorDeps): SearchProvider {
       );
       if (!answer.ok) return { ok: false, outcome: answer.outcome };
       const parsed = WebSearchApiResponse.safeParse(answer.json);
-      if (!parsed.success) return { ok: false, outcome: failed("command_error", "Brave Search answered a shape Airlock cannot read") };
+      if (!parsed.success)
+        return {
+          ok: false,
+          outcome: failed("command_error", "Brave Search answered a shape Airlock cannot read"),
+        };
       return {
         ok: true,
-        results: (parsed.data.web?.results ?? []).map((r) => ({ title: plain(r.title), url: r.url, description: plain(r.description ?? "") })),
+        results: (parsed.data.web?.results ?? []).map((r) => ({
+          title: plain(r.title),
+          url: r.url,
+          description: plain(r.description ?? ""),
+        })),
       };
     },
   };

@@ -10,5 +10,8 @@ export interface SearchResult {
 export interface SearchProvider {
   /** Shown on cards and results ("Brave Search"). */
   name: string;
-  search(query: string, count: number): Promise<{ ok: true; results: SearchResult[] } | { ok: false; outcome: ToolOutcome }>;
+  search(
+    query: string,
+    count: number,
+  ): Promise<{ ok: true; results: SearchResult[] } | { ok: false; outcome: ToolOutcome }>;
 }

@@ -20,7 +20,11 @@ export function webSearch(provider: SearchProvider): ConveyorTool<Args> {
     external: true,
     idempotentDownstream: true,
     grantCoversHigh: false,
-    summary: (a) => ({ what: "Search the web", where: provider.name, impact: `None: searches for "${a.query}".` }),
+    summary: (a) => ({
+      what: "Search the web",
+      where: provider.name,
+      impact: `None: searches for "${a.query}".`,
+    }),
     grantScope: () => "web.search",
     timeoutMs: () => 40_000,
     async execute(a) {
@@ -29,7 +33,10 @@ export function webSearch(provider: SearchProvider): ConveyorTool<Args> {
       const text = found.results.length
         ? found.results.map((r, i) => `${i + 1}. ${r.title}\n   ${r.url}\n   ${r.description}`).join("\n")
         : `No results for "${a.query}".`;
-      return readOutcome({ provider: provider.name, query: a.query, results: found.results, text }, `${found.results.length} results`);
+      return readOutcome(
+        { provider: provider.name, query: a.query, results: found.results, text },
+        `${found.results.length} results`,
+      );
     },
   };
 }
