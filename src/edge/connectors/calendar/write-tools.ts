@@ -125,8 +125,9 @@ export function calendarCreate(deps: ConnectorDeps): ConveyorTool<CreateArgs> {
     async execute(a, ctx) {
       const session = await openSession(deps, ctx, "google", CALENDAR_WRITE_SCOPES);
       if (isOutcome(session)) return session;
-      // Calendar ids are base32hex (0-9a-v): the key's SHA-256 in hex is one.
-      const id = (await hashOf({ key: ctx.idempotencyKey })).replace(/[^0-9a-f]/g, "").slice(0, 64);
+      // Calendar ids are base32hex (0-9a-v): "airlock" and 32 hex of the key's SHA-256 is one, and short of
+      // the 40-hex run the redactor hides, so the id the model is shown still works for an update.
+      const id = `airlock${(await hashOf({ key: ctx.idempotencyKey })).slice(0, 32)}`;
       const base = deps.endpoints().calendar;
       const path = `calendars/${encodeURIComponent(a.calendar_id)}/events`;
       const made = await session.request({
