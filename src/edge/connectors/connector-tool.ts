@@ -41,7 +41,8 @@ export const EmailAddress = z
   .trim()
   .toLowerCase()
   .max(254)
-  .regex(/^[^\s@<>,;:"()[\]\\]+@[a-z0-9.-]+\.[a-z]{2,}$/, "an email address like name@example.com");
+  // The local part is RFC 5322's dot-atom text: nothing that could end a header line or start another.
+  .regex(/^[a-z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-z0-9.-]+\.[a-z]{2,}$/, "an email address like name@example.com");
 
 /** A header-safe line (subject, title): no line breaks. */
 export const OneLine = (max: number) =>
