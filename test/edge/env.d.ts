@@ -9,6 +9,8 @@ declare global {
       TEST_TARGET_PORT: string;
       /** The connector contract servers' base URLs, JSON (test/support/contract/server.ts). */
       TEST_CONNECTOR_ENDPOINTS: string;
+      /** "1" in e2e runs: every user's identities are connected (test/support/memory-connections.ts). */
+      TEST_CONNECT_EVERYONE?: string;
     }
   }
 }

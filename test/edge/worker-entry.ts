@@ -6,13 +6,16 @@ import { env } from "cloudflare:workers";
 import { overrideConnectorEndpointsForTests } from "../../src/edge/connectors/config.ts";
 import { useConnectionTokensForTests } from "../../src/edge/connectors/wiring.ts";
 import { allowLoopbackTargetsForTests } from "../../src/edge/conveyor/egress/config.ts";
-import { testConnections } from "../support/memory-connections.ts";
+import { everyoneConnected, testConnections } from "../support/memory-connections.ts";
 
 const port = Number(env.TEST_TARGET_PORT);
 if (Number.isInteger(port) && port > 0) allowLoopbackTargetsForTests([{ address: "127.0.0.1", port }]);
 if (env.TEST_CONNECTOR_ENDPOINTS) {
   overrideConnectorEndpointsForTests(JSON.parse(env.TEST_CONNECTOR_ENDPOINTS));
-  useConnectionTokensForTests(() => testConnections);
+  // An e2e run (`wrangler dev`) cannot reach this isolate's objects: there every user is connected.
+  useConnectionTokensForTests(() =>
+    env.TEST_CONNECT_EVERYONE === "1" ? everyoneConnected : testConnections,
+  );
 }
 
 export * from "../../src/edge/index.ts";

@@ -33,6 +33,14 @@ interface Connection {
 export class MemoryConnections implements ConnectionTokens {
   private readonly byId = new Map<string, Connection>();
   refreshes = 0;
+  /** Where a test cannot reach this object (an e2e's `wrangler dev`): every identity of every user is connected, to this account. */
+  private readonly autoAccount:
+    | ((userId: string, provider: ConnectorProvider, identity: ConnectorIdentity) => string)
+    | null;
+
+  constructor(autoAccount: MemoryConnections["autoAccount"] = null) {
+    this.autoAccount = autoAccount;
+  }
 
   connect(
     userId: string,
@@ -89,7 +97,11 @@ export class MemoryConnections implements ConnectionTokens {
   }
 
   async access(userId: string, provider: ConnectorProvider, identity: ConnectorIdentity) {
-    const c = this.live(userId, provider, identity);
+    let c = this.live(userId, provider, identity);
+    if (!c && this.autoAccount) {
+      this.connect(userId, provider, identity, this.autoAccount(userId, provider, identity));
+      c = this.live(userId, provider, identity);
+    }
     return c ? this.view(c) : null;
   }
 
@@ -109,3 +121,9 @@ export class MemoryConnections implements ConnectionTokens {
 
 /** The one instance the test Worker entry plugs in (test/edge/worker-entry.ts); tests connect users on it. */
 export const testConnections = new MemoryConnections();
+
+/** For e2e's `wrangler dev`: each user's `user` identity is `<userId>@example.com`, `bot` is `assistant-<userId>@example.com`. */
+export const everyoneConnected = new MemoryConnections((userId, provider, identity) => {
+  const name = identity === "user" ? userId.toLowerCase() : `assistant-${userId.toLowerCase()}`;
+  return provider === "google" ? `${name}@example.com` : name;
+});

@@ -34,8 +34,11 @@ export function identityLabel(identity: "user" | "bot"): string {
   return identity === "user" ? "As you" : "As the assistant";
 }
 
-function emailCard(a: Args, from: string): ConnectorCard {
-  const rows: [string, string][] = [["From", from]];
+/** The account out of the backend's `where` ("Gmail, from alice@example.com (as you)"), else the line itself. */
+const senderOf = (where: string) => /\bfrom (\S+@\S+)/.exec(where)?.[1] ?? where;
+
+function emailCard(a: Args, where: string): ConnectorCard {
+  const rows: [string, string][] = [["From", senderOf(where)]];
   rows.push(["To", list(a.to).join(", ") || "(nobody yet)"]);
   const cc = list(a.cc);
   const bcc = list(a.bcc);

@@ -17,7 +17,7 @@ describe("connector cards", () => {
     expect(card).toEqual({
       kind: "email",
       rows: [
-        ["From", "Gmail, from alice@example.com (as you)"],
+        ["From", "alice@example.com"],
         ["To", "bob@example.org"],
         ["Cc", "carol@example.org"],
         ["Subject", "Re: Lunch?"],
