@@ -28,6 +28,9 @@ export default defineConfig({
                 AIRLOCK_MODEL_API_KEY: "sk-test-modelkey-0123456789abcdefghij",
                 AIRLOCK_MODEL_RETRY_BASE_MS: "5",
                 AIRLOCK_MODEL_PRICES: "primary-model=1/2,fallback-model=3/6",
+                // Connector tools talk to the contract servers (test/support/contract/server.ts).
+                TEST_CONNECTOR_ENDPOINTS: JSON.stringify(inject("contract").endpoints),
+                BRAVE_SEARCH_API_KEY: "brave-test-key-0123456789abcdef",
               },
             },
           })),

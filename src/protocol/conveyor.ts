@@ -135,8 +135,20 @@ export const ProposalCard = z.object({
 });
 export type ProposalCard = z.infer<typeof ProposalCard>;
 
+/**
+ * Arguments as card text: long strings (a mail's body) are shortened first so the text stays valid JSON a
+ * card can render field by field; only if that is still too long is the text itself cut.
+ */
+function cardArgsText(args: Record<string, unknown>): string {
+  const full = JSON.stringify(args);
+  if (full.length <= 2000) return full;
+  return JSON.stringify(args, (_key, value: unknown) =>
+    typeof value === "string" && value.length > 600 ? `${value.slice(0, 599)}…` : value,
+  );
+}
+
 export function proposalCard(view: ProposalView): ProposalCard {
-  const args = JSON.stringify(view.args);
+  const args = cardArgsText(view.args);
   return {
     id: view.id,
     tool: view.tool,

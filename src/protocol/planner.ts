@@ -26,6 +26,8 @@ export const PlannerOutput = z.strictObject({
         id: z.string().min(1).max(100),
         name: z.string().min(1).max(100),
         arguments: JsonObject,
+        /** A connector read's identity (whose mailbox, whose calendar); absent: Airlock's bot. */
+        identity: z.enum(["user", "bot"]).optional(),
         ...StepDeclaration,
       }),
     )

@@ -1,6 +1,7 @@
 // Runs in Node before the workerd tests: starts the conveyor's loopback servers and hands their
 // addresses to the Worker's bindings (vitest.config.ts) and to the tests (inject).
 import type { TestProject } from "vitest/node";
+import { startContractServers } from "../support/contract/server.ts";
 import { startEgressServers } from "../support/egress-servers.ts";
 import { startPlannerServer } from "../support/planner-server.ts";
 
@@ -15,7 +16,10 @@ export default async function setup(project: TestProject) {
   });
   const planner = await startPlannerServer();
   project.provide("planner", { url: planner.url });
+  const contract = await startContractServers();
+  project.provide("contract", { endpoints: contract.endpoints, controlUrl: contract.controlUrl });
   return async () => {
+    await contract.close();
     await planner.close();
     await servers.close();
   };
@@ -32,5 +36,10 @@ declare module "vitest" {
     };
     /** The scripted model server (test/support/planner-server.ts). */
     planner: { url: string };
+    /** The connector contract servers (test/support/contract/server.ts). */
+    contract: {
+      endpoints: { gmail: string; calendar: string; github: string; braveSearch: string };
+      controlUrl: string;
+    };
   }
 }

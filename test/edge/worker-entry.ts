@@ -1,11 +1,22 @@
 // The Worker as the tests run it (vitest's workerd, and `wrangler dev` in e2e via AIRLOCK_DEV_ENTRY): the
-// production entry, plus the one thing production can never have: the conveyor may reach the local
-// target server on 127.0.0.1:TEST_TARGET_PORT (and nothing else on loopback).
+// production entry, plus what production can never have: the conveyor may reach the local target server
+// on 127.0.0.1:TEST_TARGET_PORT (and nothing else on loopback), connector tools call the contract servers
+// on loopback, and their connections come from the in-memory port.
 import { env } from "cloudflare:workers";
+import { overrideConnectorEndpointsForTests } from "../../src/edge/connectors/config.ts";
+import { useConnectionTokensForTests } from "../../src/edge/connectors/wiring.ts";
 import { allowLoopbackTargetsForTests } from "../../src/edge/conveyor/egress/config.ts";
+import { everyoneConnected, testConnections } from "../support/memory-connections.ts";
 
 const port = Number(env.TEST_TARGET_PORT);
 if (Number.isInteger(port) && port > 0) allowLoopbackTargetsForTests([{ address: "127.0.0.1", port }]);
+if (env.TEST_CONNECTOR_ENDPOINTS) {
+  overrideConnectorEndpointsForTests(JSON.parse(env.TEST_CONNECTOR_ENDPOINTS));
+  // An e2e run (`wrangler dev`) cannot reach this isolate's objects: there every user is connected.
+  useConnectionTokensForTests(() =>
+    env.TEST_CONNECT_EVERYONE === "1" ? everyoneConnected : testConnections,
+  );
+}
 
 export * from "../../src/edge/index.ts";
 export { default } from "../../src/edge/index.ts";

@@ -25,6 +25,8 @@ export interface ExecuteRequest {
   /** Already validated by the tool's schema. */
   args: unknown;
   proposalId?: string | null;
+  /** The identity the run acts as (a proposal's own; an inline read's as planned). Absent: `bot`. */
+  identity?: "user" | "bot";
   /** Who asked for the run, for the audit (`device:…`, `system`, `workflow:…`). */
   actor: string;
   /**
@@ -79,7 +81,13 @@ export class Executor {
   async execute(req: ExecuteRequest): Promise<ExecuteResult> {
     const tool = this.ports.registry.get(req.tool);
     if (!tool) return { ok: false, code: "unknown_tool", message: `No tool ${req.tool} in the registry.` };
-    const argsHash = await hashOf({ tool: req.tool, args: req.args });
+    // A key reused as the other identity is another action, never a replay of this one's result (bot, the
+    // default, hashes as before identities mattered).
+    const argsHash = await hashOf({
+      tool: req.tool,
+      args: req.args,
+      ...(req.identity === "user" ? { identity: "user" } : {}),
+    });
     const now = this.now();
     const lease = now + tool.timeoutMs(req.args) + LEASE_MARGIN_MS;
     const db = this.ports.db;
@@ -243,6 +251,7 @@ export class Executor {
       egress: this.ports.egress,
       idempotencyKey: `${req.tool}:${req.key}`,
       proposalId: req.proposalId ?? null,
+      identity: req.identity ?? "bot",
       now: this.now,
       ...(this.ports.notifyDashboards ? { notifyDashboards: this.ports.notifyDashboards } : {}),
     };

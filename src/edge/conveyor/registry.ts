@@ -1,4 +1,7 @@
 // The one registry of conveyor tools: nothing runs that is not named here (terminal safety spec §2).
+import type { ConnectorDeps } from "../connectors/deps.ts";
+import { CONNECTOR_TOOL_NAMES, connectorTools } from "../connectors/tools.ts";
+import { DESCRIBE_ONLY } from "../connectors/wiring.ts";
 import type { ConveyorTool } from "./tool.ts";
 import { type CompanionRunner, companionRun } from "./tools/companion-run.ts";
 import { httpRequest } from "./tools/http-request.ts";
@@ -15,9 +18,16 @@ export const TOOL_NAMES = [
   "companion.run",
   "memory.note",
   "artifact.put",
+  ...CONNECTOR_TOOL_NAMES,
 ] as const;
 
-export function toolRegistry(ports: { companionRunner?: CompanionRunner } = {}): ToolRegistry {
+export function toolRegistry(
+  ports: {
+    companionRunner?: CompanionRunner;
+    /** Connector tools' connections and endpoints (src/edge/connectors/wiring.ts); absent: none connected. */
+    connectors?: ConnectorDeps;
+  } = {},
+): ToolRegistry {
   const tools = [
     webFetch,
     httpRequest,
@@ -25,6 +35,7 @@ export function toolRegistry(ports: { companionRunner?: CompanionRunner } = {}):
     companionRun(ports.companionRunner),
     memoryNote,
     artifactPut,
+    ...connectorTools(ports.connectors ?? DESCRIBE_ONLY),
   ] as ConveyorTool[];
   return new Map(tools.map((t) => [t.name, t]));
 }

@@ -132,7 +132,10 @@ export class ConveyorRuntime {
     }
     const args = parsed.data;
     const argsHash = await hashOf({ tool: req.tool, args });
-    const riskClass = tool.riskClass(args);
+    // A connector's class and card depend on the identity's connection (its account, its domain).
+    const shaped = await tool.contextual?.(args, { userId, identity: req.identity });
+    const riskClass = shaped?.riskClass ?? tool.riskClass(args);
+    const summary = shaped?.summary ?? tool.summary(args);
     const key = { tool: req.tool, scope: tool.grantScope(args), riskClass, identity: req.identity };
     const hit = await this.ports.grants.match(key);
     const verdict = proposalGate({
@@ -157,7 +160,7 @@ export class ConveyorRuntime {
         identity: req.identity,
         source: { kind: by.kind, ref: by.ref },
         gate,
-        summary: tool.summary(args),
+        summary,
       }),
       ...(verdict.action === "ask"
         ? []
@@ -179,7 +182,7 @@ export class ConveyorRuntime {
         args,
         riskClass,
         justification: req.justification,
-        summary: tool.summary(args),
+        summary,
         source: { kind: by.kind, ref: by.ref },
         gate,
         gateReason: verdict.reason,
@@ -262,11 +265,11 @@ export class ConveyorRuntime {
       const tool = this.ports.registry.get(row.tool);
       if (tool) {
         const args = JSON.parse(row.args);
-        // The key the card showed: the proposal's own class and identity, never a wider one.
+        // The key the card showed: the proposal's own class (as stored) and identity, never a wider one.
         const key = {
           tool: row.tool,
           scope: tool.grantScope(args),
-          riskClass: tool.riskClass(args),
+          riskClass: row.riskClass as ConveyorGrantKey["riskClass"],
           identity: row.identity,
         };
         await this.ports.grants.save(key, allow ? "allow" : "deny", by, promptId, now);
@@ -315,6 +318,8 @@ export class ConveyorRuntime {
       key: row.idempotencyKey,
       args: JSON.parse(row.args),
       proposalId: row.id,
+      // The approved proposal's identity, and only it: an approval as one never runs as the other.
+      identity: row.identity,
       actor,
       // The proposal's end and the run's queued audit go to D1 in the batch that stores the result.
       alongside: (envelope) => {

@@ -12,6 +12,8 @@ export interface ToolContext {
   /** The run's idempotency key; HTTP tools send it downstream as `Idempotency-Key`. */
   idempotencyKey: string;
   proposalId: string | null;
+  /** Whose connection a connector call uses: the person's (`user`) or the assistant's own (`bot`). */
+  identity: "user" | "bot";
   /** Delivers a live message to the user's dashboards (notify); absent where no hub is reachable. */
   notifyDashboards?: (title: string, body: string, id: string) => Promise<void>;
   now(): number;
@@ -26,11 +28,19 @@ export type ToolOutcome =
       verification: Verification;
     };
 
+/** What a proposal's risk and card may depend on beyond its args: who it acts as, for whom. */
+export interface ProposalContext {
+  userId: string;
+  identity: "user" | "bot";
+}
+
 export interface ConveyorTool<A = unknown> {
   name: string;
   description: string;
   schema: z.ZodType<A>;
   riskClass(args: A): RiskClass;
+  /** Connector tools: the provider whose connection (of the call's identity) the run uses. */
+  connection?: "google" | "github";
   /** Leaves Airlock for a third party (needs approval for WRITE/EXFILTRATION). */
   external: boolean;
   /**
@@ -43,6 +53,12 @@ export interface ConveyorTool<A = unknown> {
   /** For HIGH tools: a persisted grant may stand in for the person (companion.run). */
   grantCoversHigh: boolean;
   summary(args: A): ProposalSummary;
+  /**
+   * Connector tools: the risk class and card as the identity's connection makes them (an invitee outside
+   * the account's domain is EXFILTRATION; the card names the account). Never below `riskClass(args)`'s
+   * lower bound; absent: `riskClass` and `summary` are the whole answer.
+   */
+  contextual?(args: A, ctx: ProposalContext): Promise<{ riskClass: RiskClass; summary: ProposalSummary }>;
   /** The exact thing an "always" decision grants (host, command): shown on the card verbatim. */
   grantScope(args: A): string;
   /** Upper bound of one run, so the executor's lease outlives it. */

@@ -5,6 +5,7 @@ import { matchConveyorGrants } from "../../policy/conveyor-grants.ts";
 import type { ServerMessage } from "../../protocol/socket.ts";
 import { writeAuditBatch } from "../audit/audit-log.ts";
 import { newId } from "../auth/crypto.ts";
+import { connectorDeps } from "../connectors/wiring.ts";
 import { egressConfig } from "../conveyor/egress/config.ts";
 import { createEgress } from "../conveyor/egress/guard.ts";
 import { toolRegistry } from "../conveyor/registry.ts";
@@ -37,7 +38,10 @@ export function conveyorPorts(deps: {
     userId: deps.userId,
     grants: conveyorGrants(engine.ctx),
     egress: createEgress(egressConfig(env)),
-    registry: toolRegistry(deps.companionRunner ? { companionRunner: deps.companionRunner } : {}),
+    registry: toolRegistry({
+      connectors: connectorDeps(env),
+      ...(deps.companionRunner ? { companionRunner: deps.companionRunner } : {}),
+    }),
     emergency: () => engine.ctx.settings.emergency(),
     newPromptId: () => newId("prm"),
     async openPrompt(view, promptId) {

@@ -123,7 +123,7 @@ export function normalize(
         const declared: Record<string, unknown> = {};
         const rest: Record<string, unknown> = {};
         for (const [k, v] of Object.entries(args))
-          if ((STEP_DECLARATION_FIELDS as string[]).includes(k)) declared[k] = v;
+          if ((STEP_DECLARATION_FIELDS as string[]).includes(k) || k === "identity") declared[k] = v;
           else rest[k] = v;
         toolCalls.push({ id, name: inline, arguments: rest, ...declared });
       } else if (call.function.name === PROPOSE_FUNCTION) {

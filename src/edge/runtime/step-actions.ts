@@ -39,7 +39,8 @@ function callsOfPlan(plan: ReturnType<typeof turns.planOf>): PlannedCall[] {
     tool: c.name,
     mode: "inline" as const,
     args: c.arguments,
-    identity: "bot" as const,
+    // A connector read names whose connection it reads; none (and every other read) is Airlock's bot.
+    identity: c.identity ?? ("bot" as const),
     justification: "",
   }));
   const offset = reads.length;
@@ -192,6 +193,7 @@ export async function actOnStep(kernel: TurnKernel, turn: turns.TurnRow, idx: nu
             key: `turn:${turn.id}:${idx}:${position}`,
             args,
             proposalId: null,
+            identity: call.identity,
             actor,
           });
           kernel.ports.fault?.("after_inline_call");

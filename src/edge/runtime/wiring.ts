@@ -1,6 +1,7 @@
 // Builds the turn kernel's ports from the Worker's bindings: D1, the conveyor's registry and executor
 // (egress through the SSRF guard), the provider and planner from config, the user's hub.
 import { writeAuditBatch } from "../audit/audit-log.ts";
+import { connectorDeps } from "../connectors/wiring.ts";
 import { egressConfig } from "../conveyor/egress/config.ts";
 import { createEgress } from "../conveyor/egress/guard.ts";
 import { Executor } from "../conveyor/executor.ts";
@@ -20,7 +21,7 @@ export function kernelPorts(
   extra: Partial<KernelPorts> & { provider?: ProviderDeps } = {},
 ): KernelPorts {
   const db = openDb(env.DB);
-  const registry = toolRegistry();
+  const registry = toolRegistry({ connectors: connectorDeps(env) });
   const config = providerConfig(env);
   const planner = config.ok
     ? new Planner(new ModelProvider(config.config, extra.provider), registry, modelToolSpecs(registry))

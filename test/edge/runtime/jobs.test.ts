@@ -43,7 +43,18 @@ describe("a job's tool loop", () => {
     expect(String(tool?.content)).toMatch(
       /^<untrusted source="web.fetch">[\s\S]*All systems green[\s\S]*<\/untrusted>$/,
     );
-    expect(calls[0]?.tools.map((t) => t.function.name)).toEqual(["web_fetch", "propose_action"]);
+    // The reads run inline (web and the connector reads); everything else is one propose_action.
+    expect(calls[0]?.tools.map((t) => t.function.name)).toEqual([
+      "web_fetch",
+      "web_search",
+      "gmail_search",
+      "gmail_read",
+      "calendar_list",
+      "calendar_freebusy",
+      "github_issue_read",
+      "github_pr_read",
+      "propose_action",
+    ]);
 
     const page = await d.get(`/v1/chat/threads/${job.thread_id}/messages`);
     const { messages } = (await page.json()) as { messages: ChatMessage[] };

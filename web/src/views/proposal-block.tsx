@@ -3,7 +3,9 @@
 // (a model or a webhook wrote it) and goes through `visibleText` like a command.
 import { visibleText } from "../../../src/policy/shown-call.ts";
 import type { CapabilityPrompt } from "../../../src/protocol/prompts.ts";
+import { connectorCard } from "../connector-card.ts";
 import { CommandText } from "./command-text.tsx";
+import { ConnectorCardView, IdentityBanner } from "./connector-card.tsx";
 
 type Proposal = NonNullable<CapabilityPrompt["proposal"]>;
 
@@ -27,11 +29,14 @@ export function ProposalBlock({ proposal, machineOf, onSeen }: Props) {
   const v = visibleText;
   const { kind, ref } = proposal.source;
   const from = kind === "companion" && ref ? (machineOf(ref) ?? "a companion") : ref ? v(ref) : "";
+  const card = connectorCard(proposal.tool, proposal.args_text, proposal.summary.where);
   return (
     <div class="call proposal" data-proposal-id={proposal.id}>
+      <IdentityBanner identity={proposal.identity} />
       <p class="call-description">
         <strong>{v(proposal.summary.what)}</strong>
       </p>
+      {card ? <ConnectorCardView card={card} /> : null}
       <dl class="details">
         <dt>Where</dt>
         <dd>{v(proposal.summary.where)}</dd>

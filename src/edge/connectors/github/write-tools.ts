@@ -1,0 +1,206 @@
+// github.issue.comment and github.pr.create (WRITE), github.pr.merge (HIGH: it changes the base branch
+// everyone builds from; a person confirms every merge, no grant stands in).
+import { z } from "zod";
+import type { ProposalSummary } from "../../../protocol/conveyor.ts";
+import { type ConveyorTool, failed, type ProposalContext } from "../../conveyor/tool.ts";
+import { isOutcome, OneLine, openSession, writeOutcome } from "../connector-tool.ts";
+import { type ConnectorDeps, identityWords } from "../deps.ts";
+import { Comment, GITHUB_WRITE_SCOPES, githubUrl, IssueNumber, MergeResult, Pull, Repo } from "./api.ts";
+
+const TIMEOUT_MS = 20_000;
+const Branch = z.string().regex(/^[A-Za-z0-9._/:-]{1,250}$/, "a branch name (owner:branch for a fork)");
+
+const CommentArgs = z.strictObject({
+  repo: Repo,
+  number: IssueNumber,
+  body: z.string().trim().min(1).max(65_536),
+});
+const CreateArgs = z.strictObject({
+  repo: Repo,
+  title: OneLine(256).min(1),
+  head: Branch,
+  base: Branch,
+  body: z.string().max(65_536).default(""),
+  draft: z.boolean().default(false),
+});
+const MergeArgs = z.strictObject({
+  repo: Repo,
+  number: IssueNumber,
+  merge_method: z.enum(["merge", "squash", "rebase"]).default("merge"),
+  /** The head commit the person approved: GitHub refuses the merge (409) if the branch moved since. */
+  sha: z
+    .string()
+    .regex(/^[0-9a-f]{40}$/, "a full commit sha")
+    .optional(),
+});
+type CommentArgs = z.infer<typeof CommentArgs>;
+type CreateArgs = z.infer<typeof CreateArgs>;
+type MergeArgs = z.infer<typeof MergeArgs>;
+
+async function asWhom(deps: ConnectorDeps, ctx: ProposalContext, repo: string): Promise<string> {
+  const access = await deps.tokens.access(ctx.userId, "github", ctx.identity).catch(() => null);
+  const who =
+    access && access.identity === ctx.identity ? `as ${access.account}` : "no GitHub connection yet";
+  return `GitHub ${repo} (${identityWords(ctx.identity)}, ${who})`;
+}
+
+const withWhere = async (s: ProposalSummary, deps: ConnectorDeps, ctx: ProposalContext, repo: string) => ({
+  ...s,
+  where: await asWhom(deps, ctx, repo),
+});
+
+export function githubIssueComment(deps: ConnectorDeps): ConveyorTool<CommentArgs> {
+  const summary = (a: CommentArgs): ProposalSummary => ({
+    what: `Comment on #${a.number}`,
+    where: `GitHub ${a.repo}`,
+    impact: `Posts a public comment (${a.body.length} characters).`,
+  });
+  return {
+    name: "github.issue.comment",
+    description: "Comment on an issue or pull request.",
+    schema: CommentArgs,
+    riskClass: () => "WRITE",
+    connection: "github",
+    external: true,
+    idempotentDownstream: false,
+    grantCoversHigh: false,
+    summary,
+    contextual: async (a, ctx) => ({
+      riskClass: "WRITE",
+      summary: await withWhere(summary(a), deps, ctx, a.repo),
+    }),
+    grantScope: (a) => `${a.repo}:comment`,
+    timeoutMs: () => TIMEOUT_MS * 2,
+    async execute(a, ctx) {
+      const session = await openSession(deps, ctx, "github", GITHUB_WRITE_SCOPES);
+      if (isOutcome(session)) return session;
+      const made = await session.request({
+        method: "POST",
+        url: githubUrl(deps.endpoints().github, a.repo, `issues/${a.number}/comments`),
+        json: { body: a.body },
+        read: false,
+        timeoutMs: TIMEOUT_MS,
+      });
+      if (!made.ok) return made.outcome;
+      const c = Comment.safeParse(made.json);
+      return writeOutcome(
+        {
+          account: session.account,
+          repo: a.repo,
+          number: a.number,
+          comment_id: c.success ? c.data.id : null,
+          url: c.success ? (c.data.html_url ?? null) : null,
+        },
+        `commented on #${a.number}`,
+      );
+    },
+  };
+}
+
+export function githubPrCreate(deps: ConnectorDeps): ConveyorTool<CreateArgs> {
+  const summary = (a: CreateArgs): ProposalSummary => ({
+    what: `Open pull request "${a.title}"`,
+    where: `GitHub ${a.repo}`,
+    impact: `Proposes merging ${a.head} into ${a.base}${a.draft ? " (as a draft)" : ""}.`,
+  });
+  return {
+    name: "github.pr.create",
+    description: "Open a pull request from a head branch into a base branch.",
+    schema: CreateArgs,
+    riskClass: () => "WRITE",
+    connection: "github",
+    external: true,
+    idempotentDownstream: false,
+    grantCoversHigh: false,
+    summary,
+    contextual: async (a, ctx) => ({
+      riskClass: "WRITE",
+      summary: await withWhere(summary(a), deps, ctx, a.repo),
+    }),
+    grantScope: (a) => `${a.repo}:pr:${a.base}`,
+    timeoutMs: () => TIMEOUT_MS * 2,
+    async execute(a, ctx) {
+      const session = await openSession(deps, ctx, "github", GITHUB_WRITE_SCOPES);
+      if (isOutcome(session)) return session;
+      const made = await session.request({
+        method: "POST",
+        url: githubUrl(deps.endpoints().github, a.repo, "pulls"),
+        json: { title: a.title, head: a.head, base: a.base, body: a.body, draft: a.draft },
+        read: false,
+        timeoutMs: TIMEOUT_MS,
+      });
+      if (!made.ok) return made.outcome;
+      const p = Pull.safeParse(made.json);
+      if (!p.success) return failed("command_error", "GitHub answered a pull request Airlock cannot read");
+      return writeOutcome(
+        {
+          account: session.account,
+          repo: a.repo,
+          number: p.data.number,
+          url: p.data.html_url ?? null,
+          head: p.data.head.ref,
+          base: p.data.base.ref,
+        },
+        `opened #${p.data.number}`,
+      );
+    },
+  };
+}
+
+export function githubPrMerge(deps: ConnectorDeps): ConveyorTool<MergeArgs> {
+  const summary = (a: MergeArgs): ProposalSummary => ({
+    what: `Merge pull request #${a.number} (${a.merge_method})`,
+    where: `GitHub ${a.repo}`,
+    impact: `Changes the base branch of ${a.repo}${a.sha ? ` with head ${a.sha.slice(0, 12)} exactly` : ""}; not undone by Airlock.`,
+  });
+  return {
+    name: "github.pr.merge",
+    description:
+      "Merge a pull request (merge, squash or rebase), optionally only if its head is the given sha.",
+    schema: MergeArgs,
+    riskClass: () => "HIGH",
+    connection: "github",
+    external: true,
+    idempotentDownstream: false,
+    grantCoversHigh: false,
+    summary,
+    contextual: async (a, ctx) => ({
+      riskClass: "HIGH",
+      summary: await withWhere(summary(a), deps, ctx, a.repo),
+    }),
+    grantScope: (a) => `${a.repo}:merge`,
+    timeoutMs: () => TIMEOUT_MS * 2,
+    async execute(a, ctx) {
+      const session = await openSession(deps, ctx, "github", GITHUB_WRITE_SCOPES);
+      if (isOutcome(session)) return session;
+      const merged = await session.request({
+        method: "PUT",
+        url: githubUrl(deps.endpoints().github, a.repo, `pulls/${a.number}/merge`),
+        json: { merge_method: a.merge_method, ...(a.sha ? { sha: a.sha } : {}) },
+        read: false,
+        timeoutMs: TIMEOUT_MS,
+      });
+      if (!merged.ok) {
+        if (merged.status === 405)
+          return failed("command_error", `#${a.number} is not mergeable now (HTTP 405).`);
+        if (merged.status === 409)
+          return failed(
+            "command_error",
+            `#${a.number}'s head moved since the approval (HTTP 409): not merged.`,
+          );
+        return merged.outcome;
+      }
+      const m = MergeResult.safeParse(merged.json);
+      return writeOutcome(
+        {
+          account: session.account,
+          repo: a.repo,
+          number: a.number,
+          merged: m.success ? m.data.merged : true,
+          sha: m.success ? (m.data.sha ?? null) : null,
+        },
+        `merged #${a.number}`,
+      );
+    },
+  };
+}

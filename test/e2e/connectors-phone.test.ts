@@ -1,0 +1,122 @@
+// Connector proposals on a phone at 390×844 against a real local edge (`wrangler dev`, the test entry):
+// a gmail.send card shows "As you", From / To / Subject and the body preview; approving it sends exactly
+// one mail at the Gmail contract server, from the person's account. A send as the assistant says so.
+import { mkdirSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { ProposalView } from "../../src/protocol/index.ts";
+import { contractClient } from "../support/contract/client.ts";
+import { type ContractServers, startContractServers } from "../support/contract/server.ts";
+import { launchBrowser } from "./support/browser.ts";
+import {
+  buildDashboard,
+  card,
+  type Phone,
+  pairPhone,
+  phone,
+  steady,
+  tapDecision,
+  WAIT_MS,
+} from "./support/dashboard.ts";
+import { type Edge, ROOT, startEdge } from "./support/edge.ts";
+
+let contract: ContractServers;
+let edge: Edge;
+let browser: Browser;
+let ui: Phone;
+let page: Page;
+let companion: { token: string; deviceId: string };
+let approverToken: string;
+
+async function propose(identity: "user" | "bot", args: Record<string, unknown>): Promise<ProposalView> {
+  const res = await fetch(`${edge.base}/v1/proposals`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${companion.token}`, "content-type": "application/json" },
+    body: JSON.stringify({
+      tool: "gmail.send",
+      identity,
+      idempotency_key: `phone-${crypto.randomUUID()}`,
+      justification: "Answer Bob about lunch.",
+      args,
+    }),
+  });
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { proposal: ProposalView }).proposal;
+}
+
+beforeAll(async () => {
+  mkdirSync(join(ROOT, "test-results"), { recursive: true });
+  buildDashboard();
+  contract = await startContractServers();
+  [edge, browser] = await Promise.all([
+    startEdge({
+      stateDir: mkdtempSync(join(tmpdir(), "airlock-connectors-e2e-")),
+      entry: "test/edge/worker-entry.ts",
+      vars: { TEST_CONNECTOR_ENDPOINTS: JSON.stringify(contract.endpoints), TEST_CONNECT_EVERYONE: "1" },
+    }),
+    launchBrowser(),
+  ]);
+  companion = await edge.pairDevice("companion", "dev laptop");
+  approverToken = (await edge.pairDevice("browser", "script approver")).token;
+  ui = await phone(browser);
+  page = ui.page;
+  await pairPhone(page, edge.base, edge, "E2E phone");
+}, 240_000);
+
+afterEach(async () => {
+  const headers = { authorization: `Bearer ${approverToken}`, "content-type": "application/json" };
+  const res = await fetch(`${edge.base}/v1/approvals?status=pending`, { headers });
+  const { approvals } = (await res.json()) as { approvals: { promptId: string }[] };
+  for (const { promptId } of approvals)
+    await fetch(`${edge.base}/v1/approvals/${promptId}/reject`, { method: "POST", headers, body: "{}" });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await edge?.stop();
+  await contract?.close();
+});
+
+describe("connector cards on the phone", () => {
+  it("shows the email card as you; one approval sends exactly one mail from your account", async () => {
+    const body = "Friday works. See you at noon.";
+    const proposal = await propose("user", { to: ["bob@example.org"], subject: "Re: Lunch?", body });
+    const account = /from (\S+) \(as you\)/.exec(proposal.summary.where)?.[1] ?? "";
+    expect(account).toMatch(/@example\.com$/);
+    const promptId = proposal.prompt_id ?? "";
+    const c = card(page, promptId);
+    await c.locator(".decisions-dock").waitFor({ timeout: WAIT_MS });
+    expect(await c.locator(".identity-banner").textContent()).toBe("As you");
+    const email = (await c.locator(".connector-email").textContent()) ?? "";
+    for (const part of [account, "bob@example.org", "Re: Lunch?", body]) expect(email).toContain(part);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await page.screenshot({ path: join(ROOT, "test-results", "dashboard-connector-email.png") });
+
+    await tapDecision(page, promptId, "Allow once");
+    const confirm = c.getByRole("button", { name: "Yes, allow once" });
+    await confirm.waitFor({ timeout: WAIT_MS });
+    await steady(page);
+    await confirm.tap();
+    await c.locator('.proposal-outcome[data-state="EXECUTED"]').waitFor({ timeout: WAIT_MS });
+    const { sends } = await contractClient(contract.controlUrl).stats(account);
+    expect(sends).toHaveLength(1);
+    expect(sends[0]).toMatchObject({ from: account, to: ["bob@example.org"], subject: "Re: Lunch?" });
+    expect(sends[0]?.idempotencyKey).toBe(`gmail.send:${proposal.idempotency_key}`);
+  });
+
+  it("a send as the assistant says so on the card", async () => {
+    const proposal = await propose("bot", { to: ["bob@example.org"], subject: "Status", body: "All green." });
+    const c = card(page, proposal.prompt_id ?? "");
+    await c.locator(".decisions-dock").waitFor({ timeout: WAIT_MS });
+    expect(await c.locator(".identity-banner").textContent()).toBe("As the assistant");
+    expect((await c.locator(".connector-email").textContent()) ?? "").toMatch(
+      /From\s*assistant-\S+@example\.com/,
+    );
+  });
+
+  it("ran every page without a script error or a CSP violation", () => {
+    expect(ui.problems).toEqual([]);
+  });
+});
