@@ -1,8 +1,9 @@
 // Per-call overhead of Airlock inside real Claude Code (`claude -p`, the native binary from npm) against the scripted
 // local model: each run makes CALLS Read calls, one per turn, and the model server times each tool round trip (its
 // answer sent → the next request with the tool result). Three arms per round, in rotating order: no Airlock, the
-// command hook (through a running daemon), the http hook (the same daemon). Overhead = an arm's p50 round trip minus
-// the no-Airlock arm's p50 in the same rounds. Writes claude-code.json and claude-code.md beside itself (--record)
+// command hook (through a running daemon), the http hook (the same daemon), and an http hook to a server that answers
+// `{}` at once (Claude Code's own cost of any http hook: the floor no endpoint can go under). Overhead = an arm's p50
+// round trip minus the no-Airlock arm's p50 in the same rounds. Writes claude-code.json and claude-code.md beside itself (--record)
 // or under bench/.scratch. Switches: BENCH_ROUNDS (default 6), BENCH_CALLS (default 10), --no-build.
 import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -20,7 +21,7 @@ const BIN_DIR = join(root, "node_modules", ".bin");
 const CLAUDE = join(BIN_DIR, "claude");
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
 const CALLS = Number(process.env.BENCH_CALLS ?? 10);
-const ARMS = ["none", "command", "http"];
+const ARMS = ["none", "command", "http", "http_floor"];
 const OFFLINE = {
   CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
   DISABLE_TELEMETRY: "1",
@@ -57,12 +58,43 @@ const env = {
   LANG: "C.UTF-8",
 };
 
+/**
+ * Answers every hook post with `{}` (no opinion) at once, in a process of its own as the daemon is: what Claude Code's
+ * http hook costs with no work behind it.
+ */
+const FLOOR_SERVER = `const s = require("node:http").createServer((q, r) => { q.resume(); q.on("end", () => { r.writeHead(200, { "content-type": "application/json" }); r.end("{}"); }); });
+s.listen(0, "127.0.0.1", () => console.log(s.address().port));`;
+function startFloorServer() {
+  return new Promise((resolve, reject) => {
+    const child = spawn(NODE, ["-e", FLOOR_SERVER], { stdio: ["ignore", "pipe", "inherit"] });
+    child.stdout.once("data", (d) =>
+      resolve({
+        port: Number(String(d).trim()),
+        close: () => new Promise((r) => child.once("exit", r).kill()),
+      }),
+    );
+    child.once("error", reject);
+  });
+}
+const floor = await startFloorServer();
+
 /** A Claude Code config dir per arm: no hooks, command hooks, http hooks (installed by the real installer). */
 function configFor(arm) {
   const dir = join(base, `claude-${arm}`);
   mkdirSync(dir, { recursive: true });
   if (arm === "none") writeFileSync(join(dir, "settings.json"), "{}\n");
-  else {
+  else if (arm === "http_floor") {
+    const hook = {
+      type: "http",
+      url: `http://127.0.0.1:${floor.port}/hooks/claude-code`,
+      timeout: 60,
+      onFailure: "block",
+    };
+    writeFileSync(
+      join(dir, "settings.json"),
+      `${JSON.stringify({ hooks: { PreToolUse: [{ matcher: "*", hooks: [hook] }] } })}\n`,
+    );
+  } else {
     const args = ["hook", "claude-code", "--install", "--json", ...(arm === "command" ? ["--command"] : [])];
     const out = JSON.parse(
       execFileSync(NODE, [BIN, ...args], { env: { ...env, CLAUDE_CONFIG_DIR: dir } }).toString(),
@@ -132,10 +164,12 @@ const configs = Object.fromEntries(ARMS.map((arm) => [arm, configFor(arm)]));
 const daemon = await startDaemon();
 if (!/http hooks listening/.test(daemon.log())) throw new Error("the daemon does not serve http hooks");
 const load0 = loadavg()[0];
-const samples = { none: [], command: [], http: [] };
+const samples = Object.fromEntries(ARMS.map((arm) => [arm, []]));
+const started = Date.now();
 const perRound = [];
 const DIRECT = 500;
 const direct = [];
+const floorDirect = [];
 try {
   await claudeRun(configs.none); // warm-up: Claude Code's first start on this machine is slower
   for (let round = 0; round < ROUNDS; round++) {
@@ -169,9 +203,18 @@ try {
     await res.text();
     if (res.status !== 200) throw new Error(`direct post answered ${res.status}`);
     direct.push(performance.now() - t);
+    const t2 = performance.now();
+    const floorRes = await fetch(`http://127.0.0.1:${floor.port}/hooks/claude-code`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body,
+    });
+    await floorRes.text();
+    floorDirect.push(performance.now() - t2);
   }
 } finally {
   await daemon.stop();
+  await floor.close();
   rmSync(base, { recursive: true, force: true });
 }
 
@@ -192,6 +235,11 @@ const pairedOverhead = (arm) => {
   const diffs = perRound.map((m) => m[arm] - m.none).sort((a, b) => a - b);
   return Math.round(diffs[Math.floor(diffs.length / 2)] * 10) / 10;
 };
+/** The median over rounds of one arm's p50 minus another's: Airlock's own share above Claude Code's http floor. */
+const pairedOver = (arm, other) => {
+  const diffs = perRound.map((m) => m[arm] - m[other]).sort((a, b) => a - b);
+  return Math.round(diffs[Math.floor(diffs.length / 2)] * 10) / 10;
+};
 const report = {
   date: new Date().toISOString(),
   machine: {
@@ -206,11 +254,14 @@ const report = {
   rounds: ROUNDS,
   calls_per_run: CALLS,
   round_trip: summary,
-  overhead_p50_ms: { command: overhead("command"), http: overhead("http") },
-  overhead_p10_ms: { command: overheadP10("command"), http: overheadP10("http") },
-  overhead_paired_median_ms: { command: pairedOverhead("command"), http: pairedOverhead("http") },
+  overhead_p50_ms: Object.fromEntries(ARMS.slice(1).map((a) => [a, overhead(a)])),
+  overhead_p10_ms: Object.fromEntries(ARMS.slice(1).map((a) => [a, overheadP10(a)])),
+  overhead_paired_median_ms: Object.fromEntries(ARMS.slice(1).map((a) => [a, pairedOverhead(a)])),
+  airlock_over_floor_paired_median_ms: pairedOver("http", "http_floor"),
+  wall_s: Math.round((Date.now() - started) / 1000),
   per_round_p50_ms: perRound,
   endpoint_direct: summarize(direct),
+  floor_direct: summarize(floorDirect),
   target: "http hook: at most 5 ms added per tool call at p50",
 };
 writeResults(resultsFile(join(here, "claude-code.json")), report);
@@ -221,17 +272,17 @@ const md = `# Airlock's per-call overhead inside real Claude Code
 
 ${report.date} — ${report.machine.cpu}, nproc ${report.machine.nproc}, ${report.machine.node}, ${report.machine.platform}; ${version}; 1-minute load average ${report.machine.loadavg_1m_before} before, ${report.machine.loadavg_1m_after} after
 
-\`node bench/companion/claude-code.mjs --record\`: ${ROUNDS} rounds × 3 arms × ${CALLS} Read calls per \`claude -p\` run, arms in rotating order each round; the scripted model server on 127.0.0.1 times each tool round trip (its answer sent → Claude Code's next request carrying the tool result), which holds Claude Code's own work, the hook, and the read. Policy: allow reads, deny the rest (unpaired, so nothing waits for a person). \`command\` = \`airlock hook claude-code --install --command\`, \`http\` = \`airlock hook claude-code --install\` (http PreToolUse/PermissionRequest, \`onFailure: "block"\`), both through the same running \`airlock up\`.
+\`node bench/companion/claude-code.mjs --record\`: ${ROUNDS} rounds × ${ARMS.length} arms × ${CALLS} Read calls per \`claude -p\` run, arms in rotating order each round; the scripted model server on 127.0.0.1 times each tool round trip (its answer sent → Claude Code's next request carrying the tool result), which holds Claude Code's own work, the hook, and the read. Policy: allow reads, deny the rest (unpaired, so nothing waits for a person). \`command\` = \`airlock hook claude-code --install --command\`, \`http\` = \`airlock hook claude-code --install\` (http PreToolUse/PermissionRequest, \`onFailure: "block"\`), both through the same running \`airlock up\`; \`http_floor\` = a PreToolUse http hook to a server in the bench process that answers \`{}\` at once (what Claude Code itself spends on any http hook). Wall time ${report.wall_s} s.
 
-Target: the http hook adds at most 5 ms per tool call (p50). Measured: **${overhead("http")} ms** (pooled p50 against no Airlock), ${pairedOverhead("http")} ms (median of per-round differences); the command hook adds ${overhead("command")} ms (${pairedOverhead("command")} ms). At p10 (the low end of each arm, least touched by other load): http ${overheadP10("http")} ms, command ${overheadP10("command")} ms.
+Target: the http hook adds at most 5 ms per tool call (p50). Measured: **${overhead("http")} ms** (pooled p50 against no Airlock), ${pairedOverhead("http")} ms (median of per-round differences); the command hook adds ${overhead("command")} ms (${pairedOverhead("command")} ms). At p10 (the low end of each arm, least touched by other load): http ${overheadP10("http")} ms, command ${overheadP10("command")} ms. Claude Code's own http hook floor adds ${overhead("http_floor")} ms (${pairedOverhead("http_floor")} ms); Airlock's http hook over that floor: ${report.airlock_over_floor_paired_median_ms} ms (median of per-round differences).
 
 | arm | round trip p10 | p50 | p99 | n | added p50 (pooled) | added (median of rounds) |
 |---|---|---|---|---|---|---|
 ${ARMS.map(row).join("\n")}
 
-The endpoint alone (the same PreToolUse Read event posted ${DIRECT} times from Node's fetch to the running daemon: decision, audit, answer): p50 ${report.endpoint_direct.p50_ms} ms, p99 ${report.endpoint_direct.p99_ms} ms.
+The endpoint alone (the same PreToolUse Read event posted ${DIRECT} times from Node's fetch to the running daemon: decision, audit, answer): p50 ${report.endpoint_direct.p50_ms} ms, p99 ${report.endpoint_direct.p99_ms} ms; the same posts to the \`{}\` server: p50 ${report.floor_direct.p50_ms} ms, p99 ${report.floor_direct.p99_ms} ms.
 
-Per-round p50 (ms): ${perRound.map((m) => `none ${m.none} / command ${m.command} / http ${m.http}`).join("; ")}
+Per-round p50 (ms): ${perRound.map((m) => `${ARMS.map((a) => `${a} ${m[a]}`).join(" / ")}`).join("; ")}
 
 ## Reading these figures
 

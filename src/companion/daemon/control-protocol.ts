@@ -1,6 +1,8 @@
 // The daemon's control socket protocol: newline-delimited JSON, one request → one response, zod on both ends.
+
 import { z } from "zod";
 import { FutureMissReason, FuturesStats } from "../../protocol/futures.ts";
+import { HOOK_AGENTS } from "../adapters/hook-output.ts";
 import { HOOK_ENV_KEYS } from "../config.ts";
 import { TriggerSource } from "../futures/triggers.ts";
 import { AgentToolCall, CompanionDecision } from "../tool-call.ts";
@@ -73,7 +75,7 @@ export const ControlRequest = z.discriminatedUnion("type", [
   z.strictObject({
     id: z.string().max(100),
     type: z.literal("hook"),
-    agent: z.enum(["claude-code", "codex"]),
+    agent: z.enum(HOOK_AGENTS),
     stdin: z.string(),
     /** The hook process's own switches that shape its answer (AIRLOCK_CLAUDE_ASK, timeouts, precognition's). */
     env: z.partialRecord(z.enum(HOOK_ENV_KEYS), z.string().max(4096)).optional(),

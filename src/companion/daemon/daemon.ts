@@ -6,6 +6,10 @@ import type { EmergencyControls } from "../../policy/index.ts";
 import type { DecisionRequest, DecisionResponse, ServerMessage } from "../../protocol/index.ts";
 import { runClaudeCodeHook } from "../adapters/claude-code/hook.ts";
 import { runCodexHook } from "../adapters/codex/hook.ts";
+import { runCopilotHook } from "../adapters/copilot/hook.ts";
+import { runGeminiHook } from "../adapters/gemini/hook.ts";
+import type { HookAgent, HookResult } from "../adapters/hook-output.ts";
+import { runOpenCodeHook } from "../adapters/opencode/hook.ts";
 import { enqueueAudit, queuedAuditCount } from "../audit-queue.ts";
 import { type Env, edgeGraceMs, edgeTimeoutMs, promptTimeoutMs, socketPath, stateDir } from "../config.ts";
 import { type Credentials, loadCredentials, NOT_PAIRED } from "../credentials.ts";
@@ -36,6 +40,18 @@ import { HubConnection, type HubState } from "./hub-connection.ts";
 import { Journal } from "./journal.ts";
 import { PolicyStore } from "./policy-store.ts";
 import { WaitingCalls } from "./waiting-calls.ts";
+
+/** Each agent's whole hook, run inside the daemon for the fast hook entry (one decision core, one audit). */
+const HOOK_RUNNERS: Record<
+  HookAgent,
+  (stdin: string, env: Env, companion: HookCompanion) => Promise<HookResult>
+> = {
+  "claude-code": runClaudeCodeHook,
+  codex: runCodexHook,
+  gemini: runGeminiHook,
+  opencode: runOpenCodeHook,
+  copilot: runCopilotHook,
+};
 
 const NO_EMERGENCY: EmergencyControls = { readOnly: false, disableHighImpact: false, blockedTools: [] };
 const GRANT_REFRESH_MS = 5 * 60_000;
@@ -188,14 +204,15 @@ export class Daemon {
   async #listenHttp(): Promise<void> {
     const found = readHttpEndpoint(this.#env);
     if (!found.ok) return;
-    const entry = { node: process.execPath, bin: BIN_PATH };
+    // The daemon's env and entry do not change: one companion (precognition switches read once) for every event.
+    const companion = this.#hookCompanion(this.#env, { node: process.execPath, bin: BIN_PATH });
     try {
       this.#http = await listenHttpHooks(
         found.endpoint,
         {
           "claude-code": (body) => {
             this.#options.onRequest?.();
-            return runClaudeCodeHook(body, this.#env, this.#hookCompanion(this.#env, entry));
+            return runClaudeCodeHook(body, this.#env, companion);
           },
         },
         this.#log,
@@ -214,10 +231,7 @@ export class Daemon {
       case "hook": {
         const env = { ...this.#env, ...request.env };
         const companion = this.#hookCompanion(env, request.entry);
-        const result =
-          request.agent === "claude-code"
-            ? await runClaudeCodeHook(request.stdin, env, companion)
-            : await runCodexHook(request.stdin, env, companion);
+        const result = await HOOK_RUNNERS[request.agent](request.stdin, env, companion);
         return { id: request.id, type: "hook_result", ...result };
       }
       case "decide":
