@@ -49,6 +49,12 @@ export const ControlRequest = z.discriminatedUnion("type", [
     type: z.literal("decide"),
     call: AgentToolCall,
     askMode: z.enum(["approver", "return"]).optional(),
+    /**
+     * Decide and serve in one request: when the call is allowed and this is the same call (its command or path), the
+     * answer carries the re-validated future too. The adapter may use it only if no other call of its batch that
+     * could change the result ran since (src/companion/adapters/pi/batch-snapshots.ts); otherwise it serves again.
+     */
+    serve: FutureRequest.optional(),
   }),
   z.strictObject({
     id: z.string().max(100),
@@ -157,7 +163,13 @@ export const DaemonStatus = z.object({
 export type DaemonStatus = z.infer<typeof DaemonStatus>;
 
 export const ControlResponse = z.discriminatedUnion("type", [
-  z.object({ id: z.string(), type: z.literal("decision"), decision: CompanionDecision }),
+  z.object({
+    id: z.string(),
+    type: z.literal("decision"),
+    decision: CompanionDecision,
+    /** Only with `serve`, an allow and a hit. */
+    future: FutureAnswer.optional(),
+  }),
   z.object({ id: z.string(), type: z.literal("ok") }),
   /** Text to add to the model's context under the injection mode ("" in the default silent mode). */
   z.object({ id: z.string(), type: z.literal("warmed"), injection: z.string() }),

@@ -29,7 +29,13 @@ import { SessionGrants } from "../grants.ts";
 import type { HookCompanion } from "../hook-companion.ts";
 import { BIN_PATH } from "../invocation.ts";
 import { type AgentToolCall, type CompanionDecision, denied } from "../tool-call.ts";
-import type { ControlRequest, ControlResponse, DaemonStatus } from "./control-protocol.ts";
+import type {
+  ControlRequest,
+  ControlResponse,
+  DaemonStatus,
+  FutureAnswer,
+  FutureRequest,
+} from "./control-protocol.ts";
 import { type ControlServer, listenControl } from "./control-server.ts";
 import { EdgeRuns } from "./edge-runs.ts";
 import { EdgeSync } from "./edge-sync.ts";
@@ -234,12 +240,11 @@ export class Daemon {
         const result = await HOOK_RUNNERS[request.agent](request.stdin, env, companion);
         return { id: request.id, type: "hook_result", ...result };
       }
-      case "decide":
-        return {
-          id: request.id,
-          type: "decision",
-          decision: await this.decide(request.call, request.askMode),
-        };
+      case "decide": {
+        const decision = await this.decide(request.call, request.askMode);
+        const future = request.serve && (await this.#servedWith(request.call, decision, request.serve));
+        return { id: request.id, type: "decision", decision, ...(future ? { future } : {}) };
+      }
       case "prompt_text":
         // Warms read-only futures; never logged (it is the user's words).
         if (request.cwd) void this.#futures.warm(request.cwd, "prompt", request.text);
@@ -254,6 +259,25 @@ export class Daemon {
         this.#futures.warmUp(request.cwd);
         return { id: request.id, type: "ok" };
     }
+  }
+
+  /**
+   * The future served with a decision (one request decides and serves): only for an allowed call, and only for that
+   * very call (its command or path), so a decision never carries another call's result. A miss is no answer.
+   */
+  async #servedWith(
+    call: AgentToolCall,
+    decision: CompanionDecision,
+    ask: FutureRequest,
+  ): Promise<FutureAnswer | undefined> {
+    if (decision.decision !== "allow") return undefined;
+    const same =
+      ask.tool === "bash"
+        ? call.tool === "bash" && call.input.command === ask.command
+        : call.tool === "read" && call.input.path === ask.path;
+    if (!same) return undefined;
+    const answer = await this.#futures.answer(call.cwd, ask);
+    return answer.hit ? answer : undefined;
   }
 
   /**
