@@ -106,7 +106,7 @@ try {
     for (const [agent, event] of Object.entries(EVENTS)) {
       const stdin = JSON.stringify(event);
       const fast = await timed([BIN, "hook", agent], stdin);
-      const full = await timed(["--input-type=module", "-e", FULL_CLI(agent)], stdin);
+      const full = await timed(["-e", FULL_CLI(agent)], stdin);
       if (fast.out !== full.out)
         throw new Error(`${agent}: the two entries answered differently: ${fast.out} / ${full.out}`);
       samples[`${agent}_fast`].push(fast.ms);
