@@ -5,11 +5,6 @@ import { companionWaitDeadline } from "../../policy/deadlines.ts";
 import type { EmergencyControls } from "../../policy/index.ts";
 import type { DecisionRequest, DecisionResponse, ServerMessage } from "../../protocol/index.ts";
 import { runClaudeCodeHook } from "../adapters/claude-code/hook.ts";
-import { runCodexHook } from "../adapters/codex/hook.ts";
-import { runCopilotHook } from "../adapters/copilot/hook.ts";
-import { runGeminiHook } from "../adapters/gemini/hook.ts";
-import type { HookAgent, HookResult } from "../adapters/hook-output.ts";
-import { runOpenCodeHook } from "../adapters/opencode/hook.ts";
 import { enqueueAudit, queuedAuditCount } from "../audit-queue.ts";
 import { type Env, edgeGraceMs, edgeTimeoutMs, promptTimeoutMs, socketPath, stateDir } from "../config.ts";
 import { type Credentials, loadCredentials, NOT_PAIRED } from "../credentials.ts";
@@ -29,35 +24,18 @@ import { SessionGrants } from "../grants.ts";
 import type { HookCompanion } from "../hook-companion.ts";
 import { BIN_PATH } from "../invocation.ts";
 import { type AgentToolCall, type CompanionDecision, denied } from "../tool-call.ts";
-import type {
-  ControlRequest,
-  ControlResponse,
-  DaemonStatus,
-  FutureAnswer,
-  FutureRequest,
-} from "./control-protocol.ts";
+import type { ControlRequest, ControlResponse, DaemonStatus } from "./control-protocol.ts";
 import { type ControlServer, listenControl } from "./control-server.ts";
 import { EdgeRuns } from "./edge-runs.ts";
 import { EdgeSync } from "./edge-sync.ts";
 import { FuturesService, isFuturesRequest } from "./futures-service.ts";
+import { HOOK_RUNNERS } from "./hook-runners.ts";
 import { readHttpEndpoint } from "./http-endpoint.ts";
 import { type HttpHookServer, listenHttpHooks } from "./http-hook-server.ts";
 import { HubConnection, type HubState } from "./hub-connection.ts";
 import { Journal } from "./journal.ts";
 import { PolicyStore } from "./policy-store.ts";
 import { WaitingCalls } from "./waiting-calls.ts";
-
-/** Each agent's whole hook, run inside the daemon for the fast hook entry (one decision core, one audit). */
-const HOOK_RUNNERS: Record<
-  HookAgent,
-  (stdin: string, env: Env, companion: HookCompanion) => Promise<HookResult>
-> = {
-  "claude-code": runClaudeCodeHook,
-  codex: runCodexHook,
-  gemini: runGeminiHook,
-  opencode: runOpenCodeHook,
-  copilot: runCopilotHook,
-};
 
 const NO_EMERGENCY: EmergencyControls = { readOnly: false, disableHighImpact: false, blockedTools: [] };
 const GRANT_REFRESH_MS = 5 * 60_000;
@@ -242,7 +220,8 @@ export class Daemon {
       }
       case "decide": {
         const decision = await this.decide(request.call, request.askMode);
-        const future = request.serve && (await this.#servedWith(request.call, decision, request.serve));
+        const future =
+          request.serve && (await this.#futures.servedWith(request.call, decision, request.serve));
         return { id: request.id, type: "decision", decision, ...(future ? { future } : {}) };
       }
       case "prompt_text":
@@ -259,25 +238,6 @@ export class Daemon {
         this.#futures.warmUp(request.cwd);
         return { id: request.id, type: "ok" };
     }
-  }
-
-  /**
-   * The future served with a decision (one request decides and serves): only for an allowed call, and only for that
-   * very call (its command or path), so a decision never carries another call's result. A miss is no answer.
-   */
-  async #servedWith(
-    call: AgentToolCall,
-    decision: CompanionDecision,
-    ask: FutureRequest,
-  ): Promise<FutureAnswer | undefined> {
-    if (decision.decision !== "allow") return undefined;
-    const same =
-      ask.tool === "bash"
-        ? call.tool === "bash" && call.input.command === ask.command
-        : call.tool === "read" && call.input.path === ask.path;
-    if (!same) return undefined;
-    const answer = await this.#futures.answer(call.cwd, ask);
-    return answer.hit ? answer : undefined;
   }
 
   /**

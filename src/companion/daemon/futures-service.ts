@@ -12,6 +12,7 @@ import type { ServeResult } from "../futures/serve.ts";
 import type { TriggerSource } from "../futures/triggers.ts";
 import { withWatchdog } from "../hook-runtime.ts";
 import type { PolicyState } from "../local-policy.ts";
+import type { AgentToolCall, CompanionDecision } from "../tool-call.ts";
 import type { ControlRequest, ControlResponse, FutureAnswer, FutureRequest } from "./control-protocol.ts";
 
 /** How long a hook waits for a warm's injection text (non-silent modes); the warm itself goes on. */
@@ -129,6 +130,25 @@ export class FuturesService {
       .serve(cwd, ask)
       .catch((): ServeResult => ({ hit: false, reason: "no_future" }));
     return futureAnswer(result);
+  }
+
+  /**
+   * The future served with a decision (one request decides and serves): only for an allowed call, and only for that
+   * very call (its command or path), so a decision never carries another call's result. A miss is no answer.
+   */
+  async servedWith(
+    call: AgentToolCall,
+    decision: CompanionDecision,
+    ask: FutureRequest,
+  ): Promise<FutureAnswer | undefined> {
+    if (decision.decision !== "allow") return undefined;
+    const same =
+      ask.tool === "bash"
+        ? call.tool === "bash" && call.input.command === ask.command
+        : call.tool === "read" && call.input.path === ask.path;
+    if (!same) return undefined;
+    const answer = await this.answer(call.cwd, ask);
+    return answer.hit ? answer : undefined;
   }
 
   /** Sends the stats to the edge when they changed since the last report. */
