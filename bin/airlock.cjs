@@ -3,7 +3,8 @@
 // (CommonJS, built by scripts/bundle-hook.mjs); every other command runs the compiled CLI (dist/, built by
 // `npm install`).
 const argv = process.argv.slice(2);
-if (argv.length === 2 && argv[0] === "hook" && (argv[1] === "claude-code" || argv[1] === "codex")) {
+const FAST_HOOKS = ["claude-code", "codex", "gemini", "opencode", "copilot"];
+if (argv.length === 2 && argv[0] === "hook" && FAST_HOOKS.includes(argv[1])) {
   require("../dist/companion/hook-fast.cjs").runFastHook(argv[1], __filename);
 } else {
   // Node's module compile cache pays off for the CLI's larger modules (measured: it costs the one-file hook more

@@ -8,11 +8,26 @@ export function auditQueuePath(env: Env = process.env): string {
   return join(stateDir(env), "audit-queue.jsonl");
 }
 
+/** State directories this process made sure of: the daemon appends on every decision and needs the mkdir once. */
+const madeDirs = new Set<string>();
+
 /** One line per event; O_APPEND keeps concurrent writers (hooks, daemon) from interleaving small lines. */
 export function enqueueAudit(events: readonly AuditEvent[], env: Env = process.env): void {
   if (events.length === 0) return;
-  mkdirSync(stateDir(env), { recursive: true, mode: 0o700 });
-  appendFileSync(auditQueuePath(env), events.map((e) => `${JSON.stringify(e)}\n`).join(""), { mode: 0o600 });
+  const dir = stateDir(env);
+  const lines = events.map((e) => `${JSON.stringify(e)}\n`).join("");
+  if (madeDirs.has(dir)) {
+    try {
+      appendFileSync(auditQueuePath(env), lines, { mode: 0o600 });
+      return;
+    } catch (error) {
+      // The directory went away under us (removed by hand, a test's temp dir): make it again below.
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    }
+  }
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  madeDirs.add(dir);
+  appendFileSync(auditQueuePath(env), lines, { mode: 0o600 });
 }
 
 export function queuedAuditCount(env: Env = process.env): number {

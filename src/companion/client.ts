@@ -1,6 +1,7 @@
 // How hooks and adapters get a decision: through the daemon when it runs, else directly (policy, then the edge).
 import { daemonDisabled, type Env, promptTimeoutMs, socketPath } from "./config.ts";
 import { DaemonLost, DaemonUnavailable, sendControl } from "./daemon/control-client.ts";
+import type { FutureAnswer, FutureRequest } from "./daemon/control-protocol.ts";
 import { readSwitches } from "./futures/switches.ts";
 import { AgentToolCall, type CompanionDecision, denied } from "./tool-call.ts";
 
@@ -12,6 +13,10 @@ export interface RequestOptions {
   askMode?: "approver" | "return";
   /** Skip the daemon even if it runs. */
   direct?: boolean;
+  /** Decide and serve in one request: the future for this same call, if it is allowed and one validates now. */
+  serve?: FutureRequest;
+  /** Receives the future served with an allow (never called on a miss, a deny or without a daemon). */
+  onServed?: (future: FutureAnswer) => void;
 }
 
 /** How long a daemon that vanished mid-wait gets to come back before the client asks the edge itself. */
@@ -83,10 +88,18 @@ export async function requestDecision(
     try {
       const res = await sendControl(
         socketPath(env),
-        { type: "decide", call: parsed.data, askMode: options.askMode },
+        {
+          type: "decide",
+          call: parsed.data,
+          askMode: options.askMode,
+          ...(options.serve ? { serve: options.serve } : {}),
+        },
         budgetMs(env),
       );
-      if (res.type === "decision") return res.decision;
+      if (res.type === "decision") {
+        if (res.future?.hit && res.decision.decision === "allow") options.onServed?.(res.future);
+        return res.decision;
+      }
       return denied(
         `Airlock denied this call: the daemon answered ${res.type === "error" ? res.message : res.type}`,
       );

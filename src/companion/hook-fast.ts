@@ -4,7 +4,7 @@
 // one the slow way (the full hook, in this process). Every failure denies in the agent's own shape.
 import { existsSync, readFileSync, writeSync } from "node:fs";
 import { connect } from "node:net";
-import { denyOutput, type HookAgent, type HookResult } from "./adapters/hook-output.ts";
+import { agentDeny, type HookAgent, type HookResult } from "./adapters/hook-output.ts";
 import { daemonDisabled, HOOK_ENV_KEYS, hookBudgetMs, httpEndpointPath, socketPath } from "./config.ts";
 import { startDaemonInBackground, waitForDaemon } from "./daemon/autostart.ts";
 
@@ -105,16 +105,33 @@ async function slowPath(
   const { pathToFileURL } = await import("node:url");
   const { dirname, join } = await import("node:path");
   const dist = join(dirname(binPath), "..", "dist", "companion", "adapters");
-  if (agent === "claude-code") {
-    const mod = (await import(
-      pathToFileURL(join(dist, "claude-code", "hook.js")).href
-    )) as typeof import("./adapters/claude-code/hook.ts");
-    return mod.runClaudeCodeHook(stdin, env);
+  const url = (file: string) => pathToFileURL(join(dist, agent, file)).href;
+  switch (agent) {
+    case "claude-code":
+      return (
+        (await import(url("hook.js"))) as typeof import("./adapters/claude-code/hook.ts")
+      ).runClaudeCodeHook(stdin, env);
+    case "codex":
+      return ((await import(url("hook.js"))) as typeof import("./adapters/codex/hook.ts")).runCodexHook(
+        stdin,
+        env,
+      );
+    case "gemini":
+      return ((await import(url("hook.js"))) as typeof import("./adapters/gemini/hook.ts")).runGeminiHook(
+        stdin,
+        env,
+      );
+    case "opencode":
+      return ((await import(url("hook.js"))) as typeof import("./adapters/opencode/hook.ts")).runOpenCodeHook(
+        stdin,
+        env,
+      );
+    case "copilot":
+      return ((await import(url("hook.js"))) as typeof import("./adapters/copilot/hook.ts")).runCopilotHook(
+        stdin,
+        env,
+      );
   }
-  const mod = (await import(
-    pathToFileURL(join(dist, "codex", "hook.js")).href
-  )) as typeof import("./adapters/codex/hook.ts");
-  return mod.runCodexHook(stdin, env);
 }
 
 /** One hook event from `stdin` to the agent's answer. Never throws. */
@@ -144,7 +161,7 @@ export async function decideHook(
       const outcome = await askDaemon(path, request, Math.max(1, deadline - Date.now()));
       if (typeof outcome === "object") return outcome;
       if (outcome === "malformed")
-        return denyOutput(event(), "Airlock denied this call: the daemon sent a malformed answer");
+        return agentDeny(agent, event(), "Airlock denied this call: the daemon sent a malformed answer");
       // Too large for the control socket, say: the full hook decides it here.
       if (outcome === "refused") return await slowPath(agent, stdin, env, binPath);
       if (outcome === "unavailable" && first) {
@@ -163,11 +180,11 @@ export async function decideHook(
     }
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    return denyOutput(event(), `Airlock denied this call because the hook failed: ${message}`);
+    return agentDeny(agent, event(), `Airlock denied this call because the hook failed: ${message}`);
   }
 }
 
-/** `airlock hook claude-code|codex` as spawned by the agent: stdin in, the answer out, its exit code returned. */
+/** `airlock hook <agent>` as spawned by the agent: stdin in, the answer out, its exit code returned. */
 export async function runFastHook(agent: HookAgent, binPath: string): Promise<never> {
   let stdin = "";
   try {

@@ -4,7 +4,9 @@
 import type { HookCompanion } from "../hook-companion.ts";
 import type { CompanionDecision } from "../tool-call.ts";
 import type { MappedTool } from "./agent-tools.ts";
-import type { HookResult } from "./hook-output.ts";
+import { jsonOutput } from "./hook-output.ts";
+
+export { jsonOutput };
 
 export type MappedVerdict =
   | { allowed: true; decisions: CompanionDecision[] }
@@ -55,8 +57,3 @@ export async function servedCommand(
  */
 export const personApproved = (decisions: readonly CompanionDecision[]): boolean =>
   decisions.every((d) => d.sole !== undefined || d.source === "user");
-
-/** One JSON answer on stdout, exit 0. */
-export function jsonOutput(value: unknown): HookResult {
-  return { stdout: `${JSON.stringify(value)}\n`, stderr: "", exitCode: 0 };
-}

@@ -1,5 +1,5 @@
 // `airlock doctor`'s agent checks: every integration it finds on this machine (Claude Code settings, Codex hooks and
-// their trust, the Pi package, MCP registrations), each with what is wrong and the command that fixes it.
+// their trust, the Pi package, Gemini CLI, OpenCode and Copilot CLI in doctor-hook-agents.ts, MCP registrations), each with what is wrong and the command that fixes it.
 import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
@@ -16,6 +16,7 @@ import type { Env } from "../config.ts";
 import { readHttpEndpoint } from "../daemon/http-endpoint.ts";
 import { isAirlockHook, isAirlockHttpHook } from "../hook-install.ts";
 import { PACKAGE_NAME, PACKAGE_ROOT } from "../invocation.ts";
+import { hookAgentChecks } from "./doctor-hook-agents.ts";
 
 export interface Check {
   check: string;
@@ -23,10 +24,13 @@ export interface Check {
   detail: string;
 }
 
-type JsonObject = Record<string, unknown>;
-const isObject = (x: unknown): x is JsonObject => typeof x === "object" && x !== null && !Array.isArray(x);
+export type JsonObject = Record<string, unknown>;
+export const isObject = (x: unknown): x is JsonObject =>
+  typeof x === "object" && x !== null && !Array.isArray(x);
 
-function readJson(path: string): { ok: true; value: unknown } | { ok: false; error: string } | undefined {
+export function readJson(
+  path: string,
+): { ok: true; value: unknown } | { ok: false; error: string } | undefined {
   if (!existsSync(path)) return undefined;
   try {
     return { ok: true, value: JSON.parse(readFileSync(path, "utf8")) };
@@ -73,7 +77,7 @@ function httpHookProblem(
 }
 
 /** The Airlock hook commands in a hooks object ({Event: [{matcher, hooks: [{command}]}]}), by event. */
-function airlockCommands(file: unknown, agentArg: string): Map<string, string[]> {
+export function airlockCommands(file: unknown, agentArg: string): Map<string, string[]> {
   const out = new Map<string, string[]>();
   const hooks = isObject(file) && isObject(file.hooks) ? file.hooks : {};
   for (const [event, groups] of Object.entries(hooks)) {
@@ -90,7 +94,7 @@ function airlockCommands(file: unknown, agentArg: string): Map<string, string[]>
 }
 
 /** Absolute paths in a hook command that no longer exist (a moved checkout, a removed Node). */
-function missingPaths(command: string): string[] {
+export function missingPaths(command: string): string[] {
   const words = command.match(/'[^']*'|\S+/g) ?? [];
   return words.map((w) => w.replace(/^'|'$/g, "")).filter((w) => w.startsWith("/") && !existsSync(w));
 }
@@ -326,13 +330,14 @@ export function integrationChecks(cwd: string, env: Env, fix: string): Check[] {
     ...claudeChecks(cwd, env, fix),
     ...codexChecks(cwd, env, fix),
     ...piChecks(env),
+    ...hookAgentChecks(cwd, env, fix),
     ...mcpChecks(cwd, env),
   ];
   if (checks.length === 0)
     checks.push({
       check: "agents",
       status: "warn",
-      detail: `no Claude Code, Codex, Pi or MCP client found to gate; "${fix} init" sets one up when you have one`,
+      detail: `no Claude Code, Codex, Pi, Gemini CLI, OpenCode, Copilot CLI or MCP client found to gate; "${fix} init" sets one up when you have one`,
     });
   return checks;
 }

@@ -1,6 +1,8 @@
 // The daemon's control socket protocol: newline-delimited JSON, one request → one response, zod on both ends.
+
 import { z } from "zod";
 import { FutureMissReason, FuturesStats } from "../../protocol/futures.ts";
+import { HOOK_AGENTS } from "../adapters/hook-output.ts";
 import { HOOK_ENV_KEYS } from "../config.ts";
 import { TriggerSource } from "../futures/triggers.ts";
 import { AgentToolCall, CompanionDecision } from "../tool-call.ts";
@@ -47,6 +49,12 @@ export const ControlRequest = z.discriminatedUnion("type", [
     type: z.literal("decide"),
     call: AgentToolCall,
     askMode: z.enum(["approver", "return"]).optional(),
+    /**
+     * Decide and serve in one request: when the call is allowed and this is the same call (its command or path), the
+     * answer carries the re-validated future too. The adapter may use it only if no other call of its batch that
+     * could change the result ran since (src/companion/adapters/pi/batch-snapshots.ts); otherwise it serves again.
+     */
+    serve: FutureRequest.optional(),
   }),
   z.strictObject({
     id: z.string().max(100),
@@ -73,7 +81,7 @@ export const ControlRequest = z.discriminatedUnion("type", [
   z.strictObject({
     id: z.string().max(100),
     type: z.literal("hook"),
-    agent: z.enum(["claude-code", "codex"]),
+    agent: z.enum(HOOK_AGENTS),
     stdin: z.string(),
     /** The hook process's own switches that shape its answer (AIRLOCK_CLAUDE_ASK, timeouts, precognition's). */
     env: z.partialRecord(z.enum(HOOK_ENV_KEYS), z.string().max(4096)).optional(),
@@ -155,7 +163,13 @@ export const DaemonStatus = z.object({
 export type DaemonStatus = z.infer<typeof DaemonStatus>;
 
 export const ControlResponse = z.discriminatedUnion("type", [
-  z.object({ id: z.string(), type: z.literal("decision"), decision: CompanionDecision }),
+  z.object({
+    id: z.string(),
+    type: z.literal("decision"),
+    decision: CompanionDecision,
+    /** Only with `serve`, an allow and a hit. */
+    future: FutureAnswer.optional(),
+  }),
   z.object({ id: z.string(), type: z.literal("ok") }),
   /** Text to add to the model's context under the injection mode ("" in the default silent mode). */
   z.object({ id: z.string(), type: z.literal("warmed"), injection: z.string() }),

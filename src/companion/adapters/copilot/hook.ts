@@ -6,7 +6,7 @@ import { z } from "zod";
 import type { Env } from "../../config.ts";
 import { clientCompanion, type HookCompanion } from "../../hook-companion.ts";
 import { callIdOf, parseJsonObject, runGuardedHook } from "../../hook-runtime.ts";
-import { type HookResult, NOTHING } from "../hook-output.ts";
+import { copilotDeny, type HookResult, NOTHING } from "../hook-output.ts";
 import { decideMapped, jsonOutput, personApproved, servedCommand } from "../mapped-calls.ts";
 import { mapCopilotTool } from "./tools.ts";
 
@@ -25,10 +25,7 @@ export type CopilotHookInput = z.infer<typeof CopilotHookInput>;
 
 const AGENT = { id: "copilot", name: "GitHub Copilot CLI" };
 
-/** Copilot's deny for every event: exit 2 would block too, but the model would see only the exit code. */
-export function copilotDeny(_event: string | undefined, reason: string): HookResult {
-  return jsonOutput({ permissionDecision: "deny", permissionDecisionReason: reason });
-}
+export { copilotDeny };
 
 function argsOf(input: CopilotHookInput): Record<string, unknown> | undefined {
   if (typeof input.toolArgs === "string") return parseJsonObject(input.toolArgs);

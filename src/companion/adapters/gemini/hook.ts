@@ -5,7 +5,7 @@ import { z } from "zod";
 import type { Env } from "../../config.ts";
 import { clientCompanion, type HookCompanion } from "../../hook-companion.ts";
 import { callIdOf, runGuardedHook } from "../../hook-runtime.ts";
-import { blockingError, type HookResult, NOTHING } from "../hook-output.ts";
+import { blockingError, geminiDeny, type HookResult, NOTHING } from "../hook-output.ts";
 import { decideMapped, jsonOutput, servedCommand } from "../mapped-calls.ts";
 import { mapGeminiTool } from "./tools.ts";
 
@@ -22,10 +22,7 @@ export type GeminiHookInput = z.infer<typeof GeminiHookInput>;
 
 const AGENT = { id: "gemini", name: "Gemini CLI" };
 
-/** A deny in Gemini's shape; events other than BeforeTool block with exit 2 (stderr is the reason). */
-export function geminiDeny(event: string | undefined, reason: string): HookResult {
-  return event === "BeforeTool" ? jsonOutput({ decision: "deny", reason }) : blockingError(reason);
-}
+export { geminiDeny };
 
 async function beforeTool(input: GeminiHookInput, companion: HookCompanion): Promise<HookResult> {
   if (!input.tool_name)

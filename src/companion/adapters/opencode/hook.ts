@@ -6,7 +6,7 @@ import { z } from "zod";
 import type { Env } from "../../config.ts";
 import { clientCompanion, type HookCompanion } from "../../hook-companion.ts";
 import { callIdOf, runGuardedHook } from "../../hook-runtime.ts";
-import type { HookResult } from "../hook-output.ts";
+import { type HookResult, openCodeDeny } from "../hook-output.ts";
 import { decideMapped, jsonOutput, personApproved, servedCommand } from "../mapped-calls.ts";
 import { mapOpenCodeTool } from "./tools.ts";
 
@@ -26,9 +26,7 @@ const AGENT = { id: "opencode", name: "OpenCode" };
 const answer = (value: Record<string, unknown>): HookResult => jsonOutput(value);
 const ALLOW = answer({ decision: "allow" });
 
-export function openCodeDeny(_event: string | undefined, reason: string): HookResult {
-  return answer({ decision: "deny", reason });
-}
+export { openCodeDeny };
 
 async function beforeTool(input: OpenCodeHookInput, companion: HookCompanion): Promise<HookResult> {
   if (!input.tool) return openCodeDeny(undefined, "Airlock denied this call: the plugin sent no tool name");

@@ -1,10 +1,10 @@
 // The Airlock extension for the Pi coding agent: every tool call gated by the companion, prompts in Pi's
 // own UI and on the phone at once, the policy's boundary note in the system prompt, prompts forwarded
-// for warming, and pi.hitl's per-session `/permissions on|off`. Load it with `pi -e <airlock>/dist/companion/adapters/pi/extension.js`.
+// for warming (once, by precognition.ts), and pi.hitl's per-session `/permissions on|off`. Load it with `pi -e <airlock>/dist/companion/adapters/pi/extension.js`.
 import { randomUUID } from "node:crypto";
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { boundaryNote } from "../../../policy/index.ts";
-import { type AgentToolCall, endSession, forwardPromptText, requestDecision } from "../../client.ts";
+import { type AgentToolCall, endSession, requestDecision } from "../../client.ts";
 import { promptTimeoutMs } from "../../config.ts";
 import { keepControlConnection } from "../../daemon/control-client.ts";
 import { formatLoadErrors, loadLocalPolicy } from "../../local-policy.ts";
@@ -36,20 +36,12 @@ export default function airlock(pi: ExtensionAPI): void {
   const fallbackSession = `pi-${randomUUID()}`;
   // Pi lives for the session: one daemon connection serves every call instead of a connect per request.
   keepControlConnection();
-  registerPrecognition(pi);
+  const serving = registerPrecognition(pi);
   const permissions = registerPermissionsToggle(pi);
 
   pi.on("session_start", (_event, ctx) => {
     // With no call made yet: the first tool call should not pay schema compiles, a connect or a policy load.
     void warmUpClient(ctx.cwd);
-  });
-
-  pi.on("input", (event, ctx) => {
-    // Text an extension injected is not the user's; only what a person typed is worth warming for.
-    if (event.source !== "extension" && event.text.trim() !== "") {
-      void forwardPromptText(event.text, sessionIdOf(ctx, fallbackSession), ctx.cwd);
-    }
-    return { action: "continue" };
   });
 
   pi.on("before_agent_start", (event, ctx) => {
@@ -91,7 +83,14 @@ export default function airlock(pi: ExtensionAPI): void {
     };
     // With a dialog available, an `ask` comes back to be raced against the phone; without one the
     // companion asks the phone itself (and denies when nobody can be asked).
-    const first = await requestDecision(call, { askMode: ctx.hasUI ? "return" : "approver" });
+    // One request decides and serves: a future served with an allow waits for this call's execute (batch-snapshots.ts).
+    const serve = serving?.request(event.toolName, call.input);
+    const first = await requestDecision(call, {
+      askMode: ctx.hasUI ? "return" : "approver",
+      ...(serve && serving
+        ? { serve, onServed: (future) => serving.snapshots.hold(event.toolCallId, future) }
+        : {}),
+    });
     if (first.decision === "allow") return undefined;
     if (first.decision === "deny") return { block: true, reason: first.reason };
     const answer = await raceLocalAndPhone(call, first, {

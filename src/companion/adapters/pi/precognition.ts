@@ -12,9 +12,12 @@ import {
   type ExtensionContext,
   type ReadOperations,
 } from "@earendil-works/pi-coding-agent";
+import { forwardPromptText } from "../../client.ts";
+import type { FutureRequest } from "../../daemon/control-protocol.ts";
 import { serveFuture, warmFutures } from "../../futures/client.ts";
 import { readSwitches } from "../../futures/switches.ts";
 import { DraftDebouncer } from "../../futures/triggers.ts";
+import { BatchSnapshots } from "./batch-snapshots.ts";
 
 const INJECTION_TYPE = "airlock-precognition";
 
@@ -73,10 +76,28 @@ export async function warmUpReplays(ctx: ExtensionContext, commandFutures: boole
   }
 }
 
-export function registerPrecognition(pi: ExtensionAPI, env: NodeJS.ProcessEnv = process.env): void {
+/** What the gate asks for with a call's decision, and where a future served with it waits for the call's execute. */
+export interface PiServing {
+  /** The future to serve with this call's decision: only for calls the overridden read or bash would serve. */
+  request(toolName: string, input: Record<string, unknown>): FutureRequest | undefined;
+  snapshots: BatchSnapshots;
+}
+
+function sessionIdOf(ctx: ExtensionContext): string {
+  try {
+    return ctx.sessionManager.getSessionId() || "pi";
+  } catch {
+    return "pi";
+  }
+}
+
+export function registerPrecognition(
+  pi: ExtensionAPI,
+  env: NodeJS.ProcessEnv = process.env,
+): PiServing | undefined {
   const switches = readSwitches(env);
-  // I10: switched off, Pi keeps its built-in tools and nothing is warmed.
-  if (!switches.enabled) return;
+  // I10: switched off, Pi keeps its built-in tools and nothing is warmed (the prompt goes nowhere).
+  if (!switches.enabled) return undefined;
   let injection = "";
   let draft: DraftDebouncer | undefined;
 
@@ -95,10 +116,12 @@ export function registerPrecognition(pi: ExtensionAPI, env: NodeJS.ProcessEnv = 
   });
 
   pi.on("input", async (event, ctx) => {
+    // Text an extension injected is not the user's; only what a person typed is worth warming for.
     if (event.source === "extension" || event.text.trim() === "") return { action: "continue" };
-    // The silent default needs nothing back; the other modes wait for the reads to be warmed.
-    if (switches.injectionMode !== "silent-futures")
-      injection = await warmFutures(ctx.cwd, "prompt", event.text, env);
+    // Warmed once per prompt: the silent default hands it over and goes on; the other modes wait for the reads.
+    if (switches.injectionMode === "silent-futures")
+      void forwardPromptText(event.text, sessionIdOf(ctx), ctx.cwd, { env });
+    else injection = await warmFutures(ctx.cwd, "prompt", event.text, env);
     return { action: "continue" };
   });
 
@@ -109,21 +132,41 @@ export function registerPrecognition(pi: ExtensionAPI, env: NodeJS.ProcessEnv = 
     return { message: { customType: INJECTION_TYPE, content, display: false } };
   });
 
-  if (!switches.toolCache) return;
+  if (!switches.toolCache) return undefined;
   const cwd = process.cwd();
+  const snapshots = new BatchSnapshots();
+  pi.on("tool_execution_start", (event) => snapshots.started(event.toolCallId, event.toolName));
+  pi.on("tool_execution_end", (event) => snapshots.ended(event.toolCallId));
 
   const read = createReadToolDefinition(cwd);
   pi.registerTool({
     ...read,
     async execute(id, params, signal, onUpdate, ctx) {
-      const answer = await serveFuture(ctx.cwd, { tool: "read", path: params.path }, env);
+      // Served with the decision and still valid for this batch, or served now (one more daemon round trip).
+      const answer =
+        snapshots.take(id) ?? (await serveFuture(ctx.cwd, { tool: "read", path: params.path }, env));
       const operations =
         answer.hit && answer.kind === "read" ? replayRead(Buffer.from(answer.bytes, "base64")) : fsRead;
       return createReadToolDefinition(ctx.cwd, { operations }).execute(id, params, signal, onUpdate, ctx);
     },
   });
 
-  if (!switches.commandFutures) return;
+  const serving: PiServing = {
+    snapshots,
+    request: (toolName, input) => {
+      if (toolName === "read" && typeof input.path === "string") return { tool: "read", path: input.path };
+      if (
+        toolName === "bash" &&
+        switches.commandFutures &&
+        input.timeout === undefined &&
+        typeof input.command === "string" &&
+        input.command !== ""
+      )
+        return { tool: "bash", command: input.command };
+      return undefined;
+    },
+  };
+  if (!switches.commandFutures) return serving;
   const bash = createBashToolDefinition(cwd);
   pi.registerTool({
     ...bash,
@@ -131,7 +174,8 @@ export function registerPrecognition(pi: ExtensionAPI, env: NodeJS.ProcessEnv = 
       // A call with its own timeout is run as asked: a cached answer would ignore it.
       const answer =
         params.timeout === undefined
-          ? await serveFuture(ctx.cwd, { tool: "bash", command: params.command }, env)
+          ? (snapshots.take(id) ??
+            (await serveFuture(ctx.cwd, { tool: "bash", command: params.command }, env)))
           : undefined;
       const definition =
         answer?.hit && answer.kind === "command"
@@ -145,4 +189,5 @@ export function registerPrecognition(pi: ExtensionAPI, env: NodeJS.ProcessEnv = 
       return definition.execute(id, params, signal, onUpdate, ctx);
     },
   });
+  return serving;
 }
