@@ -32,7 +32,11 @@ export const ConsentView = z.object({
   redirect_host: z.string(),
   /** Access goes to an app on this computer (localhost): the page warns. */
   redirect_is_loopback: z.boolean(),
-  scopes: z.array(z.object({ name: z.string(), description: z.string() })),
+  /**
+   * Every scope the person can grant, the ones the client asked for marked `requested` (ticked at first). An
+   * MCP client asks for the base scope its 401 names; the person may add the other, or untick any.
+   */
+  scopes: z.array(z.object({ name: McpScope, description: z.string(), requested: z.boolean() })),
   resource: z.string().nullable(),
 });
 export type ConsentView = z.infer<typeof ConsentView>;

@@ -6,7 +6,7 @@ import { useCallback, useEffect, useState } from "preact/hooks";
 import { ApiError, errorMessage } from "./api.ts";
 import { loadDevices } from "./devices-cache.ts";
 import { lazyView } from "./lazy.tsx";
-import { navigate, pathOf, type Route, useLocation } from "./route.ts";
+import { navigate, pathOf, type Route, routeOf, useLocation } from "./route.ts";
 import { usePendingBadge } from "./title-badge.ts";
 import { type Hub, useHub } from "./use-hub.ts";
 import { ApprovalsView } from "./views/approvals-view.tsx";
@@ -44,6 +44,8 @@ export interface ViewProps {
   onSelfRevoked(): void;
 }
 
+const Consent = lazyView(() => import("./views/consent-view.tsx").then((m) => m.ConsentView));
+
 const views: Partial<Record<Route, ComponentType<ViewProps>>> = {
   activity: lazyView(() => import("./views/activity-view.tsx").then((m) => m.ActivityView)),
   grants: lazyView(() => import("./views/grants-view.tsx").then((m) => m.GrantsView)),
@@ -58,7 +60,7 @@ const views: Partial<Record<Route, ComponentType<ViewProps>>> = {
 };
 
 export function App() {
-  const { route, path } = useLocation();
+  const { route, path, search } = useLocation();
   const [session, setSession] = useState<Session>(() =>
     hint.get() ? { status: "paired" } : { status: "checking" },
   );
@@ -90,8 +92,11 @@ export function App() {
   const paired = useCallback(() => {
     hint.set(true);
     setSession({ status: "paired" });
-    // Drop the code from the address bar: it is spent.
-    navigate("approvals", true);
+    // Drop the code from the address bar: it is spent. A consent page that asked to pair first comes back.
+    navigate(
+      routeOf(location.pathname) === "oauth" ? location.pathname + location.search : "approvals",
+      true,
+    );
   }, []);
 
   if (session.status === "checking") {
@@ -115,6 +120,16 @@ export function App() {
           <span class="brand">Airlock</span>
         </header>
         <PairingView initialCode={pairCode} note={note} onPaired={paired} />
+      </>
+    );
+  }
+  if (route === "oauth") {
+    return (
+      <>
+        <header class="topbar">
+          <span class="brand">Airlock</span>
+        </header>
+        <Consent search={search} />
       </>
     );
   }

@@ -15,6 +15,8 @@ export const routes = [
   "precog",
   "more",
   "pair",
+  // Remote MCP's OAuth consent page (/oauth/authorize?…), outside the tab bar.
+  "oauth",
 ] as const;
 export type Route = (typeof routes)[number];
 

@@ -60,7 +60,6 @@ function copyHeaders(c: Ctx, headers: Headers) {
   }
 }
 
-const describe = (scope: string) => MCP_SCOPES[scope as McpScope] ?? scope;
 const iso = (seconds: number | undefined) => (seconds ? new Date(seconds * 1000).toISOString() : null);
 const GrantParams = z.object({ id: z.string().min(1).max(200) });
 
@@ -98,7 +97,11 @@ export const mcpClientRoutes = routeGroup()
         redirect_uri: details.redirectUri,
         redirect_host: details.redirectHost,
         redirect_is_loopback: details.redirectIsLoopback,
-        scopes: details.scope.map((name) => ({ name, description: describe(name) })),
+        scopes: (Object.keys(MCP_SCOPES) as McpScope[]).map((name) => ({
+          name,
+          description: MCP_SCOPES[name],
+          requested: details.scope.includes(name),
+        })),
         resource: request.resource ?? null,
       };
       return c.json(view, 200);

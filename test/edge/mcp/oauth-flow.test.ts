@@ -12,6 +12,8 @@ import {
   browser,
   callTool,
   connectedClient,
+  consent,
+  exchange,
   INIT,
   mcp,
   pkce,
@@ -62,8 +64,8 @@ describe("remote MCP over OAuth", () => {
       redirect_host: "client.example",
       redirect_is_loopback: false,
       scopes: [
-        { name: "airlock:tools", description: expect.stringContaining("approval") },
-        { name: "airlock:approvals", description: expect.stringContaining("pending") },
+        { name: "airlock:tools", description: expect.stringContaining("approval"), requested: true },
+        { name: "airlock:approvals", description: expect.stringContaining("pending"), requested: true },
       ],
       resource: `${ORIGIN}/mcp`,
     });
@@ -140,6 +142,31 @@ describe("remote MCP over OAuth", () => {
     expect(await auditOf(d.userId, "mcp.consent_granted")).toHaveLength(1);
     const proposed = await auditOf(d.userId, "conveyor.proposed");
     expect(proposed.map((r) => JSON.parse(r.details).source)).toContainEqual({ kind: "mcp", ref: clientId });
+  });
+
+  it("offers every scope, ticking what the client asked for; the person may grant more", async () => {
+    const { approver } = await (await import("../approvals-helpers.ts")).device();
+    const phone = browser(approver.token);
+    const clientId = await register();
+    const { verifier, challenge } = await pkce();
+    const query = authorizeQuery(clientId, challenge, { scope: "airlock:tools" });
+    const view = (await (await phone.get(`/v1/mcp/consent?${query}`)).json()) as {
+      scopes: { name: string; requested: boolean }[];
+    };
+    expect(view.scopes.map((s) => [s.name, s.requested])).toEqual([
+      ["airlock:tools", true],
+      ["airlock:approvals", false],
+    ]);
+    const back = await consent(phone, query, ["airlock:tools", "airlock:approvals"]);
+    const token = (await (
+      await exchange(clientId, back.searchParams.get("code") ?? "", verifier)
+    ).json()) as {
+      access_token: string;
+      scope: string;
+    };
+    expect(token.scope.split(" ").sort()).toEqual(["airlock:approvals", "airlock:tools"]);
+    const pending = await callTool(token.access_token, "airlock.pending_approvals", {});
+    expect(pending.isError).toBeUndefined();
   });
 
   it("lets a person who denies send the client back with access_denied and no code", async () => {
