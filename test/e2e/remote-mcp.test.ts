@@ -210,6 +210,36 @@ describe("an MCP client connects through the phone and uses the governed tools",
     expect(handset.problems).toEqual([]);
   });
 
+  it("lists the app on the phone's Connected apps; a tap on Revoke stops its next call", async () => {
+    const callback = await callbackServer();
+    const auth = new MemoryAuth(callback.url, "ChatGPT");
+    const endpoint = new URL(`${edge.base}/mcp`);
+    await expect(
+      new Client({ name: "e2e-chatgpt", version: "1.0.0" }).connect(
+        new StreamableHTTPClientTransport(endpoint, { authProvider: auth }),
+      ),
+    ).rejects.toBeInstanceOf(UnauthorizedError);
+    const { page } = handset;
+    await page.goto(String(auth.authorizationUrl));
+    await page.getByRole("button", { name: "Allow" }).tap();
+    const code = (await callback.next).get("code") ?? "";
+    callback.server.close();
+    await new StreamableHTTPClientTransport(endpoint, { authProvider: auth }).finishAuth(code);
+    const client = new Client({ name: "e2e-chatgpt", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(endpoint, { authProvider: auth }));
+
+    await page.goto(`${edge.base}/apps`);
+    const row = page.locator("li[data-mcp-grant-id]", { hasText: "ChatGPT" });
+    await row.waitFor({ timeout: WAIT_MS });
+    await expect(row.textContent()).resolves.toContain("airlock:tools");
+    await row.getByRole("button", { name: /Revoke/ }).tap();
+    await row.getByRole("button", { name: "Revoke app" }).tap();
+    await row.waitFor({ state: "detached", timeout: WAIT_MS });
+    // Its stored token is now refused: the SDK has to ask the person again.
+    await expect(client.listTools()).rejects.toThrow();
+    expect(handset.problems).toEqual([]);
+  });
+
   it("shows a hostile client name as text, never as markup", async () => {
     const callback = await callbackServer();
     const name = `<img src=x onerror="document.title='owned'">Evil`;

@@ -56,6 +56,7 @@ const views: Partial<Record<Route, ComponentType<ViewProps>>> = {
   schedules: lazyView(() => import("./views/schedules-view.tsx").then((m) => m.SchedulesView)),
   chat: lazyView(() => import("./views/chat-view.tsx").then((m) => m.ChatView)),
   precog: lazyView(() => import("./views/precog-view.tsx").then((m) => m.PrecogView)),
+  apps: lazyView(() => import("./views/apps-view.tsx").then((m) => m.AppsView)),
   more: lazyView(() => import("./views/more-view.tsx").then((m) => m.MoreView)),
 };
 
@@ -142,7 +143,16 @@ const tabs: { route: Route; label: string }[] = [
   { route: "policy", label: "Policy" },
   { route: "more", label: "More" },
 ];
-const underMore = new Set<Route>(["grants", "devices", "proposals", "jobs", "schedules", "chat", "precog"]);
+const underMore = new Set<Route>([
+  "grants",
+  "devices",
+  "proposals",
+  "jobs",
+  "schedules",
+  "chat",
+  "precog",
+  "apps",
+]);
 
 function PairedShell({
   route,

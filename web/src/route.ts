@@ -15,6 +15,7 @@ export const routes = [
   "precog",
   "more",
   "pair",
+  "apps",
   // Remote MCP's OAuth consent page (/oauth/authorize?…), outside the tab bar.
   "oauth",
 ] as const;
