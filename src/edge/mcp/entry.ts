@@ -1,6 +1,7 @@
 // How remote MCP composes with the Hono app: the OAuth provider answers its own paths (discovery, token,
 // registration, /mcp behind a token check); every other request goes straight to the app, untouched.
-import { isOAuthPath, providerFor } from "./oauth.ts";
+import { providerFor } from "./oauth.ts";
+import { isOAuthPath } from "./paths.ts";
 
 type Fetch = (request: Request, env: Env, ctx: ExecutionContext) => Response | Promise<Response>;
 

@@ -3,28 +3,12 @@
 import { getOAuthApi, type OAuthHelpers, OAuthProvider } from "@cloudflare/workers-oauth-provider";
 import { MCP_SCOPES, REQUIRED_MCP_SCOPE } from "../../protocol/mcp.ts";
 import { mcpApiHandler } from "./handler.ts";
-
-export const MCP_PATH = "/mcp";
-/** A dashboard view (web/src/views/consent.tsx), served from the assets; its API is /v1/mcp/consent. */
-export const AUTHORIZE_PATH = "/oauth/authorize";
-export const TOKEN_PATH = "/oauth/token";
-export const REGISTER_PATH = "/oauth/register";
+import { AUTHORIZE_PATH, MCP_PATH, REGISTER_PATH, TOKEN_PATH } from "./paths.ts";
 
 /** Access tokens live an hour; the client refreshes (refresh tokens rotate, 30 days idle at most). */
 const ACCESS_TOKEN_TTL_S = 3600;
 const REFRESH_TOKEN_TTL_S = 90 * 24 * 3600;
 const REFRESH_TOKEN_IDLE_TTL_S = 30 * 24 * 3600;
-
-/** The paths the OAuth provider answers (discovery, token, registration, the MCP endpoint); the rest is Hono's. */
-export function isOAuthPath(pathname: string): boolean {
-  return (
-    pathname === MCP_PATH ||
-    pathname.startsWith(`${MCP_PATH}/`) ||
-    pathname.startsWith("/.well-known/oauth-") ||
-    pathname === TOKEN_PATH ||
-    pathname === REGISTER_PATH
-  );
-}
 
 type Fetcher = (request: Request, env: Env, ctx: ExecutionContext) => Response | Promise<Response>;
 

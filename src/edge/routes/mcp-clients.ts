@@ -1,6 +1,5 @@
 // Remote MCP's person-side routes: the consent page's API (show the request, approve or deny) and the
 // clients given access (list, revoke). Consent needs the person's session cookie, never a device token.
-import { AuthorizationError, CimdFetchError } from "@cloudflare/workers-oauth-provider";
 import type { Context } from "hono";
 import { z } from "zod";
 import {
@@ -16,21 +15,19 @@ import {
 import { writeAuditBatch } from "../audit/audit-log.ts";
 import { openDb } from "../db/client.ts";
 import type { AppEnv } from "../env.ts";
-import { ApiError, forbidden, notFound } from "../errors.ts";
-import { AUTHORIZE_PATH, oauthApi } from "../mcp/oauth.ts";
+import { ApiError, notFound } from "../errors.ts";
+import { AUTHORIZE_PATH } from "../mcp/paths.ts";
 import { apiRoute, json, jsonRequest, problem, routeGroup } from "./define.ts";
 
 type Ctx = Context<AppEnv>;
 
-/** Only the person on the dashboard consents: an agent on the dev machine holds a token, never the cookie. */
-function personOnly(c: Ctx) {
-  const auth = c.get("auth");
-  if (auth.via !== "cookie") {
-    throw forbidden(
-      "Only the person signed in on the dashboard can give an MCP client access; a device token cannot.",
-    );
-  }
-  return auth;
+/**
+ * The OAuth provider's helpers for this request's origin. Loaded on first use: the library imports
+ * `cloudflare:workers`, and the route table (OpenAPI) is also read outside workerd.
+ */
+async function oauthFor(c: Ctx) {
+  const { oauthApi } = await import("../mcp/oauth.ts");
+  return oauthApi(c.env, new URL(c.req.url).origin);
 }
 
 /** The provider's refusals of a bad request or an expired page, as the one 400 envelope. */
@@ -38,6 +35,7 @@ async function oauthStep<T>(step: () => Promise<T>): Promise<T> {
   try {
     return await step();
   } catch (error) {
+    const { AuthorizationError, CimdFetchError } = await import("@cloudflare/workers-oauth-provider");
     if (error instanceof AuthorizationError) {
       throw new ApiError(400, "bad_request", error.description, {
         details: { oauth_error: error.code, ...(error.redirectTo ? { redirect_to: error.redirectTo } : {}) },
@@ -65,20 +63,26 @@ const GrantParams = z.object({ id: z.string().min(1).max(200) });
 
 export const mcpClientRoutes = routeGroup()
   .openapi(
-    apiRoute("manage_mcp_clients", {
-      method: "get",
-      path: "/v1/mcp/consent",
-      summary: "An MCP client's authorization request, as the consent page shows it (session cookie only)",
-      description: `The query is the OAuth authorization request the client sent to ${AUTHORIZE_PATH}, unchanged.`,
-      responses: {
-        200: json("The client, where access goes, the scopes, and the form's one-time handle.", ConsentView),
-        400: problem("The authorization request is invalid (unknown client, unregistered redirect URI)."),
+    apiRoute(
+      "manage_mcp_clients",
+      {
+        method: "get",
+        path: "/v1/mcp/consent",
+        summary: "An MCP client's authorization request, as the consent page shows it (session cookie only)",
+        description: `The query is the OAuth authorization request the client sent to ${AUTHORIZE_PATH}, unchanged.`,
+        responses: {
+          200: json(
+            "The client, where access goes, the scopes, and the form's one-time handle.",
+            ConsentView,
+          ),
+          400: problem("The authorization request is invalid (unknown client, unregistered redirect URI)."),
+        },
       },
-    }),
+      { sessionCookieOnly: true },
+    ),
     async (c) => {
-      personOnly(c);
       const url = new URL(c.req.url);
-      const oauth = oauthApi(c.env, url.origin);
+      const oauth = await oauthFor(c);
       const authorize = new Request(`${url.origin}${AUTHORIZE_PATH}${url.search}`, {
         headers: c.req.raw.headers,
       });
@@ -108,23 +112,27 @@ export const mcpClientRoutes = routeGroup()
     },
   )
   .openapi(
-    apiRoute("manage_mcp_clients", {
-      method: "post",
-      path: "/v1/mcp/consent",
-      summary: "Approve or deny an MCP client's authorization request (session cookie only)",
-      request: jsonRequest(ConsentAnswer),
-      responses: {
-        200: json(
-          "Where the browser goes: the client's redirect URI with a code or access_denied.",
-          ConsentRedirect,
-        ),
-        400: problem("The page expired, was used already, or was opened in another browser."),
+    apiRoute(
+      "manage_mcp_clients",
+      {
+        method: "post",
+        path: "/v1/mcp/consent",
+        summary: "Approve or deny an MCP client's authorization request (session cookie only)",
+        request: jsonRequest(ConsentAnswer),
+        responses: {
+          200: json(
+            "Where the browser goes: the client's redirect URI with a code or access_denied.",
+            ConsentRedirect,
+          ),
+          400: problem("The page expired, was used already, or was opened in another browser."),
+        },
       },
-    }),
+      { sessionCookieOnly: true },
+    ),
     async (c) => {
-      const auth = personOnly(c);
+      const auth = c.get("auth");
       const answer = c.req.valid("json");
-      const oauth = oauthApi(c.env, new URL(c.req.url).origin);
+      const oauth = await oauthFor(c);
       const db = openDb(c.env.DB);
       if (answer.decision === "deny") {
         const denied = await oauthStep(() => oauth.denyConsent(c.req.raw, answer.handle));
@@ -190,7 +198,7 @@ export const mcpClientRoutes = routeGroup()
     }),
     async (c) => {
       const auth = c.get("auth");
-      const oauth = oauthApi(c.env, new URL(c.req.url).origin);
+      const oauth = await oauthFor(c);
       const clients: McpClientGrant[] = [];
       let cursor: string | undefined;
       do {
@@ -225,7 +233,7 @@ export const mcpClientRoutes = routeGroup()
     async (c) => {
       const auth = c.get("auth");
       const { id } = c.req.valid("param");
-      const oauth = oauthApi(c.env, new URL(c.req.url).origin);
+      const oauth = await oauthFor(c);
       // Listed first so another account's grant id (or a made-up one) is a 404, not a silent no-op.
       const mine = await findGrant(oauth, auth.userId, id);
       if (!mine) throw notFound(`No MCP client authorization ${id} on this account.`);
@@ -244,7 +252,7 @@ export const mcpClientRoutes = routeGroup()
     },
   );
 
-async function findGrant(oauth: ReturnType<typeof oauthApi>, userId: string, id: string) {
+async function findGrant(oauth: Awaited<ReturnType<typeof oauthFor>>, userId: string, id: string) {
   let cursor: string | undefined;
   do {
     const page = await oauth.listUserGrants(userId, cursor ? { cursor } : {});
