@@ -166,6 +166,20 @@ describe("remote MCP refuses", () => {
     expect(listed.clients).toHaveLength(1);
   });
 
+  it("a write or a blocked tool while the emergency switches say so: refused before any person is asked", async () => {
+    const { d, token } = await connectedClient();
+    expect((await d.post("/v1/settings/emergency", { readOnly: true })).status).toBe(200);
+    const write = await callTool(token, "http.request", { method: "POST", url: "https://api.example.com/x" });
+    expect(write).toMatchObject({ isError: true, structuredContent: { state: "REJECTED" } });
+    expect(
+      (await d.post("/v1/settings/emergency", { readOnly: false, blockedTools: ["web.fetch"] })).status,
+    ).toBe(200);
+    const read = await callTool(token, "web.fetch", { url: "https://example.com/" });
+    expect(read).toMatchObject({ isError: true, structuredContent: { state: "REJECTED" } });
+    const pending = (await (await d.get("/v1/approvals?status=pending")).json()) as { approvals: unknown[] };
+    expect(pending.approvals).toEqual([]);
+  });
+
   it("a tool outside the granted scopes, another client's proposal, and bad tool input", async () => {
     const { d, token } = await connectedClient(["airlock:tools"]);
     const tools = (await (await mcp(token, "tools/list")).json()) as {
