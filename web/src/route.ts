@@ -22,7 +22,7 @@ export const routes = [
 export type Route = (typeof routes)[number];
 
 export const pathOf: Record<Route, string> = Object.fromEntries(
-  routes.map((r) => [r, r === "approvals" ? "/" : `/${r}`]),
+  routes.map((r) => [r, r === "approvals" ? "/" : r === "oauth" ? "/oauth/authorize" : `/${r}`]),
 ) as Record<Route, string>;
 
 export function routeOf(pathname: string): Route {
