@@ -20,6 +20,7 @@ import { grantRoutes } from "./routes/grants.ts";
 import { hookRoutes } from "./routes/hooks.ts";
 import { idempotentTargetRoutes } from "./routes/idempotent-targets.ts";
 import { jobRoutes } from "./routes/jobs.ts";
+import { mcpClientRoutes } from "./routes/mcp-clients.ts";
 import { notificationRoutes } from "./routes/notifications.ts";
 import { openApiDocument } from "./routes/openapi.ts";
 import { pairingRoutes } from "./routes/pairing.ts";
@@ -61,6 +62,7 @@ const routeGroups = [
   scheduleRoutes,
   notificationRoutes,
   policyInsightRoutes,
+  mcpClientRoutes,
 ];
 
 /** Each registered route as a method and a path matcher, for telling 405 from 404. */

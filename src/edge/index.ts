@@ -1,5 +1,6 @@
-// The Worker entry: the Hono app for HTTP, and the UserHub Durable Object class.
+// The Worker entry: the Hono app for HTTP (remote MCP and its OAuth server in front), and the UserHub class.
 import { createApp } from "./app.ts";
+import { withRemoteMcp } from "./mcp/entry.ts";
 import { sweepRetention } from "./runtime/retention.ts";
 
 export { UserHub } from "./hub/user-hub.ts";
@@ -8,6 +9,6 @@ export { TurnWorkflow } from "./runtime/workflow.ts";
 const app = createApp();
 
 export default {
-  fetch: app.fetch,
+  fetch: withRemoteMcp(app.fetch),
   scheduled: (controller, env, ctx) => ctx.waitUntil(sweepRetention(env, controller.scheduledTime)),
 } satisfies ExportedHandler<Env>;

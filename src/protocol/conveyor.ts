@@ -18,9 +18,10 @@ export type ProposalState = z.infer<typeof ProposalState>;
 
 /**
  * Who started a proposal; `ref` names the job, hook, device or chat thread. A hosted job's proposals say
- * what started the job: `job` (the API), `schedule` or `webhook` (then `ref` is the job id).
+ * what started the job: `job` (the API), `schedule` or `webhook` (then `ref` is the job id). `mcp`: a remote
+ * MCP client's tool call (`ref` is its OAuth client id; docs/mcp.md).
  */
-export const ProposalSourceKind = z.enum(["job", "webhook", "api", "companion", "schedule", "chat"]);
+export const ProposalSourceKind = z.enum(["job", "webhook", "api", "companion", "schedule", "chat", "mcp"]);
 export type ProposalSourceKind = z.infer<typeof ProposalSourceKind>;
 
 /** Terminal safety spec, execution envelope: why a run did not complete. */

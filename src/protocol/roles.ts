@@ -92,6 +92,11 @@ export const AUTHORITY = {
    * can hold what the jobs read, and they are for the person, not for the agent on the dev machine.
    */
   read_notifications: "approver",
+  /**
+   * Remote MCP (docs/mcp.md): consent to an MCP client acting for the person (with the session cookie only,
+   * never a bearer token), list the clients given access, revoke one.
+   */
+  manage_mcp_clients: "approver",
 } as const satisfies Record<string, DeviceRole>;
 export type Action = keyof typeof AUTHORITY;
 

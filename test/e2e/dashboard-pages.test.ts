@@ -257,6 +257,50 @@ describe("Pages deploy", () => {
   });
 });
 
+describe("remote MCP through Pages", () => {
+  it("forwards /mcp, OAuth discovery, registration and token to the Worker, for the Pages origin", async () => {
+    const challenge = await fetch(`${pagesBase}/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    expect(challenge.status).toBe(401);
+    expect(challenge.headers.get("www-authenticate")).toContain(
+      `${pagesBase}/.well-known/oauth-protected-resource/mcp`,
+    );
+    const server = (await (await fetch(`${pagesBase}/.well-known/oauth-authorization-server`)).json()) as {
+      issuer: string;
+      authorization_endpoint: string;
+    };
+    expect(server).toMatchObject({
+      issuer: pagesBase,
+      authorization_endpoint: `${pagesBase}/oauth/authorize`,
+    });
+    const registered = await fetch(`${pagesBase}/oauth/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        client_name: "Pages client",
+        redirect_uris: ["https://client.example/cb"],
+        token_endpoint_auth_method: "none",
+      }),
+    });
+    expect(registered.status).toBe(201);
+    const token = await fetch(`${pagesBase}/oauth/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "grant_type=authorization_code&code=nope",
+    });
+    // The OAuth server's own answer (no client named), not a Pages 404.
+    expect(token.status).toBe(401);
+    expect(((await token.json()) as { error: string }).error).toBe("invalid_client");
+    // The consent page is the dashboard's, from the Pages assets.
+    const page = await fetch(`${pagesBase}/oauth/authorize?client_id=x`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<div id="app">');
+  });
+});
+
 describe("npm run parity", () => {
   it("passes between the Worker and Pages serving the same build", async () => {
     const { status, report, drift } = await parity(edge.base, pagesBase);

@@ -6,10 +6,14 @@ import { describe, expect, it } from "vitest";
 import { AUTHORITY, mayAct, SOCKET_MESSAGE_AUTHORITY } from "../../src/protocol/roles.ts";
 import { ClientMessage } from "../../src/protocol/socket.ts";
 import { device, pendingPrompts, request } from "./approvals-helpers.ts";
-import { api, errorOf } from "./helpers.ts";
+import { api, errorOf, ORIGIN } from "./helpers.ts";
 import { connect } from "./socket-client.ts";
 
-type Operation = { "x-airlock-role": string; "x-airlock-access": string };
+type Operation = {
+  "x-airlock-role": string;
+  "x-airlock-access": string;
+  "x-airlock-session-cookie-only"?: boolean;
+};
 type Document = { paths: Record<string, Record<string, Operation>> };
 
 const sample: Record<string, string> = {
@@ -108,8 +112,16 @@ describe("every route × role", () => {
     for (const { path, method, op } of await operations()) {
       const role = op["x-airlock-role"];
       if (role !== "companion" && role !== "approver") continue;
-      const res = await roleCall(d.approver.headers, method, path);
+      // A session-cookie-only route (remote MCP consent) lets the approver in through its browser's cookie.
+      const headers = op["x-airlock-session-cookie-only"]
+        ? { cookie: `airlock_session=${d.approver.token}`, origin: ORIGIN }
+        : d.approver.headers;
+      const res = await roleCall(headers, method, path);
       expect([401, 403], `${method} ${path}`).not.toContain(res.status);
+      if (op["x-airlock-session-cookie-only"]) {
+        const bearer = await roleCall(d.approver.headers, method, path);
+        expect(bearer.status, `${method} ${path} with a bearer token`).toBe(403);
+      }
     }
   });
 

@@ -6,7 +6,7 @@ import { useCallback, useEffect, useState } from "preact/hooks";
 import { ApiError, errorMessage } from "./api.ts";
 import { loadDevices } from "./devices-cache.ts";
 import { lazyView } from "./lazy.tsx";
-import { navigate, pathOf, type Route, useLocation } from "./route.ts";
+import { navigate, pathOf, type Route, routeOf, useLocation } from "./route.ts";
 import { usePendingBadge } from "./title-badge.ts";
 import { type Hub, useHub } from "./use-hub.ts";
 import { ApprovalsView } from "./views/approvals-view.tsx";
@@ -44,6 +44,8 @@ export interface ViewProps {
   onSelfRevoked(): void;
 }
 
+const Consent = lazyView(() => import("./views/consent-view.tsx").then((m) => m.ConsentView));
+
 const views: Partial<Record<Route, ComponentType<ViewProps>>> = {
   activity: lazyView(() => import("./views/activity-view.tsx").then((m) => m.ActivityView)),
   grants: lazyView(() => import("./views/grants-view.tsx").then((m) => m.GrantsView)),
@@ -54,11 +56,12 @@ const views: Partial<Record<Route, ComponentType<ViewProps>>> = {
   schedules: lazyView(() => import("./views/schedules-view.tsx").then((m) => m.SchedulesView)),
   chat: lazyView(() => import("./views/chat-view.tsx").then((m) => m.ChatView)),
   precog: lazyView(() => import("./views/precog-view.tsx").then((m) => m.PrecogView)),
+  apps: lazyView(() => import("./views/apps-view.tsx").then((m) => m.AppsView)),
   more: lazyView(() => import("./views/more-view.tsx").then((m) => m.MoreView)),
 };
 
 export function App() {
-  const { route, path } = useLocation();
+  const { route, path, search } = useLocation();
   const [session, setSession] = useState<Session>(() =>
     hint.get() ? { status: "paired" } : { status: "checking" },
   );
@@ -90,8 +93,11 @@ export function App() {
   const paired = useCallback(() => {
     hint.set(true);
     setSession({ status: "paired" });
-    // Drop the code from the address bar: it is spent.
-    navigate("approvals", true);
+    // Drop the code from the address bar: it is spent. A consent page that asked to pair first comes back.
+    navigate(
+      routeOf(location.pathname) === "oauth" ? location.pathname + location.search : "approvals",
+      true,
+    );
   }, []);
 
   if (session.status === "checking") {
@@ -118,6 +124,16 @@ export function App() {
       </>
     );
   }
+  if (route === "oauth") {
+    return (
+      <>
+        <header class="topbar">
+          <span class="brand">Airlock</span>
+        </header>
+        <Consent search={search} />
+      </>
+    );
+  }
   return <PairedShell route={route} path={path} onUnpaired={unpair} />;
 }
 
@@ -127,7 +143,16 @@ const tabs: { route: Route; label: string }[] = [
   { route: "policy", label: "Policy" },
   { route: "more", label: "More" },
 ];
-const underMore = new Set<Route>(["grants", "devices", "proposals", "jobs", "schedules", "chat", "precog"]);
+const underMore = new Set<Route>([
+  "grants",
+  "devices",
+  "proposals",
+  "jobs",
+  "schedules",
+  "chat",
+  "precog",
+  "apps",
+]);
 
 function PairedShell({
   route,

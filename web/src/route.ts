@@ -15,11 +15,14 @@ export const routes = [
   "precog",
   "more",
   "pair",
+  "apps",
+  // Remote MCP's OAuth consent page (/oauth/authorize?…), outside the tab bar.
+  "oauth",
 ] as const;
 export type Route = (typeof routes)[number];
 
 export const pathOf: Record<Route, string> = Object.fromEntries(
-  routes.map((r) => [r, r === "approvals" ? "/" : `/${r}`]),
+  routes.map((r) => [r, r === "approvals" ? "/" : r === "oauth" ? "/oauth/authorize" : `/${r}`]),
 ) as Record<Route, string>;
 
 export function routeOf(pathname: string): Route {

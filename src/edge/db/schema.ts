@@ -158,7 +158,7 @@ export const proposedActions = sqliteTable(
     justification: text("justification").notNull(),
     summary: text("summary").notNull(),
     sourceKind: text("source_kind", {
-      enum: ["job", "webhook", "api", "companion", "schedule", "chat"],
+      enum: ["job", "webhook", "api", "companion", "schedule", "chat", "mcp"],
     }).notNull(),
     sourceRef: text("source_ref"),
     state: text("state", {

@@ -24,6 +24,7 @@ const sourceName: Record<ProposalView["source"]["kind"], string> = {
   companion: "Companion",
   schedule: "Scheduled job",
   chat: "Chat",
+  mcp: "MCP client",
 };
 
 export function migrateProposalPrompts(sql: SqlStorage): void {

@@ -8,7 +8,7 @@ import { type Action, AUTHORITY } from "../../protocol/roles.ts";
 import { requireAdmin } from "../auth/admin.ts";
 import { requireStepUp, type StepUpApplies } from "../auth/step-up.ts";
 import type { AppEnv } from "../env.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError, forbidden } from "../errors.ts";
 import { authenticate } from "../middleware/auth.ts";
 import { authorize } from "../middleware/authorize.ts";
 import { fieldProblems } from "../middleware/validate.ts";
@@ -53,7 +53,21 @@ export interface RouteOptions {
    * assertion's token in X-Airlock-Step-Up. `true` for every request, or a predicate for the ones that need it.
    */
   stepUp?: true | StepUpApplies;
+  /**
+   * Only the person in their paired browser: the session cookie, never a bearer token (an agent on the dev
+   * machine can read a device token, never the phone's httpOnly cookie). Remote MCP's consent uses it.
+   */
+  sessionCookieOnly?: true;
 }
+
+const requireSessionCookie: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (c.get("auth").via !== "cookie") {
+    throw forbidden(
+      "Only the person signed in on the dashboard can do this; a device token cannot (it needs the session cookie).",
+    );
+  }
+  await next();
+};
 
 /** One route: `createRoute` plus the guards, the auth scheme, the role and the error envelopes. */
 export function apiRoute<const R extends RouteInput>(access: Access, route: R, options: RouteOptions = {}) {
@@ -68,6 +82,13 @@ export function apiRoute<const R extends RouteInput>(access: Access, route: R, o
       ? {}
       : { 403: problem(`Only a device of role ${role} or higher may ${access.replaceAll("_", " ")}.`) }),
     ...(body ? { 413: problem("Body over 256 KiB."), 415: problem("Body is not application/json.") } : {}),
+    ...(options.sessionCookieOnly
+      ? {
+          403: problem(
+            `Only an approver's session cookie may ${access.replaceAll("_", " ")}; a bearer token gets 403.`,
+          ),
+        }
+      : {}),
     ...(options.stepUp
       ? {
           403: problem(
@@ -81,11 +102,14 @@ export function apiRoute<const R extends RouteInput>(access: Access, route: R, o
     ...route,
     // Every body field has a default, so an empty body reads as {} (see middleware/json-body.ts).
     ...(body ? { request: { ...route.request, body: { ...body, required: true } } } : {}),
-    middleware: options.stepUp
-      ? [...guards(access), requireStepUp(options.stepUp === true ? undefined : options.stepUp)]
-      : guards(access),
+    middleware: [
+      ...guards(access),
+      ...(options.sessionCookieOnly ? [requireSessionCookie] : []),
+      ...(options.stepUp ? [requireStepUp(options.stepUp === true ? undefined : options.stepUp)] : []),
+    ],
     ...(options.stepUp ? { "x-airlock-step-up": true } : {}),
-    security: security(access),
+    ...(options.sessionCookieOnly ? { "x-airlock-session-cookie-only": true } : {}),
+    security: options.sessionCookieOnly ? [{ sessionCookie: [] }] : security(access),
     "x-airlock-access": access,
     "x-airlock-role": role,
     responses: { ...errors, ...route.responses },

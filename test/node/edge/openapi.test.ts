@@ -10,6 +10,7 @@ type Operation = {
   responses: Record<string, { content?: Record<string, { schema: { $ref?: string } }> }>;
   "x-airlock-role": string;
   "x-airlock-access": string;
+  "x-airlock-session-cookie-only"?: boolean;
 };
 type Document = { openapi: string; paths: Record<string, Record<string, Operation>> };
 
@@ -56,7 +57,12 @@ describe("the OpenAPI document", () => {
         expect(["public", "admin", ...Object.keys(AUTHORITY)], where).toContain(access);
         if (access in AUTHORITY) {
           expect(op["x-airlock-role"], where).toBe(AUTHORITY[access as keyof typeof AUTHORITY]);
-          expect(op.security, where).toEqual([{ deviceToken: [] }, { sessionCookie: [] }]);
+          // A session-cookie-only route (remote MCP consent) names the cookie alone.
+          expect(op.security, where).toEqual(
+            op["x-airlock-session-cookie-only"]
+              ? [{ sessionCookie: [] }]
+              : [{ deviceToken: [] }, { sessionCookie: [] }],
+          );
           expect(op.responses["403"], where).toBeDefined();
         }
         if (access === "admin") expect(op.security, where).toEqual([{ adminToken: [] }]);

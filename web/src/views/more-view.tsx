@@ -10,6 +10,7 @@ const entries: { route: Route; label: string; hint: string }[] = [
   { route: "schedules", label: "Schedules", hint: "When jobs run by themselves" },
   { route: "chat", label: "Chat", hint: "Talk to a hosted agent" },
   { route: "precog", label: "Precognition", hint: "Warmed results served to agents" },
+  { route: "apps", label: "Connected apps", hint: "MCP clients using Airlock's tools" },
 ];
 
 export function MoreView(_: ViewProps) {

@@ -16,6 +16,7 @@ const SOURCE_WORDS: Record<Proposal["source"]["kind"], string> = {
   companion: "companion",
   schedule: "schedule",
   chat: "chat",
+  mcp: "an MCP client",
 };
 
 interface Props {
