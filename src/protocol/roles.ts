@@ -92,6 +92,12 @@ export const AUTHORITY = {
    * can hold what the jobs read, and they are for the person, not for the agent on the dev machine.
    */
   read_notifications: "approver",
+  /**
+   * Connections to Google and GitHub (docs/connectors.md): list, connect, revoke. Approver-only: a connection
+   * lets the assistant act as the person or its own account, and the agent on the dev machine must not add one.
+   */
+  read_connections: "approver",
+  manage_connections: "approver",
 } as const satisfies Record<string, DeviceRole>;
 export type Action = keyof typeof AUTHORITY;
 
