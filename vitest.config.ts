@@ -2,6 +2,7 @@
 // `e2e` drives real processes (wrangler dev, the companion) and real Chromium.
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { OAUTH_TEST_SECRETS } from "./test/support/oauth-test-secrets.ts";
 
 export default defineConfig({
   test: {
@@ -28,6 +29,9 @@ export default defineConfig({
                 AIRLOCK_MODEL_API_KEY: "sk-test-modelkey-0123456789abcdefghij",
                 AIRLOCK_MODEL_RETRY_BASE_MS: "5",
                 AIRLOCK_MODEL_PRICES: "primary-model=1/2,fallback-model=3/6",
+                // Connections (docs/connectors.md) against the OAuth contract server (test/support/oauth-contract-server.ts).
+                TEST_OAUTH_URL: inject("oauth").url,
+                ...OAUTH_TEST_SECRETS,
               },
             },
           })),

@@ -7,6 +7,8 @@ declare global {
       TEST_MIGRATIONS: D1Migration[];
       /** The conveyor's loopback target server (test/support/egress-servers.ts). */
       TEST_TARGET_PORT: string;
+      /** The OAuth contract server (test/support/oauth-contract-server.ts). */
+      TEST_OAUTH_URL: string;
     }
   }
 }

@@ -2,6 +2,7 @@
 // addresses to the Worker's bindings (vitest.config.ts) and to the tests (inject).
 import type { TestProject } from "vitest/node";
 import { startEgressServers } from "../support/egress-servers.ts";
+import { startOAuthContractServer } from "../support/oauth-contract-server.ts";
 import { startPlannerServer } from "../support/planner-server.ts";
 
 export default async function setup(project: TestProject) {
@@ -15,7 +16,10 @@ export default async function setup(project: TestProject) {
   });
   const planner = await startPlannerServer();
   project.provide("planner", { url: planner.url });
+  const oauth = await startOAuthContractServer();
+  project.provide("oauth", { url: oauth.url });
   return async () => {
+    await oauth.close();
     await planner.close();
     await servers.close();
   };
@@ -32,5 +36,7 @@ declare module "vitest" {
     };
     /** The scripted model server (test/support/planner-server.ts). */
     planner: { url: string };
+    /** Google's and GitHub's OAuth endpoints (test/support/oauth-contract-server.ts). */
+    oauth: { url: string };
   }
 }

@@ -1,11 +1,15 @@
 // The Worker as the tests run it (vitest's workerd, and `wrangler dev` in e2e via AIRLOCK_DEV_ENTRY): the
 // production entry, plus the one thing production can never have: the conveyor may reach the local
-// target server on 127.0.0.1:TEST_TARGET_PORT (and nothing else on loopback).
+// target server on 127.0.0.1:TEST_TARGET_PORT (and nothing else on loopback), and connections' OAuth goes to
+// the contract server at TEST_OAUTH_URL.
 import { env } from "cloudflare:workers";
+import { routeOAuthToLoopbackForTests } from "../../src/edge/connectors/oauth/endpoints.ts";
 import { allowLoopbackTargetsForTests } from "../../src/edge/conveyor/egress/config.ts";
 
 const port = Number(env.TEST_TARGET_PORT);
 if (Number.isInteger(port) && port > 0) allowLoopbackTargetsForTests([{ address: "127.0.0.1", port }]);
+// Google's and GitHub's OAuth endpoints: the contract server on loopback, never the real hosts.
+if (env.TEST_OAUTH_URL) routeOAuthToLoopbackForTests(env.TEST_OAUTH_URL);
 
 export * from "../../src/edge/index.ts";
 export { default } from "../../src/edge/index.ts";
