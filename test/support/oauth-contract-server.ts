@@ -49,7 +49,7 @@ export interface OAuthContractServer {
   events(): ProviderEvent[];
   /** The person revoked the app at the provider (or the refresh token expired): every token of the account dies. */
   revokeAccount(account: string): void;
-  /** Issued tokens of an account, newest last (what a planted-secret test looks for). */
+  /** Issued tokens of an account and the PKCE verifiers it received, in order (what a planted-secret test looks for). */
   tokensOf(account: string): string[];
   close(): Promise<void>;
 }
@@ -65,6 +65,8 @@ export async function startOAuthContractServer(): Promise<OAuthContractServer> {
   >();
   const accessTokens = new Map<string, { grant: Grant; expiresAt: number | null }>();
   const refreshTokens = new Map<string, Grant>();
+  /** Refresh tokens a rotation replaced: refused with invalid_grant, like Google's reuse detection. */
+  const retired = new Map<string, Grant>();
   const issued = new Map<string, string[]>();
   const events: ProviderEvent[] = [];
 
@@ -217,6 +219,8 @@ export async function startOAuthContractServer(): Promise<OAuthContractServer> {
         return tokenError(res, provider, "invalid_grant", problem ?? "bad code");
       }
       const { grant } = code;
+      // The verifier is a secret of the edge too: planted-secret tests look for it with the tokens.
+      remember(grant.behaviour.account, verifier);
       const access = issueAccess(grant);
       record("issued", grant.behaviour.account);
       if (provider === "github") {
@@ -233,8 +237,8 @@ export async function startOAuthContractServer(): Promise<OAuthContractServer> {
     }
     if (grantType === "refresh_token") {
       const presented = form.get("refresh_token") ?? "";
-      const grant = refreshTokens.get(presented);
-      if (!grant || grant.revoked) {
+      const grant = refreshTokens.get(presented) ?? retired.get(presented);
+      if (!grant || grant.revoked || retired.has(presented)) {
         record("invalid_grant: Token has been expired or revoked.", grant?.behaviour.account);
         return tokenError(res, provider, "invalid_grant", "Token has been expired or revoked.");
       }
@@ -246,6 +250,7 @@ export async function startOAuthContractServer(): Promise<OAuthContractServer> {
       };
       if (grant.behaviour.rotate) {
         refreshTokens.delete(presented);
+        retired.set(presented, grant);
         body.refresh_token = issueRefresh(grant);
       }
       record(grant.behaviour.rotate ? "issued_rotated" : "issued", grant.behaviour.account);
@@ -255,15 +260,15 @@ export async function startOAuthContractServer(): Promise<OAuthContractServer> {
     return tokenError(res, provider, "unsupported_grant_type", grantType);
   };
 
+  // Revoked grants keep their tokens on file (refused from now on), so refusals still name the account.
   const revokeGrant = (grant: Grant) => {
     grant.revoked = true;
-    for (const [value, entry] of accessTokens) if (entry.grant === grant) accessTokens.delete(value);
-    for (const [value, entry] of refreshTokens) if (entry === grant) refreshTokens.delete(value);
   };
 
   const googleRevoke = (res: ServerResponse, form: URLSearchParams) => {
     const value = form.get("token") ?? "";
-    const grant = refreshTokens.get(value) ?? accessTokens.get(value)?.grant;
+    const found = refreshTokens.get(value) ?? accessTokens.get(value)?.grant;
+    const grant = found && !found.revoked ? found : undefined;
     events.push({ provider: "google", endpoint: "revoke", token: value, outcome: grant ? "revoked" : "invalid_token", ...(grant ? { account: grant.behaviour.account } : {}) });
     if (!grant) return json(res, 400, { error: "invalid_token", error_description: "Token expired or revoked" });
     revokeGrant(grant);
@@ -278,7 +283,8 @@ export async function startOAuthContractServer(): Promise<OAuthContractServer> {
   const githubApi = async (req: IncomingMessage, res: ServerResponse, path: string) => {
     if (req.method === "GET" && path === "/user") {
       const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1] ?? "";
-      const entry = accessTokens.get(bearer);
+      const found = accessTokens.get(bearer);
+      const entry = found && !found.grant.revoked && (found.expiresAt === null || found.expiresAt > Date.now()) ? found : undefined;
       events.push({ provider: "github", endpoint: "user", outcome: entry ? "ok" : "bad_credentials", ...(entry ? { account: entry.grant.behaviour.account } : {}) });
       if (!entry) return json(res, 401, { message: "Bad credentials", documentation_url: "https://docs.github.com/rest" });
       return json(res, 200, { login: entry.grant.behaviour.account, id: 583231, type: "User" });
@@ -291,7 +297,8 @@ export async function startOAuthContractServer(): Promise<OAuthContractServer> {
         events.push({ provider: "github", endpoint: "revoke", outcome: "unauthorized" });
         return json(res, 401, { message: "Requires authentication" });
       }
-      const entry = accessTokens.get(body.access_token ?? "");
+      const found = accessTokens.get(body.access_token ?? "");
+      const entry = found && !found.grant.revoked ? found : undefined;
       events.push({ provider: "github", endpoint: "revoke", token: body.access_token ?? "", outcome: entry ? "revoked" : "not_found", ...(entry ? { account: entry.grant.behaviour.account } : {}) });
       if (!entry) return json(res, 404, { message: "Not Found" });
       revokeGrant(entry.grant);
