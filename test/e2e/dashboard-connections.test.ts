@@ -76,9 +76,17 @@ describe("Connections on the phone", () => {
     expect(box?.height ?? 0).toBeGreaterThan(18);
     await page.screenshot({ path: join(ROOT, "test-results", "dashboard-connections.png") });
     if (process.env.AIRLOCK_UPDATE_DOCS_SCREENSHOT) {
-      copyFileSync(join(ROOT, "test-results", "dashboard-connections.png"), join(ROOT, "docs", "dashboard-connections.png"));
+      copyFileSync(
+        join(ROOT, "test-results", "dashboard-connections.png"),
+        join(ROOT, "docs", "dashboard-connections.png"),
+      );
     }
-    expect(oauth.events().filter((e) => e.endpoint === "token").map((e) => e.outcome)).toEqual(["issued"]);
+    expect(
+      oauth
+        .events()
+        .filter((e) => e.endpoint === "token")
+        .map((e) => e.outcome),
+    ).toEqual(["issued"]);
 
     // Revoke, with its confirm.
     await row.getByRole("button", { name: /Revoke/ }).tap();

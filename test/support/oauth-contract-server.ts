@@ -119,7 +119,10 @@ export async function startOAuthContractServer(): Promise<OAuthContractServer> {
       .map(([k, v]) => `<input type="hidden" name="${k}" value="${v.replaceAll('"', "&quot;")}">`)
       .join("");
     const scopes = (query.get("scope") ?? "").split(/[ ,]+/).filter(Boolean);
-    const action = provider === "google" ? "/accounts.google.com/o/oauth2/v2/auth/consent" : "/github.com/login/oauth/authorize/consent";
+    const action =
+      provider === "google"
+        ? "/accounts.google.com/o/oauth2/v2/auth/consent"
+        : "/github.com/login/oauth/authorize/consent";
     return `<!doctype html><html><head><meta name="viewport" content="width=device-width"><title>Consent (${provider})</title></head><body>
 <h1>Allow Airlock?</h1><ul>${scopes.map((s) => `<li class="scope">${s}</li>`).join("")}</ul>
 <form method="post" action="${action}">${hidden}
@@ -186,7 +189,12 @@ export async function startOAuthContractServer(): Promise<OAuthContractServer> {
     res.end();
   };
 
-  const tokenEndpoint = (res: ServerResponse, provider: Provider, form: URLSearchParams, req: IncomingMessage) => {
+  const tokenEndpoint = (
+    res: ServerResponse,
+    provider: Provider,
+    form: URLSearchParams,
+    req: IncomingMessage,
+  ) => {
     const client = TEST_CLIENTS[provider];
     const grantType = form.get("grant_type") ?? "authorization_code";
     const record = (outcome: string, account?: string) =>
@@ -269,8 +277,15 @@ export async function startOAuthContractServer(): Promise<OAuthContractServer> {
     const value = form.get("token") ?? "";
     const found = refreshTokens.get(value) ?? accessTokens.get(value)?.grant;
     const grant = found && !found.revoked ? found : undefined;
-    events.push({ provider: "google", endpoint: "revoke", token: value, outcome: grant ? "revoked" : "invalid_token", ...(grant ? { account: grant.behaviour.account } : {}) });
-    if (!grant) return json(res, 400, { error: "invalid_token", error_description: "Token expired or revoked" });
+    events.push({
+      provider: "google",
+      endpoint: "revoke",
+      token: value,
+      outcome: grant ? "revoked" : "invalid_token",
+      ...(grant ? { account: grant.behaviour.account } : {}),
+    });
+    if (!grant)
+      return json(res, 400, { error: "invalid_token", error_description: "Token expired or revoked" });
     revokeGrant(grant);
     return json(res, 200, {});
   };
@@ -284,22 +299,43 @@ export async function startOAuthContractServer(): Promise<OAuthContractServer> {
     if (req.method === "GET" && path === "/user") {
       const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1] ?? "";
       const found = accessTokens.get(bearer);
-      const entry = found && !found.grant.revoked && (found.expiresAt === null || found.expiresAt > Date.now()) ? found : undefined;
-      events.push({ provider: "github", endpoint: "user", outcome: entry ? "ok" : "bad_credentials", ...(entry ? { account: entry.grant.behaviour.account } : {}) });
-      if (!entry) return json(res, 401, { message: "Bad credentials", documentation_url: "https://docs.github.com/rest" });
+      const entry =
+        found && !found.grant.revoked && (found.expiresAt === null || found.expiresAt > Date.now())
+          ? found
+          : undefined;
+      events.push({
+        provider: "github",
+        endpoint: "user",
+        outcome: entry ? "ok" : "bad_credentials",
+        ...(entry ? { account: entry.grant.behaviour.account } : {}),
+      });
+      if (!entry)
+        return json(res, 401, {
+          message: "Bad credentials",
+          documentation_url: "https://docs.github.com/rest",
+        });
       return json(res, 200, { login: entry.grant.behaviour.account, id: 583231, type: "User" });
     }
     const revoke = /^\/applications\/([^/]+)\/token$/.exec(path);
     if (req.method === "DELETE" && revoke) {
       const client = TEST_CLIENTS.github;
       const body = JSON.parse((await readBody(req)) || "{}") as { access_token?: string };
-      if (decodeURIComponent(revoke[1] ?? "") !== client.id || basicClient(req) !== `${client.id}:${client.secret}`) {
+      if (
+        decodeURIComponent(revoke[1] ?? "") !== client.id ||
+        basicClient(req) !== `${client.id}:${client.secret}`
+      ) {
         events.push({ provider: "github", endpoint: "revoke", outcome: "unauthorized" });
         return json(res, 401, { message: "Requires authentication" });
       }
       const found = accessTokens.get(body.access_token ?? "");
       const entry = found && !found.grant.revoked ? found : undefined;
-      events.push({ provider: "github", endpoint: "revoke", token: body.access_token ?? "", outcome: entry ? "revoked" : "not_found", ...(entry ? { account: entry.grant.behaviour.account } : {}) });
+      events.push({
+        provider: "github",
+        endpoint: "revoke",
+        token: body.access_token ?? "",
+        outcome: entry ? "revoked" : "not_found",
+        ...(entry ? { account: entry.grant.behaviour.account } : {}),
+      });
       if (!entry) return json(res, 404, { message: "Not Found" });
       revokeGrant(entry.grant);
       res.writeHead(204);
@@ -321,15 +357,22 @@ export async function startOAuthContractServer(): Promise<OAuthContractServer> {
       // The test's side door (tests inside workerd cannot call the Node methods): events, issued tokens, revoking.
       if (path === "/__control/events") {
         const account = url.searchParams.get("account");
-        return json(res, 200, events.filter((e) => !account || e.account === account));
+        return json(
+          res,
+          200,
+          events.filter((e) => !account || e.account === account),
+        );
       }
-      if (path === "/__control/tokens") return json(res, 200, issued.get(url.searchParams.get("account") ?? "") ?? []);
+      if (path === "/__control/tokens")
+        return json(res, 200, issued.get(url.searchParams.get("account") ?? "") ?? []);
       if (req.method === "POST" && path === "/__control/revoke-account") {
         revokeAccount(url.searchParams.get("account") ?? "");
         return json(res, 200, { ok: true });
       }
-      if (req.method === "GET" && path === "/accounts.google.com/o/oauth2/v2/auth") return authorize(res, "google", url.searchParams);
-      if (req.method === "GET" && path === "/github.com/login/oauth/authorize") return authorize(res, "github", url.searchParams);
+      if (req.method === "GET" && path === "/accounts.google.com/o/oauth2/v2/auth")
+        return authorize(res, "google", url.searchParams);
+      if (req.method === "GET" && path === "/github.com/login/oauth/authorize")
+        return authorize(res, "github", url.searchParams);
       if (req.method === "POST" && path === "/accounts.google.com/o/oauth2/v2/auth/consent")
         return consent(res, "google", new URLSearchParams(await readBody(req)));
       if (req.method === "POST" && path === "/github.com/login/oauth/authorize/consent")
@@ -340,7 +383,8 @@ export async function startOAuthContractServer(): Promise<OAuthContractServer> {
         return tokenEndpoint(res, "github", new URLSearchParams(await readBody(req)), req);
       if (req.method === "POST" && path === "/oauth2.googleapis.com/revoke")
         return googleRevoke(res, new URLSearchParams(await readBody(req)));
-      if (path.startsWith("/api.github.com/")) return await githubApi(req, res, path.slice("/api.github.com".length));
+      if (path.startsWith("/api.github.com/"))
+        return await githubApi(req, res, path.slice("/api.github.com".length));
       return json(res, 404, { error: "not_found" });
     } catch (error) {
       return json(res, 500, { error: "server_error", error_description: String(error) });

@@ -53,7 +53,11 @@ export async function findConnection(
     .select()
     .from(oauthTokens)
     .where(
-      and(eq(oauthTokens.userId, userId), eq(oauthTokens.provider, provider), eq(oauthTokens.identity, identity)),
+      and(
+        eq(oauthTokens.userId, userId),
+        eq(oauthTokens.provider, provider),
+        eq(oauthTokens.identity, identity),
+      ),
     )
     .get();
 }
@@ -163,7 +167,9 @@ export async function markUsed(db: Db, userId: string, id: string, now: number):
 }
 
 export async function deleteConnection(db: Db, userId: string, id: string): Promise<boolean> {
-  const result = await db.delete(oauthTokens).where(and(eq(oauthTokens.userId, userId), eq(oauthTokens.id, id)));
+  const result = await db
+    .delete(oauthTokens)
+    .where(and(eq(oauthTokens.userId, userId), eq(oauthTokens.id, id)));
   return result.meta.changes === 1;
 }
 

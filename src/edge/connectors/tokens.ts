@@ -81,7 +81,7 @@ export function connectionTokens(env: Env, clock: () => number = Date.now): Conn
   };
 
   const live = async (row: ConnectionRow | undefined): Promise<OpenedConnection | null> => {
-    if (!row || row.status !== "active") return null;
+    if (row?.status !== "active") return null;
     return openConnection(await keyRing(env.AIRLOCK_OAUTH_KEYS), row);
   };
 
@@ -90,7 +90,8 @@ export function connectionTokens(env: Env, clock: () => number = Date.now): Conn
       const opened = await live(await findConnection(db, userId, provider, identity));
       if (!opened) return null;
       const { row } = opened;
-      if (row.accessExpiresAt !== null && row.accessExpiresAt - EXPIRY_MARGIN_MS <= clock()) return refresh(opened);
+      if (row.accessExpiresAt !== null && row.accessExpiresAt - EXPIRY_MARGIN_MS <= clock())
+        return refresh(opened);
       const ring = await keyRing(env.AIRLOCK_OAUTH_KEYS);
       if (row.keyId !== ring.current.id) {
         // Sealed under a retired key: seal again under the current one, so the old key can leave the ring.

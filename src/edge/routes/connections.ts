@@ -12,10 +12,10 @@ import {
   StartConnection,
 } from "../../protocol/connections.ts";
 import { writeAudit } from "../audit/audit-log.ts";
-import { finishConnection, startConnection } from "../connectors/oauth/flow.ts";
 import { keyRing } from "../connectors/oauth/cipher.ts";
 import { revokeAtProvider } from "../connectors/oauth/client.ts";
 import { clientCredentials, configuredProviders } from "../connectors/oauth/config.ts";
+import { finishConnection, startConnection } from "../connectors/oauth/flow.ts";
 import { STATE_TTL_MS } from "../connectors/oauth/states.ts";
 import { connectionById, deleteConnection, listConnections, openConnection } from "../connectors/store.ts";
 import { openDb } from "../db/client.ts";
@@ -47,8 +47,11 @@ export const connectionRoutes = routeGroup()
     apiRoute("read_connections", {
       method: "get",
       path: "/v1/connections",
-      summary: "The account's connections to Google and GitHub: identity, account, scopes, last use (never a token)",
-      responses: { 200: json("Connections, newest first, and the providers this server can connect.", ConnectionList) },
+      summary:
+        "The account's connections to Google and GitHub: identity, account, scopes, last use (never a token)",
+      responses: {
+        200: json("Connections, newest first, and the providers this server can connect.", ConnectionList),
+      },
     }),
     async (c) => {
       const auth = c.get("auth");
@@ -60,10 +63,14 @@ export const connectionRoutes = routeGroup()
     apiRoute("manage_connections", {
       method: "post",
       path: "/v1/connections/start",
-      summary: "Start connecting a provider as `user` or `bot`, asking only for the named capabilities' scopes",
+      summary:
+        "Start connecting a provider as `user` or `bot`, asking only for the named capabilities' scopes",
       request: jsonRequest(StartConnection),
       responses: {
-        200: json("Send the browser to authorization_url; the callback finishes within ten minutes.", ConnectionStarted),
+        200: json(
+          "Send the browser to authorization_url; the callback finishes within ten minutes.",
+          ConnectionStarted,
+        ),
         409: problem("The provider's OAuth client or AIRLOCK_OAUTH_KEYS is not set on this server."),
       },
     }),
@@ -107,7 +114,12 @@ export const connectionRoutes = routeGroup()
       setCookie(c, BINDING_COOKIE, "", bindingCookie(c.env, 0));
       const params = new URL(c.req.url).searchParams;
       try {
-        const finished = await finishConnection(c.env, openDb(c.env.DB), { provider, params, binding }, Date.now());
+        const finished = await finishConnection(
+          c.env,
+          openDb(c.env.DB),
+          { provider, params, binding },
+          Date.now(),
+        );
         return c.redirect(`/connections?connected=${encodeURIComponent(finished.id)}`, 303);
       } catch (error) {
         if (!(error instanceof ApiError) || !isNavigation(c.req.raw.headers)) throw error;
@@ -136,14 +148,16 @@ export const connectionRoutes = routeGroup()
         const opened = await openConnection(await keyRing(c.env.AIRLOCK_OAUTH_KEYS), row);
         if (credentials) {
           // Google ends the whole grant with its refresh token; GitHub revokes by access token.
-          const token = row.provider === "google" ? (opened.refreshToken ?? opened.accessToken) : opened.accessToken;
+          const token =
+            row.provider === "google" ? (opened.refreshToken ?? opened.accessToken) : opened.accessToken;
           await revokeAtProvider(row.provider, credentials, token);
           providerRevoked = true;
         }
       } catch {
         // The provider was unreachable or the key is gone: the tokens are deleted here all the same.
       }
-      if (!(await deleteConnection(db, auth.userId, id))) throw notFound(`No connection ${id} on this account.`);
+      if (!(await deleteConnection(db, auth.userId, id)))
+        throw notFound(`No connection ${id} on this account.`);
       await writeAudit(db, {
         userId: auth.userId,
         deviceId: auth.deviceId,

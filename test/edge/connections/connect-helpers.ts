@@ -16,7 +16,11 @@ export async function start(
   phone: Paired,
   body: { provider: "google" | "github"; identity: "user" | "bot"; capabilities: string[] },
 ): Promise<Started> {
-  const res = await api("/v1/connections/start", { method: "POST", headers: bearer(phone.token), json: body });
+  const res = await api("/v1/connections/start", {
+    method: "POST",
+    headers: bearer(phone.token),
+    json: body,
+  });
   expect(res.status, await res.clone().text()).toBe(200);
   const answer = (await res.json()) as { authorization_url: string; scopes: string[] };
   const cookie = res.headers.get("set-cookie") ?? "";

@@ -12,7 +12,15 @@ async function list(token: string) {
   const res = await api("/v1/connections", { headers: bearer(token) });
   expect(res.status).toBe(200);
   return (await res.json()) as {
-    connections: { id: string; provider: string; identity: string; account: string; scopes: string[]; status: string; last_used_at: string | null }[];
+    connections: {
+      id: string;
+      provider: string;
+      identity: string;
+      account: string;
+      scopes: string[];
+      status: string;
+      last_used_at: string | null;
+    }[];
     configured: string[];
   };
 }
@@ -23,7 +31,11 @@ describe("connecting Google", () => {
     const account = uniqueAccount("google");
     const started = await start(phone, { provider: "google", identity: "user", capabilities: ["mail.read"] });
     const q = started.authorizationUrl.searchParams;
-    expect(q.get("scope")?.split(" ")).toEqual(["openid", "email", "https://www.googleapis.com/auth/gmail.readonly"]);
+    expect(q.get("scope")?.split(" ")).toEqual([
+      "openid",
+      "email",
+      "https://www.googleapis.com/auth/gmail.readonly",
+    ]);
     expect(q.get("code_challenge_method")).toBe("S256");
     expect(q.get("code_challenge")).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(q.get("access_type")).toBe("offline");
@@ -38,7 +50,12 @@ describe("connecting Google", () => {
     const { connections, configured } = await list(phone.token);
     expect(configured).toEqual(["google", "github"]);
     const mine = connections.find((c) => c.account === account);
-    expect(mine).toMatchObject({ provider: "google", identity: "user", status: "active", last_used_at: null });
+    expect(mine).toMatchObject({
+      provider: "google",
+      identity: "user",
+      status: "active",
+      last_used_at: null,
+    });
     expect(mine?.scopes).toContain("https://www.googleapis.com/auth/gmail.readonly");
     const token = (await providerEvents(account)).find((e) => e.endpoint === "token");
     expect(token).toMatchObject({ grantType: "authorization_code", outcome: "issued" });
@@ -47,14 +64,24 @@ describe("connecting Google", () => {
   it("adds a capability later without losing the first (incremental consent, one connection per identity)", async () => {
     const phone = await pair("browser", "phone");
     const account = uniqueAccount("google");
-    const first = await connect(phone, { provider: "google", identity: "bot", capabilities: ["calendar.read"] }, { account });
-    const started = await start(phone, { provider: "google", identity: "bot", capabilities: ["calendar.write"] });
+    const first = await connect(
+      phone,
+      { provider: "google", identity: "bot", capabilities: ["calendar.read"] },
+      { account },
+    );
+    const started = await start(phone, {
+      provider: "google",
+      identity: "bot",
+      capabilities: ["calendar.write"],
+    });
     expect(started.authorizationUrl.searchParams.get("scope")).toBe(
       "openid email https://www.googleapis.com/auth/calendar.events",
     );
     const res = await callback(await consent(started, { account }), started.binding);
     expect(res.status).toBe(303);
-    const bots = (await list(phone.token)).connections.filter((c) => c.identity === "bot" && c.provider === "google");
+    const bots = (await list(phone.token)).connections.filter(
+      (c) => c.identity === "bot" && c.provider === "google",
+    );
     expect(bots).toHaveLength(1);
     expect(bots[0]?.id).toBe(first);
   });
@@ -64,7 +91,11 @@ describe("connecting GitHub", () => {
   it("connects the assistant's own account with public_repo and names it by its login", async () => {
     const phone = await pair("browser", "phone");
     const account = uniqueAccount("github");
-    const id = await connect(phone, { provider: "github", identity: "bot", capabilities: ["repo.public"] }, { account });
+    const id = await connect(
+      phone,
+      { provider: "github", identity: "bot", capabilities: ["repo.public"] },
+      { account },
+    );
     const mine = (await list(phone.token)).connections.find((c) => c.id === id);
     expect(mine).toMatchObject({ provider: "github", identity: "bot", account, scopes: ["public_repo"] });
   });
@@ -72,13 +103,21 @@ describe("connecting GitHub", () => {
   it("a code GitHub refuses (used twice) connects nothing and says so", async () => {
     const phone = await pair("browser", "phone");
     const account = uniqueAccount("github");
-    const started = await start(phone, { provider: "github", identity: "user", capabilities: ["repo.private"] });
+    const started = await start(phone, {
+      provider: "github",
+      identity: "user",
+      capabilities: ["repo.private"],
+    });
     const redirect = await consent(started, { account });
     // Spend the code at the provider first (as a replayed callback would have).
     await fetch(`${env.TEST_OAUTH_URL}/github.com/login/oauth/access_token`, {
       method: "POST",
       headers: { accept: "application/json", "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ client_id: env.AIRLOCK_GITHUB_CLIENT_ID ?? "", client_secret: env.AIRLOCK_GITHUB_CLIENT_SECRET ?? "", code: redirect.searchParams.get("code") ?? "" }),
+      body: new URLSearchParams({
+        client_id: env.AIRLOCK_GITHUB_CLIENT_ID ?? "",
+        client_secret: env.AIRLOCK_GITHUB_CLIENT_SECRET ?? "",
+        code: redirect.searchParams.get("code") ?? "",
+      }),
     });
     const res = await callback(redirect, started.binding);
     expect(res.status).toBe(400);
@@ -123,13 +162,18 @@ describe("the callback refuses, and changes nothing", () => {
 
     const late = await start(phone, { provider: "google", identity: "user", capabilities: ["mail.read"] });
     const lateRedirect = await consent(late, { account: uniqueAccount("google") });
-    await env.DB.prepare("UPDATE oauth_states SET expires_at = ?").bind(Date.now() - 1).run();
+    await env.DB.prepare("UPDATE oauth_states SET expires_at = ?")
+      .bind(Date.now() - 1)
+      .run();
     expect((await callback(lateRedirect, late.binding)).status).toBe(400);
 
     const other = await pair("browser", "other phone");
     const third = await start(phone, { provider: "google", identity: "user", capabilities: ["mail.read"] });
     const thirdRedirect = await consent(third, { account: uniqueAccount("google") });
-    const revoked = await api(`/v1/devices/${phone.deviceId}/revoke`, { method: "POST", headers: bearer(other.token) });
+    const revoked = await api(`/v1/devices/${phone.deviceId}/revoke`, {
+      method: "POST",
+      headers: bearer(other.token),
+    });
     expect(revoked.status).toBe(200);
     expect((await callback(thirdRedirect, third.binding)).status).toBe(403);
   });
@@ -139,7 +183,10 @@ describe("the callback refuses, and changes nothing", () => {
     const started = await start(phone, { provider: "google", identity: "user", capabilities: ["mail.read"] });
     const redirect = await consent(started, { account: uniqueAccount("google"), decision: "deny" });
     expect(redirect.searchParams.get("error")).toBe("access_denied");
-    const res = await callback(redirect, started.binding, { accept: "text/html", "sec-fetch-mode": "navigate" });
+    const res = await callback(redirect, started.binding, {
+      accept: "text/html",
+      "sec-fetch-mode": "navigate",
+    });
     expect(res.status).toBe(303);
     const back = new URL(res.headers.get("location") ?? "", "https://airlock.test");
     expect(back.pathname).toBe("/connections");
@@ -153,7 +200,10 @@ describe("who may", () => {
     const companion = await pair("companion", "laptop");
     for (const [path, init] of [
       ["/v1/connections", {}],
-      ["/v1/connections/start", { method: "POST", json: { provider: "google", identity: "user", capabilities: ["mail.read"] } }],
+      [
+        "/v1/connections/start",
+        { method: "POST", json: { provider: "google", identity: "user", capabilities: ["mail.read"] } },
+      ],
       ["/v1/connections/con_AAAAAAAAAAAAAAAA/revoke", { method: "POST" }],
     ] as const) {
       const res = await api(path, { ...init, headers: bearer(companion.token) });
@@ -171,14 +221,22 @@ describe("who may", () => {
       { provider: "google", identity: "user", capabilities: [] },
       { provider: "google", identity: "user", capabilities: ["mail.read", "mail.read"] },
       { provider: "slack", identity: "user", capabilities: ["mail.read"] },
-      { provider: "google", identity: "user", capabilities: ["mail.read"], scope: "https://mail.google.com/" },
+      {
+        provider: "google",
+        identity: "user",
+        capabilities: ["mail.read"],
+        scope: "https://mail.google.com/",
+      },
     ]) {
       const res = await api("/v1/connections/start", { method: "POST", headers: bearer(phone.token), json });
       expect(res.status, JSON.stringify(json)).toBe(400);
       expect((await errorOf(res)).code).toBe("validation_failed");
     }
     expect(await count("oauth_states")).toBe(before);
-    const res = await api("/v1/connections/not-an-id/revoke", { method: "POST", headers: bearer(phone.token) });
+    const res = await api("/v1/connections/not-an-id/revoke", {
+      method: "POST",
+      headers: bearer(phone.token),
+    });
     expect(res.status).toBe(400);
   });
 
@@ -188,12 +246,18 @@ describe("who may", () => {
     const phone = await pair("browser", "phone");
     const bare = { ...env, AIRLOCK_OAUTH_KEYS: "" };
     await expect(
-      startConnection(bare, openDb(env.DB), { userId: phone.userId, deviceId: phone.deviceId, tokenId: "x" }, {
-        provider: "google",
-        identity: "user",
-        capabilities: ["mail.read"],
-        requestUrl: "https://airlock.test/v1/connections/start",
-      }, Date.now()),
+      startConnection(
+        bare,
+        openDb(env.DB),
+        { userId: phone.userId, deviceId: phone.deviceId, tokenId: "x" },
+        {
+          provider: "google",
+          identity: "user",
+          capabilities: ["mail.read"],
+          requestUrl: "https://airlock.test/v1/connections/start",
+        },
+        Date.now(),
+      ),
     ).rejects.toMatchObject({ status: 409 });
   });
 });

@@ -12,7 +12,11 @@ beforeEach(() => {
   logged = [];
   for (const level of ["log", "info", "warn", "error", "debug"] as const) {
     vi.spyOn(console, level).mockImplementation((...args: unknown[]) => {
-      logged.push(args.map((a) => (a instanceof Error ? `${a.message}\n${a.stack} ${String(a.cause)}` : String(a))).join(" "));
+      logged.push(
+        args
+          .map((a) => (a instanceof Error ? `${a.message}\n${a.stack} ${String(a.cause)}` : String(a)))
+          .join(" "),
+      );
     });
   }
 });
@@ -33,8 +37,16 @@ it("no issued token, client secret or verifier reaches D1, logs, the audit expor
   const phone = await pair("browser", "phone");
   const google = uniqueAccount("google");
   const github = uniqueAccount("github");
-  const googleId = await connect(phone, { provider: "google", identity: "user", capabilities: ["mail.read", "mail.compose"] }, { account: google, expiresIn: 30, rotate: true });
-  const githubId = await connect(phone, { provider: "github", identity: "bot", capabilities: ["repo.public"] }, { account: github });
+  const googleId = await connect(
+    phone,
+    { provider: "google", identity: "user", capabilities: ["mail.read", "mail.compose"] },
+    { account: google, expiresIn: 30, rotate: true },
+  );
+  const githubId = await connect(
+    phone,
+    { provider: "github", identity: "bot", capabilities: ["repo.public"] },
+    { account: github },
+  );
   const tokens = connectionTokens(env);
   // Refreshes (rotating), a 401 refresh, a refusal that marks broken: every path that handles a token.
   await tokens.access(phone.userId, "google", "user");
@@ -46,7 +58,11 @@ it("no issued token, client secret or verifier reaches D1, logs, the audit expor
 
   const planted = [...(await issuedTokens(google)), ...(await issuedTokens(github))];
   expect(planted.length).toBeGreaterThanOrEqual(5);
-  const secrets = [...planted, env.AIRLOCK_GOOGLE_CLIENT_SECRET ?? "", env.AIRLOCK_GITHUB_CLIENT_SECRET ?? ""];
+  const secrets = [
+    ...planted,
+    env.AIRLOCK_GOOGLE_CLIENT_SECRET ?? "",
+    env.AIRLOCK_GITHUB_CLIENT_SECRET ?? "",
+  ];
 
   const answers = [
     await (await api("/v1/connections", { headers: bearer(phone.token) })).text(),

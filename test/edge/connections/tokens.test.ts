@@ -4,9 +4,15 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { connectionTokens } from "../../../src/edge/connectors/tokens.ts";
-import { api, bearer, pair } from "../helpers.ts";
 import { TEST_OAUTH_KEY } from "../../support/oauth-test-secrets.ts";
-import { connect, issuedTokens, providerEvents, revokeAtProviderSide, uniqueAccount } from "./connect-helpers.ts";
+import { api, bearer, pair } from "../helpers.ts";
+import {
+  connect,
+  issuedTokens,
+  providerEvents,
+  revokeAtProviderSide,
+  uniqueAccount,
+} from "./connect-helpers.ts";
 
 const row = (id: string) =>
   env.DB.prepare("SELECT * FROM oauth_tokens WHERE id = ?").bind(id).first<Record<string, unknown>>();
@@ -15,8 +21,14 @@ describe("access", () => {
   it("answers the identity's own connection and nothing for the other identity or provider", async () => {
     const phone = await pair("browser", "phone");
     const account = uniqueAccount("google");
-    const id = await connect(phone, { provider: "google", identity: "user", capabilities: ["mail.read"] }, { account });
-    await env.DB.prepare("DELETE FROM oauth_tokens WHERE user_id = ? AND identity = 'bot'").bind(phone.userId).run();
+    const id = await connect(
+      phone,
+      { provider: "google", identity: "user", capabilities: ["mail.read"] },
+      { account },
+    );
+    await env.DB.prepare("DELETE FROM oauth_tokens WHERE user_id = ? AND identity = 'bot'")
+      .bind(phone.userId)
+      .run();
     const tokens = connectionTokens(env);
     const access = await tokens.access(phone.userId, "google", "user");
     expect(access).toMatchObject({ connectionId: id, provider: "google", identity: "user", account });
@@ -28,7 +40,11 @@ describe("access", () => {
 
   it("markUsed shows as last used on the phone", async () => {
     const phone = await pair("browser", "phone");
-    const id = await connect(phone, { provider: "github", identity: "user", capabilities: ["repo.public"] }, { account: uniqueAccount("github") });
+    const id = await connect(
+      phone,
+      { provider: "github", identity: "user", capabilities: ["repo.public"] },
+      { account: uniqueAccount("github") },
+    );
     const tokens = connectionTokens(env, () => Date.parse("2026-11-26T12:00:00Z"));
     await tokens.markUsed(phone.userId, id);
     const res = await api("/v1/connections", { headers: bearer(phone.token) });
@@ -42,7 +58,11 @@ describe("refresh", () => {
     const phone = await pair("browser", "phone");
     const account = uniqueAccount("google");
     // Tokens that live 30 s are inside the 60 s margin: expired for Airlock from the start.
-    const id = await connect(phone, { provider: "google", identity: "user", capabilities: ["calendar.read"] }, { account, expiresIn: 30, rotate: true });
+    const id = await connect(
+      phone,
+      { provider: "google", identity: "user", capabilities: ["calendar.read"] },
+      { account, expiresIn: 30, rotate: true },
+    );
     const tokens = connectionTokens(env);
     const issuedAtConnect = await issuedTokens(account);
     const first = await tokens.access(phone.userId, "google", "user");
@@ -59,7 +79,11 @@ describe("refresh", () => {
   it("after a 401 it refreshes once; when the provider killed the grant the connection turns broken", async () => {
     const phone = await pair("browser", "phone");
     const account = uniqueAccount("google");
-    const id = await connect(phone, { provider: "google", identity: "bot", capabilities: ["mail.read"] }, { account });
+    const id = await connect(
+      phone,
+      { provider: "google", identity: "bot", capabilities: ["mail.read"] },
+      { account },
+    );
     const tokens = connectionTokens(env);
     const before = await tokens.access(phone.userId, "google", "bot");
     const after = await tokens.refreshAfterUnauthorized(phone.userId, id);
@@ -72,7 +96,9 @@ describe("refresh", () => {
     expect(await tokens.access(phone.userId, "google", "bot")).toBeNull();
     const refused = (await providerEvents(account)).filter((e) => e.outcome.startsWith("invalid_grant"));
     expect(refused).toHaveLength(1);
-    const audit = await env.DB.prepare("SELECT details FROM audit_log WHERE event = 'connection.broken' AND target = ?")
+    const audit = await env.DB.prepare(
+      "SELECT details FROM audit_log WHERE event = 'connection.broken' AND target = ?",
+    )
       .bind(id)
       .first<{ details: string }>();
     expect(JSON.parse(audit?.details ?? "{}")).toMatchObject({ reason: "invalid_grant", account });
@@ -80,7 +106,11 @@ describe("refresh", () => {
 
   it("a GitHub OAuth app token has no refresh token: a 401 marks it broken at once", async () => {
     const phone = await pair("browser", "phone");
-    const id = await connect(phone, { provider: "github", identity: "bot", capabilities: ["repo.public"] }, { account: uniqueAccount("github") });
+    const id = await connect(
+      phone,
+      { provider: "github", identity: "bot", capabilities: ["repo.public"] },
+      { account: uniqueAccount("github") },
+    );
     const tokens = connectionTokens(env);
     expect(await tokens.access(phone.userId, "github", "bot")).not.toBeNull();
     expect(await tokens.refreshAfterUnauthorized(phone.userId, id)).toBeNull();
@@ -92,7 +122,11 @@ describe("revoke", () => {
   it("calls Google's revoke endpoint with the refresh token, deletes the tokens, and the next access is null", async () => {
     const phone = await pair("browser", "phone");
     const account = uniqueAccount("google");
-    const id = await connect(phone, { provider: "google", identity: "user", capabilities: ["mail.compose"] }, { account });
+    const id = await connect(
+      phone,
+      { provider: "google", identity: "user", capabilities: ["mail.compose"] },
+      { account },
+    );
     const tokens = connectionTokens(env);
     expect(await tokens.access(phone.userId, "google", "user")).not.toBeNull();
     const res = await api(`/v1/connections/${id}/revoke`, { method: "POST", headers: bearer(phone.token) });
@@ -111,7 +145,11 @@ describe("revoke", () => {
   it("calls GitHub's DELETE /applications/{client_id}/token", async () => {
     const phone = await pair("browser", "phone");
     const account = uniqueAccount("github");
-    const id = await connect(phone, { provider: "github", identity: "user", capabilities: ["repo.private"] }, { account });
+    const id = await connect(
+      phone,
+      { provider: "github", identity: "user", capabilities: ["repo.private"] },
+      { account },
+    );
     const res = await api(`/v1/connections/${id}/revoke`, { method: "POST", headers: bearer(phone.token) });
     expect(res.status).toBe(200);
     const revoked = (await providerEvents(account)).filter((e) => e.endpoint === "revoke");
@@ -120,8 +158,14 @@ describe("revoke", () => {
 
   it("another account's connection id is 404 and stays", async () => {
     const phone = await pair("browser", "phone");
-    const id = await connect(phone, { provider: "github", identity: "bot", capabilities: ["repo.public"] }, { account: uniqueAccount("github") });
-    await env.DB.prepare("INSERT OR IGNORE INTO users (id, name, role, created_at) VALUES ('usr_other', 'o', 'member', 0)").run();
+    const id = await connect(
+      phone,
+      { provider: "github", identity: "bot", capabilities: ["repo.public"] },
+      { account: uniqueAccount("github") },
+    );
+    await env.DB.prepare(
+      "INSERT OR IGNORE INTO users (id, name, role, created_at) VALUES ('usr_other', 'o', 'member', 0)",
+    ).run();
     await env.DB.prepare("UPDATE oauth_tokens SET user_id = 'usr_other' WHERE id = ?").bind(id).run();
     const res = await api(`/v1/connections/${id}/revoke`, { method: "POST", headers: bearer(phone.token) });
     expect(res.status).toBe(404);
@@ -134,7 +178,11 @@ describe("key rotation", () => {
 
   it("with two keys configured, a row sealed under the old key opens and is sealed again under the new one", async () => {
     const phone = await pair("browser", "phone");
-    const id = await connect(phone, { provider: "github", identity: "user", capabilities: ["repo.public"] }, { account: uniqueAccount("github") });
+    const id = await connect(
+      phone,
+      { provider: "github", identity: "user", capabilities: ["repo.public"] },
+      { account: uniqueAccount("github") },
+    );
     expect((await row(id))?.key_id).toBe("k1");
     const plain = await connectionTokens(env).access(phone.userId, "github", "user");
 
@@ -150,13 +198,23 @@ describe("key rotation", () => {
 
   it("a sealed token copied into another row does not open there (bound to its row)", async () => {
     const phone = await pair("browser", "phone");
-    const a = await connect(phone, { provider: "google", identity: "user", capabilities: ["mail.read"] }, { account: uniqueAccount("google") });
-    const b = await connect(phone, { provider: "google", identity: "bot", capabilities: ["mail.read"] }, { account: uniqueAccount("google") });
+    const a = await connect(
+      phone,
+      { provider: "google", identity: "user", capabilities: ["mail.read"] },
+      { account: uniqueAccount("google") },
+    );
+    const b = await connect(
+      phone,
+      { provider: "google", identity: "bot", capabilities: ["mail.read"] },
+      { account: uniqueAccount("google") },
+    );
     await env.DB.prepare(
       "UPDATE oauth_tokens SET access_token_sealed = (SELECT access_token_sealed FROM oauth_tokens WHERE id = ?) WHERE id = ?",
     )
       .bind(a, b)
       .run();
-    await expect(connectionTokens(env).access(phone.userId, "google", "bot")).rejects.toThrow(/does not open/);
+    await expect(connectionTokens(env).access(phone.userId, "google", "bot")).rejects.toThrow(
+      /does not open/,
+    );
   });
 });

@@ -87,7 +87,9 @@ function ConnectPanel({ provider, enabled }: { provider: ConnectorProvider; enab
               onChange={() => setIdentity(who)}
             />
             <span>
-              {who === "user" ? `As you (your ${name} account)` : `As the assistant (its own ${name} account)`}
+              {who === "user"
+                ? `As you (your ${name} account)`
+                : `As the assistant (its own ${name} account)`}
             </span>
           </label>
         ))}
@@ -166,8 +168,8 @@ function ConnectionRow({ connection, onRevoked }: { connection: ConnectionView; 
         <fieldset class="confirm">
           <legend class="sr-only">Confirm revoking {name}</legend>
           <p class="confirm-question">
-            Revoke {name} {IDENTITY_WORDS[connection.identity]} ({connection.account})? The assistant can no longer
-            act through it; {name} is told to forget the grant.
+            Revoke {name} {IDENTITY_WORDS[connection.identity]} ({connection.account})? The assistant can no
+            longer act through it; {name} is told to forget the grant.
           </p>
           <div class="decisions two">
             <button type="button" class="decision deny" onClick={() => void revoke()}>

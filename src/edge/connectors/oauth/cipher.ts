@@ -48,7 +48,8 @@ async function importRing(text: string): Promise<KeyRing> {
   for (const [index, entry] of entries.entries()) {
     const colon = entry.indexOf(":");
     const id = entry.slice(0, colon);
-    if (colon < 1 || !KEY_ID.test(id)) throw new KeyRingError(`AIRLOCK_OAUTH_KEYS entry ${index + 1} has no valid key id`);
+    if (colon < 1 || !KEY_ID.test(id))
+      throw new KeyRingError(`AIRLOCK_OAUTH_KEYS entry ${index + 1} has no valid key id`);
     if (byId.has(id)) throw new KeyRingError(`AIRLOCK_OAUTH_KEYS names key ${id} twice`);
     let raw: Uint8Array;
     try {

@@ -92,23 +92,37 @@ function providerError(provider: ConnectorProvider, error: unknown): ProviderErr
   if (error instanceof ProviderError) return error;
   if (error instanceof oauth.ResponseBodyError) {
     const code = error.error;
-    if (DEAD_GRANT.has(code)) return new ProviderError("invalid_grant", code, `${provider} refused the grant (${code}).`);
+    if (DEAD_GRANT.has(code))
+      return new ProviderError("invalid_grant", code, `${provider} refused the grant (${code}).`);
     return new ProviderError("refused", code, `${provider} refused the request (${code}).`);
   }
   if (error instanceof oauth.AuthorizationResponseError) {
-    return new ProviderError("refused", error.error, `${provider} answered the authorization with ${error.error}.`);
+    return new ProviderError(
+      "refused",
+      error.error,
+      `${provider} answered the authorization with ${error.error}.`,
+    );
   }
   if (error instanceof oauth.WWWAuthenticateChallengeError) {
-    return new ProviderError("refused", "invalid_client", `${provider} refused Airlock's client credentials.`);
+    return new ProviderError(
+      "refused",
+      "invalid_client",
+      `${provider} refused Airlock's client credentials.`,
+    );
   }
   // Parse failures quote the body (tokens included): only the kind of failure goes on.
   const name = error instanceof Error ? error.name : "error";
-  return new ProviderError("unavailable", "provider_unavailable", `${provider} did not answer usably (${name}).`);
+  return new ProviderError(
+    "unavailable",
+    "provider_unavailable",
+    `${provider} did not answer usably (${name}).`,
+  );
 }
 
 function grantOf(provider: ConnectorProvider, result: oauth.TokenEndpointResponse, now: number): Grant {
   const claims = oauth.getValidatedIdTokenClaims(result);
-  const email = claims && claims.email_verified === true && typeof claims.email === "string" ? claims.email : null;
+  const email =
+    claims && claims.email_verified === true && typeof claims.email === "string" ? claims.email : null;
   return {
     accessToken: result.access_token,
     refreshToken: result.refresh_token ?? null,
@@ -137,7 +151,11 @@ export async function exchangeCode(
       callback.verifier,
       requestOptions(),
     );
-    const result = await oauth.processAuthorizationCodeResponse(as, client, await normalised(provider, response));
+    const result = await oauth.processAuthorizationCodeResponse(
+      as,
+      client,
+      await normalised(provider, response),
+    );
     return grantOf(provider, result, Date.now());
   } catch (error) {
     throw providerError(provider, error);
@@ -184,20 +202,27 @@ export async function revokeAtProvider(
 ): Promise<void> {
   try {
     if (provider === "github") {
-      const response = await fetch(githubApi(`/applications/${encodeURIComponent(credentials.clientId)}/token`), {
-        method: "DELETE",
-        headers: {
-          ...githubHeaders,
-          authorization: `Basic ${btoa(`${credentials.clientId}:${credentials.clientSecret}`)}`,
-          "content-type": "application/json",
+      const response = await fetch(
+        githubApi(`/applications/${encodeURIComponent(credentials.clientId)}/token`),
+        {
+          method: "DELETE",
+          headers: {
+            ...githubHeaders,
+            authorization: `Basic ${btoa(`${credentials.clientId}:${credentials.clientSecret}`)}`,
+            "content-type": "application/json",
+          },
+          body: JSON.stringify({ access_token: token }),
+          signal: AbortSignal.timeout(TIMEOUT_MS),
         },
-        body: JSON.stringify({ access_token: token }),
-        signal: AbortSignal.timeout(TIMEOUT_MS),
-      });
+      );
       await response.body?.cancel();
       // 404: GitHub no longer knows the token (already revoked there), which is the state we want.
       if (response.status !== 204 && response.status !== 404) {
-        throw new ProviderError("unavailable", "revoke_failed", `github answered ${response.status} to the revocation.`);
+        throw new ProviderError(
+          "unavailable",
+          "revoke_failed",
+          `github answered ${response.status} to the revocation.`,
+        );
       }
       return;
     }
@@ -235,8 +260,18 @@ export async function accountOf(provider: ConnectorProvider, grant: Grant): Prom
     throw providerError(provider, error);
   }
   const body: unknown = await response.json().catch(() => null);
-  if (!response.ok || !body || typeof body !== "object" || !("login" in body) || typeof body.login !== "string") {
-    throw new ProviderError("unavailable", "no_login", `github did not name the account (${response.status}).`);
+  if (
+    !response.ok ||
+    !body ||
+    typeof body !== "object" ||
+    !("login" in body) ||
+    typeof body.login !== "string"
+  ) {
+    throw new ProviderError(
+      "unavailable",
+      "no_login",
+      `github did not name the account (${response.status}).`,
+    );
   }
   return body.login;
 }

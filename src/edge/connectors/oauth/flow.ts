@@ -160,9 +160,17 @@ export async function finishConnection(
     if (saved.replaced) {
       // Another account held this identity's place: its grant goes at the provider too (best effort).
       const old = saved.replaced;
-      await revokeAtProvider(old.row.provider, credentials, old.refreshToken ?? old.accessToken).catch(() => undefined);
+      await revokeAtProvider(old.row.provider, credentials, old.refreshToken ?? old.accessToken).catch(
+        () => undefined,
+      );
     }
-    return { id: saved.id, provider: pending.provider, identity: pending.identity, account, scopes: saved.scopes };
+    return {
+      id: saved.id,
+      provider: pending.provider,
+      identity: pending.identity,
+      account,
+      scopes: saved.scopes,
+    };
   } catch (error) {
     if (!(error instanceof ProviderError)) throw error;
     await writeAudit(db, {
@@ -178,4 +186,3 @@ export async function finishConnection(
     throw badCallback(`${error.message} Nothing was connected.`);
   }
 }
-
