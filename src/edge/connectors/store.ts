@@ -152,6 +152,18 @@ export async function storeRefreshed(
   return result.meta.changes === 1;
 }
 
+/** Seals a row's tokens again under the ring's current key (after a rotation); a concurrent write wins. */
+export async function reseal(db: Db, ring: KeyRing, opened: OpenedConnection): Promise<void> {
+  const { row } = opened;
+  await db
+    .update(oauthTokens)
+    .set({
+      ...(await sealed(ring, row.id, opened.accessToken, opened.refreshToken)),
+      version: row.version + 1,
+    })
+    .where(and(eq(oauthTokens.id, row.id), eq(oauthTokens.version, row.version)));
+}
+
 export async function markBroken(db: Db, row: ConnectionRow, now: number): Promise<void> {
   await db
     .update(oauthTokens)

@@ -15,6 +15,7 @@ import {
   markUsed,
   type OpenedConnection,
   openConnection,
+  reseal,
   storeRefreshed,
 } from "./store.ts";
 
@@ -93,16 +94,8 @@ export function connectionTokens(env: Env, clock: () => number = Date.now): Conn
       if (row.accessExpiresAt !== null && row.accessExpiresAt - EXPIRY_MARGIN_MS <= clock())
         return refresh(opened);
       const ring = await keyRing(env.AIRLOCK_OAUTH_KEYS);
-      if (row.keyId !== ring.current.id) {
-        // Sealed under a retired key: seal again under the current one, so the old key can leave the ring.
-        await storeRefreshed(
-          db,
-          ring,
-          row,
-          { ...opened, expiresAt: row.accessExpiresAt, scopes: opened.scopes },
-          row.lastRefreshedAt ?? row.updatedAt,
-        );
-      }
+      // Sealed under a retired key: seal again under the current one, so the old key can leave the ring.
+      if (row.keyId !== ring.current.id) await reseal(db, ring, opened);
       return accessOf(row, opened.accessToken, opened.scopes);
     },
     async refreshAfterUnauthorized(userId: string, connectionId: string) {
