@@ -20,7 +20,7 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 const KEY_ID = /^[A-Za-z0-9._-]{1,32}$/;
 
-function fromBase64(text: string): Uint8Array {
+function fromBase64(text: string): Uint8Array<ArrayBuffer> {
   const normal = text.replaceAll("-", "+").replaceAll("_", "/");
   const binary = atob(normal + "=".repeat((4 - (normal.length % 4)) % 4));
   return Uint8Array.from(binary, (c) => c.charCodeAt(0));
