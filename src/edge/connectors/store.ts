@@ -144,6 +144,7 @@ export async function storeRefreshed(
       ...(await sealed(ring, row.id, tokens.accessToken, tokens.refreshToken)),
       scopes: JSON.stringify(tokens.scopes),
       accessExpiresAt: tokens.expiresAt,
+      status: "active",
       version: row.version + 1,
       updatedAt: now,
       lastRefreshedAt: now,
@@ -164,10 +165,14 @@ export async function reseal(db: Db, ring: KeyRing, opened: OpenedConnection): P
     .where(and(eq(oauthTokens.id, row.id), eq(oauthTokens.version, row.version)));
 }
 
+/**
+ * Marks the connection broken unless it moved on since `row` was read. The version stays: a refresh that raced
+ * this one and did get new tokens still stores them (storeRefreshed) and makes the connection active again.
+ */
 export async function markBroken(db: Db, row: ConnectionRow, now: number): Promise<void> {
   await db
     .update(oauthTokens)
-    .set({ status: "broken", version: row.version + 1, updatedAt: now })
+    .set({ status: "broken", updatedAt: now })
     .where(and(eq(oauthTokens.id, row.id), eq(oauthTokens.version, row.version)));
 }
 

@@ -76,6 +76,29 @@ describe("refresh", () => {
     expect((await row(id))?.last_refreshed_at).not.toBeNull();
   });
 
+  it("two refreshes racing on a rotating refresh token leave the connection active with a live refresh token", async () => {
+    const phone = await pair("browser", "phone");
+    const account = uniqueAccount("google");
+    const id = await connect(
+      phone,
+      { provider: "google", identity: "bot", capabilities: ["calendar.read"] },
+      { account, expiresIn: 30, rotate: true },
+    );
+    const tokens = connectionTokens(env);
+    const both = await Promise.all([
+      tokens.access(phone.userId, "google", "bot"),
+      tokens.access(phone.userId, "google", "bot"),
+    ]);
+    expect(both.some((a) => a !== null)).toBe(true);
+    expect((await row(id))?.status).toBe("active");
+    // The stored refresh token is the one the provider rotated in last: another refresh is accepted.
+    expect(await tokens.refreshAfterUnauthorized(phone.userId, id)).not.toBeNull();
+    const outcomes = (await providerEvents(account))
+      .filter((e) => e.grantType === "refresh_token")
+      .map((e) => e.outcome);
+    expect(outcomes.at(-1)).toBe("issued_rotated");
+  });
+
   it("after a 401 it refreshes once; when the provider killed the grant the connection turns broken", async () => {
     const phone = await pair("browser", "phone");
     const account = uniqueAccount("google");
