@@ -100,6 +100,27 @@ describe("connecting GitHub", () => {
     expect(mine).toMatchObject({ provider: "github", identity: "bot", account, scopes: ["public_repo"] });
   });
 
+  it("another account connected into the same identity replaces it, and the old grant is revoked at GitHub", async () => {
+    const phone = await pair("browser", "phone");
+    const first = uniqueAccount("github");
+    const second = uniqueAccount("github");
+    const body = { provider: "github", identity: "user", capabilities: ["repo.public"] } as const;
+    const oldId = await connect(phone, { ...body, capabilities: [...body.capabilities] }, { account: first });
+    const newId = await connect(
+      phone,
+      { ...body, capabilities: [...body.capabilities] },
+      { account: second },
+    );
+    expect(newId).not.toBe(oldId);
+    const github = (await list(phone.token)).connections.filter(
+      (c) => c.provider === "github" && c.identity === "user",
+    );
+    expect(github.map((c) => c.account)).toEqual([second]);
+    expect(
+      (await providerEvents(first)).filter((e) => e.endpoint === "revoke").map((e) => e.outcome),
+    ).toEqual(["revoked"]);
+  });
+
   it("a code GitHub refuses (used twice) connects nothing and says so", async () => {
     const phone = await pair("browser", "phone");
     const account = uniqueAccount("github");
