@@ -74,6 +74,13 @@ describe("Connections on the phone", () => {
     expect(await row.textContent()).toContain("Last used never");
     const box = await row.locator(".identity").boundingBox();
     expect(box?.height ?? 0).toBeGreaterThan(18);
+    // One-handed use: every button, and every choice's whole label row, is at least 44 px tall.
+    const small = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>("main button, main label")]
+        .filter((el) => el.getBoundingClientRect().height < 44)
+        .map((el) => el.textContent?.trim() ?? el.tagName),
+    );
+    expect(small).toEqual([]);
     await page.screenshot({ path: join(ROOT, "test-results", "dashboard-connections.png") });
     if (process.env.AIRLOCK_UPDATE_DOCS_SCREENSHOT) {
       copyFileSync(
