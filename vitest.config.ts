@@ -2,6 +2,7 @@
 // `e2e` drives real processes (wrangler dev, the companion) and real Chromium.
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { OAUTH_TEST_SECRETS } from "./test/support/oauth-test-secrets.ts";
 
 export default defineConfig({
   test: {
@@ -31,6 +32,9 @@ export default defineConfig({
                 // Connector tools talk to the contract servers (test/support/contract/server.ts).
                 TEST_CONNECTOR_ENDPOINTS: JSON.stringify(inject("contract").endpoints),
                 BRAVE_SEARCH_API_KEY: "brave-test-key-0123456789abcdef",
+                // Connections (docs/connectors.md) against the OAuth contract server (test/support/oauth-contract-server.ts).
+                TEST_OAUTH_URL: inject("oauth").url,
+                ...OAUTH_TEST_SECRETS,
               },
             },
           })),

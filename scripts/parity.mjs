@@ -39,6 +39,7 @@ export const HTML_ROUTES = [
   "/schedules",
   "/chat",
   "/precog",
+  "/connections",
   "/more",
   "/apps",
   "/oauth/authorize",

@@ -13,6 +13,7 @@ import { auditRoutes } from "./routes/audit.ts";
 import { bootstrapRoutes } from "./routes/bootstrap.ts";
 import { chatRoutes } from "./routes/chat.ts";
 import { connectRoutes } from "./routes/connect.ts";
+import { connectionRoutes } from "./routes/connections.ts";
 import { decisionRoutes } from "./routes/decisions.ts";
 import { deviceRoutes } from "./routes/devices.ts";
 import { futuresRoutes } from "./routes/futures.ts";
@@ -63,6 +64,7 @@ const routeGroups = [
   notificationRoutes,
   policyInsightRoutes,
   mcpClientRoutes,
+  connectionRoutes,
 ];
 
 /** Each registered route as a method and a path matcher, for telling 405 from 404. */

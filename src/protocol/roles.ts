@@ -97,6 +97,12 @@ export const AUTHORITY = {
    * never a bearer token), list the clients given access, revoke one.
    */
   manage_mcp_clients: "approver",
+  /**
+   * Connections to Google and GitHub (docs/connectors.md): list, connect, revoke. Approver-only: a connection
+   * lets the assistant act as the person or its own account, and the agent on the dev machine must not add one.
+   */
+  read_connections: "approver",
+  manage_connections: "approver",
 } as const satisfies Record<string, DeviceRole>;
 export type Action = keyof typeof AUTHORITY;
 

@@ -367,7 +367,16 @@ describe("views on a phone", () => {
 
   it("More reaches every view", async () => {
     await go("/more");
-    for (const name of ["Grants", "Devices", "Proposals", "Jobs", "Schedules", "Chat", "Precognition"])
+    for (const name of [
+      "Grants",
+      "Devices",
+      "Proposals",
+      "Jobs",
+      "Schedules",
+      "Chat",
+      "Precognition",
+      "Connections",
+    ])
       await page.getByRole("link", { name: new RegExp(`^${name}`) }).waitFor();
     await shot("dashboard-more.png");
   });

@@ -11,6 +11,8 @@ declare global {
       TEST_CONNECTOR_ENDPOINTS: string;
       /** "1" in e2e runs: every user's identities are connected (test/support/memory-connections.ts). */
       TEST_CONNECT_EVERYONE?: string;
+      /** The OAuth contract server (test/support/oauth-contract-server.ts). */
+      TEST_OAUTH_URL: string;
     }
   }
 }

@@ -3,6 +3,7 @@
 import type { TestProject } from "vitest/node";
 import { startContractServers } from "../support/contract/server.ts";
 import { startEgressServers } from "../support/egress-servers.ts";
+import { startOAuthContractServer } from "../support/oauth-contract-server.ts";
 import { startPlannerServer } from "../support/planner-server.ts";
 
 export default async function setup(project: TestProject) {
@@ -18,8 +19,11 @@ export default async function setup(project: TestProject) {
   project.provide("planner", { url: planner.url });
   const contract = await startContractServers();
   project.provide("contract", { endpoints: contract.endpoints, controlUrl: contract.controlUrl });
+  const oauth = await startOAuthContractServer();
+  project.provide("oauth", { url: oauth.url });
   return async () => {
     await contract.close();
+    await oauth.close();
     await planner.close();
     await servers.close();
   };
@@ -41,5 +45,7 @@ declare module "vitest" {
       endpoints: { gmail: string; calendar: string; github: string; braveSearch: string };
       controlUrl: string;
     };
+    /** Google's and GitHub's OAuth endpoints (test/support/oauth-contract-server.ts). */
+    oauth: { url: string };
   }
 }

@@ -1,9 +1,11 @@
 // The Worker as the tests run it (vitest's workerd, and `wrangler dev` in e2e via AIRLOCK_DEV_ENTRY): the
 // production entry, plus what production can never have: the conveyor may reach the local target server
 // on 127.0.0.1:TEST_TARGET_PORT (and nothing else on loopback), connector tools call the contract servers
-// on loopback, and their connections come from the in-memory port.
+// on loopback (their connections from the in-memory port), and connections' OAuth goes to the contract
+// server at TEST_OAUTH_URL.
 import { env } from "cloudflare:workers";
 import { overrideConnectorEndpointsForTests } from "../../src/edge/connectors/config.ts";
+import { routeOAuthToLoopbackForTests } from "../../src/edge/connectors/oauth/endpoints.ts";
 import { useConnectionTokensForTests } from "../../src/edge/connectors/wiring.ts";
 import { allowLoopbackTargetsForTests } from "../../src/edge/conveyor/egress/config.ts";
 import { everyoneConnected, testConnections } from "../support/memory-connections.ts";
@@ -17,6 +19,8 @@ if (env.TEST_CONNECTOR_ENDPOINTS) {
     env.TEST_CONNECT_EVERYONE === "1" ? everyoneConnected : testConnections,
   );
 }
+// Google's and GitHub's OAuth endpoints: the contract server on loopback, never the real hosts.
+if (env.TEST_OAUTH_URL) routeOAuthToLoopbackForTests(env.TEST_OAUTH_URL);
 
 export * from "../../src/edge/index.ts";
 export { default } from "../../src/edge/index.ts";

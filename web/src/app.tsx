@@ -57,6 +57,7 @@ const views: Partial<Record<Route, ComponentType<ViewProps>>> = {
   chat: lazyView(() => import("./views/chat-view.tsx").then((m) => m.ChatView)),
   precog: lazyView(() => import("./views/precog-view.tsx").then((m) => m.PrecogView)),
   apps: lazyView(() => import("./views/apps-view.tsx").then((m) => m.AppsView)),
+  connections: lazyView(() => import("./views/connections-view.tsx").then((m) => m.ConnectionsView)),
   more: lazyView(() => import("./views/more-view.tsx").then((m) => m.MoreView)),
 };
 
@@ -152,6 +153,7 @@ const underMore = new Set<Route>([
   "chat",
   "precog",
   "apps",
+  "connections",
 ]);
 
 function PairedShell({

@@ -8,6 +8,7 @@ import "./settings.css";
 import "./views.css";
 import "./insights.css";
 import "./dock.css";
+import "./connections.css";
 
 const root = document.getElementById("app");
 if (root) render(<App />, root);

@@ -13,6 +13,7 @@ export const routes = [
   "schedules",
   "chat",
   "precog",
+  "connections",
   "more",
   "pair",
   "apps",

@@ -1,9 +1,10 @@
-// THE WIRING POINT between connector tools and connections (issue 23 part 1): `connectionTokensFor(env)`.
-// Until the D1-backed connections store is merged it answers "not connected" for everyone, so every
-// connector call fails with "Connect Google first" (or GitHub) and nothing pretends to be connected.
+// The wiring between connector tools and connections: `connectionTokensFor(env)` is the D1-backed store of
+// the person's OAuth connections (src/edge/connectors/tokens.ts); an identity with no connection answers
+// null, so its call fails with "Connect Google first" (or GitHub) and nothing pretends to be connected.
 import { connectorEndpoints } from "./config.ts";
 import type { ConnectorDeps } from "./deps.ts";
 import type { ConnectionTokens } from "./port.ts";
+import { connectionTokens } from "./tokens.ts";
 
 /** No connection exists: what every call sees until connections are wired in. */
 export const NOT_CONNECTED: ConnectionTokens = {
@@ -12,12 +13,9 @@ export const NOT_CONNECTED: ConnectionTokens = {
   markUsed: async () => {},
 };
 
-/**
- * MERGE: replace this body with the D1-backed implementation of the port (oauth_tokens, decrypt, refresh).
- * It is the only place connector tools get a ConnectionTokens from in production.
- */
-export function connectionTokensFor(_env: Env): ConnectionTokens {
-  return NOT_CONNECTED;
+/** The only place connector tools get a ConnectionTokens from in production: the person's D1 connections. */
+export function connectionTokensFor(env: Env): ConnectionTokens {
+  return connectionTokens(env);
 }
 
 let testTokens: ((env: Env) => ConnectionTokens) | null = null;

@@ -604,3 +604,63 @@ export const idempotentTargets = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.userId, t.tool, t.target] })],
 );
+
+// ---- connections (src/edge/connectors, docs/connectors.md) ----
+
+/**
+ * One OAuth connection per (user, provider, identity): Pincer's `oauth_tokens`. Tokens are sealed with AES-GCM
+ * under the key `keyId` names (AIRLOCK_OAUTH_KEYS), bound to the row id; nothing here is readable without it.
+ * `version` moves on every token write, so two refreshes racing cannot both store (the loser re-reads).
+ */
+export const oauthTokens = sqliteTable(
+  "oauth_tokens",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id),
+    provider: text("provider", { enum: ["google", "github"] }).notNull(),
+    identity: text("identity", { enum: ["user", "bot"] }).notNull(),
+    account: text("account").notNull(),
+    /** JSON array of the scopes the provider granted. */
+    scopes: text("scopes").notNull(),
+    keyId: text("key_id").notNull(),
+    accessTokenSealed: text("access_token_sealed").notNull(),
+    refreshTokenSealed: text("refresh_token_sealed"),
+    /** When the access token stops working; null when the provider issues tokens that do not expire. */
+    accessExpiresAt: integer("access_expires_at"),
+    status: text("status", { enum: ["active", "broken"] })
+      .notNull()
+      .default("active"),
+    version: integer("version").notNull().default(1),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+    lastUsedAt: integer("last_used_at"),
+    lastRefreshedAt: integer("last_refreshed_at"),
+  },
+  (t) => [uniqueIndex("oauth_tokens_owner_idx").on(t.userId, t.provider, t.identity)],
+);
+
+/**
+ * Authorizations under way: single use (the callback deletes the row it reads), ten minutes at most. Only hashes
+ * of `state` and of the browser binding cookie are kept; the PKCE verifier is sealed like a token.
+ */
+export const oauthStates = sqliteTable(
+  "oauth_states",
+  {
+    stateHash: text("state_hash").primaryKey(),
+    userId: text("user_id").notNull(),
+    deviceId: text("device_id").notNull(),
+    tokenId: text("token_id").notNull(),
+    provider: text("provider", { enum: ["google", "github"] }).notNull(),
+    identity: text("identity", { enum: ["user", "bot"] }).notNull(),
+    /** JSON array of the scopes asked for. */
+    scopes: text("scopes").notNull(),
+    bindingHash: text("binding_hash").notNull(),
+    keyId: text("key_id").notNull(),
+    verifierSealed: text("verifier_sealed").notNull(),
+    redirectUri: text("redirect_uri").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [index("oauth_states_expiry_idx").on(t.expiresAt)],
+);

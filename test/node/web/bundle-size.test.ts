@@ -66,6 +66,7 @@ describe("dashboard bundle", () => {
       "schedules",
       "chat",
       "precog",
+      "connections",
     ])
       expect(lazy).toContain(`${view}-view`);
     expect(report.files.map((f) => f.file).join(" ")).not.toMatch(/-view-/);

@@ -11,6 +11,7 @@ const entries: { route: Route; label: string; hint: string }[] = [
   { route: "chat", label: "Chat", hint: "Talk to a hosted agent" },
   { route: "precog", label: "Precognition", hint: "Warmed results served to agents" },
   { route: "apps", label: "Connected apps", hint: "MCP clients using Airlock's tools" },
+  { route: "connections", label: "Connections", hint: "Google and GitHub, as you or as the assistant" },
 ];
 
 export function MoreView(_: ViewProps) {
