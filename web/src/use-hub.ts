@@ -84,7 +84,8 @@ export function useHub(onUnpaired: (reason: string) => void): Hub {
         if (!response.success)
           return { ok: false, final: true, error: response.error ?? "Airlock refused it." };
         const held = HeldDecision.safeParse(response.data);
-        if (held.success) return { ok: true, heldUntil: Date.parse(held.data.commitAt) - clockOffset.current };
+        if (held.success)
+          return { ok: true, heldUntil: Date.parse(held.data.commitAt) - clockOffset.current };
         const resolved = ResolvedPrompt.safeParse(response.data);
         if (resolved.success) dispatch({ type: "resolved", prompt: resolved.data, now: Date.now() });
         return { ok: true };
