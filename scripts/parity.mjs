@@ -39,6 +39,7 @@ export const HTML_ROUTES = [
   "/schedules",
   "/chat",
   "/precog",
+  "/notifications",
   "/more",
   "/pair",
   "/pair?code=12345678",

@@ -1,5 +1,6 @@
 // Creating and editing schedules and starting jobs from a phone at 390×844: cron read back in words (cronstrue), a
-// time zone picker, and every problem (the form's own or the server's) beside the control it is about.
+// time zone picker, and every problem (the form's own or the server's) beside the control it is about; and the
+// notifications inbox at /notifications.
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "./support/browser.ts";
@@ -140,6 +141,36 @@ describe("jobs from the phone", () => {
     const res = await fetch(`${edge.base}/v1/jobs`, { headers: { authorization: `Bearer ${scriptToken}` } });
     const { jobs } = (await res.json()) as { jobs: { title: string }[] };
     expect(jobs.map((j) => j.title)).toContain("Check the build");
+  });
+});
+
+describe("the notifications inbox", () => {
+  it("lists what the notify tool reported at /notifications (not Approvals), reached from More", async () => {
+    const proposer = await edge.pairDevice("companion", "notify proposer");
+    const created = await fetch(`${edge.base}/v1/proposals`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${proposer.token}`, "content-type": "application/json" },
+      body: JSON.stringify({
+        tool: "notify",
+        identity: "bot",
+        idempotency_key: "notify-inbox-0001",
+        justification: "Tell the person the nightly run finished.",
+        args: { title: "Nightly run finished \u202Egnp.exe", body: "All 3,012 tests passed." },
+      }),
+    });
+    expect(created.status).toBeLessThan(300);
+    await page.goto(`${edge.base}/more`);
+    await page.getByRole("link", { name: /Notifications/ }).tap();
+    await page.waitForURL(/\/notifications$/, { timeout: WAIT_MS });
+    await page.getByRole("heading", { name: "Notifications" }).waitFor({ timeout: WAIT_MS });
+    const item = page.locator("li.notification-item").first();
+    await item.waitFor({ timeout: WAIT_MS });
+    const text = (await item.textContent()) ?? "";
+    // The title's bidi override is shown, never obeyed.
+    expect(text).toContain("Nightly run finished ⟦U+202E⟧gnp.exe");
+    expect(text).toContain("All 3,012 tests passed.");
+    expect(text).toContain("Report");
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   });
 
   it("ran without a script error or a CSP violation", () => {

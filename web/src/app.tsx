@@ -54,6 +54,7 @@ const views: Partial<Record<Route, ComponentType<ViewProps>>> = {
   schedules: lazyView(() => import("./views/schedules-view.tsx").then((m) => m.SchedulesView)),
   chat: lazyView(() => import("./views/chat-view.tsx").then((m) => m.ChatView)),
   precog: lazyView(() => import("./views/precog-view.tsx").then((m) => m.PrecogView)),
+  notifications: lazyView(() => import("./views/notifications-view.tsx").then((m) => m.NotificationsView)),
   more: lazyView(() => import("./views/more-view.tsx").then((m) => m.MoreView)),
 };
 
@@ -127,7 +128,16 @@ const tabs: { route: Route; label: string }[] = [
   { route: "policy", label: "Policy" },
   { route: "more", label: "More" },
 ];
-const underMore = new Set<Route>(["grants", "devices", "proposals", "jobs", "schedules", "chat", "precog"]);
+const underMore = new Set<Route>([
+  "grants",
+  "devices",
+  "proposals",
+  "jobs",
+  "schedules",
+  "chat",
+  "precog",
+  "notifications",
+]);
 
 function PairedShell({
   route,

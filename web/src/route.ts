@@ -13,6 +13,7 @@ export const routes = [
   "schedules",
   "chat",
   "precog",
+  "notifications",
   "more",
   "pair",
 ] as const;

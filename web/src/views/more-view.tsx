@@ -10,6 +10,7 @@ const entries: { route: Route; label: string; hint: string }[] = [
   { route: "schedules", label: "Schedules", hint: "When jobs run by themselves" },
   { route: "chat", label: "Chat", hint: "Talk to a hosted agent" },
   { route: "precog", label: "Precognition", hint: "Warmed results served to agents" },
+  { route: "notifications", label: "Notifications", hint: "What jobs and the notify tool reported" },
 ];
 
 export function MoreView(_: ViewProps) {
