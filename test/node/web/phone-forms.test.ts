@@ -1,6 +1,7 @@
-// The schedule form's helpers: cron read back in words (cronstrue) or refused with a reason before anything is sent,
-// and a 400's field problems placed beside their controls (the rest beside the submit button).
+// The phone's words: cron read back in words (cronstrue) or refused with a reason before anything is sent, a 400's
+// field problems placed beside their controls (the rest beside the submit button), Activity rows as sentences.
 import { describe, expect, it } from "vitest";
+import { activitySentence } from "../../../web/src/activity-words.ts";
 import { ApiError } from "../../../web/src/api.ts";
 import { cronInWords } from "../../../web/src/cron-words.ts";
 import { fieldErrorsOf } from "../../../web/src/field-problems.ts";
@@ -51,5 +52,65 @@ describe("fieldErrorsOf", () => {
       fields: {},
       general: "Airlock is unreachable.",
     });
+  });
+});
+
+describe("activitySentence", () => {
+  const base = {
+    id: "a",
+    at: "2026-11-26T10:00:00Z",
+    target: "prm_1",
+    agent_id: "claude-code",
+  };
+  const names = (id: string | null) =>
+    id === "dev_phone" ? "Pixel 8" : id === "dev_laptop" ? "laptop" : "—";
+
+  it("says who answered which call, never the event name", () => {
+    const sentence = activitySentence(
+      {
+        ...base,
+        device_id: "dev_phone",
+        actor: "device:dev_phone",
+        event: "policy.decision",
+        decision: "deny_once",
+        details: { capability: "exec", risk: "high", tool: "bash" },
+      },
+      names,
+    );
+    expect(sentence).toBe("claude-code asked to run commands: bash — denied by Pixel 8 (high risk)");
+    expect(sentence).not.toContain("policy.decision");
+  });
+
+  it("names a companion's local policy and makes untrusted text visible", () => {
+    expect(
+      activitySentence(
+        {
+          ...base,
+          agent_id: "evil\u202Eagent",
+          device_id: "dev_laptop",
+          actor: "companion:dev_laptop",
+          event: "policy.decision",
+          decision: "allow",
+          details: { capability: "read", tool: "Read" },
+        },
+        names,
+      ),
+    ).toBe("evil⟦U+202E⟧agent asked to read files: Read — allowed by the local policy on laptop");
+  });
+
+  it("says when nobody answered", () => {
+    expect(
+      activitySentence(
+        {
+          ...base,
+          device_id: null,
+          actor: "timeout",
+          event: "policy.decision",
+          decision: "deny_timeout",
+          details: { capability: "write" },
+        },
+        names,
+      ),
+    ).toBe("claude-code asked to write files — denied: nobody answered in time");
   });
 });
