@@ -1,17 +1,27 @@
 // Creating and editing schedules and starting jobs from a phone at 390×844: cron read back in words (cronstrue), a
 // time zone picker, and every problem (the form's own or the server's) beside the control it is about; and the
 // notifications inbox at /notifications.
+import { copyFileSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "./support/browser.ts";
 import { buildDashboard, type Phone, pairPhone, phone, WAIT_MS } from "./support/dashboard.ts";
-import { type Edge, startEdge } from "./support/edge.ts";
+import { type Edge, ROOT, startEdge } from "./support/edge.ts";
 
 let edge: Edge;
 let browser: Browser;
 let ui: Phone;
 let page: Page;
 let scriptToken: string;
+
+/** A screenshot in test-results/; AIRLOCK_UPDATE_DOCS_SCREENSHOT=1 also refreshes the copy in docs/. */
+async function shot(name: string): Promise<void> {
+  mkdirSync(join(ROOT, "test-results"), { recursive: true });
+  await page.screenshot({ path: join(ROOT, "test-results", name) });
+  if (process.env.AIRLOCK_UPDATE_DOCS_SCREENSHOT)
+    copyFileSync(join(ROOT, "test-results", name), join(ROOT, "docs", name));
+}
 
 interface Schedule {
   id: string;
@@ -72,6 +82,7 @@ describe("schedules from the phone", () => {
       "At 09:00, Monday through Friday",
     );
     await form.getByLabel("Time zone", { exact: true }).selectOption("Europe/Berlin");
+    await shot("dashboard-schedule-form.png");
     await form.getByRole("button", { name: "Create schedule" }).tap();
     await page
       .getByRole("status")
@@ -170,6 +181,7 @@ describe("the notifications inbox", () => {
     expect(text).toContain("Nightly run finished ⟦U+202E⟧gnp.exe");
     expect(text).toContain("All 3,012 tests passed.");
     expect(text).toContain("Report");
+    await shot("dashboard-notifications.png");
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   });
 
