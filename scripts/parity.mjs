@@ -40,6 +40,7 @@ export const HTML_ROUTES = [
   "/chat",
   "/precog",
   "/connections",
+  "/notifications",
   "/more",
   "/apps",
   "/oauth/authorize",

@@ -35,6 +35,19 @@ export const Created = z.object({ id: z.string() });
 export const Deleted = z.object({ deleted: z.boolean() });
 export const PushTestResult = z.object({ sent: z.number().int(), subscriptions: z.number().int() });
 
+/** The lock-screen buttons of a prompt's notification: what a push answer may decide (never "always"). */
+export const PushAnswerDecision = z.enum(["allow_once", "deny_once"]);
+export type PushAnswerDecision = z.infer<typeof PushAnswerDecision>;
+/** A notification's button tapped: the answer token from the push (it names the one prompt) and the button. */
+export const PushAnswerRequest = z.strictObject({
+  token: z.string().min(1).max(1000),
+  decision: PushAnswerDecision,
+});
+export const PushAnswerResult = z.object({
+  prompt_id: z.string(),
+  resolution: z.string(),
+});
+
 export const PasskeyList = z.object({
   passkeys: z.array(
     z.object({

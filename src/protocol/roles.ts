@@ -139,6 +139,7 @@ export const SOCKET_MESSAGE_AUTHORITY = {
   /** Only ever the sender's own calls, which it stops waiting for. */
   withdraw: "submit_calls",
   capability_decision: "answer_prompts",
+  undo_decision: "answer_prompts",
   companion_run_result: "answer_companion_runs",
 } as const satisfies Record<string, Action | null>;
 

@@ -29,6 +29,19 @@ export const CLOSE_CODES = {
   revoked: 4001,
 } as const;
 
+/** The longest undo window a client may ask the hub to hold an answer for. */
+export const MAX_UNDO_MS = 10_000;
+
+/** An answer the hub holds for its undo window: it is settled at `commitAt` unless undone first. */
+export const HeldDecision = z.object({
+  held: z.literal(true),
+  promptId: z.string(),
+  decision: PromptDecision,
+  /** When the hub settles it (ISO 8601, the hub's clock). */
+  commitAt: z.string(),
+});
+export type HeldDecision = z.infer<typeof HeldDecision>;
+
 /** Client → hub. */
 export const ClientMessage = z.discriminatedUnion("type", [
   z.strictObject({
@@ -53,6 +66,17 @@ export const ClientMessage = z.discriminatedUnion("type", [
     message: z.string().trim().max(500).optional(),
     /** A wider grant pattern from the prompt's `grant.wider` (session/always answers only). */
     pattern: GrantPatternChoice.optional(),
+    /**
+     * An undo window: the hub checks the answer now, holds it this long (never past the prompt's deadline) and
+     * settles it then, unless `undo_decision` cancels it first. The reply's data is a `HeldDecision`.
+     */
+    undoMs: z.number().int().min(0).max(MAX_UNDO_MS).optional(),
+  }),
+  /** Cancels an answer still held in its undo window; refused once it has been settled. */
+  z.strictObject({
+    type: z.literal("undo_decision"),
+    id: z.string().max(100).optional(),
+    promptId: z.string().max(200),
   }),
   /** A companion that stopped waiting for these calls withdraws them (each is denied as `abandoned`). */
   z.strictObject({

@@ -1,6 +1,6 @@
 // The approvals view end to end at 390×844: real `wrangler dev`, a Node websocket client as the companion, real
 // Chromium. Covers every approvals fault the phone trial found: decided cards stay in place (a double tap never
-// saves two grants), every call of a batch is listed before approval, cwd and the agent's description are shown, a
+// saves two grants), the undo window is held on the hub (closing the page in it loses nothing), every call of a batch is listed before approval, cwd and the agent's description are shown, a
 // 2,000-character command keeps the countdown and buttons on screen and shows its end, the link shows down at once and a Deny tapped
 // offline is queued and resent, deny with a message, expiry, title count, reload mid-prompt.
 import { copyFileSync, mkdirSync } from "node:fs";
@@ -209,6 +209,29 @@ describe("approvals on a phone", () => {
     await tapDecision(page, promptId, "Deny");
     expect((await companion.decisionFor("call-read-c")).decision).toBe("deny");
     expect(await grantCount()).toBe(grantsBefore);
+  });
+
+  it("closing the page inside the undo window loses nothing: the hub commits the answer at commit-at", async () => {
+    const grantsBefore = await grantCount();
+    const promptId = await companion.ask(readCall("call-read-closed", "lib/closed.ts"));
+    // A second tab of the same phone: it answers, then is closed inside the window.
+    const tab = await ui.context.newPage();
+    await tab.goto(`${edge.base}/`);
+    await card(tab, promptId).waitFor({ timeout: WAIT_MS });
+    await tapDecision(tab, promptId, "Allow always");
+    // The Undo button is offered once the hub holds the answer (the commit-at time is the hub's).
+    await card(tab, promptId)
+      .getByRole("button", { name: /^Undo \(\d s\)$/ })
+      .waitFor({ timeout: WAIT_MS });
+    expect(await grantCount()).toBe(grantsBefore);
+    await tab.close();
+    const decision = await companion.decisionFor("call-read-closed");
+    expect(decision).toMatchObject({ decision: "allow", resolution: "allow_always" });
+    expect(await grantCount()).toBe(grantsBefore + 1);
+    // The page still open elsewhere shows it settled, by that tab (this device).
+    const resolvedItem = page.locator(`li.resolved-item[data-prompt-id="${promptId}"]`);
+    await resolvedItem.waitFor({ timeout: WAIT_MS });
+    await expect(resolvedItem.textContent()).resolves.toMatch(/Always allowed/);
   });
 
   it("lists every call of a batch of 10 before one answer settles all of them", async () => {

@@ -175,12 +175,24 @@ describe("views on a phone", () => {
     await page.getByLabel("Agent").fill("activity-agent");
     await page.getByLabel("Agent").press("Enter");
     await page.getByLabel("Agent").blur();
-    await page.getByText("Read · activity-agent").first().waitFor({ timeout: WAIT_MS });
+    // Rows are sentences with the call, never an event name.
+    await page
+      .getByText(/^activity-agent asked to read files: Read — allowed by the local policy on /)
+      .first()
+      .waitFor({ timeout: WAIT_MS });
+    expect((await page.locator(".activity-what").allTextContents()).join("\n")).not.toContain(
+      "policy.decision",
+    );
     // A call of a session with permissions off (Pi's `/permissions off`) is marked as ungated.
-    const ungated = page.locator(".activity-item", { hasText: "bash · activity-agent" }).first();
+    const ungated = page
+      .locator(".activity-item", { hasText: "activity-agent asked to run commands: bash" })
+      .first();
     expect(await ungated.locator(".tag").textContent()).toBe("ungated");
     expect(
-      await page.locator(".activity-item", { hasText: "Read · activity-agent" }).locator(".tag").count(),
+      await page
+        .locator(".activity-item", { hasText: "activity-agent asked to read files: Read" })
+        .locator(".tag")
+        .count(),
     ).toBe(0);
     await page.getByLabel("Decision").selectOption("deny_once");
     const denied = page.locator(".activity-item", { hasText: "deny_once" }).first();

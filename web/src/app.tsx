@@ -58,6 +58,7 @@ const views: Partial<Record<Route, ComponentType<ViewProps>>> = {
   precog: lazyView(() => import("./views/precog-view.tsx").then((m) => m.PrecogView)),
   apps: lazyView(() => import("./views/apps-view.tsx").then((m) => m.AppsView)),
   connections: lazyView(() => import("./views/connections-view.tsx").then((m) => m.ConnectionsView)),
+  notifications: lazyView(() => import("./views/notifications-view.tsx").then((m) => m.NotificationsView)),
   more: lazyView(() => import("./views/more-view.tsx").then((m) => m.MoreView)),
 };
 
@@ -154,6 +155,7 @@ const underMore = new Set<Route>([
   "precog",
   "apps",
   "connections",
+  "notifications",
 ]);
 
 function PairedShell({

@@ -1,13 +1,12 @@
-// Decisions on their way to the hub. A decision that saves something (allow/deny always, allow for session) waits
-// out an undo window first; any decision made while the link is down is queued and sent on the next welcome, and
-// survives a reload (sessionStorage). One decision per prompt; the hub's refusal (already resolved, expired) is final.
+// Decisions on their way to the hub. A decision that saves something (allow/deny always, allow for session) is sent
+// at once with an undo window: the hub holds it until its commit-at time (Undo cancels it there), so closing the page
+// loses nothing. Any decision made while the link is down is queued and sent on the next welcome, and survives a
+// reload (sessionStorage). One decision per prompt; the hub's refusal (already resolved, expired) is final.
 import { z } from "zod";
 import { PromptDecision } from "../../src/protocol/capability.ts";
 
-/** How long a saving decision can be undone before it is sent. */
+/** How long the hub holds a saving decision before settling it (it cuts the window short before a deadline). */
 export const UNDO_MS = 5_000;
-/** A saving decision is sent at once when the prompt would expire this soon after the undo window. */
-const EXPIRY_MARGIN_MS = 2_000;
 const STORAGE_KEY = "airlock.outbox";
 
 export type OutboxPhase = "held" | "queued" | "sending" | "sent" | "failed";
@@ -19,16 +18,22 @@ export const OutboxEntry = z.object({
   message: z.string().optional(),
   /** A wider grant pattern the person picked (one of the prompt's `grant.wider`, verbatim). */
   pattern: z.string().optional(),
-  /** While held: when the undo window ends. */
+  /** The undo window the hub is asked to hold it for (saving decisions). */
+  undoMs: z.number().optional(),
+  /** While held: when the hub commits it (local clock). */
   sendAt: z.number(),
   phase: z.enum(["held", "queued", "sending", "sent", "failed"]),
   error: z.string().optional(),
 });
 export type OutboxEntry = z.infer<typeof OutboxEntry>;
 
-export type SendResult = { ok: true } | { ok: false; final: boolean; error: string };
+/** `heldUntil`: the hub holds the answer until then (local clock), when it commits unless undone. */
+export type SendResult = { ok: true; heldUntil?: number } | { ok: false; final: boolean; error: string };
 
-/** Decisions that write a grant: these get the undo window. */
+/** What Undo has to do: nothing left, a local cancel (never sent), or ask the hub (it holds the answer). */
+export type UndoStep = "none" | "cancelled" | "ask_hub";
+
+/** Decisions that write a grant: these get an undo window. */
 export function savesSomething(decision: PromptDecision): boolean {
   return decision === "allow_always" || decision === "deny_always" || decision === "allow_session";
 }
@@ -47,10 +52,13 @@ export class DecisionOutbox {
     this.#changed = changed;
     this.#store = store;
     const saved = z.array(OutboxEntry).safeParse(safeJson(store?.load() ?? null));
-    // After a reload nothing is mid-flight and no undo window survives: everything unsent is queued.
+    // After a reload nothing is mid-flight: everything unsent is queued (the hub takes a resend of the same answer
+    // as the one it holds), and a held answer stays undoable until the hub commits it.
+    const now = Date.now();
     for (const entry of saved.success ? saved.data : []) {
       if (entry.phase === "sent" || entry.phase === "failed") continue;
-      this.#entries.set(entry.promptId, { ...entry, phase: "queued" });
+      if (entry.phase === "held" && entry.sendAt <= now) continue;
+      this.#entries.set(entry.promptId, { ...entry, phase: entry.phase === "held" ? "held" : "queued" });
     }
   }
 
@@ -62,31 +70,50 @@ export class DecisionOutbox {
   add(
     entry: Pick<OutboxEntry, "promptId" | "decision" | "confirmationToken" | "message" | "pattern">,
     now: number,
-    expiresAt: number,
   ): boolean {
     const current = this.#entries.get(entry.promptId);
     if (current && current.phase !== "failed") return false;
-    const hold = savesSomething(entry.decision) && expiresAt - now > UNDO_MS + EXPIRY_MARGIN_MS;
-    this.#set({ ...entry, sendAt: hold ? now + UNDO_MS : now, phase: hold ? "held" : "queued" });
+    this.#set({
+      ...entry,
+      ...(savesSomething(entry.decision) ? { undoMs: UNDO_MS } : {}),
+      sendAt: now,
+      phase: "queued",
+    });
     return true;
   }
 
-  /** Cancels a decision still in its undo window (or still queued offline). */
-  undo(promptId: string): boolean {
+  /**
+   * Undo: a decision not sent yet (queued offline) is cancelled here; one the hub holds must be undone there
+   * (then `undone`). Nothing to do once it was sent without a window or the window is over.
+   */
+  undo(promptId: string, now: number): UndoStep {
     const entry = this.#entries.get(promptId);
-    if (!entry || (entry.phase !== "held" && entry.phase !== "queued")) return false;
-    this.#entries.delete(promptId);
+    if (entry?.phase === "queued") {
+      this.undone(promptId);
+      return "cancelled";
+    }
+    return entry?.phase === "held" && entry.sendAt > now ? "ask_hub" : "none";
+  }
+
+  /** The hub cancelled the held answer (or it was never sent): the card is answerable again. */
+  undone(promptId: string): void {
+    if (!this.#entries.delete(promptId)) return;
     this.#persist();
     this.#changed();
-    return true;
   }
 
-  /** Moves held decisions whose undo window is over to the queue; returns the next time to look again. */
+  /** The hub would not undo it (already committed): the answer stands, with the reason on the card. */
+  undoRefused(promptId: string, error: string): void {
+    const entry = this.#entries.get(promptId);
+    if (entry) this.#set({ ...entry, phase: "sent", error });
+  }
+
+  /** Held decisions whose window is over are committed on the hub; returns the next time to look again. */
   release(now: number): number | null {
     let next: number | null = null;
     for (const entry of this.#entries.values()) {
       if (entry.phase !== "held") continue;
-      if (entry.sendAt <= now) this.#set({ ...entry, phase: "queued" });
+      if (entry.sendAt <= now) this.#set({ ...entry, phase: "sent" });
       else next = next === null ? entry.sendAt : Math.min(next, entry.sendAt);
     }
     return next;
@@ -99,7 +126,9 @@ export class DecisionOutbox {
       queued.map(async (entry) => {
         this.#set({ ...entry, phase: "sending" });
         const result = await send(entry);
-        if (result.ok) this.#set({ ...entry, phase: "sent" });
+        if (result.ok && result.heldUntil !== undefined)
+          this.#set({ ...entry, phase: "held", sendAt: result.heldUntil });
+        else if (result.ok) this.#set({ ...entry, phase: "sent" });
         else if (result.final) this.#set({ ...entry, phase: "failed", error: result.error });
         else this.#set({ ...entry, phase: "queued", error: result.error });
       }),

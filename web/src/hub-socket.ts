@@ -8,7 +8,11 @@ import { type ClientMessage, ServerMessage } from "../../src/protocol/socket.ts"
 
 export type LinkState = "connecting" | "live" | "reconnecting" | "offline";
 export type ResponseMessage = Extract<ServerMessage, { type: "response" }>;
-export type DecisionMessage = Omit<Extract<ClientMessage, { type: "capability_decision" }>, "id">;
+type WithoutId<M> = M extends unknown ? Omit<M, "id"> : never;
+/** What the person sends: an answer, or the undo of one the hub holds. */
+export type DecisionMessage = WithoutId<
+  Extract<ClientMessage, { type: "capability_decision" | "undo_decision" }>
+>;
 
 export interface HubSocketEvents {
   onMessage(message: ServerMessage): void;
@@ -99,7 +103,7 @@ export class HubSocket {
     return this.#welcomed && this.#ws?.readyState === 1;
   }
 
-  /** Sends a decision and resolves with the hub's `response` (success or its refusal). */
+  /** Sends a decision (or its undo) and resolves with the hub's `response` (success or its refusal). */
   decide(message: DecisionMessage): Promise<ResponseMessage> {
     if (!this.live) return Promise.reject(new Error("Not connected."));
     const id = `d${++this.#nextId}`;

@@ -14,6 +14,7 @@ export const routes = [
   "chat",
   "precog",
   "connections",
+  "notifications",
   "more",
   "pair",
   "apps",

@@ -1,6 +1,8 @@
 /// <reference lib="webworker" />
 // The dashboard's service worker: precaches the build (installable, opens offline to its last state), shows a
-// notification for each push from Airlock, and opens the prompt when one is tapped. Never caches /v1.
+// notification for each push from Airlock, and opens the prompt when one is tapped. A low or medium risk prompt's
+// notification has Allow once / Deny buttons, answered here with the push's answer token (it may answer only that
+// prompt); high risk has none and opens the card. Never caches /v1.
 
 declare const self: ServiceWorkerGlobalScope & {
   __WB_MANIFEST: { url: string; revision: string | null }[];
@@ -79,7 +81,14 @@ interface PushPayload {
   promptId?: string;
   pending?: number;
   tag?: string;
+  /** Lock-screen buttons, with the token that answers this one prompt (src/edge/push/answer-token.ts). */
+  actions?: LockScreenAction[];
+  answerToken?: string;
 }
+
+type LockScreenAction = "allow_once" | "deny_once";
+const ACTION_TITLES: Record<LockScreenAction, string> = { allow_once: "Allow once", deny_once: "Deny" };
+const isAction = (a: unknown): a is LockScreenAction => a === "allow_once" || a === "deny_once";
 
 function str(value: unknown, max: number): string | undefined {
   return typeof value === "string" && value.length <= max ? value : undefined;
@@ -96,12 +105,15 @@ export function parsePush(data: unknown): PushPayload {
   const tag = str(d.tag, 100);
   const pending =
     typeof d.pending === "number" && Number.isInteger(d.pending) && d.pending >= 0 ? d.pending : undefined;
+  const answerToken = str(d.answerToken, 1000);
+  const actions = Array.isArray(d.actions) ? d.actions.filter(isAction) : [];
   return {
     title,
     body,
     ...(promptId ? { promptId } : {}),
     ...(tag ? { tag } : {}),
     ...(pending !== undefined ? { pending } : {}),
+    ...(promptId && answerToken && actions.length ? { actions, answerToken } : {}),
   };
 }
 
@@ -119,9 +131,16 @@ self.addEventListener("push", (event) => {
       self.registration.showNotification(payload.title, {
         body: payload.body,
         tag: payload.tag ?? "airlock-prompt",
-        data: { url: target },
+        data: {
+          url: target,
+          ...(payload.answerToken ? { promptId: payload.promptId, answerToken: payload.answerToken } : {}),
+        },
         icon: "/icon.svg",
         badge: "/icon.svg",
+        // `actions` is in the Notifications spec and Chromium but not yet in TypeScript's NotificationOptions.
+        ...({
+          actions: (payload.actions ?? []).map((action) => ({ action, title: ACTION_TITLES[action] })),
+        } as NotificationOptions),
       }),
       payload.pending !== undefined
         ? (self.navigator as Navigator & { setAppBadge?: (n: number) => Promise<void> }).setAppBadge?.(
@@ -132,21 +151,79 @@ self.addEventListener("push", (event) => {
   );
 });
 
+/** Opens `target` (a path on this origin) in the dashboard's window, or a new one. */
+async function openDashboard(target: string): Promise<void> {
+  const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+  const open = windows.find((w) => new URL(w.url).origin === self.location.origin);
+  if (open) {
+    await open.navigate(target).catch(() => undefined);
+    await open.focus();
+    return;
+  }
+  await self.clients.openWindow(target);
+}
+
+/**
+ * A lock-screen button: the answer goes to Airlock with the push's answer token. A short notification says what
+ * happened; if Airlock refused (expired, answered elsewhere, high risk) or could not be reached, the card opens.
+ */
+async function answerFromLockScreen(
+  action: LockScreenAction,
+  token: string,
+  title: string,
+  target: string,
+): Promise<void> {
+  let said: string;
+  try {
+    const res = await fetch("/v1/push/answer", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ token, decision: action }),
+      credentials: "omit",
+    });
+    if (res.ok) {
+      await self.registration.showNotification(action === "allow_once" ? "Allowed once" : "Denied", {
+        body: title,
+        tag: "airlock-answered",
+        silent: true,
+        icon: "/icon.svg",
+      });
+      return;
+    }
+    const envelope: unknown = await res.json().catch(() => null);
+    const error =
+      envelope && typeof envelope === "object"
+        ? (envelope as { error?: { message?: unknown } }).error
+        : undefined;
+    said = str(error?.message, 300) ?? `Airlock answered ${res.status}.`;
+  } catch {
+    said = "Airlock could not be reached.";
+  }
+  console.warn(`[airlock] the lock-screen answer was not taken: ${said}`);
+  await openDashboard(target);
+}
+
+/** Keeps the worker alive for `work`; an event a page built itself (untrusted) cannot be extended, only run. */
+function keepAlive(event: ExtendableEvent, work: Promise<unknown>): void {
+  try {
+    event.waitUntil(work);
+  } catch {
+    // Untrusted events throw InvalidStateError from waitUntil; the work still runs.
+  }
+}
+
 self.addEventListener("notificationclick", (event) => {
   event.notification.close();
   const data: unknown = event.notification.data;
-  const url = data && typeof data === "object" ? str((data as Record<string, unknown>).url, 300) : undefined;
+  const fields = data && typeof data === "object" ? (data as Record<string, unknown>) : {};
+  const url = str(fields.url, 300);
   // Only a path on this origin: a notification can never send the person elsewhere.
   const target = new URL(url?.startsWith("/") && !url.startsWith("//") ? url : "/", self.location.origin)
     .href;
-  event.waitUntil(
-    self.clients.matchAll({ type: "window", includeUncontrolled: true }).then(async (windows) => {
-      const open = windows.find((w) => new URL(w.url).origin === self.location.origin);
-      if (open) {
-        await open.navigate(target).catch(() => undefined);
-        return open.focus();
-      }
-      return self.clients.openWindow(target);
-    }),
-  );
+  const token = str(fields.answerToken, 1000);
+  const work =
+    isAction(event.action) && token
+      ? answerFromLockScreen(event.action, token, event.notification.title, target)
+      : openDashboard(target);
+  keepAlive(event, work);
 });

@@ -6,7 +6,7 @@ import type { EmergencyControls, PromptDecision } from "../../src/protocol/capab
 import type { ProposalView } from "../../src/protocol/conveyor.ts";
 import { type CapabilityPrompt, ConfirmationToken, ResolvedPrompt } from "../../src/protocol/prompts.ts";
 import type { RuntimeServerMessage } from "../../src/protocol/runtime.ts";
-import type { ServerMessage } from "../../src/protocol/socket.ts";
+import { HeldDecision, type ServerMessage } from "../../src/protocol/socket.ts";
 import { ApiError, api, socketUrl } from "./api.ts";
 import { approvalsReducer, emptyApprovals, openPrompts } from "./approvals-state.ts";
 import { DecisionOutbox, type OutboxEntry, type SendResult, sessionOutboxStore } from "./decision-outbox.ts";
@@ -31,7 +31,7 @@ export interface Hub {
   /** The last thing worth announcing to a screen reader ("New request: …"). */
   announcement: string;
   outbox(promptId: string): OutboxEntry | undefined;
-  /** Queues a decision (held for the undo window when it saves a grant); sent over the socket when live. */
+  /** Queues a decision, sent over the socket when live (the hub holds a saving one for its undo window). */
   decide(
     prompt: CapabilityPrompt,
     decision: PromptDecision,
@@ -62,6 +62,8 @@ export function useHub(onUnpaired: (reason: string) => void): Hub {
   const runtimeListeners = useRef(new Set<(message: RuntimeServerMessage) => void>());
   const outbox = useRef<DecisionOutbox | null>(null);
   outbox.current ??= new DecisionOutbox(() => setOutboxVersion((v) => v + 1), sessionOutboxStore);
+  const clockOffset = useRef(0);
+  clockOffset.current = clockOffsetMs;
   const unpaired = useRef(onUnpaired);
   unpaired.current = onUnpaired;
 
@@ -77,9 +79,13 @@ export function useHub(onUnpaired: (reason: string) => void): Hub {
           ...(entry.confirmationToken ? { confirmationToken: entry.confirmationToken } : {}),
           ...(entry.message ? { message: entry.message } : {}),
           ...(entry.pattern ? { pattern: entry.pattern } : {}),
+          ...(entry.undoMs ? { undoMs: entry.undoMs } : {}),
         });
         if (!response.success)
           return { ok: false, final: true, error: response.error ?? "Airlock refused it." };
+        const held = HeldDecision.safeParse(response.data);
+        if (held.success)
+          return { ok: true, heldUntil: Date.parse(held.data.commitAt) - clockOffset.current };
         const resolved = ResolvedPrompt.safeParse(response.data);
         if (resolved.success) dispatch({ type: "resolved", prompt: resolved.data, now: Date.now() });
         return { ok: true };
@@ -91,7 +97,7 @@ export function useHub(onUnpaired: (reason: string) => void): Hub {
     });
   }, []);
 
-  // Held decisions leave their undo window on time; lingering cards collapse on time.
+  // Held decisions leave their undo window on time (the hub commits them); lingering cards collapse on time.
   useEffect(() => {
     const timer = setInterval(() => {
       const now = Date.now();
@@ -180,12 +186,26 @@ export function useHub(onUnpaired: (reason: string) => void): Hub {
           ...(extra.pattern ? { pattern: extra.pattern } : {}),
         },
         Date.now(),
-        Date.parse(prompt.expiresAt) - clockOffsetMs,
       );
       if (added) flush();
     },
-    [flush, clockOffsetMs],
+    [flush],
   );
+
+  const undo = useCallback(async (promptId: string) => {
+    const box = outbox.current;
+    if (box?.undo(promptId, Date.now()) !== "ask_hub") return;
+    try {
+      const hub = socket.current;
+      if (!hub) throw new Error("Not connected.");
+      const response = await hub.decide({ type: "undo_decision", promptId });
+      if (response.success) box.undone(promptId);
+      else box.undoRefused(promptId, response.error ?? "Too late to undo.");
+    } catch (error) {
+      const why = error instanceof Error ? error.message : "Not sent.";
+      box.undoRefused(promptId, `Could not undo (${why}); Airlock commits the answer when its window ends.`);
+    }
+  }, []);
 
   const confirm = useCallback(async (prompt: CapabilityPrompt) => {
     const answer = await api(
@@ -218,7 +238,7 @@ export function useHub(onUnpaired: (reason: string) => void): Hub {
     announcement,
     outbox: (id) => outbox.current?.get(id),
     decide,
-    undo: (id) => outbox.current?.undo(id),
+    undo: (id) => void undo(id),
     confirm,
     proposalOf: (id) => proposals.get(id),
     onRuntime,

@@ -6,6 +6,7 @@ import { AccountAdmin } from "./account-admin.ts";
 import { CallIntake } from "./call-intake.ts";
 import { type Holder, responseOf } from "./call-store.ts";
 import { compileAccountPolicy } from "./edge-policy.ts";
+import { UndoWindows } from "./held-decisions.ts";
 import { HubContext, type HubPorts } from "./hub-context.ts";
 import { type DecideOutcome, PromptQueue } from "./prompt-queue.ts";
 import { Resolver } from "./resolution.ts";
@@ -19,6 +20,7 @@ export class HubEngine {
   readonly intake: CallIntake;
   readonly resolver: Resolver;
   readonly admin: AccountAdmin;
+  readonly undoWindows: UndoWindows;
   private compiled: { text: string | undefined; policy: CompiledPolicy } | undefined;
 
   constructor(ports: HubPorts) {
@@ -28,6 +30,7 @@ export class HubEngine {
     this.ctx.policyMode = () => this.accountPolicy().mode;
     this.resolver = new Resolver(this.ctx);
     this.admin = new AccountAdmin(this.ctx);
+    this.undoWindows = new UndoWindows(this.ctx, this.resolver);
   }
 
   private accountPolicy(): CompiledPolicy {
@@ -79,6 +82,8 @@ export class HubEngine {
     const { ctx } = this;
     ctx.schedule.fired();
     await ctx.grants.load().catch(() => undefined);
+    // A held answer settles before its prompt would time out (its commit-at is before the deadline).
+    await this.undoWindows.commitDue(now);
     await this.resolver.expireDue(now);
     this.queue.releaseOrphans(now);
     this.queue.abandonLapsed(now);

@@ -10,6 +10,7 @@ import type { Db } from "../db/client.ts";
 import { type CallRow, CallStore } from "./call-store.ts";
 import { Confirmations } from "./confirmations.ts";
 import { GrantStore } from "./grant-store.ts";
+import { HeldStore } from "./held-decisions.ts";
 import { Outbox, SAFETY_DELAY_MS } from "./outbox.ts";
 import { type PromptRow, PromptStore } from "./prompt-store.ts";
 import { promptView, resolvedView } from "./prompt-view.ts";
@@ -64,6 +65,8 @@ export class HubContext {
   readonly grants: GrantStore;
   readonly sessions: SessionGrants;
   readonly confirmations: Confirmations;
+  /** Answers waiting out their undo window (held-decisions.ts). */
+  readonly held: HeldStore;
   readonly outbox: Outbox;
   readonly waiters = new Waiters();
   readonly schedule: Schedule;
@@ -78,12 +81,14 @@ export class HubContext {
     this.grants = new GrantStore(ports.sql, ports.db, ports.userId);
     this.sessions = new SessionGrants(ports.sql);
     this.confirmations = new Confirmations(ports.sql);
+    this.held = new HeldStore(ports.sql);
     this.outbox = new Outbox(ports.sql, ports.db);
     this.schedule = new Schedule({
       calls: this.calls,
       prompts: this.prompts,
       sessions: this.sessions,
       outbox: this.outbox,
+      held: this.held,
       setAlarm: ports.setAlarm,
       extraWake: () => ports.proposals?.nextWake() ?? null,
     });

@@ -59,6 +59,23 @@ function alreadyResolved(prompt: PromptRow) {
   return failure(409, "conflict", `Prompt ${prompt.id} is already resolved (${prompt.resolution}).`);
 }
 
+export interface AnswerOptions {
+  confirmationToken?: string | undefined;
+  /** A wider grant pattern the card offered (session/always answers only). */
+  pattern?: string | undefined;
+  /** With a deny: the person's message for the agent (it reaches the agent in the reason). */
+  message?: string | undefined;
+}
+
+/** An answer that passed every check: what settling it needs. */
+export interface VettedAnswer {
+  prompt: PromptRow;
+  /** The waiting calls as the person saw them: settling refuses if they changed. */
+  fingerprint: string;
+  pattern: string | undefined;
+  note: string | undefined;
+}
+
 export class Resolver {
   private readonly ctx: HubContext;
 
@@ -82,14 +99,25 @@ export class Resolver {
     promptId: string,
     decision: PromptDecision,
     by: Decider,
-    options: {
-      confirmationToken?: string | undefined;
-      pattern?: string | undefined;
-      /** With a deny: the person's message for the agent (it reaches the agent in the reason). */
-      message?: string | undefined;
-    } = {},
+    options: AnswerOptions = {},
     now = Date.now(),
   ): Promise<HubResult<ResolvedPrompt>> {
+    const vetted = await this.vet(promptId, decision, by, options, now);
+    if (!vetted.ok) return vetted;
+    return this.commit(vetted.value, decision, by, now);
+  }
+
+  /**
+   * Every check a person's answer must pass (open, in time, offered, confirmed when high risk), without settling:
+   * an answer held for its undo window (held-decisions.ts) is checked when it arrives and settled later.
+   */
+  async vet(
+    promptId: string,
+    decision: PromptDecision,
+    by: Decider,
+    options: AnswerOptions,
+    now: number,
+  ): Promise<HubResult<VettedAnswer>> {
     const { ctx } = this;
     const prompt = ctx.prompts.get(promptId);
     if (!prompt) return failure(404, "not_found", `No prompt ${promptId}.`);
@@ -141,6 +169,17 @@ export class Resolver {
       !decision.startsWith("allow") && options.message?.trim()
         ? redactText(options.message.trim())
         : undefined;
+    return { ok: true, value: { prompt, fingerprint, pattern, note } };
+  }
+
+  /** Settles a vetted answer; refused if the waiting calls changed since it was vetted. */
+  async commit(
+    vetted: VettedAnswer,
+    decision: PromptDecision,
+    by: Decider,
+    now: number,
+  ): Promise<HubResult<ResolvedPrompt>> {
+    const { prompt, pattern, fingerprint, note } = vetted;
     const settled = await this.settle(prompt, decision, by, now, { pattern, fingerprint, note });
     if (settled === "changed")
       return failure(409, "conflict", "The prompt changed while you answered; review it and answer again.");

@@ -1,5 +1,5 @@
 // The hub's single schedule: one alarm for every deadline the hub keeps (prompt expiry, lapsing holds,
-// idle session grants, outbox retries, retention). Deadlines themselves come from policy/deadlines.ts.
+// idle session grants, outbox retries, held answers' commit times, retention). Deadlines themselves come from policy/deadlines.ts.
 import { CALL_RETENTION_MS } from "../../policy/index.ts";
 import type { CallStore } from "./call-store.ts";
 import type { Outbox } from "./outbox.ts";
@@ -18,6 +18,8 @@ interface Sources {
   prompts: PromptStore;
   sessions: SessionGrants;
   outbox: Outbox;
+  /** Answers held for their undo window: each settles at its commit-at time. */
+  held: { next(): number | null };
   setAlarm: (at: number) => Promise<void>;
   /** Wakeups kept elsewhere (the conveyor's). */
   extraWake: () => number | null;
@@ -33,13 +35,14 @@ export class Schedule {
   }
 
   next(): number | null {
-    const { calls, prompts, sessions, outbox, extraWake } = this.sources;
+    const { calls, prompts, sessions, outbox, held, extraWake } = this.sources;
     const oldest = calls.oldestDecided();
     const candidates = [
       prompts.nextExpiry(),
       calls.nextHoldLapse(),
       sessions.nextIdleExpiry(),
       outbox.nextAttempt(),
+      held.next(),
       oldest === null ? null : oldest + CALL_RETENTION_MS,
       extraWake(),
     ].filter((t): t is number => t !== null);

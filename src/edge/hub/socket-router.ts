@@ -251,20 +251,40 @@ export class SocketRouter {
         return;
       }
       case "capability_decision": {
-        const result = await this.engine.resolver.resolve(
-          message.promptId,
-          message.decision,
-          deciderOf(caller),
-          {
-            confirmationToken: message.confirmationToken,
-            pattern: message.pattern,
-            message: message.message,
-          },
-        );
+        const options = {
+          confirmationToken: message.confirmationToken,
+          pattern: message.pattern,
+          message: message.message,
+        };
+        const by = deciderOf(caller);
+        const result =
+          message.undoMs === undefined
+            ? await this.engine.resolver.resolve(message.promptId, message.decision, by, options)
+            : await this.engine.undoWindows.hold(
+                message.promptId,
+                message.decision,
+                by,
+                options,
+                message.undoMs,
+              );
         this.send(ws, {
           type: "response",
           id: message.id,
           command: "capability_decision",
+          success: result.ok,
+          data: result.ok ? result.value : null,
+          error: result.ok ? null : result.message,
+          ...(result.ok ? {} : { code: result.code }),
+        });
+        return;
+      }
+      case "undo_decision": {
+        const result = this.engine.undoWindows.undo(message.promptId);
+        await this.engine.ctx.schedule.arm();
+        this.send(ws, {
+          type: "response",
+          id: message.id,
+          command: "undo_decision",
           success: result.ok,
           data: result.ok ? result.value : null,
           error: result.ok ? null : result.message,

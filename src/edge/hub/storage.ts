@@ -145,6 +145,21 @@ const migrations: string[][] = [
   ],
   // Why a call went to a person (src/policy/ask-reason.ts): the stats count asks by it (issue 21).
   [`ALTER TABLE calls ADD COLUMN ask_reason TEXT`],
+  // An answer with an undo window waits here until its commit-at time (held-decisions.ts; issue 25).
+  [
+    `CREATE TABLE held_decisions (
+      prompt_id TEXT PRIMARY KEY,
+      decision TEXT NOT NULL,
+      pattern TEXT,
+      note TEXT,
+      fingerprint TEXT NOT NULL,
+      actor TEXT NOT NULL,
+      device_id TEXT,
+      commit_at INTEGER NOT NULL,
+      created_at INTEGER NOT NULL
+    )`,
+    `CREATE INDEX held_decisions_commit ON held_decisions (commit_at)`,
+  ],
 ];
 
 export function migrateHubStorage(sql: SqlStorage): void {

@@ -1,6 +1,7 @@
 // What a push notification says about a prompt: the agent, the tool and the scope, shortened and redacted again
 // (never a secret part: tokens, query strings, env values), and how many prompts wait in all.
 import { redactText } from "../../policy/redact.ts";
+import type { PushAnswerDecision } from "../../protocol/dashboard.ts";
 import type { CapabilityPrompt } from "../../protocol/prompts.ts";
 
 const SCOPE_CHARS = 80;
@@ -12,6 +13,22 @@ export interface PushPayload {
   promptId?: string;
   pending?: number;
   tag: string;
+  /** Lock-screen buttons (low and medium risk only), answered with `answerToken` (answer-token.ts). */
+  actions?: PushAnswerDecision[];
+  answerToken?: string;
+}
+
+/**
+ * Whether a prompt may be answered from the lock screen: not high risk (that needs the card, the whole command
+ * and the step-up) and not one that needs a confirmation.
+ */
+export function lockScreenAnswerable(prompt: CapabilityPrompt): boolean {
+  return prompt.risk !== "high" && !prompt.requiresConfirmation;
+}
+
+/** The prompt's notification with its lock-screen buttons and the token that answers it. */
+export function withAnswer(payload: PushPayload, answerToken: string): PushPayload {
+  return { ...payload, actions: ["allow_once", "deny_once"], answerToken };
 }
 
 function shorten(text: string, max: number): string {

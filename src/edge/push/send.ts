@@ -12,8 +12,15 @@ import { and, eq, isNull, lte, or, sql } from "drizzle-orm";
 import type { CapabilityPrompt } from "../../protocol/prompts.ts";
 import type { Db } from "../db/client.ts";
 import { pushSubscriptions } from "../db/schema.ts";
+import { mintAnswerToken } from "./answer-token.ts";
 import { checkEndpoint } from "./endpoints.ts";
-import { messagePayload, type PushPayload, promptPayload } from "./payload.ts";
+import {
+  lockScreenAnswerable,
+  messagePayload,
+  type PushPayload,
+  promptPayload,
+  withAnswer,
+} from "./payload.ts";
 import { vapidKeys } from "./vapid.ts";
 
 export const DEFAULT_MIN_INTERVAL_MS = 10_000;
@@ -154,7 +161,10 @@ export async function notifyMessage(
   return statuses.filter((s) => s >= 200 && s < 300).length;
 }
 
-/** A new prompt batch was announced: notify each of the user's approver devices that is not rate-limited. */
+/**
+ * A new prompt batch was announced: notify each of the user's approver devices that is not rate-limited. A low or
+ * medium risk prompt's notification carries Allow once / Deny buttons and an answer token for that device alone.
+ */
 export async function notifyPrompt(
   env: Env,
   db: Db,
@@ -174,7 +184,16 @@ export async function notifyPrompt(
         limited++;
         return;
       }
-      const status = await deliver(env, db, row, payload);
+      const answerable = lockScreenAnswerable(prompt);
+      const token = answerable
+        ? await mintAnswerToken(env.TOKEN_PEPPER, {
+            userId,
+            deviceId: row.deviceId,
+            promptId: prompt.promptId,
+            expiresAt: Date.parse(prompt.expiresAt),
+          })
+        : null;
+      const status = await deliver(env, db, row, token ? withAnswer(payload, token) : payload);
       if (status >= 200 && status < 300) sent++;
     }),
   );

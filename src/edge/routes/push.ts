@@ -1,9 +1,12 @@
 // Web Push for approver devices: the server's VAPID public key, registering and removing this browser's push
-// subscription, and a test notification. Prompts trigger notifications from the hub (push/send.ts).
+// subscription, a test notification, and a notification's lock-screen answer. Prompts trigger notifications from
+// the hub (push/send.ts).
 import { and, eq } from "drizzle-orm";
 import {
   Created,
   Deleted,
+  PushAnswerRequest,
+  PushAnswerResult,
   PushSubscribeRequest,
   PushSubscriptionList,
   PushTestResult,
@@ -15,10 +18,11 @@ import { newId } from "../auth/crypto.ts";
 import { openDb } from "../db/client.ts";
 import { pushSubscriptions } from "../db/schema.ts";
 import { ApiError } from "../errors.ts";
+import { answerFromPush } from "../push/answer.ts";
 import { checkEndpoint } from "../push/endpoints.ts";
 import { deliver } from "../push/send.ts";
 import { vapidKeys } from "../push/vapid.ts";
-import { apiRoute, json, jsonRequest, routeGroup } from "./define.ts";
+import { apiRoute, json, jsonRequest, problem, routeGroup } from "./define.ts";
 
 export const pushRoutes = routeGroup()
   .openapi(
@@ -149,5 +153,27 @@ export const pushRoutes = routeGroup()
         { sent: statuses.filter((s) => s >= 200 && s < 300).length, subscriptions: rows.length },
         200,
       );
+    },
+  )
+  .openapi(
+    apiRoute("public", {
+      method: "post",
+      path: "/v1/push/answer",
+      summary: "Answer one prompt from its notification's lock-screen button (Allow once / Deny)",
+      description:
+        "Authorized by the notification's answer token alone: it names one prompt and the approver device the push was encrypted to, and dies at the prompt's deadline. High-risk prompts get no buttons, and a high-risk allow is refused without its confirmation.",
+      request: jsonRequest(PushAnswerRequest),
+      responses: {
+        200: json("Answered.", PushAnswerResult),
+        403: problem(
+          "forbidden: the token is invalid, expired or its device removed; confirmation_required.",
+        ),
+        409: problem("Already answered, expired or withdrawn."),
+      },
+    }),
+    async (c) => {
+      const body = c.req.valid("json");
+      const prompt = await answerFromPush(c.env, body.token, body.decision);
+      return c.json({ prompt_id: prompt.promptId, resolution: prompt.resolution }, 200);
     },
   );

@@ -1,5 +1,6 @@
-// The dashboard's decision outbox: saving decisions wait out the undo window, once-decisions go at once, anything
-// decided offline is queued and sent on the next welcome (also after a reload), a refusal is final.
+// The dashboard's decision outbox: every decision goes at once (a saving one asks the hub for an undo window and is
+// held there), anything decided offline is queued and sent on the next welcome (also after a reload), a refusal is
+// final.
 import { describe, expect, it } from "vitest";
 import {
   DecisionOutbox,
@@ -21,49 +22,81 @@ function memoryStore(): OutboxStore & { text: string | null } {
   return store;
 }
 
-const FAR = 60_000;
-
 describe("DecisionOutbox", () => {
   it("queues a once-decision to send at once", () => {
     const box = new DecisionOutbox(() => {}, null);
-    expect(box.add({ promptId: "p", decision: "deny_once" }, 0, FAR)).toBe(true);
+    expect(box.add({ promptId: "p", decision: "deny_once" }, 0)).toBe(true);
     expect(box.get("p")?.phase).toBe("queued");
   });
 
-  it("holds a saving decision for the undo window, and undo cancels it", () => {
+  it("sends a saving decision at once with an undo window; the hub's hold makes it undoable there", async () => {
     const box = new DecisionOutbox(() => {}, null);
-    box.add({ promptId: "p", decision: "allow_always" }, 0, FAR);
-    expect(box.get("p")).toMatchObject({ phase: "held", sendAt: UNDO_MS });
-    expect(box.release(UNDO_MS - 1)).toBe(UNDO_MS);
+    box.add({ promptId: "p", decision: "allow_always" }, 0);
+    expect(box.get("p")).toMatchObject({ phase: "queued", undoMs: UNDO_MS });
+    const sent: OutboxEntry[] = [];
+    await box.flush(async (entry) => {
+      sent.push(entry);
+      return { ok: true, heldUntil: Date.now() + UNDO_MS };
+    });
+    expect(sent[0]?.undoMs).toBe(UNDO_MS);
     expect(box.get("p")?.phase).toBe("held");
-    expect(box.undo("p")).toBe(true);
+    expect(box.undo("p", Date.now())).toBe("ask_hub");
+    box.undone("p");
     expect(box.get("p")).toBeUndefined();
   });
 
-  it("releases a held decision when the window ends", () => {
+  it("a once-decision asks for no window", () => {
     const box = new DecisionOutbox(() => {}, null);
-    box.add({ promptId: "p", decision: "deny_always" }, 0, FAR);
-    box.release(UNDO_MS);
-    expect(box.get("p")?.phase).toBe("queued");
+    box.add({ promptId: "p", decision: "allow_once" }, 0);
+    expect(box.get("p")?.undoMs).toBeUndefined();
   });
 
-  it("does not hold a saving decision when the prompt would expire first", () => {
+  it("a held decision is committed when its window ends: nothing left to undo", async () => {
     const box = new DecisionOutbox(() => {}, null);
-    box.add({ promptId: "p", decision: "allow_always" }, 0, UNDO_MS + 1000);
-    expect(box.get("p")?.phase).toBe("queued");
+    box.add({ promptId: "p", decision: "deny_always" }, 0);
+    await box.flush(async () => ({ ok: true, heldUntil: 5_000 }));
+    expect(box.release(4_999)).toBe(5_000);
+    box.release(5_000);
+    expect(box.get("p")?.phase).toBe("sent");
+    expect(box.undo("p", 5_000)).toBe("none");
+  });
+
+  it("undo of a decision still queued offline cancels it here; a refused undo leaves the answer standing", async () => {
+    const box = new DecisionOutbox(() => {}, null);
+    box.add({ promptId: "q", decision: "allow_session" }, 0);
+    expect(box.undo("q", 0)).toBe("cancelled");
+    expect(box.get("q")).toBeUndefined();
+    box.add({ promptId: "r", decision: "allow_session" }, 0);
+    await box.flush(async () => ({ ok: true, heldUntil: Date.now() + UNDO_MS }));
+    box.undoRefused("r", "Too late to undo.");
+    expect(box.get("r")).toMatchObject({ phase: "sent", error: "Too late to undo." });
+  });
+
+  it("a held decision stays undoable across a reload until its window ends", async () => {
+    const store = memoryStore();
+    const before = new DecisionOutbox(() => {}, store);
+    before.add({ promptId: "p", decision: "allow_always" }, 0);
+    before.add({ promptId: "old", decision: "allow_always" }, 0);
+    await before.flush(async (entry) => ({
+      ok: true,
+      heldUntil: entry.promptId === "p" ? Date.now() + UNDO_MS : Date.now() - 1,
+    }));
+    const after = new DecisionOutbox(() => {}, store);
+    expect(after.get("p")?.phase).toBe("held");
+    expect(after.get("old")).toBeUndefined();
   });
 
   it("takes one decision per prompt: a second tap is ignored", () => {
     const box = new DecisionOutbox(() => {}, null);
-    box.add({ promptId: "p", decision: "allow_always" }, 0, FAR);
-    expect(box.add({ promptId: "p", decision: "allow_always" }, 350, FAR)).toBe(false);
+    box.add({ promptId: "p", decision: "allow_always" }, 0);
+    expect(box.add({ promptId: "p", decision: "allow_always" }, 350)).toBe(false);
   });
 
   it("sends queued decisions, keeps them on a dropped link and marks a refusal failed", async () => {
     const box = new DecisionOutbox(() => {}, null);
-    box.add({ promptId: "ok", decision: "deny_once" }, 0, FAR);
-    box.add({ promptId: "drop", decision: "deny_once" }, 0, FAR);
-    box.add({ promptId: "late", decision: "deny_once" }, 0, FAR);
+    box.add({ promptId: "ok", decision: "deny_once" }, 0);
+    box.add({ promptId: "drop", decision: "deny_once" }, 0);
+    box.add({ promptId: "late", decision: "deny_once" }, 0);
     const answers: Record<string, SendResult> = {
       ok: { ok: true },
       drop: { ok: false, final: false, error: "dropped" },
@@ -83,8 +116,8 @@ describe("DecisionOutbox", () => {
   it("survives a reload without the confirmation token", () => {
     const store = memoryStore();
     const before = new DecisionOutbox(() => {}, store);
-    before.add({ promptId: "p", decision: "deny_once", message: "use pnpm" }, 0, FAR);
-    before.add({ promptId: "q", decision: "allow_once", confirmationToken: "cfm_secret" }, 0, FAR);
+    before.add({ promptId: "p", decision: "deny_once", message: "use pnpm" }, 0);
+    before.add({ promptId: "q", decision: "allow_once", confirmationToken: "cfm_secret" }, 0);
     expect(store.text).not.toContain("cfm_secret");
     const after = new DecisionOutbox(() => {}, store);
     expect(after.get("p")).toMatchObject({ phase: "queued", message: "use pnpm" });
@@ -109,7 +142,7 @@ describe("grant choices on a card", () => {
     };
     expect(grantChoicesOf(prompt)?.wider).toEqual(["git status *"]);
     const box = new DecisionOutbox(() => {}, null);
-    box.add({ promptId: "p", decision: "allow_always", pattern: "git status *" }, 0, FAR);
+    box.add({ promptId: "p", decision: "allow_always", pattern: "git status *" }, 0);
     expect(box.get("p")?.pattern).toBe("git status *");
   });
 

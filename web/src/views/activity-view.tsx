@@ -5,6 +5,7 @@ import { useEffect, useMemo, useState } from "preact/hooks";
 import { z } from "zod";
 import { AuditEvent } from "../../../src/protocol/audit.ts";
 import type { Device } from "../../../src/protocol/pairing.ts";
+import { activitySentence } from "../activity-words.ts";
 import { api, errorMessage } from "../api.ts";
 import type { ViewProps } from "../app.tsx";
 import { loadDevices } from "../devices-cache.ts";
@@ -205,10 +206,7 @@ export function ActivityView(_: ViewProps) {
                 {event.decision ?? event.event}
               </span>
               <span class="activity-what">
-                {shortText(
-                  [detail(event, "tool"), event.agent_id, event.event].filter(Boolean).join(" · "),
-                  70,
-                )}
+                {shortText(activitySentence(event, nameOf), 140)}
                 {event.details.ungated === true ? (
                   <span
                     class="tag"

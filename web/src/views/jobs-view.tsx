@@ -4,6 +4,7 @@ import { useEffect, useState } from "preact/hooks";
 import { api, errorMessage } from "../api.ts";
 import type { ViewProps } from "../app.tsx";
 import { navigate, routeDetail } from "../route.ts";
+import { JobForm } from "./job-form.tsx";
 import { BackLink, field, listOf, Rec, RecordDetails, StateTag, when } from "./records.tsx";
 import { Show, useResource } from "./resource.tsx";
 
@@ -28,10 +29,18 @@ function useJobUpdates(hub: ViewProps["hub"], reload: () => void, id?: string): 
 
 function JobList({ hub }: { hub: ViewProps["hub"] }) {
   const [resource, reload] = useResource("/v1/jobs", Jobs);
+  const [starting, setStarting] = useState(false);
   useJobUpdates(hub, reload);
   return (
     <main class="view">
       <h1 class="section-title">Jobs</h1>
+      {starting ? (
+        <JobForm onCancel={() => setStarting(false)} />
+      ) : (
+        <button type="button" class="decision allow" onClick={() => setStarting(true)}>
+          Start a job
+        </button>
+      )}
       <Show resource={resource} reload={reload} feature="Jobs are">
         {(list) =>
           list.length ? (
@@ -56,7 +65,7 @@ function JobList({ hub }: { hub: ViewProps["hub"] }) {
               ))}
             </ul>
           ) : (
-            <p class="muted empty">No jobs yet. Schedules and webhooks start them.</p>
+            <p class="muted empty">No jobs yet. Start one here; schedules and webhooks start them too.</p>
           )
         }
       </Show>

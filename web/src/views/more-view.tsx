@@ -12,6 +12,7 @@ const entries: { route: Route; label: string; hint: string }[] = [
   { route: "precog", label: "Precognition", hint: "Warmed results served to agents" },
   { route: "apps", label: "Connected apps", hint: "MCP clients using Airlock's tools" },
   { route: "connections", label: "Connections", hint: "Google and GitHub, as you or as the assistant" },
+  { route: "notifications", label: "Notifications", hint: "What jobs and the notify tool reported" },
 ];
 
 export function MoreView(_: ViewProps) {

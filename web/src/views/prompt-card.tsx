@@ -223,7 +223,7 @@ export function PromptCard(props: Props) {
           The list just moved: tap again.
         </p>
       ) : null}
-      {outbox?.phase === "failed" ? (
+      {outbox?.error && (outbox.phase === "failed" || outbox.phase === "sent") ? (
         <p class="card-status error" role="alert">
           {outbox.error}
         </p>

@@ -1,17 +1,26 @@
-// Schedules: when hosted jobs run by themselves (cron, interval, at), with pause/resume and run-now.
+// Schedules: when hosted jobs run by themselves (cron in words, interval, at), with pause/resume and run-now, and
+// creating or editing one from the phone (schedule-form.tsx).
 import { useState } from "preact/hooks";
 import { api, errorMessage } from "../api.ts";
 import type { ViewProps } from "../app.tsx";
+import { cronInWords } from "../cron-words.ts";
 import { navigate } from "../route.ts";
 import { field, listOf, Rec, when } from "./records.tsx";
 import { Show, useResource } from "./resource.tsx";
+import { ScheduleForm } from "./schedule-form.tsx";
 
 const Schedules = listOf("schedules");
 
 function cadence(s: Rec): string {
   const kind = field(s, "kind");
-  if (kind === "cron") return `cron ${field(s, "cron")}`;
-  if (kind === "interval") return `every ${field(s, "every_seconds")} s`;
+  if (kind === "cron") {
+    const words = cronInWords(field(s, "cron"));
+    return words.ok ? words.text : `cron ${field(s, "cron")}`;
+  }
+  if (kind === "interval") {
+    const seconds = Number(field(s, "every_seconds"));
+    return seconds % 60 === 0 ? `Every ${seconds / 60} min` : `Every ${seconds} s`;
+  }
   if (kind === "at") return `once at ${when(s, "at")}`;
   return kind;
 }
@@ -19,6 +28,13 @@ function cadence(s: Rec): string {
 export function SchedulesView(_: ViewProps) {
   const [resource, reload] = useResource("/v1/schedules", Schedules);
   const [note, setNote] = useState("");
+  /** The form: closed, a new schedule, or the schedule being edited. */
+  const [editing, setEditing] = useState<Rec | "new" | null>(null);
+  const done = (message: string) => {
+    setEditing(null);
+    setNote(message);
+    reload();
+  };
   const act = async (id: string, action: "pause" | "resume" | "run") => {
     setNote("");
     try {
@@ -41,6 +57,18 @@ export function SchedulesView(_: ViewProps) {
   return (
     <main class="view">
       <h1 class="section-title">Schedules</h1>
+      {editing ? (
+        <ScheduleForm
+          key={editing === "new" ? "new" : field(editing, "id")}
+          schedule={editing === "new" ? null : editing}
+          onDone={done}
+          onCancel={() => setEditing(null)}
+        />
+      ) : (
+        <button type="button" class="decision allow" onClick={() => setEditing("new")}>
+          New schedule
+        </button>
+      )}
       <Show resource={resource} reload={reload} feature="Schedules are">
         {(list) =>
           list.length ? (
@@ -55,10 +83,13 @@ export function SchedulesView(_: ViewProps) {
                       <span class="tag">{field(s, "state") || (paused ? "paused" : "active")}</span>
                     </div>
                     <div class="muted small">
-                      {cadence(s)} {field(s, "timezone")} · next{" "}
+                      {cadence(s)} ({field(s, "timezone").replaceAll("_", " ")}) · next{" "}
                       {paused ? "—" : when(s, "next_run_at") || "—"}
                     </div>
-                    <div class="decisions two">
+                    <div class="decisions three">
+                      <button type="button" class="decision neutral" onClick={() => setEditing(s)}>
+                        Edit
+                      </button>
                       <button
                         type="button"
                         class="decision neutral"
