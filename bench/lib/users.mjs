@@ -35,6 +35,16 @@ export function benchUsers({ stateDir, pepper, count, prefix = "usr_bench" }) {
 
   return {
     users,
+    /** Rows of a read-only SQL query on the local D1 (for a bench's diagnosis of what went missing). */
+    query(sqlText) {
+      const r = spawnSync(
+        wrangler,
+        ["d1", "execute", "DB", "--local", "--persist-to", stateDir, "--json", "--command", sqlText],
+        { cwd: ROOT, env, encoding: "utf8" },
+      );
+      if (r.status !== 0) throw new Error(`wrangler d1 execute failed:\n${r.stdout}\n${r.stderr}`);
+      return JSON.parse(r.stdout)[0]?.results ?? [];
+    },
     /** Before the edge starts: the schema and the users. */
     create() {
       d1(["migrations", "apply"]);

@@ -100,6 +100,24 @@ try {
     if (jobsBySchedule.size === TOTAL) break;
     await new Promise((r) => setTimeout(r, 2_000));
   }
+  // What went missing: never fired (no job in D1), or fired but not listed by GET /v1/jobs.
+  const missingIds = scheduleIds.filter((id) => !jobsBySchedule.has(id));
+  let missingDiagnosis = null;
+  if (missingIds.length) {
+    const owners = new Map();
+    for (const [i, id] of scheduleIds.entries()) owners.set(id, Math.floor(i / PER_USER));
+    const inD1 = many.query(
+      `SELECT trigger_ref AS ref, id, user_id, created_at FROM jobs WHERE trigger_kind = 'schedule' AND trigger_ref IN (${missingIds.map((id) => `'${id}'`).join(", ")})`,
+    );
+    const users = new Set(missingIds.map((id) => owners.get(id)));
+    missingDiagnosis = {
+      schedules: missingIds.length,
+      users: users.size,
+      jobs_in_d1: inD1.length,
+      example: inD1[0] ?? missingIds[0],
+    };
+    console.log("missing:", JSON.stringify(missingDiagnosis));
+  }
   const firstJobs = [...jobsBySchedule.values()].map((seen) =>
     Math.min(...[...seen.values()].map((j) => Date.parse(j.created_at))),
   );
@@ -125,6 +143,7 @@ try {
     on_time_within_1s: lateness.filter((ms) => ms <= ON_TIME_MS).length,
     lateness: late,
     last_fired_after_due_ms: Math.max(...lateness),
+    missing_diagnosis: missingDiagnosis,
     duplicate_runs: [...jobsBySchedule.values()].filter((seen) => seen.size > 1).length,
     target: "lateness p99 <= 1000 ms",
     met: late.p99_ms <= ON_TIME_MS && firstJobs.length === TOTAL,
