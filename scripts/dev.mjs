@@ -7,7 +7,8 @@
 // dev server, e.g. `cloudflared tunnel --url http://127.0.0.1:8787`: links use it and it becomes an allowed origin).
 // Switches (all optional): PORT (default 8787), AIRLOCK_STATE_DIR (local D1/DO state, default .wrangler/state),
 // AIRLOCK_DEV_VARS (secrets file, default .dev.vars), AIRLOCK_DEV_ENTRY (another Worker entry module, for the
-// e2e tests' entry under test/ that lets the conveyor reach a loopback test server; never used in a deploy).
+// e2e tests' entry under test/ that lets the conveyor reach a loopback test server; never used in a deploy),
+// AIRLOCK_DEV_INSPECTOR_PORT (the devtools port of the local Worker, for a bench's CPU profile).
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -214,6 +215,9 @@ async function main() {
   for (const [name, value] of Object.entries(vars))
     if (!SECRETS.includes(name)) extra.push("--var", `${name}:${value}`);
   if (lan) extra.push("--var", "AIRLOCK_COOKIE_SECURE:false");
+  // A bench's CPU profile attaches here (bench/conveyor/profile.mjs); otherwise wrangler picks its own port.
+  if (process.env.AIRLOCK_DEV_INSPECTOR_PORT)
+    extra.push("--inspector-port", process.env.AIRLOCK_DEV_INSPECTOR_PORT);
   if (phoneBase !== base) extra.push("--var", `DASHBOARD_ORIGINS:${phoneBase}`);
   const child = spawn(
     wrangler,

@@ -17,6 +17,7 @@ import { startEdge } from "../../test/e2e/support/edge.ts";
 import { startEgressServers } from "../../test/support/egress-servers.ts";
 import { machine, resultsFile, summarize, writeResults } from "../lib/stats.mjs";
 import { benchUsers, pool } from "../lib/users.mjs";
+import { cpuMs, workerdPids } from "../lib/workerd-cpu.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ONE_USER = Number(process.env.AIRLOCK_BENCH_PROPOSALS ?? 300);
@@ -102,7 +103,10 @@ try {
   const serial = [];
   for (let i = 0; i < 50; i++) serial.push(await conveyOne(ownerToken, serialKeys));
 
+  const workerd = workerdPids();
+  const cpuPer = (from, n) => +((cpuMs(workerd) - from) / n).toFixed(2);
   console.log(`phase 1: one user, ${ONE_USER} proposals, ${IN_FLIGHT} in flight`);
+  let cpu0 = cpuMs(workerd);
   const oneKeys = [];
   const baseline = [];
   let start = performance.now();
@@ -124,10 +128,13 @@ try {
     IN_FLIGHT,
   );
   const oneSeconds = (performance.now() - start) / 1000;
+  // The direct POSTs of the baseline cost the edge nothing; the proposals' three requests are all of it.
+  const oneCpu = cpuPer(cpu0, ONE_USER);
 
   console.log(`phase 2: ${USERS} users x ${PER_USER} proposals, all at once`);
   const tokens = await people.tokens(edge.base, pool);
   const manyKeys = [];
+  cpu0 = cpuMs(workerd);
   start = performance.now();
   const manyLatencies = (
     await Promise.all(
@@ -140,6 +147,7 @@ try {
     )
   ).flat();
   const manySeconds = (performance.now() - start) / 1000;
+  const manyCpu = cpuPer(cpu0, manyLatencies.length);
 
   const { effects } = await (await fetch(`${servers.controlUrl}/stats`)).json();
   const count = (keys) => ({
@@ -176,6 +184,7 @@ try {
       in_flight: IN_FLIGHT,
       seconds: +oneSeconds.toFixed(2),
       proposals_per_second: +(ONE_USER / oneSeconds).toFixed(1),
+      workerd_cpu_ms_per_proposal: oneCpu,
       approve_to_executed: one,
       ...count(oneKeys),
     },
@@ -184,6 +193,7 @@ try {
       proposals: manyLatencies.length,
       seconds: +manySeconds.toFixed(2),
       proposals_per_second: +(manyLatencies.length / manySeconds).toFixed(1),
+      workerd_cpu_ms_per_proposal: manyCpu,
       approve_to_executed: summarize(manyLatencies),
       ...count(manyKeys),
     },

@@ -32,9 +32,30 @@ export function benchUsers({ stateDir, pepper, count, prefix = "usr_bench" }) {
     i,
   }));
   const hashOf = (code) => createHmac("sha256", pepper).update(`pairing:${code}`).digest("hex");
+  /** A random code whose lockout bucket no code in `taken` holds (and now it does). */
+  const freeCode = (taken) => {
+    for (;;) {
+      const code = String(Math.floor(Math.random() * 100_000_000)).padStart(8, "0");
+      const bucket = Number.parseInt(hashOf(code).slice(0, 8), 16) % BUCKETS;
+      if (!taken.has(bucket)) {
+        taken.add(bucket);
+        return { code, bucket };
+      }
+    }
+  };
 
   return {
     users,
+    /** Rows of a read-only SQL query on the local D1 (for a bench's diagnosis of what went missing). */
+    query(sqlText) {
+      const r = spawnSync(
+        wrangler,
+        ["d1", "execute", "DB", "--local", "--persist-to", stateDir, "--json", "--command", sqlText],
+        { cwd: ROOT, env, encoding: "utf8" },
+      );
+      if (r.status !== 0) throw new Error(`wrangler d1 execute failed:\n${r.stdout}\n${r.stderr}`);
+      return JSON.parse(r.stdout)[0]?.results ?? [];
+    },
     /** Before the edge starts: the schema and the users. */
     create() {
       d1(["migrations", "apply"]);
@@ -52,16 +73,7 @@ export function benchUsers({ stateDir, pepper, count, prefix = "usr_bench" }) {
       const tokens = [];
       for (let from = 0; from < users.length; from += WAVE) {
         const taken = new Set();
-        const codes = users.slice(from, from + WAVE).map((u) => {
-          for (;;) {
-            const code = String(Math.floor(Math.random() * 100_000_000)).padStart(8, "0");
-            const bucket = Number.parseInt(hashOf(code).slice(0, 8), 16) % BUCKETS;
-            if (!taken.has(bucket)) {
-              taken.add(bucket);
-              return { ...u, code, bucket };
-            }
-          }
-        });
+        const codes = users.slice(from, from + WAVE).map((u) => ({ ...u, ...freeCode(taken) }));
         const now = Date.now();
         execute(
           `bench-codes-${from}.sql`,
@@ -70,19 +82,36 @@ export function benchUsers({ stateDir, pepper, count, prefix = "usr_bench" }) {
               `INSERT INTO pairing_codes (id, user_id, code_hash, role, bucket, created_at, expires_at, failed_attempts) VALUES ('pc_${userId}_${i}', '${userId}', '${hashOf(code)}', 'approver', ${bucket}, ${now}, ${now + 3_600_000}, 0);`,
           ),
         );
+        const bind = async (code, i) => {
+          const res = await fetch(`${base}/v1/pairing/bind`, {
+            method: "POST",
+            // Each simulated user binds from its own address, as real phones do: the edge limits
+            // unauthenticated pairing per client, and one bench process is not one client.
+            headers: { "content-type": "application/json", "cf-connecting-ip": `bench-user-${i}` },
+            body: JSON.stringify({ code, device_name: `bench-user-${i}`, kind: "browser" }),
+          });
+          const body = await res.json();
+          if (!res.ok) throw new Error(`bind: ${res.status} ${JSON.stringify(body)}`);
+          return body.token;
+        };
         tokens.push(
           ...(await pool(
-            codes.map(({ code, i }) => async () => {
-              const res = await fetch(`${base}/v1/pairing/bind`, {
-                method: "POST",
-                // Each simulated user binds from its own address, as real phones do: the edge limits
-                // unauthenticated pairing per client, and one bench process is not one client.
-                headers: { "content-type": "application/json", "cf-connecting-ip": `bench-user-${i}` },
-                body: JSON.stringify({ code, device_name: `bench-user-${i}`, kind: "browser" }),
-              });
-              const body = await res.json();
-              if (!res.ok) throw new Error(`bind: ${res.status} ${JSON.stringify(body)}`);
-              return body.token;
+            codes.map(({ code, i, userId }) => async () => {
+              // The local dev proxy drops a connection now and then on a loaded machine; the code may have been
+              // used by then, so a retry binds a fresh one (on a bucket no live code of this wave holds).
+              for (let attempt = 0; ; attempt++) {
+                try {
+                  return await bind(code, i);
+                } catch (error) {
+                  if (attempt >= 2 || !(error instanceof TypeError)) throw error;
+                  const fresh = freeCode(taken);
+                  const at = Date.now();
+                  execute(`bench-code-${userId}-${attempt}.sql`, [
+                    `INSERT INTO pairing_codes (id, user_id, code_hash, role, bucket, created_at, expires_at, failed_attempts) VALUES ('pc_${userId}_${i}_r${attempt}', '${userId}', '${hashOf(fresh.code)}', 'approver', ${fresh.bucket}, ${at}, ${at + 3_600_000}, 0);`,
+                  ]);
+                  code = fresh.code;
+                }
+              }
             }),
             10,
           )),

@@ -266,7 +266,11 @@ export async function approvedUnfinished(db: Db, userId: string): Promise<Propos
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-export function proposalView(row: ProposalRow): ProposalView {
+/**
+ * The view of a row. `envelope`: the run's envelope when the caller holds it already parsed (the executor
+ * built it with ExecutionEnvelope.parse), so it is not parsed from the row's JSON a second time.
+ */
+export function proposalView(row: ProposalRow, envelope?: ExecutionEnvelope): ProposalView {
   return {
     id: row.id,
     tool: row.tool,
@@ -286,6 +290,6 @@ export function proposalView(row: ProposalRow): ProposalView {
     decided_at: iso(row.decidedAt),
     decided_by: row.decidedBy,
     finished_at: iso(row.finishedAt),
-    envelope: row.envelope ? ExecutionEnvelope.parse(JSON.parse(row.envelope)) : null,
+    envelope: envelope ?? (row.envelope ? ExecutionEnvelope.parse(JSON.parse(row.envelope)) : null),
   };
 }

@@ -216,8 +216,9 @@ export class ConveyorRuntime {
       return { ok: true, value: { view: store.proposalView(row), created: false } };
     }
     if (verdict.action === "ask" && promptId) {
-      await this.ports.openPrompt(store.proposalView(row), promptId);
-      return { ok: true, value: { view: store.proposalView(row), created: true } };
+      const view = store.proposalView(row);
+      await this.ports.openPrompt(view, promptId);
+      return { ok: true, value: { view, created: true } };
     }
     if (verdict.action === "allow") {
       const ran = await this.execute(row.id, by.actor, row);
@@ -353,10 +354,9 @@ export class ConveyorRuntime {
       await this.ports.flushRunAudit?.();
     }
     // Another caller recorded the same run first: the stored row is the answer.
-    const fresh = moved
-      ? { ...row, state: to, finishedAt: now, envelope }
-      : ((await store.byId(this.ports.db, userId, row.id)) ?? row);
-    const view = store.proposalView(fresh);
+    const view = moved
+      ? store.proposalView({ ...row, state: to, finishedAt: now, envelope }, result.envelope)
+      : store.proposalView((await store.byId(this.ports.db, userId, row.id)) ?? row);
     this.ports.announce(view);
     return { ok: true, value: view };
   }

@@ -47,11 +47,12 @@ export function conveyorPorts(deps: {
     async openPrompt(view, promptId) {
       const prompt = insertProposalPrompt(sql, engine.ctx.prompts, view, promptId, Date.now());
       deps.toDashboards({ type: "capability_prompt", data: engine.ctx.promptCard(prompt) });
-      await engine.ctx.schedule.arm();
+      // Only its expiry is new: an alarm already armed before it needs no re-reading of every deadline.
+      await engine.ctx.schedule.armBy(prompt.expires_at);
     },
     async wakeAt(at) {
       addWakeup(sql, at);
-      await engine.ctx.schedule.arm();
+      await engine.ctx.schedule.armBy(at);
     },
     announce: (view) => {
       deps.toDashboards({ type: "proposal_updated", data: view });

@@ -27,7 +27,7 @@ import { type Caller, deciderOf } from "./hub-context.ts";
 import { HubLanes, LaneDropped, LaneFull } from "./lanes.ts";
 import { policyStats, policySuggestions, SUGGEST_AFTER } from "./policy-insights.ts";
 import { migrateProposalPrompts, nextWakeup, promptOfProposal, takeDueWakeups } from "./proposal-prompts.ts";
-import type { HubResult } from "./result.ts";
+import { failure, type HubResult } from "./result.ts";
 import { SocketRouter } from "./socket-router.ts";
 import { migrateHubStorage } from "./storage.ts";
 
@@ -258,9 +258,18 @@ export class UserHub extends DurableObject<Env> {
     options: { confirmationToken?: string; pattern?: string; message?: string } = {},
   ) {
     this.remember(caller);
-    return this.lanes.person(() =>
-      this.engine.resolver.resolve(promptId, decision, deciderOf(caller), options),
-    );
+    return this.lanes.person(async () => {
+      // A proposal's id names its prompt here, in the same call (a second RPC to look it up first was a
+      // measurable part of each approval).
+      const id = promptId.startsWith("prp_") ? promptOfProposal(this.ctx.storage.sql, promptId) : promptId;
+      if (!id)
+        return failure(
+          409,
+          "proposal_not_pending",
+          `Proposal ${promptId} is not waiting for a person (see GET /v1/proposals/${promptId}).`,
+        );
+      return this.engine.resolver.resolve(id, decision, deciderOf(caller), options);
+    });
   }
 
   async endSession(caller: Caller, sessionId: string): Promise<number> {

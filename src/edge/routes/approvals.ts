@@ -86,7 +86,8 @@ export const approvalRoutes = routeGroup()
       },
     }),
     async (c) => {
-      const id = await promptIdOf(c, c.req.valid("param").id);
+      // A proposal's `prp_` id is resolved to its prompt inside the hub, in the same call.
+      const id = c.req.valid("param").id;
       const body = c.req.valid("json");
       const { hub, caller } = hubFor(c.env, c.get("auth"));
       const decision =
@@ -107,7 +108,7 @@ export const approvalRoutes = routeGroup()
       responses: { 200: json("The resolved prompt.", ResolvedApproval), ...answerErrors },
     }),
     async (c) => {
-      const id = await promptIdOf(c, c.req.valid("param").id);
+      const id = c.req.valid("param").id;
       const body = c.req.valid("json");
       const { hub, caller } = hubFor(c.env, c.get("auth"));
       const decision = body.scope === "always" ? "deny_always" : "deny_once";

@@ -62,7 +62,7 @@ export const proposalRoutes = routeGroup()
     async (c) => {
       const { state, limit } = c.req.valid("query");
       const rows = await store.list(openDb(c.env.DB), c.get("auth").userId, state, limit);
-      return c.json({ proposals: rows.map(store.proposalView) }, 200);
+      return c.json({ proposals: rows.map((row) => store.proposalView(row)) }, 200);
     },
   )
   .openapi(

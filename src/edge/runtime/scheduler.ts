@@ -2,7 +2,8 @@
 // the hub's one alarm; a due wakeup claims its (schedule, due time) row in D1, starts the job whose id is
 // derived from it, and advances the schedule with a guarded update. Every step is idempotent, so a retried
 // alarm, two alarms at once or a crash halfway never start a run twice.
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import { planWakeup } from "../../policy/schedule.ts";
 import { auditInsertWhere, writeAudit } from "../audit/audit-log.ts";
 import type { Db } from "../db/client.ts";
@@ -14,8 +15,12 @@ import { startTurn } from "./turn-events.ts";
 
 /** Wakeups handled per alarm; more re-arm the alarm at once. */
 const PER_ALARM = 200;
-/** Wakeups fired at once within one alarm. */
+/** Turns started at once within one alarm. */
 const FIRE_CONCURRENCY = 8;
+/** Wakeups recorded per D1 batch (each is about 8 statements). */
+const RECORD_GROUP = 25;
+/** Schedule ids per D1 read. */
+const READ_GROUP = 90;
 
 export interface SchedulerPorts {
   sql: SqlStorage;
@@ -98,12 +103,10 @@ export class HubScheduler {
     // Two passes: every due wakeup's job is recorded first (what lateness is about), then the turns start
     // and the schedules move on. Starting a Workflow is the slow part, and with it inside each wakeup the
     // last of many due at once was recorded seconds late. A wakeup still moves its schedule only after its
-    // turn started. Wakeups of different schedules are independent: a few at a time.
-    const recorded = await this.each(due, (d) => this.record(d.schedule_id, d.due_at, now));
-    const started = await this.each(
-      recorded.filter((r): r is Recorded => r !== undefined),
-      (r) => r.finish(),
-    );
+    // turn started. The records of all due wakeups travel together (one read, a batch per RECORD_GROUP):
+    // with a batch per wakeup, the 9th of 10 due at once waited behind the first 8 batches in D1's queue.
+    const recorded = await this.recordAll(due, now);
+    const started = await this.each(recorded, (r) => r.finish());
     return started.filter((ran) => ran === true).length;
   }
 
@@ -126,18 +129,82 @@ export class HubScheduler {
     return out;
   }
 
-  /** A wakeup's record (claim, job, audit); its `finish` starts the turn and moves the schedule on. */
-  private async record(scheduleId: string, dueAt: number, now: number): Promise<Recorded | undefined> {
-    const { db } = this.ports;
-    const s = await this.row(scheduleId);
-    if (!s || s.paused || s.nextRunAt !== dueAt) {
-      await this.refresh(scheduleId);
-      return undefined;
+  /** The due schedules' D1 rows, in reads of at most READ_GROUP ids (D1 binds at most 100 parameters). */
+  private async rows(ids: readonly string[]): Promise<Map<string, ScheduleRow>> {
+    const found = new Map<string, ScheduleRow>();
+    for (let i = 0; i < ids.length; i += READ_GROUP) {
+      const rows = await this.ports.db
+        .select()
+        .from(schedules)
+        .where(
+          and(inArray(schedules.id, ids.slice(i, i + READ_GROUP)), eq(schedules.userId, this.ports.userId())),
+        );
+      for (const row of rows) found.set(row.id, row);
     }
+    return found;
+  }
+
+  /**
+   * Every due wakeup's record (claim, job, audit), sent RECORD_GROUP wakeups to a D1 batch; a batch D1
+   * refuses is sent again wakeup by wakeup, so one bad record holds back only itself (it stays due).
+   */
+  private async recordAll(
+    due: readonly { schedule_id: string; due_at: number }[],
+    now: number,
+  ): Promise<Recorded[]> {
+    if (due.length === 0) return [];
+    const rows = await this.rows(due.map((d) => d.schedule_id));
+    const pending: Planned[] = [];
+    const ready: Recorded[] = [];
+    for (const d of due) {
+      const s = rows.get(d.schedule_id);
+      if (!s || s.paused || s.nextRunAt !== d.due_at) {
+        // Someone changed it since the local table was written: the row just read is the record.
+        this.mirror(d.schedule_id, s && !s.paused ? s.nextRunAt : null);
+        continue;
+      }
+      try {
+        const planned = await this.plan(s, d.due_at, now);
+        if (planned.writes.length) pending.push(planned);
+        else ready.push(planned);
+      } catch (error) {
+        console.error("[HubScheduler.fire]", error);
+      }
+    }
+    for (let i = 0; i < pending.length; i += RECORD_GROUP) {
+      const group = pending.slice(i, i + RECORD_GROUP);
+      try {
+        const [first, ...rest] = group.flatMap((p) => p.writes);
+        if (first) await this.ports.db.batch([first, ...rest]);
+        ready.push(...group);
+      } catch {
+        for (const one of group) {
+          try {
+            const [first, ...rest] = one.writes;
+            if (first) await this.ports.db.batch([first, ...rest]);
+            ready.push(one);
+          } catch (error) {
+            console.error("[HubScheduler.fire]", error);
+          }
+        }
+      }
+    }
+    return ready;
+  }
+
+  /**
+   * A wakeup's record as unsent D1 writes (the claim, the job, the claim's link to it, its audit), and its
+   * `finish`, which starts the turn and moves the schedule on. A wakeup past the catch-up window records
+   * its skip at once and has no writes left to send.
+   */
+  private async plan(s: ScheduleRow, dueAt: number, now: number): Promise<Planned> {
+    const { db } = this.ports;
+    const scheduleId = s.id;
     const plan = planWakeup(specOf(s), dueAt, Math.max(now, dueAt));
     const userId = s.userId;
     let jobId: string | null = null;
     let turnId: string | null = null;
+    const writes: BatchItem<"sqlite">[] = [];
     if (plan.run !== null) {
       const runAt = plan.run;
       // The record says when it really happened (the alarm's `now` decides what runs); it also tells this
@@ -157,8 +224,8 @@ export class HubScheduler {
         eq(wakeupEvents.firedAt, firedAt),
       );
       // The claim, the job (made even when the claim exists: a crash after it left the job unmade or
-      // unstarted), the claim's link to the job and its audit: one D1 round trip.
-      await db.batch([
+      // unstarted), the claim's link to the job and its audit.
+      writes.push(
         db
           .insert(wakeupEvents)
           .values({
@@ -188,7 +255,7 @@ export class HubScheduler {
           },
           sql`EXISTS (SELECT 1 FROM wakeup_events WHERE ${ours})`,
         ),
-      ]);
+      );
       turnId = job.turnId;
     } else {
       const skipped = await db
@@ -227,10 +294,15 @@ export class HubScheduler {
       else await this.refresh(scheduleId);
       return plan.run !== null;
     };
-    return { finish };
+    return { writes, finish };
   }
 }
 
 interface Recorded {
   finish: () => Promise<boolean>;
+}
+
+interface Planned extends Recorded {
+  /** The record's D1 writes, unsent (none when the wakeup was skipped: that is written at once). */
+  writes: BatchItem<"sqlite">[];
 }

@@ -196,6 +196,10 @@ describe("approving proposals through the shared queue", () => {
     expect((await errorOf(run)).code).toBe("proposal_not_pending");
     const again = await d.post(`/v1/approvals/${proposal.id}/approve`, {});
     expect(again.status).toBe(409);
+    // A proposal id the hub has no prompt for is named as not waiting (resolved inside the hub's one call).
+    const unknown = await d.post("/v1/approvals/prp_nosuchproposal00/approve", {});
+    expect(unknown.status).toBe(409);
+    expect((await errorOf(unknown)).code).toBe("proposal_not_pending");
     expect(await effectsOf(`http.request:${key}`)).toBe(0);
   });
 
