@@ -183,8 +183,6 @@ const PRIVATE_KEY_HEADER =
 const JWK_TYPE = /"kty"\s*:\s*"/;
 const JWK_PRIVATE = /"(d|k|p|q|dp|dq|qi)"\s*:\s*"[A-Za-z0-9_-]/;
 
-/** Files at most this size are read whole for a private key when a walk meets them. */
-export const KEY_SNIFF_MAX_BYTES = 64 * 1024;
 /**
  * A file a call reads by name is scanned for a private key up to this size (in chunks, so a key after a
  * long preamble is found); a bigger one asks, as nothing below the bound says what it holds.
@@ -197,4 +195,21 @@ export const KEY_SCAN_OVERLAP = 4 * 1024;
 export function holdsPrivateKey(text: string): boolean {
   if (PRIVATE_KEY_HEADER.test(text)) return true;
   return JWK_TYPE.test(text) && JWK_PRIVATE.test(text);
+}
+
+/**
+ * The same test over a file read in chunks: a header is found within a chunk (chunks overlap), and a
+ * JWK's `"kty"` and its private member count wherever in the file each sits, so a big key object split
+ * between two chunks is still found (at the price of asking for a file with both in unrelated places).
+ */
+export class PrivateKeyScan {
+  private kty = false;
+  private member = false;
+  /** Feeds the next chunk; true once the file is known to hold a private key. */
+  feed(text: string): boolean {
+    if (PRIVATE_KEY_HEADER.test(text)) return true;
+    this.kty ||= JWK_TYPE.test(text);
+    this.member ||= JWK_PRIVATE.test(text);
+    return this.kty && this.member;
+  }
 }
