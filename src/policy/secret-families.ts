@@ -198,7 +198,20 @@ export function holdsPrivateKey(text: string): boolean {
 }
 
 /**
- * The same test over a file read in chunks: a header is found within a chunk (chunks overlap), and a
+ * Credentials with a shape no other text has: AWS access key ids, GitHub, GitLab, Slack, Stripe live,
+ * Anthropic/OpenAI project and Google API keys. Found by content wherever they sit (a key committed in
+ * config.js), like a private key; generic shapes (hex runs, `sk-…`) are left to names and redaction.
+ */
+const CREDENTIAL_SHAPE =
+  /(?<![A-Za-z0-9])(?:(?:AKIA|ASIA)[0-9A-Z]{16}(?![0-9A-Z])|gh[pousr]_[A-Za-z0-9]{36}|github_pat_[A-Za-z0-9_]{40,}|glpat-[0-9A-Za-z_-]{20}|xox[abprs]-[0-9A-Za-z-]{20,}|[sr]k_live_[0-9A-Za-z]{20,}|sk-(?:ant|proj)-[A-Za-z0-9_-]{20,}|AIza[0-9A-Za-z_-]{35})/;
+
+/** True when text holds a credential by its shape (see CREDENTIAL_SHAPE). */
+export function holdsCredential(text: string): boolean {
+  return CREDENTIAL_SHAPE.test(text);
+}
+
+/**
+ * The same test over a file read in chunks (private keys and credential shapes): a header is found within a chunk (chunks overlap), and a
  * JWK's `"kty"` and its private member count wherever in the file each sits, so a big key object split
  * between two chunks is still found (at the price of asking for a file with both in unrelated places).
  */
@@ -207,7 +220,7 @@ export class PrivateKeyScan {
   private member = false;
   /** Feeds the next chunk; true once the file is known to hold a private key. */
   feed(text: string): boolean {
-    if (PRIVATE_KEY_HEADER.test(text)) return true;
+    if (PRIVATE_KEY_HEADER.test(text) || CREDENTIAL_SHAPE.test(text)) return true;
     this.kty ||= JWK_TYPE.test(text);
     this.member ||= JWK_PRIVATE.test(text);
     return this.kty && this.member;

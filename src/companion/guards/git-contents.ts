@@ -11,6 +11,7 @@ import { join, relative } from "node:path";
 import type { CallFact, GitPrints } from "../../policy/call-facts.ts";
 import { isDenylistedPath, secretFamilyOf } from "../../policy/secret-paths.ts";
 import type { Repository } from "./git-discovery.ts";
+import { allObjects, gitEnv, objectsContentFact } from "./git-objects.ts";
 
 /** An index bigger than this is not read: the call asks. */
 const MAX_INDEX_BYTES = 64 * 1024 * 1024;
@@ -19,9 +20,14 @@ const HISTORY_TIMEOUT_MS = 2_000;
 const HISTORY_MAX_BYTES = 64 * 1024 * 1024;
 const CACHE_SIZE = 16;
 
-type Listing = { paths: ReadonlySet<string> } | { unknown: string };
-/** A listing reduced to its secret-family paths, once per cache entry (most listings hold none). */
-type Secrets = { secrets: readonly string[] } | { unknown: string };
+type Listing = { paths: ReadonlySet<string>; blobs?: readonly string[] } | { unknown: string };
+/**
+ * A listing reduced to its secret-family paths, once per cache entry (most listings hold none), and
+ * the object ids whose contents git may print (the index's blobs; with history, every object).
+ */
+type Secrets =
+  | { secrets: readonly string[]; objects: readonly string[] | null; content?: string | null }
+  | { unknown: string };
 
 const cache = new Map<string, Secrets>();
 
@@ -54,7 +60,9 @@ function stamp(repo: Repository, history: boolean): string {
 function remember(key: string, value: Listing): Secrets {
   if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string);
   const secrets: Secrets =
-    "unknown" in value ? value : { secrets: [...value.paths].filter((p) => isDenylistedPath(p)) };
+    "unknown" in value
+      ? value
+      : { secrets: [...value.paths].filter((p) => isDenylistedPath(p)), objects: value.blobs ?? null };
   cache.set(key, secrets);
   return secrets;
 }
@@ -75,11 +83,13 @@ export function indexPaths(file: string): Listing {
   const count = buf.readUInt32BE(8);
   if (version < 2 || version > 4) return { unknown: `the repository's index is version ${version}` };
   const paths = new Set<string>();
+  const blobs: string[] = [];
   let off = 12;
   let previous = "";
   for (let n = 0; n < count; n++) {
     if (off + 62 > buf.length) return { unknown: "the repository's index is cut short" };
     const flags = buf.readUInt16BE(off + 60);
+    blobs.push(buf.toString("hex", off + 40, off + 60));
     let head = off + 62;
     if (version >= 3 && flags & 0x4000) head += 2;
     let name: string;
@@ -110,20 +120,7 @@ export function indexPaths(file: string): Listing {
     previous = name;
     paths.add(name);
   }
-  return { paths };
-}
-
-/** The environment git lists with: no GIT_* variable of the agent's, no global or system configuration. */
-function gitEnv(): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  for (const k of Object.keys(env)) if (k.startsWith("GIT_")) delete env[k];
-  return {
-    ...env,
-    HOME: "/nonexistent",
-    GIT_CONFIG_NOSYSTEM: "1",
-    GIT_CONFIG_GLOBAL: "/dev/null",
-    LC_ALL: "C",
-  };
+  return { paths, blobs };
 }
 
 /** Every path any commit, reflog entry or stash of the repository holds, or why it cannot say. */
@@ -167,7 +164,9 @@ function listing(repo: Repository, history: boolean): Secrets {
   if ("unknown" in index || !history) return remember(key, index);
   const past = historyPaths(repo);
   if ("unknown" in past) return remember(key, past);
-  return remember(key, { paths: new Set([...index.paths, ...past.paths]) });
+  const objects = allObjects(repo);
+  if ("unknown" in objects) return remember(key, objects);
+  return remember(key, { paths: new Set([...index.paths, ...past.paths]), blobs: objects.blobs });
 }
 
 /** Whether `path` (from the top of the work tree) is under one of the pathspecs (also from the top). */
@@ -230,6 +229,16 @@ export function gitContentsFact(
       subject,
       reason: `git may print \`${p}\`, a secret${family ? ` (${family.family})` : ""} the ${prints.history ? "history" : "index"} holds`,
     };
+  }
+  // By content too: a key committed in config.js, whatever pathspec (a blob id prints it alone).
+  if (list.objects !== null) {
+    if (list.content !== undefined) return list.content === null ? null : { subject, reason: list.content };
+    const content = objectsContentFact(repo, list.objects, prints.history ? "history" : "index");
+    // Kept for this listing only when it is an answer about the objects (not a bound or a timeout, which
+    // the next call may get past: what this one read is known by id then).
+    if (content === null) list.content = null;
+    else if ("found" in content) list.content = content.why;
+    if (content !== null) return { subject, reason: content.why };
   }
   return null;
 }
