@@ -103,7 +103,8 @@ export function gitPrints(unit: ExecUnit, subcommand: string | null): GitPrints 
   // Without `--`, git takes an operand for a revision when one by that name exists (`git show main`):
   // only pathspecs after `--` are known to narrow what it prints.
   const ambiguous = dashes < 0 && operands.length > (pattern ? 1 : 0);
-  return { pathspecs: ambiguous ? null : pathspecs, history, remotes: false };
+  const workTree = WORK_TREE_ONLY.has(subcommand ?? "");
+  return { pathspecs: ambiguous ? null : pathspecs, history, remotes: false, workTree };
 }
 
 interface GitPlacement {

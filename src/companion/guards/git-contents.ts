@@ -6,12 +6,15 @@
 // --all --reflog` (bounded in time and size; above the bound it asks), cached by the files a commit,
 // checkout or `git add` changes.
 import { spawnSync } from "node:child_process";
-import { readFileSync, statSync } from "node:fs";
+import { lstatSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { CallFact, GitPrints } from "../../policy/call-facts.ts";
+import { KEY_SCAN_MAX_BYTES } from "../../policy/secret-families.ts";
 import { isDenylistedPath, secretFamilyOf } from "../../policy/secret-paths.ts";
 import type { Repository } from "./git-discovery.ts";
 import { allObjects, gitEnv, objectsContentFact } from "./git-objects.ts";
+import { knownScan, scanFile } from "./key-scan.ts";
+import { WALK_SCAN_BUDGET_BYTES } from "./tree-walk.ts";
 
 /** An index bigger than this is not read: the call asks. */
 const MAX_INDEX_BYTES = 64 * 1024 * 1024;
@@ -26,7 +29,13 @@ type Listing = { paths: ReadonlySet<string>; blobs?: readonly string[] } | { unk
  * the object ids whose contents git may print (the index's blobs; with history, every object).
  */
 type Secrets =
-  | { secrets: readonly string[]; objects: readonly string[] | null; content?: string | null }
+  | {
+      secrets: readonly string[];
+      objects: readonly string[] | null;
+      content?: string | null;
+      /** The index's paths, for the work tree's files a command prints. */
+      paths: ReadonlySet<string>;
+    }
   | { unknown: string };
 
 const cache = new Map<string, Secrets>();
@@ -62,7 +71,11 @@ function remember(key: string, value: Listing): Secrets {
   const secrets: Secrets =
     "unknown" in value
       ? value
-      : { secrets: [...value.paths].filter((p) => isDenylistedPath(p)), objects: value.blobs ?? null };
+      : {
+          secrets: [...value.paths].filter((p) => isDenylistedPath(p)),
+          objects: value.blobs ?? null,
+          paths: value.paths,
+        };
   cache.set(key, secrets);
   return secrets;
 }
@@ -203,6 +216,38 @@ function configCredentials(repo: Repository): string | null {
   return null;
 }
 
+/**
+ * `git diff` and `git grep` print the work tree's copy of tracked files: each covered one is scanned by
+ * content as a walk's files are (key-scan.ts keeps answers by identity), within the same budget.
+ */
+function workTreeContentFact(
+  top: string,
+  paths: ReadonlySet<string>,
+  specs: readonly string[] | null,
+): string | null {
+  let budget = WALK_SCAN_BUDGET_BYTES;
+  for (const p of paths) {
+    if (!covered(p, specs)) continue;
+    const st = lstatSync(join(top, p), { throwIfNoEntry: false });
+    if (st === undefined || !st.isFile() || st.size === 0) continue;
+    let scan = knownScan(st);
+    if (scan === undefined) {
+      if (st.size > KEY_SCAN_MAX_BYTES) scan = "too-large";
+      else if (budget < st.size)
+        return `git may print more than ${WALK_SCAN_BUDGET_BYTES / 1024 / 1024} MiB of the work tree not yet checked for a private key or a credential`;
+      else {
+        budget -= st.size;
+        scan = scanFile(join(top, p), st.size);
+      }
+    }
+    if (scan === "key")
+      return `git may print \`${p}\` from the work tree, which holds a private key or a credential`;
+    if (scan === "too-large")
+      return `git may print \`${p}\` from the work tree, too large to check for a private key`;
+  }
+  return null;
+}
+
 /** Why printing what this git unit prints may show a secret; null when it cannot. */
 export function gitContentsFact(
   repo: Repository,
@@ -232,13 +277,19 @@ export function gitContentsFact(
   }
   // By content too: a key committed in config.js, whatever pathspec (a blob id prints it alone).
   if (list.objects !== null) {
-    if (list.content !== undefined) return list.content === null ? null : { subject, reason: list.content };
-    const content = objectsContentFact(repo, list.objects, prints.history ? "history" : "index");
-    // Kept for this listing only when it is an answer about the objects (not a bound or a timeout, which
-    // the next call may get past: what this one read is known by id then).
-    if (content === null) list.content = null;
-    else if ("found" in content) list.content = content.why;
-    if (content !== null) return { subject, reason: content.why };
+    if (list.content === undefined) {
+      const content = objectsContentFact(repo, list.objects, prints.history ? "history" : "index");
+      // Kept for this listing only when it is an answer about the objects (not a bound or a timeout,
+      // which the next call may get past: what this one read is known by id then).
+      if (content === null) list.content = null;
+      else if ("found" in content) list.content = content.why;
+      else return { subject, reason: content.why };
+    }
+    if (list.content !== null) return { subject, reason: list.content };
+  }
+  if (prints.workTree === true && repo.workTree !== null) {
+    const why = workTreeContentFact(repo.workTree, list.paths, specs);
+    if (why !== null) return { subject, reason: why };
   }
   return null;
 }

@@ -217,7 +217,7 @@ export function walkFact(
       if (scan === "key")
         return {
           subject,
-          reason: `${how} reaches \`${shownPath(abs, workspace)}\`, which holds a private key`,
+          reason: `${how} reaches \`${shownPath(abs, workspace)}\`, which holds a private key or a credential`,
         };
       if (scan === "too-large")
         return {

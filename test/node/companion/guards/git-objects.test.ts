@@ -114,3 +114,23 @@ describe("git commands that print objects holding a secret by content", () => {
     },
   );
 });
+
+describe("git commands that print the work tree", () => {
+  let work: string;
+  beforeAll(() => {
+    work = repo("work", (dir) => {
+      write(join(dir, "config.js"), "module.exports = {};\n");
+      git(dir, "add", "config.js");
+      git(dir, "commit", "-qm", "config");
+      write(join(dir, "config.js"), `module.exports = { id: "${AWS}" };\n`);
+    });
+  });
+  it.each(["git diff", "git diff HEAD", "git grep AKIA", "git diff -- config.js"])("%s asks", (command) => {
+    const r = judge(work, command);
+    expect(r.action).toBe("ask");
+    expect(r.why).toMatch(/config\.js`.*holds a private key or a credential/);
+  });
+  it("a pathspec that does not cover the file stays allowed", () => {
+    expect(judge(work, "git diff -- src").action).toBe("allow");
+  });
+});
