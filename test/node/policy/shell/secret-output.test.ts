@@ -69,6 +69,13 @@ provenCases("variables expanded by tests, case words and declaration builtins", 
   { name: "[[ -n", command: "[[ -n $GITHUB_TOKEN ]] && echo SET-YES", setup: env, proof: said("SET-YES") },
   { name: "[[ =~", command: "[[ $GITHUB_TOKEN =~ ^T ]] && echo RE-YES", setup: env, proof: said("RE-YES") },
   {
+    name: "[[ =~ copies it into BASH_REMATCH (red team, round 4, finding 6)",
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text, not a template
+    command: '[[ $GITHUB_TOKEN =~ (.*) ]] && echo "${BASH_REMATCH[1]}"',
+    setup: env,
+    proof: printed,
+  },
+  {
     name: "case word",
     command: "case $GITHUB_TOKEN in TOP*) echo CASE-YES;; esac",
     setup: env,
