@@ -112,6 +112,13 @@ export const SECRET_FAMILIES: readonly SecretFamily[] = [
       "models.json",
       "secrets/",
       "secrets.*",
+      // A name with `secret(s)` as a dotted part is a secret by convention (config.secret.js,
+      // values.secrets.yaml, app.secret), as `.env` is for dotenv (red team, round 4).
+      "secret.*",
+      "*.secret",
+      "*.secret.*",
+      "*.secrets",
+      "*.secrets.*",
       ".password-store/",
       ".airlock/",
     ],

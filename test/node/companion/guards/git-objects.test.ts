@@ -134,3 +134,32 @@ describe("git commands that print the work tree", () => {
     expect(judge(work, "git diff -- src").action).toBe("allow");
   });
 });
+
+// Red team round 4, finding 7: a secret committed then deleted, printed by naming its path — a pathspec,
+// `git blame REV FILE`, `git log -L…:FILE` (the file outside the pathspecs).
+describe("a deleted secret's history, named by its path", () => {
+  let deleted: string;
+  beforeAll(() => {
+    deleted = repo("deleted", (dir) => {
+      write(join(dir, "README.md"), "# r\n");
+      write(join(dir, "config.secret.js"), "API_TOKEN=PLANTED\n");
+      git(dir, "add", "-A");
+      git(dir, "commit", "-qm", "cfg");
+      git(dir, "rm", "-q", "config.secret.js");
+      git(dir, "commit", "-qm", "rm");
+    });
+  });
+  it.each([
+    "git log -p -- config.secret.js",
+    "git diff HEAD~1 -- config.secret.js",
+    "git blame HEAD~1 config.secret.js",
+    "git log -L1,1:config.secret.js HEAD~1",
+  ])("%s asks", (command) => {
+    const r = judge(deleted, command);
+    expect(r.action).toBe("ask");
+    expect(r.why).toContain("config.secret.js");
+  });
+  it.each(["git blame README.md", "git log -L1,1:README.md"])("%s stays allowed", (command) => {
+    expect(judge(deleted, command).action).toBe("allow");
+  });
+});
