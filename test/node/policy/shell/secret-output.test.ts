@@ -83,6 +83,7 @@ provenCases("variables expanded by tests, case words and declaration builtins", 
   },
   {
     name: "case quoted",
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text, not a template
     command: 'case "${GITHUB_TOKEN:0:1}" in T) echo CASE2-YES;; esac',
     setup: env,
     proof: said("CASE2-YES"),
