@@ -40,6 +40,8 @@ export interface GitPrints {
   history: boolean;
   /** Remote URLs from the repository's configuration. */
   remotes: boolean;
+  /** Files of the work tree (`git diff`, `git grep`): their contents now, not the index's. */
+  workTree?: boolean;
 }
 
 /**

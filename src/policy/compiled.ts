@@ -8,6 +8,9 @@ export interface RuleSet {
   rules: readonly FlatRule[];
   /** Rules that can match a (tool, first command word) pair, in order; filled lazily. */
   byKey: Map<string, readonly Candidate[]>;
+  /** Indices of the rules whose guard names a first word, by word; and of those that name none. */
+  byWord: ReadonlyMap<string, readonly number[]>;
+  anyWord: readonly number[];
 }
 
 /** A rule that can match a call's tool, with the conditions still to check for that tool. */
@@ -53,7 +56,35 @@ export interface CompiledPolicy {
 const MAX_INDEX_KEYS = 4096;
 
 export function makeRuleSet(rules: FlatRule[]): RuleSet {
-  return { rules, byKey: new Map() };
+  const byWord = new Map<string, number[]>();
+  const anyWord: number[] = [];
+  rules.forEach((r, i) => {
+    if (r.guard.firstWords === null) anyWord.push(i);
+    else
+      for (const w of r.guard.firstWords) {
+        const list = byWord.get(w);
+        if (list === undefined) byWord.set(w, [i]);
+        else list.push(i);
+      }
+  });
+  return { rules, byKey: new Map(), byWord, anyWord };
+}
+
+/** The rules that may apply to a first word, in rule order: those naming it merged with those naming none. */
+function rulesForWord(set: RuleSet, firstWord: string): FlatRule[] {
+  const named = set.byWord.get(firstWord) ?? [];
+  const any = set.anyWord;
+  const out: FlatRule[] = [];
+  let a = 0;
+  let b = 0;
+  while (a < named.length || b < any.length) {
+    const next =
+      b >= any.length || (a < named.length && (named[a] as number) < (any[b] as number))
+        ? (named[a++] as number)
+        : (any[b++] as number);
+    out.push(set.rules[next] as FlatRule);
+  }
+  return out;
 }
 
 /** What is left of a rule's conditions once the call's tool is known. */
@@ -75,12 +106,9 @@ export function candidates(set: RuleSet, tool: string, firstWord: string): reado
   const key = `${tool}\u0000${firstWord}`;
   let list = set.byKey.get(key);
   if (list === undefined) {
-    list = set.rules
-      .filter(
-        (r) =>
-          (r.guard.tools === null || r.guard.tools.has(tool)) &&
-          (r.guard.firstWords === null || r.guard.firstWords.has(firstWord)),
-      )
+    // Indexed by word first: a new command word costs the rules that may name it, not every rule.
+    list = rulesForWord(set, firstWord)
+      .filter((r) => r.guard.tools === null || r.guard.tools.has(tool))
       .map((rule) => ({ rule, conditions: residual(rule.conditions, tool) }));
     // Unbounded distinct command words must not grow memory without limit.
     if (set.byKey.size >= MAX_INDEX_KEYS) set.byKey.clear();

@@ -55,6 +55,8 @@ const PATCH =
  * names). Any other read-only subcommand the grammar knows prints names, refs or commits.
  */
 const CONTENT_PRINTERS = new Set([
+  "blame",
+  "annotate",
   "log",
   "whatchanged",
   "show",
@@ -83,7 +85,17 @@ export function gitPrints(unit: ExecUnit, subcommand: string | null): GitPrints 
   );
   if (subcommand === "cat-file" || (subcommand === "stash" && rest[0] === "show"))
     return { pathspecs: null, history: true, remotes: false };
-  if (walks.length === 0 || !CONTENT_PRINTERS.has(subcommand ?? "")) return null;
+  if (!CONTENT_PRINTERS.has(subcommand ?? "")) return null;
+  // `git log -L1,5:FILE` and `git blame FILE` name their file outside the pathspecs: any path (red team,
+  // round 4: a deleted secret's history printed line by line).
+  const lineRanges = rest.some((v) => v === null || /^-L|^--line-range/.test(v));
+  if (lineRanges || subcommand === "blame" || subcommand === "annotate") {
+    // The file they print is the one they read (its history: revisions, renames followed).
+    const files = (unit.effects?.paths ?? []).filter((e) => e.access === "read").map((e) => e.arg.value);
+    const known = files.length > 0 && files.every((v) => v !== null && !/[*?[\]:\\]/.test(v));
+    return { pathspecs: known ? (files as string[]) : null, history: true, remotes: false };
+  }
+  if (walks.length === 0) return null;
   if (
     (subcommand === "log" || subcommand === "whatchanged") &&
     !rest.some((v) => v === null || PATCH.test(v))
@@ -103,7 +115,8 @@ export function gitPrints(unit: ExecUnit, subcommand: string | null): GitPrints 
   // Without `--`, git takes an operand for a revision when one by that name exists (`git show main`):
   // only pathspecs after `--` are known to narrow what it prints.
   const ambiguous = dashes < 0 && operands.length > (pattern ? 1 : 0);
-  return { pathspecs: ambiguous ? null : pathspecs, history, remotes: false };
+  const workTree = WORK_TREE_ONLY.has(subcommand ?? "");
+  return { pathspecs: ambiguous ? null : pathspecs, history, remotes: false, workTree };
 }
 
 interface GitPlacement {

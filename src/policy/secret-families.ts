@@ -112,6 +112,13 @@ export const SECRET_FAMILIES: readonly SecretFamily[] = [
       "models.json",
       "secrets/",
       "secrets.*",
+      // A name with `secret(s)` as a dotted part is a secret by convention (config.secret.js,
+      // values.secrets.yaml, app.secret), as `.env` is for dotenv (red team, round 4).
+      "secret.*",
+      "*.secret",
+      "*.secret.*",
+      "*.secrets",
+      "*.secrets.*",
       ".password-store/",
       ".airlock/",
     ],
@@ -183,8 +190,6 @@ const PRIVATE_KEY_HEADER =
 const JWK_TYPE = /"kty"\s*:\s*"/;
 const JWK_PRIVATE = /"(d|k|p|q|dp|dq|qi)"\s*:\s*"[A-Za-z0-9_-]/;
 
-/** Files at most this size are read whole for a private key when a walk meets them. */
-export const KEY_SNIFF_MAX_BYTES = 64 * 1024;
 /**
  * A file a call reads by name is scanned for a private key up to this size (in chunks, so a key after a
  * long preamble is found); a bigger one asks, as nothing below the bound says what it holds.
@@ -197,4 +202,34 @@ export const KEY_SCAN_OVERLAP = 4 * 1024;
 export function holdsPrivateKey(text: string): boolean {
   if (PRIVATE_KEY_HEADER.test(text)) return true;
   return JWK_TYPE.test(text) && JWK_PRIVATE.test(text);
+}
+
+/**
+ * Credentials with a shape no other text has: AWS access key ids, GitHub, GitLab, Slack, Stripe live,
+ * Anthropic/OpenAI project and Google API keys. Found by content wherever they sit (a key committed in
+ * config.js), like a private key; generic shapes (hex runs, `sk-…`) are left to names and redaction.
+ */
+const CREDENTIAL_SHAPE =
+  /(?<![A-Za-z0-9])(?:(?:AKIA|ASIA)[0-9A-Z]{16}(?![0-9A-Z])|gh[pousr]_[A-Za-z0-9]{36}|github_pat_[A-Za-z0-9_]{40,}|glpat-[0-9A-Za-z_-]{20}|xox[abprs]-[0-9A-Za-z-]{20,}|[sr]k_live_[0-9A-Za-z]{20,}|sk-(?:ant|proj)-[A-Za-z0-9_-]{20,}|AIza[0-9A-Za-z_-]{35})/;
+
+/** True when text holds a credential by its shape (see CREDENTIAL_SHAPE). */
+export function holdsCredential(text: string): boolean {
+  return CREDENTIAL_SHAPE.test(text);
+}
+
+/**
+ * The same test over a file read in chunks (private keys and credential shapes): a header is found within a chunk (chunks overlap), and a
+ * JWK's `"kty"` and its private member count wherever in the file each sits, so a big key object split
+ * between two chunks is still found (at the price of asking for a file with both in unrelated places).
+ */
+export class PrivateKeyScan {
+  private kty = false;
+  private member = false;
+  /** Feeds the next chunk; true once the file is known to hold a private key. */
+  feed(text: string): boolean {
+    if (PRIVATE_KEY_HEADER.test(text) || CREDENTIAL_SHAPE.test(text)) return true;
+    this.kty ||= JWK_TYPE.test(text);
+    this.member ||= JWK_PRIVATE.test(text);
+    return this.kty && this.member;
+  }
 }

@@ -108,7 +108,11 @@ const PROTECTED = PROTECTED_WRITE_PATTERNS.map(compilePattern);
 const TEMPLATE = /^\.env\.(example|sample|template|dist)$/i;
 const SOURCE_CODE =
   /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs|py|rb|go|rs|java|kt|kts|swift|c|h|cc|cpp|hpp|cs|php|scala|vue|svelte|md|mdx|css|scss|html)$/i;
-const notSecret = (name: string): boolean => TEMPLATE.test(name) || SOURCE_CODE.test(name);
+// …unless a dotted part of its name says it holds secrets (`config.secret.js`, `db.secrets.ts`): such a
+// file is the secret configuration in code form, by convention kept out of version control.
+const SECRET_DOTTED = /\.secrets?\./i;
+const notSecret = (name: string): boolean =>
+  TEMPLATE.test(name) || (SOURCE_CODE.test(name) && !SECRET_DOTTED.test(name));
 
 /** A file name that says source code or prose (`env.ts`, `README.md`): never a secret by its name. */
 export function namesSourceCode(name: string): boolean {

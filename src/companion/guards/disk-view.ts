@@ -60,7 +60,7 @@ function pathFacts(access: "read" | "write", lexical: string, subject: string, c
       });
     else if (access === "read" && !isDenylistedPath(real)) {
       const scan = scanFile(real, stat.size);
-      if (scan === "key") facts.push({ subject, reason: "holds a private key" });
+      if (scan === "key") facts.push({ subject, reason: "holds a private key or a credential" });
       else if (scan === "too-large")
         facts.push({ subject, reason: `is ${stat.size} bytes, too large to check for a private key` });
     }

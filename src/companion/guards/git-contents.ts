@@ -6,11 +6,15 @@
 // --all --reflog` (bounded in time and size; above the bound it asks), cached by the files a commit,
 // checkout or `git add` changes.
 import { spawnSync } from "node:child_process";
-import { readFileSync, statSync } from "node:fs";
+import { lstatSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { CallFact, GitPrints } from "../../policy/call-facts.ts";
+import { KEY_SCAN_MAX_BYTES } from "../../policy/secret-families.ts";
 import { isDenylistedPath, secretFamilyOf } from "../../policy/secret-paths.ts";
 import type { Repository } from "./git-discovery.ts";
+import { allObjects, gitEnv, objectsContentFact } from "./git-objects.ts";
+import { knownScan, scanFile } from "./key-scan.ts";
+import { WALK_SCAN_BUDGET_BYTES } from "./tree-walk.ts";
 
 /** An index bigger than this is not read: the call asks. */
 const MAX_INDEX_BYTES = 64 * 1024 * 1024;
@@ -19,9 +23,20 @@ const HISTORY_TIMEOUT_MS = 2_000;
 const HISTORY_MAX_BYTES = 64 * 1024 * 1024;
 const CACHE_SIZE = 16;
 
-type Listing = { paths: ReadonlySet<string> } | { unknown: string };
-/** A listing reduced to its secret-family paths, once per cache entry (most listings hold none). */
-type Secrets = { secrets: readonly string[] } | { unknown: string };
+type Listing = { paths: ReadonlySet<string>; blobs?: readonly string[] } | { unknown: string };
+/**
+ * A listing reduced to its secret-family paths, once per cache entry (most listings hold none), and
+ * the object ids whose contents git may print (the index's blobs; with history, every object).
+ */
+type Secrets =
+  | {
+      secrets: readonly string[];
+      objects: readonly string[] | null;
+      content?: string | null;
+      /** The index's paths, for the work tree's files a command prints. */
+      paths: ReadonlySet<string>;
+    }
+  | { unknown: string };
 
 const cache = new Map<string, Secrets>();
 
@@ -54,7 +69,13 @@ function stamp(repo: Repository, history: boolean): string {
 function remember(key: string, value: Listing): Secrets {
   if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string);
   const secrets: Secrets =
-    "unknown" in value ? value : { secrets: [...value.paths].filter((p) => isDenylistedPath(p)) };
+    "unknown" in value
+      ? value
+      : {
+          secrets: [...value.paths].filter((p) => isDenylistedPath(p)),
+          objects: value.blobs ?? null,
+          paths: value.paths,
+        };
   cache.set(key, secrets);
   return secrets;
 }
@@ -75,11 +96,13 @@ export function indexPaths(file: string): Listing {
   const count = buf.readUInt32BE(8);
   if (version < 2 || version > 4) return { unknown: `the repository's index is version ${version}` };
   const paths = new Set<string>();
+  const blobs: string[] = [];
   let off = 12;
   let previous = "";
   for (let n = 0; n < count; n++) {
     if (off + 62 > buf.length) return { unknown: "the repository's index is cut short" };
     const flags = buf.readUInt16BE(off + 60);
+    blobs.push(buf.toString("hex", off + 40, off + 60));
     let head = off + 62;
     if (version >= 3 && flags & 0x4000) head += 2;
     let name: string;
@@ -110,20 +133,7 @@ export function indexPaths(file: string): Listing {
     previous = name;
     paths.add(name);
   }
-  return { paths };
-}
-
-/** The environment git lists with: no GIT_* variable of the agent's, no global or system configuration. */
-function gitEnv(): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  for (const k of Object.keys(env)) if (k.startsWith("GIT_")) delete env[k];
-  return {
-    ...env,
-    HOME: "/nonexistent",
-    GIT_CONFIG_NOSYSTEM: "1",
-    GIT_CONFIG_GLOBAL: "/dev/null",
-    LC_ALL: "C",
-  };
+  return { paths, blobs };
 }
 
 /** Every path any commit, reflog entry or stash of the repository holds, or why it cannot say. */
@@ -167,7 +177,9 @@ function listing(repo: Repository, history: boolean): Secrets {
   if ("unknown" in index || !history) return remember(key, index);
   const past = historyPaths(repo);
   if ("unknown" in past) return remember(key, past);
-  return remember(key, { paths: new Set([...index.paths, ...past.paths]) });
+  const objects = allObjects(repo);
+  if ("unknown" in objects) return remember(key, objects);
+  return remember(key, { paths: new Set([...index.paths, ...past.paths]), blobs: objects.blobs });
 }
 
 /** Whether `path` (from the top of the work tree) is under one of the pathspecs (also from the top). */
@@ -204,6 +216,38 @@ function configCredentials(repo: Repository): string | null {
   return null;
 }
 
+/**
+ * `git diff` and `git grep` print the work tree's copy of tracked files: each covered one is scanned by
+ * content as a walk's files are (key-scan.ts keeps answers by identity), within the same budget.
+ */
+function workTreeContentFact(
+  top: string,
+  paths: ReadonlySet<string>,
+  specs: readonly string[] | null,
+): string | null {
+  let budget = WALK_SCAN_BUDGET_BYTES;
+  for (const p of paths) {
+    if (!covered(p, specs)) continue;
+    const st = lstatSync(join(top, p), { throwIfNoEntry: false });
+    if (st === undefined || !st.isFile() || st.size === 0) continue;
+    let scan = knownScan(st);
+    if (scan === undefined) {
+      if (st.size > KEY_SCAN_MAX_BYTES) scan = "too-large";
+      else if (budget < st.size)
+        return `git may print more than ${WALK_SCAN_BUDGET_BYTES / 1024 / 1024} MiB of the work tree not yet checked for a private key or a credential`;
+      else {
+        budget -= st.size;
+        scan = scanFile(join(top, p), st.size);
+      }
+    }
+    if (scan === "key")
+      return `git may print \`${p}\` from the work tree, which holds a private key or a credential`;
+    if (scan === "too-large")
+      return `git may print \`${p}\` from the work tree, too large to check for a private key`;
+  }
+  return null;
+}
+
 /** Why printing what this git unit prints may show a secret; null when it cannot. */
 export function gitContentsFact(
   repo: Repository,
@@ -230,6 +274,22 @@ export function gitContentsFact(
       subject,
       reason: `git may print \`${p}\`, a secret${family ? ` (${family.family})` : ""} the ${prints.history ? "history" : "index"} holds`,
     };
+  }
+  // By content too: a key committed in config.js, whatever pathspec (a blob id prints it alone).
+  if (list.objects !== null) {
+    if (list.content === undefined) {
+      const content = objectsContentFact(repo, list.objects, prints.history ? "history" : "index");
+      // Kept for this listing only when it is an answer about the objects (not a bound or a timeout,
+      // which the next call may get past: what this one read is known by id then).
+      if (content === null) list.content = null;
+      else if ("found" in content) list.content = content.why;
+      else return { subject, reason: content.why };
+    }
+    if (list.content !== null) return { subject, reason: list.content };
+  }
+  if (prints.workTree === true && repo.workTree !== null) {
+    const why = workTreeContentFact(repo.workTree, list.paths, specs);
+    if (why !== null) return { subject, reason: why };
   }
   return null;
 }

@@ -1,48 +1,76 @@
-// Whether a file a call reads by name holds a private key, wherever in the file it sits: read in chunks
-// (sharing an overlap, so a header split between two is seen), up to a bound; a bigger file is not known
-// to be free of one, and the call asks. Walks read only small files whole (tree-walk.ts): reading every
-// byte of a tree would make them slow.
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
-import { holdsPrivateKey, KEY_SCAN_MAX_BYTES, KEY_SCAN_OVERLAP } from "../../policy/secret-families.ts";
+// Whether a file holds a private key, wherever in the file it sits: read in chunks (sharing an overlap,
+// so a header split between two is seen), up to a bound; a bigger file is not known to be free of one,
+// and the call asks. Used for a file a call reads by name and for every file a recursive read reaches.
+//
+// Answers are kept by the file's identity (device, inode, size, mtime, ctime; the kernel moves ctime on
+// every change of content and no program can set it back), so a walk reads each file once per version,
+// not once per call. An answer is not kept while the file's times are within a second of now: a second
+// write in the same clock tick, with the same size, would leave the identity unchanged (git's "racy
+// clean" case), and a stale "none" must never be served.
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from "node:fs";
+import { KEY_SCAN_MAX_BYTES, KEY_SCAN_OVERLAP, PrivateKeyScan } from "../../policy/secret-families.ts";
 
 const CHUNK = 256 * 1024;
+/** Identities remembered (a 20,000-file workspace twice over); the oldest go first. */
+const CACHE_ENTRIES = 50_000;
+const RACY_MS = 1_000;
 
 export type KeyScan = "key" | "none" | "too-large";
 
-/** Answers for large files by identity (device, inode, size, mtime, ctime): a big log is read once, not per call. */
 const scanned = new Map<string, KeyScan>();
-const CACHED_FROM_BYTES = 256 * 1024;
+
+function identity(st: Stats): string {
+  return `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
+}
+
+/** Whether the file changed too recently for its identity to stand for its content. */
+function racy(st: Stats, now: number): boolean {
+  return now - Math.max(st.mtimeMs, st.ctimeMs) < RACY_MS;
+}
+
+/** The answer kept for a file whose (l)stat is `st`, if any: no open, no read. */
+export function knownScan(st: Stats): KeyScan | undefined {
+  return scanned.get(identity(st));
+}
+
+function remember(st: Stats, result: KeyScan): void {
+  if (racy(st, Date.now())) return;
+  if (scanned.size >= CACHE_ENTRIES) scanned.delete(scanned.keys().next().value as string);
+  scanned.set(identity(st), result);
+}
 
 /** Scans text already read (a buffer) the way scanFile reads a file. */
 export function scanBytes(bytes: Buffer, max = KEY_SCAN_MAX_BYTES): KeyScan {
   if (bytes.length > max) return "too-large";
+  const scan = new PrivateKeyScan();
   for (let at = 0; at < bytes.length; at += CHUNK - KEY_SCAN_OVERLAP) {
-    if (holdsPrivateKey(bytes.toString("latin1", at, Math.min(bytes.length, at + CHUNK)))) return "key";
+    if (scan.feed(bytes.toString("latin1", at, Math.min(bytes.length, at + CHUNK)))) return "key";
     if (at + CHUNK >= bytes.length) break;
   }
   return "none";
 }
 
-/** Scans the file at `path` (of `size` bytes); "none" too when it cannot be opened (nothing is read then). */
+/**
+ * Scans the file at `path` (of `size` bytes by the caller's stat); "none" too when it cannot be opened
+ * (nothing is read then). Opened as the program would open it (a link followed) but without blocking,
+ * so a FIFO swapped in cannot hang the decision; the answer is kept under the identity of what was opened.
+ */
 export function scanFile(path: string, size: number, max = KEY_SCAN_MAX_BYTES): KeyScan {
   if (size === 0) return "none";
   if (size > max) return "too-large";
   let fd: number;
   try {
-    fd = openSync(path, "r");
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch {
     return "none";
   }
   try {
     const st = fstatSync(fd);
-    const id = `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
-    const hit = st.size >= CACHED_FROM_BYTES ? scanned.get(id) : undefined;
+    if (!st.isFile()) return "none";
+    const hit = scanned.get(identity(st));
     if (hit !== undefined) return hit;
-    const result = scanOpen(fd, size);
-    if (st.size >= CACHED_FROM_BYTES) {
-      if (scanned.size >= 64) scanned.delete(scanned.keys().next().value as string);
-      scanned.set(id, result);
-    }
+    const result = st.size > max ? "too-large" : scanOpen(fd, st.size);
+    remember(st, result);
     return result;
   } finally {
     closeSync(fd);
@@ -51,12 +79,13 @@ export function scanFile(path: string, size: number, max = KEY_SCAN_MAX_BYTES): 
 
 function scanOpen(fd: number, size: number): KeyScan {
   const buf = Buffer.alloc(Math.min(CHUNK, size));
+  const scan = new PrivateKeyScan();
   let carry = "";
   for (let pos = 0; pos < size; ) {
     const n = readSync(fd, buf, 0, buf.length, pos);
     if (n <= 0) break;
     const text = carry + buf.toString("latin1", 0, n);
-    if (holdsPrivateKey(text)) return "key";
+    if (scan.feed(text)) return "key";
     carry = text.slice(-KEY_SCAN_OVERLAP);
     pos += n;
   }

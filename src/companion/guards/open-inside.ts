@@ -110,7 +110,7 @@ export async function readOpened(
     if (BigInt(bytes.length) !== opened.stat.size)
       return { refused: "changed", reason: "changed while read" };
     const scan = scanBytes(bytes);
-    if (scan === "key") return { refused: "secret", reason: "the file holds a private key" };
+    if (scan === "key") return { refused: "secret", reason: "the file holds a private key or a credential" };
     if (scan === "too-large") return { refused: "too-large", reason: "too large to check for a private key" };
     return { bytes };
   } finally {

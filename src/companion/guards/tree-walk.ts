@@ -2,50 +2,29 @@
 // ignore files or not, links followed or not), looking for what it must not reach: a secret, a file
 // with another name (a hard link), a link leading out of the workspace. Bounded: a walk bigger than
 // the bound is itself a reason to ask.
-import {
-  closeSync,
-  type Dirent,
-  lstatSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  readSync,
-  realpathSync,
-  statSync,
-} from "node:fs";
+import { type Dirent, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { matchesGlob, relative } from "node:path";
 import ignore, { type Ignore } from "ignore";
 import type { CallFact, WalkStyle } from "../../policy/call-facts.ts";
-import { holdsPrivateKey, KEY_SNIFF_MAX_BYTES } from "../../policy/secret-families.ts";
+import { KEY_SCAN_MAX_BYTES } from "../../policy/secret-families.ts";
 import {
   denylistedDir,
   denylistedInWalk,
   isDenylistedPath,
-  namesSourceCode,
   secretFamilyOf,
 } from "../../policy/secret-paths.ts";
+import { knownScan, scanFile } from "./key-scan.ts";
 import { isWithin } from "./real-path.ts";
 
 /** Entries a decision walks before it asks instead. */
 export const WALK_BOUND = 20_000;
 
-/** Shorter than the shortest private key header (`-----BEGIN PRIVATE KEY-----`). */
-const MIN_KEY_BYTES = 27;
-
-function sniffKey(path: string, size: number): boolean {
-  let fd: number;
-  try {
-    fd = openSync(path, "r");
-  } catch {
-    return false;
-  }
-  try {
-    const buf = Buffer.alloc(size);
-    return holdsPrivateKey(buf.subarray(0, readSync(fd, buf, 0, size, 0)).toString("latin1"));
-  } finally {
-    closeSync(fd);
-  }
-}
+/**
+ * Bytes of files a recursive read may reach that no earlier decision has scanned for a private key: each
+ * is read whole once (kept by its identity, key-scan.ts), and a walk with more than this left unread asks
+ * (the next call goes on from what this one read).
+ */
+export const WALK_SCAN_BUDGET_BYTES = 32 * 1024 * 1024;
 
 const VCS_DIRS = new Set([".git", ".hg", ".svn", ".bzr", ".jj", ".sl"]);
 const IGNORE_FILES = [".ignore", ".rgignore"];
@@ -139,6 +118,7 @@ export function walkFact(
   workspace: string,
   subject: string,
   bound = WALK_BOUND,
+  budget: { bytes: number } = { bytes: WALK_SCAN_BUDGET_BYTES },
 ): CallFact | null {
   const how = style.content ? "the recursive read" : "the walk";
   const useGitignore = style.ignoreFiles && inGitRepository(root);
@@ -212,23 +192,37 @@ export function walkFact(
       } catch {
         continue;
       }
-      // A private key is a few hundred bytes to a few KiB; source files are not read for one (their
-      // names are never secrets, and reading every one would make walks slow).
-      if (
-        st.size >= MIN_KEY_BYTES &&
-        st.size <= KEY_SNIFF_MAX_BYTES &&
-        !namesSourceCode(name) &&
-        sniffKey(target, st.size)
-      )
-        return {
-          subject,
-          reason: `${how} reaches \`${shownPath(abs, workspace)}\`, which holds a private key`,
-        };
       const nlink = st.nlink;
       if (nlink > 1)
         return {
           subject,
           reason: `${how} reaches \`${shownPath(abs, workspace)}\`, which has another name (a hard link) that may be a secret`,
+        };
+      // Every file the read reaches is one whose contents it may print: a private key anywhere in any of
+      // them (a PEM block in config.js, a key past the first 64 KiB of a log) makes it ask.
+      if (st.size === 0) continue;
+      let scan = knownScan(st);
+      if (scan === undefined) {
+        if (st.size > KEY_SCAN_MAX_BYTES) scan = "too-large";
+        else if (budget.bytes < st.size)
+          return {
+            subject,
+            reason: `${how} reaches more than ${WALK_SCAN_BUDGET_BYTES / 1024 / 1024} MiB of files not yet checked for a private key (\`${shownPath(abs, workspace)}\` and beyond)`,
+          };
+        else {
+          budget.bytes -= st.size;
+          scan = scanFile(target, st.size);
+        }
+      }
+      if (scan === "key")
+        return {
+          subject,
+          reason: `${how} reaches \`${shownPath(abs, workspace)}\`, which holds a private key or a credential`,
+        };
+      if (scan === "too-large")
+        return {
+          subject,
+          reason: `${how} reaches \`${shownPath(abs, workspace)}\`, ${st.size} bytes, too large to check for a private key`,
         };
     }
   }

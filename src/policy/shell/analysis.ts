@@ -261,7 +261,18 @@ function statement(src: string, event: StmtEvent, shell: Shell, run: Run, out: C
       .split(/\s+/)
       .filter(Boolean)
       .map((w) => ({ value: w, raw: w, glob: false, tilde: false }));
-    out.push(execUnit(argv, { prefixes: [], cwd: shell.cwd, dynamic: null, effect: "read", concerns: [] }));
+    // What `[[ … ]]` tests is expanded: `[[ $SENTRY_DSN == a* ]] && echo y` prints a secret a bit at a
+    // time, so only harmless variables may expand in it, as in any command's words.
+    const concerns = unknownExpansions(src.slice(cmd.start, cmd.end), shell.assigned, `\`${text}\``);
+    out.push(execUnit(argv, { prefixes: [], cwd: shell.cwd, dynamic: null, effect: "read", concerns }));
+  } else if (cmd?.type === "case") {
+    // `case $SENTRY_DSN in a*) echo y;; esac`: the branch taken prints what the word holds.
+    const word = src.slice(cmd.start, cmd.end);
+    const concerns = unknownExpansions(word, shell.assigned, `\`case ${word}\``);
+    if (concerns.length > 0) {
+      const argv = [{ value: `case ${word}`, raw: `case ${word}`, glob: false, tilde: false }];
+      out.push(execUnit(argv, { prefixes: [], cwd: shell.cwd, dynamic: null, effect: "read", concerns }));
+    }
   }
   if (event.loopNames.length > 0) {
     // A `for NAME in WORDS` header: its words expand here, and NAME then holds them.

@@ -153,13 +153,15 @@ export const ESCAPING_BUILTINS: Readonly<Record<string, (argv: readonly Arg[]) =
   set: setRisk,
   bind: (argv) =>
     values(argv).some((a) => a === null || /^-[a-zA-Z]*x/.test(a)) ? "`bind -x` runs commands" : null,
+  // -W's word list is expanded by the builtin itself, substitutions included: `compgen -W '$(cmd)'`
+  // runs cmd and `compgen -W '$TOKEN'` prints the variable (bash's manual: "expanded using …").
   complete: (argv) =>
-    values(argv).some((a) => a === null || /^-[a-zA-Z]*[CF]/.test(a))
-      ? "`complete -C/-F` runs a command or function"
+    values(argv).some((a) => a === null || /^-[a-zA-Z]*[CFW]/.test(a))
+      ? "`complete -C/-F/-W` runs a command or function, or expands a word list as shell code"
       : null,
   compgen: (argv) =>
-    values(argv).some((a) => a === null || /^-[a-zA-Z]*[CF]/.test(a))
-      ? "`compgen -C/-F` runs a command or function"
+    values(argv).some((a) => a === null || /^-[a-zA-Z]*[CFW]/.test(a))
+      ? "`compgen -C/-F/-W` runs a command or function, or expands a word list as shell code"
       : null,
   history: (argv) => (argv.length > 1 ? "`history` reads, writes or runs the history" : null),
   trap: () => null, // judged through its command string (analysis.ts)

@@ -22,7 +22,7 @@ import { INTERPRETERS, interpreterScript, sshSession } from "./interpreters.ts";
 import { lookup } from "./lookup.ts";
 import { type FileUse, judgeProgram } from "./programs.ts";
 import { RISKY_OPERANDS, RISKY_OPTIONS } from "./risky-options.ts";
-import { scriptConcerns, shellScriptFile, typescriptWrites } from "./script-runs.ts";
+import { outsideProject, scriptConcerns, shellScriptFile, typescriptWrites } from "./script-runs.ts";
 import { secretOutput, unknownExpansions } from "./secret-output.ts";
 import type { Concern, Effect, ExecUnit, ShellPrefix, ShellUnit } from "./units.ts";
 import { type Arg, SHELLS, unwrap, WRAPPERS, wrapperOf } from "./wrappers.ts";
@@ -377,6 +377,7 @@ export function simpleCommand(input: CommandInput, run: Run): void {
       if (why !== null) concerns.push({ mention: prefixOf(a).name, reason: why });
     }
     for (const r of unwrapped.reads ?? []) judged.reads.push({ arg: r, recursive: false });
+    for (const w of unwrapped.writes ?? []) judged.writes.push({ arg: w, recursive: false });
     for (const u of unwrapped.unsets ?? []) {
       const why =
         u.value === null ? `${name} removes a variable that is not static` : dangerousVariable(u.value);
@@ -387,14 +388,31 @@ export function simpleCommand(input: CommandInput, run: Run): void {
   // The script file a shell or an interpreter runs is read by it (and printed by `sh -v`, in tracebacks),
   // and its own arguments are the script's to read (quopri.py FILE prints it).
   const script = SHELLS.has(name) ? shellScriptFile(argv) : interpreterScript(argv);
-  if (script !== null) concerns.push(...scriptConcerns(name, script, argv, shell.cwd));
-  // A file the program loads and runs (`node -r FILE`) is read by it: a secret there is shown.
-  for (const e of judged.effects?.paths ?? [])
-    if (e.access === "exec" && e.arg.value !== null && isDenylistedPath(e.arg.value) && e.arg !== script)
+  if (script !== null) {
+    concerns.push(...scriptConcerns(name, script, argv, shell.cwd));
+    // The script is a file it reads: judged as any read, so the disk look sees a link out of the workspace.
+    if (script.value !== null) judged.reads.push({ arg: script, recursive: false });
+  }
+  // A file the program loads and runs (`node -r FILE`, `--import`, `--loader`) is run as its script is,
+  // and read by it: judged as a read (on the disk too: a link out of the workspace), a secret there is
+  // shown, and one outside the project is code the engine has not seen (red team, round 4).
+  for (const e of judged.effects?.paths ?? []) {
+    if (e.access !== "exec" || e.arg === script) continue;
+    if (e.arg.value !== null && isDenylistedPath(e.arg.value))
       concerns.push({
         mention: "sensitive",
         reason: `\`${e.arg.raw}\` is a secret ${name} loads and runs: it reads it`,
       });
+    else if (
+      e.arg.value === null ||
+      (/\//.test(e.arg.value) && outsideProject(e.arg.value, e.arg.tilde, shell.cwd))
+    )
+      concerns.push({
+        mention: null,
+        reason: `\`${e.arg.raw}\` is code outside the project that ${name} loads and runs`,
+      });
+    if (e.arg.value !== null && /\//.test(e.arg.value)) judged.reads.push({ arg: e.arg, recursive: false });
+  }
   if (name === "script")
     for (const w of typescriptWrites(argv)) judged.writes.push({ arg: w, recursive: false });
   const cwd = shell.cwd;

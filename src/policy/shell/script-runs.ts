@@ -72,7 +72,7 @@ export function typescriptWrites(argv: readonly Arg[]): Arg[] {
 }
 
 /** A word naming a file outside the directory the command runs in, or a directory not known. */
-function outsideProject(value: string, tilde: boolean, cwd: CwdSet): boolean {
+export function outsideProject(value: string, tilde: boolean, cwd: CwdSet): boolean {
   if (tilde || value.startsWith("/")) return true;
   if (normalizePath(value).startsWith("..")) return true;
   return cwd === null || cwd.some((d) => d.startsWith("/") || d.startsWith("~") || d.startsWith(".."));

@@ -95,6 +95,13 @@ const operands = (args: readonly Arg[]) => args.filter((a) => a.value === null |
 const namesSecret = (args: readonly Arg[]) =>
   operands(args).some((a) => a.value === null || !isHarmlessVariable(a.value.split("=")[0] as string));
 
+function declarationPrints(args: readonly Arg[]): boolean {
+  return (
+    operands(args).length === 0 ||
+    (args.some((a) => a.value === null || /^[-+]\w*p/.test(a.value)) && namesSecret(args))
+  );
+}
+
 /** Builtins and programs that print variables. */
 export const ENVIRONMENT_DUMPS: Readonly<Record<string, Dump>> = {
   // `env` with a command is a wrapper (judged there); with none it prints everything.
@@ -109,11 +116,13 @@ export const ENVIRONMENT_DUMPS: Readonly<Record<string, Dump>> = {
   },
   printenv: (args) => operands(args).length === 0 || namesSecret(args),
   set: (args) => args.length === 0,
-  export: (args) => operands(args).length === 0,
-  declare: (args) =>
-    operands(args).length === 0 || (args.some((a) => /^-\w*p/.test(a.value ?? "")) && namesSecret(args)),
-  typeset: (args) =>
-    operands(args).length === 0 || (args.some((a) => /^-\w*p/.test(a.value ?? "")) && namesSecret(args)),
+  // Every declaration builtin prints variables with their values when given no name (`readonly`,
+  // `local`, `export -p`), and the names it is given with -p (`readonly X; readonly -p` prints X).
+  declare: declarationPrints,
+  typeset: declarationPrints,
+  local: declarationPrints,
+  export: declarationPrints,
+  readonly: declarationPrints,
   // BSD-style `ps e`, `ps auxe`, `ps eww`: every process's environment.
   ps: (args) => args.some((a) => a.value === null || /^[A-Za-z]*e[A-Za-z]*$/.test(a.value)),
 };

@@ -80,6 +80,8 @@ export type Command =
   /** `[[ … ]]`, `(( … ))` and `let …`: builtins with their own grammar, judged as one unit. */
   | { type: "keyword"; name: "[[" | "((" | "let"; start: number; end: number }
   | { type: "func"; name: string }
+  /** `case WORD in …`: the span of the word it tests (expanded, so it may print a secret by its branches). */
+  | { type: "case"; start: number; end: number }
   | { type: "other" };
 
 export interface Hazard {
@@ -369,6 +371,10 @@ class Walker {
     if (type === "*syntax.FuncDecl") {
       const name = child(node, "Name");
       return { type: "func", name: name === null ? "" : goString(name.Value) };
+    }
+    if (type === "*syntax.CaseClause") {
+      const word = child(node, "Word");
+      if (word !== null) return { type: "case", start: this.start(word), end: this.end(word) };
     }
     return { type: "other" };
   }

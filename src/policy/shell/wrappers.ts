@@ -42,6 +42,8 @@ export interface WrapperSpec {
   operandOptions?: readonly string[];
   /** Options whose value is a file the wrapper reads (`xargs -a FILE`). */
   reads?: readonly string[];
+  /** Its operands before the command are files it opens for writing, creating them (`flock FILE`). */
+  operandsWritten?: boolean;
   /** Options whose value is a NAME=value given to the command's environment (`systemd-run -E`). */
   setenv?: readonly string[];
   /** It builds the command string it runs from its input at run time (GNU parallel). */
@@ -146,6 +148,8 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
     values: ["-w", "-E", "--timeout", "--wait", "--conflict-exit-code"],
     script: ["-c", "--command"],
     operands: 1,
+    // The lock file is opened with O_CREAT: `flock .git/index.lock true` creates it (red team, round 4).
+    operandsWritten: true,
   },
   script: {
     values: ["-E", "--echo", "-o", "--output-limit", "-B", "--log-io", "-I", "--log-in", "-O", "--log-out"],
@@ -240,6 +244,8 @@ export type Unwrapped =
       unsets?: Arg[];
       /** Files the wrapper itself reads (`xargs -a FILE`). */
       reads?: Arg[];
+      /** Files the wrapper itself creates or opens for writing (`flock FILE`). */
+      writes?: Arg[];
       /** The command runs in another directory (null: unknown). */
       chdir?: Arg | null;
       /** The command gets extra, unknown arguments (xargs). */
@@ -472,16 +478,31 @@ export function unwrap(argv: readonly Arg[]): Unwrapped {
   if (name === "nice" && /^-\d+$/.test(argv[i]?.value ?? "")) i++;
   // `flock 9` (a file descriptor) runs nothing.
   if (name === "flock" && /^\d+$/.test(argv[i]?.value ?? "") && i + 1 >= argv.length) return { kind: "none" };
+  const operandsAt = i;
   if (!scanned.operandOption) i += spec.operands ?? 0;
+  // What the wrapper itself reads, writes and removes, whatever it then runs (its fallback included:
+  // `xargs -a FILE` with no command echoes FILE's words).
+  const own = (out: Extract<Unwrapped, { kind: "inner" }>): Unwrapped => {
+    if (scanned.unsets) out.unsets = scanned.unsets;
+    if (scanned.reads) out.reads = scanned.reads;
+    if (spec.operandsWritten && !scanned.operandOption) out.writes = argv.slice(operandsAt, i);
+    return out;
+  };
   if (i >= argv.length) {
     if (scanned.shell || spec.shell === "always-when-empty") return { kind: "shell" };
     if (spec.fallback)
-      return {
+      return own({
         kind: "inner",
         argv: [{ value: spec.fallback, raw: spec.fallback, glob: false, tilde: false }],
         assigns,
         appends: true,
-      };
+      });
+    if (spec.operandsWritten && operandsAt < argv.length)
+      return own({
+        kind: "inner",
+        argv: [{ value: "true", raw: "true", glob: false, tilde: false }],
+        assigns,
+      });
     return { kind: "none" };
   }
   let inner = argv.slice(i);
@@ -492,9 +513,7 @@ export function unwrap(argv: readonly Arg[]): Unwrapped {
       a.value !== null && marks.some((m) => m !== "" && a.value?.includes(m)) ? { ...a, value: null } : a,
     );
   }
-  const out: Unwrapped = { kind: "inner", argv: inner, assigns };
-  if (scanned.unsets) out.unsets = scanned.unsets;
-  if (scanned.reads) out.reads = scanned.reads;
+  const out = own({ kind: "inner", argv: inner, assigns }) as Extract<Unwrapped, { kind: "inner" }>;
   if (scanned.chdir !== undefined) out.chdir = scanned.chdir;
   else if (spec.chdir !== undefined && spec.chdir.length === 0) out.chdir = null;
   if (spec.appends && !scanned.replace) out.appends = true;

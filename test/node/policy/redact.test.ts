@@ -1,7 +1,7 @@
 // Redaction rules: every credential form the issue names is masked, in any surrounding text.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { carriesSecret, REDACTED, redactText, redactValue } from "../../../src/policy/redact.ts";
+import { carriesSecret, REDACTED, redactAll, redactText, redactValue } from "../../../src/policy/redact.ts";
 import { REDACTION_NOTE } from "../../../src/protocol/redaction.ts";
 
 const forms: [string, (s: string) => string, string][] = [
@@ -92,5 +92,41 @@ describe("redactValue", () => {
     let deep: unknown = "x";
     for (let i = 0; i < 100_000; i++) deep = [deep];
     expect(() => redactValue(deep)).not.toThrow();
+  });
+});
+
+describe("the guarded redaction", () => {
+  it("masks exactly what every pass run unconditionally masks", () => {
+    // Fragments of every pattern (names, prefixes, separators, hex runs) glued in random order, so
+    // the guards are exercised on texts that almost match.
+    const fragment = fc.constantFrom(
+      ...["://", "@", "?", "=", ":", " ", "-", "--", '"', "'", "_", ".", "a", "Z", "9", "/", "<", ">"],
+      ...["password", "PASS", "pwd", "token", "Secret", "api-key", "apikey", "AUTH", "cookie", "credential"],
+      ...["bearer ", "Basic ", "mysql -p", "curl -u ", "wget --user=", "ghp_", "github_pat_", "sk-", "xoxb-"],
+      ...[
+        "AKIA",
+        "ASIA",
+        "alk_",
+        "eyJ",
+        "sk_live_",
+        "pk_test_",
+        "0123456789abcdef0123",
+        "ABCDEF0123456789abcd",
+      ],
+      ...["https://", "x.example", "redacted", "Authorization: ", "X-Api-Key: ", '{"password": "'],
+    );
+    fc.assert(
+      fc.property(fc.array(fragment, { maxLength: 24 }), (parts) => {
+        const text = parts.join("");
+        expect(redactText(text)).toBe(redactAll(text));
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it("returns a plain command unchanged without running the passes", () => {
+    expect(redactText("git status && npm run build | grep -v x")).toBe(
+      "git status && npm run build | grep -v x",
+    );
   });
 });

@@ -178,3 +178,19 @@ describe("the walk's split denylist", () => {
     );
   });
 });
+
+// Red team round 4, finding 7: a name with `secret(s)` as a dotted part is a secret, source code or not.
+describe("names with a dotted secret part", () => {
+  it.each(["config.secret.js", "app/values.secrets.yaml", "secret.json", "db.secret", "x/.app.secrets"])(
+    "%s is denylisted",
+    (path) => {
+      expect(isDenylistedPath(path)).toBe(true);
+    },
+  );
+  it.each(["src/secret.ts", "docs/secret-handshake.md", "src/secretary.ts", "lib/secrets-manager.ts"])(
+    "%s is not",
+    (path) => {
+      expect(isDenylistedPath(path)).toBe(false);
+    },
+  );
+});

@@ -12,6 +12,9 @@ rules:
   - name: checks
     condition: tool == "bash" && command == "node check.js"
     action: allow
+  - name: reads in the project (the script node runs is one)
+    condition: tool == "read" && path.startsWith(cwd + "/")
+    action: allow
 futures:
   commands:
     - name: make check

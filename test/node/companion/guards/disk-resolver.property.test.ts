@@ -23,7 +23,7 @@ import { afterAll, beforeAll, describe, it } from "vitest";
 import { diskCheck } from "../../../../src/companion/guards/disk-view.ts";
 import { judgeCall } from "../../../../src/policy/judge-call.ts";
 import { holdsPrivateKey } from "../../../../src/policy/secret-families.ts";
-import { isDenylistedPath, namesSourceCode } from "../../../../src/policy/secret-paths.ts";
+import { isDenylistedPath } from "../../../../src/policy/secret-paths.ts";
 import { KEY, readOnlyPolicy } from "./disk-fixture.ts";
 
 let base: string;
@@ -81,7 +81,7 @@ function build(ws: string, entries: [string, Kind][]): void {
 }
 
 /** A file the command reads: violation when it is a secret, has another name, holds a key or is outside. */
-function violates(ws: string, file: string, walked: boolean): string | null {
+function violates(ws: string, file: string, _walked: boolean): string | null {
   let real: string;
   try {
     real = realpathSync(file);
@@ -94,9 +94,8 @@ function violates(ws: string, file: string, walked: boolean): string | null {
   if (!inside) return `${file} is outside (${real})`;
   if (isDenylistedPath(relative(ws, real))) return `${file} is a secret`;
   if (st.nlink > 1) return `${file} has another name`;
-  // A walk does not read source files for a key (documented): only files named otherwise.
-  if ((!walked || !namesSourceCode(file)) && holdsPrivateKey(readFileSync(real, "latin1")))
-    return `${file} holds a key`;
+  // A walk reads every file it reaches for a key, source files included (a PEM block in config.js).
+  if (holdsPrivateKey(readFileSync(real, "latin1"))) return `${file} holds a key`;
   return null;
 }
 

@@ -1,7 +1,7 @@
 // Never: an allow for a read of a file that holds a private key after a long preamble (a PEM bundle, a
 // log), past the small-file window walks read (red team, round 3). A file read by name is scanned in
 // chunks up to a bound; above it the read asks. A key split across two chunks is still found.
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
@@ -54,5 +54,78 @@ describe("private keys a call reads by name", () => {
       }),
       { numRuns: 40 },
     );
+  });
+});
+
+// Never (issue 20, open class c): a recursive read allowed while a file it prints holds a private key
+// past the first 64 KiB, or inside a file named as source code. Every file a content walk reaches is
+// scanned whole (once per version, kept by identity), up to a per-walk budget; above it, the walk asks.
+describe("private keys a recursive read reaches", () => {
+  let tree: string;
+  beforeAll(() => {
+    tree = realpathSync(mkdtempSync(join(tmpdir(), "airlock-walkscan-")));
+    for (const d of ["late", "src", "putty", "jwk", "clean", "big"]) mkdirSync(join(tree, d));
+    writeFileSync(join(tree, "late", "app.log"), `${"a".repeat(200_000)}\n${KEY}`);
+    writeFileSync(join(tree, "src", "config.js"), `export const key = \`${KEY}\`;\n`);
+    writeFileSync(
+      join(tree, "putty", "notes.txt"),
+      "PuTTY-User-Key-File-2: ssh-rsa\nPrivate-Lines: 1\nAAAA\n",
+    );
+    // A JWK whose "kty" and "d" sit more than a scan chunk apart.
+    writeFileSync(join(tree, "jwk", "k.json"), `{"kty":"RSA","n":"${"n".repeat(300_000)}","d":"secret"}`);
+    for (let i = 0; i < 30; i++)
+      writeFileSync(join(tree, "clean", `f${i}.ts`), `export const x${i} = ${i};\n`);
+    writeFileSync(join(tree, "big", "data.txt"), "z".repeat(20 * 1024 * 1024));
+    mkdirSync(join(tree, "many"));
+    for (let i = 0; i < 3; i++)
+      writeFileSync(join(tree, "many", `part${i}.txt`), "y".repeat(12 * 1024 * 1024));
+  });
+  afterAll(() => rmSync(tree, { recursive: true, force: true }));
+  const walk = (command: string) => {
+    const j = judgeCall(
+      policy,
+      { tool: "bash", input: { command }, cwd: tree, home: join(tree, "home") },
+      { hasUI: true },
+      disk,
+    );
+    return { action: j.record.action, why: j.facts.map(factLine).join("\n") };
+  };
+
+  it.each([
+    ["grep -rn BEGIN late", "late/app.log"],
+    ["grep -r key src", "src/config.js"],
+    ["rg -n Key putty", "putty/notes.txt"],
+    ["grep -r kty jwk", "jwk/k.json"],
+  ])("%s asks, naming %s", (command, file) => {
+    const r = walk(command);
+    expect(r.action).toBe("ask");
+    expect(r.why).toContain(file);
+    expect(r.why).toMatch(/private key/);
+  });
+
+  it("a tree without a key stays allowed, walked twice", () => {
+    expect(walk("grep -rn x clean").action).toBe("allow");
+    expect(walk("grep -rn x clean").action).toBe("allow");
+  });
+
+  it("a changed file is scanned again: a cached 'no key' is never served for new content", () => {
+    const f = join(tree, "clean", "f0.ts");
+    utimesSync(f, new Date(Date.now() - 10_000), new Date(Date.now() - 10_000));
+    expect(walk("grep -rn x clean").action).toBe("allow");
+    writeFileSync(f, `// ${KEY}\n`);
+    expect(walk("grep -rn x clean").why).toContain("clean/f0.ts");
+    writeFileSync(f, "export const x0 = 0;\n");
+  });
+
+  it("a file above the scan bound asks: nothing says what it holds", () => {
+    const r = walk("grep -r z big");
+    expect(r.action).toBe("ask");
+    expect(r.why).toMatch(/big\/data.txt`, \d+ bytes, too large to check for a private key/);
+  });
+
+  it("more unread bytes than the walk's budget ask instead of reading them", () => {
+    const first = walk("grep -r y many");
+    expect(first.action).toBe("ask");
+    expect(first.why).toMatch(/MiB of files not yet checked for a private key/);
   });
 });

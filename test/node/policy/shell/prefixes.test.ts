@@ -240,6 +240,9 @@ rules:
   - name: any ls
     condition: tool == "bash" && program == "ls"
     action: allow
+  - name: reads in the project (the script node runs is one)
+    condition: tool == "read" && path.startsWith(cwd + "/")
+    action: allow
 `),
     );
     expect(judge(named, "NODE_OPTIONS=--max-old-space-size=4096 node build.js").action).toBe("allow");

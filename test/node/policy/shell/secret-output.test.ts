@@ -54,6 +54,67 @@ provenCases("the environment and secret variables printed", [
   },
 ]);
 
+// Issue 20, open class a: a variable expands, or is printed, in places the first round did not look —
+// what `[[ … ]]` and `case` test (its answer shows the value a bit at a time), the declaration builtins
+// that print what they are given or everything (`readonly`, `local`, `export -p NAME`), and compgen's
+// word list, which the builtin expands itself.
+const said = (word: string) => (run: { stdout: string }) => run.stdout.includes(word);
+provenCases("variables expanded by tests, case words and declaration builtins", [
+  {
+    name: "[[ tests a prefix",
+    command: "[[ $GITHUB_TOKEN == TOP* ]] && echo PREFIX-YES",
+    setup: env,
+    proof: said("PREFIX-YES"),
+  },
+  { name: "[[ -n", command: "[[ -n $GITHUB_TOKEN ]] && echo SET-YES", setup: env, proof: said("SET-YES") },
+  { name: "[[ =~", command: "[[ $GITHUB_TOKEN =~ ^T ]] && echo RE-YES", setup: env, proof: said("RE-YES") },
+  {
+    name: "[[ =~ copies it into BASH_REMATCH (red team, round 4, finding 6)",
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text, not a template
+    command: '[[ $GITHUB_TOKEN =~ (.*) ]] && echo "${BASH_REMATCH[1]}"',
+    setup: env,
+    proof: printed,
+  },
+  {
+    name: "case word",
+    command: "case $GITHUB_TOKEN in TOP*) echo CASE-YES;; esac",
+    setup: env,
+    proof: said("CASE-YES"),
+  },
+  {
+    name: "case quoted",
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text, not a template
+    command: 'case "${GITHUB_TOKEN:0:1}" in T) echo CASE2-YES;; esac',
+    setup: env,
+    proof: said("CASE2-YES"),
+  },
+  {
+    name: "readonly then readonly -p",
+    command: "readonly GITHUB_TOKEN; readonly -p",
+    setup: env,
+    proof: printed,
+  },
+  { name: "readonly then readonly", command: "readonly GITHUB_TOKEN; readonly", setup: env, proof: printed },
+  { name: "typeset -p NAME", command: "typeset -p GITHUB_TOKEN", setup: env, proof: printed },
+  {
+    name: "compgen -W expands the variable",
+    command: "compgen -W '$GITHUB_TOKEN'",
+    setup: env,
+    proof: printed,
+  },
+  { name: "compgen -W in a cluster", command: "compgen -aW '$GITHUB_TOKEN'", setup: env, proof: printed },
+]);
+
+describe("what stays allowed", () => {
+  it.each([
+    "[[ -n $HOME ]] && echo home",
+    "x=1; [[ $x == 1 ]] && echo one",
+    "case $PWD in /*) echo abs;; esac",
+  ])("%s", (command) => {
+    expect(judge(READ_ONLY, command).action).toBe("allow");
+  });
+});
+
 describe("secret variables", () => {
   it.each([
     ["GITHUB_TOKEN", true],

@@ -124,7 +124,7 @@ describe("Codex types into an interactive session; no hook sees it", () => {
   it("a python3 rule does not allow python3 -i, and typing into it deletes a file", () => {
     const python = compile(
       user(
-        `default_action: ask\nrules:\n  - name: python\n    condition: 'tool == "bash" && command.startsWith("python3")'\n    action: allow\n`,
+        `default_action: ask\nrules:\n  - name: python\n    condition: 'tool == "bash" && command.startsWith("python3")'\n    action: allow\n  - name: reads\n    condition: 'tool == "read" && path.startsWith(cwd + "/")'\n    action: allow\n`,
       ),
     );
     expect(judge(python, "python3 -i").action).toBe("ask");

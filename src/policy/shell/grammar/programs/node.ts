@@ -26,12 +26,15 @@ export const node = runner({
       "--preserve-symlinks",
       "--abort-on-uncaught-exception",
     ].map((n) => flag(n)),
-    optional(
-      "--inspect --inspect-brk --inspect-wait --watch-path --test-reporter --test-name-pattern --stack-size",
-    ),
+    // Not --inspect/--inspect-brk/--inspect-wait/--inspect-port: they open a debugger port through
+    // which any process that reaches it runs code in this one (red team, round 4).
+    optional("--watch-path --test-name-pattern --stack-size"),
+    // A reporter is a module node loads (`--test-reporter=./r.mjs`), and its destination a file written.
+    opt("--test-reporter", "exec"),
+    opt("--test-reporter-destination", "write"),
     opt("--max-old-space-size --max-semi-space-size --test-concurrency --test-timeout", "number"),
     opt("-r --require --import --loader --experimental-loader", "exec"),
-    opt("-C --conditions --title --input-type --test-reporter-destination"),
+    opt("-C --conditions --title --input-type"),
     // The file's variables become the program's environment, which it may print (red team, round 3).
     opt("--env-file", "read"),
     opt("-e --eval -p --print", "pattern"),

@@ -1,0 +1,136 @@
+// The contents of git's objects, for commands that print them (`git log -p`, `git show REV`, `git show
+// <blob id>`, `git diff --cached`): a private key or a credential committed under a harmless name
+// (config.js) is printed as surely as a .env. Every object the command may print is read once with
+// `git cat-file --batch` and its answer kept by object id — a blob's id is the hash of its content, so a
+// kept "clean" can never be stale. Bounded: more unread bytes than the budget, a blob above the scan
+// bound, or a git that does not answer in time make the call ask.
+import { spawnSync } from "node:child_process";
+import { KEY_SCAN_MAX_BYTES, PrivateKeyScan } from "../../policy/secret-families.ts";
+import type { Repository } from "./git-discovery.ts";
+
+/** Bytes of objects not yet read that one decision reads before it asks instead. */
+export const OBJECT_SCAN_BUDGET_BYTES = 64 * 1024 * 1024;
+const TIMEOUT_MS = 2_000;
+const KEPT = 200_000;
+
+/** Object ids read and found clean, and those found holding a secret. */
+const clean = new Set<string>();
+const holding = new Set<string>();
+
+/** The environment git runs with here: no GIT_* variable of the agent's, no global or system configuration. */
+export function gitEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const k of Object.keys(env)) if (k.startsWith("GIT_")) delete env[k];
+  return {
+    ...env,
+    HOME: "/nonexistent",
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_CONFIG_GLOBAL: "/dev/null",
+    LC_ALL: "C",
+  };
+}
+
+function git(repo: Repository, args: readonly string[], input?: string, maxBuffer = 64 * 1024 * 1024) {
+  return spawnSync("git", ["--git-dir", repo.gitDir, "-c", "core.fsmonitor=", ...args], {
+    encoding: "buffer",
+    timeout: TIMEOUT_MS,
+    maxBuffer,
+    ...(input !== undefined ? { input: Buffer.from(input, "latin1") } : {}),
+    stdio: [input !== undefined ? "pipe" : "ignore", "pipe", "ignore"],
+    env: gitEnv(),
+  });
+}
+
+/** Every blob in the object database, reachable or not (`git show <id>` prints a dangling one too). */
+export function allObjects(repo: Repository): { blobs: string[] } | { unknown: string } {
+  const r = git(repo, [
+    "cat-file",
+    "--batch-all-objects",
+    "--unordered",
+    "--batch-check=%(objectname) %(objecttype)",
+  ]);
+  if (r.error !== undefined || r.status !== 0)
+    return { unknown: "the repository's objects could not be listed in time to check what they hold" };
+  const blobs: string[] = [];
+  for (const line of r.stdout.toString("latin1").split("\n"))
+    if (line.endsWith(" blob")) blobs.push(line.slice(0, line.indexOf(" ")));
+  return { blobs };
+}
+
+function keep(set: Set<string>, id: string): void {
+  if (set.size >= KEPT) set.delete(set.values().next().value as string);
+  set.add(id);
+}
+
+/**
+ * Why printing these objects may show a secret (one holds a private key or a credential, or they could
+ * not all be read within the bounds), or null when none can.
+ */
+export function objectsContentFact(
+  repo: Repository,
+  ids: readonly string[],
+  where: string,
+): { found: string; why: string } | { why: string } | null {
+  const holds = (id: string) => ({
+    found: id,
+    why: `the ${where} holds an object (\`${id.slice(0, 12)}\`) with a private key or a credential, which git may print`,
+  });
+  const unread: string[] = [];
+  for (const id of ids) {
+    if (holding.has(id)) return holds(id);
+    if (!clean.has(id)) unread.push(id);
+  }
+  if (unread.length === 0) return null;
+  const sizes = git(
+    repo,
+    ["cat-file", "--batch-check=%(objectname) %(objectsize)"],
+    `${unread.join("\n")}\n`,
+  );
+  const unreadable = {
+    why: `the ${where}'s objects could not be read in time to check them for a private key or a credential`,
+  };
+  if (sizes.error !== undefined || sizes.status !== 0) return unreadable;
+  // Read up to the budget now; what is read is known by id, so the next call goes on from there.
+  let total = 0;
+  let over: { why: string } | null = null;
+  const batch: string[] = [];
+  for (const line of sizes.stdout.toString("latin1").split("\n")) {
+    const [id, size] = line.split(" ");
+    if (id === undefined || size === undefined || size === "missing") continue;
+    const n = Number(size);
+    if (n > KEY_SCAN_MAX_BYTES)
+      return {
+        why: `the ${where} holds an object (\`${id.slice(0, 12)}\`) of ${n} bytes, too large to check for a private key`,
+      };
+    if (total + n > OBJECT_SCAN_BUDGET_BYTES) {
+      over = {
+        why: `the ${where} holds more than ${OBJECT_SCAN_BUDGET_BYTES / 1024 / 1024} MiB of objects not yet checked for a private key or a credential`,
+      };
+      break;
+    }
+    total += n;
+    batch.push(id);
+  }
+  const r = git(repo, ["cat-file", "--batch"], `${batch.join("\n")}\n`, total + batch.length * 128 + 4096);
+  if (r.error !== undefined || r.status !== 0) return unreadable;
+  // `<id> <type> <size>\n<content>\n`, one after another (`<id> missing\n` for an id not there).
+  const out = r.stdout;
+  let at = 0;
+  let found: string | null = null;
+  while (at < out.length) {
+    const nl = out.indexOf(10, at);
+    if (nl < 0) break;
+    const [id, type, size] = out.toString("latin1", at, nl).split(" ");
+    at = nl + 1;
+    if (id === undefined || type === "missing" || size === undefined) continue;
+    const n = Number(size);
+    const scan = new PrivateKeyScan();
+    // One pass over the whole object: the chunking of files (key-scan.ts) is not needed in memory.
+    if (scan.feed(out.toString("latin1", at, at + n))) {
+      keep(holding, id);
+      found ??= id;
+    } else keep(clean, id);
+    at += n + 1;
+  }
+  return found !== null ? holds(found) : over;
+}
