@@ -27,6 +27,7 @@ import {
   WAIT_MS,
 } from "./support/dashboard.ts";
 import { type Edge, startEdge } from "./support/edge.ts";
+import { stubPushManager } from "./support/push-service.ts";
 
 interface Delivery {
   path: string;
@@ -123,38 +124,8 @@ beforeAll(async () => {
   ui = await phone(browser, "light", { permissions: ["notifications"], baseURL: base });
   page = ui.page;
   const endpoint = `http://127.0.0.1:${pushPort}/push/e2e-device`;
-  await ui.context.addInitScript((pushEndpoint: string) => {
-    // Stand-in for the browser's push service registration: real P-256 keys, an endpoint of the test's server.
-    let current: PushSubscription | null = null;
-    const toB64 = (bytes: ArrayBuffer | Uint8Array) =>
-      btoa(String.fromCharCode(...new Uint8Array(bytes)))
-        .replaceAll("+", "-")
-        .replaceAll("/", "_")
-        .replace(/=+$/, "");
-    PushManager.prototype.getSubscription = async () => current;
-    PushManager.prototype.subscribe = async () => {
-      const pair = (await crypto.subtle.generateKey({ name: "ECDH", namedCurve: "P-256" }, true, [
-        "deriveBits",
-      ])) as CryptoKeyPair;
-      const raw = await crypto.subtle.exportKey("raw", pair.publicKey);
-      const jwk = await crypto.subtle.exportKey("jwk", pair.privateKey);
-      const auth = toB64(crypto.getRandomValues(new Uint8Array(16)));
-      (window as unknown as { __pushKeys: unknown }).__pushKeys = { d: jwk.d, auth };
-      const keys = { p256dh: toB64(raw), auth };
-      current = {
-        endpoint: pushEndpoint,
-        expirationTime: null,
-        options: { userVisibleOnly: true, applicationServerKey: null },
-        getKey: () => null,
-        toJSON: () => ({ endpoint: pushEndpoint, expirationTime: null, keys }),
-        unsubscribe: async () => {
-          current = null;
-          return true;
-        },
-      } as unknown as PushSubscription;
-      return current;
-    };
-  }, endpoint);
+  // Stand-in for the browser's push service registration: real P-256 keys, an endpoint of the test's server.
+  await stubPushManager(ui.context, endpoint);
   cdp = await ui.context.newCDPSession(page);
   await cdp.send("WebAuthn.enable");
   ({ authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
