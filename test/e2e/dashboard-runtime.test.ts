@@ -110,7 +110,8 @@ describe("the runtime's views on a phone", () => {
     await go("/schedules");
     const row = page.getByRole("listitem").filter({ hasText: "nightly check" });
     await row.waitFor({ timeout: WAIT_MS });
-    expect(await row.textContent()).toContain("every 3600 s");
+    // The interval in words (web/src/cron-words.ts), with its time zone.
+    expect(await row.textContent()).toContain("Every 60 min (Europe/Paris)");
     expect(await row.locator(".tag").textContent()).toBe("active");
 
     await row.getByRole("button", { name: "Pause" }).tap();
