@@ -118,7 +118,8 @@ describe("schedules from the phone", () => {
       cron: null,
       timezone: "Europe/Berlin",
     });
-    await expect(row.textContent()).resolves.toContain("Every 30 min (Europe/Berlin)");
+    // The list re-renders from the saved schedule after the status line: wait for the row to say it.
+    await row.filter({ hasText: "Every 30 min (Europe/Berlin)" }).waitFor({ timeout: WAIT_MS });
   });
 
   it("shows the server's refusal beside the control it names (a one-shot time in the past)", async () => {
