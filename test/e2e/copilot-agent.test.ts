@@ -9,29 +9,9 @@ import { ensureBuilt, runAirlock } from "../node/companion/support/sandbox.ts";
 import { ROOT } from "../support/airlock-env.ts";
 import { type ModelServer, startModelServer, type ToolResultSeen } from "../support/model-server.ts";
 import { type ProcessRun, runToEnd } from "../support/run-process.ts";
-import { type PairedBox, pairedBox } from "./support/agent-phone.ts";
+import { AGENT_POLICY, type PairedBox, pairedBox } from "./support/agent-phone.ts";
 
 const COPILOT = join(ROOT, "node_modules/@github/copilot-linux-x64/copilot");
-const POLICY = `version: 1
-default_action: deny
-rules:
-  - name: No rm
-    condition: tool == "bash" && command.startsWith("rm")
-    action: deny
-    message: rm is not allowed here
-  - name: Ask before touch
-    condition: tool == "bash" && command.startsWith("touch")
-    action: ask
-  - name: Echo
-    condition: tool == "bash" && command.startsWith("echo")
-    action: allow
-  - name: Read the workspace
-    condition: tool == "read" && path.startsWith(cwd)
-    action: allow
-  - name: Write inside the workspace
-    condition: tool == "write" && path.startsWith(cwd)
-    action: allow
-`;
 
 let paired: PairedBox;
 let model: ModelServer;
@@ -43,7 +23,7 @@ let copilotHome: string;
 
 beforeAll(async () => {
   await ensureBuilt();
-  paired = await pairedBox(POLICY);
+  paired = await pairedBox(AGENT_POLICY);
   const { box } = paired;
   ws = box.project;
   copilotHome = join(box.home, ".copilot");

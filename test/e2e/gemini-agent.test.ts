@@ -10,29 +10,9 @@ import { NODE, ROOT } from "../support/airlock-env.ts";
 import { type GeminiServer, startGeminiServer } from "../support/gemini-server.ts";
 import type { ToolResultSeen } from "../support/model-server.ts";
 import { type ProcessRun, runToEnd } from "../support/run-process.ts";
-import { type PairedBox, pairedBox } from "./support/agent-phone.ts";
+import { AGENT_POLICY, type PairedBox, pairedBox } from "./support/agent-phone.ts";
 
 const GEMINI = join(ROOT, "node_modules/@google/gemini-cli/bundle/gemini.js");
-const POLICY = `version: 1
-default_action: deny
-rules:
-  - name: No rm
-    condition: tool == "bash" && command.startsWith("rm")
-    action: deny
-    message: rm is not allowed here
-  - name: Ask before touch
-    condition: tool == "bash" && command.startsWith("touch")
-    action: ask
-  - name: Echo
-    condition: tool == "bash" && command.startsWith("echo")
-    action: allow
-  - name: Read the workspace
-    condition: tool == "read" && path.startsWith(cwd)
-    action: allow
-  - name: Write inside the workspace
-    condition: tool == "write" && path.startsWith(cwd)
-    action: allow
-`;
 
 let paired: PairedBox;
 let model: GeminiServer;
@@ -43,7 +23,7 @@ let ws: string;
 
 beforeAll(async () => {
   await ensureBuilt();
-  paired = await pairedBox(POLICY);
+  paired = await pairedBox(AGENT_POLICY);
   const { box } = paired;
   ws = box.project;
   mkdirSync(join(ws, "important"), { recursive: true });

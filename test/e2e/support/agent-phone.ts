@@ -22,6 +22,31 @@ export interface PairedBox {
   close(): Promise<void>;
 }
 
+/**
+ * The policy the Gemini CLI, OpenCode and Copilot CLI e2e tests share: rm denied with a reason the model must
+ * read, touch asked on the phone, echo allowed, reads and writes inside the workspace allowed, the rest denied.
+ */
+export const AGENT_POLICY = `version: 1
+default_action: deny
+rules:
+  - name: No rm
+    condition: tool == "bash" && command.startsWith("rm")
+    action: deny
+    message: rm is not allowed here
+  - name: Ask before touch
+    condition: tool == "bash" && command.startsWith("touch")
+    action: ask
+  - name: Echo
+    condition: tool == "bash" && command.startsWith("echo")
+    action: allow
+  - name: Read the workspace
+    condition: tool == "read" && path.startsWith(cwd)
+    action: allow
+  - name: Write inside the workspace
+    condition: tool == "write" && path.startsWith(cwd)
+    action: allow
+`;
+
 export async function pairedBox(policy: string): Promise<PairedBox> {
   const edge = await startEdge();
   const box = sandbox({ AIRLOCK_PROMPT_TIMEOUT_MS: "60000", AIRLOCK_NO_DAEMON: "1" });
