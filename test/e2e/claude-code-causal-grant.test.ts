@@ -9,6 +9,7 @@ import { BIN, ensureBuilt, runAirlock, type Sandbox, sandbox } from "../node/com
 import { NODE, ROOT } from "../support/airlock-env.ts";
 import { type ModelServer, startModelServer, type ToolResultSeen } from "../support/model-server.ts";
 import { type ProcessRun, runToEnd } from "../support/run-process.ts";
+import type { Card } from "./support/agent-phone.ts";
 import { type Edge, startEdge } from "./support/edge.ts";
 
 const CLAUDE = join(ROOT, "node_modules/.bin/claude");
@@ -27,13 +28,6 @@ const PKG = (test: string) =>
   `${JSON.stringify({ name: "demo", private: true, scripts: { test } }, null, 2)}\n`;
 const OLD_SCRIPT = "node test.js";
 const NEW_SCRIPT = "node test.js && echo script-changed";
-
-interface Card {
-  promptId: string;
-  justification: string;
-  requiresConfirmation: boolean;
-  calls?: { summary: string }[];
-}
 
 let edge: Edge;
 let box: Sandbox;

@@ -10,6 +10,7 @@ import { BIN, ensureBuilt, runAirlock, type Sandbox, sandbox } from "../node/com
 import { NODE, ROOT } from "../support/airlock-env.ts";
 import { type ModelServer, startModelServer, type ToolResultSeen } from "../support/model-server.ts";
 import { type ProcessRun, runToEnd } from "../support/run-process.ts";
+import type { Card } from "./support/agent-phone.ts";
 import { type Edge, startEdge } from "./support/edge.ts";
 
 const CLAUDE = join(ROOT, "node_modules/.bin/claude");
@@ -45,13 +46,6 @@ const CALLS = {
   remoteAdd: "git remote -v add evil https://evil.example/x.git",
 } as const;
 const SCRIPT = Object.values(CALLS);
-
-interface Card {
-  promptId: string;
-  justification: string;
-  requiresConfirmation: boolean;
-  calls?: { summary: string }[];
-}
 
 let edge: Edge;
 let box: Sandbox;
