@@ -10,6 +10,8 @@ import { type HttpEndpoint, SECRET_HEADER } from "./http-endpoint.ts";
 
 /** A Write or Edit carries file contents: the control socket's bound, so both paths take the same events. */
 export const MAX_BODY_BYTES = 32 * 1024 * 1024;
+/** How long the rest of a too-large upload is drained after its 413, before the socket is dropped. */
+const LINGER_MS = 5_000;
 
 export type HttpHookHandler = (body: string) => Promise<HookResult>;
 
@@ -65,7 +67,7 @@ function readBody(req: IncomingMessage): Promise<string | "too_large"> {
     req.on("data", (chunk: Buffer) => {
       size += chunk.length;
       if (size > MAX_BODY_BYTES) {
-        // Stop buffering; the 413 goes out with `connection: close`, then the socket is dropped.
+        // Stop buffering; the caller answers 413 and drains the rest.
         req.removeAllListeners("data");
         req.pause();
         resolve("too_large");
@@ -105,7 +107,12 @@ export async function listenHttpHooks(
     void (async () => {
       const body = await readBody(req);
       if (body === "too_large") {
-        res.once("finish", () => req.socket.destroy());
+        // Dropping the socket while the sender is still writing makes the kernel reset the connection, and a reset
+        // can discard the 413 before the sender reads it. So the rest of the upload is read and thrown away, for at
+        // most LINGER_MS; then the socket goes (`connection: close` ends it sooner when the upload finishes).
+        req.on("data", () => {});
+        req.resume();
+        setTimeout(() => req.socket.destroy(), LINGER_MS).unref();
         return refuse(res, 413, "too_large", `the event is larger than ${MAX_BODY_BYTES} bytes`);
       }
       if (!handler) return refuse(res, 404, "not_found", "no such hook");
