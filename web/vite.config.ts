@@ -91,6 +91,12 @@ export default defineConfig({
     target: "es2022",
     manifest: true,
     rollupOptions: {
+      // src/policy holds declarations only (no statement runs for its effect), so a policy module none of whose
+      // exports the dashboard uses is left out, even one whose tables are built by calls: shown-call.ts's
+      // `visibleText` alone must not bring the tool-name table and the redactor into the first view.
+      treeshake: {
+        moduleSideEffects: (id: string) => (/[\\/]src[\\/]policy[\\/]/.test(id) ? false : undefined),
+      },
       output: {
         // zod and the line that turns its JIT off travel in one chunk, so the setting is in force before any
         // schema is built, whichever chunk builds it first (the CSP forbids eval; zod would try `new Function`).

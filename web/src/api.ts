@@ -1,8 +1,10 @@
 // HTTP calls to the Airlock API on the dashboard's own origin (the Worker, or a Pages Function forwarding /v1/*).
 // The session lives only in the httpOnly cookie; no token is ever kept in script. A 403 `step_up_required` runs the
 // passkey step-up (loaded on demand) and retries the call once with the fresh assertion's token.
+// Every answer is parsed before use: with a schema, or with one picked from the lazily loaded validators (how the
+// first view's code names its shapes, so zod stays out of the first view).
 import type { z } from "zod";
-import { ErrorEnvelope } from "../../src/protocol/errors.ts";
+import { loadValidators, type Validators } from "./load-validators.ts";
 
 export class ApiError extends Error {
   readonly status: number;
@@ -48,12 +50,23 @@ async function request(path: string, init: ApiInit): Promise<Response> {
   }
 }
 
+/** A schema, or how to pick one from the validators (`(v) => v.ResolvedList`), which are then loaded first. */
+export type AnswerSchema<T> = z.ZodType<T> | ((validators: Validators) => z.ZodType<T>);
+
+async function validators(): Promise<Validators> {
+  try {
+    return await loadValidators();
+  } catch {
+    throw new ApiError(0, "network", "Airlock is unreachable. Check the connection.");
+  }
+}
+
 /** Calls the API and parses the answer with `schema`; any non-2xx becomes an ApiError with the envelope's message. */
-export async function api<T>(path: string, schema: z.ZodType<T>, init: ApiInit = {}): Promise<T> {
+export async function api<T>(path: string, schema: AnswerSchema<T>, init: ApiInit = {}): Promise<T> {
   const res = await request(path, init);
   const body: unknown = res.status === 204 ? {} : await res.json().catch(() => null);
   if (!res.ok) {
-    const envelope = ErrorEnvelope.safeParse(body);
+    const envelope = (await validators()).ErrorEnvelope.safeParse(body);
     const error = envelope.success
       ? new ApiError(
           res.status,
@@ -73,7 +86,7 @@ export async function api<T>(path: string, schema: z.ZodType<T>, init: ApiInit =
     }
     throw error;
   }
-  const parsed = schema.safeParse(body);
+  const parsed = (typeof schema === "function" ? schema(await validators()) : schema).safeParse(body);
   if (!parsed.success) throw new ApiError(res.status, "bad_response", `Unexpected answer from ${path}.`);
   return parsed.data;
 }

@@ -1,6 +1,7 @@
 // The dashboard shell: works out whether this browser is paired (401 from /v1/devices means no), then shows the
 // pairing screen or the live views with the connection indicator and the tab bar. Approvals is in the first
-// bundle; every other view loads when opened.
+// bundle (its validators load right after the first paint, load-validators.ts); every other view, the pairing
+// screen included, loads when opened.
 import type { ComponentType } from "preact";
 import { useCallback, useEffect, useState } from "preact/hooks";
 import { ApiError, errorMessage } from "./api.ts";
@@ -11,7 +12,6 @@ import { usePendingBadge } from "./title-badge.ts";
 import { type Hub, useHub } from "./use-hub.ts";
 import { ApprovalsView } from "./views/approvals-view.tsx";
 import { ConnectionBadge } from "./views/connection-badge.tsx";
-import { PairingView } from "./views/pairing-view.tsx";
 
 type Session = { status: "checking" } | { status: "paired" } | { status: "unpaired"; note: string };
 
@@ -45,6 +45,8 @@ export interface ViewProps {
 }
 
 const Consent = lazyView(() => import("./views/consent-view.tsx").then((m) => m.ConsentView));
+// Pairing happens once per browser: it loads with the validators rather than weigh on every returning phone.
+const PairingView = lazyView(() => import("./views/pairing-view.tsx").then((m) => m.PairingView));
 
 const views: Partial<Record<Route, ComponentType<ViewProps>>> = {
   activity: lazyView(() => import("./views/activity-view.tsx").then((m) => m.ActivityView)),

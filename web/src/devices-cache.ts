@@ -1,17 +1,14 @@
 // The account's devices, fetched once per page and shared by every view that names a device ("by Pixel 8").
 import { useEffect, useRef, useState } from "preact/hooks";
-import { z } from "zod";
-import { Device } from "../../src/protocol/pairing.ts";
+import type { Device } from "../../src/protocol/pairing.ts";
 import type { ResolvedPrompt } from "../../src/protocol/prompts.ts";
 import { api } from "./api.ts";
-
-export const DeviceList = z.object({ devices: z.array(Device) });
 
 let cached: Promise<Device[]> | null = null;
 
 export function loadDevices(fresh = false): Promise<Device[]> {
   if (fresh || !cached) {
-    cached = api("/v1/devices", DeviceList).then((list) => list.devices);
+    cached = api("/v1/devices", (v) => v.DeviceList).then((list) => list.devices);
     cached.catch(() => {
       cached = null;
     });

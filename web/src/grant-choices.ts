@@ -1,18 +1,12 @@
-// The grant scope choices a prompt may offer (src/protocol/grants.ts PromptGrantChoices), read loosely so a hub
-// that sends none (or an older shape) leaves the card as it was.
-import { z } from "zod";
+// The grant scope choices a prompt may offer, read loosely (the shape is in validators.ts, with zod, off the first
+// view's critical path).
+import { loadedValidators } from "./load-validators.ts";
+import type { GrantChoices } from "./validators.ts";
 
-export const GrantChoices = z.object({
-  exact: z.array(z.object({ capability: z.string(), pattern: z.string() })),
-  moreExact: z.number().int().nonnegative().default(0),
-  wider: z.array(z.string()),
-  /** Why no "always" is offered (one line), and the rule that would allow the call where one can. */
-  why: z.string().optional(),
-  rule: z.string().optional(),
-});
-export type GrantChoices = z.infer<typeof GrantChoices>;
+export type { GrantChoices };
 
 export function grantChoicesOf(prompt: object): GrantChoices | null {
-  const parsed = GrantChoices.safeParse((prompt as { grant?: unknown }).grant);
-  return parsed.success ? parsed.data : null;
+  // A prompt on a card was parsed by the validators, so they are loaded; without them, offer no wider choice.
+  const parsed = loadedValidators()?.GrantChoices.safeParse((prompt as { grant?: unknown }).grant);
+  return parsed?.success ? parsed.data : null;
 }

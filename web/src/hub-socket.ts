@@ -3,8 +3,10 @@
 // half-open sockets, the link shown down at once when the browser goes offline, and request/response for decisions.
 // Resume: after each welcome the hub replays every pending prompt, then answers a `sync` ping; the pong marks the
 // end of the replay, so anything not replayed was settled while the link was down.
+// The socket opens before the validators have arrived (load-validators.ts); messages wait for them, in order.
 import { WebSocket as ReconnectingWebSocket } from "partysocket";
-import { type ClientMessage, ServerMessage } from "../../src/protocol/socket.ts";
+import type { ClientMessage, ServerMessage } from "../../src/protocol/socket.ts";
+import { loadedValidators, loadValidators, type Validators } from "./load-validators.ts";
 
 export type LinkState = "connecting" | "live" | "reconnecting" | "offline";
 export type ResponseMessage = Extract<ServerMessage, { type: "response" }>;
@@ -53,6 +55,8 @@ export class HubSocket {
   #pingTimer: ReturnType<typeof setInterval> | undefined;
   #pongTimer: ReturnType<typeof setTimeout> | undefined;
   readonly #waiting = new Map<string, Waiting>();
+  /** Raw messages of the current socket that arrived before the validators did; parsed in order once they are. */
+  #inbox: string[] = [];
 
   constructor(url: string, events: HubSocketEvents) {
     this.#url = url;
@@ -123,13 +127,34 @@ export class HubSocket {
 
   #receive(raw: unknown): void {
     if (typeof raw !== "string") return;
+    const validators = loadedValidators();
+    if (validators && this.#inbox.length === 0) {
+      this.#handle(validators, raw);
+      return;
+    }
+    this.#inbox.push(raw);
+    if (this.#inbox.length > 1) return;
+    loadValidators().then(
+      (loaded) => {
+        for (const queued of this.#inbox.splice(0)) this.#handle(loaded, queued);
+      },
+      () => {
+        // Without validators nothing can be read: start over on a new socket (the hub replays what is pending),
+        // whose first message asks for the validators again.
+        this.#inbox = [];
+        this.#ws?.reconnect(4000, "validators did not load");
+      },
+    );
+  }
+
+  #handle(validators: Validators, raw: string): void {
     let data: unknown;
     try {
       data = JSON.parse(raw);
     } catch {
       return;
     }
-    const parsed = ServerMessage.safeParse(data);
+    const parsed = validators.ServerMessage.safeParse(data);
     if (!parsed.success) {
       console.warn("[airlock] ignored an unknown socket message");
       return;
@@ -169,6 +194,8 @@ export class HubSocket {
     clearInterval(this.#pingTimer);
     clearTimeout(this.#pongTimer);
     this.#welcomed = false;
+    // What the dropped socket said before the validators arrived is stale; the next welcome replays it.
+    this.#inbox = [];
     for (const [id, waiting] of this.#waiting) {
       clearTimeout(waiting.timer);
       waiting.reject(new Error("The connection dropped before Airlock answered."));

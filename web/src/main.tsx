@@ -1,7 +1,8 @@
-// Entry point of the dashboard bundle: renders the app, then registers the service worker (installable PWA, push).
-import "./zod-config.ts";
+// Entry point of the dashboard bundle: renders the app, fetches the validators, then registers the service worker
+// (installable PWA, push).
 import { render } from "preact";
 import { App } from "./app.tsx";
+import { loadValidators } from "./load-validators.ts";
 import "./styles.css";
 import "./prompts.css";
 import "./settings.css";
@@ -12,6 +13,9 @@ import "./connections.css";
 
 const root = document.getElementById("app");
 if (root) render(<App />, root);
+// At once, not on the first message: the socket and the validators then travel in parallel. A failure here is
+// retried by whichever message or request needs them.
+loadValidators().catch(() => undefined);
 
 function registerServiceWorker(): void {
   navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch((error: unknown) => {

@@ -1,19 +1,17 @@
 // The live link of a paired dashboard: one HubSocket (the only transport for prompts and decisions), the approvals
 // state it feeds, emergency controls, and the decision outbox (undo window, offline queue, resend on welcome).
 import { useCallback, useEffect, useReducer, useRef, useState } from "preact/hooks";
-import { z } from "zod";
 import type { EmergencyControls, PromptDecision } from "../../src/protocol/capability.ts";
 import type { ProposalView } from "../../src/protocol/conveyor.ts";
-import { type CapabilityPrompt, ConfirmationToken, ResolvedPrompt } from "../../src/protocol/prompts.ts";
+import type { CapabilityPrompt, ResolvedPrompt } from "../../src/protocol/prompts.ts";
 import type { RuntimeServerMessage } from "../../src/protocol/runtime.ts";
-import { HeldDecision, type ServerMessage } from "../../src/protocol/socket.ts";
+import type { ServerMessage } from "../../src/protocol/socket.ts";
 import { ApiError, api, socketUrl } from "./api.ts";
 import { approvalsReducer, emptyApprovals, openPrompts } from "./approvals-state.ts";
-import { DecisionOutbox, type OutboxEntry, type SendResult, sessionOutboxStore } from "./decision-outbox.ts";
+import type { DecisionOutbox, OutboxEntry, SendResult } from "./decision-outbox.ts";
 import { CLOSE_REVOKED, HubSocket, type LinkState } from "./hub-socket.ts";
 import { capabilityLabel } from "./labels.ts";
-
-const ResolvedList = z.object({ approvals: z.array(ResolvedPrompt) });
+import { loadValidators } from "./load-validators.ts";
 
 export interface Hub {
   link: LinkState;
@@ -60,8 +58,23 @@ export function useHub(onUnpaired: (reason: string) => void): Hub {
   const [, setOutboxVersion] = useState(0);
   const socket = useRef<HubSocket | null>(null);
   const runtimeListeners = useRef(new Set<(message: RuntimeServerMessage) => void>());
+  // Built with the validators (it parses what it restores from sessionStorage); nothing can be decided before a
+  // card exists, and no card exists before the validators parsed its message.
   const outbox = useRef<DecisionOutbox | null>(null);
-  outbox.current ??= new DecisionOutbox(() => setOutboxVersion((v) => v + 1), sessionOutboxStore);
+  useEffect(() => {
+    let current = true;
+    loadValidators().then(
+      (v) => {
+        if (!current) return;
+        outbox.current ??= new v.DecisionOutbox(() => setOutboxVersion((n) => n + 1), v.sessionOutboxStore);
+        setOutboxVersion((n) => n + 1);
+      },
+      () => undefined,
+    );
+    return () => {
+      current = false;
+    };
+  }, []);
   const clockOffset = useRef(0);
   clockOffset.current = clockOffsetMs;
   const unpaired = useRef(onUnpaired);
@@ -83,10 +96,12 @@ export function useHub(onUnpaired: (reason: string) => void): Hub {
         });
         if (!response.success)
           return { ok: false, final: true, error: response.error ?? "Airlock refused it." };
-        const held = HeldDecision.safeParse(response.data);
+        // Loaded already: the response itself was parsed by them.
+        const v = await loadValidators();
+        const held = v.HeldDecision.safeParse(response.data);
         if (held.success)
           return { ok: true, heldUntil: Date.parse(held.data.commitAt) - clockOffset.current };
-        const resolved = ResolvedPrompt.safeParse(response.data);
+        const resolved = v.ResolvedPrompt.safeParse(response.data);
         if (resolved.success) dispatch({ type: "resolved", prompt: resolved.data, now: Date.now() });
         return { ok: true };
       } catch (error) {
@@ -110,7 +125,7 @@ export function useHub(onUnpaired: (reason: string) => void): Hub {
 
   useEffect(() => {
     const loadResolved = () =>
-      api("/v1/approvals?status=resolved&limit=50", ResolvedList).then(
+      api("/v1/approvals?status=resolved&limit=50", (v) => v.ResolvedList).then(
         (list) => dispatch({ type: "resolved_snapshot", prompts: list.approvals }),
         (error: unknown) => {
           if (error instanceof ApiError && error.status === 401)
@@ -210,10 +225,8 @@ export function useHub(onUnpaired: (reason: string) => void): Hub {
   const confirm = useCallback(async (prompt: CapabilityPrompt) => {
     const answer = await api(
       `/v1/approvals/${encodeURIComponent(prompt.promptId)}/confirm`,
-      ConfirmationToken,
-      {
-        method: "POST",
-      },
+      (v) => v.ConfirmationToken,
+      { method: "POST" },
     );
     return answer.token;
   }, []);

@@ -10,6 +10,7 @@ import {
   UNDO_MS,
 } from "../../../web/src/decision-outbox.ts";
 import { grantChoicesOf } from "../../../web/src/grant-choices.ts";
+import { loadedValidators, loadValidators } from "../../../web/src/load-validators.ts";
 
 function memoryStore(): OutboxStore & { text: string | null } {
   const store = {
@@ -132,14 +133,21 @@ describe("DecisionOutbox", () => {
 });
 
 describe("grant choices on a card", () => {
-  it("reads the hub's offer and keeps a picked wider pattern verbatim with the decision", () => {
-    const prompt = {
-      grant: {
-        exact: [{ capability: "exec", pattern: "git status" }],
-        moreExact: 0,
-        wider: ["git status *"],
-      },
-    };
+  const prompt = {
+    grant: {
+      exact: [{ capability: "exec", pattern: "git status" }],
+      moreExact: 0,
+      wider: ["git status *"],
+    },
+  };
+
+  it("offers no wider choice before the validators are loaded (no card is parsed before them)", () => {
+    expect(loadedValidators()).toBeNull();
+    expect(grantChoicesOf(prompt)).toBeNull();
+  });
+
+  it("reads the hub's offer and keeps a picked wider pattern verbatim with the decision", async () => {
+    await loadValidators();
     expect(grantChoicesOf(prompt)?.wider).toEqual(["git status *"]);
     const box = new DecisionOutbox(() => {}, null);
     box.add({ promptId: "p", decision: "allow_always", pattern: "git status *" }, 0);

@@ -1,10 +1,12 @@
 // The dashboard's HubSocket against a real websocket server on loopback: hello on every open, welcome makes it
-// live, unknown messages are ignored, a dropped link reconnects by itself, decisions get their response.
+// live, unknown messages are ignored (also those that wait for the lazily loaded validators), a dropped link
+// reconnects by itself, decisions get their response.
 import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type WebSocket, WebSocketServer } from "ws";
 import { ClientMessage, type ServerMessage } from "../../../src/protocol/socket.ts";
 import { HubSocket, type LinkState } from "../../../web/src/hub-socket.ts";
+import { loadedValidators } from "../../../web/src/load-validators.ts";
 
 const welcome: ServerMessage = {
   type: "welcome",
@@ -101,6 +103,17 @@ function connect() {
 }
 
 describe("HubSocket", () => {
+  // First in the file: nothing has loaded the validators yet, as on a page's first paint.
+  it("holds messages that arrive before the validators, then parses them in order and drops the invalid", async () => {
+    expect(loadedValidators()).toBeNull();
+    const link = connect();
+    await link.until(() => link.synced() === 1);
+    expect(loadedValidators()).not.toBeNull();
+    // The hub sent an unknown message and the welcome in one burst, before the validators were fetched.
+    expect(link.messages.map((m) => m.type)).toEqual(["welcome", "pong"]);
+    expect(link.states).toEqual(["connecting", "live"]);
+  });
+
   it("says hello, goes live on welcome and ignores messages it cannot parse", async () => {
     const link = connect();
     await link.until(() => link.states.at(-1) === "live");

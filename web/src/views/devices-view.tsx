@@ -5,10 +5,10 @@ import { useEffect, useState } from "preact/hooks";
 import { renderSVG } from "uqr";
 import { z } from "zod";
 import type { Device } from "../../../src/protocol/pairing.ts";
-import { PairingCode } from "../../../src/protocol/pairing.ts";
+import { DeviceList, PairingCode } from "../../../src/protocol/pairing.ts";
 import { api, errorMessage } from "../api.ts";
 import type { ViewProps } from "../app.tsx";
-import { DeviceList, loadDevices } from "../devices-cache.ts";
+import { loadDevices } from "../devices-cache.ts";
 import { Show, useResource } from "./resource.tsx";
 import { ThisDevicePanel } from "./this-device-panel.tsx";
 

@@ -2,11 +2,7 @@
 // it (YAML), the account policy's diff, what else the rule would allow, and one tap to add it (audited by the
 // edge). Mounted on the Approvals view; a card disappears once its rule is in the policy.
 import { useEffect, useState } from "preact/hooks";
-import {
-  type PolicySuggestion,
-  PolicySuggestionList,
-  SuggestionAccepted,
-} from "../../../src/protocol/policy-insights.ts";
+import type { PolicySuggestion } from "../../../src/protocol/policy-insights.ts";
 import { api, errorMessage, isNotEnabled } from "../api.ts";
 
 export function PolicySuggestions() {
@@ -15,7 +11,7 @@ export function PolicySuggestions() {
   const [error, setError] = useState("");
   const load = async () => {
     try {
-      setList((await api("/v1/policy/suggestions", PolicySuggestionList)).suggestions);
+      setList((await api("/v1/policy/suggestions", (v) => v.PolicySuggestionList)).suggestions);
     } catch (failure) {
       // An older edge without suggestions: show nothing rather than an error.
       if (!isNotEnabled(failure)) setError(errorMessage(failure));
@@ -27,7 +23,7 @@ export function PolicySuggestions() {
   const accept = async (s: PolicySuggestion) => {
     setError("");
     try {
-      const saved = await api("/v1/policy/suggestions/accept", SuggestionAccepted, {
+      const saved = await api("/v1/policy/suggestions/accept", (v) => v.SuggestionAccepted, {
         method: "POST",
         body: { id: s.id },
       });

@@ -2,12 +2,9 @@
 // the execution envelope's verification line, so "Allowed once" is never the last word on a proposal that failed.
 // Live from the socket's `proposal_updated`; a card resolved before this page opened asks the API once.
 import { useEffect, useState } from "preact/hooks";
-import { z } from "zod";
 import { visibleText } from "../../../src/policy/shown-call.ts";
-import { ProposalView } from "../../../src/protocol/conveyor.ts";
+import type { ProposalView } from "../../../src/protocol/conveyor.ts";
 import { api } from "../api.ts";
-
-const ProposalOne = z.object({ proposal: ProposalView });
 
 const STATE_WORDS: Record<ProposalView["state"], string> = {
   PENDING: "Waiting for a decision",
@@ -30,7 +27,7 @@ export function ProposalOutcome({ id, live }: { id: string; live: ProposalView |
   useEffect(() => {
     if (live) return;
     let current = true;
-    api(`/v1/proposals/${encodeURIComponent(id)}`, ProposalOne).then(
+    api(`/v1/proposals/${encodeURIComponent(id)}`, (v) => v.ProposalOne).then(
       (one) => current && setFetched(one.proposal),
       () => undefined,
     );
