@@ -1,7 +1,7 @@
 // A CPU profile of the local Worker over its devtools port (wrangler dev --inspector-port, set through
 // AIRLOCK_DEV_INSPECTOR_PORT in scripts/dev.mjs), and its self/total time by function and by source file.
 import { copyFileSync, existsSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import WebSocket from "ws";
 import { ROOT } from "../../test/e2e/support/edge.ts";
 
@@ -38,9 +38,12 @@ export async function inspector(inspectorPort) {
 export async function sourceMapper(scratch) {
   const tmp = join(ROOT, ".wrangler", "tmp");
   const dirs = existsSync(tmp) ? readdirSync(tmp).filter((d) => d.startsWith("dev-")) : [];
-  const map = dirs.map((d) => join(tmp, d, "worker-entry.js.map")).find((f) => existsSync(f));
+  // The test entry's bundle (worker-entry.js) or the Worker's own (index.js).
+  const map = dirs
+    .flatMap((d) => ["worker-entry.js.map", "index.js.map"].map((f) => join(tmp, d, f)))
+    .find((f) => existsSync(f));
   if (!map) return () => undefined;
-  copyFileSync(map, join(scratch, "worker-entry.js.map"));
+  copyFileSync(map, join(scratch, basename(map)));
   const { TraceMap, originalPositionFor } = await import("@jridgewell/trace-mapping");
   const traced = new TraceMap(readFileSync(map, "utf8"));
   return (line, column) => {
@@ -74,7 +77,7 @@ export function summarizeProfile(profile, mapped, windowMs = Number.POSITIVE_INF
   for (const node of profile.nodes) {
     const f = node.callFrame;
     const where =
-      (f.url.endsWith("worker-entry.js") && mapped(f.lineNumber, f.columnNumber)) ||
+      (/(worker-entry|index)\.js$/.test(f.url) && mapped(f.lineNumber, f.columnNumber)) ||
       `${f.url || "(native)"}${f.url ? `:${f.lineNumber + 1}` : ""}`;
     keyOf.set(node.id, `${f.functionName || "(anonymous)"} ${where}`);
     fileOf.set(node.id, where.replace(/:\d+$/, ""));
