@@ -5,7 +5,7 @@
 // finished. CPU holds on a loaded machine where wall-clock lateness does not; the lateness is printed beside the
 // load average. D1 is read straight from its local SQLite file (no request to the edge while it works).
 // Writes bench/runtime/schedules-cpu.json with --record (a scratch copy otherwise), the profile to
-// bench/.scratch/schedules.cpuprofile.
+// bench/.scratch/schedules.cpuprofile. Needs the pinned Node 24 (node:sqlite): `npx node bench/runtime/schedules-cpu.mjs`.
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
