@@ -1,22 +1,29 @@
 #!/usr/bin/env node
+import { mkdirSync, writeFileSync } from "node:fs";
 // bench/approvals/flood: the person's emergency switch while one companion floods its hub.
 // One local `wrangler dev`; one companion device sends FLOOD_RATE tool_requests a second (each one a call
 // that needs a person, the hub's most expensive kind) for FLOOD_SECONDS, reconnecting whenever the hub
 // closes its socket; meanwhile the person flips read-only mode every SWITCH_EVERY_MS over REST, and the
 // bench times each flip until the REST answer and until the approver's socket hears `emergency_updated`.
-// A quiet phase first gives the baseline. Writes bench/approvals/flood.json with --record.
+// A quiet phase first gives the baseline. The workerd CPU (from /proc) per quiet switch and per flooded message
+// is recorded beside the wall-clock figures: on a loaded machine it is the figure that holds. With
+// AIRLOCK_FLOOD_PROFILE=1 a CPU profile of the Worker covers the flood (bench/.scratch/flood.cpuprofile).
+// Writes bench/approvals/flood.json with --record.
 import { loadavg } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import WebSocket from "ws";
-import { startEdge } from "../../test/e2e/support/edge.ts";
+import { freePort, startEdge } from "../../test/e2e/support/edge.ts";
+import { inspector, printSummary, sourceMapper, summarizeProfile } from "../lib/cpu-profile.mjs";
 import { machine, resultsFile, summarize, writeResults } from "../lib/stats.mjs";
+import { cpuMs, workerdPids } from "../lib/workerd-cpu.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const FLOOD_RATE = Number(process.env.AIRLOCK_FLOOD_RATE ?? 2_000);
 const FLOOD_SECONDS = Number(process.env.AIRLOCK_FLOOD_SECONDS ?? 30);
 const SWITCH_EVERY_MS = 250;
 const QUIET_SWITCHES = 20;
+const PROFILE = process.env.AIRLOCK_FLOOD_PROFILE === "1";
 
 const agent = { id: "flood-agent", name: "Flood Agent", version: "1.0.0" };
 let seq = 0;
@@ -36,8 +43,11 @@ function open(base, token, role, onMessage, onClose) {
   });
 }
 
+const inspectorPort = PROFILE ? await freePort() : undefined;
+if (inspectorPort) process.env.AIRLOCK_DEV_INSPECTOR_PORT = String(inspectorPort);
 const edge = await startEdge();
 try {
+  const pids = workerdPids();
   const { token: companionToken } = await edge.pairDevice("companion", "flooder");
   const { token: phone } = await edge.pairDevice("browser", "phone");
   const phoneHeaders = { authorization: `Bearer ${phone}`, "content-type": "application/json" };
@@ -72,12 +82,21 @@ try {
 
   console.log("quiet: baseline switches");
   const quiet = { rest: [], socket: [] };
+  const quietCpu0 = cpuMs(pids);
   for (let i = 0; i < QUIET_SWITCHES; i++) {
     const r = await flip();
     quiet.rest.push(r.rest);
     quiet.socket.push(r.socket);
   }
 
+  const quietCpuPerSwitch = (cpuMs(pids) - quietCpu0) / QUIET_SWITCHES;
+  const session = inspectorPort ? await inspector(inspectorPort) : undefined;
+  if (session) {
+    await session.send("Profiler.enable");
+    await session.send("Profiler.setSamplingInterval", { interval: 500 });
+    await session.send("Profiler.start");
+  }
+  const floodCpu0 = cpuMs(pids);
   console.log(`flood: ${FLOOD_RATE}/s for ${FLOOD_SECONDS} s`);
   const counts = {
     sent: 0,
@@ -162,6 +181,15 @@ try {
   const floodSeconds = (performance.now() - started) / 1000;
   flooder?.close();
   await floodLoop;
+  const floodCpu = cpuMs(pids) - floodCpu0;
+  if (session) {
+    const { profile } = (await session.send("Profiler.stop")).result;
+    session.close();
+    const scratch = join(here, "..", ".scratch");
+    mkdirSync(scratch, { recursive: true });
+    writeFileSync(join(scratch, "flood.cpuprofile"), JSON.stringify(profile));
+    printSummary(summarizeProfile(profile, await sourceMapper(scratch)));
+  }
 
   const during_socket = summarize(during.socket);
   const results = {
@@ -177,6 +205,13 @@ try {
       seconds: +floodSeconds.toFixed(1),
       ...counts,
       answered_per_second: +(counts.answered / floodSeconds).toFixed(1),
+    },
+    workerd_cpu: {
+      profiled: PROFILE,
+      quiet_ms_per_switch: +quietCpuPerSwitch.toFixed(2),
+      flood_ms_per_second: +(floodCpu / floodSeconds).toFixed(1),
+      flood_ms_per_message_sent: +(floodCpu / Math.max(1, counts.sent)).toFixed(3),
+      switches_during_flood: during.socket.length,
     },
     switch_under_flood: {
       rest: summarize(during.rest),

@@ -139,6 +139,35 @@ describe("the hub under a companion's flood", () => {
     expect(answered()).toBeLessThan(BUDGETS.socket.burst * 2);
   }, 60_000);
 
+  it("a flood's messages are refused before they are read: past the budget even unreadable ones get the hint", async () => {
+    const d = await device();
+    const companion = await connect(d.headers, "companion");
+    companion.send({ type: "hello", client: { name: "flooder" } });
+    await companion.next("welcome");
+    // Pings are answered at once; the hello above took one token.
+    for (let i = 1; i < BUDGETS.socket.burst; i++) companion.send({ type: "ping", id: `p${i}` });
+    for (let i = 1; i < BUDGETS.socket.burst; i++) await companion.next("pong");
+    // The bucket is empty (bar its refill meanwhile): text that is not JSON is now refused for the budget,
+    // not read and answered invalid_json, and a refused ping's hint still names its id.
+    const late = new Promise<{ type: string; code?: string }>((resolve) =>
+      companion.ws.addEventListener("message", (event) => {
+        const m = JSON.parse(String(event.data));
+        if (m.id === "late") resolve(m);
+      }),
+    );
+    for (let i = 0; i < 30; i++) companion.ws.send("{ not json");
+    companion.send({ type: "ping", id: "late" });
+    // Answered in order: whatever names "late" comes after the thirty.
+    const last = await late;
+    const errors = () => companion.received.filter((m) => m.type === "error");
+    const codes = errors().map((m) => (m.type === "error" ? m.code : ""));
+    expect(codes.filter((c) => c === "rate_limited").length).toBeGreaterThan(20);
+    // Refilled tokens admit a few of them, which are read and answered invalid_json.
+    expect(codes.filter((c) => c === "invalid_json").length).toBeLessThan(10);
+    // Unless the bucket refilled by then, the ping's hint names it.
+    if (last.type === "error") expect(last).toMatchObject({ code: "rate_limited" });
+  }, 30_000);
+
   it("revoking a device closes its sockets at once and its queued calls never run", async () => {
     const d = await device();
     const sockets = await Promise.all([connect(d.headers, "companion"), connect(d.headers, "companion")]);

@@ -85,6 +85,9 @@ export class SocketRouter {
       ws.close(CLOSE_CODES.lost_state, "lost socket state");
       return;
     }
+    // A companion's budget is spent before its message is read: in a flood, most messages are refused,
+    // and reading each (size, depth, JSON) before refusing it was most of the hub's work per message.
+    if (state.role === "companion" && !this.withinBudget(ws, state, raw)) return;
     const admitted = admitRaw(raw);
     if (!admitted.ok) {
       if ("close" in admitted) ws.close(admitted.close.code, admitted.close.reason);
@@ -92,7 +95,6 @@ export class SocketRouter {
       return;
     }
     const data = admitted.value;
-    if (state.role === "companion" && !this.withinBudget(ws, state, data)) return;
     const parsed = ClientMessage.safeParse(data);
     if (!parsed.success) {
       this.send(ws, {
@@ -143,7 +145,7 @@ export class SocketRouter {
       if ("close" in verdict) {
         this.admission.penalize(state.deviceId, Date.now());
         ws.close(verdict.close.code, verdict.close.reason);
-      } else if (!verdict.ok) this.refuse(ws, message, verdict.retryAfterMs, verdict.scope);
+      } else if (!verdict.ok) this.refuse(ws, messageId(message), verdict.retryAfterMs, verdict.scope);
       return;
     }
     const own = stream;
@@ -154,7 +156,7 @@ export class SocketRouter {
         await this.lanes.companion(state.deviceId, () => this.onClientMessage(ws, state, message));
       } catch (error) {
         if (error instanceof LaneDropped) return; // revoked: its sockets are closing
-        if (error instanceof LaneFull) return this.refuse(ws, message, 1_000, "device");
+        if (error instanceof LaneFull) return this.refuse(ws, messageId(message), 1_000, "device");
         console.error("[UserHub.webSocketMessage]", error);
         this.send(ws, { type: "error", code: "internal", message: "The hub failed to handle that message." });
       } finally {
@@ -166,10 +168,12 @@ export class SocketRouter {
   }
 
   /**
-   * The companion's budgets, checked before the message is even validated: false when it was refused
-   * (answered with a retry hint) or the socket closed for ignoring earlier hints.
+   * The companion's budgets, checked before the message is even read: false when it was refused (answered
+   * with a retry hint) or the socket closed for ignoring earlier hints. A refused message is read only for
+   * the id its hint echoes, and only while the socket still gets hints (its strikes bound that); past
+   * them the socket closes and what is still in flight is dropped unread.
    */
-  private withinBudget(ws: WebSocket, state: SocketState, data: unknown): boolean {
+  private withinBudget(ws: WebSocket, state: SocketState, raw: string | ArrayBuffer): boolean {
     // Messages that were in flight when the hub closed this socket are dropped unread.
     if (ws.readyState !== WebSocket.OPEN) return false;
     if (this.hooks.revoked(state.deviceId)) {
@@ -189,15 +193,16 @@ export class SocketRouter {
       ws.close(verdict.close.code, verdict.close.reason);
       return false;
     }
-    this.refuse(ws, data, verdict.retryAfterMs, verdict.scope);
+    this.refuse(ws, idOf(raw), verdict.retryAfterMs, verdict.scope);
     return false;
   }
 
-  private refuse(ws: WebSocket, data: unknown, retryAfterMs: number, scope: "socket" | "device"): void {
-    const id =
-      typeof data === "object" && data !== null && "id" in data && typeof data.id === "string"
-        ? data.id.slice(0, 100)
-        : undefined;
+  private refuse(
+    ws: WebSocket,
+    id: string | undefined,
+    retryAfterMs: number,
+    scope: "socket" | "device",
+  ): void {
     this.send(ws, {
       type: "error",
       id,
@@ -360,6 +365,18 @@ export class SocketRouter {
   send(ws: WebSocket, message: ServerMessage): void {
     this.sendAll([ws], message);
   }
+}
+
+const messageId = (message: ClientMessage) => ("id" in message ? message.id : undefined);
+
+/** The id a refused message carries, for its retry hint (read within the same bounds as any message). */
+function idOf(raw: string | ArrayBuffer): string | undefined {
+  const admitted = admitRaw(raw);
+  if (!admitted.ok) return undefined;
+  const data = admitted.value;
+  return typeof data === "object" && data !== null && "id" in data && typeof data.id === "string"
+    ? data.id.slice(0, 100)
+    : undefined;
 }
 
 export type { DecisionResponse };

@@ -180,9 +180,15 @@ export class UserHub extends DurableObject<Env> {
 
   override async alarm(): Promise<void> {
     try {
-      await this.engine.onAlarm();
-      if (takeDueWakeups(this.ctx.storage.sql, Date.now()) > 0) await this.conveyor.onAlarm();
-      await this.runtime.onAlarm();
+      // Due schedules start beside the hub's own deadlines, not after them: the deadline work's D1 reads
+      // (the grants, on a hub's first alarm) and writes were round trips in front of every wakeup's record.
+      const schedules = this.runtime.onAlarm();
+      const deadlines = (async () => {
+        await this.engine.onAlarm();
+        if (takeDueWakeups(this.ctx.storage.sql, Date.now()) > 0) await this.conveyor.onAlarm();
+      })();
+      const [a, b] = await Promise.allSettled([schedules, deadlines]);
+      for (const r of [a, b]) if (r.status === "rejected") throw r.reason;
       await this.engine.ctx.schedule.arm();
     } catch (error) {
       console.error("[UserHub.alarm]", error);

@@ -15,10 +15,12 @@ import { startTurn } from "./turn-events.ts";
 
 /** Wakeups handled per alarm; more re-arm the alarm at once. */
 const PER_ALARM = 200;
-/** Turns started at once within one alarm. */
-const FIRE_CONCURRENCY = 8;
+/** Turns started at once within one alarm (a hub's 10 due at once all start together). */
+const FIRE_CONCURRENCY = 16;
 /** Wakeups recorded per D1 batch (each is about 8 statements). */
 const RECORD_GROUP = 25;
+/** Schedules moved on per D1 batch (one guarded update each). */
+const ADVANCE_GROUP = 50;
 /** Schedule ids per D1 read. */
 const READ_GROUP = 90;
 
@@ -106,8 +108,58 @@ export class HubScheduler {
     // turn started. The records of all due wakeups travel together (one read, a batch per RECORD_GROUP):
     // with a batch per wakeup, the 9th of 10 due at once waited behind the first 8 batches in D1's queue.
     const recorded = await this.recordAll(due, now);
-    const started = await this.each(recorded, (r) => r.finish());
-    return started.filter((ran) => ran === true).length;
+    // Every turn starts (at once, bounded), then the schedules whose turn started move on together in one
+    // D1 batch: an update each, awaited one by one, was ten more round trips per hub in D1's queue in front
+    // of the next hubs' records.
+    const started = await this.each(recorded, async (r) => {
+      await r.start();
+      return r;
+    });
+    const moved = started.filter((r): r is Recorded => r !== undefined);
+    await this.advanceAll(moved);
+    return moved.filter((r) => r.ran).length;
+  }
+
+  /**
+   * Moves the schedules of started turns on (a guarded update each, ADVANCE_GROUP to a D1 batch) and the
+   * local table after them; a schedule someone changed meanwhile is re-read. A batch D1 refuses is sent
+   * again schedule by schedule; one that still fails stays due, and the alarm retries it (its claim and
+   * job are keyed, its turn's start is a no-op the second time).
+   */
+  private async advanceAll(recorded: readonly Recorded[]): Promise<void> {
+    const { db } = this.ports;
+    const settled: { r: Recorded; moved: { nextRunAt: number | null; paused: boolean } | undefined }[] = [];
+    for (let i = 0; i < recorded.length; i += ADVANCE_GROUP) {
+      const group = recorded.slice(i, i + ADVANCE_GROUP);
+      const [first, ...rest] = group.map((r) => r.advance);
+      if (!first) continue;
+      try {
+        const results = await db.batch([first, ...rest]);
+        for (const [k, r] of group.entries()) settled.push({ r, moved: results[k]?.[0] });
+      } catch {
+        for (const r of group) {
+          try {
+            settled.push({ r, moved: (await r.advance)[0] });
+          } catch (error) {
+            console.error("[HubScheduler.fire]", error);
+          }
+        }
+      }
+    }
+    // Moved as planned: the local table follows without reading D1 again (finished ones in one delete).
+    const finished: string[] = [];
+    for (const { r, moved } of settled) {
+      if (!moved) await this.refresh(r.scheduleId);
+      else if (moved.paused || moved.nextRunAt === null) finished.push(r.scheduleId);
+      else this.mirror(r.scheduleId, moved.nextRunAt);
+    }
+    for (let i = 0; i < finished.length; i += READ_GROUP) {
+      const ids = finished.slice(i, i + READ_GROUP);
+      this.ports.sql.exec(
+        `DELETE FROM runtime_schedule_due WHERE schedule_id IN (${ids.map(() => "?").join(", ")})`,
+        ...ids,
+      );
+    }
   }
 
   /** Runs `work` over `items`, FIRE_CONCURRENCY at a time; a failure is logged and leaves its wakeup due. */
@@ -193,9 +245,10 @@ export class HubScheduler {
   }
 
   /**
-   * A wakeup's record as unsent D1 writes (the claim, the job, the claim's link to it, its audit), and its
-   * `finish`, which starts the turn and moves the schedule on. A wakeup past the catch-up window records
-   * its skip at once and has no writes left to send.
+   * A wakeup's record as unsent D1 writes (the claim, the job, the claim's link to it, its audit), its
+   * `start` of the turn, and `advance`, the unsent guarded update that moves the schedule on (sent only
+   * after the turn started). A wakeup past the catch-up window records its skip at once and has no writes
+   * left to send.
    */
   private async plan(s: ScheduleRow, dueAt: number, now: number): Promise<Planned> {
     const { db } = this.ports;
@@ -276,31 +329,33 @@ export class HubScheduler {
           },
         });
     }
-    const finish = async (): Promise<boolean> => {
+    const start = async (): Promise<void> => {
       // Started before the schedule moves on, so a crash in between leaves the wakeup due and it is retried.
       if (turnId) await (this.ports.startTurn ?? ((id) => startTurn(this.ports.env, id)))(turnId);
-      const advanced = await db
-        .update(schedules)
-        .set({
-          nextRunAt: plan.next,
-          updatedAt: now,
-          ...(plan.run !== null ? { lastRunAt: plan.run, lastJobId: jobId } : {}),
-        })
-        .where(and(eq(schedules.id, scheduleId), eq(schedules.nextRunAt, dueAt)))
-        .returning({ nextRunAt: schedules.nextRunAt, paused: schedules.paused });
-      // Moved as planned: the local table follows without reading D1 again; otherwise someone changed it.
-      const moved = advanced[0];
-      if (moved) this.mirror(scheduleId, moved.paused ? null : moved.nextRunAt);
-      else await this.refresh(scheduleId);
-      return plan.run !== null;
     };
-    return { writes, finish };
+    const advance = db
+      .update(schedules)
+      .set({
+        nextRunAt: plan.next,
+        updatedAt: now,
+        ...(plan.run !== null ? { lastRunAt: plan.run, lastJobId: jobId } : {}),
+      })
+      .where(and(eq(schedules.id, scheduleId), eq(schedules.nextRunAt, dueAt)))
+      .returning({ nextRunAt: schedules.nextRunAt, paused: schedules.paused });
+    return { writes, scheduleId, ran: plan.run !== null, start, advance };
   }
 }
 
 interface Recorded {
-  finish: () => Promise<boolean>;
+  scheduleId: string;
+  /** Whether a job was made (false: the wakeup was skipped). */
+  ran: boolean;
+  start: () => Promise<void>;
+  /** The schedule's guarded move to its next wakeup, unsent; answers the row when it moved. */
+  advance: AdvanceQuery;
 }
+
+type AdvanceQuery = BatchItem<"sqlite"> & PromiseLike<{ nextRunAt: number | null; paused: boolean }[]>;
 
 interface Planned extends Recorded {
   /** The record's D1 writes, unsent (none when the wakeup was skipped: that is written at once). */
