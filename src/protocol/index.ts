@@ -10,6 +10,7 @@ export * from "./futures.ts";
 export * from "./grants.ts";
 export * from "./limits.ts";
 export * from "./pairing.ts";
+export * from "./passkey-hosts.ts";
 export * from "./parity-token.ts";
 export * from "./planner.ts";
 export * from "./prompts.ts";
