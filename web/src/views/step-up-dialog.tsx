@@ -38,7 +38,8 @@ function Sheet({ offer, done }: { offer: RecoveryOffer; done(result: string | Er
       });
       setStep({ kind: "used", token: answer.token, newCode: answer.recovery_code });
     } catch (failure) {
-      setError(`${errorMessage(failure)} Nothing was changed.`);
+      const message = errorMessage(failure);
+      setError(/Nothing was changed/.test(message) ? message : `${message} Nothing was changed.`);
     } finally {
       setBusy(false);
     }
