@@ -71,7 +71,7 @@ function recoveryStepUp(token: string, recovery_code: string, from = client()) {
   });
 }
 
-/** A known recovery code at the start of each test (storage is reset between tests, the helper's memory is not). */
+/** A known recovery code at the start of each test: these tests use codes up, so the helper's memory goes stale. */
 async function freshRecoveryCode(): Promise<void> {
   let res = await api("/v1/bootstrap", { method: "POST", headers: { authorization: ADMIN } });
   if (res.status === 409)
@@ -203,6 +203,19 @@ describe("the recovery code as a one-time step-up", () => {
     });
     expect(off.status).toBe(200);
     expect((await emergency(phone.token)).readOnly).toBe(false);
+    // Audited as this device's step-up, by the recovery code; the code itself is never in the row.
+    const audit = (await (
+      await api("/v1/audit?event=auth.step_up", { headers: bearer(phone.token) })
+    ).json()) as {
+      events: { device_id?: string | null; details?: unknown }[];
+    };
+    const byCode = audit.events.filter(
+      (e) =>
+        e.device_id === phone.deviceId &&
+        (e.details as { via?: string } | undefined)?.via === "recovery_code",
+    );
+    expect(byCode, JSON.stringify(audit.events)).toHaveLength(1);
+    expect(JSON.stringify(audit.events)).not.toContain(used.replaceAll("-", "").slice(0, 8));
 
     // Never twice: as a step-up, and for pairing.
     const again = await recoveryStepUp(phone.token, used);
