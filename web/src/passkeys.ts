@@ -1,7 +1,7 @@
 // Passkeys in the browser (loaded on demand): register one for this approver, and the step-up assertion a guarded
 // action needs once one is registered (high-risk confirmation, policy edit, emergency off, device revocation). Where
 // no passkey can work (another host, an IP address, a cancelled or missing passkey) the step-up offers the recovery
-// code instead, in a sheet that says where the passkey does work (views/step-up-dialog.tsx).
+// code instead, in a sheet that says where the passkey does work (step-up-sheet.ts).
 import {
   browserSupportsWebAuthn,
   type PublicKeyCredentialCreationOptionsJSON,
@@ -101,7 +101,7 @@ export function elsewhereWords(
 
 /** The recovery sheet: resolves with a step-up token, or rejects with the reason (shown by the control). */
 async function recover(reason: string, openInstead: string | null): Promise<string> {
-  const { offerRecovery } = await import("./views/step-up-dialog.tsx");
+  const { offerRecovery } = await import("./step-up-sheet.ts");
   return offerRecovery({
     reason,
     openInstead: openInstead ? sameAddressOn(openInstead, location) : null,

@@ -1,4 +1,7 @@
-/* The step-up recovery sheet (web/src/views/step-up-dialog.tsx): loaded with it, never in the first view. */
+// The step-up sheet's styles (web/src/step-up-sheet.ts), adopted as a constructed stylesheet when the sheet first
+// opens: they ship with the sheet's chunk, never in the first view, and need no stylesheet file (a small one would be
+// inlined as a data: URL, which the CSP's style-src 'self' refuses).
+export const STEP_UP_SHEET_CSS = `
 .step-up-sheet {
   border: none;
   border-radius: var(--radius) var(--radius) 0 0;
@@ -62,3 +65,4 @@
   text-align: center;
   user-select: all;
 }
+`;
