@@ -26,6 +26,7 @@ import { notificationRoutes } from "./routes/notifications.ts";
 import { openApiDocument } from "./routes/openapi.ts";
 import { pairingRoutes } from "./routes/pairing.ts";
 import { parityRoutes } from "./routes/parity.ts";
+import { passkeyHostRoutes } from "./routes/passkey-hosts.ts";
 import { passkeyRoutes } from "./routes/passkeys.ts";
 import { planRoutes } from "./routes/plans.ts";
 import { policyInsightRoutes } from "./routes/policy-insights.ts";
@@ -54,6 +55,7 @@ const routeGroups = [
   auditRoutes,
   pushRoutes,
   passkeyRoutes,
+  passkeyHostRoutes,
   policyToolRoutes,
   planRoutes,
   idempotentTargetRoutes,

@@ -54,6 +54,9 @@ export const PasskeyList = z.object({
       id: z.string(),
       name: z.string(),
       device_id: z.string().nullable(),
+      /** The RP ID it signs for and the origin it was registered on (null: saved before hosts were kept). */
+      rp_id: z.string().nullable().optional(),
+      origin: z.string().nullable().optional(),
       created_at: z.string(),
       last_used_at: z.string().nullable(),
     }),

@@ -16,6 +16,8 @@ export const ErrorCode = z.enum([
   "confirmation_required",
   /** A passkey is registered: this action needs a fresh assertion (POST /v1/passkeys/step-up, then retry). */
   "step_up_required",
+  /** No passkey of the account signs for this host (its RP ID): details say where they work (PasskeyElsewhere). */
+  "passkey_not_for_this_host",
   /** A parity token (read-only) tried anything but a read: answering, revoking, minting, any change. */
   "read_only_token",
   /** The call_id is known with other content (tool, input, session, agent or device): a replay, never answered. */
@@ -38,6 +40,8 @@ export const ErrorCode = z.enum([
   "webhook_timestamp_invalid",
   // The hosted runtime (docs/runtime.md).
   "turn_in_progress",
+  /** Chat or a job needs the model provider, and none is configured (AIRLOCK_MODEL_BASE_URL, AIRLOCK_MODEL_MODELS). */
+  "model_not_configured",
   "job_finished",
   /** A plan failed the plan validation contract: details lists every reason, by step and field. */
   "plan_invalid",

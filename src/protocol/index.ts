@@ -11,6 +11,7 @@ export * from "./grants.ts";
 export * from "./limits.ts";
 export * from "./pairing.ts";
 export * from "./parity-token.ts";
+export * from "./passkey-hosts.ts";
 export * from "./planner.ts";
 export * from "./prompts.ts";
 export * from "./redaction.ts";

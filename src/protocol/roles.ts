@@ -68,7 +68,7 @@ export const AUTHORITY = {
   read_futures_stats: "approver",
   /** Read and export the audit log. */
   read_audit: "approver",
-  /** Rotate the recovery code. */
+  /** Rotate the recovery code, or use it up for one step-up where no passkey works (a new one replaces it). */
   manage_recovery: "approver",
   /** Webhook triggers, hosted jobs and schedules. */
   manage_hooks: "approver",

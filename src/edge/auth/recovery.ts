@@ -3,7 +3,7 @@
 //
 // It is never locked: guessing 120 bits online is hopeless, while a lock would let anyone (an agent on
 // the same network included) shut the person out of recovery with five wrong guesses. Failures are audited.
-import { eq, isNotNull } from "drizzle-orm";
+import { and, eq, isNotNull } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { users } from "../db/schema.ts";
 import { constantTimeEqual, hmacHex, randomBytes } from "./crypto.ts";
@@ -40,4 +40,27 @@ export async function userOfRecoveryCode(db: Db, pepper: string, code: string): 
   let owner: string | null = null;
   for (const row of rows) if (row.hash && constantTimeEqual(presented, row.hash) && !owner) owner = row.id;
   return owner;
+}
+
+/**
+ * Uses the recovery code up: replaces it with a new one only while `presented` is still the current code, in one
+ * statement, so a code works once even when two requests race. Returns the new code (shown once), or null when
+ * `presented` is not (or no longer) the user's code.
+ */
+export async function consumeRecoveryCode(
+  db: Db,
+  pepper: string,
+  userId: string,
+  presented: string,
+  now = Date.now(),
+): Promise<string | null> {
+  const code = newRecoveryCode();
+  const replaced = await db
+    .update(users)
+    .set({ recoveryHash: await recoveryHash(pepper, normalize(code)), recoveryCreatedAt: now })
+    .where(
+      and(eq(users.id, userId), eq(users.recoveryHash, await recoveryHash(pepper, normalize(presented)))),
+    )
+    .returning({ id: users.id });
+  return replaced.length > 0 ? code : null;
 }

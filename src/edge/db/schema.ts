@@ -354,6 +354,10 @@ export const passkeys = sqliteTable(
     publicKey: text("public_key").notNull(),
     counter: integer("counter").notNull(),
     transports: text("transports"),
+    /** The RP ID it was registered for (a passkey signs only for it); null for passkeys saved before hosts were kept. */
+    rpId: text("rp_id"),
+    /** The origin it was registered on, to tell a person on another host where it works. */
+    origin: text("origin"),
     createdAt: integer("created_at").notNull(),
     lastUsedAt: integer("last_used_at"),
   },

@@ -14,6 +14,7 @@ import { newId } from "../auth/crypto.ts";
 import { hashOf } from "../conveyor/canonical.ts";
 import { openDb } from "../db/client.ts";
 import { ApiError, notFound } from "../errors.ts";
+import { providerConfig } from "../runtime/provider-config.ts";
 import { runtimeHub } from "../runtime/runtime-hub.ts";
 import {
   appendMessage,
@@ -85,6 +86,9 @@ export const chatRoutes = routeGroup()
         ),
         404: problem("No such thread."),
         409: problem("turn_in_progress: the thread's previous reply is still being written."),
+        503: problem(
+          "model_not_configured: no model provider is set (AIRLOCK_MODEL_BASE_URL, AIRLOCK_MODEL_MODELS); nothing was stored.",
+        ),
       },
     }),
     async (c) => {
@@ -94,6 +98,15 @@ export const chatRoutes = routeGroup()
       const db = openDb(c.env.DB);
       const thread = await threadById(db, auth.userId, id);
       if (!thread) throw notFound(`No thread ${id} on this account.`);
+      // Said before anything is stored: a message no model will ever answer would only sit there unanswered.
+      const provider = providerConfig(c.env);
+      if (!provider.ok)
+        throw new ApiError(
+          503,
+          "model_not_configured",
+          `No model is configured, so the agent cannot answer. ${provider.message}`,
+          { details: { problem: provider.message } },
+        );
       if (body.client_message_id) {
         const seen = await messageByClientId(db, id, body.client_message_id);
         if (seen?.turnId) return c.json({ message: messageView(seen), turn_id: seen.turnId }, 200);

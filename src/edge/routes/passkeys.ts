@@ -1,14 +1,16 @@
 // Passkeys (WebAuthn, @simplewebauthn/server): register one for the account from an approver browser, list and
 // remove them, and the step-up assertion that guarded actions need once one exists. User verification is required
-// throughout; challenges are single use and expire in 5 minutes; the RP is the host the browser sees (the Worker,
-// or the Pages domain whose Function forwards /v1/* here).
+// throughout; challenges are single use and expire in 5 minutes. The RP is the host the browser sees (the Worker, or
+// the Pages domain whose Function forwards /v1/* here) unless a shared RP ID is configured (auth/relying-party.ts);
+// each passkey keeps the RP ID it was made for, so a host with none of its own says where they work instead of
+// letting the browser fail. Adding a passkey once one exists needs a step-up (a passkey's, or the recovery code's).
 import {
   generateAuthenticationOptions,
   generateRegistrationOptions,
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
 } from "@simplewebauthn/server";
-import { and, eq, gt } from "drizzle-orm";
+import { and, eq, gt, isNull, or } from "drizzle-orm";
 import {
   Created,
   Deleted,
@@ -19,8 +21,10 @@ import {
   StepUpToken,
   WebAuthnOptions,
 } from "../../protocol/dashboard.ts";
+import type { PasskeyElsewhere } from "../../protocol/passkey-hosts.ts";
 import { writeAudit } from "../audit/audit-log.ts";
 import { base64url, newId } from "../auth/crypto.ts";
+import { type RelyingParty, relyingPartyFor } from "../auth/relying-party.ts";
 import { issueStepUp } from "../auth/step-up.ts";
 import type { Db } from "../db/client.ts";
 import { openDb } from "../db/client.ts";
@@ -31,9 +35,29 @@ import { apiRoute, json, jsonRequest, problem, routeGroup } from "./define.ts";
 
 const CHALLENGE_TTL_MS = 5 * 60 * 1000;
 
-function relyingParty(url: string) {
-  const { hostname, origin } = new URL(url);
-  return { rpID: hostname, origin };
+/** The account's passkeys that sign for `rp` (a passkey saved before RP IDs were kept may, so it is offered too). */
+function forRelyingParty(db: Db, userId: string, rp: RelyingParty) {
+  return db
+    .select()
+    .from(passkeys)
+    .where(and(eq(passkeys.userId, userId), or(eq(passkeys.rpId, rp.rpID), isNull(passkeys.rpId))));
+}
+
+/** 409 when the account has passkeys but none for this host: details say where they work. */
+async function notForThisHost(db: Db, userId: string, rp: RelyingParty) {
+  const all = await db
+    .select({ rpId: passkeys.rpId, origin: passkeys.origin })
+    .from(passkeys)
+    .where(eq(passkeys.userId, userId));
+  const byHost = new Map(all.map((p) => [`${p.rpId} ${p.origin}`, { rp_id: p.rpId, origin: p.origin }]));
+  const registered = [...byHost.values()];
+  const where = registered.map((h) => h.origin ?? h.rp_id).join(", ");
+  return new ApiError(
+    409,
+    "passkey_not_for_this_host",
+    `No passkey of this account works on ${rp.rpID}: they were registered on ${where}. Open Airlock there, or use the recovery code here (then add a passkey for this host).`,
+    { details: { rp_id: rp.rpID, registered } satisfies PasskeyElsewhere },
+  );
 }
 
 async function saveChallenge(db: Db, auth: AuthContext, purpose: "register" | "step_up", challenge: string) {
@@ -86,6 +110,8 @@ export const passkeyRoutes = routeGroup()
             id: p.id,
             name: p.name,
             device_id: p.deviceId,
+            rp_id: p.rpId,
+            origin: p.origin,
             created_at: new Date(p.createdAt).toISOString(),
             last_used_at: p.lastUsedAt ? new Date(p.lastUsedAt).toISOString() : null,
           })),
@@ -95,18 +121,24 @@ export const passkeyRoutes = routeGroup()
     },
   )
   .openapi(
-    apiRoute("manage_passkeys", {
-      method: "post",
-      path: "/v1/passkeys/register/options",
-      summary: "WebAuthn registration options (user verification required)",
-      responses: { 200: json("PublicKeyCredentialCreationOptionsJSON.", WebAuthnOptions) },
-    }),
+    apiRoute(
+      "manage_passkeys",
+      {
+        method: "post",
+        path: "/v1/passkeys/register/options",
+        summary: "WebAuthn registration options (user verification required)",
+        description:
+          "Once the account has a passkey, adding another needs a step-up: a passkey's, or the recovery code's (POST /v1/recovery/step-up) on a host where none works.",
+        responses: { 200: json("PublicKeyCredentialCreationOptionsJSON.", WebAuthnOptions) },
+      },
+      { stepUp: true },
+    ),
     async (c) => {
       const auth = c.get("auth");
       const db = openDb(c.env.DB);
       const user = (await db.select().from(users).where(eq(users.id, auth.userId)).limit(1))[0];
-      const existing = await db.select().from(passkeys).where(eq(passkeys.userId, auth.userId));
-      const { rpID } = relyingParty(c.req.url);
+      const { rpID } = relyingPartyFor(c.env, c.req.url);
+      const existing = await forRelyingParty(db, auth.userId, { rpID, origin: "" });
       const options = await generateRegistrationOptions({
         rpName: "Airlock",
         rpID,
@@ -134,7 +166,7 @@ export const passkeyRoutes = routeGroup()
       const db = openDb(c.env.DB);
       const challenge = await takeChallenge(db, auth, "register");
       if (!challenge) throw refused("No registration in progress (or it expired): ask for options again.");
-      const { rpID, origin } = relyingParty(c.req.url);
+      const { rpID, origin } = relyingPartyFor(c.env, c.req.url);
       let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
       try {
         verified = await verifyRegistrationResponse({
@@ -160,6 +192,8 @@ export const passkeyRoutes = routeGroup()
         publicKey: base64url(credential.publicKey),
         counter: credential.counter,
         transports: credential.transports ? JSON.stringify(credential.transports) : null,
+        rpId: rpID,
+        origin,
         createdAt: Date.now(),
       });
       await writeAudit(db, {
@@ -168,6 +202,7 @@ export const passkeyRoutes = routeGroup()
         actor: `device:${auth.deviceId}`,
         event: "auth.passkey_registered",
         target: credential.id,
+        details: { rp_id: rpID, origin },
       });
       return c.json({ id: credential.id }, 201);
     },
@@ -180,15 +215,26 @@ export const passkeyRoutes = routeGroup()
       responses: {
         200: json("PublicKeyCredentialRequestOptionsJSON.", WebAuthnOptions),
         404: problem("No passkey is registered."),
+        409: problem(
+          "passkey_not_for_this_host: none of the account's passkeys signs for this host; details (PasskeyElsewhere) say where they do.",
+        ),
       },
     }),
     async (c) => {
       const auth = c.get("auth");
       const db = openDb(c.env.DB);
-      const existing = await db.select().from(passkeys).where(eq(passkeys.userId, auth.userId));
-      if (!existing.length) throw notFound("No passkey is registered on this account.");
+      const rp = relyingPartyFor(c.env, c.req.url);
+      const existing = await forRelyingParty(db, auth.userId, rp);
+      if (!existing.length) {
+        const any = await db
+          .select({ id: passkeys.id })
+          .from(passkeys)
+          .where(eq(passkeys.userId, auth.userId));
+        if (!any.length) throw notFound("No passkey is registered on this account.");
+        throw await notForThisHost(db, auth.userId, rp);
+      }
       const options = await generateAuthenticationOptions({
-        rpID: relyingParty(c.req.url).rpID,
+        rpID: rp.rpID,
         allowCredentials: existing.map((p) => ({ id: p.id })),
         userVerification: "required",
       });
@@ -211,15 +257,11 @@ export const passkeyRoutes = routeGroup()
       const challenge = await takeChallenge(db, auth, "step_up");
       if (!challenge) throw refused("No step-up in progress (or it expired): ask for options again.");
       const credentialId = typeof body.response.id === "string" ? body.response.id : "";
-      const stored = (
-        await db
-          .select()
-          .from(passkeys)
-          .where(and(eq(passkeys.id, credentialId), eq(passkeys.userId, auth.userId)))
-          .limit(1)
-      )[0];
-      if (!stored) throw refused("That passkey is not registered on this account.");
-      const { rpID, origin } = relyingParty(c.req.url);
+      const { rpID, origin } = relyingPartyFor(c.env, c.req.url);
+      const stored = (await forRelyingParty(db, auth.userId, { rpID, origin })).find(
+        (p) => p.id === credentialId,
+      );
+      if (!stored) throw refused(`That passkey is not registered on this account for ${rpID}.`);
       let verified: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
       try {
         verified = await verifyAuthenticationResponse({

@@ -4,7 +4,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { z } from "zod";
 import { ChatMessage, ThreadView } from "../../../src/protocol/runtime.ts";
-import { api, errorMessage } from "../api.ts";
+import { ApiError, api, errorMessage } from "../api.ts";
 import type { ViewProps } from "../app.tsx";
 import { Show, useResource } from "./resource.tsx";
 
@@ -12,6 +12,13 @@ const Threads = z.object({ threads: z.array(ThreadView) }).transform((v) => v.th
 const Created = z.object({ thread: ThreadView });
 const Messages = z.object({ messages: z.array(ChatMessage) });
 const Posted = z.object({ message: ChatMessage });
+
+/** What the person reads when the server has no model: what is wrong, who fixes it and how, and that nothing was sent. */
+function sendFailureWords(failure: unknown): string {
+  if (failure instanceof ApiError && failure.code === "model_not_configured")
+    return "No model is configured, so the agent cannot answer and your message was not sent. Whoever runs this Airlock sets AIRLOCK_MODEL_BASE_URL and AIRLOCK_MODEL_MODELS (and the secret AIRLOCK_MODEL_API_KEY; see docs/runtime.md), then send it again.";
+  return errorMessage(failure);
+}
 
 /** Streaming text of replies not stored yet, by the id they will be stored under. */
 type Drafts = Record<string, { attempt: number; text: string }>;
@@ -109,7 +116,7 @@ function Conversation({
       setText("");
       setMessages((now) => merged(now, posted.message));
     } catch (failure) {
-      setError(errorMessage(failure));
+      setError(sendFailureWords(failure));
     }
   };
 
@@ -164,14 +171,16 @@ function Conversation({
           id="chat-input"
           value={text}
           maxLength={16000}
+          aria-describedby={error ? "chat-error" : undefined}
           onInput={(e) => setText(e.currentTarget.value)}
         />
         <button type="submit" class="small-button">
           Send
         </button>
       </form>
+      {/* Right under the composer and its Send button: the draft stays in the field to send again. */}
       {error ? (
-        <p class="card-status error" role="alert">
+        <p id="chat-error" class="card-status error control-note" role="alert">
           {error}
         </p>
       ) : null}

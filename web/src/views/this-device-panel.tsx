@@ -11,6 +11,8 @@ const PasskeyList = z.object({
     z.object({
       id: z.string(),
       name: z.string(),
+      rp_id: z.string().nullable().optional(),
+      origin: z.string().nullable().optional(),
       created_at: z.string(),
       last_used_at: z.string().nullable(),
     }),
@@ -100,7 +102,9 @@ export function ThisDevicePanel() {
         <p class="switch-label">Passkey</p>
         <p class="muted small">
           With a passkey registered, high-risk approvals, policy edits, turning an emergency switch off and
-          revoking a device each need a fresh fingerprint, face or PIN check.
+          revoking a device each need a fresh fingerprint, face or PIN check. A passkey works on the address
+          it was registered on; on another one, the recovery code stands in once, and you can add a passkey
+          there.
         </p>
         <Show resource={passkeys} reload={reloadPasskeys} feature="Passkeys">
           {(data) => (
@@ -108,6 +112,9 @@ export function ThisDevicePanel() {
               {data.passkeys.map((p) => (
                 <li key={p.id}>
                   <span>{p.name}</span>
+                  <span class="muted small">
+                    {(p.origin ?? p.rp_id) ? `for ${p.origin ?? p.rp_id}` : "for an earlier address"}
+                  </span>
                   <span class="muted small">
                     {p.last_used_at ? `used ${new Date(p.last_used_at).toLocaleString()}` : "not used yet"}
                   </span>
