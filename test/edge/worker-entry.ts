@@ -18,7 +18,7 @@ if (env.TEST_CONNECTOR_ENDPOINTS) {
   // An e2e run (`wrangler dev`) cannot reach this isolate's objects: with TEST_CONNECT_EVERYONE every user is
   // connected; without it, connections are only what the person connected through OAuth (the D1 store).
   useConnectionTokensForTests((e) =>
-    e.TEST_CONNECT_EVERYONE === "1"
+    env.TEST_CONNECT_EVERYONE === "1"
       ? everyoneConnected
       : memoryInFrontOf(testConnections, connectionTokens(e)),
   );
