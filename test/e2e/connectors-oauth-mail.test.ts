@@ -3,7 +3,7 @@
 // unread mail, drafts a reply and proposes gmail.send; the phone shows the email card; one approval sends
 // exactly one mail at the Gmail contract server, signed with the access token the OAuth flow obtained (no
 // in-memory shortcut: TEST_CONNECT_EVERYONE is off); the audit has every transition; Revoke on the phone
-// stops the next call cleanly.
+// stops the next call cleanly. No issued token reaches the audit, the model's input or the edge's log.
 import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -245,9 +245,15 @@ describe("connect Google on the phone, a hosted job answers mail, one approved s
     expect(trail.find((e) => e.target === send.id && e.event === "conveyor.approved")?.actor).toMatch(
       /^device:/,
     );
-    // No token the provider issued is anywhere in the audit.
+    // No token the provider issued (nor the PKCE verifier) is in the audit, the model's input or the edge's log.
+    const modelInput = JSON.stringify(planner.calls("oauth-mail").map((c) => c.messages));
+    expect(modelInput).toContain("Lunch?");
     const auditText = JSON.stringify(audit);
-    for (const secret of issued) expect(auditText).not.toContain(secret);
+    for (const secret of oauth.tokensOf(ACCOUNT)) {
+      expect(auditText).not.toContain(secret);
+      expect(modelInput).not.toContain(secret);
+      expect(edge.output()).not.toContain(secret);
+    }
 
     // 6. Revoke on the phone: the grant dies at the provider, and the next call fails cleanly.
     await page.getByRole("link", { name: "More" }).tap();
