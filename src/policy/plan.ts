@@ -30,6 +30,16 @@ export function riskClassOf(tool: string, capability: Capability, risk: Risk): R
   }
 }
 
+export const isRiskClass = (value: string): value is RiskClass => CLASS_ORDER.includes(value as RiskClass);
+
+/**
+ * Whether what was approved (a person's answer or a grant, for a proposal of class `approved`) still covers the
+ * run when its class is judged again at run time: never a higher class than the card showed.
+ */
+export function approvalCovers(approved: RiskClass, actual: RiskClass): boolean {
+  return CLASS_ORDER.indexOf(actual) <= CLASS_ORDER.indexOf(approved);
+}
+
 /** Terminal-spec risk of a class: read-only inspection low, scoped writes medium, the rest high. */
 export function planRiskOf(cls: RiskClass): Risk {
   if (cls === "READ") return "low";

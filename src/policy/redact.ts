@@ -91,6 +91,37 @@ const isDigest = (v: unknown): boolean =>
   (typeof v === "string" && /^[0-9a-f]{64}$/.test(v)) || (Array.isArray(v) && v.every(isDigest));
 
 /**
+ * A git commit id under git's own name for it (`sha`, `head_sha`: a merge's argument, a pull request's head) is a
+ * content address, not a secret: the person approving a merge must see which commit it is.
+ */
+const COMMIT_KEY = /(^|_)sha$/i;
+const COMMIT_ID = /^[0-9a-f]{40}$/;
+
+/**
+ * In text, the same 40 hex digits cannot be told from a key, so a commit id reaches the model only as a mark the
+ * hosted runtime writes from a result's commit-id field (which redaction kept, above): `[commit <40 hex>]`. A
+ * provider's own text never carries one: its 40-hex runs were redacted when the result was stored.
+ */
+export const commitMark = (sha: string): string => `[commit ${sha}]`;
+export const isCommitId = (value: unknown): value is string =>
+  typeof value === "string" && COMMIT_ID.test(value);
+/** The field names whose 40-hex values are commit ids (`sha`, `head_sha`). */
+export const isCommitKey = (key: string): boolean => COMMIT_KEY.test(key);
+const COMMIT_MARK = /\[commit ([0-9a-f]{40})\]/g;
+
+/** redactText, but commit marks stay readable (only for text whose marks Airlock wrote: see commitMark). */
+export function redactKeepingCommitMarks(text: string): string {
+  const kept: string[] = [];
+  // A held mark's name carries a fresh nonce: nothing in the text can imitate it.
+  const nonce = crypto.randomUUID().replaceAll("-", "");
+  const held = text.replace(COMMIT_MARK, (_, sha: string) => `[held ${nonce} ${kept.push(sha) - 1}]`);
+  const out = redactText(held);
+  return out.replace(new RegExp(`\\[held ${nonce} (\\d+)\\]`, "g"), (_, i: string) =>
+    commitMark(kept[Number(i)] ?? REDACTED),
+  );
+}
+
+/**
  * A deep copy with secret-named keys masked and every string redacted; past `maxDepth` a subtree becomes
  * the marker. Iterative, so hostile nesting cannot overflow the stack.
  */
@@ -118,6 +149,7 @@ export function redactValue(value: unknown, maxDepth = 16): unknown {
       for (const [k, inner] of Object.entries(from)) {
         if (SECRET_KEY.test(k) && inner !== null && typeof inner !== "boolean") copy[k] = REDACTED;
         else if (DIGEST_KEY.test(k) && isDigest(inner)) copy[k] = inner;
+        else if (isCommitKey(k) && isCommitId(inner)) copy[k] = inner;
         else stack.push({ from: inner, into: copy, key: k, depth: depth + 1 });
       }
       out = copy;

@@ -71,6 +71,11 @@ export class MemoryConnections implements ConnectionTokens {
     if (c) c.revoked = true;
   }
 
+  /** Whether this connection id is one of this port's (else it belongs to the port behind it). */
+  knows(connectionId: string): boolean {
+    return this.byId.has(connectionId);
+  }
+
   lastUsed(connectionId: string): number | null {
     return this.byId.get(connectionId)?.lastUsed ?? null;
   }
@@ -127,3 +132,23 @@ export const everyoneConnected = new MemoryConnections((userId, provider, identi
   const name = identity === "user" ? userId.toLowerCase() : `assistant-${userId.toLowerCase()}`;
   return provider === "google" ? `${name}@example.com` : name;
 });
+
+/**
+ * The in-memory port in front of the real one (the D1 store): a user the test connected in memory gets that
+ * connection; any other user gets what the real OAuth flow stored (connect-helpers, e2e's phone), so the same
+ * Worker serves both kinds of test.
+ */
+export function memoryInFrontOf(memory: MemoryConnections, store: ConnectionTokens): ConnectionTokens {
+  return {
+    access: async (userId, provider, identity) =>
+      (await memory.access(userId, provider, identity)) ?? store.access(userId, provider, identity),
+    refreshAfterUnauthorized: (userId, connectionId) =>
+      memory.knows(connectionId)
+        ? memory.refreshAfterUnauthorized(userId, connectionId)
+        : store.refreshAfterUnauthorized(userId, connectionId),
+    markUsed: (userId, connectionId) =>
+      memory.knows(connectionId)
+        ? memory.markUsed(userId, connectionId)
+        : store.markUsed(userId, connectionId),
+  };
+}

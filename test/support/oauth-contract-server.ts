@@ -51,7 +51,18 @@ export interface OAuthContractServer {
   revokeAccount(account: string): void;
   /** Issued tokens of an account and the PKCE verifiers it received, in order (what a planted-secret test looks for). */
   tokensOf(account: string): string[];
+  /**
+   * What a resource server learns from an access token this server issued (the Gmail or Calendar API checking a
+   * bearer): its provider, account and scopes while it lives; null once expired, revoked or never issued.
+   */
+  introspect(token: string): IssuedAccess | null;
   close(): Promise<void>;
+}
+
+export interface IssuedAccess {
+  provider: Provider;
+  account: string;
+  scopes: string[];
 }
 
 const b64url = (buf: Buffer) => buf.toString("base64url");
@@ -397,6 +408,13 @@ export async function startOAuthContractServer(): Promise<OAuthContractServer> {
     events: () => [...events],
     revokeAccount,
     tokensOf: (account) => [...(issued.get(account) ?? [])],
+    introspect: (value) => {
+      const entry = accessTokens.get(value);
+      if (!entry || entry.grant.revoked || (entry.expiresAt !== null && entry.expiresAt <= Date.now()))
+        return null;
+      const { grant } = entry;
+      return { provider: grant.provider, account: grant.behaviour.account, scopes: [...grant.scopes] };
+    },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -44,13 +44,16 @@ export class ConnectorSession {
       );
     }
     // Known scopes are checked before any call; an empty list (a GitHub App token) is left to the provider.
-    if (
-      target.scopes.length > 0 &&
-      access.scopes.length > 0 &&
-      !target.scopes.some((s) => access.scopes.includes(s))
-    )
-      return missingScope(target);
+    if (lacks(access, target.scopes)) return missingScope(target);
     return new ConnectorSession(deps, target, access);
+  }
+
+  /**
+   * A call that needs more than the session's scopes (a reply also reads the original's headers): refused before
+   * any request when the connection is known to lack all of `scopes`, naming the first; null when it may proceed.
+   */
+  alsoNeeds(scopes: readonly string[]): ToolOutcome | null {
+    return lacks(this.access, scopes) ? missingScope({ ...this.target, scopes }) : null;
   }
 
   request(req: ApiRequest): Promise<ApiAnswer> {
@@ -85,7 +88,7 @@ export class ConnectorSession {
           `${title} refused the connection ${identityWords(target.identity)} (HTTP 401) even after a refresh.`,
           { remediation: `Reconnect ${title} on the phone (Connections).` },
         ),
-      missingScope: () => missingScope(target),
+      missingScope: (scopes) => missingScope(scopes ? { ...target, scopes } : target),
       used: async () => {
         if (this.used) return;
         this.used = true;
@@ -100,6 +103,10 @@ export class ConnectorSession {
     };
   }
 }
+
+/** Known scopes that include none of `needed` (unknown scopes, or no need, are left to the provider). */
+const lacks = (access: ConnectionAccess, needed: readonly string[]) =>
+  needed.length > 0 && access.scopes.length > 0 && !needed.some((s) => access.scopes.includes(s));
 
 function missingScope(t: SessionTarget): ToolOutcome {
   const name = providerName(t.provider);

@@ -19,6 +19,8 @@ export interface ApiRequest {
   headers?: Record<string, string>;
   /** A read: safe to repeat after a 5xx or a lost answer. Writes never are. */
   read: boolean;
+  /** The scopes this request needs, when not the session's (named if the provider answers 403 for a scope). */
+  scopes?: readonly string[];
   timeoutMs: number;
 }
 
@@ -34,8 +36,8 @@ export interface Credential {
   /** After a 401: refresh once; false when it cannot (then the answer is `refused()`). */
   refresh(): Promise<boolean>;
   refused(): ToolOutcome;
-  /** The scope error for this credential (what to grant). */
-  missingScope(): ToolOutcome;
+  /** The scope error for this credential (what to grant): `scopes` when the request named its own. */
+  missingScope(scopes?: readonly string[]): ToolOutcome;
   used(): Promise<void>;
   sleep(ms: number): Promise<void>;
 }
@@ -80,7 +82,7 @@ export async function exchange(cred: Credential, req: ApiRequest): Promise<ApiAn
         refreshed = true;
         continue;
       case "scope":
-        return fail(cred.missingScope());
+        return fail(cred.missingScope(req.scopes));
       case "rate_limited": {
         const wait = problem.retryAfterMs ?? 1_000;
         if (rateWaits >= MAX_RATE_LIMIT_RETRIES || wait > MAX_RETRY_AFTER_MS) {

@@ -5,6 +5,7 @@
 // alongside it, in one batch).
 import { and, eq } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import type { RiskClass } from "../../policy/plan.ts";
 import { ExecutionEnvelope } from "../../protocol/conveyor.ts";
 import type { AuditEntry } from "../audit/audit-log.ts";
 import { redact } from "../audit/redact.ts";
@@ -27,6 +28,8 @@ export interface ExecuteRequest {
   proposalId?: string | null;
   /** The identity the run acts as (a proposal's own; an inline read's as planned). Absent: `bot`. */
   identity?: "user" | "bot";
+  /** The class the proposal was approved at (ToolContext.approvedRiskClass); absent for inline reads. */
+  approvedRiskClass?: RiskClass;
   /** Who asked for the run, for the audit (`device:…`, `system`, `workflow:…`). */
   actor: string;
   /**
@@ -252,6 +255,7 @@ export class Executor {
       idempotencyKey: `${req.tool}:${req.key}`,
       proposalId: req.proposalId ?? null,
       identity: req.identity ?? "bot",
+      ...(req.approvedRiskClass ? { approvedRiskClass: req.approvedRiskClass } : {}),
       now: this.now,
       ...(this.ports.notifyDashboards ? { notifyDashboards: this.ports.notifyDashboards } : {}),
     };

@@ -2,6 +2,7 @@
 // decide, execution exactly once when approved (concurrent callers share one run), expiry, recovery.
 import type { BatchItem } from "drizzle-orm/batch";
 import type { ConveyorGrantHit, ConveyorGrantKey } from "../../policy/conveyor-grants.ts";
+import { isRiskClass } from "../../policy/plan.ts";
 import { proposalGate } from "../../policy/proposal-gate.ts";
 import type { EmergencyControls, Resolution } from "../../protocol/capability.ts";
 import type { CreateProposalRequest, ProposalSourceKind, ProposalView } from "../../protocol/conveyor.ts";
@@ -321,6 +322,8 @@ export class ConveyorRuntime {
       proposalId: row.id,
       // The approved proposal's identity, and only it: an approval as one never runs as the other.
       identity: row.identity,
+      // And its class: a tool that judges its class again at run time refuses anything higher.
+      ...(isRiskClass(row.riskClass) ? { approvedRiskClass: row.riskClass } : {}),
       actor,
       // The proposal's end and the run's queued audit go to D1 in the batch that stores the result.
       alongside: (envelope) => {

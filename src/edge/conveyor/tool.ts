@@ -14,6 +14,12 @@ export interface ToolContext {
   proposalId: string | null;
   /** Whose connection a connector call uses: the person's (`user`) or the assistant's own (`bot`). */
   identity: "user" | "bot";
+  /**
+   * The risk class the run was approved at (its proposal's, as the card showed it); absent for inline reads. A tool
+   * whose class depends on facts that may change before the run (calendar invitees against the connected
+   * account's domain) judges again and refuses what the approval did not cover.
+   */
+  approvedRiskClass?: RiskClass;
   /** Delivers a live message to the user's dashboards (notify); absent where no hub is reachable. */
   notifyDashboards?: (title: string, body: string, id: string) => Promise<void>;
   now(): number;

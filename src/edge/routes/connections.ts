@@ -1,6 +1,8 @@
 // Connections to Google and GitHub (docs/connectors.md): list, start connecting, the provider's callback, revoke.
-// Only approvers (the person's phone) list, start and revoke; the callback is reached by the provider's redirect,
-// which carries no SameSite=Strict session cookie, so it is bound to the starting browser by its own cookie.
+// Only approvers (the person's phone) list, start and revoke; with a passkey registered, start and revoke also need
+// a fresh step-up (src/edge/auth/step-up.ts) like every other person-only act. The callback is reached by the
+// provider's redirect, which carries no SameSite=Strict session cookie, so it is bound to the starting browser by
+// its own cookie.
 import { getCookie, setCookie } from "hono/cookie";
 import {
   CallbackParams,
@@ -60,20 +62,25 @@ export const connectionRoutes = routeGroup()
     },
   )
   .openapi(
-    apiRoute("manage_connections", {
-      method: "post",
-      path: "/v1/connections/start",
-      summary:
-        "Start connecting a provider as `user` or `bot`, asking only for the named capabilities' scopes",
-      request: jsonRequest(StartConnection),
-      responses: {
-        200: json(
-          "Send the browser to authorization_url; the callback finishes within ten minutes.",
-          ConnectionStarted,
-        ),
-        409: problem("The provider's OAuth client or AIRLOCK_OAUTH_KEYS is not set on this server."),
+    apiRoute(
+      "manage_connections",
+      {
+        method: "post",
+        path: "/v1/connections/start",
+        summary:
+          "Start connecting a provider as `user` or `bot`, asking only for the named capabilities' scopes",
+        request: jsonRequest(StartConnection),
+        responses: {
+          200: json(
+            "Send the browser to authorization_url; the callback finishes within ten minutes.",
+            ConnectionStarted,
+          ),
+          409: problem("The provider's OAuth client or AIRLOCK_OAUTH_KEYS is not set on this server."),
+        },
       },
-    }),
+      // Handing the assistant a mailbox or a repository is the person's act: a passkey check once one exists.
+      { stepUp: true },
+    ),
     async (c) => {
       const auth = c.get("auth");
       const body = c.req.valid("json");
@@ -129,13 +136,17 @@ export const connectionRoutes = routeGroup()
     },
   )
   .openapi(
-    apiRoute("manage_connections", {
-      method: "post",
-      path: "/v1/connections/{id}/revoke",
-      summary: "Revoke a connection at the provider and delete its tokens here",
-      request: { params: ConnectionParams },
-      responses: { 200: json("Revoked.", ConnectionRevoked), 404: problem("No connection with that id.") },
-    }),
+    apiRoute(
+      "manage_connections",
+      {
+        method: "post",
+        path: "/v1/connections/{id}/revoke",
+        summary: "Revoke a connection at the provider and delete its tokens here",
+        request: { params: ConnectionParams },
+        responses: { 200: json("Revoked.", ConnectionRevoked), 404: problem("No connection with that id.") },
+      },
+      { stepUp: true },
+    ),
     async (c) => {
       const auth = c.get("auth");
       const { id } = c.req.valid("param");

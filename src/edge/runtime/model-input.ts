@@ -2,7 +2,14 @@
 // webhook content fenced and labelled untrusted, everything redacted (seed 003 §15: secret redaction
 // before model input), and the window cut at a clean boundary.
 
-import { REDACTED, redactText } from "../../policy/redact.ts";
+import {
+  commitMark,
+  isCommitId,
+  isCommitKey,
+  REDACTED,
+  redactKeepingCommitMarks,
+  redactText,
+} from "../../policy/redact.ts";
 import { contextTaint } from "../../policy/turn-safety.ts";
 import type { ModelMessage } from "../../protocol/planner.ts";
 import { functionName } from "./model-tools.ts";
@@ -24,10 +31,22 @@ export function knownSecrets(env: {
   );
 }
 
-export function redactForModel(text: string, secrets: readonly string[]): string {
+/** `keepCommitMarks`: only for tool results, whose marks the runtime wrote (commitLines). */
+export function redactForModel(text: string, secrets: readonly string[], keepCommitMarks = false): string {
   let out = text;
   for (const secret of secrets) out = out.split(secret).join(REDACTED);
-  return redactText(out);
+  return keepCommitMarks ? redactKeepingCommitMarks(out) : redactText(out);
+}
+
+/**
+ * A stored result's commit ids (`head_sha`, `sha`: kept by redaction) as lines of marks the model can quote back,
+ * e.g. as github.pr.merge's `sha`; "" when it has none.
+ */
+export function commitLines(result: Record<string, unknown>): string {
+  return Object.entries(result)
+    .filter(([k, v]) => isCommitKey(k) && isCommitId(v))
+    .map(([k, v]) => `${k}: ${commitMark(String(v))}`)
+    .join("\n");
 }
 
 /** Fences untrusted text so it cannot close its own fence (a page that writes `</untrusted>`). */
@@ -38,7 +57,10 @@ export function labelUntrusted(source: string, text: string): string {
 }
 
 function toModel(row: MessageRow, secrets: readonly string[]): ModelMessage {
-  const content = redactForModel(row.content, secrets);
+  // A tool result's commit marks (written from stored, already redacted results: step-actions.ts) reach the model
+  // whole, so a merge can name the very commit it reviewed. Nothing else's do: a person's or a webhook's words were
+  // never redacted before, so a mark there could be a key.
+  const content = redactForModel(row.content, secrets, row.role === "tool");
   switch (row.role) {
     case "user":
       return { role: "user", content: row.untrusted ? labelUntrusted("webhook delivery", content) : content };

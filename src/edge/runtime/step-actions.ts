@@ -9,7 +9,7 @@ import * as proposals from "../conveyor/proposals.ts";
 import { fieldProblems } from "../middleware/validate.ts";
 import { interventionNotice } from "./job-events.ts";
 import type { TurnKernel } from "./kernel.ts";
-import { sourceOfCall } from "./model-input.ts";
+import { commitLines, sourceOfCall } from "./model-input.ts";
 import { appendMessage, clip, messageView } from "./threads.ts";
 import * as turns from "./turn-store.ts";
 
@@ -69,7 +69,9 @@ function envelopeText(envelope: ExecutionEnvelope): { text: string; untrusted: b
     typeof result?.text === "string" ? result.text : typeof result?.body === "string" ? result.body : "";
   const rest = body ? body : result ? JSON.stringify(result) : "";
   const clipped = clip(rest, RESULT_CHARS);
-  return { text: clipped ? `${head}\n\n${clipped}` : head, untrusted };
+  const commits = body && result ? commitLines(result) : "";
+  const text = clipped ? `${head}\n\n${clipped}` : head;
+  return { text: commits ? `${text}\n\n${commits}` : text, untrusted };
 }
 
 function proposalText(view: ProposalView): { text: string; untrusted: boolean } {

@@ -55,7 +55,7 @@ describe("github", () => {
     expect(stale.failure?.message).toContain("head moved");
     const merged = await rig.run("github.pr.merge", { repo: r, number, sha: "a".repeat(40) });
     expect(merged.status).toBe("executed");
-    const twice = await rig.run("github.pr.merge", { repo: r, number });
+    const twice = await rig.run("github.pr.merge", { repo: r, number, sha: "a".repeat(40) });
     expect(twice.failure?.message).toContain("not mergeable");
     expect((await contract.stats(login)).merges).toHaveLength(1);
     expect(rig.registry.get("github.pr.merge")?.riskClass({})).toBe("HIGH");

@@ -16,7 +16,26 @@ import {
   type GitHubIssue,
   type Incoming,
 } from "./state.ts";
-import { parseTestToken } from "./tokens.ts";
+import { parseTestToken, type TokenProvider } from "./tokens.ts";
+
+/** A bearer issued elsewhere (the OAuth contract server's access tokens): its provider and account, or null. */
+export type IssuedTokens = (token: string) => { provider: TokenProvider; account: string } | null;
+
+interface Bearer {
+  provider: TokenProvider;
+  account: string;
+  generation: number | null;
+  kind: "test" | "oauth";
+  token: string;
+}
+
+function bearerOf(header: string | undefined, issued: IssuedTokens | undefined): Bearer | null {
+  const test = parseTestToken(header);
+  if (test) return { ...test, kind: "test" };
+  const value = /^Bearer (\S+)$/.exec(header ?? "")?.[1];
+  const found = value && issued ? issued(value) : null;
+  return found && value ? { ...found, generation: null, kind: "oauth", token: value } : null;
+}
 
 export interface ContractServers {
   endpoints: { gmail: string; calendar: string; github: string; braveSearch: string };
@@ -70,7 +89,11 @@ function faultAnswer(api: ContractApi, f: Fault): ErrorAnswer {
     : { ...base, headers: { ...base.headers, "retry-after": String(f.retryAfter) } };
 }
 
-export async function startContractServers(): Promise<ContractServers> {
+/**
+ * `issued`: also accept the access tokens another server issued (the OAuth contract server's `introspect`), so a
+ * test can call the APIs with the token a real OAuth flow obtained; a revoked or expired one answers 401.
+ */
+export async function startContractServers(issued?: IssuedTokens): Promise<ContractServers> {
   const state = new ContractState();
   const servers: Server[] = [];
 
@@ -78,7 +101,7 @@ export async function startContractServers(): Promise<ContractServers> {
     const server = createServer(async (raw, res) => {
       const req = await incoming(raw);
       const path = `${req.url.pathname}${req.url.search}`;
-      const token = name === "brave" ? null : parseTestToken(raw.headers.authorization);
+      const token = name === "brave" ? null : bearerOf(raw.headers.authorization, issued);
       const expected = name === "github" ? "github" : "google";
       const record = (status: number) =>
         state.requests.push({
@@ -87,6 +110,8 @@ export async function startContractServers(): Promise<ContractServers> {
           path,
           account: token?.account ?? null,
           tokenGeneration: token?.generation ?? null,
+          tokenKind: token?.kind ?? null,
+          token: token?.token ?? null,
           status,
         });
       if (name !== "brave" && (!token || token.provider !== expected)) {

@@ -82,6 +82,10 @@ export interface RequestRecord {
   path: string;
   account: string | null;
   tokenGeneration: number | null;
+  /** Which kind of bearer it was: a test token (contract/tokens.ts) or one the OAuth contract server issued. */
+  tokenKind: "test" | "oauth" | null;
+  /** The bearer itself (test servers only: e2e tests check the send used the token the OAuth flow obtained). */
+  token: string | null;
   status: number;
 }
 

@@ -1,10 +1,17 @@
 // calendar.create and calendar.update (WRITE; EXFILTRATION when an invitee is outside the account's
-// domain: invitations carry the event out), calendar.delete (DESTRUCTIVE).
+// domain: invitations carry the event out), calendar.delete (DESTRUCTIVE). The class is judged at proposal time
+// and again at run time, against the invitees actually sent and the account actually used.
 import { z } from "zod";
-import type { RiskClass } from "../../../policy/plan.ts";
+import { approvalCovers, type RiskClass } from "../../../policy/plan.ts";
 import type { ProposalSummary } from "../../../protocol/conveyor.ts";
 import { hashOf } from "../../conveyor/canonical.ts";
-import { type ConveyorTool, failed, type ProposalContext } from "../../conveyor/tool.ts";
+import {
+  type ConveyorTool,
+  failed,
+  type ProposalContext,
+  type ToolContext,
+  type ToolOutcome,
+} from "../../conveyor/tool.ts";
 import { domainOf, EmailAddress, isOutcome, OneLine, openSession, writeOutcome } from "../connector-tool.ts";
 import { type ConnectorDeps, identityWords } from "../deps.ts";
 import { CALENDAR_WRITE_SCOPES, calendarUrl, Event, whenText } from "./api.ts";
@@ -55,6 +62,28 @@ type DeleteArgs = z.infer<typeof DeleteArgs>;
 /** Without the account's domain every invitee counts as outside (the higher class). */
 const classOf = (attendees: readonly string[] | undefined, domain: string | null): RiskClass =>
   (attendees ?? []).some((x) => domain === null || domainOf(x) !== domain) ? "EXFILTRATION" : "WRITE";
+
+/**
+ * The run's own check: the account connected now may not be the one the card named (reconnected as another
+ * account since), so the invitees about to be sent are judged against its domain. A class above the approved one
+ * is refused before anything is sent. Without a known approved class (no proposal) the static class stands in.
+ */
+function beyondApproval(
+  attendees: readonly string[] | undefined,
+  account: string,
+  ctx: ToolContext,
+): ToolOutcome | null {
+  const domain = domainOf(account);
+  const actual = classOf(attendees, domain);
+  const approved = ctx.approvedRiskClass ?? classOf(attendees, null);
+  if (approvalCovers(approved, actual)) return null;
+  const outside = (attendees ?? []).filter((x) => domainOf(x) !== domain);
+  return failed(
+    "permission_denied",
+    `Not sent: ${outside.join(", ")} ${outside.length === 1 ? "is" : "are"} outside ${domain} (the domain of ${account}, the account this run acts as), which makes it ${actual}; the approval covered ${approved}.`,
+    { remediation: "Propose it again: the card will name the outside invitees and ask for a confirmation." },
+  );
+}
 
 async function accountOf(deps: ConnectorDeps, ctx: ProposalContext): Promise<string | null> {
   const access = await deps.tokens.access(ctx.userId, "google", ctx.identity).catch(() => null);
@@ -125,6 +154,8 @@ export function calendarCreate(deps: ConnectorDeps): ConveyorTool<CreateArgs> {
     async execute(a, ctx) {
       const session = await openSession(deps, ctx, "google", CALENDAR_WRITE_SCOPES);
       if (isOutcome(session)) return session;
+      const refused = beyondApproval(a.attendees, session.account, ctx);
+      if (refused) return refused;
       // Calendar ids are base32hex (0-9a-v): "airlock" and 32 hex of the key's SHA-256 is one, and short of
       // the 40-hex run the redactor hides, so the id the model is shown still works for an update.
       const id = `airlock${(await hashOf({ key: ctx.idempotencyKey })).slice(0, 32)}`;
@@ -186,6 +217,8 @@ export function calendarUpdate(deps: ConnectorDeps): ConveyorTool<UpdateArgs> {
     async execute(a, ctx) {
       const session = await openSession(deps, ctx, "google", CALENDAR_WRITE_SCOPES);
       if (isOutcome(session)) return session;
+      const refused = beyondApproval(a.attendees, session.account, ctx);
+      if (refused) return refused;
       const changed = await session.request({
         method: "PATCH",
         url: calendarUrl(

@@ -1,4 +1,6 @@
 // github.issue.read and github.pr.read (READ): issue and pull request text is anyone's words: untrusted.
+// A pull request's head commit is the result's `head_sha`: kept by redaction (a commit id under git's name for
+// it) and shown to the model as a commit mark, so a merge can name exactly the commit that was read.
 import { z } from "zod";
 import { type ConveyorTool, failed } from "../../conveyor/tool.ts";
 import { isOutcome, openSession, readOutcome } from "../connector-tool.ts";
@@ -6,6 +8,7 @@ import type { ConnectorDeps } from "../deps.ts";
 import { Comment, githubUrl, Issue, IssueNumber, Pull, Repo } from "./api.ts";
 
 const TIMEOUT_MS = 15_000;
+
 const BODY_CHARS = 8_000;
 const Args = z.strictObject({ repo: Repo, number: IssueNumber });
 type Args = z.infer<typeof Args>;
@@ -111,7 +114,7 @@ export function githubPrRead(deps: ConnectorDeps): ConveyorTool<Args> {
       const p = pr.data;
       const text = [
         `${a.repo}#${p.number} [${p.merged ? "merged" : p.state}${p.draft ? ", draft" : ""}] ${p.title} — by ${p.user?.login ?? "?"}`,
-        `${p.head.ref} (${p.head.sha.slice(0, 12)}) → ${p.base.ref}; mergeable: ${p.mergeable ?? "unknown"}`,
+        `${p.head.ref} → ${p.base.ref}; mergeable: ${p.mergeable ?? "unknown"}`,
         "",
         clipped(p.body),
       ].join("\n");

@@ -27,11 +27,11 @@ const MergeArgs = z.strictObject({
   repo: Repo,
   number: IssueNumber,
   merge_method: z.enum(["merge", "squash", "rebase"]).default("merge"),
-  /** The head commit the person approved: GitHub refuses the merge (409) if the branch moved since. */
-  sha: z
-    .string()
-    .regex(/^[0-9a-f]{40}$/, "a full commit sha")
-    .optional(),
+  /**
+   * The head commit that was reviewed (github.pr.read shows it) and the card names: always sent, so GitHub refuses
+   * the merge (409) if the branch moved since; a merge of whatever the head is by then is never asked for.
+   */
+  sha: z.string().regex(/^[0-9a-f]{40}$/, "the full 40-hex head commit sha (github.pr.read shows it)"),
 });
 type CommentArgs = z.infer<typeof CommentArgs>;
 type CreateArgs = z.infer<typeof CreateArgs>;
@@ -151,12 +151,12 @@ export function githubPrMerge(deps: ConnectorDeps): ConveyorTool<MergeArgs> {
   const summary = (a: MergeArgs): ProposalSummary => ({
     what: `Merge pull request #${a.number} (${a.merge_method})`,
     where: `GitHub ${a.repo}`,
-    impact: `Changes the base branch of ${a.repo}${a.sha ? ` with head ${a.sha.slice(0, 12)} exactly` : ""}; not undone by Airlock.`,
+    impact: `Changes the base branch of ${a.repo} with head commit ${a.sha.slice(0, 12)} exactly (GitHub refuses if it moved); not undone by Airlock.`,
   });
   return {
     name: "github.pr.merge",
     description:
-      "Merge a pull request (merge, squash or rebase), optionally only if its head is the given sha.",
+      "Merge a pull request (merge, squash or rebase) only if its head is still the commit given as sha (from github.pr.read).",
     schema: MergeArgs,
     riskClass: () => "HIGH",
     connection: "github",
@@ -176,7 +176,7 @@ export function githubPrMerge(deps: ConnectorDeps): ConveyorTool<MergeArgs> {
       const merged = await session.request({
         method: "PUT",
         url: githubUrl(deps.endpoints().github, a.repo, `pulls/${a.number}/merge`),
-        json: { merge_method: a.merge_method, ...(a.sha ? { sha: a.sha } : {}) },
+        json: { merge_method: a.merge_method, sha: a.sha },
         read: false,
         timeoutMs: TIMEOUT_MS,
       });

@@ -4,6 +4,13 @@ import { z } from "zod";
 
 const G = "https://www.googleapis.com/auth/";
 export const GMAIL_READ_SCOPES = [`${G}gmail.readonly`, `${G}gmail.modify`, "https://mail.google.com/"];
+/** A message's headers only (a reply's thread and Message-ID): gmail.compose and gmail.send cannot read them. */
+export const GMAIL_METADATA_SCOPES = [
+  `${G}gmail.readonly`,
+  `${G}gmail.metadata`,
+  `${G}gmail.modify`,
+  "https://mail.google.com/",
+];
 export const GMAIL_DRAFT_SCOPES = [`${G}gmail.compose`, `${G}gmail.modify`, "https://mail.google.com/"];
 export const GMAIL_SEND_SCOPES = [
   `${G}gmail.send`,

@@ -25,6 +25,7 @@ import { type ConnectorDeps, identityWords } from "../deps.ts";
 import {
   Draft,
   GMAIL_DRAFT_SCOPES,
+  GMAIL_METADATA_SCOPES,
   GMAIL_SEND_SCOPES,
   gmailUrl,
   headerOf,
@@ -85,12 +86,17 @@ interface Thread {
   references?: string;
 }
 
-/** The original mail's thread and Message-ID, so the reply lands in its conversation. */
+/**
+ * The original mail's thread and Message-ID, so the reply lands in its conversation. Reading them needs a read
+ * scope the send scopes do not give: checked before anything is sent, and named if Google refuses.
+ */
 async function threadOf(
   session: ConnectorSession,
   deps: ConnectorDeps,
   id: string,
 ): Promise<Thread | ToolOutcome> {
+  const lacking = session.alsoNeeds(GMAIL_METADATA_SCOPES);
+  if (lacking) return lacking;
   const got = await session.request({
     method: "GET",
     url: gmailUrl(deps.endpoints().gmail, `messages/${id}`, {
@@ -98,6 +104,7 @@ async function threadOf(
       metadataHeaders: ["Message-ID", "References"],
     }),
     read: true,
+    scopes: GMAIL_METADATA_SCOPES,
     timeoutMs: TIMEOUT_MS,
   });
   if (!got.ok) return got.outcome;
