@@ -40,6 +40,7 @@ export async function startScaleEdge(users) {
     return join(dir, name);
   };
   let db;
+  let boot;
   return {
     edge,
     servers,
@@ -51,15 +52,18 @@ export async function startScaleEdge(users) {
       db ??= new DatabaseSync(d1File(), { readOnly: true });
       return db.prepare(text).all(...params);
     },
-    /** The local D1 file's size as SQLite sees it (committed WAL pages included). */
+    /** Bytes the local D1's tables and indexes use (SQLite's dbstat: pages less their unused space). */
     d1Bytes() {
-      const [{ page_count }] = this.sql("PRAGMA page_count");
-      const [{ page_size }] = this.sql("PRAGMA page_size");
-      return page_count * page_size;
+      return this.sql("SELECT sum(pgsize - unused) AS b FROM dbstat")[0].b;
     },
+    /** The counts since the last reset (and a new window when `reset`); throws if workerd reloaded meanwhile. */
     async counts(reset = true) {
       const res = await fetch(`${edge.base}/v1/test/scale-counts${reset ? "?reset=1" : ""}`);
-      return res.json();
+      const counts = await res.json();
+      if (boot !== undefined && counts.boot !== boot)
+        throw new Error("workerd reloaded during the window (a source file changed?): counts restarted");
+      boot = counts.boot;
+      return counts;
     },
     async stop() {
       db?.close();

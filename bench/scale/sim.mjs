@@ -45,7 +45,6 @@ try {
     scale,
     phases.reduce((a, b) => a + b, 0),
   );
-  const workerd = workerdPids();
   let from = 0;
   let jobs = 0;
   for (const n of phases) {
@@ -54,6 +53,7 @@ try {
     const t0 = performance.now();
     const bytes0 = scale.d1Bytes();
     await scale.counts(true);
+    const workerd = workerdPids();
     const cpu0 = cpuMs(workerd);
     // Schedules first (made before they are due), then the rest of each user's hour, shuffled; all users at
     // once, IN_FLIGHT tasks in flight.

@@ -15,6 +15,8 @@ interface D1Counts {
 }
 
 export interface ScaleCounts {
+  /** This module instance's id: a changed id between two reads means workerd reloaded and the counts restarted. */
+  boot: string;
   d1: Record<Origin, D1Counts>;
   /** Calls into a UserHub (RPC methods and fetch, counted at the caller's stub), by the caller. */
   hub_requests: Record<Origin, number>;
@@ -31,7 +33,9 @@ export interface ScaleCounts {
 }
 
 const d1Zero = (): D1Counts => ({ round_trips: 0, statements: 0, rows_read: 0, rows_written: 0 });
+const BOOT = crypto.randomUUID();
 const zero = (): ScaleCounts => ({
+  boot: BOOT,
   d1: { worker: d1Zero(), hub: d1Zero(), workflow: d1Zero() },
   hub_requests: { worker: 0, hub: 0, workflow: 0 },
   hub_alarms: 0,
