@@ -33,9 +33,10 @@ export interface ScaleCounts {
 }
 
 const d1Zero = (): D1Counts => ({ round_trips: 0, statements: 0, rows_read: 0, rows_written: 0 });
-const BOOT = crypto.randomUUID();
+// Made on first use: workerd forbids random values in global scope.
+let bootId: string | undefined;
 const zero = (): ScaleCounts => ({
-  boot: BOOT,
+  boot: "",
   d1: { worker: d1Zero(), hub: d1Zero(), workflow: d1Zero() },
   hub_requests: { worker: 0, hub: 0, workflow: 0 },
   hub_alarms: 0,
@@ -63,6 +64,7 @@ function settleCursors(): void {
 export function snapshot(reset = false): ScaleCounts {
   settleCursors();
   const taken = structuredClone(counts);
+  taken.boot = bootId ??= crypto.randomUUID();
   if (reset) counts = zero();
   return taken;
 }
