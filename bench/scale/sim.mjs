@@ -107,8 +107,21 @@ function ratios(base, phase) {
 const vsFirst = out
   .slice(1)
   .map((p) => ({ users: p.users, ratio: ratios(out[0].per_user_hour, p.per_user_hour) }));
-// Counted work must stay within 10% (round trips, rows, requests); CPU is shown, not judged, on a shared machine.
-const judged = (k) => !k.startsWith("workerd_cpu") && !k.startsWith("d1_bytes");
+// Work caused by requests must stay within 10% per user. Work caused by time (alarms and the SQL they run,
+// the outbox's batching, a per-device write at most every few minutes) grows with how long each user's hour
+// takes here, which grows with N on a machine of fixed speed: it is shown, with each phase's wall time, not
+// judged. CPU is shown, not judged, on a shared machine.
+const TIME_DRIVEN = [
+  "hub_alarms",
+  "hub_sql.statements",
+  "hub_sql.rows_read",
+  "d1.hub.round_trips",
+  "d1.hub.statements",
+];
+const judged = (k) =>
+  !k.startsWith("workerd_cpu") &&
+  !TIME_DRIVEN.includes(k) &&
+  !(k.startsWith("d1.total.") && (k.endsWith("round_trips") || k.endsWith("statements")));
 const flat = vsFirst.every((p) =>
   Object.entries(p.ratio)
     .filter(([k]) => judged(k))
@@ -128,6 +141,7 @@ writeResults(resultsFile(join(here, "sim.json")), {
     "one local wrangler dev with test/edge/scale-entry.ts; phases run one after another on one edge, fresh users each; the companion uses REST (its bearer is looked up per call); per-user-hour = the phase's counts / its users",
   phases: out,
   ratio_vs_first_phase: vsFirst,
+  time_driven_not_judged: TIME_DRIVEN,
   flat_within_10_percent: flat,
 });
 
