@@ -1,4 +1,4 @@
-// The test Worker entry with the scale counters (test/support/scale-counts.ts) installed: the Worker's, every
+// The test Worker entry with the scale counters (test/edge/scale-counts.ts) installed: the Worker's, every
 // hub's and every turn's D1 binding, hub stubs and Workflow binding are counted, and GET /v1/test/scale-counts answers
 // the counts (`?reset=1` starts a new window). For the scale benches under `wrangler dev` (bench/scale); the
 // production entry never has this route.
@@ -12,7 +12,7 @@ import {
   countHubSql,
   countingStep,
   snapshot,
-} from "../support/scale-counts.ts";
+} from "./scale-counts.ts";
 import base, { TurnWorkflow as BaseTurnWorkflow, UserHub as BaseUserHub } from "./worker-entry.ts";
 
 export * from "./worker-entry.ts";

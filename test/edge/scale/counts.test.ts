@@ -1,4 +1,4 @@
-// The scale counters (test/support/scale-counts.ts) count what D1 and the hub's SQLite report, whichever way
+// The scale counters (test/edge/scale-counts.ts) count what D1 and the hub's SQLite report, whichever way
 // production code reads: a statement run alone, `first()`, drizzle's `raw()` selects, a batch.
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
@@ -6,7 +6,7 @@ import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { openDb } from "../../../src/edge/db/client.ts";
 import { users } from "../../../src/edge/db/schema.ts";
-import { countedEnv, countHubSql, snapshot } from "../../support/scale-counts.ts";
+import { countedEnv, countHubSql, snapshot } from "../scale-counts.ts";
 
 const id = (n: number) => `usr_scale_count_${n}`;
 
