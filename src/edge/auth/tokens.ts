@@ -10,8 +10,11 @@ import { base64url, constantTimeEqual, hmacHex, randomBytes } from "./crypto.ts"
 // The TTL and renewal window are deadlines like every other: policy/deadlines.ts owns them.
 export { TOKEN_RENEW_WINDOW_MS as RENEW_WINDOW_MS, TOKEN_TTL_MS } from "../../policy/deadlines.ts";
 
-/** last_seen is written at most this often per device, to keep reads from turning into writes. */
-const LAST_SEEN_RESOLUTION_MS = 60 * 1000;
+/**
+ * last_seen is written at most this often per device, to keep reads from turning into writes: it is a D1 write
+ * per device per period of use on the one shared database (docs/scale.md), and the dashboard shows it as a date.
+ */
+const LAST_SEEN_RESOLUTION_MS = 15 * 60 * 1000;
 
 const tokenShape = /^alk_([A-Za-z0-9_-]{16})\.([A-Za-z0-9_-]{43})$/;
 

@@ -1,0 +1,259 @@
+// The scale benches' harness: one local `wrangler dev` with the counting entry (test/edge/scale-entry.ts), the
+// egress test servers (conveyor target) and the scripted model server (hosted turns answer "Done."), users with
+// an approver and a companion token each, the counts endpoint, and each unit of work as one function.
+import { randomBytes, randomUUID } from "node:crypto";
+import { mkdtempSync, readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import WebSocket from "ws";
+import { startEdge } from "../../test/e2e/support/edge.ts";
+import { startEgressServers } from "../../test/support/egress-servers.ts";
+import { startPlannerServer } from "../../test/support/planner-server.ts";
+import { benchUsers, pool } from "../lib/users.mjs";
+
+export { pool };
+
+/** Starts the counted edge with `users` bench users (besides the owner). */
+export async function startScaleEdge(users) {
+  const [servers, planner] = await Promise.all([startEgressServers(), startPlannerServer()]);
+  const stateDir = mkdtempSync(join(tmpdir(), "airlock-bench-scale-"));
+  const pepper = randomBytes(32).toString("base64url");
+  const people = benchUsers({ stateDir, pepper, count: users, prefix: "usr_scale" });
+  people.create();
+  const edge = await startEdge({
+    stateDir,
+    entry: "test/edge/scale-entry.ts",
+    vars: {
+      TOKEN_PEPPER: pepper,
+      ADMIN_BOOTSTRAP_TOKEN: randomBytes(32).toString("base64url"),
+      AIRLOCK_DOH_URL: servers.dohUrl,
+      TEST_TARGET_PORT: String(servers.targetPort),
+      AIRLOCK_MODEL_BASE_URL: `${planner.url}/v1`,
+      AIRLOCK_MODEL_MODELS: "bench-model",
+      AIRLOCK_MODEL_API_KEY: `sk-bench-${randomBytes(12).toString("hex")}`,
+    },
+  });
+  const d1File = () => {
+    const dir = join(stateDir, "v3", "d1", "miniflare-D1DatabaseObject");
+    const name = readdirSync(dir).find((n) => n.endsWith(".sqlite") && n !== "metadata.sqlite");
+    return join(dir, name);
+  };
+  let db;
+  let boot;
+  return {
+    edge,
+    servers,
+    planner,
+    people,
+    target: `http://127.0.0.1:${servers.targetPort}`,
+    /** Read-only look at the local D1 file (outside the counted edge, so it costs the counts nothing). */
+    sql(text, ...params) {
+      db ??= new DatabaseSync(d1File(), { readOnly: true });
+      return db.prepare(text).all(...params);
+    },
+    /** Bytes the local D1's tables and indexes use (SQLite's dbstat: pages less their unused space). */
+    d1Bytes() {
+      return this.sql("SELECT sum(pgsize - unused) AS b FROM dbstat")[0].b;
+    },
+    /** The counts since the last reset (and a new window when `reset`); throws if workerd reloaded meanwhile. */
+    async counts(reset = true) {
+      const res = await fetch(`${edge.base}/v1/test/scale-counts${reset ? "?reset=1" : ""}`);
+      const counts = await res.json();
+      if (boot !== undefined && counts.boot !== boot)
+        throw new Error("workerd reloaded during the window (a source file changed?): counts restarted");
+      boot = counts.boot;
+      return counts;
+    },
+    async stop() {
+      db?.close();
+      await edge.stop();
+      await planner.close();
+      await servers.close?.();
+    },
+  };
+}
+
+async function json(res) {
+  const body = await res.json();
+  if (!res.ok) throw new Error(`${res.status} ${JSON.stringify(body)}`);
+  return body;
+}
+
+let seq = 0;
+const agent = { id: "scale-agent", name: "Scale Agent", version: "1.0.0" };
+const readCall = (path) => ({
+  call_id: `c-${Date.now()}-${++seq}-${randomBytes(3).toString("hex")}`,
+  session_id: "scale-session",
+  agent,
+  tool: "read",
+  input: { path },
+  cwd: "/work/repo",
+});
+
+/** One simulated person: an approver (the phone) and a companion, and each unit of work they cause. */
+export class SimUser {
+  constructor(base, phoneToken, target, index) {
+    this.base = base;
+    this.phone = phoneToken;
+    this.target = target;
+    this.index = index;
+  }
+
+  async request(token, method, path, body) {
+    // The local dev proxy drops a connection now and then on a loaded machine; one retry.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await fetch(`${this.base}${path}`, {
+          method,
+          headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+      } catch (error) {
+        if (attempt >= 2 || !(error instanceof TypeError)) throw error;
+      }
+    }
+  }
+  asPhone(method, path, body) {
+    return this.request(this.phone, method, path, body).then(json);
+  }
+  asCompanion(method, path, body) {
+    return this.request(this.companion, method, path, body).then(json);
+  }
+
+  /** Pairs the companion and saves the grant the decisions hit (setup, not counted). */
+  async setUp() {
+    const { code } = await this.asPhone("POST", "/v1/pairing/code", { role: "companion" });
+    const bound = await json(
+      await fetch(`${this.base}/v1/pairing/bind`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "cf-connecting-ip": `scale-companion-${this.index}` },
+        body: JSON.stringify({ code, device_name: `scale companion ${this.index}`, kind: "companion" }),
+      }),
+    );
+    this.companion = bound.token;
+    const first = await this.asCompanion(
+      "POST",
+      "/v1/decisions?wait=false",
+      readCall("/work/repo/src/seed.ts"),
+    );
+    await this.asPhone("POST", `/v1/approvals/${first.prompt_id}/approve`, {
+      scope: "always",
+      pattern: "/work/repo/src/**",
+    });
+  }
+
+  /** A decision answered by a saved grant (the companion asks the edge; REST, so its bearer is checked too). */
+  async grantDecision() {
+    const answer = await this.asCompanion("POST", "/v1/decisions", readCall(`/work/repo/src/f${++seq}.ts`));
+    if (answer.decision !== "allow") throw new Error(`grant decision: ${JSON.stringify(answer)}`);
+  }
+
+  /** A prompt answered by the person: the call asks, the phone approves once, the companion reads the answer. */
+  async promptAnswered() {
+    const call = readCall(`/work/repo/d${++seq}/${randomUUID()}.md`);
+    const asked = await this.asCompanion("POST", "/v1/decisions?wait=false", call);
+    if (!asked.prompt_id) throw new Error(`expected a prompt: ${JSON.stringify(asked)}`);
+    await this.asPhone("POST", `/v1/approvals/${asked.prompt_id}/approve`, { scope: "once" });
+    const answer = await this.asCompanion("GET", `/v1/decisions/${encodeURIComponent(call.call_id)}`);
+    if (answer.decision !== "allow") throw new Error(`prompt decision: ${JSON.stringify(answer)}`);
+  }
+
+  /** A proposal through execution: proposed, approved by the person, executed against the target server. */
+  async proposal() {
+    const { proposal } = await this.asPhone("POST", "/v1/proposals", {
+      tool: "http.request",
+      identity: "bot",
+      idempotency_key: `scale-${randomUUID()}`,
+      justification: "scale bench",
+      args: { method: "POST", url: `${this.target}/effect` },
+    });
+    await this.asPhone("POST", `/v1/approvals/${proposal.id}/approve`, { scope: "once" });
+    const done = await this.asPhone("POST", `/v1/proposals/${proposal.id}/execute`);
+    if (done.proposal.state !== "EXECUTED") throw new Error(`proposal ${done.proposal.state}`);
+  }
+
+  /** A hosted turn: a job posted by the person; the model answers "Done." (finished when its turn is). */
+  async job() {
+    const { job } = await this.asPhone("POST", "/v1/jobs", { instructions: "Say done." });
+    return job.id;
+  }
+
+  /** A one-shot schedule due `inMs` from now (its firing is the unit; the turn it starts is a hosted turn). */
+  async schedule(inMs) {
+    const made = await this.asPhone("POST", "/v1/schedules", {
+      name: `scale ${++seq}`,
+      kind: "at",
+      at: new Date(Date.now() + inMs).toISOString(),
+      task: { instructions: "Say done." },
+    });
+    return made.id;
+  }
+
+  /** A dashboard page load: the device check, the approver socket's welcome, the resolved-prompt list. */
+  async dashboardLoad() {
+    await this.asPhone("GET", "/v1/devices");
+    const ws = new WebSocket(`${this.base.replace("http", "ws")}/v1/connect?role=approver`, {
+      headers: { authorization: `Bearer ${this.phone}` },
+    });
+    await new Promise((resolve, reject) => {
+      ws.once("error", reject);
+      ws.on("message", (data) => {
+        if (JSON.parse(String(data)).type === "welcome") resolve();
+      });
+      ws.once("open", () => ws.send(JSON.stringify({ type: "hello", client: { name: "scale-dashboard" } })));
+    });
+    await this.asPhone("GET", "/v1/approvals?status=resolved&limit=50");
+    await new Promise((resolve) => {
+      ws.once("close", resolve);
+      ws.close();
+    });
+  }
+}
+
+/** The bench users (approver tokens bound over HTTP, companions paired, grants saved). */
+export async function simUsers(scale, count) {
+  const tokens = await scale.people.tokens(scale.edge.base, pool);
+  const users = tokens.slice(0, count).map((t, i) => new SimUser(scale.edge.base, t, scale.target, i));
+  await pool(
+    users.map((u) => () => u.setUp()),
+    10,
+  );
+  return users;
+}
+
+/** Waits until every turn in D1 has finished and at least `jobs` jobs exist (read from the file, not the edge). */
+export async function turnsSettled(scale, jobs, timeoutMs = 180_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const [made] = scale.sql("SELECT count(*) AS n FROM jobs");
+    const [open] = scale.sql("SELECT count(*) AS n FROM turns WHERE finished_at IS NULL");
+    if (made.n >= jobs && open.n === 0) return;
+    if (Date.now() > deadline)
+      throw new Error(`turns not settled: ${made.n}/${jobs} jobs, ${open.n} turns open`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** A counts window divided by `n` units (3 decimals), with totals across origins beside each split. */
+export function perUnit(c, n) {
+  const r = (x) => Math.round((x / n) * 1000) / 1000;
+  const d1 = {};
+  const total = { round_trips: 0, statements: 0, rows_read: 0, rows_written: 0 };
+  for (const [origin, v] of Object.entries(c.d1)) {
+    d1[origin] = Object.fromEntries(Object.entries(v).map(([k, x]) => [k, r(x)]));
+    for (const k of Object.keys(total)) total[k] += v[k];
+  }
+  d1.total = Object.fromEntries(Object.entries(total).map(([k, x]) => [k, r(x)]));
+  const hubRequests = Object.values(c.hub_requests).reduce((a, b) => a + b, 0);
+  return {
+    d1,
+    hub_requests: r(hubRequests),
+    hub_alarms: r(c.hub_alarms),
+    hub_socket_messages: r(c.hub_socket_messages),
+    d1_raw_statements: r(c.d1_raw_statements),
+    hub_sql: Object.fromEntries(Object.entries(c.hub_sql).map(([k, x]) => [k, r(x)])),
+    workflow: Object.fromEntries(Object.entries(c.workflow).map(([k, x]) => [k, r(x)])),
+    subrequests: r(c.subrequests),
+  };
+}

@@ -1,0 +1,54 @@
+// The test Worker entry with the scale counters (test/edge/scale-counts.ts) installed: the Worker's, every
+// hub's and every turn's D1 binding, hub stubs and Workflow binding are counted, and GET /v1/test/scale-counts answers
+// the counts (`?reset=1` starts a new window). For the scale benches under `wrangler dev` (bench/scale); the
+// production entry never has this route.
+import type { WorkflowEvent, WorkflowStep } from "cloudflare:workers";
+import type { TurnParams } from "../../src/edge/runtime/workflow.ts";
+import {
+  countedEnv,
+  countFetches,
+  countHubAlarm,
+  countHubSocketMessage,
+  countHubSql,
+  countingStep,
+  snapshot,
+} from "./scale-counts.ts";
+import base, { TurnWorkflow as BaseTurnWorkflow, UserHub as BaseUserHub } from "./worker-entry.ts";
+
+export * from "./worker-entry.ts";
+
+countFetches();
+
+export class UserHub extends BaseUserHub {
+  constructor(ctx: DurableObjectState, env: Env) {
+    countHubSql(ctx.storage);
+    super(ctx, countedEnv(env, "hub"));
+  }
+  override async alarm(): Promise<void> {
+    countHubAlarm();
+    return super.alarm();
+  }
+  override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
+    countHubSocketMessage();
+    return super.webSocketMessage(ws, message);
+  }
+}
+
+export class TurnWorkflow extends BaseTurnWorkflow {
+  constructor(ctx: ExecutionContext, env: Env) {
+    super(ctx, countedEnv(env, "workflow"));
+  }
+  override run(event: Readonly<WorkflowEvent<TurnParams>>, step: WorkflowStep) {
+    return super.run(event, countingStep(step));
+  }
+}
+
+export default {
+  fetch(request, env, ctx) {
+    const url = new URL(request.url);
+    if (url.pathname === "/v1/test/scale-counts")
+      return Response.json(snapshot(url.searchParams.get("reset") === "1"));
+    return base.fetch(request, countedEnv(env, "worker"), ctx);
+  },
+  scheduled: (controller, env, ctx) => base.scheduled(controller, countedEnv(env, "worker"), ctx),
+} satisfies ExportedHandler<Env>;
