@@ -47,7 +47,8 @@ type Operands =
   | "cat-file"
   | "refs"
   | "ls-tree"
-  | "config";
+  | "config"
+  | "var";
 
 interface Subcommand {
   options: readonly OptionSpec[];
@@ -86,6 +87,7 @@ export const GIT_SUBCOMMANDS: Readonly<Record<string, Subcommand>> = {
   "show-ref": sub(SHOW_REF_OPTIONS, "names", false),
   "for-each-ref": sub(FOR_EACH_REF_OPTIONS, "names", false),
   config: sub(CONFIG_READ_OPTIONS, "config", false),
+  var: sub([flag("-l")], "var", false),
   "stash list": sub(LOG_OPTIONS, "names", false),
   "stash show": sub(DIFF_OPTIONS, "names", true),
   remote: sub([flag("-v --verbose")], "none", false),
@@ -298,6 +300,10 @@ function place(
           };
     case "config":
       return config(p, out);
+    case "var":
+      // `git var -l` lists every configuration variable after the logical ones (red team, round 5).
+      if (p.has("-l")) printsConfiguration(out);
+      return null;
     case "refs":
       return null;
     case "ls-tree":
@@ -380,11 +386,16 @@ function config(p: Parsed, out: Effects): NotUnderstood | null {
     p.has("--get-urlmatch") ||
     p.has("--show-origin");
   const secretKey = keys.some((k) => /header|url|credential|token|pass|auth|secret/i.test(k.value ?? "x"));
-  if (wide || secretKey)
-    out.paths.push(
-      pathEffect("read", { value: ".git/config", raw: ".git/config", glob: false, tilde: false }),
-    );
+  if (wide || secretKey) printsConfiguration(out);
   return null;
+}
+
+/**
+ * A subcommand that prints configuration values (`git config -l`, `git var -l`): remote URLs with tokens,
+ * extra headers. One rule for every such form: it is a read of the repository's configuration, a secret.
+ */
+function printsConfiguration(out: Effects): void {
+  out.paths.push(pathEffect("read", { value: ".git/config", raw: ".git/config", glob: false, tilde: false }));
 }
 
 export const git: ProgramGrammar = {
