@@ -123,7 +123,6 @@ export const FILE_PROGRAMS: Readonly<Record<string, FileProgram>> = {
   // Read their file operands.
   tac: { operands: "read", values: v("-s --separator"), effect: "read" },
   nl: { operands: "read", values: v("-b -d -f -h -i -l -n -s -v -w"), effect: "read" },
-  less: CAT,
   more: CAT,
   most: CAT,
   bat: {

@@ -22,6 +22,7 @@ import { go } from "./programs/go.ts";
 import { grep } from "./programs/grep.ts";
 import { head, tail } from "./programs/head.ts";
 import { jq } from "./programs/jq.ts";
+import { less } from "./programs/less.ts";
 import { ls } from "./programs/ls.ts";
 import { make } from "./programs/make.ts";
 import { basename, dirname, which } from "./programs/names.ts";
@@ -47,6 +48,7 @@ import type { ProgramGrammar } from "./spec.ts";
 
 export const PROGRAM_GRAMMARS: readonly ProgramGrammar[] = [
   ...[ls, cat, head, tail, wc, grep, rg, find, fd, sed, awk, sort, uniq, cut, tr, jq, diff, stat, file, du],
+  less,
   ...[
     tree,
     realpath,

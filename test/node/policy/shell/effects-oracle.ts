@@ -21,6 +21,7 @@ export function straceAvailable(): boolean {
 const RUNNABLE: Readonly<Record<string, string>> = {
   ls: "ls",
   cat: "cat",
+  less: "less",
   head: "head",
   tail: "tail",
   wc: "wc",
