@@ -67,6 +67,16 @@ const CONTENT_PRINTERS = new Set([
   "grep",
 ]);
 
+/**
+ * Options that make a walk of commits search or print what the files held without a patch: a pickaxe
+ * (`-S`, `-G`) lists a commit iff its diff matches, an oracle over every blob that recovers a secret a
+ * character at a time (red team, round 5); `--check` prints the lines it flags.
+ */
+const CONTENT_SEARCH = /^(-[SG]|--pickaxe-(regex|all)$|--check$)/;
+
+/** Subcommands that walk commits and take the log's options (a pickaxe among them). */
+const COMMIT_WALKS = new Set(["log", "whatchanged", "rev-list", "shortlog"]);
+
 /** Subcommands that print contents only of the work tree and index unless given a revision. */
 const WORK_TREE_ONLY = new Set(["diff", "diff-files", "grep"]);
 
@@ -80,12 +90,14 @@ export function gitPrints(unit: ExecUnit, subcommand: string | null): GitPrints 
   const rest = at < 0 ? [] : words.slice(at + 1);
   if (subcommand === "remote" || subcommand === "ls-remote")
     return { pathspecs: [], history: false, remotes: true };
+  const searches =
+    COMMIT_WALKS.has(subcommand ?? "") && rest.some((v) => v === null || CONTENT_SEARCH.test(v));
   const walks = (unit.effects?.paths ?? []).filter(
-    (e) => e.pathspec === true && e.access === "walk" && e.contents,
+    (e) => e.pathspec === true && e.access === "walk" && (e.contents || searches),
   );
   if (subcommand === "cat-file" || (subcommand === "stash" && rest[0] === "show"))
     return { pathspecs: null, history: true, remotes: false };
-  if (!CONTENT_PRINTERS.has(subcommand ?? "")) return null;
+  if (!CONTENT_PRINTERS.has(subcommand ?? "") && !searches) return null;
   // `git log -L1,5:FILE` and `git blame FILE` name their file outside the pathspecs: any path (red team,
   // round 4: a deleted secret's history printed line by line).
   const lineRanges = rest.some((v) => v === null || /^-L|^--line-range/.test(v));
@@ -98,6 +110,7 @@ export function gitPrints(unit: ExecUnit, subcommand: string | null): GitPrints 
   if (walks.length === 0) return null;
   if (
     (subcommand === "log" || subcommand === "whatchanged") &&
+    !searches &&
     !rest.some((v) => v === null || PATCH.test(v))
   )
     return null;

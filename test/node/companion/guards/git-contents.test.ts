@@ -7,6 +7,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { diskCheck } from "../../../../src/companion/guards/disk-view.ts";
 import { indexPaths } from "../../../../src/companion/guards/git-contents.ts";
@@ -83,6 +84,15 @@ describe("git commands that print what a secret-family path held", () => {
     ["git show HEAD~2 -- .", /\.env/],
     ["git grep PROD HEAD~2", /\.env/],
     ["git diff main", /\.env/],
+    // A pickaxe lists a commit iff its diff matches: an oracle over every blob, a secret's included, one
+    // character at a time (red team, round 5); --check prints the lines it finds.
+    ["git log --all -G'PROD_DB_PASSWORD=o' --oneline", /\.env/],
+    ["git log -SPROD_DB --oneline", /\.env/],
+    ["git log --pickaxe-regex -S 'PASS.*=o'", /\.env/],
+    ["git whatchanged -G PROD", /\.env/],
+    ["git rev-list --all -G PROD", /\.env/],
+    ["git rev-list --all -S PROD", /\.env/],
+    ["git log --check", /\.env/],
   ])("%s asks, naming the path", (command, path) => {
     expect(bash(dirty, command, false).action).toBe("allow");
     const r = bash(dirty, command);
@@ -95,6 +105,7 @@ describe("git commands that print what a secret-family path held", () => {
   });
   it("a pathspec that cannot reach a secret stays allowed", () => {
     expect(bash(dirty, "git log -p -- src").action).toBe("allow");
+    expect(bash(dirty, "git log -G PROD --oneline -- src").action).toBe("allow");
     expect(bash(dirty, "git diff -- src/a.ts").action).toBe("allow");
   });
   it("names-only forms stay allowed", () => {
@@ -112,6 +123,22 @@ describe("git commands that print what a secret-family path held", () => {
   });
 });
 
+describe("property: a pickaxe over a history that holds a secret never runs unasked", () => {
+  it("any commit walk, pickaxe spelling, pattern and names-only options", () => {
+    const walk = fc.constantFrom("log", "whatchanged", "rev-list", "log --all", "rev-list --all");
+    const pickaxe = fc.constantFrom("-S", "-G", "--pickaxe-regex -S", "--pickaxe-all -G", "-S", "--check");
+    const extra = fc.subarray(["--oneline", "--stat", "-n 3", "--name-only", "--format=%h"]);
+    fc.assert(
+      fc.property(walk, pickaxe, fc.stringMatching(/^[A-Za-z0-9_=]{1,12}$/), extra, (w, p, v, more) => {
+        const value = p === "--check" ? "" : p.startsWith("-S") || p.endsWith("-S") ? ` ${v}` : `${v}`;
+        const command = `git ${w} ${more.join(" ")} ${p}${value}`;
+        expect(bash(dirty, command).action, command).not.toBe("allow");
+      }),
+      { numRuns: 40 },
+    );
+  });
+});
+
 describe("git remote -v with a credential in a remote URL", () => {
   it("asks where the URL holds a token, and is not a question where it does not", () => {
     const strict = bash(dirty, "git remote -v");
@@ -121,12 +148,16 @@ describe("git remote -v with a credential in a remote URL", () => {
 });
 
 describe("the same commands in a repository without secrets", () => {
-  it.each(["git log -p", "git show HEAD", "git diff", "git diff HEAD", "git grep -n a"])(
-    "%s is allowed",
-    (c) => {
-      expect(bash(clean, c).action).toBe("allow");
-    },
-  );
+  it.each([
+    "git log -p",
+    "git show HEAD",
+    "git diff",
+    "git diff HEAD",
+    "git grep -n a",
+    "git log -S a --oneline",
+  ])("%s is allowed", (c) => {
+    expect(bash(clean, c).action).toBe("allow");
+  });
 });
 
 describe("the index reader", () => {
