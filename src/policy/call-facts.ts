@@ -49,7 +49,19 @@ export interface GitPrints {
  * pattern characters.
  */
 export type DiskTarget =
-  | { kind: "path"; access: "read" | "write"; path: string; glob: boolean; shown: string }
+  | {
+      kind: "path";
+      access: "read" | "write";
+      path: string;
+      glob: boolean;
+      shown: string;
+      /**
+       * The file an interpreter runs: it must be a file as named. A directory or a name that is not
+       * there makes the interpreter look for another one (`DIR/__main__.py`, `DIR/index.js`, the `main`
+       * of `DIR/package.json`, `X.js`), which the word never names.
+       */
+      runs?: true;
+    }
   | { kind: "walk"; root: string; style: WalkStyle; shown: string }
   | {
       kind: "git";
