@@ -11,7 +11,7 @@ import { diskCheck } from "../../../../src/companion/guards/disk-view.ts";
 import { factLine } from "../../../../src/policy/call-facts.ts";
 import { compilePolicy } from "../../../../src/policy/index.ts";
 import { judgeCall } from "../../../../src/policy/judge-call.ts";
-import { type DiskFixture, diskFixture } from "./disk-fixture.ts";
+import { type DiskFixture, diskFixture, readOnlyPolicy } from "./disk-fixture.ts";
 
 let fx: DiskFixture;
 let outside: string;
@@ -108,5 +108,41 @@ describe("property: a directory or a missing name as the script never runs unask
       }),
       { numRuns: 60 },
     );
+  });
+});
+
+describe("a search tool's glob that does not narrow what ripgrep reads", () => {
+  const policy = readOnlyPolicy();
+  function grep(glob: string) {
+    const j = judgeCall(
+      policy,
+      { tool: "Grep", input: { pattern: "PASS", path: fx.ws, glob }, cwd: fx.ws, home: fx.home },
+      { hasUI: true },
+      disk,
+    );
+    return { action: j.record.action, why: j.facts.map(factLine).join("\n") };
+  }
+  // rg reads `!x` as an exclusion and searches everything else (red team, round 5); a list split at
+  // spaces or commas outside braces may hold one.
+  it.each(["!nothing", "!*.py", "*.md !x", "*.md,!x", "!{a,b}"])(
+    "glob %s walks the whole tree, and asks",
+    (glob) => {
+      const r = grep(glob);
+      expect(r.action, r.why).toBe("ask");
+      expect(r.why).toMatch(/\.env|app\.env|notes\.txt|deploy\.txt/);
+    },
+  );
+  it("property: an exclusion, or a list holding one, never narrows the walk", () => {
+    const word = fc.stringMatching(/^[a-z*.?]{1,8}$/);
+    fc.assert(
+      fc.property(word, word, fc.constantFrom("!{}", "{} !{}", "{},!{}", "!{} {}"), (a, b, shape) => {
+        const glob = shape.replace("{}", a).replace("{}", b);
+        expect(grep(glob).action, glob).not.toBe("allow");
+      }),
+      { numRuns: 40 },
+    );
+  });
+  it("a plain glob still narrows the walk", () => {
+    for (const glob of ["*.ts", "src/*.ts", "*.{ts,tsx}"]) expect(grep(glob).action, glob).toBe("allow");
   });
 });
