@@ -42,6 +42,12 @@ export interface GitPrints {
   remotes: boolean;
   /** Files of the work tree (`git diff`, `git grep`): their contents now, not the index's. */
   workTree?: boolean;
+  /**
+   * `git show` with a names-only format (`--stat`, `--name-only`, `-s`): when each of these revisions
+   * is a commit (through tags), it prints names, stats and messages only, no file's contents; a revision
+   * that is a blob (`REV:PATH`, a tag of a blob) prints the blob whatever the format.
+   */
+  onlyCommits?: string[];
 }
 
 /**

@@ -77,6 +77,30 @@ const CONTENT_SEARCH = /^(-[SG]|--pickaxe-(regex|all)$|--check$)/;
 /** Subcommands that walk commits and take the log's options (a pickaxe among them). */
 const COMMIT_WALKS = new Set(["log", "whatchanged", "rev-list", "shortlog"]);
 
+/** Output formats of the diff machinery that print names and counts, never lines. */
+const NAMES_ONLY =
+  /^(--stat(=\d+(,\d+){0,2})?|--numstat|--shortstat|--name-only|--name-status|--summary|--compact-summary|--dirstat(=[a-z0-9,.]*)?|-s|--no-patch|--raw)$/;
+
+/** Options that change only how commits and names are shown (an allowlist: any other may print lines). */
+const PRESENTATION =
+  /^(--oneline|--(format|pretty)(=.*)?|--(no-)?abbrev-commit|--abbrev(=\d+)?|--no-color|--color(=(always|never|auto))?|--decorate(=(short|full|auto|no))?|--no-decorate|--date=[a-z-]+|--no-renames|--no-notes|--stat-(width|name-width|count|graph-width)=\d+|-z|--quiet|--exit-code)$/;
+
+/**
+ * The revisions a `git show` names when it prints names only (every option a names-only format or a
+ * presentation one): then only a revision that is not a commit prints contents. Undefined otherwise.
+ */
+function onlyCommits(subcommand: string | null, rest: readonly (string | null)[]): string[] | undefined {
+  if (subcommand !== "show" || rest.some((v) => v === null)) return undefined;
+  const words = rest as string[];
+  const dashes = words.indexOf("--");
+  const before = dashes < 0 ? words : words.slice(0, dashes);
+  const options = before.filter((v) => v.startsWith("-"));
+  if (!options.some((v) => NAMES_ONLY.test(v))) return undefined;
+  if (!options.every((v) => NAMES_ONLY.test(v) || PRESENTATION.test(v))) return undefined;
+  const revisions = before.filter((v) => !v.startsWith("-"));
+  return revisions.length === 0 ? ["HEAD"] : revisions;
+}
+
 /** Subcommands that print contents only of the work tree and index unless given a revision. */
 const WORK_TREE_ONLY = new Set(["diff", "diff-files", "grep"]);
 
@@ -129,7 +153,14 @@ export function gitPrints(unit: ExecUnit, subcommand: string | null): GitPrints 
   // only pathspecs after `--` are known to narrow what it prints.
   const ambiguous = dashes < 0 && operands.length > (pattern ? 1 : 0);
   const workTree = WORK_TREE_ONLY.has(subcommand ?? "");
-  return { pathspecs: ambiguous ? null : pathspecs, history, remotes: false, workTree };
+  const commits = onlyCommits(subcommand, rest);
+  return {
+    pathspecs: ambiguous ? null : pathspecs,
+    history,
+    remotes: false,
+    workTree,
+    ...(commits !== undefined ? { onlyCommits: commits } : {}),
+  };
 }
 
 interface GitPlacement {

@@ -12,7 +12,7 @@ import type { CallFact, GitPrints } from "../../policy/call-facts.ts";
 import { KEY_SCAN_MAX_BYTES } from "../../policy/secret-families.ts";
 import { isDenylistedPath, secretFamilyOf } from "../../policy/secret-paths.ts";
 import type { Repository } from "./git-discovery.ts";
-import { allObjects, gitEnv, objectsContentFact } from "./git-objects.ts";
+import { allCommits, allObjects, gitEnv, objectsContentFact } from "./git-objects.ts";
 import { knownScan, scanFile } from "./key-scan.ts";
 import { WALK_SCAN_BUDGET_BYTES } from "./tree-walk.ts";
 
@@ -264,6 +264,8 @@ export function gitContentsFact(
           reason: `the repository's configuration (\`${creds}\`) holds a credential (a token in a remote URL or an extra header), which git prints`,
         };
   }
+  // `git show REV --stat` of commits prints no file's contents, whatever the history holds.
+  if (prints.onlyCommits !== undefined && allCommits(repo, prints.onlyCommits)) return null;
   const list = listing(repo, prints.history);
   if ("unknown" in list) return { subject, reason: list.unknown };
   const specs = fromTop(prints.pathspecs, dir, repo.workTree);

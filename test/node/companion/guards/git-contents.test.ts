@@ -58,6 +58,9 @@ beforeAll(() => {
   write(join(dirty, "tracked.env"), "FAKE_TOKEN=2\n");
   blob = git(dirty, "rev-parse", "--short", "HEAD:tracked.env");
   git(dirty, "remote", "add", "origin", "https://x:ghp_FAKE@github.com/a/b");
+  // Tags that name the secret's blob: `git show TAG` prints the blob whatever the diff options.
+  git(dirty, "tag", "vblob", blob);
+  git(dirty, "tag", "-a", "-m", "t", "tblob", blob);
   git(clean, "remote", "add", "origin", "https://github.com/a/b");
   write(join(clean, "src", "a.ts"), "export const a = 2;\n");
 });
@@ -132,6 +135,75 @@ describe("property: a pickaxe over a history that holds a secret never runs unas
       fc.property(walk, pickaxe, fc.stringMatching(/^[A-Za-z0-9_=]{1,12}$/), extra, (w, p, v, more) => {
         const value = p === "--check" ? "" : p.startsWith("-S") || p.endsWith("-S") ? ` ${v}` : `${v}`;
         const command = `git ${w} ${more.join(" ")} ${p}${value}`;
+        expect(bash(dirty, command).action, command).not.toBe("allow");
+      }),
+      { numRuns: 40 },
+    );
+  });
+});
+
+describe("git show with a names-only format prints no file's contents", () => {
+  // Over a history that holds a secret, a commit's stat, names or message print no content: the call
+  // runs (the over-ask: every `git show HEAD --stat` asked in a repository with a key in a test fixture).
+  it.each(["git show HEAD~2 --stat", "git show --stat", "git show -s HEAD~1", "git show --name-only HEAD~2"])(
+    "%s is allowed",
+    (c) => {
+      const r = bash(dirty, c);
+      expect(r.action, r.why).toBe("allow");
+    },
+  );
+  it.each([
+    "git show --stat HEAD~2 --oneline --format=%h",
+    "git show --name-status --abbrev-commit HEAD~1 HEAD~2",
+  ])("%s (presentation options) is allowed", (c) => {
+    expect(bash(dirty, c).action).toBe("allow");
+  });
+  // Near neighbours that print a blob or a patch: they still ask.
+  it.each([
+    "git show HEAD~2:cfg/.env.production --stat",
+    "git show --stat vblob",
+    "git show --stat tblob",
+    "git show --stat -p HEAD~2",
+    "git show --stat --patch-with-stat HEAD~2",
+    "git show --stat --check HEAD~2",
+    "git show --stat -U1 HEAD~2",
+    "git show --stat -W HEAD~2",
+    "git show --stat --cc HEAD~2",
+    "git show --stat --word-diff HEAD~2",
+    "git show --stat --binary HEAD~2",
+    "git show --stat HEAD~2 HEAD~3:cfg/.env.production",
+    "git show HEAD~2",
+  ])("%s asks", (c) => {
+    expect(bash(dirty, c).action).toBe("ask");
+  });
+  it("git show of the blob id with a names-only format asks", () => {
+    expect(bash(dirty, `git show --stat ${blob}`).action).toBe("ask");
+  });
+  it("a repository with replace refs is not trusted to show commits", () => {
+    const dir = join(base, "replaced");
+    repo(dir);
+    write(join(dir, ".env"), "SECRET=1\n");
+    git(dir, "add", "-A");
+    git(dir, "commit", "-qm", "env");
+    git(dir, "replace", "-f", git(dir, "rev-parse", "HEAD~1"), git(dir, "rev-parse", "HEAD:.env"));
+    expect(bash(dir, "git show HEAD~1 --stat").action).toBe("ask");
+    expect(bash(dir, "git show HEAD --stat").action).toBe("ask");
+  });
+  it("property: a names-only show with any blob-naming operand never runs unasked", () => {
+    const names = fc.subarray(["--stat", "--name-only", "-s", "--name-status", "--numstat", "--oneline"], {
+      minLength: 1,
+    });
+    const blobby = fc.constantFrom(
+      "HEAD~2:cfg/.env.production",
+      ":tracked.env",
+      "vblob",
+      "tblob",
+      "HEAD:tracked.env",
+      "HEAD~3:cfg/.env.production",
+    );
+    fc.assert(
+      fc.property(names, blobby, fc.boolean(), (opts, b, before) => {
+        const command = `git show ${before ? `${b} ${opts.join(" ")}` : `${opts.join(" ")} HEAD ${b}`}`;
         expect(bash(dirty, command).action, command).not.toBe("allow");
       }),
       { numRuns: 40 },
