@@ -211,6 +211,40 @@ describe("git show with a names-only format prints no file's contents", () => {
   });
 });
 
+describe("git diff and git grep print the work tree's copy: changed files are scanned by content", () => {
+  // Only files git's stat check finds changed are read (the rest hold their index blob, checked by id):
+  // an edit that puts a key in an innocent name, a racily clean same-size rewrite, a new file added with
+  // intent-to-add all still ask; an untouched tree still runs.
+  const KEY =
+    "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----\n";
+  it("an edit that puts a key in a tracked source file", () => {
+    const dir = join(base, "edited");
+    repo(dir);
+    expect(bash(dir, "git diff").action).toBe("allow");
+    write(join(dir, "src", "a.ts"), `export const a = 1;\n${KEY}`);
+    const r = bash(dir, "git diff");
+    expect(r.action).toBe("ask");
+    expect(r.why).toMatch(/src\/a\.ts.*private key/);
+    expect(bash(dir, "git grep -n a").action).toBe("ask");
+  });
+  it("a same-size rewrite in the second of the commit (racily clean)", () => {
+    const dir = join(base, "racy");
+    repo(dir);
+    write(join(dir, "config.js"), "x".repeat(KEY.length));
+    git(dir, "add", "config.js");
+    git(dir, "commit", "-qm", "c");
+    write(join(dir, "config.js"), KEY);
+    expect(bash(dir, "git diff").action).toBe("ask");
+  });
+  it("a file added with intent to add", () => {
+    const dir = join(base, "ita");
+    repo(dir);
+    write(join(dir, "notes.md"), KEY);
+    git(dir, "add", "-N", "notes.md");
+    expect(bash(dir, "git diff").action).toBe("ask");
+  });
+});
+
 describe("git remote -v with a credential in a remote URL", () => {
   it("asks where the URL holds a token, and is not a question where it does not", () => {
     const strict = bash(dirty, "git remote -v");
