@@ -3,6 +3,7 @@
 // X.js when X does not exist: a file out of the workspace (the stdlib's timeit.py, npm's CLI: both run
 // their arguments) that the word never names. Judged with the disk as the companion judges them; the same
 // runners with a script that is a file in the workspace stay allowed.
+import { generateKeyPairSync } from "node:crypto";
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
@@ -144,5 +145,32 @@ describe("a search tool's glob that does not narrow what ripgrep reads", () => {
   });
   it("a plain glob still narrows the walk", () => {
     for (const glob of ["*.ts", "src/*.ts", "*.{ts,tsx}"]) expect(grep(glob).action, glob).toBe("allow");
+  });
+});
+
+describe("a private key in another encoding, read by name", () => {
+  // Red team, round 5: the header scan saw only ASCII PEM.
+  it("UTF-16, a Kubernetes Secret's base64, a DER key: each read asks", () => {
+    const key = generateKeyPairSync("ec", { namedCurve: "prime256v1" }).privateKey;
+    const pem = key.export({ type: "sec1", format: "pem" }) as string;
+    const k = join(fx.ws, "k");
+    mkdirSync(k, { recursive: true });
+    writeFileSync(join(k, "utf16.txt"), Buffer.from(pem, "utf16le"));
+    writeFileSync(
+      join(k, "tls.yaml"),
+      `kind: Secret\ndata:\n  tls.key: ${Buffer.from(pem).toString("base64")}\n`,
+    );
+    writeFileSync(join(k, "key.der"), key.export({ type: "pkcs8", format: "der" }));
+    writeFileSync(join(k, "notes.md"), "nothing here\n");
+    const policy = readOnlyPolicy();
+    const read = (command: string) =>
+      judgeCall(
+        policy,
+        { tool: "bash", input: { command }, cwd: fx.ws, home: fx.home },
+        { hasUI: true },
+        disk,
+      ).record.action;
+    for (const f of ["utf16.txt", "tls.yaml", "key.der"]) expect(read(`cat k/${f}`), f).toBe("ask");
+    expect(read("cat k/notes.md")).toBe("allow");
   });
 });
