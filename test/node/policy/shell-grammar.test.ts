@@ -230,3 +230,40 @@ describe("property: sequences of a grammar's own options stay understood", () =>
     });
   }
 });
+
+describe("property: less never takes a number value that hides more options, nor a + command", () => {
+  const less = PROGRAM_GRAMMARS.find((g) => g.names[0] === "less") as ProgramGrammar;
+  const numbers = less.options.filter((o) => o.value === "required").flatMap((o) => o.names);
+  it("a number option's value with anything after its digits is not understood", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...numbers),
+        fc.stringMatching(/^-?[0-9]{1,3}$/),
+        fc.stringMatching(/^[A-Za-z~#"+ $][A-Za-z0-9/._ -]{0,8}$/),
+        fc.boolean(),
+        (name, digits, rest, glued) => {
+          const words = !glued
+            ? [name, `${digits}${rest}`]
+            : name.startsWith("--")
+              ? [`${name}=${digits}${rest}`]
+              : [`${name}${digits}${rest}`];
+          expect(understand(less, argv("less", ...words, "f.txt")).understood, words.join(" ")).toBe(false);
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+  it("a first operand starting with + is not understood, after any understood options", () => {
+    const flags = less.options.filter((o) => o.value === undefined).flatMap((o) => o.names);
+    fc.assert(
+      fc.property(
+        fc.subarray(flags, { maxLength: 4 }),
+        fc.stringMatching(/^\+[!:/A-Za-z+][ -~]{0,10}$/),
+        (fl, plus) => {
+          expect(understand(less, argv("less", ...fl, plus, "f.txt")).understood, plus).toBe(false);
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+});
