@@ -24,6 +24,7 @@ const REFUSING_MODES = new Set([
   "base",
   "no-preserve-root",
   "info-files",
+  "check-list",
 ]);
 const PATH_KINDS = new Set<WordKind>(["read", "write", "exec", "list", "walk"]);
 
