@@ -55,6 +55,11 @@ interface Subcommand {
   operands: Operands;
   /** It prints what the files hold (a read), not only their names. */
   content: boolean;
+  /**
+   * Its options end at the first operand (parse-options' STOP_AT_NON_OPTION): `git config KEY --get`
+   * sets KEY to "--get" (red team, round 5), `git grep PATTERN -n` refuses the late option.
+   */
+  stopsAtOperand?: true;
 }
 
 const sub = (options: readonly OptionSpec[], operands: Operands, content: boolean): Subcommand => ({
@@ -78,7 +83,7 @@ export const GIT_SUBCOMMANDS: Readonly<Record<string, Subcommand>> = {
   status: sub(STATUS_OPTIONS, "paths", false),
   "ls-files": sub(LS_FILES_OPTIONS, "paths", false),
   "ls-tree": sub(LS_TREE_OPTIONS, "ls-tree", false),
-  grep: sub(GREP_OPTIONS, "grep", true),
+  grep: { ...sub(GREP_OPTIONS, "grep", true), stopsAtOperand: true },
   "cat-file": sub(CAT_FILE_OPTIONS, "cat-file", true),
   branch: sub(LISTING_REF_OPTIONS, "refs", false),
   tag: sub(LISTING_REF_OPTIONS, "refs", false),
@@ -86,7 +91,7 @@ export const GIT_SUBCOMMANDS: Readonly<Record<string, Subcommand>> = {
   describe: sub(DESCRIBE_OPTIONS, "names", false),
   "show-ref": sub(SHOW_REF_OPTIONS, "names", false),
   "for-each-ref": sub(FOR_EACH_REF_OPTIONS, "names", false),
-  config: sub(CONFIG_READ_OPTIONS, "config", false),
+  config: { ...sub(CONFIG_READ_OPTIONS, "config", false), stopsAtOperand: true },
   var: sub([flag("-l")], "var", false),
   "stash list": sub(LOG_OPTIONS, "names", false),
   "stash show": sub(DIFF_OPTIONS, "names", true),
@@ -140,7 +145,7 @@ function grammarOf(name: string, s: Subcommand): ProgramGrammar {
     g = {
       names: [name],
       options: s.options,
-      permute: true,
+      permute: s.stopsAtOperand !== true,
       abbreviate: true,
       negatable: true,
       operands: ["string"],
