@@ -7,6 +7,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { PROGRAM_GRAMMARS } from "../../../src/policy/shell/grammar/index.ts";
 import { defaultEffects, parseWords, understand } from "../../../src/policy/shell/grammar/parse.ts";
+import { CONFIG_READ_OPTIONS } from "../../../src/policy/shell/grammar/programs/git-options.ts";
 import type { OptionSpec, ProgramGrammar, WordKind } from "../../../src/policy/shell/grammar/spec.ts";
 import type { Arg } from "../../../src/policy/shell/wrappers.ts";
 
@@ -262,6 +263,25 @@ describe("property: less never takes a number value that hides more options, nor
         fc.stringMatching(/^\+[!:/A-Za-z+][ -~]{0,10}$/),
         (fl, plus) => {
           expect(understand(less, argv("less", ...fl, plus, "f.txt")).understood, plus).toBe(false);
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+});
+
+describe("property: git config takes no option after its key (it would be the value it sets)", () => {
+  const git = PROGRAM_GRAMMARS.find((g) => g.names[0] === "git") as ProgramGrammar;
+  const spellings = CONFIG_READ_OPTIONS.flatMap((o) => o.names);
+  it("git config KEY OPTION … is never understood", () => {
+    fc.assert(
+      fc.property(
+        fc.stringMatching(/^[a-z]{1,8}\.[a-zA-Z]{1,10}$/),
+        fc.constantFrom(...spellings),
+        fc.array(fc.stringMatching(/^[a-z.=-]{1,6}$/), { maxLength: 2 }),
+        (key, option, rest) => {
+          const words = ["git", "config", key, option, ...rest];
+          expect(understand(git, argv(...words)).understood, words.join(" ")).toBe(false);
         },
       ),
       { numRuns: 100 },
