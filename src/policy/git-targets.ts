@@ -85,19 +85,36 @@ const NAMES_ONLY =
 const PRESENTATION =
   /^(--oneline|--(format|pretty)(=.*)?|--(no-)?abbrev-commit|--abbrev(=\d+)?|--no-color|--color(=(always|never|auto))?|--decorate(=(short|full|auto|no))?|--no-decorate|--date=[a-z-]+|--no-renames|--no-notes|--stat-(width|name-width|count|graph-width)=\d+|-z|--quiet|--exit-code)$/;
 
+/** What a diff compares (the index, a merge base, the reverse): no effect on what it prints. */
+const DIFF_SIDES = /^(--cached|--staged|--merge-base|-R)$/;
+
+/** Subcommands that print a diff and nothing else (no blob as such, no message). */
+const DIFFS = new Set(["diff", "diff-index", "diff-files", "diff-tree"]);
+
 /**
- * The revisions a `git show` names when it prints names only (every option a names-only format or a
- * presentation one): then only a revision that is not a commit prints contents. Undefined otherwise.
+ * The operands before `--` of a unit that prints names only (a names-only format, every other option
+ * a presentation one), or undefined when it may print lines.
  */
-function onlyCommits(subcommand: string | null, rest: readonly (string | null)[]): string[] | undefined {
-  if (subcommand !== "show" || rest.some((v) => v === null)) return undefined;
+function namesOnly(subcommand: string | null, rest: readonly (string | null)[]): string[] | undefined {
+  if (rest.some((v) => v === null)) return undefined;
   const words = rest as string[];
   const dashes = words.indexOf("--");
   const before = dashes < 0 ? words : words.slice(0, dashes);
   const options = before.filter((v) => v.startsWith("-"));
+  const shown = (v: string) => PRESENTATION.test(v) || (DIFFS.has(subcommand ?? "") && DIFF_SIDES.test(v));
   if (!options.some((v) => NAMES_ONLY.test(v))) return undefined;
-  if (!options.every((v) => NAMES_ONLY.test(v) || PRESENTATION.test(v))) return undefined;
-  const revisions = before.filter((v) => !v.startsWith("-"));
+  if (!options.every((v) => NAMES_ONLY.test(v) || shown(v))) return undefined;
+  return before.filter((v) => !v.startsWith("-"));
+}
+
+/**
+ * The revisions a `git show` names when it prints names only: then only a revision that is not a commit
+ * (a blob, a tag of one) prints contents. Undefined otherwise.
+ */
+function onlyCommits(subcommand: string | null, rest: readonly (string | null)[]): string[] | undefined {
+  if (subcommand !== "show") return undefined;
+  const revisions = namesOnly(subcommand, rest);
+  if (revisions === undefined) return undefined;
   return revisions.length === 0 ? ["HEAD"] : revisions;
 }
 
@@ -122,6 +139,8 @@ export function gitPrints(unit: ExecUnit, subcommand: string | null): GitPrints 
   if (subcommand === "cat-file" || (subcommand === "stash" && rest[0] === "show"))
     return { pathspecs: null, history: true, remotes: false };
   if (!CONTENT_PRINTERS.has(subcommand ?? "") && !searches) return null;
+  // A diff with a names-only format prints names and counts, whatever it compares (blobs included).
+  if (DIFFS.has(subcommand ?? "") && !searches && namesOnly(subcommand, rest) !== undefined) return null;
   // `git log -L1,5:FILE` and `git blame FILE` name their file outside the pathspecs: any path (red team,
   // round 4: a deleted secret's history printed line by line).
   const lineRanges = rest.some((v) => v === null || /^-L|^--line-range/.test(v));

@@ -176,6 +176,26 @@ describe("git show with a names-only format prints no file's contents", () => {
   ])("%s asks", (c) => {
     expect(bash(dirty, c).action).toBe("ask");
   });
+  it.each([
+    "git diff --stat",
+    "git diff --name-only HEAD~3 HEAD",
+    "git diff --cached --stat",
+    "git diff --name-status HEAD~3",
+  ])("%s (a diff's names and counts) is allowed", (c) => {
+    const r = bash(dirty, c);
+    expect(r.action, r.why).toBe("allow");
+  });
+  it.each([
+    "git diff --stat -p",
+    "git diff --stat --check",
+    "git diff --stat -U0",
+    "git diff --stat --word-diff",
+    "git diff --numstat --binary",
+    "git diff --stat --patch-with-stat HEAD~3",
+    "git diff --stat --color-words",
+  ])("%s (a diff that prints lines) asks", (c) => {
+    expect(bash(dirty, c).action).toBe("ask");
+  });
   it("git show of the blob id with a names-only format asks", () => {
     expect(bash(dirty, `git show --stat ${blob}`).action).toBe("ask");
   });
