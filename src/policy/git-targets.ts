@@ -166,7 +166,12 @@ export function gitPrints(unit: ExecUnit, subcommand: string | null): GitPrints 
   const operands = before.filter((v) => v === null || !v.startsWith("-"));
   const pattern =
     subcommand === "grep" && !before.some((v) => v !== null && /^-(e|f)$|^--(regexp|file)\b/.test(v));
-  const revision = operands.length > (pattern ? 1 : 0) || operands.some((v) => v === null || isRevision(v));
+  // `--cached`/`--staged`/`--merge-base` compare with a commit (HEAD when none is named): its side of
+  // each changed file is printed too (a key removed from the index but still in HEAD).
+  const againstCommit =
+    DIFFS.has(subcommand ?? "") && before.some((v) => v !== null && /^--(cached|staged|merge-base)$/.test(v));
+  const revision =
+    againstCommit || operands.length > (pattern ? 1 : 0) || operands.some((v) => v === null || isRevision(v));
   const history = !WORK_TREE_ONLY.has(subcommand ?? "") || revision;
   // Without `--`, git takes an operand for a revision when one by that name exists (`git show main`):
   // only pathspecs after `--` are known to narrow what it prints.

@@ -256,6 +256,17 @@ describe("git diff and git grep print the work tree's copy: changed files are sc
     write(join(dir, "config.js"), KEY);
     expect(bash(dir, "git diff").action).toBe("ask");
   });
+  it("git diff --cached prints HEAD's side too: a key removed from the index but in HEAD", () => {
+    const dir = join(base, "staged");
+    repo(dir);
+    write(join(dir, "notes.txt"), KEY);
+    git(dir, "add", "notes.txt");
+    git(dir, "commit", "-qm", "k");
+    git(dir, "rm", "-q", "--cached", "notes.txt");
+    rmSync(join(dir, "notes.txt"));
+    for (const c of ["git diff --cached", "git diff --staged", "git diff --merge-base HEAD"])
+      expect(bash(dir, c).action, c).toBe("ask");
+  });
   it("a file added with intent to add", () => {
     const dir = join(base, "ita");
     repo(dir);
