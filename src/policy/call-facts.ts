@@ -48,6 +48,11 @@ export interface GitPrints {
    * that is a blob (`REV:PATH`, a tag of a blob) prints the blob whatever the format.
    */
   onlyCommits?: string[];
+  /**
+   * It prints only the tracked files whose work tree differs from the index (`git diff` with no revision,
+   * no `--cached`): each as the index and the work tree have it.
+   */
+  changedOnly?: true;
 }
 
 /**

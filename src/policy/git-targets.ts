@@ -178,12 +178,14 @@ export function gitPrints(unit: ExecUnit, subcommand: string | null): GitPrints 
   const ambiguous = dashes < 0 && operands.length > (pattern ? 1 : 0);
   const workTree = WORK_TREE_ONLY.has(subcommand ?? "");
   const commits = onlyCommits(subcommand, rest);
+  const changedOnly = (subcommand === "diff" || subcommand === "diff-files") && !history;
   return {
     pathspecs: ambiguous ? null : pathspecs,
     history,
     remotes: false,
     workTree,
     ...(commits !== undefined ? { onlyCommits: commits } : {}),
+    ...(changedOnly ? { changedOnly: true as const } : {}),
   };
 }
 

@@ -267,6 +267,28 @@ describe("git diff and git grep print the work tree's copy: changed files are sc
     for (const c of ["git diff --cached", "git diff --staged", "git diff --merge-base HEAD"])
       expect(bash(dir, c).action, c).toBe("ask");
   });
+  it("plain git diff prints only the changed files: a committed key fixture left alone does not ask", () => {
+    const dir = join(base, "fixture");
+    repo(dir);
+    write(join(dir, "tests", "fixtures", "server.pem"), KEY);
+    write(join(dir, "tests", "fixtures", "config.js"), `module.exports = \`${KEY}\`;\n`);
+    git(dir, "add", "-A");
+    git(dir, "commit", "-qm", "fixtures");
+    write(join(dir, "src", "a.ts"), "export const a = 3;\n");
+    for (const c of ["git diff", "git diff -- src", "git diff-files -p"]) {
+      const r = bash(dir, c);
+      expect(r.action, `${c}: ${r.why}`).toBe("allow");
+    }
+    // What prints the fixtures still asks: all of the index, HEAD's side, the history.
+    for (const c of ["git grep -n a", "git diff --cached", "git diff HEAD", "git log -p"])
+      expect(bash(dir, c).action, c).toBe("ask");
+    // A change to a fixture prints it.
+    write(join(dir, "tests", "fixtures", "config.js"), `module.exports = \`${KEY}\`; // x\n`);
+    expect(bash(dir, "git diff").action).toBe("ask");
+    write(join(dir, "tests", "fixtures", "config.js"), `module.exports = \`${KEY}\`;\n`);
+    write(join(dir, "tests", "fixtures", "server.pem"), `${KEY}\n`);
+    expect(bash(dir, "git diff").why).toMatch(/server\.pem/);
+  });
   it("a file added with intent to add", () => {
     const dir = join(base, "ita");
     repo(dir);
