@@ -96,6 +96,7 @@ describe("git commands that print what a secret-family path held", () => {
     ["git rev-list --all -G PROD", /\.env/],
     ["git rev-list --all -S PROD", /\.env/],
     ["git log --check", /\.env/],
+    ["git log --all --check --format=%h", /\.env/],
   ])("%s asks, naming the path", (command, path) => {
     expect(bash(dirty, command, false).action).toBe("allow");
     const r = bash(dirty, command);
