@@ -46,9 +46,13 @@ function entersSubmodules(unit: ExecUnit, subcommand: string | null): boolean {
   return unit.words.some((w) => w.value === null || /submodule/i.test(w.value));
 }
 
-/** Options that make `git log` print what the files held (patches), not only commits and names. */
+/**
+ * Options that make `git log` print what the files held (patches), not only commits and names: a patch
+ * format and every option git documents as implying one (`-c`, `--cc`, `--dd`, `--remerge-diff`, red
+ * team round 5; `-W`, `--binary`, `--inter-hunk-context`, a word diff).
+ */
 const PATCH =
-  /^(-[A-Za-z0-9]*[pucmUL][A-Za-z0-9]*|--(patch|unified|word-diff|color-words|cc|binary|full-index|patch-with-\w+|diff-merges)\b.*)$/;
+  /^(-[A-Za-z0-9]*[pucmULW][A-Za-z0-9]*|--(patch|unified|word-diff|color-words|cc|dd|remerge-diff|binary|full-index|patch-with-\w+|diff-merges|function-context|inter-hunk-context|word-diff-regex)\b.*)$/;
 
 /**
  * Subcommands whose output holds what files hold (a refresh by `git status` reads contents but prints

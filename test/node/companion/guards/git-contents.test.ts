@@ -97,6 +97,12 @@ describe("git commands that print what a secret-family path held", () => {
     ["git rev-list --all -S PROD", /\.env/],
     ["git log --check", /\.env/],
     ["git log --all --check --format=%h", /\.env/],
+    // Formats that imply a patch (red team, round 5: --remerge-diff).
+    ["git log --remerge-diff", /\.env/],
+    ["git log --dd", /\.env/],
+    ["git log --diff-merges=remerge", /\.env/],
+    ["git log -W", /\.env/],
+    ["git log --function-context", /\.env/],
   ])("%s asks, naming the path", (command, path) => {
     expect(bash(dirty, command, false).action).toBe("allow");
     const r = bash(dirty, command);
