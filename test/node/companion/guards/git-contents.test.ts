@@ -99,7 +99,6 @@ describe("git commands that print what a secret-family path held", () => {
     ["git log --all --check --format=%h", /\.env/],
     // Formats that imply a patch (red team, round 5: --remerge-diff).
     ["git log --remerge-diff", /\.env/],
-    ["git log --dd", /\.env/],
     ["git log --diff-merges=remerge", /\.env/],
     ["git log -W", /\.env/],
     ["git log --function-context", /\.env/],
