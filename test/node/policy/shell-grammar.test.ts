@@ -288,3 +288,23 @@ describe("property: git config takes no option after its key (it would be the va
     );
   });
 });
+
+describe("property: npm's registry requests are never understood (red team, round 5)", () => {
+  const npm = PROGRAM_GRAMMARS.find((g) => g.names[0] === "npm") as ProgramGrammar;
+  it("view/info/show/outdated/audit/doctor with any flags and specs, and --registry anywhere", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom("view", "info", "show", "outdated", "audit", "doctor", "ls", "test"),
+        fc.subarray(["--json", "-s", "--long", "--all"]),
+        fc.constantFrom("lodash", "git+http://h/x.git", "http://h/x.tgz", "react@18"),
+        fc.boolean(),
+        (sub, flags, spec, registry) => {
+          const words = ["npm", sub, ...flags, spec, ...(registry ? ["--registry=http://h/"] : [])];
+          const understood = understand(npm, argv(...words)).understood;
+          if (registry || !["ls", "test"].includes(sub)) expect(understood, words.join(" ")).toBe(false);
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+});
