@@ -4,7 +4,9 @@
 // walks with the disk look (what the companion does) against the same decisions on the text alone
 // (what the edge does), and writes fs-resolve-results.json. Targets: p99 ≤ 2 ms for a single command,
 // ≤ 20 ms for a recursive walk.
-//   node bench/policy/fs-resolve.mjs [--iterations=N]
+//   node bench/policy/fs-resolve.mjs [--iterations=N] [--only=REGEX] [--out=FILE]
+// --only keeps the rows whose call matches (a short run of a few rows); --out writes elsewhere than
+// fs-resolve-results.json (a partial run must not replace the full one).
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
@@ -18,6 +20,10 @@ const { judgeCall } = await import(join(src, "policy", "judge-call.ts"));
 const { diskCheck } = await import(join(src, "companion", "guards", "disk-view.ts"));
 
 const N = Number(process.argv.find((a) => a.startsWith("--iterations="))?.split("=")[1] ?? 1000);
+const onlyArg = process.argv.find((a) => a.startsWith("--only="))?.slice(7);
+const only = onlyArg === undefined ? null : new RegExp(onlyArg);
+const out =
+  process.argv.find((a) => a.startsWith("--out="))?.slice(6) ?? join(here, "fs-resolve-results.json");
 
 function workspace() {
   const root = realpathSync(mkdtempSync(join(tmpdir(), "airlock-fsbench-")));
@@ -148,6 +154,7 @@ for (const [label, set, n] of [
   ["walk", WALKS, Math.max(20, Math.floor(N / 10))],
 ]) {
   for (const [tool, input] of set) {
+    if (only !== null && !only.test(`${tool} ${JSON.stringify(input)}`)) continue;
     const withDisk = measure(pol, ws, disk, tool, input, n);
     const textOnly = measure(pol, ws, undefined, tool, input, n);
     rows.push({ kind: label, tool, input, n, disk: withDisk, text: textOnly });
@@ -158,7 +165,7 @@ for (const [label, set, n] of [
 }
 rmSync(root, { recursive: true, force: true });
 const worst = (k, f = "p99") =>
-  Math.max(...rows.filter((r) => r.kind === k && r.disk.action === "allow").map((r) => r.disk[f]));
+  Math.max(0, ...rows.filter((r) => r.kind === k && r.disk.action === "allow").map((r) => r.disk[f]));
 const result = {
   date: started.toISOString(),
   machine: `${cpus().length} vCPU ${cpus()[0]?.model ?? "?"}, Node ${process.version}, load ${load.toFixed(2)} → ${loadavg()[0].toFixed(2)}`,
@@ -171,7 +178,7 @@ const result = {
   targets: { single_p99_ms: 2, walk_p99_ms: 20 },
   rows,
 };
-writeFileSync(join(here, "fs-resolve-results.json"), `${JSON.stringify(result, null, 2)}\n`);
+writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
 console.log(
   `worst allowed single p99 ${result.worst_allowed_single_p99_ms} ms (cpu ${result.worst_allowed_single_cpu_p99_ms}), walk p99 ${result.worst_allowed_walk_p99_ms} ms (cpu ${result.worst_allowed_walk_cpu_p99_ms}) (${files} files)`,
 );

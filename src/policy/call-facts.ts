@@ -42,6 +42,17 @@ export interface GitPrints {
   remotes: boolean;
   /** Files of the work tree (`git diff`, `git grep`): their contents now, not the index's. */
   workTree?: boolean;
+  /**
+   * `git show` with a names-only format (`--stat`, `--name-only`, `-s`): when each of these revisions
+   * is a commit (through tags), it prints names, stats and messages only, no file's contents; a revision
+   * that is a blob (`REV:PATH`, a tag of a blob) prints the blob whatever the format.
+   */
+  onlyCommits?: string[];
+  /**
+   * It prints only the tracked files whose work tree differs from the index (`git diff` with no revision,
+   * no `--cached`): each as the index and the work tree have it.
+   */
+  changedOnly?: true;
 }
 
 /**
@@ -49,7 +60,19 @@ export interface GitPrints {
  * pattern characters.
  */
 export type DiskTarget =
-  | { kind: "path"; access: "read" | "write"; path: string; glob: boolean; shown: string }
+  | {
+      kind: "path";
+      access: "read" | "write";
+      path: string;
+      glob: boolean;
+      shown: string;
+      /**
+       * The file an interpreter runs: it must be a file as named. A directory or a name that is not
+       * there makes the interpreter look for another one (`DIR/__main__.py`, `DIR/index.js`, the `main`
+       * of `DIR/package.json`, `X.js`), which the word never names.
+       */
+      runs?: true;
+    }
   | { kind: "walk"; root: string; style: WalkStyle; shown: string }
   | {
       kind: "git";

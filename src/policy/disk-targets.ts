@@ -71,7 +71,8 @@ function scriptTargets(unit: ExecUnit, callCwd: string, home: string | null): Di
   const dir = resolveShellDir(unit.cwd, callCwd, home);
   if (script === null || script.value === null || script.tilde || script.glob || dir === null) return [];
   const path = normalizePath(script.value.startsWith("/") ? script.value : `${dir}/${script.value}`);
-  return [{ kind: "path", access: "read", path, glob: false, shown: script.raw }];
+  const runs = SHELLS.has(unit.program) ? {} : { runs: true as const };
+  return [{ kind: "path", access: "read", path, glob: false, shown: script.raw, ...runs }];
 }
 
 /** Bash's `cd` target word (options and `--` skipped); undefined for a bare `cd` (home). */

@@ -46,9 +46,13 @@ function entersSubmodules(unit: ExecUnit, subcommand: string | null): boolean {
   return unit.words.some((w) => w.value === null || /submodule/i.test(w.value));
 }
 
-/** Options that make `git log` print what the files held (patches), not only commits and names. */
+/**
+ * Options that make `git log` print what the files held (patches), not only commits and names: a patch
+ * format and every option git documents as implying one (`-c`, `--cc`, `--dd`, `--remerge-diff`, red
+ * team round 5; `-W`, `--binary`, `--inter-hunk-context`, a word diff).
+ */
 const PATCH =
-  /^(-[A-Za-z0-9]*[pucmUL][A-Za-z0-9]*|--(patch|unified|word-diff|color-words|cc|binary|full-index|patch-with-\w+|diff-merges)\b.*)$/;
+  /^(-[A-Za-z0-9]*[pucmULW][A-Za-z0-9]*|--(patch|unified|word-diff|color-words|cc|dd|remerge-diff|binary|full-index|patch-with-\w+|diff-merges|function-context|inter-hunk-context|word-diff-regex)\b.*)$/;
 
 /**
  * Subcommands whose output holds what files hold (a refresh by `git status` reads contents but prints
@@ -67,6 +71,57 @@ const CONTENT_PRINTERS = new Set([
   "grep",
 ]);
 
+/**
+ * Options that make a walk of commits search or print what the files held without a patch: a pickaxe
+ * (`-S`, `-G`) lists a commit iff its diff matches, an oracle over every blob that recovers a secret a
+ * character at a time (red team, round 5); `--check` prints the lines it flags.
+ */
+const CONTENT_SEARCH = /^(-[SG]|--pickaxe-(regex|all)$|--check$)/;
+
+/** Subcommands that walk commits and take the log's options (a pickaxe among them). */
+const COMMIT_WALKS = new Set(["log", "whatchanged", "rev-list", "shortlog"]);
+
+/** Output formats of the diff machinery that print names and counts, never lines. */
+const NAMES_ONLY =
+  /^(--stat(=\d+(,\d+){0,2})?|--numstat|--shortstat|--name-only|--name-status|--summary|--compact-summary|--dirstat(=[a-z0-9,.]*)?|-s|--no-patch|--raw)$/;
+
+/** Options that change only how commits and names are shown (an allowlist: any other may print lines). */
+const PRESENTATION =
+  /^(--oneline|--(format|pretty)(=.*)?|--(no-)?abbrev-commit|--abbrev(=\d+)?|--no-color|--color(=(always|never|auto))?|--decorate(=(short|full|auto|no))?|--no-decorate|--date=[a-z-]+|--no-renames|--no-notes|--stat-(width|name-width|count|graph-width)=\d+|-z|--quiet|--exit-code)$/;
+
+/** What a diff compares (the index, a merge base, the reverse): no effect on what it prints. */
+const DIFF_SIDES = /^(--cached|--staged|--merge-base|-R)$/;
+
+/** Subcommands that print a diff and nothing else (no blob as such, no message). */
+const DIFFS = new Set(["diff", "diff-index", "diff-files", "diff-tree"]);
+
+/**
+ * The operands before `--` of a unit that prints names only (a names-only format, every other option
+ * a presentation one), or undefined when it may print lines.
+ */
+function namesOnly(subcommand: string | null, rest: readonly (string | null)[]): string[] | undefined {
+  if (rest.some((v) => v === null)) return undefined;
+  const words = rest as string[];
+  const dashes = words.indexOf("--");
+  const before = dashes < 0 ? words : words.slice(0, dashes);
+  const options = before.filter((v) => v.startsWith("-"));
+  const shown = (v: string) => PRESENTATION.test(v) || (DIFFS.has(subcommand ?? "") && DIFF_SIDES.test(v));
+  if (!options.some((v) => NAMES_ONLY.test(v))) return undefined;
+  if (!options.every((v) => NAMES_ONLY.test(v) || shown(v))) return undefined;
+  return before.filter((v) => !v.startsWith("-"));
+}
+
+/**
+ * The revisions a `git show` names when it prints names only: then only a revision that is not a commit
+ * (a blob, a tag of one) prints contents. Undefined otherwise.
+ */
+function onlyCommits(subcommand: string | null, rest: readonly (string | null)[]): string[] | undefined {
+  if (subcommand !== "show") return undefined;
+  const revisions = namesOnly(subcommand, rest);
+  if (revisions === undefined) return undefined;
+  return revisions.length === 0 ? ["HEAD"] : revisions;
+}
+
 /** Subcommands that print contents only of the work tree and index unless given a revision. */
 const WORK_TREE_ONLY = new Set(["diff", "diff-files", "grep"]);
 
@@ -80,12 +135,16 @@ export function gitPrints(unit: ExecUnit, subcommand: string | null): GitPrints 
   const rest = at < 0 ? [] : words.slice(at + 1);
   if (subcommand === "remote" || subcommand === "ls-remote")
     return { pathspecs: [], history: false, remotes: true };
+  const searches =
+    COMMIT_WALKS.has(subcommand ?? "") && rest.some((v) => v === null || CONTENT_SEARCH.test(v));
   const walks = (unit.effects?.paths ?? []).filter(
-    (e) => e.pathspec === true && e.access === "walk" && e.contents,
+    (e) => e.pathspec === true && e.access === "walk" && (e.contents || searches),
   );
   if (subcommand === "cat-file" || (subcommand === "stash" && rest[0] === "show"))
     return { pathspecs: null, history: true, remotes: false };
-  if (!CONTENT_PRINTERS.has(subcommand ?? "")) return null;
+  if (!CONTENT_PRINTERS.has(subcommand ?? "") && !searches) return null;
+  // A diff with a names-only format prints names and counts, whatever it compares (blobs included).
+  if (DIFFS.has(subcommand ?? "") && !searches && namesOnly(subcommand, rest) !== undefined) return null;
   // `git log -L1,5:FILE` and `git blame FILE` name their file outside the pathspecs: any path (red team,
   // round 4: a deleted secret's history printed line by line).
   const lineRanges = rest.some((v) => v === null || /^-L|^--line-range/.test(v));
@@ -98,6 +157,7 @@ export function gitPrints(unit: ExecUnit, subcommand: string | null): GitPrints 
   if (walks.length === 0) return null;
   if (
     (subcommand === "log" || subcommand === "whatchanged") &&
+    !searches &&
     !rest.some((v) => v === null || PATCH.test(v))
   )
     return null;
@@ -110,13 +170,27 @@ export function gitPrints(unit: ExecUnit, subcommand: string | null): GitPrints 
   const operands = before.filter((v) => v === null || !v.startsWith("-"));
   const pattern =
     subcommand === "grep" && !before.some((v) => v !== null && /^-(e|f)$|^--(regexp|file)\b/.test(v));
-  const revision = operands.length > (pattern ? 1 : 0) || operands.some((v) => v === null || isRevision(v));
+  // `--cached`/`--staged`/`--merge-base` compare with a commit (HEAD when none is named): its side of
+  // each changed file is printed too (a key removed from the index but still in HEAD).
+  const againstCommit =
+    DIFFS.has(subcommand ?? "") && before.some((v) => v !== null && /^--(cached|staged|merge-base)$/.test(v));
+  const revision =
+    againstCommit || operands.length > (pattern ? 1 : 0) || operands.some((v) => v === null || isRevision(v));
   const history = !WORK_TREE_ONLY.has(subcommand ?? "") || revision;
   // Without `--`, git takes an operand for a revision when one by that name exists (`git show main`):
   // only pathspecs after `--` are known to narrow what it prints.
   const ambiguous = dashes < 0 && operands.length > (pattern ? 1 : 0);
   const workTree = WORK_TREE_ONLY.has(subcommand ?? "");
-  return { pathspecs: ambiguous ? null : pathspecs, history, remotes: false, workTree };
+  const commits = onlyCommits(subcommand, rest);
+  const changedOnly = (subcommand === "diff" || subcommand === "diff-files") && !history;
+  return {
+    pathspecs: ambiguous ? null : pathspecs,
+    history,
+    remotes: false,
+    workTree,
+    ...(commits !== undefined ? { onlyCommits: commits } : {}),
+    ...(changedOnly ? { changedOnly: true as const } : {}),
+  };
 }
 
 interface GitPlacement {

@@ -2,6 +2,8 @@
 // are never read or served without a person, and the path patterns that find it. secret-paths.ts
 // compiles the patterns; explain and the phone card name the family.
 
+import { encodedPrivateKey } from "./key-encodings.ts";
+
 export interface SecretFamily {
   family: string;
   /** Why these files are secrets, in a few words a person reads on the phone card. */
@@ -198,9 +200,14 @@ export const KEY_SCAN_MAX_BYTES = 16 * 1024 * 1024;
 /** Consecutive chunks of a scan share this many bytes, so a key header split between two is seen whole. */
 export const KEY_SCAN_OVERLAP = 4 * 1024;
 
-/** True when text holds a private key (a PEM/OpenSSH/PGP header, a PuTTY key file, a private JWK). */
+const pemHeader = (t: string) => PRIVATE_KEY_HEADER.test(t);
+
+/**
+ * True when text holds a private key (a PEM/OpenSSH/PGP header, a PuTTY key file, a private JWK), also
+ * in UTF-16, in base64 or as DER (key-encodings.ts).
+ */
 export function holdsPrivateKey(text: string): boolean {
-  if (PRIVATE_KEY_HEADER.test(text)) return true;
+  if (PRIVATE_KEY_HEADER.test(text) || encodedPrivateKey(text, true, pemHeader)) return true;
   return JWK_TYPE.test(text) && JWK_PRIVATE.test(text);
 }
 
@@ -225,9 +232,13 @@ export function holdsCredential(text: string): boolean {
 export class PrivateKeyScan {
   private kty = false;
   private member = false;
-  /** Feeds the next chunk; true once the file is known to hold a private key. */
+  private started = false;
+  /** Feeds the next chunk (the first one starts the file); true once the file is known to hold a private key. */
   feed(text: string): boolean {
+    const atStart = !this.started;
+    this.started = true;
     if (PRIVATE_KEY_HEADER.test(text) || CREDENTIAL_SHAPE.test(text)) return true;
+    if (encodedPrivateKey(text, atStart, pemHeader)) return true;
     this.kty ||= JWK_TYPE.test(text);
     this.member ||= JWK_PRIVATE.test(text);
     return this.kty && this.member;

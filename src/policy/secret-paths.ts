@@ -45,12 +45,18 @@ export const PROTECTED_WRITE_PATTERNS: readonly string[] = [
   ".mcp.json",
   ".cursor/",
   ".gemini/",
+  // OpenCode: `mcp` servers it starts and plugins it loads at its next launch (red team, round 5).
+  "opencode.json",
+  "opencode.jsonc",
+  ".opencode/",
   ".windsurf/",
   ".continue/",
   ".devcontainer/",
   // Git hooks kept in the work tree (husky sets core.hooksPath to it).
   ".husky/",
   ".githooks/",
+  // pre-commit runs the repository's `repo: local` hooks on the next commit.
+  ".pre-commit-config.yaml",
   // Package-manager and build configuration that names programs to run.
   ".yarnrc.yml",
   ".yarnrc",

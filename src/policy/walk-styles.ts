@@ -132,6 +132,18 @@ export function walkStyleOf(program: string, argv: readonly string[]): WalkStyle
 export function searchToolStyle(glob: string | undefined): WalkStyle {
   if (glob === undefined || glob === "")
     return { content: true, hidden: true, ignoreFiles: true, follow: false, skipVcs: true, only: [] };
+  // Only one plain glob narrows the walk: rg reads `!x` as an exclusion and searches everything else,
+  // and a list the tool may split (at spaces, at commas outside braces) can hold one (red team, round 5).
+  // Such a filter walks what the tool might read with no narrowing at all: every file, ignored ones too.
+  if (!narrowingGlob(glob))
+    return {
+      content: true,
+      hidden: true,
+      ignoreFiles: false,
+      follow: false,
+      skipVcs: !mayReachVcs(glob),
+      only: [],
+    };
   return {
     content: true,
     hidden: true,
@@ -140,6 +152,18 @@ export function searchToolStyle(glob: string | undefined): WalkStyle {
     skipVcs: !mayReachVcs(glob),
     only: [glob],
   };
+}
+
+/** One positive glob: no leading `!`, no whitespace, no comma outside a `{…}` alternation. */
+function narrowingGlob(glob: string): boolean {
+  if (glob.startsWith("!") || /\s/.test(glob)) return false;
+  let depth = 0;
+  for (const c of glob) {
+    if (c === "{") depth++;
+    else if (c === "}") depth = Math.max(0, depth - 1);
+    else if (c === "," && depth === 0) return false;
+  }
+  return true;
 }
 
 /**

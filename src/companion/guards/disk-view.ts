@@ -137,6 +137,16 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
       return f === null ? [] : [f];
     }
     case "path": {
+      if (t.runs === true && !t.glob) {
+        const r = realPathOf(t.path);
+        if (r.ok && !r.stat?.isFile())
+          return [
+            {
+              subject: t.shown,
+              reason: `${r.stat === null ? "is not there" : r.stat.isDirectory() ? "is a directory, not a file" : "is not a regular file"}: the interpreter would run another file (\`DIR/__main__.py\`, \`DIR/index.js\`, a package.json \`main\`, \`X.js\`) the word does not name`,
+            },
+          ];
+      }
       if (!t.glob) return pathFacts(t.access, t.path, t.shown, ctx);
       // Quotes or escapes in a glob word hide which characters bash expands: not judged from the value.
       if (/['"\\]/.test(t.shown))

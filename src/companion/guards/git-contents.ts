@@ -12,9 +12,10 @@ import type { CallFact, GitPrints } from "../../policy/call-facts.ts";
 import { KEY_SCAN_MAX_BYTES } from "../../policy/secret-families.ts";
 import { isDenylistedPath, secretFamilyOf } from "../../policy/secret-paths.ts";
 import type { Repository } from "./git-discovery.ts";
-import { allObjects, gitEnv, objectsContentFact } from "./git-objects.ts";
+import { allCommits, allObjects, gitEnv, objectsContentFact } from "./git-objects.ts";
 import { knownScan, scanFile } from "./key-scan.ts";
 import { WALK_SCAN_BUDGET_BYTES } from "./tree-walk.ts";
+import { workTreeChanges } from "./work-tree-changes.ts";
 
 /** An index bigger than this is not read: the call asks. */
 const MAX_INDEX_BYTES = 64 * 1024 * 1024;
@@ -217,12 +218,13 @@ function configCredentials(repo: Repository): string | null {
 }
 
 /**
- * `git diff` and `git grep` print the work tree's copy of tracked files: each covered one is scanned by
- * content as a walk's files are (key-scan.ts keeps answers by identity), within the same budget.
+ * `git diff` and `git grep` print the work tree's copy of tracked files: each covered one that may differ
+ * from the index is scanned by content as a walk's files are (key-scan.ts keeps answers by identity),
+ * within the same budget.
  */
 function workTreeContentFact(
   top: string,
-  paths: ReadonlySet<string>,
+  paths: Iterable<string>,
   specs: readonly string[] | null,
 ): string | null {
   let budget = WALK_SCAN_BUDGET_BYTES;
@@ -264,6 +266,13 @@ export function gitContentsFact(
           reason: `the repository's configuration (\`${creds}\`) holds a credential (a token in a remote URL or an extra header), which git prints`,
         };
   }
+  // `git show REV --stat` of commits prints no file's contents, whatever the history holds.
+  if (prints.onlyCommits !== undefined && allCommits(repo, prints.onlyCommits)) return null;
+  if (prints.changedOnly === true && repo.workTree !== null) {
+    const changed = workTreeChanges(repo, repo.workTree);
+    if (changed !== null)
+      return changedFilesFact(repo, changed, fromTop(prints.pathspecs, dir, repo.workTree), subject);
+  }
   const list = listing(repo, prints.history);
   if ("unknown" in list) return { subject, reason: list.unknown };
   const specs = fromTop(prints.pathspecs, dir, repo.workTree);
@@ -288,8 +297,42 @@ export function gitContentsFact(
     if (list.content !== null) return { subject, reason: list.content };
   }
   if (prints.workTree === true && repo.workTree !== null) {
-    const why = workTreeContentFact(repo.workTree, list.paths, specs);
+    // Unchanged files hold their index blob, checked above; only the changed ones can print more.
+    const changed = workTreeChanges(repo, repo.workTree)?.map((c) => c.path) ?? list.paths;
+    const why = workTreeContentFact(repo.workTree, changed, specs);
     if (why !== null) return { subject, reason: why };
   }
   return null;
+}
+
+/**
+ * `git diff` of the work tree against the index prints the changed files only, each as the index has it
+ * and as the work tree has it: judged by their names, their index blobs and their work-tree copies, not by
+ * everything the index holds (a key fixture left alone is not printed).
+ */
+function changedFilesFact(
+  repo: Repository,
+  changed: readonly { path: string; blob: string | null }[],
+  specs: readonly string[] | null,
+  subject: string,
+): CallFact | null {
+  const mine = changed.filter((c) => covered(c.path, specs));
+  for (const c of mine)
+    if (isDenylistedPath(c.path)) {
+      const family = secretFamilyOf(c.path);
+      return {
+        subject,
+        reason: `git may print \`${c.path}\`, a secret${family ? ` (${family.family})` : ""} the index holds, changed in the work tree`,
+      };
+    }
+  const blobs = mine.flatMap((c) => (c.blob === null ? [] : [c.blob]));
+  const content = blobs.length === 0 ? null : objectsContentFact(repo, blobs, "index");
+  if (content !== null) return { subject, reason: content.why };
+  if (repo.workTree === null) return null;
+  const why = workTreeContentFact(
+    repo.workTree,
+    mine.map((c) => c.path),
+    null,
+  );
+  return why === null ? null : { subject, reason: why };
 }

@@ -5,6 +5,8 @@
 // kept "clean" can never be stale. Bounded: more unread bytes than the budget, a blob above the scan
 // bound, or a git that does not answer in time make the call ask.
 import { spawnSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { KEY_SCAN_MAX_BYTES, PrivateKeyScan } from "../../policy/secret-families.ts";
 import type { Repository } from "./git-discovery.ts";
 
@@ -133,4 +135,39 @@ export function objectsContentFact(
     at += n + 1;
   }
   return found !== null ? holds(found) : over;
+}
+
+/**
+ * A replace ref makes git read another object in place of one (`git replace -f COMMIT BLOB`), and the
+ * agent's git may or may not honour it (GIT_NO_REPLACE_OBJECTS): what a revision is cannot be said then.
+ */
+function hasReplaceRefs(repo: Repository): boolean {
+  try {
+    if (readdirSync(join(repo.commonDir, "refs", "replace")).length > 0) return true;
+  } catch {
+    // no such directory
+  }
+  try {
+    return readFileSync(join(repo.commonDir, "packed-refs"), "latin1").includes(" refs/replace/");
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether each revision is a commit (peeled through tags) in this repository now: then `git show REV`
+ * with a names-only format prints names, stats and messages, never a file's contents. False when it
+ * cannot say (a blob, a tree, a range, a missing name, replace refs, git not answering in time).
+ */
+export function allCommits(repo: Repository, revisions: readonly string[]): boolean {
+  if (revisions.length === 0 || revisions.length > 16 || hasReplaceRefs(repo)) return false;
+  if (revisions.some((r) => r === "" || /[\n\r]/.test(r))) return false;
+  const input = `${revisions.map((r) => `${r}^{commit}`).join("\n")}\n`;
+  const r = git(repo, ["cat-file", "--batch-check=%(objecttype)"], input, 1024 * 1024);
+  if (r.error !== undefined || r.status !== 0) return false;
+  const lines = r.stdout
+    .toString("latin1")
+    .split("\n")
+    .filter((l) => l !== "");
+  return lines.length === revisions.length && lines.every((l) => l === "commit");
 }

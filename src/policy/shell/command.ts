@@ -25,7 +25,7 @@ import { RISKY_OPERANDS, RISKY_OPTIONS } from "./risky-options.ts";
 import { outsideProject, scriptConcerns, shellScriptFile, typescriptWrites } from "./script-runs.ts";
 import { secretOutput, unknownExpansions } from "./secret-output.ts";
 import type { Concern, Effect, ExecUnit, ShellPrefix, ShellUnit } from "./units.ts";
-import { type Arg, SHELLS, unwrap, WRAPPERS, wrapperOf } from "./wrappers.ts";
+import { type Arg, otherRoot, SHELLS, unwrap, WRAPPERS, wrapperOf } from "./wrappers.ts";
 
 /** The state of one shell process as the script runs. */
 export interface Shell {
@@ -420,8 +420,18 @@ export function simpleCommand(input: CommandInput, run: Run): void {
   // Understood: its grammar placed every word, or the shell analysis itself places them (builtins,
   // wrappers and shells, whose inner commands are units of their own).
   const placed = wrapper !== null || SHELLS.has(name) || placedByShell(name);
+  const root = wrapper !== null ? otherRoot(own) : null;
   const notUnderstood =
-    judged.understood !== undefined ? judged.understood : placed ? null : noGrammar(head, name);
+    root !== null
+      ? {
+          word: root.raw,
+          reason: `${name} runs the command in another filesystem root, where its program and paths are that tree's, not the ones judged`,
+        }
+      : judged.understood !== undefined
+        ? judged.understood
+        : placed
+          ? null
+          : noGrammar(head, name);
   if (notUnderstood !== null) exec.notUnderstood = notUnderstood;
   if (judged.effects !== undefined) exec.effects = judged.effects;
   if (run.via !== undefined) exec.via = run.via;

@@ -123,7 +123,6 @@ export const FILE_PROGRAMS: Readonly<Record<string, FileProgram>> = {
   // Read their file operands.
   tac: { operands: "read", values: v("-s --separator"), effect: "read" },
   nl: { operands: "read", values: v("-b -d -f -h -i -l -n -s -v -w"), effect: "read" },
-  less: CAT,
   more: CAT,
   most: CAT,
   bat: {
@@ -149,19 +148,11 @@ export const FILE_PROGRAMS: Readonly<Record<string, FileProgram>> = {
   },
   hexdump: { operands: "read", values: { ...v("-e -n -s"), ...v("-f", "read") }, effect: "read" },
   hd: { operands: "read", values: { ...v("-e -n -s"), ...v("-f", "read") }, effect: "read" },
-  md5sum: SUM,
-  sha1sum: SUM,
-  sha224sum: SUM,
-  sha256sum: SUM,
-  sha384sum: SUM,
-  sha512sum: SUM,
-  b2sum: SUM,
   cksum: SUM,
   sum: SUM,
   shasum: { ...SUM, values: v("-a --algorithm") },
   sdiff: { operands: "read", values: { ...v("-w -I") }, effect: "read" },
   diff3: { operands: "read", values: v("-L --label"), effect: "read" },
-  cmp: { operands: "read", values: v("-i -n --ignore-initial --bytes"), effect: "read" },
   iconv: {
     operands: "read",
     values: { ...v("-f -t --from-code --to-code") },

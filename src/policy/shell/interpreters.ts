@@ -16,7 +16,7 @@ export interface InterpreterSpec {
   inline?: readonly string[];
   /** Options that open an interactive session even with a script. */
   interactive?: readonly string[];
-  /** A session by design, whatever the arguments (psql, vim, less). */
+  /** A session by design, whatever the arguments (psql, vim, more). */
   always?: boolean;
   /** Subcommands that open a session (`deno repl`). */
   sessions?: readonly string[];
@@ -151,7 +151,6 @@ export const INTERPRETERS: Readonly<Record<string, InterpreterSpec>> = {
   mcedit: ALWAYS,
   kak: ALWAYS,
   hx: ALWAYS,
-  less: ALWAYS,
   more: ALWAYS,
   most: ALWAYS,
   pg: ALWAYS,

@@ -53,13 +53,6 @@ export const RISKY_OPTIONS: Readonly<Record<string, Readonly<Record<string, Risk
   yq: { "-i": inPlace, "--inplace": inPlace },
   split: { "--filter": exec("runs the command on every piece") },
   install: { "--strip-program": exec("runs the program to strip binaries") },
-  less: {
-    "-o": write("copies the input to the file"),
-    "--log-file": write("copies the input to the file"),
-    "-O": write("copies the input to the file"),
-    "-k": escapes("reads key bindings (which can run commands) from the file"),
-    "--lesskey-file": escapes("reads key bindings (which can run commands) from the file"),
-  },
   man: {
     "-P": exec("runs the program as the pager"),
     "--pager": exec("runs the program as the pager"),
@@ -130,8 +123,7 @@ export const RISKY_OPTIONS: Readonly<Record<string, Readonly<Record<string, Risk
 /** Operands (not options) that make a program change the system. */
 export const RISKY_OPERANDS: Readonly<Record<string, { test: (value: string) => boolean; why: string }>> = {
   // `date MMDDhhmm` sets the clock; `date +%s` only formats.
-  // `less +!cmd` runs a command as it starts.
-  less: { test: (v) => v.startsWith("+"), why: "runs a less command as it starts" },
+  // `more +!cmd` runs a command as it starts.
   more: { test: (v) => v.startsWith("+"), why: "runs a more command as it starts" },
   vi: { test: (v) => v.startsWith("+"), why: "runs an editor command as it starts" },
   vim: { test: (v) => v.startsWith("+"), why: "runs an editor command as it starts" },

@@ -157,7 +157,12 @@ export function secretOutput(name: string, argv: readonly Arg[], assigned: Reado
   for (const a of args) out.push(...unknownExpansions(a.raw, assigned, `\`${a.raw}\``));
   const dump = lookup(ENVIRONMENT_DUMPS, name);
   if (dump?.(args))
-    out.push({ mention: "sensitive", reason: `${name} prints environment variables, secrets included` });
+    out.push({
+      mention: "sensitive",
+      // Filtering the dump does not help: grep matches values as well as names (`env | grep NODE` prints
+      // NODE_AUTH_TOKEN). One harmless variable by name (`printenv NODE_ENV`) runs.
+      reason: `${name} prints environment variables, secrets included (a filter sees values too; \`printenv NAME\` prints one)`,
+    });
   const printers = lookup(CREDENTIAL_PRINTERS, name);
   if (printers) {
     const rest = args.map((a) => a.value ?? "\u0000").join(" ");

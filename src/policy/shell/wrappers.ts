@@ -48,6 +48,12 @@ export interface WrapperSpec {
   setenv?: readonly string[];
   /** It builds the command string it runs from its input at run time (GNU parallel). */
   builtAtRunTime?: boolean;
+  /**
+   * It runs the command in another filesystem root: always (`operand`: chroot's NEWROOT) or with one of
+   * these options (`sudo -R`, `unshare --root`, `nsenter -m`). The command's program and paths are then
+   * that tree's (a project's `bin/ls` as `/bin/ls`), not the ones judged (red team, round 5).
+   */
+  root?: "operand" | readonly string[];
 }
 
 const SHELL_NAMES = [
@@ -78,6 +84,7 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
     assignments: true,
     shell: ["-s", "-i", "--shell", "--login"],
     chdir: ["-D", "--chdir"],
+    root: ["-R", "--chroot"],
     noCommand: ["-l", "--list", "-v", "--validate", "-k", "-K", "-V", "--version", "-e", "--edit"],
   },
   doas: { values: ["-C", "-u"], shell: ["-s"] },
@@ -137,13 +144,21 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
     values: ["-S", "-G", "--setuid", "--setgid", "-R", "--root", "-w", "--wd", "--propagation"],
     shell: "always-when-empty",
     chdir: ["-w", "--wd"],
+    root: ["-R", "--root"],
   },
   nsenter: {
     values: ["-t", "--target", "-S", "-G", "--setuid", "--setgid", "-r", "-w", "--wd"],
     shell: "always-when-empty",
     chdir: ["-w", "--wd"],
+    root: ["-r", "--root", "-m", "--mount", "-a", "--all"],
   },
-  chroot: { values: ["--userspec", "--groups"], operands: 1, shell: "always-when-empty", chdir: [] },
+  chroot: {
+    values: ["--userspec", "--groups"],
+    operands: 1,
+    shell: "always-when-empty",
+    chdir: [],
+    root: "operand",
+  },
   flock: {
     values: ["-w", "-E", "--timeout", "--wait", "--conflict-exit-code"],
     script: ["-c", "--command"],
@@ -518,4 +533,39 @@ export function unwrap(argv: readonly Arg[]): Unwrapped {
   else if (spec.chdir !== undefined && spec.chdir.length === 0) out.chdir = null;
   if (spec.appends && !scanned.replace) out.appends = true;
   return out;
+}
+
+/**
+ * The word that puts the wrapped command in another filesystem root (`chroot DIR`, `sudo -R DIR`,
+ * `unshare --root=DIR`, `nsenter -m`), from the wrapper's own words (the command excluded), or null.
+ * Short options are found inside clusters and long ones by any prefix (getopt_long), so `-at 1` and
+ * `--roo=.` count.
+ */
+export function otherRoot(own: readonly Arg[]): Arg | null {
+  const w = wrapperOf(own);
+  const root = w?.spec.root;
+  if (w === null || root === undefined) return null;
+  const words = own.slice(w.skip);
+  if (root === "operand") {
+    const values = new Set(w.spec.values ?? []);
+    for (let i = 0; i < words.length; i++) {
+      const v = words[i]?.value ?? null;
+      if (v === null || !v.startsWith("-") || v === "-") return words[i] ?? null;
+      if (v === "--") return words[i + 1] ?? null;
+      if (values.has(v)) i++;
+    }
+    return null;
+  }
+  const shorts = root.filter((o) => !o.startsWith("--")).map((o) => o.slice(1));
+  const longs = root.filter((o) => o.startsWith("--"));
+  for (const a of words) {
+    const v = a.value;
+    if (v === null) return a;
+    if (v === "--") break;
+    if (v.startsWith("--")) {
+      const name = v.split("=")[0] as string;
+      if (name.length > 2 && longs.some((l) => l.startsWith(name))) return a;
+    } else if (/^-[A-Za-z]/.test(v) && [...v.slice(1)].some((c) => shorts.includes(c))) return a;
+  }
+  return null;
 }

@@ -1,9 +1,10 @@
 // Class: the secret denylist by family. Each family finds its files wherever they sit, names itself
 // for explain, and leaves source files named after what they handle (env.ts) alone.
 
+import { generateKeyPairSync } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { holdsPrivateKey, SECRET_FAMILIES } from "../../../src/policy/secret-families.ts";
+import { holdsPrivateKey, PrivateKeyScan, SECRET_FAMILIES } from "../../../src/policy/secret-families.ts";
 import {
   denylistedDir,
   denylistedInWalk,
@@ -193,4 +194,65 @@ describe("names with a dotted secret part", () => {
       expect(isDenylistedPath(path)).toBe(false);
     },
   );
+});
+
+// Red team, round 5: the same private key in another encoding — UTF-16 (Windows editors, PowerShell's
+// `>`), base64 of the PEM (a Kubernetes Secret's `data:`), DER raw or in base64. Scanned as the companion
+// scans a file: latin1 text, the first chunk at the file's start.
+describe("private keys in other encodings", () => {
+  const rsa = generateKeyPairSync("rsa", { modulusLength: 1024 });
+  const ec = generateKeyPairSync("ec", { namedCurve: "prime256v1" });
+  const ed = generateKeyPairSync("ed25519");
+  const pem = rsa.privateKey.export({ type: "pkcs1", format: "pem" }) as string;
+  const pkcs8Pem = ed.privateKey.export({ type: "pkcs8", format: "pem" }) as string;
+  const der = {
+    pkcs1: rsa.privateKey.export({ type: "pkcs1", format: "der" }),
+    pkcs8: rsa.privateKey.export({ type: "pkcs8", format: "der" }),
+    sec1: ec.privateKey.export({ type: "sec1", format: "der" }),
+    ecPkcs8: ec.privateKey.export({ type: "pkcs8", format: "der" }),
+    ed25519: ed.privateKey.export({ type: "pkcs8", format: "der" }),
+  };
+  const scanned = (bytes: Buffer) => new PrivateKeyScan().feed(bytes.toString("latin1"));
+  const b64 = (t: string | Buffer) => Buffer.from(t).toString("base64");
+  it.each([
+    ["UTF-16LE PEM", Buffer.from(pem, "utf16le")],
+    ["UTF-16LE PEM with a BOM", Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(pem, "utf16le")])],
+    ["UTF-16BE PEM", Buffer.from(pem, "utf16le").swap16()],
+    ["a Kubernetes Secret", Buffer.from(`kind: Secret\ndata:\n  tls.key: ${b64(pem)}\n`)],
+    [
+      "base64 of a PEM, wrapped at 76",
+      Buffer.from(`key = """\n${b64(pkcs8Pem).replace(/(.{76})/g, "$1\n")}"""\n`),
+    ],
+    ["base64 of a PEM after other text", Buffer.from(`{"key":"${b64(`x${pem}`)}"}`)],
+    ["raw PKCS#1 DER", der.pkcs1],
+    ["raw PKCS#8 DER", der.pkcs8],
+    ["raw SEC1 EC DER", der.sec1],
+    ["raw Ed25519 PKCS#8 DER", der.ed25519],
+    ["base64 PKCS#8 DER", Buffer.from(`${b64(der.pkcs8)}\n`)],
+    ["base64 SEC1 DER in YAML", Buffer.from(`key: ${b64(der.sec1)}\n`)],
+    ["base64 Ed25519 DER", Buffer.from(b64(der.ed25519))],
+    ["base64 EC PKCS#8 DER", Buffer.from(b64(der.ecPkcs8))],
+  ])("%s holds a private key", (_, bytes) => {
+    expect(scanned(bytes)).toBe(true);
+  });
+  const cert = "-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUJ\n-----END CERTIFICATE-----\n";
+  it.each([
+    ["base64 of a certificate", Buffer.from(`tls.crt: ${b64(cert)}\n`)],
+    ["a DER public key", rsa.publicKey.export({ type: "spki", format: "der" })],
+    ["base64 of a DER public key", Buffer.from(b64(rsa.publicKey.export({ type: "spki", format: "der" })))],
+    ["UTF-16 text", Buffer.from("hello -----BEGIN CERTIFICATE-----", "utf16le")],
+    ["a PNG header", Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d])],
+  ])("%s does not", (_, bytes) => {
+    expect(scanned(bytes)).toBe(false);
+  });
+  it("property: a key found in PEM is found in each encoding, at any offset in the text", () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[a-z :=\n]{0,40}$/), fc.constantFrom("le", "b64"), (prefix, enc) => {
+        const body =
+          enc === "le" ? Buffer.from(`${prefix}${pem}`, "utf16le") : Buffer.from(`${prefix}${b64(pem)}`);
+        expect(scanned(body)).toBe(true);
+      }),
+      { numRuns: 40 },
+    );
+  });
 });

@@ -7,6 +7,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { PROGRAM_GRAMMARS } from "../../../src/policy/shell/grammar/index.ts";
 import { defaultEffects, parseWords, understand } from "../../../src/policy/shell/grammar/parse.ts";
+import { CONFIG_READ_OPTIONS } from "../../../src/policy/shell/grammar/programs/git-options.ts";
 import type { OptionSpec, ProgramGrammar, WordKind } from "../../../src/policy/shell/grammar/spec.ts";
 import type { Arg } from "../../../src/policy/shell/wrappers.ts";
 
@@ -24,6 +25,7 @@ const REFUSING_MODES = new Set([
   "base",
   "no-preserve-root",
   "info-files",
+  "check-list",
 ]);
 const PATH_KINDS = new Set<WordKind>(["read", "write", "exec", "list", "walk"]);
 
@@ -229,4 +231,80 @@ describe("property: sequences of a grammar's own options stay understood", () =>
       );
     });
   }
+});
+
+describe("property: less never takes a number value that hides more options, nor a + command", () => {
+  const less = PROGRAM_GRAMMARS.find((g) => g.names[0] === "less") as ProgramGrammar;
+  const numbers = less.options.filter((o) => o.value === "required").flatMap((o) => o.names);
+  it("a number option's value with anything after its digits is not understood", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...numbers),
+        fc.stringMatching(/^-?[0-9]{1,3}$/),
+        fc.stringMatching(/^[A-Za-z~#"+ $][A-Za-z0-9/._ -]{0,8}$/),
+        fc.boolean(),
+        (name, digits, rest, glued) => {
+          const words = !glued
+            ? [name, `${digits}${rest}`]
+            : name.startsWith("--")
+              ? [`${name}=${digits}${rest}`]
+              : [`${name}${digits}${rest}`];
+          expect(understand(less, argv("less", ...words, "f.txt")).understood, words.join(" ")).toBe(false);
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+  it("a first operand starting with + is not understood, after any understood options", () => {
+    const flags = less.options.filter((o) => o.value === undefined).flatMap((o) => o.names);
+    fc.assert(
+      fc.property(
+        fc.subarray(flags, { maxLength: 4 }),
+        fc.stringMatching(/^\+[!:/A-Za-z+][ -~]{0,10}$/),
+        (fl, plus) => {
+          expect(understand(less, argv("less", ...fl, plus, "f.txt")).understood, plus).toBe(false);
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+});
+
+describe("property: git config takes no option after its key (it would be the value it sets)", () => {
+  const git = PROGRAM_GRAMMARS.find((g) => g.names[0] === "git") as ProgramGrammar;
+  const spellings = CONFIG_READ_OPTIONS.flatMap((o) => o.names);
+  it("git config KEY OPTION … is never understood", () => {
+    fc.assert(
+      fc.property(
+        fc.stringMatching(/^[a-z]{1,8}\.[a-zA-Z]{1,10}$/),
+        fc.constantFrom(...spellings),
+        fc.array(fc.stringMatching(/^[a-z.=-]{1,6}$/), { maxLength: 2 }),
+        (key, option, rest) => {
+          const words = ["git", "config", key, option, ...rest];
+          expect(understand(git, argv(...words)).understood, words.join(" ")).toBe(false);
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+});
+
+describe("property: npm's registry requests are never understood (red team, round 5)", () => {
+  const npm = PROGRAM_GRAMMARS.find((g) => g.names[0] === "npm") as ProgramGrammar;
+  it("view/info/show/outdated/audit/doctor with any flags and specs, and --registry anywhere", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom("view", "info", "show", "outdated", "audit", "doctor", "ls", "test"),
+        fc.subarray(["--json", "-s", "--long", "--all"]),
+        fc.constantFrom("lodash", "git+http://h/x.git", "http://h/x.tgz", "react@18"),
+        fc.boolean(),
+        (sub, flags, spec, registry) => {
+          const words = ["npm", sub, ...flags, spec, ...(registry ? ["--registry=http://h/"] : [])];
+          const understood = understand(npm, argv(...words)).understood;
+          if (registry || !["ls", "test"].includes(sub)) expect(understood, words.join(" ")).toBe(false);
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
 });

@@ -5,6 +5,7 @@ import { awk } from "./programs/awk.ts";
 import { biome } from "./programs/biome.ts";
 import { cargo } from "./programs/cargo.ts";
 import { cat } from "./programs/cat.ts";
+import { cmp } from "./programs/cmp.ts";
 import { cut } from "./programs/cut.ts";
 import { date } from "./programs/date.ts";
 import { diff } from "./programs/diff.ts";
@@ -22,6 +23,7 @@ import { go } from "./programs/go.ts";
 import { grep } from "./programs/grep.ts";
 import { head, tail } from "./programs/head.ts";
 import { jq } from "./programs/jq.ts";
+import { less } from "./programs/less.ts";
 import { ls } from "./programs/ls.ts";
 import { make } from "./programs/make.ts";
 import { basename, dirname, which } from "./programs/names.ts";
@@ -35,6 +37,7 @@ import { rg } from "./programs/rg.ts";
 import { sed } from "./programs/sed.ts";
 import { sort } from "./programs/sort.ts";
 import { stat } from "./programs/stat.ts";
+import { b2sum, sums } from "./programs/sums.ts";
 import { arch, hostname, id, nproc, printenv, seq, sleep, uname, whoami } from "./programs/sysinfo.ts";
 import { tar } from "./programs/tar.ts";
 import { tr } from "./programs/tr.ts";
@@ -47,6 +50,10 @@ import type { ProgramGrammar } from "./spec.ts";
 
 export const PROGRAM_GRAMMARS: readonly ProgramGrammar[] = [
   ...[ls, cat, head, tail, wc, grep, rg, find, fd, sed, awk, sort, uniq, cut, tr, jq, diff, stat, file, du],
+  less,
+  sums,
+  b2sum,
+  cmp,
   ...[
     tree,
     realpath,

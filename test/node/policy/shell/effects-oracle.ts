@@ -21,6 +21,10 @@ export function straceAvailable(): boolean {
 const RUNNABLE: Readonly<Record<string, string>> = {
   ls: "ls",
   cat: "cat",
+  less: "less",
+  md5sum: "md5sum",
+  b2sum: "b2sum",
+  cmp: "cmp",
   head: "head",
   tail: "tail",
   wc: "wc",

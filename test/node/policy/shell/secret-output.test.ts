@@ -38,6 +38,28 @@ provenCases("the environment and secret variables printed", [
   { name: "after a harmless command", command: "ls; echo $GITHUB_TOKEN", setup: env, proof: printed },
   { name: "in a substitution", command: "cat <<< $(echo $GITHUB_TOKEN)", setup: env, proof: printed },
   { name: "through a pipe", command: "env | grep -i token", setup: env, proof: printed },
+  // `env | grep NODE` with a literal, harmless-looking pattern still prints secrets, so it keeps asking:
+  // grep matches whole lines, names and values alike, and NODE_AUTH_TOKEN (actions/setup-node's npm
+  // token) is named NODE…; any value holding the pattern prints its line too. `printenv NODE_ENV` or
+  // `echo $NODE_ENV` print one harmless variable and run.
+  {
+    name: "env | grep NODE (NODE_AUTH_TOKEN)",
+    command: "env | grep NODE",
+    setup: { env: { NODE_AUTH_TOKEN: SECRET } },
+    proof: printed,
+  },
+  {
+    name: "printenv | grep NODE (a value holding the pattern)",
+    command: "printenv | grep NODE",
+    setup: { env: { DATABASE_URL: `postgres://u:${SECRET}@db/NODE` } },
+    proof: printed,
+  },
+  {
+    name: "env | grep -F NODE_ENV (a value holding it)",
+    command: "env | grep -F NODE_ENV",
+    setup: { env: { CI_NOTE: `NODE_ENV ${SECRET}` } },
+    proof: printed,
+  },
   { name: "a here-string", command: 'cat <<< "$GITHUB_TOKEN"', setup: env, proof: printed },
   { name: "a here-document", command: "cat <<EOF\n$GITHUB_TOKEN\nEOF", setup: env, proof: printed },
   {

@@ -70,6 +70,13 @@ describe("files that decide what runs", () => {
     ".yarnrc.yml",
     ".pnpmfile.cjs",
     ".cargo/config.toml",
+    // Red team, round 5: OpenCode's configuration starts MCP servers and loads plugins; pre-commit runs
+    // a repository's local hooks on the next commit.
+    "opencode.json",
+    "opencode.jsonc",
+    ".opencode/opencode.json",
+    ".opencode/plugin/x.ts",
+    ".pre-commit-config.yaml",
   ])("%s is protected", (path) => {
     expect(isProtectedWritePath(path)).toBe(true);
   });
@@ -106,6 +113,8 @@ rules:
     "sed -i s/a/b/ .cargo/config.toml",
     "echo x > .git/hooks/post-checkout",
     "echo x > .yarnrc.yml",
+    "echo '{}' > opencode.json",
+    "cp README.md .pre-commit-config.yaml",
   ])("%s asks even where project writes are allowed", (command) => {
     const r = judge(WRITES, command);
     expect(r.action, r.reasons.join("\n")).toBe("ask");

@@ -1,6 +1,7 @@
 // Class: wrappers that run a command or a command string, builtins that run strings later or
 // change what later lines run, and interpreters that run whatever they later read.
 import { spawnSync } from "node:child_process";
+import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { analyzeShell } from "../../../../src/policy/index.ts";
 import { INTERPRETERS, interactiveSession } from "../../../../src/policy/shell/interpreters.ts";
@@ -229,7 +230,9 @@ describe("the wrapper table", () => {
     ["psql -c select", true],
     ["sqlite3 db.sqlite", true],
     ["vim README.md", true],
-    ["less README.md", true],
+    ["more README.md", true],
+    // less has a grammar: with no terminal it copies its files as cat does (grammar/programs/less.ts).
+    ["less README.md", false],
     ["deno repl", true],
     ["deno run x.ts", false],
     ["perl -e 1", false],
@@ -316,5 +319,37 @@ describe("a rule for a wrapper allows the inner command only if it names it", ()
     );
     for (const attack of ["npx evil", "sudo rm -rf x", "sudo ls"])
       expect(judge(wrappers, attack).action, attack).toBe("ask");
+  });
+});
+
+describe("property: a command run in another filesystem root is never allowed (red team, round 5)", () => {
+  it("any root-changing wrapper form, inner read-only command and prefix", () => {
+    const wrapper = fc.constantFrom(
+      "chroot .",
+      "chroot --userspec=0:0 ./root",
+      "chroot -- .",
+      "sudo -R .",
+      "sudo --chroot=.",
+      "sudo --chr .",
+      "unshare -R .",
+      "unshare --root=.",
+      "unshare --ro=.",
+      "nsenter -m -t 1",
+      "nsenter -at 1",
+      "nsenter --mount=/proc/1/ns/mnt",
+      "nsenter -r. -t 1",
+    );
+    const inner = fc.constantFrom("ls", "/bin/ls", "cat README.md", "./ls", "grep -n x f");
+    fc.assert(
+      fc.property(fc.constantFrom("", "env ", "nice ", "timeout 5 "), wrapper, inner, (pre, w, c) => {
+        const command = `${pre}${w} ${c}`;
+        expect(judge(READ_ONLY, command).action, command).not.toBe("allow");
+        const rooted = analyzeShell(command).units.some(
+          (u) => u.kind === "exec" && u.notUnderstood?.reason.includes("another filesystem root") === true,
+        );
+        expect(rooted, command).toBe(true);
+      }),
+      { numRuns: 80 },
+    );
   });
 });

@@ -1,5 +1,7 @@
 // cargo (1.6x): build, test, run, check, clippy… compile and run the crate (build.rs, proc
-// macros, tests); metadata-only subcommands read.
+// macros, tests); `tree`, `metadata` and `fmt` run rustc or rustfmt too, through the configuration's
+// build.rustc-wrapper and the toolchain a rust-toolchain file picks (red team, round 5); only the
+// manifest-only subcommands read.
 import { runner } from "../runner.ts";
 import { flag, opt } from "../spec.ts";
 
@@ -43,13 +45,21 @@ export const cargo = runner({
     clippy: true,
     bench: true,
     doc: true,
-    fmt: false,
-    tree: false,
-    metadata: false,
+    fmt: true,
+    tree: true,
+    metadata: true,
     version: false,
     "read-manifest": false,
     "locate-project": false,
     pkgid: false,
   },
-  definedBy: ["Cargo.toml", "Cargo.lock", "build.rs"],
+  definedBy: [
+    "Cargo.toml",
+    "Cargo.lock",
+    "build.rs",
+    ".cargo/config.toml",
+    ".cargo/config",
+    "rust-toolchain.toml",
+    "rust-toolchain",
+  ],
 });

@@ -332,6 +332,5 @@ export const MISC_OPTIONS: Readonly<Record<string, readonly OptionSpec[]>> = {
   "count-objects": flags("-v --verbose", "-H --human-readable"),
   "check-ignore": flags("-q --quiet", "-v --verbose", "--stdin", "-z", "-n --non-matching", "--no-index"),
   version: flags("--build-options"),
-  var: flags("-l"),
   "check-attr": [...flags("-a --all", "--cached", "--stdin", "-z")],
 };

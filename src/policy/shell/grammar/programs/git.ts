@@ -47,13 +47,19 @@ type Operands =
   | "cat-file"
   | "refs"
   | "ls-tree"
-  | "config";
+  | "config"
+  | "var";
 
 interface Subcommand {
   options: readonly OptionSpec[];
   operands: Operands;
   /** It prints what the files hold (a read), not only their names. */
   content: boolean;
+  /**
+   * Its options end at the first operand (parse-options' STOP_AT_NON_OPTION): `git config KEY --get`
+   * sets KEY to "--get" (red team, round 5), `git grep PATTERN -n` refuses the late option.
+   */
+  stopsAtOperand?: true;
 }
 
 const sub = (options: readonly OptionSpec[], operands: Operands, content: boolean): Subcommand => ({
@@ -77,7 +83,7 @@ export const GIT_SUBCOMMANDS: Readonly<Record<string, Subcommand>> = {
   status: sub(STATUS_OPTIONS, "paths", false),
   "ls-files": sub(LS_FILES_OPTIONS, "paths", false),
   "ls-tree": sub(LS_TREE_OPTIONS, "ls-tree", false),
-  grep: sub(GREP_OPTIONS, "grep", true),
+  grep: { ...sub(GREP_OPTIONS, "grep", true), stopsAtOperand: true },
   "cat-file": sub(CAT_FILE_OPTIONS, "cat-file", true),
   branch: sub(LISTING_REF_OPTIONS, "refs", false),
   tag: sub(LISTING_REF_OPTIONS, "refs", false),
@@ -85,7 +91,8 @@ export const GIT_SUBCOMMANDS: Readonly<Record<string, Subcommand>> = {
   describe: sub(DESCRIBE_OPTIONS, "names", false),
   "show-ref": sub(SHOW_REF_OPTIONS, "names", false),
   "for-each-ref": sub(FOR_EACH_REF_OPTIONS, "names", false),
-  config: sub(CONFIG_READ_OPTIONS, "config", false),
+  config: { ...sub(CONFIG_READ_OPTIONS, "config", false), stopsAtOperand: true },
+  var: sub([flag("-l")], "var", false),
   "stash list": sub(LOG_OPTIONS, "names", false),
   "stash show": sub(DIFF_OPTIONS, "names", true),
   remote: sub([flag("-v --verbose")], "none", false),
@@ -138,7 +145,7 @@ function grammarOf(name: string, s: Subcommand): ProgramGrammar {
     g = {
       names: [name],
       options: s.options,
-      permute: true,
+      permute: s.stopsAtOperand !== true,
       abbreviate: true,
       negatable: true,
       operands: ["string"],
@@ -298,6 +305,10 @@ function place(
           };
     case "config":
       return config(p, out);
+    case "var":
+      // `git var -l` lists every configuration variable after the logical ones (red team, round 5).
+      if (p.has("-l")) printsConfiguration(out);
+      return null;
     case "refs":
       return null;
     case "ls-tree":
@@ -380,11 +391,16 @@ function config(p: Parsed, out: Effects): NotUnderstood | null {
     p.has("--get-urlmatch") ||
     p.has("--show-origin");
   const secretKey = keys.some((k) => /header|url|credential|token|pass|auth|secret/i.test(k.value ?? "x"));
-  if (wide || secretKey)
-    out.paths.push(
-      pathEffect("read", { value: ".git/config", raw: ".git/config", glob: false, tilde: false }),
-    );
+  if (wide || secretKey) printsConfiguration(out);
   return null;
+}
+
+/**
+ * A subcommand that prints configuration values (`git config -l`, `git var -l`): remote URLs with tokens,
+ * extra headers. One rule for every such form: it is a read of the repository's configuration, a secret.
+ */
+function printsConfiguration(out: Effects): void {
+  out.paths.push(pathEffect("read", { value: ".git/config", raw: ".git/config", glob: false, tilde: false }));
 }
 
 export const git: ProgramGrammar = {

@@ -5,6 +5,9 @@
 import { runner } from "../runner.ts";
 import { flag, opt } from "../spec.ts";
 
+/** Subcommands that only read, but over the network: each is an HTTP request to a registry (red team, round 5). */
+const REGISTRY = new Set(["view", "info", "show", "v", "outdated", "audit", "doctor"]);
+
 export const npm = runner({
   names: ["npm"],
   options: [
@@ -42,7 +45,8 @@ export const npm = runner({
       "--parseable -p",
     ].map((n) => flag(n)),
     flag("-v"),
-    opt("-w --workspace --loglevel --omit --include --depth --tag --registry"),
+    // Not --registry: the host the request goes to (red team, round 5).
+    opt("-w --workspace --loglevel --omit --include --depth --tag"),
   ],
   abbreviate: true,
   subcommands: {
@@ -83,4 +87,13 @@ export const npm = runner({
     version: false,
   },
   definedBy: ["package.json", "package-lock.json", "node_modules"],
+  check(p) {
+    const first = p.operands[0];
+    if (first !== undefined && REGISTRY.has(first.value ?? ""))
+      return {
+        word: first.raw,
+        reason: `npm ${first.value} sends requests to the package registry (the one .npmrc names, or a URL its spec gives) and writes npm's cache and logs outside the project`,
+      };
+    return null;
+  },
 });

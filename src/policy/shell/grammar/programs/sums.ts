@@ -1,0 +1,32 @@
+// md5sum, sha1sum, sha224sum, sha256sum, sha384sum, sha512sum, b2sum (GNU coreutils 9.1): read their
+// operands and print a digest. -c/--check reads checksum lists and then every file each list names (paths
+// known only at run time): not understood.
+import { flag, GNU_COMMON, type OptionSpec, opt, type ProgramGrammar } from "../spec.ts";
+
+const COMMON: readonly OptionSpec[] = [
+  ...GNU_COMMON,
+  ...["-b --binary", "-t --text", "--tag", "-z --zero", "--ignore-missing", "--quiet", "--status"].map((n) =>
+    flag(n),
+  ),
+  flag("--strict"),
+  flag("-w --warn"),
+  flag("-c --check", "check-list"),
+];
+
+const sum = (names: string[], extra: readonly OptionSpec[] = []): ProgramGrammar => ({
+  names,
+  options: [...COMMON, ...extra],
+  permute: true,
+  abbreviate: true,
+  operands: ["read"],
+  effect: "read",
+  finish(p) {
+    const check = p.options.find((o) => o.spec.mode === "check-list");
+    return check === undefined
+      ? null
+      : { word: check.word.raw, reason: "--check reads every file its lists name, known only at run time" };
+  },
+});
+
+export const sums = sum(["md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum"]);
+export const b2sum = sum(["b2sum"], [opt("-l --length", "number")]);
