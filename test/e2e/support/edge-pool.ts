@@ -1,15 +1,13 @@
 // The e2e run's edges, started one file ahead: an e2e file that wants a plain fresh edge (`startEdge()` with no
 // options) takes the one the pool started while the previous file ran, instead of waiting the seconds a wrangler
 // dev start costs (bundle, workerd, migrations copy, owner bootstrap). Each edge is still fresh and used by one
-// file only; the pool runs in vitest's main process (test/e2e/global-setup.ts) and answers on loopback. Edges with
-// options start here too, so that no two wrangler starts ever overlap: each picks free ports (its own, workerd's,
-// the inspector's) and binds them later, and two at once can pick the same one.
+// file only; the pool runs in vitest's main process (test/e2e/global-setup.ts) and answers on loopback.
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type EdgeHandle, type EdgeOptions, type Launch, launchEdge } from "./edge.ts";
+import { type EdgeHandle, type Launch, launchEdge } from "./edge.ts";
 
 interface Pooled {
   launch: Launch;
@@ -41,49 +39,19 @@ export async function startEdgePool(prepare: () => void): Promise<EdgePool> {
   let closed = false;
   let count = 0;
 
-  // One start at a time: the next begins once the previous one is up (or failed).
-  let starts: Promise<unknown> = Promise.resolve();
-  const launch = (options: EdgeOptions = {}): Pooled => {
+  const launch = (): Pooled => {
     if (!prepared) {
       prepare();
       prepared = true;
     }
     const logFile = join(logs, `edge-${++count}.log`);
-    let started: Launch | undefined;
-    let stopped = false;
-    const ready = starts.then(() => {
-      if (stopped) throw new Error("edge stopped before it started");
-      started = launchEdge(options, logFile);
-      return started.ready;
-    });
-    starts = ready.catch(() => {});
+    const pooled = { launch: launchEdge({}, logFile), logFile };
     // A failed start is reported to the file that takes it; until then it must not count as unhandled.
-    ready.catch(() => {});
-    return {
-      logFile,
-      launch: {
-        ready,
-        output: () => started?.output() ?? "",
-        async stop() {
-          stopped = true;
-          await started?.stop();
-        },
-      },
-    };
+    pooled.launch.ready.catch(() => {});
+    return pooled;
   };
 
-  const take = async (options: EdgeOptions): Promise<{ handle: EdgeHandle; logFile: string }> => {
-    if (Object.keys(options).length > 0) {
-      const own = launch(options);
-      try {
-        const handle = await own.launch.ready;
-        taken.set(handle.port, own);
-        return { handle, logFile: own.logFile };
-      } catch (error) {
-        await own.launch.stop();
-        throw error;
-      }
-    }
+  const take = async (): Promise<{ handle: EdgeHandle; logFile: string }> => {
     let next = spare ?? launch();
     spare = undefined;
     let handle: EdgeHandle;
@@ -96,7 +64,7 @@ export async function startEdgePool(prepare: () => void): Promise<EdgePool> {
       handle = await next.launch.ready;
     }
     taken.set(handle.port, next);
-    // The next file's edge starts now, after this one is up.
+    // The next file's edge starts now, after this one is up, so two starts never compete for the cores.
     if (!closed) spare = launch();
     return { handle, logFile: next.logFile };
   };
@@ -104,7 +72,7 @@ export async function startEdgePool(prepare: () => void): Promise<EdgePool> {
   const server = createServer(async (req, res) => {
     try {
       if (req.method === "POST" && req.url === "/take") {
-        const taking = await take(JSON.parse((await bodyOf(req)) || "{}") as EdgeOptions);
+        const taking = await take();
         res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(taking));
         return;
       }
@@ -137,7 +105,7 @@ export async function startEdgePool(prepare: () => void): Promise<EdgePool> {
       const all = [...taken.values(), ...(spare ? [spare] : [])];
       taken.clear();
       spare = undefined;
-      // A spare still waiting or starting is stopped too: its start then fails unseen.
+      // A spare still starting is stopped too: stop() kills whatever child it has, and the start then fails unseen.
       await Promise.all(all.map((p) => p.launch.stop()));
       rmSync(logs, { recursive: true, force: true });
     },

@@ -208,14 +208,13 @@ export function launchEdge(options: EdgeOptions = {}, logFile?: string): Launch 
 export const EDGE_POOL_ENV = "AIRLOCK_E2E_EDGE_POOL";
 
 /**
- * A fresh edge. Inside the e2e run the global setup's pool starts it (support/edge-pool.ts): with no options it
- * started one while the previous file ran (the same `npm run dev`, fresh state, its own port). Elsewhere (benches)
- * it starts here.
+ * A fresh edge. With no options, inside the e2e run, it comes from the global setup's pool, which started it while
+ * the previous file ran (the same `npm run dev`, fresh state, its own port); otherwise it starts here.
  */
 export async function startEdge(options: EdgeOptions = {}): Promise<Edge> {
   const pool = process.env[EDGE_POOL_ENV];
-  if (pool) {
-    const res = await fetch(`${pool}/take`, { method: "POST", body: JSON.stringify(options) });
+  if (pool && Object.keys(options).length === 0) {
+    const res = await fetch(`${pool}/take`, { method: "POST" });
     if (!res.ok) throw new Error(`edge pool: ${res.status} ${await res.text()}`);
     const { handle, logFile } = (await res.json()) as { handle: EdgeHandle; logFile: string };
     return edgeOf(handle, {
