@@ -83,8 +83,6 @@ export default defineConfig({
           name: "e2e",
           include: ["test/e2e/**/*.test.ts"],
           environment: "node",
-          // Starts each file's plain edge while the previous file runs (test/e2e/support/edge-pool.ts).
-          globalSetup: ["./test/e2e/global-setup.ts"],
           testTimeout: 120_000,
           hookTimeout: 120_000,
           fileParallelism: false,

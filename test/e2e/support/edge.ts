@@ -3,7 +3,6 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
-  appendFileSync,
   cpSync,
   existsSync,
   mkdtempSync,
@@ -89,84 +88,55 @@ function migratedState(): string {
   return template;
 }
 
-export interface EdgeOptions {
-  port?: number;
-  stateDir?: string;
-  entry?: string;
-  vars?: Record<string, string>;
-  /** flags for `npm run dev` (--lan, --public-url) */
-  args?: string[];
-}
-
-interface Printed {
-  firstCode: string;
-  companionCode: string;
-  recoveryCode: string;
-}
-
-/** What a started `npm run dev` hands over: enough for a test to talk to it, in any process. */
-export interface EdgeHandle extends Printed {
-  port: number;
-  adminToken: string;
-  stateDir: string;
-}
-
-/** A `npm run dev` child on its way up: `ready` settles once it printed its codes. */
-export interface Launch {
-  ready: Promise<EdgeHandle>;
-  output(): string;
-  /** Stops the child (its whole process group) and, unless the caller gave the state directory, removes it. */
-  stop(): Promise<void>;
-}
-
-/** Starts `npm run dev` on a free port with fresh state; `logFile`, when given, receives all its output as it comes. */
-export function launchEdge(options: EdgeOptions = {}, logFile?: string): Launch {
-  let out = "";
-  let child: ChildProcess | undefined;
-  let stateDir = options.stateDir;
-  let stopping = false;
-  const ready = (async (): Promise<EdgeHandle> => {
-    const port = options.port ?? (await freePort());
-    // Stopped before it spawned (the pool closing under a spare): from here to the spawn nothing awaits.
-    if (stopping) throw new Error("edge stopped before it started");
-    stateDir ??= mkdtempSync(join(tmpdir(), "airlock-edge-"));
-    const dir = stateDir;
-    if (!existsSync(join(dir, "v3"))) cpSync(migratedState(), dir, { recursive: true });
-    const varsFile = join(dir, "dev.vars");
-    // The dev script keeps what a vars file already holds and adds its secrets to it.
-    if (options.vars) {
-      writeFileSync(
-        varsFile,
-        Object.entries(options.vars)
-          .map(([k, v]) => `${k}=${v}\n`)
-          .join(""),
-        { mode: 0o600 },
-      );
-    }
-    const started: ChildProcess = spawn(
-      process.execPath,
-      [join(ROOT, "scripts/dev.mjs"), ...(options.args ?? [])],
-      {
-        cwd: ROOT,
-        env: {
-          ...process.env,
-          PORT: String(port),
-          AIRLOCK_STATE_DIR: dir,
-          AIRLOCK_DEV_VARS: varsFile,
-          ...(options.entry ? { AIRLOCK_DEV_ENTRY: options.entry } : {}),
-        },
-        stdio: ["ignore", "pipe", "pipe"],
-        detached: true,
-      },
+export async function startEdge(
+  options: {
+    port?: number;
+    stateDir?: string;
+    entry?: string;
+    vars?: Record<string, string>;
+    /** flags for `npm run dev` (--lan, --public-url) */
+    args?: string[];
+  } = {},
+): Promise<Edge> {
+  const port = options.port ?? (await freePort());
+  const stateDir = options.stateDir ?? mkdtempSync(join(tmpdir(), "airlock-edge-"));
+  if (!existsSync(join(stateDir, "v3"))) cpSync(migratedState(), stateDir, { recursive: true });
+  const varsFile = join(stateDir, "dev.vars");
+  // The dev script keeps what a vars file already holds and adds its secrets to it.
+  if (options.vars) {
+    writeFileSync(
+      varsFile,
+      Object.entries(options.vars)
+        .map(([k, v]) => `${k}=${v}\n`)
+        .join(""),
+      { mode: 0o600 },
     );
-    child = started;
-    const take = (d: Buffer) => {
-      out += d;
-      if (logFile) appendFileSync(logFile, d);
-    };
-    started.stdout?.on("data", take);
-    started.stderr?.on("data", take);
-    const printed = await new Promise<Printed>((resolveCode, reject) => {
+  }
+  let out = "";
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [join(ROOT, "scripts/dev.mjs"), ...(options.args ?? [])],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        AIRLOCK_STATE_DIR: stateDir,
+        AIRLOCK_DEV_VARS: varsFile,
+        ...(options.entry ? { AIRLOCK_DEV_ENTRY: options.entry } : {}),
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    },
+  );
+  child.stdout?.on("data", (d) => {
+    out += d;
+  });
+  child.stderr?.on("data", (d) => {
+    out += d;
+  });
+  const printed = await new Promise<{ firstCode: string; companionCode: string; recoveryCode: string }>(
+    (resolveCode, reject) => {
       const timer = setTimeout(() => reject(new Error(`edge did not start in 90 s:\n${out}`)), 90_000);
       const check = () => {
         const approver = /Approver pairing code: (\d{8})/.exec(out)?.[1];
@@ -177,66 +147,15 @@ export function launchEdge(options: EdgeOptions = {}, logFile?: string): Launch 
           resolveCode({ firstCode: approver, companionCode: companion, recoveryCode: recovery });
         }
       };
-      started.stdout?.on("data", check);
-      started.once("exit", (code) => {
+      child.stdout?.on("data", check);
+      child.once("exit", (code) => {
         clearTimeout(timer);
         reject(new Error(`edge exited (${code}) before it was ready:\n${out}`));
       });
-    });
-    return { ...printed, port, stateDir: dir, adminToken: readVar(varsFile, "ADMIN_BOOTSTRAP_TOKEN") };
-  })();
-  return {
-    ready,
-    output: () => out,
-    async stop() {
-      stopping = true;
-      const running = child;
-      const pid = running?.pid;
-      const alive = () => running?.exitCode === null && running.signalCode === null;
-      if (running && pid && alive()) {
-        const exited = new Promise((r) => running.once("exit", r));
-        process.kill(-pid, "SIGTERM");
-        await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-        if (alive()) process.kill(-pid, "SIGKILL");
-      }
-      if (!options.stateDir && stateDir) rmSync(stateDir, { recursive: true, force: true });
     },
-  };
-}
-
-/** Set by the e2e global setup (test/e2e/global-setup.ts): where its pool of already started edges answers. */
-export const EDGE_POOL_ENV = "AIRLOCK_E2E_EDGE_POOL";
-
-/**
- * A fresh edge. With no options, inside the e2e run, it comes from the global setup's pool, which started it while
- * the previous file ran (the same `npm run dev`, fresh state, its own port); otherwise it starts here.
- */
-export async function startEdge(options: EdgeOptions = {}): Promise<Edge> {
-  const pool = process.env[EDGE_POOL_ENV];
-  if (pool && Object.keys(options).length === 0) {
-    const res = await fetch(`${pool}/take`, { method: "POST" });
-    if (!res.ok) throw new Error(`edge pool: ${res.status} ${await res.text()}`);
-    const { handle, logFile } = (await res.json()) as { handle: EdgeHandle; logFile: string };
-    return edgeOf(handle, {
-      output: () => readFileSync(logFile, "utf8"),
-      async stop() {
-        const stopped = await fetch(`${pool}/stop`, { method: "POST", body: String(handle.port) });
-        if (!stopped.ok) throw new Error(`edge pool stop: ${stopped.status} ${await stopped.text()}`);
-      },
-    });
-  }
-  const launch = launchEdge(options);
-  try {
-    return edgeOf(await launch.ready, launch);
-  } catch (error) {
-    await launch.stop();
-    throw error;
-  }
-}
-
-function edgeOf(handle: EdgeHandle, life: { output(): string; stop(): Promise<void> }): Edge {
-  const base = `http://127.0.0.1:${handle.port}`;
-  const { adminToken } = handle;
+  );
+  const base = `http://127.0.0.1:${port}`;
+  const adminToken = readVar(varsFile, "ADMIN_BOOTSTRAP_TOKEN");
 
   const newCode = async () => {
     const res = await fetch(`${base}/v1/admin/pairing-code`, {
@@ -251,7 +170,7 @@ function edgeOf(handle: EdgeHandle, life: { output(): string; stop(): Promise<vo
     const res = await fetch(`${base}/v1/recovery/pairing-code`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ recovery_code: handle.recoveryCode, role: "approver" }),
+      body: JSON.stringify({ recovery_code: printed.recoveryCode, role: "approver" }),
     });
     if (!res.ok) throw new Error(`approver code: ${res.status} ${await res.text()}`);
     return ((await res.json()) as { code: string }).code;
@@ -259,11 +178,9 @@ function edgeOf(handle: EdgeHandle, life: { output(): string; stop(): Promise<vo
 
   return {
     base,
-    port: handle.port,
+    port,
     adminToken,
-    firstCode: handle.firstCode,
-    companionCode: handle.companionCode,
-    recoveryCode: handle.recoveryCode,
+    ...printed,
     newCode,
     newApproverCode,
     async pairDevice(kind = "companion", name = "e2e device") {
@@ -277,7 +194,15 @@ function edgeOf(handle: EdgeHandle, life: { output(): string; stop(): Promise<vo
       const body = (await res.json()) as { token: string; device_id: string };
       return { token: body.token, deviceId: body.device_id };
     },
-    output: life.output,
-    stop: life.stop,
+    output: () => out,
+    async stop() {
+      if (child.exitCode === null && child.pid) {
+        const exited = new Promise((r) => child.once("exit", r));
+        process.kill(-child.pid, "SIGTERM");
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+        if (child.exitCode === null) process.kill(-child.pid, "SIGKILL");
+      }
+      if (!options.stateDir) rmSync(stateDir, { recursive: true, force: true });
+    },
   };
 }
