@@ -16,9 +16,14 @@ describe("lockDue", () => {
 
   it("is due exactly when the page was away for at least the window", () => {
     fc.assert(
-      fc.property(fc.nat(2 ** 40), fc.nat(2 ** 32), fc.integer({ min: 1, max: 2 ** 31 }), (at, away, idle) => {
-        expect(lockDue(at, at + away, idle)).toBe(away >= idle);
-      }),
+      fc.property(
+        fc.nat(2 ** 40),
+        fc.nat(2 ** 32),
+        fc.integer({ min: 1, max: 2 ** 31 }),
+        (at, away, idle) => {
+          expect(lockDue(at, at + away, idle)).toBe(away >= idle);
+        },
+      ),
     );
   });
 });
