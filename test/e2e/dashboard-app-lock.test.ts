@@ -5,6 +5,8 @@
 // - the emergency switch turns read-only mode on from the lock screen, without a passkey;
 // - the service worker: a push shows no Allow/Deny buttons, and a button tapped on an older notification opens
 //   the app instead of answering (no request to /v1/push/answer).
+import { copyFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Browser, CDPSession, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "./support/browser.ts";
@@ -18,7 +20,7 @@ import {
   toolCall,
   WAIT_MS,
 } from "./support/dashboard.ts";
-import { type Edge, startEdge } from "./support/edge.ts";
+import { type Edge, ROOT, startEdge } from "./support/edge.ts";
 
 let edge: Edge;
 let base: string;
@@ -92,6 +94,18 @@ describe("app lock (issue 25)", () => {
     await lockHeading().waitFor({ timeout: WAIT_MS });
     expect(await appInDom()).toBe(0);
     expect(await page.locator("body").textContent()).not.toContain("locked-readme");
+    // Its controls are thumb-sized like every view's (WCAG 2.5.5: 44 px).
+    for (const name of ["Unlock with passkey", "Show emergency switches"]) {
+      const box = await page.getByRole("button", { name }).boundingBox();
+      expect(box?.height ?? 0).toBeGreaterThanOrEqual(44);
+    }
+    if (process.env.AIRLOCK_UPDATE_DOCS_SCREENSHOT) {
+      await page.screenshot({ path: join(ROOT, "test-results", "dashboard-app-lock.png") });
+      copyFileSync(
+        join(ROOT, "test-results", "dashboard-app-lock.png"),
+        join(ROOT, "docs", "dashboard-app-lock.png"),
+      );
+    }
 
     await page.getByRole("button", { name: "Unlock with passkey" }).tap();
     await card(page, promptId).waitFor({ timeout: WAIT_MS });
