@@ -39,6 +39,25 @@ async function appInDom(): Promise<number> {
   return page.locator("article[data-prompt-id], nav.tabbar, .cards, #this-device-heading").count();
 }
 
+/**
+ * The page goes to the background and comes back `ms` later: visibilitychange as the browser fires it, with the
+ * page's clock moved on by `ms` (nothing here waits for real).
+ */
+async function awayFor(ms: number): Promise<void> {
+  await page.evaluate((away) => {
+    const setVisibility = (state: "hidden" | "visible") => {
+      Object.defineProperty(document, "visibilityState", { value: state, configurable: true });
+      document.dispatchEvent(new Event("visibilitychange"));
+    };
+    setVisibility("hidden");
+    const realNow = Date.now.bind(Date);
+    const shift = away;
+    Date.now = () => realNow() + shift;
+    setVisibility("visible");
+    Date.now = realNow;
+  }, ms);
+}
+
 async function readOnly(): Promise<boolean> {
   const res = await fetch(`${edge.base}/v1/settings/emergency`, {
     headers: { authorization: `Bearer ${companionToken}` },
@@ -111,6 +130,18 @@ describe("app lock (issue 25)", () => {
     await card(page, promptId).waitFor({ timeout: WAIT_MS });
     expect(await lockHeading().count()).toBe(0);
     expect(await page.getByRole("navigation", { name: "Views" }).count()).toBe(1);
+
+    // Hidden and back within a minute: still open. Hidden for six minutes (the page's clock moved on): locked again.
+    await awayFor(60_000);
+    // Two frames: a lock the return had asked for would have rendered by then.
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    expect(await lockHeading().count()).toBe(0);
+    expect(await card(page, promptId).count()).toBe(1);
+    await awayFor(6 * 60_000);
+    await lockHeading().waitFor({ timeout: WAIT_MS });
+    expect(await appInDom()).toBe(0);
+    await page.getByRole("button", { name: "Unlock with passkey" }).tap();
+    await card(page, promptId).waitFor({ timeout: WAIT_MS });
     expect(ui.problems).toEqual([]);
   });
 
