@@ -57,6 +57,8 @@ export const PasskeyList = z.object({
       /** The RP ID it signs for and the origin it was registered on (null: saved before hosts were kept). */
       rp_id: z.string().nullable().optional(),
       origin: z.string().nullable().optional(),
+      /** Whether it can sign a step-up on the host this list was asked from (the dashboard offers app lock then). */
+      signs_here: z.boolean().optional(),
       created_at: z.string(),
       last_used_at: z.string().nullable(),
     }),

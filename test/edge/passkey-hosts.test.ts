@@ -342,3 +342,28 @@ describe("chat with no model configured", () => {
     expect(((await page.json()) as { messages: unknown[] }).messages).toEqual([]);
   });
 });
+
+describe("GET /v1/passkeys › signs_here (the dashboard offers app lock only where a passkey signs)", () => {
+  it("says which passkeys can sign a step-up on the host the list is asked from", async () => {
+    const here = await savePasskey(phone.userId, "phone.example", "https://phone.example");
+    const elsewhere = await savePasskey(phone.userId, "laptop.example", "https://laptop.example");
+    const listAt = async (url: string) => {
+      const res = await withVars({}, url, { headers: bearer(phone.token) });
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { passkeys: { id: string; signs_here: boolean }[] };
+      return Object.fromEntries(body.passkeys.map((p) => [p.id, p.signs_here]));
+    };
+    const onPhone = await listAt("https://phone.example/v1/passkeys");
+    expect([onPhone[here], onPhone[elsewhere]]).toEqual([true, false]);
+    const onLaptop = await listAt("https://laptop.example/v1/passkeys");
+    expect([onLaptop[here], onLaptop[elsewhere]]).toEqual([false, true]);
+    // A shared RP ID: a host under it signs with a passkey saved for that RP ID, not with another host's.
+    const shared = await savePasskey(phone.userId, "airlock.example", "https://airlock.example");
+    const res = await withVars(SHARED, "https://app.airlock.example/v1/passkeys", {
+      headers: bearer(phone.token),
+    });
+    const body = (await res.json()) as { passkeys: { id: string; signs_here: boolean }[] };
+    const signs = Object.fromEntries(body.passkeys.map((p) => [p.id, p.signs_here]));
+    expect([signs[shared], signs[here]]).toEqual([true, false]);
+  });
+});

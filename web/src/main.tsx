@@ -1,7 +1,9 @@
-// Entry point of the dashboard bundle: renders the app, fetches the validators, then registers the service worker
-// (installable PWA, push).
+// Entry point of the dashboard bundle: renders the app (behind the app lock when this browser has it on), fetches
+// the validators, then registers the service worker (installable PWA, push).
 import { render } from "preact";
 import { App } from "./app.tsx";
+import { AppLockGate } from "./app-lock.tsx";
+import { appLockOn } from "./app-lock-store.ts";
 import { loadValidators } from "./load-validators.ts";
 import "./styles.css";
 import "./prompts.css";
@@ -12,7 +14,16 @@ import "./dock.css";
 import "./connections.css";
 
 const root = document.getElementById("app");
-if (root) render(<App />, root);
+// The app lock's setting is read first (one Cache API lookup), so a locked browser never paints the app.
+if (root)
+  void appLockOn().then((locked) =>
+    render(
+      <AppLockGate locked={locked}>
+        <App />
+      </AppLockGate>,
+      root,
+    ),
+  );
 // At once, not on the first message: the socket and the validators then travel in parallel. A failure here is
 // retried by whichever message or request needs them.
 loadValidators().catch(() => undefined);

@@ -2,7 +2,10 @@
 // The dashboard's service worker: precaches the build (installable, opens offline to its last state), shows a
 // notification for each push from Airlock, and opens the prompt when one is tapped. A low or medium risk prompt's
 // notification has Allow once / Deny buttons, answered here with the push's answer token (it may answer only that
-// prompt); high risk has none and opens the card. Never caches /v1.
+// prompt); high risk has none and opens the card. With app lock on for this browser (app-lock-store.ts) there are no
+// buttons and a tap (even on a button shown before the lock was turned on) opens the app, where the passkey unlocks
+// first: nothing is decided from the lock screen. Never caches /v1.
+import { readAppLock } from "./app-lock-store.ts";
 
 declare const self: ServiceWorkerGlobalScope & {
   __WB_MANIFEST: { url: string; revision: string | null }[];
@@ -124,32 +127,41 @@ self.addEventListener("push", (event) => {
   } catch {
     data = null;
   }
-  const payload = parsePush(data);
-  const target = payload.promptId ? `/?prompt=${encodeURIComponent(payload.promptId)}` : "/";
+  const parsed = parsePush(data);
+  const target = parsed.promptId ? `/?prompt=${encodeURIComponent(parsed.promptId)}` : "/";
   event.waitUntil(
-    Promise.all([
-      self.registration.showNotification(payload.title, {
-        body: payload.body,
-        tag: payload.tag ?? "airlock-prompt",
-        data: {
-          url: target,
-          ...(payload.answerToken ? { promptId: payload.promptId, answerToken: payload.answerToken } : {}),
-        },
-        icon: "/icon.svg",
-        badge: "/icon.svg",
-        // `actions` is in the Notifications spec and Chromium but not yet in TypeScript's NotificationOptions.
-        ...({
-          actions: (payload.actions ?? []).map((action) => ({ action, title: ACTION_TITLES[action] })),
-        } as NotificationOptions),
-      }),
-      payload.pending !== undefined
-        ? (self.navigator as Navigator & { setAppBadge?: (n: number) => Promise<void> }).setAppBadge?.(
-            payload.pending,
-          )
-        : undefined,
-    ]),
+    readAppLock().then((locked) => {
+      // With app lock on, the answer token is dropped: nothing here may decide without the passkey.
+      const { actions: _a, answerToken: _t, ...unanswerable } = parsed;
+      return showPush(locked ? unanswerable : parsed, target);
+    }),
   );
 });
+
+/** Shows one push's notification (and the app badge). */
+function showPush(payload: PushPayload, target: string): Promise<unknown> {
+  return Promise.all([
+    self.registration.showNotification(payload.title, {
+      body: payload.body,
+      tag: payload.tag ?? "airlock-prompt",
+      data: {
+        url: target,
+        ...(payload.answerToken ? { promptId: payload.promptId, answerToken: payload.answerToken } : {}),
+      },
+      icon: "/icon.svg",
+      badge: "/icon.svg",
+      // `actions` is in the Notifications spec and Chromium but not yet in TypeScript's NotificationOptions.
+      ...({
+        actions: (payload.actions ?? []).map((action) => ({ action, title: ACTION_TITLES[action] })),
+      } as NotificationOptions),
+    }),
+    payload.pending !== undefined
+      ? (self.navigator as Navigator & { setAppBadge?: (n: number) => Promise<void> }).setAppBadge?.(
+          payload.pending,
+        )
+      : undefined,
+  ]);
+}
 
 /** Opens `target` (a path on this origin) in the dashboard's window, or a new one. */
 async function openDashboard(target: string): Promise<void> {
@@ -221,9 +233,12 @@ self.addEventListener("notificationclick", (event) => {
   const target = new URL(url?.startsWith("/") && !url.startsWith("//") ? url : "/", self.location.origin)
     .href;
   const token = str(fields.answerToken, 1000);
-  const work =
-    isAction(event.action) && token
-      ? answerFromLockScreen(event.action, token, event.notification.title, target)
-      : openDashboard(target);
+  const action = event.action;
+  const title = event.notification.title;
+  const work = readAppLock().then((locked) =>
+    isAction(action) && token && !locked
+      ? answerFromLockScreen(action, token, title, target)
+      : openDashboard(target),
+  );
   keepAlive(event, work);
 });

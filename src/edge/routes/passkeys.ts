@@ -36,6 +36,9 @@ import { apiRoute, json, jsonRequest, problem, routeGroup } from "./define.ts";
 const CHALLENGE_TTL_MS = 5 * 60 * 1000;
 
 /** The account's passkeys that sign for `rp` (a passkey saved before RP IDs were kept may, so it is offered too). */
+const signsFor = (rpId: string | null, rp: RelyingParty) => rpId === null || rpId === rp.rpID;
+
+/** `signsFor` as a query: the account's passkeys a step-up on `rp` may use. */
 function forRelyingParty(db: Db, userId: string, rp: RelyingParty) {
   return db
     .select()
@@ -104,6 +107,7 @@ export const passkeyRoutes = routeGroup()
     async (c) => {
       const auth = c.get("auth");
       const rows = await openDb(c.env.DB).select().from(passkeys).where(eq(passkeys.userId, auth.userId));
+      const rp = relyingPartyFor(c.env, c.req.url);
       return c.json(
         {
           passkeys: rows.map((p) => ({
@@ -112,6 +116,7 @@ export const passkeyRoutes = routeGroup()
             device_id: p.deviceId,
             rp_id: p.rpId,
             origin: p.origin,
+            signs_here: signsFor(p.rpId, rp),
             created_at: new Date(p.createdAt).toISOString(),
             last_used_at: p.lastUsedAt ? new Date(p.lastUsedAt).toISOString() : null,
           })),

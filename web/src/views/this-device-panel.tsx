@@ -1,9 +1,11 @@
-// This device: push notifications on or off, and a passkey for step-up (once registered, risky actions need it).
+// This device: push notifications on or off, a passkey for step-up (once registered, risky actions need it), and
+// the app lock (passkey on open) once a passkey signs here.
 import { useEffect, useState } from "preact/hooks";
 import { z } from "zod";
 import { errorMessage } from "../api.ts";
 import { registerPasskey } from "../passkeys.ts";
 import { currentSubscription, disablePush, enablePush, pushSupported } from "../push-client.ts";
+import { AppLockSetting } from "./app-lock-setting.tsx";
 import { Show, useResource } from "./resource.tsx";
 
 const PasskeyList = z.object({
@@ -13,6 +15,7 @@ const PasskeyList = z.object({
       name: z.string(),
       rp_id: z.string().nullable().optional(),
       origin: z.string().nullable().optional(),
+      signs_here: z.boolean().optional(),
       created_at: z.string(),
       last_used_at: z.string().nullable(),
     }),
@@ -144,6 +147,9 @@ export function ThisDevicePanel() {
         </button>
         {note("passkey")}
       </div>
+      <AppLockSetting
+        passkeyHere={passkeys.state === "ready" && passkeys.data.passkeys.some((p) => p.signs_here)}
+      />
     </section>
   );
 }
