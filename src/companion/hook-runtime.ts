@@ -24,15 +24,20 @@ export function callIdOf(agent: string, toolUseId: string | undefined): string {
   return toolUseId ? `${agent}:${toolUseId}` : `${agent}:${randomUUID()}`;
 }
 
-const JsonObject = z.record(z.string(), z.unknown());
-
+/**
+ * The text as a JSON object, or undefined. Only the shape is checked here (no zod pass that copies every key): each
+ * caller parses the object with its own schema next, so that is the one validation on the hot path.
+ */
 export function parseJsonObject(text: string): Record<string, unknown> | undefined {
+  let value: unknown;
   try {
-    const parsed = JsonObject.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : undefined;
+    value = JSON.parse(text);
   } catch {
     return undefined;
   }
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
 }
 
 /** How one agent's hook answers: its input schema, its handler, and its two ways of saying no. */

@@ -266,7 +266,7 @@ export class Daemon {
     this.#decisions++;
     // A mutating call kills the running warm in its workspace before anything else happens.
     this.#futures.precog.noteCall(agentCall.cwd, agentCall.tool, agentCall.input);
-    const bound = this.#journal.bind(agentCall, localFingerprint(agentCall), this.#log);
+    const bound = this.#journal.bind(agentCall, () => localFingerprint(agentCall), this.#log);
     if ("conflict" in bound)
       return denied("Airlock denied this call: its call id was already used for a different call");
     const { call, known } = bound;

@@ -27,6 +27,20 @@ function refuse(res: ServerResponse, status: number, code: string, message: stri
   res.end(`${JSON.stringify({ error: { code, message } })}\n`);
 }
 
+/**
+ * The answer on a kept-alive connection: headers and body leave in one write, framed by Content-Length (headers set
+ * by writeHead are sent before the body is known, which makes Node frame the body as chunks), with no Date line. A
+ * hook with nothing to say answers an empty body, which Claude Code reads as `{}`.
+ */
+function answer(res: ServerResponse, body: string): void {
+  res.sendDate = false;
+  res.writeHead(200, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(body),
+  });
+  res.end(body);
+}
+
 function secretMatches(presented: string | string[] | undefined, secret: string): boolean {
   if (typeof presented !== "string") return false;
   const a = Buffer.from(presented);
@@ -118,8 +132,7 @@ export async function listenHttpHooks(
       if (!handler) return refuse(res, 404, "not_found", "no such hook");
       const result = await handler(body);
       if (result.exitCode !== 0) return refuse(res, 422, "not_a_hook_event", result.stderr.trim());
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end(result.stdout);
+      answer(res, result.stdout);
     })().catch((error: unknown) => {
       // The handler never throws (runGuardedHook denies instead); this is the socket failing under us.
       if (!res.headersSent)

@@ -71,15 +71,19 @@ export class Journal {
 
   /**
    * A call_id is bound to its call: a known id with other content is never answered from the journal; it
-   * is decided on its own under an id derived from its content (providers reuse ids like `call_0`).
+   * is decided on its own under an id derived from its content (providers reuse ids like `call_0`). The fingerprint
+   * (a hash of the whole call, file contents included) is computed only when the id is known: a fresh call, every
+   * call on the hot path, needs none.
    */
   bind(
     call: AgentToolCall,
-    fingerprint: string,
+    fingerprintOf: () => string,
     log: (line: string) => void,
   ): { call: AgentToolCall; known: JournalEntry | undefined } | { conflict: true } {
     const known = this.#entries.get(call.callId);
-    if (!known || known.fingerprint === fingerprint) return { call, known };
+    if (!known) return { call, known };
+    const fingerprint = fingerprintOf();
+    if (known.fingerprint === fingerprint) return { call, known };
     log(`call id ${call.callId} was reused for a different call; deciding that call on its own`);
     const derived = { ...call, callId: derivedCallId(call.callId, fingerprint) };
     const again = this.#entries.get(derived.callId);

@@ -3,6 +3,7 @@
 // endpoint file (0600, refused when wider) and the installer's http entries.
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
@@ -39,6 +40,7 @@ beforeAll(async () => {
       "claude-code": async (body) => {
         received.push(body);
         if (body === "not json") return { stdout: "", stderr: "not a hook event\n", exitCode: 2 };
+        if (body === "{}") return { stdout: "", stderr: "", exitCode: 0 };
         return { stdout: '{"ok":true}\n', stderr: "", exitCode: 0 };
       },
     },
@@ -99,6 +101,33 @@ describe("the http hook endpoint", () => {
     const res = await send({ body: '{"hook_event_name":"PreToolUse"}' });
     expect(res).toEqual({ status: 200, body: '{"ok":true}\n' });
     expect(received.at(-1)).toBe('{"hook_event_name":"PreToolUse"}');
+  });
+
+  it("answers on a kept-alive connection, framed by Content-Length (no chunks, no Date); no opinion is an empty body", async () => {
+    // Two requests pipelined on one raw socket: both answered on it, each in exactly the bytes its length says.
+    const post = (body: string) =>
+      `POST /hooks/claude-code HTTP/1.1\r\nHost: 127.0.0.1:${endpoint.port}\r\n${SECRET_HEADER}: ${endpoint.secret}\r\n` +
+      `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+    const socket = connect(endpoint.port, "127.0.0.1");
+    const raw = await new Promise<string>((resolve, reject) => {
+      let text = "";
+      socket.on("data", (d) => {
+        text += d;
+        // Complete once the second answer's (empty) body has arrived after its headers.
+        if (text.split("HTTP/1.1 ").length === 3 && /\r\n\r\n$/.test(text)) resolve(text);
+      });
+      socket.on("error", reject);
+      socket.write(post('{"hook_event_name":"PreToolUse"}') + post("{}"));
+    });
+    socket.destroy();
+    const [first, second] = raw.split(/(?=HTTP\/1\.1 )/);
+    for (const answer of [first, second]) {
+      expect(answer).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+      expect(answer).not.toMatch(/transfer-encoding|^date:|connection: close/im);
+      expect(answer).toMatch(/^connection: keep-alive\r$/im);
+    }
+    expect(first).toMatch(/\r\ncontent-length: 12\r\n[\s\S]*\r\n\r\n\{"ok":true\}\n$/i);
+    expect(second).toMatch(/\r\ncontent-length: 0\r\n[\s\S]*\r\n\r\n$/i);
   });
 
   it("answers 422 (a block) when the body is not a hook event", async () => {
