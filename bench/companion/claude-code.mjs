@@ -3,8 +3,10 @@
 // answer sent → the next request with the tool result). Three arms per round, in rotating order: no Airlock, the
 // command hook (through a running daemon), the http hook (the same daemon), and an http hook to a server that answers
 // `{}` at once (Claude Code's own cost of any http hook: the floor no endpoint can go under). Overhead = an arm's p50
-// round trip minus the no-Airlock arm's p50 in the same rounds. Writes claude-code.json and claude-code.md beside itself (--record)
-// or under bench/.scratch. Switches: BENCH_ROUNDS (default 6), BENCH_CALLS (default 10), --no-build.
+// round trip minus the no-Airlock arm's p50 in the same rounds, with a bootstrap CI over rounds (the load on this shared
+// machine changes from round to round, so rounds are resampled whole). Writes claude-code.json and claude-code.md
+// beside itself (--record) or under bench/.scratch. Switches: BENCH_ROUNDS (default 16), BENCH_CALLS (default 20),
+// --no-build.
 import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
@@ -19,8 +21,9 @@ const NODE = process.execPath;
 const BIN = join(root, "bin", "airlock.cjs");
 const BIN_DIR = join(root, "node_modules", ".bin");
 const CLAUDE = join(BIN_DIR, "claude");
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
-const CALLS = Number(process.env.BENCH_CALLS ?? 10);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 16);
+const CALLS = Number(process.env.BENCH_CALLS ?? 20);
+const BOOTSTRAP = 2000;
 const ARMS = ["none", "command", "http", "http_floor"];
 const OFFLINE = {
   CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
@@ -65,18 +68,33 @@ const env = {
 };
 
 /**
- * Answers every hook post with `{}` (no opinion) at once, in a process of its own as the daemon is: what Claude Code's
- * http hook costs with no work behind it.
+ * Answers every hook post with an empty body (no opinion, as the daemon answers an allowed Read) at once, in a process
+ * of its own as the daemon is: what Claude Code's http hook costs with no work behind it. It counts the posts per hook
+ * event and the TCP connections they came on (on SIGTERM, as one JSON line): whether PermissionRequest fires for an
+ * allowed Read, and whether Claude Code keeps the connection alive between calls.
  */
-const FLOOR_SERVER = `const s = require("node:http").createServer((q, r) => { q.resume(); q.on("end", () => { r.writeHead(200, { "content-type": "application/json" }); r.end("{}"); }); });
-s.listen(0, "127.0.0.1", () => console.log(s.address().port));`;
+const FLOOR_SERVER = `const seen = { connections: 0, events: {} };
+const s = require("node:http").createServer((q, r) => { let b = ""; q.on("data", (d) => (b += d)); q.on("end", () => {
+  const e = JSON.parse(b).hook_event_name; seen.events[e] = (seen.events[e] ?? 0) + 1;
+  r.sendDate = false; r.writeHead(200, { "content-type": "application/json", "content-length": 0 }); r.end(); }); });
+s.on("connection", () => seen.connections++);
+s.listen(0, "127.0.0.1", () => console.log(s.address().port));
+process.on("SIGTERM", () => { console.log(JSON.stringify(seen)); process.exit(0); });`;
 function startFloorServer() {
   return new Promise((resolve, reject) => {
     const child = spawn(NODE, ["-e", FLOOR_SERVER], { stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    child.stdout.on("data", (d) => {
+      out += d;
+    });
     child.stdout.once("data", (d) =>
       resolve({
         port: Number(String(d).trim()),
-        close: () => new Promise((r) => child.once("exit", r).kill()),
+        /** Stops the server; resolves with what it counted. */
+        close: () =>
+          new Promise((r) =>
+            child.once("exit", () => r(JSON.parse(out.trim().split("\n").at(-1) ?? "{}"))).kill("SIGTERM"),
+          ),
       }),
     );
     child.once("error", reject);
@@ -98,7 +116,8 @@ function configFor(arm) {
     };
     writeFileSync(
       join(dir, "settings.json"),
-      `${JSON.stringify({ hooks: { PreToolUse: [{ matcher: "*", hooks: [hook] }] } })}\n`,
+      // The same two per-call events the installer writes, so the floor differs from the http arm only in the answer.
+      `${JSON.stringify({ hooks: { PreToolUse: [{ matcher: "*", hooks: [hook] }], PermissionRequest: [{ matcher: "*", hooks: [hook] }] } })}\n`,
     );
   } else {
     const args = ["hook", "claude-code", "--install", "--json", ...(arm === "command" ? ["--command"] : [])];
@@ -170,23 +189,31 @@ const configs = Object.fromEntries(ARMS.map((arm) => [arm, configFor(arm)]));
 const daemon = await startDaemon();
 if (!/http hooks listening/.test(daemon.log())) throw new Error("the daemon does not serve http hooks");
 const load0 = loadavg()[0];
+const roundLoads = [];
 const samples = Object.fromEntries(ARMS.map((arm) => [arm, []]));
 const started = Date.now();
 const perRound = [];
+/** Each round's gaps per arm, kept whole for the bootstrap. */
+const roundGaps = [];
 const DIRECT = 500;
 const direct = [];
+let floorSeen = {};
 const floorDirect = [];
 try {
   await claudeRun(configs.none); // warm-up: Claude Code's first start on this machine is slower
   for (let round = 0; round < ROUNDS; round++) {
     const order = ARMS.map((_, i) => ARMS[(i + round) % ARMS.length]);
     const medians = {};
+    const gapsOf = {};
     for (const arm of order) {
       const gaps = await claudeRun(configs[arm]);
       samples[arm].push(...gaps);
+      gapsOf[arm] = gaps;
       medians[arm] = summarize(gaps).p50_ms;
     }
     perRound.push(medians);
+    roundGaps.push(gapsOf);
+    roundLoads.push(loadavg()[0]);
     console.log(`round ${round + 1}/${ROUNDS}: ${JSON.stringify(medians)}`);
   }
   // The endpoint alone, without Claude Code around it: the same PreToolUse event posted from this process.
@@ -220,7 +247,7 @@ try {
   }
 } finally {
   await daemon.stop();
-  await floor.close();
+  floorSeen = await floor.close();
   rmSync(base, { recursive: true, force: true });
 }
 
@@ -246,6 +273,43 @@ const pairedOver = (arm, other) => {
   const diffs = perRound.map((m) => m[arm] - m[other]).sort((a, b) => a - b);
   return Math.round(diffs[Math.floor(diffs.length / 2)] * 10) / 10;
 };
+/** A deterministic PRNG (mulberry32), so a re-run of --report-only on the same data gives the same interval. */
+function prng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const p50Of = (xs) =>
+  percentile(
+    [...xs].sort((a, b) => a - b),
+    50,
+  );
+/**
+ * 95% bootstrap interval of p50(arm) − p50(other), pooled: rounds are drawn with replacement and kept whole (both arms
+ * of a round ran under the same load), BOOTSTRAP times.
+ */
+function bootstrapAdded(arm, other) {
+  const random = prng(24);
+  const stats = [];
+  for (let b = 0; b < BOOTSTRAP; b++) {
+    const a = [];
+    const o = [];
+    for (let i = 0; i < roundGaps.length; i++) {
+      const r = roundGaps[Math.floor(random() * roundGaps.length)];
+      a.push(...r[arm]);
+      o.push(...r[other]);
+    }
+    stats.push(p50Of(a) - p50Of(o));
+  }
+  stats.sort((x, y) => x - y);
+  const r1 = (x) => Math.round(x * 10) / 10;
+  return [r1(percentile(stats, 2.5)), r1(percentile(stats, 97.5))];
+}
 const report = {
   date: new Date().toISOString(),
   machine: {
@@ -255,6 +319,7 @@ const report = {
     platform: `${process.platform} ${process.arch}`,
     loadavg_1m_before: Math.round(load0 * 100) / 100,
     loadavg_1m_after: Math.round(loadavg()[0] * 100) / 100,
+    loadavg_1m_per_round: roundLoads.map((l) => Math.round(l * 100) / 100),
   },
   claude_code: version,
   rounds: ROUNDS,
@@ -264,6 +329,13 @@ const report = {
   overhead_p10_ms: Object.fromEntries(ARMS.slice(1).map((a) => [a, overheadP10(a)])),
   overhead_paired_median_ms: Object.fromEntries(ARMS.slice(1).map((a) => [a, pairedOverhead(a)])),
   airlock_over_floor_paired_median_ms: pairedOver("http", "http_floor"),
+  added_p50_ci95_ms: {
+    http: bootstrapAdded("http", "none"),
+    http_floor: bootstrapAdded("http_floor", "none"),
+    command: bootstrapAdded("command", "none"),
+    http_over_floor: bootstrapAdded("http", "http_floor"),
+  },
+  floor_server_saw: floorSeen,
   airlock_over_floor_p10_ms: Math.round((summary.http.p10_ms - summary.http_floor.p10_ms) * 10) / 10,
   endpoint_over_floor_p50_ms:
     Math.round((summarize(direct).p50_ms - summarize(floorDirect).p50_ms) * 100) / 100,
@@ -280,34 +352,53 @@ console.log(markdown(report));
 
 function markdown(r) {
   const arms = Object.keys(r.round_trip);
+  const ci = (arm) => {
+    const c = r.added_p50_ci95_ms?.[arm];
+    return c ? `${c[0]} … ${c[1]} ms` : "—";
+  };
   const row = (arm) =>
-    `| ${arm} | ${r.round_trip[arm].p10_ms} ms | ${r.round_trip[arm].p50_ms} ms | ${r.round_trip[arm].p99_ms} ms | ${r.round_trip[arm].n} | ${arm === "none" ? "—" : `${r.overhead_p50_ms[arm]} ms`} | ${arm === "none" ? "—" : `${r.overhead_paired_median_ms[arm]} ms`} | ${arm === "none" ? "—" : `${r.overhead_p10_ms[arm]} ms`} |`;
+    `| ${arm} | ${r.round_trip[arm].p10_ms} ms | ${r.round_trip[arm].p50_ms} ms | ${r.round_trip[arm].p99_ms} ms | ${r.round_trip[arm].n} | ${arm === "none" ? "—" : `${r.overhead_p50_ms[arm]} ms`} | ${arm === "none" ? "—" : ci(arm)} | ${arm === "none" ? "—" : `${r.overhead_paired_median_ms[arm]} ms`} | ${arm === "none" ? "—" : `${r.overhead_p10_ms[arm]} ms`} |`;
+  const loads = r.machine.loadavg_1m_per_round ?? [];
+  const seen = r.floor_server_saw ?? {};
   return `# Airlock's per-call overhead inside real Claude Code
 
-${r.date} — ${r.machine.cpu}, nproc ${r.machine.nproc}, ${r.machine.node}, ${r.machine.platform}; ${r.claude_code}; 1-minute load average ${r.machine.loadavg_1m_before} before, ${r.machine.loadavg_1m_after} after
+${r.date} — ${r.machine.cpu}, nproc ${r.machine.nproc}, ${r.machine.node}, ${r.machine.platform}; ${r.claude_code}; 1-minute load average ${r.machine.loadavg_1m_before} before, ${r.machine.loadavg_1m_after} after${loads.length ? `, ${Math.min(...loads)}–${Math.max(...loads)} across rounds` : ""}
 
-\`node bench/companion/claude-code.mjs --record\` (${r.wall_s} s): ${r.rounds} rounds × ${arms.length} arms × ${r.calls_per_run} Read calls per \`claude -p\` run, arms in rotating order each round; the scripted model server on 127.0.0.1 times each tool round trip (its answer sent → Claude Code's next request carrying the tool result), which holds Claude Code's own work, the hook, and the read. Policy: allow reads, deny the rest (unpaired, so nothing waits for a person). \`command\` = \`airlock hook claude-code --install --command\`, \`http\` = \`airlock hook claude-code --install\` (http PreToolUse/PermissionRequest, \`onFailure: "block"\`), both through the same running \`airlock up\`; \`http_floor\` = a PreToolUse http hook to a process that answers \`{}\` at once (what Claude Code itself spends on any http hook, the floor no endpoint can go under).
+\`node bench/companion/claude-code.mjs --record\` (${r.wall_s} s): ${r.rounds} rounds × ${arms.length} arms × ${r.calls_per_run} Read calls per \`claude -p\` run, arms in rotating order each round; the scripted model server on 127.0.0.1 times each tool round trip (its answer sent → Claude Code's next request carrying the tool result), which holds Claude Code's own work, the hook, and the read. Policy: allow reads, deny the rest (unpaired, so nothing waits for a person). \`command\` = \`airlock hook claude-code --install --command\`, \`http\` = \`airlock hook claude-code --install\` (http PreToolUse/PermissionRequest, \`onFailure: "block"\`), both through the same running \`airlock up\`; \`http_floor\` = the same two http hooks to a process that answers an empty body at once (what Claude Code itself spends on any http hook, the floor no endpoint can go under).
 
-Target: the http hook adds at most 5 ms per tool call (p50). Against no hook: ${r.overhead_p50_ms.http} ms pooled p50, ${r.overhead_paired_median_ms.http} ms median of per-round differences, ${r.overhead_p10_ms.http} ms at p10; the command hook ${r.overhead_p50_ms.command} / ${r.overhead_paired_median_ms.command} / ${r.overhead_p10_ms.command} ms. **Airlock's own share** (the http arm against the \`{}\` floor): ${r.airlock_over_floor_p10_ms} ms at p10, ${r.airlock_over_floor_paired_median_ms} ms median of per-round differences; on the endpoint alone, ${r.endpoint_over_floor_p50_ms} ms p50 (below).
+Target: the http hook adds at most 5 ms per tool call (p50). **Against no hook: ${r.overhead_p50_ms.http} ms pooled p50 (95% bootstrap CI over rounds ${ci("http")})**, ${r.overhead_paired_median_ms.http} ms median of per-round differences, ${r.overhead_p10_ms.http} ms at p10. Claude Code's own floor for any http hook: ${r.overhead_p50_ms.http_floor} ms (CI ${ci("http_floor")}). Airlock's share above that floor: ${r.added_p50_ci95_ms ? `CI ${ci("http_over_floor")} pooled, ` : ""}${r.airlock_over_floor_paired_median_ms} ms median of per-round differences, ${r.airlock_over_floor_p10_ms} ms at p10; on the endpoint alone, ${r.endpoint_over_floor_p50_ms} ms p50 (below). The command hook: ${r.overhead_p50_ms.command} ms pooled.
 
-| arm | round trip p10 | p50 | p99 | n | added p50 (pooled) | added (median of rounds) | added p10 |
-|---|---|---|---|---|---|---|---|
+| arm | round trip p10 | p50 | p99 | n | added p50 (pooled) | 95% CI of added p50 | added (median of rounds) | added p10 |
+|---|---|---|---|---|---|---|---|---|
 ${arms.map(row).join("\n")}
 
-The endpoint alone (the same PreToolUse Read event posted ${r.endpoint_direct.n} times from Node's fetch, alternating between the running daemon — decision, audit, answer — and the \`{}\` process): daemon p50 ${r.endpoint_direct.p50_ms} ms, p99 ${r.endpoint_direct.p99_ms} ms; \`{}\` p50 ${r.floor_direct.p50_ms} ms, p99 ${r.floor_direct.p99_ms} ms.
-
+The endpoint alone (the same PreToolUse Read event posted ${r.endpoint_direct.n} times from Node's fetch, alternating between the running daemon — decision, audit, answer — and the floor process): daemon p50 ${r.endpoint_direct.p50_ms} ms, p99 ${r.endpoint_direct.p99_ms} ms; floor p50 ${r.floor_direct.p50_ms} ms, p99 ${r.floor_direct.p99_ms} ms.
+${
+  seen.events
+    ? `\nWhat the floor process saw over the whole run: ${Object.entries(seen.events)
+        .map(([e, n]) => `${n} ${e} posts`)
+        .join(
+          ", ",
+        )}${seen.events.PermissionRequest ? "" : " (no PermissionRequest: it never fired for a Read Claude Code allows by itself)"} on ${seen.connections} TCP connections, over ${r.rounds} \`claude -p\` runs of ${r.calls_per_run} calls.\n`
+    : ""
+}
 Per-round p50 (ms): ${r.per_round_p50_ms.map((m) => arms.map((a) => `${a} ${m[a]}`).join(" / ")).join("; ")}
 
 ## Reading these figures
 
-- The machine is a shared 2-vCPU VM with other engineers' builds running (see the load average): under load the
-  round trip of every arm swings by hundreds of ms from run to run, so differences of medians are noise-bound; the
-  p10 column (the low end of each arm, least touched by other load) and the endpoint-alone figures are the stable
-  ones. The command arm pays a Node process start per call, which costs most under load.
-- Whatever Claude Code spends to run an http hook at all (the \`http_floor\` arm) is Claude Code's, not Airlock's:
-  the daemon's part is the endpoint's answer time above a do-nothing endpoint.
-- In the daemon a local allow does no edge round trip, no policy re-read (the compiled policy is re-checked by stat
-  at most every 250 ms) and no audit flush (one O_APPEND line; the edge upload is batched 500 ms later): the rest
-  is the decision core itself (the guards' path facts, the rule match) and the http exchange.
+- The machine is a shared 2-vCPU VM with other engineers' builds and tests running (see the load averages): the round
+  trip of every arm swings by tens of ms from run to run. The interval is a bootstrap over whole rounds (both arms of
+  a round ran under the same load), so it holds that swing; the endpoint-alone figures are the stable ones.
+- Whatever Claude Code spends to run an http hook at all (the \`http_floor\` arm) is Claude Code's, not Airlock's. In
+  2.1.330 the hook is an axios POST (\`user-agent: axios\`, keep-alive: one connection per session, reused), to the URL
+  as written (the installer writes \`127.0.0.1\`, no name lookup), with the event (~440 bytes) as its body; its debug
+  log shows 3–5 ms from "HTTP hook POST" to "response status" against an endpoint that answers in under 1 ms, then
+  the JSON output is parsed and validated. PreToolUse and PermissionRequest are separate events: PermissionRequest
+  fires only when Claude Code's own check would ask the person, so an allowed Read makes one round trip.
+- The daemon's part is its answer time above a do-nothing endpoint: a local allow does no edge round trip, no policy
+  re-read (the compiled policy is re-checked by stat at most every 250 ms) and no audit flush (one O_APPEND line; the
+  edge upload is batched 500 ms later). The audit line is written before the answer on purpose: a failed write denies
+  the call rather than let it run unaudited. The answer is one write (Content-Length, no chunking, no Date line) on
+  the kept-alive connection, and an allowed Read answers an empty body.
 `;
 }

@@ -1,7 +1,7 @@
 // What every agent hook shares: reading stdin with a bound, a watchdog that denies before the agent's own hook
 // timeout would let the call through, and stable call ids.
 import { randomUUID } from "node:crypto";
-import { z } from "zod";
+import type { z } from "zod";
 import { type Env, hookBudgetMs } from "./config.ts";
 
 export { hookBudgetMs, installTimeoutSeconds } from "./config.ts";
