@@ -12,6 +12,8 @@ import { type HttpEndpoint, SECRET_HEADER } from "./http-endpoint.ts";
 export const MAX_BODY_BYTES = 32 * 1024 * 1024;
 /** How long the rest of a too-large upload is drained after its 413, before the socket is dropped. */
 const LINGER_MS = 5_000;
+/** How long an idle kept-alive connection stays open: longer than any agent keeps one (see listenHttpHooks). */
+export const IDLE_KEEP_MS = 120_000;
 
 export type HttpHookHandler = (body: string) => Promise<HookResult>;
 
@@ -142,6 +144,10 @@ export async function listenHttpHooks(
   // A slow sender must not hold a connection open; the answer itself may wait for a person.
   server.headersTimeout = 10_000;
   server.requestTimeout = 0;
+  // An idle kept-alive connection is closed by Claude Code (it opens a new one after a few idle seconds, whatever the
+  // server says), never first by the daemon: a server that closes at Node's default 5 s races a post sent at that
+  // moment, and a post that fails is a blocked call (`onFailure: "block"`).
+  server.keepAliveTimeout = IDLE_KEEP_MS;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(endpoint.port, "127.0.0.1", () => resolve());

@@ -21,6 +21,7 @@ import {
 } from "../../../src/companion/daemon/http-endpoint.ts";
 import {
   type HttpHookServer,
+  IDLE_KEEP_MS,
   listenHttpHooks,
   MAX_BODY_BYTES,
   refusal,
@@ -125,6 +126,8 @@ describe("the http hook endpoint", () => {
       expect(answer).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
       expect(answer).not.toMatch(/transfer-encoding|^date:|connection: close/im);
       expect(answer).toMatch(/^connection: keep-alive\r$/im);
+      // The daemon never closes an idle connection first (Node's default is 5 s): the agent does.
+      expect(answer).toMatch(new RegExp(`^keep-alive: timeout=${IDLE_KEEP_MS / 1000}\r$`, "im"));
     }
     expect(first).toMatch(/\r\ncontent-length: 12\r\n[\s\S]*\r\n\r\n\{"ok":true\}\n$/i);
     expect(second).toMatch(/\r\ncontent-length: 0\r\n[\s\S]*\r\n\r\n$/i);
