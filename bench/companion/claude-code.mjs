@@ -70,31 +70,24 @@ const env = {
 /**
  * Answers every hook post with an empty body (no opinion, as the daemon answers an allowed Read) at once, in a process
  * of its own as the daemon is: what Claude Code's http hook costs with no work behind it. It counts the posts per hook
- * event and the TCP connections they came on (on SIGTERM, as one JSON line): whether PermissionRequest fires for an
- * allowed Read, and whether Claude Code keeps the connection alive between calls.
+ * event and the TCP connections they came on (a GET answers them): whether PermissionRequest fires for an allowed Read,
+ * and whether Claude Code keeps the connection alive between calls.
  */
 const FLOOR_SERVER = `const seen = { connections: 0, events: {} };
 const s = require("node:http").createServer((q, r) => { let b = ""; q.on("data", (d) => (b += d)); q.on("end", () => {
+  if (q.method === "GET") return r.end(JSON.stringify({ ...seen, connections: seen.connections - 1 })); // less the GET's own
   const e = JSON.parse(b).hook_event_name; seen.events[e] = (seen.events[e] ?? 0) + 1;
   r.sendDate = false; r.writeHead(200, { "content-type": "application/json", "content-length": 0 }); r.end(); }); });
 s.on("connection", () => seen.connections++);
 s.listen(0, "127.0.0.1", () => console.log(s.address().port));
-process.on("SIGTERM", () => { console.log(JSON.stringify(seen)); process.exit(0); });`;
+process.on("SIGTERM", () => process.exit(0));`;
 function startFloorServer() {
   return new Promise((resolve, reject) => {
     const child = spawn(NODE, ["-e", FLOOR_SERVER], { stdio: ["ignore", "pipe", "inherit"] });
-    let out = "";
-    child.stdout.on("data", (d) => {
-      out += d;
-    });
     child.stdout.once("data", (d) =>
       resolve({
         port: Number(String(d).trim()),
-        /** Stops the server; resolves with what it counted. */
-        close: () =>
-          new Promise((r) =>
-            child.once("exit", () => r(JSON.parse(out.trim().split("\n").at(-1) ?? "{}"))).kill("SIGTERM"),
-          ),
+        close: () => new Promise((r) => child.once("exit", r).kill("SIGTERM")),
       }),
     );
     child.once("error", reject);
@@ -216,6 +209,8 @@ try {
     roundLoads.push(loadavg()[0]);
     console.log(`round ${round + 1}/${ROUNDS}: ${JSON.stringify(medians)}`);
   }
+  // What Claude Code posted to the floor (before this process posts to it below).
+  floorSeen = await (await fetch(`http://127.0.0.1:${floor.port}/seen`)).json();
   // The endpoint alone, without Claude Code around it: the same PreToolUse event posted from this process.
   const { port, secret } = JSON.parse(readFileSync(join(airlockHome, "http-hook.json"), "utf8"));
   for (let i = 0; i < DIRECT; i++) {
@@ -247,7 +242,7 @@ try {
   }
 } finally {
   await daemon.stop();
-  floorSeen = await floor.close();
+  await floor.close();
   rmSync(base, { recursive: true, force: true });
 }
 
@@ -375,7 +370,7 @@ ${arms.map(row).join("\n")}
 The endpoint alone (the same PreToolUse Read event posted ${r.endpoint_direct.n} times from Node's fetch, alternating between the running daemon — decision, audit, answer — and the floor process): daemon p50 ${r.endpoint_direct.p50_ms} ms, p99 ${r.endpoint_direct.p99_ms} ms; floor p50 ${r.floor_direct.p50_ms} ms, p99 ${r.floor_direct.p99_ms} ms.
 ${
   seen.events
-    ? `\nWhat the floor process saw over the whole run: ${Object.entries(seen.events)
+    ? `\nWhat Claude Code posted to the floor process: ${Object.entries(seen.events)
         .map(([e, n]) => `${n} ${e} posts`)
         .join(
           ", ",
