@@ -138,14 +138,15 @@ function startDaemon() {
 }
 
 /** One run: CALLS Read calls; returns each tool round trip as the model server saw it. */
-async function claudeRun(configDir) {
+async function claudeRun(configDir, debugFile) {
   const script = Array.from({ length: CALLS }, (_, i) => ({
     toolCalls: [{ name: "Read", input: { file_path: join(ws, `f${i}.txt`) } }],
   }));
   const model = await startModelServer(script);
   try {
     await new Promise((resolve, reject) => {
-      const child = spawn(CLAUDE, ["-p", "Read the files.", "--output-format", "json"], {
+      const debug = debugFile ? ["--debug", "--debug-file", debugFile] : [];
+      const child = spawn(CLAUDE, ["-p", "Read the files.", "--output-format", "json", ...debug], {
         cwd: ws,
         env: {
           ...env,
@@ -176,6 +177,32 @@ async function claudeRun(configDir) {
     await model.close();
   }
 }
+
+/**
+ * Claude Code's own account of a run, from its debug log: per tool call, the permission phase it timed
+ * (`permissionDecisionMs`, the hooks included; whole ms), and per http hook, "HTTP hook POST" → "response status"
+ * (whole-ms timestamps). Medians over many calls, so the quantisation averages out in the means.
+ */
+function debugSplit(file) {
+  const lines = readFileSync(file, "utf8").split("\n");
+  const permission = [];
+  const hook = [];
+  let posted;
+  for (const line of lines) {
+    const at = Date.parse(line.slice(0, 24));
+    const p = /tool_dispatch_start tool=Read .*permissionDecisionMs=(\d+)/.exec(line);
+    if (p) permission.push(Number(p[1]));
+    if (line.includes("Hooks: HTTP hook POST")) posted = at;
+    else if (line.includes("Hooks: HTTP hook response status") && posted !== undefined) {
+      hook.push(at - posted);
+      posted = undefined;
+    }
+  }
+  return { permission, hook };
+}
+const SPLIT_ROUNDS = Number(process.env.BENCH_SPLIT_ROUNDS ?? 4);
+const SPLIT_ARMS = ["none", "http", "http_floor"];
+const split = Object.fromEntries(SPLIT_ARMS.map((arm) => [arm, { permission: [], hook: [] }]));
 
 const version = execFileSync(CLAUDE, ["--version"]).toString().trim();
 const configs = Object.fromEntries(ARMS.map((arm) => [arm, configFor(arm)]));
@@ -211,6 +238,18 @@ try {
   }
   // What Claude Code posted to the floor (before this process posts to it below).
   floorSeen = await (await fetch(`http://127.0.0.1:${floor.port}/seen`)).json();
+  // Claude Code's own timing of each call's permission phase (hooks included), from its debug log: a separate phase,
+  // so debug logging never touches the round trips above.
+  for (let round = 0; round < SPLIT_ROUNDS; round++) {
+    for (let i = 0; i < SPLIT_ARMS.length; i++) {
+      const chosen = SPLIT_ARMS[(i + round) % SPLIT_ARMS.length];
+      const file = join(base, `debug-${chosen}-${round}.log`);
+      await claudeRun(configs[chosen], file);
+      const got = debugSplit(file);
+      split[chosen].permission.push(...got.permission);
+      split[chosen].hook.push(...got.hook);
+    }
+  }
   // The endpoint alone, without Claude Code around it: the same PreToolUse event posted from this process.
   const { port, secret } = JSON.parse(readFileSync(join(airlockHome, "http-hook.json"), "utf8"));
   for (let i = 0; i < DIRECT; i++) {
@@ -337,6 +376,17 @@ const report = {
   wall_s: Math.round((Date.now() - started) / 1000),
   per_round_p50_ms: perRound,
   endpoint_direct: summarize(direct),
+  /** Claude Code's own timings from its debug log (whole ms): permission phase per Read, http hook POST → answer. */
+  claude_code_debug: Object.fromEntries(
+    SPLIT_ARMS.map((arm) => [
+      arm,
+      {
+        permission_ms: split[arm].permission.length ? summarize(split[arm].permission) : null,
+        hook_post_to_answer_ms: split[arm].hook.length ? summarize(split[arm].hook) : null,
+      },
+    ]),
+  ),
+  claude_code_debug_rounds: SPLIT_ROUNDS,
   floor_direct: summarize(floorDirect),
   target: "http hook: at most 5 ms added per tool call at p50",
 };
@@ -377,7 +427,27 @@ ${
         )}${seen.events.PermissionRequest ? "" : " (no PermissionRequest: it never fired for a Read Claude Code allows by itself)"} on ${seen.connections} TCP connections, over ${r.rounds} \`claude -p\` runs of ${r.calls_per_run} calls.\n`
     : ""
 }
-Per-round p50 (ms): ${r.per_round_p50_ms.map((m) => arms.map((a) => `${a} ${m[a]}`).join(" / ")).join("; ")}
+${
+  r.claude_code_debug
+    ? `Claude Code's own timings (a separate phase of ${r.claude_code_debug_rounds} rounds × ${Object.keys(r.claude_code_debug).length} arms with \`--debug-file\`, whole-ms values, so read the means): the permission phase of each Read (\`permissionDecisionMs\`, the hooks included) ${Object.entries(
+        r.claude_code_debug,
+      )
+        .map(([a, d]) =>
+          d.permission_ms
+            ? `${a} mean ${d.permission_ms.mean_ms} ms / p50 ${d.permission_ms.p50_ms} ms (n ${d.permission_ms.n})`
+            : `${a} —`,
+        )
+        .join(", ")}; the http hook's POST → answer as Claude Code logs it: ${Object.entries(
+        r.claude_code_debug,
+      )
+        .filter(([, d]) => d.hook_post_to_answer_ms)
+        .map(
+          ([a, d]) =>
+            `${a} mean ${d.hook_post_to_answer_ms.mean_ms} ms / p50 ${d.hook_post_to_answer_ms.p50_ms} ms`,
+        )
+        .join(", ")}.\n\n`
+    : ""
+}Per-round p50 (ms): ${r.per_round_p50_ms.map((m) => arms.map((a) => `${a} ${m[a]}`).join(" / ")).join("; ")}
 
 ## Reading these figures
 
