@@ -6,7 +6,7 @@
 // round trip minus the no-Airlock arm's p50 in the same rounds, with a bootstrap CI over rounds (the load on this shared
 // machine changes from round to round, so rounds are resampled whole). Writes claude-code.json and claude-code.md
 // beside itself (--record) or under bench/.scratch. Switches: BENCH_ROUNDS (default 16), BENCH_CALLS (default 20),
-// --no-build.
+// BENCH_SPLIT_ROUNDS (the debug-log phase, default 4), BENCH_MAX_S (no round starts after it, default 420), --no-build.
 import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
@@ -24,6 +24,8 @@ const CLAUDE = join(BIN_DIR, "claude");
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 16);
 const CALLS = Number(process.env.BENCH_CALLS ?? 20);
 const BOOTSTRAP = 2000;
+/** No new round starts after this many seconds (BENCH_MAX_S): on a loaded machine a round takes minutes. */
+const MAX_S = Number(process.env.BENCH_MAX_S ?? 420);
 const ARMS = ["none", "command", "http", "http_floor"];
 const OFFLINE = {
   CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
@@ -222,6 +224,10 @@ const floorDirect = [];
 try {
   await claudeRun(configs.none); // warm-up: Claude Code's first start on this machine is slower
   for (let round = 0; round < ROUNDS; round++) {
+    if (round > 0 && Date.now() - started > MAX_S * 1000) {
+      console.log(`stopping after ${round} rounds: ${MAX_S} s passed`);
+      break;
+    }
     const order = ARMS.map((_, i) => ARMS[(i + round) % ARMS.length]);
     const medians = {};
     const gapsOf = {};
@@ -356,7 +362,7 @@ const report = {
     loadavg_1m_per_round: roundLoads.map((l) => Math.round(l * 100) / 100),
   },
   claude_code: version,
-  rounds: ROUNDS,
+  rounds: perRound.length,
   calls_per_run: CALLS,
   round_trip: summary,
   overhead_p50_ms: Object.fromEntries(ARMS.slice(1).map((a) => [a, overhead(a)])),
