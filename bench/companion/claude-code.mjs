@@ -205,6 +205,8 @@ function debugSplit(file) {
 const SPLIT_ROUNDS = Number(process.env.BENCH_SPLIT_ROUNDS ?? 4);
 const SPLIT_ARMS = ["none", "http", "http_floor"];
 const split = Object.fromEntries(SPLIT_ARMS.map((arm) => [arm, { permission: [], hook: [] }]));
+/** Each debug round's permission phases per arm, kept whole for the bootstrap. */
+const splitRounds = [];
 
 const version = execFileSync(CLAUDE, ["--version"]).toString().trim();
 const configs = Object.fromEntries(ARMS.map((arm) => [arm, configFor(arm)]));
@@ -247,12 +249,15 @@ try {
   // Claude Code's own timing of each call's permission phase (hooks included), from its debug log: a separate phase,
   // so debug logging never touches the round trips above.
   for (let round = 0; round < SPLIT_ROUNDS; round++) {
+    const permissionOf = {};
+    splitRounds.push(permissionOf);
     for (let i = 0; i < SPLIT_ARMS.length; i++) {
       const chosen = SPLIT_ARMS[(i + round) % SPLIT_ARMS.length];
       const file = join(base, `debug-${chosen}-${round}.log`);
       await claudeRun(configs[chosen], file);
       const got = debugSplit(file);
       split[chosen].permission.push(...got.permission);
+      permissionOf[chosen] = got.permission;
       split[chosen].hook.push(...got.hook);
     }
   }
@@ -333,14 +338,14 @@ const p50Of = (xs) =>
  * 95% bootstrap interval of p50(arm) − p50(other), pooled: rounds are drawn with replacement and kept whole (both arms
  * of a round ran under the same load), BOOTSTRAP times.
  */
-function bootstrapAdded(arm, other) {
+function bootstrapAdded(arm, other, rounds = roundGaps) {
   const random = prng(24);
   const stats = [];
   for (let b = 0; b < BOOTSTRAP; b++) {
     const a = [];
     const o = [];
-    for (let i = 0; i < roundGaps.length; i++) {
-      const r = roundGaps[Math.floor(random() * roundGaps.length)];
+    for (let i = 0; i < rounds.length; i++) {
+      const r = rounds[Math.floor(random() * rounds.length)];
       a.push(...r[arm]);
       o.push(...r[other]);
     }
@@ -393,6 +398,14 @@ const report = {
     ]),
   ),
   claude_code_debug_rounds: SPLIT_ROUNDS,
+  /** 95% bootstrap interval (over debug rounds) of the permission phase's p50 with a hook minus without. */
+  claude_code_permission_added_ci95_ms:
+    splitRounds.length > 0 && splitRounds.every((r) => SPLIT_ARMS.every((a) => r[a]?.length))
+      ? {
+          http: bootstrapAdded("http", "none", splitRounds),
+          http_floor: bootstrapAdded("http_floor", "none", splitRounds),
+        }
+      : null,
   floor_direct: summarize(floorDirect),
   target: "http hook: at most 5 ms added per tool call at p50",
 };
@@ -443,7 +456,9 @@ ${
             ? `${a} mean ${d.permission_ms.mean_ms} ms / p50 ${d.permission_ms.p50_ms} ms (n ${d.permission_ms.n})`
             : `${a} —`,
         )
-        .join(", ")}; the http hook's POST → answer as Claude Code logs it: ${Object.entries(
+        .join(
+          ", ",
+        )}${r.claude_code_permission_added_ci95_ms ? ` (added p50, 95% bootstrap CI over rounds: http ${r.claude_code_permission_added_ci95_ms.http[0]} … ${r.claude_code_permission_added_ci95_ms.http[1]} ms, floor ${r.claude_code_permission_added_ci95_ms.http_floor[0]} … ${r.claude_code_permission_added_ci95_ms.http_floor[1]} ms)` : ""}; the http hook's POST → answer as Claude Code logs it: ${Object.entries(
         r.claude_code_debug,
       )
         .filter(([, d]) => d.hook_post_to_answer_ms)
