@@ -20,6 +20,9 @@ rules:
   - name: Run the tests
     condition: tool == "bash" && command == "npm test"
     action: allow
+  - name: The floor arms' do-nothing call
+    condition: tool == "bash" && command == "true"
+    action: allow
 `;
 
 // A slow test suite: it waits (as tests waiting on I/O do) rather than spinning, so the two cores measure
@@ -109,8 +112,8 @@ export function piRpcRun({ node, piCli, extension, cwd, env, prompt }) {
         "scripted",
         "--model",
         "scripted-model",
-        "-e",
-        extension,
+        // No extension: Pi alone (the floor arm).
+        ...(extension ? ["-e", extension] : []),
       ],
       { cwd, env, stdio: ["pipe", "pipe", "pipe"] },
     );
@@ -174,6 +177,11 @@ export function claudeRun({ claude, cwd, env, model, prompt }) {
       const second = turns[1];
       if (code !== 0 || !first?.answeredAt || !second)
         return reject(new Error(`claude failed (${code}): ${err}${out}`));
+      if (process.env.BENCH_DEBUG_REQUESTS)
+        for (const r of model.requests)
+          console.log(
+            `  ${r.path} +${(r.receivedAt - first.answeredAt).toFixed(1)} ms ${turns.includes(r) ? "turn" : "side"}`,
+          );
       resolve({ toolRoundTripMs: second.receivedAt - first.answeredAt, results: model.toolResults() });
     });
   });

@@ -4,7 +4,7 @@
 // Writes results.json and results.md beside itself. Switches: BENCH_PAIRS (default 20), BENCH_TEST_SECONDS
 // (default 5), BENCH_VALIDATIONS (default 1000), --no-build, --no-agents, --report-only (re-render results.md).
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -33,6 +33,7 @@ const OFFLINE = {
 };
 
 const { sendControl } = await import(join(dist, "companion/daemon/control-client.js"));
+const { ensureHttpEndpoint } = await import(join(dist, "companion/daemon/http-endpoint.js"));
 
 /**
  * The person types the prompt for longer than the suite takes: the draft warms (what Pi's debounced draft
@@ -58,13 +59,14 @@ async function typeDraft(box, socket) {
   }
 }
 
-async function piArm(box, name, socket, precog) {
-  const model = await startModelServer([{ toolCalls: [{ name: "bash", input: { command: "npm test" } }] }]);
+async function piArm(box, name, socket, precog, options = {}) {
+  const command = options.command ?? "npm test";
+  const model = await startModelServer([{ toolCalls: [{ name: "bash", input: { command } }] }]);
   try {
     return await piRpcRun({
       node: NODE,
       piCli: PI_CLI,
-      extension: EXTENSION,
+      extension: options.airlock === false ? undefined : EXTENSION,
       cwd: box.ws,
       env: {
         ...box.env(socket, precog),
@@ -78,21 +80,41 @@ async function piArm(box, name, socket, precog) {
   }
 }
 
-async function claudeArm(box, name, socket, precog) {
+/**
+ * One Claude Code run. `options.hooks`: "command" (the default), "http" (PreToolUse posted to the daemon whose
+ * endpoint is `options.endpoint`, as the installer writes it for Claude Code ≥ 2.1.295) or "none" (Claude Code
+ * alone, the floor arm); `options.command` is the Bash command the model asks for.
+ */
+async function claudeArm(box, name, socket, precog, options = {}) {
+  const command = options.command ?? "npm test";
   const model = await startModelServer([
-    { toolCalls: [{ name: "Bash", input: { command: "npm test", description: "Run the tests" } }] },
+    { toolCalls: [{ name: "Bash", input: { command, description: "Run the tests" } }] },
   ]);
   const configDir = join(box.base, name);
   mkdirSync(configDir, { recursive: true });
   const hook = `${NODE} ${BIN} hook claude-code`;
+  const pre =
+    options.hooks === "http"
+      ? {
+          type: "http",
+          url: `http://127.0.0.1:${options.endpoint.port}/hooks/claude-code`,
+          headers: { "x-airlock-hook-secret": options.endpoint.secret },
+          timeout: 60,
+          onFailure: "block",
+        }
+      : { type: "command", command: hook };
   writeFileSync(
     join(configDir, "settings.json"),
-    JSON.stringify({
-      hooks: {
-        UserPromptSubmit: [{ hooks: [{ type: "command", command: hook }] }],
-        PreToolUse: [{ matcher: "*", hooks: [{ type: "command", command: hook }] }],
-      },
-    }),
+    JSON.stringify(
+      options.hooks === "none"
+        ? { permissions: { allow: [`Bash(${command})`] } }
+        : {
+            hooks: {
+              UserPromptSubmit: [{ hooks: [{ type: "command", command: hook }] }],
+              PreToolUse: [{ matcher: "*", hooks: [pre] }],
+            },
+          },
+    ),
   );
   try {
     return await claudeRun({
@@ -114,17 +136,30 @@ async function claudeArm(box, name, socket, precog) {
   }
 }
 
+/** The best ratio any serving could reach: the cold mean over the mean of a tool call that does nothing. */
+function ceiling(cold, floor) {
+  const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  return Math.round((mean(cold) / mean(floor)) * 100) / 100;
+}
+
 async function agentsBench() {
   const box = benchWorkspace(root);
   const sockets = { standard: "d-default.sock", zero: "d-zero.sock" };
+  // The delay-0 daemon has a home of its own with an http hook endpoint (one endpoint per home), so Claude Code's
+  // served arm takes the http hook: one request decides, validates and serves a shell-only replay.
+  const zeroHome = join(box.base, "home-zero", ".airlock");
+  mkdirSync(zeroHome, { recursive: true, mode: 0o700 });
+  copyFileSync(join(box.base, "home", ".airlock", "permissions.yaml"), join(zeroHome, "permissions.yaml"));
+  const zeroEnv = { AIRLOCK_HOME: zeroHome, AIRLOCK_PRECOG_CACHE_DELAY_MS: "0" };
+  const endpoint = await ensureHttpEndpoint({ AIRLOCK_HOME: zeroHome });
   const daemons = [
     await startDaemon(NODE, BIN, box.env(sockets.standard)),
-    await startDaemon(NODE, BIN, box.env(sockets.zero, { AIRLOCK_PRECOG_CACHE_DELAY_MS: "0" })),
+    await startDaemon(NODE, BIN, box.env(sockets.zero, zeroEnv)),
   ];
   const off = { AIRLOCK_PRECOG: "0" };
-  const pi = { cold: [], standard: [], zero: [] };
-  const claude = { cold: [], standard: [] };
-  const same = { pi: 0, claude: 0 };
+  const pi = { cold: [], standard: [], zero: [], floor: [], floorAirlock: [] };
+  const claude = { cold: [], standard: [], zero: [], floor: [] };
+  const same = { pi: 0, claude: 0, claudeZero: 0 };
   try {
     for (let i = 0; i < PAIRS; i++) {
       const arms = [
@@ -133,7 +168,7 @@ async function agentsBench() {
           await typeDraft(box, box.env(sockets.standard).AIRLOCK_SOCKET);
           pi.standard.push(await piArm(box, `pi-std-${i}`, sockets.standard, {}));
           await typeDraft(box, box.env(sockets.zero).AIRLOCK_SOCKET);
-          pi.zero.push(await piArm(box, `pi-zero-${i}`, sockets.zero, {}));
+          pi.zero.push(await piArm(box, `pi-zero-${i}`, sockets.zero, zeroEnv));
         },
       ];
       for (const arm of i % 2 === 0 ? arms : arms.reverse()) await arm();
@@ -145,13 +180,31 @@ async function agentsBench() {
         async () => {
           await typeDraft(box, box.env(sockets.standard).AIRLOCK_SOCKET);
           claude.standard.push(await claudeArm(box, `cc-std-${i}`, sockets.standard, {}));
+          await typeDraft(box, box.env(sockets.zero).AIRLOCK_SOCKET);
+          claude.zero.push(
+            await claudeArm(box, `cc-zero-${i}`, sockets.zero, zeroEnv, { hooks: "http", endpoint }),
+          );
         },
       ];
       for (const arm of i % 2 === 0 ? carms : carms.reverse()) await arm();
       if (JSON.stringify(claude.cold[i].results) === JSON.stringify(claude.standard[i].results))
         same.claude++;
+      if (JSON.stringify(claude.cold[i].results) === JSON.stringify(claude.zero[i].results))
+        same.claudeZero++;
+      else if (process.env.BENCH_DEBUG_TEXT)
+        console.log({ cold: claude.cold[i].results, zero: claude.zero[i].results });
+      // The floors: the same agent running a tool call that does nothing (`true`), alone and with Airlock deciding.
+      pi.floor.push(
+        await piArm(box, `pi-floor-${i}`, sockets.zero, off, { airlock: false, command: "true" }),
+      );
+      pi.floorAirlock.push(
+        await piArm(box, `pi-floor-airlock-${i}`, sockets.zero, { ...zeroEnv, ...off }, { command: "true" }),
+      );
+      claude.floor.push(
+        await claudeArm(box, `cc-floor-${i}`, sockets.zero, off, { hooks: "none", command: "true" }),
+      );
       console.log(
-        `pair ${i + 1}/${PAIRS}: pi first result ${Math.round(pi.cold[i].firstToolResultMs)} → ${Math.round(pi.standard[i].firstToolResultMs)} ms; tool ${Math.round(pi.cold[i].toolMs)} → ${pi.zero[i].toolMs.toFixed(1)} ms (delay 0); claude ${Math.round(claude.cold[i].toolRoundTripMs)} → ${Math.round(claude.standard[i].toolRoundTripMs)} ms`,
+        `pair ${i + 1}/${PAIRS}: pi first result ${Math.round(pi.cold[i].firstToolResultMs)} → ${Math.round(pi.standard[i].firstToolResultMs)} ms; tool ${Math.round(pi.cold[i].toolMs)} → ${pi.zero[i].toolMs.toFixed(1)} ms (delay 0; floor ${pi.floor[i].toolMs.toFixed(1)}, with Airlock ${pi.floorAirlock[i].toolMs.toFixed(1)}); claude ${Math.round(claude.cold[i].toolRoundTripMs)} → ${Math.round(claude.standard[i].toolRoundTripMs)} ms, http replay ${claude.zero[i].toolRoundTripMs.toFixed(1)} ms (floor ${claude.floor[i].toolRoundTripMs.toFixed(1)})`,
       );
     }
   } finally {
@@ -175,15 +228,35 @@ async function agentsBench() {
     },
     claude_code_bash: {
       ...pairedSpeedup(ms(claude.cold, "toolRoundTripMs"), ms(claude.standard, "toolRoundTripMs")),
-      what: "Claude Code, Bash npm test round trip seen by the model (hooks and the rewritten airlock futures serve included), default delay",
+      what: "Claude Code, Bash npm test round trip seen by the model (command hooks and the rewritten airlock futures serve included), default delay",
     },
-    identical_tool_results: { pi: `${same.pi}/${PAIRS}`, claude_code: `${same.claude}/${PAIRS}` },
+    claude_code_served: {
+      ...pairedSpeedup(ms(claude.cold, "toolRoundTripMs"), ms(claude.zero, "toolRoundTripMs")),
+      what: "Claude Code, Bash npm test round trip seen by the model, http PreToolUse hook (one request decides, validates and serves) and the shell-only replay, delay 0",
+      served_round_trip_ms: summarize(ms(claude.zero, "toolRoundTripMs")),
+    },
+    // What no serving can go under: the same agent running a tool call that does nothing (`true`).
+    floors: {
+      pi_alone: summarize(ms(pi.floor, "toolMs")),
+      pi_with_airlock_decision: summarize(ms(pi.floorAirlock, "toolMs")),
+      claude_code_alone: summarize(ms(claude.floor, "toolRoundTripMs")),
+      pi_ceiling: ceiling(ms(pi.cold, "toolMs"), ms(pi.floor, "toolMs")),
+      claude_code_ceiling: ceiling(ms(claude.cold, "toolRoundTripMs"), ms(claude.floor, "toolRoundTripMs")),
+    },
+    identical_tool_results: {
+      pi: `${same.pi}/${PAIRS}`,
+      claude_code: `${same.claude}/${PAIRS}`,
+      claude_code_http_replay: `${same.claudeZero}/${PAIRS}`,
+    },
     // Issue 24: no served call slower than its cold run (each on-run against the off-run of its own pair).
     served_slower_than_cold: {
       pi_delay_0: pi.zero.filter((r, i) => r.toolMs > pi.cold[i].toolMs).length,
       pi_default_delay: pi.standard.filter((r, i) => r.toolMs > pi.cold[i].toolMs).length,
       claude_code: claude.standard.filter((r, i) => r.toolRoundTripMs > claude.cold[i].toolRoundTripMs)
         .length,
+      claude_code_http_replay: claude.zero.filter(
+        (r, i) => r.toolRoundTripMs > claude.cold[i].toolRoundTripMs,
+      ).length,
       of: PAIRS,
     },
   };
@@ -209,11 +282,25 @@ function markdown(report) {
       `| slow npm test served (Pi, delay 0; one request decides and serves) | ${ci(r.slow_command)} | ≥ 1,000× |`,
     );
     lines.push(`| same, default 750 ms delay (honest cost) | ${ci(r.slow_command.default_delay)} | — |`);
-    lines.push(`| Claude Code Bash round trip (default delay) | ${ci(r.claude_code_bash)} | — |`);
+    lines.push(
+      `| Claude Code Bash round trip (command hooks, default delay) | ${ci(r.claude_code_bash)} | — |`,
+    );
+    if (r.claude_code_served)
+      lines.push(
+        `| slow npm test served (Claude Code, delay 0; http hook decides, validates and serves a shell-only replay) | ${ci(r.claude_code_served)} | ≥ 1,000× |`,
+      );
+    const f = r.floors;
+    if (f) {
+      lines.push(
+        `| floor: Pi running \`true\` without Airlock (mean / p50) | ${f.pi_alone.mean_ms} / ${f.pi_alone.p50_ms} ms → best possible ${f.pi_ceiling}× | — |`,
+        `| floor: Pi running \`true\` with Airlock's decision (mean / p50) | ${f.pi_with_airlock_decision.mean_ms} / ${f.pi_with_airlock_decision.p50_ms} ms | — |`,
+        `| floor: Claude Code running \`true\`, no hooks (mean / p50) | ${f.claude_code_alone.mean_ms} / ${f.claude_code_alone.p50_ms} ms → best possible ${f.claude_code_ceiling}× | — |`,
+      );
+    }
     const slower = r.served_slower_than_cold;
     if (slower)
       lines.push(
-        `| served calls slower than the same pair's cold run | Pi ${slower.pi_delay_0}/${slower.of} (delay 0), ${slower.pi_default_delay}/${slower.of} (default delay); Claude Code ${slower.claude_code}/${slower.of} | 0 |`,
+        `| served calls slower than the same pair's cold run | Pi ${slower.pi_delay_0}/${slower.of} (delay 0), ${slower.pi_default_delay}/${slower.of} (default delay); Claude Code ${slower.claude_code}/${slower.of} (command hooks), ${slower.claude_code_http_replay ?? "—"}/${slower.of} (http replay) | 0 |`,
       );
   }
   const v = r.validation;
@@ -243,8 +330,15 @@ function markdown(report) {
     "  included); what remains is the agent's own tool plumbing and Airlock's policy decision for the call, which",
     "  both arms pay. The default 750 ms bash delay is there on purpose (a zero-latency hit changes which tools",
     "  the model reaches for); the delay-0 row is the raw ceiling.",
-    "- Claude Code's Bash path also pays two process starts the Pi path does not: the PreToolUse hook and the",
-    "  rewritten `airlock futures serve` command.",
+    "- Claude Code's command-hook row pays two process starts the Pi path does not: the PreToolUse hook and the",
+    "  rewritten `airlock futures serve` command. The http row pays neither: the daemon answers the PreToolUse post",
+    "  with the decision and the validated future written for a shell-only replay (`mv`, `cat`, `rm` of write-once",
+    "  0600 files), so nothing of Airlock starts on the served path.",
+    "- The floors are the same agent running a tool call that does nothing (`true`, a shell start included), the",
+    "  same way, in the same pairs: what any serving must pay, since the agent's own tool plumbing runs either way.",
+    "  The best possible ratio is the cold mean over the floor mean. 1,000× on a 5 s suite needs a served call of",
+    "  ≤ 5.5 ms; when the floor is above that, the goal is out of reach for that agent on this machine whatever",
+    "  Airlock does, and the row says so.",
     "- Validation is the serve-time check of a fingerprinted command future right after a one-file edit: a sync",
     "  cookie round trip through the watcher plus a version lookup, against walking and hashing the whole causal",
     "  set as the seed does. Its cost does not grow with the tree.",
@@ -258,7 +352,7 @@ function markdown(report) {
     const same = r.identical_tool_results;
     lines.push(
       "",
-      `Tool results identical with and without precognition: Pi ${same.pi}, Claude Code ${same.claude_code}.${same.why ? ` ${same.why}` : ""}`,
+      `Tool results identical with and without precognition: Pi ${same.pi}, Claude Code ${same.claude_code} (command hooks)${same.claude_code_http_replay ? `, ${same.claude_code_http_replay} (http replay)` : ""}.${same.why ? ` ${same.why}` : ""}`,
     );
   }
   return `${lines.join("\n")}\n`;

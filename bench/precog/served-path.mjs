@@ -2,7 +2,8 @@
 // (the call's policy decision over the daemon socket, the futures_serve round trip, Pi's bash tool replaying
 // the cached output), each timed in a fresh process (the first call, as in a real Pi run) and then warm. Uses
 // the daemon and workspace of bench/precog/agents.mjs with the cache-invariant delay 0. Prints a table; the
-// analysis lives in served-path.md. BENCH_PROCESSES (default 10) fresh processes, 3 calls each.
+// analysis lives in served-path.md. BENCH_PROCESSES (default 10) fresh processes, 3 calls each; SERVED_PATH_ONE=1
+// times the one-request path Pi's gate takes now (decide and serve together).
 import { execFileSync } from "node:child_process";
 import { loadavg } from "node:os";
 import { dirname, join } from "node:path";
@@ -54,9 +55,16 @@ async function child() {
       cwd,
       hasUI: false,
     };
-    const decision = await requestDecision(call, { env });
+    // SERVED_PATH_ONE=1: what Pi's gate does now, one request decides and serves (the future comes with the allow).
+    let answer;
+    const decision = await requestDecision(call, {
+      env,
+      ...(process.env.SERVED_PATH_ONE === "1"
+        ? { serve: { tool: "bash", command: "npm test" }, onServed: (f) => (answer = f) }
+        : {}),
+    });
     const t1 = performance.now();
-    const answer = await serveFuture(cwd, { tool: "bash", command: "npm test" }, env);
+    answer ??= await serveFuture(cwd, { tool: "bash", command: "npm test" }, env);
     const t2 = performance.now();
     if (decision.decision !== "allow" || !answer.hit) throw new Error("expected an allowed hit");
     const chunks = answer.chunks.map((c) => Buffer.from(c.data, "base64"));
@@ -114,8 +122,12 @@ async function main() {
         1: ", each after Pi's session_start warm-up (kept connection, schemas, warm_up, replays, idle warm)",
         idle: ", each after one idle warm round trip only (the earlier Pi start-up)",
       }[process.env.SERVED_PATH_PRIMED ?? ""] ?? "";
+    const one =
+      process.env.SERVED_PATH_ONE === "1"
+        ? "; one request decides and serves (serve column: 0 unless it missed)"
+        : "";
     console.log(
-      `load ${load0.toFixed(2)} → ${loadavg()[0].toFixed(2)}, ${runs.length} fresh processes${primed}`,
+      `load ${load0.toFixed(2)} → ${loadavg()[0].toFixed(2)}, ${runs.length} fresh processes${primed}${one}`,
     );
     console.log("| call | decide p50 / mean ms | serve | Pi bash replay | total |");
     console.log("|---|---|---|---|---|");

@@ -189,7 +189,8 @@ export class Daemon {
     const found = readHttpEndpoint(this.#env);
     if (!found.ok) return;
     // The daemon's env and entry do not change: one companion (precognition switches read once) for every event.
-    const companion = this.#hookCompanion(this.#env, { node: process.execPath, bin: BIN_PATH });
+    // The daemon answers these hooks itself, so a served command is a shell-only replay (futures/replay.ts).
+    const companion = this.#hookCompanion(this.#env, { node: process.execPath, bin: BIN_PATH }, true);
     try {
       this.#http = await listenHttpHooks(
         found.endpoint,
@@ -244,11 +245,11 @@ export class Daemon {
    * What a hook event run inside the daemon asks of the companion: the daemon itself, under the hook process's
    * switches (`env`), rewriting served commands to the `airlock` the agent ran (`entry`).
    */
-  #hookCompanion(env: Env, entry: AirlockEntry | undefined): HookCompanion {
+  #hookCompanion(env: Env, entry: AirlockEntry | undefined, replay = false): HookCompanion {
     return {
       decide: (call, askMode) => this.decide(call, askMode),
       endSession: async (sessionId) => this.#endSession(sessionId),
-      ...precogHooks(env, this.#futures.hookBackend(env, entry)),
+      ...precogHooks(env, this.#futures.hookBackend(env, entry, { replay })),
     };
   }
 

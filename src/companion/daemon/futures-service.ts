@@ -7,6 +7,7 @@ import { classFromConfig } from "../futures/command-classes.ts";
 import { Precog } from "../futures/engine.ts";
 import type { PrecogBackend } from "../futures/hook-serving.ts";
 import { policyGate } from "../futures/policy-gate.ts";
+import { ReplayStore, replayRoot } from "../futures/replay.ts";
 import { type AirlockEntry, airlockPrefix } from "../futures/rewrite.ts";
 import type { ServeResult } from "../futures/serve.ts";
 import type { TriggerSource } from "../futures/triggers.ts";
@@ -46,6 +47,8 @@ export class FuturesService {
   /** The decision core with nothing recorded, as precognition asks it (warm time, serve time). */
   readonly #allowedNow: ReturnType<typeof policyGate>;
   readonly #log: (line: string) => void;
+  /** Shell replays handed to http hooks and not yet run. */
+  readonly #replays: ReplayStore;
   #sentStats = "";
 
   constructor(deps: {
@@ -55,6 +58,7 @@ export class FuturesService {
     emergency: () => EmergencyControls;
   }) {
     this.#log = deps.log;
+    this.#replays = new ReplayStore(replayRoot(deps.env), deps.log);
     this.#allowedNow = policyGate({ policy: deps.policy, emergency: deps.emergency });
     this.precog = new Precog({
       env: deps.env,
@@ -64,6 +68,8 @@ export class FuturesService {
         const state = deps.policy(cwd);
         return state.ok ? state.policy.futureCommands.map(classFromConfig) : [];
       },
+      // "Nothing else ran since": a replay handed out before a mutating call or a change is never played.
+      moved: (root) => this.#replays.drop(root),
     });
   }
 
@@ -89,8 +95,11 @@ export class FuturesService {
    * The engine as a hook event run inside the daemon reaches it (the fast hook's events): in-process, under
    * the hook's switches (`env`), rewriting served commands to the `airlock` the agent ran (`entry`).
    */
-  hookBackend(env: Env, entry: AirlockEntry | undefined): PrecogBackend {
+  hookBackend(env: Env, entry: AirlockEntry | undefined, options: { replay?: boolean } = {}): PrecogBackend {
     return {
+      ...(options.replay
+        ? { replay: (cwd, command, key, fallback) => this.#replay(cwd, command, key, fallback) }
+        : {}),
       forward: async (prompt, _sessionId, cwd) => {
         // Never logged (it is the user's words).
         void this.warm(cwd, "prompt", prompt);
@@ -99,6 +108,22 @@ export class FuturesService {
       lookup: (cwd, command) => this.precog.lookup(cwd, command),
       prefix: () => airlockPrefix(env, entry),
     };
+  }
+
+  /** The http hook's serve: validated now, then written for a shell-only replay (replay.ts). */
+  async #replay(
+    cwd: string,
+    command: string,
+    key: string,
+    fallback: string,
+  ): Promise<{ kind: "replay"; line: string } | { kind: "warming" } | { kind: "miss" }> {
+    if (!this.precog.finished(cwd, command)) return { kind: "warming" };
+    const result = await this.precog
+      .serve(cwd, { tool: "bash", command, key })
+      .catch((): ServeResult => ({ hit: false, reason: "no_future" }));
+    if (!result.hit || result.future.kind !== "command") return { kind: "miss" };
+    const line = await this.#replays.prepare(result.future, fallback);
+    return line ? { kind: "replay", line } : { kind: "warming" };
   }
 
   async handle(request: FuturesRequest): Promise<ControlResponse> {
@@ -166,7 +191,8 @@ export class FuturesService {
     }
   }
 
-  close(): Promise<void> {
-    return this.precog.close();
+  async close(): Promise<void> {
+    await this.#replays.close();
+    await this.precog.close();
   }
 }

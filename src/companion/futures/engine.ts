@@ -13,7 +13,7 @@ import {
   isFingerprinted,
   normalizeCommand,
 } from "./command-classes.ts";
-import { classAllowsLsPath, runWarm } from "./command-futures.ts";
+import { type CommandFuture, classAllowsLsPath, runWarm } from "./command-futures.ts";
 import { injectionText } from "./injection.ts";
 import { validateRead, warmRead } from "./read-futures.ts";
 import {
@@ -36,6 +36,11 @@ export interface PrecogDeps {
   allowedNow: (cwd: string) => PolicyCheck;
   /** Extra command classes (from permissions.yaml) for a workspace. */
   classes?: (cwd: string) => readonly CommandClass[];
+  /**
+   * A workspace may no longer match what was served from it: a mutating call started there, or a file in it
+   * changed (shell replays not yet run are dropped; see replay.ts).
+   */
+  moved?: (root: string) => void;
 }
 
 export interface WarmResult {
@@ -96,7 +101,7 @@ export class Precog {
     const root = await realpath(cwd);
     let ws = this.#workspaces.get(root);
     if (!ws) {
-      ws = Workspace.open(root, this.#deps.log);
+      ws = Workspace.open(root, this.#deps.log, () => this.#deps.moved?.(root));
       this.#workspaces.set(root, ws);
       ws.then(
         (opened) => this.#opened.set(root, opened),
@@ -307,9 +312,19 @@ export class Precog {
       return;
     for (const ws of this.#opened.values()) {
       const inside = real === ws.root || real.startsWith(`${ws.root}/`) || ws.root.startsWith(`${real}/`);
+      if (inside) this.#deps.moved?.(ws.root);
       if (inside && ws.cancelWarms())
         this.#deps.log(`precog: ${ws.root}: warm killed (a mutating ${tool} started)`);
     }
+  }
+
+  /**
+   * The finished future for this exact command in an open workspace, unvalidated (serve() validates): what a
+   * shell replay would play. Undefined while it is still warming or when there is none.
+   */
+  finished(cwd: string, command: string): CommandFuture | undefined {
+    const future = this.#opened.get(realOrGiven(cwd))?.get(commandKey(normalizeCommand(command)));
+    return future?.kind === "command" ? future : undefined;
   }
 
   /** Whether `command` is a precognition class here (the built-ins, or one from permissions.yaml). */

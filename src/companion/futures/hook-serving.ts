@@ -17,6 +17,19 @@ export interface PrecogBackend {
   lookup(cwd: string, command: string): Promise<string | null> | string | null;
   /** The command line that runs `airlock futures serve` (see rewrite.ts). */
   prefix(): string;
+  /**
+   * Serves the future now (policy asked again, re-validated) as a shell-only replay (replay.ts), falling back to
+   * `fallback` when the replay is gone by the time it runs. Only where the daemon itself answers the hook (the
+   * http hook): "replay" with the command line; "warming" when the future is not finished (the caller rewrites
+   * to `futures serve`, which waits for it); "miss" when it is stale or policy no longer allows it (nothing is
+   * rewritten, the command runs as it is).
+   */
+  replay?(
+    cwd: string,
+    command: string,
+    key: string,
+    fallback: string,
+  ): Promise<{ kind: "replay"; line: string } | { kind: "warming" } | { kind: "miss" }>;
 }
 
 export interface PrecogHooks {
@@ -26,7 +39,8 @@ export interface PrecogHooks {
   sessionStarted(cwd: string): Promise<void>;
   /**
    * For an allowed shell call whose exact command is warmed (or warming): the tool input with the command
-   * rewritten to `airlock futures serve <key> -- '<command>'`; undefined otherwise (the call runs unchanged).
+   * rewritten to `airlock futures serve <key> -- '<command>'`, or, where the backend replays, to the shell
+   * replay of the validated future; undefined otherwise (the call runs unchanged).
    */
   servingInput(toolInput: Record<string, unknown>, cwd: string): Promise<Record<string, unknown> | undefined>;
 }
@@ -57,7 +71,14 @@ export function precogHooks(env: Env, backend: PrecogBackend): PrecogHooks {
       if (typeof command !== "string" || !(classOf(command) || PLAIN_COMMAND.test(command))) return undefined;
       const key = await backend.lookup(cwd, command);
       if (!key) return undefined;
-      return { ...toolInput, command: rewriteCommand(key, command, backend.prefix()) };
+      const fallback = rewriteCommand(key, command, backend.prefix());
+      if (backend.replay) {
+        // One request decides, validates and serves: the command becomes a replay costing a few shell words.
+        const served = await backend.replay(cwd, command, key, fallback);
+        if (served.kind === "replay") return { ...toolInput, command: served.line };
+        if (served.kind === "miss") return undefined;
+      }
+      return { ...toolInput, command: fallback };
     },
   };
 }

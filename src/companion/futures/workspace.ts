@@ -28,17 +28,24 @@ export class Workspace {
   readonly queue: string[] = [];
   lastUsed = Date.now();
   readonly #log: (line: string) => void;
+  /** Called after any change the watcher reports (not the barrier's own cookies). */
+  readonly #moved: () => void;
 
-  private constructor(root: string, log: (line: string) => void) {
+  private constructor(root: string, log: (line: string) => void, moved: () => void) {
     this.root = root;
+    this.#moved = moved;
     this.id = createHash("sha256").update(root).digest("hex").slice(0, 16);
     this.index = new WorkspaceIndex(root);
     this.#log = log;
   }
 
   /** Starts the watcher before the index walk, so nothing that changes during the walk is missed. */
-  static async open(root: string, log: (line: string) => void): Promise<Workspace> {
-    const ws = new Workspace(root, log);
+  static async open(
+    root: string,
+    log: (line: string) => void,
+    moved: () => void = () => {},
+  ): Promise<Workspace> {
+    const ws = new Workspace(root, log, moved);
     ws.#watcher = await watchWorkspace(root, {
       changed: (rel, kind) => ws.#onChange(rel, kind),
       overflow: (reason) => ws.#onOverflow(reason),
@@ -60,12 +67,14 @@ export class Workspace {
   #onChange(relative: string, kind: "file" | "tree"): void {
     if (isCookiePath(relative)) return;
     this.versions.changed(relative, kind);
+    this.#moved();
     void this.index.refresh(relative);
   }
 
   #onOverflow(reason: string): void {
     this.stats.overflows++;
     this.versions.overflow(reason);
+    this.#moved();
     // Command futures are now unverifiable; read futures re-stat on their own, but start clean anyway.
     this.#futures.clear();
     this.#log(`precog: ${this.root}: treating everything as changed (${reason})`);
