@@ -9,14 +9,10 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { diskCheck } from "../../../../src/companion/guards/disk-view.ts";
 import { indexPaths } from "../../../../src/companion/guards/git-contents.ts";
-import { factLine } from "../../../../src/policy/call-facts.ts";
-import { judgeCall } from "../../../../src/policy/judge-call.ts";
-import { readOnlyPolicy } from "./disk-fixture.ts";
+import { DISK, judgeOnDisk, readOnlyPolicy } from "./disk-fixture.ts";
 
 const policy = readOnlyPolicy();
-const disk = diskCheck({ env: {} });
 let base: string;
 let dirty: string;
 let clean: string;
@@ -67,13 +63,11 @@ beforeAll(() => {
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
 function bash(cwd: string, command: string, withDisk = true) {
-  const j = judgeCall(
+  return judgeOnDisk(
     policy,
     { tool: "bash", input: { command }, cwd, home: join(base, "home") },
-    { hasUI: true },
-    withDisk ? disk : undefined,
+    { disk: withDisk && DISK },
   );
-  return { action: j.record.action, why: j.facts.map(factLine).join("\n") };
 }
 
 describe("git commands that print what a secret-family path held", () => {
@@ -122,13 +116,12 @@ describe("git commands that print what a secret-family path held", () => {
     expect(bash(dirty, "git status").action).toBe("allow");
   });
   it("headless, the same call is denied", () => {
-    const j = judgeCall(
+    const j = judgeOnDisk(
       policy,
       { tool: "bash", input: { command: "git log -p" }, cwd: dirty, home: base },
       { hasUI: false },
-      disk,
     );
-    expect(j.record.action).toBe("deny");
+    expect(j.action).toBe("deny");
   });
 });
 

@@ -8,13 +8,9 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { diskCheck } from "../../../../src/companion/guards/disk-view.ts";
-import { factLine } from "../../../../src/policy/call-facts.ts";
-import { judgeCall } from "../../../../src/policy/judge-call.ts";
-import { KEY, readOnlyPolicy } from "./disk-fixture.ts";
+import { judgeOnDisk, KEY, readOnlyPolicy } from "./disk-fixture.ts";
 
 const policy = readOnlyPolicy();
-const disk = diskCheck({ env: {} });
 const AWS = "AKIAQWERTYUIOPASDFGH";
 let base: string;
 
@@ -39,13 +35,7 @@ function repo(name: string, history: (dir: string) => void): string {
   return dir;
 }
 function judge(cwd: string, command: string) {
-  const j = judgeCall(
-    policy,
-    { tool: "bash", input: { command }, cwd, home: join(base, "home") },
-    { hasUI: true },
-    disk,
-  );
-  return { action: j.record.action, why: j.facts.map(factLine).join("\n") };
+  return judgeOnDisk(policy, { tool: "bash", input: { command }, cwd, home: join(base, "home") });
 }
 
 let pem: string;
