@@ -16,16 +16,16 @@ import { type ContractServers, startContractServers } from "../support/contract/
 import { type OAuthContractServer, startOAuthContractServer } from "../support/oauth-contract-server.ts";
 import { OAUTH_TEST_SECRETS } from "../support/oauth-test-secrets.ts";
 import { READ_STEP } from "../support/plan-steps.ts";
-import { type PlannerServer, startPlannerServer } from "../support/planner-server.ts";
+import { type PlannerServer, plannerVars, startPlannerServer } from "../support/planner-server.ts";
 import { launchBrowser } from "./support/browser.ts";
 import {
+  allowOnceConfirmed,
   buildDashboard,
   card,
+  emailCard,
   type Phone,
   pairPhone,
   phone,
-  steady,
-  tapDecision,
   WAIT_MS,
 } from "./support/dashboard.ts";
 import { type Edge, ROOT, startEdge } from "./support/edge.ts";
@@ -98,9 +98,7 @@ beforeAll(async () => {
         TEST_CONNECTOR_ENDPOINTS: JSON.stringify(contract.endpoints),
         TEST_OAUTH_URL: oauth.url,
         ...OAUTH_TEST_SECRETS,
-        AIRLOCK_MODEL_BASE_URL: `${planner.url}/v1`,
-        AIRLOCK_MODEL_MODELS: "e2e-model",
-        AIRLOCK_MODEL_API_KEY: "sk-e2e-model-key-0123456789abcdef",
+        ...plannerVars(planner),
       },
     }),
     launchBrowser(),
@@ -187,21 +185,17 @@ describe("connect Google on the phone, a hosted job answers mail, one approved s
 
     // 3. The email card on the phone: as you, From / To / Subject, the body's preview.
     const promptId = send.prompt_id ?? "";
-    const c = card(page, promptId);
-    await c.locator(".decisions-dock").waitFor({ timeout: WAIT_MS });
-    expect(await c.locator(".identity-banner").textContent()).toBe("As you");
-    const email = (await c.locator(".connector-email").textContent()) ?? "";
+    const { identity, email } = await emailCard(page, promptId);
+    expect(identity).toBe("As you");
     for (const part of [ACCOUNT, "bob@example.org", "Re: Lunch?", replyBody]) expect(email).toContain(part);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await page.screenshot({ path: join(ROOT, "test-results", "connectors-oauth-mail.png") });
 
     // 4. Approve (an EXFILTRATION asks for a second tap): exactly one send, with the OAuth flow's token.
-    await tapDecision(page, promptId, "Allow once");
-    const confirm = c.getByRole("button", { name: "Yes, allow once" });
-    await confirm.waitFor({ timeout: WAIT_MS });
-    await steady(page);
-    await confirm.tap();
-    await c.locator('.proposal-outcome[data-state="EXECUTED"]').waitFor({ timeout: WAIT_MS });
+    await allowOnceConfirmed(page, promptId);
+    await card(page, promptId)
+      .locator('.proposal-outcome[data-state="EXECUTED"]')
+      .waitFor({ timeout: WAIT_MS });
     const job = await until("the job to finish", async () => {
       const { json } = await api<{ job: JobView }>(`/v1/jobs/${jobId}`);
       return json.job.state === "succeeded" ? json.job : undefined;

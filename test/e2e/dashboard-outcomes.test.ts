@@ -15,6 +15,7 @@ import {
   type Phone,
   pairPhone,
   phone,
+  rejectPending,
   steady,
   tapDecision,
   WAIT_MS,
@@ -80,13 +81,7 @@ beforeAll(async () => {
 }, 240_000);
 
 // A test that failed half-way leaves no prompt open in front of the next one (one card is answered at a time).
-afterEach(async () => {
-  const headers = { authorization: `Bearer ${approverToken}`, "content-type": "application/json" };
-  const res = await fetch(`${edge.base}/v1/approvals?status=pending`, { headers });
-  const { approvals } = (await res.json()) as { approvals: { promptId: string }[] };
-  for (const { promptId } of approvals)
-    await fetch(`${edge.base}/v1/approvals/${promptId}/reject`, { method: "POST", headers, body: "{}" });
-});
+afterEach(() => rejectPending(edge, approverToken));
 
 afterAll(async () => {
   await browser?.close();

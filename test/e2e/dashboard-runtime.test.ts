@@ -8,7 +8,7 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CreateScheduleResponse, ThreadView } from "../../src/protocol/runtime.ts";
-import { type PlannerServer, startPlannerServer } from "../support/planner-server.ts";
+import { type PlannerServer, plannerVars, startPlannerServer } from "../support/planner-server.ts";
 import { launchBrowser } from "./support/browser.ts";
 import { buildDashboard, type Phone, pairPhone, phone, WAIT_MS } from "./support/dashboard.ts";
 import { type Edge, ROOT, startEdge } from "./support/edge.ts";
@@ -49,9 +49,7 @@ beforeAll(async () => {
     startEdge({
       stateDir: mkdtempSync(join(tmpdir(), "airlock-runtime-views-")),
       vars: {
-        AIRLOCK_MODEL_BASE_URL: `${planner.url}/v1`,
-        AIRLOCK_MODEL_MODELS: "e2e-model",
-        AIRLOCK_MODEL_API_KEY: "sk-e2e-views-key-0123456789abcdef",
+        ...plannerVars(planner, "sk-e2e-views-key-0123456789abcdef"),
       },
     }),
     launchBrowser(),

@@ -14,7 +14,7 @@ import { ensureBuilt } from "../support/build.ts";
 import { type EgressServers, startEgressServers } from "../support/egress-servers.ts";
 import { PhoneDashboard } from "../support/phone-dashboard.ts";
 import { READ_STEP, writeStep } from "../support/plan-steps.ts";
-import { type PlannerServer, startPlannerServer } from "../support/planner-server.ts";
+import { type PlannerServer, plannerVars, startPlannerServer } from "../support/planner-server.ts";
 import { runToEnd } from "../support/run-process.ts";
 import { launchBrowser, phoneContext } from "./support/browser.ts";
 import { tapDecision } from "./support/dashboard.ts";
@@ -59,9 +59,7 @@ beforeAll(async () => {
       vars: {
         AIRLOCK_DOH_URL: servers.dohUrl,
         TEST_TARGET_PORT: String(servers.targetPort),
-        AIRLOCK_MODEL_BASE_URL: `${planner.url}/v1`,
-        AIRLOCK_MODEL_MODELS: "e2e-model",
-        AIRLOCK_MODEL_API_KEY: "sk-e2e-model-key-0123456789abcdef",
+        ...plannerVars(planner),
       },
     }),
     launchBrowser(),
