@@ -22,9 +22,18 @@ export interface DiskFixture {
   cleanup(): void;
 }
 
-function write(path: string, text: string): void {
+/** Writes a file, making its directories. */
+export function write(path: string, text: string): void {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, text);
+}
+
+/** Runs git in `cwd` with a committer set (no global config needed); its trimmed output. */
+export function git(cwd: string, ...args: string[]): string {
+  return execFileSync("git", ["-c", "user.email=a@b", "-c", "user.name=a", ...args], {
+    cwd,
+    encoding: "utf8",
+  }).trim();
 }
 
 export function diskFixture(): DiskFixture {

@@ -3,14 +3,13 @@
 // secret-family file, `git remote -v` with a token in a remote URL (red team, round 3). Each attack is
 // judged text-only (the bypass is real: the edge's view allows it) and with the disk (asks, names the
 // path). The same commands in a repository without secrets stay allowed.
-import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { indexPaths } from "../../../../src/companion/guards/git-contents.ts";
-import { DISK, judgeOnDisk, readOnlyPolicy } from "./disk-fixture.ts";
+import { DISK, git, judgeOnDisk, readOnlyPolicy, write } from "./disk-fixture.ts";
 
 const policy = readOnlyPolicy();
 let base: string;
@@ -18,16 +17,6 @@ let dirty: string;
 let clean: string;
 let blob: string;
 
-function write(path: string, text: string): void {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, text);
-}
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync("git", ["-c", "user.email=a@b", "-c", "user.name=a", ...args], {
-    cwd,
-    encoding: "utf8",
-  }).trim();
-}
 function repo(dir: string): void {
   mkdirSync(dir, { recursive: true });
   git(dir, "init", "-q", ".");

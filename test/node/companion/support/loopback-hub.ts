@@ -110,7 +110,7 @@ export class LoopbackHub {
 }
 
 /** Points the sandbox's companion at the hub: the credentials `airlock pair` would have written. */
-export function linkToHub(box: Sandbox, hub: LoopbackHub, token: string): void {
+export function linkToHub(box: Sandbox, hub: { port: number }, token: string): void {
   writeFileSync(
     join(box.airlockHome, "credentials.json"),
     JSON.stringify({ server: `http://127.0.0.1:${hub.port}`, token, device_id: "d1", user_id: "u1" }),
