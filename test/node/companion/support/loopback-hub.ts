@@ -25,10 +25,13 @@ export class LoopbackHub {
   /** The socket that connected last. */
   current: WebSocket | undefined;
   port = 0;
+  /** The prompt every tool request is answered with (`decision_pending`). */
+  readonly promptId: string;
   #waiters: Array<() => void> = [];
 
-  /** `promptId`: the prompt every tool request is answered with (`decision_pending`). */
-  constructor(readonly promptId = "p-1") {}
+  constructor(promptId = "p-1") {
+    this.promptId = promptId;
+  }
 
   async start(port = 0): Promise<void> {
     this.http = createServer((_req, res) => {
