@@ -4,7 +4,7 @@
 // exactly one mail at the Gmail contract server, signed with the access token the OAuth flow obtained (no
 // in-memory shortcut: TEST_CONNECT_EVERYONE is off); the audit has every transition; Revoke on the phone
 // stops the next call cleanly. No issued token reaches the audit, the model's input or the edge's log.
-import { mkdirSync, mkdtempSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
@@ -17,18 +17,16 @@ import { type OAuthContractServer, startOAuthContractServer } from "../support/o
 import { OAUTH_TEST_SECRETS } from "../support/oauth-test-secrets.ts";
 import { READ_STEP } from "../support/plan-steps.ts";
 import { type PlannerServer, plannerVars, startPlannerServer } from "../support/planner-server.ts";
-import { launchBrowser } from "./support/browser.ts";
 import {
   allowOnceConfirmed,
-  buildDashboard,
   card,
   emailCard,
   type Phone,
-  pairPhone,
-  phone,
+  pairedPhone,
+  startStage,
   WAIT_MS,
 } from "./support/dashboard.ts";
-import { type Edge, ROOT, startEdge } from "./support/edge.ts";
+import { type Edge, ROOT } from "./support/edge.ts";
 
 const ACCOUNT = "person-mail-e2e@example.com";
 
@@ -86,28 +84,22 @@ const propose = (tool: string, args: Record<string, unknown>, high: boolean) => 
 });
 
 beforeAll(async () => {
-  mkdirSync(join(ROOT, "test-results"), { recursive: true });
-  buildDashboard();
   oauth = await startOAuthContractServer();
   [contract, planner] = await Promise.all([startContractServers(oauth.introspect), startPlannerServer()]);
-  [edge, browser] = await Promise.all([
-    startEdge({
-      stateDir: mkdtempSync(join(tmpdir(), "airlock-oauth-mail-e2e-")),
-      entry: "test/edge/worker-entry.ts",
-      vars: {
-        TEST_CONNECTOR_ENDPOINTS: JSON.stringify(contract.endpoints),
-        TEST_OAUTH_URL: oauth.url,
-        ...OAUTH_TEST_SECRETS,
-        ...plannerVars(planner),
-      },
-    }),
-    launchBrowser(),
-  ]);
+  ({ edge, browser } = await startStage({
+    stateDir: mkdtempSync(join(tmpdir(), "airlock-oauth-mail-e2e-")),
+    entry: "test/edge/worker-entry.ts",
+    vars: {
+      TEST_CONNECTOR_ENDPOINTS: JSON.stringify(contract.endpoints),
+      TEST_OAUTH_URL: oauth.url,
+      ...OAUTH_TEST_SECRETS,
+      ...plannerVars(planner),
+    },
+  }));
   approverToken = (await edge.pairDevice("browser", "script approver")).token;
   companionToken = (await edge.pairDevice("companion", "dev laptop")).token;
-  ui = await phone(browser);
+  ui = await pairedPhone(browser, edge);
   page = ui.page;
-  await pairPhone(page, edge.base, edge, "E2E phone");
 }, 240_000);
 
 afterAll(async () => {

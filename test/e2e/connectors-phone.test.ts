@@ -1,7 +1,7 @@
 // Connector proposals on a phone at 390×844 against a real local edge (`wrangler dev`, the test entry):
 // a gmail.send card shows "As you", From / To / Subject and the body preview; approving it sends exactly
 // one mail at the Gmail contract server, from the person's account. A send as the assistant says so.
-import { mkdirSync, mkdtempSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
@@ -9,19 +9,17 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { ProposalView } from "../../src/protocol/index.ts";
 import { contractClient } from "../support/contract/client.ts";
 import { type ContractServers, startContractServers } from "../support/contract/server.ts";
-import { launchBrowser } from "./support/browser.ts";
 import {
   allowOnceConfirmed,
-  buildDashboard,
   card,
   emailCard,
   type Phone,
-  pairPhone,
-  phone,
+  pairedPhone,
   rejectPending,
+  startStage,
   WAIT_MS,
 } from "./support/dashboard.ts";
-import { type Edge, ROOT, startEdge } from "./support/edge.ts";
+import { type Edge, ROOT } from "./support/edge.ts";
 
 let contract: ContractServers;
 let edge: Edge;
@@ -48,22 +46,16 @@ async function propose(identity: "user" | "bot", args: Record<string, unknown>):
 }
 
 beforeAll(async () => {
-  mkdirSync(join(ROOT, "test-results"), { recursive: true });
-  buildDashboard();
   contract = await startContractServers();
-  [edge, browser] = await Promise.all([
-    startEdge({
-      stateDir: mkdtempSync(join(tmpdir(), "airlock-connectors-e2e-")),
-      entry: "test/edge/worker-entry.ts",
-      vars: { TEST_CONNECTOR_ENDPOINTS: JSON.stringify(contract.endpoints), TEST_CONNECT_EVERYONE: "1" },
-    }),
-    launchBrowser(),
-  ]);
+  ({ edge, browser } = await startStage({
+    stateDir: mkdtempSync(join(tmpdir(), "airlock-connectors-e2e-")),
+    entry: "test/edge/worker-entry.ts",
+    vars: { TEST_CONNECTOR_ENDPOINTS: JSON.stringify(contract.endpoints), TEST_CONNECT_EVERYONE: "1" },
+  }));
   companion = await edge.pairDevice("companion", "dev laptop");
   approverToken = (await edge.pairDevice("browser", "script approver")).token;
-  ui = await phone(browser);
+  ui = await pairedPhone(browser, edge);
   page = ui.page;
-  await pairPhone(page, edge.base, edge, "E2E phone");
 }, 240_000);
 
 afterEach(() => rejectPending(edge, approverToken));

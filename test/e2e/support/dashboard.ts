@@ -1,15 +1,15 @@
 // Shared parts of the dashboard e2e files: the companion's websocket, tool calls, the production build, a phone
 // page that pairs by URL and reports script errors and CSP violations, and waits for a steady layout.
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import WebSocket from "ws";
 import type { DecisionRequest } from "../../../src/protocol/decisions.ts";
 import { type ClientMessage, ServerMessage } from "../../../src/protocol/socket.ts";
-import { phoneContext } from "./browser.ts";
-import { type Edge, ROOT } from "./edge.ts";
+import { launchBrowser, phoneContext } from "./browser.ts";
+import { type Edge, ROOT, startEdge } from "./edge.ts";
 
 export const WAIT_MS = 15_000;
 
@@ -174,6 +174,26 @@ export async function phone(
   });
   const page = await context.newPage();
   return { context, page, problems };
+}
+
+/**
+ * The start of a dashboard e2e file: test-results/ for its screenshots, the dashboard built, then a local edge
+ * (started with `options`) and Chromium, together.
+ */
+export async function startStage(
+  options: Parameters<typeof startEdge>[0] = {},
+): Promise<{ edge: Edge; browser: Browser }> {
+  mkdirSync(join(ROOT, "test-results"), { recursive: true });
+  buildDashboard();
+  const [edge, browser] = await Promise.all([startEdge(options), launchBrowser()]);
+  return { edge, browser };
+}
+
+/** A phone (see `phone`) paired to the edge by URL as `name`, its page live. */
+export async function pairedPhone(browser: Browser, edge: Edge, name = "E2E phone"): Promise<Phone> {
+  const ui = await phone(browser);
+  await pairPhone(ui.page, edge.base, edge, name);
+  return ui;
 }
 
 /** Pairs the page's browser by the pairing URL and waits for the live link; `name: null` keeps the name offered. */
