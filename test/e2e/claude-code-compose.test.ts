@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BIN, ensureBuilt, runAirlock, type Sandbox, sandbox } from "../node/companion/support/sandbox.ts";
 import { NODE, ROOT } from "../support/airlock-env.ts";
+import { claudeEnv } from "../support/claude-env.ts";
 import { type ModelServer, startModelServer, type ToolResultSeen } from "../support/model-server.ts";
 import { type ProcessRun, runToEnd } from "../support/run-process.ts";
 import { answerCards, type Card } from "./support/agent-phone.ts";
@@ -96,13 +97,7 @@ beforeAll(async () => {
   );
   const agent = runToEnd(CLAUDE, ["-p", "Run the commands.", "--output-format", "json"], ws, {
     ...box.env,
-    CLAUDE_CONFIG_DIR: configDir,
-    ANTHROPIC_BASE_URL: model.url,
-    ANTHROPIC_API_KEY: "sk-ant-test-dummy",
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-    DISABLE_TELEMETRY: "1",
-    DISABLE_ERROR_REPORTING: "1",
-    DISABLE_AUTOUPDATER: "1",
+    ...claudeEnv(model.url, configDir),
   });
   await answerUntil(agent);
   run = await agent;
