@@ -4,30 +4,15 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EMERGENCY, LoopbackHub, linkToHub } from "./support/loopback-hub.ts";
-import {
-  type Daemon,
-  ensureBuilt,
-  runAirlock,
-  type Sandbox,
-  sandbox,
-  startDaemon,
-} from "./support/sandbox.ts";
+import { daemonOnHub, EMERGENCY, LoopbackHub } from "./support/loopback-hub.ts";
+import { type Daemon, runAirlock, type Sandbox } from "./support/sandbox.ts";
 
 let box: Sandbox;
 let daemon: Daemon;
 const hub = new LoopbackHub("prompt-1");
 
 beforeAll(async () => {
-  await ensureBuilt();
-  await hub.start();
-  box = sandbox({ AIRLOCK_PROMPT_TIMEOUT_MS: "30000" });
-  box.writePolicy(
-    'default_action: ask\nrules:\n  - name: reads\n    condition: tool == "read"\n    action: allow\n',
-  );
-  linkToHub(box, hub, "alk_test.secret");
-  daemon = await startDaemon(box.env);
-  await hub.next(() => hub.hellos.length >= 1);
+  ({ box, daemon } = await daemonOnHub(hub, "alk_test.secret", { AIRLOCK_PROMPT_TIMEOUT_MS: "30000" }));
 }, 180_000);
 
 afterAll(async () => {

@@ -6,7 +6,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { type WebSocket, WebSocketServer } from "ws";
-import type { Sandbox } from "./sandbox.ts";
+import { type Daemon, ensureBuilt, type Sandbox, sandbox, startDaemon } from "./sandbox.ts";
 
 export const EMERGENCY = { readOnly: false, disableHighImpact: false, blockedTools: [] as string[] };
 
@@ -119,4 +119,25 @@ export function linkToHub(box: Sandbox, hub: { port: number }, token: string): v
     JSON.stringify({ server: `http://127.0.0.1:${hub.port}`, token, device_id: "d1", user_id: "u1" }),
     { mode: 0o600 },
   );
+}
+
+/**
+ * The hub started, a sandboxed companion (`env`) linked to it with `token` and a policy that allows reads and asks
+ * the rest, and its daemon up once the hub has had its first hello.
+ */
+export async function daemonOnHub(
+  hub: LoopbackHub,
+  token: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ box: Sandbox; daemon: Daemon }> {
+  await ensureBuilt();
+  await hub.start();
+  const box = sandbox(env);
+  box.writePolicy(
+    'default_action: ask\nrules:\n  - name: reads\n    condition: tool == "read"\n    action: allow\n',
+  );
+  linkToHub(box, hub, token);
+  const daemon = await startDaemon(box.env);
+  await hub.next(() => hub.hellos.length >= 1);
+  return { box, daemon };
 }
