@@ -5,29 +5,17 @@
 // any request), an authenticated GET (the floor plus the bearer lookup), then a proposal's three requests:
 // propose, approve (which runs it), execute (joins the finished run). Prints one JSON object on stdout.
 // Used by cpu-compare.mjs, which runs it in two trees (before and after) taking turns.
-import { randomBytes, randomUUID } from "node:crypto";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { startEdge } from "../../test/e2e/support/edge.ts";
-import { startEgressServers } from "../../test/support/egress-servers.ts";
+import { randomUUID } from "node:crypto";
+import { egressEdge } from "../lib/egress-edge.mjs";
 import { pool } from "../lib/users.mjs";
 import { cpuMs, workerdPids } from "../lib/workerd-cpu.mjs";
 
 const N = Number(process.env.AIRLOCK_BENCH_STEP_REQUESTS ?? 150);
 const log = (line) => process.stderr.write(`${line}\n`);
 
-const servers = await startEgressServers();
-const edge = await startEdge({
-  stateDir: mkdtempSync(join(tmpdir(), "airlock-bench-cpu-")),
-  entry: "test/edge/worker-entry.ts",
-  vars: {
-    TOKEN_PEPPER: randomBytes(32).toString("base64url"),
-    ADMIN_BOOTSTRAP_TOKEN: randomBytes(32).toString("base64url"),
-    AIRLOCK_DOH_URL: servers.dohUrl,
-    TEST_TARGET_PORT: String(servers.targetPort),
-  },
-});
+const local = await egressEdge({ name: "cpu" });
+const { servers } = local;
+const edge = await local.start();
 
 try {
   const { token } = await edge.pairDevice("browser", "cpu owner");

@@ -3,34 +3,21 @@
 // (DevTools protocol, Profiler domain) is taken while one user conveys N proposals (10 in flight), and the
 // self time is summed by function and by source file. Prints the top entries and the workerd CPU ms per proposal;
 // writes the full profile to bench/.scratch/conveyor.cpuprofile (open it in Chrome DevTools).
-import { randomBytes, randomUUID } from "node:crypto";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { randomUUID } from "node:crypto";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { freePort, startEdge } from "../../test/e2e/support/edge.ts";
-import { startEgressServers } from "../../test/support/egress-servers.ts";
 import { inspector, printSummary, sourceMapper, summarizeProfile } from "../lib/cpu-profile.mjs";
+import { egressEdge } from "../lib/egress-edge.mjs";
 import { pool } from "../lib/users.mjs";
 import { cpuMs, workerdPids } from "../lib/workerd-cpu.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const N = Number(process.env.AIRLOCK_BENCH_PROPOSALS ?? 200);
 
-const servers = await startEgressServers();
-const stateDir = mkdtempSync(join(tmpdir(), "airlock-bench-profile-"));
-const inspectorPort = await freePort();
-process.env.AIRLOCK_DEV_INSPECTOR_PORT = String(inspectorPort);
-const edge = await startEdge({
-  stateDir,
-  entry: "test/edge/worker-entry.ts",
-  vars: {
-    TOKEN_PEPPER: randomBytes(32).toString("base64url"),
-    ADMIN_BOOTSTRAP_TOKEN: randomBytes(32).toString("base64url"),
-    AIRLOCK_DOH_URL: servers.dohUrl,
-    TEST_TARGET_PORT: String(servers.targetPort),
-  },
-});
+const local = await egressEdge({ name: "profile", inspector: true });
+const { servers, inspectorPort } = local;
+const edge = await local.start();
 
 async function conveyOne(token) {
   const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };

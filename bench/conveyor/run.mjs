@@ -8,13 +8,11 @@
 //  3. baseline: the same POST sent straight from Node to the target server, interleaved with phase 1.
 // Every proposal's effect is counted by the target server by Idempotency-Key: 0 lost, 0 duplicated.
 // Writes bench/conveyor/results.json.
-import { randomBytes, randomUUID } from "node:crypto";
-import { mkdtempSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
+import { randomUUID } from "node:crypto";
+import { loadavg } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { startEdge } from "../../test/e2e/support/edge.ts";
-import { startEgressServers } from "../../test/support/egress-servers.ts";
+import { egressEdge } from "../lib/egress-edge.mjs";
 import { machine, resultsFile, summarize, writeResults } from "../lib/stats.mjs";
 import { benchUsers, pool } from "../lib/users.mjs";
 import { cpuMs, workerdPids } from "../lib/workerd-cpu.mjs";
@@ -26,21 +24,14 @@ const PER_USER = Number(process.env.AIRLOCK_BENCH_PER_USER ?? 3);
 const IN_FLIGHT = 10;
 let clientRetries = 0;
 
-const servers = await startEgressServers();
-const stateDir = mkdtempSync(join(tmpdir(), "airlock-bench-conveyor-"));
-const pepper = randomBytes(32).toString("base64url");
-const vars = {
-  TOKEN_PEPPER: pepper,
-  ADMIN_BOOTSTRAP_TOKEN: randomBytes(32).toString("base64url"),
-  AIRLOCK_DOH_URL: servers.dohUrl,
-  TEST_TARGET_PORT: String(servers.targetPort),
-};
+const local = await egressEdge({ name: "conveyor" });
+const { servers, stateDir, pepper } = local;
 
 // 100 extra users, written to local D1 before the edge starts; their approver codes are bound later, in waves.
 const people = benchUsers({ stateDir, pepper, count: USERS });
 people.create();
 
-const edge = await startEdge({ stateDir, entry: "test/edge/worker-entry.ts", vars });
+const edge = await local.start();
 
 async function json(res) {
   const body = await res.json();

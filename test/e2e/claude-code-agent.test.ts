@@ -15,6 +15,7 @@ import {
   sealedHome,
 } from "../support/airlock-env.ts";
 import { ensureBuilt } from "../support/build.ts";
+import { claudeEnv } from "../support/claude-env.ts";
 import { type ModelServer, startModelServer } from "../support/model-server.ts";
 import { type ProcessRun, runToEnd } from "../support/run-process.ts";
 
@@ -25,14 +26,6 @@ let ws: string;
 let sealed: SealedHome;
 let model: ModelServer;
 let run: ProcessRun;
-
-const OFFLINE = {
-  // Nothing but the scripted server may be contacted.
-  CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-  DISABLE_TELEMETRY: "1",
-  DISABLE_ERROR_REPORTING: "1",
-  DISABLE_AUTOUPDATER: "1",
-};
 
 function runClaude(env: NodeJS.ProcessEnv, args: string[]): Promise<ProcessRun> {
   return runToEnd(CLAUDE, args, ws, env);
@@ -70,10 +63,7 @@ beforeAll(async () => {
   run = await runClaude(
     {
       ...sealed.env,
-      CLAUDE_CONFIG_DIR: configDir,
-      ANTHROPIC_BASE_URL: model.url,
-      ANTHROPIC_API_KEY: "sk-ant-test-dummy",
-      ...OFFLINE,
+      ...claudeEnv(model.url, configDir),
     },
     [
       "-p",
@@ -154,10 +144,7 @@ describe("Claude Code with `airlock mcp` registered as an MCP server", () => {
     mcpRun = await runClaude(
       {
         ...sealed.env,
-        CLAUDE_CONFIG_DIR: configDir,
-        ANTHROPIC_BASE_URL: mcpModel.url,
-        ANTHROPIC_API_KEY: "sk-ant-test-dummy",
-        ...OFFLINE,
+        ...claudeEnv(mcpModel.url, configDir),
       },
       [
         "-p",

@@ -7,9 +7,10 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BIN, ensureBuilt, runAirlock, type Sandbox, sandbox } from "../node/companion/support/sandbox.ts";
 import { NODE, ROOT } from "../support/airlock-env.ts";
+import { claudeEnv } from "../support/claude-env.ts";
 import { type ModelServer, startModelServer, type ToolResultSeen } from "../support/model-server.ts";
 import { type ProcessRun, runToEnd } from "../support/run-process.ts";
-import type { Card } from "./support/agent-phone.ts";
+import { answerCards, type Card } from "./support/agent-phone.ts";
 import { type Edge, startEdge } from "./support/edge.ts";
 
 const CLAUDE = join(ROOT, "node_modules/.bin/claude");
@@ -37,39 +38,9 @@ let run: ProcessRun;
 let results: ToolResultSeen[];
 const cards: Card[] = [];
 
-async function api(path: string, body?: unknown): Promise<{ status: number; body: unknown }> {
-  const res = await fetch(`${edge.base}${path}`, {
-    method: body === undefined ? "GET" : "POST",
-    headers: { authorization: `Bearer ${phone}`, "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: await res.json() };
-}
-
 /** The phone: "Allow always" on `npm test`, "Allow once" on anything else, until the agent has finished. */
-async function answerUntil(done: Promise<unknown>): Promise<void> {
-  let finished = false;
-  void done.then(() => {
-    finished = true;
-  });
-  while (!finished) {
-    const { body } = await api("/v1/approvals?status=pending");
-    for (const card of (body as { approvals: Card[] }).approvals) {
-      if (cards.some((c) => c.promptId === card.promptId)) continue;
-      cards.push(card);
-      const summary = card.calls?.map((c) => c.summary).join(" ") ?? "";
-      let token: string | undefined;
-      if (card.requiresConfirmation)
-        token = ((await api(`/v1/approvals/${card.promptId}/confirm`, {})).body as { token: string }).token;
-      const scope = summary.includes("npm test") ? "always" : "once";
-      await api(`/v1/approvals/${card.promptId}/approve`, {
-        scope,
-        ...(token ? { confirmation_token: token } : {}),
-      });
-    }
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}
+const answerUntil = (done: Promise<unknown>) =>
+  answerCards(edge, phone, cards, done, (summary) => (summary.includes("npm test") ? "always" : "once"));
 
 const npmTestCards = () => cards.filter((c) => c.calls?.some((call) => call.summary.includes("npm test")));
 
@@ -124,13 +95,7 @@ beforeAll(async () => {
     ws,
     {
       ...box.env,
-      CLAUDE_CONFIG_DIR: configDir,
-      ANTHROPIC_BASE_URL: model.url,
-      ANTHROPIC_API_KEY: "sk-ant-test-dummy",
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-      DISABLE_TELEMETRY: "1",
-      DISABLE_ERROR_REPORTING: "1",
-      DISABLE_AUTOUPDATER: "1",
+      ...claudeEnv(model.url, configDir),
     },
   );
   await answerUntil(agent);

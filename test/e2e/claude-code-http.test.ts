@@ -15,19 +15,13 @@ import {
   until,
 } from "../node/companion/support/sandbox.ts";
 import { ECHO_YES_RM_NO, ROOT } from "../support/airlock-env.ts";
+import { claudeEnv } from "../support/claude-env.ts";
 import { type ModelServer, startModelServer } from "../support/model-server.ts";
 import { runToEnd } from "../support/run-process.ts";
 import { type Edge, startEdge } from "./support/edge.ts";
 
 const BIN_DIR = join(ROOT, "node_modules/.bin");
 const CLAUDE = join(BIN_DIR, "claude");
-
-const OFFLINE = {
-  CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-  DISABLE_TELEMETRY: "1",
-  DISABLE_ERROR_REPORTING: "1",
-  DISABLE_AUTOUPDATER: "1",
-};
 
 interface Installed {
   box: Sandbox;
@@ -53,9 +47,7 @@ function runClaude(inst: Installed, model: ModelServer, prompt: string) {
   const args = ["-p", prompt, "--output-format", "json", "--permission-mode", "acceptEdits"];
   return runToEnd(CLAUDE, args, inst.box.project, {
     ...inst.env,
-    ANTHROPIC_BASE_URL: model.url,
-    ANTHROPIC_API_KEY: "sk-ant-test-dummy",
-    ...OFFLINE,
+    ...claudeEnv(model.url, inst.configDir),
   });
 }
 

@@ -4,7 +4,7 @@
 // exactly one mail at the Gmail contract server, signed with the access token the OAuth flow obtained (no
 // in-memory shortcut: TEST_CONNECT_EVERYONE is off); the audit has every transition; Revoke on the phone
 // stops the next call cleanly. No issued token reaches the audit, the model's input or the edge's log.
-import { mkdirSync, mkdtempSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
@@ -16,19 +16,17 @@ import { type ContractServers, startContractServers } from "../support/contract/
 import { type OAuthContractServer, startOAuthContractServer } from "../support/oauth-contract-server.ts";
 import { OAUTH_TEST_SECRETS } from "../support/oauth-test-secrets.ts";
 import { READ_STEP } from "../support/plan-steps.ts";
-import { type PlannerServer, startPlannerServer } from "../support/planner-server.ts";
-import { launchBrowser } from "./support/browser.ts";
+import { type PlannerServer, plannerVars, startPlannerServer } from "../support/planner-server.ts";
 import {
-  buildDashboard,
+  allowOnceConfirmed,
   card,
+  emailCard,
   type Phone,
-  pairPhone,
-  phone,
-  steady,
-  tapDecision,
+  pairedPhone,
+  startStage,
   WAIT_MS,
 } from "./support/dashboard.ts";
-import { type Edge, ROOT, startEdge } from "./support/edge.ts";
+import { type Edge, ROOT } from "./support/edge.ts";
 
 const ACCOUNT = "person-mail-e2e@example.com";
 
@@ -86,30 +84,22 @@ const propose = (tool: string, args: Record<string, unknown>, high: boolean) => 
 });
 
 beforeAll(async () => {
-  mkdirSync(join(ROOT, "test-results"), { recursive: true });
-  buildDashboard();
   oauth = await startOAuthContractServer();
   [contract, planner] = await Promise.all([startContractServers(oauth.introspect), startPlannerServer()]);
-  [edge, browser] = await Promise.all([
-    startEdge({
-      stateDir: mkdtempSync(join(tmpdir(), "airlock-oauth-mail-e2e-")),
-      entry: "test/edge/worker-entry.ts",
-      vars: {
-        TEST_CONNECTOR_ENDPOINTS: JSON.stringify(contract.endpoints),
-        TEST_OAUTH_URL: oauth.url,
-        ...OAUTH_TEST_SECRETS,
-        AIRLOCK_MODEL_BASE_URL: `${planner.url}/v1`,
-        AIRLOCK_MODEL_MODELS: "e2e-model",
-        AIRLOCK_MODEL_API_KEY: "sk-e2e-model-key-0123456789abcdef",
-      },
-    }),
-    launchBrowser(),
-  ]);
+  ({ edge, browser } = await startStage({
+    stateDir: mkdtempSync(join(tmpdir(), "airlock-oauth-mail-e2e-")),
+    entry: "test/edge/worker-entry.ts",
+    vars: {
+      TEST_CONNECTOR_ENDPOINTS: JSON.stringify(contract.endpoints),
+      TEST_OAUTH_URL: oauth.url,
+      ...OAUTH_TEST_SECRETS,
+      ...plannerVars(planner),
+    },
+  }));
   approverToken = (await edge.pairDevice("browser", "script approver")).token;
   companionToken = (await edge.pairDevice("companion", "dev laptop")).token;
-  ui = await phone(browser);
+  ui = await pairedPhone(browser, edge);
   page = ui.page;
-  await pairPhone(page, edge.base, edge, "E2E phone");
 }, 240_000);
 
 afterAll(async () => {
@@ -187,21 +177,17 @@ describe("connect Google on the phone, a hosted job answers mail, one approved s
 
     // 3. The email card on the phone: as you, From / To / Subject, the body's preview.
     const promptId = send.prompt_id ?? "";
-    const c = card(page, promptId);
-    await c.locator(".decisions-dock").waitFor({ timeout: WAIT_MS });
-    expect(await c.locator(".identity-banner").textContent()).toBe("As you");
-    const email = (await c.locator(".connector-email").textContent()) ?? "";
+    const { identity, email } = await emailCard(page, promptId);
+    expect(identity).toBe("As you");
     for (const part of [ACCOUNT, "bob@example.org", "Re: Lunch?", replyBody]) expect(email).toContain(part);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await page.screenshot({ path: join(ROOT, "test-results", "connectors-oauth-mail.png") });
 
     // 4. Approve (an EXFILTRATION asks for a second tap): exactly one send, with the OAuth flow's token.
-    await tapDecision(page, promptId, "Allow once");
-    const confirm = c.getByRole("button", { name: "Yes, allow once" });
-    await confirm.waitFor({ timeout: WAIT_MS });
-    await steady(page);
-    await confirm.tap();
-    await c.locator('.proposal-outcome[data-state="EXECUTED"]').waitFor({ timeout: WAIT_MS });
+    await allowOnceConfirmed(page, promptId);
+    await card(page, promptId)
+      .locator('.proposal-outcome[data-state="EXECUTED"]')
+      .waitFor({ timeout: WAIT_MS });
     const job = await until("the job to finish", async () => {
       const { json } = await api<{ job: JobView }>(`/v1/jobs/${jobId}`);
       return json.job.state === "succeeded" ? json.job : undefined;

@@ -1,7 +1,7 @@
 // Connector proposals on a phone at 390×844 against a real local edge (`wrangler dev`, the test entry):
 // a gmail.send card shows "As you", From / To / Subject and the body preview; approving it sends exactly
 // one mail at the Gmail contract server, from the person's account. A send as the assistant says so.
-import { mkdirSync, mkdtempSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
@@ -9,18 +9,17 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { ProposalView } from "../../src/protocol/index.ts";
 import { contractClient } from "../support/contract/client.ts";
 import { type ContractServers, startContractServers } from "../support/contract/server.ts";
-import { launchBrowser } from "./support/browser.ts";
 import {
-  buildDashboard,
+  allowOnceConfirmed,
   card,
+  emailCard,
   type Phone,
-  pairPhone,
-  phone,
-  steady,
-  tapDecision,
+  pairedPhone,
+  rejectPending,
+  startStage,
   WAIT_MS,
 } from "./support/dashboard.ts";
-import { type Edge, ROOT, startEdge } from "./support/edge.ts";
+import { type Edge, ROOT } from "./support/edge.ts";
 
 let contract: ContractServers;
 let edge: Edge;
@@ -47,31 +46,19 @@ async function propose(identity: "user" | "bot", args: Record<string, unknown>):
 }
 
 beforeAll(async () => {
-  mkdirSync(join(ROOT, "test-results"), { recursive: true });
-  buildDashboard();
   contract = await startContractServers();
-  [edge, browser] = await Promise.all([
-    startEdge({
-      stateDir: mkdtempSync(join(tmpdir(), "airlock-connectors-e2e-")),
-      entry: "test/edge/worker-entry.ts",
-      vars: { TEST_CONNECTOR_ENDPOINTS: JSON.stringify(contract.endpoints), TEST_CONNECT_EVERYONE: "1" },
-    }),
-    launchBrowser(),
-  ]);
+  ({ edge, browser } = await startStage({
+    stateDir: mkdtempSync(join(tmpdir(), "airlock-connectors-e2e-")),
+    entry: "test/edge/worker-entry.ts",
+    vars: { TEST_CONNECTOR_ENDPOINTS: JSON.stringify(contract.endpoints), TEST_CONNECT_EVERYONE: "1" },
+  }));
   companion = await edge.pairDevice("companion", "dev laptop");
   approverToken = (await edge.pairDevice("browser", "script approver")).token;
-  ui = await phone(browser);
+  ui = await pairedPhone(browser, edge);
   page = ui.page;
-  await pairPhone(page, edge.base, edge, "E2E phone");
 }, 240_000);
 
-afterEach(async () => {
-  const headers = { authorization: `Bearer ${approverToken}`, "content-type": "application/json" };
-  const res = await fetch(`${edge.base}/v1/approvals?status=pending`, { headers });
-  const { approvals } = (await res.json()) as { approvals: { promptId: string }[] };
-  for (const { promptId } of approvals)
-    await fetch(`${edge.base}/v1/approvals/${promptId}/reject`, { method: "POST", headers, body: "{}" });
-});
+afterEach(() => rejectPending(edge, approverToken));
 
 afterAll(async () => {
   await browser?.close();
@@ -86,20 +73,16 @@ describe("connector cards on the phone", () => {
     const account = /from (\S+) \(as you\)/.exec(proposal.summary.where)?.[1] ?? "";
     expect(account).toMatch(/@example\.com$/);
     const promptId = proposal.prompt_id ?? "";
-    const c = card(page, promptId);
-    await c.locator(".decisions-dock").waitFor({ timeout: WAIT_MS });
-    expect(await c.locator(".identity-banner").textContent()).toBe("As you");
-    const email = (await c.locator(".connector-email").textContent()) ?? "";
+    const { identity, email } = await emailCard(page, promptId);
+    expect(identity).toBe("As you");
     for (const part of [account, "bob@example.org", "Re: Lunch?", body]) expect(email).toContain(part);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await page.screenshot({ path: join(ROOT, "test-results", "dashboard-connector-email.png") });
 
-    await tapDecision(page, promptId, "Allow once");
-    const confirm = c.getByRole("button", { name: "Yes, allow once" });
-    await confirm.waitFor({ timeout: WAIT_MS });
-    await steady(page);
-    await confirm.tap();
-    await c.locator('.proposal-outcome[data-state="EXECUTED"]').waitFor({ timeout: WAIT_MS });
+    await allowOnceConfirmed(page, promptId);
+    await card(page, promptId)
+      .locator('.proposal-outcome[data-state="EXECUTED"]')
+      .waitFor({ timeout: WAIT_MS });
     const { sends } = await contractClient(contract.controlUrl).stats(account);
     expect(sends).toHaveLength(1);
     expect(sends[0]).toMatchObject({ from: account, to: ["bob@example.org"], subject: "Re: Lunch?" });
@@ -108,12 +91,9 @@ describe("connector cards on the phone", () => {
 
   it("a send as the assistant says so on the card", async () => {
     const proposal = await propose("bot", { to: ["bob@example.org"], subject: "Status", body: "All green." });
-    const c = card(page, proposal.prompt_id ?? "");
-    await c.locator(".decisions-dock").waitFor({ timeout: WAIT_MS });
-    expect(await c.locator(".identity-banner").textContent()).toBe("As the assistant");
-    expect((await c.locator(".connector-email").textContent()) ?? "").toMatch(
-      /From\s*assistant-\S+@example\.com/,
-    );
+    const { identity, email } = await emailCard(page, proposal.prompt_id ?? "");
+    expect(identity).toBe("As the assistant");
+    expect(email).toMatch(/From\s*assistant-\S+@example\.com/);
   });
 
   it("ran every page without a script error or a CSP violation", () => {

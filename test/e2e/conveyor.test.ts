@@ -1,7 +1,6 @@
 // The conveyor end to end: real `wrangler dev`, `airlock hooks create` from the CLI, a delivery signed
 // with the Standard Webhooks reference library, the proposal's card on a real phone-sized Chromium, a
 // tap on Allow once, the executor calling a local HTTP server exactly once, and the audit of it all.
-import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,7 +12,7 @@ import { ensureBuilt } from "../support/build.ts";
 import { type EgressServers, startEgressServers } from "../support/egress-servers.ts";
 import { runToEnd } from "../support/run-process.ts";
 import { launchBrowser, phoneContext } from "./support/browser.ts";
-import { tapDecision } from "./support/dashboard.ts";
+import { buildDashboard, pairPhone, tapDecision } from "./support/dashboard.ts";
 import { type Edge, ROOT, startEdge } from "./support/edge.ts";
 
 const WAIT_MS = 15_000;
@@ -39,12 +38,7 @@ async function api<T>(path: string, init: RequestInit = {}): Promise<T> {
 
 beforeAll(async () => {
   // The dashboard must be built from the current protocol (vitest sets NODE_ENV=test; build what ships).
-  const built = spawnSync("npm", ["run", "-s", "build:web"], {
-    cwd: ROOT,
-    encoding: "utf8",
-    env: { ...process.env, NODE_ENV: "production" },
-  });
-  if (built.status !== 0) throw new Error(`build:web failed:\n${built.stdout}\n${built.stderr}`);
+  buildDashboard();
   servers = await startEgressServers();
   const stateDir = mkdtempSync(join(tmpdir(), "airlock-conveyor-e2e-"));
   [edge, browser] = await Promise.all([
@@ -58,11 +52,7 @@ beforeAll(async () => {
   ]);
   approverToken = (await edge.pairDevice("browser", "e2e approver CLI")).token;
   page = await (await phoneContext(browser)).newPage();
-  const code = await edge.newApproverCode();
-  await page.goto(`${edge.base}/pair?code=${code}`);
-  await page.getByLabel("Device name").fill("E2E phone");
-  await page.getByRole("button", { name: "Pair this device" }).tap();
-  await page.getByRole("status", { name: "Connection: Live" }).waitFor({ timeout: WAIT_MS });
+  await pairPhone(page, edge.base, edge);
   mkdirSync(join(ROOT, "test-results"), { recursive: true });
 });
 

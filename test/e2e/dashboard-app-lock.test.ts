@@ -9,7 +9,7 @@ import { copyFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, CDPSession, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser } from "./support/browser.ts";
+import { addVirtualAuthenticator, launchBrowser } from "./support/browser.ts";
 import {
   buildDashboard,
   Companion,
@@ -21,6 +21,7 @@ import {
   WAIT_MS,
 } from "./support/dashboard.ts";
 import { type Edge, ROOT, startEdge } from "./support/edge.ts";
+import { deliverToWorker } from "./support/push-service.ts";
 
 let edge: Edge;
 let base: string;
@@ -73,18 +74,7 @@ beforeAll(async () => {
   companion = await new Companion(edge.base, companionToken).open();
   ui = await phone(browser, "light", { permissions: ["notifications"], baseURL: base });
   page = ui.page;
-  cdp = await ui.context.newCDPSession(page);
-  await cdp.send("WebAuthn.enable");
-  ({ authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: {
-      protocol: "ctap2",
-      transport: "internal",
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  }));
+  ({ cdp, authenticatorId } = await addVirtualAuthenticator(page));
   await pairPhone(page, base, edge, "Locked phone");
   await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
 }, 180_000);
@@ -169,18 +159,10 @@ describe("app lock (issue 25)", () => {
     const worker = ui.context.serviceWorkers().find((w) => w.url().startsWith(base));
     if (!worker) throw new Error("no service worker");
     // A push as Airlock sends it for a low-risk prompt (src/edge/push/payload.ts), delivered by CDP (trusted).
-    const sw = await ui.context.newCDPSession(page);
-    const registration = new Promise<string>((resolve) =>
-      sw.on("ServiceWorker.workerRegistrationUpdated", (event) => {
-        const found = event.registrations.find((r) => r.scopeURL === `${base}/`);
-        if (found) resolve(found.registrationId);
-      }),
-    );
-    await sw.send("ServiceWorker.enable");
-    await sw.send("ServiceWorker.deliverPushMessage", {
-      origin: base,
-      registrationId: await registration,
-      data: JSON.stringify({
+    await deliverToWorker(
+      page,
+      base,
+      JSON.stringify({
         title: "E2E Agent asks: bash",
         body: "cat notes.txt",
         promptId: "prm_locked_push",
@@ -188,7 +170,7 @@ describe("app lock (issue 25)", () => {
         actions: ["allow_once", "deny_once"],
         answerToken: "pna_test_token",
       }),
-    });
+    );
     // The push handler's notification (polled: a predicate that returns a promise would count as true at once).
     const shown = () =>
       page.evaluate(async () => {

@@ -2,16 +2,15 @@
 // server: Connections is reachable from More, "Connect Google" as you with only "Read mail" opens the provider's
 // consent page, Allow comes back through the edge's callback to the view, which lists the connection with its
 // scopes and "as you"; Revoke with its confirm removes it, and the provider's revoke endpoint was called.
-import { copyFileSync, mkdirSync, mkdtempSync } from "node:fs";
+import { copyFileSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type OAuthContractServer, startOAuthContractServer } from "../support/oauth-contract-server.ts";
 import { OAUTH_TEST_SECRETS } from "../support/oauth-test-secrets.ts";
-import { launchBrowser } from "./support/browser.ts";
-import { buildDashboard, pairPhone, phone, WAIT_MS } from "./support/dashboard.ts";
-import { type Edge, ROOT, startEdge } from "./support/edge.ts";
+import { pairedPhone, startStage, WAIT_MS } from "./support/dashboard.ts";
+import { type Edge, ROOT } from "./support/edge.ts";
 
 let edge: Edge;
 let browser: Browser;
@@ -20,21 +19,15 @@ let page: Page;
 let problems: string[];
 
 beforeAll(async () => {
-  mkdirSync(join(ROOT, "test-results"), { recursive: true });
-  buildDashboard();
   oauth = await startOAuthContractServer();
-  [edge, browser] = await Promise.all([
-    startEdge({
-      stateDir: mkdtempSync(join(tmpdir(), "airlock-connections-e2e-")),
-      entry: "test/edge/worker-entry.ts",
-      vars: { TEST_OAUTH_URL: oauth.url, ...OAUTH_TEST_SECRETS },
-    }),
-    launchBrowser(),
-  ]);
-  const ui = await phone(browser);
+  ({ edge, browser } = await startStage({
+    stateDir: mkdtempSync(join(tmpdir(), "airlock-connections-e2e-")),
+    entry: "test/edge/worker-entry.ts",
+    vars: { TEST_OAUTH_URL: oauth.url, ...OAUTH_TEST_SECRETS },
+  }));
+  const ui = await pairedPhone(browser, edge);
   page = ui.page;
   problems = ui.problems;
-  await pairPhone(page, edge.base, edge, "E2E phone");
 }, 240_000);
 
 afterAll(async () => {

@@ -2,7 +2,7 @@
 // shows a grant saved with "Allow always" on a proposal card (what it covers, who saved it, from which card,
 // last use) and revokes it; the next such proposal asks again. The CLI lists it with an approver token and
 // is refused with the companion's.
-import { mkdirSync, mkdtempSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
@@ -12,9 +12,8 @@ import type { ProposalView } from "../../src/protocol/index.ts";
 import { ensureBuilt } from "../support/build.ts";
 import { type EgressServers, startEgressServers } from "../support/egress-servers.ts";
 import { runToEnd } from "../support/run-process.ts";
-import { launchBrowser } from "./support/browser.ts";
-import { buildDashboard, card, pairPhone, phone, tapDecision, WAIT_MS } from "./support/dashboard.ts";
-import { type Edge, ROOT, startEdge } from "./support/edge.ts";
+import { card, pairedPhone, startStage, tapDecision, WAIT_MS } from "./support/dashboard.ts";
+import { type Edge, ROOT } from "./support/edge.ts";
 
 let servers: EgressServers;
 let edge: Edge;
@@ -64,24 +63,21 @@ async function go(target: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  mkdirSync(join(ROOT, "test-results"), { recursive: true });
-  buildDashboard();
   servers = await startEgressServers();
-  [edge, browser] = await Promise.all([
-    startEdge({
+  const [stage] = await Promise.all([
+    startStage({
       stateDir: mkdtempSync(join(tmpdir(), "airlock-grants-e2e-")),
       entry: "test/edge/worker-entry.ts",
       vars: { AIRLOCK_DOH_URL: servers.dohUrl, TEST_TARGET_PORT: String(servers.targetPort) },
     }),
-    launchBrowser(),
     ensureBuilt(),
   ]);
+  ({ edge, browser } = stage);
   companionToken = (await edge.pairDevice("companion", "dev laptop")).token;
   approverToken = (await edge.pairDevice("browser", "script approver")).token;
-  const ui = await phone(browser);
+  const ui = await pairedPhone(browser, edge);
   page = ui.page;
   problems = ui.problems;
-  await pairPhone(page, edge.base, edge, "E2E phone");
 }, 240_000);
 
 afterAll(async () => {

@@ -2,14 +2,12 @@
 // times, the Approvals view offers the rule that would have allowed it (YAML, the account policy's diff, what
 // else it allows); one tap adds it and the next such call runs without asking. The Policy view shows asks per
 // 100 calls by reason.
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DecisionResponse } from "../../src/protocol/decisions.ts";
-import { launchBrowser } from "./support/browser.ts";
-import { buildDashboard, pairPhone, phone, toolCall, WAIT_MS } from "./support/dashboard.ts";
-import { type Edge, ROOT, startEdge } from "./support/edge.ts";
+import { pairedPhone, startStage, toolCall, WAIT_MS } from "./support/dashboard.ts";
+import { type Edge, ROOT } from "./support/edge.ts";
 
 let edge: Edge;
 let browser: Browser;
@@ -40,17 +38,14 @@ async function approvedOnce(command: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  mkdirSync(join(ROOT, "test-results"), { recursive: true });
-  buildDashboard();
-  [edge, browser] = await Promise.all([startEdge(), launchBrowser()]);
+  ({ edge, browser } = await startStage());
   companionToken = (await edge.pairDevice("companion", "dev laptop")).token;
   approverToken = (await edge.pairDevice("browser", "script approver")).token;
   for (let i = 0; i < 3; i++) await approvedOnce("git log --oneline");
   await approvedOnce("ls src");
-  const ui = await phone(browser);
+  const ui = await pairedPhone(browser, edge);
   page = ui.page;
   problems = ui.problems;
-  await pairPhone(page, edge.base, edge, "E2E phone");
 }, 240_000);
 
 afterAll(async () => {

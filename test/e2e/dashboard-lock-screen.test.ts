@@ -14,6 +14,7 @@ import {
   Companion,
   card,
   type Phone,
+  pairPhone,
   phone,
   toolCall,
   WAIT_MS,
@@ -107,10 +108,7 @@ beforeAll(async () => {
   ui = await phone(browser, "light", { permissions: ["notifications"], baseURL: base });
   page = ui.page;
   await stubPushManager(ui.context, push.endpoint("lock-screen"));
-  const code = await edge.newApproverCode();
-  await page.goto(`${base}/pair?code=${code}`);
-  await page.getByRole("button", { name: "Pair this device" }).tap();
-  await page.getByRole("status", { name: "Connection: Live" }).waitFor({ timeout: WAIT_MS });
+  await pairPhone(page, base, edge, null);
   await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
   await page.goto(`${base}/devices`);
   await page.getByText("Loading…").first().waitFor({ state: "detached", timeout: WAIT_MS });

@@ -16,6 +16,7 @@ import {
   type Phone,
   pairPhone,
   phone,
+  rejectPending,
   steady,
   tapDecision,
   toolCall,
@@ -61,13 +62,7 @@ beforeAll(async () => {
 });
 
 // A test that failed half-way leaves no prompt open in front of the next one.
-afterEach(async () => {
-  const headers = { authorization: `Bearer ${approverToken}`, "content-type": "application/json" };
-  const res = await fetch(`${edge.base}/v1/approvals?status=pending`, { headers });
-  const { approvals } = (await res.json()) as { approvals: { promptId: string }[] };
-  for (const { promptId } of approvals)
-    await fetch(`${edge.base}/v1/approvals/${promptId}/reject`, { method: "POST", headers, body: "{}" });
-});
+afterEach(() => rejectPending(edge, approverToken));
 
 afterAll(async () => {
   companion?.close();

@@ -1,25 +1,24 @@
 // Issue 25, fault 6, on a phone at 390×844 against a real local edge: a proposal card names the companion that
 // proposed it by its device name (never its raw id) and never scrolls sideways, and once allowed its outcome —
 // EXECUTED or FAILED with the envelope's verification line — shows on the card and in the Resolved list.
-import { mkdirSync, mkdtempSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { ProposalView } from "../../src/protocol/index.ts";
 import { type EgressServers, startEgressServers } from "../support/egress-servers.ts";
-import { launchBrowser } from "./support/browser.ts";
 import {
-  buildDashboard,
   card,
   type Phone,
-  pairPhone,
-  phone,
+  pairedPhone,
+  rejectPending,
+  startStage,
   steady,
   tapDecision,
   WAIT_MS,
 } from "./support/dashboard.ts";
-import { type Edge, ROOT, startEdge } from "./support/edge.ts";
+import { type Edge, ROOT } from "./support/edge.ts";
 
 let servers: EgressServers;
 let edge: Edge;
@@ -61,32 +60,20 @@ async function allowOnce(promptId: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  mkdirSync(join(ROOT, "test-results"), { recursive: true });
-  buildDashboard();
   servers = await startEgressServers();
-  [edge, browser] = await Promise.all([
-    startEdge({
-      stateDir: mkdtempSync(join(tmpdir(), "airlock-outcomes-e2e-")),
-      entry: "test/edge/worker-entry.ts",
-      vars: { AIRLOCK_DOH_URL: servers.dohUrl, TEST_TARGET_PORT: String(servers.targetPort) },
-    }),
-    launchBrowser(),
-  ]);
+  ({ edge, browser } = await startStage({
+    stateDir: mkdtempSync(join(tmpdir(), "airlock-outcomes-e2e-")),
+    entry: "test/edge/worker-entry.ts",
+    vars: { AIRLOCK_DOH_URL: servers.dohUrl, TEST_TARGET_PORT: String(servers.targetPort) },
+  }));
   companion = await edge.pairDevice("companion", "dev laptop");
   approverToken = (await edge.pairDevice("browser", "script approver")).token;
-  ui = await phone(browser);
+  ui = await pairedPhone(browser, edge);
   page = ui.page;
-  await pairPhone(page, edge.base, edge, "E2E phone");
 }, 240_000);
 
 // A test that failed half-way leaves no prompt open in front of the next one (one card is answered at a time).
-afterEach(async () => {
-  const headers = { authorization: `Bearer ${approverToken}`, "content-type": "application/json" };
-  const res = await fetch(`${edge.base}/v1/approvals?status=pending`, { headers });
-  const { approvals } = (await res.json()) as { approvals: { promptId: string }[] };
-  for (const { promptId } of approvals)
-    await fetch(`${edge.base}/v1/approvals/${promptId}/reject`, { method: "POST", headers, body: "{}" });
-});
+afterEach(() => rejectPending(edge, approverToken));
 
 afterAll(async () => {
   await browser?.close();

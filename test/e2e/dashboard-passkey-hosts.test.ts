@@ -8,7 +8,7 @@ import { copyFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser } from "./support/browser.ts";
+import { addVirtualAuthenticator, launchBrowser } from "./support/browser.ts";
 import {
   buildDashboard,
   Companion,
@@ -33,21 +33,6 @@ let recovery: string;
 let named: string;
 let other: string;
 
-async function authenticator(page: Page): Promise<void> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send("WebAuthn.enable");
-  await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: {
-      protocol: "ctap2",
-      transport: "internal",
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-}
-
 async function readOnly(): Promise<boolean> {
   const res = await fetch(`${edge.base}/v1/settings/emergency`, {
     headers: { authorization: `Bearer ${companionToken}` },
@@ -71,7 +56,7 @@ beforeAll(async () => {
   companionToken = paired.token;
   companion = await new Companion(edge.base, companionToken).open();
   owner = await phone(browser);
-  await authenticator(owner.page);
+  await addVirtualAuthenticator(owner.page);
   await pairPhone(owner.page, named, edge, "Phone on localhost");
   await owner.page.goto(`${named}/devices`);
   await owner.page.getByText("Loading…").first().waitFor({ state: "detached", timeout: WAIT_MS });
@@ -80,7 +65,7 @@ beforeAll(async () => {
   // The same phone opens the other host (its own cookie there), and another browser sits on the IP address.
   await pairPhone(owner.page, other, edge, "Phone on phone.localhost");
   byIp = await phone(browser);
-  await authenticator(byIp.page);
+  await addVirtualAuthenticator(byIp.page);
   await pairPhone(byIp.page, edge.base, edge, "Phone on 127.0.0.1");
   // Every phone is paired before the recovery code is first used up (pairing codes come from it here).
   recovery = edge.recoveryCode;

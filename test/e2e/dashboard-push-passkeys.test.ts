@@ -6,20 +6,19 @@
 //   CDP, which shows the notification;
 // - a passkey is registered with Chromium's virtual authenticator (CDP WebAuthn); afterwards device revocation and
 //   a high-risk confirmation each run a fresh assertion, and fail when user verification fails.
-import { createECDH, createPublicKey, verify as verifySignature } from "node:crypto";
+import { createPublicKey, verify as verifySignature } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import ece from "http_ece";
 import type { Browser, CDPSession, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser } from "./support/browser.ts";
+import { addVirtualAuthenticator, launchBrowser } from "./support/browser.ts";
 import {
   buildDashboard,
   Companion,
   card,
   type Phone,
+  pairPhone,
   phone,
   steady,
   tapDecision,
@@ -27,13 +26,13 @@ import {
   WAIT_MS,
 } from "./support/dashboard.ts";
 import { type Edge, startEdge } from "./support/edge.ts";
-import { stubPushManager } from "./support/push-service.ts";
-
-interface Delivery {
-  path: string;
-  headers: Record<string, string | string[] | undefined>;
-  body: Buffer;
-}
+import {
+  decryptDelivery,
+  deliverToWorker,
+  LocalPushService,
+  pushKeysOf,
+  stubPushManager,
+} from "./support/push-service.ts";
 
 let edge: Edge;
 let base: string;
@@ -41,26 +40,8 @@ let browser: Browser;
 let ui: Phone;
 let page: Page;
 let companion: Companion;
-let pushServer: Server;
-let pushPort: number;
-const deliveries: Delivery[] = [];
-let onDelivery: (() => void) | null = null;
+let push: LocalPushService;
 const stateDir = mkdtempSync(join(tmpdir(), "airlock-push-"));
-
-function nextDelivery(count: number): Promise<Delivery> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("no push delivery in time")), WAIT_MS);
-    const check = () => {
-      const found = deliveries[count];
-      if (!found) return;
-      clearTimeout(timer);
-      onDelivery = null;
-      resolve(found);
-    };
-    onDelivery = check;
-    check();
-  });
-}
 
 const b64 = (s: string) => Buffer.from(s, "base64url");
 
@@ -89,27 +70,12 @@ function checkVapid(authorization: string): { aud: string; sub: string } {
   return JSON.parse(b64(claims ?? "").toString("utf8")) as { aud: string; sub: string };
 }
 
-async function pageKeys(): Promise<{ d: string; auth: string }> {
-  return page.evaluate(() => (window as unknown as { __pushKeys: { d: string; auth: string } }).__pushKeys);
-}
-
 let cdp: CDPSession;
 let authenticatorId = "";
 
 beforeAll(async () => {
   buildDashboard();
-  pushServer = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      deliveries.push({ path: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks) });
-      res.writeHead(201).end();
-      onDelivery?.();
-    });
-  });
-  await new Promise<void>((resolve) => pushServer.listen(0, "127.0.0.1", () => resolve()));
-  const address = pushServer.address();
-  pushPort = typeof address === "object" && address ? address.port : 0;
+  push = await new LocalPushService().start();
   // Local push endpoints are allowed only by this switch; one notification per device per 60 s.
   writeFileSync(
     join(stateDir, "dev.vars"),
@@ -123,31 +89,16 @@ beforeAll(async () => {
   ).open();
   ui = await phone(browser, "light", { permissions: ["notifications"], baseURL: base });
   page = ui.page;
-  const endpoint = `http://127.0.0.1:${pushPort}/push/e2e-device`;
   // Stand-in for the browser's push service registration: real P-256 keys, an endpoint of the test's server.
-  await stubPushManager(ui.context, endpoint);
-  cdp = await ui.context.newCDPSession(page);
-  await cdp.send("WebAuthn.enable");
-  ({ authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: {
-      protocol: "ctap2",
-      transport: "internal",
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  }));
-  const code = await edge.newApproverCode();
-  await page.goto(`${base}/pair?code=${code}`);
-  await page.getByRole("button", { name: "Pair this device" }).tap();
-  await page.getByRole("status", { name: "Connection: Live" }).waitFor({ timeout: WAIT_MS });
+  await stubPushManager(ui.context, push.endpoint("e2e-device"));
+  ({ cdp, authenticatorId } = await addVirtualAuthenticator(page));
+  await pairPhone(page, base, edge, null);
   await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
 }, 180_000);
 
 afterAll(async () => {
   companion?.close();
-  pushServer?.close();
+  push?.stop();
   await browser?.close();
   await edge?.stop();
   rmSync(stateDir, { recursive: true, force: true });
@@ -170,24 +121,17 @@ describe("Web Push", () => {
     await expect.poll(() => said.allTextContents(), { timeout: WAIT_MS }).toEqual(["Notifications are on."]);
 
     const secret = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
-    const delivered = nextDelivery(0);
+    const delivered = push.delivery(0);
     await companion.ask(toolCall("call-push", `git push https://x:${secret}@github.com/acme/app.git`));
-    const push = await delivered;
-    expect(push.path).toBe("/push/e2e-device");
-    expect(push.headers["content-encoding"]).toBe("aes128gcm");
-    const claims = checkVapid(String(push.headers.authorization));
-    expect(claims.aud).toBe(`https://127.0.0.1:${pushPort}`);
+    const delivery = await delivered;
+    expect(delivery.path).toBe("/push/e2e-device");
+    expect(delivery.headers["content-encoding"]).toBe("aes128gcm");
+    const claims = checkVapid(String(delivery.headers.authorization));
+    expect(claims.aud).toBe(`https://127.0.0.1:${push.port}`);
     expect(claims.sub).toMatch(/^mailto:/);
 
-    const keys = await pageKeys();
-    const receiver = createECDH("prime256v1");
-    receiver.setPrivateKey(b64(keys.d));
-    const plain = ece.decrypt(push.body, {
-      version: "aes128gcm",
-      privateKey: receiver,
-      authSecret: keys.auth,
-    });
-    const payload = JSON.parse(plain.toString("utf8")) as { title: string; body: string; promptId: string };
+    const plain = decryptDelivery(await pushKeysOf(page), delivery);
+    const payload = JSON.parse(plain) as { title: string; body: string; promptId: string };
     expect(payload.title).toBe("E2E Agent asks: bash");
     expect(payload.body).toContain("git push");
     expect(payload.body).toContain("github.com");
@@ -195,19 +139,7 @@ describe("Web Push", () => {
     expect(payload.promptId).toMatch(/^prm_/);
 
     // The service worker shows it (delivered over CDP, as the browser's push service would).
-    const sw = await ui.context.newCDPSession(page);
-    const registration = new Promise<string>((resolve) =>
-      sw.on("ServiceWorker.workerRegistrationUpdated", (event) => {
-        const found = event.registrations.find((r) => r.scopeURL === `${base}/`);
-        if (found) resolve(found.registrationId);
-      }),
-    );
-    await sw.send("ServiceWorker.enable");
-    await sw.send("ServiceWorker.deliverPushMessage", {
-      origin: base,
-      registrationId: await registration,
-      data: plain.toString("utf8"),
-    });
+    await deliverToWorker(page, base, plain);
     await page.waitForFunction(
       async (title) => {
         const reg = await navigator.serviceWorker.ready;
@@ -230,7 +162,7 @@ describe("notify", () => {
         headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
         body: JSON.stringify(body),
       });
-    const from = deliveries.length;
+    const from = push.deliveries.length;
     const created = await post("/v1/proposals", proposer.token, {
       tool: "notify",
       identity: "bot",
@@ -246,18 +178,10 @@ describe("notify", () => {
     const { proposal } = (await created.json()) as { proposal: { prompt_id: string | null } };
     expect(proposal.prompt_id).toBeNull();
     // Find the notification among what arrived (a prompt's push could come in between).
-    const keys = await pageKeys();
-    const receiver = createECDH("prime256v1");
-    receiver.setPrivateKey(b64(keys.d));
+    const keys = await pushKeysOf(page);
     let found: { title: string; body: string; promptId?: string } | undefined;
     for (let i = from; !found; i++) {
-      const push = await nextDelivery(i);
-      const plain = ece.decrypt(push.body, {
-        version: "aes128gcm",
-        privateKey: receiver,
-        authSecret: keys.auth,
-      });
-      const payload = JSON.parse(plain.toString("utf8")) as {
+      const payload = JSON.parse(decryptDelivery(keys, await push.delivery(i))) as {
         title: string;
         body: string;
         promptId?: string;

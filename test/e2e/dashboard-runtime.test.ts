@@ -2,16 +2,15 @@
 // the scripted model server: Chat sends a message and shows the reply the socket streams in; Schedules pauses,
 // resumes and runs a schedule now, landing on the job it started, which turns succeeded live; Jobs lists it.
 // Screenshots go to test-results/ (and docs/ with AIRLOCK_UPDATE_DOCS_SCREENSHOT=1).
-import { copyFileSync, mkdirSync, mkdtempSync } from "node:fs";
+import { copyFileSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CreateScheduleResponse, ThreadView } from "../../src/protocol/runtime.ts";
-import { type PlannerServer, startPlannerServer } from "../support/planner-server.ts";
-import { launchBrowser } from "./support/browser.ts";
-import { buildDashboard, type Phone, pairPhone, phone, WAIT_MS } from "./support/dashboard.ts";
-import { type Edge, ROOT, startEdge } from "./support/edge.ts";
+import { type PlannerServer, plannerVars, startPlannerServer } from "../support/planner-server.ts";
+import { type Phone, pairedPhone, startStage, WAIT_MS } from "./support/dashboard.ts";
+import { type Edge, ROOT } from "./support/edge.ts";
 
 let planner: PlannerServer;
 let edge: Edge;
@@ -42,24 +41,16 @@ async function post(path: string, body: unknown): Promise<unknown> {
 }
 
 beforeAll(async () => {
-  mkdirSync(join(ROOT, "test-results"), { recursive: true });
-  buildDashboard();
   planner = await startPlannerServer();
-  [edge, browser] = await Promise.all([
-    startEdge({
-      stateDir: mkdtempSync(join(tmpdir(), "airlock-runtime-views-")),
-      vars: {
-        AIRLOCK_MODEL_BASE_URL: `${planner.url}/v1`,
-        AIRLOCK_MODEL_MODELS: "e2e-model",
-        AIRLOCK_MODEL_API_KEY: "sk-e2e-views-key-0123456789abcdef",
-      },
-    }),
-    launchBrowser(),
-  ]);
+  ({ edge, browser } = await startStage({
+    stateDir: mkdtempSync(join(tmpdir(), "airlock-runtime-views-")),
+    vars: {
+      ...plannerVars(planner, "sk-e2e-views-key-0123456789abcdef"),
+    },
+  }));
   approverToken = (await edge.pairDevice("browser", "script approver")).token;
-  ui = await phone(browser);
+  ui = await pairedPhone(browser, edge);
   page = ui.page;
-  await pairPhone(page, edge.base, edge, "E2E phone");
 }, 180_000);
 
 afterAll(async () => {

@@ -3,23 +3,21 @@
 // Policy (emergency switches first, edit with validation and a diff, explain), the views whose APIs are not on this
 // server yet (they say so), touch targets ≥ 44 px and WCAG AA contrast in light and dark. Screenshots of each view
 // go to test-results/ (and docs/ with AIRLOCK_UPDATE_DOCS_SCREENSHOT=1).
-import { copyFileSync, mkdirSync } from "node:fs";
+import { copyFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser } from "./support/browser.ts";
 import {
-  buildDashboard,
   Companion,
   card,
   type Phone,
-  pairPhone,
-  phone,
+  pairedPhone,
+  startStage,
   tapDecision,
   toolCall,
   WAIT_MS,
 } from "./support/dashboard.ts";
-import { type Edge, ROOT, startEdge } from "./support/edge.ts";
+import { type Edge, ROOT } from "./support/edge.ts";
 
 let edge: Edge;
 let browser: Browser;
@@ -110,15 +108,12 @@ function lowContrast(target: Page): Promise<string[]> {
 }
 
 beforeAll(async () => {
-  mkdirSync(join(ROOT, "test-results"), { recursive: true });
-  buildDashboard();
-  [edge, browser] = await Promise.all([startEdge(), launchBrowser()]);
+  ({ edge, browser } = await startStage());
   companionToken = (await edge.pairDevice("companion", "dev laptop")).token;
   approverToken = (await edge.pairDevice("browser", "script approver")).token;
   companion = await new Companion(edge.base, companionToken).open();
-  ui = await phone(browser);
+  ui = await pairedPhone(browser, edge);
   page = ui.page;
-  await pairPhone(page, edge.base, edge, "E2E phone");
 }, 180_000);
 
 afterAll(async () => {

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FuturesStats } from "../../src/protocol/futures.ts";
 import { AIRLOCK_BIN, NODE, ROOT } from "../support/airlock-env.ts";
 import { ensureBuilt } from "../support/build.ts";
+import { claudeEnv } from "../support/claude-env.ts";
 import { type ModelServer, startModelServer, type ToolResultSeen } from "../support/model-server.ts";
 import { piAgentDir } from "../support/pi-agent-dir.ts";
 import { PI_CLI } from "../support/pi-rpc.ts";
@@ -14,12 +15,6 @@ import { type PrecogBox, precogBox } from "./support/precog-box.ts";
 
 const CLAUDE = join(ROOT, "node_modules/.bin/claude");
 const EXTENSION = join(ROOT, "dist/companion/adapters/pi/extension.js");
-const OFFLINE = {
-  CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-  DISABLE_TELEMETRY: "1",
-  DISABLE_ERROR_REPORTING: "1",
-  DISABLE_AUTOUPDATER: "1",
-};
 const HOOK = `${NODE} ${AIRLOCK_BIN} hook claude-code`;
 // verified-futures: the prompt hook waits until the warm has started, so the run is deterministic.
 const PRECOG_ON = { AIRLOCK_PRECOG_INJECTION_MODE: "verified-futures", AIRLOCK_PRECOG_CACHE_DELAY_MS: "0" };
@@ -64,10 +59,7 @@ async function claudeRun(
         ...box.env,
         ...precog,
         AIRLOCK_FUTURES_COMMAND: `${NODE} ${AIRLOCK_BIN}`,
-        CLAUDE_CONFIG_DIR: configDir,
-        ANTHROPIC_BASE_URL: model.url,
-        ANTHROPIC_API_KEY: "sk-ant-test-dummy",
-        ...OFFLINE,
+        ...claudeEnv(model.url, configDir),
       },
     );
     return { run, results: model.toolResults(), model };

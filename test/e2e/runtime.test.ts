@@ -2,7 +2,6 @@
 // from the CLI fires a job; the scripted model has it read a local page and propose an http.request; the
 // card shows on a real phone-sized Chromium and a tap approves it; the executor calls the local server
 // exactly once; the job finishes with a chat message — all visible through the API, the CLI and the audit.
-import { spawnSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,10 +13,10 @@ import { ensureBuilt } from "../support/build.ts";
 import { type EgressServers, startEgressServers } from "../support/egress-servers.ts";
 import { PhoneDashboard } from "../support/phone-dashboard.ts";
 import { READ_STEP, writeStep } from "../support/plan-steps.ts";
-import { type PlannerServer, startPlannerServer } from "../support/planner-server.ts";
+import { type PlannerServer, plannerVars, startPlannerServer } from "../support/planner-server.ts";
 import { runToEnd } from "../support/run-process.ts";
 import { launchBrowser, phoneContext } from "./support/browser.ts";
-import { tapDecision } from "./support/dashboard.ts";
+import { buildDashboard, tapDecision } from "./support/dashboard.ts";
 import { type Edge, ROOT, startEdge } from "./support/edge.ts";
 
 const WAIT_MS = 30_000;
@@ -45,12 +44,7 @@ function cli(args: string[]) {
 }
 
 beforeAll(async () => {
-  const built = spawnSync("npm", ["run", "-s", "build:web"], {
-    cwd: ROOT,
-    encoding: "utf8",
-    env: { ...process.env, NODE_ENV: "production" },
-  });
-  if (built.status !== 0) throw new Error(`build:web failed:\n${built.stdout}\n${built.stderr}`);
+  buildDashboard();
   [servers, planner] = await Promise.all([startEgressServers(), startPlannerServer()]);
   [edge, browser] = await Promise.all([
     startEdge({
@@ -59,9 +53,7 @@ beforeAll(async () => {
       vars: {
         AIRLOCK_DOH_URL: servers.dohUrl,
         TEST_TARGET_PORT: String(servers.targetPort),
-        AIRLOCK_MODEL_BASE_URL: `${planner.url}/v1`,
-        AIRLOCK_MODEL_MODELS: "e2e-model",
-        AIRLOCK_MODEL_API_KEY: "sk-e2e-model-key-0123456789abcdef",
+        ...plannerVars(planner),
       },
     }),
     launchBrowser(),

@@ -7,7 +7,6 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { createApp } from "../../src/edge/app.ts";
 import { issueStepUp } from "../../src/edge/auth/step-up.ts";
 import { openDb } from "../../src/edge/db/client.ts";
-import { passkeys } from "../../src/edge/db/schema.ts";
 import {
   ADMIN,
   api,
@@ -18,6 +17,7 @@ import {
   recoveryCode,
   rememberRecoveryCode,
 } from "./helpers.ts";
+import { savePasskey } from "./step-up-support.ts";
 
 const app = createApp();
 
@@ -37,22 +37,6 @@ const SHARED = {
   AIRLOCK_PASSKEY_ORIGINS:
     "https://airlock-dashboard.pages.dev, https://airlock.example.workers.dev/ignored-path, not a url",
 };
-
-async function savePasskey(userId: string, rpId: string | null, origin: string | null): Promise<string> {
-  // The row a verified registration writes; the ceremony itself runs in the e2e test (virtual authenticator).
-  const id = `cred-${crypto.randomUUID()}`;
-  await openDb(env.DB).insert(passkeys).values({
-    id,
-    userId,
-    name: "test",
-    publicKey: "AA",
-    counter: 0,
-    rpId,
-    origin,
-    createdAt: Date.now(),
-  });
-  return id;
-}
 
 async function emergency(token: string) {
   const res = await api("/v1/settings/emergency", { headers: bearer(token) });

@@ -5,26 +5,10 @@ import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { issueStepUp } from "../../src/edge/auth/step-up.ts";
 import { openDb } from "../../src/edge/db/client.ts";
-import { passkeys } from "../../src/edge/db/schema.ts";
 import { api, bearer, errorOf, type Paired, pair } from "./helpers.ts";
+import { savePasskey, stepUpHeader } from "./step-up-support.ts";
 
 let phone: Paired;
-
-async function registerFakePasskey(userId: string): Promise<void> {
-  // The row a verified registration writes; the WebAuthn ceremony itself runs in the e2e test (virtual authenticator).
-  await openDb(env.DB)
-    .insert(passkeys)
-    .values({
-      id: `cred-${crypto.randomUUID()}`,
-      userId,
-      name: "test",
-      publicKey: "AA",
-      counter: 0,
-      createdAt: Date.now(),
-    });
-}
-
-const stepUpHeader = (token: string) => ({ "x-airlock-step-up": token });
 
 beforeEach(async () => {
   phone = await pair("browser", "phone");
@@ -43,7 +27,7 @@ describe("without a passkey", () => {
 
 describe("with a passkey registered", () => {
   beforeEach(async () => {
-    await registerFakePasskey(phone.userId);
+    await savePasskey(phone.userId);
   });
 
   it("refuses device revocation without a step-up token, and revokes nothing", async () => {

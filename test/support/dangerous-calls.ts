@@ -15,6 +15,7 @@ import {
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { claudeEnv } from "./claude-env.ts";
 import { startModelServer } from "./model-server.ts";
 import { runToEnd } from "./run-process.ts";
 
@@ -195,13 +196,6 @@ export interface AgentOutcome {
   leaked: boolean;
 }
 
-const OFFLINE = {
-  CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-  DISABLE_TELEMETRY: "1",
-  DISABLE_ERROR_REPORTING: "1",
-  DISABLE_AUTOUPDATER: "1",
-};
-
 /** One call through the real `claude -p` (default permission mode, no allow rules) in a fresh box. */
 export async function runThroughClaude(call: DangerousCall, setup: Setup): Promise<AgentOutcome> {
   const box = makeBox();
@@ -213,10 +207,7 @@ export async function runThroughClaude(call: DangerousCall, setup: Setup): Promi
     mkdirSync(configDir);
     const env: NodeJS.ProcessEnv = {
       ...box.env,
-      ...OFFLINE,
-      CLAUDE_CONFIG_DIR: configDir,
-      ANTHROPIC_BASE_URL: model.url,
-      ANTHROPIC_API_KEY: "sk-ant-test-dummy",
+      ...claudeEnv(model.url, configDir),
     };
     if (setup.kind === "airlock") {
       const airlockHome = join(box.base, "airlock-home");

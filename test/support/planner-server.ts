@@ -110,6 +110,19 @@ function answer(res: ServerResponse, model: string, step: PlannerStep, n: number
   res.end();
 }
 
+/** The edge's variables that make `planner` its model provider (one model, `model`; a fake key, never a real one). */
+export function plannerVars(
+  planner: Pick<PlannerServer, "url">,
+  apiKey = "sk-e2e-model-key-0123456789abcdef",
+  model = "e2e-model",
+): Record<string, string> {
+  return {
+    AIRLOCK_MODEL_BASE_URL: `${planner.url}/v1`,
+    AIRLOCK_MODEL_MODELS: model,
+    AIRLOCK_MODEL_API_KEY: apiKey,
+  };
+}
+
 export async function startPlannerServer(): Promise<PlannerServer> {
   const scripts = new Map<
     string,

@@ -4,6 +4,7 @@
 // X-Airlock-Step-Up. Without any passkey registered the guard lets the request through (nothing to step up with).
 import { and, eq, isNull } from "drizzle-orm";
 import type { Context, MiddlewareHandler } from "hono";
+import { writeAudit } from "../audit/audit-log.ts";
 import type { Db } from "../db/client.ts";
 import { openDb } from "../db/client.ts";
 import { passkeys, stepUps } from "../db/schema.ts";
@@ -34,6 +35,26 @@ export async function issueStepUp(db: Db, auth: Pick<AuthContext, "userId" | "de
     expiresAt,
   });
   return { token, expiresAt };
+}
+
+/**
+ * Issues a step-up and records it as one `auth.step_up` audit row, whatever bought it (a passkey assertion names the
+ * passkey as `target`; the recovery code says so in `details`). Answers the wire pair both routes return.
+ */
+export async function grantStepUp(
+  db: Db,
+  auth: Pick<AuthContext, "userId" | "deviceId">,
+  proof: { target?: string; details?: Record<string, unknown> },
+): Promise<{ token: string; expires_at: string }> {
+  const issued = await issueStepUp(db, auth);
+  await writeAudit(db, {
+    userId: auth.userId,
+    deviceId: auth.deviceId,
+    actor: `device:${auth.deviceId}`,
+    event: "auth.step_up",
+    ...proof,
+  });
+  return { token: issued.token, expires_at: new Date(issued.expiresAt).toISOString() };
 }
 
 /** Consumes a step-up token: valid only for the device it was issued to, once, before it expires. */

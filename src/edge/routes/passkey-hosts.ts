@@ -2,12 +2,11 @@
 // a one-time stand-in for a passkey where none works (another host, an IP address, a lost authenticator). The code
 // is used up by the step-up it buys: a new one is set and shown once, so a code seen over a shoulder works only once.
 import { RecoveryStepUp, RecoveryStepUpRequest, RelatedOrigins } from "../../protocol/passkey-hosts.ts";
-import { writeAudit } from "../audit/audit-log.ts";
 import { clientAddress } from "../auth/client-address.ts";
 import { consumeRecoveryCode } from "../auth/recovery.ts";
 import { RECOVERY_MAX_FAILURES, RecoveryGuard, recoveryCodeUser } from "../auth/recovery-guard.ts";
 import { relatedOrigins, sharedRpId } from "../auth/relying-party.ts";
-import { issueStepUp } from "../auth/step-up.ts";
+import { grantStepUp } from "../auth/step-up.ts";
 import { openDb } from "../db/client.ts";
 import { ApiError, notFound } from "../errors.ts";
 import { apiRoute, json, jsonRequest, problem, routeGroup } from "./define.ts";
@@ -68,17 +67,9 @@ export const passkeyHostRoutes = routeGroup()
       // Compare-and-replace: of two requests racing with one code, only one gets the step-up.
       const next = await consumeRecoveryCode(db, c.env.TOKEN_PEPPER, auth.userId, recovery_code);
       if (!next) throw wrongCode();
-      const issued = await issueStepUp(db, auth);
-      await writeAudit(db, {
-        userId: auth.userId,
-        deviceId: auth.deviceId,
-        actor: `device:${auth.deviceId}`,
-        event: "auth.step_up",
+      const granted = await grantStepUp(db, auth, {
         details: { via: "recovery_code", recovery_code_replaced: true },
       });
-      return c.json(
-        { token: issued.token, expires_at: new Date(issued.expiresAt).toISOString(), recovery_code: next },
-        201,
-      );
+      return c.json({ ...granted, recovery_code: next }, 201);
     },
   );

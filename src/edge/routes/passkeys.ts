@@ -25,7 +25,7 @@ import type { PasskeyElsewhere } from "../../protocol/passkey-hosts.ts";
 import { writeAudit } from "../audit/audit-log.ts";
 import { base64url, newId } from "../auth/crypto.ts";
 import { type RelyingParty, relyingPartyFor } from "../auth/relying-party.ts";
-import { issueStepUp } from "../auth/step-up.ts";
+import { grantStepUp } from "../auth/step-up.ts";
 import type { Db } from "../db/client.ts";
 import { openDb } from "../db/client.ts";
 import { passkeys, users, webauthnChallenges } from "../db/schema.ts";
@@ -294,15 +294,7 @@ export const passkeyRoutes = routeGroup()
         .update(passkeys)
         .set({ counter: verified.authenticationInfo.newCounter, lastUsedAt: Date.now() })
         .where(eq(passkeys.id, stored.id));
-      const issued = await issueStepUp(db, auth);
-      await writeAudit(db, {
-        userId: auth.userId,
-        deviceId: auth.deviceId,
-        actor: `device:${auth.deviceId}`,
-        event: "auth.step_up",
-        target: stored.id,
-      });
-      return c.json({ token: issued.token, expires_at: new Date(issued.expiresAt).toISOString() }, 201);
+      return c.json(await grantStepUp(db, auth, { target: stored.id }), 201);
     },
   )
   .openapi(

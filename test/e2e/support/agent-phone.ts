@@ -1,5 +1,6 @@
 // What the real-agent adapter tests share: a real local edge, a sandboxed companion paired with it, and a phone that
-// answers the cards through the REST API as a person's taps would (approve the calls it is told to, reject the rest).
+// answers the cards through the REST API as a person's taps would (approve the calls it is told to, reject the rest;
+// `answerCards` for a file that pairs its own companion or answers with a scope).
 import { expect } from "vitest";
 import { runAirlock, type Sandbox, sandbox } from "../../node/companion/support/sandbox.ts";
 import { type Edge, startEdge } from "./edge.ts";
@@ -56,6 +57,36 @@ export async function pairedBox(policy: string): Promise<PairedBox> {
   const phone = (await edge.pairDevice("browser", "e2e phone")).token;
   const cards: Card[] = [];
 
+  return {
+    edge,
+    box,
+    cards,
+    answerUntil: (done, approve) =>
+      answerCards(edge, phone, cards, done, (summary) =>
+        approve.some((text) => summary.includes(text)) ? "approve" : "reject",
+      ),
+    async close() {
+      await edge.stop();
+      box.cleanup();
+    },
+  };
+}
+
+/** How the phone answers a card: reject it, or approve it with the default scope, or with "once" or "always". */
+export type Answer = "reject" | "approve" | "once" | "always";
+
+/**
+ * The phone (device token `phone`) answering cards through the REST API as a person's taps would, until `done`
+ * settles: each new card is pushed to `cards` and answered as `choose` says; an approved card that asks for a
+ * confirmation gets one first.
+ */
+export async function answerCards(
+  edge: Edge,
+  phone: string,
+  cards: Card[],
+  done: Promise<unknown>,
+  choose: (summary: string) => Answer,
+): Promise<void> {
   const api = async (path: string, body?: unknown): Promise<unknown> => {
     const res = await fetch(`${edge.base}${path}`, {
       method: body === undefined ? "GET" : "POST",
@@ -64,38 +95,25 @@ export async function pairedBox(policy: string): Promise<PairedBox> {
     });
     return res.json();
   };
-
-  return {
-    edge,
-    box,
-    cards,
-    async answerUntil(done, approve) {
-      let finished = false;
-      void done.finally(() => {
-        finished = true;
+  let finished = false;
+  void done.finally(() => {
+    finished = true;
+  });
+  while (!finished) {
+    const { approvals } = (await api("/v1/approvals?status=pending")) as { approvals: Card[] };
+    for (const card of approvals) {
+      if (cards.some((c) => c.promptId === card.promptId)) continue;
+      cards.push(card);
+      const answer = choose(card.calls?.map((c) => c.summary).join(" ") ?? "");
+      let token: string | undefined;
+      if (answer !== "reject" && card.requiresConfirmation)
+        token = ((await api(`/v1/approvals/${card.promptId}/confirm`, {})) as { token: string }).token;
+      await api(`/v1/approvals/${card.promptId}/${answer === "reject" ? "reject" : "approve"}`, {
+        ...(answer === "once" || answer === "always" ? { scope: answer } : {}),
+        ...(token ? { confirmation_token: token } : {}),
       });
-      while (!finished) {
-        const { approvals } = (await api("/v1/approvals?status=pending")) as { approvals: Card[] };
-        for (const card of approvals) {
-          if (cards.some((c) => c.promptId === card.promptId)) continue;
-          cards.push(card);
-          const summary = card.calls?.map((c) => c.summary).join(" ") ?? "";
-          const yes = approve.some((text) => summary.includes(text));
-          let token: string | undefined;
-          if (yes && card.requiresConfirmation)
-            token = ((await api(`/v1/approvals/${card.promptId}/confirm`, {})) as { token: string }).token;
-          await api(
-            `/v1/approvals/${card.promptId}/${yes ? "approve" : "reject"}`,
-            token ? { confirmation_token: token } : {},
-          );
-        }
-        // Polling as the dashboard's list does; the agent's run ending stops it.
-        await new Promise((r) => setTimeout(r, 150));
-      }
-    },
-    async close() {
-      await edge.stop();
-      box.cleanup();
-    },
-  };
+    }
+    // Polling as the dashboard's list does; the agent's run ending stops it.
+    await new Promise((r) => setTimeout(r, 150));
+  }
 }

@@ -1,7 +1,7 @@
 // Launches the system Chromium through playwright-core for e2e tests (never downloads a browser), and opens
 // phone-sized pages (390×844, touch) the way the dashboard is meant to be used.
 import { existsSync } from "node:fs";
-import { type Browser, type BrowserContext, chromium } from "playwright-core";
+import { type Browser, type BrowserContext, type CDPSession, chromium, type Page } from "playwright-core";
 
 export const CHROMIUM_PATH = process.env.AIRLOCK_CHROMIUM ?? "/usr/bin/chromium";
 
@@ -40,4 +40,27 @@ export function phoneContext(
   colorScheme: "light" | "dark" = "light",
 ): Promise<BrowserContext> {
   return browser.newContext({ ...PHONE, colorScheme });
+}
+
+/**
+ * Gives the page's context a virtual platform authenticator (CTAP2, resident keys, user verification that always
+ * passes, presence simulated): WebAuthn ceremonies then complete as with a phone's fingerprint. The CDP session stays
+ * open for reading its credentials (WebAuthn.getCredentials) by `authenticatorId`.
+ */
+export async function addVirtualAuthenticator(
+  page: Page,
+): Promise<{ cdp: CDPSession; authenticatorId: string }> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("WebAuthn.enable");
+  const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
+    options: {
+      protocol: "ctap2",
+      transport: "internal",
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+  return { cdp, authenticatorId };
 }

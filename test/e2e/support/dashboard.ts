@@ -1,15 +1,15 @@
 // Shared parts of the dashboard e2e files: the companion's websocket, tool calls, the production build, a phone
 // page that pairs by URL and reports script errors and CSP violations, and waits for a steady layout.
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import WebSocket from "ws";
 import type { DecisionRequest } from "../../../src/protocol/decisions.ts";
 import { type ClientMessage, ServerMessage } from "../../../src/protocol/socket.ts";
-import { phoneContext } from "./browser.ts";
-import { type Edge, ROOT } from "./edge.ts";
+import { launchBrowser, phoneContext } from "./browser.ts";
+import { type Edge, ROOT, startEdge } from "./edge.ts";
 
 export const WAIT_MS = 15_000;
 
@@ -176,11 +176,36 @@ export async function phone(
   return { context, page, problems };
 }
 
-/** Pairs the page's browser by the pairing URL and waits for the live link. */
-export async function pairPhone(page: Page, base: string, edge: Edge, name = "E2E phone"): Promise<void> {
+/**
+ * The start of a dashboard e2e file: test-results/ for its screenshots, the dashboard built, then a local edge
+ * (started with `options`) and Chromium, together.
+ */
+export async function startStage(
+  options: Parameters<typeof startEdge>[0] = {},
+): Promise<{ edge: Edge; browser: Browser }> {
+  mkdirSync(join(ROOT, "test-results"), { recursive: true });
+  buildDashboard();
+  const [edge, browser] = await Promise.all([startEdge(options), launchBrowser()]);
+  return { edge, browser };
+}
+
+/** A phone (see `phone`) paired to the edge by URL as `name`, its page live. */
+export async function pairedPhone(browser: Browser, edge: Edge, name = "E2E phone"): Promise<Phone> {
+  const ui = await phone(browser);
+  await pairPhone(ui.page, edge.base, edge, name);
+  return ui;
+}
+
+/** Pairs the page's browser by the pairing URL and waits for the live link; `name: null` keeps the name offered. */
+export async function pairPhone(
+  page: Page,
+  base: string,
+  edge: Edge,
+  name: string | null = "E2E phone",
+): Promise<void> {
   const code = await edge.newApproverCode();
   await page.goto(`${base}/pair?code=${code}`);
-  await page.getByLabel("Device name").fill(name);
+  if (name !== null) await page.getByLabel("Device name").fill(name);
   await page.getByRole("button", { name: "Pair this device" }).tap();
   await page.getByRole("status", { name: "Connection: Live" }).waitFor({ timeout: WAIT_MS });
 }
@@ -216,4 +241,32 @@ export async function tapDecision(page: Page, promptId: string, name: string | R
     if (!dropped) return;
   }
   throw new Error(`the tap on "${String(name)}" kept being dropped as a layout change`);
+}
+
+/** Taps "Allow once", then the second tap a high-risk card asks for ("Yes, allow once") once the layout is steady. */
+export async function allowOnceConfirmed(page: Page, promptId: string): Promise<void> {
+  await tapDecision(page, promptId, "Allow once");
+  const confirm = card(page, promptId).getByRole("button", { name: "Yes, allow once" });
+  await confirm.waitFor({ timeout: WAIT_MS });
+  await steady(page);
+  await confirm.tap();
+}
+
+/** An email proposal's card once its decisions are docked: whose identity it sends as, and the mail it shows. */
+export async function emailCard(page: Page, promptId: string): Promise<{ identity: string; email: string }> {
+  const c = card(page, promptId);
+  await c.locator(".decisions-dock").waitFor({ timeout: WAIT_MS });
+  return {
+    identity: (await c.locator(".identity-banner").textContent()) ?? "",
+    email: (await c.locator(".connector-email").textContent()) ?? "",
+  };
+}
+
+/** Rejects every prompt still pending, so a test that failed half-way leaves none in front of the next one. */
+export async function rejectPending(edge: Edge, approverToken: string): Promise<void> {
+  const headers = { authorization: `Bearer ${approverToken}`, "content-type": "application/json" };
+  const res = await fetch(`${edge.base}/v1/approvals?status=pending`, { headers });
+  const { approvals } = (await res.json()) as { approvals: { promptId: string }[] };
+  for (const { promptId } of approvals)
+    await fetch(`${edge.base}/v1/approvals/${promptId}/reject`, { method: "POST", headers, body: "{}" });
 }

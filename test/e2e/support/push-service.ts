@@ -129,5 +129,6 @@ export async function deliverToWorker(page: Page, origin: string, data: string):
     registrationId: await registration,
     data,
   });
-  await cdp.detach();
+  // Not detached: detaching a page's CDP session also ends the virtual authenticator environment another session
+  // set up on it (addVirtualAuthenticator), and WebAuthn calls after it fail. The session ends with its context.
 }

@@ -3,32 +3,13 @@
 // do. A companion never connects or revokes, whatever token it holds.
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
-import { issueStepUp } from "../../../src/edge/auth/step-up.ts";
-import { openDb } from "../../../src/edge/db/client.ts";
-import { passkeys } from "../../../src/edge/db/schema.ts";
 import { api, bearer, errorOf, type Paired, pair } from "../helpers.ts";
+import { freshStepUp, savePasskey } from "../step-up-support.ts";
 import { connect, providerEvents, uniqueAccount } from "./connect-helpers.ts";
 
 const START = { provider: "google" as const, identity: "user" as const, capabilities: ["mail.read"] };
 
 let phone: Paired;
-
-async function registerPasskey(userId: string): Promise<void> {
-  // The row a verified registration writes (the WebAuthn ceremony itself is e2e's, with a virtual authenticator).
-  await openDb(env.DB)
-    .insert(passkeys)
-    .values({
-      id: `cred-${crypto.randomUUID()}`,
-      userId,
-      name: "test",
-      publicKey: "AA",
-      counter: 0,
-      createdAt: Date.now(),
-    });
-}
-
-const stepUp = async (who: Paired) =>
-  ({ "x-airlock-step-up": (await issueStepUp(openDb(env.DB), who)).token }) as const;
 
 const states = async () =>
   ((await env.DB.prepare("SELECT COUNT(*) AS n FROM oauth_states").first<{ n: number }>())?.n ?? 0) as number;
@@ -48,7 +29,7 @@ beforeEach(async () => {
 
 describe("with a passkey registered", () => {
   it("start without a step-up is 403 step_up_required and starts nothing; with one it starts, once", async () => {
-    await registerPasskey(phone.userId);
+    await savePasskey(phone.userId);
     const before = await states();
     const refused = await api("/v1/connections/start", {
       method: "POST",
@@ -60,7 +41,7 @@ describe("with a passkey registered", () => {
     expect(refused.headers.get("set-cookie") ?? "").not.toContain("airlock_oauth_binding");
     expect(await states()).toBe(before);
 
-    const headers = { ...bearer(phone.token), ...(await stepUp(phone)) };
+    const headers = { ...bearer(phone.token), ...(await freshStepUp(phone)) };
     const ok = await api("/v1/connections/start", { method: "POST", headers, json: START });
     expect(ok.status).toBe(200);
     expect(await states()).toBe(before + 1);
@@ -73,7 +54,7 @@ describe("with a passkey registered", () => {
   it("revoke without a step-up is 403 and revokes nothing, here or at the provider; with one it revokes", async () => {
     const account = uniqueAccount("google");
     const id = await connect(phone, START, { account });
-    await registerPasskey(phone.userId);
+    await savePasskey(phone.userId);
     const refused = await api(`/v1/connections/${id}/revoke`, {
       method: "POST",
       headers: bearer(phone.token),
@@ -85,18 +66,18 @@ describe("with a passkey registered", () => {
 
     const ok = await api(`/v1/connections/${id}/revoke`, {
       method: "POST",
-      headers: { ...bearer(phone.token), ...(await stepUp(phone)) },
+      headers: { ...bearer(phone.token), ...(await freshStepUp(phone)) },
     });
     expect(ok.status).toBe(200);
     expect(await listed()).not.toContain(id);
   });
 
   it("another device's step-up token does not count", async () => {
-    await registerPasskey(phone.userId);
+    await savePasskey(phone.userId);
     const other = await pair("browser", "tablet");
     const res = await api("/v1/connections/start", {
       method: "POST",
-      headers: { ...bearer(phone.token), ...(await stepUp(other)) },
+      headers: { ...bearer(phone.token), ...(await freshStepUp(other)) },
       json: START,
     });
     expect((await errorOf(res)).code).toBe("step_up_required");
@@ -109,7 +90,7 @@ describe("a companion never connects or revokes", () => {
     const id = await connect(phone, START, { account });
     const companion = await pair("companion", "laptop");
     const attempts = async () => {
-      for (const header of [{}, await stepUp(companion), await stepUp(phone)]) {
+      for (const header of [{}, await freshStepUp(companion), await freshStepUp(phone)]) {
         const headers = { ...bearer(companion.token), ...header };
         const started = await api("/v1/connections/start", { method: "POST", headers, json: START });
         expect(started.status).toBe(403);
@@ -121,7 +102,7 @@ describe("a companion never connects or revokes", () => {
     };
     const before = await states();
     await attempts();
-    await registerPasskey(phone.userId);
+    await savePasskey(phone.userId);
     await attempts();
     expect(await states()).toBe(before);
     expect(await listed()).toContain(id);

@@ -4,25 +4,15 @@ import { describe, expect, it } from "vitest";
 import { runCopilotHook } from "../../../src/companion/adapters/copilot/hook.ts";
 import { runGeminiHook } from "../../../src/companion/adapters/gemini/hook.ts";
 import { runOpenCodeHook } from "../../../src/companion/adapters/opencode/hook.ts";
-import type { HookCompanion } from "../../../src/companion/hook-companion.ts";
-import type { AgentToolCall, CompanionDecision } from "../../../src/companion/tool-call.ts";
+import type { CompanionDecision } from "../../../src/companion/tool-call.ts";
+import { recordingCompanion } from "./support/recording-companion.ts";
 
 const SERVED = "airlock futures serve k -- 'npm test'";
 
-function companion(decision: CompanionDecision): HookCompanion & { calls: AgentToolCall[] } {
-  const calls: AgentToolCall[] = [];
-  return {
-    calls,
-    decide: async (call) => {
-      calls.push(call);
-      return decision;
-    },
-    endSession: async () => {},
-    promptText: async () => "",
-    sessionStarted: async () => {},
-    servingInput: async (input) => (input.command === "npm test" ? { ...input, command: SERVED } : undefined),
-  };
-}
+const companion = (decision: CompanionDecision) =>
+  recordingCompanion(decision, async (input) =>
+    input.command === "npm test" ? { ...input, command: SERVED } : undefined,
+  );
 
 const allowPolicy: CompanionDecision = { decision: "allow", reason: "rule", source: "policy" };
 const allowPerson: CompanionDecision = { decision: "allow", reason: "approved", source: "user" };

@@ -1,12 +1,11 @@
 // A call_id is bound to its call in the daemon's journal and on the no-daemon path: after `npm test` was
 // approved as tool_use_id X, X replayed as `rm -rf / --no-preserve-root` is never answered from the first
 // call. Real hook processes and a real daemon, against a loopback edge that answers like the hub.
-import { writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type WebSocket, WebSocketServer } from "ws";
+import { linkToHub } from "./support/loopback-hub.ts";
 import {
   type Daemon,
   ensureBuilt,
@@ -119,16 +118,7 @@ afterAll(() => {
 function pairedSandbox(extra: NodeJS.ProcessEnv = {}): Sandbox {
   const box = sandbox({ AIRLOCK_PROMPT_TIMEOUT_MS: "30000", ...extra });
   box.writePolicy("default_action: ask\nrules: []\n");
-  writeFileSync(
-    join(box.airlockHome, "credentials.json"),
-    JSON.stringify({
-      server: `http://127.0.0.1:${port}`,
-      token: "alk_test.secret",
-      device_id: "d1",
-      user_id: "u1",
-    }),
-    { mode: 0o600 },
-  );
+  linkToHub(box, { port }, "alk_test.secret");
   return box;
 }
 

@@ -3,24 +3,9 @@
 // (issue 20: a cwd outside it is never allowed, and the workspace's repository is the one judged).
 import { describe, expect, it } from "vitest";
 import { runClaudeCodeHook } from "../../../src/companion/adapters/claude-code/hook.ts";
-import type { HookCompanion } from "../../../src/companion/hook-companion.ts";
-import type { AgentToolCall, CompanionDecision } from "../../../src/companion/tool-call.ts";
+import { recordingCompanion } from "./support/recording-companion.ts";
 
-function recording(): HookCompanion & { calls: AgentToolCall[] } {
-  const calls: AgentToolCall[] = [];
-  const decision: CompanionDecision = { decision: "ask", reason: "test", source: "policy" };
-  return {
-    calls,
-    decide: async (call) => {
-      calls.push(call);
-      return decision;
-    },
-    endSession: async () => {},
-    promptText: async () => "",
-    sessionStarted: async () => {},
-    servingInput: async () => undefined,
-  };
-}
+const recording = () => recordingCompanion({ decision: "ask", reason: "test", source: "policy" });
 
 const event = (cwd: string) =>
   JSON.stringify({

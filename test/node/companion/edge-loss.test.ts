@@ -2,132 +2,20 @@
 // next welcome and answered), and an edge that stays away is reported at once to every waiting call with the real
 // reason, not after the prompt timeout as "no one answered in time".
 
-import { writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type WebSocket, WebSocketServer } from "ws";
-import {
-  type Daemon,
-  ensureBuilt,
-  runAirlock,
-  type Sandbox,
-  sandbox,
-  startDaemon,
-} from "./support/sandbox.ts";
-
-const EMERGENCY = { readOnly: false, disableHighImpact: false, blockedTools: [] as string[] };
-
-/** A loopback hub on a fixed port that can be stopped and started again, like an edge restart. */
-class LoopbackHub {
-  http: Server | undefined;
-  wss: WebSocketServer | undefined;
-  sockets = new Set<WebSocket>();
-  hellos = 0;
-  requests: string[] = [];
-  #waiters: Array<() => void> = [];
-  port = 0;
-
-  async start(port = 0): Promise<void> {
-    this.http = createServer((_req, res) => {
-      res.writeHead(404, { "content-type": "application/json" });
-      res.end(JSON.stringify({ error: { code: "not_found", message: "loopback hub: no REST here" } }));
-    });
-    this.wss = new WebSocketServer({ server: this.http });
-    this.wss.on("connection", (ws) => {
-      this.sockets.add(ws);
-      ws.on("close", () => this.sockets.delete(ws));
-      ws.on("message", (data) => {
-        const msg = JSON.parse(data.toString());
-        if (msg.type === "hello") {
-          this.hellos++;
-          ws.send(
-            JSON.stringify({
-              type: "welcome",
-              role: "companion",
-              deviceId: "d1",
-              serverTime: new Date().toISOString(),
-              emergency: EMERGENCY,
-            }),
-          );
-        } else if (msg.type === "tool_request") {
-          this.requests.push(msg.request.call_id);
-          ws.send(
-            JSON.stringify({
-              type: "decision_pending",
-              id: msg.id,
-              callId: msg.request.call_id,
-              promptId: "p-1",
-            }),
-          );
-        }
-        for (const w of this.#waiters.splice(0)) w();
-      });
-    });
-    await new Promise<void>((r) => this.http?.listen(port, "127.0.0.1", () => r()));
-    this.port = (this.http.address() as AddressInfo).port;
-  }
-
-  async stop(): Promise<void> {
-    for (const ws of this.sockets) ws.terminate();
-    await new Promise<void>((r) => (this.wss ? this.wss.close(() => r()) : r()));
-    await new Promise<void>((r) => (this.http ? this.http.close(() => r()) : r()));
-  }
-
-  decide(callId: string, decision: "allow" | "deny"): void {
-    for (const ws of this.sockets)
-      ws.send(
-        JSON.stringify({
-          type: "capability_decision",
-          data: {
-            call_id: callId,
-            decision,
-            reason: `${decision} on the phone`,
-            source: "user",
-            prompt_id: "p-1",
-          },
-        }),
-      );
-  }
-
-  next(check: () => boolean, timeoutMs = 20_000): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error("the hub did not see it")), timeoutMs);
-      const poll = () => {
-        if (check()) {
-          clearTimeout(timer);
-          resolve();
-        } else this.#waiters.push(poll);
-      };
-      poll();
-    });
-  }
-}
+import { daemonOnHub, LoopbackHub } from "./support/loopback-hub.ts";
+import { type Daemon, runAirlock, type Sandbox } from "./support/sandbox.ts";
 
 let box: Sandbox;
 let daemon: Daemon;
 const hub = new LoopbackHub();
 
 beforeAll(async () => {
-  await ensureBuilt();
-  await hub.start();
-  box = sandbox({ AIRLOCK_PROMPT_TIMEOUT_MS: "30000", AIRLOCK_EDGE_GRACE_MS: "1500" });
-  box.writePolicy(
-    'default_action: ask\nrules:\n  - name: reads\n    condition: tool == "read"\n    action: allow\n',
-  );
-  writeFileSync(
-    join(box.airlockHome, "credentials.json"),
-    JSON.stringify({
-      server: `http://127.0.0.1:${hub.port}`,
-      token: "alk_t.s",
-      device_id: "d1",
-      user_id: "u1",
-    }),
-    { mode: 0o600 },
-  );
-  daemon = await startDaemon(box.env);
-  await hub.next(() => hub.hellos >= 1);
+  ({ box, daemon } = await daemonOnHub(hub, "alk_t.s", {
+    AIRLOCK_PROMPT_TIMEOUT_MS: "30000",
+    AIRLOCK_EDGE_GRACE_MS: "1500",
+  }));
 }, 180_000);
 
 afterAll(async () => {
@@ -153,14 +41,14 @@ const outputOf = (r: { stdout: string }) => JSON.parse(r.stdout).hookSpecificOut
 describe("the daemon when the edge goes away", { timeout: 60_000 }, () => {
   it("rides out an edge restart: the waiting call is resubmitted on reconnect and the phone's answer arrives", async () => {
     const hook = ask("toolu_restart");
-    await hub.next(() => hub.requests.includes("cc:toolu_restart"));
+    await hub.next(() => hub.requestedCalls().includes("cc:toolu_restart"));
     const port = hub.port;
-    const hellos = hub.hellos;
+    const hellos = hub.hellos.length;
     await hub.stop();
     await hub.start(port);
-    await hub.next(() => hub.hellos > hellos);
+    await hub.next(() => hub.hellos.length > hellos);
     // The same call, sent again on the new socket (the edge answers a known call id with its prompt).
-    await hub.next(() => hub.requests.filter((c) => c === "cc:toolu_restart").length >= 2);
+    await hub.next(() => hub.requestedCalls().filter((c) => c === "cc:toolu_restart").length >= 2);
     hub.decide("cc:toolu_restart", "allow");
     expect(outputOf(await hook)).toMatchObject({
       permissionDecision: "allow",
@@ -171,7 +59,7 @@ describe("the daemon when the edge goes away", { timeout: 60_000 }, () => {
   it("an edge that stays away denies the waiting call with the real reason well before the prompt timeout", async () => {
     const started = Date.now();
     const hook = ask("toolu_gone");
-    await hub.next(() => hub.requests.includes("cc:toolu_gone"));
+    await hub.next(() => hub.requestedCalls().includes("cc:toolu_gone"));
     await hub.stop();
     const out = outputOf(await hook);
     expect(out.permissionDecision).toBe("deny");
@@ -207,11 +95,11 @@ describe("the daemon when the edge goes away", { timeout: 60_000 }, () => {
   });
 
   it("when the edge is back, calls reach the phone again", async () => {
-    const hellos = hub.hellos;
+    const hellos = hub.hellos.length;
     await hub.start(hub.port);
-    await hub.next(() => hub.hellos > hellos, 30_000);
+    await hub.next(() => hub.hellos.length > hellos, 30_000);
     const hook = ask("toolu_back");
-    await hub.next(() => hub.requests.includes("cc:toolu_back"));
+    await hub.next(() => hub.requestedCalls().includes("cc:toolu_back"));
     hub.decide("cc:toolu_back", "deny");
     expect(outputOf(await hook)).toMatchObject({
       permissionDecision: "deny",

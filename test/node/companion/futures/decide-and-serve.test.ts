@@ -1,13 +1,14 @@
 // One request decides and serves (Pi's path): through a real `airlock up`, a `decide` that names its future answers
 // the decision and, for an allowed call, that same call's re-validated future; never with a deny, never another
 // call's result, never a stale one.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AgentToolCall, requestDecision } from "../../../../src/companion/client.ts";
 import type { FutureAnswer, FutureRequest } from "../../../../src/companion/daemon/control-protocol.ts";
 import { warmFutures } from "../../../../src/companion/futures/client.ts";
 import { type Daemon, ensureBuilt, type Sandbox, sandbox, startDaemon } from "../support/sandbox.ts";
+import { runsOf, writeCountedProject } from "./counted-project.ts";
 
 const POLICY = `
 default_action: deny
@@ -26,10 +27,7 @@ process.exit(3);
 let box: Sandbox;
 let daemon: Daemon;
 
-function runs(): number {
-  const path = join(box.project, "runs.log");
-  return existsSync(path) ? readFileSync(path, "utf8").split("\n").length - 1 : 0;
-}
+const runs = () => runsOf(box.project);
 
 let n = 0;
 /** Decides a bash call asking for `serve` with it; the future, if one came with the decision. */
@@ -64,11 +62,7 @@ beforeAll(async () => {
   await ensureBuilt();
   box = sandbox({ AIRLOCK_PRECOG_CACHE_DELAY_MS: "0", AIRLOCK_PRECOG_MIN_COLD_MS: "0" });
   box.writePolicy(POLICY);
-  mkdirSync(join(box.project, "src"), { recursive: true });
-  mkdirSync(join(box.project, "test"), { recursive: true });
-  writeFileSync(join(box.project, "package.json"), JSON.stringify({ scripts: { test: "node test/run.js" } }));
-  writeFileSync(join(box.project, "test/run.js"), TEST_SCRIPT);
-  writeFileSync(join(box.project, "src/helper.ts"), "export const v = 1;\n");
+  writeCountedProject(box.project, TEST_SCRIPT);
   daemon = await startDaemon(box.env);
 }, 180_000);
 

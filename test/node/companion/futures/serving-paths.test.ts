@@ -7,7 +7,6 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
-  readFileSync,
   rmSync,
   symlinkSync,
   writeFileSync,
@@ -28,6 +27,7 @@ import {
   sandbox,
   startDaemon,
 } from "../support/sandbox.ts";
+import { runsOf, writeCountedProject } from "./counted-project.ts";
 
 // mode: sole: a served call must be pre-approved, which the default composed mode does only for a person's answer.
 const POLICY = `
@@ -53,10 +53,7 @@ process.exit(3);
 let box: Sandbox;
 let daemon: Daemon;
 
-function runs(): number {
-  const path = join(box.project, "runs.log");
-  return existsSync(path) ? readFileSync(path, "utf8").split("\n").length - 1 : 0;
-}
+const runs = () => runsOf(box.project);
 
 function hookInput(event: string, extra: Record<string, unknown>): string {
   return JSON.stringify({
@@ -91,11 +88,7 @@ beforeAll(async () => {
     AIRLOCK_FUTURES_COMMAND: `${process.execPath} ${BIN}`,
   });
   box.writePolicy(POLICY);
-  mkdirSync(join(box.project, "src"), { recursive: true });
-  mkdirSync(join(box.project, "test"), { recursive: true });
-  writeFileSync(join(box.project, "package.json"), JSON.stringify({ scripts: { test: "node test/run.js" } }));
-  writeFileSync(join(box.project, "test/run.js"), TEST_SCRIPT);
-  writeFileSync(join(box.project, "src/helper.ts"), "export const v = 1;\n");
+  writeCountedProject(box.project, TEST_SCRIPT);
   daemon = await startDaemon(box.env);
 }, 180_000);
 

@@ -10,11 +10,10 @@ import { mapCodexTool } from "../../../../src/companion/adapters/codex/tools.ts"
 import { diskCheck } from "../../../../src/companion/guards/disk-view.ts";
 import { factLine } from "../../../../src/policy/call-facts.ts";
 import { judgeCall } from "../../../../src/policy/judge-call.ts";
-import { type DiskFixture, diskFixture, readOnlyPolicy } from "./disk-fixture.ts";
+import { DISK, type DiskFixture, diskFixture, judgeOnDisk, readOnlyPolicy } from "./disk-fixture.ts";
 
 let fx: DiskFixture;
 const policy = readOnlyPolicy();
-const disk = diskCheck({ env: {} });
 
 beforeAll(() => {
   fx = diskFixture();
@@ -22,13 +21,11 @@ beforeAll(() => {
 afterAll(() => fx.cleanup());
 
 function judge(tool: string, input: Record<string, unknown>, opts: { disk?: boolean; hasUI?: boolean } = {}) {
-  const j = judgeCall(
+  return judgeOnDisk(
     policy,
     { tool, input, cwd: fx.ws, home: fx.home },
-    { hasUI: opts.hasUI ?? true },
-    opts.disk === false ? undefined : disk,
+    { ...opts, disk: opts.disk !== false && DISK },
   );
-  return { action: j.record.action, why: j.facts.map(factLine).join("\n"), reasons: j.record.reasons };
 }
 const bash = (command: string, opts?: { disk?: boolean; hasUI?: boolean }) =>
   judge("bash", { command }, opts);
@@ -177,13 +174,11 @@ describe("a Codex workdir is no second workspace (red team)", () => {
   });
   afterAll(() => wd.cleanup());
   const codex = (cmd: string, workdir: string, opts: { disk?: boolean; hasUI?: boolean } = {}) => {
-    const j = judgeCall(
+    return judgeOnDisk(
       policy,
       { tool: "exec_command", input: { cmd, workdir }, cwd: wd.ws, home: wd.home },
-      { hasUI: opts.hasUI ?? true },
-      opts.disk === false ? undefined : disk,
+      { ...opts, disk: opts.disk !== false && DISK },
     );
-    return { action: j.record.action, why: j.facts.map(factLine).join("\n") };
   };
 
   it("a workdir outside the workspace is not understood, text alone (the edge) too", () => {
@@ -232,13 +227,7 @@ describe("a nested repository git enters from the workspace (red team)", () => {
   });
   afterAll(() => nx.cleanup());
   const at = (ws: string, command: string) => {
-    const j = judgeCall(
-      policy,
-      { tool: "bash", input: { command }, cwd: ws, home: nx.home },
-      { hasUI: true },
-      disk,
-    );
-    return { action: j.record.action, why: j.facts.map(factLine).join("\n") };
+    return judgeOnDisk(policy, { tool: "bash", input: { command }, cwd: ws, home: nx.home });
   };
 
   it("git status and git diff at the root ask, naming the nested repository", () => {

@@ -5,7 +5,12 @@ import { execFileSync } from "node:child_process";
 import { linkSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { diskCheck } from "../../../../src/companion/guards/disk-view.ts";
+import { type DiskCheck, factLine } from "../../../../src/policy/call-facts.ts";
+import type { CompiledPolicy } from "../../../../src/policy/compiled.ts";
 import { compilePolicy } from "../../../../src/policy/index.ts";
+import { judgeCall } from "../../../../src/policy/judge-call.ts";
+import type { ToolCall } from "../../../../src/policy/types.ts";
 
 export const KEY =
   "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----\n";
@@ -17,9 +22,18 @@ export interface DiskFixture {
   cleanup(): void;
 }
 
-function write(path: string, text: string): void {
+/** Writes a file, making its directories. */
+export function write(path: string, text: string): void {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, text);
+}
+
+/** Runs git in `cwd` with a committer set (no global config needed); its trimmed output. */
+export function git(cwd: string, ...args: string[]): string {
+  return execFileSync("git", ["-c", "user.email=a@b", "-c", "user.name=a", ...args], {
+    cwd,
+    encoding: "utf8",
+  }).trim();
 }
 
 export function diskFixture(): DiskFixture {
@@ -47,6 +61,49 @@ export function diskFixture(): DiskFixture {
   git(ws, "init", "-q", "--bare", join("fixtures", "repo"));
   git(join(ws, "fixtures", "repo"), "config", "core.fsmonitor", "touch PWNED");
   return { base, ws, home, cleanup: () => rmSync(base, { recursive: true, force: true }) };
+}
+
+/** The disk as the companion reads it, with no agent environment (no CDPATH). */
+export const DISK = diskCheck({ env: {} });
+
+/**
+ * One call judged as the companion judges it: with `DISK` unless another disk (or `false`, none: the policy and the
+ * words alone) is named, and with a person to ask unless `hasUI` is false. Its action, its facts as lines, its reasons.
+ */
+export function judgeOnDisk(
+  policy: CompiledPolicy,
+  call: ToolCall,
+  opts: { disk?: DiskCheck | false; hasUI?: boolean } = {},
+) {
+  const j = judgeCall(
+    policy,
+    call,
+    { hasUI: opts.hasUI ?? true },
+    opts.disk === false ? undefined : (opts.disk ?? DISK),
+  );
+  return { action: j.record.action, why: j.facts.map(factLine).join("\n"), reasons: j.record.reasons };
+}
+
+/** The red team's strict policy: reads in the workspace, and running scripts with `programs` (interpreters). */
+export function runnersPolicy(programs: readonly string[]) {
+  const c = compilePolicy([
+    {
+      layer: "user",
+      path: "runners",
+      text: `version: 1
+default_action: ask
+rules:
+  - name: reads in the workspace
+    condition: 'tool == "read" && path.startsWith(cwd + "/")'
+    action: allow
+  - name: runners
+    condition: 'tool == "bash" && program in [${programs.map((p) => JSON.stringify(p)).join(", ")}]'
+    action: allow
+`,
+    },
+  ]);
+  if (!c.ok) throw new Error(JSON.stringify(c.errors));
+  return c.policy;
 }
 
 /** A policy that allows what only reads: reads in the workspace and the read-only programs. */

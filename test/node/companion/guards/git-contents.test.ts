@@ -3,35 +3,20 @@
 // secret-family file, `git remote -v` with a token in a remote URL (red team, round 3). Each attack is
 // judged text-only (the bypass is real: the edge's view allows it) and with the disk (asks, names the
 // path). The same commands in a repository without secrets stay allowed.
-import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { diskCheck } from "../../../../src/companion/guards/disk-view.ts";
 import { indexPaths } from "../../../../src/companion/guards/git-contents.ts";
-import { factLine } from "../../../../src/policy/call-facts.ts";
-import { judgeCall } from "../../../../src/policy/judge-call.ts";
-import { readOnlyPolicy } from "./disk-fixture.ts";
+import { DISK, git, judgeOnDisk, readOnlyPolicy, write } from "./disk-fixture.ts";
 
 const policy = readOnlyPolicy();
-const disk = diskCheck({ env: {} });
 let base: string;
 let dirty: string;
 let clean: string;
 let blob: string;
 
-function write(path: string, text: string): void {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, text);
-}
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync("git", ["-c", "user.email=a@b", "-c", "user.name=a", ...args], {
-    cwd,
-    encoding: "utf8",
-  }).trim();
-}
 function repo(dir: string): void {
   mkdirSync(dir, { recursive: true });
   git(dir, "init", "-q", ".");
@@ -67,13 +52,11 @@ beforeAll(() => {
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
 function bash(cwd: string, command: string, withDisk = true) {
-  const j = judgeCall(
+  return judgeOnDisk(
     policy,
     { tool: "bash", input: { command }, cwd, home: join(base, "home") },
-    { hasUI: true },
-    withDisk ? disk : undefined,
+    { disk: withDisk && DISK },
   );
-  return { action: j.record.action, why: j.facts.map(factLine).join("\n") };
 }
 
 describe("git commands that print what a secret-family path held", () => {
@@ -122,13 +105,12 @@ describe("git commands that print what a secret-family path held", () => {
     expect(bash(dirty, "git status").action).toBe("allow");
   });
   it("headless, the same call is denied", () => {
-    const j = judgeCall(
+    const j = judgeOnDisk(
       policy,
       { tool: "bash", input: { command: "git log -p" }, cwd: dirty, home: base },
       { hasUI: false },
-      disk,
     );
-    expect(j.record.action).toBe("deny");
+    expect(j.action).toBe("deny");
   });
 });
 

@@ -3,31 +3,16 @@
 // `git show REV`, `git show <blob id>` (a dangling blob too), `git diff --cached`. The engine checks the
 // objects the command may print by content (each once, kept by id); the same commands over a clean
 // history stay allowed.
-import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { diskCheck } from "../../../../src/companion/guards/disk-view.ts";
-import { factLine } from "../../../../src/policy/call-facts.ts";
-import { judgeCall } from "../../../../src/policy/judge-call.ts";
-import { KEY, readOnlyPolicy } from "./disk-fixture.ts";
+import { git, judgeOnDisk, KEY, readOnlyPolicy, write } from "./disk-fixture.ts";
 
 const policy = readOnlyPolicy();
-const disk = diskCheck({ env: {} });
 const AWS = "AKIAQWERTYUIOPASDFGH";
 let base: string;
 
-function write(path: string, text: string): void {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, text);
-}
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync("git", ["-c", "user.email=a@b", "-c", "user.name=a", ...args], {
-    cwd,
-    encoding: "utf8",
-  }).trim();
-}
 function repo(name: string, history: (dir: string) => void): string {
   const dir = join(base, name);
   mkdirSync(dir, { recursive: true });
@@ -39,13 +24,7 @@ function repo(name: string, history: (dir: string) => void): string {
   return dir;
 }
 function judge(cwd: string, command: string) {
-  const j = judgeCall(
-    policy,
-    { tool: "bash", input: { command }, cwd, home: join(base, "home") },
-    { hasUI: true },
-    disk,
-  );
-  return { action: j.record.action, why: j.facts.map(factLine).join("\n") };
+  return judgeOnDisk(policy, { tool: "bash", input: { command }, cwd, home: join(base, "home") });
 }
 
 let pem: string;

@@ -6,15 +6,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { diskCheck } from "../../../../src/companion/guards/disk-view.ts";
 import { scanBytes, scanFile } from "../../../../src/companion/guards/key-scan.ts";
-import { factLine } from "../../../../src/policy/call-facts.ts";
-import { judgeCall } from "../../../../src/policy/judge-call.ts";
-import { KEY, readOnlyPolicy } from "./disk-fixture.ts";
+import { judgeOnDisk, KEY, readOnlyPolicy } from "./disk-fixture.ts";
 
 let ws: string;
 const policy = readOnlyPolicy();
-const disk = diskCheck({ env: {} });
 
 beforeAll(() => {
   ws = realpathSync(mkdtempSync(join(tmpdir(), "airlock-keyscan-")));
@@ -30,8 +26,7 @@ beforeAll(() => {
 afterAll(() => rmSync(ws, { recursive: true, force: true }));
 
 function judge(tool: string, input: Record<string, unknown>) {
-  const j = judgeCall(policy, { tool, input, cwd: ws, home: join(ws, "home") }, { hasUI: true }, disk);
-  return { action: j.record.action, why: j.facts.map(factLine).join("\n") };
+  return judgeOnDisk(policy, { tool, input, cwd: ws, home: join(ws, "home") });
 }
 
 describe("private keys a call reads by name", () => {
@@ -82,13 +77,7 @@ describe("private keys a recursive read reaches", () => {
   });
   afterAll(() => rmSync(tree, { recursive: true, force: true }));
   const walk = (command: string) => {
-    const j = judgeCall(
-      policy,
-      { tool: "bash", input: { command }, cwd: tree, home: join(tree, "home") },
-      { hasUI: true },
-      disk,
-    );
-    return { action: j.record.action, why: j.facts.map(factLine).join("\n") };
+    return judgeOnDisk(policy, { tool: "bash", input: { command }, cwd: tree, home: join(tree, "home") });
   };
 
   it.each([

@@ -5,36 +5,12 @@
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { diskCheck } from "../../../../src/companion/guards/disk-view.ts";
-import { factLine } from "../../../../src/policy/call-facts.ts";
-import { compilePolicy } from "../../../../src/policy/index.ts";
-import { judgeCall } from "../../../../src/policy/judge-call.ts";
-import { type DiskFixture, diskFixture, readOnlyPolicy } from "./disk-fixture.ts";
+import { type DiskFixture, diskFixture, judgeOnDisk, readOnlyPolicy, runnersPolicy } from "./disk-fixture.ts";
 
 let fx: DiskFixture;
 const policy = readOnlyPolicy();
-/** The read-only policy, and running scripts with python3, node and sh. */
-const runners = (() => {
-  const c = compilePolicy([
-    {
-      layer: "user",
-      path: "runners",
-      text: `version: 1
-default_action: ask
-rules:
-  - name: reads in the workspace
-    condition: 'tool == "read" && path.startsWith(cwd + "/")'
-    action: allow
-  - name: runners
-    condition: 'tool == "bash" && program in ["python3", "node", "sh"]'
-    action: allow
-`,
-    },
-  ]);
-  if (!c.ok) throw new Error(JSON.stringify(c.errors));
-  return c.policy;
-})();
-const disk = diskCheck({ env: {} });
+/** Reads in the workspace, and running scripts with python3, node and sh. */
+const runners = runnersPolicy(["python3", "node", "sh"]);
 
 beforeAll(() => {
   fx = diskFixture();
@@ -47,13 +23,7 @@ beforeAll(() => {
 afterAll(() => fx.cleanup());
 
 function judge(tool: string, input: Record<string, unknown>, cwd: string, workspace?: string, p = policy) {
-  const j = judgeCall(
-    p,
-    { tool, input, cwd, home: fx.home, ...(workspace ? { workspace } : {}) },
-    { hasUI: true },
-    disk,
-  );
-  return { action: j.record.action, why: j.facts.map(factLine).join("\n") };
+  return judgeOnDisk(p, { tool, input, cwd, home: fx.home, ...(workspace ? { workspace } : {}) });
 }
 
 describe("the workspace is the session's, not the shell's current directory", () => {

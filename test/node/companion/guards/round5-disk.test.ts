@@ -8,36 +8,12 @@ import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { diskCheck } from "../../../../src/companion/guards/disk-view.ts";
-import { factLine } from "../../../../src/policy/call-facts.ts";
-import { compilePolicy } from "../../../../src/policy/index.ts";
-import { judgeCall } from "../../../../src/policy/judge-call.ts";
-import { type DiskFixture, diskFixture, readOnlyPolicy } from "./disk-fixture.ts";
+import { type DiskFixture, diskFixture, judgeOnDisk, readOnlyPolicy, runnersPolicy } from "./disk-fixture.ts";
 
 let fx: DiskFixture;
 let outside: string;
-const disk = diskCheck({ env: {} });
 /** Reads in the workspace, and running scripts with python3 and node (the red team's strict policy). */
-const runners = (() => {
-  const c = compilePolicy([
-    {
-      layer: "user",
-      path: "runners",
-      text: `version: 1
-default_action: ask
-rules:
-  - name: reads in the workspace
-    condition: 'tool == "read" && path.startsWith(cwd + "/")'
-    action: allow
-  - name: runners
-    condition: 'tool == "bash" && program in ["python3", "node"]'
-    action: allow
-`,
-    },
-  ]);
-  if (!c.ok) throw new Error(JSON.stringify(c.errors));
-  return c.policy;
-})();
+const runners = runnersPolicy(["python3", "node"]);
 
 beforeAll(() => {
   fx = diskFixture();
@@ -62,13 +38,7 @@ beforeAll(() => {
 afterAll(() => fx.cleanup());
 
 function judge(command: string) {
-  const j = judgeCall(
-    runners,
-    { tool: "bash", input: { command }, cwd: fx.ws, home: fx.home },
-    { hasUI: true },
-    disk,
-  );
-  return { action: j.record.action, why: j.facts.map(factLine).join("\n") };
+  return judgeOnDisk(runners, { tool: "bash", input: { command }, cwd: fx.ws, home: fx.home });
 }
 
 describe("an interpreter's script word that names no file it runs as named", () => {
@@ -115,13 +85,12 @@ describe("property: a directory or a missing name as the script never runs unask
 describe("a search tool's glob that does not narrow what ripgrep reads", () => {
   const policy = readOnlyPolicy();
   function grep(glob: string) {
-    const j = judgeCall(
-      policy,
-      { tool: "Grep", input: { pattern: "PASS", path: fx.ws, glob }, cwd: fx.ws, home: fx.home },
-      { hasUI: true },
-      disk,
-    );
-    return { action: j.record.action, why: j.facts.map(factLine).join("\n") };
+    return judgeOnDisk(policy, {
+      tool: "Grep",
+      input: { pattern: "PASS", path: fx.ws, glob },
+      cwd: fx.ws,
+      home: fx.home,
+    });
   }
   // rg reads `!x` as an exclusion and searches everything else (red team, round 5); a list split at
   // spaces or commas outside braces may hold one.
@@ -164,12 +133,7 @@ describe("a private key in another encoding, read by name", () => {
     writeFileSync(join(k, "notes.md"), "nothing here\n");
     const policy = readOnlyPolicy();
     const read = (command: string) =>
-      judgeCall(
-        policy,
-        { tool: "bash", input: { command }, cwd: fx.ws, home: fx.home },
-        { hasUI: true },
-        disk,
-      ).record.action;
+      judgeOnDisk(policy, { tool: "bash", input: { command }, cwd: fx.ws, home: fx.home }).action;
     for (const f of ["utf16.txt", "tls.yaml", "key.der"]) expect(read(`cat k/${f}`), f).toBe("ask");
     expect(read("cat k/notes.md")).toBe("allow");
   });
