@@ -1,7 +1,7 @@
 // The scale benches' harness: one local `wrangler dev` with the counting entry (test/edge/scale-entry.ts), the
 // egress test servers (conveyor target) and the scripted model server (hosted turns answer "Done."), users with
 // an approver and a companion token each, the counts endpoint, and each unit of work as one function.
-import { randomBytes, randomUUID } from "node:crypto";
+import { createHmac, randomBytes, randomUUID } from "node:crypto";
 import { mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -43,6 +43,7 @@ export async function startScaleEdge(users) {
   let boot;
   return {
     edge,
+    pepper,
     servers,
     planner,
     people,
@@ -209,6 +210,48 @@ export class SimUser {
       ws.close();
     });
   }
+}
+
+/** A device token and the HMAC the edge stores for it (src/edge/auth/tokens.ts: `alk_<id>.<secret>`). */
+function deviceToken(pepper) {
+  const id = randomBytes(12).toString("base64url");
+  const secret = randomBytes(32).toString("base64url");
+  return {
+    token: `alk_${id}.${secret}`,
+    token_id: id,
+    secret_hash: createHmac("sha256", pepper).update(secret).digest("hex"),
+  };
+}
+
+/**
+ * `count` users created in bulk through the counting entry's seed route (not counted): each with an approver and
+ * a companion token, the saved grant, and `history` rows (audit, proposals, jobs) a user of some months has.
+ */
+export async function seededUsers(scale, count, prefix, history) {
+  const users = [];
+  for (let from = 0; from < count; from += 250) {
+    const batch = Array.from({ length: Math.min(250, count - from) }, (_, k) => ({
+      user_id: `${prefix}${String(from + k).padStart(6, "0")}`,
+      phone: deviceToken(scale.pepper),
+      companion: deviceToken(scale.pepper),
+    }));
+    await json(
+      await fetch(`${scale.edge.base}/v1/test/scale-seed`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          users: batch.map(({ user_id, phone, companion }) => ({ user_id, phone, companion })),
+          ...history,
+        }),
+      }),
+    );
+    for (const u of batch) {
+      const user = new SimUser(scale.edge.base, u.phone.token, scale.target, users.length);
+      user.companion = u.companion.token;
+      users.push(user);
+    }
+  }
+  return users;
 }
 
 /** The bench users (approver tokens bound over HTTP, companions paired, grants saved). */
