@@ -191,8 +191,12 @@ export class SimUser {
     return made.id;
   }
 
-  /** A dashboard page load: the device check, the approver socket's welcome, the resolved-prompt list. */
-  async dashboardLoad() {
+  /**
+   * A dashboard page load: the device check, the approver socket's welcome, the resolved-prompt list. `drop`
+   * ends the page as a closed tab does (the socket cut, no close handshake): the local dev proxy holds a polite
+   * close for ~10 s, which bounds a many-user run by waiting, not by work.
+   */
+  async dashboardLoad({ drop = false } = {}) {
     await this.asPhone("GET", "/v1/devices");
     const ws = new WebSocket(`${this.base.replace("http", "ws")}/v1/connect?role=approver`, {
       headers: { authorization: `Bearer ${this.phone}` },
@@ -207,7 +211,8 @@ export class SimUser {
     await this.asPhone("GET", "/v1/approvals?status=resolved&limit=50");
     await new Promise((resolve) => {
       ws.once("close", resolve);
-      ws.close();
+      if (drop) ws.terminate();
+      else ws.close();
     });
   }
 }

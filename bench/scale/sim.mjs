@@ -33,7 +33,10 @@ export const MIX = {
   dashboard_load: 2,
   schedule_fired: 1, // made, fired, and the hosted turn it starts
 };
-/** Each seeded user's history: roughly three months at the mix (kept short enough to seed 1,000 users fast). */
+/**
+ * Each seeded user's history in D1 (far less than months at the mix: enough that the tables grow 100-fold from
+ * the first phase to the last, so a scan would show, and 1,000 users seed in seconds).
+ */
 const HISTORY = { audit: 200, proposals: 20, jobs: 10 };
 /** Units in flight at once (bounded: one workerd on a shared 2-core machine). */
 const IN_FLIGHT = 20;
@@ -44,7 +47,7 @@ const UNITS = {
   decision_by_grant: (u) => u.grantDecision(),
   prompt_answered: (u) => u.promptAnswered(),
   proposal_executed: (u) => u.proposal(),
-  dashboard_load: (u) => u.dashboardLoad(),
+  dashboard_load: (u) => u.dashboardLoad({ drop: true }),
   schedule_fired: (u) => u.schedule(SCHEDULE_AHEAD_MS),
 };
 
