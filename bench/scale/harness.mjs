@@ -234,8 +234,8 @@ function deviceToken(pepper) {
  */
 export async function seededUsers(scale, count, prefix, history) {
   const users = [];
-  for (let from = 0; from < count; from += 250) {
-    const batch = Array.from({ length: Math.min(250, count - from) }, (_, k) => ({
+  for (let from = 0; from < count; from += 100) {
+    const batch = Array.from({ length: Math.min(100, count - from) }, (_, k) => ({
       user_id: `${prefix}${String(from + k).padStart(6, "0")}`,
       phone: deviceToken(scale.pepper),
       companion: deviceToken(scale.pepper),
