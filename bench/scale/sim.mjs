@@ -138,8 +138,11 @@ async function settleOutbox() {
 function hourOf(perKind) {
   const add = (into, from, k) => {
     for (const [key, v] of Object.entries(from)) {
-      if (typeof v === "object") add((into[key] ??= {}), v, k);
-      else into[key] = +((into[key] ?? 0) + v * k).toFixed(1);
+      if (key === "window_seconds") continue; // a window's wall time, not a cost
+      if (typeof v === "object") {
+        into[key] ??= {};
+        add(into[key], v, k);
+      } else into[key] = +((into[key] ?? 0) + v * k).toFixed(1);
     }
   };
   const hour = {};
