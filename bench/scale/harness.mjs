@@ -1,7 +1,7 @@
 // The scale benches' harness: one local `wrangler dev` with the counting entry (test/edge/scale-entry.ts), the
 // egress test servers (conveyor target) and the scripted model server (hosted turns answer "Done."), users with
 // an approver and a companion token each, the counts endpoint, and each unit of work as one function.
-import { randomBytes, randomUUID } from "node:crypto";
+import { createHmac, randomBytes, randomUUID } from "node:crypto";
 import { mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -43,6 +43,7 @@ export async function startScaleEdge(users) {
   let boot;
   return {
     edge,
+    pepper,
     servers,
     planner,
     people,
@@ -190,8 +191,12 @@ export class SimUser {
     return made.id;
   }
 
-  /** A dashboard page load: the device check, the approver socket's welcome, the resolved-prompt list. */
-  async dashboardLoad() {
+  /**
+   * A dashboard page load: the device check, the approver socket's welcome, the resolved-prompt list. `drop`
+   * ends the page as a closed tab does (the socket cut, no close handshake): the local dev proxy holds a polite
+   * close for ~10 s, which bounds a many-user run by waiting, not by work.
+   */
+  async dashboardLoad({ drop = false } = {}) {
     await this.asPhone("GET", "/v1/devices");
     const ws = new WebSocket(`${this.base.replace("http", "ws")}/v1/connect?role=approver`, {
       headers: { authorization: `Bearer ${this.phone}` },
@@ -206,9 +211,52 @@ export class SimUser {
     await this.asPhone("GET", "/v1/approvals?status=resolved&limit=50");
     await new Promise((resolve) => {
       ws.once("close", resolve);
-      ws.close();
+      if (drop) ws.terminate();
+      else ws.close();
     });
   }
+}
+
+/** A device token and the HMAC the edge stores for it (src/edge/auth/tokens.ts: `alk_<id>.<secret>`). */
+function deviceToken(pepper) {
+  const id = randomBytes(12).toString("base64url");
+  const secret = randomBytes(32).toString("base64url");
+  return {
+    token: `alk_${id}.${secret}`,
+    token_id: id,
+    secret_hash: createHmac("sha256", pepper).update(secret).digest("hex"),
+  };
+}
+
+/**
+ * `count` users created in bulk through the counting entry's seed route (not counted): each with an approver and
+ * a companion token, the saved grant, and `history` rows (audit, proposals, jobs) a user of some months has.
+ */
+export async function seededUsers(scale, count, prefix, history) {
+  const users = [];
+  for (let from = 0; from < count; from += 100) {
+    const batch = Array.from({ length: Math.min(100, count - from) }, (_, k) => ({
+      user_id: `${prefix}${String(from + k).padStart(6, "0")}`,
+      phone: deviceToken(scale.pepper),
+      companion: deviceToken(scale.pepper),
+    }));
+    await json(
+      await fetch(`${scale.edge.base}/v1/test/scale-seed`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          users: batch.map(({ user_id, phone, companion }) => ({ user_id, phone, companion })),
+          ...history,
+        }),
+      }),
+    );
+    for (const u of batch) {
+      const user = new SimUser(scale.edge.base, u.phone.token, scale.target, users.length);
+      user.companion = u.companion.token;
+      users.push(user);
+    }
+  }
+  return users;
 }
 
 /** The bench users (approver tokens bound over HTTP, companions paired, grants saved). */

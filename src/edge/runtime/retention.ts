@@ -18,6 +18,7 @@ export const RETENTION_CLASSES = [
   "artifacts",
   "webhook_deliveries",
   "messages",
+  "history",
 ] as const;
 type RetentionClass = (typeof RETENTION_CLASSES)[number];
 export type RetentionDays = Record<RetentionClass, number>;
@@ -28,10 +29,19 @@ export const DEFAULT_RETENTION_DAYS: RetentionDays = {
   artifacts: 90,
   webhook_deliveries: 90,
   messages: 30,
+  history: 90,
 };
 
-/** Each table a class covers: its time column and any extra condition (only finished idempotency records). */
-const TABLES: Record<RetentionClass, { table: string; column: string; where?: string }[]> = {
+/**
+ * Each table a class covers, in the order swept: its time column (none for a link row that goes with its
+ * parent) and any extra condition (only finished idempotency records, proposals and turns).
+ */
+interface SweptTable {
+  table: string;
+  column?: string;
+  where?: string;
+}
+const TABLES: Record<RetentionClass, SweptTable[]> = {
   idempotency: [{ table: "idempotency", column: "finished_at", where: "state IN ('executed', 'failed')" }],
   audit: [{ table: "audit_log", column: "at" }],
   artifacts: [{ table: "artifacts", column: "created_at" }],
@@ -41,6 +51,31 @@ const TABLES: Record<RetentionClass, { table: string; column: string; where?: st
     { table: "messages", column: "created_at" },
     { table: "turn_steps", column: "created_at" },
     { table: "turn_calls", column: "created_at" },
+  ],
+  // Per-user history that was kept for ever (docs/scale.md: D1 size was the first bottleneck). Only what is
+  // over: a proposal in a final state, a finished turn, a job whose turn finished (or is gone); jobs go
+  // before turns so that check still sees the turn. Link rows and job threads go once their parent has.
+  history: [
+    {
+      table: "proposed_actions",
+      column: "created_at",
+      where: "state IN ('EXECUTED', 'FAILED', 'PARTIAL', 'REJECTED', 'EXPIRED')",
+    },
+    {
+      table: "jobs",
+      column: "created_at",
+      where: "NOT EXISTS (SELECT 1 FROM turns t WHERE t.id = jobs.turn_id AND t.finished_at IS NULL)",
+    },
+    { table: "turns", column: "created_at", where: "finished_at IS NOT NULL" },
+    {
+      table: "turn_proposals",
+      where: "NOT EXISTS (SELECT 1 FROM turns t WHERE t.id = turn_proposals.turn_id)",
+    },
+    {
+      table: "threads",
+      column: "updated_at",
+      where: "job_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.id = threads.job_id)",
+    },
   ],
 };
 
@@ -60,14 +95,14 @@ export function retentionDays(text: string | undefined): RetentionDays {
   return days;
 }
 
-async function deleteOlder(db: Db, t: { table: string; column: string; where?: string }, cutoff: number) {
+async function deleteOlder(db: Db, t: SweptTable, cutoff: number) {
   let removed = 0;
+  const conditions = [t.column && `${t.column} < ${Math.floor(cutoff)}`, t.where].filter(Boolean);
   for (let i = 0; i < MAX_BATCHES; i++) {
-    const extra = t.where ? ` AND ${t.where}` : "";
-    // Names come from TABLES above, never from input.
+    // Names and conditions come from TABLES above, never from input.
     const result = await db.run(
       sql.raw(
-        `DELETE FROM ${t.table} WHERE rowid IN (SELECT rowid FROM ${t.table} WHERE ${t.column} < ${Math.floor(cutoff)}${extra} LIMIT ${RETENTION_BATCH})`,
+        `DELETE FROM ${t.table} WHERE rowid IN (SELECT rowid FROM ${t.table} WHERE ${conditions.join(" AND ")} LIMIT ${RETENTION_BATCH})`,
       ),
     );
     const n = result.meta.changes ?? 0;
