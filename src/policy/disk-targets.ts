@@ -156,7 +156,8 @@ export function diskTargetsOf(call: ToolCall): DiskTarget[] {
   }
   const raw = inputPath(input);
   const given = typeof raw === "string" ? raw : undefined;
-  const path = given === undefined ? cwd : expandToolPath(given, cwd, home);
+  // As the kernel will walk it: `lnk/../x` is beside lnk's target, not `x` here.
+  const path = given === undefined ? cwd : expandToolPath(given, cwd, home, true);
   if (path === null) return [];
   const shown = given ?? ".";
   if (tool === "read" || tool === "ls")
