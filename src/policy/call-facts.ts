@@ -86,6 +86,12 @@ export type DiskTarget =
       shown: string;
     }
   | { kind: "cd"; dir: string; shown: string }
+  /**
+   * A program that may be a toolchain manager's proxy (rustup's `rustc`, `cargo`): a file by one of
+   * `names` in `dir` or any directory above picks which program really runs (rust-toolchain.toml's
+   * `path` runs any directory's binary; a channel not installed is downloaded). Its presence is a fact.
+   */
+  | { kind: "picker"; dir: string; names: readonly string[]; shown: string }
   | { kind: "unknown"; shown: string; reason: string };
 
 /**

@@ -63,6 +63,7 @@ const CONTENT_PRINTERS = new Set([
   "annotate",
   "log",
   "whatchanged",
+  "reflog",
   "show",
   "diff",
   "diff-tree",
@@ -79,7 +80,7 @@ const CONTENT_PRINTERS = new Set([
 const CONTENT_SEARCH = /^(-[SG]|--pickaxe-(regex|all)$|--check$)/;
 
 /** Subcommands that walk commits and take the log's options (a pickaxe among them). */
-const COMMIT_WALKS = new Set(["log", "whatchanged", "rev-list", "shortlog"]);
+const COMMIT_WALKS = new Set(["log", "whatchanged", "rev-list", "shortlog", "reflog"]);
 
 /** Output formats of the diff machinery that print names and counts, never lines. */
 const NAMES_ONLY =
@@ -133,6 +134,8 @@ export function gitPrints(unit: ExecUnit, subcommand: string | null): GitPrints 
   const words = unit.words.map((w) => w.value);
   const at = subcommand === null ? -1 : words.indexOf(subcommand);
   const rest = at < 0 ? [] : words.slice(at + 1);
+  // A bare `git remote` prints the remotes' names only; -v, get-url and ls-remote print their URLs.
+  if (subcommand === "remote" && rest.length === 0) return null;
   if (subcommand === "remote" || subcommand === "ls-remote")
     return { pathspecs: [], history: false, remotes: true };
   const searches =
@@ -156,7 +159,7 @@ export function gitPrints(unit: ExecUnit, subcommand: string | null): GitPrints 
   }
   if (walks.length === 0) return null;
   if (
-    (subcommand === "log" || subcommand === "whatchanged") &&
+    (subcommand === "log" || subcommand === "whatchanged" || subcommand === "reflog") &&
     !searches &&
     !rest.some((v) => v === null || PATCH.test(v))
   )

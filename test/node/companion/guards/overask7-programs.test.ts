@@ -1,0 +1,170 @@
+// Issue 20, over-asks round 7: everyday reads that asked under the starter policy (`balanced`) and are
+// now understood — `git reflog`, `git cherry`, `git help -a`, `git notes list`, `git remote` (names),
+// `column`, `df`, `rustc --version` — judged as the companion judges them (the policy, then the disk) on
+// the sample repository. Attacks first: every form of the same programs that writes, runs code, opens a
+// viewer, prints a credential, or reads a secret is never allowed.
+import { execFileSync } from "node:child_process";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { diskCheck } from "../../../../src/companion/guards/disk-view.ts";
+import { judgeEveryday, profilePolicy } from "../../../../src/companion/profiles/preview.ts";
+import { sampleWorkspace } from "../profiles/sample-workspace.ts";
+
+let ws: string;
+let tokened: string;
+let pinned: string;
+const disk = diskCheck({ env: {} });
+const balanced = profilePolicy("balanced", "/home/dev");
+
+beforeAll(() => {
+  ws = sampleWorkspace();
+  writeFileSync(join(ws, ".env"), "API_KEY=do-not-read\n");
+  // A repository whose remote URL holds a token (as a CI checkout's does).
+  tokened = sampleWorkspace();
+  execFileSync("git", ["remote", "add", "origin", "https://u:ghp_TOKEN123@github.com/o/r.git"], {
+    cwd: tokened,
+  });
+  // A repository whose rust-toolchain.toml makes rustup run a program of the workspace's.
+  pinned = sampleWorkspace();
+  mkdirSync(join(pinned, "tc", "bin"), { recursive: true });
+  writeFileSync(join(pinned, "tc", "bin", "rustc"), "#!/bin/sh\ntouch PWNED\n");
+  writeFileSync(join(pinned, "rust-toolchain.toml"), `[toolchain]\npath = "${join(pinned, "tc")}"\n`);
+});
+afterAll(() => {
+  for (const d of [ws, tokened, pinned]) rmSync(d, { recursive: true, force: true });
+});
+
+function action(command: string, cwd = ws): string {
+  const [j] = judgeEveryday(balanced, cwd, "/home/dev", disk, [
+    { kind: "read", tool: "Bash", input: { command } },
+  ]);
+  return j?.record.action ?? "none";
+}
+
+describe("attacks: the same programs' forms that write, run, open a viewer or print a secret", () => {
+  it.each([
+    // reflog: expire/delete write, exists is no show; a word known only at run time could be either.
+    "git reflog expire --all",
+    "git reflog expire --expire=now --all",
+    "git reflog delete HEAD@{0}",
+    "git reflog exists HEAD",
+    'git reflog "$SUB" --all',
+    "git reflog --output=out.txt",
+    "git reflog show --output=out.txt",
+    "git reflog -p --ext-diff",
+    // remote: every form with an operand changes the repository or talks to the network.
+    "git remote add x https://example.com/r.git",
+    "git remote set-url origin https://example.com/r.git",
+    "git remote prune origin",
+    "git remote update",
+    "git remote rename origin x",
+    "git remote show origin",
+    // submodule: status runs git in every submodule's repository (whose configuration runs programs).
+    "git submodule status",
+    "git submodule update --init",
+    "git submodule foreach 'touch PWNED'",
+    "git submodule",
+    // notes: every form but listing writes (or prints a note's contents).
+    "git notes add -m x",
+    "git notes append -m x HEAD",
+    "git notes edit",
+    "git notes remove HEAD",
+    "git notes prune",
+    "git notes show",
+    "git notes --ref=x list",
+    "git notes copy HEAD~1 HEAD",
+    // help: a page opens in man, info or a browser the configuration names.
+    "git help log",
+    "git help -w log",
+    "git help --web log",
+    "git help -i log",
+    "git help -m log",
+    "git help --man",
+    "git help -a log",
+    // cherry: only revisions and -v/--abbrev.
+    "git cherry --output=x",
+    // column reads its operands: a secret is still a secret.
+    "column -t .env",
+    "column -c 80 .env",
+    "column -t < .env",
+    // du: its lists of files and exclusion files are reads of those files.
+    "du -X .env .",
+    "du --exclude-from=.env .",
+    "du --files0-from=list .",
+    "du --files0-from=- .",
+    // rustc compiles a file (and runs nothing of ours only with --version).
+    "rustc main.rs",
+    "rustc src/main.rs -o x",
+    "rustc --version --out-dir x",
+    "rustc",
+    "rustc -",
+  ])("never allows %s", (command) => {
+    expect(action(command)).not.toBe("allow");
+  });
+
+  it.each(["git remote -v", "git remote --verbose", "git remote get-url origin", "git ls-remote"])(
+    "never allows %s when a remote URL holds a token",
+    (command) => {
+      expect(action(command, tokened)).not.toBe("allow");
+    },
+  );
+
+  it.each(["rustc --version", "rustc -vV", "cargo --version", "cargo -V", "cd src && rustc --version"])(
+    "never allows %s where a rust-toolchain file picks what rustup runs",
+    (command) => {
+      expect(action(command, pinned)).not.toBe("allow");
+    },
+  );
+});
+
+describe("the reason names what decided", () => {
+  it("the rust-toolchain file, by name", () => {
+    const [j] = judgeEveryday(balanced, pinned, "/home/dev", disk, [
+      { kind: "read", tool: "Bash", input: { command: "rustc --version" } },
+    ]);
+    expect(j?.reason).toContain("rust-toolchain.toml");
+  });
+
+  it("the reflog form that writes, by its word", () => {
+    const [j] = judgeEveryday(balanced, ws, "/home/dev", disk, [
+      { kind: "read", tool: "Bash", input: { command: "git reflog expire --all" } },
+    ]);
+    expect(j?.reason).toContain("`expire` is not understood");
+  });
+});
+
+describe("everyday reads of the same programs are allowed", () => {
+  it.each([
+    "git reflog",
+    "git reflog show",
+    "git reflog -n 5",
+    "git reflog -5",
+    "git reflog show main",
+    "git reflog --oneline -3",
+    "git cherry -v",
+    "git cherry -v main",
+    "git help -a",
+    "git help",
+    "git help -g",
+    "git notes",
+    "git notes list",
+    "git remote",
+    "git remote -v",
+    "column -t README.md",
+    "column -c 80 README.md",
+    "df",
+    "df -h",
+    "df -h .",
+    "df --output=source,size,used .",
+    "rustc --version",
+    "rustc -vV",
+    "cargo --version",
+  ])("%s", (command) => {
+    expect(action(command)).toBe("allow");
+  });
+
+  it("a bare `git remote` prints names only, so a token in a URL does not ask", () => {
+    expect(action("git remote", tokened)).toBe("allow");
+  });
+});
