@@ -49,10 +49,11 @@ function entersSubmodules(unit: ExecUnit, subcommand: string | null): boolean {
 /**
  * Options that make `git log` print what the files held (patches), not only commits and names: a patch
  * format and every option git documents as implying one (`-c`, `--cc`, `--dd`, `--remerge-diff`, red
- * team round 5; `-W`, `--binary`, `--inter-hunk-context`, a word diff).
+ * team round 5; `-W`, `--binary`, `--inter-hunk-context`, a word diff). Not `-m`: git 2.39 shows a merge's
+ * diff with it "only if -p is given as well" (checked: `git log -m` of a merge bringing a key prints no line).
  */
 const PATCH =
-  /^(-[A-Za-z0-9]*[pucmULW][A-Za-z0-9]*|--(patch|unified|word-diff|color-words|cc|dd|remerge-diff|binary|full-index|patch-with-\w+|diff-merges|function-context|inter-hunk-context|word-diff-regex)\b.*)$/;
+  /^(-[A-Za-z0-9]*[pucULW][A-Za-z0-9]*|--(patch|unified|word-diff|color-words|cc|dd|remerge-diff|binary|full-index|patch-with-\w+|diff-merges|function-context|inter-hunk-context|word-diff-regex)\b.*)$/;
 
 /**
  * Subcommands whose output holds what files hold (a refresh by `git status` reads contents but prints

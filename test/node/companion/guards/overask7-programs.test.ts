@@ -14,6 +14,7 @@ import { sampleWorkspace } from "../profiles/sample-workspace.ts";
 let ws: string;
 let tokened: string;
 let pinned: string;
+let keyed: string;
 const disk = diskCheck({ env: {} });
 const balanced = profilePolicy("balanced", "/home/dev");
 
@@ -25,6 +26,19 @@ beforeAll(() => {
   execFileSync("git", ["remote", "add", "origin", "https://u:ghp_TOKEN123@github.com/o/r.git"], {
     cwd: tokened,
   });
+  // A repository whose history holds a private key (a test fixture), brought in by a merge.
+  keyed = sampleWorkspace();
+  const git = (...a: string[]) =>
+    execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@e", ...a], { cwd: keyed, stdio: "ignore" });
+  git("checkout", "-qb", "fixture");
+  writeFileSync(
+    join(keyed, "server.pem"),
+    "-----BEGIN RSA PRIVATE KEY-----\nMIIBOgIBAAJBAK\n-----END RSA PRIVATE KEY-----\n",
+  );
+  git("add", "server.pem");
+  git("commit", "-qm", "fixture");
+  git("checkout", "-q", "main");
+  git("merge", "-q", "--no-ff", "--no-edit", "fixture");
   // A repository whose rust-toolchain.toml makes rustup run a program of the workspace's.
   pinned = sampleWorkspace();
   mkdirSync(join(pinned, "tc", "bin"), { recursive: true });
@@ -32,7 +46,7 @@ beforeAll(() => {
   writeFileSync(join(pinned, "rust-toolchain.toml"), `[toolchain]\npath = "${join(pinned, "tc")}"\n`);
 });
 afterAll(() => {
-  for (const d of [ws, tokened, pinned]) rmSync(d, { recursive: true, force: true });
+  for (const d of [ws, tokened, pinned, keyed]) rmSync(d, { recursive: true, force: true });
 });
 
 function action(command: string, cwd = ws): string {
@@ -116,6 +130,25 @@ describe("attacks: the same programs' forms that write, run, open a viewer or pr
       expect(action(command, pinned)).not.toBe("allow");
     },
   );
+});
+
+describe("a merge's diff needs -p as well (git 2.39)", () => {
+  it.each(["git log -m --oneline", "git log --all -m", "git reflog -m"])(
+    "%s prints no line: allowed",
+    (command) => {
+      expect(action(command, keyed)).toBe("allow");
+    },
+  );
+  it.each([
+    "git log -m -p",
+    "git log -mp",
+    "git log -c",
+    "git log --cc",
+    "git reflog -p",
+    "git log -m --patch",
+  ])("%s prints the key's lines: never allowed", (command) => {
+    expect(action(command, keyed)).not.toBe("allow");
+  });
 });
 
 describe("the reason names what decided", () => {
