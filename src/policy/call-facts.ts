@@ -53,6 +53,11 @@ export interface GitPrints {
    * no `--cached`): each as the index and the work tree have it.
    */
   changedOnly?: true;
+  /**
+   * `git blame FILE` with no revision: it prints FILE's lines as the work tree has them (history only
+   * names who wrote each line), so FILE's work-tree copy is what it prints, when there is one.
+   */
+  blamedFile?: string;
 }
 
 /**

@@ -156,7 +156,13 @@ export function gitPrints(unit: ExecUnit, subcommand: string | null): GitPrints 
     // The file they print is the one they read (its history: revisions, renames followed).
     const files = (unit.effects?.paths ?? []).filter((e) => e.access === "read").map((e) => e.arg.value);
     const known = files.length > 0 && files.every((v) => v !== null && !/[*?[\]:\\]/.test(v));
-    return { pathspecs: known ? (files as string[]) : null, history: true, remotes: false };
+    const blamed = known && subcommand !== null ? blamedFile(subcommand, rest, files as string[]) : undefined;
+    return {
+      pathspecs: known ? (files as string[]) : null,
+      history: true,
+      remotes: false,
+      ...(blamed !== undefined ? { blamedFile: blamed } : {}),
+    };
   }
   if (walks.length === 0) return null;
   if (
@@ -195,6 +201,41 @@ export function gitPrints(unit: ExecUnit, subcommand: string | null): GitPrints 
     ...(commits !== undefined ? { onlyCommits: commits } : {}),
     ...(changedOnly ? { changedOnly: true as const } : {}),
   };
+}
+
+/** Options of blame that change only how lines are attributed or shown, never which file's lines. */
+const BLAME_PRESENTATION =
+  /^(-[bltsewcfnp]+|--(root|show-stats|porcelain|line-porcelain|incremental|first-parent|progress|no-progress|show-email|show-name|show-number|color-lines|color-by-age|minimal)|-[MC]\d*|--abbrev(=\d+)?|--date=[a-z-]+)$/;
+
+/**
+ * The one file a `git blame FILE` prints as the work tree has it: no revision (nor `--reverse`, `-S`,
+ * `--contents`), only presentation options and `-L` ranges. Undefined otherwise (then its history counts).
+ */
+function blamedFile(
+  subcommand: string,
+  rest: readonly (string | null)[],
+  files: readonly string[],
+): string | undefined {
+  if ((subcommand !== "blame" && subcommand !== "annotate") || files.length !== 1) return undefined;
+  const file = files[0] as string;
+  let operands = 0;
+  for (let k = 0; k < rest.length; k++) {
+    const v = rest[k];
+    if (v === null || v === undefined) return undefined;
+    if (v === "--") continue;
+    if (v === "-L") {
+      k++;
+      continue;
+    }
+    if (/^-L./.test(v) && !v.includes(":")) continue;
+    if (v.startsWith("-")) {
+      if (!BLAME_PRESENTATION.test(v)) return undefined;
+      continue;
+    }
+    if (v !== file) return undefined;
+    operands++;
+  }
+  return operands === 1 ? file : undefined;
 }
 
 interface GitPlacement {

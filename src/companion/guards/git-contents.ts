@@ -266,6 +266,17 @@ export function gitContentsFact(
           reason: `the repository's configuration (\`${creds}\`) holds a credential (a token in a remote URL or an extra header), which git prints`,
         };
   }
+  // `git blame FILE` prints FILE's work-tree lines (the history names only who wrote them): judged by that
+  // copy, its name, and its content; with no copy in the work tree, git blames HEAD's: the history counts.
+  if (prints.blamedFile !== undefined && repo.workTree !== null) {
+    const [p] = fromTop([prints.blamedFile], dir, repo.workTree) ?? [];
+    const st = p === undefined ? undefined : lstatSync(join(repo.workTree, p), { throwIfNoEntry: false });
+    if (p !== undefined && st?.isFile() === true) {
+      if (isDenylistedPath(p)) return { subject, reason: `git prints \`${p}\`, a secret` };
+      const why = workTreeContentFact(repo.workTree, [p], null);
+      return why === null ? null : { subject, reason: why };
+    }
+  }
   // `git show REV --stat` of commits prints no file's contents, whatever the history holds.
   if (prints.onlyCommits !== undefined && allCommits(repo, prints.onlyCommits)) return null;
   if (prints.changedOnly === true && repo.workTree !== null) {

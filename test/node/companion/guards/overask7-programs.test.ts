@@ -151,6 +151,43 @@ describe("a merge's diff needs -p as well (git 2.39)", () => {
   });
 });
 
+describe("git blame FILE prints FILE's work-tree lines, whatever else the history holds", () => {
+  beforeAll(() => {
+    // A tracked file with a key pasted in (not committed), and a tracked file gone from the work tree.
+    writeFileSync(
+      join(keyed, "src", "util.ts"),
+      `export const k = \`${"-----BEGIN RSA PRIVATE KEY-----"}\nMIIB\n-----END RSA PRIVATE KEY-----\`;\n`,
+    );
+    rmSync(join(keyed, "main.go"));
+  });
+
+  it.each([
+    "git blame src/index.ts",
+    "git blame -L 1,2 src/index.ts",
+    "git blame -w -M -- src/index.ts",
+    "git annotate src/index.ts",
+  ])("%s: allowed though the history holds a key elsewhere", (command) => {
+    expect(action(command, keyed)).toBe("allow");
+  });
+
+  it.each([
+    // The file's own copy holds a key.
+    "git blame src/util.ts",
+    // A revision, a reverse range or a revisions file: lines of another version, judged by the history.
+    "git blame HEAD~1 src/index.ts",
+    "git blame HEAD~1 -- src/index.ts",
+    "git blame --reverse HEAD~1..HEAD src/index.ts",
+    "git blame -S revs.txt src/index.ts",
+    // No copy in the work tree: git blames HEAD's.
+    "git blame main.go",
+    // The secret itself, by name or through --contents.
+    "git blame server.pem",
+    "git blame --contents server.pem src/index.ts",
+  ])("never allows %s", (command) => {
+    expect(action(command, keyed)).not.toBe("allow");
+  });
+});
+
 describe("the reason names what decided", () => {
   it("the rust-toolchain file, by name", () => {
     const [j] = judgeEveryday(balanced, pinned, "/home/dev", disk, [
