@@ -166,9 +166,16 @@ export function gitPrints(unit: ExecUnit, subcommand: string | null): GitPrints 
   }
   if (walks.length === 0) return null;
   if (
-    (subcommand === "log" || subcommand === "whatchanged" || subcommand === "reflog") &&
+    (subcommand === "log" || subcommand === "whatchanged") &&
     !searches &&
     !rest.some((v) => v === null || PATCH.test(v))
+  )
+    return null;
+  // `git reflog` prints ids and subjects; a format or `--notes` can print notes, which are blobs of the
+  // history (`--format=%N`, `--pretty=medium --notes`): only its plain forms skip the history's check.
+  if (
+    subcommand === "reflog" &&
+    rest.every((v, k) => v !== null && (REFLOG_PLAIN.test(v) || countOf(rest, k)))
   )
     return null;
   const values = walks.map((w) => w.arg.value);
@@ -201,6 +208,15 @@ export function gitPrints(unit: ExecUnit, subcommand: string | null): GitPrints 
     ...(commits !== undefined ? { onlyCommits: commits } : {}),
     ...(changedOnly ? { changedOnly: true as const } : {}),
   };
+}
+
+/** What `git reflog` may be given and still print only ids, selectors and subjects (its oneline format). */
+const REFLOG_PLAIN =
+  /^(show|-n\d*|-\d+|--max-count=\d+|--oneline|--(no-)?abbrev-commit|--abbrev=\d+|--date=[a-z-]+|--no-color|--no-decorate|--decorate(=(short|full|no))?|--all|--no-notes|--|[A-Za-z][\w./@{}~^-]*)$/;
+
+/** The word at `k` is the count of a `-n` before it. */
+function countOf(rest: readonly (string | null)[], k: number): boolean {
+  return rest[k - 1] === "-n" && /^\d+$/.test(rest[k] ?? "");
 }
 
 /** Options of blame that change only how lines are attributed or shown, never which file's lines. */

@@ -15,6 +15,7 @@ let ws: string;
 let tokened: string;
 let pinned: string;
 let keyed: string;
+let noted: string;
 const disk = diskCheck({ env: {} });
 const balanced = profilePolicy("balanced", "/home/dev");
 
@@ -39,6 +40,23 @@ beforeAll(() => {
   git("commit", "-qm", "fixture");
   git("checkout", "-q", "main");
   git("merge", "-q", "--no-ff", "--no-edit", "fixture");
+  // A repository whose notes hold a private key (notes are blobs under refs/notes).
+  noted = sampleWorkspace();
+  execFileSync(
+    "git",
+    [
+      "-c",
+      "user.name=t",
+      "-c",
+      "user.email=t@e",
+      "notes",
+      "add",
+      "-m",
+      "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----",
+      "HEAD",
+    ],
+    { cwd: noted, stdio: "ignore" },
+  );
   // A repository whose rust-toolchain.toml makes rustup run a program of the workspace's.
   pinned = sampleWorkspace();
   mkdirSync(join(pinned, "tc", "bin"), { recursive: true });
@@ -46,7 +64,7 @@ beforeAll(() => {
   writeFileSync(join(pinned, "rust-toolchain.toml"), `[toolchain]\npath = "${join(pinned, "tc")}"\n`);
 });
 afterAll(() => {
-  for (const d of [ws, tokened, pinned, keyed]) rmSync(d, { recursive: true, force: true });
+  for (const d of [ws, tokened, pinned, keyed, noted]) rmSync(d, { recursive: true, force: true });
 });
 
 function action(command: string, cwd = ws): string {
@@ -132,13 +150,27 @@ describe("attacks: the same programs' forms that write, run, open a viewer or pr
   );
 });
 
-describe("a merge's diff needs -p as well (git 2.39)", () => {
-  it.each(["git log -m --oneline", "git log --all -m", "git reflog -m"])(
-    "%s prints no line: allowed",
+describe("notes are blobs: a reflog format that prints them is judged by the history", () => {
+  it.each(["git reflog", "git reflog -n 3", "git reflog show main", "git notes list", "git cherry -v"])(
+    "%s prints ids and subjects: allowed",
     (command) => {
-      expect(action(command, keyed)).toBe("allow");
+      expect(action(command, noted)).toBe("allow");
     },
   );
+  it.each([
+    "git reflog --format=%N",
+    "git reflog --pretty=medium --notes",
+    "git reflog --format=%B%N",
+    "git reflog --show-notes",
+  ])("never allows %s (it prints the note holding a key)", (command) => {
+    expect(action(command, noted)).not.toBe("allow");
+  });
+});
+
+describe("a merge's diff needs -p as well (git 2.39)", () => {
+  it.each(["git log -m --oneline", "git log --all -m"])("%s prints no line: allowed", (command) => {
+    expect(action(command, keyed)).toBe("allow");
+  });
   it.each([
     "git log -m -p",
     "git log -mp",
