@@ -16,6 +16,8 @@ let tokened: string;
 let pinned: string;
 let keyed: string;
 let noted: string;
+let withSub: string;
+let gitlinked: string;
 const disk = diskCheck({ env: {} });
 const balanced = profilePolicy("balanced", "/home/dev");
 
@@ -57,6 +59,37 @@ beforeAll(() => {
     ],
     { cwd: noted, stdio: "ignore" },
   );
+  // A repository with a checked-out submodule, and one whose index only holds a gitlink (no .gitmodules).
+  withSub = sampleWorkspace();
+  const inner = sampleWorkspace();
+  execFileSync(
+    "git",
+    [
+      "-c",
+      "protocol.file.allow=always",
+      "-c",
+      "user.name=t",
+      "-c",
+      "user.email=t@e",
+      "submodule",
+      "add",
+      "-q",
+      inner,
+      "lib",
+    ],
+    { cwd: withSub, stdio: "ignore" },
+  );
+  execFileSync("git", ["config", "core.fsmonitor", "touch PWNED"], {
+    cwd: join(withSub, "lib"),
+    stdio: "ignore",
+  });
+  gitlinked = sampleWorkspace();
+  const head = execFileSync("git", ["rev-parse", "HEAD"], { cwd: gitlinked, encoding: "utf8" }).trim();
+  execFileSync("git", ["update-index", "--add", "--cacheinfo", `160000,${head},vendored`], {
+    cwd: gitlinked,
+    stdio: "ignore",
+  });
+  rmSync(inner, { recursive: true, force: true });
   // A repository whose rust-toolchain.toml makes rustup run a program of the workspace's.
   pinned = sampleWorkspace();
   mkdirSync(join(pinned, "tc", "bin"), { recursive: true });
@@ -64,7 +97,8 @@ beforeAll(() => {
   writeFileSync(join(pinned, "rust-toolchain.toml"), `[toolchain]\npath = "${join(pinned, "tc")}"\n`);
 });
 afterAll(() => {
-  for (const d of [ws, tokened, pinned, keyed, noted]) rmSync(d, { recursive: true, force: true });
+  for (const d of [ws, tokened, pinned, keyed, noted, withSub, gitlinked])
+    rmSync(d, { recursive: true, force: true });
 });
 
 function action(command: string, cwd = ws): string {
@@ -92,11 +126,14 @@ describe("attacks: the same programs' forms that write, run, open a viewer or pr
     "git remote update",
     "git remote rename origin x",
     "git remote show origin",
-    // submodule: status runs git in every submodule's repository (whose configuration runs programs).
-    "git submodule status",
+    // submodule: every form but status writes, fetches or runs a command.
     "git submodule update --init",
     "git submodule foreach 'touch PWNED'",
-    "git submodule",
+    "git submodule sync",
+    "git submodule add ../x lib",
+    "git submodule deinit --all",
+    "git submodule absorbgitdirs",
+    "git submodule summary",
     // notes: every form but listing writes (or prints a note's contents).
     "git notes add -m x",
     "git notes append -m x HEAD",
@@ -251,6 +288,8 @@ describe("everyday reads of the same programs are allowed", () => {
     "git help -g",
     "git notes",
     "git notes list",
+    "git submodule status",
+    "git submodule",
     "git remote",
     "git remote -v",
     "column -t README.md",

@@ -105,6 +105,10 @@ export const GIT_SUBCOMMANDS: Readonly<Record<string, Subcommand>> = {
   notes: sub([], "none", false),
   "notes list": sub([], "names", false),
   help: sub(HELP_OPTIONS, "none", false),
+  // `git submodule [status]` runs git in each submodule's repository: the companion asks whenever the
+  // repository has one (nested-repos.ts); every other form (update, foreach, add, sync…) is not understood.
+  submodule: sub([], "none", false),
+  "submodule status": sub([flag("--cached"), flag("--recursive"), flag("-q --quiet")], "names", false),
   "remote get-url": sub([flag("--push"), flag("--all")], "names", false),
   "worktree list": sub([flag("--porcelain"), flag("-v --verbose"), flag("-z")], "none", false),
   ...Object.fromEntries(Object.entries(MISC_OPTIONS).map(([k, o]) => [k, sub(o, "names", false)])),
@@ -113,6 +117,7 @@ export const GIT_SUBCOMMANDS: Readonly<Record<string, Subcommand>> = {
 /** Subcommands read-only only in these two-word forms. */
 const TWO_WORDS = new Set([
   ...["stash list", "stash show", "remote get-url", "worktree list", "reflog show", "notes list"],
+  "submodule status",
 ]);
 
 /** Global options that only tune output or pathspecs. */
