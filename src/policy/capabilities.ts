@@ -87,6 +87,9 @@ export function expandToolPath(p: string, cwd: string, home: string | null, kern
   if (s === "~" || s.startsWith("~/")) return home === null ? null : join(home, s.slice(2) || ".");
   // `~user/…` is another user's home to a shell, and a plain directory name to Pi: not knowable.
   if (s.startsWith("~")) return null;
+  // `file:/abs` (one slash) is a relative name to a path join, but `/abs` to a tool that parses URLs
+  // (new URL, fileURLToPath): which one the tool opens is not known.
+  if (/^file:(?!\/\/)/i.test(s)) return null;
   if (/^file:\/\//i.test(s)) {
     let url: URL;
     try {

@@ -62,3 +62,12 @@ describe("a file tool's path through a symlinked directory and `..`", () => {
     expect(judge("read", { file_path: "src/../package.json" }).action).toBe("allow");
   });
 });
+
+describe("a `file:` name that is no `file://` URL (red team round 7, a suspicion)", () => {
+  it.each(["file:/etc/passwd", `file:${"/tmp"}/x`, "FILE:/x", "file:x"])(
+    "never allows read %s: a join makes it a workspace name, a URL parser an absolute path",
+    (p) => {
+      expect(judge("read", { file_path: p }).action).not.toBe("allow");
+    },
+  );
+});
