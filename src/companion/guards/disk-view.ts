@@ -38,6 +38,15 @@ function pathFacts(access: "read" | "write", lexical: string, subject: string, c
   const { real, stat } = r;
   const facts: CallFact[] = [];
   const where = shownPath(real, ctx.workspace);
+  // Rules judged the path tidied (`a/lnk/../x` as `a/x`); the kernel applies `..` after the symlink.
+  if (/\/\.\.(\/|$)/.test(lexical)) {
+    const tidy = realPathOf(resolve(lexical));
+    if (tidy.ok && tidy.real !== real)
+      facts.push({
+        subject,
+        reason: `\`..\` after a symlink leads to \`${where}\`, not to \`${shownPath(tidy.real, ctx.workspace)}\` as the rules read it`,
+      });
+  }
   if (real !== lexical) {
     if (access === "read" && isDenylistedPath(real) && !isDenylistedPath(lexical)) {
       const family = secretFamilyOf(real);

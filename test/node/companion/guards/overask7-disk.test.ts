@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { diskCheck } from "../../../../src/companion/guards/disk-view.ts";
 import { factLine } from "../../../../src/policy/call-facts.ts";
+import { compilePolicy } from "../../../../src/policy/index.ts";
 import { judgeCall } from "../../../../src/policy/judge-call.ts";
 import { type DiskFixture, diskFixture, readOnlyPolicy } from "./disk-fixture.ts";
 
@@ -70,4 +71,49 @@ describe("a `file:` name that is no `file://` URL (red team round 7, a suspicion
       expect(judge("read", { file_path: p }).action).not.toBe("allow");
     },
   );
+});
+
+describe("`..` after a symlink out of the workspace: the rules' tidy path is not the kernel's", () => {
+  it("an allowed path outside the workspace, reached through a link's `..`, asks and says why", () => {
+    const allowsPlans = (() => {
+      const c = compilePolicy([
+        {
+          layer: "user",
+          path: "plans",
+          text: `version: 1
+default_action: ask
+rules:
+  - name: the home's plans
+    condition: 'tool == "read" && path == "${fx.home}/plans.txt"'
+    action: allow
+`,
+        },
+      ]);
+      if (!c.ok) throw new Error(JSON.stringify(c.errors));
+      return c.policy;
+    })();
+    // ~/deep/lnk -> BASE/elsewhere/inner: `~/deep/lnk/../../plans.txt` reads as ~/plans.txt tidied, but the
+    // kernel climbs from the link's target: BASE/plans.txt, another file than the rule allowed.
+    const via = `${fx.home}/deep`;
+    mkdirSync(via, { recursive: true });
+    mkdirSync(`${fx.base}/elsewhere/inner`, { recursive: true });
+    writeFileSync(`${fx.base}/elsewhere/plans.txt`, "not the home's\n");
+    symlinkSync(`${fx.base}/elsewhere/inner`, `${via}/lnk`);
+    const j = judgeCall(
+      allowsPlans,
+      { tool: "read", input: { file_path: `${via}/lnk/../../plans.txt` }, cwd: fx.ws, home: fx.home },
+      { hasUI: true },
+      disk,
+    );
+    expect(j.record.action).not.toBe("allow");
+    expect(j.facts.map(factLine).join("\n")).toContain("after a symlink");
+    // The same file by its plain name is what the rule allows.
+    const plain = judgeCall(
+      allowsPlans,
+      { tool: "read", input: { file_path: `${fx.home}/plans.txt` }, cwd: fx.ws, home: fx.home },
+      { hasUI: true },
+      disk,
+    );
+    expect(plain.record.action).toBe("allow");
+  });
 });

@@ -257,6 +257,25 @@ describe("git blame FILE prints FILE's work-tree lines, whatever else the histor
   });
 });
 
+describe("system description files (the starter profiles' rule)", () => {
+  it.each(["cat /etc/os-release", "head -3 /etc/os-release", "cat /proc/cpuinfo", "cat /proc/version"])(
+    "%s is allowed",
+    (command) => {
+      expect(action(command)).toBe("allow");
+    },
+  );
+  it.each([
+    "cat /etc/os-release /etc/passwd",
+    "cat /etc/*-release",
+    "cat /etc/shadow",
+    "grep -r x /etc/os-release",
+    "cat /etc/../etc/os-release",
+    "cat /proc/self/environ",
+  ])("never allows %s", (command) => {
+    expect(action(command)).not.toBe("allow");
+  });
+});
+
 describe("the reason names what decided", () => {
   it("the rust-toolchain file, by name", () => {
     const [j] = judgeEveryday(balanced, pinned, "/home/dev", disk, [
