@@ -18,6 +18,7 @@ let keyed: string;
 let noted: string;
 let withSub: string;
 let gitlinked: string;
+let including: string;
 const disk = diskCheck({ env: {} });
 const balanced = profilePolicy("balanced", "/home/dev");
 
@@ -90,6 +91,10 @@ beforeAll(() => {
     stdio: "ignore",
   });
   rmSync(inner, { recursive: true, force: true });
+  // A repository whose configuration includes a file that sets a remote URL with a token.
+  including = sampleWorkspace();
+  writeFileSync(`${including}.inc`, '[remote "origin"]\n\turl = https://u:ghp_INC@github.com/o/r.git\n');
+  execFileSync("git", ["config", "include.path", `${including}.inc`], { cwd: including });
   // A repository whose rust-toolchain.toml makes rustup run a program of the workspace's.
   pinned = sampleWorkspace();
   mkdirSync(join(pinned, "tc", "bin"), { recursive: true });
@@ -97,8 +102,9 @@ beforeAll(() => {
   writeFileSync(join(pinned, "rust-toolchain.toml"), `[toolchain]\npath = "${join(pinned, "tc")}"\n`);
 });
 afterAll(() => {
-  for (const d of [ws, tokened, pinned, keyed, noted, withSub, gitlinked])
+  for (const d of [ws, tokened, pinned, keyed, noted, withSub, gitlinked, including])
     rmSync(d, { recursive: true, force: true });
+  rmSync(`${including}.inc`, { force: true });
 });
 
 function action(command: string, cwd = ws): string {
@@ -172,12 +178,38 @@ describe("attacks: the same programs' forms that write, run, open a viewer or pr
     expect(action(command)).not.toBe("allow");
   });
 
-  it.each(["git remote -v", "git remote --verbose", "git remote get-url origin", "git ls-remote"])(
-    "never allows %s when a remote URL holds a token",
+  it.each(["git remote -v", "git remote get-url origin", "git config --get remote.origin.url"])(
+    "never allows %s when the configuration includes another file (which may set a URL with a token)",
     (command) => {
-      expect(action(command, tokened)).not.toBe("allow");
+      expect(action(command, including)).not.toBe("allow");
     },
   );
+
+  it("never allows git remote -v when the user's global configuration has a URL with a token", () => {
+    const global = `${ws}-global.gitconfig`;
+    writeFileSync(global, '[remote "mirror"]\n\turl = https://u:ghp_GLOBAL@github.com/o/r.git\n');
+    const before = process.env.GIT_CONFIG_GLOBAL;
+    process.env.GIT_CONFIG_GLOBAL = global;
+    try {
+      expect(action("git remote -v")).not.toBe("allow");
+      expect(action("git config --get remote.mirror.url")).not.toBe("allow");
+    } finally {
+      if (before === undefined) delete process.env.GIT_CONFIG_GLOBAL;
+      else process.env.GIT_CONFIG_GLOBAL = before;
+      rmSync(global, { force: true });
+    }
+    expect(action("git remote -v")).toBe("allow");
+  });
+
+  it.each([
+    "git remote -v",
+    "git remote --verbose",
+    "git remote get-url origin",
+    "git ls-remote",
+    "git config --get remote.origin.url",
+  ])("never allows %s when a remote URL holds a token", (command) => {
+    expect(action(command, tokened)).not.toBe("allow");
+  });
 
   it.each(["rustc --version", "rustc -vV", "cargo --version", "cargo -V", "cd src && rustc --version"])(
     "never allows %s where a rust-toolchain file picks what rustup runs",
