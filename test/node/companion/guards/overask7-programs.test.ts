@@ -163,6 +163,9 @@ describe("attacks: the same programs' forms that write, run, open a viewer or pr
     "column -t .env",
     "column -c 80 .env",
     "column -t < .env",
+    // -d is a flag in util-linux 2.38 (no headings): the word after it is a file it reads.
+    "column -d .env",
+    "column -t -d .env",
     // du: its lists of files and exclusion files are reads of those files.
     "du -X .env .",
     "du --exclude-from=.env .",
