@@ -20,6 +20,16 @@ const yamlQuoted = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
 const INSIDE = `(path == cwd || path.startsWith(cwd + "/"))`;
 
+/**
+ * Files every user can read that describe the system, by exact real path (a symlink is judged by its
+ * target on disk: a link to a secret asks). /etc/os-release is itself a link to /usr/lib/os-release.
+ */
+const SYSTEM_DESCRIPTIONS = [
+  ...["/etc/os-release", "/usr/lib/os-release", "/etc/lsb-release", "/etc/debian_version", "/etc/issue"],
+  ...["/etc/alpine-release", "/etc/redhat-release", "/etc/fedora-release"],
+  ...["/proc/version", "/proc/cpuinfo", "/proc/meminfo", "/proc/loadavg", "/proc/uptime"],
+];
+
 interface StarterRule {
   name: string;
   why: string;
@@ -48,6 +58,12 @@ const READS: StarterRule[] = [
     name: "Read the workspace",
     why: "files inside the project, by file tools and by shell commands alike",
     condition: `tool in ["read", "grep", "find", "ls"] && ${INSIDE}`,
+    action: "allow",
+  },
+  {
+    name: "Read system descriptions",
+    why: "the distribution's release files and the kernel's public summaries (/etc/os-release, /proc/cpuinfo): everyone may read them and they hold nothing of anyone's",
+    condition: `tool == "read" && !recursive && !glob && path in ${JSON.stringify(SYSTEM_DESCRIPTIONS)}`,
     action: "allow",
   },
   {

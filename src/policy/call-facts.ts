@@ -53,6 +53,11 @@ export interface GitPrints {
    * no `--cached`): each as the index and the work tree have it.
    */
   changedOnly?: true;
+  /**
+   * `git blame FILE` with no revision: it prints FILE's lines as the work tree has them (history only
+   * names who wrote each line), so FILE's work-tree copy is what it prints, when there is one.
+   */
+  blamedFile?: string;
 }
 
 /**
@@ -86,6 +91,12 @@ export type DiskTarget =
       shown: string;
     }
   | { kind: "cd"; dir: string; shown: string }
+  /**
+   * A program that may be a toolchain manager's proxy (rustup's `rustc`, `cargo`): a file by one of
+   * `names` in `dir` or any directory above picks which program really runs (rust-toolchain.toml's
+   * `path` runs any directory's binary; a channel not installed is downloaded). Its presence is a fact.
+   */
+  | { kind: "picker"; dir: string; names: readonly string[]; shown: string }
   | { kind: "unknown"; shown: string; reason: string };
 
 /**

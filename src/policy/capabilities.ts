@@ -2,7 +2,7 @@
 // capability, raised (never lowered) by scope escalators, and the scopes a prompt shows.
 import { clip, commandTooLarge } from "./limits.ts";
 import { Lru } from "./lru.ts";
-import { basename, homeFor, normalizePath, relativeInside, resolvePath } from "./paths.ts";
+import { basename, homeFor, kernelJoin, normalizePath, relativeInside, resolvePath } from "./paths.ts";
 import { redactText, summarizeUrl } from "./redact.ts";
 import { isProtectedWritePath, isSecretPath } from "./secret-paths.ts";
 import { analyzeShell } from "./shell/analysis.ts";
@@ -76,13 +76,20 @@ export function inputPath(input: Record<string, unknown>): string | null | undef
 // dropped, `~` and `~/…` are the home directory, and `file://` URLs are decoded.
 const UNICODE_SPACES = /[\u00A0\u2000-\u200A\u202F\u205F\u3000]/g;
 
-/** The absolute path an agent's file tool opens for `p`, as Pi expands it; null when not knowable. */
-export function expandToolPath(p: string, cwd: string, home: string | null): string | null {
+/**
+ * The absolute path an agent's file tool opens for `p`, as Pi expands it; null when not knowable. With
+ * `kernel`, a `..` after a named segment is kept for the disk to resolve (see kernelJoin).
+ */
+export function expandToolPath(p: string, cwd: string, home: string | null, kernel = false): string | null {
+  const join = kernel ? kernelJoin : resolvePath;
   let s = p.replace(UNICODE_SPACES, " ");
   if (s.startsWith("@")) s = s.slice(1);
-  if (s === "~" || s.startsWith("~/")) return home === null ? null : resolvePath(home, s.slice(2) || ".");
+  if (s === "~" || s.startsWith("~/")) return home === null ? null : join(home, s.slice(2) || ".");
   // `~user/…` is another user's home to a shell, and a plain directory name to Pi: not knowable.
   if (s.startsWith("~")) return null;
+  // `file:/abs` (one slash) is a relative name to a path join, but `/abs` to a tool that parses URLs
+  // (new URL, fileURLToPath): which one the tool opens is not known.
+  if (/^file:(?!\/\/)/i.test(s)) return null;
   if (/^file:\/\//i.test(s)) {
     let url: URL;
     try {
@@ -97,7 +104,7 @@ export function expandToolPath(p: string, cwd: string, home: string | null): str
       return null;
     }
   }
-  return resolvePath(normalizePath(cwd), s);
+  return join(normalizePath(cwd), s);
 }
 
 /** The absolute path a file tool touches ("" for tools without one); search tools default to cwd. */

@@ -75,6 +75,33 @@ function scriptTargets(unit: ExecUnit, callCwd: string, home: string | null): Di
   return [{ kind: "path", access: "read", path, glob: false, shown: script.raw, ...runs }];
 }
 
+/** Programs rustup installs as proxies, and the files (in the directory they run in or above) that pick the toolchain. */
+const RUSTUP_PROXIES = new Set([
+  "rustc",
+  "cargo",
+  "rustdoc",
+  "rustfmt",
+  "cargo-fmt",
+  "cargo-clippy",
+  "clippy-driver",
+]);
+const TOOLCHAIN_FILES = ["rust-toolchain.toml", "rust-toolchain"];
+
+/** A rustup proxy runs what a rust-toolchain file picks: the disk says whether one is there. */
+function pickerTargets(unit: ExecUnit, callCwd: string, home: string | null): DiskTarget[] {
+  if (!RUSTUP_PROXIES.has(unit.program)) return [];
+  const dir = resolveShellDir(unit.cwd, callCwd, home);
+  if (dir === null)
+    return [
+      {
+        kind: "unknown",
+        shown: unit.text,
+        reason: "it runs in a directory not known here, where a rust-toolchain file may pick what runs",
+      },
+    ];
+  return [{ kind: "picker", dir, names: TOOLCHAIN_FILES, shown: unit.text }];
+}
+
 /** Bash's `cd` target word (options and `--` skipped); undefined for a bare `cd` (home). */
 function cdWord(unit: ExecUnit): { value: string | null } | undefined {
   let i = 1;
@@ -131,7 +158,12 @@ function shellTargets(command: string, callCwd: string, home: string | null): Di
         if (word?.value && base !== null && !word.value.startsWith("/"))
           out.push({ kind: "cd", dir: normalizePath(`${base}/${word.value}`), shown: unit.text });
       } else if (unit.program === "git") out.push(...gitTargets(unit, cds, callCwd, home));
-      else out.push(...nameWalks(unit, callCwd, home), ...scriptTargets(unit, callCwd, home));
+      else
+        out.push(
+          ...nameWalks(unit, callCwd, home),
+          ...scriptTargets(unit, callCwd, home),
+          ...pickerTargets(unit, callCwd, home),
+        );
       continue;
     }
     const path = resolveShellPath(unit, callCwd, home);
@@ -156,7 +188,8 @@ export function diskTargetsOf(call: ToolCall): DiskTarget[] {
   }
   const raw = inputPath(input);
   const given = typeof raw === "string" ? raw : undefined;
-  const path = given === undefined ? cwd : expandToolPath(given, cwd, home);
+  // As the kernel will walk it: `lnk/../x` is beside lnk's target, not `x` here.
+  const path = given === undefined ? cwd : expandToolPath(given, cwd, home, true);
   if (path === null) return [];
   const shown = given ?? ".";
   if (tool === "read" || tool === "ls")

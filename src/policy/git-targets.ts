@@ -49,10 +49,11 @@ function entersSubmodules(unit: ExecUnit, subcommand: string | null): boolean {
 /**
  * Options that make `git log` print what the files held (patches), not only commits and names: a patch
  * format and every option git documents as implying one (`-c`, `--cc`, `--dd`, `--remerge-diff`, red
- * team round 5; `-W`, `--binary`, `--inter-hunk-context`, a word diff).
+ * team round 5; `-W`, `--binary`, `--inter-hunk-context`, a word diff). Not `-m`: git 2.39 shows a merge's
+ * diff with it "only if -p is given as well" (checked: `git log -m` of a merge bringing a key prints no line).
  */
 const PATCH =
-  /^(-[A-Za-z0-9]*[pucmULW][A-Za-z0-9]*|--(patch|unified|word-diff|color-words|cc|dd|remerge-diff|binary|full-index|patch-with-\w+|diff-merges|function-context|inter-hunk-context|word-diff-regex)\b.*)$/;
+  /^(-[A-Za-z0-9]*[pucULW][A-Za-z0-9]*|--(patch|unified|word-diff|color-words|cc|dd|remerge-diff|binary|full-index|patch-with-\w+|diff-merges|function-context|inter-hunk-context|word-diff-regex)\b.*)$/;
 
 /**
  * Subcommands whose output holds what files hold (a refresh by `git status` reads contents but prints
@@ -63,6 +64,7 @@ const CONTENT_PRINTERS = new Set([
   "annotate",
   "log",
   "whatchanged",
+  "reflog",
   "show",
   "diff",
   "diff-tree",
@@ -79,7 +81,7 @@ const CONTENT_PRINTERS = new Set([
 const CONTENT_SEARCH = /^(-[SG]|--pickaxe-(regex|all)$|--check$)/;
 
 /** Subcommands that walk commits and take the log's options (a pickaxe among them). */
-const COMMIT_WALKS = new Set(["log", "whatchanged", "rev-list", "shortlog"]);
+const COMMIT_WALKS = new Set(["log", "whatchanged", "rev-list", "shortlog", "reflog"]);
 
 /** Output formats of the diff machinery that print names and counts, never lines. */
 const NAMES_ONLY =
@@ -133,6 +135,8 @@ export function gitPrints(unit: ExecUnit, subcommand: string | null): GitPrints 
   const words = unit.words.map((w) => w.value);
   const at = subcommand === null ? -1 : words.indexOf(subcommand);
   const rest = at < 0 ? [] : words.slice(at + 1);
+  // A bare `git remote` prints the remotes' names only; -v, get-url and ls-remote print their URLs.
+  if (subcommand === "remote" && rest.length === 0) return null;
   if (subcommand === "remote" || subcommand === "ls-remote")
     return { pathspecs: [], history: false, remotes: true };
   const searches =
@@ -152,13 +156,26 @@ export function gitPrints(unit: ExecUnit, subcommand: string | null): GitPrints 
     // The file they print is the one they read (its history: revisions, renames followed).
     const files = (unit.effects?.paths ?? []).filter((e) => e.access === "read").map((e) => e.arg.value);
     const known = files.length > 0 && files.every((v) => v !== null && !/[*?[\]:\\]/.test(v));
-    return { pathspecs: known ? (files as string[]) : null, history: true, remotes: false };
+    const blamed = known && subcommand !== null ? blamedFile(subcommand, rest, files as string[]) : undefined;
+    return {
+      pathspecs: known ? (files as string[]) : null,
+      history: true,
+      remotes: false,
+      ...(blamed !== undefined ? { blamedFile: blamed } : {}),
+    };
   }
   if (walks.length === 0) return null;
   if (
     (subcommand === "log" || subcommand === "whatchanged") &&
     !searches &&
     !rest.some((v) => v === null || PATCH.test(v))
+  )
+    return null;
+  // `git reflog` prints ids and subjects; a format or `--notes` can print notes, which are blobs of the
+  // history (`--format=%N`, `--pretty=medium --notes`): only its plain forms skip the history's check.
+  if (
+    subcommand === "reflog" &&
+    rest.every((v, k) => v !== null && (REFLOG_PLAIN.test(v) || countOf(rest, k)))
   )
     return null;
   const values = walks.map((w) => w.arg.value);
@@ -191,6 +208,50 @@ export function gitPrints(unit: ExecUnit, subcommand: string | null): GitPrints 
     ...(commits !== undefined ? { onlyCommits: commits } : {}),
     ...(changedOnly ? { changedOnly: true as const } : {}),
   };
+}
+
+/** What `git reflog` may be given and still print only ids, selectors and subjects (its oneline format). */
+const REFLOG_PLAIN =
+  /^(show|-n\d*|-\d+|--max-count=\d+|--oneline|--(no-)?abbrev-commit|--abbrev=\d+|--date=[a-z-]+|--no-color|--no-decorate|--decorate(=(short|full|no))?|--all|--no-notes|--|[A-Za-z][\w./@{}~^-]*)$/;
+
+/** The word at `k` is the count of a `-n` before it. */
+function countOf(rest: readonly (string | null)[], k: number): boolean {
+  return rest[k - 1] === "-n" && /^\d+$/.test(rest[k] ?? "");
+}
+
+/** Options of blame that change only how lines are attributed or shown, never which file's lines. */
+const BLAME_PRESENTATION =
+  /^(-[bltsewcfnp]+|--(root|show-stats|porcelain|line-porcelain|incremental|first-parent|progress|no-progress|show-email|show-name|show-number|color-lines|color-by-age|minimal)|-[MC]\d*|--abbrev(=\d+)?|--date=[a-z-]+)$/;
+
+/**
+ * The one file a `git blame FILE` prints as the work tree has it: no revision (nor `--reverse`, `-S`,
+ * `--contents`), only presentation options and `-L` ranges. Undefined otherwise (then its history counts).
+ */
+function blamedFile(
+  subcommand: string,
+  rest: readonly (string | null)[],
+  files: readonly string[],
+): string | undefined {
+  if ((subcommand !== "blame" && subcommand !== "annotate") || files.length !== 1) return undefined;
+  const file = files[0] as string;
+  let operands = 0;
+  for (let k = 0; k < rest.length; k++) {
+    const v = rest[k];
+    if (v === null || v === undefined) return undefined;
+    if (v === "--") continue;
+    if (v === "-L") {
+      k++;
+      continue;
+    }
+    if (/^-L./.test(v) && !v.includes(":")) continue;
+    if (v.startsWith("-")) {
+      if (!BLAME_PRESENTATION.test(v)) return undefined;
+      continue;
+    }
+    if (v !== file) return undefined;
+    operands++;
+  }
+  return operands === 1 ? file : undefined;
 }
 
 interface GitPlacement {

@@ -61,6 +61,18 @@ function climbsAfterDescending(path: string): boolean {
   return false;
 }
 
+/**
+ * `p` against `base` as the kernel walks it: a `..` after a named segment stays, so the kernel applies it
+ * to wherever a symlink put it (`lnk/../x` is in the parent of lnk's target), not tidied away lexically.
+ * Other paths are tidied as `resolvePath` does. For the companion's disk check, which resolves it.
+ */
+export function kernelJoin(base: string, p: string): string {
+  if (!climbsAfterDescending(p)) return resolvePath(base, p);
+  const segs = p.split("/").filter((seg) => seg !== "" && seg !== ".");
+  const root = p.startsWith("/") ? "" : normalizePath(base);
+  return `${root === "/" ? "" : root}/${segs.join("/")}`;
+}
+
 /** A `~`-prefixed path as bash expands it: `~` and `~/x` (home), `~+` (cwd); null for `~user`, `~-`. */
 function expandTilde(path: string, home: string | null, cwdAbs: string | null): string | null {
   const slash = path.indexOf("/");

@@ -324,6 +324,7 @@ const TABLE: Readonly<Record<string, Mapper>> = {
   ),
   // The Responses API's local shell: an action with argv, its directory and environment.
   local_shell: (i) => {
+    const DIRS = ["working_directory", "workdir"];
     const a = (typeof i.action === "object" && i.action !== null ? i.action : i) as Input;
     const known = new Set([
       "type",
@@ -336,10 +337,14 @@ const TABLE: Readonly<Record<string, Mapper>> = {
       "user",
     ]);
     const unknown = [
-      ...unknownOf(i, new Set(["action", "command", "workdir", "timeout_ms", "timeout"])),
+      // The flattened form names its directory as the action does (`working_directory`, `workdir`, used
+      // below); beside an `action`, a top-level one would be dropped, so it stays unknown there.
+      ...unknownOf(i, new Set(["action", "command", "timeout_ms", "timeout", ...(a === i ? DIRS : [])])),
       ...(a === i ? [] : unknownOf(a, known)),
     ];
     const c = shellCall(a.command, a.working_directory ?? a.workdir, {});
+    if (a.working_directory !== undefined && a.workdir !== undefined && a.working_directory !== a.workdir)
+      c.notUnderstood.push("the call names two working directories, and which one runs is not known");
     const env = a.env;
     if (env !== undefined && !(typeof env === "object" && env !== null && Object.keys(env).length === 0))
       c.notUnderstood.push(

@@ -1,8 +1,9 @@
 // The companion's look at the disk for one decision: every target the policy derived from the call
-// (files, globs, walks, `cd` directories, git's repository discovery) resolved on the real filesystem
-// now, as the command would meet it. It answers with facts that make the call need a person; none
-// means the text told the truth. Used by the hook, the daemon and `airlock policy explain` alike.
-import { resolve } from "node:path";
+// (files, globs, walks, `cd` directories, git's repository discovery, rust-toolchain files) resolved on
+// the real filesystem now, as the command would meet it. It answers with facts that make the call need
+// a person; none means the text told the truth. Used by the hook, the daemon and `airlock policy explain` alike.
+import { lstatSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import type { CallFact, DiskCheck, DiskTarget } from "../../policy/call-facts.ts";
 import { isDenylistedPath, isProtectedWritePath, secretFamilyOf } from "../../policy/secret-paths.ts";
 import { expandGlob } from "./bash-glob.ts";
@@ -37,6 +38,15 @@ function pathFacts(access: "read" | "write", lexical: string, subject: string, c
   const { real, stat } = r;
   const facts: CallFact[] = [];
   const where = shownPath(real, ctx.workspace);
+  // Rules judged the path tidied (`a/lnk/../x` as `a/x`); the kernel applies `..` after the symlink.
+  if (/\/\.\.(\/|$)/.test(lexical)) {
+    const tidy = realPathOf(resolve(lexical));
+    if (tidy.ok && tidy.real !== real)
+      facts.push({
+        subject,
+        reason: `\`..\` after a symlink leads to \`${where}\`, not to \`${shownPath(tidy.real, ctx.workspace)}\` as the rules read it`,
+      });
+  }
   if (real !== lexical) {
     if (access === "read" && isDenylistedPath(real) && !isDenylistedPath(lexical)) {
       const family = secretFamilyOf(real);
@@ -124,6 +134,17 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
     }
     case "git":
       return gitFacts(t, ctx);
+    case "picker": {
+      const found = pickerFile(t.dir, t.names);
+      return found === null
+        ? []
+        : [
+            {
+              subject: t.shown,
+              reason: `\`${shownPath(found, ctx.workspace)}\` picks the toolchain it runs (rustup runs a \`path\` it names, and downloads a channel not installed)`,
+            },
+          ];
+    }
     case "walk": {
       const r = realPathOf(t.root);
       if (!r.ok) return [{ subject: t.shown, reason: `cannot be resolved (${r.reason})` }];
@@ -169,6 +190,17 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
       }
       return out;
     }
+  }
+}
+
+/** The first file by one of `names` in `dir` or a directory above it (as rustup looks), or null. */
+function pickerFile(dir: string, names: readonly string[]): string | null {
+  for (let d = dir; ; d = dirname(d)) {
+    for (const n of names) {
+      const p = join(d, n);
+      if (lstatSync(p, { throwIfNoEntry: false }) !== undefined) return p;
+    }
+    if (dirname(d) === d) return null;
   }
 }
 

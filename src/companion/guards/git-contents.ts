@@ -7,6 +7,7 @@
 // checkout or `git add` changes.
 import { spawnSync } from "node:child_process";
 import { lstatSync, readFileSync, statSync } from "node:fs";
+import { homedir } from "node:os";
 import { join, relative } from "node:path";
 import type { CallFact, GitPrints } from "../../policy/call-facts.ts";
 import { KEY_SCAN_MAX_BYTES } from "../../policy/secret-families.ts";
@@ -205,14 +206,39 @@ function fromTop(specs: readonly string[] | null, dir: string, top: string | nul
 /** A remote URL with a user and password or token in it, or an extra header, in a configuration file. */
 const CREDENTIAL_IN_CONFIG = /:\/\/[^/\s@]+@|extraheader|insteadof\s*=\s*\S*:\/\/[^/\s@]+@/i;
 
+/** Git's global and system configuration files, as git finds them (GIT_CONFIG_GLOBAL/SYSTEM, XDG, home). */
+function globalConfigs(): string[] {
+  const env = process.env;
+  const xdg = env.XDG_CONFIG_HOME || join(homedir(), ".config");
+  return [
+    env.GIT_CONFIG_GLOBAL ?? join(homedir(), ".gitconfig"),
+    join(xdg, "git", "config"),
+    env.GIT_CONFIG_SYSTEM ?? "/etc/gitconfig",
+  ];
+}
+
+/**
+ * Why printing remote URLs may print a credential: one of git's configuration files (the repository's,
+ * the user's, the system's; every scope `git remote -v` reads) holds a URL with user-info or an extra
+ * header, or includes another file (`[include]`, `[includeIf]`) not read here. Null when none does.
+ */
 function configCredentials(repo: Repository): string | null {
-  for (const file of [join(repo.commonDir, "config"), join(repo.gitDir, "config.worktree")]) {
+  const files: [string, string][] = [
+    [join(repo.commonDir, "config"), ".git/config"],
+    [join(repo.gitDir, "config.worktree"), "config.worktree"],
+    ...globalConfigs().map((f): [string, string] => [f, f]),
+  ];
+  for (const [file, shown] of files) {
+    let text: string;
     try {
-      if (CREDENTIAL_IN_CONFIG.test(readFileSync(file, "utf8").slice(0, 1024 * 1024)))
-        return relative(repo.commonDir, file) === "config" ? ".git/config" : "config.worktree";
+      text = readFileSync(file, "utf8").slice(0, 1024 * 1024);
     } catch {
-      // no such file
+      continue; // no such file
     }
+    if (CREDENTIAL_IN_CONFIG.test(text))
+      return `git's configuration (\`${shown}\`) holds a credential (a token in a remote URL or an extra header), which git prints`;
+    if (/^\s*\[include(if)?\b/im.test(text))
+      return `git's configuration (\`${shown}\`) includes another file, which may hold a remote URL with a token, and git prints it`;
   }
   return null;
 }
@@ -259,12 +285,18 @@ export function gitContentsFact(
 ): CallFact | null {
   if (prints.remotes) {
     const creds = configCredentials(repo);
-    return creds === null
-      ? null
-      : {
-          subject,
-          reason: `the repository's configuration (\`${creds}\`) holds a credential (a token in a remote URL or an extra header), which git prints`,
-        };
+    return creds === null ? null : { subject, reason: creds };
+  }
+  // `git blame FILE` prints FILE's work-tree lines (the history names only who wrote them): judged by that
+  // copy, its name, and its content; with no copy in the work tree, git blames HEAD's: the history counts.
+  if (prints.blamedFile !== undefined && repo.workTree !== null) {
+    const [p] = fromTop([prints.blamedFile], dir, repo.workTree) ?? [];
+    const st = p === undefined ? undefined : lstatSync(join(repo.workTree, p), { throwIfNoEntry: false });
+    if (p !== undefined && st?.isFile() === true) {
+      if (isDenylistedPath(p)) return { subject, reason: `git prints \`${p}\`, a secret` };
+      const why = workTreeContentFact(repo.workTree, [p], null);
+      return why === null ? null : { subject, reason: why };
+    }
   }
   // `git show REV --stat` of commits prints no file's contents, whatever the history holds.
   if (prints.onlyCommits !== undefined && allCommits(repo, prints.onlyCommits)) return null;

@@ -57,6 +57,8 @@ function operandsFor(g: ProgramGrammar): string[] {
     mv: ["f.txt", "g.txt"],
     seq: ["3"],
     sleep: ["1"],
+    // rustc is understood only printing about itself; the option makes the command complete.
+    rustc: ["--version"],
   };
   return byName[name] ?? (g.operands.length === 0 ? [] : ["f.txt"]);
 }

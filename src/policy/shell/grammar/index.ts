@@ -6,8 +6,10 @@ import { biome } from "./programs/biome.ts";
 import { cargo } from "./programs/cargo.ts";
 import { cat } from "./programs/cat.ts";
 import { cmp } from "./programs/cmp.ts";
+import { column } from "./programs/column.ts";
 import { cut } from "./programs/cut.ts";
 import { date } from "./programs/date.ts";
+import { df } from "./programs/df.ts";
 import { diff } from "./programs/diff.ts";
 import { du } from "./programs/du.ts";
 import { base64, od, strings, xxd } from "./programs/dump.ts";
@@ -34,6 +36,7 @@ import { pytest } from "./programs/pytest.ts";
 import { python } from "./programs/python.ts";
 import { readlink, realpath } from "./programs/realpath.ts";
 import { rg } from "./programs/rg.ts";
+import { rustc } from "./programs/rustc.ts";
 import { sed } from "./programs/sed.ts";
 import { sort } from "./programs/sort.ts";
 import { stat } from "./programs/stat.ts";
@@ -54,6 +57,9 @@ export const PROGRAM_GRAMMARS: readonly ProgramGrammar[] = [
   sums,
   b2sum,
   cmp,
+  column,
+  df,
+  rustc,
   ...[
     tree,
     realpath,

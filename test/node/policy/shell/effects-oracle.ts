@@ -42,6 +42,8 @@ const RUNNABLE: Readonly<Record<string, string>> = {
   stat: "stat",
   file: "file",
   du: "du",
+  column: "column",
+  df: "df",
   tree: "tree",
   realpath: "realpath",
   readlink: "readlink",
@@ -85,6 +87,9 @@ const GIT_OPERANDS: Readonly<Record<string, readonly (readonly string[])[]>> = {
   shortlog: [["HEAD"]],
   describe: [["--always"]],
   "cat-file": [["-p", "HEAD:notes.txt"]],
+  reflog: [[], ["-n", "2"], ["show", "HEAD"]],
+  cherry: [["-v", "HEAD"]],
+  notes: [[]],
 };
 
 /** The sandbox's files; `.env` is there so a read of it would show. */
@@ -134,6 +139,8 @@ const OPERANDS: Readonly<Record<string, readonly (readonly string[])[]>> = {
   uniq: [["f.txt"]],
   ls: [[], ["dir"], ["f.txt", "dir"]],
   du: [[], ["dir"]],
+  column: [["notes.txt"], ["-t", "f.txt", "notes.txt"]],
+  df: [[], ["dir"], ["f.txt"]],
   tree: [[], ["dir"]],
   cut: [["-c1", "notes.txt"]],
   find: [

@@ -323,6 +323,16 @@ export const FOR_EACH_REF_OPTIONS: readonly OptionSpec[] = [
   opt("--sort --format --points-at --exclude"),
 ];
 
+/**
+ * `git help` (2.39) in its listing forms only: commands, guides, configuration names. A command or
+ * guide operand opens its page through man, info or a browser (help.format, man.viewer and
+ * help.browser name programs), and -i/-m/-w choose those: not listed, so not understood.
+ */
+export const HELP_OPTIONS: readonly OptionSpec[] = [
+  ...flags("-a --all", "--verbose", "--external-commands", "--aliases", "-g --guides", "-c --config"),
+  ...flags("--user-interfaces", "--developer-interfaces"),
+];
+
 export const MISC_OPTIONS: Readonly<Record<string, readonly OptionSpec[]>> = {
   "merge-base": flags("-a --all", "--octopus", "--independent", "--is-ancestor", "--fork-point"),
   "name-rev": [
@@ -332,5 +342,7 @@ export const MISC_OPTIONS: Readonly<Record<string, readonly OptionSpec[]>> = {
   "count-objects": flags("-v --verbose", "-H --human-readable"),
   "check-ignore": flags("-q --quiet", "-v --verbose", "--stdin", "-z", "-n --non-matching", "--no-index"),
   version: flags("--build-options"),
+  // Commits of HEAD not yet upstream (patch ids compared, subjects printed with -v): revisions only.
+  cherry: [...flags("-v --verbose"), optional("--abbrev", "number")],
   "check-attr": [...flags("-a --all", "--cached", "--stdin", "-z")],
 };

@@ -18,6 +18,7 @@ import {
   type ProgramGrammar,
   type Understanding,
 } from "../spec.ts";
+import { subcommandForm } from "./git-forms.ts";
 import {
   BLAME_OPTIONS,
   CAT_FILE_OPTIONS,
@@ -26,6 +27,7 @@ import {
   DIFF_OPTIONS,
   FOR_EACH_REF_OPTIONS,
   GREP_OPTIONS,
+  HELP_OPTIONS,
   LISTING_REF_OPTIONS,
   LOG_OPTIONS,
   LS_FILES_OPTIONS,
@@ -96,13 +98,27 @@ export const GIT_SUBCOMMANDS: Readonly<Record<string, Subcommand>> = {
   "stash list": sub(LOG_OPTIONS, "names", false),
   "stash show": sub(DIFF_OPTIONS, "names", true),
   remote: sub([flag("-v --verbose")], "none", false),
+  // git reflog [show] takes the log's options (it is `git log -g`); expire/delete/exists: git-forms.ts.
+  reflog: sub(LOG_OPTIONS, "revs-paths", true),
+  "reflog show": sub(LOG_OPTIONS, "revs-paths", true),
+  // `git notes` alone lists; `list [OBJECT]` lists one; every other form (add, edit, copy…) writes.
+  notes: sub([], "none", false),
+  "notes list": sub([], "names", false),
+  help: sub(HELP_OPTIONS, "none", false),
+  // `git submodule [status]` runs git in each submodule's repository: the companion asks whenever the
+  // repository has one (nested-repos.ts); every other form (update, foreach, add, sync…) is not understood.
+  submodule: sub([], "none", false),
+  "submodule status": sub([flag("--cached"), flag("--recursive"), flag("-q --quiet")], "names", false),
   "remote get-url": sub([flag("--push"), flag("--all")], "names", false),
   "worktree list": sub([flag("--porcelain"), flag("-v --verbose"), flag("-z")], "none", false),
   ...Object.fromEntries(Object.entries(MISC_OPTIONS).map(([k, o]) => [k, sub(o, "names", false)])),
 };
 
 /** Subcommands read-only only in these two-word forms. */
-const TWO_WORDS = new Set(["stash list", "stash show", "remote get-url", "worktree list"]);
+const TWO_WORDS = new Set([
+  ...["stash list", "stash show", "remote get-url", "worktree list", "reflog show", "notes list"],
+  "submodule status",
+]);
 
 /** Global options that only tune output or pathspecs. */
 const GLOBAL_FLAGS = new Set([
@@ -154,7 +170,9 @@ function grammarOf(name: string, s: Subcommand): ProgramGrammar {
       name === "show" ||
       name === "whatchanged" ||
       name === "shortlog" ||
-      name === "rev-list"
+      name === "rev-list" ||
+      name === "reflog" ||
+      name === "reflog show"
         ? { numeric: { names: ["-n"], value: "required" as const, kind: "number" as const } }
         : {}),
     };
@@ -206,7 +224,7 @@ export function judgeGitGrammar(argv: readonly Arg[]): Understanding {
       subArg.raw,
       `git ${name} is not a read-only subcommand this engine understands (it may write, or run an alias or a git-${name} program)`,
     );
-  const listing = listingForm(name, argv.slice(i + 1));
+  const listing = subcommandForm(name, argv.slice(i + 1));
   if (listing !== null) return refuse(out, listing.word, listing.reason);
   const start = name.includes(" ") ? i + 2 : i + 1;
   const { parsed, failure } = parseWords(grammarOf(name, s), argv, start);
@@ -242,20 +260,6 @@ function repository(out: Effects, name: string, refreshes: boolean): void {
   // Refreshing the index hashes every tracked file whose stat information cannot tell (racy git),
   // whatever the pathspec: the whole work tree's contents, as git's index has it.
   if (refreshes) out.paths.push(pathEffect("walk", DOT, { contents: true, follow: "none", pathspec: true }));
-}
-
-/** Forms of listing subcommands that would write instead (`git branch NAME`, `git tag NAME`). */
-function listingForm(name: string, rest: readonly Arg[]): NotUnderstood | null {
-  if (name !== "branch" && name !== "tag") return null;
-  const values = rest.map((r) => r.value ?? "");
-  const listing = values.some((v) => /^(-l|--list|-[a-zA-Z]*l[a-zA-Z]*)$/.test(v));
-  if (listing) return null;
-  const operand = rest.find((r, k) => !(r.value ?? "").startsWith("-") && !takesValue(values[k - 1] ?? ""));
-  return operand === undefined ? null : { word: operand.raw, reason: `git ${name} NAME creates a ${name}` };
-}
-
-function takesValue(prev: string): boolean {
-  return /^--(contains|no-contains|merged|no-merged|points-at|sort|format)$/.test(prev);
 }
 
 function place(
@@ -301,7 +305,10 @@ function place(
         ? null
         : {
             word: ops[0].raw,
-            reason: `git ${name} takes no operand here (with one it changes the repository)`,
+            reason:
+              name === "help"
+                ? "git help NAME opens its page in a viewer (man, info or a browser the configuration names)"
+                : `git ${name} takes no operand here (with one it changes the repository)`,
           };
     case "config":
       return config(p, out);

@@ -1,0 +1,39 @@
+// Subcommands of git that read only in some forms (a listing form), decided by the words after the
+// subcommand before its options are parsed: `git branch NAME` creates, `git reflog expire` writes,
+// `git notes add` writes, `git help CMD` opens a page in a viewer.
+import type { Arg } from "../../wrappers.ts";
+import type { NotUnderstood } from "../spec.ts";
+
+/** What the first word after `git reflog` makes it (builtin/reflog.c, 2.39): these three write or test. */
+const REFLOG_ACTIONS = new Set(["expire", "delete", "exists"]);
+
+export function subcommandForm(name: string, rest: readonly Arg[]): NotUnderstood | null {
+  if (name === "branch" || name === "tag") return listingForm(name, rest);
+  if (name === "reflog") {
+    // git compares argv[1] exactly: an option (or nothing) shows HEAD's reflog, `show` its own form
+    // (two words), any other word but these three is a ref to show.
+    const first = rest[0];
+    if (first === undefined) return null;
+    if (first.value === null)
+      return { word: first.raw, reason: "it is only known at run time, so it could be `git reflog expire`" };
+    if (REFLOG_ACTIONS.has(first.value))
+      return {
+        word: first.raw,
+        reason: `git reflog ${first.value} changes or tests the reflog, not shown here`,
+      };
+  }
+  return null;
+}
+
+/** Forms of listing subcommands that would write instead (`git branch NAME`, `git tag NAME`). */
+function listingForm(name: string, rest: readonly Arg[]): NotUnderstood | null {
+  const values = rest.map((r) => r.value ?? "");
+  const listing = values.some((v) => /^(-l|--list|-[a-zA-Z]*l[a-zA-Z]*)$/.test(v));
+  if (listing) return null;
+  const operand = rest.find((r, k) => !(r.value ?? "").startsWith("-") && !takesValue(values[k - 1] ?? ""));
+  return operand === undefined ? null : { word: operand.raw, reason: `git ${name} NAME creates a ${name}` };
+}
+
+function takesValue(prev: string): boolean {
+  return /^--(contains|no-contains|merged|no-merged|points-at|sort|format)$/.test(prev);
+}
