@@ -43,8 +43,10 @@ export interface SchedulerPorts {
 
 interface Started {
   record: WakeupRecord;
-  /** When its turn's start returned (never before its due time). */
+  /** When the hub asked for its turn's start (never before its due time). */
   at: number;
+  /** How long that start (the Workflow instance's creation) took to return. */
+  tookMs: number;
 }
 
 type Moved = { nextRunAt: number | null; paused: boolean } | undefined;
@@ -196,8 +198,9 @@ export class HubScheduler {
     const start = this.ports.startTurn ?? ((id: string) => startTurn(this.ports.env, id));
     const started = await this.each(live, async (record): Promise<Started> => {
       // Started before the schedule moves on, so a crash in between leaves the wakeup due and it is retried.
+      const at = clock();
       if (record.turnId) await start(record.turnId);
-      return { record, at: clock() };
+      return { record, at, tookMs: clock() - at };
     });
     const done = started.filter((s): s is Started => s !== undefined);
     await this.advanceAll(done);
@@ -231,7 +234,7 @@ export class HubScheduler {
     for (let i = 0; i < started.length; i += ADVANCE_GROUP) {
       const group = started
         .slice(i, i + ADVANCE_GROUP)
-        .map((s) => ({ r: s.record, ...s.record.advance(s.at) }));
+        .map((s) => ({ r: s.record, ...s.record.advance(s.at, s.tookMs) }));
       const [first, ...rest] = group.flatMap((g) => [...g.before, g.move]);
       if (!first) continue;
       try {

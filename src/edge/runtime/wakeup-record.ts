@@ -20,10 +20,11 @@ export interface WakeupRecord {
   /** The record's D1 writes, unsent (none when skipped: the skip is written at once). */
   writes: BatchItem<"sqlite">[];
   /**
-   * After the turn started at `startedAt`: the `schedule.fired` audit row (`before`; none for a skip) and the
-   * schedule's guarded `move`, unsent, to go in one batch in that order: the row is written only with the move.
+   * After the turn's start, asked for at `startedAt` and returned `startMs` later: the `schedule.fired` audit
+   * row (`before`; none for a skip; its time is `startedAt`, `start_ms` in its details) and the schedule's
+   * guarded `move`, unsent, to go in one batch in that order: the row is written only with the move.
    */
-  advance: (startedAt: number) => { before: BatchItem<"sqlite">[]; move: AdvanceQuery };
+  advance: (startedAt: number, startMs: number) => { before: BatchItem<"sqlite">[]; move: AdvanceQuery };
 }
 
 export type AdvanceQuery = BatchItem<"sqlite"> & PromiseLike<{ nextRunAt: number | null; paused: boolean }[]>;
@@ -46,8 +47,8 @@ export async function wakeupRecord(
   const writes: BatchItem<"sqlite">[] = [];
   if (plan.run !== null) {
     const runAt = plan.run;
-    // When the record was written (up to the prepare lead before the due time); the turn's start, which
-    // is never before the due time, is the audit row's time.
+    // When the record was written (up to the prepare lead before the due time); the turn's start, asked
+    // for never before the due time, is the audit row's time.
     const recordedAt = Date.now();
     jobId = await derivedJobId(scheduleId, String(runAt));
     const job = jobWrites(db, {
@@ -99,7 +100,7 @@ export async function wakeupRecord(
       });
   }
   const stillDue = and(eq(schedules.id, scheduleId), eq(schedules.nextRunAt, dueAt));
-  const advance = (startedAt: number) => ({
+  const advance = (startedAt: number, startMs: number) => ({
     // A skip started nothing: it was audited when it was written.
     before:
       plan.run === null
@@ -112,7 +113,12 @@ export async function wakeupRecord(
                 actor: `schedule:${scheduleId}`,
                 event: "schedule.fired",
                 target: scheduleId,
-                details: { due_at: new Date(plan.run).toISOString(), job_id: jobId, skipped: plan.skipped },
+                details: {
+                  due_at: new Date(plan.run).toISOString(),
+                  job_id: jobId,
+                  skipped: plan.skipped,
+                  start_ms: startMs,
+                },
                 at: startedAt,
               },
               sql`EXISTS (SELECT 1 FROM ${schedules} WHERE ${stillDue})`,

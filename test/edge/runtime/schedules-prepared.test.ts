@@ -87,6 +87,10 @@ describe("a wakeup recorded ahead of its due time", () => {
     expect(fired).toHaveLength(1);
     expect(fired[0]?.at).toBeGreaterThanOrEqual(due);
     expect(fired[0]?.at).toBeLessThan(due + 60_000);
+    expect(JSON.parse(fired[0]?.details ?? "{}")).toMatchObject({
+      job_id: job?.id,
+      start_ms: expect.any(Number),
+    });
     const [row] = await db().select().from(schedules).where(eq(schedules.id, id));
     expect(row).toMatchObject({ nextRunAt: null, lastRunAt: due, lastJobId: job?.id });
   });
