@@ -103,6 +103,10 @@ try {
   const recordedCount = db.prepare(
     "SELECT COUNT(*) AS n FROM audit_log WHERE event = 'schedule.fired' AND at >= ?",
   );
+  // A wakeup is recorded (ahead of the due time, PREPARE_LEAD_MS) when its claim names its job.
+  const preparedCount = db.prepare(
+    "SELECT COUNT(*) AS n FROM wakeup_events WHERE due_at = ? AND job_id IS NOT NULL",
+  );
   const finishedCount = db.prepare(
     `SELECT COUNT(*) AS n FROM jobs j JOIN turns t ON t.id = j.turn_id
      WHERE j.trigger_kind = 'schedule' AND t.state IN ('succeeded', 'failed', 'partial', 'cancelled')`,
@@ -123,14 +127,21 @@ try {
   const profiledFrom = Date.now();
   await sleep(due - PREPARE_LEAD_MS - 500 - Date.now());
   const cpu0 = cpuMs(pids);
-  await sleep(due - Date.now());
-  const loadAtDue = loadavg()[0];
+  const cpuAt0 = Date.now();
+  let loadAtDue;
   let recordedAt;
   let cpuRecorded;
+  let preparedAt;
+  let cpuPrepared;
   let profile;
   const deadline = due + WAIT_MS;
   while (Date.now() < deadline) {
     await sleep(100);
+    if (loadAtDue === undefined && Date.now() >= due) loadAtDue = loadavg()[0];
+    if (preparedAt === undefined && preparedCount.get(due).n >= expected) {
+      preparedAt = Date.now();
+      cpuPrepared = cpuMs(pids) - cpu0;
+    }
     if (recordedAt === undefined && recordedCount.get(due).n >= expected) {
       recordedAt = Date.now();
       cpuRecorded = cpuMs(pids) - cpu0;
@@ -169,7 +180,7 @@ try {
     method:
       "one local wrangler dev (test entry) and the scripted model server; USERS x PER_USER one-shot schedules due at one instant; workerd CPU (user+system from /proc, all workerd processes) from 0.5 s before the hubs record their wakeups (PREPARE_LEAD_MS ahead) until every turn started (its schedule.fired audit row is in D1), and until every job's turn finished; D1 polled from its SQLite file. Lateness = the schedule.fired audit row's time (the turn's start) - due (wall clock: depends on the load average).",
     load_average_1m: {
-      at_due: +loadAtDue.toFixed(2),
+      at_due: +(loadAtDue ?? loadavg()[0]).toFixed(2),
       after: +loadavg()[0].toFixed(2),
       cores: machine().cores,
     },
@@ -179,6 +190,8 @@ try {
     profiled: Boolean(session),
     workerd_idle_cpu_ms_per_s: +idleMsPerS.toFixed(1),
     started: recorded,
+    all_recorded_vs_due_ms: preparedAt === undefined ? null : Math.max(preparedAt, cpuAt0) - due,
+    cpu_ms_per_wakeup_recorded: cpuPrepared === undefined ? null : +(cpuPrepared / expected).toFixed(2),
     started_after_due_ms: recordedAt === undefined ? null : recordedAt - due,
     cpu_ms_until_started: cpuRecorded === undefined ? null : +cpuRecorded.toFixed(0),
     cpu_ms_per_wakeup_started: cpuRecorded === undefined ? null : +(cpuRecorded / expected).toFixed(2),
