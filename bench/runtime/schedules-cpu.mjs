@@ -26,7 +26,7 @@ const TOTAL = USERS * PER_USER;
 const WAIT_MS = Number(process.env.AIRLOCK_BENCH_WAIT_MS ?? 120_000);
 const PROFILE = process.env.AIRLOCK_BENCH_PROFILE !== "0";
 /** As src/edge/runtime/scheduler.ts: hubs record their wakeups this long before the due time. */
-const PREPARE_LEAD_MS = 1_500;
+const PREPARE_LEAD_MS = 10_000;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 const planner = await startPlannerServer();

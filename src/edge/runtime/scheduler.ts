@@ -1,7 +1,8 @@
 // The user's schedules inside their UserHub: a local table of each active schedule's next wakeup feeds
 // the hub's one alarm. The alarm runs PREPARE_LEAD_MS before a wakeup's due time and records it in D1 ahead
-// (the claim of its (schedule, due time) row and the job whose id is derived from it), then waits for the
-// due time and only starts the turn there; the `schedule.fired` audit row and the guarded move of the
+// (the claim of its (schedule, due time) row and the job whose id is derived from it), then leaves a timer
+// for the due time, which only starts the turn (the alarm comes back BACKSTOP_MS later in case an eviction
+// lost the timer); the `schedule.fired` audit row and the guarded move of the
 // schedule to its next wakeup follow the start, in one batch. Every step is idempotent, so a retried alarm,
 // two alarms at once or a crash or eviction between the record and the start never start a run twice, and
 // no turn starts before its due time.
@@ -16,9 +17,13 @@ import { type WakeupRecord, wakeupRecord } from "./wakeup-record.ts";
 
 /**
  * How long before a due time the alarm runs to record the wakeup: at the due instant only the turn's start is
- * left (1,000 records at ~2 ms of CPU each were seconds of lateness when they were made at the due time).
+ * left. 1,000 records at ~2 ms of CPU each were seconds of lateness when they were made at the due time, and
+ * on the shared 2-core machine at load 12-15 the local D1 took up to ~8.5 s (alarms late, batches queued) to
+ * hold them all: a 1.5 s lead was not enough there.
  */
-export const PREPARE_LEAD_MS = 1_500;
+export const PREPARE_LEAD_MS = 10_000;
+/** After a recorded wakeup's due time, when the alarm comes back to start it if its timer was lost. */
+export const BACKSTOP_MS = 1_000;
 /** Wakeups handled per alarm; more re-arm the alarm at once. */
 const PER_ALARM = 200;
 /** Turns started at once within one alarm (a hub's 10 due at once all start together). */
@@ -37,8 +42,8 @@ export interface SchedulerPorts {
   userId: () => string;
   /** Starts a job's turn (tests count calls); default: its Workflow instance. */
   startTurn?: (turnId: string) => Promise<void>;
-  /** Waits `ms` of real time (tests may observe it); default: a timer. */
-  sleep?: (ms: number) => Promise<void>;
+  /** Runs `run` after `ms` of real time (tests act in that gap); default: a timer. */
+  later?: (ms: number, run: () => Promise<unknown>) => void;
 }
 
 interface Started {
@@ -60,6 +65,8 @@ export class HubScheduler {
    * alarm records them again, which changes nothing in D1 (claim and job are keyed).
    */
   private readonly prepared = new Map<string, WakeupRecord>();
+  /** Due times a timer is set for (memory only, like `prepared`). */
+  private readonly timers = new Set<number>();
 
   constructor(ports: SchedulerPorts) {
     this.ports = ports;
@@ -82,9 +89,9 @@ export class HubScheduler {
   }
 
   /**
-   * When the alarm must run for the schedules: PREPARE_LEAD_MS before a wakeup not recorded yet, at the due
-   * time of one recorded (whose start is all that is left). Rows come in due order, so the first one not
-   * recorded bounds every later one.
+   * When the alarm must run for the schedules: PREPARE_LEAD_MS before a wakeup not recorded yet, BACKSTOP_MS
+   * after the due time of one recorded (its timer starts it at the due time; the alarm then is for a timer an
+   * eviction lost). Rows come in due order, so the first one not recorded bounds every later one.
    */
   nextWake(): number | null {
     const rows = this.ports.sql
@@ -95,7 +102,8 @@ export class HubScheduler {
       .toArray();
     let wake: number | null = null;
     for (const r of rows) {
-      const at = this.prepared.get(r.schedule_id)?.dueAt === r.due_at ? r.due_at : r.due_at - PREPARE_LEAD_MS;
+      const recorded = this.prepared.get(r.schedule_id)?.dueAt === r.due_at;
+      const at = recorded ? r.due_at + BACKSTOP_MS : r.due_at - PREPARE_LEAD_MS;
       if (wake === null || at < wake) wake = at;
     }
     return wake;
@@ -139,8 +147,8 @@ export class HubScheduler {
   }
 
   /**
-   * Records every wakeup due by `now` + PREPARE_LEAD_MS, then starts each at its due time (the alarm's clock,
-   * `now` moving on with real time); answers how many jobs it started.
+   * Records every wakeup due by `now` + PREPARE_LEAD_MS, starts those already due, and sets a timer for the
+   * others' due times (the alarm's clock: `now` moving on with real time); answers how many jobs it started.
    */
   onAlarm(now = Date.now()): Promise<number> {
     const run = this.running.then(() => this.handleDue(now));
@@ -162,23 +170,36 @@ export class HubScheduler {
     // batch per wakeup, the 9th of 10 due at once waited behind the first 8 in D1's queue.
     const fresh = soon.filter((d) => this.prepared.get(d.schedule_id)?.dueAt !== d.due_at);
     for (const r of await this.recordAll(fresh, now)) this.prepared.set(r.scheduleId, r);
+    // Every record made ahead, by due time: also those whose schedule changed since (startAll withdraws them).
+    const byTime = new Map<number, WakeupRecord[]>();
+    for (const r of this.prepared.values())
+      if (r.dueAt <= now + PREPARE_LEAD_MS + DUE_SLACK_MS)
+        byTime.set(r.dueAt, [...(byTime.get(r.dueAt) ?? []), r]);
     let ran = 0;
-    for (const at of new Set(soon.map((d) => d.due_at))) {
-      const group = soon
-        .filter((d) => d.due_at === at)
-        .map((d) => this.prepared.get(d.schedule_id))
-        .filter((r): r is WakeupRecord => r?.dueAt === at);
-      if (group.length === 0) continue;
-      await this.until(at, clock);
-      ran += await this.startAll(group, clock);
+    for (const at of [...byTime.keys()].sort((x, y) => x - y)) {
+      const group = byTime.get(at) ?? [];
+      // Due: start now. Not yet: a timer runs this again at the due time (never before it), and the alarm
+      // returns, so the hub's other deadlines do not wait for it.
+      if (at <= clock()) ran += await this.startAll(group, clock);
+      else this.startAt(at, clock);
     }
     return ran;
   }
 
-  /** Waits until the alarm's clock reaches `at` (a timer may end a hair early: then waits again). */
-  private async until(at: number, clock: () => number): Promise<void> {
-    const sleep = this.ports.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
-    for (let left = at - clock(); left > 0; left = at - clock()) await sleep(left);
+  /** One timer per due time: at it, the alarm's handling runs again on the alarm's clock. */
+  private startAt(at: number, clock: () => number): void {
+    if (this.timers.has(at)) return;
+    this.timers.add(at);
+    const later =
+      this.ports.later ??
+      ((ms: number, run: () => Promise<unknown>) => {
+        setTimeout(() => void run(), ms);
+      });
+    later(at - clock(), async () => {
+      this.timers.delete(at);
+      // A timer may end a hair early: the run then sets another.
+      await this.onAlarm(clock()).catch((error) => console.error("[HubScheduler.startAt]", error));
+    });
   }
 
   /**

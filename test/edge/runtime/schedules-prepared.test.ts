@@ -1,7 +1,8 @@
-// A wakeup recorded ahead (PREPARE_LEAD_MS before its due time) and started at the due time: the hub's alarm
-// is armed that lead early, the record (claim, job) is in D1 before anything starts, the turn starts only once
-// the alarm's clock reached the due time, and a restart or eviction between the record and the start neither
-// loses the run nor makes it twice; a schedule paused in that gap never starts.
+// A wakeup recorded ahead (PREPARE_LEAD_MS before its due time) and started by a timer at the due time: the
+// hub's alarm is armed that lead early, the record (claim, job) is in D1 before anything starts, the turn
+// starts only once the alarm's clock reached the due time, the alarm comes back BACKSTOP_MS after it, and an
+// eviction that loses the timer neither loses the run nor makes it twice; a schedule paused in that gap
+// never starts.
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { and, eq } from "drizzle-orm";
@@ -10,7 +11,12 @@ import { openDb } from "../../../src/edge/db/client.ts";
 import { auditLog, jobs, schedules, turns, wakeupEvents } from "../../../src/edge/db/schema.ts";
 import type { UserHub } from "../../../src/edge/hub/user-hub.ts";
 import { createSchedule } from "../../../src/edge/runtime/schedule-store.ts";
-import { HubScheduler, PREPARE_LEAD_MS, type SchedulerPorts } from "../../../src/edge/runtime/scheduler.ts";
+import {
+  BACKSTOP_MS,
+  HubScheduler,
+  PREPARE_LEAD_MS,
+  type SchedulerPorts,
+} from "../../../src/edge/runtime/scheduler.ts";
 import { type Device, device, patch, runTurns } from "./support.ts";
 
 const task = { instructions: "Say done." };
@@ -49,7 +55,7 @@ function scheduler(d: Device, storage: DurableObjectStorage, ports: Partial<Sche
 }
 
 describe("a wakeup recorded ahead of its due time", () => {
-  it("arms the hub's alarm PREPARE_LEAD_MS early, records before the due time, starts at it, never before", async () => {
+  it("arms the hub's alarm PREPARE_LEAD_MS early, records before the due time, starts at it by a timer, never before", async () => {
     const d = await device();
     const start = Date.UTC(2031, 0, 1, 12);
     const due = start + 60_000;
@@ -58,27 +64,35 @@ describe("a wakeup recorded ahead of its due time", () => {
       expect(await state.storage.getAlarm()).toBe(due - PREPARE_LEAD_MS);
       const starts: string[] = [];
       const gap: { jobs: number; claimed: boolean; starts: number; fired: number }[] = [];
+      const timers: Promise<unknown>[] = [];
       const s = scheduler(d, state.storage, {
         startTurn: async (turnId) => {
           starts.push(turnId);
         },
-        // Called between the record and the due time: what D1 holds then.
-        sleep: async (ms) => {
-          const claims = await wakeupsOf(id);
-          gap.push({
-            jobs: (await jobsOf(id)).length,
-            claimed: claims.length === 1 && claims[0]?.jobId !== null,
-            starts: starts.length,
-            fired: (await firedOf(id)).length,
-          });
-          await sleep(ms);
+        // The timer for the due time, set after the record: what D1 holds then, and the run after `ms`.
+        later: (ms, run) => {
+          timers.push(
+            (async () => {
+              const claims = await wakeupsOf(id);
+              gap.push({
+                jobs: (await jobsOf(id)).length,
+                claimed: claims.length === 1 && claims[0]?.jobId !== null,
+                starts: starts.length,
+                fired: (await firedOf(id)).length,
+              });
+              await sleep(ms);
+              await run();
+            })(),
+          );
         },
       });
-      // The alarm as if it ran 300 ms before the due time.
-      expect(await s.onAlarm(due - 300)).toBe(1);
+      // The alarm as if it ran 300 ms before the due time: it records and returns, starting nothing.
+      expect(await s.onAlarm(due - 300)).toBe(0);
+      expect(s.nextWake()).toBe(due + BACKSTOP_MS);
+      await Promise.all(timers);
       return { starts, gap };
     });
-    expect(gap.length).toBeGreaterThan(0);
+    expect(gap).toHaveLength(1);
     expect(gap[0]).toEqual({ jobs: 1, claimed: true, starts: 0, fired: 0 });
     const [job] = await jobsOf(id);
     expect(starts).toEqual([job?.turnId]);
@@ -95,17 +109,14 @@ describe("a wakeup recorded ahead of its due time", () => {
     expect(row).toMatchObject({ nextRunAt: null, lastRunAt: due, lastJobId: job?.id });
   });
 
-  it("an eviction between the record and the start neither loses the run nor makes it twice", async () => {
+  it("an eviction that loses the timer between the record and the start neither loses the run nor makes it twice", async () => {
     const d = await device();
     const start = Date.UTC(2031, 0, 1, 12);
     const due = start + 60_000;
     const id = await oneShot(d, start, due);
     await runInDurableObject(d.hub, async (_hub: UserHub, state) => {
-      const s = scheduler(d, state.storage, {
-        startTurn: async () => {
-          throw new Error("evicted before the start");
-        },
-      });
+      // The timer is set and never runs: the hub is evicted before the due time.
+      const s = scheduler(d, state.storage, { later: () => undefined });
       expect(await s.onAlarm(due - 200)).toBe(0);
       // Recorded, not started, still due.
       const due_ = state.storage.sql.exec("SELECT due_at FROM runtime_schedule_due").toArray();
@@ -114,7 +125,8 @@ describe("a wakeup recorded ahead of its due time", () => {
     expect(await jobsOf(id)).toHaveLength(1);
     expect(await firedOf(id)).toHaveLength(0);
     await evictDurableObject(d.hub);
-    // The restarted hub's alarm, twice at once: it records again (nothing new in D1) and starts once.
+    // The restarted hub's alarm (the backstop, after the due time), twice at once: it records again (nothing
+    // new in D1) and starts once.
     const { instances } = await runTurns(() =>
       runInDurableObject(d.hub, async (hub: UserHub) => {
         await Promise.all([hub.runtime.scheduler.onAlarm(due + 1), hub.runtime.scheduler.onAlarm(due + 1)]);
@@ -135,20 +147,24 @@ describe("a wakeup recorded ahead of its due time", () => {
     const id = await oneShot(d, start, due);
     const starts = await runInDurableObject(d.hub, async (_hub: UserHub, state) => {
       const starts: string[] = [];
-      let paused = false;
+      const timers: Promise<unknown>[] = [];
       const s = scheduler(d, state.storage, {
         startTurn: async (turnId) => {
           starts.push(turnId);
         },
-        sleep: async (ms) => {
-          if (!paused) {
-            paused = true;
-            expect((await patch(d, `/v1/schedules/${id}`, { paused: true })).status).toBe(200);
-          }
-          await sleep(ms);
+        // The person pauses the schedule after the record, before the due time.
+        later: (ms, run) => {
+          timers.push(
+            (async () => {
+              expect((await patch(d, `/v1/schedules/${id}`, { paused: true })).status).toBe(200);
+              await sleep(ms);
+              await run();
+            })(),
+          );
         },
       });
       expect(await s.onAlarm(due - 200)).toBe(0);
+      await Promise.all(timers);
       return starts;
     });
     expect(starts).toEqual([]);
