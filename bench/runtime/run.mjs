@@ -139,7 +139,7 @@ try {
     ),
   );
   await Promise.all(scheduled);
-  // Each turn's start is its schedule.fired audit row (the job row is written up to 1.5 s ahead of the due
+  // Each turn's start is its schedule.fired audit row (the job row is written up to 10 s ahead of the due
   // time, so its created_at is not when it ran); the row follows the start, so it is awaited too.
   let fired = [];
   for (const wanted = new Set(ids); fired.length < ids.length; ) {
