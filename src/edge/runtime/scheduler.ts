@@ -151,14 +151,16 @@ export class HubScheduler {
    * others' due times (the alarm's clock: `now` moving on with real time); answers how many jobs it started.
    */
   onAlarm(now = Date.now()): Promise<number> {
-    const run = this.running.then(() => this.handleDue(now));
+    // The alarm's clock runs from this call: a run that waits behind another still sees the real time.
+    const called = Date.now();
+    const clock = () => now + (Date.now() - called);
+    const run = this.running.then(() => this.handleDue(clock));
     this.running = run.catch(() => undefined);
     return run;
   }
 
-  private async handleDue(now: number): Promise<number> {
-    const began = Date.now();
-    const clock = () => now + (Date.now() - began);
+  private async handleDue(clock: () => number): Promise<number> {
+    const now = clock();
     const soon = this.ports.sql
       .exec<{ schedule_id: string; due_at: number }>(
         `SELECT schedule_id, due_at FROM runtime_schedule_due WHERE due_at <= ? ORDER BY due_at LIMIT ?`,
