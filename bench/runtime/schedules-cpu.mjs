@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Where a schedule's firing spends the local edge's CPU: USERS x PER_USER one-shot schedules due at one instant
-// (as bench/runtime/schedules.mjs), a CPU profile of the Worker over its devtools port from just before the due
-// time until every wakeup is recorded in D1, and the workerd CPU (from /proc) per wakeup recorded and per job
-// finished. CPU holds on a loaded machine where wall-clock lateness does not; the lateness is printed beside the
+// (as bench/runtime/schedules.mjs), a CPU profile of the Worker over its devtools port from before the hubs
+// record their wakeups (PREPARE_LEAD_MS ahead of the due time) until every turn started (its schedule.fired
+// audit row is in D1), and the workerd CPU (from /proc) per wakeup started and per job finished. CPU holds on a loaded machine where wall-clock lateness does not; the lateness is printed beside the
 // load average. D1 is read straight from its local SQLite file (no request to the edge while it works).
 // Writes bench/runtime/schedules-cpu.json with --record (a scratch copy otherwise), the profile to
 // bench/.scratch/schedules.cpuprofile. Needs the pinned Node 24 (node:sqlite): `npx node bench/runtime/schedules-cpu.mjs`.
@@ -25,6 +25,8 @@ const PER_USER = Number(process.env.AIRLOCK_BENCH_PER_USER ?? 10);
 const TOTAL = USERS * PER_USER;
 const WAIT_MS = Number(process.env.AIRLOCK_BENCH_WAIT_MS ?? 120_000);
 const PROFILE = process.env.AIRLOCK_BENCH_PROFILE !== "0";
+/** As src/edge/runtime/scheduler.ts: hubs record their wakeups this long before the due time. */
+const PREPARE_LEAD_MS = 10_000;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 const planner = await startPlannerServer();
@@ -97,7 +99,12 @@ try {
   );
   if (Date.now() >= due - 3_000) throw new Error("creating the schedules took past their due time");
   const db = d1();
+  // A wakeup is done when its turn started: its schedule.fired audit row follows the start.
   const recordedCount = db.prepare(
+    "SELECT COUNT(*) AS n FROM audit_log WHERE event = 'schedule.fired' AND at >= ?",
+  );
+  // A wakeup is recorded (ahead of the due time, PREPARE_LEAD_MS) when its claim names its job.
+  const preparedCount = db.prepare(
     "SELECT COUNT(*) AS n FROM wakeup_events WHERE due_at = ? AND job_id IS NOT NULL",
   );
   const finishedCount = db.prepare(
@@ -106,8 +113,8 @@ try {
   );
   const expected = db.prepare("SELECT COUNT(*) AS n FROM schedules WHERE next_run_at = ?").get(due).n;
   const pids = workerdPids();
-  // The idle floor: what workerd burns with nothing to do, over the 2 s before the due time.
-  await sleep(due - 2_500 - Date.now());
+  // The idle floor: what workerd burns with nothing to do, over 2 s ending before the hubs' records start.
+  await sleep(due - PREPARE_LEAD_MS - 3_000 - Date.now());
   const idle0 = cpuMs(pids);
   await sleep(2_000);
   const idleMsPerS = (cpuMs(pids) - idle0) / 2;
@@ -118,15 +125,23 @@ try {
     await session.send("Profiler.start");
   }
   const profiledFrom = Date.now();
-  await sleep(due - Date.now());
+  await sleep(due - PREPARE_LEAD_MS - 500 - Date.now());
   const cpu0 = cpuMs(pids);
-  const loadAtDue = loadavg()[0];
+  const cpuAt0 = Date.now();
+  let loadAtDue;
   let recordedAt;
   let cpuRecorded;
+  let preparedAt;
+  let cpuPrepared;
   let profile;
   const deadline = due + WAIT_MS;
   while (Date.now() < deadline) {
     await sleep(100);
+    if (loadAtDue === undefined && Date.now() >= due) loadAtDue = loadavg()[0];
+    if (preparedAt === undefined && preparedCount.get(due).n >= expected) {
+      preparedAt = Date.now();
+      cpuPrepared = cpuMs(pids) - cpu0;
+    }
     if (recordedAt === undefined && recordedCount.get(due).n >= expected) {
       recordedAt = Date.now();
       cpuRecorded = cpuMs(pids) - cpu0;
@@ -139,7 +154,7 @@ try {
   const recorded = recordedCount.get(due).n;
   const finished = finishedCount.get().n;
   const lateness = db
-    .prepare("SELECT j.created_at - ? AS late FROM jobs j WHERE j.trigger_kind = 'schedule'")
+    .prepare("SELECT MIN(at) - ? AS late FROM audit_log WHERE event = 'schedule.fired' GROUP BY target")
     .all(due)
     .map((r) => r.late);
   db.close();
@@ -163,9 +178,9 @@ try {
     date: new Date().toISOString(),
     machine: machine(),
     method:
-      "one local wrangler dev (test entry) and the scripted model server; USERS x PER_USER one-shot schedules due at one instant; workerd CPU (user+system from /proc, all workerd processes) from the due time until every wakeup's job is recorded in D1, and until every job's turn finished; D1 polled from its SQLite file. Lateness = job created_at - due (wall clock: depends on the load average).",
+      "one local wrangler dev (test entry) and the scripted model server; USERS x PER_USER one-shot schedules due at one instant; workerd CPU (user+system from /proc, all workerd processes) from 0.5 s before the hubs record their wakeups (PREPARE_LEAD_MS ahead) until every turn started (its schedule.fired audit row is in D1), and until every job's turn finished; D1 polled from its SQLite file. Lateness = the schedule.fired audit row's time (the turn's start) - due (wall clock: depends on the load average).",
     load_average_1m: {
-      at_due: +loadAtDue.toFixed(2),
+      at_due: +(loadAtDue ?? loadavg()[0]).toFixed(2),
       after: +loadavg()[0].toFixed(2),
       cores: machine().cores,
     },
@@ -174,10 +189,12 @@ try {
     due_in_d1: expected,
     profiled: Boolean(session),
     workerd_idle_cpu_ms_per_s: +idleMsPerS.toFixed(1),
-    recorded,
-    recorded_after_due_ms: recordedAt === undefined ? null : recordedAt - due,
-    cpu_ms_until_recorded: cpuRecorded === undefined ? null : +cpuRecorded.toFixed(0),
-    cpu_ms_per_wakeup_recorded: cpuRecorded === undefined ? null : +(cpuRecorded / expected).toFixed(2),
+    started: recorded,
+    all_recorded_vs_due_ms: preparedAt === undefined ? null : Math.max(preparedAt, cpuAt0) - due,
+    cpu_ms_per_wakeup_recorded: cpuPrepared === undefined ? null : +(cpuPrepared / expected).toFixed(2),
+    started_after_due_ms: recordedAt === undefined ? null : recordedAt - due,
+    cpu_ms_until_started: cpuRecorded === undefined ? null : +cpuRecorded.toFixed(0),
+    cpu_ms_per_wakeup_started: cpuRecorded === undefined ? null : +(cpuRecorded / expected).toFixed(2),
     finished,
     finished_after_due_ms: finishedAt - due,
     cpu_ms_until_finished: +cpuFinished.toFixed(0),

@@ -36,9 +36,9 @@ export class HostedRuntime {
     HubScheduler.migrate(sql);
   }
 
-  /** The earliest schedule wakeup this hub owes (joins the alarm through the hub's extra wakes). */
+  /** When the alarm must run for the schedules (a lead before a due time: HubScheduler.nextWake); joins the hub's extra wakes. */
   nextWake(): number | null {
-    return this.scheduler.nextDue();
+    return this.scheduler.nextWake();
   }
 
   /** The alarm fired: start the jobs of due schedules. */

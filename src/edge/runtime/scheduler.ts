@@ -1,26 +1,37 @@
 // The user's schedules inside their UserHub: a local table of each active schedule's next wakeup feeds
-// the hub's one alarm; a due wakeup claims its (schedule, due time) row in D1, starts the job whose id is
-// derived from it, and advances the schedule with a guarded update. Every step is idempotent, so a retried
-// alarm, two alarms at once or a crash halfway never start a run twice.
-import { and, eq, inArray, sql } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
-import { planWakeup } from "../../policy/schedule.ts";
-import { auditInsertWhere, writeAudit } from "../audit/audit-log.ts";
+// the hub's one alarm. The alarm runs PREPARE_LEAD_MS before a wakeup's due time and records it in D1 ahead
+// (the claim of its (schedule, due time) row and the job whose id is derived from it), then leaves a timer
+// for the due time, which only starts the turn (the alarm comes back BACKSTOP_MS later in case an eviction
+// lost the timer); the `schedule.fired` audit row and the guarded move of the
+// schedule to its next wakeup follow the start, in one batch. Every step is idempotent, so a retried alarm,
+// two alarms at once or a crash or eviction between the record and the start never start a run twice, and
+// no turn starts before its due time.
+import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
-import { schedules, wakeupEvents } from "../db/schema.ts";
+import { schedules } from "../db/schema.ts";
 import { DUE_SLACK_MS } from "../hub/schedule.ts";
-import { derivedJobId, jobWrites } from "./jobs.ts";
-import { type ScheduleRow, specOf, taskOf } from "./schedule-store.ts";
+import type { ScheduleRow } from "./schedule-store.ts";
 import { startTurn } from "./turn-events.ts";
+import * as turnStore from "./turn-store.ts";
+import { type WakeupRecord, wakeupRecord } from "./wakeup-record.ts";
 
+/**
+ * How long before a due time the alarm runs to record the wakeup: at the due instant only the turn's start is
+ * left. 1,000 records at ~2 ms of CPU each were seconds of lateness when they were made at the due time, and
+ * on the shared 2-core machine at load 12-15 the local D1 took up to ~8.5 s (alarms late, batches queued) to
+ * hold them all: a 1.5 s lead was not enough there.
+ */
+export const PREPARE_LEAD_MS = 10_000;
+/** After a recorded wakeup's due time, when the alarm comes back to start it if its timer was lost. */
+export const BACKSTOP_MS = 1_000;
 /** Wakeups handled per alarm; more re-arm the alarm at once. */
 const PER_ALARM = 200;
 /** Turns started at once within one alarm (a hub's 10 due at once all start together). */
 const FIRE_CONCURRENCY = 16;
-/** Wakeups recorded per D1 batch (each is about 8 statements). */
+/** Wakeups recorded per D1 batch (each is about 7 statements). */
 const RECORD_GROUP = 25;
-/** Schedules moved on per D1 batch (one guarded update each). */
-const ADVANCE_GROUP = 50;
+/** Schedules moved on per D1 batch (an audit row and a guarded update each). */
+const ADVANCE_GROUP = 40;
 /** Schedule ids per D1 read. */
 const READ_GROUP = 90;
 
@@ -31,12 +42,31 @@ export interface SchedulerPorts {
   userId: () => string;
   /** Starts a job's turn (tests count calls); default: its Workflow instance. */
   startTurn?: (turnId: string) => Promise<void>;
+  /** Runs `run` after `ms` of real time (tests act in that gap); default: a timer. */
+  later?: (ms: number, run: () => Promise<unknown>) => void;
 }
+
+interface Started {
+  record: WakeupRecord;
+  /** When the hub asked for its turn's start (never before its due time). */
+  at: number;
+  /** How long that start (the Workflow instance's creation) took to return. */
+  tookMs: number;
+}
+
+type Moved = { nextRunAt: number | null; paused: boolean } | undefined;
 
 export class HubScheduler {
   private readonly ports: SchedulerPorts;
   /** Alarm runs one after another: a second one waits, then finds the wakeups already handled. */
   private running: Promise<unknown> = Promise.resolve();
+  /**
+   * Wakeups recorded ahead whose turn has not started, by schedule. Memory only: after an eviction the
+   * alarm records them again, which changes nothing in D1 (claim and job are keyed).
+   */
+  private readonly prepared = new Map<string, WakeupRecord>();
+  /** Due times a timer is set for (memory only, like `prepared`). */
+  private readonly timers = new Set<number>();
 
   constructor(ports: SchedulerPorts) {
     this.ports = ports;
@@ -49,12 +79,41 @@ export class HubScheduler {
     )`);
   }
 
-  /** The earliest wakeup this hub owes, for its alarm. */
+  /** The earliest wakeup this hub owes. */
   nextDue(): number | null {
     return (
       this.ports.sql
         .exec<{ at: number | null }>(`SELECT MIN(due_at) AS at FROM runtime_schedule_due`)
         .toArray()[0]?.at ?? null
+    );
+  }
+
+  /**
+   * When the alarm must run for the schedules: PREPARE_LEAD_MS before a wakeup not recorded yet, BACKSTOP_MS
+   * after the due time of one recorded (its timer starts it at the due time; the alarm then is for a timer an
+   * eviction lost). Rows come in due order, so the first one not recorded bounds every later one.
+   */
+  nextWake(): number | null {
+    const rows = this.ports.sql
+      .exec<{ schedule_id: string; due_at: number }>(
+        `SELECT schedule_id, due_at FROM runtime_schedule_due ORDER BY due_at LIMIT ?`,
+        this.prepared.size + 1,
+      )
+      .toArray();
+    let wake: number | null = null;
+    for (const r of rows) {
+      const recorded = this.prepared.get(r.schedule_id)?.dueAt === r.due_at;
+      const at = recorded ? r.due_at + BACKSTOP_MS : r.due_at - PREPARE_LEAD_MS;
+      if (wake === null || at < wake) wake = at;
+    }
+    return wake;
+  }
+
+  private dueOf(scheduleId: string): number | null {
+    return (
+      this.ports.sql
+        .exec<{ due_at: number }>(`SELECT due_at FROM runtime_schedule_due WHERE schedule_id = ?`, scheduleId)
+        .toArray()[0]?.due_at ?? null
     );
   }
 
@@ -87,59 +146,133 @@ export class HubScheduler {
     return next;
   }
 
-  /** Handles every wakeup due by `now`; answers how many jobs it started. */
+  /**
+   * Records every wakeup due by `now` + PREPARE_LEAD_MS, starts those already due, and sets a timer for the
+   * others' due times (the alarm's clock: `now` moving on with real time); answers how many jobs it started.
+   */
   onAlarm(now = Date.now()): Promise<number> {
-    const run = this.running.then(() => this.handleDue(now));
+    // The alarm's clock runs from this call: a run that waits behind another still sees the real time.
+    const called = Date.now();
+    const clock = () => now + (Date.now() - called);
+    const run = this.running.then(() => this.handleDue(clock));
     this.running = run.catch(() => undefined);
     return run;
   }
 
-  private async handleDue(now: number): Promise<number> {
-    const due = this.ports.sql
+  private async handleDue(clock: () => number): Promise<number> {
+    const now = clock();
+    const soon = this.ports.sql
       .exec<{ schedule_id: string; due_at: number }>(
         `SELECT schedule_id, due_at FROM runtime_schedule_due WHERE due_at <= ? ORDER BY due_at LIMIT ?`,
-        now + DUE_SLACK_MS,
+        now + PREPARE_LEAD_MS + DUE_SLACK_MS,
         PER_ALARM,
       )
       .toArray();
-    // Two passes: every due wakeup's job is recorded first (what lateness is about), then the turns start
-    // and the schedules move on. Starting a Workflow is the slow part, and with it inside each wakeup the
-    // last of many due at once was recorded seconds late. A wakeup still moves its schedule only after its
-    // turn started. The records of all due wakeups travel together (one read, a batch per RECORD_GROUP):
-    // with a batch per wakeup, the 9th of 10 due at once waited behind the first 8 batches in D1's queue.
-    const recorded = await this.recordAll(due, now);
-    // Every turn starts (at once, bounded), then the schedules whose turn started move on together in one
-    // D1 batch: an update each, awaited one by one, was ten more round trips per hub in D1's queue in front
-    // of the next hubs' records.
-    const started = await this.each(recorded, async (r) => {
-      await r.start();
-      return r;
+    // The records of every wakeup due soon travel together (one read, a batch per RECORD_GROUP): with a
+    // batch per wakeup, the 9th of 10 due at once waited behind the first 8 in D1's queue.
+    const fresh = soon.filter((d) => this.prepared.get(d.schedule_id)?.dueAt !== d.due_at);
+    for (const r of await this.recordAll(fresh, now)) this.prepared.set(r.scheduleId, r);
+    // Every record made ahead, by due time: also those whose schedule changed since (startAll withdraws them).
+    const byTime = new Map<number, WakeupRecord[]>();
+    for (const r of this.prepared.values())
+      if (r.dueAt <= now + PREPARE_LEAD_MS + DUE_SLACK_MS)
+        byTime.set(r.dueAt, [...(byTime.get(r.dueAt) ?? []), r]);
+    let ran = 0;
+    for (const at of [...byTime.keys()].sort((x, y) => x - y)) {
+      const group = byTime.get(at) ?? [];
+      // Due: start now. Not yet: a timer runs this again at the due time (never before it), and the alarm
+      // returns, so the hub's other deadlines do not wait for it.
+      if (at <= clock()) ran += await this.startAll(group, clock);
+      else this.startAt(at, clock);
+    }
+    return ran;
+  }
+
+  /** One timer per due time: at it, the alarm's handling runs again on the alarm's clock. */
+  private startAt(at: number, clock: () => number): void {
+    if (this.timers.has(at)) return;
+    this.timers.add(at);
+    const later =
+      this.ports.later ??
+      ((ms: number, run: () => Promise<unknown>) => {
+        setTimeout(() => void run(), ms);
+      });
+    later(at - clock(), async () => {
+      this.timers.delete(at);
+      // A timer may end a hair early: the run then sets another.
+      await this.onAlarm(clock()).catch((error) => console.error("[HubScheduler.startAt]", error));
     });
-    const moved = started.filter((r): r is Recorded => r !== undefined);
-    await this.advanceAll(moved);
-    return moved.filter((r) => r.ran).length;
   }
 
   /**
-   * Moves the schedules of started turns on (a guarded update each, ADVANCE_GROUP to a D1 batch) and the
-   * local table after them; a schedule someone changed meanwhile is re-read. A batch D1 refuses is sent
-   * again schedule by schedule; one that still fails stays due, and the alarm retries it (its claim and
-   * job are keyed, its turn's start is a no-op the second time).
+   * Starts the turns of recorded wakeups now due (at once, bounded), then moves their schedules on together.
+   * A schedule changed since its record (edited, paused, deleted: the local table no longer holds that due
+   * time) has its prepared turn withdrawn instead: it never starts.
    */
-  private async advanceAll(recorded: readonly Recorded[]): Promise<void> {
+  private async startAll(group: readonly WakeupRecord[], clock: () => number): Promise<number> {
+    const live: WakeupRecord[] = [];
+    for (const r of group) {
+      if (this.dueOf(r.scheduleId) === r.dueAt) live.push(r);
+      else {
+        this.prepared.delete(r.scheduleId);
+        await this.withdraw(r);
+      }
+    }
+    const start = this.ports.startTurn ?? ((id: string) => startTurn(this.ports.env, id));
+    const started = await this.each(live, async (record): Promise<Started> => {
+      // Started before the schedule moves on, so a crash in between leaves the wakeup due and it is retried.
+      const at = clock();
+      if (record.turnId) await start(record.turnId);
+      return { record, at, tookMs: clock() - at };
+    });
+    const done = started.filter((s): s is Started => s !== undefined);
+    await this.advanceAll(done);
+    return done.filter((s) => s.record.turnId !== null).length;
+  }
+
+  private async withdraw(r: WakeupRecord): Promise<void> {
+    if (!r.turnId) return;
+    try {
+      await turnStore.moveTurn(this.ports.db, r.turnId, ["queued"], "cancelled", {
+        finishedAt: Date.now(),
+        error: JSON.stringify({
+          code: "CANCELLED",
+          message: "The schedule changed before this run was due; it never started.",
+        }),
+      });
+    } catch (error) {
+      console.error("[HubScheduler.withdraw]", error);
+    }
+  }
+
+  /**
+   * Moves the schedules of started turns on (each its audit row and guarded update, ADVANCE_GROUP to a D1
+   * batch) and the local table after them; a schedule someone changed meanwhile is re-read. A batch D1
+   * refuses is sent again schedule by schedule; one that still fails stays due, and the alarm retries it
+   * (its claim and job are keyed, its turn's start is a no-op the second time).
+   */
+  private async advanceAll(started: readonly Started[]): Promise<void> {
     const { db } = this.ports;
-    const settled: { r: Recorded; moved: { nextRunAt: number | null; paused: boolean } | undefined }[] = [];
-    for (let i = 0; i < recorded.length; i += ADVANCE_GROUP) {
-      const group = recorded.slice(i, i + ADVANCE_GROUP);
-      const [first, ...rest] = group.map((r) => r.advance);
+    const settled: { r: WakeupRecord; moved: Moved }[] = [];
+    for (let i = 0; i < started.length; i += ADVANCE_GROUP) {
+      const group = started
+        .slice(i, i + ADVANCE_GROUP)
+        .map((s) => ({ r: s.record, ...s.record.advance(s.at, s.tookMs) }));
+      const [first, ...rest] = group.flatMap((g) => [...g.before, g.move]);
       if (!first) continue;
       try {
         const results = await db.batch([first, ...rest]);
-        for (const [k, r] of group.entries()) settled.push({ r, moved: results[k]?.[0] });
+        let k = 0;
+        for (const g of group) {
+          k += g.before.length;
+          settled.push({ r: g.r, moved: (results[k++] as Moved[] | undefined)?.[0] });
+        }
       } catch {
-        for (const r of group) {
+        for (const g of group) {
           try {
-            settled.push({ r, moved: (await r.advance)[0] });
+            const [one, ...more] = [...g.before, g.move];
+            const results = await db.batch([one, ...more]);
+            settled.push({ r: g.r, moved: (results.at(-1) as Moved[] | undefined)?.[0] });
           } catch (error) {
             console.error("[HubScheduler.fire]", error);
           }
@@ -149,6 +282,7 @@ export class HubScheduler {
     // Moved as planned: the local table follows without reading D1 again (finished ones in one delete).
     const finished: string[] = [];
     for (const { r, moved } of settled) {
+      this.prepared.delete(r.scheduleId);
       if (!moved) await this.refresh(r.scheduleId);
       else if (moved.paused || moved.nextRunAt === null) finished.push(r.scheduleId);
       else this.mirror(r.scheduleId, moved.nextRunAt);
@@ -197,17 +331,17 @@ export class HubScheduler {
   }
 
   /**
-   * Every due wakeup's record (claim, job, audit), sent RECORD_GROUP wakeups to a D1 batch; a batch D1
+   * Every wakeup's record (claim, job, its link), sent RECORD_GROUP wakeups to a D1 batch; a batch D1
    * refuses is sent again wakeup by wakeup, so one bad record holds back only itself (it stays due).
    */
   private async recordAll(
     due: readonly { schedule_id: string; due_at: number }[],
     now: number,
-  ): Promise<Recorded[]> {
+  ): Promise<WakeupRecord[]> {
     if (due.length === 0) return [];
     const rows = await this.rows(due.map((d) => d.schedule_id));
-    const pending: Planned[] = [];
-    const ready: Recorded[] = [];
+    const pending: WakeupRecord[] = [];
+    const ready: WakeupRecord[] = [];
     for (const d of due) {
       const s = rows.get(d.schedule_id);
       if (!s || s.paused || s.nextRunAt !== d.due_at) {
@@ -216,9 +350,9 @@ export class HubScheduler {
         continue;
       }
       try {
-        const planned = await this.plan(s, d.due_at, now);
-        if (planned.writes.length) pending.push(planned);
-        else ready.push(planned);
+        const record = await wakeupRecord(this.ports.db, s, d.due_at, now);
+        if (record.writes.length) pending.push(record);
+        else ready.push(record);
       } catch (error) {
         console.error("[HubScheduler.fire]", error);
       }
@@ -243,121 +377,4 @@ export class HubScheduler {
     }
     return ready;
   }
-
-  /**
-   * A wakeup's record as unsent D1 writes (the claim, the job, the claim's link to it, its audit), its
-   * `start` of the turn, and `advance`, the unsent guarded update that moves the schedule on (sent only
-   * after the turn started). A wakeup past the catch-up window records its skip at once and has no writes
-   * left to send.
-   */
-  private async plan(s: ScheduleRow, dueAt: number, now: number): Promise<Planned> {
-    const { db } = this.ports;
-    const scheduleId = s.id;
-    const plan = planWakeup(specOf(s), dueAt, Math.max(now, dueAt));
-    const userId = s.userId;
-    let jobId: string | null = null;
-    let turnId: string | null = null;
-    const writes: BatchItem<"sqlite">[] = [];
-    if (plan.run !== null) {
-      const runAt = plan.run;
-      // The record says when it really happened (the alarm's `now` decides what runs); it also tells this
-      // claim's own audit row from a retried wakeup's.
-      const firedAt = Date.now();
-      jobId = await derivedJobId(scheduleId, String(runAt));
-      const job = jobWrites(db, {
-        id: jobId,
-        userId,
-        task: taskOf(s),
-        trigger: { kind: "schedule", ref: scheduleId },
-        now: firedAt,
-      });
-      const ours = and(
-        eq(wakeupEvents.scheduleId, scheduleId),
-        eq(wakeupEvents.dueAt, runAt),
-        eq(wakeupEvents.firedAt, firedAt),
-      );
-      // The claim, the job (made even when the claim exists: a crash after it left the job unmade or
-      // unstarted), the claim's link to the job and its audit.
-      writes.push(
-        db
-          .insert(wakeupEvents)
-          .values({
-            scheduleId,
-            dueAt: runAt,
-            userId,
-            kind: runAt === dueAt ? "scheduled" : "catch_up",
-            skipped: plan.skipped,
-            firedAt,
-          })
-          .onConflictDoNothing(),
-        job.insert,
-        ...job.rest,
-        db
-          .update(wakeupEvents)
-          .set({ jobId })
-          .where(and(eq(wakeupEvents.scheduleId, scheduleId), eq(wakeupEvents.dueAt, runAt))),
-        auditInsertWhere(
-          db,
-          {
-            userId,
-            actor: `schedule:${scheduleId}`,
-            event: "schedule.fired",
-            target: scheduleId,
-            details: { due_at: new Date(runAt).toISOString(), job_id: jobId, skipped: plan.skipped },
-            at: firedAt,
-          },
-          sql`EXISTS (SELECT 1 FROM wakeup_events WHERE ${ours})`,
-        ),
-      );
-      turnId = job.turnId;
-    } else {
-      const skipped = await db
-        .insert(wakeupEvents)
-        .values({ scheduleId, dueAt, userId, kind: "skipped", skipped: plan.skipped, firedAt: Date.now() })
-        .onConflictDoNothing()
-        .returning();
-      if (skipped.length)
-        await writeAudit(db, {
-          userId,
-          actor: `schedule:${scheduleId}`,
-          event: "schedule.skipped",
-          target: scheduleId,
-          details: {
-            due_at: new Date(dueAt).toISOString(),
-            skipped: plan.skipped,
-            reason: "past the catch-up window",
-          },
-        });
-    }
-    const start = async (): Promise<void> => {
-      // Started before the schedule moves on, so a crash in between leaves the wakeup due and it is retried.
-      if (turnId) await (this.ports.startTurn ?? ((id) => startTurn(this.ports.env, id)))(turnId);
-    };
-    const advance = db
-      .update(schedules)
-      .set({
-        nextRunAt: plan.next,
-        updatedAt: now,
-        ...(plan.run !== null ? { lastRunAt: plan.run, lastJobId: jobId } : {}),
-      })
-      .where(and(eq(schedules.id, scheduleId), eq(schedules.nextRunAt, dueAt)))
-      .returning({ nextRunAt: schedules.nextRunAt, paused: schedules.paused });
-    return { writes, scheduleId, ran: plan.run !== null, start, advance };
-  }
-}
-
-interface Recorded {
-  scheduleId: string;
-  /** Whether a job was made (false: the wakeup was skipped). */
-  ran: boolean;
-  start: () => Promise<void>;
-  /** The schedule's guarded move to its next wakeup, unsent; answers the row when it moved. */
-  advance: AdvanceQuery;
-}
-
-type AdvanceQuery = BatchItem<"sqlite"> & PromiseLike<{ nextRunAt: number | null; paused: boolean }[]>;
-
-interface Planned extends Recorded {
-  /** The record's D1 writes, unsent (none when the wakeup was skipped: that is written at once). */
-  writes: BatchItem<"sqlite">[];
 }
