@@ -41,9 +41,12 @@ export function shellOptionConcern(argv: readonly Arg[]): Concern | null {
   return null;
 }
 
+// The word a rule must name is the shell with the option (`bash -k`), not the option alone: a rule
+// that names `sed -i` or `ls -l` has decided nothing about `bash -i` or `bash -l`.
 function unmodelled(name: string, option: string): Concern {
+  const shell = name.slice(name.lastIndexOf("/") + 1);
   return {
-    mention: option.split(/[ =]/)[0] as string,
+    mention: `${shell} ${option.split(/[ =]/)[0] as string}`,
     reason: `\`${name} ${option}\` changes how its script is read or run, or runs start-up files never judged`,
   };
 }

@@ -4,6 +4,7 @@
 // modelled ones, never yields allow; the modelled ones alone (-e -u -x -o pipefail -c) stay allowed.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { compile, user } from "../helpers.ts";
 import { BALANCED, judge, READ_ONLY } from "./policies.ts";
 
 const shells = fc.constantFrom("bash", "sh", "dash", "zsh", "/bin/bash", "/usr/bin/env bash");
@@ -77,5 +78,16 @@ describe("a shell's unmodelled options", () => {
     const r = judge(READ_ONLY, "bash -O cdable_vars -c 'cd HOME && cat .config/hub/cfg'");
     expect(r.action).toBe("ask");
     expect(r.reasons.join("\n")).toMatch(/-O cdable_vars/);
+  });
+
+  it("is lifted only by a rule that names the shell with the option, not the option alone", () => {
+    const policy = (condition: string) =>
+      compile(
+        user(`default_action: ask\nrules:\n  - name: r\n    condition: '${condition}'\n    action: allow\n`),
+      );
+    const other = policy('tool == "bash" && (program in ["bash", "ls"] || command.matches("^sed -i "))');
+    expect(judge(other, "bash -i -c ls").action).toBe("ask");
+    const named = policy('tool == "bash" && (program in ["bash", "ls"] || command == "bash -O x")');
+    expect(judge(named, "bash -O extglob -c ls").action).toBe("allow");
   });
 });
