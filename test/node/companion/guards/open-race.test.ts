@@ -59,8 +59,10 @@ describe("a symlink swapper racing the MCP read", () => {
     let served = 0;
     let oldEscapes = 0;
     // At least 1,000 guarded reads, and on until the race has shown itself (the swapper is a
-    // separate process; on a busy machine it may need a while to get going).
-    for (let i = 0; (reads < 1000 || oldEscapes === 0 || served === 0) && i < 50_000; i++) {
+    // separate process; on a busy machine it may need a while to get going). Most attempts find the
+    // symlink in place and are refused before reading (a CI run got 688 reads in 50,000 attempts), so
+    // the bound on attempts is generous; an attempt costs ~0.1 ms.
+    for (let i = 0; (reads < 1000 || oldEscapes === 0 || served === 0) && i < 600_000; i++) {
       const r = await resolveWorkspacePath(workspace, "d/file.txt");
       if (!r.ok) continue;
       reads++;
