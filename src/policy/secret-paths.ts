@@ -27,11 +27,18 @@ export const PROTECTED_WRITE_PATTERNS: readonly string[] = [
   ".bash_profile",
   ".bash_login",
   ".bash_logout",
+  // Debian's ~/.bashrc sources it in every interactive shell.
+  ".bash_aliases",
   ".profile",
+  // What a login shell (Codex runs every call as `bash -lc`) sources before ~/.bash_profile.
+  "etc/profile",
+  "etc/profile.d/",
+  "etc/bash.bashrc",
   ".zshrc",
   ".zshenv",
   ".zprofile",
   ".zlogin",
+  ".zlogout",
   ".inputrc",
   ".envrc",
   ".vscode/",
