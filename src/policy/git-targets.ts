@@ -41,8 +41,23 @@ const STAYS_OUT_OF_SUBMODULES = new Set([
   "var",
 ]);
 
+/**
+ * Whether it prints the notes of the commits it shows: `git log`, `show` and `whatchanged` do by default
+ * (refs/notes/commits, notes.displayRef), as does any walk given `--notes`/`--show-notes` (red team,
+ * round 7: a note held a private key that plain `git log` printed).
+ */
+function printsNotes(unit: ExecUnit, subcommand: string | null): boolean {
+  const words = unit.words.map((w) => w.value);
+  if (words.some((v) => v === null || /^--(show-)?notes\b/.test(v))) return true;
+  return ["log", "show", "whatchanged"].includes(subcommand ?? "") && !words.includes("--no-notes");
+}
+
 function entersSubmodules(unit: ExecUnit, subcommand: string | null): boolean {
   if (subcommand === null || !STAYS_OUT_OF_SUBMODULES.has(subcommand)) return true;
+  // A diff they print runs `git diff` inside each submodule when diff.submodule=diff is configured
+  // anywhere (the user's ~/.gitconfig too), with the submodule's own configuration (red team, round 7).
+  if (subcommand === "show") return true;
+  if (subcommand === "log" && unit.words.some((w) => w.value === null || PATCH.test(w.value))) return true;
   return unit.words.some((w) => w.value === null || /submodule/i.test(w.value));
 }
 
@@ -288,6 +303,7 @@ export function gitTargets(
       workTree: abs(where.workTree),
       entersSubmodules: entersSubmodules(unit, where.subcommand),
       prints: gitPrints(unit, where.subcommand),
+      ...(printsNotes(unit, where.subcommand) ? { printsNotes: true as const } : {}),
       shown,
     });
   }

@@ -21,6 +21,8 @@ export const SECRET_PATH_PATTERNS: readonly string[] = [...DENYLIST_PATTERNS, ..
 /** Files whose contents decide what later runs: writing one is running code later. */
 export const PROTECTED_WRITE_PATTERNS: readonly string[] = [
   ".git/",
+  // A `.git` file (`gitdir: DIR`) makes DIR the repository of this directory, with DIR/config's programs.
+  ".git",
   ".gitconfig",
   ".config/git/",
   ".bashrc",

@@ -9,6 +9,7 @@ import { expandGlob } from "./bash-glob.ts";
 import { repositoryProgram } from "./git-config-programs.ts";
 import { gitContentsFact } from "./git-contents.ts";
 import { discoverRepository, type Repository, repositoryAt } from "./git-discovery.ts";
+import { notesReason } from "./git-notes.ts";
 import { scanFile } from "./key-scan.ts";
 import { nestedRepositoryFact } from "./nested-repos.ts";
 import { isWithin, realPathOf } from "./real-path.ts";
@@ -88,11 +89,13 @@ function gitFacts(t: Extract<DiskTarget, { kind: "git" }>, ctx: Context): CallFa
       return [
         {
           subject: t.shown,
-          reason: `the repository's own configuration (\`${program.file}\`) sets ${program.key}, a program git may run`,
+          reason: `the repository's own configuration (\`${program.file}\`) sets ${program.key}, ${program.key === "core.worktree" ? "so git reads a work tree outside the project" : "a program git may run"}`,
         },
       ];
     const printed = t.prints === null ? null : gitContentsFact(repo, t.prints, t.dir, t.shown);
     if (printed !== null) return [printed];
+    const notes = t.printsNotes === true ? notesReason(repo.commonDir) : null;
+    if (notes !== null) return [{ subject: t.shown, reason: notes }];
     if (!t.entersSubmodules || top === null) return [];
     const nested = nestedRepositoryFact(repo, top, t.shown);
     return nested === null ? [] : [nested];

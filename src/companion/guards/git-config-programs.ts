@@ -17,6 +17,11 @@ const RUNS_PROGRAMS = [
   /^(include\.path|includeif\..+\.path)$/,
   /^gpg\.(.+\.)?program$/,
   /^sequence\.editor$/,
+  // Not a program: the work tree moved elsewhere, so `git grep`/`git diff` read and print files outside
+  // the project under the names of tracked ones (red team, round 7).
+  /^core\.worktree$/,
+  // `git log -p`/`git show` then run `git diff` inside each submodule, with that repository's configuration.
+  /^diff\.submodule$/,
 ];
 const BOOLEAN = /^(true|false|yes|no|on|off|1|0|)$/i;
 const MAX_CONFIG_BYTES = 1024 * 1024;
@@ -43,6 +48,7 @@ export function programKey(text: string): string | null {
     const value = (m[2] ?? "true").replace(/^"|"$/g, "").trim();
     if (!RUNS_PROGRAMS.some((re) => re.test(key.toLowerCase()))) continue;
     if (key === "core.fsmonitor" && BOOLEAN.test(value)) continue;
+    if (key === "diff.submodule" && value.toLowerCase() === "short") continue;
     return key;
   }
   return null;

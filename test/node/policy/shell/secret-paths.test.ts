@@ -77,6 +77,9 @@ describe("files that decide what runs", () => {
     ".opencode/opencode.json",
     ".opencode/plugin/x.ts",
     ".pre-commit-config.yaml",
+    // Red team, round 7: a `.git` file (`gitdir: DIR`) makes DIR this directory's repository.
+    ".git",
+    "sub/.git",
   ])("%s is protected", (path) => {
     expect(isProtectedWritePath(path)).toBe(true);
   });
