@@ -155,7 +155,10 @@ export function gitPrints(unit: ExecUnit, subcommand: string | null): GitPrints 
   const walks = (unit.effects?.paths ?? []).filter(
     (e) => e.pathspec === true && e.access === "walk" && (e.contents || searches),
   );
-  if (subcommand === "cat-file" || (subcommand === "stash" && rest[0] === "show"))
+  // `git stash list` takes log's options: with a patch one it prints every stash's diff (red team, round 7).
+  const stashPatches =
+    subcommand === "stash" && rest[0] === "list" && rest.some((v) => v === null || PATCH.test(v));
+  if (subcommand === "cat-file" || (subcommand === "stash" && rest[0] === "show") || stashPatches)
     return { pathspecs: null, history: true, remotes: false };
   if (!CONTENT_PRINTERS.has(subcommand ?? "") && !searches) return null;
   // A diff with a names-only format prints names and counts, whatever it compares (blobs included).
@@ -163,7 +166,9 @@ export function gitPrints(unit: ExecUnit, subcommand: string | null): GitPrints 
   // `git log -L1,5:FILE` and `git blame FILE` name their file outside the pathspecs: any path (red team,
   // round 4: a deleted secret's history printed line by line).
   const lineRanges = rest.some((v) => v === null || /^-L|^--line-range/.test(v));
-  if (lineRanges || subcommand === "blame" || subcommand === "annotate") {
+  // `-L` follows its lines through renames, into whatever file they came from (red team, round 7).
+  if (lineRanges) return { pathspecs: null, history: true, remotes: false };
+  if (subcommand === "blame" || subcommand === "annotate") {
     // The file they print is the one they read (its history: revisions, renames followed).
     const files = (unit.effects?.paths ?? []).filter((e) => e.access === "read").map((e) => e.arg.value);
     const known = files.length > 0 && files.every((v) => v !== null && !/[*?[\]:\\]/.test(v));
@@ -198,8 +203,11 @@ export function gitPrints(unit: ExecUnit, subcommand: string | null): GitPrints 
   const workTree = WORK_TREE_ONLY.has(subcommand ?? "");
   const commits = onlyCommits(subcommand, rest);
   const changedOnly = (subcommand === "diff" || subcommand === "diff-files") && !history;
+  // `--follow` follows the file back through renames (to `.env`), `--full-diff` prints every file of a
+  // commit the pathspec selects: neither narrows what is printed to the pathspec (red team, round 7).
+  const widened = rest.some((v) => v === null || /^--(follow|full-diff)$/.test(v));
   return {
-    pathspecs: ambiguous ? null : pathspecs,
+    pathspecs: ambiguous || widened ? null : pathspecs,
     history,
     remotes: false,
     workTree,

@@ -6,9 +6,9 @@ import { resolve } from "node:path";
 import type { CallFact, DiskCheck, DiskTarget } from "../../policy/call-facts.ts";
 import { isDenylistedPath, isProtectedWritePath, secretFamilyOf } from "../../policy/secret-paths.ts";
 import { expandGlob } from "./bash-glob.ts";
-import { repositoryProgram } from "./git-config-programs.ts";
+import { readOnlyHook, repositoryProgram } from "./git-config-programs.ts";
 import { gitContentsFact } from "./git-contents.ts";
-import { discoverRepository, type Repository, repositoryAt } from "./git-discovery.ts";
+import { discoverRepository, foreignGitFile, type Repository, repositoryAt } from "./git-discovery.ts";
 import { notesReason } from "./git-notes.ts";
 import { scanFile } from "./key-scan.ts";
 import { nestedRepositoryFact } from "./nested-repos.ts";
@@ -74,6 +74,14 @@ function ownRepository(ctx: Context): Repository | null {
   return ctx.ownRepo;
 }
 
+/** What a configuration key of the repository makes git do on a read-only command. */
+function keyEffect(key: string): string {
+  if (key === "core.worktree") return "so git reads a work tree outside the project";
+  if (/\.promisor$|^extensions\.partialclone$/.test(key))
+    return "so git fetches missing objects from a remote on a read";
+  return "a program git may run";
+}
+
 function gitFacts(t: Extract<DiskTarget, { kind: "git" }>, ctx: Context): CallFact[] {
   // GIT_DIR in the agent's environment names the repository as surely as --git-dir does.
   const envDir = ctx.env.GIT_DIR;
@@ -89,7 +97,18 @@ function gitFacts(t: Extract<DiskTarget, { kind: "git" }>, ctx: Context): CallFa
       return [
         {
           subject: t.shown,
-          reason: `the repository's own configuration (\`${program.file}\`) sets ${program.key}, ${program.key === "core.worktree" ? "so git reads a work tree outside the project" : "a program git may run"}`,
+          reason: `the repository's own configuration (\`${program.file}\`) sets ${program.key}, ${keyEffect(program.key)}`,
+        },
+      ];
+    const ws = realPathOf(ctx.workspace);
+    const foreign = foreignGitFile(repo, ws.ok ? ws.real : ctx.workspace);
+    if (foreign !== null) return [{ subject: t.shown, reason: foreign }];
+    const hook = readOnlyHook(repo);
+    if (hook !== null)
+      return [
+        {
+          subject: t.shown,
+          reason: `the repository has the hook \`${hook}\`, which git runs on a read-only command`,
         },
       ];
     const printed = t.prints === null ? null : gitContentsFact(repo, t.prints, t.dir, t.shown);

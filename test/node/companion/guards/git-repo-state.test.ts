@@ -4,7 +4,7 @@
 // moved outside the project, diff.submodule=diff running git inside a submodule, and a `.git` file
 // written to make another directory the repository. The same calls in a plain repository stay allowed.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -117,5 +117,110 @@ describe("a `.git` file written into the workspace", () => {
       const j = judgeCall(policy, { tool, input, cwd: ws, home: join(base, "home") }, { hasUI: true });
       expect(j.record.action, JSON.stringify(input)).not.toBe("allow");
     }
+  });
+});
+
+describe("history a pathspec or a path listing does not show", () => {
+  function renamed(name: string): string {
+    const ws = join(base, `${name}-origin`);
+    mkdirSync(ws, { recursive: true });
+    git(ws, "init", "-q", ".");
+    const lines = Array.from({ length: 20 }, (_, i) => `setting_${i}=${i}\n`).join("");
+    writeFileSync(join(ws, ".env"), `${lines}STRIPE_KEY=FOLLOWSECRET\n`);
+    writeFileSync(join(ws, "README.md"), "hi\n");
+    git(ws, "add", "-A");
+    git(ws, "commit", "-qm", "one");
+    mkdirSync(join(ws, "config"));
+    git(ws, "mv", ".env", "config/settings.txt");
+    writeFileSync(join(ws, "config", "settings.txt"), lines);
+    git(ws, "commit", "-qam", "two");
+    // A fresh clone: no reflog holds the first name.
+    const clone = join(base, name);
+    git(base, "clone", "-q", ws, clone);
+    return clone;
+  }
+  it("--follow, --full-diff and -L print what the pathspec does not name", () => {
+    const ws = renamed("follow");
+    expect(git(ws, "log", "-p", "--follow", "--", "config/settings.txt")).toContain("FOLLOWSECRET");
+    for (const c of [
+      "git log -p --follow -- config/settings.txt",
+      "git log -p --full-diff -- README.md",
+      "git log -L1,5:config/settings.txt",
+      "git log -p",
+    ]) {
+      const r = bash(ws, c);
+      expect(r.action, c).toBe("ask");
+      expect(r.why, c).toMatch(/\.env/);
+    }
+  });
+  it("a blob first reached through a tag or a later name is still found under its secret name", () => {
+    const ws = repo("tagged");
+    mkdirSync(join(ws, "deploy"));
+    writeFileSync(join(ws, "deploy", "prod.env"), "DB_PASSWORD=HISTORYSECRET\n");
+    git(ws, "add", "-A");
+    git(ws, "commit", "-qm", "add");
+    git(ws, "rm", "-q", "deploy/prod.env");
+    git(ws, "commit", "-qm", "rm");
+    git(ws, "tag", "blobtag", "HEAD~1:deploy/prod.env");
+    const clone = join(base, "tagged-clone");
+    git(base, "clone", "-q", ws, clone);
+    git(clone, "fetch", "-q", "origin", "refs/tags/*:refs/tags/*");
+    const r = bash(clone, "git log -p");
+    expect(r.action).toBe("ask");
+    expect(r.why).toMatch(/prod\.env/);
+  });
+  it("git stash list -p prints a stashed .env", () => {
+    const ws = repo("stash");
+    writeFileSync(join(ws, ".env"), "API_TOKEN=STASHSECRET\n");
+    git(ws, "add", ".env");
+    git(ws, "stash", "-q");
+    expect(git(ws, "stash", "list", "-p")).toContain("STASHSECRET");
+    expect(bash(ws, "git stash list -p").action).toBe("ask");
+    expect(bash(ws, "git stash list").action).toBe("allow");
+  });
+});
+
+describe("what git runs or uses on a read-only command", () => {
+  it("a post-index-change hook: git status asks", () => {
+    const ws = repo("hook");
+    const hook = join(ws, ".git", "hooks", "post-index-change");
+    writeFileSync(hook, `#!/bin/sh\ntouch "${join(base, "HOOKRAN")}"\n`);
+    chmodSync(hook, 0o755);
+    for (const c of ["git status", "git diff"]) {
+      const r = bash(ws, c);
+      expect(r.action, c).toBe("ask");
+      expect(r.why, c).toMatch(/post-index-change/);
+    }
+  });
+  it("a .git file naming a repository outside the project: git reads ask; a linked worktree stays allowed", () => {
+    const other = repo("private");
+    const ws = join(base, "nogit2");
+    mkdirSync(ws, { recursive: true });
+    writeFileSync(join(ws, ".git"), `gitdir: ${join(other, ".git")}\n`);
+    const r = bash(ws, "git log");
+    expect(r.action).toBe("ask");
+    expect(r.why).toMatch(/outside the project/);
+    const main = repo("main-repo");
+    const linked = join(base, "linked");
+    git(main, "worktree", "add", "-q", linked);
+    expect(bash(linked, "git log --oneline").action).toBe("allow");
+  });
+  it("a partial clone: judging never fetches (uploadpack never runs), and a read that may fetch asks", () => {
+    const src = repo("pc-src");
+    const srv = join(base, "srv.git");
+    git(base, "clone", "-q", "--bare", src, srv);
+    git(srv, "config", "uploadpack.allowfilter", "true");
+    const pc = join(base, "pc");
+    git(base, "clone", "-q", "--filter=blob:none", "--no-checkout", `file://${srv}`, pc);
+    const marker = join(base, "UPLOADPACK-RAN");
+    const up = join(base, "up.sh");
+    writeFileSync(up, `#!/bin/sh\ntouch "${marker}"\nexec git-upload-pack "$@"\n`);
+    chmodSync(up, 0o755);
+    git(pc, "config", "remote.origin.uploadpack", up);
+    for (const c of ["git log --stat", "git log -p -1", "git show HEAD"]) {
+      const r = bash(pc, c);
+      expect(r.action, c).toBe("ask");
+    }
+    expect(existsSync(marker)).toBe(false);
   });
 });
