@@ -23,6 +23,10 @@ export const PROTECTED_WRITE_PATTERNS: readonly string[] = [
   ".git/",
   // A `.git` file (`gitdir: DIR`) makes DIR the repository of this directory, with DIR/config's programs.
   ".git",
+  // A directory holding HEAD (with objects/ and refs/, or a commondir) is a repository to git, its
+  // config deciding what runs there: creating one is deciding what runs (red team, round 7).
+  "HEAD",
+  "commondir",
   ".gitconfig",
   ".config/git/",
   ".bashrc",

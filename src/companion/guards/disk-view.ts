@@ -2,13 +2,19 @@
 // (files, globs, walks, `cd` directories, git's repository discovery) resolved on the real filesystem
 // now, as the command would meet it. It answers with facts that make the call need a person; none
 // means the text told the truth. Used by the hook, the daemon and `airlock policy explain` alike.
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import type { CallFact, DiskCheck, DiskTarget } from "../../policy/call-facts.ts";
 import { isDenylistedPath, isProtectedWritePath, secretFamilyOf } from "../../policy/secret-paths.ts";
 import { expandGlob } from "./bash-glob.ts";
 import { readOnlyHook, repositoryProgram } from "./git-config-programs.ts";
 import { gitContentsFact } from "./git-contents.ts";
-import { discoverRepository, foreignGitFile, type Repository, repositoryAt } from "./git-discovery.ts";
+import {
+  discoverRepository,
+  foreignGitFile,
+  looksLikeGitDir,
+  type Repository,
+  repositoryAt,
+} from "./git-discovery.ts";
 import { notesReason } from "./git-notes.ts";
 import { scanFile } from "./key-scan.ts";
 import { nestedRepositoryFact } from "./nested-repos.ts";
@@ -53,6 +59,18 @@ function pathFacts(access: "read" | "write", lexical: string, subject: string, c
     if (isWithin(ctx.cwd, lexical) && !isWithin(ctx.workspace, real))
       facts.push({ subject, reason: `leads out of the workspace through a symlink, to \`${real}\`` });
   }
+  // A write inside a directory git takes for a repository (HEAD, objects, refs: a bare one shipped in the
+  // workspace, or one the agent built file by file) may set its config's programs (red team, round 7).
+  if (access === "write" && isWithin(ctx.workspace, real)) {
+    for (let d = dirname(real); isWithin(ctx.workspace, d) && d !== ctx.workspace; d = dirname(d))
+      if (looksLikeGitDir(d)) {
+        facts.push({
+          subject,
+          reason: `is inside \`${shownPath(d, ctx.workspace)}\`, a git repository directory whose files decide what git runs`,
+        });
+        break;
+      }
+  }
   if (stat?.isFile()) {
     if (stat.nlink > 1)
       facts.push({
@@ -77,6 +95,8 @@ function ownRepository(ctx: Context): Repository | null {
 /** What a configuration key of the repository makes git do on a read-only command. */
 function keyEffect(key: string): string {
   if (key === "core.worktree") return "so git reads a work tree outside the project";
+  if (/ignorerevsfile|^mailmap\.|excludesfile|attributesfile|orderfile/.test(key))
+    return "a file outside the project git reads and may print";
   if (/\.promisor$|^extensions\.partialclone$/.test(key))
     return "so git fetches missing objects from a remote on a read";
   return "a program git may run";

@@ -26,7 +26,16 @@ const RUNS_PROGRAMS = [
   // upload-pack program or reaching its host (red team, round 7); a remote helper (`vcs`) is a program.
   /^remote\..+\.(uploadpack|receivepack|promisor|vcs)$/,
   /^extensions\.partialclone$/,
+  // Files git reads on a read-only command, whose lines it may print in an error (blame prints the first
+  // bad line of its ignore-revs file: a credential file named there is shown; red team, round 7).
+  /^blame\.ignorerevsfile$/,
+  /^mailmap\.(file|blob)$/,
+  /^core\.(excludesfile|attributesfile)$/,
+  /^diff\.orderfile$/,
 ];
+/** Keys naming a file git reads: one inside the work tree (a relative path without `..`) is the project's. */
+const FILE_KEYS =
+  /^(blame\.ignorerevsfile|mailmap\.file|core\.(excludesfile|attributesfile)|diff\.orderfile)$/;
 const BOOLEAN = /^(true|false|yes|no|on|off|1|0|)$/i;
 const MAX_CONFIG_BYTES = 1024 * 1024;
 
@@ -54,6 +63,7 @@ export function programKey(text: string): string | null {
     if (key === "core.fsmonitor" && BOOLEAN.test(value)) continue;
     if (key === "diff.submodule" && value.toLowerCase() === "short") continue;
     if (key.endsWith(".promisor") && /^(false|no|off|0)$/i.test(value)) continue;
+    if (FILE_KEYS.test(key.toLowerCase()) && !/^[/~]|(^|\/)\.\.(\/|$)|^\$/.test(value)) continue;
     return key;
   }
   return null;

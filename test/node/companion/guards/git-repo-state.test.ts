@@ -224,3 +224,32 @@ describe("what git runs or uses on a read-only command", () => {
     expect(existsSync(marker)).toBe(false);
   });
 });
+
+describe("files the repository's configuration names, and repositories built by writes", () => {
+  it("blame.ignoreRevsFile outside the project: blame prints its first line; asks", () => {
+    const ws = repo("ignorerevs");
+    const creds = join(base, "home", ".git-credentials");
+    mkdirSync(join(base, "home"), { recursive: true });
+    writeFileSync(creds, "https://user:ghp_FAKECREDTOKEN@github.com\n");
+    git(ws, "config", "blame.ignoreRevsFile", creds);
+    const r = bash(ws, "git blame a.txt");
+    expect(r.action).toBe("ask");
+    expect(r.why).toMatch(/blame\.ignore[Rr]evs[Ff]ile|ignorerevsfile/i);
+    git(ws, "config", "blame.ignoreRevsFile", ".git-blame-ignore-revs");
+    expect(bash(ws, "git blame a.txt").action).toBe("allow");
+  });
+  it("a write inside a git directory in the workspace, and the files that make one, ask", () => {
+    const ws = repo("builds");
+    git(ws, "init", "-q", "--bare", "fixtures/repo");
+    for (const [tool, input] of [
+      ["write", { path: join(ws, "fixtures", "repo", "config"), content: "[core]\n\tfsmonitor = x\n" }],
+      ["write", { path: join(ws, "fixtures", "HEAD"), content: "ref: refs/heads/master\n" }],
+      ["write", { path: join(ws, "fixtures", "commondir"), content: "..\n" }],
+      ["bash", { command: "echo '[core]' > fixtures/repo/config" }],
+    ] as const) {
+      const r = judge(ws, tool, input);
+      expect(r.action, JSON.stringify(input)).not.toBe("allow");
+    }
+    expect(judge(ws, "write", { path: join(ws, "fixtures", "notes.md"), content: "x" }).action).toBe("allow");
+  });
+});

@@ -80,6 +80,8 @@ describe("files that decide what runs", () => {
     // Red team, round 7: a `.git` file (`gitdir: DIR`) makes DIR this directory's repository.
     ".git",
     "sub/.git",
+    "fixtures/HEAD",
+    "fixtures/commondir",
   ])("%s is protected", (path) => {
     expect(isProtectedWritePath(path)).toBe(true);
   });
