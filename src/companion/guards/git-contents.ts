@@ -167,21 +167,42 @@ function historyPaths(repo: Repository): Listing {
     if (space > 0) paths.add(line.slice(space + 1));
   }
   // rev-list names each object once, by the first path it meets: a blob committed as `.env` and later
-  // renamed, or reached first through a tag, is listed under the other name (red team, round 7). Every
-  // path any commit added, changed, renamed or deleted (merges and stashes too) adds the rest.
-  const changed = spawnSync(
+  // renamed, or reached first through a tag, is listed under the other name; and it never meets a
+  // dangling commit (a dropped stash), which `git show <id>` prints all the same (red team, round 7).
+  // Every path any commit of the object database added, changed, renamed or deleted adds the rest.
+  const commits = spawnSync(
     "git",
     [
-      "--git-dir",
-      repo.gitDir,
-      ...GUARD_GIT_CONFIG,
-      ...["log", "--all", "--reflog", "-m", "--no-renames", "--name-only", "--format=", "-z"],
+      ...["--git-dir", repo.gitDir, ...GUARD_GIT_CONFIG, "cat-file", "--batch-all-objects", "--unordered"],
+      "--batch-check=%(objectname) %(objecttype)",
     ],
     {
       encoding: "buffer",
       timeout: HISTORY_TIMEOUT_MS,
       maxBuffer: HISTORY_MAX_BYTES,
       stdio: ["ignore", "pipe", "ignore"],
+      env: gitEnv(),
+    },
+  );
+  if (commits.error !== undefined || commits.status !== 0)
+    return { unknown: "the repository's history could not be listed in time to check what it holds" };
+  const ids = commits.stdout
+    .toString("latin1")
+    .split("\n")
+    .filter((l) => l.endsWith(" commit"))
+    .map((l) => l.slice(0, l.indexOf(" ")));
+  const changed = spawnSync(
+    "git",
+    [
+      ...["--git-dir", repo.gitDir, ...GUARD_GIT_CONFIG, "log", "--stdin", "--no-walk=unsorted", "-m"],
+      ...["--no-renames", "--name-only", "--format=", "-z"],
+    ],
+    {
+      encoding: "buffer",
+      input: Buffer.from(ids.length > 0 ? `${ids.join("\n")}\n` : "", "latin1"),
+      timeout: HISTORY_TIMEOUT_MS,
+      maxBuffer: HISTORY_MAX_BYTES,
+      stdio: ["pipe", "pipe", "ignore"],
       env: gitEnv(),
     },
   );

@@ -95,7 +95,6 @@ describe("the repository's configuration moves what git reads or runs", () => {
     const ws = repo("withsub");
     writeFileSync(join(ws, ".gitmodules"), '[submodule "sub"]\n\tpath = sub\n\turl = ./sub\n');
     expect(bash(ws, "git log -p").action).toBe("ask");
-    expect(bash(ws, "git show HEAD").action).toBe("ask");
     expect(bash(ws, "git log --oneline").action).toBe("allow");
   });
   it("diff.submodule=short (git's default) changes nothing", () => {
@@ -168,6 +167,19 @@ describe("history a pathspec or a path listing does not show", () => {
     const r = bash(clone, "git log -p");
     expect(r.action).toBe("ask");
     expect(r.why).toMatch(/prod\.env/);
+  });
+  it("a dropped stash's commit, named by its id, prints the .env it held", () => {
+    const ws = repo("dropped");
+    writeFileSync(join(ws, ".env"), "API_TOKEN=STASHSECRET\n");
+    git(ws, "add", ".env");
+    git(ws, "stash", "-q");
+    const index = git(ws, "rev-parse", "stash@{0}^2").trim();
+    git(ws, "stash", "drop", "-q");
+    expect(git(ws, "show", index)).toContain("STASHSECRET");
+    const r = bash(ws, `git show ${index}`);
+    expect(r.action).toBe("ask");
+    expect(r.why).toMatch(/\.env/);
+    expect(bash(ws, "git status").action).toBe("allow");
   });
   it("git stash list -p prints a stashed .env", () => {
     const ws = repo("stash");
