@@ -1,7 +1,8 @@
 // Asks per everyday call under the `balanced` starter policy, judged as the companion judges them (the
 // policy, then the disk) on the sample repository of test/node/companion/profiles: the built-in everyday
 // list as is, the same repository with a private-key test fixture committed (as many real ones have), and
-// a list of further everyday reads (bench/policy/everyday-extra.txt). With --base=DIR (a `git archive` of
+// a list of further everyday reads (bench/policy/everyday-extra.txt), and both lists' shell commands as
+// Codex's `shell` tool sends them (argv `["bash","-lc",CMD]`). With --base=DIR (a `git archive` of
 // an older commit's src/ and test/, node_modules linked) the same figures for that engine too.
 //   node bench/policy/everyday-asks.mjs [--base=DIR]
 import { execFileSync } from "node:child_process";
@@ -23,6 +24,12 @@ async function measure(root) {
     join(root, "src/companion/profiles/preview.ts")
   );
   const { sampleWorkspace } = await import(join(root, "test/node/companion/profiles/sample-workspace.ts"));
+  const { EVERYDAY_CALLS } = await import(join(root, "src/companion/profiles/everyday-calls.ts"));
+  // Codex runs a shell command as `bash -lc CMD`; its other calls have no Codex form and are left out.
+  const asCodex = (calls) =>
+    calls
+      .filter((c) => c.tool === "Bash")
+      .map((c) => ({ ...c, tool: "shell", input: { command: ["bash", "-lc", c.input.command] } }));
   const judge = (ws, calls) => {
     const j = judgeEveryday(profilePolicy("balanced", "/home/dev"), ws, "/home/dev", diskCheck(), calls);
     const asks = j.filter((x) => x.record.action !== "allow");
@@ -47,6 +54,8 @@ async function measure(root) {
     everyday: judge(plain, undefined),
     everydayWithKeyFixture: judge(keyed, undefined),
     extraReads: judge(plain, extra),
+    codexEveryday: judge(plain, asCodex(EVERYDAY_CALLS)),
+    codexExtraReads: judge(plain, asCodex(extra)),
   };
 }
 

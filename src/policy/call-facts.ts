@@ -86,6 +86,8 @@ export type DiskTarget =
       workTree: string | null;
       /** The subcommand may run git inside submodules (status, diff, …), with their configuration. */
       entersSubmodules: boolean;
+      /** It prints the notes attached to the commits it shows (`git log`, `git show`, `--notes`). */
+      printsNotes?: true;
       /** What it can print the contents of (files as the index or history has them, remote URLs); null: names only. */
       prints: GitPrints | null;
       shown: string;

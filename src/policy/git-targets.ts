@@ -41,8 +41,23 @@ const STAYS_OUT_OF_SUBMODULES = new Set([
   "var",
 ]);
 
+/**
+ * Whether it prints the notes of the commits it shows: `git log`, `show` and `whatchanged` do by default
+ * (refs/notes/commits, notes.displayRef), as does any walk given `--notes`/`--show-notes` (red team,
+ * round 7: a note held a private key that plain `git log` printed).
+ */
+function printsNotes(unit: ExecUnit, subcommand: string | null): boolean {
+  const words = unit.words.map((w) => w.value);
+  if (words.some((v) => v === null || /^--(show-)?notes\b/.test(v))) return true;
+  return ["log", "show", "whatchanged"].includes(subcommand ?? "") && !words.includes("--no-notes");
+}
+
 function entersSubmodules(unit: ExecUnit, subcommand: string | null): boolean {
   if (subcommand === null || !STAYS_OUT_OF_SUBMODULES.has(subcommand)) return true;
+  // A diff they print runs `git diff` inside each submodule when diff.submodule=diff is configured
+  // anywhere (the user's ~/.gitconfig too), with the submodule's own configuration (red team, round 7).
+  if (subcommand === "show") return true;
+  if (subcommand === "log" && unit.words.some((w) => w.value === null || PATCH.test(w.value))) return true;
   return unit.words.some((w) => w.value === null || /submodule/i.test(w.value));
 }
 
@@ -144,7 +159,10 @@ export function gitPrints(unit: ExecUnit, subcommand: string | null): GitPrints 
   const walks = (unit.effects?.paths ?? []).filter(
     (e) => e.pathspec === true && e.access === "walk" && (e.contents || searches),
   );
-  if (subcommand === "cat-file" || (subcommand === "stash" && rest[0] === "show"))
+  // `git stash list` takes log's options: with a patch one it prints every stash's diff (red team, round 7).
+  const stashPatches =
+    subcommand === "stash" && rest[0] === "list" && rest.some((v) => v === null || PATCH.test(v));
+  if (subcommand === "cat-file" || (subcommand === "stash" && rest[0] === "show") || stashPatches)
     return { pathspecs: null, history: true, remotes: false };
   if (!CONTENT_PRINTERS.has(subcommand ?? "") && !searches) return null;
   // A diff with a names-only format prints names and counts, whatever it compares (blobs included).
@@ -152,7 +170,9 @@ export function gitPrints(unit: ExecUnit, subcommand: string | null): GitPrints 
   // `git log -L1,5:FILE` and `git blame FILE` name their file outside the pathspecs: any path (red team,
   // round 4: a deleted secret's history printed line by line).
   const lineRanges = rest.some((v) => v === null || /^-L|^--line-range/.test(v));
-  if (lineRanges || subcommand === "blame" || subcommand === "annotate") {
+  // `-L` follows its lines through renames, into whatever file they came from (red team, round 7).
+  if (lineRanges) return { pathspecs: null, history: true, remotes: false };
+  if (subcommand === "blame" || subcommand === "annotate") {
     // The file they print is the one they read (its history: revisions, renames followed).
     const files = (unit.effects?.paths ?? []).filter((e) => e.access === "read").map((e) => e.arg.value);
     const known = files.length > 0 && files.every((v) => v !== null && !/[*?[\]:\\]/.test(v));
@@ -200,8 +220,11 @@ export function gitPrints(unit: ExecUnit, subcommand: string | null): GitPrints 
   const workTree = WORK_TREE_ONLY.has(subcommand ?? "");
   const commits = onlyCommits(subcommand, rest);
   const changedOnly = (subcommand === "diff" || subcommand === "diff-files") && !history;
+  // `--follow` follows the file back through renames (to `.env`), `--full-diff` prints every file of a
+  // commit the pathspec selects: neither narrows what is printed to the pathspec (red team, round 7).
+  const widened = rest.some((v) => v === null || /^--(follow|full-diff)$/.test(v));
   return {
-    pathspecs: ambiguous ? null : pathspecs,
+    pathspecs: ambiguous || widened ? null : pathspecs,
     history,
     remotes: false,
     workTree,
@@ -349,6 +372,7 @@ export function gitTargets(
       workTree: abs(where.workTree),
       entersSubmodules: entersSubmodules(unit, where.subcommand),
       prints: gitPrints(unit, where.subcommand),
+      ...(printsNotes(unit, where.subcommand) ? { printsNotes: true as const } : {}),
       shown,
     });
   }

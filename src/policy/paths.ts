@@ -114,7 +114,8 @@ export function resolveShellPath(input: ShellPathInput, callCwd: string, home: s
   if (tilde) return expandTilde(path, home, dir);
   if (path.startsWith("/")) return climbsAfterDescending(path) ? null : normalizePath(path);
   if (dir === null || climbsAfterDescending(path)) return null;
-  // After a `cd`, `..` is the parent of wherever the kernel put the shell, which a symlink decides.
-  if (cwd !== "." && path.split("/")[0] === "..") return null;
+  // After a `cd`, `..` is the parent of wherever the kernel put the shell, which a symlink decides;
+  // `./..` and `.//..` are that `..` too (red team, round 6).
+  if (cwd !== "." && path.split("/").find((s) => s !== "." && s !== "") === "..") return null;
   return normalizePath(`${dir}/${path}`);
 }

@@ -21,17 +21,30 @@ export const SECRET_PATH_PATTERNS: readonly string[] = [...DENYLIST_PATTERNS, ..
 /** Files whose contents decide what later runs: writing one is running code later. */
 export const PROTECTED_WRITE_PATTERNS: readonly string[] = [
   ".git/",
+  // A `.git` file (`gitdir: DIR`) makes DIR the repository of this directory, with DIR/config's programs.
+  ".git",
+  // A directory holding HEAD (with objects/ and refs/, or a commondir) is a repository to git, its
+  // config deciding what runs there: creating one is deciding what runs (red team, round 7).
+  "HEAD",
+  "commondir",
   ".gitconfig",
   ".config/git/",
   ".bashrc",
   ".bash_profile",
   ".bash_login",
   ".bash_logout",
+  // Debian's ~/.bashrc sources it in every interactive shell.
+  ".bash_aliases",
   ".profile",
+  // What a login shell (Codex runs every call as `bash -lc`) sources before ~/.bash_profile.
+  "etc/profile",
+  "etc/profile.d/",
+  "etc/bash.bashrc",
   ".zshrc",
   ".zshenv",
   ".zprofile",
   ".zlogin",
+  ".zlogout",
   ".inputrc",
   ".envrc",
   ".vscode/",

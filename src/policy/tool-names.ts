@@ -76,10 +76,26 @@ function quoteArgv(argv: readonly string[]): string {
     .join(" ");
 }
 
+/** The bash a Codex argv names for its own outer shell (found on PATH or at its usual places). */
+const WRAPPER_BASH = new Set(["bash", "/bin/bash", "/usr/bin/bash"]);
+
+/**
+ * The script of the agent's own outer shell: Codex's `shell` sends `["bash","-lc",CMD]` (older ones
+ * `["bash","-c",CMD]`) and runs CMD in a (login) bash, exactly as `exec_command` runs its `cmd`. The login
+ * start-up files are the user's own (/etc/profile, ~/.bash_profile | ~/.bash_login | ~/.profile), run with
+ * the agent's environment before CMD and never writable by an allowed call (protected writes), so CMD is
+ * what the call decides. Only this exact shape: other options, operands after CMD ($0, $1 the script can
+ * read), another shell or a `bash -l` inside a script are judged as their words (docs/policy.md).
+ */
+function wrappedScript(argv: readonly string[]): string | undefined {
+  if (argv.length !== 3 || !WRAPPER_BASH.has(argv[0] as string)) return undefined;
+  return argv[1] === "-lc" || argv[1] === "-c" ? argv[2] : undefined;
+}
+
 /** A shell command as a string (Claude Code, Pi) or an argv array (Codex's `shell`). */
 function commandText(c: unknown): string | undefined {
   if (typeof c === "string") return c;
-  if (Array.isArray(c) && c.every((x) => typeof x === "string")) return quoteArgv(c);
+  if (Array.isArray(c) && c.every((x) => typeof x === "string")) return wrappedScript(c) ?? quoteArgv(c);
   return undefined;
 }
 

@@ -7,9 +7,16 @@ import { dirname, join, resolve } from "node:path";
 import type { CallFact, DiskCheck, DiskTarget } from "../../policy/call-facts.ts";
 import { isDenylistedPath, isProtectedWritePath, secretFamilyOf } from "../../policy/secret-paths.ts";
 import { expandGlob } from "./bash-glob.ts";
-import { repositoryProgram } from "./git-config-programs.ts";
+import { readOnlyHook, repositoryProgram } from "./git-config-programs.ts";
 import { gitContentsFact } from "./git-contents.ts";
-import { discoverRepository, type Repository, repositoryAt } from "./git-discovery.ts";
+import {
+  discoverRepository,
+  foreignGitFile,
+  looksLikeGitDir,
+  type Repository,
+  repositoryAt,
+} from "./git-discovery.ts";
+import { notesReason } from "./git-notes.ts";
 import { scanFile } from "./key-scan.ts";
 import { nestedRepositoryFact } from "./nested-repos.ts";
 import { isWithin, realPathOf } from "./real-path.ts";
@@ -62,6 +69,18 @@ function pathFacts(access: "read" | "write", lexical: string, subject: string, c
     if (isWithin(ctx.cwd, lexical) && !isWithin(ctx.workspace, real))
       facts.push({ subject, reason: `leads out of the workspace through a symlink, to \`${real}\`` });
   }
+  // A write inside a directory git takes for a repository (HEAD, objects, refs: a bare one shipped in the
+  // workspace, or one the agent built file by file) may set its config's programs (red team, round 7).
+  if (access === "write" && isWithin(ctx.workspace, real)) {
+    for (let d = dirname(real); isWithin(ctx.workspace, d) && d !== ctx.workspace; d = dirname(d))
+      if (looksLikeGitDir(d)) {
+        facts.push({
+          subject,
+          reason: `is inside \`${shownPath(d, ctx.workspace)}\`, a git repository directory whose files decide what git runs`,
+        });
+        break;
+      }
+  }
   if (stat?.isFile()) {
     if (stat.nlink > 1)
       facts.push({
@@ -83,6 +102,16 @@ function ownRepository(ctx: Context): Repository | null {
   return ctx.ownRepo;
 }
 
+/** What a configuration key of the repository makes git do on a read-only command. */
+function keyEffect(key: string): string {
+  if (key === "core.worktree") return "so git reads a work tree outside the project";
+  if (/ignorerevsfile|^mailmap\.|excludesfile|attributesfile|orderfile/.test(key))
+    return "a file outside the project git reads and may print";
+  if (/\.promisor$|^extensions\.partialclone$/.test(key))
+    return "so git fetches missing objects from a remote on a read";
+  return "a program git may run";
+}
+
 function gitFacts(t: Extract<DiskTarget, { kind: "git" }>, ctx: Context): CallFact[] {
   // GIT_DIR in the agent's environment names the repository as surely as --git-dir does.
   const envDir = ctx.env.GIT_DIR;
@@ -98,11 +127,24 @@ function gitFacts(t: Extract<DiskTarget, { kind: "git" }>, ctx: Context): CallFa
       return [
         {
           subject: t.shown,
-          reason: `the repository's own configuration (\`${program.file}\`) sets ${program.key}, a program git may run`,
+          reason: `the repository's own configuration (\`${program.file}\`) sets ${program.key}, ${keyEffect(program.key)}`,
+        },
+      ];
+    const ws = realPathOf(ctx.workspace);
+    const foreign = foreignGitFile(repo, ws.ok ? ws.real : ctx.workspace);
+    if (foreign !== null) return [{ subject: t.shown, reason: foreign }];
+    const hook = readOnlyHook(repo);
+    if (hook !== null)
+      return [
+        {
+          subject: t.shown,
+          reason: `the repository has the hook \`${hook}\`, which git runs on a read-only command`,
         },
       ];
     const printed = t.prints === null ? null : gitContentsFact(repo, t.prints, t.dir, t.shown);
     if (printed !== null) return [printed];
+    const notes = t.printsNotes === true ? notesReason(repo.commonDir) : null;
+    if (notes !== null) return [{ subject: t.shown, reason: notes }];
     if (!t.entersSubmodules || top === null) return [];
     const nested = nestedRepositoryFact(repo, top, t.shown);
     return nested === null ? [] : [nested];

@@ -4,7 +4,7 @@
 // on `git diff`, clean filters on `git status`, includes that pull in configuration not read here. Such
 // a key makes every git unit in that repository ask, naming it. Boolean core.fsmonitor (git's own
 // daemon) runs nothing.
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Repository } from "./git-discovery.ts";
 
@@ -17,7 +17,25 @@ const RUNS_PROGRAMS = [
   /^(include\.path|includeif\..+\.path)$/,
   /^gpg\.(.+\.)?program$/,
   /^sequence\.editor$/,
+  // Not a program: the work tree moved elsewhere, so `git grep`/`git diff` read and print files outside
+  // the project under the names of tracked ones (red team, round 7).
+  /^core\.worktree$/,
+  // `git log -p`/`git show` then run `git diff` inside each submodule, with that repository's configuration.
+  /^diff\.submodule$/,
+  // A partial clone fetches a missing object on a read (`git log --stat`), running the remote's
+  // upload-pack program or reaching its host (red team, round 7); a remote helper (`vcs`) is a program.
+  /^remote\..+\.(uploadpack|receivepack|promisor|vcs)$/,
+  /^extensions\.partialclone$/,
+  // Files git reads on a read-only command, whose lines it may print in an error (blame prints the first
+  // bad line of its ignore-revs file: a credential file named there is shown; red team, round 7).
+  /^blame\.ignorerevsfile$/,
+  /^mailmap\.(file|blob)$/,
+  /^core\.(excludesfile|attributesfile)$/,
+  /^diff\.orderfile$/,
 ];
+/** Keys naming a file git reads: one inside the work tree (a relative path without `..`) is the project's. */
+const FILE_KEYS =
+  /^(blame\.ignorerevsfile|mailmap\.file|core\.(excludesfile|attributesfile)|diff\.orderfile)$/;
 const BOOLEAN = /^(true|false|yes|no|on|off|1|0|)$/i;
 const MAX_CONFIG_BYTES = 1024 * 1024;
 
@@ -43,6 +61,9 @@ export function programKey(text: string): string | null {
     const value = (m[2] ?? "true").replace(/^"|"$/g, "").trim();
     if (!RUNS_PROGRAMS.some((re) => re.test(key.toLowerCase()))) continue;
     if (key === "core.fsmonitor" && BOOLEAN.test(value)) continue;
+    if (key === "diff.submodule" && value.toLowerCase() === "short") continue;
+    if (key.endsWith(".promisor") && /^(false|no|off|0)$/i.test(value)) continue;
+    if (FILE_KEYS.test(key.toLowerCase()) && !/^[/~]|(^|\/)\.\.(\/|$)|^\$/.test(value)) continue;
     return key;
   }
   return null;
@@ -62,6 +83,22 @@ export function repositoryProgram(repo: Repository): { file: string; key: string
     }
     const key = programKey(text);
     if (key !== null) return { file: shown, key };
+  }
+  return null;
+}
+
+/**
+ * Hooks git runs on a read-only command: `git status` and `git diff` refresh the index and rewrite it,
+ * which runs post-index-change; a ref update runs reference-transaction (red team, round 7). Their names
+ * in the repository's hooks directory, when present and executable; null when none is.
+ */
+export function readOnlyHook(repo: Repository): string | null {
+  for (const name of ["post-index-change", "reference-transaction"]) {
+    try {
+      if ((statSync(join(repo.commonDir, "hooks", name)).mode & 0o111) !== 0) return `.git/hooks/${name}`;
+    } catch {
+      // absent
+    }
   }
   return null;
 }

@@ -13,7 +13,7 @@ import type { CallFact, GitPrints } from "../../policy/call-facts.ts";
 import { KEY_SCAN_MAX_BYTES } from "../../policy/secret-families.ts";
 import { isDenylistedPath, secretFamilyOf } from "../../policy/secret-paths.ts";
 import type { Repository } from "./git-discovery.ts";
-import { allCommits, allObjects, gitEnv, objectsContentFact } from "./git-objects.ts";
+import { allCommits, allObjects, GUARD_GIT_CONFIG, gitEnv, objectsContentFact } from "./git-objects.ts";
 import { knownScan, scanFile } from "./key-scan.ts";
 import { WALK_SCAN_BUDGET_BYTES } from "./tree-walk.ts";
 import { workTreeChanges } from "./work-tree-changes.ts";
@@ -145,8 +145,7 @@ function historyPaths(repo: Repository): Listing {
     [
       "--git-dir",
       repo.gitDir,
-      "-c",
-      "core.fsmonitor=",
+      ...GUARD_GIT_CONFIG,
       "rev-list",
       "--objects",
       "--all",
@@ -167,6 +166,52 @@ function historyPaths(repo: Repository): Listing {
   for (const line of r.stdout.toString("utf8").split("\n")) {
     const space = line.indexOf(" ");
     if (space > 0) paths.add(line.slice(space + 1));
+  }
+  // rev-list names each object once, by the first path it meets: a blob committed as `.env` and later
+  // renamed, or reached first through a tag, is listed under the other name; and it never meets a
+  // dangling commit (a dropped stash), which `git show <id>` prints all the same (red team, round 7).
+  // Every path any commit of the object database added, changed, renamed or deleted adds the rest.
+  const commits = spawnSync(
+    "git",
+    [
+      ...["--git-dir", repo.gitDir, ...GUARD_GIT_CONFIG, "cat-file", "--batch-all-objects", "--unordered"],
+      "--batch-check=%(objectname) %(objecttype)",
+    ],
+    {
+      encoding: "buffer",
+      timeout: HISTORY_TIMEOUT_MS,
+      maxBuffer: HISTORY_MAX_BYTES,
+      stdio: ["ignore", "pipe", "ignore"],
+      env: gitEnv(),
+    },
+  );
+  if (commits.error !== undefined || commits.status !== 0)
+    return { unknown: "the repository's history could not be listed in time to check what it holds" };
+  const ids = commits.stdout
+    .toString("latin1")
+    .split("\n")
+    .filter((l) => l.endsWith(" commit"))
+    .map((l) => l.slice(0, l.indexOf(" ")));
+  const changed = spawnSync(
+    "git",
+    [
+      ...["--git-dir", repo.gitDir, ...GUARD_GIT_CONFIG, "log", "--stdin", "--no-walk=unsorted", "-m"],
+      ...["--no-renames", "--name-only", "--format=", "-z"],
+    ],
+    {
+      encoding: "buffer",
+      input: Buffer.from(ids.length > 0 ? `${ids.join("\n")}\n` : "", "latin1"),
+      timeout: HISTORY_TIMEOUT_MS,
+      maxBuffer: HISTORY_MAX_BYTES,
+      stdio: ["pipe", "pipe", "ignore"],
+      env: gitEnv(),
+    },
+  );
+  if (changed.error !== undefined || changed.status !== 0)
+    return { unknown: "the repository's history could not be listed in time to check what it holds" };
+  for (const path of changed.stdout.toString("utf8").split("\0")) {
+    const p = path.replace(/^\n+/, "");
+    if (p !== "") paths.add(p);
   }
   return { paths };
 }

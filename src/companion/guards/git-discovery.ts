@@ -102,3 +102,30 @@ export function discoverRepository(dir: string): Repository | null {
     d = up;
   }
 }
+
+/**
+ * Why the repository a `.git` file (or a `.git` symlink) names is not the project's own, or null. A `.git`
+ * file written anywhere makes the repository it names this directory's: another private repository
+ * outside the project (red team, round 7). Accepted: a git directory inside `within`, and a linked
+ * worktree's entry (`<common>/worktrees/<name>`) whose `gitdir` file names this `.git` back.
+ */
+export function foreignGitFile(repo: Repository, within: string): string | null {
+  if (repo.workTree === null) return null;
+  const dotGit = join(repo.workTree, ".git");
+  try {
+    if (lstatSync(dotGit).isDirectory()) return null;
+  } catch {
+    return null;
+  }
+  const inside = (p: string) => p === within || p.startsWith(`${within}/`);
+  if (inside(repo.gitDir)) return null;
+  if (dirname(repo.gitDir) === join(repo.commonDir, "worktrees")) {
+    try {
+      const back = readFileSync(join(repo.gitDir, "gitdir"), "utf8").trim();
+      if (real(back) === real(dotGit)) return null;
+    } catch {
+      // no way back: not the worktree it claims to be
+    }
+  }
+  return `the \`.git\` of \`${repo.workTree}\` names the repository \`${repo.gitDir}\`, outside the project and not a worktree of it`;
+}

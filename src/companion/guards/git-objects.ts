@@ -28,12 +28,28 @@ export function gitEnv(): NodeJS.ProcessEnv {
     HOME: "/nonexistent",
     GIT_CONFIG_NOSYSTEM: "1",
     GIT_CONFIG_GLOBAL: "/dev/null",
+    // git 2.44+: never fetch a missing object lazily (older gits: protocol.allow=never above).
+    GIT_NO_LAZY_FETCH: "1",
     LC_ALL: "C",
   };
 }
 
+/**
+ * Configuration every git the guards run takes: no fsmonitor, no hooks, and no transport at all, so a
+ * partial clone's missing object is never fetched lazily from its promisor remote (which would run
+ * `remote.*.uploadpack` or reach the network while a call is only being judged: red team, round 7).
+ */
+export const GUARD_GIT_CONFIG: readonly string[] = [
+  "-c",
+  "core.fsmonitor=",
+  "-c",
+  "core.hooksPath=/dev/null",
+  "-c",
+  "protocol.allow=never",
+];
+
 function git(repo: Repository, args: readonly string[], input?: string, maxBuffer = 64 * 1024 * 1024) {
-  return spawnSync("git", ["--git-dir", repo.gitDir, "-c", "core.fsmonitor=", ...args], {
+  return spawnSync("git", ["--git-dir", repo.gitDir, ...GUARD_GIT_CONFIG, ...args], {
     encoding: "buffer",
     timeout: TIMEOUT_MS,
     maxBuffer,

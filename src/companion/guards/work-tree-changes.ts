@@ -5,7 +5,7 @@
 // check costs about 5 ms.
 import { spawnSync } from "node:child_process";
 import type { Repository } from "./git-discovery.ts";
-import { gitEnv } from "./git-objects.ts";
+import { GUARD_GIT_CONFIG, gitEnv } from "./git-objects.ts";
 
 const TIMEOUT_MS = 2_000;
 const MAX_BYTES = 64 * 1024 * 1024;
@@ -25,7 +25,7 @@ export interface WorkTreeChange {
 export function workTreeChanges(repo: Repository, top: string): WorkTreeChange[] | null {
   const r = spawnSync(
     "git",
-    ["--git-dir", repo.gitDir, "--work-tree", top, "-c", "core.fsmonitor=", "--no-optional-locks"].concat([
+    ["--git-dir", repo.gitDir, "--work-tree", top, ...GUARD_GIT_CONFIG, "--no-optional-locks"].concat([
       "diff-files",
       "--raw",
       "-z",

@@ -83,10 +83,11 @@ const SAFE_SHOPT = new Set([
   ...["xpg_echo", "inherit_errexit", "checkwinsize", "checkhash", "huponexit", "shift_verbose"],
   ...["sourcepath", "progcomp", "promptvars", "interactive_comments", "patsub_replacement"],
 ]);
-const SAFE_SET_FLAGS = /^[-+][euxvfCBbhmnPpTEt]+$/;
+// Not P (physical): `cd lnk/..` then leaves through the link's target, which the engine does not follow.
+const SAFE_SET_FLAGS = /^[-+][euxvfCBbhmnpTEt]+$/;
 const SAFE_SET_OPTIONS = new Set([
   ...["errexit", "nounset", "xtrace", "verbose", "pipefail", "noclobber", "noglob", "braceexpand"],
-  ...["errtrace", "functrace", "physical", "hashall", "monitor", "notify", "noexec", "nolog"],
+  ...["errtrace", "functrace", "hashall", "monitor", "notify", "noexec", "nolog"],
   ...["ignoreeof", "onecmd", "privileged"],
 ]);
 

@@ -24,6 +24,7 @@ import { type FileUse, judgeProgram } from "./programs.ts";
 import { RISKY_OPERANDS, RISKY_OPTIONS } from "./risky-options.ts";
 import { outsideProject, scriptConcerns, shellScriptFile, typescriptWrites } from "./script-runs.ts";
 import { secretOutput, unknownExpansions } from "./secret-output.ts";
+import { shellOptionConcern } from "./shell-options.ts";
 import type { Concern, Effect, ExecUnit, ShellPrefix, ShellUnit } from "./units.ts";
 import { type Arg, otherRoot, SHELLS, unwrap, WRAPPERS, wrapperOf } from "./wrappers.ts";
 
@@ -358,6 +359,8 @@ export function simpleCommand(input: CommandInput, run: Run): void {
   concerns.push(...names.concerns);
   const escaping = lookup(ESCAPING_BUILTINS, name)?.(argv) ?? null;
   if (escaping !== null) concerns.push({ mention: null, reason: escaping });
+  const shellOption = SHELLS.has(name) ? shellOptionConcern(argv) : null;
+  if (shellOption !== null) concerns.push(shellOption);
 
   const ssh = name === "ssh" ? sshSession(argv) : null;
   if (ssh?.interactive) concerns.push({ mention: "interactive", reason: ssh.interactive });

@@ -229,7 +229,7 @@ export function interactiveSession(argv: readonly Arg[]): string | null {
     if (v === "--")
       return i + 1 < argv.length ? null : `${name} with no script reads its program from standard input`;
     if (values.includes(key)) {
-      i++;
+      if (key === v) i++; // `--import X`; `--import=X` holds its value
       continue;
     }
     if (v.startsWith("-")) continue;
@@ -263,7 +263,7 @@ export function interpreterScript(argv: readonly Arg[]): Arg | null {
     if (v === "-") return null;
     if (v === "--") return argv[i + 1] ?? null;
     if (values.includes(key)) {
-      i++;
+      if (key === v) i++; // `--import X`; `--import=X` holds its value
       continue;
     }
     if (v.startsWith("-")) continue;

@@ -153,8 +153,13 @@ describe("tool inputs in full", () => {
     ).toBe("allow");
     expect(judge("Bash", { command: "ls", dangerouslyDisableSandbox: true }).action).toBe("ask");
   });
-  it("Codex shell argv keeps its words", () => {
-    expect(judge("shell", { command: ["bash", "-lc", "cat notes.txt"], workdir: fx.ws }).action).toBe("ask");
+  it("Codex's own `bash -lc CMD` is judged as CMD, on the disk too", () => {
+    const r = judge("shell", { command: ["bash", "-lc", "cat notes.txt"], workdir: fx.ws });
+    expect(r.action).toBe("ask");
+    expect(r.why).toMatch(/notes\.txt.*hard link/);
+    expect(judge("shell", { command: ["bash", "-lc", "cat package.json"], workdir: fx.ws }).action).toBe(
+      "allow",
+    );
   });
 });
 

@@ -138,7 +138,11 @@ describe("a deleted secret's history, named by its path", () => {
     expect(r.action).toBe("ask");
     expect(r.why).toContain("config.secret.js");
   });
-  it.each(["git blame README.md", "git log -L1,1:README.md"])("%s stays allowed", (command) => {
-    expect(judge(deleted, command).action).toBe("allow");
+  it("git blame README.md stays allowed", () => {
+    expect(judge(deleted, "git blame README.md").action).toBe("allow");
+  });
+  // `-L` follows its lines through renames (red team, round 7): any secret in the history counts.
+  it("git log -L1,1:README.md asks while the history holds a secret", () => {
+    expect(judge(deleted, "git log -L1,1:README.md").action).toBe("ask");
   });
 });

@@ -77,6 +77,11 @@ describe("files that decide what runs", () => {
     ".opencode/opencode.json",
     ".opencode/plugin/x.ts",
     ".pre-commit-config.yaml",
+    // Red team, round 7: a `.git` file (`gitdir: DIR`) makes DIR this directory's repository.
+    ".git",
+    "sub/.git",
+    "fixtures/HEAD",
+    "fixtures/commondir",
   ])("%s is protected", (path) => {
     expect(isProtectedWritePath(path)).toBe(true);
   });
@@ -120,6 +125,44 @@ rules:
     expect(r.action, r.reasons.join("\n")).toBe("ask");
     expect(r.risk).toBe("high");
   });
+  // A login shell (Codex runs every call as `bash -lc CMD`) sources these before the call and
+  // ~/.bash_logout after an `exit`: no call may write them unasked, whatever a rule allows.
+  const LOGIN_FILES = [
+    "/etc/profile",
+    "/etc/profile.d/x.sh",
+    "/etc/bash.bashrc",
+    "~/.bash_profile",
+    "~/.bash_login",
+    "~/.profile",
+    "~/.bashrc",
+    "~/.bash_logout",
+    "~/.bash_aliases",
+  ];
+  it.each(LOGIN_FILES)("a login shell's start-up file %s is protected", (path) => {
+    expect(isProtectedWritePath(path.replace("~", "/home/dev"))).toBe(true);
+  });
+  it.each(
+    LOGIN_FILES.flatMap((f) => [
+      `echo 'touch PWNED' >> ${f}`,
+      `printf x > ${f}`,
+      `tee -a ${f} < README.md`,
+      `cp README.md ${f}`,
+      `sed -i s/a/b/ ${f}`,
+    ]),
+  )("%s never allows, even where every write is allowed", (command) => {
+    const ALL_WRITES = compile(
+      user(`
+default_action: ask
+rules:
+  - name: any write
+    condition: 'tool == "write" || (tool == "bash" && program in ["echo", "printf", "tee", "sed", "cp"])'
+    action: allow
+`),
+    );
+    expect(judge(ALL_WRITES, command).action, command).not.toBe("allow");
+    expect(judge(ALL_WRITES, command, false).action, command).toBe("deny");
+  });
+
   it("an ordinary write in the project stays allowed, at medium risk", () => {
     const r = judge(WRITES, "echo x > notes.txt");
     expect(r.action).toBe("allow");

@@ -8,6 +8,12 @@ import { flag, opt, type ProgramGrammar } from "../spec.ts";
 const ENVIRONMENT =
   /(^|[^A-Za-z0-9_$])(env|\$ENV|\$__prog_args|input_filename|import|include|modulemeta|get_search_list)([^A-Za-z0-9_]|$)/;
 
+/**
+ * jq's lexer takes `$` and the name as two tokens, so whitespace or a comment may sit between them:
+ * `$ ENV` is `$ENV` (red team, round 6). A spaced `$` is not understood rather than followed.
+ */
+const SPACED_VARIABLE = /\$[\s#]/;
+
 export const jq: ProgramGrammar = {
   names: ["jq"],
   options: [
@@ -53,7 +59,7 @@ export const jq: ProgramGrammar = {
     if (filter !== undefined) {
       if (filter.value === null)
         return { word: filter.raw, reason: "the jq filter is only known at run time" };
-      if (ENVIRONMENT.test(filter.value))
+      if (ENVIRONMENT.test(filter.value) || SPACED_VARIABLE.test(filter.value))
         return {
           word: filter.raw,
           reason: "the jq filter prints the environment or loads modules from files",

@@ -2,9 +2,13 @@
 // arguments (strings); no script reads a program from the terminal (interpreters.ts makes that a
 // session). -e/-p run inline code (interpreters.ts: never allowed without a person); -r/--import
 // and --loader load modules before the script.
+import { specifierNotUnderstood } from "../module-specifier.ts";
 import { pathEffect } from "../parse.ts";
 import { runner } from "../runner.ts";
 import { flag, opt, optional } from "../spec.ts";
+
+/** Reporters node has built in (`--test-reporter=spec`); any other name is a module it loads. */
+const REPORTERS = new Set(["spec", "tap", "dot", "junit", "lcov"]);
 
 export const node = runner({
   names: ["node", "nodejs"],
@@ -43,6 +47,14 @@ export const node = runner({
   permute: false,
   definedBy: ["package.json"],
   check(p, out) {
+    // A module it loads (-r, --import, --loader, a reporter) must be a file path: a URL or a package name
+    // is code never judged.
+    const modules = [
+      ...p.values("--import").map((v) => specifierNotUnderstood("node", v)),
+      ...p.values("--test-reporter").map((v) => specifierNotUnderstood("node", v, REPORTERS)),
+    ];
+    const refused = modules.find((r) => r !== null);
+    if (refused !== undefined) return refused;
     const script = p.operands[0];
     if (script !== undefined && !p.has("-e") && !p.has("-p") && !p.has("--run")) {
       out.paths.push(pathEffect("exec", script));

@@ -1,5 +1,6 @@
 // prettier (3): loads its configuration (which may be code) and plugins, formats files; --write
 // rewrites them.
+import { specifierNotUnderstood } from "../module-specifier.ts";
 import { runner } from "../runner.ts";
 import { flag, opt } from "../spec.ts";
 
@@ -24,4 +25,10 @@ export const prettier = runner({
     ),
   ],
   definedBy: ["package.json", ".prettierrc", ".prettierrc.js", "prettier.config.js", ".prettierrc.mjs"],
+  // A plugin is imported as node resolves it: a URL or a package name is code never judged.
+  check: (p) =>
+    p
+      .values("--plugin")
+      .map((v) => specifierNotUnderstood("prettier", v))
+      .find((r) => r !== null) ?? null,
 });

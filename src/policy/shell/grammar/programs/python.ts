@@ -2,7 +2,36 @@
 // file it runs, then the program's own arguments. No script: a session (interpreters.ts).
 import { pathEffect } from "../parse.ts";
 import { runner } from "../runner.ts";
-import { flag, opt } from "../spec.ts";
+import { flag, type NotUnderstood, opt, type Parsed } from "../spec.ts";
+
+/** `-X` options that only tune diagnostics or decoding: any other (`presite=MODULE`, `pycache_prefix=DIR`) is not modelled. */
+const X_OPTIONS =
+  /^(importtime|dev|utf8(=[01])?|tracemalloc(=\d+)?|showrefcount|warn_default_encoding|no_debug_ranges|frozen_modules=(on|off)|int_max_str_digits=\d+|faulthandler|perf)$/;
+
+/**
+ * `-W action:message:category:module:lineno`: a dotted category (`venv.__main__.X`) makes python import
+ * that module at start-up, and a module whose import runs code (`venv.__main__`, `unittest.__main__`)
+ * then runs with the script's arguments (red team, round 7). A builtin category (no dot) imports nothing.
+ */
+function optionNotUnderstood(p: Parsed): NotUnderstood | null {
+  for (const v of p.values("-W")) {
+    if (v.value === null)
+      return { word: v.raw, reason: "a warning filter known only at run time may import a module" };
+    const category = v.value.split(":")[2] ?? "";
+    if (category.includes("."))
+      return {
+        word: v.raw,
+        reason: `python imports the module of the warning category \`${category}\` at start-up, running its code`,
+      };
+  }
+  for (const v of p.values("-X"))
+    if (v.value === null || !X_OPTIONS.test(v.value))
+      return {
+        word: v.raw,
+        reason: `python -X ${v.value ?? "…"} is an implementation option this engine does not model`,
+      };
+  return null;
+}
 
 export const python = runner({
   names: ["python", "python3", "python3.11", "python3.12", "python3.13"],
@@ -10,7 +39,8 @@ export const python = runner({
     ...["-b", "-B", "-d", "-E", "-i", "-I", "-O", "-OO", "-P", "-q", "-s", "-S", "-u", "-v", "-V", "-x"].map(
       (n) => flag(n),
     ),
-    opt("-W -X"),
+    opt("-W"),
+    opt("-X"),
     opt("-c", "pattern", { mode: "inline" }),
     // `-m MODULE ARGS…` ends python's options: the module runs as a command of its own (`python3 -m pytest -q`).
     { names: ["-m"], command: [], mode: "module" },
@@ -19,6 +49,8 @@ export const python = runner({
   permute: false,
   definedBy: ["pyproject.toml"],
   check(p, out) {
+    const refused = optionNotUnderstood(p);
+    if (refused !== null) return refused;
     // `-c`/`-m` end python's options: what follows is the program's (parsed as operands here, when not options).
     const script = p.operands[0];
     if (script !== undefined && !p.has("inline") && !p.has("module")) {
