@@ -221,8 +221,9 @@ export function gitPrints(unit: ExecUnit, subcommand: string | null): GitPrints 
   const commits = onlyCommits(subcommand, rest);
   const changedOnly = (subcommand === "diff" || subcommand === "diff-files") && !history;
   // `--follow` follows the file back through renames (to `.env`), `--full-diff` prints every file of a
-  // commit the pathspec selects: neither narrows what is printed to the pathspec (red team, round 7).
-  const widened = rest.some((v) => v === null || /^--(follow|full-diff)$/.test(v));
+  // commit the pathspec selects, and so does `--pickaxe-all` for a pickaxe's commits: none narrows what is
+  // printed to the pathspec (red team, round 7).
+  const widened = rest.some((v) => v === null || /^--(follow|full-diff|pickaxe-all)$/.test(v));
   return {
     pathspecs: ambiguous || widened ? null : pathspecs,
     history,
