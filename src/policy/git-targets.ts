@@ -170,9 +170,11 @@ export function gitPrints(unit: ExecUnit, subcommand: string | null): GitPrints 
   // `git log -L1,5:FILE` and `git blame FILE` name their file outside the pathspecs: any path (red team,
   // round 4: a deleted secret's history printed line by line).
   const lineRanges = rest.some((v) => v === null || /^-L|^--line-range/.test(v));
-  // `-L` follows its lines through renames, into whatever file they came from (red team, round 7).
-  if (lineRanges) return { pathspecs: null, history: true, remotes: false };
-  if (subcommand === "blame" || subcommand === "annotate") {
+  // `log -L` follows its lines through renames and prints their old versions, from whatever file they came
+  // from (red team, round 7); blame's `-L` only picks which of the file's present lines it prints.
+  const blame = subcommand === "blame" || subcommand === "annotate";
+  if (lineRanges && !blame) return { pathspecs: null, history: true, remotes: false };
+  if (blame) {
     // The file they print is the one they read (its history: revisions, renames followed).
     const files = (unit.effects?.paths ?? []).filter((e) => e.access === "read").map((e) => e.arg.value);
     const known = files.length > 0 && files.every((v) => v !== null && !/[*?[\]:\\]/.test(v));
