@@ -13,7 +13,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startModelServer } from "../../test/support/model-server.ts";
-import { percentile, resultsFile, summarize, writeResults } from "../lib/stats.mjs";
+import { percentile, rng as prng, resultsFile, summarize, writeResults } from "../lib/stats.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..", "..");
@@ -318,17 +318,6 @@ const pairedOver = (arm, other) => {
   const diffs = perRound.map((m) => m[arm] - m[other]).sort((a, b) => a - b);
   return Math.round(diffs[Math.floor(diffs.length / 2)] * 10) / 10;
 };
-/** A deterministic PRNG (mulberry32), so a re-run of --report-only on the same data gives the same interval. */
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const p50Of = (xs) =>
   percentile(
     [...xs].sort((a, b) => a - b),

@@ -59,7 +59,7 @@ export function writeResults(file, results) {
 }
 
 /** Deterministic PRNG (mulberry32) so a bootstrap is reproducible from its seed. */
-function rng(seed) {
+export function rng(seed) {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
