@@ -1,5 +1,6 @@
 // Class: text mvdan/sh and bash read differently, and words bash evaluates again as code. Each
 // case runs in real bash (its payload appears) and is never allowed by the engine.
+import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { analyzeShell } from "../../../../src/policy/index.ts";
 import { cleanBashRuns } from "./bash-proof.ts";
@@ -37,6 +38,31 @@ provenCases("the parser and bash read the text differently", [
     command: `cat <<EOF\n\${x:-'$(${P})'}\nEOF`,
     proof: "PWNED",
   },
+  // bash removes a backslash-newline before it reads words, quotes and here-document lines; mvdan/sh
+  // keeps it in a double-quoted string and a here-document's body (red team, round 8).
+  { name: "$ backslash-newline ( in double quotes", command: `echo "$\\\n(${P})"`, proof: "PWNED" },
+  { name: "$ backslash-newline ( in a here-string", command: `cat <<< "$\\\n(${P})"`, proof: "PWNED" },
+  {
+    name: "$ backslash-newline ( in a here-document",
+    command: `cat <<EOF\n$\\\n(${P})\nEOF`,
+    proof: "PWNED",
+  },
+  {
+    name: "a here-document's delimiter split by a backslash-newline",
+    command: `cat <<EOF\nEO\\\nF\n${P}\nEOF`,
+    proof: "PWNED",
+  },
+  {
+    name: "a backslash line joined with the delimiter",
+    command: `cat <<EOF\n\\\nEOF\n${P}\nEOF`,
+    proof: "PWNED",
+  },
+  {
+    name: "a blank then backslash-newline in a here-document, then a second one",
+    command: `cat <<EOF\nfoo \\\nEOF\ncat <<Z\nEOF\n${P}\nZ`,
+    proof: "PWNED",
+  },
+  { name: "$ backslash-newline '…' (ANSI-C quoting)", command: `$\\\n'\\x74ouch' PWNED`, proof: "PWNED" },
   { name: "a no-break space is part of a word to bash", command: `ls\u00a0-la; ${P}`, proof: "PWNED" },
   {
     name: "a right-to-left override hides text from the person",
@@ -122,6 +148,26 @@ describe("what is not over-blocked", () => {
       u.kind === "exec" ? u.argv[0] : u.kind,
     );
     expect(kinds).toEqual(["[[", "((", "let"]);
+  });
+  it("a continuation after a blank, outside here-documents, is fine: `git log \\<nl>  --stat`", () => {
+    expect(judge(READ_ONLY, "git log \\\n  --stat").action).toBe("allow");
+    expect(judge(READ_ONLY, "ls -la \\\n\tsrc \\\n  docs").action).toBe("allow");
+  });
+  it("property: a backslash-newline inside a word, a string or after a here-document is never allowed", () => {
+    const word = fc.stringMatching(/^[a-z$"'(]{1,6}$/);
+    fc.assert(
+      fc.property(word, word, fc.constantFrom("", "cat <<EOF\n", 'echo "'), (a, b, lead) => {
+        const command = `${lead}echo ${a}\\\n${b}`;
+        expect(judge(READ_ONLY, command).action).not.toBe("allow");
+      }),
+      { numRuns: 200 },
+    );
+    fc.assert(
+      fc.property(word, (a) => {
+        expect(judge(READ_ONLY, `cat <<EOF\n${a} \\\nEOF\nEOF`).action).not.toBe("allow");
+      }),
+      { numRuns: 50 },
+    );
   });
   it("a comment without a trailing backslash is fine", () => {
     expect(judge(READ_ONLY, "ls # list the files\ncat README.md").action).toBe("allow");
