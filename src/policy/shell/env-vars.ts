@@ -99,6 +99,15 @@ export const DANGEROUS_VARIABLES: readonly DangerousVariable[] = [
   { pattern: "NODE_PATH", why: "node resolves modules from it" },
   { pattern: "NODE_REPL_*", why: "node's REPL reads it" },
   {
+    // NODE_V8_COVERAGE and NODE_REDIRECT_WARNINGS write files where they say, NODE_EXTRA_CA_CERTS and
+    // NODE_ICU_DATA read or load them (red team, round 8).
+    pattern: "NODE_*",
+    why: "node reads, loads or writes the files it names",
+    except: ["NODE_ENV", "NODE_NO_WARNINGS", "NODE_PENDING_DEPRECATION"],
+  },
+  { pattern: "MAGIC", why: "file reads its magic database from it and prints the lines it cannot parse" },
+  { pattern: "RUSTUP_*", why: "rustup picks the toolchain (any directory's programs) from it" },
+  {
     pattern: "PYTHON*",
     why: "python runs, loads or reads what it names",
     except: [
