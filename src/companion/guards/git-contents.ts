@@ -139,7 +139,7 @@ export function indexPaths(file: string): Listing {
 }
 
 /** Every path any commit, reflog entry or stash of the repository holds, or why it cannot say. */
-function historyPaths(repo: Repository): Listing {
+function historyPaths(repo: Repository, ids: readonly string[]): Listing {
   const r = spawnSync(
     "git",
     [
@@ -171,27 +171,6 @@ function historyPaths(repo: Repository): Listing {
   // renamed, or reached first through a tag, is listed under the other name; and it never meets a
   // dangling commit (a dropped stash), which `git show <id>` prints all the same (red team, round 7).
   // Every path any commit of the object database added, changed, renamed or deleted adds the rest.
-  const commits = spawnSync(
-    "git",
-    [
-      ...["--git-dir", repo.gitDir, ...GUARD_GIT_CONFIG, "cat-file", "--batch-all-objects", "--unordered"],
-      "--batch-check=%(objectname) %(objecttype)",
-    ],
-    {
-      encoding: "buffer",
-      timeout: HISTORY_TIMEOUT_MS,
-      maxBuffer: HISTORY_MAX_BYTES,
-      stdio: ["ignore", "pipe", "ignore"],
-      env: gitEnv(),
-    },
-  );
-  if (commits.error !== undefined || commits.status !== 0)
-    return { unknown: "the repository's history could not be listed in time to check what it holds" };
-  const ids = commits.stdout
-    .toString("latin1")
-    .split("\n")
-    .filter((l) => l.endsWith(" commit"))
-    .map((l) => l.slice(0, l.indexOf(" ")));
   const changed = spawnSync(
     "git",
     [
@@ -222,10 +201,12 @@ function listing(repo: Repository, history: boolean): Secrets {
   if (hit !== undefined) return hit;
   const index = indexPaths(join(repo.gitDir, "index"));
   if ("unknown" in index || !history) return remember(key, index);
-  const past = historyPaths(repo);
-  if ("unknown" in past) return remember(key, past);
+  // One listing of the object database serves both: its blobs for the content scan, its commits (dangling
+  // ones too) for the paths.
   const objects = allObjects(repo);
   if ("unknown" in objects) return remember(key, objects);
+  const past = historyPaths(repo, objects.commits);
+  if ("unknown" in past) return remember(key, past);
   return remember(key, { paths: new Set([...index.paths, ...past.paths]), blobs: objects.blobs });
 }
 

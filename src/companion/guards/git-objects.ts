@@ -60,7 +60,7 @@ function git(repo: Repository, args: readonly string[], input?: string, maxBuffe
 }
 
 /** Every blob in the object database, reachable or not (`git show <id>` prints a dangling one too). */
-export function allObjects(repo: Repository): { blobs: string[] } | { unknown: string } {
+export function allObjects(repo: Repository): { blobs: string[]; commits: string[] } | { unknown: string } {
   const r = git(repo, [
     "cat-file",
     "--batch-all-objects",
@@ -70,9 +70,12 @@ export function allObjects(repo: Repository): { blobs: string[] } | { unknown: s
   if (r.error !== undefined || r.status !== 0)
     return { unknown: "the repository's objects could not be listed in time to check what they hold" };
   const blobs: string[] = [];
-  for (const line of r.stdout.toString("latin1").split("\n"))
+  const commits: string[] = [];
+  for (const line of r.stdout.toString("latin1").split("\n")) {
     if (line.endsWith(" blob")) blobs.push(line.slice(0, line.indexOf(" ")));
-  return { blobs };
+    else if (line.endsWith(" commit")) commits.push(line.slice(0, line.indexOf(" ")));
+  }
+  return { blobs, commits };
 }
 
 function keep(set: Set<string>, id: string): void {
