@@ -5,7 +5,7 @@
 // kept "clean" can never be stale. Bounded: more unread bytes than the budget, a blob above the scan
 // bound, or a git that does not answer in time make the call ask.
 import { spawnSync } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { KEY_SCAN_MAX_BYTES, PrivateKeyScan } from "../../policy/secret-families.ts";
 import type { Repository } from "./git-discovery.ts";
@@ -59,8 +59,54 @@ function git(repo: Repository, args: readonly string[], input?: string, maxBuffe
   });
 }
 
-/** Every blob in the object database, reachable or not (`git show <id>` prints a dangling one too). */
-export function allObjects(repo: Repository): { blobs: string[]; commits: string[] } | { unknown: string } {
+/** What the object database holds, by type (ids). */
+export interface DatabaseObjects {
+  blobs: string[];
+  commits: string[];
+  tags: string[];
+}
+
+const LISTINGS_KEPT = 4;
+const listings = new Map<string, DatabaseObjects | { unknown: string }>();
+
+function mtime(p: string): string {
+  try {
+    const s = statSync(p);
+    return `${s.mtimeMs}:${s.size}`;
+  } catch {
+    return "-";
+  }
+}
+
+/**
+ * What changes when a commit, a checkout, a fetch, a stash or `git add` happens: the index, HEAD and,
+ * with `history`, refs, packed refs, the HEAD reflog and the packs.
+ */
+export function databaseStamp(repo: Repository, history: boolean): string {
+  const parts = [repo.gitDir, mtime(join(repo.gitDir, "index")), mtime(join(repo.gitDir, "HEAD"))];
+  if (history)
+    for (const p of [
+      "packed-refs",
+      "refs",
+      "refs/heads",
+      "refs/tags",
+      "refs/remotes",
+      "logs/HEAD",
+      "objects/pack",
+    ])
+      parts.push(mtime(join(repo.commonDir, p)));
+  return `${history ? "h" : "i"}\0${parts.join("\0")}`;
+}
+
+/**
+ * Every blob, commit and tag in the object database, reachable or not (`git show <id>` prints a dangling
+ * one too): one `cat-file --batch-all-objects`, kept per state of the database (databaseStamp) for the
+ * history's content check and the messages' alike.
+ */
+export function allObjects(repo: Repository): DatabaseObjects | { unknown: string } {
+  const key = databaseStamp(repo, true);
+  const kept = listings.get(key);
+  if (kept !== undefined) return kept;
   const r = git(repo, [
     "cat-file",
     "--batch-all-objects",
@@ -69,13 +115,17 @@ export function allObjects(repo: Repository): { blobs: string[]; commits: string
   ]);
   if (r.error !== undefined || r.status !== 0)
     return { unknown: "the repository's objects could not be listed in time to check what they hold" };
-  const blobs: string[] = [];
-  const commits: string[] = [];
+  const out: DatabaseObjects = { blobs: [], commits: [], tags: [] };
   for (const line of r.stdout.toString("latin1").split("\n")) {
-    if (line.endsWith(" blob")) blobs.push(line.slice(0, line.indexOf(" ")));
-    else if (line.endsWith(" commit")) commits.push(line.slice(0, line.indexOf(" ")));
+    const space = line.indexOf(" ");
+    const type = line.slice(space + 1);
+    if (type === "blob") out.blobs.push(line.slice(0, space));
+    else if (type === "commit") out.commits.push(line.slice(0, space));
+    else if (type === "tag") out.tags.push(line.slice(0, space));
   }
-  return { blobs, commits };
+  if (listings.size >= LISTINGS_KEPT) listings.delete(listings.keys().next().value as string);
+  listings.set(key, out);
+  return out;
 }
 
 function keep(set: Set<string>, id: string): void {
