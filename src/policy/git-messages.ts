@@ -157,6 +157,17 @@ function refListingPrints(sub: string, words: readonly string[]): GitMessages {
   return out;
 }
 
+/** `git cat-file --batch-check[=FORMAT]` without `--batch`: ids, types and sizes of the objects named on stdin. */
+function checksOnly(words: readonly string[]): boolean {
+  const checks = words.filter((w) => w.startsWith("--batch") && w !== "--batch-all-objects");
+  return (
+    checks.length > 0 &&
+    checks.every((w) =>
+      /^--batch-check(=(%\((objectname|objecttype|objectsize(:disk)?|deltabase)\)|[ \t])*)?$/.test(w),
+    )
+  );
+}
+
 /**
  * What the unit prints of messages and identities: null when nothing. `subcommand` is the first word
  * after git's own options (git-targets.ts).
@@ -180,7 +191,9 @@ export function gitMessages(unit: ExecUnit, subcommand: string | null): GitMessa
   else if (subcommand === "blame" || subcommand === "annotate") out = union(out, COMMITS);
   else if (subcommand === "cherry" && words.some((w) => w === "-v" || longOption(w, "verbose")))
     out = union(out, COMMITS);
-  // `-t`, `-s`, `-e` print a type, a size, an exit code; everything else prints the object.
-  else if (subcommand === "cat-file" && !words.some((w) => /^-[tse]$/.test(w))) out = union(out, OBJECTS);
+  // `-t`, `-s`, `-e` print a type, a size, an exit code, `--batch-check` ids, types and sizes (unless a
+  // format asks for more: any `%(rest)`-like atom counts); everything else prints the object.
+  else if (subcommand === "cat-file" && !words.some((w) => /^-[tse]$/.test(w)) && !checksOnly(words))
+    out = union(out, OBJECTS);
   return out.commits || out.tags || out.reflogs ? out : null;
 }
