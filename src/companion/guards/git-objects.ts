@@ -5,7 +5,7 @@
 // kept "clean" can never be stale. Bounded: more unread bytes than the budget, a blob above the scan
 // bound, or a git that does not answer in time make the call ask.
 import { spawnSync } from "node:child_process";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { type Dirent, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { KEY_SCAN_MAX_BYTES, PrivateKeyScan } from "../../policy/secret-families.ts";
 import type { Repository } from "./git-discovery.ts";
@@ -78,23 +78,41 @@ function mtime(p: string): string {
   }
 }
 
+/** Ref directories listed at most; past it, the state is new on every call (nothing kept). */
+const MAX_REF_DIRS = 1_000;
+
+/**
+ * The mtime of every directory under refs/: a ref is written by renaming a lock file into its directory,
+ * so a fetch moving `refs/remotes/origin/main` changes `refs/remotes/origin`, not `refs/remotes`.
+ */
+function refDirectories(commonDir: string): string[] {
+  const root = join(commonDir, "refs");
+  const out = [mtime(root)];
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(root, { recursive: true, withFileTypes: true });
+  } catch {
+    return out;
+  }
+  for (const e of entries) {
+    if (!e.isDirectory()) continue;
+    if (out.length > MAX_REF_DIRS) return [...out, `now:${performance.now()}`];
+    const p = join(e.parentPath, e.name);
+    out.push(`${p.slice(root.length)}=${mtime(p)}`);
+  }
+  return out;
+}
+
 /**
  * What changes when a commit, a checkout, a fetch, a stash or `git add` happens: the index, HEAD and,
- * with `history`, refs, packed refs, the HEAD reflog and the packs.
+ * with `history`, every ref directory, packed refs, the HEAD reflog and the packs.
  */
 export function databaseStamp(repo: Repository, history: boolean): string {
   const parts = [repo.gitDir, mtime(join(repo.gitDir, "index")), mtime(join(repo.gitDir, "HEAD"))];
-  if (history)
-    for (const p of [
-      "packed-refs",
-      "refs",
-      "refs/heads",
-      "refs/tags",
-      "refs/remotes",
-      "logs/HEAD",
-      "objects/pack",
-    ])
-      parts.push(mtime(join(repo.commonDir, p)));
+  if (history) {
+    for (const p of ["packed-refs", "logs/HEAD", "objects/pack"]) parts.push(mtime(join(repo.commonDir, p)));
+    parts.push(...refDirectories(repo.commonDir));
+  }
   return `${history ? "h" : "i"}\0${parts.join("\0")}`;
 }
 

@@ -201,6 +201,21 @@ describe("what prints no message, and clean repositories, stay allowed", () => {
   });
 });
 
+describe("the kept answer follows the database", () => {
+  it("a fetch that moves a remote-tracking ref to a commit holding a token: git log origin/main asks", () => {
+    const dir = repo("fetch");
+    git(dir, "update-ref", "refs/remotes/origin/main", "HEAD");
+    expect(bash("fetch", "git log -1 origin/main").action).toBe("allow");
+    // What a small fetch does: loose objects, then the ref renamed into refs/remotes/origin (no pack,
+    // no change to refs/remotes itself or to logs/HEAD).
+    const id = git(dir, "commit-tree", "HEAD^{tree}", "-p", "HEAD", "-m", `upstream ${TOKEN}`);
+    git(dir, "update-ref", "refs/remotes/origin/main", id);
+    expect(prints("fetch", "git log -1 origin/main")).toContain(TOKEN);
+    const r = bash("fetch", "git log -1 origin/main");
+    expect(r.action, r.why).toBe("ask");
+  });
+});
+
 describe("git config --get of a URL key: judged by the URL on disk", () => {
   it("asks when the remote URL holds a credential, allows when clean; the whole configuration stays a secret", () => {
     const dir = repo("url");
