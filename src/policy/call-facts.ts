@@ -69,6 +69,8 @@ export interface GitMessages {
   commits: boolean;
   tags: boolean;
   reflogs: boolean;
+  /** Only the first `head` commits of HEAD's walk are printed (`git log -3`, `git show -s`). */
+  head?: number;
 }
 
 /**

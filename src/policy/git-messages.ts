@@ -120,10 +120,43 @@ function walkPrints(sub: string, words: readonly string[]): GitMessages {
     if (["grep", "author", "committer"].some((n) => longOption(w, n) !== undefined))
       searches = union(searches, COMMITS);
   }
-  // `git show TAG` prints the tag's header and message whatever the format; shortlog prints the
-  // authors (or committers) whatever it is asked to count.
-  if (sub === "show" || sub === "shortlog") shown = union(shown, sub === "show" ? OBJECTS : COMMITS);
-  return union(shown, searches);
+  // `git show TAG` prints the tag's header and message whatever the format (with no revision it shows
+  // HEAD, a commit); shortlog prints the authors (or committers) whatever it is asked to count.
+  const head = sub === "log" || sub === "whatchanged" || sub === "show" ? headCount(sub, words) : undefined;
+  if (sub === "show" || sub === "shortlog")
+    shown = union(shown, sub === "show" && head === undefined ? OBJECTS : COMMITS);
+  const out = union(shown, searches);
+  return head !== undefined && out.commits && !out.tags && !out.reflogs ? { ...out, head } : out;
+}
+
+/** Options of log and show that change neither which commits are shown nor their order. */
+const SAME_COMMITS =
+  /^(--oneline|--(format|pretty)(=.*)?|--(no-)?abbrev-commit|--abbrev(=\d+)?|--date=[a-z-]+(:.*)?|--(no-)?decorate(=(short|full|auto|no))?|--no-color|--color(=(always|never|auto))?|--no-notes|--stat|--numstat|--shortstat|--name-only|--name-status|--summary|-p|-u|--patch|-s|--no-patch|--no-renames|--no-expand-tabs)$/;
+
+/**
+ * How many commits from HEAD a log or show prints when nothing else chooses them (`git log -5 --oneline`,
+ * `git show -s`): the first N of HEAD's walk, as `git rev-list --max-count=N HEAD` lists them, which the
+ * companion scans alone (a repository too big to list whole still answers). Undefined otherwise.
+ */
+function headCount(sub: string, words: readonly string[]): number | undefined {
+  let n: number | undefined = sub === "show" ? 1 : undefined;
+  for (let k = 0; k < words.length; k++) {
+    const w = words[k] as string;
+    if (w === "--format") {
+      k++; // its value, a separate word
+      continue;
+    }
+    if (sub !== "show" && w === "-n") {
+      const v = words[++k] ?? "";
+      if (!/^\d+$/.test(v)) return undefined;
+      n = Number(v);
+      continue;
+    }
+    const count = sub === "show" ? null : /^(?:-n|-|--max-count=)(\d+)$/.exec(w);
+    if (count !== null) n = Number(count[1]);
+    else if (!SAME_COMMITS.test(w)) return undefined;
+  }
+  return n !== undefined && n <= 1000 ? n : undefined;
 }
 
 /** Atoms of ref-filter (`%(refname:short)`, `*objectname`) that print names, ids, dates, never a message. */
@@ -184,9 +217,10 @@ export function gitMessages(unit: ExecUnit, subcommand: string | null): GitMessa
   // A revision found by a message (`:/fix`, `HEAD^{/fix}`) in any subcommand that takes one.
   let out: GitMessages =
     subcommand !== "grep" && before.some((w) => /^:\/./.test(w) || w.includes("^{/")) ? COMMITS : NONE;
-  if (WALKS.has(subcommand) && (subcommand !== "stash" || words[0] === "list"))
-    out = union(out, walkPrints(subcommand, subcommand === "stash" ? words.slice(1) : words));
-  else if (REF_LISTINGS.has(subcommand)) out = union(out, refListingPrints(subcommand, words));
+  if (WALKS.has(subcommand) && (subcommand !== "stash" || words[0] === "list")) {
+    const walked = walkPrints(subcommand, subcommand === "stash" ? words.slice(1) : words);
+    out = out === NONE ? walked : union(out, walked);
+  } else if (REF_LISTINGS.has(subcommand)) out = union(out, refListingPrints(subcommand, words));
   // Authors beside each line; `--porcelain` the summary (subject) too.
   else if (subcommand === "blame" || subcommand === "annotate") out = union(out, COMMITS);
   else if (subcommand === "cherry" && words.some((w) => w === "-v" || longOption(w, "verbose")))

@@ -10,7 +10,7 @@ import { join, relative } from "node:path";
 import type { GitMessages } from "../../policy/call-facts.ts";
 import { KEY_SCAN_MAX_BYTES, PrivateKeyScan } from "../../policy/secret-families.ts";
 import type { Repository } from "./git-discovery.ts";
-import { allObjects, databaseStamp, objectsContentFact } from "./git-objects.ts";
+import { allObjects, databaseStamp, headCommits, objectsContentFact } from "./git-objects.ts";
 import { scanFile } from "./key-scan.ts";
 
 /** More reflog files than this (one per ref that moved) are not listed: the call asks. */
@@ -34,27 +34,45 @@ function keep<V>(map: Map<string, V>, key: string, value: V, max: number): void 
   map.set(key, value);
 }
 
-/** Why the commit (and tag) objects git may print may show a credential; null when none can. */
-function objectsFact(repo: Repository, withTags: boolean): string | null {
-  const key = `${withTags ? "t" : "c"}\0${databaseStamp(repo, true)}`;
+/**
+ * Why the commit (and tag) objects git may print may show a credential; null when none can. With `head`,
+ * only the first `head` commits of HEAD's walk are printed: those alone are read (a listing of the whole
+ * database is not needed, so a repository too big to list in time still answers).
+ */
+function objectsFact(repo: Repository, withTags: boolean, head: number | undefined): string | null {
+  const stamp = databaseStamp(repo, true);
+  if (head !== undefined && !withTags) {
+    const key = `n${head}\0${stamp}`;
+    const kept = objectAnswers.get(key);
+    if (kept !== undefined) return kept;
+    const ids = headCommits(repo, head);
+    if (ids !== null) return answer(repo, ids, new Set(), key);
+  }
+  const key = `${withTags ? "t" : "c"}\0${stamp}`;
   const kept = objectAnswers.get(key);
   if (kept !== undefined) return kept;
   const objects = allObjects(repo);
   if ("unknown" in objects) return objects.unknown;
-  const tags = new Set(objects.tags);
-  const content = objectsContentFact(
-    repo,
-    withTags ? [...objects.commits, ...objects.tags] : objects.commits,
-    "history",
-  );
+  const ids = withTags ? [...objects.commits, ...objects.tags] : objects.commits;
+  return answer(repo, ids, new Set(objects.tags), key);
+}
+
+/** Reads the objects not yet known and keeps the answer under `key` (not a bound or a timeout). */
+function answer(
+  repo: Repository,
+  ids: readonly string[],
+  tags: ReadonlySet<string>,
+  key: string,
+): string | null {
+  const content = objectsContentFact(repo, ids, "history");
   // A bound or a timeout is no answer about the objects: the next call goes on from what this one read.
   if (content !== null && !("found" in content)) return content.why;
-  const answer =
+  const why =
     content === null
       ? null
       : `the ${tags.has(content.found) ? "tag" : "commit"} \`${content.found.slice(0, 12)}\` holds a credential or a private key in its message or its ${tags.has(content.found) ? "tagger" : "author or committer"} line, which git prints`;
-  keep(objectAnswers, key, answer, KEPT);
-  return answer;
+  keep(objectAnswers, key, why, KEPT);
+  return why;
 }
 
 function identity(st: Stats): string {
@@ -122,7 +140,7 @@ export function gitMessagesFact(
   workTree: string | null,
 ): string | null {
   if (prints.commits || prints.tags) {
-    const why = objectsFact(repo, prints.tags);
+    const why = objectsFact(repo, prints.tags, prints.head);
     if (why !== null) return why;
     if (workTree !== null) {
       const mailmap = join(workTree, ".mailmap");

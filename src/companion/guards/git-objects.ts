@@ -242,6 +242,21 @@ function hasReplaceRefs(repo: Repository): boolean {
 }
 
 /**
+ * The first `n` commits of HEAD's walk (what `git log -n` prints with nothing else choosing), or null
+ * when it cannot say (replace refs, which make git print another object in place of one; an unborn HEAD;
+ * git not answering in time).
+ */
+export function headCommits(repo: Repository, n: number): string[] | null {
+  if (hasReplaceRefs(repo)) return null;
+  const r = git(repo, ["rev-list", `--max-count=${n}`, "HEAD"], undefined, 1024 * 1024);
+  if (r.error !== undefined || r.status !== 0) return null;
+  return r.stdout
+    .toString("latin1")
+    .split("\n")
+    .filter((l) => /^[0-9a-f]{40,64}$/.test(l));
+}
+
+/**
  * Whether each revision is a commit (peeled through tags) in this repository now: then `git show REV`
  * with a names-only format prints names, stats and messages, never a file's contents. False when it
  * cannot say (a blob, a tree, a range, a missing name, replace refs, git not answering in time).

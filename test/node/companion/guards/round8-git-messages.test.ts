@@ -216,6 +216,30 @@ describe("the kept answer follows the database", () => {
   });
 });
 
+describe("git log -N and git show with no revision: the first N commits of HEAD's walk alone", () => {
+  it("a token in an older commit: git log -1 and git show -s run, git log -2 and git show HEAD~1 ask", () => {
+    const dir = repo("older");
+    git(dir, "commit", "-q", "--allow-empty", "-m", `old ${TOKEN}`);
+    git(dir, "commit", "-q", "--allow-empty", "-m", "new");
+    git(dir, "reflog", "expire", "--expire=now", "--all");
+    expect(prints("older", "git log -1")).not.toContain(TOKEN);
+    for (const command of ["git log -1", "git show -s", "git log --oneline -1"])
+      expect(bash("older", command).action, command).toBe("allow");
+    expect(prints("older", "git log -2")).toContain(TOKEN);
+    for (const command of ["git log -2", "git log", "git show -s HEAD~1", "git log -1 HEAD~1"])
+      expect(bash("older", command).action, command).toBe("ask");
+  });
+
+  it("a replace ref shows another commit in place of HEAD: git log -1 asks", () => {
+    const dir = repo("replaced");
+    const id = git(dir, "commit-tree", "HEAD^{tree}", "-m", `replacement ${TOKEN}`);
+    git(dir, "replace", git(dir, "rev-parse", "HEAD"), id);
+    expect(prints("replaced", "git log -1")).toContain(TOKEN);
+    const r = bash("replaced", "git log -1");
+    expect(r.action, r.why).toBe("ask");
+  });
+});
+
 describe("git config --get of a URL key: judged by the URL on disk", () => {
   it("asks when the remote URL holds a credential, allows when clean; the whole configuration stays a secret", () => {
     const dir = repo("url");
