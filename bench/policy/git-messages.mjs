@@ -16,7 +16,13 @@ import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const arg = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
-const COMMANDS = ["git log -1", "git log -g --oneline", "git log --format=%h", "git log -p -1"];
+const COMMANDS = [
+  "git log -1",
+  "git log --oneline",
+  "git log -g --oneline",
+  "git log --format=%h",
+  "git log -p -1",
+];
 
 async function child() {
   const root = arg("engine");

@@ -2,9 +2,10 @@
 // what `git log`, `git show -s`, `git reflog`, `git stash list` or `git for-each-ref --format=%(contents)`
 // print without naming a file. A token pasted into a commit message is printed as surely as a committed
 // .env, and git writes the command line into the reflog (`git pull https://user:TOKEN@host/r` leaves
-// "pull https://user:TOKEN@host/r: Fast-forward" in .git/logs/HEAD). Every commit and tag object of the
-// database is scanned (once: kept by id, and an object id is the hash of its content), and every reflog
-// file (once per version: kept by the file's identity, as key-scan.ts keeps files).
+// "pull https://user:TOKEN@host/r: Fast-forward" in .git/logs/HEAD). Every commit (and tag) object of the
+// database git may print is scanned — the first N of HEAD's walk for `git log -N`, all of them otherwise —
+// once (kept by id: an object id is the hash of its content), and every reflog file once per version
+// (kept by the file's identity, as key-scan.ts keeps files).
 import { readdirSync, readFileSync, type Stats, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { GitMessages } from "../../policy/call-facts.ts";
