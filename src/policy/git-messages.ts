@@ -122,7 +122,8 @@ function walkPrints(sub: string, words: readonly string[]): GitMessages {
   }
   // `git show TAG` prints the tag's header and message whatever the format (with no revision it shows
   // HEAD, a commit); shortlog prints the authors (or committers) whatever it is asked to count.
-  const head = sub === "log" || sub === "whatchanged" || sub === "show" ? headCount(sub, words) : undefined;
+  // Not whatchanged: it skips a commit with no change, and its `-1` prints the first one with a change.
+  const head = sub === "log" || sub === "show" ? headCount(sub, words) : undefined;
   if (sub === "show" || sub === "shortlog")
     shown = union(shown, sub === "show" && head === undefined ? OBJECTS : COMMITS);
   const out = union(shown, searches);

@@ -44,7 +44,7 @@ describe("what a git unit prints of messages", () => {
     ["git show -s", { ...COMMITS, head: 1 }],
     ["git show --format=%h v1", OBJECTS],
     ["git show --stat HEAD", OBJECTS],
-    ["git whatchanged -1", { ...COMMITS, head: 1 }],
+    ["git whatchanged -1", COMMITS],
     ["git shortlog -s", COMMITS],
     ["git rev-list --format=%s HEAD", COMMITS],
     ["git rev-list --header HEAD", COMMITS],

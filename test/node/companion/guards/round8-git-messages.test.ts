@@ -230,6 +230,19 @@ describe("git log -N and git show with no revision: the first N commits of HEAD'
       expect(bash("older", command).action, command).toBe("ask");
   });
 
+  it("git whatchanged -1 prints the first commit with a change, not HEAD: it reads every commit", () => {
+    const dir = repo("whatchanged");
+    writeFileSync(join(dir, "a.txt"), "a\n");
+    git(dir, "add", "a.txt");
+    git(dir, "commit", "-qm", `add ${TOKEN}`);
+    git(dir, "commit", "-q", "--allow-empty", "-m", "empty head");
+    git(dir, "reflog", "expire", "--expire=now", "--all");
+    expect(prints("whatchanged", "git whatchanged -1")).toContain(TOKEN);
+    expect(bash("whatchanged", "git log -1").action).toBe("allow");
+    const r = bash("whatchanged", "git whatchanged -1");
+    expect(r.action, r.why).toBe("ask");
+  });
+
   it("a replace ref shows another commit in place of HEAD: git log -1 asks", () => {
     const dir = repo("replaced");
     const id = git(dir, "commit-tree", "HEAD^{tree}", "-m", `replacement ${TOKEN}`);
