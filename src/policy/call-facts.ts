@@ -61,6 +61,19 @@ export interface GitPrints {
 }
 
 /**
+ * What a git unit prints (or searches, an oracle as good as printing) besides files' contents: the
+ * commit and tag objects' messages and author, committer and tagger lines, and the reflogs' messages
+ * and identities (`git log -g`, `git reflog`, `git stash list`).
+ */
+export interface GitMessages {
+  commits: boolean;
+  tags: boolean;
+  reflogs: boolean;
+  /** Only the first `head` commits of HEAD's walk are printed (`git log -3`, `git show -s`). */
+  head?: number;
+}
+
+/**
  * What the companion must look at on disk for one canonical call. Paths are absolute; a glob keeps its
  * pattern characters.
  */
@@ -88,6 +101,8 @@ export type DiskTarget =
       entersSubmodules: boolean;
       /** It prints the notes attached to the commits it shows (`git log`, `git show`, `--notes`). */
       printsNotes?: true;
+      /** What it prints of commit and tag objects and of the reflogs (git-messages.ts); absent: neither. */
+      printsMessages?: GitMessages;
       /** What it can print the contents of (files as the index or history has them, remote URLs); null: names only. */
       prints: GitPrints | null;
       shown: string;

@@ -2,8 +2,10 @@
 // `-C`, or the repository `--git-dir`/`GIT_DIR` name outright. The companion then walks up from there as
 // git does (guards/git-discovery.ts): any repository other than the workspace's own is not understood.
 import type { DiskTarget, GitPrints } from "./call-facts.ts";
+import { gitMessages } from "./git-messages.ts";
 import { normalizePath, resolveShellDir } from "./paths.ts";
 import { isRevision } from "./shell/git.ts";
+import { isUrlConfigKey } from "./shell/grammar/programs/git-config-keys.ts";
 import type { ExecUnit } from "./shell/units.ts";
 
 const MAX_DIRS = 8;
@@ -152,7 +154,12 @@ export function gitPrints(unit: ExecUnit, subcommand: string | null): GitPrints 
   const rest = at < 0 ? [] : words.slice(at + 1);
   // A bare `git remote` prints the remotes' names only; -v, get-url and ls-remote print their URLs.
   if (subcommand === "remote" && rest.length === 0) return null;
-  if (subcommand === "remote" || subcommand === "ls-remote")
+  // `git config --get remote.origin.url` prints one URL of the configuration (git-config-keys.ts).
+  if (
+    subcommand === "remote" ||
+    subcommand === "ls-remote" ||
+    (subcommand === "config" && rest.some((v) => v === null || isUrlConfigKey(v)))
+  )
     return { pathspecs: [], history: false, remotes: true };
   const searches =
     COMMIT_WALKS.has(subcommand ?? "") && rest.some((v) => v === null || CONTENT_SEARCH.test(v));
@@ -362,6 +369,7 @@ export function gitTargets(
   if (where.moves.includes(null) || where.gitDir === null || where.workTree === null)
     return unknown("git is pointed at a directory not known before it runs (`-C`, `--git-dir`, `GIT_DIR`)");
   const out: DiskTarget[] = [];
+  const messages = gitMessages(unit, where.subcommand);
   for (const base of bases) {
     let dir = base;
     for (const m of where.moves as string[])
@@ -376,6 +384,7 @@ export function gitTargets(
       entersSubmodules: entersSubmodules(unit, where.subcommand),
       prints: gitPrints(unit, where.subcommand),
       ...(printsNotes(unit, where.subcommand) ? { printsNotes: true as const } : {}),
+      ...(messages !== null ? { printsMessages: messages } : {}),
       shown,
     });
   }

@@ -16,6 +16,7 @@ import {
   type Repository,
   repositoryAt,
 } from "./git-discovery.ts";
+import { gitMessagesFact } from "./git-messages.ts";
 import { notesReason } from "./git-notes.ts";
 import { scanFile } from "./key-scan.ts";
 import { nestedRepositoryFact } from "./nested-repos.ts";
@@ -145,6 +146,8 @@ function gitFacts(t: Extract<DiskTarget, { kind: "git" }>, ctx: Context): CallFa
     if (printed !== null) return [printed];
     const notes = t.printsNotes === true ? notesReason(repo.commonDir) : null;
     if (notes !== null) return [{ subject: t.shown, reason: notes }];
+    const messages = t.printsMessages === undefined ? null : gitMessagesFact(repo, t.printsMessages, top);
+    if (messages !== null) return [{ subject: t.shown, reason: messages }];
     if (!t.entersSubmodules || top === null) return [];
     const nested = nestedRepositoryFact(repo, top, t.shown);
     return nested === null ? [] : [nested];

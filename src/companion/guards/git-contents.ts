@@ -13,7 +13,14 @@ import type { CallFact, GitPrints } from "../../policy/call-facts.ts";
 import { KEY_SCAN_MAX_BYTES } from "../../policy/secret-families.ts";
 import { isDenylistedPath, secretFamilyOf } from "../../policy/secret-paths.ts";
 import type { Repository } from "./git-discovery.ts";
-import { allCommits, allObjects, GUARD_GIT_CONFIG, gitEnv, objectsContentFact } from "./git-objects.ts";
+import {
+  allCommits,
+  allObjects,
+  databaseStamp,
+  GUARD_GIT_CONFIG,
+  gitEnv,
+  objectsContentFact,
+} from "./git-objects.ts";
 import { knownScan, scanFile } from "./key-scan.ts";
 import { WALK_SCAN_BUDGET_BYTES } from "./tree-walk.ts";
 import { workTreeChanges } from "./work-tree-changes.ts";
@@ -41,32 +48,6 @@ type Secrets =
   | { unknown: string };
 
 const cache = new Map<string, Secrets>();
-
-function mtime(p: string): string {
-  try {
-    const s = statSync(p);
-    return `${s.mtimeMs}:${s.size}`;
-  } catch {
-    return "-";
-  }
-}
-
-/** What changes when a commit, a checkout, a fetch, a stash or `git add` happens. */
-function stamp(repo: Repository, history: boolean): string {
-  const parts = [repo.gitDir, mtime(join(repo.gitDir, "index")), mtime(join(repo.gitDir, "HEAD"))];
-  if (history)
-    for (const p of [
-      "packed-refs",
-      "refs",
-      "refs/heads",
-      "refs/tags",
-      "refs/remotes",
-      "logs/HEAD",
-      "objects/pack",
-    ])
-      parts.push(mtime(join(repo.commonDir, p)));
-  return `${history ? "h" : "i"}\0${parts.join("\0")}`;
-}
 
 function remember(key: string, value: Listing): Secrets {
   if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string);
@@ -196,7 +177,7 @@ function historyPaths(repo: Repository, ids: readonly string[]): Listing {
 }
 
 function listing(repo: Repository, history: boolean): Secrets {
-  const key = stamp(repo, history);
+  const key = databaseStamp(repo, history);
   const hit = cache.get(key);
   if (hit !== undefined) return hit;
   const index = indexPaths(join(repo.gitDir, "index"));

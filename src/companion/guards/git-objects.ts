@@ -5,7 +5,7 @@
 // kept "clean" can never be stale. Bounded: more unread bytes than the budget, a blob above the scan
 // bound, or a git that does not answer in time make the call ask.
 import { spawnSync } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { type Dirent, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { KEY_SCAN_MAX_BYTES, PrivateKeyScan } from "../../policy/secret-families.ts";
 import type { Repository } from "./git-discovery.ts";
@@ -59,8 +59,72 @@ function git(repo: Repository, args: readonly string[], input?: string, maxBuffe
   });
 }
 
-/** Every blob in the object database, reachable or not (`git show <id>` prints a dangling one too). */
-export function allObjects(repo: Repository): { blobs: string[]; commits: string[] } | { unknown: string } {
+/** What the object database holds, by type (ids). */
+export interface DatabaseObjects {
+  blobs: string[];
+  commits: string[];
+  tags: string[];
+}
+
+const LISTINGS_KEPT = 4;
+const listings = new Map<string, DatabaseObjects | { unknown: string }>();
+
+function mtime(p: string): string {
+  try {
+    const s = statSync(p);
+    return `${s.mtimeMs}:${s.size}`;
+  } catch {
+    return "-";
+  }
+}
+
+/** Ref directories listed at most; past it, the state is new on every call (nothing kept). */
+const MAX_REF_DIRS = 1_000;
+
+/**
+ * The mtime of every directory under refs/: a ref is written by renaming a lock file into its directory,
+ * so a fetch moving `refs/remotes/origin/main` changes `refs/remotes/origin`, not `refs/remotes`.
+ */
+function refDirectories(commonDir: string): string[] {
+  const root = join(commonDir, "refs");
+  const out = [mtime(root)];
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(root, { recursive: true, withFileTypes: true });
+  } catch {
+    return out;
+  }
+  for (const e of entries) {
+    if (!e.isDirectory()) continue;
+    if (out.length > MAX_REF_DIRS) return [...out, `now:${performance.now()}`];
+    const p = join(e.parentPath, e.name);
+    out.push(`${p.slice(root.length)}=${mtime(p)}`);
+  }
+  return out;
+}
+
+/**
+ * What changes when a commit, a checkout, a fetch, a stash or `git add` happens: the index, HEAD and,
+ * with `history`, every ref directory, packed refs, the HEAD reflog and the packs.
+ */
+export function databaseStamp(repo: Repository, history: boolean): string {
+  const parts = [repo.gitDir, mtime(join(repo.gitDir, "index")), mtime(join(repo.gitDir, "HEAD"))];
+  if (history) {
+    for (const p of ["packed-refs", "logs/HEAD", "objects/pack"]) parts.push(mtime(join(repo.commonDir, p)));
+    parts.push(...refDirectories(repo.commonDir));
+  }
+  return `${history ? "h" : "i"}\0${parts.join("\0")}`;
+}
+
+/**
+ * Every blob, commit and tag in the object database, reachable or not (`git show <id>` prints a dangling
+ * one too): one `cat-file --batch-all-objects`, kept per state of the database (databaseStamp) for the
+ * history's content check and the messages' alike.
+ */
+export function allObjects(repo: Repository): DatabaseObjects | { unknown: string } {
+  const key = databaseStamp(repo, true);
+  const kept = listings.get(key);
+  if (kept !== undefined) return kept;
   const r = git(repo, [
     "cat-file",
     "--batch-all-objects",
@@ -69,13 +133,17 @@ export function allObjects(repo: Repository): { blobs: string[]; commits: string
   ]);
   if (r.error !== undefined || r.status !== 0)
     return { unknown: "the repository's objects could not be listed in time to check what they hold" };
-  const blobs: string[] = [];
-  const commits: string[] = [];
+  const out: DatabaseObjects = { blobs: [], commits: [], tags: [] };
   for (const line of r.stdout.toString("latin1").split("\n")) {
-    if (line.endsWith(" blob")) blobs.push(line.slice(0, line.indexOf(" ")));
-    else if (line.endsWith(" commit")) commits.push(line.slice(0, line.indexOf(" ")));
+    const space = line.indexOf(" ");
+    const type = line.slice(space + 1);
+    if (type === "blob") out.blobs.push(line.slice(0, space));
+    else if (type === "commit") out.commits.push(line.slice(0, space));
+    else if (type === "tag") out.tags.push(line.slice(0, space));
   }
-  return { blobs, commits };
+  if (listings.size >= LISTINGS_KEPT) listings.delete(listings.keys().next().value as string);
+  listings.set(key, out);
+  return out;
 }
 
 function keep(set: Set<string>, id: string): void {
@@ -171,6 +239,21 @@ function hasReplaceRefs(repo: Repository): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The first `n` commits of HEAD's walk (what `git log -n` prints with nothing else choosing), or null
+ * when it cannot say (replace refs, which make git print another object in place of one; an unborn HEAD;
+ * git not answering in time).
+ */
+export function headCommits(repo: Repository, n: number): string[] | null {
+  if (hasReplaceRefs(repo)) return null;
+  const r = git(repo, ["rev-list", `--max-count=${n}`, "HEAD"], undefined, 1024 * 1024);
+  if (r.error !== undefined || r.status !== 0) return null;
+  return r.stdout
+    .toString("latin1")
+    .split("\n")
+    .filter((l) => /^[0-9a-f]{40,64}$/.test(l));
 }
 
 /**

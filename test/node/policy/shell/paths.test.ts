@@ -276,7 +276,10 @@ describe("git prints what files hold", () => {
     ["git config --list", true],
     ["git config -l --show-origin", true],
     ["git config --get http.https://github.com/.extraheader", true],
-    ["git config --get remote.origin.url", true],
+    // A URL key is checked on disk for user-info (git-config-keys.ts), as `git remote -v` is.
+    ["git config --get remote.origin.url", false],
+    ["git config -f .git/config --get remote.origin.url", true],
+    ["git config --get remote.origin.fetch", false],
     ["git config user.name", false],
     ["git config --get core.editor", false],
   ])("%s reads the configuration's tokens: %s", (command, reads) => {

@@ -18,6 +18,7 @@ import {
   type ProgramGrammar,
   type Understanding,
 } from "../spec.ts";
+import { isUrlConfigKey } from "./git-config-keys.ts";
 import { subcommandForm } from "./git-forms.ts";
 import {
   BLAME_OPTIONS,
@@ -397,7 +398,14 @@ function config(p: Parsed, out: Effects): NotUnderstood | null {
     p.has("--get-regexp") ||
     p.has("--get-urlmatch") ||
     p.has("--show-origin");
-  const secretKey = keys.some((k) => /header|url|credential|token|pass|auth|secret/i.test(k.value ?? "x"));
+  // A URL key's value is checked on disk for user-info (git-config-keys.ts), unless it comes from a file
+  // named here (`-f`, `--blob`), whose reading is judged as a read of that file and says nothing of it.
+  const fromFile = p.has("-f") || p.has("--blob");
+  const secretKey = keys.some(
+    (k) =>
+      /header|url|credential|token|pass|auth|secret|proxy/i.test(k.value ?? "x") &&
+      (fromFile || k.value === null || !isUrlConfigKey(k.value)),
+  );
   if (wide || secretKey) printsConfiguration(out);
   return null;
 }
