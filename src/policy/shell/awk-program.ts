@@ -154,6 +154,38 @@ function regexEnd(src: string, from: number, fork: () => boolean): number {
   throw new Unlexable();
 }
 
+const ASSIGNING = new Set(["=", "+=", "-=", "*=", "/=", "%=", "^=", "**=", "++", "--"]);
+/** Built-ins that only read their arguments (any other function may change an array passed to it). */
+const READ_ONLY_CALLS: ReadonlySet<string> = new Set([
+  ...["length", "substr", "index", "sprintf", "sin", "cos", "atan2", "exp", "log", "sqrt", "int"],
+  ...["tolower", "toupper", "close", "fflush", "srand", "and", "or", "xor", "compl", "lshift", "rshift"],
+  ...["strftime", "mktime", "isarray", "typeof", "strtonum"],
+]);
+
+/**
+ * Whether the ARGV or ARGC at `at` may be changed there: assigned, incremented, deleted, read into by
+ * getline, a `for (… in …)` variable, a whole array handed to a function, or an argument of a call that
+ * may change it (`sub(/x/, "y", ARGV[1])`, `split(s, ARGV)`). Reading `ARGV[1]` is not.
+ */
+function changesArgs(tokens: readonly Token[], at: number, calls: readonly boolean[]): boolean {
+  const prev = tokens[at - 1]?.text;
+  if (prev === "++" || prev === "--" || prev === "delete" || prev === "getline") return true;
+  if (calls.some((mayChange) => mayChange)) return true;
+  // `(k in ARGV)`, `for (k in ARGV)`: the array is only read.
+  if (prev === "in") return false;
+  let next = at + 1;
+  if (tokens[next]?.text === "[") {
+    for (let depth = 0; next < tokens.length; next++) {
+      const t = tokens[next]?.text;
+      if (t === "[") depth++;
+      else if (t === "]" && --depth === 0) break;
+    }
+    next++;
+  } else if (tokens[at]?.text === "ARGV") return true;
+  const after = tokens[next]?.text ?? "";
+  return ASSIGNING.has(after) || after === "in";
+}
+
 /** What one reading's tokens do. */
 function findings(tokens: readonly Token[]): ScriptFinding[] {
   const out: ScriptFinding[] = [];
@@ -162,19 +194,25 @@ function findings(tokens: readonly Token[]): ScriptFinding[] {
   };
   let inPrint = false;
   let afterGetline = false;
-  for (const t of tokens) {
+  // One entry per open parenthesis: whether it holds the arguments of a call that may change them.
+  const calls: boolean[] = [];
+  tokens.forEach((t, i) => {
     const { kind, text } = t;
     if (kind === "nl" || text === ";" || text === "}") inPrint = false;
+    if (text === "(") {
+      const before = tokens[i - 1];
+      calls.push(before?.kind === "name" && !KEYWORDS.has(before.text) && !READ_ONLY_CALLS.has(before.text));
+    } else if (text === ")") calls.pop();
     if (kind === "name") {
       if (text === "system") add({ risk: "exec", why: "system() runs a command" });
       else if (text === "print" || text === "printf") inPrint = true;
       else if (text === "getline") afterGetline = true;
       else if (/^(ENVIRON|PROCINFO|SYMTAB|FUNCTAB)$/.test(text))
         add({ risk: "read", why: "reads the environment (secrets live there)" });
-      else if (text === "ARGV" || text === "ARGC")
+      else if ((text === "ARGV" || text === "ARGC") && changesArgs(tokens, i, calls))
         add({
           risk: "read",
-          why: "ARGV and ARGC name the files awk reads: a program that uses them may read others",
+          why: "changing ARGV or ARGC makes awk read files its command line does not name",
         });
     } else if (kind === "op") {
       if (text === "|" || text === "|&") add({ risk: "exec", why: "a pipe to or from a command runs it" });
@@ -184,7 +222,7 @@ function findings(tokens: readonly Token[]): ScriptFinding[] {
         add({ risk: "write", why: "print > file writes a file" });
       else if (afterGetline && text === "<") add({ risk: "read", why: "getline < file reads a file" });
     }
-  }
+  });
   return out;
 }
 
