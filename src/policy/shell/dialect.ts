@@ -52,10 +52,10 @@ function plainEverywhere(src: string): boolean {
 /** Why a script for this dialect may not be read as bash reads it, or null when it may. */
 export function dialectConcern(src: string, dialect: Dialect): string | null {
   if (dialect === "bash") return null;
+  // A name and plain words (no quote, `$`, `{`, `~`, glob or operator) read alike in every shell.
+  if (plainEverywhere(src)) return null;
   if (typeof dialect === "object")
-    return plainEverywhere(src)
-      ? null
-      : `${dialect.other}: only a command of plain words is understood there`;
+    return `${dialect.other}: only a command of plain words is understood there`;
   return posixConcern(src);
 }
 

@@ -65,6 +65,15 @@ provenCases("scripts sh runs, read as bash", [
   { name: "env -S splits by its own rules", command: "env -S 'cat\\_.env'" },
 ]);
 
+// bash in POSIX mode expands aliases in a script and keeps an assignment before a special builtin:
+// every way into it asks (the option or the variable is a concern of its own).
+provenCases("bash in POSIX mode", [
+  { name: "bash --posix", command: `bash --posix -c $'alias t="${P}"\nt'`, proof: "PWNED" },
+  { name: "bash -o posix", command: `bash -o posix -c $'alias t="${P}"\nt'`, proof: "PWNED" },
+  { name: "set -o posix", command: `set -o posix; alias t="${P}"\nt`, proof: "PWNED" },
+  { name: "POSIXLY_CORRECT", command: `POSIXLY_CORRECT=1 bash -c $'alias t="${P}"\nt'`, proof: "PWNED" },
+]);
+
 describe("what a script for sh may hold", () => {
   it.each([
     "ls -la",
