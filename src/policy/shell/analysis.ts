@@ -7,6 +7,7 @@ import { Lru } from "../lru.ts";
 import { namesSetBy } from "./builtins.ts";
 import { copyShell, execUnit, prefixConcerns, type Run, type Shell, simpleCommand } from "./command.ts";
 import { START, unionCwd } from "./cwd.ts";
+import { type Dialect, dialectConcern } from "./dialect.ts";
 import { dangerousVariable } from "./env-vars.ts";
 import {
   type Assignment,
@@ -317,8 +318,14 @@ function statement(src: string, event: StmtEvent, shell: Shell, run: Run, out: C
   }
 }
 
-function analyzeScript(src: string, shell: Shell, depth: number, out: Collector): void {
-  const disagrees = disagreement(src);
+function analyzeScript(
+  src: string,
+  shell: Shell,
+  depth: number,
+  out: Collector,
+  dialect: Dialect = "bash",
+): void {
+  const disagrees = disagreement(src) ?? dialectConcern(src, dialect);
   if (disagrees !== null) {
     out.push({ kind: "unparsable", text: src, reason: disagrees });
     return;
@@ -337,8 +344,10 @@ function analyzeScript(src: string, shell: Shell, depth: number, out: Collector)
   const { events } = script;
   const run: Run = {
     push: (u) => out.push(u),
-    script: (inner, innerShell, innerDepth) => analyzeScript(inner, innerShell, innerDepth, out),
+    script: (inner, innerShell, innerDepth, innerDialect) =>
+      analyzeScript(inner, innerShell, innerDepth, out, innerDialect),
     depth,
+    dialect,
   };
   const ends = events.some((e) => e.kind === "enter") ? scopeEnds(events) : null;
   const moves = ends === null ? null : dirMoves(events);

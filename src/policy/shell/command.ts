@@ -12,6 +12,7 @@ import {
   PLAIN_NAME,
 } from "./builtins.ts";
 import { type CwdSet, changeDir, moveTo, single } from "./cwd.ts";
+import { type Dialect, shellDialect, wrapperDialect } from "./dialect.ts";
 import { dangerousVariable } from "./env-vars.ts";
 import { FILE_PROGRAMS } from "./file-programs.ts";
 import { grammarFor } from "./grammar/index.ts";
@@ -44,9 +45,14 @@ export interface Shell {
 
 export interface Run {
   push(unit: ShellUnit): void;
-  /** Analyses a script string run by this command: in `shell` (eval) or a copy of it (bash -c). */
-  script(src: string, shell: Shell, depth: number): void;
+  /**
+   * Analyses a script string run by this command: in `shell` (eval) or a copy of it (bash -c), read in
+   * the language of the shell that runs it (`sh -c` is dash's, see dialect.ts).
+   */
+  script(src: string, shell: Shell, depth: number, dialect: Dialect): void;
   depth: number;
+  /** The language of the script this command is in (eval, trap and callbacks run their strings in it). */
+  dialect: Dialect;
   /** The wrapper whose inner command is being analysed (see `ExecUnit.via`). */
   via?: string;
 }
@@ -465,19 +471,22 @@ export function simpleCommand(input: CommandInput, run: Run): void {
 
   // The remote command runs on another machine, in a directory not known here.
   if (typeof ssh?.remote === "string")
-    run.script(ssh.remote, { cwd: null, stack: [], assigned: new Set() }, run.depth + 1);
+    run.script(ssh.remote, { cwd: null, stack: [], assigned: new Set() }, run.depth + 1, {
+      other: "ssh runs the remote command in the remote user's login shell, whose language is not known here",
+    });
 
   // Builtins that run strings later, or move the shell.
   if (name === "trap") {
     const cmd = trapCommand(argv);
     if (cmd?.value === null) exec.dynamic ??= "the trap command is not static";
     // It runs later, from wherever the script then is.
-    else if (cmd?.value) run.script(cmd.value, { cwd: null, stack: [], assigned: new Set() }, run.depth + 1);
+    else if (cmd?.value)
+      run.script(cmd.value, { cwd: null, stack: [], assigned: new Set() }, run.depth + 1, run.dialect);
   }
   if (name === "mapfile" || name === "readarray") {
     const cb = callbackOf(argv);
     if (cb === null || cb?.value === null) exec.dynamic ??= "the callback is not static";
-    else if (cb?.value) run.script(cb.value, copyShell(shell), run.depth + 1);
+    else if (cb?.value) run.script(cb.value, copyShell(shell), run.depth + 1, run.dialect);
   }
   if (name === "cd" || name === "pushd" || name === "popd") moveDir(name, argv, shell);
   if (CWD_UNKNOWN_AFTER.has(name)) {
@@ -506,12 +515,18 @@ export function simpleCommand(input: CommandInput, run: Run): void {
       );
       return;
     }
-    case "script":
-      if (unwrapped.script !== null)
-        run.script(unwrapped.script, name === "eval" ? shell : copyShell(shell), run.depth + 1);
+    case "script": {
+      if (unwrapped.script === null) return;
+      const dialect = SHELLS.has(name)
+        ? shellDialect(name)
+        : name === "eval"
+          ? run.dialect
+          : wrapperDialect(wrapper?.name ?? name);
+      run.script(unwrapped.script, name === "eval" ? shell : copyShell(shell), run.depth + 1, dialect);
       return;
+    }
     case "stdin-shell":
-      if (stdin !== null) run.script(stdin, copyShell(shell), run.depth + 1);
+      if (stdin !== null) run.script(stdin, copyShell(shell), run.depth + 1, shellDialect(name));
       return;
     default:
       return;

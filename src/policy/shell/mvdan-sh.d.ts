@@ -18,6 +18,7 @@ declare module "mvdan-sh" {
     Walk(node: ShNode, visit: (node: ShNode | null) => boolean): void;
     Variant(lang: unknown): unknown;
     LangBash: unknown;
+    LangPOSIX: unknown;
   }
   const sh: { syntax: ShSyntax };
   export default sh;

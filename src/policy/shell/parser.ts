@@ -56,10 +56,32 @@ export type {
   WordPart,
 } from "./walk.ts";
 
-function rawFile(src: string): RawNode {
+let posixParser: ReturnType<Syntax["NewParser"]> | undefined;
+
+/** mvdan/sh's POSIX grammar: what `sh` reads (dialect.ts compares its tree with bash's). */
+function mvdanPosix(): ReturnType<Syntax["NewParser"]> {
+  if (!posixParser) {
+    mvdan();
+    const { syntax } = sh;
+    posixParser = syntax.NewParser(syntax.Variant(syntax.LangPOSIX));
+    errorWithLimit.stackTraceLimit = savedStackTraceLimit;
+  }
+  return posixParser;
+}
+
+/**
+ * A script's raw tree as bash's grammar reads it and as the POSIX grammar does (for a script `sh`
+ * runs: see dialect.ts). Throws a plain Error with the parser's message when either cannot read it.
+ */
+export function bothReadings(src: string): { bash: RawNode; posix: RawNode } {
+  if (LONE_SURROGATE.test(src)) throw new Error("the command contains an unpaired UTF-16 surrogate");
+  return { bash: rawFile(src), posix: rawFile(src, mvdanPosix()) };
+}
+
+function rawFile(src: string, using: ReturnType<Syntax["NewParser"]> = mvdan()): RawNode {
   let file: { __internal_object__?: unknown };
   try {
-    file = mvdan().Parse(src, "") as { __internal_object__?: unknown };
+    file = using.Parse(src, "") as { __internal_object__?: unknown };
   } catch (error) {
     const e = error as { message?: unknown; Error?: () => string };
     const message =

@@ -161,6 +161,8 @@ function valueFor(o: OptionSpec): string {
   if (o.kind === "read" || o.kind === "list") return "v.txt";
   if (o.kind === "write") return "out.txt";
   if (o.kind === "walk") return "dir";
+  // A sed script (`-e`): `a` alone is an append command without its text, which sed refuses to compile.
+  if (o.mode === "script") return "p";
   if (o.kind === "pattern") return "a";
   const n = o.names.join(" ");
   if (/field|delimiter|key|bytes|characters|lines|count/.test(n)) return "1";

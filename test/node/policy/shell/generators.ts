@@ -133,7 +133,9 @@ export const ALLOWED_RUNNING: Wrap[] = [
   (c) => `time ${c}`,
   // `! ! c` is valid bash but not mvdan/sh, so negation is left out here (it asks).
   (c) => `{ bash <<'E${c.length}'\n${c}\nE${c.length}\n}`,
-  (c) => `env sh -c ${sq(c)}`,
+  // bash, not sh: a script for sh is allowed only when dash reads it as bash does (dialect.ts), and the
+  // other wraps here put bash-only syntax inside (`time`, `<( )`).
+  (c) => `env bash -c ${sq(c)}`,
 ];
 
 export const JOINS = ["; ", " && ", " || ", " | ", "\n", " & ", " # note\n", ";\n\n"];

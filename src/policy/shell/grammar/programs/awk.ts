@@ -3,7 +3,7 @@
 // `name=value` assignments. The program is read by scanAwk: system(), pipes and getline from
 // commands run programs (not understood); `print > f` writes f; `getline < f` reads f.
 
-import { scanAwk } from "../../scripts.ts";
+import { scanAwk } from "../../awk-program.ts";
 import { raise } from "../effects.ts";
 import { pathEffect } from "../parse.ts";
 import { flag, opt, type ProgramGrammar } from "../spec.ts";

@@ -1,8 +1,8 @@
 // sed (GNU sed 4.9): the script is the first operand unless -e/-f give it; the rest are read.
-// -i rewrites them in place; the script's own commands are read by scanSed: `w FILE` writes,
+// -i rewrites them in place; the script's own commands are read by scanSed (GNU sed's own reader): `w FILE` writes,
 // `r FILE` reads, `e` and `s///e` run commands (not understood), as does a script from a file.
 
-import { scanSed } from "../../scripts.ts";
+import { scanSed } from "../../sed-script.ts";
 import { raise } from "../effects.ts";
 import { pathEffect } from "../parse.ts";
 import { flag, GNU_COMMON, opt, optional, type ProgramGrammar } from "../spec.ts";
@@ -39,19 +39,21 @@ export const sed: ProgramGrammar = {
     const scripts = given.length > 0 || file !== undefined ? given : p.operands.slice(0, 1);
     const files = given.length > 0 || file !== undefined ? p.operands : p.operands.slice(1);
     out.paths = out.paths.filter((e) => !scripts.includes(e.arg));
-    for (const s of scripts) {
-      if (s.value === null) return { word: s.raw, reason: "the sed script is only known at run time" };
-      const findings = scanSed(s.value);
-      if (findings === null)
-        return { word: s.raw, reason: "the sed script cannot be read, so what it runs is not known" };
-      for (const f of findings) {
-        const arg = { value: f.file ?? null, raw: f.file ?? s.raw, glob: false, tilde: false };
-        if (f.risk === "exec") return { word: s.raw, reason: `the sed script runs commands: ${f.why}` };
-        if (f.risk === "write") {
-          out.paths.push(pathEffect("write", arg));
-          raise(out, "write");
-        } else out.paths.push(pathEffect("read", arg));
-      }
+    const dynamic = scripts.find((s) => s.value === null);
+    if (dynamic !== undefined)
+      return { word: dynamic.raw, reason: "the sed script is only known at run time" };
+    // sed reads its `-e` pieces as one script, a newline between each (an unfinished `a` text goes on into the next).
+    const word = scripts.map((s) => s.raw).join(" ");
+    const findings = scanSed(scripts.map((s) => s.value).join("\n"));
+    if (findings === null)
+      return { word, reason: "the sed script cannot be read, so what it runs is not known" };
+    for (const f of findings) {
+      const arg = { value: f.file ?? null, raw: f.file ?? word, glob: false, tilde: false };
+      if (f.risk === "exec") return { word, reason: `the sed script runs commands: ${f.why}` };
+      if (f.risk === "write") {
+        out.paths.push(pathEffect("write", arg));
+        raise(out, "write");
+      } else out.paths.push(pathEffect("read", arg));
     }
     const inPlace = p.options.find((o) => o.spec.names.includes("-i"));
     if (inPlace !== undefined) {
