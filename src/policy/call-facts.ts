@@ -26,6 +26,8 @@ export interface WalkStyle {
   skipVcs: boolean;
   /** Only files whose name (or path, with a `/`) matches one of these globs are read; empty: all. */
   only: readonly string[];
+  /** How deep it goes: 1 reads the files directly in the root (`diff DIR1 DIR2`); absent, all the way. */
+  depth?: number;
 }
 
 /**
@@ -77,6 +79,11 @@ export type DiskTarget =
        * of `DIR/package.json`, `X.js`), which the word never names.
        */
       runs?: true;
+      /**
+       * A directory there is read file by file, one level (`diff DIR1 DIR2`, `file -m DIR`): every file
+       * directly in it, dotfiles too, is judged as read.
+       */
+      entries?: true;
     }
   | { kind: "walk"; root: string; style: WalkStyle; shown: string }
   | {

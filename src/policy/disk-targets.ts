@@ -172,7 +172,15 @@ function shellTargets(command: string, callCwd: string, home: string | null): Di
     if (unit.recursive) {
       const style = unit.operand && lastExec ? walkStyleOf(lastExec.program, lastExec.argv) : WIDEST;
       out.push({ kind: "walk", root: path, style, shown: unit.text });
-    } else out.push({ kind: "path", access: unit.kind, path, glob: unit.glob, shown: unit.text });
+    } else
+      out.push({
+        kind: "path",
+        access: unit.kind,
+        path,
+        glob: unit.glob,
+        shown: unit.text,
+        ...(unit.entries === true ? { entries: true as const } : {}),
+      });
   }
   return out;
 }

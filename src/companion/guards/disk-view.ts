@@ -6,6 +6,7 @@ import { lstatSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { CallFact, DiskCheck, DiskTarget } from "../../policy/call-facts.ts";
 import { isDenylistedPath, isProtectedWritePath, secretFamilyOf } from "../../policy/secret-paths.ts";
+import { WIDEST } from "../../policy/walk-styles.ts";
 import { expandGlob } from "./bash-glob.ts";
 import { readOnlyHook, repositoryProgram } from "./git-config-programs.ts";
 import { gitContentsFact } from "./git-contents.ts";
@@ -38,12 +39,25 @@ interface Context {
   ownRepo?: Repository | null;
 }
 
+/** A directory read file by file (`diff DIR1 DIR2`, `file -m DIR`): every file directly in it, dotfiles too. */
+const ENTRIES_READ = { ...WIDEST, depth: 1 };
+
 /** One concrete path (no glob left): what reading or writing it really touches. */
-function pathFacts(access: "read" | "write", lexical: string, subject: string, ctx: Context): CallFact[] {
+function pathFacts(
+  access: "read" | "write",
+  lexical: string,
+  subject: string,
+  ctx: Context,
+  entries = false,
+): CallFact[] {
   const r = realPathOf(lexical);
   if (!r.ok) return [{ subject, reason: `cannot be resolved (${r.reason})` }];
   const { real, stat } = r;
   const facts: CallFact[] = [];
+  if (entries && access === "read" && stat?.isDirectory()) {
+    const f = walkFact(real, ENTRIES_READ, ctx.workspace, subject, ctx.walkBound);
+    if (f !== null) facts.push(f);
+  }
   const where = shownPath(real, ctx.workspace);
   // Rules judged the path tidied (`a/lnk/../x` as `a/x`); the kernel applies `..` after the symlink.
   if (/\/\.\.(\/|$)/.test(lexical)) {
@@ -210,7 +224,7 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
             },
           ];
       }
-      if (!t.glob) return pathFacts(t.access, t.path, t.shown, ctx);
+      if (!t.glob) return pathFacts(t.access, t.path, t.shown, ctx, t.entries === true);
       // Quotes or escapes in a glob word hide which characters bash expands: not judged from the value.
       if (/['"\\]/.test(t.shown))
         return [
@@ -227,7 +241,7 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
             subject: t.shown,
             reason: `the glob matches \`${where}\`, ${t.access === "read" ? `a secret${family ? ` (${family.family})` : ""}` : "a file that holds secrets or decides what runs"}`,
           });
-        } else out.push(...pathFacts(t.access, p, `${t.shown} → ${where}`, ctx));
+        } else out.push(...pathFacts(t.access, p, `${t.shown} → ${where}`, ctx, t.entries === true));
         if (out.length > 0) return out;
       }
       return out;

@@ -32,6 +32,8 @@ const IGNORE_FILES = [".ignore", ".rgignore"];
 interface Frame {
   dir: string;
   ignores: readonly { base: string; ig: Ignore }[];
+  /** How many directories below the root (0: the root's own entries). */
+  level: number;
 }
 
 /** A path as the denylist judges it: workspace-relative inside the workspace, absolute outside. */
@@ -120,9 +122,10 @@ export function walkFact(
   bound = WALK_BOUND,
   budget: { bytes: number } = { bytes: WALK_SCAN_BUDGET_BYTES },
 ): CallFact | null {
-  const how = style.content ? "the recursive read" : "the walk";
+  const how =
+    style.depth === 1 ? "the read of the directory's files" : style.content ? "the recursive read" : "the walk";
   const useGitignore = style.ignoreFiles && inGitRepository(root);
-  const stack: Frame[] = [{ dir: root, ignores: [] }];
+  const stack: Frame[] = [{ dir: root, ignores: [], level: 0 }];
   const seen = new Set<string>();
   let count = 0;
   while (stack.length > 0) {
@@ -169,13 +172,14 @@ export function walkFact(
           };
       }
       if (isDir) {
+        if (style.depth !== undefined && frame.level + 1 >= style.depth) continue;
         if (style.skipVcs && VCS_DIRS.has(name)) continue;
         if (style.ignoreFiles && ignored(ignores, abs, true)) continue;
         if (target !== abs) {
           if (seen.has(target)) continue;
           seen.add(target);
         }
-        stack.push({ dir: target, ignores });
+        stack.push({ dir: target, ignores, level: frame.level + 1 });
         continue;
       }
       if (!isFile || !style.content) continue;
