@@ -28,6 +28,8 @@ export interface WalkStyle {
   only: readonly string[];
   /** How deep it goes: 1 reads the files directly in the root (`diff DIR1 DIR2`); absent, all the way. */
   depth?: number;
+  /** Directories by these names it never enters (node --test skips node_modules). */
+  prune?: readonly string[];
 }
 
 /**

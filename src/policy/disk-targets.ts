@@ -64,6 +64,45 @@ function nameWalks(unit: ExecUnit, callCwd: string, home: string | null): DiskTa
   }));
 }
 
+/**
+ * A walk a program's grammar reports for the names it finds and runs (`node --test` with no files finds
+ * its test files, following symlinked directories): walked for links out of the workspace.
+ */
+function findingWalks(unit: ExecUnit, callCwd: string, home: string | null): DiskTarget[] {
+  const walks =
+    unit.effects?.paths.filter((e) => e.access === "walk" && !e.contents && e.follow === "all") ?? [];
+  if (walks.length === 0) return [];
+  const dir = resolveShellDir(unit.cwd, callCwd, home);
+  if (dir === null)
+    return [
+      {
+        kind: "unknown",
+        shown: unit.text,
+        reason: "it finds the files it runs in a directory not known here",
+      },
+    ];
+  const out: DiskTarget[] = [];
+  for (const w of walks) {
+    const r = w.arg.value;
+    if (r === null || w.arg.glob || w.arg.tilde) {
+      out.push({
+        kind: "unknown",
+        shown: unit.text,
+        reason: `it finds the files it runs below \`${w.arg.raw}\`, not known here`,
+      });
+      continue;
+    }
+    const style = { ...WIDEST, content: false, ...(w.prune !== undefined ? { prune: w.prune } : {}) };
+    out.push({
+      kind: "walk",
+      root: normalizePath(r.startsWith("/") ? r : `${dir}/${r}`),
+      style,
+      shown: unit.text,
+    });
+  }
+  return out;
+}
+
 /** The script a shell or an interpreter runs: read by it, so what it is on disk (a link to a key) counts. */
 function scriptTargets(unit: ExecUnit, callCwd: string, home: string | null): DiskTarget[] {
   const argv = unit.words.map((w) => ({ value: w.value, raw: w.raw, glob: w.glob, tilde: w.tilde }));
@@ -161,6 +200,7 @@ function shellTargets(command: string, callCwd: string, home: string | null): Di
       else
         out.push(
           ...nameWalks(unit, callCwd, home),
+          ...findingWalks(unit, callCwd, home),
           ...scriptTargets(unit, callCwd, home),
           ...pickerTargets(unit, callCwd, home),
         );

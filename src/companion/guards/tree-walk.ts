@@ -144,7 +144,11 @@ export function walkFact(
   budget: { bytes: number } = { bytes: WALK_SCAN_BUDGET_BYTES },
 ): CallFact | null {
   const how =
-    style.depth === 1 ? "the read of the directory's files" : style.content ? "the recursive read" : "the walk";
+    style.depth === 1
+      ? "the read of the directory's files"
+      : style.content
+        ? "the recursive read"
+        : "the walk";
   const gitDir = style.ignoreFiles ? gitDirAbove(root) : null;
   const useGitignore = gitDir !== null;
   // A whitelist above the root (a parent's ignore file, git's excludes) may un-hide what is below it.
@@ -199,6 +203,7 @@ export function walkFact(
       }
       if (isDir) {
         if (style.depth !== undefined && frame.level + 1 >= style.depth) continue;
+        if (style.prune?.includes(name)) continue;
         if (style.skipVcs && VCS_DIRS.has(name) && !hiddenWalked) continue;
         if (style.ignoreFiles && ignored(ignores, abs, true)) continue;
         if (target !== abs) {

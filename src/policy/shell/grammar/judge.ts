@@ -35,7 +35,9 @@ function toUnits(paths: readonly PathEffect[]): Pick<GrammarJudgement, "reads" |
     // name, and of every file directly in it when the disk has a directory there (red team, round 8).
     else if (e.access === "walk" && e.contents && e.pathspec !== true)
       reads.push(
-        e.depth === undefined ? { arg: e.arg, recursive: true } : { arg: e.arg, recursive: false, entries: true },
+        e.depth === undefined
+          ? { arg: e.arg, recursive: true }
+          : { arg: e.arg, recursive: false, entries: true },
       );
   }
   return { reads, writes };

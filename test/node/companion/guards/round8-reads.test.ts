@@ -31,7 +31,10 @@ beforeAll(() => {
   fx = diskFixture();
   // A directory of credentials whose names are not secrets by name in every family, beside plain ones.
   write(join(fx.ws, "cfg", "credentials"), "aws_secret_access_key = SEKRIT\n");
-  write(join(fx.ws, "cfg", "server.pem"), "-----BEGIN RSA PRIVATE KEY-----\nMIIB\n-----END RSA PRIVATE KEY-----\n");
+  write(
+    join(fx.ws, "cfg", "server.pem"),
+    "-----BEGIN RSA PRIVATE KEY-----\nMIIB\n-----END RSA PRIVATE KEY-----\n",
+  );
   write(join(fx.ws, "vault", ".env"), "TOKEN=dotenv\n");
   write(join(fx.ws, "vault", "readme.md"), "plain\n");
   write(join(fx.ws, "docs", "a.md"), "a\n");
@@ -111,7 +114,8 @@ describe("a directory named where a program reads files: every file in it is rea
 describe("ripgrep's ignore files may whitelist what its hidden-file filter skips", () => {
   const ignoreFiles = [".ignore", ".rgignore", ".gitignore"];
   afterAll(() => {
-    for (const f of [...ignoreFiles.map((n) => join("src", n)), "src/.env"]) rmSync(join(fx.ws, f), { force: true });
+    for (const f of [...ignoreFiles.map((n) => join("src", n)), "src/.env"])
+      rmSync(join(fx.ws, f), { force: true });
   });
   it.each(ignoreFiles)("a `!` pattern in %s makes rg's walk read hidden files", (name) => {
     write(join(fx.ws, "src", ".env"), "K=V\n");
