@@ -107,7 +107,19 @@ export type DiskTarget =
    * `names` in `dir` or any directory above picks which program really runs (rust-toolchain.toml's
    * `path` runs any directory's binary; a channel not installed is downloaded). Its presence is a fact.
    */
-  | { kind: "picker"; dir: string; names: readonly string[]; shown: string }
+  | {
+      kind: "picker";
+      dir: string;
+      names: readonly string[];
+      /** Only a file whose text matches this (a regular expression's source) picks: go.mod's `toolchain` line. */
+      contains?: string;
+      shown: string;
+    }
+  /**
+   * A program `npx` runs by its bare name: the project's own bin, an installed one (node_modules/.bin here
+   * or above, the global bin), or, when none has it, the registry package of that name, downloaded.
+   */
+  | { kind: "npx"; dir: string; name: string; shown: string }
   | { kind: "unknown"; shown: string; reason: string };
 
 /**

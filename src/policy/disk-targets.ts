@@ -126,19 +126,46 @@ const RUSTUP_PROXIES = new Set([
 ]);
 const TOOLCHAIN_FILES = ["rust-toolchain.toml", "rust-toolchain"];
 
-/** A rustup proxy runs what a rust-toolchain file picks: the disk says whether one is there. */
+/** go downloads and runs the release a go.work or go.mod `toolchain` line names (GOTOOLCHAIN=auto). */
+const GO_PICKER = { names: ["go.work", "go.mod"], contains: "^\\s*toolchain\\s" };
+
+/** A rustup proxy runs what a rust-toolchain file picks, go what go.mod's `toolchain` line names: the disk says whether one is there. */
 function pickerTargets(unit: ExecUnit, callCwd: string, home: string | null): DiskTarget[] {
-  if (!RUSTUP_PROXIES.has(unit.program)) return [];
+  const go = unit.program === "go";
+  if (!go && !RUSTUP_PROXIES.has(unit.program)) return [];
   const dir = resolveShellDir(unit.cwd, callCwd, home);
   if (dir === null)
     return [
       {
         kind: "unknown",
         shown: unit.text,
-        reason: "it runs in a directory not known here, where a rust-toolchain file may pick what runs",
+        reason: `it runs in a directory not known here, where a ${go ? "go.mod toolchain line" : "rust-toolchain file"} may pick what runs`,
       },
     ];
-  return [{ kind: "picker", dir, names: TOOLCHAIN_FILES, shown: unit.text }];
+  return [
+    go
+      ? { kind: "picker", dir, ...GO_PICKER, shown: unit.text }
+      : { kind: "picker", dir, names: TOOLCHAIN_FILES, shown: unit.text },
+  ];
+}
+
+/** The wrapper a unit runs inside is npx (`npx tsc --version`'s `tsc --version`). */
+const VIA_NPX = /^(?:\S*\/)?npx(?:\s|$)/;
+
+/** A bare name npx runs: which program that is, the disk says (guards/npx-bin.ts). */
+function npxTargets(unit: ExecUnit, callCwd: string, home: string | null): DiskTarget[] {
+  if (unit.via === undefined || !VIA_NPX.test(unit.via) || unit.program.includes("/")) return [];
+  const dir = resolveShellDir(unit.cwd, callCwd, home);
+  if (dir === null)
+    return [
+      {
+        kind: "unknown",
+        shown: unit.text,
+        reason:
+          "npx runs it in a directory not known here, where it may not be installed (npx then downloads it)",
+      },
+    ];
+  return [{ kind: "npx", dir, name: unit.program, shown: unit.text }];
 }
 
 /** Bash's `cd` target word (options and `--` skipped); undefined for a bare `cd` (home). */
@@ -203,6 +230,7 @@ function shellTargets(command: string, callCwd: string, home: string | null): Di
           ...findingWalks(unit, callCwd, home),
           ...scriptTargets(unit, callCwd, home),
           ...pickerTargets(unit, callCwd, home),
+          ...npxTargets(unit, callCwd, home),
         );
       continue;
     }

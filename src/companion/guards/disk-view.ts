@@ -2,7 +2,7 @@
 // (files, globs, walks, `cd` directories, git's repository discovery, rust-toolchain files) resolved on
 // the real filesystem now, as the command would meet it. It answers with facts that make the call need
 // a person; none means the text told the truth. Used by the hook, the daemon and `airlock policy explain` alike.
-import { lstatSync } from "node:fs";
+import { lstatSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { CallFact, DiskCheck, DiskTarget } from "../../policy/call-facts.ts";
 import { isDenylistedPath, isProtectedWritePath, secretFamilyOf } from "../../policy/secret-paths.ts";
@@ -20,6 +20,7 @@ import {
 import { notesReason } from "./git-notes.ts";
 import { scanFile } from "./key-scan.ts";
 import { nestedRepositoryFact } from "./nested-repos.ts";
+import { npxFact } from "./npx-bin.ts";
 import { isWithin, realPathOf } from "./real-path.ts";
 import { shownPath, WALK_BOUND, walkFact } from "./tree-walk.ts";
 
@@ -191,15 +192,22 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
     case "git":
       return gitFacts(t, ctx);
     case "picker": {
-      const found = pickerFile(t.dir, t.names);
+      const found = pickerFile(t.dir, t.names, t.contains);
       return found === null
         ? []
         : [
             {
               subject: t.shown,
-              reason: `\`${shownPath(found, ctx.workspace)}\` picks the toolchain it runs (rustup runs a \`path\` it names, and downloads a channel not installed)`,
+              reason:
+                t.contains === undefined
+                  ? `\`${shownPath(found, ctx.workspace)}\` picks the toolchain it runs (rustup runs a \`path\` it names, and downloads a channel not installed)`
+                  : `\`${shownPath(found, ctx.workspace)}\` names a toolchain, which go downloads and runs when it is not the one installed`,
             },
           ];
+    }
+    case "npx": {
+      const f = npxFact(t.dir, t.name, ctx.workspace, t.shown);
+      return f === null ? [] : [f];
     }
     case "walk": {
       const r = realPathOf(t.root);
@@ -249,12 +257,23 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
   }
 }
 
-/** The first file by one of `names` in `dir` or a directory above it (as rustup looks), or null. */
-function pickerFile(dir: string, names: readonly string[]): string | null {
+/**
+ * The first file by one of `names` in `dir` or a directory above it (as rustup looks), or null; with
+ * `contains`, the first whose text matches it (an unreadable one counts).
+ */
+function pickerFile(dir: string, names: readonly string[], contains?: string): string | null {
   for (let d = dir; ; d = dirname(d)) {
     for (const n of names) {
       const p = join(d, n);
-      if (lstatSync(p, { throwIfNoEntry: false }) !== undefined) return p;
+      if (lstatSync(p, { throwIfNoEntry: false }) === undefined) continue;
+      if (contains === undefined) return p;
+      let text: string;
+      try {
+        text = readFileSync(p, "utf8");
+      } catch {
+        return p;
+      }
+      if (new RegExp(contains, "m").test(text)) return p;
     }
     if (dirname(d) === d) return null;
   }
