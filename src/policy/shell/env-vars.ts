@@ -149,10 +149,9 @@ export const DANGEROUS_VARIABLES: readonly DangerousVariable[] = [
     why: "pytest imports the plugins (and takes the options) it names",
     except: ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"],
   },
-  // GNU tar takes its default archive from TAPE (a host:path one runs a remote shell) and options from
-  // TAR_OPTIONS (`--use-compress-program=PROG` runs PROG).
+  // GNU tar takes its default archive from TAPE: a host:path one makes it run a remote shell (red team,
+  // round 8), and any other names a file it reads.
   { pattern: "TAPE", why: "tar opens the archive it names (a host:path one over a remote shell)" },
-  { pattern: "TAR_OPTIONS", why: "tar takes options (such as a program to run) from it" },
   { pattern: "npm_config_*", why: "npm reads options (such as script-shell) from it" },
   { pattern: "NPM_CONFIG_*", why: "npm reads options (such as script-shell) from it" },
   { pattern: "YARN_*", why: "yarn reads its configuration from it" },
