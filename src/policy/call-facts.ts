@@ -30,6 +30,11 @@ export interface WalkStyle {
   depth?: number;
   /** Directories by these names it never enters (node --test skips node_modules). */
   prune?: readonly string[];
+  /**
+   * The environment variable naming a file of options the program reads before its own words (rg's
+   * RIPGREP_CONFIG_PATH, unless --no-config): what the file says widens the walk, and may run programs.
+   */
+  config?: string;
 }
 
 /**

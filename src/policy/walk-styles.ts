@@ -73,8 +73,16 @@ function rgOption(style: MutableStyle, only: string[], name: string, value: () =
   return true;
 }
 
-/** The walk `rg ARGS` does (operands aside). */
+/** The walk `rg ARGS` does (operands aside), the options of $RIPGREP_CONFIG_PATH's file left to the disk. */
 export function rgStyle(argv: readonly string[]): WalkStyle {
+  const style = rgWords(argv);
+  return argv.includes("--no-config") || style === WIDEST
+    ? style
+    : { ...style, config: "RIPGREP_CONFIG_PATH" };
+}
+
+/** The walk rg's words alone make. */
+export function rgWords(argv: readonly string[]): WalkStyle {
   const style: MutableStyle = {
     content: true,
     hidden: false,

@@ -22,6 +22,7 @@ import { scanFile } from "./key-scan.ts";
 import { nestedRepositoryFact } from "./nested-repos.ts";
 import { npxFact } from "./npx-bin.ts";
 import { isWithin, realPathOf } from "./real-path.ts";
+import { withConfig } from "./rg-config.ts";
 import { shownPath, WALK_BOUND, walkFact } from "./tree-walk.ts";
 
 const MAX_GLOB_PATHS = 1_000;
@@ -218,7 +219,9 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
         return [
           { subject: t.shown, reason: `leads out of the workspace through a symlink, to \`${r.real}\`` },
         ];
-      const f = walkFact(r.real, t.style, ctx.workspace, t.shown, ctx.walkBound);
+      const configured = withConfig(t.style, ctx.env, t.shown);
+      if ("fact" in configured) return [configured.fact];
+      const f = walkFact(r.real, configured.style, ctx.workspace, t.shown, ctx.walkBound);
       return f === null ? [] : [f];
     }
     case "path": {

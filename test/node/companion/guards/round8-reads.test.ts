@@ -9,6 +9,7 @@ import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { diskCheck } from "../../../../src/companion/guards/disk-view.ts";
 import type { CompiledPolicy } from "../../../../src/policy/compiled.ts";
 import { BALANCED, CAUTIOUS } from "../../policy/shell/policies.ts";
 import {
@@ -73,6 +74,9 @@ describe("a directory named where a program reads files: every file in it is rea
     ["diff -q vault src/a.ts", /vault/],
     ["diff --from-file=vault docs/a.md", /vault/],
     ["diff -rN vault docs", /vault/],
+    // git's own diff of two paths outside the index reads every file below both (recursively).
+    ["git diff --no-index vault docs", /vault|\.env/],
+    ["git diff --no-index cfg src", /cfg|credentials|server\.pem/],
   ])("%s", (command, names) => neverAllowed(command, names));
 
   it("plain files and directories holding only plain files stay allowed", () => {
@@ -144,6 +148,39 @@ describe("ripgrep's ignore files may whitelist what its hidden-file filter skips
     write(join(fx.ws, "wl.txt"), "!.env\n");
     neverAllowed("rg -n ghp_ --ignore-file wl.txt src", /\.env|hidden|ignore/);
     neverAllowed("rg -n ghp_ --ignore-file=wl.txt src", /\.env|hidden|ignore/);
+  });
+});
+
+describe("RIPGREP_CONFIG_PATH in the agent's environment: options rg reads first", () => {
+  function withEnv(file: string | null, command: string) {
+    const env = file === null ? {} : { RIPGREP_CONFIG_PATH: file };
+    return judgeOnDisk(
+      readOnlyPolicy(),
+      { tool: "bash", input: { command }, cwd: fx.ws, home: fx.home },
+      { disk: diskCheck({ env }) },
+    );
+  }
+  beforeAll(() => {
+    write(join(fx.ws, "src", ".env"), "K=V\n");
+    write(join(fx.home, "hidden.rgrc"), "# mine\n--smart-case\n--hidden\n");
+    write(join(fx.home, "plain.rgrc"), "--smart-case\n--max-columns=200\n");
+    write(join(fx.home, "pre.rgrc"), "--pre=/tmp/evil.sh\n");
+  });
+  afterAll(() => rmSync(join(fx.ws, "src", ".env"), { force: true }));
+  it("a configuration with --hidden makes the walk read hidden files", () => {
+    expect(withEnv(null, "rg -n ghp_ src").action).toBe("allow");
+    const r = withEnv(join(fx.home, "hidden.rgrc"), "rg -n ghp_ src");
+    expect(r.action, r.why).toBe("ask");
+    expect(r.why).toMatch(/\.env/);
+    expect(withEnv(join(fx.home, "hidden.rgrc"), "rg --no-config -n ghp_ src").action).toBe("allow");
+  });
+  it("a configuration with --pre runs a program", () => {
+    const r = withEnv(join(fx.home, "pre.rgrc"), "rg -n ghp_ src");
+    expect(r.action).toBe("ask");
+    expect(r.why).toMatch(/--pre.*run a program/);
+  });
+  it("a configuration that only shapes output changes nothing", () => {
+    expect(withEnv(join(fx.home, "plain.rgrc"), "rg -n ghp_ src").action).toBe("allow");
   });
 });
 
