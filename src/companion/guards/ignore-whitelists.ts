@@ -4,7 +4,7 @@
 // (red team, round 8: `!.env` in a project's .ignore made `rg -n ghp_` read .env and descend into .git).
 // Only the negations are kept: they can only widen what the decision walks, so a rule here that rg
 // would not apply never hides a file the program reads.
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import ignore, { type Ignore } from "ignore";
@@ -12,6 +12,8 @@ import ignore, { type Ignore } from "ignore";
 const NAMES = [".gitignore", ".ignore", ".rgignore"];
 
 function text(path: string): string | null {
+  // Most of the names are not there: a stat that does not throw is far cheaper than a failed open.
+  if (statSync(path, { throwIfNoEntry: false })?.isFile() !== true) return null;
   try {
     return readFileSync(path, "utf8");
   } catch {
