@@ -17,14 +17,14 @@ export const npx: ProgramGrammar = {
     flag("-q --quiet -s --silent --offline --prefer-offline --no-fund --no-audit --no-update-notifier"),
     // The command string is judged as a script of its own (wrappers.ts).
     opt("-c --call"),
-    opt("-p --package", "string", { mode: "installs" }),
+    opt("-p --package", "string", { mode: "runs" }),
   ],
   permute: false,
   abbreviate: false,
   operands: ["string"],
   effect: "read",
   finish(p) {
-    const install = p.options.find((o) => o.spec.mode === "installs");
+    const install = p.options.find((o) => o.spec.mode === "runs");
     if (install !== undefined)
       return {
         word: install.word.raw,
