@@ -125,6 +125,12 @@ export type DiskTarget =
    * or above, the global bin), or, when none has it, the registry package of that name, downloaded.
    */
   | { kind: "npx"; dir: string; name: string; shown: string }
+  /**
+   * A runner that looks for the file defining what it runs in `dir` and every directory above (npm's and
+   * `node --run`'s package.json, Cargo.toml, go.mod, pytest's rootdir files): the nearest one out of the
+   * workspace runs code from outside it.
+   */
+  | { kind: "upward"; dir: string; names: readonly string[]; shown: string }
   | { kind: "unknown"; shown: string; reason: string };
 
 /**

@@ -149,6 +149,29 @@ function pickerTargets(unit: ExecUnit, callCwd: string, home: string | null): Di
   ];
 }
 
+/**
+ * Runners that find the file defining what they run in the directory they run in or any above it. (make
+ * reads only the directory's own Makefile; vitest and jest their root's config.)
+ */
+const UPWARD: Readonly<Record<string, readonly string[]>> = {
+  npm: ["package.json"],
+  cargo: ["Cargo.toml"],
+  go: ["go.work", "go.mod"],
+  pytest: ["pytest.ini", ".pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg", "conftest.py"],
+  "py.test": ["pytest.ini", ".pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg", "conftest.py"],
+};
+
+/** A runner running project code: where its defining file is, the disk says (red team, round 8: `node --run`). */
+function upwardTargets(unit: ExecUnit, callCwd: string, home: string | null): DiskTarget[] {
+  if (unit.effects?.effect !== "run" || unit.effects.definedBy.length === 0) return [];
+  const names =
+    unit.program === "node" && unit.argv.includes("--run") ? ["package.json"] : UPWARD[unit.program];
+  if (names === undefined) return [];
+  const dir = resolveShellDir(unit.cwd, callCwd, home);
+  if (dir === null) return [];
+  return [{ kind: "upward", dir, names, shown: unit.text }];
+}
+
 /** The wrapper a unit runs inside is npx (`npx tsc --version`'s `tsc --version`). */
 const VIA_NPX = /^(?:\S*\/)?npx(?:\s|$)/;
 
@@ -231,6 +254,7 @@ function shellTargets(command: string, callCwd: string, home: string | null): Di
           ...scriptTargets(unit, callCwd, home),
           ...pickerTargets(unit, callCwd, home),
           ...npxTargets(unit, callCwd, home),
+          ...upwardTargets(unit, callCwd, home),
         );
       continue;
     }

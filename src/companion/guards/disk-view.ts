@@ -206,6 +206,16 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
             },
           ];
     }
+    case "upward": {
+      const found = pickerFile(t.dir, t.names);
+      if (found === null || isWithin(ctx.workspace, found)) return [];
+      return [
+        {
+          subject: t.shown,
+          reason: `the nearest \`${t.names.join("`/`")}\` it reads is \`${found}\`, out of the workspace: what runs is defined there`,
+        },
+      ];
+    }
     case "npx": {
       const f = npxFact(t.dir, t.name, ctx.workspace, t.shown);
       return f === null ? [] : [f];

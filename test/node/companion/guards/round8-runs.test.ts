@@ -9,7 +9,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CompiledPolicy } from "../../../../src/policy/compiled.ts";
 import { BALANCED, CAUTIOUS } from "../../policy/shell/policies.ts";
-import { type DiskFixture, diskFixture, judgeOnDisk, write } from "./disk-fixture.ts";
+import { type DiskFixture, diskFixture, judgeOnDisk, runnersPolicy, write } from "./disk-fixture.ts";
 
 let fx: DiskFixture;
 const PROFILES: [string, CompiledPolicy][] = [
@@ -101,7 +101,8 @@ describe("npx runs what the disk holds under the name", () => {
         (name, flag, sub) => {
           const cwd = sub ? join(fx.ws, "goplain") : fx.base;
           const r = judge(BALANCED, `npx ${name} ${flag}`, cwd);
-          if (!sub || (name !== "tsc" && name !== "eslint")) expect(r.action, `npx ${name} ${flag} in ${cwd}`).not.toBe("allow");
+          if (!sub || (name !== "tsc" && name !== "eslint"))
+            expect(r.action, `npx ${name} ${flag} in ${cwd}`).not.toBe("allow");
         },
       ),
       { numRuns: 40 },
@@ -122,6 +123,42 @@ describe("go under a go.mod toolchain line", () => {
     for (const c of ["go version", "go env GOPATH", "go list ./..."]) {
       const r = judge(BALANCED, c, join(fx.ws, "goplain"));
       expect(r.action, `${c}: ${r.why} ${r.reasons.join("\n")}`).toBe("allow");
+    }
+  });
+});
+
+describe("a runner whose defining file is found above the workspace", () => {
+  // node --run (node 22+), npm, cargo, go and pytest look for package.json, Cargo.toml, go.mod or their
+  // rootdir files in every directory above: a workspace without one runs what a directory above defines.
+  const runners = runnersPolicy(["node", "npm", "cargo", "go", "pytest"]);
+  it.each(["node --run build", "npm test", "npm run build", "cargo build", "go build ./...", "pytest -q"])(
+    "%s in a workspace without its own file asks",
+    (command) => {
+      write(join(fx.base, "Cargo.toml"), "[package]\nname = 'x'\n");
+      write(join(fx.base, "go.mod"), "module x\n");
+      write(join(fx.base, "pytest.ini"), "[pytest]\n");
+      write(
+        join(fx.base, "package.json"),
+        JSON.stringify({ scripts: { build: "touch PWNED", test: "touch PWNED" } }),
+      );
+      mkdirSync(join(fx.ws, "bare"), { recursive: true });
+      const r = judgeOnDisk(runners, {
+        tool: "bash",
+        input: { command },
+        cwd: join(fx.ws, "bare"),
+        home: fx.home,
+      });
+      expect(r.action, r.why).toBe("ask");
+      expect(r.why).toMatch(/out of the workspace: what runs is defined there/);
+    },
+  );
+  it("the same with the workspace's own file stays allowed", () => {
+    write(join(fx.ws, "Cargo.toml"), "[package]\nname = 'y'\n");
+    write(join(fx.ws, "go.mod"), "module y\n");
+    write(join(fx.ws, "pytest.ini"), "[pytest]\n");
+    for (const command of ["node --run build", "npm test", "cargo build", "go build ./...", "pytest -q"]) {
+      const r = judgeOnDisk(runners, { tool: "bash", input: { command }, cwd: fx.ws, home: fx.home });
+      expect(r.action, `${command}: ${r.why} ${r.reasons.join("\n")}`).toBe("allow");
     }
   });
 });
