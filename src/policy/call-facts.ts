@@ -26,6 +26,15 @@ export interface WalkStyle {
   skipVcs: boolean;
   /** Only files whose name (or path, with a `/`) matches one of these globs are read; empty: all. */
   only: readonly string[];
+  /** How deep it goes: 1 reads the files directly in the root (`diff DIR1 DIR2`); absent, all the way. */
+  depth?: number;
+  /** Directories by these names it never enters (node --test skips node_modules). */
+  prune?: readonly string[];
+  /**
+   * The environment variable naming a file of options the program reads before its own words (rg's
+   * RIPGREP_CONFIG_PATH, unless --no-config): what the file says widens the walk, and may run programs.
+   */
+  config?: string;
 }
 
 /**
@@ -90,6 +99,11 @@ export type DiskTarget =
        * of `DIR/package.json`, `X.js`), which the word never names.
        */
       runs?: true;
+      /**
+       * A directory there is read file by file, one level (`diff DIR1 DIR2`, `file -m DIR`): every file
+       * directly in it, dotfiles too, is judged as read.
+       */
+      entries?: true;
     }
   | { kind: "walk"; root: string; style: WalkStyle; shown: string }
   | {
@@ -113,7 +127,25 @@ export type DiskTarget =
    * `names` in `dir` or any directory above picks which program really runs (rust-toolchain.toml's
    * `path` runs any directory's binary; a channel not installed is downloaded). Its presence is a fact.
    */
-  | { kind: "picker"; dir: string; names: readonly string[]; shown: string }
+  | {
+      kind: "picker";
+      dir: string;
+      names: readonly string[];
+      /** Only a file whose text matches this (a regular expression's source) picks: go.mod's `toolchain` line. */
+      contains?: string;
+      shown: string;
+    }
+  /**
+   * A program `npx` runs by its bare name: the project's own bin, an installed one (node_modules/.bin here
+   * or above, the global bin), or, when none has it, the registry package of that name, downloaded.
+   */
+  | { kind: "npx"; dir: string; name: string; shown: string }
+  /**
+   * A runner that looks for the file defining what it runs in `dir` and every directory above (npm's and
+   * `node --run`'s package.json, Cargo.toml, go.mod, pytest's rootdir files): the nearest one out of the
+   * workspace runs code from outside it.
+   */
+  | { kind: "upward"; dir: string; names: readonly string[]; shown: string }
   | { kind: "unknown"; shown: string; reason: string };
 
 /**

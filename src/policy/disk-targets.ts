@@ -64,6 +64,45 @@ function nameWalks(unit: ExecUnit, callCwd: string, home: string | null): DiskTa
   }));
 }
 
+/**
+ * A walk a program's grammar reports for the names it finds and runs (`node --test` with no files finds
+ * its test files, following symlinked directories): walked for links out of the workspace.
+ */
+function findingWalks(unit: ExecUnit, callCwd: string, home: string | null): DiskTarget[] {
+  const walks =
+    unit.effects?.paths.filter((e) => e.access === "walk" && !e.contents && e.follow === "all") ?? [];
+  if (walks.length === 0) return [];
+  const dir = resolveShellDir(unit.cwd, callCwd, home);
+  if (dir === null)
+    return [
+      {
+        kind: "unknown",
+        shown: unit.text,
+        reason: "it finds the files it runs in a directory not known here",
+      },
+    ];
+  const out: DiskTarget[] = [];
+  for (const w of walks) {
+    const r = w.arg.value;
+    if (r === null || w.arg.glob || w.arg.tilde) {
+      out.push({
+        kind: "unknown",
+        shown: unit.text,
+        reason: `it finds the files it runs below \`${w.arg.raw}\`, not known here`,
+      });
+      continue;
+    }
+    const style = { ...WIDEST, content: false, ...(w.prune !== undefined ? { prune: w.prune } : {}) };
+    out.push({
+      kind: "walk",
+      root: normalizePath(r.startsWith("/") ? r : `${dir}/${r}`),
+      style,
+      shown: unit.text,
+    });
+  }
+  return out;
+}
+
 /** The script a shell or an interpreter runs: read by it, so what it is on disk (a link to a key) counts. */
 function scriptTargets(unit: ExecUnit, callCwd: string, home: string | null): DiskTarget[] {
   const argv = unit.words.map((w) => ({ value: w.value, raw: w.raw, glob: w.glob, tilde: w.tilde }));
@@ -87,19 +126,69 @@ const RUSTUP_PROXIES = new Set([
 ]);
 const TOOLCHAIN_FILES = ["rust-toolchain.toml", "rust-toolchain"];
 
-/** A rustup proxy runs what a rust-toolchain file picks: the disk says whether one is there. */
+/** go downloads and runs the release a go.work or go.mod `toolchain` line names (GOTOOLCHAIN=auto). */
+const GO_PICKER = { names: ["go.work", "go.mod"], contains: "^\\s*toolchain\\s" };
+
+/** A rustup proxy runs what a rust-toolchain file picks, go what go.mod's `toolchain` line names: the disk says whether one is there. */
 function pickerTargets(unit: ExecUnit, callCwd: string, home: string | null): DiskTarget[] {
-  if (!RUSTUP_PROXIES.has(unit.program)) return [];
+  const go = unit.program === "go";
+  if (!go && !RUSTUP_PROXIES.has(unit.program)) return [];
   const dir = resolveShellDir(unit.cwd, callCwd, home);
   if (dir === null)
     return [
       {
         kind: "unknown",
         shown: unit.text,
-        reason: "it runs in a directory not known here, where a rust-toolchain file may pick what runs",
+        reason: `it runs in a directory not known here, where a ${go ? "go.mod toolchain line" : "rust-toolchain file"} may pick what runs`,
       },
     ];
-  return [{ kind: "picker", dir, names: TOOLCHAIN_FILES, shown: unit.text }];
+  return [
+    go
+      ? { kind: "picker", dir, ...GO_PICKER, shown: unit.text }
+      : { kind: "picker", dir, names: TOOLCHAIN_FILES, shown: unit.text },
+  ];
+}
+
+/**
+ * Runners that find the file defining what they run in the directory they run in or any above it. (make
+ * reads only the directory's own Makefile; vitest and jest their root's config.)
+ */
+const UPWARD: Readonly<Record<string, readonly string[]>> = {
+  npm: ["package.json"],
+  cargo: ["Cargo.toml"],
+  go: ["go.work", "go.mod"],
+  pytest: ["pytest.ini", ".pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg", "conftest.py"],
+  "py.test": ["pytest.ini", ".pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg", "conftest.py"],
+};
+
+/** A runner running project code: where its defining file is, the disk says (red team, round 8: `node --run`). */
+function upwardTargets(unit: ExecUnit, callCwd: string, home: string | null): DiskTarget[] {
+  if (unit.effects?.effect !== "run" || unit.effects.definedBy.length === 0) return [];
+  const names =
+    unit.program === "node" && unit.argv.includes("--run") ? ["package.json"] : UPWARD[unit.program];
+  if (names === undefined) return [];
+  const dir = resolveShellDir(unit.cwd, callCwd, home);
+  if (dir === null) return [];
+  return [{ kind: "upward", dir, names, shown: unit.text }];
+}
+
+/** The wrapper a unit runs inside is npx (`npx tsc --version`'s `tsc --version`). */
+const VIA_NPX = /^(?:\S*\/)?npx(?:\s|$)/;
+
+/** A bare name npx runs: which program that is, the disk says (guards/npx-bin.ts). */
+function npxTargets(unit: ExecUnit, callCwd: string, home: string | null): DiskTarget[] {
+  if (unit.via === undefined || !VIA_NPX.test(unit.via) || unit.program.includes("/")) return [];
+  const dir = resolveShellDir(unit.cwd, callCwd, home);
+  if (dir === null)
+    return [
+      {
+        kind: "unknown",
+        shown: unit.text,
+        reason:
+          "npx runs it in a directory not known here, where it may not be installed (npx then downloads it)",
+      },
+    ];
+  return [{ kind: "npx", dir, name: unit.program, shown: unit.text }];
 }
 
 /** Bash's `cd` target word (options and `--` skipped); undefined for a bare `cd` (home). */
@@ -161,8 +250,11 @@ function shellTargets(command: string, callCwd: string, home: string | null): Di
       else
         out.push(
           ...nameWalks(unit, callCwd, home),
+          ...findingWalks(unit, callCwd, home),
           ...scriptTargets(unit, callCwd, home),
           ...pickerTargets(unit, callCwd, home),
+          ...npxTargets(unit, callCwd, home),
+          ...upwardTargets(unit, callCwd, home),
         );
       continue;
     }
@@ -172,7 +264,15 @@ function shellTargets(command: string, callCwd: string, home: string | null): Di
     if (unit.recursive) {
       const style = unit.operand && lastExec ? walkStyleOf(lastExec.program, lastExec.argv) : WIDEST;
       out.push({ kind: "walk", root: path, style, shown: unit.text });
-    } else out.push({ kind: "path", access: unit.kind, path, glob: unit.glob, shown: unit.text });
+    } else
+      out.push({
+        kind: "path",
+        access: unit.kind,
+        path,
+        glob: unit.glob,
+        shown: unit.text,
+        ...(unit.entries === true ? { entries: true as const } : {}),
+      });
   }
   return out;
 }

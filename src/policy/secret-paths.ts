@@ -67,6 +67,9 @@ export const PROTECTED_WRITE_PATTERNS: readonly string[] = [
   ".devcontainer/",
   // Git hooks kept in the work tree (husky sets core.hooksPath to it).
   ".husky/",
+  // The installed packages' code: `npx NAME` and every script runs their bins (red team, round 8: an
+  // edited node_modules/typescript/bin/tsc ran on `npx tsc --version`).
+  "node_modules/",
   ".githooks/",
   // pre-commit runs the repository's `repo: local` hooks on the next commit.
   ".pre-commit-config.yaml",

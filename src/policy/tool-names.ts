@@ -184,12 +184,32 @@ const session =
   (tool: string): Mapper =>
   () => [{ tool, input: {}, notUnderstood: [] }];
 
+/** A Windows drive or UNC path (`C:\x`, `C:/x`, `\\host\x`): one relative name here, another file on Windows. */
+const WINDOWS_PATH = /^([A-Za-z]:[\\/]|\\\\)/;
+
+/**
+ * Why the path fields of a canonical file tool do not say which file it opens: `path` and `file_path`
+ * both given and different (the policy judges `path`, a client may open `file_path`: red team, round 8),
+ * or a Windows-style path, which Airlock (on Linux and macOS) does not resolve as Windows would.
+ */
+function pathFieldsNotUnderstood(i: Input): string[] {
+  const out: string[] = [];
+  if (i.path !== undefined && i.file_path !== undefined && i.path !== i.file_path)
+    out.push(
+      "the input names two different paths (`path` and `file_path`): which one the tool opens is not known, so the call is not understood",
+    );
+  for (const k of ["path", "file_path"])
+    if (typeof i[k] === "string" && WINDOWS_PATH.test(i[k] as string))
+      out.push(`\`${k}\` is a Windows-style path, which Airlock does not resolve as Windows would`);
+  return out;
+}
+
 /** A canonical tool, as Pi, Airlock's MCP server and direct callers send it: its own known fields. */
 const canonical = (tool: string, known: readonly string[]): Mapper =>
   fields(tool, [...known, UNKNOWN_FIELDS], (i) => {
     if (tool !== "bash") {
       const wd = typeof i.workdir === "string" && i.workdir !== "" ? { cwd: i.workdir } : {};
-      return { tool: "", input: i, ...wd };
+      return { tool: "", input: i, ...wd, notUnderstood: pathFieldsNotUnderstood(i) };
     }
     const { [UNKNOWN_FIELDS]: _carried, ...rest } = i;
     const c = shellCall(i.command, i.workdir, { escalated: i.escalated === true ? true : undefined });

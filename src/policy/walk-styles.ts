@@ -34,7 +34,7 @@ const RG_VALUED = new Set(
     "-e --regexp -f --file -A --after-context -B --before-context -C --context -m --max-count -M --max-columns " +
     "-d --max-depth --maxdepth -j --threads --color --colors --sort --sortr --max-filesize -t --type -T --type-not " +
     "--type-add --type-clear -E --encoding --engine --context-separator --field-match-separator " +
-    "--field-context-separator --path-separator -r --replace --ignore-file --dfa-size-limit --regex-size-limit " +
+    "--field-context-separator --path-separator -r --replace --dfa-size-limit --regex-size-limit " +
     "--hostname-bin"
   ).split(" "),
 );
@@ -61,14 +61,28 @@ function rgOption(style: MutableStyle, only: string[], name: string, value: () =
     style.hidden = true;
     style.skipVcs = false;
     if (!g.startsWith("!")) only.push(g);
+  } else if (name === "--ignore-file") {
+    // Its `!pattern` lines whitelist what they name, hidden files and .git included (red team, round 8);
+    // its other lines only narrow the walk, which the decision need not follow.
+    value();
+    style.hidden = true;
+    style.skipVcs = false;
   } else if (name === "--files" || name === "--type-list") style.content = false;
   else if (RG_VALUED.has(name)) value();
   else if (!RG_FLAGS.has(name)) return false;
   return true;
 }
 
-/** The walk `rg ARGS` does (operands aside). */
+/** The walk `rg ARGS` does (operands aside), the options of $RIPGREP_CONFIG_PATH's file left to the disk. */
 export function rgStyle(argv: readonly string[]): WalkStyle {
+  const style = rgWords(argv);
+  return argv.includes("--no-config") || style === WIDEST
+    ? style
+    : { ...style, config: "RIPGREP_CONFIG_PATH" };
+}
+
+/** The walk rg's words alone make. */
+export function rgWords(argv: readonly string[]): WalkStyle {
   const style: MutableStyle = {
     content: true,
     hidden: false,

@@ -2,10 +2,11 @@
 // (files, globs, walks, `cd` directories, git's repository discovery, rust-toolchain files) resolved on
 // the real filesystem now, as the command would meet it. It answers with facts that make the call need
 // a person; none means the text told the truth. Used by the hook, the daemon and `airlock policy explain` alike.
-import { lstatSync } from "node:fs";
+import { lstatSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { CallFact, DiskCheck, DiskTarget } from "../../policy/call-facts.ts";
 import { isDenylistedPath, isProtectedWritePath, secretFamilyOf } from "../../policy/secret-paths.ts";
+import { WIDEST } from "../../policy/walk-styles.ts";
 import { expandGlob } from "./bash-glob.ts";
 import { readOnlyHook, repositoryProgram } from "./git-config-programs.ts";
 import { gitContentsFact } from "./git-contents.ts";
@@ -20,7 +21,9 @@ import { gitMessagesFact } from "./git-messages.ts";
 import { notesReason } from "./git-notes.ts";
 import { scanFile } from "./key-scan.ts";
 import { nestedRepositoryFact } from "./nested-repos.ts";
+import { npxFact } from "./npx-bin.ts";
 import { isWithin, realPathOf } from "./real-path.ts";
+import { withConfig } from "./rg-config.ts";
 import { shownPath, WALK_BOUND, walkFact } from "./tree-walk.ts";
 
 const MAX_GLOB_PATHS = 1_000;
@@ -39,12 +42,25 @@ interface Context {
   ownRepo?: Repository | null;
 }
 
+/** A directory read file by file (`diff DIR1 DIR2`, `file -m DIR`): every file directly in it, dotfiles too. */
+const ENTRIES_READ = { ...WIDEST, depth: 1 };
+
 /** One concrete path (no glob left): what reading or writing it really touches. */
-function pathFacts(access: "read" | "write", lexical: string, subject: string, ctx: Context): CallFact[] {
+function pathFacts(
+  access: "read" | "write",
+  lexical: string,
+  subject: string,
+  ctx: Context,
+  entries = false,
+): CallFact[] {
   const r = realPathOf(lexical);
   if (!r.ok) return [{ subject, reason: `cannot be resolved (${r.reason})` }];
   const { real, stat } = r;
   const facts: CallFact[] = [];
+  if (entries && access === "read" && stat?.isDirectory()) {
+    const f = walkFact(real, ENTRIES_READ, ctx.workspace, subject, ctx.walkBound);
+    if (f !== null) facts.push(f);
+  }
   const where = shownPath(real, ctx.workspace);
   // Rules judged the path tidied (`a/lnk/../x` as `a/x`); the kernel applies `..` after the symlink.
   if (/\/\.\.(\/|$)/.test(lexical)) {
@@ -180,15 +196,32 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
     case "git":
       return gitFacts(t, ctx);
     case "picker": {
-      const found = pickerFile(t.dir, t.names);
+      const found = pickerFile(t.dir, t.names, t.contains);
       return found === null
         ? []
         : [
             {
               subject: t.shown,
-              reason: `\`${shownPath(found, ctx.workspace)}\` picks the toolchain it runs (rustup runs a \`path\` it names, and downloads a channel not installed)`,
+              reason:
+                t.contains === undefined
+                  ? `\`${shownPath(found, ctx.workspace)}\` picks the toolchain it runs (rustup runs a \`path\` it names, and downloads a channel not installed)`
+                  : `\`${shownPath(found, ctx.workspace)}\` names a toolchain, which go downloads and runs when it is not the one installed`,
             },
           ];
+    }
+    case "upward": {
+      const found = pickerFile(t.dir, t.names);
+      if (found === null || isWithin(ctx.workspace, found)) return [];
+      return [
+        {
+          subject: t.shown,
+          reason: `the nearest \`${t.names.join("`/`")}\` it reads is \`${found}\`, out of the workspace: what runs is defined there`,
+        },
+      ];
+    }
+    case "npx": {
+      const f = npxFact(t.dir, t.name, ctx.workspace, t.shown);
+      return f === null ? [] : [f];
     }
     case "walk": {
       const r = realPathOf(t.root);
@@ -199,7 +232,9 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
         return [
           { subject: t.shown, reason: `leads out of the workspace through a symlink, to \`${r.real}\`` },
         ];
-      const f = walkFact(r.real, t.style, ctx.workspace, t.shown, ctx.walkBound);
+      const configured = withConfig(t.style, ctx.env, t.shown);
+      if ("fact" in configured) return [configured.fact];
+      const f = walkFact(r.real, configured.style, ctx.workspace, t.shown, ctx.walkBound);
       return f === null ? [] : [f];
     }
     case "path": {
@@ -213,7 +248,7 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
             },
           ];
       }
-      if (!t.glob) return pathFacts(t.access, t.path, t.shown, ctx);
+      if (!t.glob) return pathFacts(t.access, t.path, t.shown, ctx, t.entries === true);
       // Quotes or escapes in a glob word hide which characters bash expands: not judged from the value.
       if (/['"\\]/.test(t.shown))
         return [
@@ -230,7 +265,7 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
             subject: t.shown,
             reason: `the glob matches \`${where}\`, ${t.access === "read" ? `a secret${family ? ` (${family.family})` : ""}` : "a file that holds secrets or decides what runs"}`,
           });
-        } else out.push(...pathFacts(t.access, p, `${t.shown} → ${where}`, ctx));
+        } else out.push(...pathFacts(t.access, p, `${t.shown} → ${where}`, ctx, t.entries === true));
         if (out.length > 0) return out;
       }
       return out;
@@ -238,12 +273,23 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
   }
 }
 
-/** The first file by one of `names` in `dir` or a directory above it (as rustup looks), or null. */
-function pickerFile(dir: string, names: readonly string[]): string | null {
+/**
+ * The first file by one of `names` in `dir` or a directory above it (as rustup looks), or null; with
+ * `contains`, the first whose text matches it (an unreadable one counts).
+ */
+function pickerFile(dir: string, names: readonly string[], contains?: string): string | null {
   for (let d = dir; ; d = dirname(d)) {
     for (const n of names) {
       const p = join(d, n);
-      if (lstatSync(p, { throwIfNoEntry: false }) !== undefined) return p;
+      if (lstatSync(p, { throwIfNoEntry: false }) === undefined) continue;
+      if (contains === undefined) return p;
+      let text: string;
+      try {
+        text = readFileSync(p, "utf8");
+      } catch {
+        return p;
+      }
+      if (new RegExp(contains, "m").test(text)) return p;
     }
     if (dirname(d) === d) return null;
   }

@@ -13,6 +13,7 @@ import {
   isDenylistedPath,
   secretFamilyOf,
 } from "../../policy/secret-paths.ts";
+import { whitelistsAbove } from "./ignore-whitelists.ts";
 import { knownScan, scanFile } from "./key-scan.ts";
 import { isWithin } from "./real-path.ts";
 
@@ -32,6 +33,8 @@ const IGNORE_FILES = [".ignore", ".rgignore"];
 interface Frame {
   dir: string;
   ignores: readonly { base: string; ig: Ignore }[];
+  /** How many directories below the root (0: the root's own entries). */
+  level: number;
 }
 
 /** A path as the denylist judges it: workspace-relative inside the workspace, absolute outside. */
@@ -83,15 +86,35 @@ function ignored(ignores: Frame["ignores"], abs: string, isDir: boolean): boolea
   return false;
 }
 
-function inGitRepository(dir: string): boolean {
+/**
+ * Whether an ignore file's `!pattern` whitelists a hidden entry, which overrides ripgrep's hidden-file
+ * filter (and its skipping of `.git`): the deepest file that decides wins, as in `ignored`.
+ */
+function whitelisted(ignores: Frame["ignores"], abs: string): boolean {
+  for (let i = ignores.length - 1; i >= 0; i--) {
+    const { base, ig } = ignores[i] as { base: string; ig: Ignore };
+    const rel = relative(base, abs);
+    if (rel === "" || rel.startsWith("..")) continue;
+    // Whether it is a directory does not matter here: either form whitelisted is walked.
+    for (const form of [rel, `${rel}/`]) {
+      const r = ig.test(form);
+      if (r.unignored) return true;
+    }
+    if (ig.test(rel).ignored) return false;
+  }
+  return false;
+}
+
+/** The `.git` above or at `dir` that makes it a git repository, or null. */
+function gitDirAbove(dir: string): string | null {
   let d = dir;
   for (;;) {
     try {
       lstatSync(`${d}/.git`);
-      return true;
+      return `${d}/.git`;
     } catch {
       const up = d.slice(0, d.lastIndexOf("/")) || "/";
-      if (up === d) return false;
+      if (up === d) return null;
       d = up;
     }
   }
@@ -120,9 +143,17 @@ export function walkFact(
   bound = WALK_BOUND,
   budget: { bytes: number } = { bytes: WALK_SCAN_BUDGET_BYTES },
 ): CallFact | null {
-  const how = style.content ? "the recursive read" : "the walk";
-  const useGitignore = style.ignoreFiles && inGitRepository(root);
-  const stack: Frame[] = [{ dir: root, ignores: [] }];
+  const how =
+    style.depth === 1
+      ? "the read of the directory's files"
+      : style.content
+        ? "the recursive read"
+        : "the walk";
+  const gitDir = style.ignoreFiles ? gitDirAbove(root) : null;
+  const useGitignore = gitDir !== null;
+  // A whitelist above the root (a parent's ignore file, git's excludes) may un-hide what is below it.
+  const above = style.ignoreFiles ? whitelistsAbove(root, gitDir) : [];
+  const stack: Frame[] = [{ dir: root, ignores: above, level: 0 }];
   const seen = new Set<string>();
   let count = 0;
   while (stack.length > 0) {
@@ -147,8 +178,10 @@ export function walkFact(
           reason: `${how} covers more than ${bound.toLocaleString("en")} entries, more than Airlock checks`,
         };
       const name = e.name;
-      if (!style.hidden && name.startsWith(".")) continue;
       const abs = `${frame.dir}/${name}`;
+      // Only dot-names are hidden (and every version-control directory is one): the others need no test.
+      const hiddenWalked = name.startsWith(".") && style.ignoreFiles && whitelisted(ignores, abs);
+      if (!style.hidden && name.startsWith(".") && !hiddenWalked) continue;
       let isDir = e.isDirectory();
       let isFile = e.isFile();
       let target = abs;
@@ -169,13 +202,15 @@ export function walkFact(
           };
       }
       if (isDir) {
-        if (style.skipVcs && VCS_DIRS.has(name)) continue;
+        if (style.depth !== undefined && frame.level + 1 >= style.depth) continue;
+        if (style.prune?.includes(name)) continue;
+        if (style.skipVcs && VCS_DIRS.has(name) && !hiddenWalked) continue;
         if (style.ignoreFiles && ignored(ignores, abs, true)) continue;
         if (target !== abs) {
           if (seen.has(target)) continue;
           seen.add(target);
         }
-        stack.push({ dir: target, ignores });
+        stack.push({ dir: target, ignores, level: frame.level + 1 });
         continue;
       }
       if (!isFile || !style.content) continue;

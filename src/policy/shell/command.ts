@@ -179,6 +179,7 @@ function pathUnits(kind: "read" | "write", use: FileUse, cwd: CwdSet, run: Run):
       tilde: use.arg.tilde,
       glob: use.arg.glob,
       recursive: use.recursive,
+      ...(use.entries === true ? { entries: true as const } : {}),
       operand: true,
     });
   }

@@ -135,6 +135,23 @@ export const DANGEROUS_VARIABLES: readonly DangerousVariable[] = [
   { pattern: "RUSTFLAGS", why: "adds options to the compiler" },
   { pattern: "CARGO_*", why: "cargo runs or reads what it names" },
   { pattern: "GOFLAGS", why: "adds options to go" },
+  // A go release named here (or `auto` with a newer go.mod) is downloaded and run (red team, round 8);
+  // GOROOT, GOPROXY, GOENV, GOWORK, … pick the toolchain, the module host, the config and the modules.
+  { pattern: "GOTOOLCHAIN", why: "go downloads and runs the toolchain it names" },
+  {
+    pattern: "GO*",
+    why: "go reads its toolchain, configuration, module host or modules from it",
+    except: ["GOOS", "GOARCH", "GOAMD64", "GOARM", "GOMAXPROCS", "GOGC", "GOTRACEBACK"],
+  },
+  // pytest imports the plugins PYTEST_PLUGINS names, and PYTEST_ADDOPTS adds options (`-p MODULE`).
+  {
+    pattern: "PYTEST_*",
+    why: "pytest imports the plugins (and takes the options) it names",
+    except: ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"],
+  },
+  // GNU tar takes its default archive from TAPE: a host:path one makes it run a remote shell (red team,
+  // round 8), and any other names a file it reads.
+  { pattern: "TAPE", why: "tar opens the archive it names (a host:path one over a remote shell)" },
   { pattern: "npm_config_*", why: "npm reads options (such as script-shell) from it" },
   { pattern: "NPM_CONFIG_*", why: "npm reads options (such as script-shell) from it" },
   { pattern: "YARN_*", why: "yarn reads its configuration from it" },

@@ -20,6 +20,8 @@ import type { Arg } from "./wrappers.ts";
 export interface FileUse {
   arg: Arg;
   recursive: boolean;
+  /** When the path is a directory, the program reads every file directly in it (`diff DIR1 DIR2`, `file -m DIR`). */
+  entries?: true;
 }
 
 export interface ProgramJudgement {
@@ -43,6 +45,10 @@ const DOT: Arg = { value: ".", raw: ".", glob: false, tilde: false };
 
 function use(arg: Arg, recursive = false): FileUse {
   return { arg, recursive };
+}
+
+function grammarRead(r: { arg: Arg; recursive: boolean; entries?: true }): FileUse {
+  return r.entries === true ? { arg: r.arg, recursive: false, entries: true } : use(r.arg, r.recursive);
 }
 
 /** A long option given as a unique prefix (`--out` for `--output`), as GNU getopt accepts. */
@@ -239,7 +245,7 @@ export function judgeProgram(argv: readonly Arg[]): ProgramJudgement {
     // an option is judged as a file it may read, so a deny rule on a secret still sees it.
     const placed = new Set([...byGrammar.reads, ...byGrammar.writes].map((u) => u.arg.raw));
     out.effect = "run";
-    out.reads = byGrammar.reads.map((r) => use(r.arg, r.recursive));
+    out.reads = byGrammar.reads.map(grammarRead);
     out.writes = byGrammar.writes.map((w) => use(w.arg, w.recursive));
     for (const a of argv.slice(1))
       if (!placed.has(a.raw) && !(a.value ?? "").startsWith("-") && a.pipe !== true) out.reads.push(use(a));
@@ -249,7 +255,7 @@ export function judgeProgram(argv: readonly Arg[]): ProgramJudgement {
     return out;
   }
   out.effect = byGrammar.effects.effect;
-  out.reads = byGrammar.reads.map((r) => use(r.arg, r.recursive));
+  out.reads = byGrammar.reads.map(grammarRead);
   out.writes = byGrammar.writes.map((w) => use(w.arg, w.recursive));
   out.inner = byGrammar.effects.inner;
   out.chdir = byGrammar.effects.chdir;

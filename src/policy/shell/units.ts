@@ -93,6 +93,12 @@ export interface PathUnit {
   /** Every file below the path (grep -r, cp -r, tar). */
   recursive: boolean;
   /**
+   * When the path is a directory, every file directly in it is read too (`diff DIR1 DIR2` compares the
+   * files of the same names, and with -N prints those on one side only; `file -m DIR` loads each as magic):
+   * the companion looks at what the directory holds.
+   */
+  entries?: true;
+  /**
    * A file named in the arguments of the command unit before it (`x` in `rm -f x`), not a
    * redirection: a grant pattern for that command may cover it.
    */

@@ -31,6 +31,7 @@ import { make } from "./programs/make.ts";
 import { basename, dirname, which } from "./programs/names.ts";
 import { node } from "./programs/node.ts";
 import { npm } from "./programs/npm.ts";
+import { npx } from "./programs/npx.ts";
 import { prettier } from "./programs/prettier.ts";
 import { pytest } from "./programs/pytest.ts";
 import { python } from "./programs/python.ts";
@@ -78,7 +79,7 @@ export const PROGRAM_GRAMMARS: readonly ProgramGrammar[] = [
     xxd,
   ],
   ...[whoami, nproc, arch, uname, id, printenv, seq, sleep, hostname, mkdir, touch, rm, cp, mv, tar],
-  ...[npm, node, python, cargo, go, make, tsc, eslint, prettier, biome, vitest, jest, pytest],
+  ...[npm, npx, node, python, cargo, go, make, tsc, eslint, prettier, biome, vitest, jest, pytest],
 ];
 
 const BY_NAME: Readonly<Record<string, ProgramGrammar>> = Object.fromEntries(

@@ -12,8 +12,11 @@ import type { Effects, NotUnderstood, PathEffect } from "./spec.ts";
 export interface GrammarJudgement {
   understood: NotUnderstood | null;
   effects: Effects;
-  /** Files whose contents it reads (or, `recursive`, every file below). */
-  reads: { arg: Arg; recursive: boolean }[];
+  /**
+   * Files whose contents it reads (or, `recursive`, every file below; `entries`, when the path is a
+   * directory, every file directly in it).
+   */
+  reads: { arg: Arg; recursive: boolean; entries?: true }[];
   /** Files it creates or changes (`recursive`: everything below). */
   writes: { arg: Arg; recursive: boolean }[];
 }
@@ -28,9 +31,14 @@ function toUnits(paths: readonly PathEffect[]): Pick<GrammarJudgement, "reads" |
     else if (e.access === "write") writes.push({ arg: e.arg, recursive: e.below === true });
     // A walk of git's tree (a pathspec) is the resolver's to expand against the index; on the disk
     // a walk that reads contents reads every file below, secrets included.
-    // (A one-level walk, `diff a b` of two names that may be directories, is judged as a read of the name.)
+    // A one-level walk (`diff a b` of two names that may be directories, `file -m DIR`) is a read of the
+    // name, and of every file directly in it when the disk has a directory there (red team, round 8).
     else if (e.access === "walk" && e.contents && e.pathspec !== true)
-      reads.push({ arg: e.arg, recursive: e.depth === undefined });
+      reads.push(
+        e.depth === undefined
+          ? { arg: e.arg, recursive: true }
+          : { arg: e.arg, recursive: false, entries: true },
+      );
   }
   return { reads, writes };
 }

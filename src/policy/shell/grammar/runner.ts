@@ -16,6 +16,11 @@ export interface RunnerSpec {
   abbreviate?: boolean;
   permute?: boolean;
   singleDash?: boolean;
+  /**
+   * Its `--help`/`--version` forms load project code too (pytest imports conftest.py to list the options
+   * it adds, and plugins: red team, round 8), so they run what the project defines like any other form.
+   */
+  helpRuns?: true;
   /** Extra checks on the parsed words (a script operand it executes, a forbidden form). */
   check?: (p: Parsed, out: Effects) => NotUnderstood | null;
 }
@@ -47,7 +52,7 @@ export function runner(spec: RunnerSpec): ProgramGrammar {
       if (refused !== null) return refused;
       const onlyVersion =
         p.options.length > 0 && p.options.every((o) => VERSION_ONLY.has(o.name)) && p.operands.length === 0;
-      if (onlyVersion || !runs) {
+      if ((onlyVersion && spec.helpRuns !== true) || !runs) {
         out.effect = "read";
         return null;
       }

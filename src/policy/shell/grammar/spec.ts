@@ -112,6 +112,8 @@ export interface PathEffect {
   depth?: number;
   /** For a write: everything below the path too (find -delete). */
   below?: true;
+  /** For a walk: directories by these names it never enters (node --test skips node_modules). */
+  prune?: readonly string[];
   /**
    * git's own repository files (objects, refs, config, the index; `.git` as written, but where it
    * is, is git's repository discovery from the directory the unit runs in): the resolver's to find.

@@ -1,5 +1,7 @@
 // A small polyglot repository the everyday calls are judged in: package.json with scripts, Cargo.toml,
 // pyproject.toml, go.mod, source files, a Makefile, a sub-package and a git repository with one commit.
+// Its tools are installed (node_modules, ignored by git), as in any project whose scripts run them: without
+// them, `npx tsc` would download the registry's `tsc` package, which is not TypeScript.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -33,6 +35,12 @@ const FILES: Record<string, string> = {
   "scripts/build.js": "console.log('build');\n",
   "tests/test_app.py": "def test_main():\n    assert True\n",
   "sub/package.json": '{ "name": "sub", "scripts": { "test": "node -e 1" } }\n',
+  ...Object.fromEntries(
+    ["tsc", "vitest", "eslint", "prettier", "biome"].map((bin) => [
+      `node_modules/.bin/${bin}`,
+      `#!/usr/bin/env node\nrequire('../${bin}/cli.js')\n`,
+    ]),
+  ),
 };
 
 export function sampleWorkspace(): string {

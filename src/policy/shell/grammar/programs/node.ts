@@ -1,7 +1,11 @@
 // node (20/22): options, then a script it runs (an exec of the file) and the script's own
 // arguments (strings); no script reads a program from the terminal (interpreters.ts makes that a
 // session). -e/-p run inline code (interpreters.ts: never allowed without a person); -r/--import
-// and --loader load modules before the script.
+// and --loader load modules before the script. With --test every operand is a test file (or a glob
+// node expands itself) it runs, and with none node finds them: `**/*.test.js`, `test/**`, … below the
+// directory it runs in, following symlinked directories (red team, round 8: a committed `test` link to a
+// directory out of the workspace ran a script there), node_modules skipped.
+import { DOT } from "../effects.ts";
 import { specifierNotUnderstood } from "../module-specifier.ts";
 import { pathEffect } from "../parse.ts";
 import { runner } from "../runner.ts";
@@ -55,6 +59,15 @@ export const node = runner({
     ];
     const refused = modules.find((r) => r !== null);
     if (refused !== undefined) return refused;
+    if (p.has("--test") && !p.has("-e") && !p.has("-p")) {
+      for (const file of p.operands) {
+        out.paths.push(pathEffect("exec", file));
+        out.definedBy.push(file.value ?? file.raw);
+      }
+      if (p.operands.length === 0)
+        out.paths.push(pathEffect("walk", DOT, { contents: false, follow: "all", prune: ["node_modules"] }));
+      return null;
+    }
     const script = p.operands[0];
     if (script !== undefined && !p.has("-e") && !p.has("-p") && !p.has("--run")) {
       out.paths.push(pathEffect("exec", script));

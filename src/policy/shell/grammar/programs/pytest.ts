@@ -1,4 +1,5 @@
-// pytest (7): imports conftest.py files, plugins and the test modules it collects.
+// pytest (7): imports conftest.py files, plugins and the test modules it collects. Even `--help`, `-h`
+// and `-V` import the rootdir's conftest.py (checked with pytest 9), and `--version` did in older ones.
 import { responseFileWord } from "../response-files.ts";
 import { runner } from "../runner.ts";
 import { flag, opt } from "../spec.ts";
@@ -22,6 +23,7 @@ export const pytest = runner({
     opt("--junitxml --junit-xml", "write"),
   ],
   abbreviate: true,
+  helpRuns: true,
   check: responseFileWord,
   definedBy: ["conftest.py", "pytest.ini", "pyproject.toml", "setup.cfg", "tox.ini"],
 });
