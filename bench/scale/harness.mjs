@@ -21,10 +21,13 @@ export { pool };
  */
 const STATE_ROOT = existsSync("/dev/shm") ? "/dev/shm" : tmpdir();
 
-/** Starts the counted edge with `users` bench users (besides the owner; 0: none, and no wrangler run before it). */
-export async function startScaleEdge(users) {
+/**
+ * Starts the counted edge with `users` bench users (besides the owner; 0: none, and no wrangler run before it),
+ * its state under `stateRoot` (default: in memory where the machine has it).
+ */
+export async function startScaleEdge(users, { stateRoot = STATE_ROOT } = {}) {
   const [servers, planner] = await Promise.all([startEgressServers(), startPlannerServer()]);
-  const stateDir = mkdtempSync(join(STATE_ROOT, "airlock-bench-scale-"));
+  const stateDir = mkdtempSync(join(stateRoot, "airlock-bench-scale-"));
   const pepper = randomBytes(32).toString("base64url");
   const people = benchUsers({ stateDir, pepper, count: users, prefix: "usr_scale" });
   // Bench users are written with `wrangler d1` before the edge starts (two more wrangler and workerd starts);

@@ -12,7 +12,7 @@
 // time went: workerd's CPU (its main thread runs every isolate, local D1 and the hubs' SQLite) against the wall
 // and the machine's load, and this process's own CPU.
 //
-//   npx node bench/scale/sim.mjs [--users 10,100,1000] [--turn-sample 100] [--record]
+//   npx node bench/scale/sim.mjs [--users 10,100,1000] [--turn-sample 100] [--state-root DIR] [--record]
 //
 // Writes bench/scale/sim.json (`--record`) or a scratch copy.
 import { loadavg } from "node:os";
@@ -28,6 +28,7 @@ const { values } = parseArgs({
   options: {
     users: { type: "string", default: "10,100,1000" },
     "turn-sample": { type: "string", default: "100" },
+    "state-root": { type: "string" },
     record: { type: "boolean" },
   },
 });
@@ -65,7 +66,7 @@ const UNITS = {
 };
 
 const started = performance.now();
-const scale = await startScaleEdge(0);
+const scale = await startScaleEdge(0, values["state-root"] ? { stateRoot: values["state-root"] } : {});
 const startupSeconds = +((performance.now() - started) / 1000).toFixed(1);
 console.log(`edge up in ${startupSeconds} s`);
 const load = { start: loadavg()[0] };
@@ -279,6 +280,7 @@ function report(done) {
     history_per_seeded_user: HISTORY,
     in_flight: IN_FLIGHT,
     turn_sample: TURN_SAMPLE,
+    state_root: values["state-root"] ?? "/dev/shm (in memory) where present",
     sampled_kinds: TURN_SAMPLE > 0 ? [...SAMPLED] : [],
     method:
       "one local wrangler dev with test/edge/scale-entry.ts; before each phase its N fresh users are seeded in bulk (devices, tokens, grant, history) on top of the earlier phases' users; a warm-up grant decision per user (not counted); then each unit kind in its own counted window, all N users' units shuffled, IN_FLIGHT at once (the sampled kinds: every user while N <= turn_sample, else a fixed random sample of turn_sample users; 0 = every user); per-unit = window / units; per-user-hour = per-unit × mix; the companion uses REST",
