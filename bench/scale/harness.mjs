@@ -15,9 +15,9 @@ import { benchUsers, pool } from "../lib/users.mjs";
 export { pool };
 
 /**
- * Where the local D1 and hub SQLite files live: in memory (/dev/shm) when the machine has it. One workerd thread
- * runs every hub and D1 here, and each SQLite commit's fsync to disk stalled that thread for all users at once: a
- * cost of the local stand-in, not of the work measured (Cloudflare's storage is not this disk).
+ * Where the local D1 and hub SQLite files live: in memory (/dev/shm) when the machine has it, so a run's writes
+ * (hundreds of MB at 1,000 users) spare the shared disk. Measured no faster than disk here
+ * (bench/scale/sim-state-root.json): the one workerd thread was waiting for a core, not for the disk.
  */
 const STATE_ROOT = existsSync("/dev/shm") ? "/dev/shm" : tmpdir();
 
