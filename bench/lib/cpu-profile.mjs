@@ -77,7 +77,7 @@ export function summarizeProfile(profile, mapped, windowMs = Number.POSITIVE_INF
   for (const node of profile.nodes) {
     const f = node.callFrame;
     const where =
-      (/(worker-entry|index)\.js$/.test(f.url) && mapped(f.lineNumber, f.columnNumber)) ||
+      (/(-entry|index)\.js$/.test(f.url) && mapped(f.lineNumber, f.columnNumber)) ||
       `${f.url || "(native)"}${f.url ? `:${f.lineNumber + 1}` : ""}`;
     keyOf.set(node.id, `${f.functionName || "(anonymous)"} ${where}`);
     fileOf.set(node.id, where.replace(/:\d+$/, ""));

@@ -48,3 +48,16 @@ export function cpuMs(pids) {
   for (const pid of pids) ticks += stat(pid)?.ticks ?? 0;
   return (ticks * 1000) / CLOCK_TICKS;
 }
+
+/**
+ * Nanoseconds each pid's main thread spent running and waiting for a core (runnable, not running), from
+ * /proc's schedstat: a thread that waits long for a core is starved by the machine's load, not idle.
+ */
+export function mainThreadSched(pid) {
+  try {
+    const [run, wait] = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, "utf8").split(" ").map(Number);
+    return { runNs: run, waitNs: wait };
+  } catch {
+    return { runNs: 0, waitNs: 0 };
+  }
+}
