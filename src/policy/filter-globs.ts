@@ -2,7 +2,7 @@
 // tools' `glob` field (rg's `--glob`) — as those programs match them, over-approximated so a file they
 // would read is never taken for one they skip. Unlike bash's globs, none of them keeps a leading dot
 // from `*`: ripgrep's globset and grep's fnmatch (no FNM_PERIOD) both match `.env` with `*.env` (red team,
-// round 9, checked with rg 14 and grep 3.11). Here `*` also crosses `/`, `{a,b}` is expanded (rg's
+// round 9, checked with rg and GNU grep). Here `*` also crosses `/`, `{a,b}` is expanded (rg's
 // alternation; grep has none, so that only widens) and the comparison ignores case (`--iglob`, fd).
 import { globsIntersect } from "./glob-match.ts";
 
@@ -75,8 +75,10 @@ function literal(text: string): string {
  * with a `/` is compared with the path, any other with the name.
  */
 export function filterGlobMatches(glob: string, name: string, rel: string): boolean {
-  const alts = alternatives(glob.toLowerCase());
+  // `**/` also matches no directory at all (`**/*` selects `a.env` at the root).
+  const alts = alternatives(glob.toLowerCase().replaceAll("**/", "{**/,}"));
   if (alts === null) return true;
   const target = literal((glob.includes("/") ? rel : name).toLowerCase());
-  return alts.some((g) => globsIntersect(g.startsWith("./") ? g.slice(2) : g, target));
+  // A leading `/` or `./` anchors the glob at the root the path is relative to.
+  return alts.some((g) => globsIntersect(g.replace(/^\.?\//, ""), target));
 }
