@@ -29,6 +29,8 @@ const wrap = fc.constantFrom(
   (w: string) => `\${HOME:+a${w}}`,
   (w: string) => `"\${x:-${w}}"`,
   (w: string) => `a${w}`,
+  (w: string) => `\${x/#a/${w}}`,
+  (w: string) => `\${x^^${w}}`,
 );
 
 /** A command around a word. */
@@ -40,6 +42,10 @@ const command = fc.constantFrom(
   (w: string) => `[[ a == ${w} ]]`,
   (w: string) => `case a in ${w}) ;; esac`,
   (w: string) => `: $(echo ${w})`,
+  (w: string) => `echo {a,${w}} >/dev/null`,
+  (w: string) => `[[ -n ${w} ]]`,
+  (w: string) => `test a = ${w}`,
+  (w: string) => `export v=${w}`,
 );
 
 const script = fc
