@@ -50,7 +50,10 @@ const command = fc.constantFrom(
 
 const script = fc
   .tuple(substitution, fc.array(wrap, { maxLength: 3 }), command, fc.constantFrom("x=a; ", "x=; ", ""))
-  .map(([sub, wraps, cmd, lead]) => `${lead}${cmd(wraps.reduce((w: string, f) => f(w), sub))}; wait $! 2>/dev/null`);
+  .map(
+    ([sub, wraps, cmd, lead]) =>
+      `${lead}${cmd(wraps.reduce((w: string, f) => f(w), sub))}; wait $! 2>/dev/null`,
+  );
 
 describe("every command bash runs in a random nesting is judged", () => {
   it("property: the payload ran in bash ⇒ not allowed (read-only allowlist and the starter profile)", () => {
