@@ -3,9 +3,10 @@
 // with another name (a hard link), a link leading out of the workspace. Bounded: a walk bigger than
 // the bound is itself a reason to ask.
 import { type Dirent, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
-import { matchesGlob, relative } from "node:path";
+import { relative } from "node:path";
 import ignore, { type Ignore } from "ignore";
 import type { CallFact, WalkStyle } from "../../policy/call-facts.ts";
+import { filterGlobMatches } from "../../policy/filter-globs.ts";
 import { KEY_SCAN_MAX_BYTES } from "../../policy/secret-families.ts";
 import {
   denylistedDir,
@@ -122,13 +123,7 @@ function gitDirAbove(dir: string): string | null {
 
 function onlyMatches(only: readonly string[], name: string, rel: string): boolean {
   if (only.length === 0) return true;
-  return only.some((g) => {
-    try {
-      return g.includes("/") ? matchesGlob(rel, g) : matchesGlob(name, g);
-    } catch {
-      return true;
-    }
-  });
+  return only.some((g) => filterGlobMatches(g, name, rel));
 }
 
 /**

@@ -137,6 +137,22 @@ function shoptRisk(argv: readonly Arg[]): string | null {
 }
 
 /**
+ * `umask MASK` sets the permissions of every file later commands create: a mask that lets the group or
+ * others write (`umask 000`) leaves later writes open to any account on the machine. Printing it
+ * (`umask`, `-p`, `-S`) and a mask that keeps group and other write bits off are harmless.
+ */
+function umaskRisk(argv: readonly Arg[]): string | null {
+  const args = values(argv);
+  if (args.includes(null)) return "`umask` with a dynamic argument";
+  const masks = (args as string[]).filter((a) => a !== "-p" && a !== "-S" && a !== "--");
+  if (masks.length === 0) return null;
+  const mask = masks[0] as string;
+  if (masks.length === 1 && /^[0-7]{1,4}$/.test(mask) && (Number.parseInt(mask, 8) & 0o022) === 0o022)
+    return null;
+  return `\`umask ${masks.join(" ")}\` lets later commands create files that others can write`;
+}
+
+/**
  * Builtins that change what later lines mean or run, with why; the command then needs a person
  * unless a rule names the builtin's option (for `hash -p`, `-p`) or the builtin itself.
  */
@@ -165,6 +181,10 @@ export const ESCAPING_BUILTINS: Readonly<Record<string, (argv: readonly Arg[]) =
       ? "`compgen -C/-F/-W` runs a command or function, or expands a word list as shell code"
       : null,
   history: (argv) => (argv.length > 1 ? "`history` reads, writes or runs the history" : null),
+  // `jobs -x CMD ARGS` runs CMD with job specs in ARGS replaced by process ids (red team, round 9).
+  jobs: (argv) =>
+    values(argv).some((a) => a === null || /^-[a-zA-Z]*x/.test(a)) ? "`jobs -x` runs a command" : null,
+  umask: umaskRisk,
   trap: () => null, // judged through its command string (analysis.ts)
 };
 

@@ -181,7 +181,12 @@ function opCodes(): OpCodes {
       const part = word ? children(word, "Parts")[0] : undefined;
       return opOf(part ? child(part, "Exp") : null, src);
     };
+    const redir = (src: string) => {
+      const stmt = children(rawFile(src), "Stmts")[0];
+      return opOf(stmt ? (children(stmt, "Redirs")[0] ?? null) : null, src);
+    };
     codes = {
+      heredoc: new Set([redir("a <<E\nE\n"), redir("a <<-E\nE\n")]),
       pipe: new Set([binary("a | b"), binary("a |& b")]),
       and: binary("a && b"),
       nameTests: new Set([test("[[ -v a ]]"), test("[[ -R a ]]")]),

@@ -6,6 +6,8 @@
 // the bash grammar is listed; an unknown type or a field that is not where it should be throws,
 // and the analysis reports the command as unparsable (ask): nothing is silently skipped.
 
+import { heredocDisagreement } from "./heredoc.ts";
+
 /** A Go value as GopherJS represents it: fields under their Go names, the type on the constructor. */
 export interface RawNode {
   readonly constructor: { readonly string?: unknown; readonly nil?: unknown };
@@ -21,6 +23,8 @@ interface RawSlice {
 
 /** Operator codes of the parser build in use, probed from the parser itself (parser.ts). */
 export interface OpCodes {
+  /** `<<` and `<<-`. */
+  heredoc: ReadonlySet<number>;
   pipe: ReadonlySet<number>;
   /** `a && b`: b runs only if a succeeded. */
   and: number;
@@ -133,6 +137,8 @@ const decoder = new TextDecoder();
 // biome-ignore lint/suspicious/noControlCharactersInRegex: checking for pure ASCII on purpose
 const ASCII = /^[\u0000-\u007f]*$/;
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** `<(` or `>(` not escaped by a backslash. */
+const PROC_SUBST_TEXT = /(?<!\\)[<>]\(/;
 /** An integer literal as bash's arithmetic reads it: decimal, octal, 0x hex, base#digits. */
 const NUMBER = /^(0[xX][0-9a-fA-F]+|[0-9]+(#[0-9A-Za-z@_]+)?)$/;
 
@@ -324,10 +330,17 @@ class Walker {
     if (cmd !== null) event.cmd = this.command(cmd);
     for (const r of children(node, "Redirs")) {
       const n = child(r, "N");
-      if (n !== null) this.node(n);
+      if (n !== null) {
+        this.node(n);
+        // `{NAME}>file` (also `exec {NAME}>…`) stores the file descriptor bash opens in NAME:
+        // `{PATH}>/dev/null` makes PATH a relative directory (red team, round 9).
+        const fdName = /^\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(goString(n.Value));
+        if (fdName) this.assigned(fdName[1] as string);
+      }
       const word = child(r, "Word");
       const hdoc = child(r, "Hdoc");
       if (typeof r.Op !== "number") throw new ShapeError("mvdan-sh: redirect without an operator");
+      if (this.#ops.heredoc.has(r.Op) && word !== null) this.#heredocHazard(r, word, hdoc);
       event.redirs.push({
         op: r.Op,
         word: word === null ? null : this.word(word),
@@ -337,6 +350,37 @@ class Walker {
         end: this.end(r),
       });
     }
+    if (event.cmd?.type === "call" && event.redirs.length > 0)
+      this.#namedFdWords(event.cmd.args, event.redirs);
+  }
+
+  /**
+   * bash reads `{a[i]}>file` as a named-fd redirection that assigns an array element (its subscript is
+   * arithmetic, run as code); mvdan/sh only knows `{NAME}` and reads `{a[i]}` as an argument.
+   */
+  #namedFdWords(args: readonly Word[], redirs: readonly Redirect[]): void {
+    for (const w of args) {
+      if (this.#src[w.start] !== "{" || this.#src[w.end - 1] !== "}") continue;
+      if (!redirs.some((r) => r.start === w.end)) continue;
+      const stmt = this.#stmts[this.#stmts.length - 1] as StmtEvent;
+      stmt.hazards = [
+        ...stmt.hazards,
+        {
+          reason: "a `{NAME[…]}` before a redirection assigns a variable bash opens a file descriptor for",
+          start: w.start,
+          end: w.end,
+        },
+      ];
+    }
+  }
+
+  #heredocHazard(redirect: RawNode, word: RawNode, hdoc: RawNode | null): void {
+    const why = heredocDisagreement(
+      this.#src.slice(this.start(word), this.end(word)),
+      hdoc === null ? "" : this.#src.slice(this.start(hdoc), this.end(hdoc)),
+      this.#src.slice(this.start(redirect), this.start(word)).includes("<<-"),
+    );
+    if (why !== null) this.hazard(hdoc ?? redirect, why);
   }
 
   #inDq<T>(visit: () => T): T {
@@ -425,6 +469,7 @@ class Walker {
       case "*syntax.Lit": {
         const value = goString(node.Value);
         if (this.#ctx.bq > 0) this.#backslashHazard(node, value);
+        this.#procSubstHazard(node, value);
         return { type: "lit", value };
       }
       case "*syntax.SglQuoted": {
@@ -475,6 +520,14 @@ class Walker {
       this.hazard(node, "single quotes inside a double-quoted ${…} are literal to bash, not quotes");
   }
 
+  #procSubstHazard(node: RawNode, value: string): void {
+    // mvdan/sh keeps `<(…)`/`>(…)` as text in a `${x:-…}` word, a `[[ =~ (…) ]]` regex and a case
+    // pattern; bash runs it there (red team, round 9). Outside double quotes a literal holds no
+    // unescaped `<(` anywhere the parser reads a process substitution, so one found is never text to bash.
+    if ((this.#ctx.dq === 0 || this.#ctx.dqParam > 0) && PROC_SUBST_TEXT.test(value))
+      this.hazard(node, "a process substitution the parser reads as text (bash runs it)");
+  }
+
   #backslashHazard(node: RawNode, value: string): void {
     // Inside backquotes bash turns `\\` into `\` (and `\$` into `$`) before it parses, also within
     // quotes; mvdan/sh does not within quotes. A backslash there may mean something else to bash.
@@ -495,6 +548,7 @@ class Walker {
     switch (typeOf(node)) {
       case "*syntax.Lit":
         if (this.#ctx.bq > 0) this.#backslashHazard(node, goString(node.Value));
+        this.#procSubstHazard(node, goString(node.Value));
         if (this.#ctx.arith > 0) {
           const v = goString(node.Value);
           if (!NUMBER.test(v))
@@ -653,10 +707,19 @@ class Walker {
       case "*syntax.TimeClause":
         this.optional(node, "Stmt");
         return;
-      case "*syntax.CoprocClause":
+      case "*syntax.CoprocClause": {
+        // `coproc NAME …` sets the array NAME (the coprocess's descriptors) and NAME_PID.
+        const name = child(node, "Name");
+        const coproc = plainLit(name) ?? (name === null ? "COPROC" : null);
+        if (coproc === null && name !== null) this.hazard(name, "a coprocess named by an expansion");
+        else if (coproc !== null) {
+          this.assigned(coproc);
+          this.assigned(`${coproc}_PID`);
+        }
         this.optional(node, "Name");
         this.scoped("subshell", () => this.optional(node, "Stmt"));
         return;
+      }
       case "*syntax.LetClause":
         this.arith(() => {
           for (const e of children(node, "Exprs")) this.node(e);

@@ -161,6 +161,7 @@ describe("the walk fails closed on shapes it does not know", () => {
     arithTests: new Set<number>(),
     paramAt: -1,
     paramAssign: new Set<number>(),
+    heredoc: new Set<number>(),
   };
 
   it("an unknown node type throws (the analysis then reports the command unparsable → ask)", () => {

@@ -4,6 +4,8 @@
 import { DOT, listOrWalk, placeholders } from "../effects.ts";
 import { flag, opt, type ProgramGrammar, runs } from "../spec.ts";
 
+const PLACEHOLDER = /\{(\/|\/\/|\.|\/\.)?\}/;
+
 export const fd: ProgramGrammar = {
   names: ["fd", "fdfind"],
   options: [
@@ -42,8 +44,14 @@ export const fd: ProgramGrammar = {
   operands: ["pattern", "walk"],
   effect: "read",
   finish(p, out) {
-    // fd puts a result's path wherever a placeholder appears in the command's words.
-    out.inner = out.inner.map((cmd) => placeholders(cmd, /\{(\/|\/\/|\.|\/\.)?\}/));
+    // fd puts a result's path wherever a placeholder appears in the command's words, and after the
+    // last word when none does (`fd -g '*.env' -x cat` runs `cat ./.env`: red team, round 9).
+    out.inner = out.inner.map((cmd) => {
+      const marked = placeholders(cmd, PLACEHOLDER);
+      return cmd.some((a) => a.value !== null && PLACEHOLDER.test(a.value))
+        ? marked
+        : [...marked, { value: null, raw: "{}", glob: false, tilde: false }];
+    });
     if (p.has("base"))
       return {
         word: "--base-directory",
