@@ -15,7 +15,7 @@ import type { CausalPinWire } from "../protocol/decisions.ts";
 import { CausalHistory, type PinnedRunner, pinCall } from "./causal-pins.ts";
 import type { Env } from "./config.ts";
 import { diskCheck } from "./guards/disk-view.ts";
-import { formatLoadErrors, type PolicyState } from "./policy-state.ts";
+import { formatLoadErrors, type PolicyState } from "./local-policy/state.ts";
 import { type AgentToolCall, type CompanionDecision, type DecisionRecordView, denied } from "./tool-call.ts";
 
 export type { AgentToolCall, CompanionDecision } from "./tool-call.ts";

@@ -2,12 +2,12 @@
 import { enqueueAudit } from "./audit-queue.ts";
 import { type Env, edgeGraceMs, edgeTimeoutMs, promptTimeoutMs } from "./config.ts";
 import { loadCredentials, NOT_PAIRED } from "./credentials.ts";
-import { PolicyStore } from "./daemon/policy-store.ts";
 import { decideToolCall, diskPinning } from "./decide.ts";
 import { EdgeApprover } from "./edge-approver.ts";
 import { EdgeClient } from "./edge-client.ts";
 import { readEmergencyCache } from "./emergency-cache.ts";
 import { readGrantCache, ruleOfGrant } from "./grants.ts";
+import { PolicyStore } from "./local-policy/store.ts";
 import type { AgentToolCall, CompanionDecision } from "./tool-call.ts";
 
 /**

@@ -87,7 +87,7 @@ export const doctorCommand: Command = {
         detail: `not running (${socketPath(io.env)}); the next hook starts one (or run: ${airlockInvocation(io.env, io.cwd)} up)`,
       });
     }
-    const { formatLoadErrors, loadLocalPolicy } = await import("../local-policy.ts");
+    const { formatLoadErrors, loadLocalPolicy } = await import("../local-policy/load.ts");
     const policy = loadLocalPolicy(io.cwd, io.env);
     const layers = policy.files
       .filter((f) => f.present && f.layer !== "trust")

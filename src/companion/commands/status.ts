@@ -63,7 +63,7 @@ export const statusCommand: Command = {
       io.stdout(json ? `${JSON.stringify(res.status)}\n` : human(res.status));
       return ExitCode.ok;
     } catch {
-      const { formatLoadErrors, loadLocalPolicy } = await import("../local-policy.ts");
+      const { formatLoadErrors, loadLocalPolicy } = await import("../local-policy/load.ts");
       const creds = loadCredentials(io.env);
       const policy = loadLocalPolicy(io.cwd, io.env);
       const info = {

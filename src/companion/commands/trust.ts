@@ -4,8 +4,8 @@ import { resolve } from "node:path";
 import { compilePolicy } from "../../policy/index.ts";
 import { type Command, ExitCode } from "../command.ts";
 import { parseCommandArgs } from "../command-args.ts";
-import { projectPolicyPaths } from "../policy-files.ts";
-import { readTrustStore, trustFile, untrustFile } from "../trust-store.ts";
+import { projectPolicyPaths } from "../local-policy/files.ts";
+import { readTrustStore, trustFile, untrustFile } from "../local-policy/trust.ts";
 import { formatLoadError } from "./policy-sources.ts";
 
 function existing(paths: string[]): string[] {

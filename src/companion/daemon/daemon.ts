@@ -23,6 +23,7 @@ import type { AirlockEntry } from "../futures/rewrite.ts";
 import { SessionGrants } from "../grants.ts";
 import type { HookCompanion } from "../hook-companion.ts";
 import { BIN_PATH } from "../invocation.ts";
+import { PolicyStore } from "../local-policy/store.ts";
 import { type AgentToolCall, type CompanionDecision, denied } from "../tool-call.ts";
 import type { ControlRequest, ControlResponse, DaemonStatus } from "./control-protocol.ts";
 import { type ControlServer, listenControl } from "./control-server.ts";
@@ -34,7 +35,6 @@ import { readHttpEndpoint } from "./http-endpoint.ts";
 import { type HttpHookServer, listenHttpHooks } from "./http-hook-server.ts";
 import { HubConnection, type HubState } from "./hub-connection.ts";
 import { Journal } from "./journal.ts";
-import { PolicyStore } from "./policy-store.ts";
 import { WaitingCalls } from "./waiting-calls.ts";
 
 const NO_EMERGENCY: EmergencyControls = { readOnly: false, disableHighImpact: false, blockedTools: [] };

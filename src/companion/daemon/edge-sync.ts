@@ -8,7 +8,7 @@ import { flushAudit } from "../audit-queue.ts";
 import type { Env } from "../config.ts";
 import type { EdgeClient, Grant } from "../edge-client.ts";
 import { readGrantCache, ruleOfGrant, type SessionGrants, writeGrantCache } from "../grants.ts";
-import { accountPolicyPath } from "../local-policy.ts";
+import { accountPolicyPath } from "../local-policy/load.ts";
 import type { AgentToolCall } from "../tool-call.ts";
 
 export class EdgeSync {

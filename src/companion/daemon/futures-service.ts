@@ -12,7 +12,7 @@ import { type AirlockEntry, airlockPrefix } from "../futures/rewrite.ts";
 import type { ServeResult } from "../futures/serve.ts";
 import type { TriggerSource } from "../futures/triggers.ts";
 import { withWatchdog } from "../hook-runtime.ts";
-import type { PolicyState } from "../local-policy.ts";
+import type { PolicyState } from "../local-policy/load.ts";
 import type { AgentToolCall, CompanionDecision } from "../tool-call.ts";
 import type { ControlRequest, ControlResponse, FutureAnswer, FutureRequest } from "./control-protocol.ts";
 

@@ -4,7 +4,7 @@
 // a rule, and nothing is audited: no agent call happens here.
 import type { EmergencyControls } from "../../policy/index.ts";
 import { decideLocally } from "../decide.ts";
-import type { PolicyState } from "../local-policy.ts";
+import type { PolicyState } from "../local-policy/load.ts";
 import type { AgentToolCall } from "../tool-call.ts";
 import type { PolicyCheck } from "./serve.ts";
 

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CausalHistory, pinCall } from "../../../src/companion/causal-pins.ts";
 import { type Approver, decideToolCall, diskPinning } from "../../../src/companion/decide.ts";
 import { toDecisionRequest } from "../../../src/companion/edge-approver.ts";
-import type { PolicyState } from "../../../src/companion/local-policy.ts";
+import type { PolicyState } from "../../../src/companion/local-policy/load.ts";
 import type { AgentToolCall } from "../../../src/companion/tool-call.ts";
 import { causalChangesAtEdge, compileAccountPolicy, judgeAtEdge } from "../../../src/edge/hub/edge-policy.ts";
 import { withCausalChange } from "../../../src/policy/causal-change.ts";

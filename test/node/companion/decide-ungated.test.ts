@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { type DecideDeps, decideToolCall } from "../../../src/companion/decide.ts";
 import type { AuditEvent } from "../../../src/companion/edge-client.ts";
-import type { PolicyState } from "../../../src/companion/local-policy.ts";
+import type { PolicyState } from "../../../src/companion/local-policy/load.ts";
 import type { AgentToolCall } from "../../../src/companion/tool-call.ts";
 import { compilePolicy, type PolicySource } from "../../../src/policy/index.ts";
 

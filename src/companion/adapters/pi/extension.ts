@@ -7,7 +7,7 @@ import { boundaryNote } from "../../../policy/index.ts";
 import { type AgentToolCall, endSession, requestDecision } from "../../client.ts";
 import { promptTimeoutMs } from "../../config.ts";
 import { keepControlConnection } from "../../daemon/control-client.ts";
-import { formatLoadErrors, loadLocalPolicy } from "../../local-policy.ts";
+import { formatLoadErrors, loadLocalPolicy } from "../../local-policy/load.ts";
 import { warmUpClient } from "../../warm-up.ts";
 import { raceLocalAndPhone } from "./ask-race.ts";
 import { relayLocalAnswer } from "./local-answer.ts";

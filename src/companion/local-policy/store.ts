@@ -2,7 +2,7 @@
 // keeps the last good policy (and says so) instead of failing every call.
 import { statSync } from "node:fs";
 import type { Env } from "../config.ts";
-import { formatLoadErrors, loadLocalPolicy, type PolicyState, policyFiles } from "../local-policy.ts";
+import { formatLoadErrors, loadLocalPolicy, type PolicyState, policyFiles } from "./load.ts";
 
 interface Slot {
   signature: string;

@@ -9,14 +9,14 @@ import {
   type EmergencyControls,
   type PolicySource,
   type SourceLayer,
-} from "../policy/index.ts";
-import { airlockHome, type Env, stateDir } from "./config.ts";
-import { homeDir, loadPolicySources, POLICY_FILE_NAMES, projectPolicyPaths } from "./policy-files.ts";
-import type { PolicyFile, PolicyState } from "./policy-state.ts";
-import type { AgentToolCall } from "./tool-call.ts";
-import { trustStorePath } from "./trust-store.ts";
+} from "../../policy/index.ts";
+import { airlockHome, type Env, stateDir } from "../config.ts";
+import type { AgentToolCall } from "../tool-call.ts";
+import { homeDir, loadPolicySources, POLICY_FILE_NAMES, projectPolicyPaths } from "./files.ts";
+import type { PolicyFile, PolicyState } from "./state.ts";
+import { trustStorePath } from "./trust.ts";
 
-export { formatLoadErrors, type PolicyFile, type PolicyState } from "./policy-state.ts";
+export { formatLoadErrors, type PolicyFile, type PolicyState } from "./state.ts";
 
 /** Every file that can make up the policy for cwd (present or not), so a new file is noticed too. */
 export function policyFiles(cwd: string, env: Env = process.env): PolicyFile[] {

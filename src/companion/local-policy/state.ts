@@ -1,6 +1,6 @@
 // What the companion knows about its layered policy for a cwd: compiled, or the errors that stop it.
 // No I/O here, so the decision core that reads it runs anywhere (the parity test runs it in workerd).
-import type { CompiledPolicy, PolicyLoadError, SourceLayer } from "../policy/index.ts";
+import type { CompiledPolicy, PolicyLoadError, SourceLayer } from "../../policy/index.ts";
 
 export interface PolicyFile {
   layer: SourceLayer | "trust";
