@@ -2,7 +2,7 @@
 import { appendFileSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { type Env, stateDir } from "./config.ts";
-import { AuditEvent } from "./edge-client.ts";
+import { AuditEvent } from "./edge/client.ts";
 
 export function auditQueuePath(env: Env = process.env): string {
   return join(stateDir(env), "audit-queue.jsonl");

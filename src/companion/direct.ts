@@ -1,10 +1,10 @@
 // The no-daemon path: decide with the local policy and grant cache, ask the edge directly when a person must decide.
 import { enqueueAudit } from "./audit-queue.ts";
 import { type Env, edgeGraceMs, edgeTimeoutMs, promptTimeoutMs } from "./config.ts";
-import { loadCredentials, NOT_PAIRED } from "./credentials.ts";
 import { decideToolCall, diskPinning } from "./decide.ts";
+import { EdgeClient } from "./edge/client.ts";
+import { loadCredentials, NOT_PAIRED } from "./edge/credentials.ts";
 import { EdgeApprover } from "./edge-approver.ts";
-import { EdgeClient } from "./edge-client.ts";
 import { readEmergencyCache } from "./emergency-cache.ts";
 import { readGrantCache, ruleOfGrant } from "./grants.ts";
 import { PolicyStore } from "./local-policy/store.ts";

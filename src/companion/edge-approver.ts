@@ -4,7 +4,7 @@ import { COMPANION_DEADLINE_MARGIN_MS, companionWaitDeadline, LONG_POLL_MS } fro
 import type { DecisionRecord } from "../policy/index.ts";
 import type { DecisionRequest, DecisionResponse } from "../protocol/index.ts";
 import type { Approver } from "./decide.ts";
-import { type DecisionAnswer, type EdgeClient, EdgeError } from "./edge-client.ts";
+import { type DecisionAnswer, type EdgeClient, EdgeError } from "./edge/client.ts";
 import { type AgentToolCall, type CompanionDecision, denied } from "./tool-call.ts";
 
 /** Fields that carry file contents: the edge needs the scope, never the bytes (non-negotiable 4). */

@@ -12,8 +12,8 @@ import { CLOUDFLARE_API } from "../deploy/pages-domain.ts";
 import { type DeployReport, NotLoggedIn, runDeploy } from "../deploy/run-deploy.ts";
 import { MODEL_KEY } from "../deploy/secrets.ts";
 import { nodeWrangler } from "../deploy/wrangler-cli.ts";
+import { pairingLink, terminalQr } from "../edge/pairing-link.ts";
 import { airlockInvocation, PACKAGE_ROOT } from "../invocation.ts";
-import { pairingLink, terminalQr } from "../pairing-link.ts";
 
 const HELP = `Usage: airlock deploy [--domain HOST] [--worker-domain HOST] [--dry-run] [--skip-build] [--edge-url URL] [--project DIR] [--json]
 

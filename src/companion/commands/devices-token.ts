@@ -3,8 +3,8 @@
 import { type Command, ExitCode } from "../command.ts";
 import { parseCommandArgs, UsageError } from "../command-args.ts";
 import { edgeTimeoutMs, serverOverride } from "../config.ts";
-import { loadCredentials } from "../credentials.ts";
-import { EdgeClient, EdgeError, messageForPerson } from "../edge-client.ts";
+import { EdgeClient, EdgeError, messageForPerson } from "../edge/client.ts";
+import { loadCredentials } from "../edge/credentials.ts";
 
 const HELP = `Usage: airlock devices token [--recovery-code CODE] [--minutes N] [--server URL] [--json]
 

@@ -2,10 +2,10 @@
 import { type Command, ExitCode } from "../command.ts";
 import { didYouMean, parseCommandArgs, UsageError } from "../command-args.ts";
 import { edgeTimeoutMs, serverOverride } from "../config.ts";
-import { loadCredentials } from "../credentials.ts";
-import { EdgeClient, EdgeError, messageForPerson } from "../edge-client.ts";
+import { EdgeClient, EdgeError, messageForPerson } from "../edge/client.ts";
+import { loadCredentials } from "../edge/credentials.ts";
+import { pairingLink, terminalQr } from "../edge/pairing-link.ts";
 import { airlockInvocation } from "../invocation.ts";
-import { pairingLink, terminalQr } from "../pairing-link.ts";
 
 const PAIR_HELP = `Usage: airlock devices pair [--role companion|approver] [--recovery-code CODE] [--server URL] [--json]
 

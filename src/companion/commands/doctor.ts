@@ -1,9 +1,9 @@
 // `airlock doctor`: checks credentials, the edge, the token, the daemon, the policy and the agent hooks.
 import { type Command, ExitCode, parseJsonOnly } from "../command.ts";
 import { edgeTimeoutMs, socketPath } from "../config.ts";
-import { credentialsMode, loadCredentials } from "../credentials.ts";
 import { sendControl } from "../daemon/control-client.ts";
-import { EdgeClient, messageForPerson } from "../edge-client.ts";
+import { EdgeClient, messageForPerson } from "../edge/client.ts";
+import { credentialsMode, loadCredentials } from "../edge/credentials.ts";
 import { airlockInvocation } from "../invocation.ts";
 import { type Check, integrationChecks } from "./doctor-integrations.ts";
 

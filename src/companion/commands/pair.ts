@@ -3,8 +3,8 @@ import { hostname } from "node:os";
 import { type Command, ExitCode } from "../command.ts";
 import { parseCommandArgs, UsageError } from "../command-args.ts";
 import { DEFAULT_SERVER, edgeTimeoutMs, serverOverride } from "../config.ts";
-import { loadCredentials, saveCredentials } from "../credentials.ts";
-import { EdgeClient, EdgeError, messageForPerson } from "../edge-client.ts";
+import { EdgeClient, EdgeError, messageForPerson } from "../edge/client.ts";
+import { loadCredentials, saveCredentials } from "../edge/credentials.ts";
 import { airlockInvocation } from "../invocation.ts";
 
 const HELP = `Usage: airlock pair <code> [--server URL] [--name NAME] [--json]

@@ -12,8 +12,8 @@ import {
 import { type Command, type CommandIo, ExitCode } from "../command.ts";
 import { parseCommandArgs } from "../command-args.ts";
 import { edgeTimeoutMs, serverOverride } from "../config.ts";
-import { loadCredentials } from "../credentials.ts";
-import { EdgeClient, EdgeError } from "../edge-client.ts";
+import { EdgeClient, EdgeError } from "../edge/client.ts";
+import { loadCredentials } from "../edge/credentials.ts";
 
 const EXITS = "Exit codes: 0 done, 1 the edge refused, 3 not paired, 4 edge unreachable.";
 

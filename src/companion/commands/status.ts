@@ -1,9 +1,9 @@
 // `airlock status`: the daemon's connection, policy layers and the calls waiting for a person.
 import { type Command, ExitCode, parseJsonOnly } from "../command.ts";
 import { socketPath } from "../config.ts";
-import { loadCredentials } from "../credentials.ts";
 import { sendControl } from "../daemon/control-client.ts";
 import type { DaemonStatus } from "../daemon/control-protocol.ts";
+import { loadCredentials } from "../edge/credentials.ts";
 
 const HELP = `Usage: airlock status [--json]
 

@@ -3,8 +3,8 @@ import { randomUUID } from "node:crypto";
 import { type Command, ExitCode } from "../command.ts";
 import { parseCommandArgs } from "../command-args.ts";
 import { promptTimeoutMs } from "../config.ts";
-import { loadCredentials } from "../credentials.ts";
 import { daemonAnswers, startDaemonInBackground, waitForDaemon } from "../daemon/autostart.ts";
+import { loadCredentials } from "../edge/credentials.ts";
 import { airlockInvocation, BIN_PATH } from "../invocation.ts";
 
 const HELP = `Usage: airlock try [--json]

@@ -7,15 +7,15 @@ import type { DecisionRequest, DecisionResponse, ServerMessage } from "../../pro
 import { runClaudeCodeHook } from "../adapters/claude-code/hook.ts";
 import { enqueueAudit, queuedAuditCount } from "../audit-queue.ts";
 import { type Env, edgeGraceMs, edgeTimeoutMs, promptTimeoutMs, socketPath, stateDir } from "../config.ts";
-import { type Credentials, loadCredentials, NOT_PAIRED } from "../credentials.ts";
 import { type Approver, type CausalPinning, decideToolCall, diskPinning } from "../decide.ts";
+import { EdgeClient, EdgeError } from "../edge/client.ts";
+import { type Credentials, loadCredentials, NOT_PAIRED } from "../edge/credentials.ts";
 import {
   fromDecisionResponse,
   localFingerprint,
   toDecisionRequest,
   unreachableDecision,
 } from "../edge-approver.ts";
-import { EdgeClient, EdgeError } from "../edge-client.ts";
 import { readEmergencyCache, writeEmergencyCache } from "../emergency-cache.ts";
 import type { Precog } from "../futures/engine.ts";
 import { precogHooks } from "../futures/hook-serving.ts";

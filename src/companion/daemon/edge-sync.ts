@@ -6,7 +6,7 @@ import type { DecisionResponse } from "../../protocol/decisions.ts";
 import type { GrantRuleView } from "../../protocol/grants.ts";
 import { flushAudit } from "../audit-queue.ts";
 import type { Env } from "../config.ts";
-import type { EdgeClient, Grant } from "../edge-client.ts";
+import type { EdgeClient, Grant } from "../edge/client.ts";
 import { readGrantCache, ruleOfGrant, type SessionGrants, writeGrantCache } from "../grants.ts";
 import { accountPolicyPath } from "../local-policy/load.ts";
 import type { AgentToolCall } from "../tool-call.ts";

@@ -2,7 +2,7 @@
 // prompt text, and reporting its stats to the edge for the dashboard.
 import type { EmergencyControls } from "../../policy/index.ts";
 import type { Env } from "../config.ts";
-import type { EdgeClient } from "../edge-client.ts";
+import type { EdgeClient } from "../edge/client.ts";
 import { classFromConfig } from "../futures/command-classes.ts";
 import { Precog } from "../futures/engine.ts";
 import type { PrecogBackend } from "../futures/hook-serving.ts";

@@ -2,7 +2,7 @@
 // account rules, emergency controls, audit — and any layer can forbid it.
 import { describe, expect, it } from "vitest";
 import { type DecideDeps, decideToolCall } from "../../../src/companion/decide.ts";
-import type { AuditEvent } from "../../../src/companion/edge-client.ts";
+import type { AuditEvent } from "../../../src/companion/edge/client.ts";
 import type { PolicyState } from "../../../src/companion/local-policy/load.ts";
 import type { AgentToolCall } from "../../../src/companion/tool-call.ts";
 import { compilePolicy, type PolicySource } from "../../../src/policy/index.ts";

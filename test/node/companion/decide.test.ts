@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { pinCall } from "../../../src/companion/causal-pins.ts";
 import { type Approver, type DecideDeps, decideToolCall } from "../../../src/companion/decide.ts";
-import type { AuditEvent } from "../../../src/companion/edge-client.ts";
+import type { AuditEvent } from "../../../src/companion/edge/client.ts";
 import { SessionGrants } from "../../../src/companion/grants.ts";
 import type { PolicyState } from "../../../src/companion/local-policy/load.ts";
 import type { AgentToolCall } from "../../../src/companion/tool-call.ts";

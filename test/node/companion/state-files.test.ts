@@ -9,10 +9,10 @@ import {
   flushAudit,
   queuedAuditCount,
 } from "../../../src/companion/audit-queue.ts";
-import { loadCredentials, saveCredentials } from "../../../src/companion/credentials.ts";
 import { EdgeSync } from "../../../src/companion/daemon/edge-sync.ts";
 import { Journal } from "../../../src/companion/daemon/journal.ts";
-import { type AuditEvent, Grant } from "../../../src/companion/edge-client.ts";
+import { type AuditEvent, Grant } from "../../../src/companion/edge/client.ts";
+import { loadCredentials, saveCredentials } from "../../../src/companion/edge/credentials.ts";
 import {
   readGrantCache,
   ruleOfGrant,

@@ -3,8 +3,8 @@
 import { z } from "zod";
 import { CapabilityPrompt } from "../../../protocol/index.ts";
 import { type Env, edgeTimeoutMs } from "../../config.ts";
-import { loadCredentials } from "../../credentials.ts";
-import { EdgeClient } from "../../edge-client.ts";
+import { EdgeClient } from "../../edge/client.ts";
+import { loadCredentials } from "../../edge/credentials.ts";
 
 export type RelayOutcome = "resolved" | "not-pending" | "batched" | "unpaired" | "failed";
 

@@ -1,7 +1,7 @@
 // The companion's HTTP client for the edge's REST API: every answer parsed with the shared zod schemas.
 import { z } from "zod";
-import { LocalDecisionEvent } from "../protocol/audit.ts";
-import type { FuturesStats } from "../protocol/futures.ts";
+import { LocalDecisionEvent } from "../../protocol/audit.ts";
+import type { FuturesStats } from "../../protocol/futures.ts";
 import {
   BindResponse,
   DecisionPending,
@@ -16,7 +16,7 @@ import {
   PairingCode,
   ParityToken,
   ResolvedPrompt,
-} from "../protocol/index.ts";
+} from "../../protocol/index.ts";
 import type { Credentials } from "./credentials.ts";
 
 /** Why an edge call failed, in words a person can act on; `kind` drives fail-closed decisions. */
