@@ -33,7 +33,7 @@ export async function decideDirect(
   options: RequestOptions = {},
 ): Promise<CompanionDecision> {
   // Loaded on demand: the policy engine is the heavy part, and a hook talking to the daemon never needs it.
-  return (await import("./direct.ts")).decideDirect(
+  return (await import("./deciding/direct.ts")).decideDirect(
     call,
     options.env ?? process.env,
     options.askMode ?? "approver",
@@ -143,6 +143,6 @@ export async function endSession(sessionId: string, options: { env?: Env } = {})
     const res = await sendControl(socketPath(env), { type: "session_end", session_id: sessionId }, 5_000);
     return res.type === "ok";
   } catch {
-    return (await import("./direct.ts")).endSessionAtEdge(sessionId, env);
+    return (await import("./deciding/direct.ts")).endSessionAtEdge(sessionId, env);
   }
 }

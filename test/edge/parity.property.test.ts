@@ -4,7 +4,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { decideLocally } from "../../src/companion/decide.ts";
+import { decideLocally } from "../../src/companion/deciding/decide.ts";
 import type { PolicyState } from "../../src/companion/local-policy/state.ts";
 import type { UserHub } from "../../src/edge/hub/user-hub.ts";
 import { loadShellParser } from "../../src/edge/shims/mvdan-sh-deferred.ts";

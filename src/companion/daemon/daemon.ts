@@ -5,22 +5,22 @@ import { companionWaitDeadline } from "../../policy/deadlines.ts";
 import type { EmergencyControls } from "../../policy/index.ts";
 import type { DecisionRequest, DecisionResponse, ServerMessage } from "../../protocol/index.ts";
 import { runClaudeCodeHook } from "../adapters/claude-code/hook.ts";
-import { enqueueAudit, queuedAuditCount } from "../audit-queue.ts";
 import { type Env, edgeGraceMs, edgeTimeoutMs, promptTimeoutMs, socketPath, stateDir } from "../config.ts";
-import { type Approver, type CausalPinning, decideToolCall, diskPinning } from "../decide.ts";
-import { EdgeClient, EdgeError } from "../edge/client.ts";
-import { type Credentials, loadCredentials, NOT_PAIRED } from "../edge/credentials.ts";
+import { enqueueAudit, queuedAuditCount } from "../deciding/audit-queue.ts";
+import { type Approver, type CausalPinning, decideToolCall, diskPinning } from "../deciding/decide.ts";
 import {
   fromDecisionResponse,
   localFingerprint,
   toDecisionRequest,
   unreachableDecision,
-} from "../edge-approver.ts";
-import { readEmergencyCache, writeEmergencyCache } from "../emergency-cache.ts";
+} from "../deciding/edge-approver.ts";
+import { readEmergencyCache, writeEmergencyCache } from "../deciding/emergency-cache.ts";
+import { SessionGrants } from "../deciding/grants.ts";
+import { EdgeClient, EdgeError } from "../edge/client.ts";
+import { type Credentials, loadCredentials, NOT_PAIRED } from "../edge/credentials.ts";
 import type { Precog } from "../futures/engine.ts";
 import { precogHooks } from "../futures/hook-serving.ts";
 import type { AirlockEntry } from "../futures/rewrite.ts";
-import { SessionGrants } from "../grants.ts";
 import type { HookCompanion } from "../hook-companion.ts";
 import { BIN_PATH } from "../invocation.ts";
 import { PolicyStore } from "../local-policy/store.ts";

@@ -1,8 +1,8 @@
 // The last emergency controls the daemon heard from the edge, on disk so the no-daemon path applies them too.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { EmergencyControls } from "../protocol/index.ts";
-import { type Env, stateDir } from "./config.ts";
+import { EmergencyControls } from "../../protocol/index.ts";
+import { type Env, stateDir } from "../config.ts";
 
 export function emergencyCachePath(env: Env = process.env): string {
   return join(stateDir(env), "emergency.json");

@@ -1,24 +1,24 @@
 // The companion's side of the one decision core (src/policy: judgeCall + verdictOf, the same functions the
 // edge calls): local policy, emergency controls and grants decide at once; otherwise a person is asked.
 
-import { withAgentAsk } from "../policy/agent-check.ts";
-import { type DiskCheck, factLine } from "../policy/call-facts.ts";
-import { causalChangeNotes, withCausalChange } from "../policy/causal-change.ts";
-import { type GrantRule, matchGrants } from "../policy/grants.ts";
-import type { CompiledPolicy, DecisionRecord, EmergencyControls, ToolCall } from "../policy/index.ts";
-import { judgeCall } from "../policy/judge-call.ts";
-import type { CausalPin } from "../policy/types.ts";
-import { ungatedPolicy } from "../policy/ungated.ts";
-import { hiddenToolReason, verdictOf } from "../policy/verdict.ts";
-import type { LocalDecisionEvent as AuditEvent } from "../protocol/audit.ts";
-import type { CausalPinWire } from "../protocol/decisions.ts";
+import { withAgentAsk } from "../../policy/agent-check.ts";
+import { type DiskCheck, factLine } from "../../policy/call-facts.ts";
+import { causalChangeNotes, withCausalChange } from "../../policy/causal-change.ts";
+import { type GrantRule, matchGrants } from "../../policy/grants.ts";
+import type { CompiledPolicy, DecisionRecord, EmergencyControls, ToolCall } from "../../policy/index.ts";
+import { judgeCall } from "../../policy/judge-call.ts";
+import type { CausalPin } from "../../policy/types.ts";
+import { ungatedPolicy } from "../../policy/ungated.ts";
+import { hiddenToolReason, verdictOf } from "../../policy/verdict.ts";
+import type { LocalDecisionEvent as AuditEvent } from "../../protocol/audit.ts";
+import type { CausalPinWire } from "../../protocol/decisions.ts";
+import type { Env } from "../config.ts";
+import { diskCheck } from "../guards/disk-view.ts";
+import { formatLoadErrors, type PolicyState } from "../local-policy/state.ts";
+import { type AgentToolCall, type CompanionDecision, type DecisionRecordView, denied } from "../tool-call.ts";
 import { CausalHistory, type PinnedRunner, pinCall } from "./causal-pins.ts";
-import type { Env } from "./config.ts";
-import { diskCheck } from "./guards/disk-view.ts";
-import { formatLoadErrors, type PolicyState } from "./local-policy/state.ts";
-import { type AgentToolCall, type CompanionDecision, type DecisionRecordView, denied } from "./tool-call.ts";
 
-export type { AgentToolCall, CompanionDecision } from "./tool-call.ts";
+export type { AgentToolCall, CompanionDecision } from "../tool-call.ts";
 
 /** Asks a person through the edge. Resolves with their answer, or a deny that says why there is none. */
 export interface Approver {

@@ -13,15 +13,21 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { sha256Hex } from "../policy/call-binding.ts";
-import { capabilityOf } from "../policy/capabilities.ts";
-import { causalChange, type DirReader, type Excerpt, excerptsOf, pinOf } from "../policy/causal-content.ts";
-import { causalRunnerOf } from "../policy/causal-runners.ts";
-import { homeFor, normalizePath, resolvePath, resolveShellDir } from "../policy/paths.ts";
-import { analyzeShell } from "../policy/shell-analysis.ts";
-import { canonicalCalls } from "../policy/tool-names.ts";
-import type { CausalPin } from "../policy/types.ts";
-import { type Env, stateDir } from "./config.ts";
+import { sha256Hex } from "../../policy/call-binding.ts";
+import { capabilityOf } from "../../policy/capabilities.ts";
+import {
+  causalChange,
+  type DirReader,
+  type Excerpt,
+  excerptsOf,
+  pinOf,
+} from "../../policy/causal-content.ts";
+import { causalRunnerOf } from "../../policy/causal-runners.ts";
+import { homeFor, normalizePath, resolvePath, resolveShellDir } from "../../policy/paths.ts";
+import { analyzeShell } from "../../policy/shell-analysis.ts";
+import { canonicalCalls } from "../../policy/tool-names.ts";
+import type { CausalPin } from "../../policy/types.ts";
+import { type Env, stateDir } from "../config.ts";
 
 /** A pin with the content it was taken from (kept on this machine only). */
 export interface PinnedRunner extends CausalPin {

@@ -1,11 +1,11 @@
 // Asking a person over the edge's REST decision API (the no-daemon path, and the daemon's fallback for resumed calls).
-import { callFingerprint, derivedCallId } from "../policy/call-binding.ts";
-import { COMPANION_DEADLINE_MARGIN_MS, companionWaitDeadline, LONG_POLL_MS } from "../policy/deadlines.ts";
-import type { DecisionRecord } from "../policy/index.ts";
-import type { DecisionRequest, DecisionResponse } from "../protocol/index.ts";
+import { callFingerprint, derivedCallId } from "../../policy/call-binding.ts";
+import { COMPANION_DEADLINE_MARGIN_MS, companionWaitDeadline, LONG_POLL_MS } from "../../policy/deadlines.ts";
+import type { DecisionRecord } from "../../policy/index.ts";
+import type { DecisionRequest, DecisionResponse } from "../../protocol/index.ts";
+import { type DecisionAnswer, type EdgeClient, EdgeError } from "../edge/client.ts";
+import { type AgentToolCall, type CompanionDecision, denied } from "../tool-call.ts";
 import type { Approver } from "./decide.ts";
-import { type DecisionAnswer, type EdgeClient, EdgeError } from "./edge/client.ts";
-import { type AgentToolCall, type CompanionDecision, denied } from "./tool-call.ts";
 
 /** Fields that carry file contents: the edge needs the scope, never the bytes (non-negotiable 4). */
 const CONTENT_FIELDS = ["content", "old_string", "new_string", "edits", "new_source"];

@@ -1,14 +1,15 @@
 // The no-daemon path: decide with the local policy and grant cache, ask the edge directly when a person must decide.
+
+import { type Env, edgeGraceMs, edgeTimeoutMs, promptTimeoutMs } from "../config.ts";
+import { EdgeClient } from "../edge/client.ts";
+import { loadCredentials, NOT_PAIRED } from "../edge/credentials.ts";
+import { PolicyStore } from "../local-policy/store.ts";
+import type { AgentToolCall, CompanionDecision } from "../tool-call.ts";
 import { enqueueAudit } from "./audit-queue.ts";
-import { type Env, edgeGraceMs, edgeTimeoutMs, promptTimeoutMs } from "./config.ts";
 import { decideToolCall, diskPinning } from "./decide.ts";
-import { EdgeClient } from "./edge/client.ts";
-import { loadCredentials, NOT_PAIRED } from "./edge/credentials.ts";
 import { EdgeApprover } from "./edge-approver.ts";
 import { readEmergencyCache } from "./emergency-cache.ts";
 import { readGrantCache, ruleOfGrant } from "./grants.ts";
-import { PolicyStore } from "./local-policy/store.ts";
-import type { AgentToolCall, CompanionDecision } from "./tool-call.ts";
 
 /**
  * One store per environment for the life of the process: a long-lived adapter (MCP server, Pi extension) without a
