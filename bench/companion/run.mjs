@@ -282,7 +282,7 @@ try {
 
   // ---- in process: the daemon's decide() and one control-socket round trip --------------------------------
   const { Daemon } = await import(join(root, "dist", "companion", "daemon", "daemon.js"));
-  const { sendControl } = await import(join(root, "dist", "companion", "daemon", "control-client.js"));
+  const { sendControl } = await import(join(root, "dist", "companion", "control", "connection.js"));
   const inproc = new Daemon({ env, log: () => {}, listen: true });
   await inproc.start();
   const call = (tool, input, i) => ({

@@ -6,7 +6,7 @@ import { existsSync, readFileSync, writeSync } from "node:fs";
 import { connect } from "node:net";
 import { agentDeny, type HookAgent, type HookResult } from "./adapters/hook-output.ts";
 import { daemonDisabled, HOOK_ENV_KEYS, hookBudgetMs, httpEndpointPath, socketPath } from "./config.ts";
-import { startDaemonInBackground, waitForDaemon } from "./daemon/autostart.ts";
+import { startDaemonInBackground, waitForDaemon } from "./control/autostart.ts";
 
 /** How long a daemon that vanished mid-answer gets to come back (it journaled the call) before the slow path. */
 const DAEMON_RESTART_GRACE_MS = 8_000;

@@ -1,8 +1,9 @@
 // The pre-tool step the Gemini CLI, OpenCode and Copilot CLI hooks share: one agent tool call may stand for several
 // Airlock calls (a multi-file edit), each judged on its own with the same decision core, and a lone shell command
 // may then be served from its precognition future. Each agent's hook keeps only its own wire shape.
+
+import type { CompanionDecision } from "../control/tool-call.ts";
 import type { HookCompanion } from "../hook-companion.ts";
-import type { CompanionDecision } from "../tool-call.ts";
 import type { MappedTool } from "./agent-tools.ts";
 import { jsonOutput } from "./hook-output.ts";
 

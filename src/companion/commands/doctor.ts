@@ -1,7 +1,7 @@
 // `airlock doctor`: checks credentials, the edge, the token, the daemon, the policy and the agent hooks.
 import { type Command, ExitCode, parseJsonOnly } from "../command.ts";
 import { edgeTimeoutMs, socketPath } from "../config.ts";
-import { sendControl } from "../daemon/control-client.ts";
+import { sendControl } from "../control/connection.ts";
 import { EdgeClient, messageForPerson } from "../edge/client.ts";
 import { credentialsMode, loadCredentials } from "../edge/credentials.ts";
 import { airlockInvocation } from "../invocation.ts";

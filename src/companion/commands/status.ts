@@ -1,8 +1,8 @@
 // `airlock status`: the daemon's connection, policy layers and the calls waiting for a person.
 import { type Command, ExitCode, parseJsonOnly } from "../command.ts";
 import { socketPath } from "../config.ts";
-import { sendControl } from "../daemon/control-client.ts";
-import type { DaemonStatus } from "../daemon/control-protocol.ts";
+import { sendControl } from "../control/connection.ts";
+import type { DaemonStatus } from "../control/protocol.ts";
 import { loadCredentials } from "../edge/credentials.ts";
 
 const HELP = `Usage: airlock status [--json]

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { type Command, ExitCode } from "../command.ts";
 import { parseCommandArgs } from "../command-args.ts";
 import { promptTimeoutMs } from "../config.ts";
-import { daemonAnswers, startDaemonInBackground, waitForDaemon } from "../daemon/autostart.ts";
+import { daemonAnswers, startDaemonInBackground, waitForDaemon } from "../control/autostart.ts";
 import { loadCredentials } from "../edge/credentials.ts";
 import { airlockInvocation, BIN_PATH } from "../invocation.ts";
 
@@ -45,7 +45,7 @@ export const tryCommand: Command = {
       io.stderr(
         `Sent a test call to your phone (${creds.credentials.server}); approve or deny it there. Waiting up to ${seconds} s…\n`,
       );
-    const { requestDecision } = await import("../client.ts");
+    const { requestDecision } = await import("../control/client.ts");
     const decision = await requestDecision(
       {
         callId: `try:${randomUUID()}`,

@@ -6,6 +6,8 @@ import type { EmergencyControls } from "../../policy/index.ts";
 import type { DecisionRequest, DecisionResponse, ServerMessage } from "../../protocol/index.ts";
 import { runClaudeCodeHook } from "../adapters/claude-code/hook.ts";
 import { type Env, edgeGraceMs, edgeTimeoutMs, promptTimeoutMs, socketPath, stateDir } from "../config.ts";
+import type { ControlRequest, ControlResponse, DaemonStatus } from "../control/protocol.ts";
+import { type AgentToolCall, type CompanionDecision, denied } from "../control/tool-call.ts";
 import { enqueueAudit, queuedAuditCount } from "../deciding/audit-queue.ts";
 import { type Approver, type CausalPinning, decideToolCall, diskPinning } from "../deciding/decide.ts";
 import {
@@ -24,8 +26,6 @@ import type { AirlockEntry } from "../futures/rewrite.ts";
 import type { HookCompanion } from "../hook-companion.ts";
 import { BIN_PATH } from "../invocation.ts";
 import { PolicyStore } from "../local-policy/store.ts";
-import { type AgentToolCall, type CompanionDecision, denied } from "../tool-call.ts";
-import type { ControlRequest, ControlResponse, DaemonStatus } from "./control-protocol.ts";
 import { type ControlServer, listenControl } from "./control-server.ts";
 import { EdgeRuns } from "./edge-runs.ts";
 import { EdgeSync } from "./edge-sync.ts";

@@ -5,11 +5,11 @@ import type { GrantRule } from "../../policy/grants.ts";
 import type { DecisionResponse } from "../../protocol/decisions.ts";
 import type { GrantRuleView } from "../../protocol/grants.ts";
 import type { Env } from "../config.ts";
+import type { AgentToolCall } from "../control/tool-call.ts";
 import { flushAudit } from "../deciding/audit-queue.ts";
 import { readGrantCache, ruleOfGrant, type SessionGrants, writeGrantCache } from "../deciding/grants.ts";
 import type { EdgeClient, Grant } from "../edge/client.ts";
 import { accountPolicyPath } from "../local-policy/load.ts";
-import type { AgentToolCall } from "../tool-call.ts";
 
 export class EdgeSync {
   readonly #env: Env;

@@ -2,6 +2,8 @@
 // prompt text, and reporting its stats to the edge for the dashboard.
 import type { EmergencyControls } from "../../policy/index.ts";
 import type { Env } from "../config.ts";
+import type { ControlRequest, ControlResponse, FutureAnswer, FutureRequest } from "../control/protocol.ts";
+import type { AgentToolCall, CompanionDecision } from "../control/tool-call.ts";
 import type { EdgeClient } from "../edge/client.ts";
 import { classFromConfig } from "../futures/command-classes.ts";
 import { Precog } from "../futures/engine.ts";
@@ -13,8 +15,6 @@ import type { ServeResult } from "../futures/serve.ts";
 import type { TriggerSource } from "../futures/triggers.ts";
 import { withWatchdog } from "../hook-runtime.ts";
 import type { PolicyState } from "../local-policy/load.ts";
-import type { AgentToolCall, CompanionDecision } from "../tool-call.ts";
-import type { ControlRequest, ControlResponse, FutureAnswer, FutureRequest } from "./control-protocol.ts";
 
 /** How long a hook waits for a warm's injection text (non-silent modes); the warm itself goes on. */
 const INJECTION_WAIT_MS = 2_000;

@@ -13,12 +13,17 @@ import { hiddenToolReason, verdictOf } from "../../policy/verdict.ts";
 import type { LocalDecisionEvent as AuditEvent } from "../../protocol/audit.ts";
 import type { CausalPinWire } from "../../protocol/decisions.ts";
 import type { Env } from "../config.ts";
+import {
+  type AgentToolCall,
+  type CompanionDecision,
+  type DecisionRecordView,
+  denied,
+} from "../control/tool-call.ts";
 import { diskCheck } from "../guards/disk-view.ts";
 import { formatLoadErrors, type PolicyState } from "../local-policy/state.ts";
-import { type AgentToolCall, type CompanionDecision, type DecisionRecordView, denied } from "../tool-call.ts";
 import { CausalHistory, type PinnedRunner, pinCall } from "./causal-pins.ts";
 
-export type { AgentToolCall, CompanionDecision } from "../tool-call.ts";
+export type { AgentToolCall, CompanionDecision } from "../control/tool-call.ts";
 
 /** Asks a person through the edge. Resolves with their answer, or a deny that says why there is none. */
 export interface Approver {

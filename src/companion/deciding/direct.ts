@@ -1,10 +1,10 @@
 // The no-daemon path: decide with the local policy and grant cache, ask the edge directly when a person must decide.
 
 import { type Env, edgeGraceMs, edgeTimeoutMs, promptTimeoutMs } from "../config.ts";
+import type { AgentToolCall, CompanionDecision } from "../control/tool-call.ts";
 import { EdgeClient } from "../edge/client.ts";
 import { loadCredentials, NOT_PAIRED } from "../edge/credentials.ts";
 import { PolicyStore } from "../local-policy/store.ts";
-import type { AgentToolCall, CompanionDecision } from "../tool-call.ts";
 import { enqueueAudit } from "./audit-queue.ts";
 import { decideToolCall, diskPinning } from "./decide.ts";
 import { EdgeApprover } from "./edge-approver.ts";

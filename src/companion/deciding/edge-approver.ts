@@ -3,8 +3,8 @@ import { callFingerprint, derivedCallId } from "../../policy/call-binding.ts";
 import { COMPANION_DEADLINE_MARGIN_MS, companionWaitDeadline, LONG_POLL_MS } from "../../policy/deadlines.ts";
 import type { DecisionRecord } from "../../policy/index.ts";
 import type { DecisionRequest, DecisionResponse } from "../../protocol/index.ts";
+import { type AgentToolCall, type CompanionDecision, denied } from "../control/tool-call.ts";
 import { type DecisionAnswer, type EdgeClient, EdgeError } from "../edge/client.ts";
-import { type AgentToolCall, type CompanionDecision, denied } from "../tool-call.ts";
 import type { Approver } from "./decide.ts";
 
 /** Fields that carry file contents: the edge needs the scope, never the bytes (non-negotiable 4). */

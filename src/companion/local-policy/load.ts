@@ -11,7 +11,7 @@ import {
   type SourceLayer,
 } from "../../policy/index.ts";
 import { airlockHome, type Env, stateDir } from "../config.ts";
-import type { AgentToolCall } from "../tool-call.ts";
+import type { AgentToolCall } from "../control/tool-call.ts";
 import { homeDir, loadPolicySources, POLICY_FILE_NAMES, projectPolicyPaths } from "./files.ts";
 import type { PolicyFile, PolicyState } from "./state.ts";
 import { trustStorePath } from "./trust.ts";

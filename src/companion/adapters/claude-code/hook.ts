@@ -1,9 +1,9 @@
 // `airlock hook claude-code`: one Claude Code hook event on stdin → Airlock's decision in Claude Code's JSON on stdout.
 import { z } from "zod";
 import { claudeAskMode, type Env } from "../../config.ts";
+import type { CompanionDecision } from "../../control/tool-call.ts";
 import { clientCompanion, type HookCompanion } from "../../hook-companion.ts";
 import { callIdOf, runGuardedHook } from "../../hook-runtime.ts";
-import type { CompanionDecision } from "../../tool-call.ts";
 import {
   blockingError,
   denyOutput,

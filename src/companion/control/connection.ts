@@ -2,7 +2,7 @@
 // response. A long-lived adapter process (Pi) keeps one connection open between requests
 // (`keepControlConnection`), so a tool call does not pay a connect; everything else connects per request.
 import { connect, type Socket } from "node:net";
-import { type ControlRequest, ControlResponse, parseLine } from "./control-protocol.ts";
+import { type ControlRequest, ControlResponse, parseLine } from "./protocol.ts";
 
 export class DaemonUnavailable extends Error {
   override name = "DaemonUnavailable";

@@ -1,8 +1,8 @@
 // How hooks and adapters get a decision: through the daemon when it runs, else directly (policy, then the edge).
-import { daemonDisabled, type Env, promptTimeoutMs, socketPath } from "./config.ts";
-import { DaemonLost, DaemonUnavailable, sendControl } from "./daemon/control-client.ts";
-import type { FutureAnswer, FutureRequest } from "./daemon/control-protocol.ts";
-import { readSwitches } from "./futures/switches.ts";
+import { daemonDisabled, type Env, promptTimeoutMs, socketPath } from "../config.ts";
+import { readSwitches } from "../futures/switches.ts";
+import { DaemonLost, DaemonUnavailable, sendControl } from "./connection.ts";
+import type { FutureAnswer, FutureRequest } from "./protocol.ts";
 import { AgentToolCall, type CompanionDecision, denied } from "./tool-call.ts";
 
 export type { AgentToolCall, CompanionDecision } from "./tool-call.ts";
@@ -33,7 +33,7 @@ export async function decideDirect(
   options: RequestOptions = {},
 ): Promise<CompanionDecision> {
   // Loaded on demand: the policy engine is the heavy part, and a hook talking to the daemon never needs it.
-  return (await import("./deciding/direct.ts")).decideDirect(
+  return (await import("../deciding/direct.ts")).decideDirect(
     call,
     options.env ?? process.env,
     options.askMode ?? "approver",
@@ -143,6 +143,6 @@ export async function endSession(sessionId: string, options: { env?: Env } = {})
     const res = await sendControl(socketPath(env), { type: "session_end", session_id: sessionId }, 5_000);
     return res.type === "ok";
   } catch {
-    return (await import("./deciding/direct.ts")).endSessionAtEdge(sessionId, env);
+    return (await import("../deciding/direct.ts")).endSessionAtEdge(sessionId, env);
   }
 }

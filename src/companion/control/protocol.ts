@@ -5,7 +5,7 @@ import { FutureMissReason, FuturesStats } from "../../protocol/futures.ts";
 import { HOOK_AGENTS } from "../adapters/hook-output.ts";
 import { HOOK_ENV_KEYS } from "../config.ts";
 import { TriggerSource } from "../futures/triggers.ts";
-import { AgentToolCall, CompanionDecision } from "../tool-call.ts";
+import { AgentToolCall, CompanionDecision } from "./tool-call.ts";
 
 /** A call an adapter wants answered from a future: read a path, or run an exact command. */
 export const FutureRequest = z.discriminatedUnion("tool", [

@@ -1,7 +1,7 @@
 // What every agent adapter hands the companion (AgentToolCall) and what it gets back (CompanionDecision).
 import { z } from "zod";
-import { AgentIdentity } from "../protocol/capability.ts";
-import { CausalPinWire } from "../protocol/decisions.ts";
+import { AgentIdentity } from "../../protocol/capability.ts";
+import { CausalPinWire } from "../../protocol/decisions.ts";
 
 export const AgentToolCall = z.object({
   /** Stable per call (Claude Code's tool_use_id); a retry of the same call reuses it and gets the same answer. */
