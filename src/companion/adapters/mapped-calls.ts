@@ -3,9 +3,9 @@
 // may then be served from its precognition future. Each agent's hook keeps only its own wire shape.
 
 import type { CompanionDecision } from "../control/tool-call.ts";
-import type { HookCompanion } from "../hook-companion.ts";
+import type { HookCompanion } from "../hooks/companion.ts";
+import { jsonOutput } from "../hooks/output.ts";
 import type { MappedTool } from "./agent-tools.ts";
-import { jsonOutput } from "./hook-output.ts";
 
 export { jsonOutput };
 

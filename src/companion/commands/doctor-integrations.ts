@@ -14,7 +14,7 @@ import {
 } from "../adapters/codex/trust.ts";
 import type { Env } from "../config.ts";
 import { readHttpEndpoint } from "../daemon/http-endpoint.ts";
-import { isAirlockHook, isAirlockHttpHook } from "../hook-install.ts";
+import { isAirlockHook, isAirlockHttpHook } from "../hooks/install.ts";
 import { PACKAGE_NAME, PACKAGE_ROOT } from "../invocation.ts";
 import { hookAgentChecks } from "./doctor-hook-agents.ts";
 

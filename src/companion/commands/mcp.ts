@@ -6,7 +6,7 @@ import { DEFAULT_GREP_TIMEOUT_MS } from "../adapters/mcp/grep-runner.ts";
 import { createGovernedServer } from "../adapters/mcp/server.ts";
 import { type Command, ExitCode } from "../command.ts";
 import { parseCommandArgs } from "../command-args.ts";
-import { airlockCommandLine } from "../hook-install.ts";
+import { airlockCommandLine } from "../hooks/install.ts";
 import { PACKAGE_NAME } from "../invocation.ts";
 
 const help = (command: string) => `Usage: airlock mcp [--workspace DIR]

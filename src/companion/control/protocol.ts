@@ -2,9 +2,9 @@
 
 import { z } from "zod";
 import { FutureMissReason, FuturesStats } from "../../protocol/futures.ts";
-import { HOOK_AGENTS } from "../adapters/hook-output.ts";
 import { HOOK_ENV_KEYS } from "../config.ts";
 import { TriggerSource } from "../futures/triggers.ts";
+import { HOOK_AGENTS } from "../hooks/output.ts";
 import { AgentToolCall, CompanionDecision } from "./tool-call.ts";
 
 /** A call an adapter wants answered from a future: read a path, or run an exact command. */
@@ -75,7 +75,7 @@ export const ControlRequest = z.discriminatedUnion("type", [
     session_id: z.string().max(200),
   }),
   /**
-   * A whole agent hook event, from the fast hook entry (src/companion/hook-fast.ts): the daemon validates and
+   * A whole agent hook event, from the fast hook entry (src/companion/hooks/fast.ts): the daemon validates and
    * answers it exactly as the hook would, so the hook process loads no schema library and no policy engine.
    */
   z.strictObject({

@@ -23,14 +23,14 @@ import { type Credentials, loadCredentials, NOT_PAIRED } from "../edge/credentia
 import type { Precog } from "../futures/engine.ts";
 import { precogHooks } from "../futures/hook-serving.ts";
 import type { AirlockEntry } from "../futures/rewrite.ts";
-import type { HookCompanion } from "../hook-companion.ts";
+import type { HookCompanion } from "../hooks/companion.ts";
+import { HOOK_RUNNERS } from "../hooks/runners.ts";
 import { BIN_PATH } from "../invocation.ts";
 import { PolicyStore } from "../local-policy/store.ts";
 import { type ControlServer, listenControl } from "./control-server.ts";
 import { EdgeRuns } from "./edge-runs.ts";
 import { EdgeSync } from "./edge-sync.ts";
 import { FuturesService, isFuturesRequest } from "./futures-service.ts";
-import { HOOK_RUNNERS } from "./hook-runners.ts";
 import { readHttpEndpoint } from "./http-endpoint.ts";
 import { type HttpHookServer, listenHttpHooks } from "./http-hook-server.ts";
 import { HubConnection, type HubState } from "./hub-connection.ts";

@@ -13,7 +13,7 @@ import { ReplayStore, replayRoot } from "../futures/replay.ts";
 import { type AirlockEntry, airlockPrefix } from "../futures/rewrite.ts";
 import type { ServeResult } from "../futures/serve.ts";
 import type { TriggerSource } from "../futures/triggers.ts";
-import { withWatchdog } from "../hook-runtime.ts";
+import { withWatchdog } from "../hooks/runtime.ts";
 import type { PolicyState } from "../local-policy/load.ts";
 
 /** How long a hook waits for a warm's injection text (non-silent modes); the warm itself goes on. */

@@ -3,8 +3,8 @@
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Env } from "../../config.ts";
-import { airlockCommand, type HookSpec, type InstallResult, mergeHooks } from "../../hook-install.ts";
-import { installTimeoutSeconds } from "../../hook-runtime.ts";
+import { airlockCommand, type HookSpec, type InstallResult, mergeHooks } from "../../hooks/install.ts";
+import { installTimeoutSeconds } from "../../hooks/runtime.ts";
 
 export const GEMINI_HOOKS: readonly HookSpec[] = [
   { event: "BeforeTool", matcher: "*" },

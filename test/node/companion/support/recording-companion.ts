@@ -2,7 +2,7 @@
 // about, so a test checks both the hook's answer and what the hook handed to the decision.
 
 import type { AgentToolCall, CompanionDecision } from "../../../../src/companion/control/tool-call.ts";
-import type { HookCompanion } from "../../../../src/companion/hook-companion.ts";
+import type { HookCompanion } from "../../../../src/companion/hooks/companion.ts";
 
 export function recordingCompanion(
   decision: CompanionDecision,

@@ -1,5 +1,5 @@
 // What a hook prints for each agent: its decision JSON, built from plain values. No imports, so the fast hook entry
-// (src/companion/hook-fast.ts) can deny in the agent's own shape without loading anything.
+// (src/companion/hooks/fast.ts) can deny in the agent's own shape without loading anything.
 
 export interface HookResult {
   stdout: string;

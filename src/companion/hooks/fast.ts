@@ -4,9 +4,9 @@
 // one the slow way (the full hook, in this process). Every failure denies in the agent's own shape.
 import { existsSync, readFileSync, writeSync } from "node:fs";
 import { connect } from "node:net";
-import { agentDeny, type HookAgent, type HookResult } from "./adapters/hook-output.ts";
-import { daemonDisabled, HOOK_ENV_KEYS, hookBudgetMs, httpEndpointPath, socketPath } from "./config.ts";
-import { startDaemonInBackground, waitForDaemon } from "./control/autostart.ts";
+import { daemonDisabled, HOOK_ENV_KEYS, hookBudgetMs, httpEndpointPath, socketPath } from "../config.ts";
+import { startDaemonInBackground, waitForDaemon } from "../control/autostart.ts";
+import { agentDeny, type HookAgent, type HookResult } from "./output.ts";
 
 /** How long a daemon that vanished mid-answer gets to come back (it journaled the call) before the slow path. */
 const DAEMON_RESTART_GRACE_MS = 8_000;
@@ -109,25 +109,24 @@ async function slowPath(
   switch (agent) {
     case "claude-code":
       return (
-        (await import(url("hook.js"))) as typeof import("./adapters/claude-code/hook.ts")
+        (await import(url("hook.js"))) as typeof import("../adapters/claude-code/hook.ts")
       ).runClaudeCodeHook(stdin, env);
     case "codex":
-      return ((await import(url("hook.js"))) as typeof import("./adapters/codex/hook.ts")).runCodexHook(
+      return ((await import(url("hook.js"))) as typeof import("../adapters/codex/hook.ts")).runCodexHook(
         stdin,
         env,
       );
     case "gemini":
-      return ((await import(url("hook.js"))) as typeof import("./adapters/gemini/hook.ts")).runGeminiHook(
+      return ((await import(url("hook.js"))) as typeof import("../adapters/gemini/hook.ts")).runGeminiHook(
         stdin,
         env,
       );
     case "opencode":
-      return ((await import(url("hook.js"))) as typeof import("./adapters/opencode/hook.ts")).runOpenCodeHook(
-        stdin,
-        env,
-      );
+      return (
+        (await import(url("hook.js"))) as typeof import("../adapters/opencode/hook.ts")
+      ).runOpenCodeHook(stdin, env);
     case "copilot":
-      return ((await import(url("hook.js"))) as typeof import("./adapters/copilot/hook.ts")).runCopilotHook(
+      return ((await import(url("hook.js"))) as typeof import("../adapters/copilot/hook.ts")).runCopilotHook(
         stdin,
         env,
       );

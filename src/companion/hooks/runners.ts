@@ -1,13 +1,13 @@
-// Each agent's whole hook as the daemon runs it for the fast hook entry (src/companion/hook-fast.ts): the same code a
+// Each agent's whole hook as the daemon runs it for the fast hook entry (src/companion/hooks/fast.ts): the same code a
 // hook process would run, against the daemon itself (one decision core, one audit).
 import { runClaudeCodeHook } from "../adapters/claude-code/hook.ts";
 import { runCodexHook } from "../adapters/codex/hook.ts";
 import { runCopilotHook } from "../adapters/copilot/hook.ts";
 import { runGeminiHook } from "../adapters/gemini/hook.ts";
-import type { HookAgent, HookResult } from "../adapters/hook-output.ts";
 import { runOpenCodeHook } from "../adapters/opencode/hook.ts";
 import type { Env } from "../config.ts";
-import type { HookCompanion } from "../hook-companion.ts";
+import type { HookCompanion } from "./companion.ts";
+import type { HookAgent, HookResult } from "./output.ts";
 
 export const HOOK_RUNNERS: Record<
   HookAgent,
