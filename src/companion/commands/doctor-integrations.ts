@@ -12,10 +12,10 @@ import {
   hooksFeatureOn,
   projectTrustLevel,
 } from "../adapters/codex/trust.ts";
-import type { Env } from "../config.ts";
+import type { Env } from "../cli/config.ts";
+import { PACKAGE_NAME, PACKAGE_ROOT } from "../cli/invocation.ts";
 import { readHttpEndpoint } from "../daemon/http-endpoint.ts";
 import { isAirlockHook, isAirlockHttpHook } from "../hooks/install.ts";
-import { PACKAGE_NAME, PACKAGE_ROOT } from "../invocation.ts";
 import { hookAgentChecks } from "./doctor-hook-agents.ts";
 
 export interface Check {

@@ -1,10 +1,10 @@
 // `airlock doctor`: checks credentials, the edge, the token, the daemon, the policy and the agent hooks.
-import { type Command, ExitCode, parseJsonOnly } from "../command.ts";
-import { edgeTimeoutMs, socketPath } from "../config.ts";
+import { type Command, ExitCode, parseJsonOnly } from "../cli/command.ts";
+import { edgeTimeoutMs, socketPath } from "../cli/config.ts";
+import { airlockInvocation } from "../cli/invocation.ts";
 import { sendControl } from "../control/connection.ts";
 import { EdgeClient, messageForPerson } from "../edge/client.ts";
 import { credentialsMode, loadCredentials } from "../edge/credentials.ts";
-import { airlockInvocation } from "../invocation.ts";
 import { type Check, integrationChecks } from "./doctor-integrations.ts";
 
 const HELP = `Usage: airlock doctor [--json]

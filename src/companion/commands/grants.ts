@@ -4,9 +4,9 @@
 // which the agent can read, is refused with 403.
 import { type GrantList, GrantList as GrantListSchema } from "../../protocol/grants.ts";
 import { GrantDeleted } from "../../protocol/rest.ts";
-import { type Command, type CommandIo, ExitCode } from "../command.ts";
-import { parseCommandArgs, UsageError } from "../command-args.ts";
-import { DEFAULT_SERVER, edgeTimeoutMs, serverOverride } from "../config.ts";
+import { type Command, type CommandIo, ExitCode } from "../cli/command.ts";
+import { parseCommandArgs, UsageError } from "../cli/command-args.ts";
+import { DEFAULT_SERVER, edgeTimeoutMs, serverOverride } from "../cli/config.ts";
 import { EdgeClient, EdgeError } from "../edge/client.ts";
 import { loadCredentials } from "../edge/credentials.ts";
 

@@ -1,7 +1,7 @@
 // `airlock hook claude-code|codex|gemini|opencode|copilot`: the agent hook entry points (stdin JSON → decision JSON) and `--install`.
 
-import { type Command, type CommandIo, ExitCode } from "../command.ts";
-import { parseCommandArgs, UsageError } from "../command-args.ts";
+import { type Command, type CommandIo, ExitCode } from "../cli/command.ts";
+import { parseCommandArgs, UsageError } from "../cli/command-args.ts";
 import type { InstallResult } from "../hooks/install.ts";
 import type { HookResult } from "../hooks/output.ts";
 import { installTimeoutSeconds } from "../hooks/runtime.ts";

@@ -2,11 +2,11 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline/promises";
-import { type Command, type CommandIo, ExitCode } from "../command.ts";
-import { parseCommandArgs, UsageError } from "../command-args.ts";
-import { airlockHome, type Env } from "../config.ts";
+import { type Command, type CommandIo, ExitCode } from "../cli/command.ts";
+import { parseCommandArgs, UsageError } from "../cli/command-args.ts";
+import { airlockHome, type Env } from "../cli/config.ts";
+import { airlockInvocation, PACKAGE_ROOT } from "../cli/invocation.ts";
 import { diskCheck } from "../guards/disk-view.ts";
-import { airlockInvocation, PACKAGE_ROOT } from "../invocation.ts";
 import { findRepoRoot, homeDir } from "../local-policy/files.ts";
 import {
   DEFAULT_PROFILE,

@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { PolicyLoadError, PolicySource, SourceLayer } from "../../policy/index.ts";
-import type { Env } from "../config.ts";
+import type { Env } from "../cli/config.ts";
 import { loadPolicySources } from "../local-policy/files.ts";
 
 const PREFIXES: Record<string, { layer: SourceLayer; trusted: boolean }> = {

@@ -13,8 +13,8 @@ import {
   ScheduleView,
   ThreadView,
 } from "../../protocol/runtime.ts";
-import { type Command, type CommandIo, ExitCode } from "../command.ts";
-import { DEFAULT_SERVER, edgeTimeoutMs, serverOverride } from "../config.ts";
+import { type Command, type CommandIo, ExitCode } from "../cli/command.ts";
+import { DEFAULT_SERVER, edgeTimeoutMs, serverOverride } from "../cli/config.ts";
 import { EdgeClient, EdgeError, messageForPerson } from "../edge/client.ts";
 import { loadCredentials } from "../edge/credentials.ts";
 

@@ -1,6 +1,6 @@
 // `airlock status`: the daemon's connection, policy layers and the calls waiting for a person.
-import { type Command, ExitCode, parseJsonOnly } from "../command.ts";
-import { socketPath } from "../config.ts";
+import { type Command, ExitCode, parseJsonOnly } from "../cli/command.ts";
+import { socketPath } from "../cli/config.ts";
 import { sendControl } from "../control/connection.ts";
 import type { DaemonStatus } from "../control/protocol.ts";
 import { loadCredentials } from "../edge/credentials.ts";

@@ -2,8 +2,8 @@
 import { readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { compilePolicy } from "../../policy/index.ts";
-import { type Command, ExitCode } from "../command.ts";
-import { parseCommandArgs } from "../command-args.ts";
+import { type Command, ExitCode } from "../cli/command.ts";
+import { parseCommandArgs } from "../cli/command-args.ts";
 import { projectPolicyPaths } from "../local-policy/files.ts";
 import { readTrustStore, trustFile, untrustFile } from "../local-policy/trust.ts";
 import { formatLoadError } from "./policy-sources.ts";

@@ -2,7 +2,7 @@
 // path is paid once, not on every call. Node built-ins only: the fast hook entry bundles this file.
 import { connect } from "node:net";
 import { join } from "node:path";
-import { airlockHome, daemonDisabled, type Env, socketPath } from "../config.ts";
+import { airlockHome, daemonDisabled, type Env, socketPath } from "../cli/config.ts";
 
 /** Another starter within this window is taken to be starting the same daemon. */
 const STARTING_MS = 10_000;

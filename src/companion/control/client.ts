@@ -1,5 +1,5 @@
 // How hooks and adapters get a decision: through the daemon when it runs, else directly (policy, then the edge).
-import { daemonDisabled, type Env, promptTimeoutMs, socketPath } from "../config.ts";
+import { daemonDisabled, type Env, promptTimeoutMs, socketPath } from "../cli/config.ts";
 import { readSwitches } from "../futures/switches.ts";
 import { DaemonLost, DaemonUnavailable, sendControl } from "./connection.ts";
 import type { FutureAnswer, FutureRequest } from "./protocol.ts";

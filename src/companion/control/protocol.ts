@@ -2,7 +2,7 @@
 
 import { z } from "zod";
 import { FutureMissReason, FuturesStats } from "../../protocol/futures.ts";
-import { HOOK_ENV_KEYS } from "../config.ts";
+import { HOOK_ENV_KEYS } from "../cli/config.ts";
 import { TriggerSource } from "../futures/triggers.ts";
 import { HOOK_AGENTS } from "../hooks/output.ts";
 import { AgentToolCall, CompanionDecision } from "./tool-call.ts";

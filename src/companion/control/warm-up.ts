@@ -2,7 +2,7 @@
 // zod compiles each object schema on its first parse, the first request opens the daemon connection, and the
 // daemon loads the directory's policy on first use. Nothing here makes a call, decides one, serves or runs
 // anything: the schemas parse made-up values, and the daemon's warm_up only loads and evaluates policy.
-import { daemonDisabled, type Env, socketPath } from "../config.ts";
+import { daemonDisabled, type Env, socketPath } from "../cli/config.ts";
 import { sendControl } from "./connection.ts";
 import { ControlResponse, parseLine, type ControlResponse as Response } from "./protocol.ts";
 import { AgentToolCall } from "./tool-call.ts";

@@ -5,7 +5,15 @@ import { companionWaitDeadline } from "../../policy/deadlines.ts";
 import type { EmergencyControls } from "../../policy/index.ts";
 import type { DecisionRequest, DecisionResponse, ServerMessage } from "../../protocol/index.ts";
 import { runClaudeCodeHook } from "../adapters/claude-code/hook.ts";
-import { type Env, edgeGraceMs, edgeTimeoutMs, promptTimeoutMs, socketPath, stateDir } from "../config.ts";
+import {
+  type Env,
+  edgeGraceMs,
+  edgeTimeoutMs,
+  promptTimeoutMs,
+  socketPath,
+  stateDir,
+} from "../cli/config.ts";
+import { BIN_PATH } from "../cli/invocation.ts";
 import type { ControlRequest, ControlResponse, DaemonStatus } from "../control/protocol.ts";
 import { type AgentToolCall, type CompanionDecision, denied } from "../control/tool-call.ts";
 import { enqueueAudit, queuedAuditCount } from "../deciding/audit-queue.ts";
@@ -25,7 +33,6 @@ import { precogHooks } from "../futures/hook-serving.ts";
 import type { AirlockEntry } from "../futures/rewrite.ts";
 import type { HookCompanion } from "../hooks/companion.ts";
 import { HOOK_RUNNERS } from "../hooks/runners.ts";
-import { BIN_PATH } from "../invocation.ts";
 import { PolicyStore } from "../local-policy/store.ts";
 import { type ControlServer, listenControl } from "./control-server.ts";
 import { EdgeRuns } from "./edge-runs.ts";

@@ -4,7 +4,7 @@ import { renameSync, rmSync, writeFileSync } from "node:fs";
 import type { GrantRule } from "../../policy/grants.ts";
 import type { DecisionResponse } from "../../protocol/decisions.ts";
 import type { GrantRuleView } from "../../protocol/grants.ts";
-import type { Env } from "../config.ts";
+import type { Env } from "../cli/config.ts";
 import type { AgentToolCall } from "../control/tool-call.ts";
 import { flushAudit } from "../deciding/audit-queue.ts";
 import { readGrantCache, ruleOfGrant, type SessionGrants, writeGrantCache } from "../deciding/grants.ts";

@@ -1,7 +1,7 @@
 // The daemon's precognition service: the engine behind the control socket's futures_* requests, fed by
 // prompt text, and reporting its stats to the edge for the dashboard.
 import type { EmergencyControls } from "../../policy/index.ts";
-import type { Env } from "../config.ts";
+import type { Env } from "../cli/config.ts";
 import type { ControlRequest, ControlResponse, FutureAnswer, FutureRequest } from "../control/protocol.ts";
 import type { AgentToolCall, CompanionDecision } from "../control/tool-call.ts";
 import type { EdgeClient } from "../edge/client.ts";

@@ -1,7 +1,7 @@
 // Local decisions waiting for the edge's audit: an append-only JSONL file under state/, flushed when connected.
 import { appendFileSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { type Env, stateDir } from "../config.ts";
+import { type Env, stateDir } from "../cli/config.ts";
 import { AuditEvent } from "../edge/client.ts";
 
 export function auditQueuePath(env: Env = process.env): string {

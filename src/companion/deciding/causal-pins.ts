@@ -27,7 +27,7 @@ import { homeFor, normalizePath, resolvePath, resolveShellDir } from "../../poli
 import { analyzeShell } from "../../policy/shell-analysis.ts";
 import { canonicalCalls } from "../../policy/tool-names.ts";
 import type { CausalPin } from "../../policy/types.ts";
-import { type Env, stateDir } from "../config.ts";
+import { type Env, stateDir } from "../cli/config.ts";
 
 /** A pin with the content it was taken from (kept on this machine only). */
 export interface PinnedRunner extends CausalPin {

@@ -12,7 +12,7 @@ import { ungatedPolicy } from "../../policy/ungated.ts";
 import { hiddenToolReason, verdictOf } from "../../policy/verdict.ts";
 import type { LocalDecisionEvent as AuditEvent } from "../../protocol/audit.ts";
 import type { CausalPinWire } from "../../protocol/decisions.ts";
-import type { Env } from "../config.ts";
+import type { Env } from "../cli/config.ts";
 import {
   type AgentToolCall,
   type CompanionDecision,

@@ -1,6 +1,6 @@
 // The no-daemon path: decide with the local policy and grant cache, ask the edge directly when a person must decide.
 
-import { type Env, edgeGraceMs, edgeTimeoutMs, promptTimeoutMs } from "../config.ts";
+import { type Env, edgeGraceMs, edgeTimeoutMs, promptTimeoutMs } from "../cli/config.ts";
 import type { AgentToolCall, CompanionDecision } from "../control/tool-call.ts";
 import { EdgeClient } from "../edge/client.ts";
 import { loadCredentials, NOT_PAIRED } from "../edge/credentials.ts";

@@ -2,7 +2,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { EmergencyControls } from "../../protocol/index.ts";
-import { type Env, stateDir } from "../config.ts";
+import { type Env, stateDir } from "../cli/config.ts";
 
 export function emergencyCachePath(env: Env = process.env): string {
   return join(stateDir(env), "emergency.json");

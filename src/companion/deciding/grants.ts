@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { z } from "zod";
 import type { GrantRule } from "../../policy/grants.ts";
 import { GrantRuleEntry, type GrantRuleView } from "../../protocol/grants.ts";
-import { type Env, stateDir } from "../config.ts";
+import { type Env, stateDir } from "../cli/config.ts";
 
 /** A saved grant from the edge as a matcher rule. */
 export function ruleOfGrant(g: GrantRuleEntry): GrantRule {

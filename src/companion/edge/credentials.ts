@@ -2,7 +2,7 @@
 import { chmodSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { z } from "zod";
-import { credentialsPath, type Env, serverOverride } from "../config.ts";
+import { credentialsPath, type Env, serverOverride } from "../cli/config.ts";
 
 export const Credentials = z.object({
   server: z.string().url(),

@@ -1,7 +1,7 @@
 // What an agent hook asks of the companion. In a hook process it is the client (daemon socket, else a direct
 // decision); inside the daemon, which now runs hooks for the fast hook entry, it is the daemon itself.
 
-import type { Env } from "../config.ts";
+import type { Env } from "../cli/config.ts";
 import { type CompanionDecision, endSession, forwardPromptText, requestDecision } from "../control/client.ts";
 import type { AgentToolCall } from "../control/tool-call.ts";
 import { lookupFuture, warmFutures } from "../futures/client.ts";

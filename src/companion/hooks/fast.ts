@@ -4,7 +4,7 @@
 // one the slow way (the full hook, in this process). Every failure denies in the agent's own shape.
 import { existsSync, readFileSync, writeSync } from "node:fs";
 import { connect } from "node:net";
-import { daemonDisabled, HOOK_ENV_KEYS, hookBudgetMs, httpEndpointPath, socketPath } from "../config.ts";
+import { daemonDisabled, HOOK_ENV_KEYS, hookBudgetMs, httpEndpointPath, socketPath } from "../cli/config.ts";
 import { startDaemonInBackground, waitForDaemon } from "../control/autostart.ts";
 import { agentDeny, type HookAgent, type HookResult } from "./output.ts";
 

@@ -3,7 +3,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { z } from "zod";
-import { BIN_PATH } from "../invocation.ts";
+import { BIN_PATH } from "../cli/invocation.ts";
 
 export interface HookSpec {
   event: string;

@@ -5,7 +5,7 @@ import { runCodexHook } from "../adapters/codex/hook.ts";
 import { runCopilotHook } from "../adapters/copilot/hook.ts";
 import { runGeminiHook } from "../adapters/gemini/hook.ts";
 import { runOpenCodeHook } from "../adapters/opencode/hook.ts";
-import type { Env } from "../config.ts";
+import type { Env } from "../cli/config.ts";
 import type { HookCompanion } from "./companion.ts";
 import type { HookAgent, HookResult } from "./output.ts";
 

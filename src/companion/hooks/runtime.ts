@@ -2,9 +2,9 @@
 // timeout would let the call through, and stable call ids.
 import { randomUUID } from "node:crypto";
 import type { z } from "zod";
-import { type Env, hookBudgetMs } from "../config.ts";
+import { type Env, hookBudgetMs } from "../cli/config.ts";
 
-export { hookBudgetMs, installTimeoutSeconds } from "../config.ts";
+export { hookBudgetMs, installTimeoutSeconds } from "../cli/config.ts";
 
 /** Races the work against the watchdog; the watchdog's answer (a deny) wins if the work hangs. */
 export async function withWatchdog<T>(work: Promise<T>, ms: number, onTimeout: () => T): Promise<T> {

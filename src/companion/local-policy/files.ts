@@ -4,7 +4,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import type { PolicySource, SourceLayer } from "../../policy/index.ts";
-import { airlockHome, type Env } from "../config.ts";
+import { airlockHome, type Env } from "../cli/config.ts";
 import { isTrusted } from "./trust.ts";
 
 export const POLICY_FILE_NAMES = ["permissions.yaml", "permissions.yml", "permissions.json"] as const;

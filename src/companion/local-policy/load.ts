@@ -10,7 +10,7 @@ import {
   type PolicySource,
   type SourceLayer,
 } from "../../policy/index.ts";
-import { airlockHome, type Env, stateDir } from "../config.ts";
+import { airlockHome, type Env, stateDir } from "../cli/config.ts";
 import type { AgentToolCall } from "../control/tool-call.ts";
 import { homeDir, loadPolicySources, POLICY_FILE_NAMES, projectPolicyPaths } from "./files.ts";
 import type { PolicyFile, PolicyState } from "./state.ts";

@@ -1,7 +1,7 @@
 // The daemon's compiled policies, one per project directory, reloaded when a layer file changes; a bad edit
 // keeps the last good policy (and says so) instead of failing every call.
 import { statSync } from "node:fs";
-import type { Env } from "../config.ts";
+import type { Env } from "../cli/config.ts";
 import { formatLoadErrors, loadLocalPolicy, type PolicyState, policyFiles } from "./load.ts";
 
 interface Slot {

@@ -4,7 +4,7 @@ import { createHash } from "node:crypto";
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { z } from "zod";
-import { airlockHome, type Env } from "../config.ts";
+import { airlockHome, type Env } from "../cli/config.ts";
 
 const TrustEntrySchema = z.object({
   path: z.string(),

@@ -1,6 +1,6 @@
 // `airlock hook claude-code`: one Claude Code hook event on stdin → Airlock's decision in Claude Code's JSON on stdout.
 import { z } from "zod";
-import { claudeAskMode, type Env } from "../../config.ts";
+import { claudeAskMode, type Env } from "../../cli/config.ts";
 import type { CompanionDecision } from "../../control/tool-call.ts";
 import { clientCompanion, type HookCompanion } from "../../hooks/companion.ts";
 import {

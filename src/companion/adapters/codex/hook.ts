@@ -1,7 +1,7 @@
 // `airlock hook codex`: Codex's hook contract. PreToolUse has no `ask`, so a call that needs a person waits for
 // the phone and is answered allow (empty output) or deny (a reason Codex shows the model).
 import { z } from "zod";
-import type { Env } from "../../config.ts";
+import type { Env } from "../../cli/config.ts";
 import { clientCompanion, type HookCompanion } from "../../hooks/companion.ts";
 import {
   blockingError,

@@ -3,7 +3,7 @@
 // sessionStart its source. An Airlock allow prints nothing (Copilot's own --allow-tool/--deny-tool check stands); a
 // deny prints {"permissionDecision":"deny","permissionDecisionReason"}, which Copilot hands the model.
 import { z } from "zod";
-import type { Env } from "../../config.ts";
+import type { Env } from "../../cli/config.ts";
 import { clientCompanion, type HookCompanion } from "../../hooks/companion.ts";
 import { copilotDeny, type HookResult, NOTHING } from "../../hooks/output.ts";
 import { callIdOf, parseJsonObject, runGuardedHook } from "../../hooks/runtime.ts";

@@ -2,7 +2,7 @@
 // own policy engine and confirmation let it through: an Airlock allow prints nothing (Gemini's own answer stands), a
 // deny prints {"decision":"deny","reason"}, which Gemini hands the model as "Tool execution blocked: <reason>".
 import { z } from "zod";
-import type { Env } from "../../config.ts";
+import type { Env } from "../../cli/config.ts";
 import { clientCompanion, type HookCompanion } from "../../hooks/companion.ts";
 import { blockingError, geminiDeny, type HookResult, NOTHING } from "../../hooks/output.ts";
 import { callIdOf, runGuardedHook } from "../../hooks/runtime.ts";

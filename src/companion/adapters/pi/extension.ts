@@ -4,7 +4,7 @@
 import { randomUUID } from "node:crypto";
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { boundaryNote } from "../../../policy/index.ts";
-import { promptTimeoutMs } from "../../config.ts";
+import { promptTimeoutMs } from "../../cli/config.ts";
 import { type AgentToolCall, endSession, requestDecision } from "../../control/client.ts";
 import { keepControlConnection } from "../../control/connection.ts";
 import { warmUpClient } from "../../control/warm-up.ts";

@@ -2,7 +2,7 @@
 // once and the audit records who decided (this device), instead of the prompt lingering until it times out.
 import { z } from "zod";
 import { CapabilityPrompt } from "../../../protocol/index.ts";
-import { type Env, edgeTimeoutMs } from "../../config.ts";
+import { type Env, edgeTimeoutMs } from "../../cli/config.ts";
 import { EdgeClient } from "../../edge/client.ts";
 import { loadCredentials } from "../../edge/credentials.ts";
 

@@ -1,6 +1,6 @@
 // Where the companion keeps its files and which AIRLOCK_* switches it reads; every path comes from here.
 import { join, resolve } from "node:path";
-import { promptTimeoutMs as clampPromptTimeout, DEFAULT_PROMPT_TIMEOUT_MS } from "../policy/deadlines.ts";
+import { promptTimeoutMs as clampPromptTimeout, DEFAULT_PROMPT_TIMEOUT_MS } from "../../policy/deadlines.ts";
 
 /** The account's home when HOME is unset; node:os is loaded only then (the fast hook never needs it). */
 function osHome(): string {

@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 export const PACKAGE_NAME = "agent-airlock";
 
 /** The package root (src/companion and dist/companion both sit two levels below it). */
-export const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+export const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 export const BIN_PATH = join(PACKAGE_ROOT, "bin", "airlock.cjs");
 
 function real(path: string): string {
