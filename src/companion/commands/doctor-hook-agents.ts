@@ -9,7 +9,7 @@ import { geminiSettingsPath } from "../adapters/gemini/install.ts";
 import { openCodePluginPath } from "../adapters/opencode/install.ts";
 import type { Env } from "../cli/config.ts";
 import { isAirlockHook } from "../hooks/install.ts";
-import { airlockCommands, type Check, isObject, missingPaths, readJson } from "./doctor-integrations.ts";
+import { airlockCommands, type Check, isObject, missingPaths, readJson } from "./doctor-hook-files.ts";
 
 const homeOf = (env: Env) => env.HOME?.trim() || homedir();
 const within = (path: string, dir: string) =>

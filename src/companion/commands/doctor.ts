@@ -5,7 +5,8 @@ import { airlockInvocation } from "../cli/invocation.ts";
 import { sendControl } from "../control/connection.ts";
 import { EdgeClient, messageForPerson } from "../edge/client.ts";
 import { credentialsMode, loadCredentials } from "../edge/credentials.ts";
-import { type Check, integrationChecks } from "./doctor-integrations.ts";
+import type { Check } from "./doctor-hook-files.ts";
+import { integrationChecks } from "./doctor-integrations.ts";
 
 const HELP = `Usage: airlock doctor [--json]
 
