@@ -1,4 +1,5 @@
 // How hooks and adapters get a decision: through the daemon when it runs, else directly (policy, then the edge).
+// The one control client: the daemon is asked once, and whatever it cannot answer is decided in this process.
 import { daemonDisabled, type Env, promptTimeoutMs, socketPath } from "../cli/config.ts";
 import { readSwitches } from "../futures/switches.ts";
 import { DaemonLost, DaemonUnavailable, sendControl } from "./connection.ts";
@@ -19,10 +20,7 @@ export interface RequestOptions {
   onServed?: (future: FutureAnswer) => void;
 }
 
-/** How long a daemon that vanished mid-wait gets to come back before the client asks the edge itself. */
-const DAEMON_RESTART_GRACE_MS = 8_000;
-const RETRY_MS = 150;
-
+/** How long the daemon may take to answer: a person's whole prompt timeout, and then some. */
 function budgetMs(env: Env): number {
   return promptTimeoutMs(env) + 15_000;
 }
@@ -40,33 +38,6 @@ export async function decideDirect(
   );
 }
 
-/** The daemon went away while deciding: it journaled the call, so wait for it to return, else ask the edge itself. */
-async function recoverLostCall(
-  call: AgentToolCall,
-  options: RequestOptions,
-  deadline: number,
-): Promise<CompanionDecision> {
-  const env = options.env ?? process.env;
-  const graceEnd = Math.min(deadline, Date.now() + DAEMON_RESTART_GRACE_MS);
-  while (Date.now() < graceEnd) {
-    try {
-      const res = await sendControl(
-        socketPath(env),
-        { type: "decide", call, askMode: options.askMode },
-        deadline - Date.now(),
-      );
-      if (res.type === "decision") return res.decision;
-    } catch (error) {
-      if (!(error instanceof DaemonUnavailable) && !(error instanceof DaemonLost)) throw error;
-      if (error instanceof DaemonLost && Date.now() >= deadline) break;
-    }
-    await new Promise((r) => setTimeout(r, RETRY_MS));
-  }
-  // Asking the edge again with the same call (same id, same content) joins the daemon's pending prompt
-  // or gets its answer; a reused id with other content is never answered from the first call.
-  return decideDirect(call, options);
-}
-
 /**
  * The companion's answer for one tool call. Talks to the daemon over its socket if it is up, else decides
  * directly. Never throws: any failure is a deny whose reason says what went wrong.
@@ -82,7 +53,6 @@ export async function requestDecision(
     );
   }
   const env = options.env ?? process.env;
-  const deadline = Date.now() + budgetMs(env);
   try {
     if (options.direct || daemonDisabled(env)) return await decideDirect(parsed.data, options);
     try {
@@ -104,8 +74,12 @@ export async function requestDecision(
         `Airlock denied this call: the daemon answered ${res.type === "error" ? res.message : res.type}`,
       );
     } catch (error) {
-      if (error instanceof DaemonUnavailable) return await decideDirect(parsed.data, options);
-      if (error instanceof DaemonLost) return await recoverLostCall(parsed.data, options, deadline);
+      // Not running, refused, or lost mid-answer: decided here, and the daemon is not asked again (asking it again
+      // stacked a grace on every caller's own). A daemon lost mid-answer journaled the call: asking the edge with
+      // the same call (same id, same content) joins the prompt it opened or gets its answer, and a reused id with
+      // other content is never answered from the first call.
+      if (error instanceof DaemonUnavailable || error instanceof DaemonLost)
+        return await decideDirect(parsed.data, options);
       throw error;
     }
   } catch (error) {
@@ -137,8 +111,12 @@ export async function forwardPromptText(
 }
 
 /** Tells the daemon (or the edge) that an agent session ended, so its allow-for-session grants go. */
-export async function endSession(sessionId: string, options: { env?: Env } = {}): Promise<boolean> {
+export async function endSession(
+  sessionId: string,
+  options: { env?: Env; direct?: boolean } = {},
+): Promise<boolean> {
   const env = options.env ?? process.env;
+  if (options.direct) return (await import("../deciding/direct.ts")).endSessionAtEdge(sessionId, env);
   try {
     const res = await sendControl(socketPath(env), { type: "session_end", session_id: sessionId }, 5_000);
     return res.type === "ok";

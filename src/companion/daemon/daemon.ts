@@ -32,7 +32,7 @@ import type { Precog } from "../futures/engine.ts";
 import { precogHooks } from "../futures/hook-serving.ts";
 import type { AirlockEntry } from "../futures/rewrite.ts";
 import type { HookCompanion } from "../hooks/companion.ts";
-import { HOOK_RUNNERS } from "../hooks/runners.ts";
+import { runHook } from "../hooks/runners.ts";
 import { PolicyStore } from "../local-policy/store.ts";
 import { type ControlServer, listenControl } from "./control-server.ts";
 import { EdgeRuns } from "./edge-runs.ts";
@@ -223,7 +223,7 @@ export class Daemon {
       case "hook": {
         const env = { ...this.#env, ...request.env };
         const companion = this.#hookCompanion(env, request.entry);
-        const result = await HOOK_RUNNERS[request.agent](request.stdin, env, companion);
+        const result = await runHook(request.agent, request.stdin, env, companion);
         return { id: request.id, type: "hook_result", ...result };
       }
       case "decide": {

@@ -29,3 +29,20 @@ export function clientCompanion(env: Env): HookCompanion {
     }),
   };
 }
+
+/**
+ * The companion of the in-process decision: a hook the daemon could not answer (refused, lost mid-answer, not
+ * running) decides here with the local policy and the edge, and never asks the daemon again. Precognition lives in
+ * the daemon, so without it nothing is warmed, forwarded or served.
+ */
+export function inProcessCompanion(env: Env): HookCompanion {
+  return {
+    decide: (call, askMode) => requestDecision(call, { env, askMode, direct: true }),
+    endSession: async (sessionId) => {
+      await endSession(sessionId, { env, direct: true });
+    },
+    promptText: async () => "",
+    sessionStarted: async () => {},
+    servingInput: async () => undefined,
+  };
+}

@@ -1,15 +1,13 @@
 // The agent hook entry that an agent spawns for every tool call: read the event, hand it whole to the daemon, print
 // the daemon's answer. It loads Node built-ins and three small modules, no schema library and no policy engine, and is
-// bundled into one CommonJS file (scripts/bundle-hook.mjs), which loads faster than ES modules. Without a daemon it starts one for the next call and decides this
-// one the slow way (the full hook, in this process). Every failure denies in the agent's own shape.
+// bundled into one CommonJS file (scripts/bundle-hook.mjs), which loads faster than ES modules. The daemon is asked
+// once: without one, it starts one for the next call; refused, lost or absent, this call is decided the slow way (the
+// full hook, in this process, never asking the daemon again). Every failure denies in the agent's own shape.
 import { existsSync, readFileSync, writeSync } from "node:fs";
 import { connect } from "node:net";
 import { daemonDisabled, HOOK_ENV_KEYS, hookBudgetMs, httpEndpointPath, socketPath } from "../cli/config.ts";
 import { startDaemonInBackground, waitForDaemon } from "../control/autostart.ts";
 import { agentDeny, type HookAgent, type HookResult } from "./output.ts";
-
-/** How long a daemon that vanished mid-answer gets to come back (it journaled the call) before the slow path. */
-const DAEMON_RESTART_GRACE_MS = 8_000;
 
 /** How long a session-level hook waits for the daemon it started, so the http hooks that follow find it. */
 const HTTP_DAEMON_START_MS = 10_000;
@@ -92,45 +90,25 @@ function askDaemon(path: string, request: string, timeoutMs: number): Promise<Ou
   });
 }
 
-async function slowPath(
+/**
+ * The in-process decision: the agent's whole hook (schema, policy engine) in this process, deciding without the
+ * daemon. Outside the bundle on purpose: it loads only when the daemon cannot answer. Found beside the bin, so this
+ * works from the one-file bundle (CommonJS) and from tsc's output alike. Those modules are large, so Node's compile
+ * cache (Node >= 22.1) is worth turning on here.
+ */
+async function inProcess(
   agent: HookAgent,
   stdin: string,
   env: NodeJS.ProcessEnv,
   binPath: string,
 ): Promise<HookResult> {
-  // Outside the bundle on purpose: the full hook (schema, policy engine) loads only when the daemon cannot answer.
-  // Found beside the bin, so this works from the one-file bundle (CommonJS) and from tsc's output alike. Those
-  // modules are large, so Node's compile cache (Node >= 22.1) is worth turning on here.
   (await import("node:module")).enableCompileCache?.();
   const { pathToFileURL } = await import("node:url");
   const { dirname, join } = await import("node:path");
-  const dist = join(dirname(binPath), "..", "dist", "companion", "adapters");
-  const url = (file: string) => pathToFileURL(join(dist, agent, file)).href;
-  switch (agent) {
-    case "claude-code":
-      return (
-        (await import(url("hook.js"))) as typeof import("../adapters/claude-code/hook.ts")
-      ).runClaudeCodeHook(stdin, env);
-    case "codex":
-      return ((await import(url("hook.js"))) as typeof import("../adapters/codex/hook.ts")).runCodexHook(
-        stdin,
-        env,
-      );
-    case "gemini":
-      return ((await import(url("hook.js"))) as typeof import("../adapters/gemini/hook.ts")).runGeminiHook(
-        stdin,
-        env,
-      );
-    case "opencode":
-      return (
-        (await import(url("hook.js"))) as typeof import("../adapters/opencode/hook.ts")
-      ).runOpenCodeHook(stdin, env);
-    case "copilot":
-      return ((await import(url("hook.js"))) as typeof import("../adapters/copilot/hook.ts")).runCopilotHook(
-        stdin,
-        env,
-      );
-  }
+  const runners = pathToFileURL(
+    join(dirname(binPath), "..", "dist", "companion", "hooks", "runners.js"),
+  ).href;
+  return ((await import(runners)) as typeof import("./runners.ts")).runHookInProcess(agent, stdin, env);
 }
 
 /** One hook event from `stdin` to the agent's answer. Never throws. */
@@ -143,7 +121,7 @@ export async function decideHook(
   // Parsed only when a deny must be shaped here: a Write's stdin can be large, and the daemon parses it anyway.
   const event = () => eventOf(stdin);
   try {
-    if (daemonDisabled(env)) return await slowPath(agent, stdin, env, binPath);
+    if (daemonDisabled(env)) return await inProcess(agent, stdin, env, binPath);
     const passed: Record<string, string> = {};
     for (const key of HOOK_ENV_KEYS) {
       const value = env[key];
@@ -152,31 +130,22 @@ export async function decideHook(
     // The entry tells the daemon which `airlock` to name when it rewrites a command to be served from a future.
     const entry = { node: process.execPath, bin: binPath };
     const request = `${JSON.stringify({ id: `hook-${process.pid}`, type: "hook", agent, stdin, env: passed, entry })}\n`;
-    const budget = hookBudgetMs(env) + 5_000;
-    const deadline = Date.now() + budget;
+    const deadline = Date.now() + hookBudgetMs(env) + 5_000;
     const path = socketPath(env);
-    let first = true;
-    for (;;) {
-      const outcome = await askDaemon(path, request, Math.max(1, deadline - Date.now()));
-      if (typeof outcome === "object") return outcome;
-      if (outcome === "malformed")
-        return agentDeny(agent, event(), "Airlock denied this call: the daemon sent a malformed answer");
-      // Too large for the control socket, say: the full hook decides it here.
-      if (outcome === "refused") return await slowPath(agent, stdin, env, binPath);
-      if (outcome === "unavailable" && first) {
-        // No daemon: start one for the calls that follow, and decide this one here (or, for http hooks, there).
-        await startDaemonInBackground(env, binPath);
-        first = false;
-        if (startsDaemonForHttp(agent, event(), env) && (await waitForDaemon(env, HTTP_DAEMON_START_MS)))
-          continue;
-        return await slowPath(agent, stdin, env, binPath);
-      }
-      // Lost mid-answer (or gone while we retried): the daemon journaled the call; ask again while it restarts.
-      first = false;
-      if (Date.now() > deadline - budget + DAEMON_RESTART_GRACE_MS || Date.now() >= deadline)
-        return await slowPath(agent, stdin, env, binPath);
-      await new Promise((r) => setTimeout(r, 150));
+    let outcome = await askDaemon(path, request, deadline - Date.now());
+    if (outcome === "unavailable") {
+      // No daemon: start one for the calls that follow; for http hooks, wait for it and let it answer this one.
+      await startDaemonInBackground(env, binPath);
+      if (startsDaemonForHttp(agent, event(), env) && (await waitForDaemon(env, HTTP_DAEMON_START_MS)))
+        outcome = await askDaemon(path, request, Math.max(1, deadline - Date.now()));
     }
+    if (typeof outcome === "object") return outcome;
+    if (outcome === "malformed")
+      return agentDeny(agent, event(), "Airlock denied this call: the daemon sent a malformed answer");
+    // Refused (too large for the control socket, say), lost mid-answer, or absent: decided here, and the daemon is
+    // not asked again. One it lost journaled the call; the in-process decision asks the edge with the same call,
+    // which joins the prompt the daemon opened (see control/client.ts, which does the same for every adapter).
+    return await inProcess(agent, stdin, env, binPath);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return agentDeny(agent, event(), `Airlock denied this call because the hook failed: ${message}`);
