@@ -1,7 +1,7 @@
 // What every agent adapter hands the companion (AgentToolCall) and what it gets back (CompanionDecision).
 import { z } from "zod";
 import { AgentIdentity } from "../../protocol/capability.ts";
-import { CausalPinWire } from "../../protocol/decisions.ts";
+import { CausalPinWire, DecisionSource } from "../../protocol/decisions.ts";
 
 export const AgentToolCall = z.object({
   /** Stable per call (Claude Code's tool_use_id); a retry of the same call reuses it and gets the same answer. */
@@ -36,17 +36,8 @@ export const AgentToolCall = z.object({
 });
 export type AgentToolCall = z.infer<typeof AgentToolCall>;
 
-export const DecisionSourceName = z.enum([
-  "policy",
-  "grant",
-  "session_grant",
-  "user",
-  "timeout",
-  "emergency",
-  "abandoned",
-  "unavailable",
-  "error",
-]);
+/** The edge's decision sources, and the two only the companion answers with: no one could be asked, or it failed. */
+export const DecisionSourceName = z.enum([...DecisionSource.options, "unavailable", "error"]);
 export type DecisionSourceName = z.infer<typeof DecisionSourceName>;
 
 /** The local policy's judgement, kept on the decision so adapters and audit can show why. */

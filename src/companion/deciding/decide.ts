@@ -1,7 +1,8 @@
-// The companion's side of the one decision core (src/policy: judgeCall + verdictOf, the same functions the
-// edge calls): local policy, emergency controls and grants decide at once; otherwise a person is asked.
+// The companion's side of the one decision core (src/policy: judgeCall + verdictOf + answerOf, the same functions
+// the edge calls): local policy, emergency controls and grants decide at once; otherwise a person is asked.
 
 import { withAgentAsk } from "../../policy/agent-check.ts";
+import { answerOf } from "../../policy/answer.ts";
 import { type DiskCheck, factLine } from "../../policy/call-facts.ts";
 import { causalChangeNotes, withCausalChange } from "../../policy/causal-change.ts";
 import { type GrantRule, matchGrants } from "../../policy/grants.ts";
@@ -9,7 +10,7 @@ import type { CompiledPolicy, DecisionRecord, EmergencyControls, ToolCall } from
 import { judgeCall } from "../../policy/judge-call.ts";
 import type { CausalPin } from "../../policy/types.ts";
 import { ungatedPolicy } from "../../policy/ungated.ts";
-import { hiddenToolReason, verdictOf } from "../../policy/verdict.ts";
+import { verdictOf } from "../../policy/verdict.ts";
 import type { LocalDecisionEvent as AuditEvent } from "../../protocol/audit.ts";
 import type { CausalPinWire } from "../../protocol/decisions.ts";
 import type { Env } from "../cli/config.ts";
@@ -100,12 +101,6 @@ export function auditEventOf(
 
 function view(record: DecisionRecord): DecisionRecordView {
   return { ...record, scope: { ...record.scope } };
-}
-
-function ruleText(record: DecisionRecord, ungated: boolean): string {
-  if (record.rule) return `rule "${record.rule}" (${record.layer} layer)`;
-  if (ungated && record.layer === "default") return "its session's setting (permissions are off)";
-  return record.layer === "default" ? "the built-in default" : `the ${record.layer} layer's default`;
 }
 
 function withRule(decision: CompanionDecision, record: DecisionRecord): CompanionDecision {
@@ -238,33 +233,17 @@ function judgeLocally(
     call.agentAsks,
   );
   const { record } = verdict;
-  if (!hasUI && verdict.action === "deny" && verdict.source === "policy") {
+  if (verdict.action === "deny" && verdict.source === "policy" && record.headless) {
     // A deny only because no person can be reached (an agent without its own prompt, no pairing): the agent's model
     // must learn why, as it does when the phone is paired but unreachable.
-    const asked = judgeCall(
-      policy,
-      {
-        tool: call.tool,
-        input: call.input,
-        cwd: call.cwd,
-        agent: call.agent.id,
-        ...(call.workspace ? { workspace: call.workspace } : {}),
-      },
-      {
-        hasUI: true,
-      },
-      disk,
-    ).record;
-    if (asked.action === "ask") {
-      audit(auditEventOf(audited, record));
-      const why = deps.unpairedReason || "no one can be asked";
-      const who = asked.rule
-        ? `rule "${asked.rule}" asks for a person's approval`
-        : "it needs a person's approval";
-      return {
-        decision: withRule(denied(`Airlock denied this call: ${who}, but ${why}`, "unavailable"), record),
-      };
-    }
+    audit(auditEventOf(audited, record));
+    const why = deps.unpairedReason || "no one can be asked";
+    const who = record.rule
+      ? `rule "${record.rule}" asks for a person's approval`
+      : "it needs a person's approval";
+    return {
+      decision: withRule(denied(`Airlock denied this call: ${who}, but ${why}`, "unavailable"), record),
+    };
   }
   if (verdict.action === "ask") {
     // A policy file's `timeout` can shorten the wait, never lengthen it past the hook's own budget.
@@ -278,50 +257,10 @@ function judgeLocally(
     const asked = withCausalChange({ record, units: judged.units, facts: [] }, notes).record;
     return { ask: asked, timeoutMs: Math.min(deps.promptTimeoutMs, fromPolicy), facts, causal };
   }
-  if (verdict.source === "grant" || verdict.source === "session_grant") {
+  if (verdict.source === "grant" || verdict.source === "session_grant")
     audit(auditEventOf(audited, record, verdict.action, verdict.source, verdict.grant?.id));
-    const verb = verdict.action === "allow" ? "allowed" : "denied";
-    const what =
-      verdict.source === "session_grant"
-        ? "an allow-for-session grant"
-        : `a saved grant (${verdict.grant?.id})`;
-    return {
-      decision: withRule(
-        { decision: verdict.action, reason: `Airlock ${verb} this call by ${what}`, source: verdict.source },
-        record,
-      ),
-    };
-  }
-  audit(auditEventOf(audited, record));
-  const source = verdict.source;
-  if (record.action === "hidden") {
-    return {
-      decision: withRule({ decision: "deny", reason: hiddenToolReason(call.tool), source }, record),
-    };
-  }
-  if (verdict.action === "deny") {
-    const why = record.message ?? record.reasons[0] ?? "denied";
-    return {
-      decision: withRule(
-        {
-          decision: "deny",
-          reason: `Airlock denied this call by ${ruleText(record, ungated !== null)}: ${why}`,
-          source,
-        },
-        record,
-      ),
-    };
-  }
-  return {
-    decision: withRule(
-      {
-        decision: "allow",
-        reason: `Airlock allowed this call by ${ruleText(record, ungated !== null)}`,
-        source,
-      },
-      record,
-    ),
-  };
+  else audit(auditEventOf(audited, record));
+  return { decision: withRule(answerOf(verdict, { ungated: ungated !== null }), record) };
 }
 
 /** Decides one call. Never throws: any failure is a deny with a reason. */
