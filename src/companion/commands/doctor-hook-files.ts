@@ -24,19 +24,24 @@ export function readJson(
   }
 }
 
-/** The Airlock hook commands in a hooks object ({Event: [{matcher, hooks: [{command}]}]}), by event. */
-export function airlockCommands(file: unknown, agentArg: string): Map<string, string[]> {
-  const out = new Map<string, string[]>();
+/** Every handler in a hooks object ({Event: [{matcher, hooks: [handler]}]}), with its event. */
+export function* hookHandlers(file: unknown): Generator<[event: string, handler: JsonObject]> {
   const hooks = isObject(file) && isObject(file.hooks) ? file.hooks : {};
   for (const [event, groups] of Object.entries(hooks)) {
     if (!Array.isArray(groups)) continue;
     for (const group of groups) {
       const handlers = isObject(group) && Array.isArray(group.hooks) ? group.hooks : [];
-      for (const h of handlers) {
-        const command = isObject(h) && typeof h.command === "string" ? h.command : undefined;
-        if (command && isAirlockHook(command, agentArg)) out.set(event, [...(out.get(event) ?? []), command]);
-      }
+      for (const h of handlers) if (isObject(h)) yield [event, h];
     }
+  }
+}
+
+/** The Airlock hook commands in a hooks object, by event. */
+export function airlockCommands(file: unknown, agentArg: string): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const [event, h] of hookHandlers(file)) {
+    const command = typeof h.command === "string" ? h.command : undefined;
+    if (command && isAirlockHook(command, agentArg)) out.set(event, [...(out.get(event) ?? []), command]);
   }
   return out;
 }

@@ -20,6 +20,7 @@ import { hookAgentChecks } from "./doctor-hook-agents.ts";
 import {
   airlockCommands,
   type Check,
+  hookHandlers,
   isObject,
   type JsonObject,
   missingPaths,
@@ -29,20 +30,10 @@ import {
 /** Airlock's http hooks in a hooks object, by event: each url, and whether it blocks when nothing answers. */
 function airlockHttpHooks(file: unknown, agentArg: string): Map<string, { url: string; blocks: boolean }[]> {
   const out = new Map<string, { url: string; blocks: boolean }[]>();
-  const hooks = isObject(file) && isObject(file.hooks) ? file.hooks : {};
-  for (const [event, groups] of Object.entries(hooks)) {
-    if (!Array.isArray(groups)) continue;
-    for (const group of groups) {
-      const handlers = isObject(group) && Array.isArray(group.hooks) ? group.hooks : [];
-      for (const h of handlers) {
-        const url = isObject(h) && typeof h.url === "string" ? h.url : undefined;
-        if (url && isAirlockHttpHook(url, agentArg))
-          out.set(event, [
-            ...(out.get(event) ?? []),
-            { url, blocks: isObject(h) && h.onFailure === "block" },
-          ]);
-      }
-    }
+  for (const [event, h] of hookHandlers(file)) {
+    const url = typeof h.url === "string" ? h.url : undefined;
+    if (url && isAirlockHttpHook(url, agentArg))
+      out.set(event, [...(out.get(event) ?? []), { url, blocks: h.onFailure === "block" }]);
   }
   return out;
 }
