@@ -5,7 +5,7 @@
 const argv = process.argv.slice(2);
 const FAST_HOOKS = ["claude-code", "codex", "gemini", "opencode", "copilot"];
 if (argv.length === 2 && argv[0] === "hook" && FAST_HOOKS.includes(argv[1])) {
-  require("../dist/companion/hook-fast.cjs").runFastHook(argv[1], __filename);
+  require("../dist/companion/hooks/fast.cjs").runFastHook(argv[1], __filename);
 } else {
   // Node's module compile cache pays off for the CLI's larger modules (measured: it costs the one-file hook more
   // than it saves, so the hook turns it on only for its slow path).

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Bundles the fast hook entry (src/companion/hook-fast.ts) into one CommonJS file, dist/companion/hook-fast.cjs, for
+// Bundles the fast hook entry (src/companion/hooks/fast.ts) into one CommonJS file, dist/companion/hooks/fast.cjs, for
 // bin/airlock.cjs: an agent spawns it for every tool call, so it must load as little as possible (measured: CommonJS
 // saves about 6 ms of CPU per hook over importing the same code as ES modules).
 import { dirname, join } from "node:path";
@@ -8,8 +8,8 @@ import { build } from "esbuild";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 await build({
-  entryPoints: [join(root, "src/companion/hook-fast.ts")],
-  outfile: join(root, "dist/companion/hook-fast.cjs"),
+  entryPoints: [join(root, "src/companion/hooks/fast.ts")],
+  outfile: join(root, "dist/companion/hooks/fast.cjs"),
   bundle: true,
   platform: "node",
   format: "cjs",

@@ -19,7 +19,7 @@ import { parseArgs } from "node:util";
 import { renderUnicodeCompact } from "uqr";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-/** The companion CLI's default server is on this port (src/companion/config.ts, DEFAULT_SERVER). */
+/** The companion CLI's default server is on this port (src/companion/cli/config.ts, DEFAULT_SERVER). */
 const DEFAULT_PORT = 8787;
 const port = Number(process.env.PORT ?? DEFAULT_PORT);
 const stateDir = resolve(root, process.env.AIRLOCK_STATE_DIR ?? ".wrangler/state");

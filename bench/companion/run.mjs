@@ -48,7 +48,7 @@ function writeMarkdown(report) {
       "## Reading these figures",
       "",
       "- The machine is a shared 2-vCPU VM; compare ratios to the no-op run beside them (see the load average).",
-      "- `airlock hook …` goes from `bin/airlock.cjs` straight to one bundled file (`dist/companion/hook-fast.cjs`,",
+      "- `airlock hook …` goes from `bin/airlock.cjs` straight to one bundled file (`dist/companion/hooks/fast.cjs`,",
       "  Node built-ins only): it reads the event, hands it whole to the daemon over the control socket and prints",
       "  the answer; the daemon validates it and decides. `hook_pair_baseline` is the no-op run interleaved with",
       "  `hook_local_allow_daemon`, one each per round, so both see the same machine load.",
@@ -282,7 +282,7 @@ try {
 
   // ---- in process: the daemon's decide() and one control-socket round trip --------------------------------
   const { Daemon } = await import(join(root, "dist", "companion", "daemon", "daemon.js"));
-  const { sendControl } = await import(join(root, "dist", "companion", "daemon", "control-client.js"));
+  const { sendControl } = await import(join(root, "dist", "companion", "control", "connection.js"));
   const inproc = new Daemon({ env, log: () => {}, listen: true });
   await inproc.start();
   const call = (tool, input, i) => ({

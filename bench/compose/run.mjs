@@ -11,7 +11,7 @@ import { rmSync, writeFileSync } from "node:fs";
 import { cpus, platform, release, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { starterPolicy } from "../../src/companion/starter-policy.ts";
+import { starterPolicy } from "../../src/companion/local-policy/starter.ts";
 import { DANGEROUS_CALLS, proveDangerous, runThroughClaude } from "../../test/support/dangerous-calls.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));

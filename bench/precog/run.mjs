@@ -32,7 +32,7 @@ const OFFLINE = {
   DISABLE_AUTOUPDATER: "1",
 };
 
-const { sendControl } = await import(join(dist, "companion/daemon/control-client.js"));
+const { sendControl } = await import(join(dist, "companion/control/connection.js"));
 const { ensureHttpEndpoint } = await import(join(dist, "companion/daemon/http-endpoint.js"));
 
 /**

@@ -18,7 +18,7 @@ async function child() {
   const env = JSON.parse(process.env.SERVED_PATH_ENV ?? "{}");
   const cwd = process.env.SERVED_PATH_CWD ?? "";
   const started = performance.now();
-  const { requestDecision } = await import(join(dist, "client.js"));
+  const { requestDecision } = await import(join(dist, "control/client.js"));
   const { serveFuture } = await import(join(dist, "futures/client.js"));
   const { replayBash } = await import(join(dist, "adapters/pi/precognition.js"));
   const pi = join(root, "node_modules/@earendil-works/pi-coding-agent/dist/index.js");
@@ -32,8 +32,8 @@ async function child() {
   if (primed === "1" || primed === "idle") {
     const { warmFutures } = await import(join(dist, "futures/client.js"));
     if (primed === "1") {
-      const { keepControlConnection } = await import(join(dist, "daemon/control-client.js"));
-      const { warmUpClient } = await import(join(dist, "warm-up.js"));
+      const { keepControlConnection } = await import(join(dist, "control/connection.js"));
+      const { warmUpClient } = await import(join(dist, "control/warm-up.js"));
       const { warmUpReplays } = await import(join(dist, "adapters/pi/precognition.js"));
       keepControlConnection();
       await Promise.all([
@@ -79,7 +79,7 @@ async function child() {
 
 async function main() {
   const { benchWorkspace, startDaemon } = await import(join(here, "agents.mjs"));
-  const { sendControl } = await import(join(dist, "daemon/control-client.js"));
+  const { sendControl } = await import(join(dist, "control/connection.js"));
   const { summarize } = await import(join(root, "bench/lib/stats.mjs"));
   const box = benchWorkspace(root);
   const env = box.env("served-path.sock", { AIRLOCK_PRECOG_CACHE_DELAY_MS: "0" });

@@ -1,8 +1,8 @@
 // The `airlock` CLI entry: finds the subcommand by its leading words and runs it; usage mistakes are answered in
 // Airlock's words with the command's usage line and a "did you mean" when a known word is near.
 import { readFileSync } from "node:fs";
-import { type CommandIo, ExitCode } from "./command.ts";
-import { didYouMean, UsageError, usageOf } from "./command-args.ts";
+import { type CommandIo, ExitCode } from "./cli/command.ts";
+import { didYouMean, UsageError, usageOf } from "./cli/command-args.ts";
 import { type CommandEntry, commands } from "./commands/index.ts";
 
 function nodeIo(): CommandIo {

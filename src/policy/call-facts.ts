@@ -176,5 +176,6 @@ export function raiseForFacts(
         ...record,
         action: "deny",
         reasons: [why, ...reasons.slice(1), "no one can answer (headless), so it is denied"],
+        headless: true,
       };
 }

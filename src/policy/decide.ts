@@ -107,8 +107,10 @@ export function decide(policy: CompiledPolicy, call: ToolCall, opts: DecideOptio
     reasons = [verdict.reason];
   }
 
+  let headless = false;
   if (verdict.action === "ask" && !opts.hasUI) {
     const allow = policy.headlessAsk === "allow";
+    headless = !allow;
     reasons.push(
       allow
         ? "no one can answer (headless), and headless_ask: allow"
@@ -116,6 +118,8 @@ export function decide(policy: CompiledPolicy, call: ToolCall, opts: DecideOptio
     );
     verdict = { ...verdict, action: allow ? "allow" : "deny" };
   }
-  const r = record(verdict, reasons);
+  const r: DecisionRecord = headless
+    ? { ...record(verdict, reasons), headless: true }
+    : record(verdict, reasons);
   return opts.emergency ? applyEmergency(r, opts.emergency) : r;
 }

@@ -48,7 +48,7 @@ export function applyEmergency(record: DecisionRecord, emergency: EmergencyContr
     reason = "emergency control: high-impact calls are disabled";
   }
   if (rule === null) return record;
-  const { message: _dropped, ...rest } = record;
+  const { message: _dropped, headless: _person, ...rest } = record;
   return { ...rest, action: "deny", layer: "emergency", rule, reasons: [reason, ...record.reasons] };
 }
 

@@ -11,7 +11,7 @@ import { diskTargetsOf } from "./disk-targets.ts";
 import { bound, type GrantUnit, grantUnitsOf, uncoverable } from "./grant-units.ts";
 import { normalizePath, resolvePath } from "./paths.ts";
 import { canonicalCalls } from "./tool-names.ts";
-import { actionRank, type DecideOptions, type DecisionRecord, type Risk, type ToolCall } from "./types.ts";
+import { actionRank, type DecideOptions, type DecisionRecord, RISK_RANK, type ToolCall } from "./types.ts";
 
 export interface JudgedCall {
   record: DecisionRecord;
@@ -20,11 +20,11 @@ export interface JudgedCall {
   facts: CallFact[];
 }
 
-const RISK_RANK: Record<Risk, number> = { low: 0, medium: 1, high: 2 };
-
 function stricterRecord(a: DecisionRecord, b: DecisionRecord): DecisionRecord {
   const byAction = actionRank(b.action) - actionRank(a.action);
   if (byAction !== 0) return byAction > 0 ? b : a;
+  // Of two denies, a rule's is stricter than one only for want of a person (a person could not lift it).
+  if (a.headless !== b.headless) return a.headless ? b : a;
   return RISK_RANK[b.risk] > RISK_RANK[a.risk] ? b : a;
 }
 

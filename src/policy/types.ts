@@ -82,6 +82,8 @@ export interface DecisionRecord {
   justification: string;
   /** The tool the decision is about, so emergency controls can be applied to a bare record. */
   tool: string;
+  /** A deny only because no one can answer (headless): with a person to ask, the call would be asked. */
+  headless?: true;
 }
 
 export interface PolicyLoadError {
@@ -112,3 +114,6 @@ export function stricter(a: Action, b: Action): Action {
 export function actionRank(a: Action): number {
   return ACTION_RANK[a];
 }
+
+/** high > medium > low: how two records' risks compare wherever the stricter one is kept. */
+export const RISK_RANK: Readonly<Record<Risk, number>> = { low: 0, medium: 1, high: 2 };

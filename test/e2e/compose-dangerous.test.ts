@@ -2,7 +2,7 @@
 // `claude -p` alone and with Airlock's hooks under the starter policy (`airlock init`). With Airlock, no call runs
 // that Claude Code alone refused, and fewer leak.
 import { beforeAll, describe, expect, it } from "vitest";
-import { starterPolicy } from "../../src/companion/starter-policy.ts";
+import { starterPolicy } from "../../src/companion/local-policy/starter.ts";
 import { ensureBuilt } from "../support/build.ts";
 import {
   type AgentOutcome,

@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sendControl } from "../../src/companion/daemon/control-client.ts";
+import { sendControl } from "../../src/companion/control/connection.ts";
 import { ensureHttpEndpoint, hookUrl, SECRET_HEADER } from "../../src/companion/daemon/http-endpoint.ts";
 import { type Daemon, startDaemon } from "../node/companion/support/sandbox.ts";
 import { AIRLOCK_BIN, NODE, ROOT } from "../support/airlock-env.ts";

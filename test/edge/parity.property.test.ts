@@ -1,11 +1,11 @@
 // One decision core: the same generated calls, with the same policy, grants, session grants and emergency
 // controls, go through the companion's path (decideLocally) and the edge's (UserHub.decide); both must
-// give the same answer from the same source.
+// give the same answer, in the same words, from the same source.
 import { runInDurableObject } from "cloudflare:test";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { decideLocally } from "../../src/companion/decide.ts";
-import type { PolicyState } from "../../src/companion/policy-state.ts";
+import { decideLocally } from "../../src/companion/deciding/decide.ts";
+import type { PolicyState } from "../../src/companion/local-policy/state.ts";
 import type { UserHub } from "../../src/edge/hub/user-hub.ts";
 import { loadShellParser } from "../../src/edge/shims/mvdan-sh-deferred.ts";
 import {
@@ -217,7 +217,9 @@ describe("companion and edge decide alike", () => {
             },
           );
           const companion =
-            "decision" in local ? `${local.decision.decision}/${local.decision.source}` : "ask";
+            "decision" in local
+              ? `${local.decision.decision}/${local.decision.source}/${local.decision.reason}`
+              : "ask";
           // fast-check builds prototype-less objects; RPC arguments must be plain ones.
           const plain = <T>(x: T): T => structuredClone(x);
           const outcome = await d.hub.decide(
@@ -233,8 +235,11 @@ describe("companion and edge decide alike", () => {
             false,
           );
           const edge =
-            outcome.kind === "decided" ? `${outcome.response.decision}/${outcome.response.source}` : "ask";
-          seen.add(edge);
+            outcome.kind === "decided"
+              ? `${outcome.response.decision}/${outcome.response.source}/${outcome.response.reason}`
+              : "ask";
+          // The answer's words too: src/policy/answer.ts writes them once for both sides.
+          seen.add(edge.split("/").slice(0, 2).join("/"));
           expect(edge, JSON.stringify({ c, who, controls, policyIndex, saved, session })).toBe(companion);
         },
       ),

@@ -2,7 +2,7 @@
 // connections kept open as the daemon keeps them): it records what adapters send and answers with the protocol's own shapes. For tests of an
 // adapter's wiring (prompt forwarding, session end), not of the daemon.
 import { createServer, type Server, type Socket } from "node:net";
-import { ControlRequest } from "../../src/companion/daemon/control-protocol.ts";
+import { ControlRequest } from "../../src/companion/control/protocol.ts";
 
 export interface DaemonSocket {
   path: string;

@@ -1,10 +1,11 @@
 // The pre-tool step the Gemini CLI, OpenCode and Copilot CLI hooks share: one agent tool call may stand for several
 // Airlock calls (a multi-file edit), each judged on its own with the same decision core, and a lone shell command
 // may then be served from its precognition future. Each agent's hook keeps only its own wire shape.
-import type { HookCompanion } from "../hook-companion.ts";
-import type { CompanionDecision } from "../tool-call.ts";
+
+import type { CompanionDecision } from "../control/tool-call.ts";
+import type { HookCompanion } from "../hooks/companion.ts";
+import { jsonOutput } from "../hooks/output.ts";
 import type { MappedTool } from "./agent-tools.ts";
-import { jsonOutput } from "./hook-output.ts";
 
 export { jsonOutput };
 

@@ -5,15 +5,15 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline/promises";
-import { type Command, ExitCode } from "../command.ts";
-import { parseCommandArgs, UsageError } from "../command-args.ts";
+import { type Command, ExitCode } from "../cli/command.ts";
+import { parseCommandArgs, UsageError } from "../cli/command-args.ts";
+import { airlockInvocation, PACKAGE_ROOT } from "../cli/invocation.ts";
 import { WranglerFailed } from "../deploy/cloudflare-state.ts";
 import { CLOUDFLARE_API } from "../deploy/pages-domain.ts";
 import { type DeployReport, NotLoggedIn, runDeploy } from "../deploy/run-deploy.ts";
 import { MODEL_KEY } from "../deploy/secrets.ts";
 import { nodeWrangler } from "../deploy/wrangler-cli.ts";
-import { airlockInvocation, PACKAGE_ROOT } from "../invocation.ts";
-import { pairingLink, terminalQr } from "../pairing-link.ts";
+import { pairingLink, terminalQr } from "../edge/pairing-link.ts";
 
 const HELP = `Usage: airlock deploy [--domain HOST] [--worker-domain HOST] [--dry-run] [--skip-build] [--edge-url URL] [--project DIR] [--json]
 

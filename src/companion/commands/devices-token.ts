@@ -1,10 +1,10 @@
 // `airlock devices token`: a short-lived, read-only parity token for `npm run parity` against a deployment, minted by
 // an approver (AIRLOCK_APPROVER_TOKEN) or with the recovery code. The token alone goes to stdout, for $(…).
-import { type Command, ExitCode } from "../command.ts";
-import { parseCommandArgs, UsageError } from "../command-args.ts";
-import { edgeTimeoutMs, serverOverride } from "../config.ts";
-import { loadCredentials } from "../credentials.ts";
-import { EdgeClient, EdgeError, messageForPerson } from "../edge-client.ts";
+import { type Command, ExitCode } from "../cli/command.ts";
+import { parseCommandArgs, UsageError } from "../cli/command-args.ts";
+import { edgeTimeoutMs, serverOverride } from "../cli/config.ts";
+import { EdgeClient, EdgeError, messageForPerson } from "../edge/client.ts";
+import { loadCredentials } from "../edge/credentials.ts";
 
 const HELP = `Usage: airlock devices token [--recovery-code CODE] [--minutes N] [--server URL] [--json]
 

@@ -1,11 +1,11 @@
 // `airlock devices list|pair`: the account's devices, and a pairing code (with its link as a QR) for another one.
-import { type Command, ExitCode } from "../command.ts";
-import { didYouMean, parseCommandArgs, UsageError } from "../command-args.ts";
-import { edgeTimeoutMs, serverOverride } from "../config.ts";
-import { loadCredentials } from "../credentials.ts";
-import { EdgeClient, EdgeError, messageForPerson } from "../edge-client.ts";
-import { airlockInvocation } from "../invocation.ts";
-import { pairingLink, terminalQr } from "../pairing-link.ts";
+import { type Command, ExitCode } from "../cli/command.ts";
+import { didYouMean, parseCommandArgs, UsageError } from "../cli/command-args.ts";
+import { edgeTimeoutMs, serverOverride } from "../cli/config.ts";
+import { airlockInvocation } from "../cli/invocation.ts";
+import { EdgeClient, EdgeError, messageForPerson } from "../edge/client.ts";
+import { loadCredentials } from "../edge/credentials.ts";
+import { pairingLink, terminalQr } from "../edge/pairing-link.ts";
 
 const PAIR_HELP = `Usage: airlock devices pair [--role companion|approver] [--recovery-code CODE] [--server URL] [--json]
 

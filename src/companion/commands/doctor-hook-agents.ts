@@ -7,9 +7,9 @@ import { dirname, join, resolve, sep } from "node:path";
 import { COPILOT_EVENTS, copilotHooksPath } from "../adapters/copilot/install.ts";
 import { geminiSettingsPath } from "../adapters/gemini/install.ts";
 import { openCodePluginPath } from "../adapters/opencode/install.ts";
-import type { Env } from "../config.ts";
-import { isAirlockHook } from "../hook-install.ts";
-import { airlockCommands, type Check, isObject, missingPaths, readJson } from "./doctor-integrations.ts";
+import type { Env } from "../cli/config.ts";
+import { isAirlockHook } from "../hooks/install.ts";
+import { airlockCommands, type Check, isObject, missingPaths, readJson } from "./doctor-hook-files.ts";
 
 const homeOf = (env: Env) => env.HOME?.trim() || homedir();
 const within = (path: string, dir: string) =>

@@ -12,50 +12,28 @@ import {
   hooksFeatureOn,
   projectTrustLevel,
 } from "../adapters/codex/trust.ts";
-import type { Env } from "../config.ts";
+import type { Env } from "../cli/config.ts";
+import { PACKAGE_NAME, PACKAGE_ROOT } from "../cli/invocation.ts";
 import { readHttpEndpoint } from "../daemon/http-endpoint.ts";
-import { isAirlockHook, isAirlockHttpHook } from "../hook-install.ts";
-import { PACKAGE_NAME, PACKAGE_ROOT } from "../invocation.ts";
+import { isAirlockHttpHook } from "../hooks/install.ts";
 import { hookAgentChecks } from "./doctor-hook-agents.ts";
-
-export interface Check {
-  check: string;
-  status: "ok" | "warn" | "fail";
-  detail: string;
-}
-
-export type JsonObject = Record<string, unknown>;
-export const isObject = (x: unknown): x is JsonObject =>
-  typeof x === "object" && x !== null && !Array.isArray(x);
-
-export function readJson(
-  path: string,
-): { ok: true; value: unknown } | { ok: false; error: string } | undefined {
-  if (!existsSync(path)) return undefined;
-  try {
-    return { ok: true, value: JSON.parse(readFileSync(path, "utf8")) };
-  } catch (error) {
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
-  }
-}
+import {
+  airlockCommands,
+  type Check,
+  hookHandlers,
+  isObject,
+  type JsonObject,
+  missingPaths,
+  readJson,
+} from "./doctor-hook-files.ts";
 
 /** Airlock's http hooks in a hooks object, by event: each url, and whether it blocks when nothing answers. */
 function airlockHttpHooks(file: unknown, agentArg: string): Map<string, { url: string; blocks: boolean }[]> {
   const out = new Map<string, { url: string; blocks: boolean }[]>();
-  const hooks = isObject(file) && isObject(file.hooks) ? file.hooks : {};
-  for (const [event, groups] of Object.entries(hooks)) {
-    if (!Array.isArray(groups)) continue;
-    for (const group of groups) {
-      const handlers = isObject(group) && Array.isArray(group.hooks) ? group.hooks : [];
-      for (const h of handlers) {
-        const url = isObject(h) && typeof h.url === "string" ? h.url : undefined;
-        if (url && isAirlockHttpHook(url, agentArg))
-          out.set(event, [
-            ...(out.get(event) ?? []),
-            { url, blocks: isObject(h) && h.onFailure === "block" },
-          ]);
-      }
-    }
+  for (const [event, h] of hookHandlers(file)) {
+    const url = typeof h.url === "string" ? h.url : undefined;
+    if (url && isAirlockHttpHook(url, agentArg))
+      out.set(event, [...(out.get(event) ?? []), { url, blocks: h.onFailure === "block" }]);
   }
   return out;
 }
@@ -74,29 +52,6 @@ function httpHookProblem(
   if (all.some((h) => !h.url.startsWith(`http://127.0.0.1:${endpoint.endpoint.port}/`)))
     return `the http hooks post to another port than the daemon's (${endpoint.endpoint.port})`;
   return undefined;
-}
-
-/** The Airlock hook commands in a hooks object ({Event: [{matcher, hooks: [{command}]}]}), by event. */
-export function airlockCommands(file: unknown, agentArg: string): Map<string, string[]> {
-  const out = new Map<string, string[]>();
-  const hooks = isObject(file) && isObject(file.hooks) ? file.hooks : {};
-  for (const [event, groups] of Object.entries(hooks)) {
-    if (!Array.isArray(groups)) continue;
-    for (const group of groups) {
-      const handlers = isObject(group) && Array.isArray(group.hooks) ? group.hooks : [];
-      for (const h of handlers) {
-        const command = isObject(h) && typeof h.command === "string" ? h.command : undefined;
-        if (command && isAirlockHook(command, agentArg)) out.set(event, [...(out.get(event) ?? []), command]);
-      }
-    }
-  }
-  return out;
-}
-
-/** Absolute paths in a hook command that no longer exist (a moved checkout, a removed Node). */
-export function missingPaths(command: string): string[] {
-  const words = command.match(/'[^']*'|\S+/g) ?? [];
-  return words.map((w) => w.replace(/^'|'$/g, "")).filter((w) => w.startsWith("/") && !existsSync(w));
 }
 
 function claudeChecks(cwd: string, env: Env, fix: string): Check[] {

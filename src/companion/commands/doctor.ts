@@ -1,11 +1,12 @@
 // `airlock doctor`: checks credentials, the edge, the token, the daemon, the policy and the agent hooks.
-import { type Command, ExitCode, parseJsonOnly } from "../command.ts";
-import { edgeTimeoutMs, socketPath } from "../config.ts";
-import { credentialsMode, loadCredentials } from "../credentials.ts";
-import { sendControl } from "../daemon/control-client.ts";
-import { EdgeClient, messageForPerson } from "../edge-client.ts";
-import { airlockInvocation } from "../invocation.ts";
-import { type Check, integrationChecks } from "./doctor-integrations.ts";
+import { type Command, ExitCode, parseJsonOnly } from "../cli/command.ts";
+import { edgeTimeoutMs, socketPath } from "../cli/config.ts";
+import { airlockInvocation } from "../cli/invocation.ts";
+import { sendControl } from "../control/connection.ts";
+import { EdgeClient, messageForPerson } from "../edge/client.ts";
+import { credentialsMode, loadCredentials } from "../edge/credentials.ts";
+import type { Check } from "./doctor-hook-files.ts";
+import { integrationChecks } from "./doctor-integrations.ts";
 
 const HELP = `Usage: airlock doctor [--json]
 
@@ -87,7 +88,7 @@ export const doctorCommand: Command = {
         detail: `not running (${socketPath(io.env)}); the next hook starts one (or run: ${airlockInvocation(io.env, io.cwd)} up)`,
       });
     }
-    const { formatLoadErrors, loadLocalPolicy } = await import("../local-policy.ts");
+    const { formatLoadErrors, loadLocalPolicy } = await import("../local-policy/load.ts");
     const policy = loadLocalPolicy(io.cwd, io.env);
     const layers = policy.files
       .filter((f) => f.present && f.layer !== "trust")

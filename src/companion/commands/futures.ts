@@ -2,7 +2,7 @@
 import { spawn } from "node:child_process";
 import { constants } from "node:os";
 import type { FuturesStats } from "../../protocol/futures.ts";
-import { type Command, type CommandIo, ExitCode, parseJsonOnly } from "../command.ts";
+import { type Command, type CommandIo, ExitCode, parseJsonOnly } from "../cli/command.ts";
 import { futuresStatus, serveFuture } from "../futures/client.ts";
 import { classOf, PLAIN_COMMAND } from "../futures/command-classes.ts";
 

@@ -4,11 +4,11 @@
 // which the agent can read, is refused with 403.
 import { type GrantList, GrantList as GrantListSchema } from "../../protocol/grants.ts";
 import { GrantDeleted } from "../../protocol/rest.ts";
-import { type Command, type CommandIo, ExitCode } from "../command.ts";
-import { parseCommandArgs, UsageError } from "../command-args.ts";
-import { DEFAULT_SERVER, edgeTimeoutMs, serverOverride } from "../config.ts";
-import { loadCredentials } from "../credentials.ts";
-import { EdgeClient, EdgeError } from "../edge-client.ts";
+import { type Command, type CommandIo, ExitCode } from "../cli/command.ts";
+import { parseCommandArgs, UsageError } from "../cli/command-args.ts";
+import { DEFAULT_SERVER, edgeTimeoutMs, serverOverride } from "../cli/config.ts";
+import { EdgeClient, EdgeError } from "../edge/client.ts";
+import { loadCredentials } from "../edge/credentials.ts";
 
 const TOKEN_NOTE = `The edge lets only approver devices list and revoke grants: set AIRLOCK_APPROVER_TOKEN to the
 token of a device paired as an approver (this machine's companion token is refused). AIRLOCK_SERVER (or

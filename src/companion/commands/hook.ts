@@ -1,10 +1,10 @@
 // `airlock hook claude-code|codex|gemini|opencode|copilot`: the agent hook entry points (stdin JSON → decision JSON) and `--install`.
 
-import type { HookResult } from "../adapters/hook-output.ts";
-import { type Command, type CommandIo, ExitCode } from "../command.ts";
-import { parseCommandArgs, UsageError } from "../command-args.ts";
-import type { InstallResult } from "../hook-install.ts";
-import { installTimeoutSeconds } from "../hook-runtime.ts";
+import { type Command, type CommandIo, ExitCode } from "../cli/command.ts";
+import { parseCommandArgs, UsageError } from "../cli/command-args.ts";
+import type { InstallResult } from "../hooks/install.ts";
+import type { HookResult } from "../hooks/output.ts";
+import { installTimeoutSeconds } from "../hooks/runtime.ts";
 
 const CLAUDE_HELP = `Usage: airlock hook claude-code                      (run by Claude Code; reads hook JSON on stdin)
        airlock hook claude-code --install [--project|--local] [--command] [--dry-run] [--json]

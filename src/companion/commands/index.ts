@@ -1,6 +1,6 @@
 // Every `airlock` subcommand, in the order `airlock --help` lists them. Modules load only when their
 // command runs: a hook is spawned for every tool call, so it must not pay for the MCP SDK or the policy CLI.
-import type { Command } from "../command.ts";
+import type { Command } from "../cli/command.ts";
 
 export interface CommandEntry {
   /** Words that select the command, e.g. ["policy", "explain"]. */

@@ -2,20 +2,20 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline/promises";
-import { type Command, type CommandIo, ExitCode } from "../command.ts";
-import { parseCommandArgs, UsageError } from "../command-args.ts";
-import { airlockHome, type Env } from "../config.ts";
+import { type Command, type CommandIo, ExitCode } from "../cli/command.ts";
+import { parseCommandArgs, UsageError } from "../cli/command-args.ts";
+import { airlockHome, type Env } from "../cli/config.ts";
+import { airlockInvocation, PACKAGE_ROOT } from "../cli/invocation.ts";
 import { diskCheck } from "../guards/disk-view.ts";
-import { airlockInvocation, PACKAGE_ROOT } from "../invocation.ts";
-import { findRepoRoot, homeDir } from "../policy-files.ts";
-import { type ProfilePreview, previewProfiles } from "../profiles/preview.ts";
+import { findRepoRoot, homeDir } from "../local-policy/files.ts";
 import {
   DEFAULT_PROFILE,
   PROFILE_SUMMARY,
   PROFILES,
   type Profile,
   starterPolicy,
-} from "../starter-policy.ts";
+} from "../local-policy/starter.ts";
+import { type ProfilePreview, previewProfiles } from "../profiles/preview.ts";
 import { installPiPackage, onUserPath } from "./pi-install.ts";
 
 const HELP = `Usage: airlock init [--profile cautious|balanced|autonomous] [--yes] [--no-hooks] [--json]

@@ -4,10 +4,10 @@ import { resolve } from "node:path";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { DEFAULT_GREP_TIMEOUT_MS } from "../adapters/mcp/grep-runner.ts";
 import { createGovernedServer } from "../adapters/mcp/server.ts";
-import { type Command, ExitCode } from "../command.ts";
-import { parseCommandArgs } from "../command-args.ts";
-import { airlockCommandLine } from "../hook-install.ts";
-import { PACKAGE_NAME } from "../invocation.ts";
+import { type Command, ExitCode } from "../cli/command.ts";
+import { parseCommandArgs } from "../cli/command-args.ts";
+import { PACKAGE_NAME } from "../cli/invocation.ts";
+import { airlockCommandLine } from "../hooks/install.ts";
 
 const help = (command: string) => `Usage: airlock mcp [--workspace DIR]
 

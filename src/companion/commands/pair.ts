@@ -1,11 +1,11 @@
 // `airlock pair <code>`: binds this machine as a companion device and stores its credentials (mode 0600).
 import { hostname } from "node:os";
-import { type Command, ExitCode } from "../command.ts";
-import { parseCommandArgs, UsageError } from "../command-args.ts";
-import { DEFAULT_SERVER, edgeTimeoutMs, serverOverride } from "../config.ts";
-import { loadCredentials, saveCredentials } from "../credentials.ts";
-import { EdgeClient, EdgeError, messageForPerson } from "../edge-client.ts";
-import { airlockInvocation } from "../invocation.ts";
+import { type Command, ExitCode } from "../cli/command.ts";
+import { parseCommandArgs, UsageError } from "../cli/command-args.ts";
+import { DEFAULT_SERVER, edgeTimeoutMs, serverOverride } from "../cli/config.ts";
+import { airlockInvocation } from "../cli/invocation.ts";
+import { EdgeClient, EdgeError, messageForPerson } from "../edge/client.ts";
+import { loadCredentials, saveCredentials } from "../edge/credentials.ts";
 
 const HELP = `Usage: airlock pair <code> [--server URL] [--name NAME] [--json]
 

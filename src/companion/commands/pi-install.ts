@@ -5,8 +5,8 @@ import { spawnSync } from "node:child_process";
 import { accessSync, constants, existsSync, readFileSync, realpathSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
 import semver from "semver";
-import type { Env } from "../config.ts";
-import { PACKAGE_ROOT } from "../invocation.ts";
+import type { Env } from "../cli/config.ts";
+import { PACKAGE_ROOT } from "../cli/invocation.ts";
 
 /** The executable `name` on this PATH, the way a shell finds it (never a checkout's npm-injected `.bin`). */
 export function onUserPath(name: string, env: Env): string | undefined {

@@ -5,8 +5,8 @@ import { resolve } from "node:path";
 import { stringify } from "yaml";
 import { z } from "zod";
 import { compilePolicy } from "../../policy/index.ts";
-import { type Command, ExitCode } from "../command.ts";
-import { parseCommandArgs, UsageError } from "../command-args.ts";
+import { type Command, ExitCode } from "../cli/command.ts";
+import { parseCommandArgs, UsageError } from "../cli/command-args.ts";
 import { projectRootOf, translateClaudePermissions } from "./policy-claude-code.ts";
 import { formatLoadError } from "./policy-sources.ts";
 

@@ -9,11 +9,11 @@ import {
   type PolicySuggestionList,
   PolicySuggestionList as SuggestionListSchema,
 } from "../../protocol/policy-insights.ts";
-import { type Command, type CommandIo, ExitCode } from "../command.ts";
-import { parseCommandArgs } from "../command-args.ts";
-import { edgeTimeoutMs, serverOverride } from "../config.ts";
-import { loadCredentials } from "../credentials.ts";
-import { EdgeClient, EdgeError } from "../edge-client.ts";
+import { type Command, type CommandIo, ExitCode } from "../cli/command.ts";
+import { parseCommandArgs } from "../cli/command-args.ts";
+import { edgeTimeoutMs, serverOverride } from "../cli/config.ts";
+import { EdgeClient, EdgeError } from "../edge/client.ts";
+import { loadCredentials } from "../edge/credentials.ts";
 
 const EXITS = "Exit codes: 0 done, 1 the edge refused, 3 not paired, 4 edge unreachable.";
 

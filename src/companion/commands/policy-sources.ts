@@ -2,8 +2,8 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { PolicyLoadError, PolicySource, SourceLayer } from "../../policy/index.ts";
-import type { Env } from "../config.ts";
-import { loadPolicySources } from "../policy-files.ts";
+import type { Env } from "../cli/config.ts";
+import { loadPolicySources } from "../local-policy/files.ts";
 
 const PREFIXES: Record<string, { layer: SourceLayer; trusted: boolean }> = {
   agent: { layer: "agent", trusted: true },

@@ -16,8 +16,8 @@ import {
   type Risk,
   storedUnit,
 } from "../../policy/index.ts";
-import { type Command, type CommandIo, ExitCode } from "../command.ts";
-import { parseCommandArgs, UsageError } from "../command-args.ts";
+import { type Command, type CommandIo, ExitCode } from "../cli/command.ts";
+import { parseCommandArgs, UsageError } from "../cli/command-args.ts";
 import { diskCheck } from "../guards/disk-view.ts";
 import { formatLoadError, parseConfigArg, readConfigArgs, sourcesFor } from "./policy-sources.ts";
 

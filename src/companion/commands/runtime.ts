@@ -13,10 +13,10 @@ import {
   ScheduleView,
   ThreadView,
 } from "../../protocol/runtime.ts";
-import { type Command, type CommandIo, ExitCode } from "../command.ts";
-import { DEFAULT_SERVER, edgeTimeoutMs, serverOverride } from "../config.ts";
-import { loadCredentials } from "../credentials.ts";
-import { EdgeClient, EdgeError, messageForPerson } from "../edge-client.ts";
+import { type Command, type CommandIo, ExitCode } from "../cli/command.ts";
+import { DEFAULT_SERVER, edgeTimeoutMs, serverOverride } from "../cli/config.ts";
+import { EdgeClient, EdgeError, messageForPerson } from "../edge/client.ts";
+import { loadCredentials } from "../edge/credentials.ts";
 
 const TOKEN_NOTE = `The edge lets only approver devices run jobs, schedules and chat: set AIRLOCK_APPROVER_TOKEN to
 the token of a device paired as an approver. AIRLOCK_SERVER (or the paired server) says where the edge is.`;

@@ -1,9 +1,9 @@
 // `airlock status`: the daemon's connection, policy layers and the calls waiting for a person.
-import { type Command, ExitCode, parseJsonOnly } from "../command.ts";
-import { socketPath } from "../config.ts";
-import { loadCredentials } from "../credentials.ts";
-import { sendControl } from "../daemon/control-client.ts";
-import type { DaemonStatus } from "../daemon/control-protocol.ts";
+import { type Command, ExitCode, parseJsonOnly } from "../cli/command.ts";
+import { socketPath } from "../cli/config.ts";
+import { sendControl } from "../control/connection.ts";
+import type { DaemonStatus } from "../control/protocol.ts";
+import { loadCredentials } from "../edge/credentials.ts";
 
 const HELP = `Usage: airlock status [--json]
 
@@ -63,7 +63,7 @@ export const statusCommand: Command = {
       io.stdout(json ? `${JSON.stringify(res.status)}\n` : human(res.status));
       return ExitCode.ok;
     } catch {
-      const { formatLoadErrors, loadLocalPolicy } = await import("../local-policy.ts");
+      const { formatLoadErrors, loadLocalPolicy } = await import("../local-policy/load.ts");
       const creds = loadCredentials(io.env);
       const policy = loadLocalPolicy(io.cwd, io.env);
       const info = {

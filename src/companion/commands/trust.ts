@@ -2,10 +2,10 @@
 import { readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { compilePolicy } from "../../policy/index.ts";
-import { type Command, ExitCode } from "../command.ts";
-import { parseCommandArgs } from "../command-args.ts";
-import { projectPolicyPaths } from "../policy-files.ts";
-import { readTrustStore, trustFile, untrustFile } from "../trust-store.ts";
+import { type Command, ExitCode } from "../cli/command.ts";
+import { parseCommandArgs } from "../cli/command-args.ts";
+import { projectPolicyPaths } from "../local-policy/files.ts";
+import { readTrustStore, trustFile, untrustFile } from "../local-policy/trust.ts";
 import { formatLoadError } from "./policy-sources.ts";
 
 function existing(paths: string[]): string[] {

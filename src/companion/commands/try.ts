@@ -1,11 +1,11 @@
 // `airlock try`: one sample call that policy sends to a person, through the daemon, so a card appears on the phone.
 import { randomUUID } from "node:crypto";
-import { type Command, ExitCode } from "../command.ts";
-import { parseCommandArgs } from "../command-args.ts";
-import { promptTimeoutMs } from "../config.ts";
-import { loadCredentials } from "../credentials.ts";
-import { daemonAnswers, startDaemonInBackground, waitForDaemon } from "../daemon/autostart.ts";
-import { airlockInvocation, BIN_PATH } from "../invocation.ts";
+import { type Command, ExitCode } from "../cli/command.ts";
+import { parseCommandArgs } from "../cli/command-args.ts";
+import { promptTimeoutMs } from "../cli/config.ts";
+import { airlockInvocation, BIN_PATH } from "../cli/invocation.ts";
+import { daemonAnswers, startDaemonInBackground, waitForDaemon } from "../control/autostart.ts";
+import { loadCredentials } from "../edge/credentials.ts";
 
 const HELP = `Usage: airlock try [--json]
 
@@ -45,7 +45,7 @@ export const tryCommand: Command = {
       io.stderr(
         `Sent a test call to your phone (${creds.credentials.server}); approve or deny it there. Waiting up to ${seconds} s…\n`,
       );
-    const { requestDecision } = await import("../client.ts");
+    const { requestDecision } = await import("../control/client.ts");
     const decision = await requestDecision(
       {
         callId: `try:${randomUUID()}`,

@@ -2,9 +2,9 @@
 
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { type Command, ExitCode } from "../command.ts";
-import { parseCommandArgs } from "../command-args.ts";
-import { airlockHome, daemonIdleMs, socketPath } from "../config.ts";
+import { type Command, ExitCode } from "../cli/command.ts";
+import { parseCommandArgs } from "../cli/command-args.ts";
+import { airlockHome, daemonIdleMs, socketPath } from "../cli/config.ts";
 
 const HELP = `Usage: airlock up [--quiet] [--on-demand]
 

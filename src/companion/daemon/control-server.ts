@@ -7,7 +7,7 @@ import {
   ControlRequest as ControlRequestSchema,
   type ControlResponse,
   parseLine,
-} from "./control-protocol.ts";
+} from "../control/protocol.ts";
 
 export type ControlHandler = (request: ControlRequest) => Promise<ControlResponse>;
 

@@ -5,36 +5,43 @@ import { companionWaitDeadline } from "../../policy/deadlines.ts";
 import type { EmergencyControls } from "../../policy/index.ts";
 import type { DecisionRequest, DecisionResponse, ServerMessage } from "../../protocol/index.ts";
 import { runClaudeCodeHook } from "../adapters/claude-code/hook.ts";
-import { enqueueAudit, queuedAuditCount } from "../audit-queue.ts";
-import { type Env, edgeGraceMs, edgeTimeoutMs, promptTimeoutMs, socketPath, stateDir } from "../config.ts";
-import { type Credentials, loadCredentials, NOT_PAIRED } from "../credentials.ts";
-import { type Approver, type CausalPinning, decideToolCall, diskPinning } from "../decide.ts";
+import {
+  type Env,
+  edgeGraceMs,
+  edgeTimeoutMs,
+  promptTimeoutMs,
+  socketPath,
+  stateDir,
+} from "../cli/config.ts";
+import { BIN_PATH } from "../cli/invocation.ts";
+import type { ControlRequest, ControlResponse, DaemonStatus } from "../control/protocol.ts";
+import { type AgentToolCall, type CompanionDecision, denied } from "../control/tool-call.ts";
+import { enqueueAudit, queuedAuditCount } from "../deciding/audit-queue.ts";
+import { type Approver, type CausalPinning, decideToolCall, diskPinning } from "../deciding/decide.ts";
 import {
   fromDecisionResponse,
   localFingerprint,
   toDecisionRequest,
   unreachableDecision,
-} from "../edge-approver.ts";
-import { EdgeClient, EdgeError } from "../edge-client.ts";
-import { readEmergencyCache, writeEmergencyCache } from "../emergency-cache.ts";
+} from "../deciding/edge-approver.ts";
+import { readEmergencyCache, writeEmergencyCache } from "../deciding/emergency-cache.ts";
+import { SessionGrants } from "../deciding/grants.ts";
+import { EdgeClient, EdgeError } from "../edge/client.ts";
+import { type Credentials, loadCredentials, NOT_PAIRED } from "../edge/credentials.ts";
 import type { Precog } from "../futures/engine.ts";
 import { precogHooks } from "../futures/hook-serving.ts";
 import type { AirlockEntry } from "../futures/rewrite.ts";
-import { SessionGrants } from "../grants.ts";
-import type { HookCompanion } from "../hook-companion.ts";
-import { BIN_PATH } from "../invocation.ts";
-import { type AgentToolCall, type CompanionDecision, denied } from "../tool-call.ts";
-import type { ControlRequest, ControlResponse, DaemonStatus } from "./control-protocol.ts";
+import type { HookCompanion } from "../hooks/companion.ts";
+import { runHook } from "../hooks/runners.ts";
+import { PolicyStore } from "../local-policy/store.ts";
 import { type ControlServer, listenControl } from "./control-server.ts";
 import { EdgeRuns } from "./edge-runs.ts";
 import { EdgeSync } from "./edge-sync.ts";
 import { FuturesService, isFuturesRequest } from "./futures-service.ts";
-import { HOOK_RUNNERS } from "./hook-runners.ts";
 import { readHttpEndpoint } from "./http-endpoint.ts";
 import { type HttpHookServer, listenHttpHooks } from "./http-hook-server.ts";
 import { HubConnection, type HubState } from "./hub-connection.ts";
 import { Journal } from "./journal.ts";
-import { PolicyStore } from "./policy-store.ts";
 import { WaitingCalls } from "./waiting-calls.ts";
 
 const NO_EMERGENCY: EmergencyControls = { readOnly: false, disableHighImpact: false, blockedTools: [] };
@@ -216,7 +223,7 @@ export class Daemon {
       case "hook": {
         const env = { ...this.#env, ...request.env };
         const companion = this.#hookCompanion(env, request.entry);
-        const result = await HOOK_RUNNERS[request.agent](request.stdin, env, companion);
+        const result = await runHook(request.agent, request.stdin, env, companion);
         return { id: request.id, type: "hook_result", ...result };
       }
       case "decide": {

@@ -3,7 +3,7 @@
 // answered by the person), run once per run id, its output capped, the result sent back to the hub.
 import { spawn } from "node:child_process";
 import type { ClientMessage, ServerMessage } from "../../protocol/index.ts";
-import { type DecideDeps, decideLocally } from "../decide.ts";
+import { type DecideDeps, decideLocally } from "../deciding/decide.ts";
 
 type RunRequest = Extract<ServerMessage, { type: "companion_run" }>;
 type RunResult = Extract<ClientMessage, { type: "companion_run_result" }>;

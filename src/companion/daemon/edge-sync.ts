@@ -4,12 +4,12 @@ import { renameSync, rmSync, writeFileSync } from "node:fs";
 import type { GrantRule } from "../../policy/grants.ts";
 import type { DecisionResponse } from "../../protocol/decisions.ts";
 import type { GrantRuleView } from "../../protocol/grants.ts";
-import { flushAudit } from "../audit-queue.ts";
-import type { Env } from "../config.ts";
-import type { EdgeClient, Grant } from "../edge-client.ts";
-import { readGrantCache, ruleOfGrant, type SessionGrants, writeGrantCache } from "../grants.ts";
-import { accountPolicyPath } from "../local-policy.ts";
-import type { AgentToolCall } from "../tool-call.ts";
+import type { Env } from "../cli/config.ts";
+import type { AgentToolCall } from "../control/tool-call.ts";
+import { flushAudit } from "../deciding/audit-queue.ts";
+import { readGrantCache, ruleOfGrant, type SessionGrants, writeGrantCache } from "../deciding/grants.ts";
+import type { EdgeClient, Grant } from "../edge/client.ts";
+import { accountPolicyPath } from "../local-policy/load.ts";
 
 export class EdgeSync {
   readonly #env: Env;

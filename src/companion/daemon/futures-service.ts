@@ -1,8 +1,10 @@
 // The daemon's precognition service: the engine behind the control socket's futures_* requests, fed by
 // prompt text, and reporting its stats to the edge for the dashboard.
 import type { EmergencyControls } from "../../policy/index.ts";
-import type { Env } from "../config.ts";
-import type { EdgeClient } from "../edge-client.ts";
+import type { Env } from "../cli/config.ts";
+import type { ControlRequest, ControlResponse, FutureAnswer, FutureRequest } from "../control/protocol.ts";
+import type { AgentToolCall, CompanionDecision } from "../control/tool-call.ts";
+import type { EdgeClient } from "../edge/client.ts";
 import { classFromConfig } from "../futures/command-classes.ts";
 import { Precog } from "../futures/engine.ts";
 import type { PrecogBackend } from "../futures/hook-serving.ts";
@@ -11,10 +13,8 @@ import { ReplayStore, replayRoot } from "../futures/replay.ts";
 import { type AirlockEntry, airlockPrefix } from "../futures/rewrite.ts";
 import type { ServeResult } from "../futures/serve.ts";
 import type { TriggerSource } from "../futures/triggers.ts";
-import { withWatchdog } from "../hook-runtime.ts";
-import type { PolicyState } from "../local-policy.ts";
-import type { AgentToolCall, CompanionDecision } from "../tool-call.ts";
-import type { ControlRequest, ControlResponse, FutureAnswer, FutureRequest } from "./control-protocol.ts";
+import { withWatchdog } from "../hooks/runtime.ts";
+import type { PolicyState } from "../local-policy/load.ts";
 
 /** How long a hook waits for a warm's injection text (non-silent modes); the warm itself goes on. */
 const INJECTION_WAIT_MS = 2_000;

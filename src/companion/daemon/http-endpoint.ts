@@ -6,7 +6,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, w
 import { createServer } from "node:net";
 import { dirname } from "node:path";
 import { z } from "zod";
-import { type Env, httpEndpointPath } from "../config.ts";
+import { type Env, httpEndpointPath } from "../cli/config.ts";
 
 export { httpEndpointPath };
 

@@ -5,7 +5,7 @@
 // header, a loopback peer, the endpoint's own Host (no DNS rebinding) and no Origin (no web page).
 import { timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { HookResult } from "../adapters/hook-output.ts";
+import type { HookResult } from "../hooks/output.ts";
 import { type HttpEndpoint, SECRET_HEADER } from "./http-endpoint.ts";
 
 /** A Write or Edit carries file contents: the control socket's bound, so both paths take the same events. */

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { z } from "zod";
 import { derivedCallId } from "../../policy/call-binding.ts";
 import { DecisionRequest } from "../../protocol/index.ts";
-import { AgentToolCall, CompanionDecision } from "../tool-call.ts";
+import { AgentToolCall, CompanionDecision } from "../control/tool-call.ts";
 
 export const JournalEntry = z.object({
   call: AgentToolCall,

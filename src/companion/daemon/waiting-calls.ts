@@ -1,7 +1,7 @@
 // The hooks waiting inside the daemon for a call a person must decide: who waits, the policy record they asked
 // with, and the daemon's own deadline for each call (in case the edge's timeout answer never arrives).
 import type { DecisionRecord } from "../../policy/index.ts";
-import type { CompanionDecision } from "../tool-call.ts";
+import type { CompanionDecision } from "../control/tool-call.ts";
 
 interface Waiter {
   resolve: Array<(d: CompanionDecision) => void>;

@@ -2,9 +2,9 @@
 // daemon, the agent's own tool runs as if precognition did not exist.
 
 import type { FuturesStats } from "../../protocol/futures.ts";
-import { daemonDisabled, type Env, socketPath } from "../config.ts";
-import { sendControl } from "../daemon/control-client.ts";
-import type { FutureAnswer, FutureRequest } from "../daemon/control-protocol.ts";
+import { daemonDisabled, type Env, socketPath } from "../cli/config.ts";
+import { sendControl } from "../control/connection.ts";
+import type { FutureAnswer, FutureRequest } from "../control/protocol.ts";
 import { WARM_TIMEOUT_MS } from "./command-futures.ts";
 import { readSwitches } from "./switches.ts";
 import type { TriggerSource } from "./triggers.ts";

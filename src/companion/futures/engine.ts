@@ -3,7 +3,7 @@ import { execFile } from "node:child_process";
 import { realpathSync } from "node:fs";
 import { realpath } from "node:fs/promises";
 import type { FuturesStats } from "../../protocol/futures.ts";
-import type { Env } from "../config.ts";
+import type { Env } from "../cli/config.ts";
 import { servingRefusal } from "../guards/index.ts";
 import { candidatesFor, importHop } from "./candidates.ts";
 import {

@@ -1,7 +1,7 @@
 // What the Claude Code and Codex hooks add for precognition: warming on the prompt and at session start, and
 // the PreToolUse rewrite of a warmed shell command into `airlock futures serve`. The same steps run in a hook
 // process (the daemon over its socket) and inside the daemon (the fast hook's events, the engine in-process).
-import type { Env } from "../config.ts";
+import type { Env } from "../cli/config.ts";
 import { classOf, PLAIN_COMMAND } from "./command-classes.ts";
 import { rewriteCommand } from "./rewrite.ts";
 import { readSwitches } from "./switches.ts";

@@ -3,9 +3,9 @@
 // controls; a grant is a person's answer to an ask, so it never makes a warm happen). Nothing here re-codes
 // a rule, and nothing is audited: no agent call happens here.
 import type { EmergencyControls } from "../../policy/index.ts";
-import { decideLocally } from "../decide.ts";
-import type { PolicyState } from "../local-policy.ts";
-import type { AgentToolCall } from "../tool-call.ts";
+import type { AgentToolCall } from "../control/tool-call.ts";
+import { decideLocally } from "../deciding/decide.ts";
+import type { PolicyState } from "../local-policy/load.ts";
 import type { PolicyCheck } from "./serve.ts";
 
 export interface PolicyGateDeps {

@@ -1,8 +1,9 @@
 // Read futures: the bytes of one repo-local file, opened through the one guard (openInside: I5–I9, no
 // hard links, no symlinks out, no secrets) and served only while the file's identity (device, inode, size,
 // mtime, ctime) is unchanged.
+
+import { imageMimeOf } from "../adapters/image-kind.ts";
 import { openInside, readOpened } from "../guards/index.ts";
-import { imageMimeOf } from "../image-kind.ts";
 
 export interface FileIdentity {
   dev: bigint;

@@ -12,7 +12,7 @@ import { randomBytes } from "node:crypto";
 import { constants, lstatSync, mkdirSync, rmSync } from "node:fs";
 import { mkdir, open, readdir, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { airlockHome, type Env } from "../config.ts";
+import { airlockHome, type Env } from "../cli/config.ts";
 import type { CommandFuture, OutputChunk } from "./command-futures.ts";
 import { shellQuote } from "./rewrite.ts";
 

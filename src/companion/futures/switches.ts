@@ -1,5 +1,5 @@
 // Precognition's switches: every AIRLOCK_PRECOG* variable (PI_PRECOG_* accepted as an alias), read once per use.
-import type { Env } from "../config.ts";
+import type { Env } from "../cli/config.ts";
 
 export const INJECTION_MODES = ["silent-futures", "verified-futures", "cache-index", "full", "off"] as const;
 export type InjectionMode = (typeof INJECTION_MODES)[number];

@@ -11,7 +11,7 @@ import {
   grantOffer,
   judgeCall,
 } from "../../policy/index.ts";
-import { PROFILES, type Profile, starterPolicy } from "../starter-policy.ts";
+import { PROFILES, type Profile, starterPolicy } from "../local-policy/starter.ts";
 import { EVERYDAY_CALLS, type EverydayCall } from "./everyday-calls.ts";
 
 export interface JudgedEveryday {

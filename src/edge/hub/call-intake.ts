@@ -2,18 +2,17 @@
 // was bound to, the one decision core judges it (account policy, emergency, grants), and it is answered
 // at once or put in front of a person. An immediate answer and its audit commit in one transaction.
 
+import { answerOf } from "../../policy/answer.ts";
 import { askReasonOf } from "../../policy/ask-reason.ts";
 import { withCausalChange } from "../../policy/causal-change.ts";
 import {
   type CompiledPolicy,
   callFingerprint,
   clip,
-  hiddenToolReason,
   redactText,
   shownCall,
   soleMarked,
   storedUnit,
-  type Verdict,
   verdictOf,
   withAgentAsk,
 } from "../../policy/index.ts";
@@ -25,8 +24,6 @@ import { grantUsedAudit } from "./grant-audit.ts";
 import type { HubContext } from "./hub-context.ts";
 import type { DecideOutcome, PromptQueue } from "./prompt-queue.ts";
 import { WriteBatch } from "./write-batch.ts";
-
-type Answer = Pick<DecisionResponse, "decision" | "reason" | "source">;
 
 const MAX_CWD_CHARS = 1_000;
 const MAX_DESCRIPTION_CHARS = 300;
@@ -41,41 +38,6 @@ function agentDescription(input: Record<string, unknown>): string | null {
 function shownColumns(request: DecisionRequest): Pick<CallRow, "shown_text" | "shown_chars"> {
   const shown = shownCall(request.tool, request.input);
   return { shown_text: shown.text, shown_chars: shown.chars };
-}
-
-function answerOf(v: Exclude<Verdict, { action: "ask" }>): Answer {
-  const { record } = v;
-  switch (v.source) {
-    case "emergency":
-      return {
-        decision: "deny",
-        reason: `Blocked by an emergency control (${record.rule ?? "emergency"}).`,
-        source: "emergency",
-      };
-    case "policy":
-      if (v.action === "allow")
-        return { decision: "allow", reason: record.message ?? "Allowed by policy.", source: "policy" };
-      // A hidden tool looks absent (pi.hitl): no rule named, no "denied by policy" to argue with.
-      if (record.action === "hidden")
-        return { decision: "deny", reason: hiddenToolReason(record.tool), source: "policy" };
-      return {
-        decision: "deny",
-        reason: record.message ?? `Denied by policy${record.rule ? ` (${record.rule})` : ""}.`,
-        source: "policy",
-      };
-    case "grant":
-      return {
-        decision: v.action,
-        reason: `${v.action === "allow" ? "Allowed" : "Denied"} by a saved grant (${v.grant?.pattern ?? "any"}).`,
-        source: "grant",
-      };
-    case "session_grant":
-      return {
-        decision: v.action,
-        reason: v.action === "allow" ? "Allowed for this session." : "Denied for this session.",
-        source: "session_grant",
-      };
-  }
 }
 
 export class CallIntake {

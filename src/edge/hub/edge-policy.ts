@@ -13,7 +13,7 @@ import {
   verdictOf,
 } from "../../policy/index.ts";
 import { withReportedFacts } from "../../policy/judge-call.ts";
-import { type Action, stricter } from "../../policy/types.ts";
+import { type Action, RISK_RANK, stricter } from "../../policy/types.ts";
 import type { DecisionRequest } from "../../protocol/decisions.ts";
 
 /** With no account policy, everything that reaches the edge is a question for the person. */
@@ -22,8 +22,6 @@ const DEFAULT_ACCOUNT_POLICY = "version: 1\ndefault_action: ask\nrules: []\n";
 export function compileAccountPolicy(text: string | undefined) {
   return compilePolicy([{ layer: "account", path: "account policy", text: text ?? DEFAULT_ACCOUNT_POLICY }]);
 }
-
-const RISK_RANK = { low: 0, medium: 1, high: 2 } as const;
 
 export function judgeAtEdge(policy: CompiledPolicy, request: DecisionRequest): JudgedCall {
   const judged = judgeCall(

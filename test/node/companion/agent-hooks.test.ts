@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { runCopilotHook } from "../../../src/companion/adapters/copilot/hook.ts";
 import { runGeminiHook } from "../../../src/companion/adapters/gemini/hook.ts";
 import { runOpenCodeHook } from "../../../src/companion/adapters/opencode/hook.ts";
-import type { CompanionDecision } from "../../../src/companion/tool-call.ts";
+import type { CompanionDecision } from "../../../src/companion/control/tool-call.ts";
 import { recordingCompanion } from "./support/recording-companion.ts";
 
 const SERVED = "airlock futures serve k -- 'npm test'";

@@ -5,11 +5,11 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CausalHistory, pinCall } from "../../../src/companion/causal-pins.ts";
-import { type Approver, decideToolCall, diskPinning } from "../../../src/companion/decide.ts";
-import { toDecisionRequest } from "../../../src/companion/edge-approver.ts";
-import type { PolicyState } from "../../../src/companion/local-policy.ts";
-import type { AgentToolCall } from "../../../src/companion/tool-call.ts";
+import type { AgentToolCall } from "../../../src/companion/control/tool-call.ts";
+import { CausalHistory, pinCall } from "../../../src/companion/deciding/causal-pins.ts";
+import { type Approver, decideToolCall, diskPinning } from "../../../src/companion/deciding/decide.ts";
+import { toDecisionRequest } from "../../../src/companion/deciding/edge-approver.ts";
+import type { PolicyState } from "../../../src/companion/local-policy/load.ts";
 import { causalChangesAtEdge, compileAccountPolicy, judgeAtEdge } from "../../../src/edge/hub/edge-policy.ts";
 import { withCausalChange } from "../../../src/policy/causal-change.ts";
 import { compilePolicy, type GrantRule, rulesForAnswer } from "../../../src/policy/index.ts";

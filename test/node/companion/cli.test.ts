@@ -3,8 +3,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import type { CommandIo } from "../../../src/companion/cli/command.ts";
 import { main } from "../../../src/companion/cli.ts";
-import type { CommandIo } from "../../../src/companion/command.ts";
 import { commands } from "../../../src/companion/commands/index.ts";
 
 function capture(): { io: CommandIo; out: () => string; err: () => string } {

@@ -7,13 +7,13 @@ import { createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { requestDecision } from "../../../src/companion/client.ts";
+import { requestDecision } from "../../../src/companion/control/client.ts";
 import {
   DaemonLost,
   DaemonUnavailable,
   keepControlConnection,
   sendControl,
-} from "../../../src/companion/daemon/control-client.ts";
+} from "../../../src/companion/control/connection.ts";
 import { ensureBuilt, type Sandbox, sandbox, startDaemon } from "./support/sandbox.ts";
 
 interface CountingServer {

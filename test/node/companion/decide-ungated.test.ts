@@ -1,10 +1,10 @@
 // An ungated session (Pi's `/permissions off`): the local layers are skipped, everything else holds —
 // account rules, emergency controls, audit — and any layer can forbid it.
 import { describe, expect, it } from "vitest";
-import { type DecideDeps, decideToolCall } from "../../../src/companion/decide.ts";
-import type { AuditEvent } from "../../../src/companion/edge-client.ts";
-import type { PolicyState } from "../../../src/companion/local-policy.ts";
-import type { AgentToolCall } from "../../../src/companion/tool-call.ts";
+import type { AgentToolCall } from "../../../src/companion/control/tool-call.ts";
+import { type DecideDeps, decideToolCall } from "../../../src/companion/deciding/decide.ts";
+import type { AuditEvent } from "../../../src/companion/edge/client.ts";
+import type { PolicyState } from "../../../src/companion/local-policy/load.ts";
 import { compilePolicy, type PolicySource } from "../../../src/policy/index.ts";
 
 const USER = `

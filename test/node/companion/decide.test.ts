@@ -1,11 +1,11 @@
 // The decision core with the real policy engine: local allow/deny/hidden, emergency, grants, a person, fail closed.
 import { describe, expect, it } from "vitest";
-import { pinCall } from "../../../src/companion/causal-pins.ts";
-import { type Approver, type DecideDeps, decideToolCall } from "../../../src/companion/decide.ts";
-import type { AuditEvent } from "../../../src/companion/edge-client.ts";
-import { SessionGrants } from "../../../src/companion/grants.ts";
-import type { PolicyState } from "../../../src/companion/local-policy.ts";
-import type { AgentToolCall } from "../../../src/companion/tool-call.ts";
+import type { AgentToolCall } from "../../../src/companion/control/tool-call.ts";
+import { pinCall } from "../../../src/companion/deciding/causal-pins.ts";
+import { type Approver, type DecideDeps, decideToolCall } from "../../../src/companion/deciding/decide.ts";
+import { SessionGrants } from "../../../src/companion/deciding/grants.ts";
+import type { AuditEvent } from "../../../src/companion/edge/client.ts";
+import type { PolicyState } from "../../../src/companion/local-policy/load.ts";
 import { compilePolicy, type GrantRule, grantUnitsOf } from "../../../src/policy/index.ts";
 
 const YAML = `

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { EdgeRuns, OUTPUT_CAP } from "../../../src/companion/daemon/edge-runs.ts";
-import type { PolicyState } from "../../../src/companion/local-policy.ts";
+import type { PolicyState } from "../../../src/companion/local-policy/load.ts";
 import { compilePolicy } from "../../../src/policy/index.ts";
 import type { ClientMessage } from "../../../src/protocol/index.ts";
 

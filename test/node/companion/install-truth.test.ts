@@ -8,9 +8,9 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { codexReason } from "../../../src/companion/adapters/codex/hook.ts";
 import { installCodexHooks } from "../../../src/companion/adapters/codex/install.ts";
 import { trailingComment } from "../../../src/companion/adapters/codex/trust.ts";
+import { PACKAGE_ROOT } from "../../../src/companion/cli/invocation.ts";
 import { isThisPiPackage } from "../../../src/companion/commands/doctor-integrations.ts";
 import { isNpmBinDir } from "../../../src/companion/commands/pi-install.ts";
-import { PACKAGE_ROOT } from "../../../src/companion/invocation.ts";
 import { BIN, ensureBuilt, runAirlock, type Sandbox, sandbox } from "./support/sandbox.ts";
 
 let box: Sandbox;

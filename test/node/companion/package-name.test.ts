@@ -3,10 +3,10 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import type { CommandIo } from "../../../src/companion/cli/command.ts";
+import { PACKAGE_NAME } from "../../../src/companion/cli/invocation.ts";
 import { main } from "../../../src/companion/cli.ts";
-import type { CommandIo } from "../../../src/companion/command.ts";
 import { commands } from "../../../src/companion/commands/index.ts";
-import { PACKAGE_NAME } from "../../../src/companion/invocation.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..", "..");
 

@@ -3,22 +3,22 @@ import { appendFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { EdgeSync } from "../../../src/companion/daemon/edge-sync.ts";
+import { Journal } from "../../../src/companion/daemon/journal.ts";
 import {
   auditQueuePath,
   enqueueAudit,
   flushAudit,
   queuedAuditCount,
-} from "../../../src/companion/audit-queue.ts";
-import { loadCredentials, saveCredentials } from "../../../src/companion/credentials.ts";
-import { EdgeSync } from "../../../src/companion/daemon/edge-sync.ts";
-import { Journal } from "../../../src/companion/daemon/journal.ts";
-import { type AuditEvent, Grant } from "../../../src/companion/edge-client.ts";
+} from "../../../src/companion/deciding/audit-queue.ts";
 import {
   readGrantCache,
   ruleOfGrant,
   SessionGrants,
   writeGrantCache,
-} from "../../../src/companion/grants.ts";
+} from "../../../src/companion/deciding/grants.ts";
+import { type AuditEvent, Grant } from "../../../src/companion/edge/client.ts";
+import { loadCredentials, saveCredentials } from "../../../src/companion/edge/credentials.ts";
 
 let dir: string;
 let env: NodeJS.ProcessEnv;

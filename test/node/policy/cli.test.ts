@@ -3,9 +3,9 @@ import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import type { CommandIo } from "../../../src/companion/cli/command.ts";
 import { main } from "../../../src/companion/cli.ts";
-import type { CommandIo } from "../../../src/companion/command.ts";
-import { discoverPolicyFiles, loadPolicySources } from "../../../src/companion/policy-files.ts";
+import { discoverPolicyFiles, loadPolicySources } from "../../../src/companion/local-policy/files.ts";
 
 function sandbox() {
   const root = mkdtempSync(join(tmpdir(), "airlock-policy-"));

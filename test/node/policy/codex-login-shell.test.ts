@@ -10,7 +10,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { main } from "../../../src/companion/cli.ts";
-import { starterPolicy } from "../../../src/companion/starter-policy.ts";
+import { starterPolicy } from "../../../src/companion/local-policy/starter.ts";
 import type { CompiledPolicy } from "../../../src/policy/index.ts";
 import { judgeCall } from "../../../src/policy/judge-call.ts";
 import { canonicalCalls } from "../../../src/policy/tool-names.ts";

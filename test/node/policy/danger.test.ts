@@ -2,7 +2,7 @@
 // says; what is not understood is medium and says so; destructive git asks under every starter profile.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { PROFILES, starterPolicy } from "../../../src/companion/starter-policy.ts";
+import { PROFILES, starterPolicy } from "../../../src/companion/local-policy/starter.ts";
 import { classify, decide } from "../../../src/policy/index.ts";
 import { destructiveGit } from "../../../src/policy/shell/danger.ts";
 import { CWD, compile, user } from "./helpers.ts";

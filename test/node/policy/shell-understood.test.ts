@@ -2,7 +2,7 @@
 // (asked, denied headless) under the strict read-only allowlist and the starter policy, and
 // explained in one line naming the word or path; everyday reads stay understood and allowed.
 import { describe, expect, it } from "vitest";
-import { starterPolicy } from "../../../src/companion/starter-policy.ts";
+import { starterPolicy } from "../../../src/companion/local-policy/starter.ts";
 import { analyzeShell } from "../../../src/policy/shell/analysis.ts";
 import type { ExecUnit } from "../../../src/policy/shell/units.ts";
 import { compile, user } from "./helpers.ts";

@@ -1,9 +1,8 @@
 // `airlock hook claude-code`: one Claude Code hook event on stdin → Airlock's decision in Claude Code's JSON on stdout.
 import { z } from "zod";
-import { claudeAskMode, type Env } from "../../config.ts";
-import { clientCompanion, type HookCompanion } from "../../hook-companion.ts";
-import { callIdOf, runGuardedHook } from "../../hook-runtime.ts";
-import type { CompanionDecision } from "../../tool-call.ts";
+import { claudeAskMode, type Env } from "../../cli/config.ts";
+import type { CompanionDecision } from "../../control/tool-call.ts";
+import { clientCompanion, type HookCompanion } from "../../hooks/companion.ts";
 import {
   blockingError,
   denyOutput,
@@ -12,11 +11,12 @@ import {
   permissionRequestOutput,
   preToolUseOutput,
   promptContextOutput,
-} from "../hook-output.ts";
+} from "../../hooks/output.ts";
+import { callIdOf, runGuardedHook } from "../../hooks/runtime.ts";
 import { claudeAskReason } from "./ask-reason.ts";
 import { mapClaudeTool } from "./tools.ts";
 
-export type { HookResult } from "../hook-output.ts";
+export type { HookResult } from "../../hooks/output.ts";
 
 /** The fields Airlock reads; Claude Code sends more (transcript_path, permission_mode, …), which pass through. */
 export const ClaudeHookInput = z.looseObject({

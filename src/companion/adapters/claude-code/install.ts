@@ -1,10 +1,10 @@
 // `airlock hook claude-code --install`: where Claude Code's settings live and which hook entries Airlock needs.
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import type { Env } from "../../config.ts";
+import type { Env } from "../../cli/config.ts";
 import { ensureHttpEndpoint, type HttpEndpoint, hookUrl, SECRET_HEADER } from "../../daemon/http-endpoint.ts";
-import { airlockCommand, type HookSpec, type InstallResult, mergeHooks } from "../../hook-install.ts";
-import { installTimeoutSeconds } from "../../hook-runtime.ts";
+import { airlockCommand, type HookSpec, type InstallResult, mergeHooks } from "../../hooks/install.ts";
+import { installTimeoutSeconds } from "../../hooks/runtime.ts";
 import { claudeCodeVersion, httpHooksSupported } from "./version.ts";
 
 export const CLAUDE_HOOKS: readonly HookSpec[] = [

@@ -2,7 +2,7 @@
 // (`"onFailure": "block"`) only from 2.1.295 on; before that a dead endpoint would let every call run ungated.
 import { execFileSync } from "node:child_process";
 import semver from "semver";
-import type { Env } from "../../config.ts";
+import type { Env } from "../../cli/config.ts";
 
 export const HTTP_HOOKS_SINCE = "2.1.295";
 

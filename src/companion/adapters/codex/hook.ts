@@ -1,10 +1,8 @@
 // `airlock hook codex`: Codex's hook contract. PreToolUse has no `ask`, so a call that needs a person waits for
 // the phone and is answered allow (empty output) or deny (a reason Codex shows the model).
 import { z } from "zod";
-import type { Env } from "../../config.ts";
-import { clientCompanion, type HookCompanion } from "../../hook-companion.ts";
-import { callIdOf, runGuardedHook } from "../../hook-runtime.ts";
-import { ClaudeHookInput } from "../claude-code/hook.ts";
+import type { Env } from "../../cli/config.ts";
+import { clientCompanion, type HookCompanion } from "../../hooks/companion.ts";
 import {
   blockingError,
   denyOutput,
@@ -13,7 +11,9 @@ import {
   permissionRequestOutput,
   preToolUseOutput,
   promptContextOutput,
-} from "../hook-output.ts";
+} from "../../hooks/output.ts";
+import { callIdOf, runGuardedHook } from "../../hooks/runtime.ts";
+import { ClaudeHookInput } from "../claude-code/hook.ts";
 import { codexCanServe } from "./sandbox.ts";
 import { mapCodexTool } from "./tools.ts";
 

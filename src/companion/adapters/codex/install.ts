@@ -1,9 +1,9 @@
 // `airlock hook codex --install`: Codex's hooks.json (user: $CODEX_HOME or ~/.codex; project: .codex/) entries.
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import type { Env } from "../../config.ts";
-import { airlockCommand, type HookSpec, type InstallResult, mergeHooks } from "../../hook-install.ts";
-import { installTimeoutSeconds } from "../../hook-runtime.ts";
+import type { Env } from "../../cli/config.ts";
+import { airlockCommand, type HookSpec, type InstallResult, mergeHooks } from "../../hooks/install.ts";
+import { installTimeoutSeconds } from "../../hooks/runtime.ts";
 import { type CodexHookTrust, codexConfigPath, trustCodexHooks } from "./trust.ts";
 
 /** The directory Codex calls the project: where `--project` puts `.codex/` (Codex keys its trust by it). */

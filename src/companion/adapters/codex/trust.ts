@@ -8,8 +8,8 @@ import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { z } from "zod";
-import type { Env } from "../../config.ts";
-import { isAirlockHook } from "../../hook-install.ts";
+import type { Env } from "../../cli/config.ts";
+import { isAirlockHook } from "../../hooks/install.ts";
 
 /** Codex's snake_case label of each event Airlock installs. */
 const EVENT_LABELS: Record<string, string> = {

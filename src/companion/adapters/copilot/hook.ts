@@ -3,10 +3,10 @@
 // sessionStart its source. An Airlock allow prints nothing (Copilot's own --allow-tool/--deny-tool check stands); a
 // deny prints {"permissionDecision":"deny","permissionDecisionReason"}, which Copilot hands the model.
 import { z } from "zod";
-import type { Env } from "../../config.ts";
-import { clientCompanion, type HookCompanion } from "../../hook-companion.ts";
-import { callIdOf, parseJsonObject, runGuardedHook } from "../../hook-runtime.ts";
-import { copilotDeny, type HookResult, NOTHING } from "../hook-output.ts";
+import type { Env } from "../../cli/config.ts";
+import { clientCompanion, type HookCompanion } from "../../hooks/companion.ts";
+import { copilotDeny, type HookResult, NOTHING } from "../../hooks/output.ts";
+import { callIdOf, parseJsonObject, runGuardedHook } from "../../hooks/runtime.ts";
 import { decideMapped, jsonOutput, personApproved, servedCommand } from "../mapped-calls.ts";
 import { mapCopilotTool } from "./tools.ts";
 

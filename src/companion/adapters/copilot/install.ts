@@ -3,9 +3,9 @@
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
-import type { Env } from "../../config.ts";
-import { airlockCommand, type InstallResult } from "../../hook-install.ts";
-import { installTimeoutSeconds } from "../../hook-runtime.ts";
+import type { Env } from "../../cli/config.ts";
+import { airlockCommand, type InstallResult } from "../../hooks/install.ts";
+import { installTimeoutSeconds } from "../../hooks/runtime.ts";
 
 export const COPILOT_EVENTS = ["preToolUse", "userPromptSubmitted", "sessionStart", "sessionEnd"] as const;
 

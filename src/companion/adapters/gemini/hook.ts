@@ -2,10 +2,10 @@
 // own policy engine and confirmation let it through: an Airlock allow prints nothing (Gemini's own answer stands), a
 // deny prints {"decision":"deny","reason"}, which Gemini hands the model as "Tool execution blocked: <reason>".
 import { z } from "zod";
-import type { Env } from "../../config.ts";
-import { clientCompanion, type HookCompanion } from "../../hook-companion.ts";
-import { callIdOf, runGuardedHook } from "../../hook-runtime.ts";
-import { blockingError, geminiDeny, type HookResult, NOTHING } from "../hook-output.ts";
+import type { Env } from "../../cli/config.ts";
+import { clientCompanion, type HookCompanion } from "../../hooks/companion.ts";
+import { blockingError, geminiDeny, type HookResult, NOTHING } from "../../hooks/output.ts";
+import { callIdOf, runGuardedHook } from "../../hooks/runtime.ts";
 import { decideMapped, jsonOutput, servedCommand } from "../mapped-calls.ts";
 import { mapGeminiTool } from "./tools.ts";
 

@@ -2,9 +2,9 @@
 // .gemini/). Gemini's hook timeout is in milliseconds; hooks run only in folders Gemini trusts.
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import type { Env } from "../../config.ts";
-import { airlockCommand, type HookSpec, type InstallResult, mergeHooks } from "../../hook-install.ts";
-import { installTimeoutSeconds } from "../../hook-runtime.ts";
+import type { Env } from "../../cli/config.ts";
+import { airlockCommand, type HookSpec, type InstallResult, mergeHooks } from "../../hooks/install.ts";
+import { installTimeoutSeconds } from "../../hooks/runtime.ts";
 
 export const GEMINI_HOOKS: readonly HookSpec[] = [
   { event: "BeforeTool", matcher: "*" },

@@ -1,7 +1,7 @@
 // Which agent an MCP client is: its own id from `initialize` (clientInfo name and version), so grants,
 // policy `agent` conditions and the audit tell Claude Desktop from Cursor from any other client.
 import { carriesSecret } from "../../../policy/redact.ts";
-import type { AgentToolCall } from "../../client.ts";
+import type { AgentToolCall } from "../../control/client.ts";
 
 const clip = (text: string, max: number) => (text.length > max ? text.slice(0, max) : text);
 

@@ -1,6 +1,6 @@
 // `read`: a guarded file's text (line window, Pi's truncation notices) or an image attachment.
 import { openInside, readOpened } from "../../guards/index.ts";
-import { imageMimeOf } from "../../image-kind.ts";
+import { imageMimeOf } from "../image-kind.ts";
 import { ToolFailure, type ToolResult, textResult } from "./tool-result.ts";
 import { formatSize, MAX_BYTES, truncateHead } from "./truncate.ts";
 

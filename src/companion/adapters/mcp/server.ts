@@ -4,10 +4,10 @@ import { McpServer, type RegisteredTool } from "@modelcontextprotocol/sdk/server
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { boundaryNote } from "../../../policy/index.ts";
-import { type AgentToolCall, requestDecision } from "../../client.ts";
+import { type AgentToolCall, requestDecision } from "../../control/client.ts";
 import { serveFuture } from "../../futures/client.ts";
 import { resolveWorkspacePath } from "../../guards/index.ts";
-import { loadLocalPolicy } from "../../local-policy.ts";
+import { loadLocalPolicy } from "../../local-policy/load.ts";
 import { mcpAgent } from "./agent.ts";
 import { bashResult, bashTool } from "./bash-tool.ts";
 import { GrepRunner } from "./grep-runner.ts";

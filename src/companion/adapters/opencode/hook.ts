@@ -3,10 +3,10 @@
 // merge into the call's arguments), or {"decision":"deny","reason"}, which the plugin throws so OpenCode hands the
 // reason to the model. OpenCode's own `permission` check runs after the plugin, inside the tool, so an allow keeps it.
 import { z } from "zod";
-import type { Env } from "../../config.ts";
-import { clientCompanion, type HookCompanion } from "../../hook-companion.ts";
-import { callIdOf, runGuardedHook } from "../../hook-runtime.ts";
-import { type HookResult, openCodeDeny } from "../hook-output.ts";
+import type { Env } from "../../cli/config.ts";
+import { clientCompanion, type HookCompanion } from "../../hooks/companion.ts";
+import { type HookResult, openCodeDeny } from "../../hooks/output.ts";
+import { callIdOf, runGuardedHook } from "../../hooks/runtime.ts";
 import { decideMapped, jsonOutput, personApproved, servedCommand } from "../mapped-calls.ts";
 import { mapOpenCodeTool } from "./tools.ts";
 

@@ -4,9 +4,9 @@
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import type { Env } from "../../config.ts";
-import { airlockCommand, type InstallResult } from "../../hook-install.ts";
-import { installTimeoutSeconds } from "../../hook-runtime.ts";
+import type { Env } from "../../cli/config.ts";
+import { airlockCommand, type InstallResult } from "../../hooks/install.ts";
+import { installTimeoutSeconds } from "../../hooks/runtime.ts";
 import { openCodePluginSource } from "./plugin-source.ts";
 
 export function openCodePluginPath(scope: "user" | "project", cwd: string, env: Env): string {

@@ -1,6 +1,6 @@
 // When policy says ask and Pi can show a dialog: Pi's own confirm and the phone prompt race, and the
 // first answer wins. A losing local dialog is dismissed; a losing phone prompt is resolved with the local answer.
-import type { AgentToolCall, CompanionDecision } from "../../client.ts";
+import type { AgentToolCall, CompanionDecision } from "../../control/client.ts";
 
 export interface LocalConfirm {
   confirm(

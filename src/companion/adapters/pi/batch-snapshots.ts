@@ -4,7 +4,7 @@
 // decision time is the run's result only if no other call of the batch that could change it ran after that moment:
 // one still running when the snapshot was taken, or one that started after, spoils it, and the execute asks the
 // daemon again (re-validating then).
-import type { FutureAnswer } from "../../daemon/control-protocol.ts";
+import type { FutureAnswer } from "../../control/protocol.ts";
 
 /** Pi's built-in tools that only read: running one changes nothing another call's result depends on. */
 const INERT = new Set(["read", "grep", "find", "ls"]);

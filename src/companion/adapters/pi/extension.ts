@@ -4,11 +4,11 @@
 import { randomUUID } from "node:crypto";
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { boundaryNote } from "../../../policy/index.ts";
-import { type AgentToolCall, endSession, requestDecision } from "../../client.ts";
-import { promptTimeoutMs } from "../../config.ts";
-import { keepControlConnection } from "../../daemon/control-client.ts";
-import { formatLoadErrors, loadLocalPolicy } from "../../local-policy.ts";
-import { warmUpClient } from "../../warm-up.ts";
+import { promptTimeoutMs } from "../../cli/config.ts";
+import { type AgentToolCall, endSession, requestDecision } from "../../control/client.ts";
+import { keepControlConnection } from "../../control/connection.ts";
+import { warmUpClient } from "../../control/warm-up.ts";
+import { formatLoadErrors, loadLocalPolicy } from "../../local-policy/load.ts";
 import { raceLocalAndPhone } from "./ask-race.ts";
 import { relayLocalAnswer } from "./local-answer.ts";
 import { registerPermissionsToggle } from "./permissions-toggle.ts";

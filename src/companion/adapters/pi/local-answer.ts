@@ -2,9 +2,9 @@
 // once and the audit records who decided (this device), instead of the prompt lingering until it times out.
 import { z } from "zod";
 import { CapabilityPrompt } from "../../../protocol/index.ts";
-import { type Env, edgeTimeoutMs } from "../../config.ts";
-import { loadCredentials } from "../../credentials.ts";
-import { EdgeClient } from "../../edge-client.ts";
+import { type Env, edgeTimeoutMs } from "../../cli/config.ts";
+import { EdgeClient } from "../../edge/client.ts";
+import { loadCredentials } from "../../edge/credentials.ts";
 
 export type RelayOutcome = "resolved" | "not-pending" | "batched" | "unpaired" | "failed";
 

@@ -5,7 +5,7 @@
 // and the account policy still apply, and any layer may forbid it (`sessions.allow_ungated: false`).
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { z } from "zod";
-import { formatLoadErrors, loadLocalPolicy } from "../../local-policy.ts";
+import { formatLoadErrors, loadLocalPolicy } from "../../local-policy/load.ts";
 
 /** The custom entry type; its data is `{ gated: boolean }`. */
 export const PERMISSIONS_ENTRY = "airlock-permissions";

@@ -12,8 +12,8 @@ import {
   type ExtensionContext,
   type ReadOperations,
 } from "@earendil-works/pi-coding-agent";
-import { forwardPromptText } from "../../client.ts";
-import type { FutureRequest } from "../../daemon/control-protocol.ts";
+import { forwardPromptText } from "../../control/client.ts";
+import type { FutureRequest } from "../../control/protocol.ts";
 import { serveFuture, warmFutures } from "../../futures/client.ts";
 import { readSwitches } from "../../futures/switches.ts";
 import { DraftDebouncer } from "../../futures/triggers.ts";

@@ -4,8 +4,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AgentToolCall, requestDecision } from "../../../../src/companion/client.ts";
-import type { FutureAnswer, FutureRequest } from "../../../../src/companion/daemon/control-protocol.ts";
+import { type AgentToolCall, requestDecision } from "../../../../src/companion/control/client.ts";
+import type { FutureAnswer, FutureRequest } from "../../../../src/companion/control/protocol.ts";
 import { warmFutures } from "../../../../src/companion/futures/client.ts";
 import { type Daemon, ensureBuilt, type Sandbox, sandbox, startDaemon } from "../support/sandbox.ts";
 import { runsOf, writeCountedProject } from "./counted-project.ts";

@@ -5,7 +5,7 @@ import { dirname, join } from "node:path";
 import { classFromConfig } from "../../../../src/companion/futures/command-classes.ts";
 import { Precog } from "../../../../src/companion/futures/engine.ts";
 import { policyGate } from "../../../../src/companion/futures/policy-gate.ts";
-import type { PolicyState } from "../../../../src/companion/local-policy.ts";
+import type { PolicyState } from "../../../../src/companion/local-policy/load.ts";
 import { compilePolicy, type EmergencyControls, NO_EMERGENCY } from "../../../../src/policy/index.ts";
 
 /** Reads, grep, ls and the allowlisted read-only commands run without asking; `rm` is denied; the rest asks. */

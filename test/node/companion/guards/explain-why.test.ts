@@ -3,8 +3,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CommandIo } from "../../../../src/companion/cli/command.ts";
 import { main } from "../../../../src/companion/cli.ts";
-import type { CommandIo } from "../../../../src/companion/command.ts";
 import { type DiskFixture, diskFixture } from "./disk-fixture.ts";
 
 let fx: DiskFixture;

@@ -2,7 +2,7 @@
 // a phone win dismisses the dialog; a local win is relayed.
 import { describe, expect, it } from "vitest";
 import { raceLocalAndPhone } from "../../../../src/companion/adapters/pi/ask-race.ts";
-import type { AgentToolCall, CompanionDecision } from "../../../../src/companion/client.ts";
+import type { AgentToolCall, CompanionDecision } from "../../../../src/companion/control/client.ts";
 
 const CALL: AgentToolCall = {
   callId: "pi-s-1",

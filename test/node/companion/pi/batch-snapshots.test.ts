@@ -2,7 +2,7 @@
 // change the result ran after the snapshot: Pi's sequential and parallel batches, event by event.
 import { describe, expect, it } from "vitest";
 import { BatchSnapshots } from "../../../../src/companion/adapters/pi/batch-snapshots.ts";
-import type { FutureAnswer } from "../../../../src/companion/daemon/control-protocol.ts";
+import type { FutureAnswer } from "../../../../src/companion/control/protocol.ts";
 
 const future: FutureAnswer = { hit: true, kind: "command", chunks: [], exitCode: 0 };
 

@@ -6,11 +6,11 @@ import { join } from "node:path";
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { warmUpReplays } from "../../../../src/companion/adapters/pi/precognition.ts";
-import { type AgentToolCall, requestDecision } from "../../../../src/companion/client.ts";
-import { keepControlConnection, sendControl } from "../../../../src/companion/daemon/control-client.ts";
-import type { DaemonStatus } from "../../../../src/companion/daemon/control-protocol.ts";
+import { type AgentToolCall, requestDecision } from "../../../../src/companion/control/client.ts";
+import { keepControlConnection, sendControl } from "../../../../src/companion/control/connection.ts";
+import type { DaemonStatus } from "../../../../src/companion/control/protocol.ts";
+import { warmUpClient } from "../../../../src/companion/control/warm-up.ts";
 import { futuresStatus, serveFuture, warmFutures } from "../../../../src/companion/futures/client.ts";
-import { warmUpClient } from "../../../../src/companion/warm-up.ts";
 import type { FuturesStats } from "../../../../src/protocol/futures.ts";
 import { type Daemon, ensureBuilt, type Sandbox, sandbox, startDaemon } from "../support/sandbox.ts";
 

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { UsageError } from "../../../../src/companion/command-args.ts";
+import { UsageError } from "../../../../src/companion/cli/command-args.ts";
 import { initCommand } from "../../../../src/companion/commands/init.ts";
 import { compilePolicy } from "../../../../src/policy/index.ts";
 import { sampleWorkspace } from "./sample-workspace.ts";

@@ -1,7 +1,8 @@
 // A companion port for hook-contract tests: answers every call with one decision and records the calls it was asked
 // about, so a test checks both the hook's answer and what the hook handed to the decision.
-import type { HookCompanion } from "../../../../src/companion/hook-companion.ts";
-import type { AgentToolCall, CompanionDecision } from "../../../../src/companion/tool-call.ts";
+
+import type { AgentToolCall, CompanionDecision } from "../../../../src/companion/control/tool-call.ts";
+import type { HookCompanion } from "../../../../src/companion/hooks/companion.ts";
 
 export function recordingCompanion(
   decision: CompanionDecision,

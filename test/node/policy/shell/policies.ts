@@ -2,7 +2,7 @@
 // attacks were tried against (it names the programs an attacker would hide behind), and a
 // denylist that allows everything but a few programs.
 
-import { starterPolicy } from "../../../../src/companion/starter-policy.ts";
+import { starterPolicy } from "../../../../src/companion/local-policy/starter.ts";
 import type { CompiledPolicy, DecisionRecord } from "../../../../src/policy/index.ts";
 import { decide } from "../../../../src/policy/index.ts";
 import { CWD, compile, user } from "../helpers.ts";
