@@ -9,7 +9,7 @@
 // Wall time in ms (the git children included); cpu is the deciding process's own (process.cpuUsage).
 //   node bench/policy/git-messages.mjs [--base=DIR] [--cold=N] [--out=FILE]
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, realpathSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, realpathSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -32,7 +32,11 @@ async function child() {
   const { compilePolicy } = await import(join(root, "src/policy/index.ts"));
   const { judgeCall } = await import(join(root, "src/policy/judge-call.ts"));
   const { diskCheck } = await import(join(root, "src/companion/guards/disk-view.ts"));
-  const { starterPolicy } = await import(join(root, "src/companion/starter-policy.ts"));
+  // The starter policy moved into local-policy/ (issue 26); a base tree from before the move has it at the top.
+  const starterAt = ["src/companion/local-policy/starter.ts", "src/companion/starter-policy.ts"].find((p) =>
+    existsSync(join(root, p)),
+  );
+  const { starterPolicy } = await import(join(root, starterAt ?? "src/companion/local-policy/starter.ts"));
   const c = compilePolicy([{ layer: "user", path: "balanced", text: starterPolicy("balanced") }]);
   const disk = diskCheck({ env: {} });
   const once = () => {

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { diskCheck } from "../../../../src/companion/guards/disk-view.ts";
-import { starterPolicy } from "../../../../src/companion/starter-policy.ts";
+import { starterPolicy } from "../../../../src/companion/local-policy/starter.ts";
 import { factLine } from "../../../../src/policy/call-facts.ts";
 import { compilePolicy } from "../../../../src/policy/index.ts";
 import { judgeCall } from "../../../../src/policy/judge-call.ts";
