@@ -19,6 +19,8 @@ beforeAll(() => {
   ws = sampleWorkspace();
   symlinkSync(join(ws, ".env"), join(ws, "notes.txt"));
   linkSync(join(ws, ".env"), join(ws, "copy.txt"));
+  // hexdump opens `-` as a file of that name (a repository may ship a link so named), not standard input.
+  symlinkSync(join(ws, ".env"), join(ws, "-"));
 });
 afterAll(() => rmSync(ws, { recursive: true, force: true }));
 
@@ -65,6 +67,10 @@ describe("attacks: the same programs reading a secret, writing outside, or hidin
     "tac copy.txt",
     "paste copy.txt",
     "fold notes.txt",
+    "hexdump -C -",
+    "hd -",
+    "hexdump -f - README.md",
+    "hexdump -C -- -",
     // lscpu's system root: it reads the files below a directory the command names.
     "lscpu -s /home/dev/.ssh",
     "lscpu --sysroot=.",
