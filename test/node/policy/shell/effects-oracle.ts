@@ -79,6 +79,8 @@ const REFUSING = new Set([
   "list-of-files",
   "no-index",
   "sysroot",
+  "check-list",
+  "info-files",
 ]);
 /** git subcommands run in a sandbox that is a repository, with operands that make sense to each. */
 const GIT_OPERANDS: Readonly<Record<string, readonly (readonly string[])[]>> = {
