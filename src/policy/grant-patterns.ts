@@ -25,7 +25,8 @@ export function quoteArgv(argv: readonly string[]): string {
 const READ_ONLY_PROGRAMS = new Set([
   "ls", "cat", "head", "tail", "wc", "pwd", "echo", "date", "whoami", "which", "file", "stat", "du", "df",
   "tree", "grep", "egrep", "fgrep", "rg", "diff", "cmp", "true", "false", "uname", "id", "basename",
-  "dirname", "realpath", "readlink", "cut", "tr", "jq", "nl", "hostname",
+  "dirname", "realpath", "readlink", "cut", "tr", "jq", "nl", "hostname", "tac", "paste", "fold", "hexdump",
+  "hd", "lscpu", "locale",
 ]);
 
 /**

@@ -121,8 +121,6 @@ const NONE: FileProgram = { operands: "none", effect: "read" };
 
 export const FILE_PROGRAMS: Readonly<Record<string, FileProgram>> = {
   // Read their file operands.
-  tac: { operands: "read", values: v("-s --separator"), effect: "read" },
-  nl: { operands: "read", values: v("-b -d -f -h -i -l -n -s -v -w"), effect: "read" },
   more: CAT,
   most: CAT,
   bat: {
@@ -131,10 +129,8 @@ export const FILE_PROGRAMS: Readonly<Record<string, FileProgram>> = {
     effect: "read",
   },
   batcat: { operands: "read", values: v("-l --language -H -r --line-range --style --theme"), effect: "read" },
-  paste: { operands: "read", values: v("-d --delimiters"), effect: "read" },
   join: { operands: "read", values: v("-a -e -o -t -v -1 -2 -j"), effect: "read" },
   comm: { operands: "read", values: v("--output-delimiter"), effect: "read" },
-  fold: { operands: "read", values: v("-w --width"), effect: "read" },
   fmt: { operands: "read", values: v("-w -p -g --width --prefix --goal"), effect: "read" },
   pr: { operands: "read", values: v("-h -l -w -o -s -N -e -i -n -W --header"), effect: "read" },
   column: { operands: "read", values: v("-c -s -o -N -R -E -H -W -d -r -l"), effect: "read" },
@@ -146,8 +142,6 @@ export const FILE_PROGRAMS: Readonly<Record<string, FileProgram>> = {
     values: { ...v("-n --head-count -i --input-range"), ...v("--random-source", "read") },
     effect: "read",
   },
-  hexdump: { operands: "read", values: { ...v("-e -n -s"), ...v("-f", "read") }, effect: "read" },
-  hd: { operands: "read", values: { ...v("-e -n -s"), ...v("-f", "read") }, effect: "read" },
   cksum: SUM,
   sum: SUM,
   shasum: { ...SUM, values: v("-a --algorithm") },
@@ -266,7 +260,6 @@ export const FILE_PROGRAMS: Readonly<Record<string, FileProgram>> = {
   expr: NONE,
   pwd: NONE,
   tty: NONE,
-  locale: NONE,
   groups: NONE,
   logname: NONE,
   users: NONE,

@@ -45,6 +45,8 @@ describe("patterns a card may offer", () => {
     [["npx", "some-pkg"], []],
     [["rm", "-f", "x"], ["rm *"]],
     [["ls", "-la"], ["ls *"]],
+    [["hexdump", "-C", "README.md"], ["hexdump *"]],
+    [["lscpu"], ["lscpu *"]],
     [["ln", "-s", "/home/u/.ssh/id_rsa", "key"], []],
     [["bash", "-c", "ls"], []],
     [["python3", "x.py"], []],

@@ -26,6 +26,7 @@ const REFUSING_MODES = new Set([
   "no-preserve-root",
   "info-files",
   "check-list",
+  "sysroot",
 ]);
 const PATH_KINDS = new Set<WordKind>(["read", "write", "exec", "list", "walk"]);
 

@@ -20,18 +20,24 @@ import { fd } from "./programs/fd.ts";
 import { file } from "./programs/file.ts";
 import { cp, mkdir, mv, rm, touch } from "./programs/fileops.ts";
 import { find } from "./programs/find.ts";
+import { fold } from "./programs/fold.ts";
 import { git } from "./programs/git.ts";
 import { go } from "./programs/go.ts";
 import { grep } from "./programs/grep.ts";
 import { head, tail } from "./programs/head.ts";
+import { hexdump } from "./programs/hexdump.ts";
 import { jq } from "./programs/jq.ts";
 import { less } from "./programs/less.ts";
+import { locale } from "./programs/locale.ts";
 import { ls } from "./programs/ls.ts";
+import { lscpu } from "./programs/lscpu.ts";
 import { make } from "./programs/make.ts";
 import { basename, dirname, which } from "./programs/names.ts";
+import { nl } from "./programs/nl.ts";
 import { node } from "./programs/node.ts";
 import { npm } from "./programs/npm.ts";
 import { npx } from "./programs/npx.ts";
+import { paste } from "./programs/paste.ts";
 import { prettier } from "./programs/prettier.ts";
 import { pytest } from "./programs/pytest.ts";
 import { python } from "./programs/python.ts";
@@ -43,6 +49,7 @@ import { sort } from "./programs/sort.ts";
 import { stat } from "./programs/stat.ts";
 import { b2sum, sums } from "./programs/sums.ts";
 import { arch, hostname, id, nproc, printenv, seq, sleep, uname, whoami } from "./programs/sysinfo.ts";
+import { tac } from "./programs/tac.ts";
 import { tar } from "./programs/tar.ts";
 import { tr } from "./programs/tr.ts";
 import { tree } from "./programs/tree.ts";
@@ -61,6 +68,7 @@ export const PROGRAM_GRAMMARS: readonly ProgramGrammar[] = [
   column,
   df,
   rustc,
+  ...[nl, tac, hexdump, paste, fold, lscpu, locale],
   ...[
     tree,
     realpath,

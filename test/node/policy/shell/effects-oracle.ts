@@ -25,6 +25,13 @@ const RUNNABLE: Readonly<Record<string, string>> = {
   md5sum: "md5sum",
   b2sum: "b2sum",
   cmp: "cmp",
+  nl: "nl",
+  tac: "tac",
+  hexdump: "hexdump",
+  paste: "paste",
+  fold: "fold",
+  lscpu: "lscpu",
+  locale: "locale",
   head: "head",
   tail: "tail",
   wc: "wc",
@@ -71,6 +78,9 @@ const REFUSING = new Set([
   "base",
   "list-of-files",
   "no-index",
+  "sysroot",
+  "check-list",
+  "info-files",
 ]);
 /** git subcommands run in a sandbox that is a repository, with operands that make sense to each. */
 const GIT_OPERANDS: Readonly<Record<string, readonly (readonly string[])[]>> = {
@@ -142,6 +152,12 @@ const OPERANDS: Readonly<Record<string, readonly (readonly string[])[]>> = {
   column: [["notes.txt"], ["-t", "f.txt", "notes.txt"]],
   df: [[], ["dir"], ["f.txt"]],
   tree: [[], ["dir"]],
+  lscpu: [[]],
+  locale: [[], ["LC_NUMERIC"]],
+  paste: [
+    ["notes.txt", "f.txt"],
+    ["-", "f.txt"],
+  ],
   cut: [["-c1", "notes.txt"]],
   find: [
     ["dir", "-name", "a.txt"],

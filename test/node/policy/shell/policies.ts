@@ -12,7 +12,7 @@ export const HOME = "/home/dev";
 /**
  * Read-only programs by name (and the wrappers and builtins an attacker would hide behind), plus
  * reads inside the project; everything else asks. (Checked against the round-1 engine with the
- * same list as one `command.matches("^(ls|cat|…)( |$)")`.)
+ * same list as one `command.matches("^(ls|cat|…)( |$)")`; round 9 added nl … locale, whose grammars came then.)
  */
 export const READ_ONLY = compile(
   user(`
@@ -27,7 +27,8 @@ rules:
       "cd", "pushd", "popd", "declare", "export", "local", "read", "unset", "mapfile", "readarray",
       "hash", "fc", "trap", "flock", "chroot", "script", "sg", "unbuffer", "python3", "node", "psql",
       "sqlite3", "ssh", "bash", "sh", "env", "timeout", "nice", "time", "command", "xargs", "basename",
-      "dirname", "realpath", "du", "tar", "cp", "shopt", "set", "alias", "enable", "getopts", "wait"]
+      "dirname", "realpath", "du", "tar", "cp", "shopt", "set", "alias", "enable", "getopts", "wait",
+      "nl", "tac", "hexdump", "hd", "paste", "fold", "lscpu", "locale"]
     action: allow
   - name: read-only git
     condition: 'tool == "bash" && command.matches("^git (status|log|diff|show|blame|branch|grep)( |$)")'
