@@ -20,6 +20,7 @@ import type { NotUnderstood } from "./grammar/spec.ts";
 import { GRAMMARS } from "./grammars.ts";
 import { INTERPRETERS, interpreterScript, sshSession } from "./interpreters.ts";
 import { lookup } from "./lookup.ts";
+import type { LoopBindings } from "./loop-vars.ts";
 import { type FileUse, judgeProgram } from "./programs.ts";
 import { RISKY_OPERANDS, RISKY_OPTIONS } from "./risky-options.ts";
 import { outsideProject, scriptConcerns, shellScriptFile, typescriptWrites } from "./script-runs.ts";
@@ -40,6 +41,8 @@ export interface Shell {
   cdSucceeded?: CwdSet;
   /** Variables the script itself set before this point (their values come from it, not the environment). */
   assigned: Set<string>;
+  /** Loop variables whose every value is known here (loop-vars.ts), inside their loop. */
+  bound?: LoopBindings;
 }
 
 export interface Run {
@@ -96,7 +99,9 @@ function noGrammar(head: Arg, name: string): NotUnderstood {
 }
 
 export function copyShell(shell: Shell): Shell {
-  return { cwd: shell.cwd, stack: [...shell.stack], assigned: new Set(shell.assigned) };
+  const copy: Shell = { cwd: shell.cwd, stack: [...shell.stack], assigned: new Set(shell.assigned) };
+  if (shell.bound !== undefined) copy.bound = shell.bound;
+  return copy;
 }
 
 function textOf(argv: readonly Arg[]): string {

@@ -101,6 +101,8 @@ export interface StmtEvent {
   assigned: readonly string[];
   /** Names a `for NAME in` loop in this statement binds to its own words (not to the environment). */
   loopNames: readonly string[];
+  /** The words of a `for NAME in WORDS` header (absent for `select`, and for `for NAME` without `in`). */
+  loopWords?: Word[];
 }
 
 // Most statements have no hazards and assign nothing: they share these until they do.
@@ -220,6 +222,8 @@ class Walker {
   #index: Uint32Array | null = null;
   readonly #stmts: StmtEvent[] = [];
   #ctx: Context = { arith: 0, dq: 0, dqParam: 0, bq: 0 };
+  /** The `for`/`select` clause whose header is being walked. */
+  #forClause: RawNode | null = null;
 
   constructor(src: string, ops: OpCodes) {
     this.#src = src;
@@ -562,7 +566,13 @@ class Walker {
         return;
       case "*syntax.ForClause":
         this.scoped("loop", () => {
-          this.optional(node, "Loop");
+          const outer = this.#forClause;
+          this.#forClause = node;
+          try {
+            this.optional(node, "Loop");
+          } finally {
+            this.#forClause = outer;
+          }
           this.stmts(node, "Do");
         });
         return;
@@ -572,7 +582,11 @@ class Walker {
           this.assigned(goString(name.Value));
           this.loopName(goString(name.Value));
         }
-        for (const w of children(node, "Items")) this.node(w);
+        const words = children(node, "Items").map((w) => this.word(w));
+        const stmt = this.#stmts[this.#stmts.length - 1];
+        // `select` binds what a person types; `for NAME do` (no `in`) binds the positional parameters.
+        if (stmt !== undefined && words.length > 0 && this.#forClause?.Select !== true)
+          stmt.loopWords = words;
         return;
       }
       case "*syntax.CStyleLoop":
