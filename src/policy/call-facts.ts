@@ -79,6 +79,11 @@ export type DiskTarget =
       runs?: true;
     }
   | { kind: "walk"; root: string; style: WalkStyle; shown: string }
+  /**
+   * A glob at the start of a command's word (`*`, `*.md`): the words bash passes are its matches relative
+   * to `dir`, and the command is understood only if none of them starts with `-` (an option to it).
+   */
+  | { kind: "names"; dir: string; pattern: string; shown: string }
   | {
       kind: "git";
       dir: string;

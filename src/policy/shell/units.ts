@@ -48,6 +48,8 @@ export type ShellCwd = string | null;
 export interface NotUnderstoodWord {
   word: string;
   reason: string;
+  /** Settled by the disk: understood when no match of the leading glob `word` is named like an option. */
+  optionGlob?: true;
 }
 
 export interface ExecUnit {
