@@ -26,6 +26,13 @@ export interface WalkStyle {
   skipVcs: boolean;
   /** Only files whose name (or path, with a `/`) matches one of these globs are read; empty: all. */
   only: readonly string[];
+  /** `only` is find's `-name`: fnmatch without FNM_PERIOD, so `*` matches a leading dot too. */
+  onlyAnyDot?: true;
+  /**
+   * Names reach the reader as xargs splits them (at blanks, honouring quotes and backslashes): any name
+   * below the root with a blank, a quote or a backslash splits into words that are other paths or options.
+   */
+  plainNames?: true;
 }
 
 /**

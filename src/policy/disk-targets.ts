@@ -194,7 +194,8 @@ function shellTargets(command: string, callCwd: string, home: string | null): Di
     // An unknown path already needs a person; there is nothing on disk to look at.
     if (path === null) continue;
     if (unit.recursive) {
-      const style = unit.operand && lastExec ? walkStyleOf(lastExec.program, lastExec.argv) : WIDEST;
+      const style =
+        unit.walk ?? (unit.operand && lastExec ? walkStyleOf(lastExec.program, lastExec.argv) : WIDEST);
       out.push({ kind: "walk", root: path, style, shown: unit.text });
     } else out.push({ kind: "path", access: unit.kind, path, glob: unit.glob, shown: unit.text });
   }

@@ -13,6 +13,7 @@ import {
   isDenylistedPath,
   secretFamilyOf,
 } from "../../policy/secret-paths.ts";
+import { segmentMatcher } from "./bash-glob.ts";
 import { knownScan, scanFile } from "./key-scan.ts";
 import { isWithin } from "./real-path.ts";
 
@@ -97,8 +98,15 @@ function inGitRepository(dir: string): boolean {
   }
 }
 
-function onlyMatches(only: readonly string[], name: string, rel: string): boolean {
+function onlyMatches(only: readonly string[], name: string, rel: string, anyDot: boolean): boolean {
   if (only.length === 0) return true;
+  // find's -name: fnmatch without FNM_PERIOD (`*.js` matches `.env.js`); a pattern not modelled matches all.
+  if (anyDot)
+    return only.some((g) => {
+      if (g.includes("/")) return true;
+      const re = segmentMatcher(g, true);
+      return re === null || re.test(name);
+    });
   return only.some((g) => {
     try {
       return g.includes("/") ? matchesGlob(rel, g) : matchesGlob(name, g);
@@ -149,6 +157,11 @@ export function walkFact(
       const name = e.name;
       if (!style.hidden && name.startsWith(".")) continue;
       const abs = `${frame.dir}/${name}`;
+      if (style.plainNames === true && /[\s'"\\]/.test(name))
+        return {
+          subject,
+          reason: `\`${shownPath(abs, workspace)}\` has a blank, a quote or a backslash in its name, which xargs splits into other words (paths or options)`,
+        };
       let isDir = e.isDirectory();
       let isFile = e.isFile();
       let target = abs;
@@ -180,7 +193,11 @@ export function walkFact(
       }
       if (!isFile || !style.content) continue;
       if (style.ignoreFiles && ignored(ignores, abs, false)) continue;
-      if (style.only.length > 0 && !onlyMatches(style.only, name, relative(root, abs))) continue;
+      if (
+        style.only.length > 0 &&
+        !onlyMatches(style.only, name, relative(root, abs), style.onlyAnyDot === true)
+      )
+        continue;
       const secret =
         target === abs
           ? denylistedInWalk(dirRel, dirSecret, name)

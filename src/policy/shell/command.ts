@@ -14,6 +14,7 @@ import {
 import { type CwdSet, changeDir, moveTo, single } from "./cwd.ts";
 import { dangerousVariable } from "./env-vars.ts";
 import { FILE_PROGRAMS } from "./file-programs.ts";
+import { type FoundPaths, foundWalk, xargsOverFound } from "./found-paths.ts";
 import { grammarFor } from "./grammar/index.ts";
 import { placedByShell } from "./grammar/judge.ts";
 import type { NotUnderstood } from "./grammar/spec.ts";
@@ -169,6 +170,25 @@ function pathUnits(kind: "read" | "write", use: FileUse, cwd: CwdSet, run: Run):
   // A pipe from a process substitution is not a file; the command behind it is judged itself.
   if (use.arg.pipe) return;
   const dirs = cwd === null ? [null] : cwd;
+  const found = use.arg.found;
+  if (found !== undefined) {
+    // The paths a `find` upstream prints: every file it could print, read (found-paths.ts).
+    const walk = foundWalk(found);
+    for (const root of found.roots)
+      for (const dir of dirs)
+        run.push({
+          kind,
+          path: kind === "read" ? root.value : null,
+          text: use.arg.raw,
+          cwd: dir,
+          tilde: root.tilde,
+          glob: false,
+          recursive: true,
+          operand: true,
+          walk,
+        });
+    return;
+  }
   for (const dir of dirs) {
     run.push({
       kind,
@@ -291,6 +311,8 @@ export interface CommandInput {
   shell: Shell;
   /** The command gets extra, unknown arguments (it runs under xargs). */
   appends?: boolean;
+  /** Its standard input is what a `find` prints (`find … | xargs CMD`). */
+  piped?: FoundPaths;
   /** What its redirections raise (a here-string expanding a secret variable). */
   concerns?: readonly Concern[];
 }
@@ -499,13 +521,16 @@ export function simpleCommand(input: CommandInput, run: Run): void {
         innerShell.cwd = unwrapped.chdir === null ? null : moveTo(shell.cwd, unwrapped.chdir);
       const innerPrefixes = [...prefixes, ...unwrapped.assigns.map(prefixOf)];
       const viaShell = name === "command" || name === "builtin" || name === "exec";
+      // `find … | xargs CMD`: CMD's extra words are the paths find prints, when both are understood.
+      const overFound = input.piped === undefined ? null : xargsOverFound(argv, input.piped);
       simpleCommand(
         {
-          argv: unwrapped.argv,
+          argv: overFound ?? unwrapped.argv,
           prefixes: innerPrefixes,
           stdin,
           shell: viaShell ? shell : innerShell,
-          appends: unwrapped.appends === true,
+          appends: overFound === null && unwrapped.appends === true,
+          ...(input.piped !== undefined && name !== "xargs" ? { piped: input.piped } : {}),
         },
         child,
       );

@@ -1,6 +1,7 @@
 // What the shell analysis hands the rest of the engine: every simple command bash would run and
 // every file it would read or write, with what a rule needs to judge each (words, prefixes,
 // working directory, concerns).
+import type { WalkStyle } from "../call-facts.ts";
 
 /** One word of a command after quote removal and brace expansion. */
 export interface ShellWord {
@@ -99,6 +100,8 @@ export interface PathUnit {
    * redirection: a grant pattern for that command may cover it.
    */
   operand?: true;
+  /** For a recursive read: how the tree is walked, when the command says (found-paths.ts); else its program's way. */
+  walk?: WalkStyle;
 }
 
 export interface UnparsableUnit {

@@ -22,6 +22,8 @@ interface RawSlice {
 /** Operator codes of the parser build in use, probed from the parser itself (parser.ts). */
 export interface OpCodes {
   pipe: ReadonlySet<number>;
+  /** `a | b` alone: only a's standard output goes to b (`|&` sends its errors too). */
+  pipeOut: number;
   /** `a && b`: b runs only if a succeeded. */
   and: number;
   /** `[[ -v x ]]`, `[[ -R x ]]`: the operand names a variable (its subscript is arithmetic). */
@@ -103,6 +105,8 @@ export interface StmtEvent {
   loopNames: readonly string[];
   /** The words of a `for NAME in WORDS` header (absent for `select`, and for `for NAME` without `in`). */
   loopWords?: Word[];
+  /** `a | b` where both are simple commands: on b's statement, a's (b reads what a prints). */
+  stdinFrom?: StmtEvent;
 }
 
 // Most statements have no hazards and assign nothing: they share these until they do.
@@ -599,8 +603,25 @@ class Walker {
       case "*syntax.BinaryCmd":
         if (typeof node.Op === "number" && this.#ops.pipe.has(node.Op)) {
           // Every part of a pipeline runs in its own subshell.
-          this.scoped("subshell", () => this.optional(node, "X"));
-          this.scoped("subshell", () => this.optional(node, "Y"));
+          let producer: ScriptEvent | undefined;
+          this.scoped("subshell", () => {
+            const at = this.events.length;
+            this.optional(node, "X");
+            producer = this.events[at];
+          });
+          this.scoped("subshell", () => {
+            const at = this.events.length;
+            this.optional(node, "Y");
+            const consumer = this.events[at];
+            if (
+              node.Op === this.#ops.pipeOut &&
+              producer?.kind === "stmt" &&
+              producer.cmd?.type === "call" &&
+              consumer?.kind === "stmt" &&
+              consumer.cmd?.type === "call"
+            )
+              consumer.stdinFrom = producer;
+          });
         } else if (node.Op === this.#ops.and) {
           this.optional(node, "X");
           this.scoped("andThen", () => this.optional(node, "Y"));
