@@ -26,6 +26,10 @@ export interface WalkStyle {
   skipVcs: boolean;
   /** Only files whose name (or path, with a `/`) matches one of these globs are read; empty: all. */
   only: readonly string[];
+  /** Files whose base name matches one of these globs are skipped (grep --exclude). */
+  exclude?: readonly string[];
+  /** Directories whose base name matches one of these globs are not entered (grep --exclude-dir). */
+  excludeDirs?: readonly string[];
   /** `only` is find's `-name`: fnmatch without FNM_PERIOD, so `*` matches a leading dot too. */
   onlyAnyDot?: true;
   /**

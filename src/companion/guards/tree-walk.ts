@@ -98,6 +98,20 @@ function inGitRepository(dir: string): boolean {
   }
 }
 
+/**
+ * A name an exclusion skips. node's matcher lets `*` match no leading dot (grep's fnmatch does), so it
+ * skips no more than grep does: the walk still covers whatever grep reads.
+ */
+function excludedName(globs: readonly string[], name: string): boolean {
+  return globs.some((g) => {
+    try {
+      return !g.includes("/") && matchesGlob(name, g);
+    } catch {
+      return false;
+    }
+  });
+}
+
 function onlyMatches(only: readonly string[], name: string, rel: string, anyDot: boolean): boolean {
   if (only.length === 0) return true;
   // find's -name: fnmatch without FNM_PERIOD (`*.js` matches `.env.js`); a pattern not modelled matches all.
@@ -183,6 +197,7 @@ export function walkFact(
       }
       if (isDir) {
         if (style.skipVcs && VCS_DIRS.has(name)) continue;
+        if (style.excludeDirs !== undefined && excludedName(style.excludeDirs, name)) continue;
         if (style.ignoreFiles && ignored(ignores, abs, true)) continue;
         if (target !== abs) {
           if (seen.has(target)) continue;
@@ -192,6 +207,7 @@ export function walkFact(
         continue;
       }
       if (!isFile || !style.content) continue;
+      if (style.exclude !== undefined && excludedName(style.exclude, name)) continue;
       if (style.ignoreFiles && ignored(ignores, abs, false)) continue;
       if (
         style.only.length > 0 &&

@@ -176,6 +176,28 @@ describe("a glob at the start of a word, settled by its matches", () => {
   });
 });
 
+describe("grep -r with exclusions (grep -r reads .env and .git/config: asking for it is right)", () => {
+  beforeEach(() => put(".env", "API_KEY=K-SECRET\n"));
+
+  it("asks for a whole-tree grep -r, which reads the ignored .env and .git/config", () => {
+    expect(notAllowed("grep -rn console .")).toMatch(/\.env|\.git\/config/);
+    notAllowed("grep -rn TODO --exclude-dir=node_modules .");
+  });
+
+  it("allows it when --exclude and --exclude-dir keep every secret out of the walk", () => {
+    allowed("grep -rn console --exclude=.env --exclude-dir=.git .");
+    allowed("grep -rn console --exclude .env --exclude-dir .git .");
+  });
+
+  it("places grep's words by its grammar: an option's value is no exclusion (main allowed these)", () => {
+    // `-e --include=*.ts` is a pattern; the second -e prints .env's lines (proven: `./.env:K=…`).
+    expect(notAllowed("grep -r -e --include=*.ts -e K= .")).toMatch(/\.env/);
+    notAllowed("grep -rn -e --exclude=.env --exclude-dir=.git .");
+    notAllowed("grep -rn console --exclude=.env --exclude-dir=.git --include=.env .");
+    notAllowed("grep -rn K= --exclude-dir=.git --exclude='*.js' .");
+  });
+});
+
 describe("a for loop over a project glob, on the disk", () => {
   it("allows the red team's loop and judges each match as the glob's", () => {
     allowed('for f in src/*.js; do wc -l "$f"; done');
