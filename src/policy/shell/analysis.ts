@@ -8,7 +8,7 @@ import { namesSetBy } from "./builtins.ts";
 import { copyShell, execUnit, prefixConcerns, type Run, type Shell, simpleCommand } from "./command.ts";
 import { START, unionCwd } from "./cwd.ts";
 import { dangerousVariable } from "./env-vars.ts";
-import { type FoundPaths, foundByFind } from "./found-paths.ts";
+import { pipedPaths } from "./found-paths.ts";
 import { boundArgvs, type LoopBinding, loopBinding, sourcesAFile } from "./loop-vars.ts";
 import {
   type Assignment,
@@ -154,27 +154,6 @@ function redirects(
   return stdin;
 }
 
-/**
- * What a statement reads on standard input when a plain `find` prints it (`find … | xargs CMD`): the
- * producer's words and only its standard output (`2>/dev/null` aside), and no redirection of the
- * statement's own input.
- */
-function pipedPaths(src: string, event: StmtEvent): FoundPaths | null {
-  const from = event.stdinFrom;
-  if (
-    from === undefined ||
-    from.cmd?.type !== "call" ||
-    from.cmd.assigns.length > 0 ||
-    from.hazards.length > 0
-  )
-    return null;
-  if (from.redirs.some((r) => !/^2>\s*\/dev\/null$/.test(src.slice(r.start, r.end)))) return null;
-  const ops = redirOps();
-  const input = [ops.in, ops.dupIn, ops.readWrite, ops.hdoc, ops.dashHdoc, ops.word];
-  if (event.redirs.some((r) => input.includes(r.op))) return null;
-  return foundByFind(argsOf(src, from.cmd.args), src.slice(from.start, from.end));
-}
-
 /** A here-string or here-document that expands a variable not known to be harmless gives it to the command. */
 function stdinSecrets(raw: string, secrets: Concern[], assigned: ReadonlySet<string>): void {
   secrets.push(...unknownExpansions(raw, assigned, "standard input"));
@@ -237,7 +216,7 @@ function statement(src: string, event: StmtEvent, shell: Shell, run: Run, out: C
     if (cmd.args.length > 0) {
       // A loop variable's known values: the command once per value (loop-vars.ts).
       const argvs = boundArgvs(cmd.args, shell.bound, (ws) => argsOf(src, ws)) ?? [argsOf(src, cmd.args)];
-      const piped = pipedPaths(src, event);
+      const piped = pipedPaths(src, event, (ws) => argsOf(src, ws));
       for (const argv of argvs)
         simpleCommand(
           { argv, prefixes, stdin, shell, concerns: secrets, ...(piped === null ? {} : { piped }) },

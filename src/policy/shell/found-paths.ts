@@ -9,8 +9,9 @@ import type { WalkStyle } from "../call-facts.ts";
 import { basename } from "../paths.ts";
 import { grammarFor } from "./grammar/index.ts";
 import { parseWords, understand } from "./grammar/parse.ts";
-import { find } from "./grammar/programs/find.ts";
+import { find, STATS, UNARY } from "./grammar/programs/find.ts";
 import { flag, GNU_COMMON, opt, optional, type ProgramGrammar } from "./grammar/spec.ts";
+import { redirOps, type StmtEvent, type Word } from "./parser.ts";
 import type { Arg } from "./wrappers.ts";
 
 /** What a `find` producer prints, as the words xargs hands on. */
@@ -54,14 +55,46 @@ export function foundByFind(argv: readonly Arg[], shown: string): FoundPaths | n
   const nul = expr.includes("-print0");
   if (nul && expr.includes("-print")) return null;
   if (!nul && roots.some((r) => !ONE_WORD.test(r.value as string))) return null;
-  // `-name P` narrows what is printed when every test is and-ed and no print comes before it.
+  // `-name P` narrows what is printed when every test is and-ed and no print comes before it. The
+  // expression is read primary by primary: `-newer -name` names a file, not a test.
   let name: string | null = null;
-  if (!expr.some((w) => NOT_CONJUNCTION.has(w))) {
-    const at = expr.indexOf("-name");
-    const prints = expr.findIndex((w) => w === "-print" || w === "-print0");
-    if (at >= 0 && (prints < 0 || prints > at)) name = expr[at + 1] ?? null;
+  let conjunction = true;
+  let printed = false;
+  for (let k = 0; k < expr.length; k++) {
+    const w = expr[k] as string;
+    if (NOT_CONJUNCTION.has(w)) conjunction = false;
+    else if (w === "-print" || w === "-print0") printed = true;
+    else if (UNARY.has(w) || STATS.test(w)) {
+      if (w === "-name" && !printed && name === null) name = expr[k + 1] ?? null;
+      k++;
+    }
   }
-  return { roots, nul, name, shown };
+  return { roots, nul, name: conjunction ? name : null, shown };
+}
+
+/**
+ * What a statement reads on standard input when a plain `find` prints it (`find … | xargs CMD`): the
+ * producer's words and only its standard output (`2>/dev/null` aside), and no redirection of the
+ * statement's own input.
+ */
+export function pipedPaths(
+  src: string,
+  event: StmtEvent,
+  argsOf: (words: readonly Word[]) => Arg[],
+): FoundPaths | null {
+  const from = event.stdinFrom;
+  if (
+    from === undefined ||
+    from.cmd?.type !== "call" ||
+    from.cmd.assigns.length > 0 ||
+    from.hazards.length > 0
+  )
+    return null;
+  if (from.redirs.some((r) => !/^2>\s*\/dev\/null$/.test(src.slice(r.start, r.end)))) return null;
+  const ops = redirOps();
+  const input = [ops.in, ops.dupIn, ops.readWrite, ops.hdoc, ops.dashHdoc, ops.word];
+  if (event.redirs.some((r) => input.includes(r.op))) return null;
+  return foundByFind(argsOf(from.cmd.args), src.slice(from.start, from.end));
 }
 
 /** GNU xargs 4.9's options; `mode` marks those that change where its words come from or what it runs. */

@@ -78,6 +78,9 @@ describe("find … | xargs CMD", () => {
     put(".env", "API_KEY=x\n");
     expect(notAllowed("find . | xargs grep -l console")).toMatch(/\.env|\.git\/config/);
     expect(notAllowed("find . -type f | xargs cat")).toMatch(/secret/);
+    // `-newer -name` names a file; the test that narrows is `-name .env`.
+    put("-name", "");
+    expect(notAllowed("find . -newer -name -name .env | xargs cat")).toMatch(/\.env/);
   });
 
   it("asks for a secret the -name matches as find does (`*` matches a leading dot)", () => {

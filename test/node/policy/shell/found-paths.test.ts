@@ -40,6 +40,9 @@ describe("what find prints", () => {
 
   it("narrows by -name only in a plain conjunction with no print before it", () => {
     expect(foundByFind(words("find", ".", "-type", "f", "-name", "*.js"), "f")?.name).toBe("*.js");
+    // A primary's value is no test: `-newer -name` names a file, and the test is `-name .env`.
+    expect(foundByFind(words("find", ".", "-newer", "-name", "-name", ".env"), "f")?.name).toBe(".env");
+    expect(foundByFind(words("find", ".", "-path", "-name", "-name", ".env"), "f")?.name).toBe(".env");
     for (const w of [
       ["find", ".", "-name", "*.js", "-o", "-name", "*.env"],
       ["find", ".", "!", "-name", "*.js"],
