@@ -279,7 +279,11 @@ export function judgeBash(
   // or renames a file first (`touch ./--files0-from=.env; du -sh *`).
   const settles = units.every((u) => u.kind === "read" || (u.kind === "exec" && u.effect === "read"));
   for (const unit of units) {
-    const v = judgeUnit(policy, base, ctx, unit, home, settles);
+    let v = judgeUnit(policy, base, ctx, unit, home, settles);
+    // The names a `find` upstream prints are looked at before the command runs (found-paths.ts): a command
+    // that changes files first (`echo > './x -o.envrc .js'; find … | xargs sort`) may print others.
+    if (unit.kind === "read" && unit.walk !== undefined && !settles)
+      v = atLeastAsk(v, `\`${redactedText(unit)}\` are names the command may change before find prints them`);
     verdict = verdict === null ? v : strictest(verdict, v);
     if (reasons.length < MAX_REASONS) reasons.push(`\`${redactedText(unit)}\`: ${v.action} — ${v.reason}`);
   }

@@ -116,6 +116,12 @@ describe("find … | xargs CMD", () => {
     expect(notAllowed('find . -name "*.js" | xargs cat')).toMatch(/hard link/);
   });
 
+  it("is not trusted when the command changes files before find prints them", () => {
+    // A name made in the same command is split by xargs into `-o.envrc`: sort would write .envrc.
+    notAllowed("echo > './x -o.envrc .js'; find . -name '*.js' | xargs sort");
+    notAllowed("echo x > src/c.js; find . -name '*.js' | xargs cat");
+  });
+
   it("never allows the red team's attacks", () => {
     for (const c of [
       "find / | xargs cat",
