@@ -35,6 +35,17 @@ export interface WalkStyle {
    * RIPGREP_CONFIG_PATH, unless --no-config): what the file says widens the walk, and may run programs.
    */
   config?: string;
+  /** Files whose base name matches one of these globs are skipped (grep --exclude). */
+  exclude?: readonly string[];
+  /** Directories whose base name matches one of these globs are not entered (grep --exclude-dir). */
+  excludeDirs?: readonly string[];
+  /** `only` is find's `-name`: fnmatch without FNM_PERIOD, so `*` matches a leading dot too. */
+  onlyAnyDot?: true;
+  /**
+   * Names reach the reader as xargs splits them (at blanks, honouring quotes and backslashes): any name
+   * below the root with a blank, a quote or a backslash splits into words that are other paths or options.
+   */
+  plainNames?: true;
 }
 
 /**
@@ -106,6 +117,11 @@ export type DiskTarget =
       entries?: true;
     }
   | { kind: "walk"; root: string; style: WalkStyle; shown: string }
+  /**
+   * A glob at the start of a command's word (`*`, `*.md`): the words bash passes are its matches relative
+   * to `dir`, and the command is understood only if none of them starts with `-` (an option to it).
+   */
+  | { kind: "names"; dir: string; pattern: string; shown: string }
   | {
       kind: "git";
       dir: string;

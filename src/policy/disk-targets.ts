@@ -114,6 +114,29 @@ function scriptTargets(unit: ExecUnit, callCwd: string, home: string | null): Di
   return [{ kind: "path", access: "read", path, glob: false, shown: script.raw, ...runs }];
 }
 
+/**
+ * A command whose only doubt is a glob at the start of a word (grammar/parse.ts): every such word, for the
+ * disk to expand (bash passes its matches relative to the directory the command runs in).
+ */
+function optionGlobTargets(unit: ExecUnit, callCwd: string, home: string | null): DiskTarget[] {
+  if (unit.notUnderstood?.optionGlob !== true) return [];
+  const dir = resolveShellDir(unit.cwd, callCwd, home);
+  const out: DiskTarget[] = [];
+  for (const w of unit.words.slice(1)) {
+    if (!w.glob || w.value === null || !/^[*?[]/.test(w.value)) continue;
+    if (dir === null) {
+      out.push({
+        kind: "unknown",
+        shown: unit.text,
+        reason: `it runs in a directory not known here, where \`${w.raw}\` may match a name like an option`,
+      });
+      return out;
+    }
+    out.push({ kind: "names", dir, pattern: w.value, shown: w.raw });
+  }
+  return out;
+}
+
 /** Programs rustup installs as proxies, and the files (in the directory they run in or above) that pick the toolchain. */
 const RUSTUP_PROXIES = new Set([
   "rustc",
@@ -251,6 +274,7 @@ function shellTargets(command: string, callCwd: string, home: string | null): Di
         out.push(
           ...nameWalks(unit, callCwd, home),
           ...findingWalks(unit, callCwd, home),
+          ...optionGlobTargets(unit, callCwd, home),
           ...scriptTargets(unit, callCwd, home),
           ...pickerTargets(unit, callCwd, home),
           ...npxTargets(unit, callCwd, home),
@@ -262,7 +286,8 @@ function shellTargets(command: string, callCwd: string, home: string | null): Di
     // An unknown path already needs a person; there is nothing on disk to look at.
     if (path === null) continue;
     if (unit.recursive) {
-      const style = unit.operand && lastExec ? walkStyleOf(lastExec.program, lastExec.argv) : WIDEST;
+      const style =
+        unit.walk ?? (unit.operand && lastExec ? walkStyleOf(lastExec.program, lastExec.argv) : WIDEST);
       out.push({ kind: "walk", root: path, style, shown: unit.text });
     } else
       out.push({

@@ -91,9 +91,11 @@ function judgeExec(
   policy: CompiledPolicy,
   base: CelContext,
   ctx: CelContext,
-  unit: ExecUnit,
+  given: ExecUnit,
   home: string | null,
+  settles: boolean,
 ): Verdict {
+  const unit = settledOnDisk(given, base.walked && settles);
   const facts = factsOf(unit);
   ctx.tool = base.tool;
   ctx.path = base.path;
@@ -133,6 +135,17 @@ function destructiveGitConcern(unit: ExecUnit): Concern | null {
   return reason === null ? null : { mention: "destructive", reason: `destructive git: ${reason}` };
 }
 
+/**
+ * A leading glob the companion expands on the disk (disk-targets.ts): a match named like an option raises
+ * the call there, so where it looks (and the command changes no file first) the command is what its grammar
+ * placed; elsewhere it stays not understood.
+ */
+function settledOnDisk(unit: ExecUnit, walked: boolean): ExecUnit {
+  if (unit.notUnderstood?.optionGlob !== true || !walked) return unit;
+  const { notUnderstood: _settled, ...placed } = unit;
+  return placed;
+}
+
 /** One line naming the word a grammar could not place, and why. */
 function notUnderstood(unit: ExecUnit): string {
   const n = unit.notUnderstood as { word: string; reason: string };
@@ -166,6 +179,7 @@ function judgeUnit(
   ctx: CelContext,
   unit: ShellUnit,
   home: string | null,
+  settles: boolean,
 ): Verdict {
   if (unit.kind === "unparsable") {
     return {
@@ -175,7 +189,7 @@ function judgeUnit(
       reason: `cannot parse \`${redactedText(unit)}\`: ${unit.reason}`,
     };
   }
-  if (unit.kind === "exec") return judgeExec(policy, base, ctx, unit, home);
+  if (unit.kind === "exec") return judgeExec(policy, base, ctx, unit, home, settles);
   const tool = unit.kind;
   const hiddenBy = policy.hiddenTools.get(tool);
   if (hiddenBy) {
@@ -261,8 +275,15 @@ export function judgeBash(
   let verdict: Verdict | null = null;
   const reasons: string[] = [];
   const ctx: CelContext = { ...base };
+  // The disk as the companion sees it now is the disk the command meets only if nothing in it creates
+  // or renames a file first (`touch ./--files0-from=.env; du -sh *`).
+  const settles = units.every((u) => u.kind === "read" || (u.kind === "exec" && u.effect === "read"));
   for (const unit of units) {
-    const v = judgeUnit(policy, base, ctx, unit, home);
+    let v = judgeUnit(policy, base, ctx, unit, home, settles);
+    // The names a `find` upstream prints are looked at before the command runs (found-paths.ts): a command
+    // that changes files first (`echo > './x -o.envrc .js'; find … | xargs sort`) may print others.
+    if (unit.kind === "read" && unit.walk !== undefined && !settles)
+      v = atLeastAsk(v, `\`${redactedText(unit)}\` are names the command may change before find prints them`);
     verdict = verdict === null ? v : strictest(verdict, v);
     if (reasons.length < MAX_REASONS) reasons.push(`\`${redactedText(unit)}\`: ${v.action} — ${v.reason}`);
   }

@@ -266,6 +266,18 @@ const TABLE: Readonly<Record<string, Mapper>> = {
   find: canonical("find", ["pattern", "path", "limit"]),
   ls: canonical("ls", ["path", "limit"]),
   webfetch: canonical("webfetch", ["url", "prompt", "query", "allowed_domains", "blocked_domains"]),
+  // The same tools under the names other agents give them (OpenCode's `glob` and `list`, Copilot's `view`),
+  // when such a call reaches Airlock without its agent's adapter (`airlock policy explain`, a direct
+  // caller): a file-name search, a listing and a read, judged as Glob, LS and Read are (red team, round 8).
+  glob: fields("glob", ["pattern", "path"], (i) => ({
+    tool: "find",
+    input: pick({ pattern: str(i, "pattern"), path: str(i, "path") }),
+  })),
+  list: fields("list", ["path", "ignore"], (i) => ({ tool: "ls", input: pick({ path: str(i, "path") }) })),
+  view: fields("view", ["path", "view_range"], (i) => ({
+    tool: "read",
+    input: pick({ path: str(i, "path") }),
+  })),
   // Claude Code
   Bash: fields(
     "Bash",

@@ -3,6 +3,8 @@
 // everything (hidden files, ignore files off, links followed): walking more is never unsafe.
 import type { WalkStyle } from "./call-facts.ts";
 import { globsIntersect } from "./glob-match.ts";
+import { grammarFor } from "./shell/grammar/index.ts";
+import { parseWords } from "./shell/grammar/parse.ts";
 
 /** Every file, dotfiles and .git included, links followed: the widest walk. */
 export const WIDEST: WalkStyle = {
@@ -118,17 +120,43 @@ export function rgWords(argv: readonly string[]): WalkStyle {
   return { ...style, only };
 }
 
-/** The walk `grep -r ARGS` (or egrep/fgrep) does: every file, links below the roots followed only with -R. */
+/**
+ * The walk `grep -r ARGS` (or egrep/fgrep) does: every file, links below the roots followed only with -R.
+ * Its options as grep's grammar places them (`-e --exclude=x` is a pattern, not an exclusion): `--include`
+ * narrows to the files it names; `--exclude=GLOB` skips files and `--exclude-dir=GLOB` directories whose
+ * base name matches, unless an `--include` is given too (the last matching option wins there).
+ */
 export function grepStyle(argv: readonly string[]): WalkStyle {
-  const only: string[] = [];
-  let follow = false;
-  for (let i = 1; i < argv.length; i++) {
-    const w = argv[i] as string;
-    if (w === "--") break;
-    if (w === "--dereference-recursive" || (/^-[A-Za-z0-9]+$/.test(w) && w.includes("R"))) follow = true;
-    else if (w.startsWith("--include=")) only.push(w.slice("--include=".length));
-  }
-  return { content: true, hidden: true, ignoreFiles: false, follow, skipVcs: false, only };
+  const follow = argv.some(
+    (w) => w === "--dereference-recursive" || (/^-[A-Za-z0-9]+$/.test(w) && w.includes("R")),
+  );
+  const style: WalkStyle = {
+    content: true,
+    hidden: true,
+    ignoreFiles: false,
+    follow,
+    skipVcs: false,
+    only: [],
+  };
+  const g = grammarFor("grep");
+  if (g === undefined) return style;
+  const { parsed } = parseWords(
+    g,
+    argv.map((value) => ({ value, raw: value, glob: false, tilde: false })),
+  );
+  const named = (name: string) =>
+    parsed.options
+      .filter((o) => o.name === name && o.value?.value != null)
+      .map((o) => o.value?.value as string);
+  const only = named("--include");
+  if (only.length > 0) return { ...style, only };
+  const exclude = named("--exclude");
+  const excludeDirs = named("--exclude-dir");
+  return {
+    ...style,
+    ...(exclude.length > 0 ? { exclude } : {}),
+    ...(excludeDirs.length > 0 ? { excludeDirs } : {}),
+  };
 }
 
 /** The walk of a program that reads a tree recursively. */

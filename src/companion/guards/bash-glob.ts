@@ -97,11 +97,11 @@ export function segmentHasGlob(segment: string): boolean {
  * A segment pattern as a RegExp over one file name, or null when it uses something not modelled here
  * (an extended glob, an unknown class): the caller must then not claim to know what it matches.
  */
-export function segmentMatcher(segment: string): RegExp | null {
+export function segmentMatcher(segment: string, anyDot = false): RegExp | null {
   if (EXTGLOB.test(segment)) return null;
   let re = "";
   // The leading dot of a name is matched only by a literal dot (escaped or not).
-  const explicitDot = segment.startsWith(".") || segment.startsWith("\\.");
+  const explicitDot = anyDot || segment.startsWith(".") || segment.startsWith("\\.");
   for (let i = 0; i < segment.length; i++) {
     const c = segment[i] as string;
     if (c === "\\" && i + 1 < segment.length) {

@@ -195,6 +195,8 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
     }
     case "git":
       return gitFacts(t, ctx);
+    case "names":
+      return optionNameFacts(t);
     case "picker": {
       const found = pickerFile(t.dir, t.names, t.contains);
       return found === null
@@ -271,6 +273,27 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
       return out;
     }
   }
+}
+
+/** A leading glob's matches as bash passes them (relative to `dir`): one that starts with `-` is an option. */
+function optionNameFacts(t: Extract<DiskTarget, { kind: "names" }>): CallFact[] {
+  // Quotes or escapes in a glob word hide which characters bash expands: not judged from the value.
+  if (/['"\\]/.test(t.shown))
+    return [
+      { subject: t.shown, reason: "a glob with quoted or escaped parts, which Airlock does not expand" },
+    ];
+  const e = expandGlob(`${t.dir === "/" ? "" : t.dir}/${t.pattern}`, MAX_GLOB_PATHS);
+  if ("unknown" in e) return [{ subject: t.shown, reason: e.unknown }];
+  const start = t.dir === "/" ? 1 : t.dir.length + 1;
+  const option = e.paths.find((p) => p.slice(start).startsWith("-"));
+  return option === undefined
+    ? []
+    : [
+        {
+          subject: t.shown,
+          reason: `the glob matches \`${option.slice(start)}\`, a name the program takes as an option`,
+        },
+      ];
 }
 
 /**

@@ -3,7 +3,7 @@
 // with another name (a hard link), a link leading out of the workspace. Bounded: a walk bigger than
 // the bound is itself a reason to ask.
 import { type Dirent, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
-import { relative } from "node:path";
+import { matchesGlob, relative } from "node:path";
 import ignore, { type Ignore } from "ignore";
 import type { CallFact, WalkStyle } from "../../policy/call-facts.ts";
 import { filterGlobMatches } from "../../policy/filter-globs.ts";
@@ -14,6 +14,7 @@ import {
   isDenylistedPath,
   secretFamilyOf,
 } from "../../policy/secret-paths.ts";
+import { segmentMatcher } from "./bash-glob.ts";
 import { whitelistsAbove } from "./ignore-whitelists.ts";
 import { knownScan, scanFile } from "./key-scan.ts";
 import { isWithin } from "./real-path.ts";
@@ -121,8 +122,29 @@ function gitDirAbove(dir: string): string | null {
   }
 }
 
-function onlyMatches(only: readonly string[], name: string, rel: string): boolean {
+/**
+ * A name an exclusion skips. node's matcher lets `*` match no leading dot (grep's fnmatch does), so it
+ * skips no more than grep does: the walk still covers whatever grep reads.
+ */
+function excludedName(globs: readonly string[], name: string): boolean {
+  return globs.some((g) => {
+    try {
+      return !g.includes("/") && matchesGlob(name, g);
+    } catch {
+      return false;
+    }
+  });
+}
+
+function onlyMatches(only: readonly string[], name: string, rel: string, anyDot: boolean): boolean {
   if (only.length === 0) return true;
+  // find's -name: fnmatch without FNM_PERIOD (`*.js` matches `.env.js`); a pattern not modelled matches all.
+  if (anyDot)
+    return only.some((g) => {
+      if (g.includes("/")) return true;
+      const re = segmentMatcher(g, true);
+      return re === null || re.test(name);
+    });
   return only.some((g) => filterGlobMatches(g, name, rel));
 }
 
@@ -177,6 +199,11 @@ export function walkFact(
       // Only dot-names are hidden (and every version-control directory is one): the others need no test.
       const hiddenWalked = name.startsWith(".") && style.ignoreFiles && whitelisted(ignores, abs);
       if (!style.hidden && name.startsWith(".") && !hiddenWalked) continue;
+      if (style.plainNames === true && /[\s'"\\]/.test(name))
+        return {
+          subject,
+          reason: `\`${shownPath(abs, workspace)}\` has a blank, a quote or a backslash in its name, which xargs splits into other words (paths or options)`,
+        };
       let isDir = e.isDirectory();
       let isFile = e.isFile();
       let target = abs;
@@ -200,6 +227,7 @@ export function walkFact(
         if (style.depth !== undefined && frame.level + 1 >= style.depth) continue;
         if (style.prune?.includes(name)) continue;
         if (style.skipVcs && VCS_DIRS.has(name) && !hiddenWalked) continue;
+        if (style.excludeDirs !== undefined && excludedName(style.excludeDirs, name)) continue;
         if (style.ignoreFiles && ignored(ignores, abs, true)) continue;
         if (target !== abs) {
           if (seen.has(target)) continue;
@@ -209,8 +237,13 @@ export function walkFact(
         continue;
       }
       if (!isFile || !style.content) continue;
+      if (style.exclude !== undefined && excludedName(style.exclude, name)) continue;
       if (style.ignoreFiles && ignored(ignores, abs, false)) continue;
-      if (style.only.length > 0 && !onlyMatches(style.only, name, relative(root, abs))) continue;
+      if (
+        style.only.length > 0 &&
+        !onlyMatches(style.only, name, relative(root, abs), style.onlyAnyDot === true)
+      )
+        continue;
       const secret =
         target === abs
           ? denylistedInWalk(dirRel, dirSecret, name)

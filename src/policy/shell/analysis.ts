@@ -9,6 +9,8 @@ import { copyShell, execUnit, prefixConcerns, type Run, type Shell, simpleComman
 import { START, unionCwd } from "./cwd.ts";
 import { type Dialect, dialectConcern } from "./dialect.ts";
 import { dangerousVariable } from "./env-vars.ts";
+import { pipedPaths } from "./found-paths.ts";
+import { boundArgvs, type LoopBinding, loopBinding, sourcesAFile } from "./loop-vars.ts";
 import {
   type Assignment,
   type ParsedScript,
@@ -212,9 +214,16 @@ function statement(src: string, event: StmtEvent, shell: Shell, run: Run, out: C
   const cmd = event.cmd;
   if (cmd?.type === "call") {
     const prefixes = prefixesOf(src, cmd.assigns);
-    if (cmd.args.length > 0)
-      simpleCommand({ argv: argsOf(src, cmd.args), prefixes, stdin, shell, concerns: secrets }, run);
-    else {
+    if (cmd.args.length > 0) {
+      // A loop variable's known values: the command once per value (loop-vars.ts).
+      const argvs = boundArgvs(cmd.args, shell.bound, (ws) => argsOf(src, ws)) ?? [argsOf(src, cmd.args)];
+      const piped = pipedPaths(src, event, (ws) => argsOf(src, ws));
+      for (const argv of argvs)
+        simpleCommand(
+          { argv, prefixes, stdin, shell, concerns: secrets, ...(piped === null ? {} : { piped }) },
+          run,
+        );
+    } else {
       // Assignments alone change the shell for every later command.
       const concerns = prefixConcerns(prefixes);
       for (const p of prefixes) concerns.push(...unknownExpansions(p.raw, shell.assigned, `\`${p.raw}\``));
@@ -355,6 +364,9 @@ function analyzeScript(
     moves !== null && (moves[to] as number) > (moves[from] as number);
   const anywhere = movesDir(0, events.length);
   const saved: Saved[] = [];
+  // A `for` header's binding, taken up by the loop it opens; none in a script that sources a file.
+  let loop: LoopBinding | null = null;
+  const sources = sourcesAFile(events, (w) => wordValue(w).value);
   events.forEach((event, i) => {
     // Only the event right after a `cd` statement may use where that `cd` leads when it succeeds.
     const cdSucceeded = shell.cdSucceeded;
@@ -371,11 +383,16 @@ function analyzeScript(
         // A loop repeats its moves; a function body runs later, from wherever the script is then.
         if (event.scope === "loop" && inside) shell.cwd = null;
         if (event.scope === "function") shell.cwd = anywhere ? null : START;
+        if (event.scope === "loop" && loop !== null) shell.bound = new Map(shell.bound).set(loop.name, loop);
+        loop = null;
         return;
       }
       case "leave": {
         const s = saved.pop();
         if (s === undefined) return;
+        // A binding ends with the scope it was made in.
+        if (s.shell.bound === undefined) delete shell.bound;
+        else shell.bound = s.shell.bound;
         if (s.kind === "subshell" || s.kind === "function") {
           shell.cwd = s.shell.cwd;
           shell.stack = s.shell.stack;
@@ -390,6 +407,7 @@ function analyzeScript(
       }
       case "stmt":
         statement(src, event, shell, run, out);
+        loop = sources ? null : loopBinding(src, event, (ws) => argsOf(src, ws));
         return;
     }
   });

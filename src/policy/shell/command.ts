@@ -15,12 +15,14 @@ import { type CwdSet, changeDir, moveTo, single } from "./cwd.ts";
 import { type Dialect, shellDialect, wrapperDialect } from "./dialect.ts";
 import { dangerousVariable } from "./env-vars.ts";
 import { FILE_PROGRAMS } from "./file-programs.ts";
+import { type FoundPaths, foundWalk, xargsOverFound } from "./found-paths.ts";
 import { grammarFor } from "./grammar/index.ts";
 import { placedByShell } from "./grammar/judge.ts";
 import type { NotUnderstood } from "./grammar/spec.ts";
 import { GRAMMARS } from "./grammars.ts";
 import { INTERPRETERS, interpreterScript, sshSession } from "./interpreters.ts";
 import { lookup } from "./lookup.ts";
+import type { LoopBindings } from "./loop-vars.ts";
 import { type FileUse, judgeProgram } from "./programs.ts";
 import { RISKY_OPERANDS, RISKY_OPTIONS } from "./risky-options.ts";
 import { outsideProject, scriptConcerns, shellScriptFile, typescriptWrites } from "./script-runs.ts";
@@ -41,6 +43,8 @@ export interface Shell {
   cdSucceeded?: CwdSet;
   /** Variables the script itself set before this point (their values come from it, not the environment). */
   assigned: Set<string>;
+  /** Loop variables whose every value is known here (loop-vars.ts), inside their loop. */
+  bound?: LoopBindings;
 }
 
 export interface Run {
@@ -102,7 +106,9 @@ function noGrammar(head: Arg, name: string): NotUnderstood {
 }
 
 export function copyShell(shell: Shell): Shell {
-  return { cwd: shell.cwd, stack: [...shell.stack], assigned: new Set(shell.assigned) };
+  const copy: Shell = { cwd: shell.cwd, stack: [...shell.stack], assigned: new Set(shell.assigned) };
+  if (shell.bound !== undefined) copy.bound = shell.bound;
+  return copy;
 }
 
 function textOf(argv: readonly Arg[]): string {
@@ -170,6 +176,25 @@ function pathUnits(kind: "read" | "write", use: FileUse, cwd: CwdSet, run: Run):
   // A pipe from a process substitution is not a file; the command behind it is judged itself.
   if (use.arg.pipe) return;
   const dirs = cwd === null ? [null] : cwd;
+  const found = use.arg.found;
+  if (found !== undefined) {
+    // The paths a `find` upstream prints: every file it could print, read (found-paths.ts).
+    const walk = foundWalk(found);
+    for (const root of found.roots)
+      for (const dir of dirs)
+        run.push({
+          kind,
+          path: kind === "read" ? root.value : null,
+          text: use.arg.raw,
+          cwd: dir,
+          tilde: root.tilde,
+          glob: false,
+          recursive: true,
+          operand: true,
+          walk,
+        });
+    return;
+  }
   for (const dir of dirs) {
     run.push({
       kind,
@@ -293,6 +318,8 @@ export interface CommandInput {
   shell: Shell;
   /** The command gets extra, unknown arguments (it runs under xargs). */
   appends?: boolean;
+  /** Its standard input is what a `find` prints (`find … | xargs CMD`). */
+  piped?: FoundPaths;
   /** What its redirections raise (a here-string expanding a secret variable). */
   concerns?: readonly Concern[];
 }
@@ -504,13 +531,16 @@ export function simpleCommand(input: CommandInput, run: Run): void {
         innerShell.cwd = unwrapped.chdir === null ? null : moveTo(shell.cwd, unwrapped.chdir);
       const innerPrefixes = [...prefixes, ...unwrapped.assigns.map(prefixOf)];
       const viaShell = name === "command" || name === "builtin" || name === "exec";
+      // `find … | xargs CMD`: CMD's extra words are the paths find prints, when both are understood.
+      const overFound = input.piped === undefined ? null : xargsOverFound(argv, input.piped);
       simpleCommand(
         {
-          argv: unwrapped.argv,
+          argv: overFound ?? unwrapped.argv,
           prefixes: innerPrefixes,
           stdin,
           shell: viaShell ? shell : innerShell,
-          appends: unwrapped.appends === true,
+          appends: overFound === null && unwrapped.appends === true,
+          ...(input.piped !== undefined && name !== "xargs" ? { piped: input.piped } : {}),
         },
         child,
       );

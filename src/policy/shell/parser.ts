@@ -188,6 +188,7 @@ function opCodes(): OpCodes {
     codes = {
       heredoc: new Set([redir("a <<E\nE\n"), redir("a <<-E\nE\n")]),
       pipe: new Set([binary("a | b"), binary("a |& b")]),
+      pipeOut: binary("a | b"),
       and: binary("a && b"),
       nameTests: new Set([test("[[ -v a ]]"), test("[[ -R a ]]")]),
       arithTests: new Set(["-eq", "-ne", "-lt", "-le", "-gt", "-ge"].map((op) => test(`[[ a ${op} b ]]`))),

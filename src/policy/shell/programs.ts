@@ -237,7 +237,7 @@ export function judgeProgram(argv: readonly Arg[]): ProgramJudgement {
   const byGrammar = judgeByGrammar(argv);
   if (byGrammar === null) return judgeByTables(argv);
   const out = judgeByTables(argv, true);
-  if (byGrammar.understood !== null) {
+  if (byGrammar.understood !== null && byGrammar.understood.optionGlob !== true) {
     // git's writing subcommands keep the table of git's dangers (git.ts) for what deny rules see.
     if (basename(argv[0]?.value ?? "") === "git")
       return { ...judgeByTables(argv), understood: byGrammar.understood, effects: byGrammar.effects };
@@ -259,7 +259,8 @@ export function judgeProgram(argv: readonly Arg[]): ProgramJudgement {
   out.writes = byGrammar.writes.map((w) => use(w.arg, w.recursive));
   out.inner = byGrammar.effects.inner;
   out.chdir = byGrammar.effects.chdir;
-  out.understood = null;
+  // Every word placed; only a leading glob's matches are left for the disk to settle.
+  out.understood = byGrammar.understood;
   out.effects = byGrammar.effects;
   return out;
 }

@@ -1,6 +1,7 @@
 // What the shell analysis hands the rest of the engine: every simple command bash would run and
 // every file it would read or write, with what a rule needs to judge each (words, prefixes,
 // working directory, concerns).
+import type { WalkStyle } from "../call-facts.ts";
 
 /** One word of a command after quote removal and brace expansion. */
 export interface ShellWord {
@@ -48,6 +49,8 @@ export type ShellCwd = string | null;
 export interface NotUnderstoodWord {
   word: string;
   reason: string;
+  /** Settled by the disk: understood when no match of the leading glob `word` is named like an option. */
+  optionGlob?: true;
 }
 
 export interface ExecUnit {
@@ -103,6 +106,8 @@ export interface PathUnit {
    * redirection: a grant pattern for that command may cover it.
    */
   operand?: true;
+  /** For a recursive read: how the tree is walked, when the command says (found-paths.ts); else its program's way. */
+  walk?: WalkStyle;
 }
 
 export interface UnparsableUnit {

@@ -26,6 +26,8 @@ export interface OpCodes {
   /** `<<` and `<<-`. */
   heredoc: ReadonlySet<number>;
   pipe: ReadonlySet<number>;
+  /** `a | b` alone: only a's standard output goes to b (`|&` sends its errors too). */
+  pipeOut: number;
   /** `a && b`: b runs only if a succeeded. */
   and: number;
   /** `[[ -v x ]]`, `[[ -R x ]]`: the operand names a variable (its subscript is arithmetic). */
@@ -105,6 +107,10 @@ export interface StmtEvent {
   assigned: readonly string[];
   /** Names a `for NAME in` loop in this statement binds to its own words (not to the environment). */
   loopNames: readonly string[];
+  /** The words of a `for NAME in WORDS` header (absent for `select`, and for `for NAME` without `in`). */
+  loopWords?: Word[];
+  /** `a | b` where both are simple commands: on b's statement, a's (b reads what a prints). */
+  stdinFrom?: StmtEvent;
 }
 
 // Most statements have no hazards and assign nothing: they share these until they do.
@@ -226,6 +232,8 @@ class Walker {
   #index: Uint32Array | null = null;
   readonly #stmts: StmtEvent[] = [];
   #ctx: Context = { arith: 0, dq: 0, dqParam: 0, bq: 0 };
+  /** The `for`/`select` clause whose header is being walked. */
+  #forClause: RawNode | null = null;
 
   constructor(src: string, ops: OpCodes) {
     this.#src = src;
@@ -616,7 +624,13 @@ class Walker {
         return;
       case "*syntax.ForClause":
         this.scoped("loop", () => {
-          this.optional(node, "Loop");
+          const outer = this.#forClause;
+          this.#forClause = node;
+          try {
+            this.optional(node, "Loop");
+          } finally {
+            this.#forClause = outer;
+          }
           this.stmts(node, "Do");
         });
         return;
@@ -626,7 +640,11 @@ class Walker {
           this.assigned(goString(name.Value));
           this.loopName(goString(name.Value));
         }
-        for (const w of children(node, "Items")) this.node(w);
+        const words = children(node, "Items").map((w) => this.word(w));
+        const stmt = this.#stmts[this.#stmts.length - 1];
+        // `select` binds what a person types; `for NAME do` (no `in`) binds the positional parameters.
+        if (stmt !== undefined && words.length > 0 && this.#forClause?.Select !== true)
+          stmt.loopWords = words;
         return;
       }
       case "*syntax.CStyleLoop":
@@ -639,8 +657,25 @@ class Walker {
       case "*syntax.BinaryCmd":
         if (typeof node.Op === "number" && this.#ops.pipe.has(node.Op)) {
           // Every part of a pipeline runs in its own subshell.
-          this.scoped("subshell", () => this.optional(node, "X"));
-          this.scoped("subshell", () => this.optional(node, "Y"));
+          let producer: ScriptEvent | undefined;
+          this.scoped("subshell", () => {
+            const at = this.events.length;
+            this.optional(node, "X");
+            producer = this.events[at];
+          });
+          this.scoped("subshell", () => {
+            const at = this.events.length;
+            this.optional(node, "Y");
+            const consumer = this.events[at];
+            if (
+              node.Op === this.#ops.pipeOut &&
+              producer?.kind === "stmt" &&
+              producer.cmd?.type === "call" &&
+              consumer?.kind === "stmt" &&
+              consumer.cmd?.type === "call"
+            )
+              consumer.stdinFrom = producer;
+          });
         } else if (node.Op === this.#ops.and) {
           this.optional(node, "X");
           this.scoped("andThen", () => this.optional(node, "Y"));

@@ -3,12 +3,15 @@
 // table says how each finds the command it runs; unwrap() applies it. Both the wrapper and what
 // it runs are judged.
 import { basename } from "../paths.ts";
+import type { FoundPaths } from "./found-paths.ts";
 import { lookup } from "./lookup.ts";
 import type { WordValue } from "./words.ts";
 
 /** A command word: its value after expansion (null when dynamic) and the text as written. */
 export interface Arg extends WordValue {
   raw: string;
+  /** The word stands for every path a `find` upstream prints, as xargs hands them on (found-paths.ts). */
+  found?: FoundPaths;
 }
 
 export interface WrapperSpec {

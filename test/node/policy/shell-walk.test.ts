@@ -156,6 +156,7 @@ describe("the walk fails closed on shapes it does not know", () => {
   const file = (stmt: RawNode) => node("*syntax.File", { Stmts: slice([stmt]) });
   const ops = {
     pipe: new Set<number>(),
+    pipeOut: -1,
     and: -1,
     nameTests: new Set<number>(),
     arithTests: new Set<number>(),

@@ -48,7 +48,7 @@ import { sed } from "./programs/sed.ts";
 import { sort } from "./programs/sort.ts";
 import { stat } from "./programs/stat.ts";
 import { b2sum, sums } from "./programs/sums.ts";
-import { arch, hostname, id, nproc, printenv, seq, sleep, uname, whoami } from "./programs/sysinfo.ts";
+import { arch, free, hostname, id, nproc, printenv, seq, sleep, uname, whoami } from "./programs/sysinfo.ts";
 import { tac } from "./programs/tac.ts";
 import { tar } from "./programs/tar.ts";
 import { tr } from "./programs/tr.ts";
@@ -86,7 +86,7 @@ export const PROGRAM_GRAMMARS: readonly ProgramGrammar[] = [
     strings,
     xxd,
   ],
-  ...[whoami, nproc, arch, uname, id, printenv, seq, sleep, hostname, mkdir, touch, rm, cp, mv, tar],
+  ...[whoami, nproc, arch, uname, id, printenv, seq, sleep, hostname, free, mkdir, touch, rm, cp, mv, tar],
   ...[npm, npx, node, python, cargo, go, make, tsc, eslint, prettier, biome, vitest, jest, pytest],
 ];
 

@@ -132,11 +132,14 @@ export function parseWords(
   g: ProgramGrammar,
   argv: readonly Arg[],
   start = 1,
-): { parsed: Parsed; failure: NotUnderstood | null } {
+): { parsed: Parsed; failure: NotUnderstood | null; optionGlob: NotUnderstood | null } {
   const ix = indexOf(g);
   const options: GivenOption[] = [];
   const operands: Arg[] = [];
   let failure: NotUnderstood | null = null;
+  // The first glob that could expand to a name like an option: placed as an operand (what it is when
+  // no file it matches starts with `-`), and reported for the disk to settle.
+  let optionGlob: NotUnderstood | null = null;
   let optionsEnd = false;
   let dashes = -1;
   let i = start;
@@ -185,8 +188,13 @@ export function parseWords(
       break;
     }
     if (a.glob && STARTS_LIKE_OPTION.test(v) && g.dynamicWords !== true) {
-      failure = notUnderstood(a, "the glob may expand to a file named like an option");
-      break;
+      optionGlob ??= {
+        ...notUnderstood(a, "the glob may expand to a file named like an option"),
+        optionGlob: true,
+      };
+      operands.push(a);
+      if (!g.permute) optionsEnd = true;
+      continue;
     }
     if (v === "--") {
       optionsEnd = true;
@@ -260,7 +268,11 @@ export function parseWords(
       break;
     }
   }
-  return { parsed: parsedOf(argv, options, operands, dashes < 0 ? operands.length : dashes), failure };
+  return {
+    parsed: parsedOf(argv, options, operands, dashes < 0 ? operands.length : dashes),
+    failure,
+    optionGlob,
+  };
 }
 
 /** The effects of a parsed command before the program's own semantics: values and operands by kind. */
@@ -281,10 +293,11 @@ export function defaultEffects(g: ProgramGrammar, p: Parsed): Effects {
 /** Places every word of `argv` by the grammar and reports the command's effects. */
 export function understand(g: ProgramGrammar, argv: readonly Arg[], start = 1): Understanding {
   if (g.custom !== undefined) return g.custom(argv);
-  const { parsed, failure } = parseWords(g, argv, start);
+  const { parsed, failure, optionGlob } = parseWords(g, argv, start);
   const effects = defaultEffects(g, parsed);
   if (failure !== null) return { understood: false, why: failure, effects };
   const refused = g.finish?.(parsed, effects) ?? null;
   if (refused !== null) return { understood: false, why: refused, effects };
+  if (optionGlob !== null) return { understood: false, why: optionGlob, effects };
   return { understood: true, effects };
 }

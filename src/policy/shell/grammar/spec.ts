@@ -144,6 +144,12 @@ export interface NotUnderstood {
   /** The word the grammar could not place, as written. */
   word: string;
   reason: string;
+  /**
+   * The only doubt is a glob at the start of a word (`*`, `*.md`), which bash may expand to a file named
+   * like an option: every word is placed as if none is. The companion settles it by expanding the glob
+   * (disk-targets.ts); without that look the command stays not understood.
+   */
+  optionGlob?: true;
 }
 
 export type Understanding =

@@ -26,14 +26,14 @@ const NULLARY = new Set([
   ...[",", "(", ")", "-help", "--help", "-version", "--version", "-d"],
 ]);
 /** Primaries with one argument that is not a path. */
-const UNARY = new Set([
+export const UNARY: ReadonlySet<string> = new Set([
   ...["-maxdepth", "-mindepth", "-regextype", "-amin", "-atime", "-cmin", "-ctime", "-mmin", "-mtime"],
   ...["-context", "-fstype", "-gid", "-group", "-ilname", "-iname", "-inum", "-ipath", "-iregex"],
   ...["-iwholename", "-links", "-lname", "-name", "-path", "-perm", "-regex", "-wholename", "-size"],
   ...["-type", "-uid", "-used", "-user", "-xtype", "-printf"],
 ]);
 /** Primaries whose argument is a file it stats (-newer FILE). */
-const STATS = /^-(newer|anewer|cnewer|samefile|newer[acmB][acmBt])$/;
+export const STATS = /^-(newer|anewer|cnewer|samefile|newer[acmB][acmBt])$/;
 const WRITES: Readonly<Record<string, number>> = { "-fprint": 1, "-fprint0": 1, "-fls": 1, "-fprintf": 2 };
 const EXEC = new Set(["-exec", "-execdir", "-ok", "-okdir"]);
 

@@ -1,4 +1,5 @@
-// Programs that print facts about the system or the session (GNU coreutils 9.1, hostname 3.23):
+// Programs that print facts about the system or the session (GNU coreutils 9.1, hostname 3.23,
+// procps-ng 4.0.2's free, which reads /proc/meminfo):
 // their operands are names or numbers, never files. `hostname NAME` sets the host name and
 // printenv prints the environment (secret-output.ts makes a rule say `sensitive` for that).
 import { flag, GNU_COMMON, opt, type ProgramGrammar } from "../spec.ts";
@@ -73,3 +74,17 @@ export const hostname: ProgramGrammar = {
   ),
   abbreviate: false,
 };
+export const free = info(
+  ["free"],
+  [
+    ...["-b --bytes", "-k --kibi", "-m --mebi", "-g --gibi", "--tebi", "--pebi", "--kilo", "--mega"].map(
+      (n) => flag(n),
+    ),
+    ...["--giga", "--tera", "--peta", "-h --human", "--si", "-l --lohi", "-L --line", "-t --total"].map((n) =>
+      flag(n),
+    ),
+    ...["-v --committed", "-w --wide", "-V"].map((n) => flag(n)),
+    // `-s N` repeats every N seconds (until `-c N` times); `--help` and `--version` come with GNU_COMMON.
+    opt("-s --seconds -c --count", "number"),
+  ],
+);

@@ -1,0 +1,201 @@
+// `find … | xargs CMD`: xargs gives CMD the names find prints. When find only walks (no action that runs,
+// writes or formats its output) and xargs only splits its input (no file, delimiter, end string, tty or
+// variable of its own), those words are paths below find's starting points; CMD is understood when its
+// grammar reads or lists them where every one of them lands (the last operand kind, which repeats). The
+// reads are judged as a walk of the starting points (disk: every file find could print, narrowed by its
+// `-name` when the expression is a plain conjunction). Without `-print0 | xargs -0` xargs splits names
+// at blanks and honours quotes and backslashes, so the walk also asks if any name there has one.
+import type { WalkStyle } from "../call-facts.ts";
+import { basename } from "../paths.ts";
+import { grammarFor } from "./grammar/index.ts";
+import { parseWords, understand } from "./grammar/parse.ts";
+import { find, STATS, UNARY } from "./grammar/programs/find.ts";
+import { flag, GNU_COMMON, opt, optional, type ProgramGrammar } from "./grammar/spec.ts";
+import { redirOps, type StmtEvent, type Word } from "./parser.ts";
+import type { Arg } from "./wrappers.ts";
+
+/** What a `find` producer prints, as the words xargs hands on. */
+export interface FoundPaths {
+  /** find's starting points (`.` when none). */
+  roots: readonly Arg[];
+  /** `-print0` (and xargs `-0`): names pass whole. */
+  nul: boolean;
+  /** The `-name` pattern every printed path matches (a plain conjunction), if any. */
+  name: string | null;
+  /** The producer as written, for the card. */
+  shown: string;
+}
+
+/** Operators that make find's expression more than one conjunction (what it prints is then not one test's). */
+const NOT_CONJUNCTION = new Set(["-o", "-or", ",", "!", "-not", "(", ")"]);
+/** Actions that print something other than one path per name, or elsewhere. */
+const OTHER_OUTPUT = new Set(["-printf", "-fprintf", "-ls", "-fls", "-fprint", "-fprint0"]);
+/** A starting point xargs would pass as one word (no blank, quote or backslash). */
+const ONE_WORD = /^[^\s'"\\]+$/;
+
+/** The names a simple `find` command prints, or null when it does anything else. */
+export function foundByFind(argv: readonly Arg[], shown: string): FoundPaths | null {
+  if (argv[0]?.value !== "find" || argv[0].glob) return null;
+  const u = understand(find, argv);
+  if (!u.understood) return null;
+  const e = u.effects;
+  if (
+    e.effect !== "read" ||
+    e.inner.length > 0 ||
+    e.paths.some((p) => p.access === "read" || p.access === "write")
+  )
+    return null;
+  const roots = e.paths.filter((p) => p.access === "walk").map((p) => p.arg);
+  if (roots.length === 0 || roots.some((r) => r.value === null || r.glob || r.pipe === true)) return null;
+  let i = 1;
+  while (i < argv.length && /^-([HLP]|O\d)$/.test(argv[i]?.value ?? "")) i++;
+  while (i < argv.length && !/^[-(!,]/.test(argv[i]?.value ?? "-")) i++;
+  const expr = argv.slice(i).map((a) => a.value as string);
+  if (expr.some((w) => OTHER_OUTPUT.has(w))) return null;
+  const nul = expr.includes("-print0");
+  if (nul && expr.includes("-print")) return null;
+  if (!nul && roots.some((r) => !ONE_WORD.test(r.value as string))) return null;
+  // `-name P` narrows what is printed when every test is and-ed and no print comes before it. The
+  // expression is read primary by primary: `-newer -name` names a file, not a test.
+  let name: string | null = null;
+  let conjunction = true;
+  let printed = false;
+  for (let k = 0; k < expr.length; k++) {
+    const w = expr[k] as string;
+    if (NOT_CONJUNCTION.has(w)) conjunction = false;
+    else if (w === "-print" || w === "-print0") printed = true;
+    else if (UNARY.has(w) || STATS.test(w)) {
+      if (w === "-name" && !printed && name === null) name = expr[k + 1] ?? null;
+      k++;
+    }
+  }
+  return { roots, nul, name: conjunction ? name : null, shown };
+}
+
+/**
+ * What a statement reads on standard input when a plain `find` prints it (`find … | xargs CMD`): the
+ * producer's words and only its standard output (`2>/dev/null` aside), and no redirection of the
+ * statement's own input.
+ */
+export function pipedPaths(
+  src: string,
+  event: StmtEvent,
+  argsOf: (words: readonly Word[]) => Arg[],
+): FoundPaths | null {
+  const from = event.stdinFrom;
+  if (
+    from === undefined ||
+    from.cmd?.type !== "call" ||
+    from.cmd.assigns.length > 0 ||
+    from.hazards.length > 0
+  )
+    return null;
+  if (from.redirs.some((r) => !/^2>\s*\/dev\/null$/.test(src.slice(r.start, r.end)))) return null;
+  const ops = redirOps();
+  const input = [ops.in, ops.dupIn, ops.readWrite, ops.hdoc, ops.dashHdoc, ops.word];
+  if (event.redirs.some((r) => input.includes(r.op))) return null;
+  return foundByFind(argsOf(from.cmd.args), src.slice(from.start, from.end));
+}
+
+/** GNU xargs 4.9's options; `mode` marks those that change where its words come from or what it runs. */
+const XARGS: ProgramGrammar = {
+  names: ["xargs"],
+  options: [
+    ...GNU_COMMON.map((o) => ({ ...o, mode: "info" })),
+    flag("-0 --null", "null"),
+    opt("-a --arg-file", "read", { mode: "other-input" }),
+    opt("-d --delimiter", "string", { mode: "other-input" }),
+    opt("-E", "string", { mode: "other-input" }),
+    { ...optional("-e --eof"), mode: "other-input" },
+    opt("-I", "string", { mode: "replace" }),
+    { ...optional("-i --replace"), mode: "replace" },
+    opt("-L", "number"),
+    optional("-l --max-lines", "number"),
+    opt("-n --max-args -P --max-procs -s --max-chars", "number"),
+    flag("-o --open-tty -p --interactive", "tty"),
+    opt("--process-slot-var", "string", { mode: "other-input" }),
+    flag("-r --no-run-if-empty -t --verbose -x --exit --show-limits"),
+  ],
+  permute: false,
+  abbreviate: true,
+  operands: ["string"],
+  effect: "read",
+};
+const REFUSED_MODES = ["info", "other-input", "tty"];
+
+/** One word standing for every path find prints (each run's words, as the reader gets them). */
+function foundArg(found: FoundPaths): Arg {
+  const roots = found.roots.map((r) => r.value).join(" ");
+  return {
+    value: `<find ${roots}>`,
+    raw: `<the names \`${found.shown}\` prints>`,
+    glob: false,
+    tilde: false,
+    found,
+  };
+}
+
+/**
+ * `xargs [options] CMD ARGS` fed by `found`: CMD's argv with the found paths in their place (appended, or
+ * for each word that is exactly `-I`'s replace string), or null when that is not understood.
+ */
+export function xargsOverFound(argv: readonly Arg[], found: FoundPaths): Arg[] | null {
+  if (basename(argv[0]?.value ?? "") !== "xargs") return null;
+  const { parsed, failure } = parseWords(XARGS, argv);
+  if (failure !== null || parsed.operands.length === 0) return null;
+  if (REFUSED_MODES.some((m) => parsed.has(m))) return null;
+  if (parsed.has("null") !== found.nul) return null;
+  const replaces = parsed.options.filter((o) => o.spec.mode === "replace");
+  const word = foundArg(found);
+  let inner: Arg[];
+  if (replaces.length === 0) inner = [...parsed.operands, word];
+  else {
+    const last = replaces[replaces.length - 1];
+    const mark = last?.value === null ? "{}" : (last?.value?.value ?? null);
+    if (mark === null || mark === "") return null;
+    // -I runs CMD once per name, with the name in every word that is exactly the replace string.
+    if (parsed.operands.some((a) => a.value === null || (a.value !== mark && a.value.includes(mark))))
+      return null;
+    if (!parsed.operands.slice(1).some((a) => a.value === mark) || parsed.operands[0]?.value === mark)
+      return null;
+    inner = parsed.operands.map((a) => (a.value === mark ? word : a));
+    return readsFound(inner, word, true) ? inner : null;
+  }
+  return readsFound(inner, word, false) ? inner : null;
+}
+
+/**
+ * Whether CMD's grammar understands `argv` and only reads or lists `word`, where each path it stands for
+ * lands (`one`: a single path per run; else every later operand takes the same kind). Only programs
+ * with a plain grammar that reads (no custom placement, nothing run, written or walked).
+ */
+function readsFound(argv: readonly Arg[], word: Arg, one: boolean): boolean {
+  const head = argv[0];
+  if (head === undefined || head.value === null || head.glob || head.value.includes("/")) return false;
+  const g = grammarFor(head.value);
+  if (g === undefined || g.custom !== undefined) return false;
+  const u = understand(g, argv);
+  if (!u.understood) return false;
+  const e = u.effects;
+  if (e.effect !== "read" || e.inner.length > 0 || e.definedBy.length > 0 || e.chdir.length > 0) return false;
+  const uses = e.paths.filter((p) => p.arg === word);
+  if (uses.length === 0 || uses.some((p) => p.access !== "read" && p.access !== "list")) return false;
+  if (one) return true;
+  const at = parseWords(g, argv).parsed.operands.indexOf(word);
+  return at >= 0 && at >= g.operands.length - 1;
+}
+
+/** The walk that covers every file the reader may get: find's tree, as find prints it. */
+export function foundWalk(found: FoundPaths): WalkStyle {
+  return {
+    content: true,
+    hidden: true,
+    ignoreFiles: false,
+    // find prints a symlink's name; the reader opens what it points to.
+    follow: true,
+    skipVcs: false,
+    only: found.name === null ? [] : [found.name],
+    ...(found.name === null ? {} : { onlyAnyDot: true as const }),
+    ...(found.nul ? {} : { plainNames: true as const }),
+  };
+}

@@ -1,0 +1,123 @@
+// A `for NAME in WORDS; do BODY; done` loop whose words are known: in BODY, `"$NAME"` is each word in
+// turn, so the body's commands are judged once per word with that word in its place — a glob word as
+// the glob itself (each of its matches in that position, as bash passes it), a literal word as itself.
+// The binding holds only while nothing else can set NAME: the script names NAME nowhere but in its
+// header (no assignment, `read`, `printf -v`, `declare -n` to it, arithmetic, a second loop) and sources
+// no file. An unquoted `$NAME` is split and globbed again by bash, so it is bound only to plain words.
+import type { StmtEvent, Word } from "./parser.ts";
+import type { Arg } from "./wrappers.ts";
+
+/** A loop variable and the words it takes, each an argument as the header's word gives it. */
+export interface LoopBinding {
+  name: string;
+  values: readonly Arg[];
+  /** Every value is one plain word bash would not split or glob again, so an unquoted `$NAME` is it too. */
+  unquoted: boolean;
+}
+
+export type LoopBindings = ReadonlyMap<string, LoopBinding>;
+
+/** Words a loop binds, and argument lists one command is judged as, at most. */
+const MAX_VALUES = 32;
+const MAX_VARIANTS = 32;
+/** A value bash passes as it is even unquoted (no blank, quote, glob or expansion character). */
+const PLAIN_VALUE = /^[A-Za-z0-9_./:@%+,=-]+$/;
+/** Statements that run a file's code in this shell, which may set any variable. */
+const SOURCING = new Set(["source", "."]);
+
+/**
+ * Whether NAME appears in `src` only as a `for NAME in` header (once) and in `$NAME`/`${NAME}`
+ * expansions. Any other bare occurrence (`NAME=`, `read NAME`, `declare -n r=NAME`, `((NAME++))`,
+ * `unset NAME`, a second loop) may set it. A word ending in NAME after `-`, `/`, `.` or a letter is
+ * an option or part of a path, never a name bash assigns.
+ */
+function onlyTheHeaderNames(src: string, name: string): boolean {
+  const text = src.replaceAll(`\${${name}}`, `$${name}`);
+  const bare = new RegExp(`(?<![\\w$./-])${name}(?!\\w)`, "g");
+  let count = 0;
+  for (const m of text.matchAll(bare)) {
+    count++;
+    const before = text.slice(0, m.index);
+    const after = text.slice(m.index + name.length);
+    if (!/(^|[\s;&|(])for\s+$/.test(before) || !/^\s+in\s/.test(after)) return false;
+  }
+  return count === 1;
+}
+
+/** Whether any statement of the script sources a file (`source x`, `. x`, through `builtin`/`command`). */
+export function sourcesAFile(
+  events: readonly { kind: string }[],
+  wordOf: (w: Word) => string | null,
+): boolean {
+  for (const e of events) {
+    if (e.kind !== "stmt") continue;
+    const cmd = (e as StmtEvent).cmd;
+    if (cmd?.type !== "call") continue;
+    for (const w of cmd.args.slice(0, 3)) {
+      const v = wordOf(w);
+      if (v === null || SOURCING.has(v)) return true;
+      if (v !== "builtin" && v !== "command") break;
+    }
+  }
+  return false;
+}
+
+/** The binding a `for` statement makes, or null when its variable is not known in the body. */
+export function loopBinding(
+  src: string,
+  event: StmtEvent,
+  argsOf: (words: readonly Word[]) => Arg[],
+): LoopBinding | null {
+  const name = event.loopNames[0];
+  const words = event.loopWords;
+  if (name === undefined || event.loopNames.length !== 1 || words === undefined) return null;
+  if (event.hazards.length > 0) return null;
+  const values = argsOf(words);
+  if (values.length === 0 || values.length > MAX_VALUES) return null;
+  if (values.some((v) => v.value === null || v.pipe === true)) return null;
+  if (!onlyTheHeaderNames(src, name)) return null;
+  const unquoted =
+    !/\bIFS\b/.test(src) && values.every((v) => !v.glob && !v.tilde && PLAIN_VALUE.test(v.value as string));
+  return { name, values, unquoted };
+}
+
+/** The loop variable a word is exactly (`"$f"`, `"${f}"`, `$f`), or null. */
+function boundBy(word: Word, bound: LoopBindings): LoopBinding | null {
+  if (word.parts.length !== 1) return null;
+  const p = word.parts[0];
+  if (p?.type === "param") {
+    const b = bound.get(p.name);
+    return b?.unquoted ? b : null;
+  }
+  if (p?.type === "dbl" && p.parts.length === 1 && p.parts[0]?.type === "param")
+    return bound.get(p.parts[0].name) ?? null;
+  return null;
+}
+
+/**
+ * The argument lists a command's words stand for: one list when no word is a bound loop variable,
+ * else one per combination of the variables' values (each value in the word's place, shown as the
+ * header wrote it). Null when there are too many to judge one by one.
+ */
+export function boundArgvs(
+  words: readonly Word[],
+  bound: LoopBindings | undefined,
+  argsOf: (words: readonly Word[]) => Arg[],
+): Arg[][] | null {
+  const uses = bound === undefined || bound.size === 0 ? [] : words.map((w) => boundBy(w, bound));
+  const names = [...new Set(uses.filter((b) => b !== null).map((b) => b.name))];
+  if (names.length === 0) return [argsOf(words)];
+  const bindings = names.map((n) => (bound as LoopBindings).get(n) as LoopBinding);
+  let variants: Map<string, Arg>[] = [new Map()];
+  for (const b of bindings) {
+    variants = variants.flatMap((v) => b.values.map((value) => new Map(v).set(b.name, value)));
+    if (variants.length > MAX_VARIANTS) return null;
+  }
+  return variants.map((chosen) =>
+    words.flatMap((w, i) => {
+      const b = uses[i];
+      if (b === null || b === undefined) return argsOf([w]);
+      return [{ ...(chosen.get(b.name) as Arg) }];
+    }),
+  );
+}
