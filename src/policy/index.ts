@@ -71,16 +71,6 @@ export {
 } from "./plan.ts";
 export { type GateInput, type GateVerdict, type ProposalGate, proposalGate } from "./proposal-gate.ts";
 export { carriesSecret, REDACTED, redactText, redactValue } from "./redact.ts";
-export {
-  AT_PAST_TOLERANCE_MS,
-  CATCH_UP_WINDOW_MS,
-  cronProblem,
-  nextRunAfter,
-  parseAt,
-  planWakeup,
-  type ScheduleSpec,
-  type WakeupPlan,
-} from "./schedule.ts";
 export { canonicalScope, scopeHash } from "./scope.ts";
 export {
   DENYLIST_PATTERNS,
