@@ -57,7 +57,6 @@ export {
 } from "./grants.ts";
 export { type JudgedCall, judgeCall } from "./judge-call.ts";
 export * from "./limits.ts";
-export { NOTIFY_PER_DAY, NOTIFY_PER_MINUTE, notificationAllowed } from "./notification-rate.ts";
 export { homeFor, resolveShellPath } from "./paths.ts";
 export {
   type PlanOptions,
