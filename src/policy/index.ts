@@ -58,18 +58,16 @@ export {
 export { type JudgedCall, judgeCall } from "./judge-call.ts";
 export * from "./limits.ts";
 export { homeFor, resolveShellPath } from "./paths.ts";
+export { type GateInput, type GateVerdict, type ProposalGate, proposalGate } from "./proposal-gate.ts";
+export { carriesSecret, REDACTED, redactText, redactValue } from "./redact.ts";
 export {
-  type PlanOptions,
-  type PlanProblem,
-  type PlanValidation,
+  approvalCovers,
+  higherClass,
+  isRiskClass,
   planRiskOf,
   type RiskClass,
   riskClassOf,
-  type StepClassifier,
-  validatePlan,
-} from "./plan.ts";
-export { type GateInput, type GateVerdict, type ProposalGate, proposalGate } from "./proposal-gate.ts";
-export { carriesSecret, REDACTED, redactText, redactValue } from "./redact.ts";
+} from "./risk-class.ts";
 export { canonicalScope, scopeHash } from "./scope.ts";
 export {
   DENYLIST_PATTERNS,

@@ -1,6 +1,6 @@
 // What a hosted turn may do with a call the model asked for, and when a turn must stop (seed 003 §8,
 // §10.1). The runtime asks these; it never decides on its own. Pure: no I/O.
-import type { RiskClass } from "./plan.ts";
+import type { RiskClass } from "./risk-class.ts";
 
 export interface TurnCallInput {
   /** The tool's risk class for these arguments (from the conveyor's registry). */

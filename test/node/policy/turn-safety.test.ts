@@ -9,7 +9,7 @@ import {
   reachedBound,
   turnEffect,
 } from "../../../src/policy/index.ts";
-import type { RiskClass } from "../../../src/policy/plan.ts";
+import type { RiskClass } from "../../../src/policy/risk-class.ts";
 
 const limits = {
   max_tool_steps: 3,
