@@ -111,11 +111,7 @@ export {
 export {
   type ContextEntry,
   contextTaint,
-  estimateTokens,
-  reachedBound,
-  type TurnBound,
   type TurnEffect,
-  type TurnLimits,
   taintReason,
   turnEffect,
 } from "./turn-safety.ts";

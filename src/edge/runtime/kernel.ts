@@ -1,13 +1,14 @@
 // The turn kernel: each call is one durable Workflow step, idempotent against the D1 checkpoint, so a
 // restarted instance resumes where it stopped and never repeats a model round or a tool call.
 // start → plan(i) → act(i) → [wait for proposals] → settle(i) → plan(i+1) … → a final message or a bound.
+
+import { reachedBound } from "../../domain/turn-budget.ts";
 import {
   outcomeLine,
   type TurnEffectRecord,
   type VerifiedOutcome,
   verifiedOutcome,
 } from "../../policy/turn-outcome.ts";
-import { reachedBound } from "../../policy/turn-safety.ts";
 import type { ProposalSourceKind } from "../../protocol/conveyor.ts";
 import type { RuntimeError } from "../../protocol/runtime.ts";
 import { writeAuditBatch } from "../audit/audit-log.ts";

@@ -1,8 +1,10 @@
 // Acting on a planned step: each call is judged by the policy (turnEffect, proposalGate) and then run
 // inline (a read, through the idempotent executor) or proposed to the conveyor. Each result is recorded
 // as it lands, keyed by (turn, step, position), so a resumed step skips what already ran.
+
+import { estimateTokens } from "../../domain/turn-budget.ts";
 import { proposalGate } from "../../policy/proposal-gate.ts";
-import { estimateTokens, turnEffect } from "../../policy/turn-safety.ts";
+import { turnEffect } from "../../policy/turn-safety.ts";
 import type { ExecutionEnvelope, ProposalView } from "../../protocol/conveyor.ts";
 import type { StepCall } from "../../protocol/runtime.ts";
 import * as proposals from "../conveyor/proposals.ts";
