@@ -102,13 +102,6 @@ export {
   patchTargets,
 } from "./tool-names.ts";
 export {
-  outcomeLine,
-  type TurnEffectRecord,
-  type VerifiedOutcome,
-  type VerifiedState,
-  verifiedOutcome,
-} from "./turn-outcome.ts";
-export {
   type ContextEntry,
   contextTaint,
   type TurnEffect,

@@ -8,7 +8,7 @@ import {
   type TurnEffectRecord,
   type VerifiedOutcome,
   verifiedOutcome,
-} from "../../policy/turn-outcome.ts";
+} from "../../domain/turn-outcome.ts";
 import type { ProposalSourceKind } from "../../protocol/conveyor.ts";
 import type { RuntimeError } from "../../protocol/runtime.ts";
 import { writeAuditBatch } from "../audit/audit-log.ts";
@@ -202,7 +202,7 @@ export class TurnKernel {
   }
 
   /**
-   * The final message: the outcome comes from what the turn did (src/policy/turn-outcome.ts), never from
+   * The final message: the outcome comes from what the turn did (src/domain/turn-outcome.ts), never from
    * the model's words, and is shown beside them whenever the turn did anything (a job always).
    */
   private async conclude(turn: turns.TurnRow, idx: number, text: string): Promise<void> {
