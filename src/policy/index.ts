@@ -17,7 +17,7 @@ export {
 } from "./call-binding.ts";
 export { CANONICAL_TOOLS, type Classification, capabilityOf, classify } from "./capabilities.ts";
 export { compilePolicy } from "./compile.ts";
-export type { CompiledPolicy, LoadedSource } from "./compiled.ts";
+export type { CompiledPolicy, CompileResult, LoadedSource } from "./compiled.ts";
 export { ConfigSchema, type PermissionsConfig } from "./config-schema.ts";
 export {
   type ConveyorGrantHit,
@@ -111,7 +111,6 @@ export {
 export type {
   Action,
   Capability,
-  CompileResult,
   DecideOptions,
   DecisionRecord,
   EmergencyControls,
