@@ -10,7 +10,7 @@ import type { Db } from "../db/client.ts";
 import { type CallRow, CallStore } from "./call-store.ts";
 import { Confirmations } from "./confirmations.ts";
 import { GrantStore } from "./grant-store.ts";
-import { HeldStore } from "./held-decisions.ts";
+import { HeldStore } from "./held-store.ts";
 import { Outbox, SAFETY_DELAY_MS } from "./outbox.ts";
 import { type PromptRow, PromptStore } from "./prompt-store.ts";
 import { promptView, resolvedView } from "./prompt-view.ts";
