@@ -34,10 +34,9 @@ export interface HubPorts {
   deviceConnected: (deviceId: string) => boolean;
   setAlarm: (at: number) => Promise<void>;
   defaultTimeoutMs: number;
-  /** The conveyor: told when a proposal's prompt is resolved; its wakeups join the one alarm. */
+  /** The conveyor: told when a proposal's prompt is resolved (its wakeups are an AlarmSource of the schedule). */
   proposals?: {
     onResolved(proposalId: string, resolution: Resolution, by: Decider, promptId: string): Promise<void>;
-    nextWake(): number | null;
   };
 }
 
@@ -69,6 +68,7 @@ export class HubContext {
   readonly held: HeldStore;
   readonly outbox: Outbox;
   readonly waiters = new Waiters();
+  /** The one alarm: the engine, the conveyor and the runtime register their AlarmSources on it. */
   readonly schedule: Schedule;
   /** The account policy's mode, for the audit's policy_mode (the engine wires it to the compiled policy). */
   policyMode: () => PolicyMode = () => "prompt";
@@ -83,15 +83,7 @@ export class HubContext {
     this.confirmations = new Confirmations(ports.sql);
     this.held = new HeldStore(ports.sql);
     this.outbox = new Outbox(ports.sql, ports.db);
-    this.schedule = new Schedule({
-      calls: this.calls,
-      prompts: this.prompts,
-      sessions: this.sessions,
-      outbox: this.outbox,
-      held: this.held,
-      setAlarm: ports.setAlarm,
-      extraWake: () => ports.proposals?.nextWake() ?? null,
-    });
+    this.schedule = new Schedule(ports.setAlarm);
   }
 
   /** After a change: send what the outbox holds and re-arm the alarm (never throws; the alarm retries). */

@@ -18,7 +18,7 @@ import type { Actor } from "./account-admin.ts";
 import { Admission } from "./admission.ts";
 import { deviceTag, readAttachment, roleTag } from "./attachment.ts";
 import { CompanionRuns } from "./companion-runs.ts";
-import { conveyorPorts } from "./conveyor-ports.ts";
+import { conveyorAlarm, conveyorPorts } from "./conveyor-ports.ts";
 import { type DecideOutcome, HubEngine } from "./engine.ts";
 import { HubFuturesStats, type StoredFuturesStats } from "./futures-stats.ts";
 import { type LocalGrantUse, recordLocalGrantUses } from "./grant-audit.ts";
@@ -26,12 +26,10 @@ import { HostedRuntime } from "./hosted-runtime.ts";
 import { type Caller, deciderOf } from "./hub-context.ts";
 import { HubLanes, LaneDropped, LaneFull } from "./lanes.ts";
 import { policyStats, policySuggestions, SUGGEST_AFTER } from "./policy-insights.ts";
-import { migrateProposalPrompts, nextWakeup, promptOfProposal, takeDueWakeups } from "./proposal-prompts.ts";
+import { migrateProposalPrompts, promptOfProposal } from "./proposal-prompts.ts";
 import { failure, type HubResult } from "./result.ts";
 import { SocketRouter } from "./socket-router.ts";
 import { migrateHubStorage } from "./storage.ts";
-
-const earliest = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.min(a, b));
 
 /** Close code for sockets whose device was revoked (4000–4999 is the application range). */
 export const CLOSE_REVOKED = CLOSE_CODES.revoked;
@@ -82,7 +80,6 @@ export class UserHub extends DurableObject<Env> {
       proposals: {
         onResolved: (proposalId, resolution, by, promptId) =>
           this.conveyor.onResolved(proposalId, resolution, by, promptId),
-        nextWake: () => earliest(nextWakeup(ctx.storage.sql), this.runtime.nextWake()),
       },
     });
     this.companionRuns = new CompanionRuns({
@@ -115,6 +112,10 @@ export class UserHub extends DurableObject<Env> {
       toDashboards: (message) => this.router.sendAll(this.ctx.getWebSockets(roleTag("approver")), message),
       arm: () => this.engine.ctx.schedule.arm(),
     });
+    // The one alarm's sources besides the engine's deadlines (HubEngine registers those first): the conveyor's
+    // wakeups after them, the runtime's due schedules beside them (hub/schedule.ts, AlarmLane).
+    this.engine.ctx.schedule.register(conveyorAlarm(ctx.storage.sql, this.conveyor));
+    this.engine.ctx.schedule.register(this.runtime, "alongside");
     this.router = new SocketRouter(
       ctx,
       this.engine,
@@ -179,16 +180,7 @@ export class UserHub extends DurableObject<Env> {
 
   override async alarm(): Promise<void> {
     try {
-      // Due schedules start beside the hub's own deadlines, not after them: the deadline work's D1 reads
-      // (the grants, on a hub's first alarm) and writes were round trips in front of every wakeup's record.
-      const schedules = this.runtime.onAlarm();
-      const deadlines = (async () => {
-        await this.engine.onAlarm();
-        if (takeDueWakeups(this.ctx.storage.sql, Date.now()) > 0) await this.conveyor.onAlarm();
-      })();
-      const [a, b] = await Promise.allSettled([schedules, deadlines]);
-      for (const r of [a, b]) if (r.status === "rejected") throw r.reason;
-      await this.engine.ctx.schedule.arm();
+      await this.engine.ctx.schedule.run();
     } catch (error) {
       console.error("[UserHub.alarm]", error);
       throw error; // let the platform retry the alarm
