@@ -127,14 +127,14 @@ export class HubContext {
   /** The card of an open prompt: the calls still waiting, or the proposal it asks about. */
   promptCard(prompt: PromptRow): CapabilityPrompt {
     const base = promptView(prompt, this.calls.pendingOfPrompt(prompt.id));
-    const proposal = proposalOfPrompt(this.ports.sql, prompt.id);
+    const proposal = prompt.kind === "proposal" ? proposalOfPrompt(this.ports.sql, prompt.id) : undefined;
     return proposal ? proposalPromptView(base, proposal) : base;
   }
 
   /** The card of a resolved prompt: every call it had, or its proposal. */
   resolvedCard(prompt: PromptRow): ResolvedPrompt {
     const base = resolvedView(prompt, this.calls.ofPrompt(prompt.id));
-    const proposal = proposalOfPrompt(this.ports.sql, prompt.id);
+    const proposal = prompt.kind === "proposal" ? proposalOfPrompt(this.ports.sql, prompt.id) : undefined;
     return proposal ? { ...base, ...proposalPromptView(base, proposal) } : base;
   }
 

@@ -46,6 +46,7 @@ export function insertProposalPrompt(
   const expiresAt = Date.parse(view.expires_at);
   const prompt: PromptRow = {
     id: promptId,
+    kind: "proposal",
     prompt_key: `proposal:${view.id}`,
     status: "open",
     agent: JSON.stringify({

@@ -126,9 +126,10 @@ export class UserHub extends DurableObject<Env> {
       { lanes: this.lanes, admission: this.admission },
     );
     ctx.blockConcurrencyWhile(async () => {
+      // proposal_prompts first: a hub storage migration reads it (the prompts' kind).
+      migrateProposalPrompts(ctx.storage.sql);
       migrateHubStorage(ctx.storage.sql);
       this.recordUser();
-      migrateProposalPrompts(ctx.storage.sql);
       HostedRuntime.migrate(ctx.storage.sql);
       await loadShellParser();
       // After a restart no socket is open: calls their sockets held start a grace period to be resumed.
