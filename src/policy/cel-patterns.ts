@@ -1,8 +1,16 @@
 // The `matches()` calls of a CEL condition: each pattern checked for RE2 at load (every refused one
 // reported, pointing into the literal), and the condition rewritten so cel-js evaluates them on RE2 too.
 import type { ASTNode } from "@marcbachmann/cel-js";
-import type { ConditionError } from "./cel.ts";
 import { linearPattern } from "./regex-bounds.ts";
+
+/** A condition that did not compile: what is wrong and where (cel.ts reports these too). */
+export interface ConditionError {
+  message: string;
+  /** 0-based offset of the problem inside the condition text, when the library reports one. */
+  offset?: number;
+  /** Further problems of the same condition (every refused pattern is reported in one pass). */
+  more?: ConditionError[];
+}
 
 /** The name `matches` calls are evaluated under by cel-js: RE2 instead of its RegExp. */
 export const LINEAR_MATCHES = "matchesLinear";

@@ -2,6 +2,7 @@
 // condition so evaluation can skip rules that cannot match a call's tool or command word.
 import { type ASTNode, Environment } from "@marcbachmann/cel-js";
 import {
+  type ConditionError,
   checkPatterns,
   LINEAR_MATCHES,
   onLinearEngine,
@@ -9,6 +10,8 @@ import {
   stringLiteral,
 } from "./cel-patterns.ts";
 import { linearPattern, linearTest } from "./regex-bounds.ts";
+
+export type { ConditionError } from "./cel-patterns.ts";
 
 /** One word of a shell command as a condition sees it (`words[i].static`, `words[i].glob`). */
 export interface CelWord {
@@ -121,14 +124,6 @@ export interface CompiledCondition {
   toolIn?: ReadonlySet<string>;
   /** Set for `<tool test> && rest`: for those tools the condition is `rest` alone. */
   toolAnd?: { tools: ReadonlySet<string>; rest: (ctx: CelContext) => boolean };
-}
-
-export interface ConditionError {
-  message: string;
-  /** 0-based offset of the problem inside the condition text, when the library reports one. */
-  offset?: number;
-  /** Further problems of the same condition (every refused pattern is reported in one pass). */
-  more?: ConditionError[];
 }
 
 function intersect(a: ReadonlySet<string> | null, b: ReadonlySet<string> | null): ReadonlySet<string> | null {

@@ -1,7 +1,13 @@
 // compilePolicy: every layer file parsed, validated and compiled at once; any error anywhere
 // fails the whole load, so there is never a partial policy.
 
-import { type CompiledPolicy, type LoadedSource, makeRuleSet, type RuleSet } from "./compiled.ts";
+import {
+  type CompiledPolicy,
+  type CompileResult,
+  type LoadedSource,
+  makeRuleSet,
+  type RuleSet,
+} from "./compiled.ts";
 import { parseConfigText } from "./config-parse.ts";
 import type { PermissionsConfig } from "./config-schema.ts";
 import { modeParts, normalizeAction } from "./config-schema.ts";
@@ -13,13 +19,7 @@ import {
   type RuleNode,
   restrictiveOnly,
 } from "./rule-tree.ts";
-import {
-  actionRank,
-  type CompileResult,
-  type PolicyLoadError,
-  type PolicySource,
-  type SourceLayer,
-} from "./types.ts";
+import { actionRank, type PolicyLoadError, type PolicySource, type SourceLayer } from "./types.ts";
 
 interface Loaded {
   source: PolicySource;

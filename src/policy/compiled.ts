@@ -2,7 +2,7 @@
 import type { CompiledCondition } from "./cel.ts";
 import type { FutureCommandConfig } from "./config-schema.ts";
 import type { FlatRule } from "./rule-tree.ts";
-import type { Action, LayerName, PolicyMode, SourceLayer } from "./types.ts";
+import type { Action, LayerName, PolicyLoadError, PolicyMode, SourceLayer } from "./types.ts";
 
 export interface RuleSet {
   rules: readonly FlatRule[];
@@ -120,3 +120,6 @@ export function candidates(set: RuleSet, tool: string, firstWord: string): reado
 export function layerOf(layer: SourceLayer): LayerName {
   return layer;
 }
+
+/** A policy compiled from its sources, or every problem that kept it from compiling. */
+export type CompileResult = { ok: true; policy: CompiledPolicy } | { ok: false; errors: PolicyLoadError[] };

@@ -2,7 +2,7 @@
 // (tool, scope, risk class, identity); the scope is the tool's exact grant scope (for http.request: method,
 // host and path). An allow covers only its own key: never a higher or other risk class, never the other
 // identity. A deny holds for its tool and scope whatever the class or identity (deny is never narrower).
-import type { RiskClass } from "./plan.ts";
+import type { RiskClass } from "./risk-class.ts";
 
 export type ConveyorIdentity = "user" | "bot";
 

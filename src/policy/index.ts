@@ -17,7 +17,7 @@ export {
 } from "./call-binding.ts";
 export { CANONICAL_TOOLS, type Classification, capabilityOf, classify } from "./capabilities.ts";
 export { compilePolicy } from "./compile.ts";
-export type { CompiledPolicy, LoadedSource } from "./compiled.ts";
+export type { CompiledPolicy, CompileResult, LoadedSource } from "./compiled.ts";
 export { ConfigSchema, type PermissionsConfig } from "./config-schema.ts";
 export {
   type ConveyorGrantHit,
@@ -57,30 +57,17 @@ export {
 } from "./grants.ts";
 export { type JudgedCall, judgeCall } from "./judge-call.ts";
 export * from "./limits.ts";
-export { NOTIFY_PER_DAY, NOTIFY_PER_MINUTE, notificationAllowed } from "./notification-rate.ts";
 export { homeFor, resolveShellPath } from "./paths.ts";
-export {
-  type PlanOptions,
-  type PlanProblem,
-  type PlanValidation,
-  planRiskOf,
-  type RiskClass,
-  riskClassOf,
-  type StepClassifier,
-  validatePlan,
-} from "./plan.ts";
 export { type GateInput, type GateVerdict, type ProposalGate, proposalGate } from "./proposal-gate.ts";
 export { carriesSecret, REDACTED, redactText, redactValue } from "./redact.ts";
 export {
-  AT_PAST_TOLERANCE_MS,
-  CATCH_UP_WINDOW_MS,
-  cronProblem,
-  nextRunAfter,
-  parseAt,
-  planWakeup,
-  type ScheduleSpec,
-  type WakeupPlan,
-} from "./schedule.ts";
+  approvalCovers,
+  higherClass,
+  isRiskClass,
+  planRiskOf,
+  type RiskClass,
+  riskClassOf,
+} from "./risk-class.ts";
 export { canonicalScope, scopeHash } from "./scope.ts";
 export {
   DENYLIST_PATTERNS,
@@ -115,27 +102,15 @@ export {
   patchTargets,
 } from "./tool-names.ts";
 export {
-  outcomeLine,
-  type TurnEffectRecord,
-  type VerifiedOutcome,
-  type VerifiedState,
-  verifiedOutcome,
-} from "./turn-outcome.ts";
-export {
   type ContextEntry,
   contextTaint,
-  estimateTokens,
-  reachedBound,
-  type TurnBound,
   type TurnEffect,
-  type TurnLimits,
   taintReason,
   turnEffect,
 } from "./turn-safety.ts";
 export type {
   Action,
   Capability,
-  CompileResult,
   DecideOptions,
   DecisionRecord,
   EmergencyControls,

@@ -3,7 +3,7 @@
 // then the risk class (seed 003 §8, terminal safety spec §4). An allow grant stands in for the person only
 // when it was saved for this very risk class (src/policy/conveyor-grants.ts matches the rest of its key).
 import { toolBlocked } from "./emergency.ts";
-import { planRiskOf, type RiskClass } from "./plan.ts";
+import { planRiskOf, type RiskClass } from "./risk-class.ts";
 import type { EmergencyControls } from "./types.ts";
 
 export type ProposalGate = "none" | "ask" | "ask_confirm";

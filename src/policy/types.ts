@@ -1,5 +1,4 @@
 // The public vocabulary of the policy engine: what a tool call is, what a decision records.
-import type { CompiledPolicy } from "./compiled.ts";
 
 export type Capability = "read" | "write" | "exec" | "http" | "session" | "ui" | "tool";
 export type Risk = "low" | "medium" | "high";
@@ -93,8 +92,6 @@ export interface PolicyLoadError {
   column?: number;
   message: string;
 }
-
-export type CompileResult = { ok: true; policy: CompiledPolicy } | { ok: false; errors: PolicyLoadError[] };
 
 export interface DecideOptions {
   hasUI: boolean;

@@ -7,7 +7,7 @@ const JsonObject = z.record(z.string(), z.unknown());
 /**
  * What every planned step declares before it runs (terminal safety spec §3, §6): its risk, whether it
  * needs the person's confirmation, how success will be checked, and what it does. The tool is the step's
- * own `name`/`tool`. Declared risk may not be below the computed one (`validatePlan` in src/policy/plan.ts).
+ * own `name`/`tool`. Declared risk may not be below the computed one (`validatePlan` in src/domain/plan.ts).
  */
 export const StepDeclaration = {
   risk_level: z.enum(["low", "medium", "high"]),

@@ -5,7 +5,7 @@
 // alongside it, in one batch).
 import { and, eq } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import type { RiskClass } from "../../policy/plan.ts";
+import type { RiskClass } from "../../policy/risk-class.ts";
 import { ExecutionEnvelope } from "../../protocol/conveyor.ts";
 import type { AuditEntry } from "../audit/audit-log.ts";
 import { redact } from "../audit/redact.ts";

@@ -2,8 +2,8 @@
 // decide, execution exactly once when approved (concurrent callers share one run), expiry, recovery.
 import type { BatchItem } from "drizzle-orm/batch";
 import type { ConveyorGrantHit, ConveyorGrantKey } from "../../policy/conveyor-grants.ts";
-import { isRiskClass } from "../../policy/plan.ts";
 import { proposalGate } from "../../policy/proposal-gate.ts";
+import { isRiskClass } from "../../policy/risk-class.ts";
 import type { EmergencyControls, Resolution } from "../../protocol/capability.ts";
 import type { CreateProposalRequest, ProposalSourceKind, ProposalView } from "../../protocol/conveyor.ts";
 import type { AuditEntry } from "../audit/audit-log.ts";

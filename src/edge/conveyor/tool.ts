@@ -1,6 +1,6 @@
 // What a conveyor tool is: a name, a risk class, a zod schema, a rendered summary and an executor.
 import type { z } from "zod";
-import type { RiskClass } from "../../policy/plan.ts";
+import type { RiskClass } from "../../policy/risk-class.ts";
 import type { FailureClass, ProposalSummary, Verification } from "../../protocol/conveyor.ts";
 import type { Db } from "../db/client.ts";
 import type { Egress } from "./egress/guard.ts";

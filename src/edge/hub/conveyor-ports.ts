@@ -19,7 +19,8 @@ import { grantCreatedAudit, grantUsedAudit } from "./grant-audit.ts";
 import { CONVEYOR_AGENT } from "./grant-store.ts";
 import type { HubContext } from "./hub-context.ts";
 import { SAFETY_DELAY_MS } from "./outbox.ts";
-import { addWakeup, insertProposalPrompt } from "./proposal-prompts.ts";
+import { addWakeup, insertProposalPrompt, nextWakeup, takeDueWakeups } from "./proposal-prompts.ts";
+import type { AlarmSource } from "./schedule.ts";
 
 export function conveyorPorts(deps: {
   env: Env;
@@ -124,6 +125,17 @@ function conveyorGrants(ctx: HubContext): ConveyorGrants {
         ctx.audit([grantUsedAudit(g, "proposal", proposalId, now)], now);
       });
       ctx.flushSoon(now);
+    },
+  };
+}
+
+/** The conveyor's wakeups (its `wakeAt`) on the hub's one alarm: its backstop runs when one of them is due. */
+export function conveyorAlarm(sql: SqlStorage, conveyor: { onAlarm(): Promise<void> }): AlarmSource {
+  return {
+    name: "conveyor",
+    nextWake: () => nextWakeup(sql),
+    async onAlarm(now) {
+      if (takeDueWakeups(sql, now) > 0) await conveyor.onAlarm();
     },
   };
 }

@@ -1,6 +1,6 @@
 // The hub's modules wired together: call intake, the prompt queue, resolution, views, the one schedule
 // and the outbox. UserHub is a thin shell over this.
-import { type CompiledPolicy, retentionCutoff } from "../../policy/index.ts";
+import { CALL_RETENTION_MS, type CompiledPolicy, retentionCutoff } from "../../policy/index.ts";
 import type { DecisionRequest, DecisionResponse } from "../../protocol/decisions.ts";
 import { AccountAdmin } from "./account-admin.ts";
 import { CallIntake } from "./call-intake.ts";
@@ -31,6 +31,27 @@ export class HubEngine {
     this.resolver = new Resolver(this.ctx);
     this.admin = new AccountAdmin(this.ctx);
     this.undoWindows = new UndoWindows(this.ctx, this.resolver);
+    this.ctx.schedule.register({
+      name: "deadlines",
+      nextWake: () => this.nextDeadline(),
+      onAlarm: (now) => this.onAlarm(now),
+    });
+  }
+
+  /** The earliest deadline the hub keeps: prompt expiry, lapsing holds, idle session grants, outbox retries,
+   * held answers' commit times, call retention. Deadlines themselves come from policy/deadlines.ts. */
+  private nextDeadline(): number | null {
+    const { calls, prompts, sessions, outbox, held } = this.ctx;
+    const oldest = calls.oldestDecided();
+    const candidates = [
+      prompts.nextExpiry(),
+      calls.nextHoldLapse(),
+      sessions.nextIdleExpiry(),
+      outbox.nextAttempt(),
+      held.next(),
+      oldest === null ? null : oldest + CALL_RETENTION_MS,
+    ].filter((t): t is number => t !== null);
+    return candidates.length ? Math.min(...candidates) : null;
   }
 
   private accountPolicy(): CompiledPolicy {

@@ -4,7 +4,7 @@
 import type { PromptDecision } from "../../protocol/capability.ts";
 import type { ResolvedPrompt } from "../../protocol/prompts.ts";
 import type { HeldDecision } from "../../protocol/socket.ts";
-import { insertRow } from "./call-store.ts";
+import type { HeldRow } from "./held-store.ts";
 import type { Decider, HubContext } from "./hub-context.ts";
 import type { AnswerOptions, Resolver } from "./resolution.ts";
 import { failure, type HubResult } from "./result.ts";
@@ -12,58 +12,6 @@ import { DUE_SLACK_MS } from "./schedule.ts";
 
 /** A held answer settles at least this long before its prompt's deadline, so a slightly late alarm still makes it. */
 export const HOLD_EXPIRY_MARGIN_MS = 1_000;
-
-interface HeldRow {
-  prompt_id: string;
-  decision: PromptDecision;
-  pattern: string | null;
-  note: string | null;
-  /** The waiting calls as the person saw them; the commit is refused if they changed. */
-  fingerprint: string;
-  actor: string;
-  device_id: string | null;
-  commit_at: number;
-  created_at: number;
-}
-
-type Row = Record<string, SqlStorageValue>;
-
-/** SQL access to the held answers (one per prompt). */
-export class HeldStore {
-  private readonly sql: SqlStorage;
-
-  constructor(sql: SqlStorage) {
-    this.sql = sql;
-  }
-
-  private all(query: string, ...bindings: SqlStorageValue[]): HeldRow[] {
-    return this.sql.exec<Row>(query, ...bindings).toArray() as unknown as HeldRow[];
-  }
-
-  get(promptId: string): HeldRow | undefined {
-    return this.all(`SELECT * FROM held_decisions WHERE prompt_id = ?`, promptId)[0];
-  }
-
-  insert(row: HeldRow): void {
-    insertRow(this.sql, "held_decisions", { ...row });
-  }
-
-  /** False when nothing was held for the prompt (never held, undone, or settled already). */
-  remove(promptId: string): boolean {
-    return this.sql.exec(`DELETE FROM held_decisions WHERE prompt_id = ?`, promptId).rowsWritten > 0;
-  }
-
-  due(now: number): HeldRow[] {
-    return this.all(`SELECT * FROM held_decisions WHERE commit_at <= ? ORDER BY commit_at`, now);
-  }
-
-  next(): number | null {
-    return (
-      this.sql.exec<{ next: number | null }>(`SELECT MIN(commit_at) AS next FROM held_decisions`).toArray()[0]
-        ?.next ?? null
-    );
-  }
-}
 
 const iso = (ms: number) => new Date(ms).toISOString();
 

@@ -4,6 +4,7 @@
 import type { ServerMessage } from "../../protocol/socket.ts";
 import type { Db } from "../db/client.ts";
 import { HubScheduler } from "../runtime/scheduler.ts";
+import type { AlarmSource } from "./schedule.ts";
 
 /** What the runtime may send to dashboards; anything else (prompts, decisions) is the hub's own to send. */
 const RUNTIME_MESSAGES: ReadonlySet<ServerMessage["type"]> = new Set([
@@ -23,7 +24,8 @@ export interface HostedRuntimePorts {
   arm: () => Promise<void>;
 }
 
-export class HostedRuntime {
+export class HostedRuntime implements AlarmSource {
+  readonly name = "schedules";
   readonly scheduler: HubScheduler;
   private readonly ports: HostedRuntimePorts;
 
@@ -36,7 +38,7 @@ export class HostedRuntime {
     HubScheduler.migrate(sql);
   }
 
-  /** When the alarm must run for the schedules (a lead before a due time: HubScheduler.nextWake); joins the hub's extra wakes. */
+  /** When the alarm must run for the schedules (a lead before a due time: HubScheduler.nextWake). */
   nextWake(): number | null {
     return this.scheduler.nextWake();
   }

@@ -10,7 +10,7 @@ import type { Db } from "../db/client.ts";
 import { type CallRow, CallStore } from "./call-store.ts";
 import { Confirmations } from "./confirmations.ts";
 import { GrantStore } from "./grant-store.ts";
-import { HeldStore } from "./held-decisions.ts";
+import { HeldStore } from "./held-store.ts";
 import { Outbox, SAFETY_DELAY_MS } from "./outbox.ts";
 import { type PromptRow, PromptStore } from "./prompt-store.ts";
 import { promptView, resolvedView } from "./prompt-view.ts";
@@ -34,10 +34,9 @@ export interface HubPorts {
   deviceConnected: (deviceId: string) => boolean;
   setAlarm: (at: number) => Promise<void>;
   defaultTimeoutMs: number;
-  /** The conveyor: told when a proposal's prompt is resolved; its wakeups join the one alarm. */
+  /** The conveyor: told when a proposal's prompt is resolved (its wakeups are an AlarmSource of the schedule). */
   proposals?: {
     onResolved(proposalId: string, resolution: Resolution, by: Decider, promptId: string): Promise<void>;
-    nextWake(): number | null;
   };
 }
 
@@ -69,6 +68,7 @@ export class HubContext {
   readonly held: HeldStore;
   readonly outbox: Outbox;
   readonly waiters = new Waiters();
+  /** The one alarm: the engine, the conveyor and the runtime register their AlarmSources on it. */
   readonly schedule: Schedule;
   /** The account policy's mode, for the audit's policy_mode (the engine wires it to the compiled policy). */
   policyMode: () => PolicyMode = () => "prompt";
@@ -83,15 +83,7 @@ export class HubContext {
     this.confirmations = new Confirmations(ports.sql);
     this.held = new HeldStore(ports.sql);
     this.outbox = new Outbox(ports.sql, ports.db);
-    this.schedule = new Schedule({
-      calls: this.calls,
-      prompts: this.prompts,
-      sessions: this.sessions,
-      outbox: this.outbox,
-      held: this.held,
-      setAlarm: ports.setAlarm,
-      extraWake: () => ports.proposals?.nextWake() ?? null,
-    });
+    this.schedule = new Schedule(ports.setAlarm);
   }
 
   /** After a change: send what the outbox holds and re-arm the alarm (never throws; the alarm retries). */
@@ -135,14 +127,14 @@ export class HubContext {
   /** The card of an open prompt: the calls still waiting, or the proposal it asks about. */
   promptCard(prompt: PromptRow): CapabilityPrompt {
     const base = promptView(prompt, this.calls.pendingOfPrompt(prompt.id));
-    const proposal = proposalOfPrompt(this.ports.sql, prompt.id);
+    const proposal = prompt.kind === "proposal" ? proposalOfPrompt(this.ports.sql, prompt.id) : undefined;
     return proposal ? proposalPromptView(base, proposal) : base;
   }
 
   /** The card of a resolved prompt: every call it had, or its proposal. */
   resolvedCard(prompt: PromptRow): ResolvedPrompt {
     const base = resolvedView(prompt, this.calls.ofPrompt(prompt.id));
-    const proposal = proposalOfPrompt(this.ports.sql, prompt.id);
+    const proposal = prompt.kind === "proposal" ? proposalOfPrompt(this.ports.sql, prompt.id) : undefined;
     return proposal ? { ...base, ...proposalPromptView(base, proposal) } : base;
   }
 

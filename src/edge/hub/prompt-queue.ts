@@ -102,6 +102,7 @@ export class PromptQueue {
     const deadlines = promptDeadlines(now, timeoutMs);
     return {
       id: newId("prm"),
+      kind: "calls",
       prompt_key: key,
       status: "open",
       agent: JSON.stringify(request.agent),

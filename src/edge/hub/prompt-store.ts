@@ -2,8 +2,13 @@
 import { AgentIdentity, type Resolution } from "../../protocol/capability.ts";
 import { insertRow } from "./call-store.ts";
 
+/** An agent's calls waiting for a person, or one proposal of the conveyor (hub/proposal-prompts.ts). */
+export type PromptKind = "calls" | "proposal";
+
 export interface PromptRow {
   id: string;
+  /** Stored, so the approval path knows a proposal's prompt without looking for its proposal. */
+  kind: PromptKind;
   prompt_key: string;
   status: "open" | "resolved";
   agent: string;

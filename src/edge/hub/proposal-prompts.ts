@@ -1,6 +1,6 @@
 // Proposals in the approval queue: a PENDING proposal becomes a prompt of its own kind (one proposal,
 // no agent calls), shown with the proposal's backend-rendered summary; resolving it calls the conveyor.
-import { planRiskOf } from "../../policy/plan.ts";
+import { planRiskOf } from "../../policy/risk-class.ts";
 import { ProposalCard, type ProposalView, proposalCard } from "../../protocol/conveyor.ts";
 import type { CapabilityPrompt } from "../../protocol/prompts.ts";
 import type { PromptRow, PromptStore } from "./prompt-store.ts";
@@ -46,6 +46,7 @@ export function insertProposalPrompt(
   const expiresAt = Date.parse(view.expires_at);
   const prompt: PromptRow = {
     id: promptId,
+    kind: "proposal",
     prompt_key: `proposal:${view.id}`,
     status: "open",
     agent: JSON.stringify({

@@ -124,12 +124,12 @@ export class Resolver {
     if (prompt.status !== "open") return alreadyResolved(prompt);
     // An answer after the deadline is refused, even if the alarm has not run yet: the caller was told deny.
     if (isExpired(prompt.expires_at, now)) return this.expireNow(prompt, now);
-    if (decision === "allow_session" && proposalOfPrompt(ctx.ports.sql, promptId))
+    if (decision === "allow_session" && prompt.kind === "proposal")
       return failure(400, "bad_request", "A proposal has no session: approve it once or always.");
     const calls = ctx.calls.pendingOfPrompt(promptId);
     const { pattern } = options;
     // High risk never offers "always" or a wider pattern (src/policy/grant-offer.ts); proposals have their own.
-    const agentCall = !proposalOfPrompt(ctx.ports.sql, promptId);
+    const agentCall = prompt.kind === "calls";
     if (agentCall && decision === "allow_always" && !offerOf(prompt, calls).always && prompt.risk === "high")
       return failure(
         400,
@@ -209,7 +209,7 @@ export class Resolver {
     options: { pattern?: string | undefined; fingerprint?: string; note?: string | undefined } = {},
   ): Promise<ResolvedPrompt | "changed"> {
     const { ctx } = this;
-    const proposal = proposalOfPrompt(ctx.ports.sql, prompt.id);
+    const proposal = prompt.kind === "proposal" ? proposalOfPrompt(ctx.ports.sql, prompt.id) : undefined;
     if (proposal) return this.settleProposal(prompt, proposal.id, resolution, by, now);
     const mark = ctx.outbox.mark();
     const answered: { call: CallRow; response: DecisionResponse }[] = [];

@@ -1,10 +1,24 @@
-// The hub's single schedule: one alarm for every deadline the hub keeps (prompt expiry, lapsing holds,
-// idle session grants, outbox retries, held answers' commit times, retention). Deadlines themselves come from policy/deadlines.ts.
-import { CALL_RETENTION_MS } from "../../policy/index.ts";
-import type { CallStore } from "./call-store.ts";
-import type { Outbox } from "./outbox.ts";
-import type { PromptStore } from "./prompt-store.ts";
-import type { SessionGrants } from "./session-grants.ts";
+// The hub's single schedule: one alarm for every source of deadlines. The engine (prompt expiry, lapsing holds,
+// idle session grants, outbox retries, held answers, retention), the conveyor (its wakeups) and the hosted runtime
+// (due schedules) each register an AlarmSource; the alarm runs them in one loop and re-arms for the earliest.
+
+/** Something that keeps deadlines on the hub's one alarm. */
+export interface AlarmSource {
+  /** Named in logs and tests. */
+  readonly name: string;
+  /** The earliest time the alarm must run for this source, or null when it waits for nothing. */
+  nextWake(): number | null;
+  /** The alarm fired: do what is due at `now`. */
+  onAlarm(now: number): Promise<void>;
+}
+
+/**
+ * How a source runs when the alarm fires. `inOrder` sources run one after another, in the order they were
+ * registered (the conveyor's wakeups after the engine's deadlines, which may settle the same proposals first);
+ * an `alongside` source starts at once beside them (the runtime's due schedules: the deadline work's D1 round
+ * trips were measured in front of every wakeup's record).
+ */
+export type AlarmLane = "inOrder" | "alongside";
 
 /**
  * Deadlines this close are treated as due. workerd's clock only advances on I/O, so an alarm can run
@@ -13,40 +27,42 @@ import type { SessionGrants } from "./session-grants.ts";
  */
 export const DUE_SLACK_MS = 25;
 
-interface Sources {
-  calls: CallStore;
-  prompts: PromptStore;
-  sessions: SessionGrants;
-  outbox: Outbox;
-  /** Answers held for their undo window: each settles at its commit-at time. */
-  held: { next(): number | null };
-  setAlarm: (at: number) => Promise<void>;
-  /** Wakeups kept elsewhere (the conveyor's). */
-  extraWake: () => number | null;
-}
-
 export class Schedule {
-  private readonly sources: Sources;
+  private readonly setAlarm: (at: number) => Promise<void>;
+  private readonly sources: { source: AlarmSource; lane: AlarmLane }[] = [];
   /** The alarm time this instance set (null: unknown, e.g. after a restart or once it fired). */
   private armedAt: number | null = null;
 
-  constructor(sources: Sources) {
-    this.sources = sources;
+  constructor(setAlarm: (at: number) => Promise<void>) {
+    this.setAlarm = setAlarm;
+  }
+
+  register(source: AlarmSource, lane: AlarmLane = "inOrder"): void {
+    this.sources.push({ source, lane });
   }
 
   next(): number | null {
-    const { calls, prompts, sessions, outbox, held, extraWake } = this.sources;
-    const oldest = calls.oldestDecided();
-    const candidates = [
-      prompts.nextExpiry(),
-      calls.nextHoldLapse(),
-      sessions.nextIdleExpiry(),
-      outbox.nextAttempt(),
-      held.next(),
-      oldest === null ? null : oldest + CALL_RETENTION_MS,
-      extraWake(),
-    ].filter((t): t is number => t !== null);
-    return candidates.length ? Math.min(...candidates) : null;
+    let next: number | null = null;
+    for (const { source } of this.sources) {
+      const at = source.nextWake();
+      if (at !== null && (next === null || at < next)) next = at;
+    }
+    return next;
+  }
+
+  /**
+   * The one alarm loop: every source's due work (each told the time it starts at), then the next alarm. A failure
+   * in one source lets the others finish, then is thrown so the platform retries the alarm.
+   */
+  async run(): Promise<void> {
+    const lane = (name: AlarmLane) => this.sources.filter((s) => s.lane === name).map((s) => s.source);
+    const alongside = lane("alongside").map((source) => source.onAlarm(Date.now()));
+    const inOrder = (async () => {
+      for (const source of lane("inOrder")) await source.onAlarm(Date.now());
+    })();
+    const results = await Promise.allSettled([...alongside, inOrder]);
+    for (const r of results) if (r.status === "rejected") throw r.reason;
+    await this.arm();
   }
 
   /** Arms the alarm for the next deadline, unless an earlier alarm (which re-arms when it runs) is set. */
@@ -56,7 +72,7 @@ export class Schedule {
     const at = Math.max(next, now + DUE_SLACK_MS);
     if (this.armedAt !== null && this.armedAt > now && this.armedAt <= at) return;
     this.armedAt = at;
-    await this.sources.setAlarm(at);
+    await this.setAlarm(at);
   }
 
   /**

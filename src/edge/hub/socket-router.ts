@@ -7,13 +7,12 @@ import { fieldProblems } from "../middleware/validate.ts";
 import type { Admission } from "./admission.ts";
 import { deviceTag, readAttachment, roleTag, type SocketState, writeAttachment } from "./attachment.ts";
 import type { DecideOutcome, HubEngine } from "./engine.ts";
-import { type Caller, deciderOf } from "./hub-context.ts";
+import { deciderOf } from "./hub-context.ts";
 import { type HubLanes, LaneDropped, LaneFull } from "./lanes.ts";
 
 type RunResult = Extract<ClientMessage, { type: "companion_run_result" }>;
 
 interface RouterHooks {
-  remember: (caller: Caller) => void;
   /** A companion's answer to a conveyor run; false when no run of that device waits for it. */
   companionRunResult: (deviceId: string, message: RunResult) => boolean;
   /** Devices revoked since this hub started: their sockets' late messages are dropped unread. */
@@ -57,7 +56,6 @@ export class SocketRouter {
     if (!userId || !deviceId || (role !== "companion" && role !== "approver")) {
       return new Response("missing identity", { status: 400 });
     }
-    this.hooks.remember({ userId, deviceId });
     const penalty = role === "companion" ? this.admission.penaltyMs(deviceId, Date.now()) : 0;
     if (penalty > 0) {
       const body = {

@@ -160,6 +160,12 @@ const migrations: string[][] = [
     )`,
     `CREATE INDEX held_decisions_commit ON held_decisions (commit_at)`,
   ],
+  // A prompt says what it asks about: an agent's calls or a proposal (whose row is in proposal_prompts, created
+  // before these migrations run; see UserHub's constructor), instead of each reader looking for a proposal.
+  [
+    `ALTER TABLE prompts ADD COLUMN kind TEXT NOT NULL DEFAULT 'calls'`,
+    `UPDATE prompts SET kind = 'proposal' WHERE id IN (SELECT prompt_id FROM proposal_prompts)`,
+  ],
 ];
 
 export function migrateHubStorage(sql: SqlStorage): void {

@@ -18,7 +18,7 @@ import type { Actor } from "./account-admin.ts";
 import { Admission } from "./admission.ts";
 import { deviceTag, readAttachment, roleTag } from "./attachment.ts";
 import { CompanionRuns } from "./companion-runs.ts";
-import { conveyorPorts } from "./conveyor-ports.ts";
+import { conveyorAlarm, conveyorPorts } from "./conveyor-ports.ts";
 import { type DecideOutcome, HubEngine } from "./engine.ts";
 import { HubFuturesStats, type StoredFuturesStats } from "./futures-stats.ts";
 import { type LocalGrantUse, recordLocalGrantUses } from "./grant-audit.ts";
@@ -26,12 +26,10 @@ import { HostedRuntime } from "./hosted-runtime.ts";
 import { type Caller, deciderOf } from "./hub-context.ts";
 import { HubLanes, LaneDropped, LaneFull } from "./lanes.ts";
 import { policyStats, policySuggestions, SUGGEST_AFTER } from "./policy-insights.ts";
-import { migrateProposalPrompts, nextWakeup, promptOfProposal, takeDueWakeups } from "./proposal-prompts.ts";
+import { migrateProposalPrompts, promptOfProposal } from "./proposal-prompts.ts";
 import { failure, type HubResult } from "./result.ts";
 import { SocketRouter } from "./socket-router.ts";
 import { migrateHubStorage } from "./storage.ts";
-
-const earliest = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.min(a, b));
 
 /** Close code for sockets whose device was revoked (4000–4999 is the application range). */
 export const CLOSE_REVOKED = CLOSE_CODES.revoked;
@@ -47,7 +45,6 @@ export class UserHub extends DurableObject<Env> {
   readonly conveyor: ConveyorRuntime;
   private readonly companionRuns: CompanionRuns;
   readonly runtime: HostedRuntime;
-  private knownUser: string | undefined;
   /** The person's lane and the companions' (src/edge/hub/lanes.ts), and the companions' budgets. */
   private readonly lanes = new HubLanes();
   private readonly admission = new Admission();
@@ -83,7 +80,6 @@ export class UserHub extends DurableObject<Env> {
       proposals: {
         onResolved: (proposalId, resolution, by, promptId) =>
           this.conveyor.onResolved(proposalId, resolution, by, promptId),
-        nextWake: () => earliest(nextWakeup(ctx.storage.sql), this.runtime.nextWake()),
       },
     });
     this.companionRuns = new CompanionRuns({
@@ -116,19 +112,24 @@ export class UserHub extends DurableObject<Env> {
       toDashboards: (message) => this.router.sendAll(this.ctx.getWebSockets(roleTag("approver")), message),
       arm: () => this.engine.ctx.schedule.arm(),
     });
+    // The one alarm's sources besides the engine's deadlines (HubEngine registers those first): the conveyor's
+    // wakeups after them, the runtime's due schedules beside them (hub/schedule.ts, AlarmLane).
+    this.engine.ctx.schedule.register(conveyorAlarm(ctx.storage.sql, this.conveyor));
+    this.engine.ctx.schedule.register(this.runtime, "alongside");
     this.router = new SocketRouter(
       ctx,
       this.engine,
       {
-        remember: (caller) => this.remember(caller),
         companionRunResult: (deviceId, message) => this.companionRuns.onResult(deviceId, message),
         revoked: (deviceId) => this.revokedDevices.has(deviceId),
       },
       { lanes: this.lanes, admission: this.admission },
     );
     ctx.blockConcurrencyWhile(async () => {
-      migrateHubStorage(ctx.storage.sql);
+      // proposal_prompts first: a hub storage migration reads it (the prompts' kind).
       migrateProposalPrompts(ctx.storage.sql);
+      migrateHubStorage(ctx.storage.sql);
+      this.recordUser();
       HostedRuntime.migrate(ctx.storage.sql);
       await loadShellParser();
       // After a restart no socket is open: calls their sockets held start a grace period to be resumed.
@@ -180,16 +181,7 @@ export class UserHub extends DurableObject<Env> {
 
   override async alarm(): Promise<void> {
     try {
-      // Due schedules start beside the hub's own deadlines, not after them: the deadline work's D1 reads
-      // (the grants, on a hub's first alarm) and writes were round trips in front of every wakeup's record.
-      const schedules = this.runtime.onAlarm();
-      const deadlines = (async () => {
-        await this.engine.onAlarm();
-        if (takeDueWakeups(this.ctx.storage.sql, Date.now()) > 0) await this.conveyor.onAlarm();
-      })();
-      const [a, b] = await Promise.allSettled([schedules, deadlines]);
-      for (const r of [a, b]) if (r.status === "rejected") throw r.reason;
-      await this.engine.ctx.schedule.arm();
+      await this.engine.ctx.schedule.run();
     } catch (error) {
       console.error("[UserHub.alarm]", error);
       throw error; // let the platform retry the alarm
@@ -197,6 +189,8 @@ export class UserHub extends DurableObject<Env> {
   }
 
   // ---- RPC used by the Worker ----
+  // Every method takes its caller (the Worker checked the role); the user is the hub's own (userId()), so a method
+  // that acts for no device takes it unread.
 
   /**
    * `wait`: a long poll — answers when the call is decided, or still pending after LONG_POLL_MS; the caller
@@ -207,7 +201,6 @@ export class UserHub extends DurableObject<Env> {
     request: DecisionRequest,
     wait: boolean,
   ): Promise<DecideOutcome | RateLimited> {
-    this.remember(caller);
     const device = caller.deviceId;
     let outcome: DecideOutcome;
     if (device === null) {
@@ -234,25 +227,21 @@ export class UserHub extends DurableObject<Env> {
   }
 
   async decisionFor(caller: Caller, callId: string) {
-    this.remember(caller);
     return this.engine.decisionFor(callId, caller.deviceId);
   }
 
   /** The caller's device stops waiting for these calls: each is denied as abandoned. */
   async withdraw(caller: Caller, callIds: string[]): Promise<number> {
-    this.remember(caller);
     const n = this.engine.queue.withdraw(caller.deviceId, callIds, Date.now());
     await this.engine.ctx.flush();
     return n;
   }
 
-  async approvals(caller: Caller, status: "pending" | "resolved", limit: number) {
-    this.remember(caller);
+  async approvals(_caller: Caller, status: "pending" | "resolved", limit: number) {
     return status === "pending" ? this.engine.queue.pendingViews() : this.engine.queue.resolvedViews(limit);
   }
 
-  async confirm(caller: Caller, promptId: string) {
-    this.remember(caller);
+  async confirm(_caller: Caller, promptId: string) {
     return this.lanes.person(() => this.engine.resolver.confirm(promptId));
   }
 
@@ -263,7 +252,6 @@ export class UserHub extends DurableObject<Env> {
     decision: PromptDecision,
     options: { confirmationToken?: string; pattern?: string; message?: string } = {},
   ) {
-    this.remember(caller);
     return this.lanes.person(async () => {
       // A proposal's id names its prompt here, in the same call (a second RPC to look it up first was a
       // measurable part of each approval).
@@ -278,25 +266,21 @@ export class UserHub extends DurableObject<Env> {
     });
   }
 
-  async endSession(caller: Caller, sessionId: string): Promise<number> {
-    this.remember(caller);
+  async endSession(_caller: Caller, sessionId: string): Promise<number> {
     return this.lanes.person(async () => this.engine.ctx.sessions.endSession(sessionId));
   }
 
   /** Every grant of the account from the one store: saved (agent calls, proposals) and live session grants. */
-  async listGrants(caller: Caller) {
-    this.remember(caller);
+  async listGrants(_caller: Caller) {
     await this.engine.ctx.grants.load();
     return { saved: this.engine.ctx.grants.list(), sessions: this.engine.ctx.sessions.list(Date.now()) };
   }
 
-  async listSessionGrants(caller: Caller) {
-    this.remember(caller);
+  async listSessionGrants(_caller: Caller) {
     return this.engine.ctx.sessions.list(Date.now());
   }
 
   async deleteSessionGrant(caller: Caller, id: string): Promise<HubResult<{ deleted: true }>> {
-    this.remember(caller);
     return this.lanes.person(() => this.engine.admin.deleteSessionGrant(id, this.actor(caller)));
   }
 
@@ -305,13 +289,11 @@ export class UserHub extends DurableObject<Env> {
    * grant.used row each. Unknown ids (revoked meanwhile, or not this account's) are skipped.
    */
   async grantsUsedLocally(caller: Caller, uses: LocalGrantUse[]): Promise<number> {
-    this.remember(caller);
     return recordLocalGrantUses(this.engine.ctx, caller, uses);
   }
 
   /** Revokes a grant of any kind (grt_: saved, sg_: session); the next matching call no longer sees it. */
   async deleteGrant(caller: Caller, id: string): Promise<HubResult<{ deleted: true }>> {
-    this.remember(caller);
     return this.lanes.person(() =>
       id.startsWith("sg_")
         ? this.engine.admin.deleteSessionGrant(id, this.actor(caller))
@@ -320,19 +302,16 @@ export class UserHub extends DurableObject<Env> {
   }
 
   /** Sends queued audit and grant writes to D1 now, so a read of D1 that follows sees them. */
-  async flushOutbox(caller: Caller): Promise<number> {
-    this.remember(caller);
+  async flushOutbox(_caller: Caller): Promise<number> {
     await this.engine.ctx.flush();
     return this.engine.ctx.outbox.pending();
   }
 
-  async emergency(caller: Caller): Promise<EmergencyControls> {
-    this.remember(caller);
+  async emergency(_caller: Caller): Promise<EmergencyControls> {
     return this.engine.ctx.settings.emergency();
   }
 
   async setEmergency(caller: Caller, patch: Partial<EmergencyControls>): Promise<EmergencyControls> {
-    this.remember(caller);
     return this.lanes.person(async () => {
       const after = await this.engine.admin.setEmergency(patch, this.actor(caller));
       this.router.sendAll(this.ctx.getWebSockets(), { type: "emergency_updated", data: after });
@@ -340,19 +319,16 @@ export class UserHub extends DurableObject<Env> {
     });
   }
 
-  async accountPolicy(caller: Caller) {
-    this.remember(caller);
+  async accountPolicy(_caller: Caller) {
     return this.engine.ctx.settings.accountPolicy();
   }
 
   /** Asks per 100 calls over 7 days by reason; `localCalls`: what companions decided alone (from the audit log). */
-  async policyStats(caller: Caller, localCalls: number): Promise<PolicyStats> {
-    this.remember(caller);
+  async policyStats(_caller: Caller, localCalls: number): Promise<PolicyStats> {
     return policyStats(this.ctx.storage.sql, Date.now(), localCalls);
   }
 
-  async policySuggestions(caller: Caller): Promise<PolicySuggestionList> {
-    this.remember(caller);
+  async policySuggestions(_caller: Caller): Promise<PolicySuggestionList> {
     const text = this.engine.ctx.settings.accountPolicy()?.text ?? "";
     return {
       threshold: SUGGEST_AFTER,
@@ -361,27 +337,22 @@ export class UserHub extends DurableObject<Env> {
   }
 
   async acceptSuggestion(caller: Caller, id: string) {
-    this.remember(caller);
     return this.lanes.person(() => this.engine.admin.acceptSuggestion(id, this.actor(caller)));
   }
 
   async setAccountPolicy(caller: Caller, text: string) {
-    this.remember(caller);
     return this.lanes.person(() => this.engine.admin.setAccountPolicy(text, this.actor(caller)));
   }
 
   async putFuturesStats(caller: Caller, stats: FuturesStats): Promise<void> {
-    this.remember(caller);
     if (caller.deviceId) new HubFuturesStats(this.ctx.storage.sql).put(caller.deviceId, stats, new Date());
   }
 
-  async futuresStats(caller: Caller): Promise<StoredFuturesStats[]> {
-    this.remember(caller);
+  async futuresStats(_caller: Caller): Promise<StoredFuturesStats[]> {
     return new HubFuturesStats(this.ctx.storage.sql).list();
   }
 
-  async setPromptTimeout(caller: Caller, ms: number): Promise<void> {
-    this.remember(caller);
+  async setPromptTimeout(_caller: Caller, ms: number): Promise<void> {
     this.engine.ctx.settings.setPromptTimeoutMs(ms);
   }
 
@@ -392,7 +363,6 @@ export class UserHub extends DurableObject<Env> {
     request: CreateProposalRequest,
     source: Omit<Proposer, "deviceId" | "actor"> & { actor?: string },
   ): Promise<HubResult<{ view: ProposalView; created: boolean }>> {
-    this.remember(caller);
     // A device is always named by its id; only the Worker's own callers (webhooks, hosted turns) name one.
     const actor =
       caller.deviceId === null && source.actor
@@ -406,25 +376,21 @@ export class UserHub extends DurableObject<Env> {
   // ---- the hosted runtime (src/edge/runtime; the hub's side in hosted-runtime.ts) ----
 
   /** Chat replies as they stream, stored messages, job progress and notifications, to open dashboards. */
-  async broadcastRuntime(caller: Caller, message: ServerMessage): Promise<boolean> {
-    this.remember(caller);
+  async broadcastRuntime(_caller: Caller, message: ServerMessage): Promise<boolean> {
     return this.runtime.broadcast(message);
   }
 
   /** A schedule was created or changed: its next wakeup is re-read and the alarm re-armed. */
-  async scheduleChanged(caller: Caller, scheduleId: string): Promise<number | null> {
-    this.remember(caller);
+  async scheduleChanged(_caller: Caller, scheduleId: string): Promise<number | null> {
     return this.runtime.scheduleChanged(scheduleId);
   }
 
   async executeProposal(caller: Caller, proposalId: string): Promise<HubResult<ProposalView>> {
-    this.remember(caller);
     return this.conveyor.execute(proposalId, deciderOf(caller).actor);
   }
 
   /** `prp_…` ids in the approvals API name the proposal's prompt. */
-  async promptOfProposal(caller: Caller, proposalId: string): Promise<string | undefined> {
-    this.remember(caller);
+  async promptOfProposal(_caller: Caller, proposalId: string): Promise<string | undefined> {
     return promptOfProposal(this.ctx.storage.sql, proposalId);
   }
 
@@ -464,17 +430,22 @@ export class UserHub extends DurableObject<Env> {
     return { userId: caller.userId, ...deciderOf(caller) };
   }
 
-  /** Records which user this hub belongs to, once (no write on every call). */
-  private remember(caller: Caller): void {
-    if (this.knownUser === caller.userId) return;
-    this.knownUser = caller.userId;
+  /**
+   * Records the hub's user (its name: the Worker names each hub by user id, hub/stub.ts) where an alarm can find
+   * it: an alarm that wakes the object cold, after a restart, may come without the name.
+   */
+  private recordUser(): void {
+    const name = this.ctx.id.name;
+    if (name === undefined) return;
     this.ctx.storage.sql.exec(
       `INSERT INTO hub_meta (key, value) VALUES ('user_id', ?) ON CONFLICT (key) DO NOTHING`,
-      caller.userId,
+      name,
     );
   }
 
   private userId(): string {
+    const name = this.ctx.id.name;
+    if (name !== undefined) return name;
     const row = this.ctx.storage.sql
       .exec<{ value: string }>(`SELECT value FROM hub_meta WHERE key = 'user_id'`)
       .toArray()[0];

@@ -11,9 +11,9 @@ import {
 import { writeAuditBatch } from "../audit/audit-log.ts";
 import * as store from "../conveyor/proposals.ts";
 import { openDb } from "../db/client.ts";
+import { ProposeResult } from "../hub/result.ts";
 import { userHub } from "../hub/stub.ts";
 import { fieldProblems } from "../middleware/validate.ts";
-import { ProposeResult } from "../routes/proposals.ts";
 
 /** Who is calling: the person the token was issued to, the client it was issued for, and what it may do. */
 export interface McpCaller {

@@ -18,12 +18,12 @@ import { DeliveryHeaders, MAX_DELIVERY_BYTES, verifyDelivery } from "../conveyor
 import { openDb } from "../db/client.ts";
 import type { AppEnv } from "../env.ts";
 import { ApiError, notFound } from "../errors.ts";
+import { ProposeResult } from "../hub/result.ts";
 import { userHub } from "../hub/stub.ts";
 import { fieldProblems } from "../middleware/validate.ts";
 import { createJob, derivedJobId } from "../runtime/jobs.ts";
 import { startTurn } from "../runtime/turn-events.ts";
 import { apiRoute, json, jsonRequest, problem, routeGroup } from "./define.ts";
-import { ProposeResult } from "./proposals.ts";
 
 const HookParams = z.object({ id: z.string().regex(/^hk_[A-Za-z0-9_-]{16}$/, "must be a hook id (hk_…)") });
 const HookDeleted = z.object({ id: z.string(), deleted: z.literal(true) });

@@ -3,7 +3,7 @@
 // reason; 200 answers the normalized plan (each step's computed risk class, the run's category).
 
 import { z } from "zod";
-import { validatePlan } from "../../policy/plan.ts";
+import { validatePlan } from "../../domain/plan.ts";
 import { StepDeclaration, ValidatedPlan, ValidatePlanRequest } from "../../protocol/planner.ts";
 import { toolRegistry } from "../conveyor/registry.ts";
 import { ApiError } from "../errors.ts";

@@ -1,11 +1,11 @@
 // Proposals: create (idempotent by key), list, read, and run an approved one (a retry or a workflow step).
 import { z } from "zod";
 import { CreateProposalRequest, ProposalListQuery, ProposalView } from "../../protocol/conveyor.ts";
-import { ErrorCode } from "../../protocol/errors.ts";
 import * as store from "../conveyor/proposals.ts";
 import { openDb } from "../db/client.ts";
 import { notFound } from "../errors.ts";
 import { hubFor, unwrap } from "../hub/call.ts";
+import { ProposeResult } from "../hub/result.ts";
 import { apiRoute, json, jsonRequest, problem, routeGroup } from "./define.ts";
 
 export const ProposalParams = z.object({
@@ -13,18 +13,6 @@ export const ProposalParams = z.object({
 });
 const ProposalOne = z.object({ proposal: ProposalView });
 const ProposalList = z.object({ proposals: z.array(ProposalView) });
-
-// Proposal views carry `unknown` fields (tool results), which the RPC typing cannot follow: parse them.
-export const ProposeResult = z.union([
-  z.object({ ok: z.literal(true), value: z.object({ view: ProposalView, created: z.boolean() }) }),
-  z.object({
-    ok: z.literal(false),
-    status: z.union([z.literal(400), z.literal(403), z.literal(404), z.literal(409)]),
-    code: ErrorCode,
-    message: z.string(),
-    details: z.unknown().optional(),
-  }),
-]);
 
 export const proposalRoutes = routeGroup()
   .openapi(

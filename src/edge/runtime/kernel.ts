@@ -1,13 +1,14 @@
 // The turn kernel: each call is one durable Workflow step, idempotent against the D1 checkpoint, so a
 // restarted instance resumes where it stopped and never repeats a model round or a tool call.
 // start → plan(i) → act(i) → [wait for proposals] → settle(i) → plan(i+1) … → a final message or a bound.
+
+import { reachedBound } from "../../domain/turn-budget.ts";
 import {
   outcomeLine,
   type TurnEffectRecord,
   type VerifiedOutcome,
   verifiedOutcome,
-} from "../../policy/turn-outcome.ts";
-import { reachedBound } from "../../policy/turn-safety.ts";
+} from "../../domain/turn-outcome.ts";
 import type { ProposalSourceKind } from "../../protocol/conveyor.ts";
 import type { RuntimeError } from "../../protocol/runtime.ts";
 import { writeAuditBatch } from "../audit/audit-log.ts";
@@ -201,7 +202,7 @@ export class TurnKernel {
   }
 
   /**
-   * The final message: the outcome comes from what the turn did (src/policy/turn-outcome.ts), never from
+   * The final message: the outcome comes from what the turn did (src/domain/turn-outcome.ts), never from
    * the model's words, and is shown beside them whenever the turn did anything (a job always).
    */
   private async conclude(turn: turns.TurnRow, idx: number, text: string): Promise<void> {

@@ -1,7 +1,7 @@
 // Notifications for the person: intervention requests (a job waits for an approval) and proactive reports
-// (a job finished, the notify tool). One rate limit for all of them (src/policy/notification-rate.ts).
+// (a job finished, the notify tool). One rate limit for all of them (src/domain/notification-rate.ts).
 import { and, count, desc, eq, gte, lt, or } from "drizzle-orm";
-import { notificationAllowed } from "../../policy/notification-rate.ts";
+import { notificationAllowed } from "../../domain/notification-rate.ts";
 import type { NotificationView } from "../../protocol/runtime.ts";
 import { newId } from "../auth/crypto.ts";
 import type { Db } from "../db/client.ts";

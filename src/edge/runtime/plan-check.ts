@@ -1,8 +1,8 @@
 // The hosted planner's steps checked against the plan validation contract (terminal safety spec §6,
-// `validatePlan` in src/policy/plan.ts): each call the model asks for is a step, classed by the conveyor's
+// `validatePlan` in src/domain/plan.ts): each call the model asks for is a step, classed by the conveyor's
 // own registry (a tool's `riskClass` of its validated arguments). Used by the planner (a plan that fails is
 // repaired, or the turn stops before any step) and by `POST /v1/plans/validate`.
-import { type PlanOptions, type PlanProblem, validatePlan } from "../../policy/plan.ts";
+import { type PlanOptions, type PlanProblem, validatePlan } from "../../domain/plan.ts";
 import type { PlannerOutput } from "../../protocol/planner.ts";
 import type { ToolRegistry } from "../conveyor/registry.ts";
 import { fieldProblems } from "../middleware/validate.ts";

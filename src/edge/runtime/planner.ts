@@ -53,7 +53,7 @@ export type PlanResult =
       calls: ModelCallRecord[];
     };
 
-/** `plan`: the answer was well formed but its plan failed validation (src/policy/plan.ts). */
+/** `plan`: the answer was well formed but its plan failed validation (src/domain/plan.ts). */
 type Normalized =
   | { ok: true; output: PlannerOutput; callIds: string[] }
   | { ok: false; problems: string[]; plan?: boolean };

@@ -1,9 +1,9 @@
 // The runtime's side of a user's UserHub (RPC): proposals into the conveyor, emergency controls,
 // withdrawing a cancelled job's proposals, and messages to the user's open dashboards.
 
+import { ProposeResult } from "../hub/result.ts";
 import { userHub } from "../hub/stub.ts";
 import type { Caller } from "../hub/user-hub.ts";
-import { ProposeResult } from "../routes/proposals.ts";
 import type { RuntimeHub } from "./ports.ts";
 
 /** `decider` is who acts: the runtime itself (no device), or the person cancelling a job. */

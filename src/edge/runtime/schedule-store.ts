@@ -7,7 +7,7 @@ import {
   nextRunAfter,
   parseAt,
   type ScheduleSpec,
-} from "../../policy/schedule.ts";
+} from "../../domain/schedule.ts";
 import type { FieldProblem } from "../../protocol/errors.ts";
 import {
   type CreateScheduleRequest,

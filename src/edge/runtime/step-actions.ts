@@ -1,17 +1,30 @@
 // Acting on a planned step: each call is judged by the policy (turnEffect, proposalGate) and then run
 // inline (a read, through the idempotent executor) or proposed to the conveyor. Each result is recorded
 // as it lands, keyed by (turn, step, position), so a resumed step skips what already ran.
+
+import { estimateTokens } from "../../domain/turn-budget.ts";
 import { proposalGate } from "../../policy/proposal-gate.ts";
-import { estimateTokens, turnEffect } from "../../policy/turn-safety.ts";
-import type { ExecutionEnvelope, ProposalView } from "../../protocol/conveyor.ts";
-import type { StepCall } from "../../protocol/runtime.ts";
+import { turnEffect } from "../../policy/turn-safety.ts";
+import type { ExecutionEnvelope, ProposalSourceKind, ProposalView } from "../../protocol/conveyor.ts";
+import type { RuntimeError, StepCall } from "../../protocol/runtime.ts";
 import * as proposals from "../conveyor/proposals.ts";
 import { fieldProblems } from "../middleware/validate.ts";
 import { interventionNotice } from "./job-events.ts";
-import type { TurnKernel } from "./kernel.ts";
 import { commitLines, sourceOfCall } from "./model-input.ts";
+import type { KernelPorts } from "./ports.ts";
 import { appendMessage, clip, messageView } from "./threads.ts";
 import * as turns from "./turn-store.ts";
+
+/**
+ * What the step actions need of the turn kernel (TurnKernel is one): its ports, ending the turn, the kind of
+ * a job's source, and telling dashboards the turn changed. A port, so the actions do not import the kernel.
+ */
+export interface StepHost {
+  readonly ports: KernelPorts;
+  finish(turn: turns.TurnRow, state: "cancelled", error: RuntimeError): Promise<void>;
+  jobSourceKind(jobId: string): Promise<ProposalSourceKind | undefined>;
+  announce(turnId: string): Promise<void>;
+}
 
 export type ActOutcome =
   | { kind: "continue" }
@@ -86,7 +99,7 @@ function proposalText(view: ProposalView): { text: string; untrusted: boolean } 
 }
 
 async function record(
-  kernel: TurnKernel,
+  kernel: StepHost,
   turn: turns.TurnRow,
   idx: number,
   position: number,
@@ -124,7 +137,7 @@ const refused = (call: PlannedCall, why: string): StepCall => ({
   detail: why.slice(0, 500),
 });
 
-export async function actOnStep(kernel: TurnKernel, turn: turns.TurnRow, idx: number): Promise<ActOutcome> {
+export async function actOnStep(kernel: StepHost, turn: turns.TurnRow, idx: number): Promise<ActOutcome> {
   const { db, registry, now } = kernel.ports;
   const step = await turns.stepAt(db, turn.id, idx);
   if (!step) throw new Error(`act before plan: ${turn.id}#${idx}`);
@@ -282,7 +295,7 @@ export async function actOnStep(kernel: TurnKernel, turn: turns.TurnRow, idx: nu
 }
 
 /** After the waits: each proposal's outcome becomes its call's result message, then the turn goes on. */
-export async function settleStep(kernel: TurnKernel, turn: turns.TurnRow, idx: number): Promise<ActOutcome> {
+export async function settleStep(kernel: StepHost, turn: turns.TurnRow, idx: number): Promise<ActOutcome> {
   const { db } = kernel.ports;
   const step = await turns.stepAt(db, turn.id, idx);
   if (!step) throw new Error(`settle before plan: ${turn.id}#${idx}`);

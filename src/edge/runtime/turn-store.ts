@@ -2,7 +2,7 @@
 // calls are recorded as each lands, state moves by guarded updates, and spend is summed from the records.
 import { and, asc, count, eq, gt, inArray, sql, sum } from "drizzle-orm";
 import { z } from "zod";
-import type { VerifiedOutcome } from "../../policy/turn-outcome.ts";
+import type { VerifiedOutcome } from "../../domain/turn-outcome.ts";
 import { PlannerOutput } from "../../protocol/planner.ts";
 import { Budgets, RuntimeError, type Spend, StepCall, type TurnStep } from "../../protocol/runtime.ts";
 import type { Db } from "../db/client.ts";

@@ -4,7 +4,7 @@
 // start's) and the guarded move of the schedule to its next wakeup, in one batch so each happens once.
 import { and, eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { planWakeup } from "../../policy/schedule.ts";
+import { planWakeup } from "../../domain/schedule.ts";
 import { auditInsertWhere, writeAudit } from "../audit/audit-log.ts";
 import type { Db } from "../db/client.ts";
 import { schedules, wakeupEvents } from "../db/schema.ts";

@@ -4,7 +4,7 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { ProposalView } from "../../../src/protocol/conveyor.ts";
 import type { CapabilityPrompt } from "../../../src/protocol/prompts.ts";
-import { device } from "../approvals-helpers.ts";
+import { device, request } from "../approvals-helpers.ts";
 import { errorOf } from "../helpers.ts";
 import { auditOf, effectsOf, TARGET, uniqueKey } from "./support.ts";
 
@@ -135,6 +135,19 @@ describe("creating proposals", () => {
 });
 
 describe("approving proposals through the shared queue", () => {
+  it("a proposal's prompt is stored as one (kind), an agent call's as calls; allow_session on it is refused", async () => {
+    const d = await device();
+    const { proposal } = await propose(d, write(uniqueKey("kind")));
+    await d.decide(request());
+    const kinds = await runInDurableObject(d.hub, (_hub, state) =>
+      state.storage.sql.exec<{ id: string; kind: string }>("SELECT id, kind FROM prompts").toArray(),
+    );
+    expect(kinds.find((p) => p.id === proposal.prompt_id)?.kind).toBe("proposal");
+    expect(kinds.filter((p) => p.id !== proposal.prompt_id).map((p) => p.kind)).toContain("calls");
+    const session = await d.post(`/v1/approvals/${proposal.id}/approve`, { scope: "session" });
+    expect(session.status).toBe(400);
+  });
+
   it("a PENDING proposal is a prompt in GET /v1/approvals; approving it by proposal id runs it once, with every transition audited", async () => {
     const d = await device();
     const key = uniqueKey("approve");

@@ -2,9 +2,9 @@
 // report; both are rate-limited per person with the notify tool; approvers only.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { NOTIFY_PER_MINUTE } from "../../../src/domain/notification-rate.ts";
 import { openDb } from "../../../src/edge/db/client.ts";
 import { addNotification } from "../../../src/edge/runtime/notifications.ts";
-import { NOTIFY_PER_MINUTE } from "../../../src/policy/notification-rate.ts";
 import type { NotificationView } from "../../../src/protocol/runtime.ts";
 import { device, runTurns, script, startJob } from "./support.ts";
 

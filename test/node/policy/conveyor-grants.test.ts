@@ -7,7 +7,7 @@ import {
   matchConveyorGrants,
 } from "../../../src/policy/conveyor-grants.ts";
 import { NO_EMERGENCY, proposalGate } from "../../../src/policy/index.ts";
-import type { RiskClass } from "../../../src/policy/plan.ts";
+import type { RiskClass } from "../../../src/policy/risk-class.ts";
 
 const CLASSES: RiskClass[] = ["READ", "WRITE", "EXFILTRATION", "DESTRUCTIVE", "HIGH"];
 const post = (riskClass: RiskClass, identity: "user" | "bot" = "bot"): ConveyorGrantKey => ({

@@ -2,7 +2,7 @@
 // domain: invitations carry the event out), calendar.delete (DESTRUCTIVE). The class is judged at proposal time
 // and again at run time, against the invitees actually sent and the account actually used.
 import { z } from "zod";
-import { approvalCovers, type RiskClass } from "../../../policy/plan.ts";
+import { approvalCovers, type RiskClass } from "../../../policy/risk-class.ts";
 import type { ProposalSummary } from "../../../protocol/conveyor.ts";
 import { hashOf } from "../../conveyor/canonical.ts";
 import {

@@ -3,7 +3,7 @@
 // as a header, sent once: a send is never repeated on its own (idempotentDownstream false), so a crash
 // after the send ends PARTIAL, never as a second mail.
 import { z } from "zod";
-import type { RiskClass } from "../../../policy/plan.ts";
+import type { RiskClass } from "../../../policy/risk-class.ts";
 import type { ProposalSummary } from "../../../protocol/conveyor.ts";
 import {
   type ConveyorTool,

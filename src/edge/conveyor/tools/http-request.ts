@@ -1,7 +1,7 @@
 // http.request (WRITE, EXFILTRATION with a body, DESTRUCTIVE for DELETE): always a proposal; sent once
 // through the SSRF guard with the run's Idempotency-Key, redirects not followed.
 import { z } from "zod";
-import type { RiskClass } from "../../../policy/plan.ts";
+import type { RiskClass } from "../../../policy/risk-class.ts";
 import { type ConveyorTool, failed } from "../tool.ts";
 import { HeaderMap, HttpUrl, hostOf, hostPathOf, refusalOutcome, shownUrl } from "./http-common.ts";
 

@@ -1,7 +1,7 @@
 // notify (WRITE, to the user only): an in-app notification, stored and pushed to open dashboards, within
-// the person's notification rate limit (src/policy/notification-rate.ts).
+// the person's notification rate limit (src/domain/notification-rate.ts).
 import { z } from "zod";
-import { NOTIFY_PER_DAY, NOTIFY_PER_MINUTE } from "../../../policy/notification-rate.ts";
+import { NOTIFY_PER_DAY, NOTIFY_PER_MINUTE } from "../../../domain/notification-rate.ts";
 import { addNotification } from "../../runtime/notifications.ts";
 import { type ConveyorTool, failed } from "../tool.ts";
 

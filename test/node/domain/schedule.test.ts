@@ -9,7 +9,7 @@ import {
   parseAt,
   planWakeup,
   type ScheduleSpec,
-} from "../../../src/policy/schedule.ts";
+} from "../../../src/domain/schedule.ts";
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 function runs(spec: ScheduleSpec, from: string, n: number): string[] {

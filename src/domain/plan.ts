@@ -1,51 +1,11 @@
 // Plan validation (terminal safety spec §6): every step declares its risk, confirmation and
-// verification; declared risk may not be below the computed one; all problems at once.
-import { CANONICAL_TOOLS, capabilityOf, classify } from "./capabilities.ts";
-import type { Capability, Risk } from "./types.ts";
+// verification; declared risk may not be below the computed one; all problems at once. The classes and
+// their risks are policy's (src/policy/risk-class.ts); this checks a plan document against them.
+import { CANONICAL_TOOLS, capabilityOf, classify } from "../policy/capabilities.ts";
+import { higherClass, planRiskOf, type RiskClass, riskClassOf } from "../policy/risk-class.ts";
+import type { Risk } from "../policy/types.ts";
 
-export type RiskClass = "READ" | "WRITE" | "EXFILTRATION" | "DESTRUCTIVE" | "HIGH";
-const CLASS_ORDER: readonly RiskClass[] = ["READ", "WRITE", "EXFILTRATION", "DESTRUCTIVE", "HIGH"];
 const RISK_ORDER: readonly Risk[] = ["low", "medium", "high"];
-
-/** Tool names that are high-impact whatever their arguments (deploys, releases, deletions). */
-const HIGH_IMPACT_NAME = /(deploy|prod|release|publish|delete|destroy|drop|purge|terminate)/i;
-
-/** The one mapping from a call's capability and rubric risk to a class (see docs/policy.md, "Capabilities, risk and classes"). */
-export function riskClassOf(tool: string, capability: Capability, risk: Risk): RiskClass {
-  switch (capability) {
-    case "read":
-      return risk === "high" ? "EXFILTRATION" : "READ";
-    case "session":
-    case "ui":
-      return "READ";
-    case "write":
-      return "WRITE";
-    case "http":
-      return "EXFILTRATION";
-    case "exec":
-      // A read-only command is inspection, a workspace write a scoped write (the shell's risk).
-      return risk === "low" ? "READ" : risk === "medium" ? "WRITE" : "DESTRUCTIVE";
-    case "tool":
-      return risk === "high" || HIGH_IMPACT_NAME.test(tool) ? "HIGH" : "WRITE";
-  }
-}
-
-export const isRiskClass = (value: string): value is RiskClass => CLASS_ORDER.includes(value as RiskClass);
-
-/**
- * Whether what was approved (a person's answer or a grant, for a proposal of class `approved`) still covers the
- * run when its class is judged again at run time: never a higher class than the card showed.
- */
-export function approvalCovers(approved: RiskClass, actual: RiskClass): boolean {
-  return CLASS_ORDER.indexOf(actual) <= CLASS_ORDER.indexOf(approved);
-}
-
-/** Terminal-spec risk of a class: read-only inspection low, scoped writes medium, the rest high. */
-export function planRiskOf(cls: RiskClass): Risk {
-  if (cls === "READ") return "low";
-  if (cls === "WRITE") return "medium";
-  return "high";
-}
 
 export interface PlanProblem {
   step: number;
@@ -140,7 +100,7 @@ export function validatePlan(steps: unknown, opts: PlanOptions = {}): PlanValida
       category = "HIGH";
       return;
     }
-    if (CLASS_ORDER.indexOf(cls) > CLASS_ORDER.indexOf(category)) category = cls;
+    category = higherClass(category, cls);
     const computed = planRiskOf(cls);
     if (
       RISK_ORDER.includes(declared as Risk) &&

@@ -2,7 +2,7 @@
 // the model's words.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type TurnEffectRecord, verifiedOutcome } from "../../../src/policy/index.ts";
+import { type TurnEffectRecord, verifiedOutcome } from "../../../src/domain/turn-outcome.ts";
 
 const effect = (state: string, detail?: string): TurnEffectRecord => ({
   kind: "effect",
