@@ -3,9 +3,11 @@
 // their risks are policy's (src/policy/risk-class.ts); this checks a plan document against them.
 import { CANONICAL_TOOLS, capabilityOf, classify } from "../policy/capabilities.ts";
 import { higherClass, planRiskOf, type RiskClass, riskClassOf } from "../policy/risk-class.ts";
-import type { Risk } from "../policy/types.ts";
+import { RISK_RANK, type Risk } from "../policy/types.ts";
 
-const RISK_ORDER: readonly Risk[] = ["low", "medium", "high"];
+function isRisk(value: unknown): value is Risk {
+  return typeof value === "string" && Object.hasOwn(RISK_RANK, value);
+}
 
 export interface PlanProblem {
   step: number;
@@ -63,7 +65,7 @@ export function validatePlan(steps: unknown, opts: PlanOptions = {}): PlanValida
         problems.push({ step, field, reason: `missing ${field}` });
     }
     const declared = s.risk_level;
-    if (declared !== undefined && !RISK_ORDER.includes(declared as Risk)) {
+    if (declared !== undefined && !isRisk(declared)) {
       problems.push({ step, field: "risk_level", reason: "risk_level must be one of low, medium, high" });
     }
     if (s.requires_confirmation !== undefined && typeof s.requires_confirmation !== "boolean") {
@@ -102,10 +104,7 @@ export function validatePlan(steps: unknown, opts: PlanOptions = {}): PlanValida
     }
     category = higherClass(category, cls);
     const computed = planRiskOf(cls);
-    if (
-      RISK_ORDER.includes(declared as Risk) &&
-      RISK_ORDER.indexOf(declared as Risk) < RISK_ORDER.indexOf(computed)
-    ) {
+    if (isRisk(declared) && RISK_RANK[declared] < RISK_RANK[computed]) {
       problems.push({
         step,
         field: "risk_level",

@@ -12,20 +12,11 @@ import { parseWords, understand } from "./grammar/parse.ts";
 import { find, STATS, UNARY } from "./grammar/programs/find.ts";
 import { flag, GNU_COMMON, opt, optional, type ProgramGrammar } from "./grammar/spec.ts";
 import { redirOps, type StmtEvent, type Word } from "./parser.ts";
-import type { Arg } from "./wrappers.ts";
+import type { Arg, FoundPaths } from "./wrappers.ts";
+
+export type { FoundPaths };
 
 /** What a `find` producer prints, as the words xargs hands on. */
-export interface FoundPaths {
-  /** find's starting points (`.` when none). */
-  roots: readonly Arg[];
-  /** `-print0` (and xargs `-0`): names pass whole. */
-  nul: boolean;
-  /** The `-name` pattern every printed path matches (a plain conjunction), if any. */
-  name: string | null;
-  /** The producer as written, for the card. */
-  shown: string;
-}
-
 /** Operators that make find's expression more than one conjunction (what it prints is then not one test's). */
 const NOT_CONJUNCTION = new Set(["-o", "-or", ",", "!", "-not", "(", ")"]);
 /** Actions that print something other than one path per name, or elsewhere. */

@@ -3,7 +3,6 @@
 // table says how each finds the command it runs; unwrap() applies it. Both the wrapper and what
 // it runs are judged.
 import { basename } from "../paths.ts";
-import type { FoundPaths } from "./found-paths.ts";
 import { lookup } from "./lookup.ts";
 import type { WordValue } from "./words.ts";
 
@@ -12,6 +11,18 @@ export interface Arg extends WordValue {
   raw: string;
   /** The word stands for every path a `find` upstream prints, as xargs hands them on (found-paths.ts). */
   found?: FoundPaths;
+}
+
+/** What a `find` upstream of xargs prints (found-paths.ts reads it): kept here beside Arg, which carries it. */
+export interface FoundPaths {
+  /** find's starting points (`.` when none). */
+  roots: readonly Arg[];
+  /** `-print0` (and xargs `-0`): names pass whole. */
+  nul: boolean;
+  /** The `-name` pattern every printed path matches (a plain conjunction), if any. */
+  name: string | null;
+  /** The producer as written, for the card. */
+  shown: string;
 }
 
 export interface WrapperSpec {
