@@ -25,7 +25,6 @@ export const SHARED_STORAGE_FILES = [
   "test/edge/conveyor/crash-after-send.test.ts",
   "test/edge/conveyor/executor.test.ts",
   "test/edge/conveyor/proposals.test.ts",
-  "test/edge/conveyor/round-trips.test.ts",
   "test/edge/conveyor/ssrf.test.ts",
   "test/edge/conveyor/webhooks.test.ts",
   "test/edge/expiry.test.ts",

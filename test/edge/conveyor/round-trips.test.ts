@@ -1,5 +1,7 @@
 // How many times one proposal goes to D1 on its way from proposed to executed (the conveyor's main cost
-// under load): the hub's D1 binding is wrapped to count every statement sent alone and every batch.
+// under load): the hub's D1 binding is wrapped to count every statement sent alone and every batch. The binding
+// is the isolate's, shared by every hub in it, so this file runs isolated (`edge`, not `edge-shared`): another
+// file's hub flushing its outbox on an alarm would be counted here.
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { ProposalView } from "../../../src/protocol/conveyor.ts";
