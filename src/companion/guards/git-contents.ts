@@ -184,7 +184,7 @@ function listing(repo: Repository, history: boolean): Secrets {
   if ("unknown" in index || !history) return remember(key, index);
   // One listing of the object database serves both: its blobs for the content scan, its commits (dangling
   // ones too) for the paths.
-  const objects = allObjects(repo);
+  const objects = allObjects(repo, key);
   if ("unknown" in objects) return remember(key, objects);
   const past = historyPaths(repo, objects.commits);
   if ("unknown" in past) return remember(key, past);

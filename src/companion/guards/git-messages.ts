@@ -52,7 +52,7 @@ function objectsFact(repo: Repository, withTags: boolean, head: number | undefin
   const key = `${withTags ? "t" : "c"}\0${stamp}`;
   const kept = objectAnswers.get(key);
   if (kept !== undefined) return kept;
-  const objects = allObjects(repo);
+  const objects = allObjects(repo, stamp);
   if ("unknown" in objects) return objects.unknown;
   const ids = withTags ? [...objects.commits, ...objects.tags] : objects.commits;
   return answer(repo, ids, new Set(objects.tags), key);

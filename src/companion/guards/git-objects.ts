@@ -118,12 +118,12 @@ export function databaseStamp(repo: Repository, history: boolean): string {
 
 /**
  * Every blob, commit and tag in the object database, reachable or not (`git show <id>` prints a dangling
- * one too): one `cat-file --batch-all-objects`, kept per state of the database (databaseStamp) for the
- * history's content check and the messages' alike.
+ * one too): one `cat-file --batch-all-objects`, kept per state of the database for the history's content
+ * check and the messages' alike. `stamp` is the caller's `databaseStamp(repo, true)`, already taken for its
+ * own cache (the stamp walks every ref directory: once per decision is enough).
  */
-export function allObjects(repo: Repository): DatabaseObjects | { unknown: string } {
-  const key = databaseStamp(repo, true);
-  const kept = listings.get(key);
+export function allObjects(repo: Repository, stamp: string): DatabaseObjects | { unknown: string } {
+  const kept = listings.get(stamp);
   if (kept !== undefined) return kept;
   const r = git(repo, [
     "cat-file",
@@ -142,7 +142,7 @@ export function allObjects(repo: Repository): DatabaseObjects | { unknown: strin
     else if (type === "tag") out.tags.push(line.slice(0, space));
   }
   if (listings.size >= LISTINGS_KEPT) listings.delete(listings.keys().next().value as string);
-  listings.set(key, out);
+  listings.set(stamp, out);
   return out;
 }
 
