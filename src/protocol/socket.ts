@@ -1,4 +1,5 @@
 // Every websocket message between UserHub and its clients (companions and dashboards), parsed on both ends.
+// Casing: camelCase, as the capability-prompt spec's RPC mode (the wire style is in ./index.ts).
 import { z } from "zod";
 import { EmergencyControls, PromptDecision } from "./capability.ts";
 import { ProposalView } from "./conveyor.ts";
@@ -12,22 +13,9 @@ import { RuntimeServerMessage } from "./runtime.ts";
 export const ClientRole = DeviceRole;
 export type ClientRole = z.infer<typeof ClientRole>;
 
-/**
- * Close codes the hub uses (4000–4999 is the application range; 1009 is the standard "message too big").
- * Clients reconnect after any of them except `revoked`.
- */
-export const CLOSE_CODES = {
-  /** A message over MAX_SOCKET_MESSAGE_BYTES (src/protocol/limits.ts): the socket closes before it is parsed. */
-  message_too_big: 1009,
-  /** The hub lost this socket's identity (e.g. after an upgrade); reconnect. */
-  lost_state: 1011,
-  /** The socket kept sending over its message budget after retry hints: reconnect later, send less. */
-  policy_violation: 1008,
-  /** The device kept sending over its budget (across its sockets): reconnect after a pause. */
-  try_again_later: 1013,
-  /** The device was revoked: do not reconnect, pair again. */
-  revoked: 4001,
-} as const;
+// The session's rules (close codes, ping and pong deadlines, backoff, the hello → welcome → resume → sync sequence)
+// are in ./session.ts, without zod so the dashboard's first view can follow them; they are part of this wire.
+export * from "./session.ts";
 
 /** The longest undo window a client may ask the hub to hold an answer for. */
 export const MAX_UNDO_MS = 10_000;

@@ -5,11 +5,12 @@ import type { EmergencyControls, PromptDecision } from "../../src/protocol/capab
 import type { ProposalView } from "../../src/protocol/conveyor.ts";
 import type { CapabilityPrompt, ResolvedPrompt } from "../../src/protocol/prompts.ts";
 import type { RuntimeServerMessage } from "../../src/protocol/runtime.ts";
+import { CLOSE_CODES } from "../../src/protocol/session.ts";
 import type { ServerMessage } from "../../src/protocol/socket.ts";
 import { ApiError, api, socketUrl } from "./api.ts";
 import { approvalsReducer, emptyApprovals, openPrompts } from "./approvals-state.ts";
 import type { DecisionOutbox, OutboxEntry, SendResult } from "./decision-outbox.ts";
-import { CLOSE_REVOKED, HubSocket, type LinkState } from "./hub-socket.ts";
+import { HubSocket, type LinkState } from "./hub-socket.ts";
 import { capabilityLabel } from "./labels.ts";
 import { loadValidators } from "./load-validators.ts";
 
@@ -170,7 +171,7 @@ export function useHub(onUnpaired: (reason: string) => void): Hub {
       }
     };
     const onClose = (code: number) => {
-      if (code === CLOSE_REVOKED)
+      if (code === CLOSE_CODES.revoked)
         unpaired.current("This device was revoked. Pair it again to keep approving.");
     };
     const onSynced = () => {

@@ -1,156 +1,96 @@
-// The daemon's one websocket to the user's UserHub: hello with resumed calls, jittered reconnect, typed messages.
+// The daemon's one websocket to the user's UserHub: the shared SessionClient (src/protocol/session-client.ts) over a
+// `ws` socket that carries the device's Bearer token.
 import WebSocket from "ws";
-import { type ClientMessage, ServerMessage } from "../../protocol/index.ts";
+import type { ClientMessage } from "../../protocol/index.ts";
+import { CONNECT_TIMEOUT_MS } from "../../protocol/session.ts";
+import {
+  type Connect,
+  SessionClient,
+  type SessionEvents,
+  type SessionState,
+} from "../../protocol/session-client.ts";
+import { ServerMessage } from "../../protocol/socket.ts";
 
-export type HubState = "connecting" | "connected" | "disconnected" | "revoked";
+export type HubState = SessionState;
 
 export interface HubEvents {
-  onMessage(message: ServerMessage): void;
+  onMessage: SessionEvents["onMessage"];
   onState(state: HubState, detail: string | null): void;
   /** Call ids to resume in `hello`, read at each (re)connect. */
   resumeIds(): string[];
 }
 
-const MIN_BACKOFF_MS = 250;
-const MAX_BACKOFF_MS = 15_000;
-const PING_EVERY_MS = 15_000;
-/** No message at all (a pong answers every ping) for this long: the link is dead even if TCP has not said so. */
-const SILENCE_LIMIT_MS = 2 * PING_EVERY_MS + 5_000;
-/** The hub closes a revoked device's socket with this code. */
-const REVOKED_CLOSE = 4001;
+const REVOKED_HINT = 'this device was revoked; pair again with "airlock pair <code>"';
+
+/** Opens a `ws` socket with the token in its upgrade request; a 401 at the upgrade means the token is dead. */
+function bearerSocket(url: string, token: string): Connect {
+  return (events) => {
+    const socket = new WebSocket(url, {
+      headers: { authorization: `Bearer ${token}` },
+      handshakeTimeout: CONNECT_TIMEOUT_MS,
+    });
+    socket.on("open", () => events.opened());
+    socket.on("unexpected-response", (_req, res) => {
+      if (res.statusCode === 401) events.refused("the edge rejected this device's token (revoked?)");
+      else events.failed(`HTTP ${res.statusCode}`);
+      socket.terminate();
+    });
+    socket.on("message", (data) => events.received(data.toString()));
+    socket.on("error", (error) => events.failed(error.message));
+    socket.on("close", (code, reason) => events.closed(code, reason.toString()));
+    return {
+      get open() {
+        return socket.readyState === WebSocket.OPEN;
+      },
+      send: (text) => socket.send(text),
+      close: (code, reason) => {
+        if (socket.readyState === WebSocket.OPEN) socket.close(code, reason);
+        else socket.terminate();
+      },
+    };
+  };
+}
 
 export class HubConnection {
-  readonly #url: string;
-  readonly #token: string;
-  readonly #events: HubEvents;
-  readonly #version: string;
-  #socket: WebSocket | null = null;
-  #attempt = 0;
-  #timer: NodeJS.Timeout | null = null;
-  #ping: NodeJS.Timeout | null = null;
-  #stopped = false;
-  #lastHeard = 0;
-  #state: HubState = "disconnected";
-  reconnects = 0;
+  readonly #session: SessionClient;
 
   constructor(server: string, token: string, events: HubEvents, version = "0.1.0") {
-    this.#url = `${server.replace(/^http/, "ws")}/v1/connect?role=companion`;
-    this.#token = token;
-    this.#events = events;
-    this.#version = version;
+    const url = `${server.replace(/^http/, "ws")}/v1/connect?role=companion`;
+    this.#session = new SessionClient({
+      connect: bearerSocket(url, token),
+      client: { name: "airlock-companion", version },
+      parser: () => ServerMessage,
+      events: {
+        onMessage: (message) => events.onMessage(message),
+        onState: (state, detail) =>
+          events.onState(state, state === "revoked" ? (detail ?? REVOKED_HINT) : detail),
+        resumeIds: () => events.resumeIds(),
+      },
+    });
   }
 
   get state(): HubState {
-    return this.#state;
+    return this.#session.state;
   }
 
   get connected(): boolean {
-    return this.#state === "connected" && this.#socket?.readyState === WebSocket.OPEN;
+    return this.#session.live;
+  }
+
+  get reconnects(): number {
+    return this.#session.reconnects;
   }
 
   start(): void {
-    this.#stopped = false;
-    this.#open();
+    this.#session.start();
   }
 
   stop(): void {
-    this.#stopped = true;
-    if (this.#timer) clearTimeout(this.#timer);
-    if (this.#ping) clearInterval(this.#ping);
-    this.#socket?.close(1000, "daemon stopping");
-    this.#socket = null;
+    this.#session.stop("daemon stopping");
   }
 
   /** Sends when connected; false means the message was not sent (the caller resends after the next welcome). */
   send(message: ClientMessage): boolean {
-    if (!this.connected || !this.#socket) return false;
-    this.#socket.send(JSON.stringify(message));
-    return true;
-  }
-
-  #setState(state: HubState, detail: string | null): void {
-    this.#state = state;
-    this.#events.onState(state, detail);
-  }
-
-  #open(): void {
-    if (this.#stopped) return;
-    this.#setState("connecting", null);
-    const socket = new WebSocket(this.#url, {
-      headers: { authorization: `Bearer ${this.#token}` },
-      handshakeTimeout: 10_000,
-    });
-    this.#socket = socket;
-    let failure: string | null = null;
-    socket.on("open", () => {
-      const hello: ClientMessage = {
-        type: "hello",
-        client: { name: "airlock-companion", version: this.#version },
-      };
-      const resume = this.#events.resumeIds().slice(0, 1000);
-      if (resume.length > 0) hello.resume = resume;
-      socket.send(JSON.stringify(hello));
-    });
-    socket.on("unexpected-response", (_req, res) => {
-      failure =
-        res.statusCode === 401
-          ? "the edge rejected this device's token (revoked?)"
-          : `HTTP ${res.statusCode}`;
-      if (res.statusCode === 401) this.#stopped = true;
-      socket.terminate();
-    });
-    socket.on("message", (data) => {
-      this.#lastHeard = Date.now();
-      let raw: unknown;
-      try {
-        raw = JSON.parse(data.toString());
-      } catch {
-        return;
-      }
-      const parsed = ServerMessage.safeParse(raw);
-      if (!parsed.success) return;
-      if (parsed.data.type === "welcome") {
-        this.#attempt = 0;
-        this.#setState("connected", null);
-        if (this.#ping) clearInterval(this.#ping);
-        this.#ping = setInterval(() => {
-          // A half-open link (a sleeping laptop, a dropped NAT entry) never closes by itself: end it and reconnect.
-          if (Date.now() - this.#lastHeard > SILENCE_LIMIT_MS) {
-            failure = "the edge stopped answering pings";
-            socket.terminate();
-            return;
-          }
-          this.send({ type: "ping" });
-        }, PING_EVERY_MS);
-      }
-      this.#events.onMessage(parsed.data);
-    });
-    socket.on("error", (error) => {
-      failure ??= error.message;
-    });
-    socket.on("close", (code, reason) => {
-      if (this.#ping) clearInterval(this.#ping);
-      this.#ping = null;
-      if (this.#socket === socket) this.#socket = null;
-      if (code === REVOKED_CLOSE || (this.#stopped && failure?.includes("revoked"))) {
-        this.#stopped = true;
-        this.#setState(
-          "revoked",
-          failure ?? 'this device was revoked; pair again with "airlock pair <code>"',
-        );
-        return;
-      }
-      this.#setState("disconnected", failure ?? (reason.toString() || `closed (${code})`));
-      if (!this.#stopped) this.#schedule();
-    });
-  }
-
-  /** Full-jitter exponential backoff, so many companions do not reconnect in step after an edge restart. */
-  #schedule(): void {
-    const cap = Math.min(MAX_BACKOFF_MS, MIN_BACKOFF_MS * 2 ** this.#attempt);
-    this.#attempt = Math.min(this.#attempt + 1, 10);
-    const delay = MIN_BACKOFF_MS / 2 + Math.random() * cap;
-    this.reconnects++;
-    this.#timer = setTimeout(() => this.#open(), delay);
+    return this.#session.send(message);
   }
 }

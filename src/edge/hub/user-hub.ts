@@ -31,9 +31,6 @@ import { failure, type HubResult } from "./result.ts";
 import { SocketRouter } from "./socket-router.ts";
 import { migrateHubStorage } from "./storage.ts";
 
-/** Close code for sockets whose device was revoked (4000–4999 is the application range). */
-export const CLOSE_REVOKED = CLOSE_CODES.revoked;
-
 export type { Caller } from "./hub-context.ts";
 
 /** A companion's REST call over its device's budget: answered 429 with Retry-After. */
@@ -405,7 +402,7 @@ export class UserHub extends DurableObject<Env> {
     const sockets = this.ctx.getWebSockets(deviceTag(deviceId));
     for (const ws of sockets) {
       this.router.send(ws, { type: "error", code: "revoked", message: `Disconnected: ${reason}.` });
-      ws.close(CLOSE_REVOKED, reason);
+      ws.close(CLOSE_CODES.revoked, reason);
     }
     return sockets.length;
   }
