@@ -62,6 +62,14 @@ export interface SessionOptions {
   events: SessionEvents;
   /** For tests: the source of backoff jitter, in [0, 1). */
   random?: () => number;
+  /** For tests: shorter deadlines than the session's (./session.ts). */
+  timing?: Partial<SessionTiming>;
+}
+
+export interface SessionTiming {
+  pingIntervalMs: number;
+  pongDeadlineMs: number;
+  connectTimeoutMs: number;
 }
 
 type WithoutId<M> = M extends unknown ? ("id" extends keyof M ? Omit<M, "id"> : never) : never;
@@ -85,6 +93,7 @@ function cancel(timer: Timer | undefined): void {
 
 export class SessionClient {
   readonly #options: SessionOptions;
+  readonly #timing: SessionTiming;
   #transport: Transport | null = null;
   /** Bumped whenever the session lets a socket go, so that socket's late events are ignored. */
   #generation = 0;
@@ -108,6 +117,12 @@ export class SessionClient {
 
   constructor(options: SessionOptions) {
     this.#options = options;
+    this.#timing = {
+      pingIntervalMs: PING_INTERVAL_MS,
+      pongDeadlineMs: PONG_DEADLINE_MS,
+      connectTimeoutMs: CONNECT_TIMEOUT_MS,
+      ...options.timing,
+    };
   }
 
   get state(): SessionState {
@@ -178,7 +193,7 @@ export class SessionClient {
     this.#setState("connecting", null);
     this.#connectTimer = setTimeout(() => {
       if (current()) this.#giveUp("the edge did not accept the connection in time");
-    }, CONNECT_TIMEOUT_MS);
+    }, this.#timing.connectTimeoutMs);
     this.#transport = this.#options.connect({
       opened: () => {
         if (!current()) return;
@@ -211,7 +226,7 @@ export class SessionClient {
 
   #receive(generation: number, text: string): void {
     // Anything from the hub shows the link is alive, whether or not it parses.
-    cancel(this.#pongTimer);
+    this.#stopPongDeadline();
     if (this.#parser && this.#inbox.length === 0) {
       this.#handle(this.#parser, text);
       return;
@@ -256,7 +271,7 @@ export class SessionClient {
       this.#options.events.onMessage(message);
       this.#ping(SYNC_PING_ID);
       cancel(this.#pingTimer);
-      this.#pingTimer = setInterval(() => this.#ping(), PING_INTERVAL_MS);
+      this.#pingTimer = setInterval(() => this.#ping(), this.#timing.pingIntervalMs);
       return;
     }
     if (message.type === "pong" && message.id === SYNC_PING_ID) this.#options.events.onSynced?.();
@@ -272,9 +287,17 @@ export class SessionClient {
 
   #ping(id?: string): void {
     if (!this.send(id === undefined ? { type: "ping" } : { type: "ping", id })) return;
+    // A half-open link (a sleeping laptop, a dropped NAT entry) never closes by itself: end it and reconnect. The
+    // deadline runs from the first unanswered ping; later pings do not push it back.
+    this.#pongTimer ??= setTimeout(
+      () => this.#giveUp("the edge stopped answering pings"),
+      this.#timing.pongDeadlineMs,
+    );
+  }
+
+  #stopPongDeadline(): void {
     cancel(this.#pongTimer);
-    // A half-open link (a sleeping laptop, a dropped NAT entry) never closes by itself: end it and reconnect.
-    this.#pongTimer = setTimeout(() => this.#giveUp("the edge stopped answering pings"), PONG_DEADLINE_MS);
+    this.#pongTimer = undefined;
   }
 
   #closed(code: number, reason: string): void {
@@ -312,7 +335,7 @@ export class SessionClient {
     this.#inbox = [];
     cancel(this.#connectTimer);
     cancel(this.#pingTimer);
-    cancel(this.#pongTimer);
+    this.#stopPongDeadline();
     for (const [id, waiting] of this.#waiting) {
       cancel(waiting.timer);
       waiting.reject(new Error(why));
