@@ -134,7 +134,7 @@ describe("the hub under a companion's flood", () => {
     expect(closed.code).toBe(CLOSE_CODES.policy_violation);
     const limited = companion.received.filter((m) => m.type === "error" && m.code === "rate_limited");
     expect(limited.length).toBeGreaterThan(0);
-    expect(limited[0]).toMatchObject({ details: { retry_after_ms: expect.any(Number), scope: "socket" } });
+    expect(limited[0]).toMatchObject({ details: { retryAfterMs: expect.any(Number), scope: "socket" } });
     // No more than the socket's burst (plus its refill while the flood lasted) was ever admitted.
     expect(answered()).toBeLessThan(BUDGETS.socket.burst * 2);
   }, 60_000);

@@ -206,7 +206,7 @@ export class SocketRouter {
       id,
       code: "rate_limited",
       message: `Over this ${scope}'s message budget: send again in ${retryAfterMs} ms.`,
-      details: { retry_after_ms: retryAfterMs, scope },
+      details: { retryAfterMs, scope },
     });
   }
 
