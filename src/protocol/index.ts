@@ -1,4 +1,10 @@
-// Wire schemas shared by the edge, the companion and the dashboard.
+// Wire schemas shared by the edge, the companion and the dashboard: every shape once, parsed on every boundary.
+// Wire style (docs/development.md, "Wire style"): the websocket is camelCase throughout (the capability-prompt
+// spec's RPC mode: promptId, callIds, timeoutMs, and Airlock's own messages alike); REST is snake_case throughout,
+// except endpoints that return the spec's prompt event, which keep the spec's shape. An event with a payload
+// object wraps it in `data`; commands and replies are flat (as the spec's capability_decision and response). The
+// session's rules (close codes, deadlines, backoff, hello → welcome → resume → sync) live in session.ts; the one
+// reconnecting client in session-client.ts (imported directly: it is runtime code, not a schema).
 
 export * from "./audit.ts";
 export * from "./capability.ts";
