@@ -50,6 +50,8 @@ export interface SessionEvents {
   onClose?(code: number, reason: string): void;
   /** The hub finished replaying what is pending after a welcome (the `sync` pong). */
   onSynced?(): void;
+  /** A message that is not JSON or not a ServerMessage was dropped (a newer hub, or a broken one). */
+  onIgnored?(): void;
   /** Call ids this client still waits on, read at each open for `hello.resume`. */
   resumeIds?(): string[];
 }
@@ -259,10 +261,14 @@ export class SessionClient {
     try {
       data = JSON.parse(text);
     } catch {
+      this.#options.events.onIgnored?.();
       return;
     }
     const parsed = parser.safeParse(data);
-    if (!parsed.success) return;
+    if (!parsed.success) {
+      this.#options.events.onIgnored?.();
+      return;
+    }
     const message = parsed.data;
     if (message.type === "welcome") {
       this.#welcomed = true;

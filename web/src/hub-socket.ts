@@ -71,6 +71,7 @@ export class HubSocket {
         },
         onClose: (code) => events.onClose(code),
         onSynced: () => events.onSynced(),
+        onIgnored: () => console.warn("[airlock] ignored an unknown socket message"),
       },
     });
   }

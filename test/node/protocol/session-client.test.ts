@@ -95,6 +95,7 @@ function connect(extra: Partial<SessionOptions> = {}, resumeIds: () => string[] 
   const closes: number[] = [];
   const messages: ServerMessage[] = [];
   let synced = 0;
+  let ignored = 0;
   let notify = () => {};
   const until = (done: () => boolean) =>
     new Promise<void>((resolve, reject) => {
@@ -132,6 +133,9 @@ function connect(extra: Partial<SessionOptions> = {}, resumeIds: () => string[] 
         synced++;
         notify();
       },
+      onIgnored: () => {
+        ignored++;
+      },
       resumeIds,
     },
     ...extra,
@@ -139,7 +143,16 @@ function connect(extra: Partial<SessionOptions> = {}, resumeIds: () => string[] 
   session = client;
   client.start();
   const count = (state: SessionState) => states.filter((s) => s.state === state).length;
-  return { client, states, closes, messages, until, count, synced: () => synced };
+  return {
+    client,
+    states,
+    closes,
+    messages,
+    until,
+    count,
+    synced: () => synced,
+    ignored: () => ignored,
+  };
 }
 
 describe("SessionClient", () => {
@@ -252,6 +265,7 @@ describe("SessionClient", () => {
     const link = connect();
     await link.until(() => link.count("connected") === 1);
     expect(link.messages.map((m) => m.type)).toEqual(["welcome"]);
+    expect(link.ignored()).toBe(2);
   });
 });
 
