@@ -7,9 +7,9 @@ import { AuditEvent } from "../../../src/protocol/audit.ts";
 import type { Device } from "../../../src/protocol/pairing.ts";
 import { activitySentence } from "../activity-words.ts";
 import { api, errorMessage } from "../api.ts";
-import type { ViewProps } from "../app.tsx";
 import { loadDevices } from "../devices-cache.ts";
 import { shortText } from "../labels.ts";
+import type { ViewProps } from "./view-props.ts";
 
 const AuditPage = z.object({ events: z.array(AuditEvent), next_cursor: z.string().nullable() });
 

@@ -4,8 +4,8 @@ import { useState } from "preact/hooks";
 import { z } from "zod";
 import { McpClientGrantList } from "../../../src/protocol/mcp.ts";
 import { api, errorMessage } from "../api.ts";
-import type { ViewProps } from "../app.tsx";
 import { Show, useResource } from "./resource.tsx";
+import type { ViewProps } from "./view-props.ts";
 
 const Revoked = z.object({ revoked: z.literal(true) });
 const when = (iso: string) => new Date(iso).toLocaleString();

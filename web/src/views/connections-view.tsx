@@ -11,8 +11,8 @@ import {
   type ConnectorProvider,
 } from "../../../src/protocol/connections.ts";
 import { api, errorMessage } from "../api.ts";
-import type { ViewProps } from "../app.tsx";
 import { Show, useResource, ViewTitle } from "./resource.tsx";
+import type { ViewProps } from "./view-props.ts";
 
 const PROVIDER_NAME: Record<ConnectorProvider, string> = { google: "Google", github: "GitHub" };
 

@@ -7,10 +7,10 @@ import { z } from "zod";
 import type { Device } from "../../../src/protocol/pairing.ts";
 import { DeviceList, PairingCode } from "../../../src/protocol/pairing.ts";
 import { api, errorMessage } from "../api.ts";
-import type { ViewProps } from "../app.tsx";
 import { loadDevices } from "../devices-cache.ts";
 import { Show, useResource } from "./resource.tsx";
 import { ThisDevicePanel } from "./this-device-panel.tsx";
+import type { ViewProps } from "./view-props.ts";
 
 const Revoked = z.object({ id: z.string(), revoked: z.boolean() });
 type Role = "approver" | "companion";

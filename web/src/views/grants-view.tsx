@@ -5,9 +5,9 @@ import { Deleted } from "../../../src/protocol/dashboard.ts";
 import { GrantList } from "../../../src/protocol/grants.ts";
 import type { Device } from "../../../src/protocol/pairing.ts";
 import { api, errorMessage } from "../api.ts";
-import type { ViewProps } from "../app.tsx";
 import { loadDevices } from "../devices-cache.ts";
 import { Show, useResource } from "./resource.tsx";
+import type { ViewProps } from "./view-props.ts";
 
 type Kind = "agent" | "proposal" | "session";
 
