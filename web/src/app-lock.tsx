@@ -7,6 +7,7 @@ import type { ComponentType, VNode } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { ApiError, errorMessage } from "./api.ts";
 import { appLockOn, lockDue, setAppLock } from "./app-lock-store.ts";
+import { ErrorNote } from "./views/error-note.tsx";
 
 type Panel = ComponentType<Record<string, never>>;
 
@@ -67,11 +68,7 @@ function LockScreen({ onUnlocked }: { onUnlocked(): void }) {
         <button type="button" class="decision allow primary" disabled={busy} onClick={() => void unlock()}>
           {busy ? "Waiting for the passkey…" : "Unlock with passkey"}
         </button>
-        {error ? (
-          <p class="card-status error" role="alert">
-            {error}
-          </p>
-        ) : null}
+        <ErrorNote message={error} />
         <section class="panel" aria-labelledby="lock-emergency-title">
           <h2 id="lock-emergency-title" class="panel-title">
             Emergency
@@ -86,11 +83,7 @@ function LockScreen({ onUnlocked }: { onUnlocked(): void }) {
               <button type="button" class="small-button" onClick={openEmergency}>
                 Show emergency switches
               </button>
-              {emergencyError ? (
-                <p class="card-status error" role="alert">
-                  {emergencyError}
-                </p>
-              ) : null}
+              <ErrorNote message={emergencyError} />
             </>
           )}
         </section>

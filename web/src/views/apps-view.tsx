@@ -4,6 +4,7 @@ import { useState } from "preact/hooks";
 import { z } from "zod";
 import { McpClientGrantList } from "../../../src/protocol/mcp.ts";
 import { api, errorMessage } from "../api.ts";
+import { ErrorNote } from "./error-note.tsx";
 import { Show, useResource } from "./resource.tsx";
 import type { ViewProps } from "./view-props.ts";
 
@@ -32,11 +33,7 @@ export function AppsView(_: ViewProps) {
         MCP clients (Claude Desktop, ChatGPT, …) you let use Airlock's tools. Their calls go through your
         policy like any agent's.
       </p>
-      {error ? (
-        <p class="card-status error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorNote message={error} />
       <Show resource={resource} reload={reload} feature="Remote MCP">
         {(data) =>
           data.clients.length === 0 ? (

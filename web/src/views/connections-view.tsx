@@ -11,6 +11,7 @@ import {
   type ConnectorProvider,
 } from "../../../src/protocol/connections.ts";
 import { api, errorMessage } from "../api.ts";
+import { ErrorNote } from "./error-note.tsx";
 import { Show, useResource, ViewTitle } from "./resource.tsx";
 import type { ViewProps } from "./view-props.ts";
 
@@ -117,11 +118,7 @@ function ConnectPanel({ provider, enabled }: { provider: ConnectorProvider; enab
       >
         {busy ? "Opening…" : `Connect ${name}`}
       </button>
-      {error ? (
-        <p class="card-status error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorNote message={error} />
     </section>
   );
 }
@@ -181,11 +178,7 @@ function ConnectionRow({ connection, onRevoked }: { connection: ConnectionView; 
           </div>
         </fieldset>
       ) : null}
-      {error ? (
-        <p class="card-status error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorNote message={error} />
     </li>
   );
 }

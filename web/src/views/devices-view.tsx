@@ -8,6 +8,7 @@ import type { Device } from "../../../src/protocol/pairing.ts";
 import { DeviceList, PairingCode } from "../../../src/protocol/pairing.ts";
 import { api, errorMessage } from "../api.ts";
 import { loadDevices } from "../devices-cache.ts";
+import { ErrorNote } from "./error-note.tsx";
 import { Show, useResource } from "./resource.tsx";
 import { ThisDevicePanel } from "./this-device-panel.tsx";
 import type { ViewProps } from "./view-props.ts";
@@ -109,11 +110,7 @@ function PairNewDevice() {
           )}
         </div>
       ) : null}
-      {error ? (
-        <p class="card-status error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorNote message={error} />
     </section>
   );
 }
@@ -181,11 +178,7 @@ export function DevicesView({ onSelfRevoked }: ViewProps) {
           </ul>
         )}
       </Show>
-      {error ? (
-        <p class="card-status error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorNote message={error} />
       <PairNewDevice />
       <ThisDevicePanel />
     </main>

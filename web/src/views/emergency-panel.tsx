@@ -3,6 +3,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { EmergencyControls } from "../../../src/protocol/capability.ts";
 import { api, errorMessage } from "../api.ts";
+import { ErrorNote } from "./error-note.tsx";
 
 interface SwitchProps {
   id: string;
@@ -68,11 +69,7 @@ function EmergencySwitch({ id, label, effect, on, change }: SwitchProps) {
           </div>
         </fieldset>
       ) : null}
-      {error ? (
-        <p class="card-status error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorNote message={error} />
     </div>
   );
 }
@@ -161,11 +158,7 @@ export function EmergencyPanel({ controls, setControls }: PanelProps) {
           </button>
         </form>
       </div>
-      {error ? (
-        <p class="card-status error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorNote message={error} />
     </div>
   );
 }

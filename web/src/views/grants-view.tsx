@@ -6,6 +6,7 @@ import { GrantList } from "../../../src/protocol/grants.ts";
 import type { Device } from "../../../src/protocol/pairing.ts";
 import { api, errorMessage } from "../api.ts";
 import { loadDevices } from "../devices-cache.ts";
+import { ErrorNote } from "./error-note.tsx";
 import { Show, useResource } from "./resource.tsx";
 import type { ViewProps } from "./view-props.ts";
 
@@ -215,11 +216,7 @@ export function GrantsView(_: ViewProps) {
           );
         }}
       </Show>
-      {error ? (
-        <p class="card-status error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorNote message={error} />
     </main>
   );
 }
