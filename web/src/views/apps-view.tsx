@@ -4,6 +4,7 @@ import { useState } from "preact/hooks";
 import { z } from "zod";
 import { McpClientGrantList } from "../../../src/protocol/mcp.ts";
 import { api, errorMessage } from "../api.ts";
+import { ConfirmBox } from "./confirm-box.tsx";
 import { ErrorNote } from "./error-note.tsx";
 import { Show, useResource } from "./resource.tsx";
 import type { ViewProps } from "./view-props.ts";
@@ -62,18 +63,14 @@ export function AppsView(_: ViewProps) {
                     {app.redirect_uri ? ` · returns to ${app.redirect_uri}` : ""}
                   </div>
                   {confirming === app.id ? (
-                    <fieldset class="confirm">
-                      <legend class="sr-only">Confirm revoking this app</legend>
-                      <p class="confirm-question">Revoke {app.client_name}? Its next call is refused.</p>
-                      <div class="decisions two">
-                        <button type="button" class="decision deny" onClick={() => revoke(app.id)}>
-                          Revoke app
-                        </button>
-                        <button type="button" class="decision neutral" onClick={() => setConfirming(null)}>
-                          Cancel
-                        </button>
-                      </div>
-                    </fieldset>
+                    <ConfirmBox
+                      legend="Confirm revoking this app"
+                      act="Revoke app"
+                      onAct={() => revoke(app.id)}
+                      onCancel={() => setConfirming(null)}
+                    >
+                      Revoke {app.client_name}? Its next call is refused.
+                    </ConfirmBox>
                   ) : null}
                 </li>
               ))}

@@ -11,6 +11,7 @@ import {
   type ConnectorProvider,
 } from "../../../src/protocol/connections.ts";
 import { api, errorMessage } from "../api.ts";
+import { ConfirmBox } from "./confirm-box.tsx";
 import { ErrorNote } from "./error-note.tsx";
 import { Show, useResource, ViewTitle } from "./resource.tsx";
 import type { ViewProps } from "./view-props.ts";
@@ -162,21 +163,15 @@ function ConnectionRow({ connection, onRevoked }: { connection: ConnectionView; 
         connected {new Date(connection.created_at).toLocaleDateString()}
       </div>
       {confirming ? (
-        <fieldset class="confirm">
-          <legend class="sr-only">Confirm revoking {name}</legend>
-          <p class="confirm-question">
-            Revoke {name} {IDENTITY_WORDS[connection.identity]} ({connection.account})? The assistant can no
-            longer act through it; {name} is told to forget the grant.
-          </p>
-          <div class="decisions two">
-            <button type="button" class="decision deny" onClick={() => void revoke()}>
-              Revoke
-            </button>
-            <button type="button" class="decision neutral" onClick={() => setConfirming(false)}>
-              Cancel
-            </button>
-          </div>
-        </fieldset>
+        <ConfirmBox
+          legend={`Confirm revoking ${name}`}
+          act="Revoke"
+          onAct={() => void revoke()}
+          onCancel={() => setConfirming(false)}
+        >
+          Revoke {name} {IDENTITY_WORDS[connection.identity]} ({connection.account})? The assistant can no
+          longer act through it; {name} is told to forget the grant.
+        </ConfirmBox>
       ) : null}
       <ErrorNote message={error} />
     </li>

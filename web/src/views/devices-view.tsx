@@ -8,6 +8,7 @@ import type { Device } from "../../../src/protocol/pairing.ts";
 import { DeviceList, PairingCode } from "../../../src/protocol/pairing.ts";
 import { api, errorMessage } from "../api.ts";
 import { loadDevices } from "../devices-cache.ts";
+import { ConfirmBox } from "./confirm-box.tsx";
 import { ErrorNote } from "./error-note.tsx";
 import { Show, useResource } from "./resource.tsx";
 import { ThisDevicePanel } from "./this-device-panel.tsx";
@@ -158,20 +159,14 @@ export function DevicesView({ onSelfRevoked }: ViewProps) {
                   Last seen {device.last_seen_at ? new Date(device.last_seen_at).toLocaleString() : "never"}
                 </div>
                 {confirming === device.id ? (
-                  <fieldset class="confirm">
-                    <legend class="sr-only">Confirm revoking {device.name}</legend>
-                    <p class="confirm-question">
-                      Revoke {device.name}?{device.current ? " This phone will need pairing again." : ""}
-                    </p>
-                    <div class="decisions two">
-                      <button type="button" class="decision deny" onClick={() => void revoke(device)}>
-                        Revoke
-                      </button>
-                      <button type="button" class="decision neutral" onClick={() => setConfirming(null)}>
-                        Cancel
-                      </button>
-                    </div>
-                  </fieldset>
+                  <ConfirmBox
+                    legend={`Confirm revoking ${device.name}`}
+                    act="Revoke"
+                    onAct={() => void revoke(device)}
+                    onCancel={() => setConfirming(null)}
+                  >
+                    Revoke {device.name}?{device.current ? " This phone will need pairing again." : ""}
+                  </ConfirmBox>
                 ) : null}
               </li>
             ))}

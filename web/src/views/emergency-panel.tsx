@@ -3,6 +3,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { EmergencyControls } from "../../../src/protocol/capability.ts";
 import { api, errorMessage } from "../api.ts";
+import { ConfirmBox } from "./confirm-box.tsx";
 import { ErrorNote } from "./error-note.tsx";
 
 interface SwitchProps {
@@ -49,25 +50,15 @@ function EmergencySwitch({ id, label, effect, on, change }: SwitchProps) {
       </div>
       <p class="muted small">{effect}</p>
       {confirming ? (
-        <fieldset class="confirm">
-          <legend class="sr-only">Confirm: {label}</legend>
-          <p class="confirm-question">
-            Turn on {label.toLowerCase()}? It applies to every companion at once.
-          </p>
-          <div class="decisions two">
-            <button type="button" class="decision deny" disabled={busy} onClick={() => void apply(true)}>
-              Turn on
-            </button>
-            <button
-              type="button"
-              class="decision neutral"
-              disabled={busy}
-              onClick={() => setConfirming(false)}
-            >
-              Cancel
-            </button>
-          </div>
-        </fieldset>
+        <ConfirmBox
+          legend={`Confirm: ${label}`}
+          act="Turn on"
+          busy={busy}
+          onAct={() => void apply(true)}
+          onCancel={() => setConfirming(false)}
+        >
+          Turn on {label.toLowerCase()}? It applies to every companion at once.
+        </ConfirmBox>
       ) : null}
       <ErrorNote message={error} />
     </div>

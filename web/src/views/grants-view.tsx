@@ -6,6 +6,7 @@ import { GrantList } from "../../../src/protocol/grants.ts";
 import type { Device } from "../../../src/protocol/pairing.ts";
 import { api, errorMessage } from "../api.ts";
 import { loadDevices } from "../devices-cache.ts";
+import { ConfirmBox } from "./confirm-box.tsx";
 import { ErrorNote } from "./error-note.tsx";
 import { Show, useResource } from "./resource.tsx";
 import type { ViewProps } from "./view-props.ts";
@@ -104,18 +105,14 @@ function GrantItem(props: {
         {item.last_used_at ? when(item.last_used_at) : "never"}
       </div>
       {props.confirming ? (
-        <fieldset class="confirm">
-          <legend class="sr-only">Confirm revoking this grant</legend>
-          <p class="confirm-question">Revoke this grant? The next matching call or proposal asks again.</p>
-          <div class="decisions two">
-            <button type="button" class="decision deny" onClick={props.onRevoke}>
-              Revoke grant
-            </button>
-            <button type="button" class="decision neutral" onClick={props.onCancel}>
-              Cancel
-            </button>
-          </div>
-        </fieldset>
+        <ConfirmBox
+          legend="Confirm revoking this grant"
+          act="Revoke grant"
+          onAct={props.onRevoke}
+          onCancel={props.onCancel}
+        >
+          Revoke this grant? The next matching call or proposal asks again.
+        </ConfirmBox>
       ) : null}
     </li>
   );
