@@ -5,6 +5,7 @@ import { EmergencyControls } from "../../../src/protocol/capability.ts";
 import { api, errorMessage } from "../api.ts";
 import { ConfirmBox } from "./confirm-box.tsx";
 import { ErrorNote } from "./error-note.tsx";
+import { SwitchLine } from "./switch-line.tsx";
 
 interface SwitchProps {
   id: string;
@@ -32,22 +33,13 @@ function EmergencySwitch({ id, label, effect, on, change }: SwitchProps) {
   };
   return (
     <div class="switch-row">
-      <div class="switch-line">
-        <span id={`${id}-label`} class="switch-label">
-          {label}
-        </span>
-        <button
-          type="button"
-          role="switch"
-          class={`switch${on ? " on" : ""}`}
-          aria-checked={on}
-          aria-labelledby={`${id}-label`}
-          disabled={busy || confirming}
-          onClick={() => (on ? void apply(false) : setConfirming(true))}
-        >
-          <span class="switch-state">{on ? "On" : "Off"}</span>
-        </button>
-      </div>
+      <SwitchLine
+        id={id}
+        label={label}
+        on={on}
+        disabled={busy || confirming}
+        onToggle={() => (on ? void apply(false) : setConfirming(true))}
+      />
       <p class="muted small">{effect}</p>
       {confirming ? (
         <ConfirmBox
