@@ -1,12 +1,12 @@
 // Connected apps: the MCP clients the person gave access to (remote MCP, docs/mcp.md), with their scopes and
 // when; revoking one stops its tokens at once.
-import { useState } from "preact/hooks";
 import { z } from "zod";
 import { McpClientGrantList } from "../../../src/protocol/mcp.ts";
-import { api, errorMessage } from "../api.ts";
+import { api } from "../api.ts";
 import { ConfirmBox } from "./confirm-box.tsx";
 import { ErrorNote } from "./error-note.tsx";
 import { Show, useResource } from "./resource.tsx";
+import { useRevoke } from "./use-revoke.ts";
 import type { ViewProps } from "./view-props.ts";
 
 const Revoked = z.object({ revoked: z.literal(true) });
@@ -14,18 +14,12 @@ const when = (iso: string) => new Date(iso).toLocaleString();
 
 export function AppsView(_: ViewProps) {
   const [resource, reload] = useResource("/v1/mcp/clients", McpClientGrantList);
-  const [confirming, setConfirming] = useState<string | null>(null);
-  const [error, setError] = useState("");
-
-  const revoke = async (id: string) => {
-    try {
-      await api(`/v1/mcp/clients/${encodeURIComponent(id)}/revoke`, Revoked, { method: "POST" });
-      setConfirming(null);
-      reload();
-    } catch (failure) {
-      setError(errorMessage(failure));
-    }
-  };
+  const { confirming, setConfirming, error, revoke } = useRevoke();
+  const revokeApp = (id: string) =>
+    revoke(
+      () => api(`/v1/mcp/clients/${encodeURIComponent(id)}/revoke`, Revoked, { method: "POST" }),
+      reload,
+    );
 
   return (
     <main class="view">
@@ -66,7 +60,7 @@ export function AppsView(_: ViewProps) {
                     <ConfirmBox
                       legend="Confirm revoking this app"
                       act="Revoke app"
-                      onAct={() => revoke(app.id)}
+                      onAct={() => void revokeApp(app.id)}
                       onCancel={() => setConfirming(null)}
                     >
                       Revoke {app.client_name}? Its next call is refused.

@@ -12,6 +12,7 @@ import { ConfirmBox } from "./confirm-box.tsx";
 import { ErrorNote } from "./error-note.tsx";
 import { Show, useResource } from "./resource.tsx";
 import { ThisDevicePanel } from "./this-device-panel.tsx";
+import { useRevoke } from "./use-revoke.ts";
 import type { ViewProps } from "./view-props.ts";
 
 const Revoked = z.object({ id: z.string(), revoked: z.boolean() });
@@ -118,21 +119,14 @@ function PairNewDevice() {
 
 export function DevicesView({ onSelfRevoked }: ViewProps) {
   const [resource, reload] = useResource("/v1/devices", DeviceList);
-  const [confirming, setConfirming] = useState<string | null>(null);
-  const [error, setError] = useState("");
+  const { confirming, setConfirming, error, revoke } = useRevoke();
   useEffect(() => () => void loadDevices(true).catch(() => undefined), []);
 
-  const revoke = async (device: Device) => {
-    setError("");
-    try {
-      await api(`/v1/devices/${encodeURIComponent(device.id)}/revoke`, Revoked, { method: "POST" });
-      setConfirming(null);
-      if (device.current) onSelfRevoked();
-      else reload();
-    } catch (failure) {
-      setError(errorMessage(failure));
-    }
-  };
+  const revokeDevice = (device: Device) =>
+    revoke(
+      () => api(`/v1/devices/${encodeURIComponent(device.id)}/revoke`, Revoked, { method: "POST" }),
+      device.current ? onSelfRevoked : reload,
+    );
 
   return (
     <main class="view">
@@ -162,7 +156,7 @@ export function DevicesView({ onSelfRevoked }: ViewProps) {
                   <ConfirmBox
                     legend={`Confirm revoking ${device.name}`}
                     act="Revoke"
-                    onAct={() => void revoke(device)}
+                    onAct={() => void revokeDevice(device)}
                     onCancel={() => setConfirming(null)}
                   >
                     Revoke {device.name}?{device.current ? " This phone will need pairing again." : ""}

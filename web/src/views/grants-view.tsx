@@ -4,11 +4,12 @@ import { useEffect, useState } from "preact/hooks";
 import { Deleted } from "../../../src/protocol/dashboard.ts";
 import { GrantList } from "../../../src/protocol/grants.ts";
 import type { Device } from "../../../src/protocol/pairing.ts";
-import { api, errorMessage } from "../api.ts";
+import { api } from "../api.ts";
 import { loadDevices } from "../devices-cache.ts";
 import { ConfirmBox } from "./confirm-box.tsx";
 import { ErrorNote } from "./error-note.tsx";
 import { Show, useResource } from "./resource.tsx";
+import { useRevoke } from "./use-revoke.ts";
 import type { ViewProps } from "./view-props.ts";
 
 type Kind = "agent" | "proposal" | "session";
@@ -140,21 +141,13 @@ export function GrantsView(_: ViewProps) {
   const [resource, reload] = useResource("/v1/grants", GrantList);
   const [devices, setDevices] = useState<Device[]>([]);
   const [search, setSearch] = useState("");
-  const [error, setError] = useState("");
-  const [confirming, setConfirming] = useState<string | null>(null);
+  const { confirming, setConfirming, error, revoke } = useRevoke();
   useEffect(() => {
     loadDevices().then(setDevices, () => setDevices([]));
   }, []);
 
-  const revoke = async (item: Item) => {
-    try {
-      await api(`/v1/grants/${encodeURIComponent(item.id)}`, Deleted, { method: "DELETE" });
-      setConfirming(null);
-      reload();
-    } catch (failure) {
-      setError(errorMessage(failure));
-    }
-  };
+  const revokeGrant = (item: Item) =>
+    revoke(() => api(`/v1/grants/${encodeURIComponent(item.id)}`, Deleted, { method: "DELETE" }), reload);
 
   return (
     <main class="view">
@@ -201,7 +194,7 @@ export function GrantsView(_: ViewProps) {
                             confirming={confirming === item.id}
                             onAsk={() => setConfirming(item.id)}
                             onCancel={() => setConfirming(null)}
-                            onRevoke={() => void revoke(item)}
+                            onRevoke={() => void revokeGrant(item)}
                           />
                         ))}
                       </ul>
