@@ -1,6 +1,6 @@
 // HTTP calls to the Airlock API on the dashboard's own origin (the Worker, or a Pages Function forwarding /v1/*).
 // The session lives only in the httpOnly cookie; no token is ever kept in script. A 403 `step_up_required` runs the
-// passkey step-up (loaded on demand) and retries the call once with the fresh assertion's token.
+// passkey step-up (loaded on demand, plugged in by main.tsx) and retries the call once with the fresh assertion's token.
 // Every answer is parsed before use: with a schema, or with one picked from the lazily loaded validators (how the
 // first view's code names its shapes, so zod stays out of the first view).
 import type { z } from "zod";
@@ -32,6 +32,20 @@ export interface ApiInit {
   headers?: Record<string, string>;
   /** Set by the step-up retry so a second refusal is not retried again. */
   stepUpDone?: boolean;
+}
+
+/** Runs the passkey step-up (or the recovery code where no passkey works) and answers its single-use token. */
+export type StepUp = () => Promise<string>;
+
+/**
+ * The step-up a refused call runs, plugged in by the entry (main.tsx) rather than imported here: the step-up
+ * (passkeys.ts and its recovery sheet) calls the API itself, so an import from here would close a cycle. Unset, a
+ * `step_up_required` refusal is thrown as it is, like a second refusal after a step-up.
+ */
+let stepUp: StepUp | null = null;
+
+export function provideStepUp(run: StepUp): void {
+  stepUp = run;
 }
 
 async function request(path: string, init: ApiInit): Promise<Response> {
@@ -75,8 +89,7 @@ export async function api<T>(path: string, schema: AnswerSchema<T>, init: ApiIni
           envelope.data.error.details,
         )
       : new ApiError(res.status, "http", `Airlock answered ${res.status}.`);
-    if (error.code === "step_up_required" && !init.stepUpDone) {
-      const { stepUp } = await import("./passkeys.ts");
+    if (error.code === "step_up_required" && stepUp && !init.stepUpDone) {
       const token = await stepUp();
       return api(path, schema, {
         ...init,

@@ -9,9 +9,10 @@ import { loadDevices } from "./devices-cache.ts";
 import { lazyView } from "./lazy.tsx";
 import { navigate, pathOf, type Route, routeOf, useLocation } from "./route.ts";
 import { usePendingBadge } from "./title-badge.ts";
-import { type Hub, useHub } from "./use-hub.ts";
+import { useHub } from "./use-hub.ts";
 import { ApprovalsView } from "./views/approvals-view.tsx";
 import { ConnectionBadge } from "./views/connection-badge.tsx";
+import type { ViewProps } from "./views/view-props.ts";
 
 type Session = { status: "checking" } | { status: "paired" } | { status: "unpaired"; note: string };
 
@@ -37,12 +38,6 @@ const hint = {
     }
   },
 };
-
-export interface ViewProps {
-  hub: Hub;
-  path: string;
-  onSelfRevoked(): void;
-}
 
 const Consent = lazyView(() => import("./views/consent-view.tsx").then((m) => m.ConsentView));
 // Pairing happens once per browser: it loads with the validators rather than weigh on every returning phone.

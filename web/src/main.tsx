@@ -1,6 +1,8 @@
-// Entry point of the dashboard bundle: renders the app (behind the app lock when this browser has it on), fetches
-// the validators, then registers the service worker (installable PWA, push).
+// Entry point of the dashboard bundle: plugs the passkey step-up into the API client, renders the app (behind the app
+// lock when this browser has it on), fetches the validators, then registers the service worker (installable PWA,
+// push).
 import { render } from "preact";
+import { provideStepUp } from "./api.ts";
 import { App } from "./app.tsx";
 import { AppLockGate } from "./app-lock.tsx";
 import { appLockOn } from "./app-lock-store.ts";
@@ -12,6 +14,9 @@ import "./views.css";
 import "./insights.css";
 import "./dock.css";
 import "./connections.css";
+
+// Loaded when a call first needs it. Wired here, not imported by api.ts: passkeys.ts calls the API itself.
+provideStepUp(async () => (await import("./passkeys.ts")).stepUp());
 
 const root = document.getElementById("app");
 // The app lock's setting is read first (one Cache API lookup), so a locked browser never paints the app.

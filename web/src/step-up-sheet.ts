@@ -2,8 +2,8 @@
 // sheet that says why and which address to open instead, and takes the recovery code once in place of the passkey
 // (POST /v1/recovery/step-up). The code is then used up: the new one is shown here, once, to write down. Where this
 // host can hold a passkey, "Add a passkey for this host" turns the recovery step into a passkey for next time.
-// Plain `h` calls rather than JSX: this module is reached from api.ts's on-demand step-up, which Node-side tests
-// typecheck without a JSX setting.
+// Plain `h` calls rather than JSX, so it typechecks without a JSX setting too (Node-side tests reached it through
+// api.ts while api.ts loaded the step-up itself; main.tsx plugs it in now).
 import { h, render, type VNode } from "preact";
 import { useState } from "preact/hooks";
 import { RecoveryStepUp } from "../../src/protocol/passkey-hosts.ts";

@@ -2,9 +2,9 @@
 // an approver (AIRLOCK_APPROVER_TOKEN) or with the recovery code. The token alone goes to stdout, for $(…).
 import { type Command, ExitCode } from "../cli/command.ts";
 import { parseCommandArgs, UsageError } from "../cli/command-args.ts";
-import { edgeTimeoutMs, serverOverride } from "../cli/config.ts";
+import { edgeTimeoutMs } from "../cli/config.ts";
 import { EdgeClient, EdgeError, messageForPerson } from "../edge/client.ts";
-import { loadCredentials } from "../edge/credentials.ts";
+import { commandServer, loadCredentials } from "../edge/credentials.ts";
 
 const HELP = `Usage: airlock devices token [--recovery-code CODE] [--minutes N] [--server URL] [--json]
 
@@ -44,11 +44,7 @@ export const devicesToken: Command = {
     const recovery = values["recovery-code"];
     const approver = io.env.AIRLOCK_APPROVER_TOKEN?.trim();
     const creds = loadCredentials(io.env);
-    const server = (
-      values.server ??
-      serverOverride(io.env) ??
-      (creds.ok ? creds.credentials.server : undefined)
-    )?.replace(/\/+$/, "");
+    const server = commandServer(values.server, io.env, creds);
     if (!server) {
       io.stderr("airlock devices token: which edge? Give --server URL (or set AIRLOCK_SERVER)\n");
       return ExitCode.config;

@@ -1,10 +1,10 @@
 // `airlock devices list|pair`: the account's devices, and a pairing code (with its link as a QR) for another one.
 import { type Command, ExitCode } from "../cli/command.ts";
 import { didYouMean, parseCommandArgs, UsageError } from "../cli/command-args.ts";
-import { edgeTimeoutMs, serverOverride } from "../cli/config.ts";
+import { edgeTimeoutMs } from "../cli/config.ts";
 import { airlockInvocation } from "../cli/invocation.ts";
 import { EdgeClient, EdgeError, messageForPerson } from "../edge/client.ts";
-import { loadCredentials } from "../edge/credentials.ts";
+import { commandServer, loadCredentials } from "../edge/credentials.ts";
 import { pairingLink, terminalQr } from "../edge/pairing-link.ts";
 
 const PAIR_HELP = `Usage: airlock devices pair [--role companion|approver] [--recovery-code CODE] [--server URL] [--json]
@@ -57,11 +57,7 @@ export const devicesPair: Command = {
         `--role is companion or approver, got "${role}"${didYouMean(role, ["companion", "approver"], (r) => `"${r}"`)}`,
       );
     const creds = loadCredentials(io.env);
-    const server = (
-      values.server ??
-      serverOverride(io.env) ??
-      (creds.ok ? creds.credentials.server : undefined)
-    )?.replace(/\/+$/, "");
+    const server = commandServer(values.server, io.env, creds);
     if (!server) {
       io.stderr(
         `airlock devices pair: ${creds.ok ? "no server" : creds.reason}; with --recovery-code, give --server URL\n`,

@@ -21,6 +21,21 @@ export type CredentialsResult =
   | { ok: true; credentials: Credentials; path: string }
   | { ok: false; reason: string; path: string; missing: boolean };
 
+/**
+ * The edge a command that may run unpaired asks (with the recovery code): its `--server` URL, else
+ * `AIRLOCK_SERVER`, else the paired server; without a trailing slash. Undefined when none is known.
+ */
+export function commandServer(
+  flag: string | undefined,
+  env: Env,
+  creds: CredentialsResult,
+): string | undefined {
+  return (flag ?? serverOverride(env) ?? (creds.ok ? creds.credentials.server : undefined))?.replace(
+    /\/+$/,
+    "",
+  );
+}
+
 /** Reads and validates the credentials; `AIRLOCK_SERVER` overrides the stored server. Never throws. */
 export function loadCredentials(env: Env = process.env): CredentialsResult {
   const path = credentialsPath(env);

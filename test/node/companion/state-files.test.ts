@@ -18,7 +18,7 @@ import {
   writeGrantCache,
 } from "../../../src/companion/deciding/grants.ts";
 import { type AuditEvent, Grant } from "../../../src/companion/edge/client.ts";
-import { loadCredentials, saveCredentials } from "../../../src/companion/edge/credentials.ts";
+import { commandServer, loadCredentials, saveCredentials } from "../../../src/companion/edge/credentials.ts";
 
 let dir: string;
 let env: NodeJS.ProcessEnv;
@@ -110,6 +110,23 @@ describe("credentials", () => {
     saveCredentials({ server: "http://x", token: "alk_a.b", device_id: "d", user_id: "u" }, env);
     writeFileSync(join(dir, ".airlock", "credentials.json"), "{");
     expect(loadCredentials(env)).toMatchObject({ ok: false, missing: false });
+  });
+
+  it("name the edge a command asks: --server, else AIRLOCK_SERVER, else the paired one; none when unpaired", () => {
+    const unpaired = loadCredentials(env);
+    expect(commandServer(undefined, env, unpaired)).toBeUndefined();
+    expect(commandServer(undefined, { ...env, AIRLOCK_SERVER: " https://tunnel.example/ " }, unpaired)).toBe(
+      "https://tunnel.example",
+    );
+    saveCredentials(
+      { server: "https://paired.example/", token: "alk_a.b", device_id: "d", user_id: "u" },
+      env,
+    );
+    const paired = loadCredentials(env);
+    expect(commandServer(undefined, env, paired)).toBe("https://paired.example");
+    expect(commandServer("https://flag.example//", { ...env, AIRLOCK_SERVER: "https://x" }, paired)).toBe(
+      "https://flag.example",
+    );
   });
 });
 

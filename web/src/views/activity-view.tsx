@@ -7,9 +7,10 @@ import { AuditEvent } from "../../../src/protocol/audit.ts";
 import type { Device } from "../../../src/protocol/pairing.ts";
 import { activitySentence } from "../activity-words.ts";
 import { api, errorMessage } from "../api.ts";
-import type { ViewProps } from "../app.tsx";
 import { loadDevices } from "../devices-cache.ts";
 import { shortText } from "../labels.ts";
+import { ErrorNote } from "./error-note.tsx";
+import type { ViewProps } from "./view-props.ts";
 
 const AuditPage = z.object({ events: z.array(AuditEvent), next_cursor: z.string().nullable() });
 
@@ -180,11 +181,7 @@ export function ActivityView(_: ViewProps) {
           Export NDJSON
         </a>
       </p>
-      {error ? (
-        <p class="card-status error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorNote message={error} />
       {events === null && !error ? (
         <p class="muted" role="status">
           Loading…

@@ -3,6 +3,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { errorMessage } from "../api.ts";
 import { appLockOn, appLockSupported, setAppLock } from "../app-lock-store.ts";
+import { SwitchLine } from "./switch-line.tsx";
 
 export function AppLockSetting({ passkeyHere }: { passkeyHere: boolean }) {
   const [on, setOn] = useState<boolean | null>(null);
@@ -33,22 +34,13 @@ export function AppLockSetting({ passkeyHere }: { passkeyHere: boolean }) {
   };
   return (
     <div class="switch-row">
-      <div class="switch-line">
-        <span id="app-lock-label" class="switch-label">
-          Lock with passkey
-        </span>
-        <button
-          type="button"
-          role="switch"
-          class={`switch${on ? " on" : ""}`}
-          aria-checked={on}
-          aria-labelledby="app-lock-label"
-          disabled={busy}
-          onClick={() => void change()}
-        >
-          <span class="switch-state">{on ? "On" : "Off"}</span>
-        </button>
-      </div>
+      <SwitchLine
+        id="app-lock"
+        label="Lock with passkey"
+        on={on}
+        disabled={busy}
+        onToggle={() => void change()}
+      />
       <p class="muted small">
         Asks for the passkey each time Airlock opens on this device, before any request or setting shows.
         Notification buttons then open Airlock instead of answering. A privacy screen for this phone, not a

@@ -1,29 +1,25 @@
 // Connected apps: the MCP clients the person gave access to (remote MCP, docs/mcp.md), with their scopes and
 // when; revoking one stops its tokens at once.
-import { useState } from "preact/hooks";
 import { z } from "zod";
 import { McpClientGrantList } from "../../../src/protocol/mcp.ts";
-import { api, errorMessage } from "../api.ts";
-import type { ViewProps } from "../app.tsx";
+import { api } from "../api.ts";
+import { ConfirmBox } from "./confirm-box.tsx";
+import { ErrorNote } from "./error-note.tsx";
 import { Show, useResource } from "./resource.tsx";
+import { useRevoke } from "./use-revoke.ts";
+import type { ViewProps } from "./view-props.ts";
 
 const Revoked = z.object({ revoked: z.literal(true) });
 const when = (iso: string) => new Date(iso).toLocaleString();
 
 export function AppsView(_: ViewProps) {
   const [resource, reload] = useResource("/v1/mcp/clients", McpClientGrantList);
-  const [confirming, setConfirming] = useState<string | null>(null);
-  const [error, setError] = useState("");
-
-  const revoke = async (id: string) => {
-    try {
-      await api(`/v1/mcp/clients/${encodeURIComponent(id)}/revoke`, Revoked, { method: "POST" });
-      setConfirming(null);
-      reload();
-    } catch (failure) {
-      setError(errorMessage(failure));
-    }
-  };
+  const { confirming, setConfirming, error, revoke } = useRevoke();
+  const revokeApp = (id: string) =>
+    revoke(
+      () => api(`/v1/mcp/clients/${encodeURIComponent(id)}/revoke`, Revoked, { method: "POST" }),
+      reload,
+    );
 
   return (
     <main class="view">
@@ -32,11 +28,7 @@ export function AppsView(_: ViewProps) {
         MCP clients (Claude Desktop, ChatGPT, …) you let use Airlock's tools. Their calls go through your
         policy like any agent's.
       </p>
-      {error ? (
-        <p class="card-status error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorNote message={error} />
       <Show resource={resource} reload={reload} feature="Remote MCP">
         {(data) =>
           data.clients.length === 0 ? (
@@ -65,18 +57,14 @@ export function AppsView(_: ViewProps) {
                     {app.redirect_uri ? ` · returns to ${app.redirect_uri}` : ""}
                   </div>
                   {confirming === app.id ? (
-                    <fieldset class="confirm">
-                      <legend class="sr-only">Confirm revoking this app</legend>
-                      <p class="confirm-question">Revoke {app.client_name}? Its next call is refused.</p>
-                      <div class="decisions two">
-                        <button type="button" class="decision deny" onClick={() => revoke(app.id)}>
-                          Revoke app
-                        </button>
-                        <button type="button" class="decision neutral" onClick={() => setConfirming(null)}>
-                          Cancel
-                        </button>
-                      </div>
-                    </fieldset>
+                    <ConfirmBox
+                      legend="Confirm revoking this app"
+                      act="Revoke app"
+                      onAct={() => void revokeApp(app.id)}
+                      onCancel={() => setConfirming(null)}
+                    >
+                      Revoke {app.client_name}? Its next call is refused.
+                    </ConfirmBox>
                   ) : null}
                 </li>
               ))}

@@ -5,8 +5,8 @@ import { useEffect, useState } from "preact/hooks";
 import { z } from "zod";
 import { ChatMessage, ThreadView } from "../../../src/protocol/runtime.ts";
 import { ApiError, api, errorMessage } from "../api.ts";
-import type { ViewProps } from "../app.tsx";
 import { Show, useResource } from "./resource.tsx";
+import type { ViewProps } from "./view-props.ts";
 
 const Threads = z.object({ threads: z.array(ThreadView) }).transform((v) => v.threads);
 const Created = z.object({ thread: ThreadView });

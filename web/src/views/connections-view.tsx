@@ -11,8 +11,10 @@ import {
   type ConnectorProvider,
 } from "../../../src/protocol/connections.ts";
 import { api, errorMessage } from "../api.ts";
-import type { ViewProps } from "../app.tsx";
+import { ConfirmBox } from "./confirm-box.tsx";
+import { ErrorNote } from "./error-note.tsx";
 import { Show, useResource, ViewTitle } from "./resource.tsx";
+import type { ViewProps } from "./view-props.ts";
 
 const PROVIDER_NAME: Record<ConnectorProvider, string> = { google: "Google", github: "GitHub" };
 
@@ -117,11 +119,7 @@ function ConnectPanel({ provider, enabled }: { provider: ConnectorProvider; enab
       >
         {busy ? "Opening…" : `Connect ${name}`}
       </button>
-      {error ? (
-        <p class="card-status error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorNote message={error} />
     </section>
   );
 }
@@ -165,27 +163,17 @@ function ConnectionRow({ connection, onRevoked }: { connection: ConnectionView; 
         connected {new Date(connection.created_at).toLocaleDateString()}
       </div>
       {confirming ? (
-        <fieldset class="confirm">
-          <legend class="sr-only">Confirm revoking {name}</legend>
-          <p class="confirm-question">
-            Revoke {name} {IDENTITY_WORDS[connection.identity]} ({connection.account})? The assistant can no
-            longer act through it; {name} is told to forget the grant.
-          </p>
-          <div class="decisions two">
-            <button type="button" class="decision deny" onClick={() => void revoke()}>
-              Revoke
-            </button>
-            <button type="button" class="decision neutral" onClick={() => setConfirming(false)}>
-              Cancel
-            </button>
-          </div>
-        </fieldset>
+        <ConfirmBox
+          legend={`Confirm revoking ${name}`}
+          act="Revoke"
+          onAct={() => void revoke()}
+          onCancel={() => setConfirming(false)}
+        >
+          Revoke {name} {IDENTITY_WORDS[connection.identity]} ({connection.account})? The assistant can no
+          longer act through it; {name} is told to forget the grant.
+        </ConfirmBox>
       ) : null}
-      {error ? (
-        <p class="card-status error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorNote message={error} />
     </li>
   );
 }

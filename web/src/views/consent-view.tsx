@@ -5,6 +5,7 @@ import { useEffect, useState } from "preact/hooks";
 import { ConsentRedirect, ConsentView as ConsentShape, type McpScope } from "../../../src/protocol/mcp.ts";
 import { api, errorMessage } from "../api.ts";
 import "../consent.css";
+import { ErrorNote } from "./error-note.tsx";
 
 type State =
   | { status: "loading" }
@@ -136,11 +137,7 @@ export function ConsentView({ search }: { search: string }) {
           Allow
         </button>
       </div>
-      {problem ? (
-        <p class="card-status error" role="alert">
-          {problem}
-        </p>
-      ) : null}
+      <ErrorNote message={problem} />
     </main>
   );
 }

@@ -7,10 +7,13 @@ import { z } from "zod";
 import type { Device } from "../../../src/protocol/pairing.ts";
 import { DeviceList, PairingCode } from "../../../src/protocol/pairing.ts";
 import { api, errorMessage } from "../api.ts";
-import type { ViewProps } from "../app.tsx";
 import { loadDevices } from "../devices-cache.ts";
+import { ConfirmBox } from "./confirm-box.tsx";
+import { ErrorNote } from "./error-note.tsx";
 import { Show, useResource } from "./resource.tsx";
 import { ThisDevicePanel } from "./this-device-panel.tsx";
+import { useRevoke } from "./use-revoke.ts";
+import type { ViewProps } from "./view-props.ts";
 
 const Revoked = z.object({ id: z.string(), revoked: z.boolean() });
 type Role = "approver" | "companion";
@@ -109,32 +112,21 @@ function PairNewDevice() {
           )}
         </div>
       ) : null}
-      {error ? (
-        <p class="card-status error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorNote message={error} />
     </section>
   );
 }
 
 export function DevicesView({ onSelfRevoked }: ViewProps) {
   const [resource, reload] = useResource("/v1/devices", DeviceList);
-  const [confirming, setConfirming] = useState<string | null>(null);
-  const [error, setError] = useState("");
+  const { confirming, setConfirming, error, revoke } = useRevoke();
   useEffect(() => () => void loadDevices(true).catch(() => undefined), []);
 
-  const revoke = async (device: Device) => {
-    setError("");
-    try {
-      await api(`/v1/devices/${encodeURIComponent(device.id)}/revoke`, Revoked, { method: "POST" });
-      setConfirming(null);
-      if (device.current) onSelfRevoked();
-      else reload();
-    } catch (failure) {
-      setError(errorMessage(failure));
-    }
-  };
+  const revokeDevice = (device: Device) =>
+    revoke(
+      () => api(`/v1/devices/${encodeURIComponent(device.id)}/revoke`, Revoked, { method: "POST" }),
+      device.current ? onSelfRevoked : reload,
+    );
 
   return (
     <main class="view">
@@ -161,31 +153,21 @@ export function DevicesView({ onSelfRevoked }: ViewProps) {
                   Last seen {device.last_seen_at ? new Date(device.last_seen_at).toLocaleString() : "never"}
                 </div>
                 {confirming === device.id ? (
-                  <fieldset class="confirm">
-                    <legend class="sr-only">Confirm revoking {device.name}</legend>
-                    <p class="confirm-question">
-                      Revoke {device.name}?{device.current ? " This phone will need pairing again." : ""}
-                    </p>
-                    <div class="decisions two">
-                      <button type="button" class="decision deny" onClick={() => void revoke(device)}>
-                        Revoke
-                      </button>
-                      <button type="button" class="decision neutral" onClick={() => setConfirming(null)}>
-                        Cancel
-                      </button>
-                    </div>
-                  </fieldset>
+                  <ConfirmBox
+                    legend={`Confirm revoking ${device.name}`}
+                    act="Revoke"
+                    onAct={() => void revokeDevice(device)}
+                    onCancel={() => setConfirming(null)}
+                  >
+                    Revoke {device.name}?{device.current ? " This phone will need pairing again." : ""}
+                  </ConfirmBox>
                 ) : null}
               </li>
             ))}
           </ul>
         )}
       </Show>
-      {error ? (
-        <p class="card-status error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorNote message={error} />
       <PairNewDevice />
       <ThisDevicePanel />
     </main>

@@ -3,6 +3,9 @@
 import { useEffect, useState } from "preact/hooks";
 import { EmergencyControls } from "../../../src/protocol/capability.ts";
 import { api, errorMessage } from "../api.ts";
+import { ConfirmBox } from "./confirm-box.tsx";
+import { ErrorNote } from "./error-note.tsx";
+import { SwitchLine } from "./switch-line.tsx";
 
 interface SwitchProps {
   id: string;
@@ -30,49 +33,26 @@ function EmergencySwitch({ id, label, effect, on, change }: SwitchProps) {
   };
   return (
     <div class="switch-row">
-      <div class="switch-line">
-        <span id={`${id}-label`} class="switch-label">
-          {label}
-        </span>
-        <button
-          type="button"
-          role="switch"
-          class={`switch${on ? " on" : ""}`}
-          aria-checked={on}
-          aria-labelledby={`${id}-label`}
-          disabled={busy || confirming}
-          onClick={() => (on ? void apply(false) : setConfirming(true))}
-        >
-          <span class="switch-state">{on ? "On" : "Off"}</span>
-        </button>
-      </div>
+      <SwitchLine
+        id={id}
+        label={label}
+        on={on}
+        disabled={busy || confirming}
+        onToggle={() => (on ? void apply(false) : setConfirming(true))}
+      />
       <p class="muted small">{effect}</p>
       {confirming ? (
-        <fieldset class="confirm">
-          <legend class="sr-only">Confirm: {label}</legend>
-          <p class="confirm-question">
-            Turn on {label.toLowerCase()}? It applies to every companion at once.
-          </p>
-          <div class="decisions two">
-            <button type="button" class="decision deny" disabled={busy} onClick={() => void apply(true)}>
-              Turn on
-            </button>
-            <button
-              type="button"
-              class="decision neutral"
-              disabled={busy}
-              onClick={() => setConfirming(false)}
-            >
-              Cancel
-            </button>
-          </div>
-        </fieldset>
+        <ConfirmBox
+          legend={`Confirm: ${label}`}
+          act="Turn on"
+          busy={busy}
+          onAct={() => void apply(true)}
+          onCancel={() => setConfirming(false)}
+        >
+          Turn on {label.toLowerCase()}? It applies to every companion at once.
+        </ConfirmBox>
       ) : null}
-      {error ? (
-        <p class="card-status error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorNote message={error} />
     </div>
   );
 }
@@ -161,11 +141,7 @@ export function EmergencyPanel({ controls, setControls }: PanelProps) {
           </button>
         </form>
       </div>
-      {error ? (
-        <p class="card-status error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorNote message={error} />
     </div>
   );
 }

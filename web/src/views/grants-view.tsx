@@ -4,10 +4,13 @@ import { useEffect, useState } from "preact/hooks";
 import { Deleted } from "../../../src/protocol/dashboard.ts";
 import { GrantList } from "../../../src/protocol/grants.ts";
 import type { Device } from "../../../src/protocol/pairing.ts";
-import { api, errorMessage } from "../api.ts";
-import type { ViewProps } from "../app.tsx";
+import { api } from "../api.ts";
 import { loadDevices } from "../devices-cache.ts";
+import { ConfirmBox } from "./confirm-box.tsx";
+import { ErrorNote } from "./error-note.tsx";
 import { Show, useResource } from "./resource.tsx";
+import { useRevoke } from "./use-revoke.ts";
+import type { ViewProps } from "./view-props.ts";
 
 type Kind = "agent" | "proposal" | "session";
 
@@ -103,18 +106,14 @@ function GrantItem(props: {
         {item.last_used_at ? when(item.last_used_at) : "never"}
       </div>
       {props.confirming ? (
-        <fieldset class="confirm">
-          <legend class="sr-only">Confirm revoking this grant</legend>
-          <p class="confirm-question">Revoke this grant? The next matching call or proposal asks again.</p>
-          <div class="decisions two">
-            <button type="button" class="decision deny" onClick={props.onRevoke}>
-              Revoke grant
-            </button>
-            <button type="button" class="decision neutral" onClick={props.onCancel}>
-              Cancel
-            </button>
-          </div>
-        </fieldset>
+        <ConfirmBox
+          legend="Confirm revoking this grant"
+          act="Revoke grant"
+          onAct={props.onRevoke}
+          onCancel={props.onCancel}
+        >
+          Revoke this grant? The next matching call or proposal asks again.
+        </ConfirmBox>
       ) : null}
     </li>
   );
@@ -142,21 +141,13 @@ export function GrantsView(_: ViewProps) {
   const [resource, reload] = useResource("/v1/grants", GrantList);
   const [devices, setDevices] = useState<Device[]>([]);
   const [search, setSearch] = useState("");
-  const [error, setError] = useState("");
-  const [confirming, setConfirming] = useState<string | null>(null);
+  const { confirming, setConfirming, error, revoke } = useRevoke();
   useEffect(() => {
     loadDevices().then(setDevices, () => setDevices([]));
   }, []);
 
-  const revoke = async (item: Item) => {
-    try {
-      await api(`/v1/grants/${encodeURIComponent(item.id)}`, Deleted, { method: "DELETE" });
-      setConfirming(null);
-      reload();
-    } catch (failure) {
-      setError(errorMessage(failure));
-    }
-  };
+  const revokeGrant = (item: Item) =>
+    revoke(() => api(`/v1/grants/${encodeURIComponent(item.id)}`, Deleted, { method: "DELETE" }), reload);
 
   return (
     <main class="view">
@@ -203,7 +194,7 @@ export function GrantsView(_: ViewProps) {
                             confirming={confirming === item.id}
                             onAsk={() => setConfirming(item.id)}
                             onCancel={() => setConfirming(null)}
-                            onRevoke={() => void revoke(item)}
+                            onRevoke={() => void revokeGrant(item)}
                           />
                         ))}
                       </ul>
@@ -215,11 +206,7 @@ export function GrantsView(_: ViewProps) {
           );
         }}
       </Show>
-      {error ? (
-        <p class="card-status error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorNote message={error} />
     </main>
   );
 }

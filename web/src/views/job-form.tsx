@@ -2,9 +2,10 @@
 // the field they name. A started job opens its detail, which follows it live.
 import { useState } from "preact/hooks";
 import { api } from "../api.ts";
-import { type FieldErrors, fieldErrorsOf } from "../field-problems.ts";
+import type { FieldErrors } from "../field-problems.ts";
 import { navigate } from "../route.ts";
 import { FormField, invalid } from "./form-field.tsx";
+import { FormActions, useFormSubmit } from "./form-submit.tsx";
 import { field, Rec } from "./records.tsx";
 
 const FIELDS = ["title", "instructions"];
@@ -12,37 +13,23 @@ const FIELDS = ["title", "instructions"];
 export function JobForm({ onCancel }: { onCancel(): void }) {
   const [title, setTitle] = useState("");
   const [instructions, setInstructions] = useState("");
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [general, setGeneral] = useState("");
-  const [busy, setBusy] = useState(false);
+  const { errors, setErrors, general, busy, submit } = useFormSubmit(FIELDS);
 
-  const submit = async (event: Event) => {
+  const start = (event: Event) => {
     event.preventDefault();
-    setGeneral("");
-    if (!instructions.trim()) {
-      setErrors({ instructions: "Say what the job should do." });
-      return;
-    }
-    setErrors({});
-    setBusy(true);
-    try {
+    const own: FieldErrors = instructions.trim() ? {} : { instructions: "Say what the job should do." };
+    return submit(own, async () => {
       const started = await api("/v1/jobs", Rec, {
         method: "POST",
         body: { instructions: instructions.trim(), ...(title.trim() ? { title: title.trim() } : {}) },
       });
       const job = (started.job as Rec | undefined) ?? started;
       navigate(`/jobs/${encodeURIComponent(field(job, "id"))}`);
-    } catch (failure) {
-      const found = fieldErrorsOf(failure, FIELDS);
-      setErrors(found.fields);
-      setGeneral(found.general);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
-    <form class="panel job-form" onSubmit={(e) => void submit(e)} aria-label="New job" noValidate>
+    <form class="panel job-form" onSubmit={(e) => void start(e)} aria-label="New job" noValidate>
       <h2 class="panel-title">Start a job</h2>
       <FormField id="jf-title" label="Title (optional)" error={errors.title}>
         <input
@@ -67,19 +54,13 @@ export function JobForm({ onCancel }: { onCancel(): void }) {
           {...invalid("jf-instructions", errors.instructions)}
         />
       </FormField>
-      <div class="decisions two">
-        <button type="button" class="decision neutral" onClick={onCancel} disabled={busy}>
-          Cancel
-        </button>
-        <button type="submit" class="decision allow" disabled={busy}>
-          {busy ? "Starting…" : "Start job"}
-        </button>
-      </div>
-      {general ? (
-        <p class="field-error" role="alert">
-          {general}
-        </p>
-      ) : null}
+      <FormActions
+        label="Start job"
+        busyLabel="Starting…"
+        busy={busy}
+        general={general}
+        onCancel={onCancel}
+      />
     </form>
   );
 }

@@ -2,11 +2,12 @@
 // screens follow the job's progress live (job_updated on the socket).
 import { useEffect, useState } from "preact/hooks";
 import { api, errorMessage } from "../api.ts";
-import type { ViewProps } from "../app.tsx";
 import { navigate, routeDetail } from "../route.ts";
+import { ErrorNote } from "./error-note.tsx";
 import { JobForm } from "./job-form.tsx";
 import { BackLink, field, listOf, Rec, RecordDetails, StateTag, when } from "./records.tsx";
 import { Show, useResource } from "./resource.tsx";
+import type { ViewProps } from "./view-props.ts";
 
 const Jobs = listOf("jobs");
 const finished = /cancel|fail|done|complete|succe|partial/i;
@@ -117,11 +118,7 @@ function JobDetail({ id, hub }: { id: string; hub: ViewProps["hub"] }) {
           );
         }}
       </Show>
-      {error ? (
-        <p class="card-status error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorNote message={error} />
     </main>
   );
 }

@@ -1,6 +1,6 @@
 // "More": the views that do not fit the tab bar, one large row each.
-import type { ViewProps } from "../app.tsx";
 import { navigate, pathOf, type Route } from "../route.ts";
+import type { ViewProps } from "./view-props.ts";
 
 const entries: { route: Route; label: string; hint: string }[] = [
   { route: "grants", label: "Grants", hint: "Saved allows and denies" },

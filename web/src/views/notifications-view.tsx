@@ -5,9 +5,9 @@ import { z } from "zod";
 import { visibleText } from "../../../src/policy/shown-call.ts";
 import { NotificationView } from "../../../src/protocol/runtime.ts";
 import { api, errorMessage } from "../api.ts";
-import type { ViewProps } from "../app.tsx";
 import { navigate } from "../route.ts";
 import { Show, useResource } from "./resource.tsx";
+import type { ViewProps } from "./view-props.ts";
 
 const Page = z.object({ notifications: z.array(NotificationView), next_cursor: z.string().nullable() });
 type Page = z.infer<typeof Page>;

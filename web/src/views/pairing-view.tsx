@@ -5,6 +5,7 @@ import { z } from "zod";
 import { BindRequest } from "../../../src/protocol/pairing.ts";
 import { api, errorMessage } from "../api.ts";
 import { deviceNameFromUserAgent } from "../device-name.ts";
+import { ErrorNote } from "./error-note.tsx";
 
 // Only the device id is read from the answer; zod drops every other field, the token included.
 const Bound = z.object({ device_id: z.string() });
@@ -73,11 +74,7 @@ export function PairingView({ initialCode, note, onPaired }: Props) {
         <button type="submit" class="decision allow primary" disabled={busy}>
           {busy ? "Pairing…" : "Pair this device"}
         </button>
-        {error ? (
-          <p class="card-status error" role="alert">
-            {error}
-          </p>
-        ) : null}
+        <ErrorNote message={error} />
       </form>
     </main>
   );

@@ -3,6 +3,7 @@
 import { useState } from "preact/hooks";
 import { z } from "zod";
 import { api, errorMessage } from "../api.ts";
+import { ErrorNote } from "./error-note.tsx";
 
 const Explained = z.object({
   action: z.string(),
@@ -87,11 +88,7 @@ export function PolicyExplain({ draft }: { draft: string | null }) {
           </dd>
         </dl>
       ) : null}
-      {error ? (
-        <p class="card-status error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorNote message={error} />
     </form>
   );
 }

@@ -1,11 +1,11 @@
 // Policy: emergency switches first (that is why a person opens it in a hurry), then the account policy: read it,
 // edit it with validation and a diff before saving, and explain what it would decide for a sample call.
 import { useEffect, useState } from "preact/hooks";
-import type { ViewProps } from "../app.tsx";
 import { EmergencyPanel } from "./emergency-panel.tsx";
 import { PolicyEditor } from "./policy-editor.tsx";
 import { PolicyExplain } from "./policy-explain.tsx";
 import { PolicyStatsPanel } from "./policy-stats-panel.tsx";
+import type { ViewProps } from "./view-props.ts";
 
 export function PolicyView({ hub }: ViewProps) {
   const [draft, setDraft] = useState<string | null>(null);

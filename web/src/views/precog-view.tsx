@@ -2,10 +2,10 @@
 // reason, stale refusals and time saved, per class. Counts only: paths and contents never leave the machine.
 import { useEffect, useState } from "preact/hooks";
 import type { Device } from "../../../src/protocol/pairing.ts";
-import type { ViewProps } from "../app.tsx";
 import { loadDevices } from "../devices-cache.ts";
 import { FuturesStatsList, totals } from "../precog-stats.ts";
 import { Show, useResource } from "./resource.tsx";
+import type { ViewProps } from "./view-props.ts";
 
 export function PrecogView(_: ViewProps) {
   const [resource, reload] = useResource("/v1/futures/stats", FuturesStatsList);

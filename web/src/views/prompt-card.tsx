@@ -5,7 +5,6 @@ import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { cardMarkerOf } from "../../../src/policy/agent-marks.ts";
 import { visibleText } from "../../../src/policy/shown-call.ts";
 import type { PromptDecision } from "../../../src/protocol/capability.ts";
-import type { ProposalView } from "../../../src/protocol/conveyor.ts";
 import type { CapabilityPrompt, ResolvedPrompt } from "../../../src/protocol/prompts.ts";
 import { errorMessage } from "../api.ts";
 import type { OutboxEntry } from "../decision-outbox.ts";
@@ -20,6 +19,7 @@ import {
   riskLabel,
 } from "../labels.ts";
 import type { LayoutGuard } from "../layout-guard.ts";
+import type { Hub } from "../use-hub.ts";
 import { isLongText } from "./command-text.tsx";
 import { Countdown, useRemaining } from "./countdown.tsx";
 import { DecisionDock, type Phase } from "./decision-dock.tsx";
@@ -29,25 +29,17 @@ import { PromptDetails } from "./prompt-details.tsx";
 import { ProposalBlock } from "./proposal-block.tsx";
 import { ProposalOutcome } from "./proposal-outcome.tsx";
 
-interface Props {
+/** What a card takes from the hub is the hub's own (use-hub.ts), so the two never drift apart. */
+interface Props extends Pick<Hub, "clockOffsetMs" | "proposalOf" | "decide" | "undo" | "confirm"> {
   prompt: CapabilityPrompt;
   settled: ResolvedPrompt | undefined;
   outbox: OutboxEntry | undefined;
   /** Only the first card takes the focus, and only if nothing else has it. */
   takeFocus: boolean;
-  clockOffsetMs: number;
   guard: LayoutGuard;
   describeDecider(prompt: ResolvedPrompt): string;
   /** A companion device's name ("build box"), or null when unknown. */
   machineOf(deviceId: string): string | null;
-  proposalOf(proposalId: string): ProposalView | undefined;
-  decide(
-    prompt: CapabilityPrompt,
-    decision: PromptDecision,
-    extra?: { token?: string; message?: string },
-  ): void;
-  undo(promptId: string): void;
-  confirm(prompt: CapabilityPrompt): Promise<string>;
 }
 
 /** The ids of the texts a high-risk allow needs the person to have seen whole: long commands and arguments. */

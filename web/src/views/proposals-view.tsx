@@ -1,11 +1,11 @@
 // Proposals: side effects from jobs, webhooks and scripts (proposed → approved → executed → audited). Pending ones
 // are answered in Approvals, through the same queue as agent calls; here: the list by state and each one's detail.
 import { useState } from "preact/hooks";
-import type { ViewProps } from "../app.tsx";
 import { summaryText } from "../proposal-summary.ts";
 import { navigate, routeDetail } from "../route.ts";
 import { BackLink, field, listOf, Rec, RecordDetails, StateTag, when } from "./records.tsx";
 import { Show, useResource } from "./resource.tsx";
+import type { ViewProps } from "./view-props.ts";
 
 const Proposals = listOf("proposals");
 const states = ["", "PENDING", "APPROVED", "EXECUTED", "REJECTED", "EXPIRED", "FAILED", "PARTIAL"];

@@ -4,8 +4,9 @@
 import { useMemo, useState } from "preact/hooks";
 import { api } from "../api.ts";
 import { cronInWords } from "../cron-words.ts";
-import { type FieldErrors, fieldErrorsOf } from "../field-problems.ts";
+import type { FieldErrors } from "../field-problems.ts";
 import { FormField, invalid } from "./form-field.tsx";
+import { FormActions, useFormSubmit } from "./form-submit.tsx";
 import { field, Rec } from "./records.tsx";
 
 type Kind = "cron" | "interval" | "at";
@@ -93,9 +94,7 @@ interface Props {
 
 export function ScheduleForm({ schedule, onDone, onCancel }: Props) {
   const [draft, setDraft] = useState(() => draftOf(schedule));
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [general, setGeneral] = useState("");
-  const [busy, setBusy] = useState(false);
+  const { errors, setErrors, general, busy, submit } = useFormSubmit(FIELDS);
   const zones = useMemo(() => timeZones(draft.timezone), [draft.timezone]);
   const words = draft.kind === "cron" ? cronInWords(draft.cron) : null;
   const id = schedule ? field(schedule, "id") : "";
@@ -107,14 +106,9 @@ export function ScheduleForm({ schedule, onDone, onCancel }: Props) {
     setErrors((e) => Object.fromEntries(Object.entries(e).filter(([k]) => k !== named)));
   };
 
-  const submit = async (event: Event) => {
+  const save = (event: Event) => {
     event.preventDefault();
-    setGeneral("");
-    const own = checkDraft(draft);
-    setErrors(own);
-    if (Object.keys(own).length) return;
-    setBusy(true);
-    try {
+    return submit(checkDraft(draft), async () => {
       if (schedule) {
         await api(`/v1/schedules/${encodeURIComponent(id)}`, Rec, { method: "PATCH", body: bodyOf(draft) });
         onDone(`Saved ${draft.name.trim()}.`);
@@ -125,20 +119,14 @@ export function ScheduleForm({ schedule, onDone, onCancel }: Props) {
           `Created ${draft.name.trim()}${Number.isFinite(next) ? `; first run ${new Date(next).toLocaleString()}` : ""}.`,
         );
       }
-    } catch (failure) {
-      const found = fieldErrorsOf(failure, FIELDS);
-      setErrors(found.fields);
-      setGeneral(found.general);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   const cronError = errors.cron ?? (words && !words.ok ? words.error : undefined);
   return (
     <form
       class="panel schedule-form"
-      onSubmit={(e) => void submit(e)}
+      onSubmit={(e) => void save(e)}
       aria-label={schedule ? "Edit schedule" : "New schedule"}
       noValidate
     >
@@ -225,19 +213,13 @@ export function ScheduleForm({ schedule, onDone, onCancel }: Props) {
           ))}
         </select>
       </FormField>
-      <div class="decisions two">
-        <button type="button" class="decision neutral" onClick={onCancel} disabled={busy}>
-          Cancel
-        </button>
-        <button type="submit" class="decision allow" disabled={busy}>
-          {busy ? "Saving…" : schedule ? "Save" : "Create schedule"}
-        </button>
-      </div>
-      {general ? (
-        <p class="field-error" role="alert">
-          {general}
-        </p>
-      ) : null}
+      <FormActions
+        label={schedule ? "Save" : "Create schedule"}
+        busyLabel="Saving…"
+        busy={busy}
+        general={general}
+        onCancel={onCancel}
+      />
     </form>
   );
 }

@@ -2,12 +2,12 @@
 // creating or editing one from the phone (schedule-form.tsx).
 import { useState } from "preact/hooks";
 import { api, errorMessage } from "../api.ts";
-import type { ViewProps } from "../app.tsx";
 import { cronInWords } from "../cron-words.ts";
 import { navigate } from "../route.ts";
 import { field, listOf, Rec, when } from "./records.tsx";
 import { Show, useResource } from "./resource.tsx";
 import { ScheduleForm } from "./schedule-form.tsx";
+import type { ViewProps } from "./view-props.ts";
 
 const Schedules = listOf("schedules");
 

@@ -1,10 +1,10 @@
 // `airlock hook copilot --install`: Copilot CLI reads every $COPILOT_HOME/hooks/*.json (default ~/.copilot), so Airlock
 // keeps its entries in a file of its own, airlock.json, and never edits anyone else's.
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import type { Env } from "../../cli/config.ts";
 import { airlockCommand, type InstallResult } from "../../hooks/install.ts";
+import { placeOwnHookFile } from "../../hooks/own-file.ts";
 import { installTimeoutSeconds } from "../../hooks/runtime.ts";
 
 export const COPILOT_EVENTS = ["preToolUse", "userPromptSubmitted", "sessionStart", "sessionEnd"] as const;
@@ -30,15 +30,6 @@ export function installCopilotHooks(
       ]),
     ),
   };
-  if (!options.dryRun) {
-    if (options.remove) {
-      if (existsSync(path)) rmSync(path);
-    } else {
-      mkdirSync(dirname(path), { recursive: true });
-      const tmp = `${path}.${process.pid}.tmp`;
-      writeFileSync(tmp, `${JSON.stringify(written, null, 2)}\n`);
-      renameSync(tmp, path);
-    }
-  }
+  placeOwnHookFile(path, `${JSON.stringify(written, null, 2)}\n`, options);
   return { path, command, timeoutSeconds, events: [...COPILOT_EVENTS], written };
 }

@@ -21,69 +21,60 @@ export function formatSize(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)}MB`;
 }
 
-/** Keeps whole lines from the start until either limit is reached. */
-export function truncateHead(text: string, maxLines = MAX_LINES, maxBytes = MAX_BYTES): Truncation {
-  const lines = text.split("\n");
+/** Whole lines taken in `order` (indices into `lines`) until the next would pass either limit. */
+function keepLines(lines: string[], order: Iterable<number>, maxLines: number, maxBytes: number) {
   const kept: string[] = [];
   let bytes = 0;
-  let truncatedBy: Truncation["truncatedBy"] = null;
-  for (const line of lines) {
-    if (kept.length >= maxLines) {
-      truncatedBy = "lines";
-      break;
-    }
+  for (const i of order) {
+    if (kept.length >= maxLines) return { kept, truncatedBy: "lines" as const };
+    const line = lines[i] ?? "";
     const size = Buffer.byteLength(line, "utf8") + (kept.length > 0 ? 1 : 0);
-    if (bytes + size > maxBytes) {
-      truncatedBy = "bytes";
-      break;
-    }
+    if (bytes + size > maxBytes) return { kept, truncatedBy: "bytes" as const };
     kept.push(line);
     bytes += size;
   }
+  return { kept, truncatedBy: null };
+}
+
+function truncation(
+  kept: string[],
+  totalLines: number,
+  truncatedBy: Truncation["truncatedBy"],
+  firstLineTooLong: boolean,
+): Truncation {
   const content = kept.join("\n");
   return {
     content,
     truncated: truncatedBy !== null,
     truncatedBy,
-    totalLines: lines.length,
+    totalLines,
     outputLines: kept.length,
     outputBytes: Buffer.byteLength(content, "utf8"),
-    firstLineTooLong: truncatedBy === "bytes" && kept.length === 0,
+    firstLineTooLong,
   };
+}
+
+/** Keeps whole lines from the start until either limit is reached. */
+export function truncateHead(text: string, maxLines = MAX_LINES, maxBytes = MAX_BYTES): Truncation {
+  const lines = text.split("\n");
+  const { kept, truncatedBy } = keepLines(lines, lines.keys(), maxLines, maxBytes);
+  return truncation(kept, lines.length, truncatedBy, truncatedBy === "bytes" && kept.length === 0);
 }
 
 /** Keeps whole lines from the end (command output: the last lines say what happened). */
 export function truncateTail(text: string, maxLines = MAX_LINES, maxBytes = MAX_BYTES): Truncation {
   const lines = text.split("\n");
-  const kept: string[] = [];
-  let bytes = 0;
-  let truncatedBy: Truncation["truncatedBy"] = null;
-  for (let i = lines.length - 1; i >= 0; i--) {
-    if (kept.length >= maxLines) {
-      truncatedBy = "lines";
-      break;
-    }
-    const line = lines[i] ?? "";
-    const size = Buffer.byteLength(line, "utf8") + (kept.length > 0 ? 1 : 0);
-    if (bytes + size > maxBytes) {
-      truncatedBy = "bytes";
-      // A single huge last line still shows its end rather than nothing.
-      if (kept.length === 0) kept.push(Buffer.from(line, "utf8").subarray(-maxBytes).toString("utf8"));
-      break;
-    }
-    kept.unshift(line);
-    bytes += size;
-  }
-  const content = kept.join("\n");
-  return {
-    content,
-    truncated: truncatedBy !== null,
-    truncatedBy,
-    totalLines: lines.length,
-    outputLines: kept.length,
-    outputBytes: Buffer.byteLength(content, "utf8"),
-    firstLineTooLong: false,
-  };
+  const fromEnd = Array.from(lines.keys()).reverse();
+  const { kept, truncatedBy } = keepLines(lines, fromEnd, maxLines, maxBytes);
+  kept.reverse();
+  // A single huge last line still shows its end rather than nothing.
+  if (truncatedBy === "bytes" && kept.length === 0)
+    kept.push(
+      Buffer.from(lines.at(-1) ?? "", "utf8")
+        .subarray(-maxBytes)
+        .toString("utf8"),
+    );
+  return truncation(kept, lines.length, truncatedBy, false);
 }
 
 export function truncateLine(line: string, maxChars = MAX_LINE_CHARS): { text: string; truncated: boolean } {

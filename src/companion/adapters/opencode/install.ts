@@ -1,11 +1,11 @@
 // `airlock hook opencode --install`: Airlock's plugin file in OpenCode's plugin folder (user:
 // $XDG_CONFIG_HOME/opencode/plugin, default ~/.config/opencode/plugin; project: .opencode/plugin). The file is
 // Airlock's own, so installing writes it whole and uninstalling deletes it.
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import type { Env } from "../../cli/config.ts";
 import { airlockCommand, type InstallResult } from "../../hooks/install.ts";
+import { placeOwnHookFile } from "../../hooks/own-file.ts";
 import { installTimeoutSeconds } from "../../hooks/runtime.ts";
 import { openCodePluginSource } from "./plugin-source.ts";
 
@@ -24,16 +24,7 @@ export function installOpenCodePlugin(
   const path = openCodePluginPath(scope, cwd, env);
   const command = airlockCommand("opencode", env);
   const source = openCodePluginSource(command);
-  if (!options.dryRun) {
-    if (options.remove) {
-      if (existsSync(path)) rmSync(path);
-    } else {
-      mkdirSync(dirname(path), { recursive: true });
-      const tmp = `${path}.${process.pid}.tmp`;
-      writeFileSync(tmp, source);
-      renameSync(tmp, path);
-    }
-  }
+  placeOwnHookFile(path, source, options);
   return {
     path,
     command,
