@@ -236,20 +236,11 @@ describe("approvals on a phone", () => {
 
   it("lists every call of a batch of 10 before one answer settles all of them", async () => {
     const commands = Array.from({ length: 10 }, (_, i) => `curl https://example.com/item/${i}`);
-    // Same-key calls join a prompt during its batch window (250 ms from the first card): send all ten at
-    // once. A machine too loaded for the hub to take ten calls in 250 ms splits them, as it should: then the
-    // calls are withdrawn and the batch sent again (new ids), up to three times; one attempt must join all ten.
-    let ids: string[] = [];
-    let joined: string[] = [];
-    for (let attempt = 0; attempt < 3; attempt++) {
-      ids = commands.map((_, i) => `call-batch-${attempt}-${i}`);
-      joined = await Promise.all(
-        commands.map((command, i) => companion.ask(toolCall(ids[i] ?? "", command))),
-      );
-      if (new Set(joined).size === 1) break;
-      companion.send({ type: "withdraw", id: `withdraw-${attempt}`, callIds: ids });
-      await companion.next((m) => m.type === "response" && m.id === `withdraw-${attempt}`);
-    }
+    // Same-key calls join one prompt during its batch window; askBatch resends a batch a loaded hub split.
+    const { ids, prompts: joined } = await companion.askBatch(
+      commands,
+      (attempt, i) => `call-batch-${attempt}-${i}`,
+    );
     const promptId = joined[0] ?? "";
     expect(joined).toEqual(Array(10).fill(promptId));
     await card(page, promptId).getByText("10 pending calls").waitFor({ timeout: WAIT_MS });

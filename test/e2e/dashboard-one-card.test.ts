@@ -76,10 +76,13 @@ describe("one card in view (issue 25)", () => {
       toolCall("call-lint", "npm run lint --fix", { cwd: "/home/dev/app", agent: "agent-a" }),
     );
     const commands = Array.from({ length: 6 }, (_, i) => `curl https://example.com/item/${i}`);
-    const joined = await Promise.all(
-      commands.map((command, i) =>
-        companion.ask(toolCall(`call-fetch-${i}`, command, { cwd: "/home/dev/site", agent: "agent-b" })),
-      ),
+    const { ids: fetchIds, prompts: joined } = await companion.askBatch(
+      commands,
+      (attempt, i) => `call-fetch-${attempt}-${i}`,
+      {
+        cwd: "/home/dev/site",
+        agent: "agent-b",
+      },
     );
     const batch = joined[0] ?? "";
     expect(joined).toEqual(Array(6).fill(batch));
@@ -128,9 +131,7 @@ describe("one card in view (issue 25)", () => {
     expect(count.y + count.height).toBeLessThanOrEqual((await box(dock())).y + 1);
     await page.screenshot({ path: join(ROOT, "test-results", "dashboard-one-card.png") });
 
-    const decisions = [...commands.map((_, i) => `call-fetch-${i}`), "call-lint"].map((id) =>
-      companion.decisionFor(id),
-    );
+    const decisions = [...fetchIds, "call-lint"].map((id) => companion.decisionFor(id));
     await tapDecision(page, batch, "Deny");
     await tapDecision(page, single, "Deny");
     for (const data of await Promise.all(decisions)) expect(data.decision).toBe("deny");

@@ -119,6 +119,30 @@ export class Companion {
     return answer.promptId;
   }
 
+  /**
+   * Sends same-key calls at once so they join one prompt during its batch window (250 ms from the first card).
+   * A machine too loaded for the hub to take them all in that window splits them, as it should: then the calls
+   * are withdrawn and sent again under new ids, up to three times. Returns the last attempt's ids and prompts.
+   */
+  async askBatch(
+    commands: string[],
+    idOf: (attempt: number, index: number) => string,
+    extra: Parameters<typeof toolCall>[2] = {},
+  ): Promise<{ ids: string[]; prompts: string[] }> {
+    let ids: string[] = [];
+    let prompts: string[] = [];
+    for (let attempt = 0; attempt < 3; attempt++) {
+      ids = commands.map((_, i) => idOf(attempt, i));
+      prompts = await Promise.all(
+        commands.map((command, i) => this.ask(toolCall(ids[i] ?? "", command, extra))),
+      );
+      if (new Set(prompts).size === 1) break;
+      this.send({ type: "withdraw", id: `withdraw-${ids[0]}`, callIds: ids });
+      await this.next((m) => m.type === "response" && m.id === `withdraw-${ids[0]}`);
+    }
+    return { ids, prompts };
+  }
+
   async decisionFor(callId: string) {
     const m = await this.next((x) => x.type === "capability_decision" && x.data.call_id === callId);
     if (m.type !== "capability_decision") throw new Error("unreachable");
