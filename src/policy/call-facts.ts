@@ -89,8 +89,11 @@ export interface GitMessages {
   commits: boolean;
   tags: boolean;
   reflogs: boolean;
-  /** Only the first `head` commits of HEAD's walk are printed (`git log -3`, `git show -s`). */
-  head?: number;
+  /**
+   * Only the first `head` commits of HEAD's walk are printed (`git log -3`, `git show -s`); "all": only
+   * commits of HEAD's walk, any of them (`git log`, `git blame FILE`), never one a ref or name leads to.
+   */
+  head?: number | "all";
 }
 
 /**

@@ -137,9 +137,11 @@ const SAME_COMMITS =
 /**
  * How many commits from HEAD a log or show prints when nothing else chooses them (`git log -5 --oneline`,
  * `git show -s`): the first N of HEAD's walk, as `git rev-list --max-count=N HEAD` lists them, which the
- * companion scans alone (a repository too big to list whole still answers). Undefined otherwise.
+ * companion scans alone (a repository too big to list whole still answers); "all" for a log with no count
+ * (`git log --oneline`): HEAD's walk, as `git rev-list HEAD` lists it, not every object of the database
+ * (a dangling commit or another branch's is printed only when named). Undefined otherwise.
  */
-function headCount(sub: string, words: readonly string[]): number | undefined {
+function headCount(sub: string, words: readonly string[]): number | "all" | undefined {
   let n: number | undefined = sub === "show" ? 1 : undefined;
   for (let k = 0; k < words.length; k++) {
     const w = words[k] as string;
@@ -157,7 +159,8 @@ function headCount(sub: string, words: readonly string[]): number | undefined {
     if (count !== null) n = Number(count[1]);
     else if (!SAME_COMMITS.test(w)) return undefined;
   }
-  return n !== undefined && n <= 1000 ? n : undefined;
+  if (n === undefined) return sub === "log" ? "all" : undefined;
+  return n <= 1000 ? n : undefined;
 }
 
 /** Atoms of ref-filter (`%(refname:short)`, `*objectname`) that print names, ids, dates, never a message. */

@@ -1,7 +1,7 @@
 // Where git starts its repository discovery for one git unit: the directory the shell is in, moved by
 // `-C`, or the repository `--git-dir`/`GIT_DIR` name outright. The companion then walks up from there as
 // git does (guards/git-discovery.ts): any repository other than the workspace's own is not understood.
-import type { DiskTarget, GitPrints } from "./call-facts.ts";
+import type { DiskTarget, GitMessages, GitPrints } from "./call-facts.ts";
 import { gitMessages } from "./git-messages.ts";
 import { normalizePath, resolveShellDir } from "./paths.ts";
 import { isRevision } from "./shell/git.ts";
@@ -287,6 +287,16 @@ function blamedFile(
   return operands === 1 ? file : undefined;
 }
 
+/**
+ * `git blame FILE` with no revision (its printed file known: `blamedFile`) names commits of HEAD's walk
+ * only, the ones that last changed its lines: their messages are all it can print.
+ */
+function fromHead(messages: GitMessages | null, prints: GitPrints | null): GitMessages | null {
+  if (messages === null || prints?.blamedFile === undefined) return messages;
+  if (!messages.commits || messages.tags || messages.reflogs || messages.head !== undefined) return messages;
+  return { ...messages, head: "all" };
+}
+
 interface GitPlacement {
   subcommand: string | null;
   moves: (string | null)[];
@@ -369,7 +379,8 @@ export function gitTargets(
   if (where.moves.includes(null) || where.gitDir === null || where.workTree === null)
     return unknown("git is pointed at a directory not known before it runs (`-C`, `--git-dir`, `GIT_DIR`)");
   const out: DiskTarget[] = [];
-  const messages = gitMessages(unit, where.subcommand);
+  const prints = gitPrints(unit, where.subcommand);
+  const messages = fromHead(gitMessages(unit, where.subcommand), prints);
   for (const base of bases) {
     let dir = base;
     for (const m of where.moves as string[])
@@ -382,7 +393,7 @@ export function gitTargets(
       gitDir: abs(where.gitDir),
       workTree: abs(where.workTree),
       entersSubmodules: entersSubmodules(unit, where.subcommand),
-      prints: gitPrints(unit, where.subcommand),
+      prints,
       ...(printsNotes(unit, where.subcommand) ? { printsNotes: true as const } : {}),
       ...(messages !== null ? { printsMessages: messages } : {}),
       shown,

@@ -37,10 +37,11 @@ function keep<V>(map: Map<string, V>, key: string, value: V, max: number): void 
 
 /**
  * Why the commit (and tag) objects git may print may show a credential; null when none can. With `head`,
- * only the first `head` commits of HEAD's walk are printed: those alone are read (a listing of the whole
- * database is not needed, so a repository too big to list in time still answers).
+ * only the first `head` commits of HEAD's walk (all of it for "all") are printed: those alone are read (a
+ * listing of the whole database, which opens every loose object to learn its type, is not needed, so a
+ * repository too big to list in time still answers).
  */
-function objectsFact(repo: Repository, withTags: boolean, head: number | undefined): string | null {
+function objectsFact(repo: Repository, withTags: boolean, head: number | "all" | undefined): string | null {
   const stamp = databaseStamp(repo, true);
   if (head !== undefined && !withTags) {
     const key = `n${head}\0${stamp}`;
@@ -65,7 +66,7 @@ function answer(
   tags: ReadonlySet<string>,
   key: string,
 ): string | null {
-  const content = objectsContentFact(repo, ids, "history");
+  const content = objectsContentFact(repo, ids, "history", true);
   // A bound or a timeout is no answer about the objects: the next call goes on from what this one read.
   if (content !== null && !("found" in content)) return content.why;
   const why =

@@ -151,15 +151,20 @@ function keep(set: Set<string>, id: string): void {
   set.add(id);
 }
 
+type ContentFact = { found: string; why: string } | { why: string } | null;
+
 /**
  * Why printing these objects may show a secret (one holds a private key or a credential, or they could
- * not all be read within the bounds), or null when none can.
+ * not all be read within the bounds), or null when none can. `small`: objects that are mostly small
+ * (commits, tags) are read in one `cat-file --batch` bounded by the budget, sizes checked as they come;
+ * past the budget, as for blobs, their sizes are listed first and the budget's worth read.
  */
 export function objectsContentFact(
   repo: Repository,
   ids: readonly string[],
   where: string,
-): { found: string; why: string } | { why: string } | null {
+  small = false,
+): ContentFact {
   const holds = (id: string) => ({
     found: id,
     why: `the ${where} holds an object (\`${id.slice(0, 12)}\`) with a private key or a credential, which git may print`,
@@ -170,14 +175,25 @@ export function objectsContentFact(
     if (!clean.has(id)) unread.push(id);
   }
   if (unread.length === 0) return null;
+  const unreadable = {
+    why: `the ${where}'s objects could not be read in time to check them for a private key or a credential`,
+  };
+  if (small) {
+    const r = git(
+      repo,
+      ["cat-file", "--batch"],
+      `${unread.join("\n")}\n`,
+      OBJECT_SCAN_BUDGET_BYTES + unread.length * 128,
+    );
+    // More than the budget (ENOBUFS): read as blobs are, the budget's worth by their listed sizes.
+    if (r.error === undefined && r.status === 0) return scanBatch(r.stdout, where, holds);
+    if ((r.error as NodeJS.ErrnoException | undefined)?.code !== "ENOBUFS") return unreadable;
+  }
   const sizes = git(
     repo,
     ["cat-file", "--batch-check=%(objectname) %(objectsize)"],
     `${unread.join("\n")}\n`,
   );
-  const unreadable = {
-    why: `the ${where}'s objects could not be read in time to check them for a private key or a credential`,
-  };
   if (sizes.error !== undefined || sizes.status !== 0) return unreadable;
   // Read up to the budget now; what is read is known by id, so the next call goes on from there.
   let total = 0;
@@ -202,8 +218,19 @@ export function objectsContentFact(
   }
   const r = git(repo, ["cat-file", "--batch"], `${batch.join("\n")}\n`, total + batch.length * 128 + 4096);
   if (r.error !== undefined || r.status !== 0) return unreadable;
-  // `<id> <type> <size>\n<content>\n`, one after another (`<id> missing\n` for an id not there).
-  const out = r.stdout;
+  return scanBatch(r.stdout, where, holds) ?? over;
+}
+
+/**
+ * Scans `cat-file --batch` output (`<id> <type> <size>\n<content>\n`, one after another; `<id> missing\n`
+ * for an id not there), keeping each object's answer by id: the first found holding a secret, an object
+ * above the scan bound, or null when none holds one.
+ */
+function scanBatch(
+  out: Buffer,
+  where: string,
+  holds: (id: string) => { found: string; why: string },
+): ContentFact {
   let at = 0;
   let found: string | null = null;
   while (at < out.length) {
@@ -213,6 +240,10 @@ export function objectsContentFact(
     at = nl + 1;
     if (id === undefined || type === "missing" || size === undefined) continue;
     const n = Number(size);
+    if (n > KEY_SCAN_MAX_BYTES)
+      return {
+        why: `the ${where} holds an object (\`${id.slice(0, 12)}\`) of ${n} bytes, too large to check for a private key`,
+      };
     const scan = new PrivateKeyScan();
     // One pass over the whole object: the chunking of files (key-scan.ts) is not needed in memory.
     if (scan.feed(out.toString("latin1", at, at + n))) {
@@ -221,7 +252,7 @@ export function objectsContentFact(
     } else keep(clean, id);
     at += n + 1;
   }
-  return found !== null ? holds(found) : over;
+  return found !== null ? holds(found) : null;
 }
 
 /**
@@ -242,13 +273,20 @@ function hasReplaceRefs(repo: Repository): boolean {
 }
 
 /**
- * The first `n` commits of HEAD's walk (what `git log -n` prints with nothing else choosing), or null
- * when it cannot say (replace refs, which make git print another object in place of one; an unborn HEAD;
- * git not answering in time).
+ * The first `n` commits of HEAD's walk (what `git log -n` prints with nothing else choosing), all of them
+ * for "all" (what `git log` prints), or null when it cannot say (replace refs, which make git print another
+ * object in place of one; an unborn HEAD; git not answering in time). Grafts and a shallow file change
+ * the walk for this rev-list as for the agent's git: both read them from the repository.
  */
-export function headCommits(repo: Repository, n: number): string[] | null {
+export function headCommits(repo: Repository, n: number | "all"): string[] | null {
   if (hasReplaceRefs(repo)) return null;
-  const r = git(repo, ["rev-list", `--max-count=${n}`, "HEAD"], undefined, 1024 * 1024);
+  const count = n === "all" ? [] : [`--max-count=${n}`];
+  const r = git(
+    repo,
+    ["rev-list", ...count, "HEAD"],
+    undefined,
+    n === "all" ? 64 * 1024 * 1024 : 1024 * 1024,
+  );
   if (r.error !== undefined || r.status !== 0) return null;
   return r.stdout
     .toString("latin1")

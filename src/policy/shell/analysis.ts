@@ -248,6 +248,7 @@ function statement(src: string, event: StmtEvent, shell: Shell, run: Run, out: C
           raw,
           glob: false,
           tilde: false,
+          ...(value === null && !a.indexed && a.name !== "" ? { declares: a.name } : {}),
         });
       }
     }

@@ -245,7 +245,8 @@ function nameChecks(name: string, argv: readonly Arg[]): { dynamic: string | nul
   }
   for (const n of names) {
     const v = n.value;
-    const plain = v === null ? null : spec?.declaration ? (v.split("=")[0] ?? "").replace(/\+$/, "") : v;
+    const plain =
+      v === null ? (n.declares ?? null) : spec?.declaration ? (v.split("=")[0] ?? "").replace(/\+$/, "") : v;
     if (plain === null || !PLAIN_NAME.test(plain)) {
       out.dynamic ??= `the variable name ${n.raw} of ${name} is evaluated (a subscript in it runs as code)`;
       continue;

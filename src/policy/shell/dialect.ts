@@ -71,6 +71,9 @@ function isPosition(v: unknown): boolean {
 // `export NAME=value` is a declaration to bash's grammar and a plain command to the POSIX one; with
 // plain names and values (nothing expanded) dash and bash do the same with it.
 const SIMPLE_DECL = /^(export|readonly|local)([ \t]+[A-Za-z_][A-Za-z0-9_]*(=[A-Za-z0-9_./:@%+,-]*)?)+$/;
+// `export NAME=$(…)` or `export NAME="$(…)"` is one too; dash (0.5.11 on, Debian 11+, Ubuntu 22.04+)
+// assigns the output as bash does, so the two readings compare by the script inside the substitution.
+const SUBSTITUTION_DECL = /^(export|readonly)[ \t]+([A-Za-z_][A-Za-z0-9_]*)=("?)\$\(/;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: checking for pure ASCII on purpose
 const ASCII = /^[\u0000-\u007f]*$/;
 
@@ -93,11 +96,50 @@ function shape(v: unknown, src: string, depth = 0): string {
     const n = o as unknown as RawNode;
     const text = src.slice(n.Pos().Offset(), n.End().Offset());
     if (SIMPLE_DECL.test(text)) return `decl(${text})`;
+    const substituted = substitutionDecl(n, text, src, depth);
+    if (substituted !== null) return substituted;
   }
   const fields = Object.keys(o)
     .filter((k) => !k.startsWith("$") && typeof o[k] !== "function" && !isPosition(o[k]))
     .map((k) => `${k}:${shape(o[k], src, depth + 1)}`);
   return `${type}{${fields.join(",")}}`;
+}
+
+/** `export NAME=$(…)` as text with the substitution's tree in it, or null when the node is not one. */
+function substitutionDecl(n: RawNode, text: string, src: string, depth: number): string | null {
+  const m = SUBSTITUTION_DECL.exec(text);
+  if (m === null) return null;
+  const [head, builtin, name, quote = ""] = m;
+  if (!text.endsWith(`)${quote}`)) return null;
+  const start = n.Pos().Offset();
+  const open = start + head.length - 2;
+  const close = start + text.length - quote.length;
+  for (const sub of nodes(n))
+    if (typeOf(sub) === "*syntax.CmdSubst" && sub.Pos().Offset() === open && sub.End().Offset() === close)
+      return `decl(${builtin} ${name}=${quote}${shape(sub, src, depth + 1)}${quote})`;
+  return null;
+}
+
+/**
+ * A dash older than 0.5.11 splits an unquoted `$(…)` in `export NAME=$(…)` into words, each `N=v` one more
+ * assignment (`PATH=…`): harmless only where nothing runs after it (the end of the script, no trap).
+ */
+function splitConcern(posix: RawNode, src: string): string | null {
+  let last = true;
+  let trap = false;
+  for (const n of nodes(posix)) {
+    if (typeOf(n) !== "*syntax.CallExpr") continue;
+    const args = items(n, "Args");
+    const name = args[0] ? unquotedText(args[0]) : "";
+    if (name === "trap") trap = true;
+    if (name !== "export" && name !== "readonly") continue;
+    const unquoted = args
+      .slice(1)
+      .some((w) => items(w, "Parts").some((p) => typeOf(p) === "*syntax.CmdSubst"));
+    if (unquoted && n.End().Offset() !== src.trimEnd().length) last = false;
+  }
+  if (last && !trap) return null;
+  return 'an unquoted `$(…)` in export or readonly with commands after it: a dash before 0.5.11 splits its output into more assignments (quote it: "$(…)")';
 }
 
 /** Every node of a raw tree, in no particular order. */
@@ -160,6 +202,8 @@ function posixConcern(src: string): string | null {
   }
   if (shape(bash, src) !== shape(posix, src))
     return "the script reads differently to sh (dash, or bash as sh) and to bash: it uses bash-only syntax ($'…', [[, ((, &>, let, declare, time, +=…)";
+  const split = splitConcern(posix, src);
+  if (split !== null) return split;
   for (const n of nodes(posix)) {
     const type = typeOf(n);
     if (type === "*syntax.Word") {

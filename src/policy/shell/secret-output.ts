@@ -95,7 +95,15 @@ const operands = (args: readonly Arg[]) => args.filter((a) => a.value === null |
 const namesSecret = (args: readonly Arg[]) =>
   operands(args).some((a) => a.value === null || !isHarmlessVariable(a.value.split("=")[0] as string));
 
-function declarationPrints(args: readonly Arg[]): boolean {
+/** The words of a declaration builtin, an assignment of a run-time value by the name it assigns. */
+function declared(args: readonly Arg[]): Arg[] {
+  return args.map((a) =>
+    a.value === null && a.declares !== undefined ? { ...a, value: `${a.declares}=` } : a,
+  );
+}
+
+function declarationPrints(all: readonly Arg[]): boolean {
+  const args = declared(all);
   return (
     operands(args).length === 0 ||
     (args.some((a) => a.value === null || /^[-+]\w*p/.test(a.value)) && namesSecret(args))

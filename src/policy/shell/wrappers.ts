@@ -9,6 +9,12 @@ import type { WordValue } from "./words.ts";
 /** A command word: its value after expansion (null when dynamic) and the text as written. */
 export interface Arg extends WordValue {
   raw: string;
+  /**
+   * A declaration builtin's assignment whose value is only known at run time (`export X=$(cmd)`): the
+   * name bash parsed it to assign. Only a declaration read as one sets it; behind `command` or `builtin`
+   * the word is split like any other, and may name other variables or options.
+   */
+  declares?: string;
   /** The word stands for every path a `find` upstream prints, as xargs hands them on (found-paths.ts). */
   found?: FoundPaths;
 }

@@ -18,6 +18,8 @@ const OBJECTS = { commits: true, tags: true, reflogs: false };
 const REFLOGS = { commits: false, tags: false, reflogs: true };
 const BOTH = { commits: true, tags: false, reflogs: true };
 const ALL = { commits: true, tags: true, reflogs: true };
+/** A log with nothing choosing its commits prints HEAD's walk only (issue 20: the companion reads that walk). */
+const WALK = { ...COMMITS, head: "all" };
 
 describe("what a git unit prints of messages", () => {
   it.each([
@@ -29,15 +31,23 @@ describe("what a git unit prints of messages", () => {
     ["git log -3 --graph", COMMITS],
     ["git log -2000", COMMITS],
     ["git show -s v1", OBJECTS],
-    ["git log", COMMITS],
+    ["git log", WALK],
+    ["git log --oneline --stat -p", WALK],
+    ["git log main", COMMITS],
+    ["git log --all --oneline", COMMITS],
+    ["git log --branches", COMMITS],
+    ["git log -- README.md", COMMITS],
+    ["git log --oneline HEAD~3", COMMITS],
+    ["git log --stdin", COMMITS],
+    ["git whatchanged", COMMITS],
     ["git log --oneline -5", { ...COMMITS, head: 5 }],
-    ["git log --format=%B", COMMITS],
-    ["git log --pretty=format:%an", COMMITS],
-    ["git log --format='%h %ae'", COMMITS],
-    ["git log --format '%h %(trailers)'", COMMITS],
-    ["git log --format=%h --oneline", COMMITS],
-    ["git log --pretty", COMMITS],
-    ["git log --pretty=reference", COMMITS],
+    ["git log --format=%B", WALK],
+    ["git log --pretty=format:%an", WALK],
+    ["git log --format='%h %ae'", WALK],
+    ["git log --format '%h %(trailers)'", WALK],
+    ["git log --format=%h --oneline", WALK],
+    ["git log --pretty", WALK],
+    ["git log --pretty=reference", WALK],
     ["git log --format=%h --grep=fix", COMMITS],
     ["git log --format=%h --author=ghp_A", COMMITS],
     ["git log --format=%h --gr=fix", COMMITS],
@@ -121,7 +131,7 @@ describe("what a git unit prints of messages", () => {
 
   it("a word only known at run time may print anything; an empty format is the default one", () => {
     expect(messages('git log "$FMT"')).toEqual(ALL);
-    expect(messages("git log --format=")).toEqual(COMMITS);
+    expect(messages("git log --format=")).toEqual(WALK);
   });
 
   it("property: a format prints commit fields iff it holds one of their placeholders", () => {
@@ -161,7 +171,7 @@ describe("what a git unit prints of messages", () => {
         (parts, planted) => {
           const f = ["%h", ...parts, ...(planted !== undefined ? [planted] : [])].join("");
           const got = messages(`git log --format='${f}'`);
-          expect(got, f).toEqual(planted !== undefined ? COMMITS : null);
+          expect(got, f).toEqual(planted !== undefined ? WALK : null);
         },
       ),
       { numRuns: 200 },

@@ -88,6 +88,10 @@ describe("what a script for sh may hold", () => {
     // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text, not a template
     "x=1; echo ${x:-2} ${#x}",
     "find . -name '*.ts' -exec wc -l {} +",
+    // A declaration of a substitution's output reads alike (dash 0.5.11 on); quoted, commands may follow.
+    "export A=$(id)",
+    "ls && readonly A=$(git rev-parse HEAD)",
+    'export A="$(id -u)"; echo "$A"',
   ])("understood: %j", (script) => {
     expect(dialectConcern(script, "sh")).toBeNull();
   });
@@ -101,7 +105,11 @@ describe("what a script for sh may hold", () => {
     ["declare -x A=1", "bash-only"],
     ["time ls", "bash-only"],
     ["x+=1", "bash-only"],
-    ["export A=$(id)", "bash-only"],
+    ["export A=$(echo $'x')", "bash-only"],
+    ["export A=$(id)$(id)", "bash-only"],
+    ["export A=$(id); ls", "splits"],
+    ["trap ls EXIT; export A=$(id)", "splits"],
+    ["f() { export A=$(id); }; f; ls", "splits"],
     ["a=(1 2)", "POSIX"],
     ["cat <<< x", "POSIX"],
     ["diff <(ls) x", "POSIX"],
