@@ -84,6 +84,21 @@ export class Schedule {
     await this.arm(now);
   }
 
+  /**
+   * A deadline was withdrawn (a backstop whose run finished): if the alarm this instance set is now earlier than
+   * every deadline left, it moves to the earliest of them, so the hub is not woken for nothing. An alarm whose
+   * time is unknown here, or with no deadline left to move to, stays as it is (it runs once, finds nothing due).
+   */
+  async relax(now = Date.now()): Promise<void> {
+    if (this.armedAt === null || this.armedAt <= now) return;
+    const next = this.next();
+    if (next === null) return;
+    const at = Math.max(next, now + DUE_SLACK_MS);
+    if (at <= this.armedAt) return;
+    this.armedAt = at;
+    await this.setAlarm(at);
+  }
+
   /** The alarm fired: whatever is set now is unknown until the next arm. */
   fired(): void {
     this.armedAt = null;
