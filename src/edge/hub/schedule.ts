@@ -85,7 +85,7 @@ export class Schedule {
   }
 
   /**
-   * A deadline was withdrawn (a backstop whose run finished): if the alarm this instance set is now earlier than
+   * A deadline went (the outbox drained, a run's backstop was withdrawn): if the alarm this instance set is now earlier than
    * every deadline left, it moves to the earliest of them, so the hub is not woken for nothing. An alarm whose
    * time is unknown here, or with no deadline left to move to, stays as it is (it runs once, finds nothing due).
    */
