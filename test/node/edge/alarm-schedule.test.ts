@@ -103,7 +103,7 @@ describe("the hub's alarm schedule", () => {
     expect(alarms.at(-1)).toBe(soon + DUE_SLACK_MS);
   });
 
-  it("moves an alarm it set later once the deadline it was set for is withdrawn, and never earlier or when unknown", async () => {
+  it("moves an alarm it set later once the deadline it was set for is withdrawn (also one overdue, not yet run), never earlier, never when unknown", async () => {
     const { s, alarms } = schedule();
     const log: string[] = [];
     const now = Date.now();
@@ -126,11 +126,20 @@ describe("the hub's alarm schedule", () => {
     backstop = now + 5_000;
     await s.relax(now);
     expect(alarms).toHaveLength(2);
+    // An alarm whose time has passed but that has not run yet (delivered late) moves on too.
+    backstop = now + 1_000;
+    s.fired();
+    await s.arm(now);
+    expect(alarms.at(-1)).toBe(now + 1_000);
+    backstop = null;
+    await s.relax(now + 2_000);
+    expect(alarms.at(-1)).toBe(retention);
+    expect(alarms).toHaveLength(4);
     // After the alarm fired, what is set is unknown here: relax leaves it.
     s.fired();
     backstop = null;
     await s.relax(now);
-    expect(alarms).toHaveLength(2);
+    expect(alarms).toHaveLength(4);
   });
 
   it("leaves the alarm when no deadline is left to move it to (it runs once and finds nothing)", async () => {
