@@ -316,14 +316,15 @@ function report(done) {
       .filter(([, w]) => w.alarms_owed_within_1h.at_close > 0 || w.alarms_owed_within_1h.at_start > 0)
       .map(([kind, w]) => `${p.users} users: ${kind} ${JSON.stringify(w.alarms_owed_within_1h)}`),
   );
-  const started = out.filter((p) => p.per_hub_start);
-  const startGrown = started.slice(1).flatMap((p) =>
+  const withStarts = out.filter((p) => p.per_hub_start);
+  const startGrown = withStarts.slice(1).flatMap((p) =>
     Object.entries(p.per_hub_start)
       .filter(([k]) => k !== "starts")
       .filter(
-        ([k, v]) => v > started[0].per_hub_start[k] * 1.1 && v - started[0].per_hub_start[k] > GROWTH_FLOOR,
+        ([k, v]) =>
+          v > withStarts[0].per_hub_start[k] * 1.1 && v - withStarts[0].per_hub_start[k] > GROWTH_FLOOR,
       )
-      .map(([k, v]) => `${p.users} users: per hub start ${k} ${started[0].per_hub_start[k]} → ${v}`),
+      .map(([k, v]) => `${p.users} users: per hub start ${k} ${withStarts[0].per_hub_start[k]} → ${v}`),
   );
   grown.push(...startGrown);
   const flat = grown.length === 0 && owing.length === 0;
