@@ -160,9 +160,6 @@ describe("a wakeup recorded ahead of its due time", () => {
         startTurn: async (turnId) => {
           starts.push(turnId);
         },
-        relax: async () => {
-          relaxed++;
-        },
         // The person pauses the schedule after the record, before the due time.
         later: (ms, run) => {
           timers.push(
