@@ -311,9 +311,13 @@ export function perUnit(c, n) {
     d1,
     hub_requests: r(hubRequests),
     hub_alarms: r(c.hub_alarms),
+    hub_alarm_sets: r(c.hub_alarm_sets),
     hub_socket_messages: r(c.hub_socket_messages),
     d1_raw_statements: r(c.d1_raw_statements),
     hub_sql: Object.fromEntries(Object.entries(c.hub_sql).map(([k, x]) => [k, r(x)])),
+    hub_starts: r(c.hub_starts),
+    hub_start_sql: Object.fromEntries(Object.entries(c.hub_start_sql).map(([k, x]) => [k, r(x)])),
+    hub_start_alarm_sets: r(c.hub_start_alarm_sets),
     workflow: Object.fromEntries(Object.entries(c.workflow).map(([k, x]) => [k, r(x)])),
     subrequests: r(c.subrequests),
   };

@@ -22,9 +22,19 @@ export interface ScaleCounts {
   hub_requests: Record<Origin, number>;
   /** Work the platform starts in a hub without a caller: alarms and websocket messages. */
   hub_alarms: number;
+  /** Times a hub set (or moved) its alarm: each is a storage write of the alarm in the object. */
+  hub_alarm_sets: number;
   hub_socket_messages: number;
   /** The hub's own SQLite (`ctx.storage.sql`): statements and rows from each cursor. */
   hub_sql: { statements: number; rows_read: number; rows_written: number };
+  /**
+   * Hubs started (constructed: first use, or again after the runtime evicted an idle one), and what their start
+   * ran (its blockConcurrencyWhile: schema checks, the alarm armed): counted apart from hub_sql and
+   * hub_alarm_sets, because how often an idle hub is evicted follows idle time, not the work.
+   */
+  hub_starts: number;
+  hub_start_sql: { statements: number; rows_read: number; rows_written: number };
+  hub_start_alarm_sets: number;
   /** Statements with a join read through `raw()`: their rows_read is the rows returned (a lower bound). */
   d1_raw_statements: number;
   workflow: { instances: number; steps: number; sleeps: number; waits: number };
@@ -40,8 +50,12 @@ const zero = (): ScaleCounts => ({
   d1: { worker: d1Zero(), hub: d1Zero(), workflow: d1Zero() },
   hub_requests: { worker: 0, hub: 0, workflow: 0 },
   hub_alarms: 0,
+  hub_alarm_sets: 0,
   hub_socket_messages: 0,
   hub_sql: { statements: 0, rows_read: 0, rows_written: 0 },
+  hub_starts: 0,
+  hub_start_sql: { statements: 0, rows_read: 0, rows_written: 0 },
+  hub_start_alarm_sets: 0,
   d1_raw_statements: 0,
   workflow: { instances: 0, steps: 0, sleeps: 0, waits: 0 },
   subrequests: 0,
@@ -50,23 +64,63 @@ const zero = (): ScaleCounts => ({
 // One isolate serves the Worker, every hub and every turn under `wrangler dev`: module state sees them all.
 let counts = zero();
 /** Cursors whose rows are counted when read: a cursor's figures are final only once it has been consumed. */
-let openCursors: SqlStorageCursor<Record<string, SqlStorageValue>>[] = [];
+let openCursors: { cursor: SqlStorageCursor<Record<string, SqlStorageValue>>; start: boolean }[] = [];
 
 function settleCursors(): void {
-  for (const cursor of openCursors) {
-    counts.hub_sql.rows_read += cursor.rowsRead;
-    counts.hub_sql.rows_written += cursor.rowsWritten;
+  for (const { cursor, start } of openCursors) {
+    const into = start ? counts.hub_start_sql : counts.hub_sql;
+    into.rows_read += cursor.rowsRead;
+    into.rows_written += cursor.rowsWritten;
   }
   openCursors = [];
 }
 
-/** The counts since the last reset; `reset` starts a new window. */
-export function snapshot(reset = false): ScaleCounts {
+/** Storage of hubs inside their start (the constructor's blockConcurrencyWhile). */
+const starting = new Set<DurableObjectStorage>();
+
+/** Counts a hub's start, and marks its storage as starting while the start's blockConcurrencyWhile runs. */
+export function countHubStart(ctx: DurableObjectState): void {
+  counts.hub_starts++;
+  const block = ctx.blockConcurrencyWhile.bind(ctx);
+  const storage = ctx.storage;
+  ctx.blockConcurrencyWhile = <T>(fn: () => Promise<T>) =>
+    block(async () => {
+      starting.add(storage);
+      try {
+        return await fn();
+      } finally {
+        starting.delete(storage);
+      }
+    });
+}
+
+/** Each hub's alarm as last set, by object id, until it runs or is deleted: the timed work hubs still owe. */
+const armed = new Map<string, number>();
+
+/** How many hubs have an alarm set, by how soon it is due (one overdue and not yet run counts as soon). */
+export interface AlarmsOwed {
+  within_15s: number;
+  within_1h: number;
+  later: number;
+}
+
+function alarmsOwed(now: number): AlarmsOwed {
+  const owed: AlarmsOwed = { within_15s: 0, within_1h: 0, later: 0 };
+  for (const at of armed.values()) {
+    if (at <= now + 15_000) owed.within_15s++;
+    else if (at <= now + 3_600_000) owed.within_1h++;
+    else owed.later++;
+  }
+  return owed;
+}
+
+/** The counts since the last reset (`reset` starts a new window), and the hubs' alarms still owed now. */
+export function snapshot(reset = false): ScaleCounts & { alarms_owed: AlarmsOwed } {
   settleCursors();
   const taken = structuredClone(counts);
   taken.boot = bootId ??= crypto.randomUUID();
   if (reset) counts = zero();
-  return taken;
+  return { ...taken, alarms_owed: alarmsOwed(Date.now()) };
 }
 
 interface Meta {
@@ -220,17 +274,36 @@ export function countHubSql(storage: DurableObjectStorage): void {
   sql.__scaleCounted = true;
   const exec = sql.exec.bind(sql);
   sql.exec = ((query: string, ...bindings: unknown[]) => {
-    counts.hub_sql.statements++;
+    const start = starting.has(storage);
+    (start ? counts.hub_start_sql : counts.hub_sql).statements++;
     const cursor = exec(query, ...bindings);
-    openCursors.push(cursor);
+    openCursors.push({ cursor, start });
     // Long runs would hold every cursor: settle the consumed ones now and then.
     if (openCursors.length > 10_000) settleCursors();
     return cursor;
   }) as SqlStorage["exec"];
 }
 
-export const countHubAlarm = () => {
+/** Counts each time the hub sets its alarm, and remembers the time until the alarm runs or is deleted. */
+export function trackHubAlarms(storage: DurableObjectStorage, hubId: string): void {
+  const setAlarm = storage.setAlarm.bind(storage);
+  const deleteAlarm = storage.deleteAlarm.bind(storage);
+  storage.setAlarm = (at, options) => {
+    if (starting.has(storage)) counts.hub_start_alarm_sets++;
+    else counts.hub_alarm_sets++;
+    armed.set(hubId, typeof at === "number" ? at : at.getTime());
+    return setAlarm(at, options);
+  };
+  storage.deleteAlarm = (options) => {
+    armed.delete(hubId);
+    return deleteAlarm(options);
+  };
+}
+
+/** An alarm runs: counted, and no longer owed (what it sets next is). */
+export const countHubAlarm = (hubId: string) => {
   counts.hub_alarms++;
+  armed.delete(hubId);
 };
 export const countHubSocketMessage = () => {
   counts.hub_socket_messages++;

@@ -11,8 +11,10 @@ import {
   countHubAlarm,
   countHubSocketMessage,
   countHubSql,
+  countHubStart,
   countingStep,
   snapshot,
+  trackHubAlarms,
 } from "./scale-counts.ts";
 import { seed } from "./scale-seed.ts";
 import base, { TurnWorkflow as BaseTurnWorkflow, UserHub as BaseUserHub } from "./worker-entry.ts";
@@ -23,11 +25,13 @@ countFetches();
 
 export class UserHub extends BaseUserHub {
   constructor(ctx: DurableObjectState, env: Env) {
+    countHubStart(ctx);
     countHubSql(ctx.storage);
+    trackHubAlarms(ctx.storage, ctx.id.toString());
     super(ctx, countedEnv(env, "hub"));
   }
   override async alarm(): Promise<void> {
-    countHubAlarm();
+    countHubAlarm(this.ctx.id.toString());
     return super.alarm();
   }
   override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {

@@ -55,6 +55,11 @@ export interface ConveyorPorts {
   takeRunAudit?: () => { statements: BatchItem<"sqlite">[]; sent: () => void };
   /** Asks to be woken (onAlarm) at this time, as a backstop for runs and expiries. */
   wakeAt: (at: number) => Promise<void>;
+  /**
+   * Withdraws one wakeup asked for at `at` (a run's backstop, once the run has ended): without it the hub woke
+   * a minute after every executed proposal to read D1 for runs that had all finished.
+   */
+  withdrawWake?: (at: number) => Promise<void>;
   /** Tells open dashboards a proposal changed. */
   announce: (view: ProposalView) => void;
   audit: (entries: AuditEntry[]) => Promise<void>;
@@ -79,6 +84,9 @@ export interface Decider {
 
 const stateOf = (status: "executed" | "failed" | "partial"): "EXECUTED" | "FAILED" | "PARTIAL" =>
   status === "executed" ? "EXECUTED" : status === "partial" ? "PARTIAL" : "FAILED";
+
+/** A proposal in one of these states has no run left for a backstop to resume. */
+const FINAL: ReadonlySet<string> = new Set(["EXECUTED", "FAILED", "PARTIAL"]);
 
 /** How long after an approval the backstop alarm looks for a run that did not finish. */
 const RUN_BACKSTOP_MS = 60_000;
@@ -279,10 +287,17 @@ export class ConveyorRuntime {
     }
     this.ports.announce(store.proposalView(moved));
     if (to === "APPROVED") {
-      await this.ports.wakeAt(now + RUN_BACKSTOP_MS);
+      const backstop = now + RUN_BACKSTOP_MS;
+      await this.ports.wakeAt(backstop);
       // Runs now (with the row just written, not read again); the backstop alarm resumes it if this
-      // instance dies first.
-      void this.execute(row.id, "system", moved);
+      // instance dies first, and is withdrawn once the run has ended (a run that fails or is still leased
+      // elsewhere keeps it).
+      void this.execute(row.id, "system", moved).then((result) => {
+        if (!result.ok || !FINAL.has(result.value.state)) return;
+        this.ports
+          .withdrawWake?.(backstop)
+          .catch((error: unknown) => console.error("[conveyor.backstop] not withdrawn:", error));
+      });
     }
   }
 

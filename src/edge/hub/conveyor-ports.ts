@@ -19,7 +19,13 @@ import { grantCreatedAudit, grantUsedAudit } from "./grant-audit.ts";
 import { CONVEYOR_AGENT } from "./grant-store.ts";
 import type { HubContext } from "./hub-context.ts";
 import { SAFETY_DELAY_MS } from "./outbox.ts";
-import { addWakeup, insertProposalPrompt, nextWakeup, takeDueWakeups } from "./proposal-prompts.ts";
+import {
+  addWakeup,
+  insertProposalPrompt,
+  nextWakeup,
+  removeWakeup,
+  takeDueWakeups,
+} from "./proposal-prompts.ts";
 import type { AlarmSource } from "./schedule.ts";
 
 export function conveyorPorts(deps: {
@@ -54,6 +60,10 @@ export function conveyorPorts(deps: {
     async wakeAt(at) {
       addWakeup(sql, at);
       await engine.ctx.schedule.armBy(at);
+    },
+    async withdrawWake(at) {
+      removeWakeup(sql, at);
+      await engine.ctx.schedule.relax();
     },
     announce: (view) => {
       deps.toDashboards({ type: "proposal_updated", data: view });

@@ -22,6 +22,8 @@ export interface HostedRuntimePorts {
   toDashboards: (message: ServerMessage) => void;
   /** Re-arms the hub's one alarm after a schedule's next wakeup changed. */
   arm: () => Promise<void>;
+  /** Lets the hub's alarm move on once started runs no longer need their backstop. */
+  relax?: () => Promise<void>;
 }
 
 export class HostedRuntime implements AlarmSource {
@@ -31,7 +33,13 @@ export class HostedRuntime implements AlarmSource {
 
   constructor(ports: HostedRuntimePorts) {
     this.ports = ports;
-    this.scheduler = new HubScheduler({ sql: ports.sql, db: ports.db, env: ports.env, userId: ports.userId });
+    this.scheduler = new HubScheduler({
+      sql: ports.sql,
+      db: ports.db,
+      env: ports.env,
+      userId: ports.userId,
+      ...(ports.relax ? { relax: ports.relax } : {}),
+    });
   }
 
   static migrate(sql: SqlStorage): void {

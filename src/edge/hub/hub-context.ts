@@ -82,7 +82,12 @@ export class HubContext {
     this.sessions = new SessionGrants(ports.sql);
     this.confirmations = new Confirmations(ports.sql);
     this.held = new HeldStore(ports.sql);
-    this.outbox = new Outbox(ports.sql, ports.db);
+    // A drained outbox no longer needs the safety alarm it armed (nor one for a deadline that went with the
+    // change it sent, such as a decided call's hold): the alarm moves to the next deadline left instead of
+    // waking the hub for nothing and re-arming (schedule.ts, relax).
+    this.outbox = new Outbox(ports.sql, ports.db, () =>
+      this.schedule.relax().catch((error: unknown) => console.error("[UserHub.schedule]", error)),
+    );
     this.schedule = new Schedule(ports.setAlarm);
   }
 

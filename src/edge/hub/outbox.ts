@@ -76,9 +76,13 @@ export class Outbox {
   private added: string[] = [];
   private addedBase = 0;
 
-  constructor(sql: SqlStorage, db: Db) {
+  /** Called after every drain: what the alarm was armed to guard may be sent now (HubContext relaxes it). */
+  private readonly drained: () => Promise<void>;
+
+  constructor(sql: SqlStorage, db: Db, drained: () => Promise<void> = async () => {}) {
     this.sql = sql;
     this.db = db;
+    this.drained = drained;
   }
 
   /** Call inside the transaction that changes the state these writes follow. */
@@ -173,6 +177,7 @@ export class Outbox {
           // keep going while full batches succeed
         }
       } while (this.again);
+      await this.drained();
     })().finally(() => {
       this.running = undefined;
     });

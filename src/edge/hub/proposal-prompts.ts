@@ -113,6 +113,17 @@ export function addWakeup(sql: SqlStorage, at: number): void {
   sql.exec(`INSERT INTO conveyor_wakeups (at) VALUES (?)`, at);
 }
 
+/**
+ * Removes one wakeup asked for at `at` (wakeups are counted, not named: another run's wakeup at the same instant
+ * still stands, and serves both).
+ */
+export function removeWakeup(sql: SqlStorage, at: number): void {
+  sql.exec(
+    `DELETE FROM conveyor_wakeups WHERE rowid = (SELECT rowid FROM conveyor_wakeups WHERE at = ? LIMIT 1)`,
+    at,
+  );
+}
+
 /** The earliest pending wakeup; due ones are consumed by takeDueWakeups. */
 export function nextWakeup(sql: SqlStorage): number | null {
   return (

@@ -84,6 +84,23 @@ export class Schedule {
     await this.arm(now);
   }
 
+  /**
+   * A deadline went (the outbox drained, a run's backstop was withdrawn): if the alarm this instance set is now
+   * earlier than every deadline left, it moves to the earliest of them, so the hub is not woken for nothing. Also
+   * when its time has passed but it has not run (a busy machine delivers alarms late; once one runs, `fired`
+   * makes its time unknown). An alarm whose time is unknown here, or with no deadline left to move to, stays as
+   * it is (it runs once, finds nothing due).
+   */
+  async relax(now = Date.now()): Promise<void> {
+    if (this.armedAt === null) return;
+    const next = this.next();
+    if (next === null) return;
+    const at = Math.max(next, now + DUE_SLACK_MS);
+    if (at <= this.armedAt) return;
+    this.armedAt = at;
+    await this.setAlarm(at);
+  }
+
   /** The alarm fired: whatever is set now is unknown until the next arm. */
   fired(): void {
     this.armedAt = null;

@@ -108,6 +108,7 @@ export class UserHub extends DurableObject<Env> {
       userId: () => this.userId(),
       toDashboards: (message) => this.router.sendAll(this.ctx.getWebSockets(roleTag("approver")), message),
       arm: () => this.engine.ctx.schedule.arm(),
+      relax: () => this.engine.ctx.schedule.relax(),
     });
     // The one alarm's sources besides the engine's deadlines (HubEngine registers those first): the conveyor's
     // wakeups after them, the runtime's due schedules beside them (hub/schedule.ts, AlarmLane).

@@ -44,6 +44,11 @@ export interface SchedulerPorts {
   startTurn?: (turnId: string) => Promise<void>;
   /** Runs `run` after `ms` of real time (tests act in that gap); default: a timer. */
   later?: (ms: number, run: () => Promise<unknown>) => void;
+  /**
+   * Runs were started (their backstop, BACKSTOP_MS after the due time, is no longer needed): the hub's alarm may
+   * move on to its next deadline instead of waking for nothing (hub/schedule.ts, relax).
+   */
+  relax?: () => Promise<void>;
 }
 
 interface Started {
@@ -185,6 +190,7 @@ export class HubScheduler {
       if (at <= clock()) ran += await this.startAll(group, clock);
       else this.startAt(at, clock);
     }
+    if (ran > 0) await this.ports.relax?.();
     return ran;
   }
 

@@ -60,14 +60,18 @@ describe("a wakeup recorded ahead of its due time", () => {
     const start = Date.UTC(2031, 0, 1, 12);
     const due = start + 60_000;
     const id = await oneShot(d, start, due);
-    const { starts, gap } = await runInDurableObject(d.hub, async (_hub: UserHub, state) => {
+    const { starts, gap, relaxed, after } = await runInDurableObject(d.hub, async (_hub: UserHub, state) => {
       expect(await state.storage.getAlarm()).toBe(due - PREPARE_LEAD_MS);
       const starts: string[] = [];
+      let relaxed = 0;
       const gap: { jobs: number; claimed: boolean; starts: number; fired: number }[] = [];
       const timers: Promise<unknown>[] = [];
       const s = scheduler(d, state.storage, {
         startTurn: async (turnId) => {
           starts.push(turnId);
+        },
+        relax: async () => {
+          relaxed++;
         },
         // The timer for the due time, set after the record: what D1 holds then, and the run after `ms`.
         later: (ms, run) => {
@@ -89,9 +93,13 @@ describe("a wakeup recorded ahead of its due time", () => {
       // The alarm as if it ran 300 ms before the due time: it records and returns, starting nothing.
       expect(await s.onAlarm(due - 300)).toBe(0);
       expect(s.nextWake()).toBe(due + BACKSTOP_MS);
+      expect(relaxed).toBe(0);
       await Promise.all(timers);
-      return { starts, gap };
+      // Started by the timer: the backstop is owed nothing, and the hub's alarm was told it may move on.
+      return { starts, gap, relaxed, after: s.nextWake() };
     });
+    expect(relaxed).toBe(1);
+    expect(after).toBeNull();
     expect(gap).toHaveLength(1);
     expect(gap[0]).toEqual({ jobs: 1, claimed: true, starts: 0, fired: 0 });
     const [job] = await jobsOf(id);

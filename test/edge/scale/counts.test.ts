@@ -6,7 +6,14 @@ import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { openDb } from "../../../src/edge/db/client.ts";
 import { users } from "../../../src/edge/db/schema.ts";
-import { countedEnv, countHubSql, snapshot } from "../scale-counts.ts";
+import {
+  countedEnv,
+  countHubAlarm,
+  countHubSql,
+  countHubStart,
+  snapshot,
+  trackHubAlarms,
+} from "../scale-counts.ts";
 
 const id = (n: number) => `usr_scale_count_${n}`;
 
@@ -76,5 +83,58 @@ describe("scale counters", () => {
     expect(c.statements).toBe(3);
     expect(c.rows_written).toBeGreaterThanOrEqual(2);
     expect(c.rows_read).toBeGreaterThanOrEqual(2);
+  });
+
+  it("count the hub's alarm sets, and owe each alarm by how soon it is due until it runs", async () => {
+    const stub = env.USER_HUB.get(env.USER_HUB.idFromName("usr_scale_count_alarm"));
+    snapshot(true);
+    const hubId = await runInDurableObject(stub, async (_instance, state) => {
+      const id = state.id.toString();
+      trackHubAlarms(state.storage, id);
+      await state.storage.setAlarm(Date.now() + 60_000);
+      return id;
+    });
+    let c = snapshot(false);
+    expect(c.hub_alarm_sets).toBe(1);
+    expect(c.alarms_owed).toMatchObject({ within_15s: 0, within_1h: 1 });
+    await runInDurableObject(stub, async (_instance, state) => {
+      await state.storage.setAlarm(Date.now() + 1_000);
+    });
+    c = snapshot(false);
+    expect(c.hub_alarm_sets).toBe(2);
+    expect(c.alarms_owed).toMatchObject({ within_15s: 1, within_1h: 0 });
+    countHubAlarm(hubId);
+    c = snapshot(true);
+    expect(c.hub_alarms).toBe(1);
+    expect(c.alarms_owed).toMatchObject({ within_15s: 0, within_1h: 0 });
+    await runInDurableObject(stub, async (_instance, state) => {
+      await state.storage.setAlarm(Date.now() + 1_000);
+      await state.storage.deleteAlarm();
+    });
+    expect(snapshot(true).alarms_owed).toMatchObject({ within_15s: 0, within_1h: 0 });
+  });
+
+  it("count a hub's start and what it runs inside it apart from its later work", async () => {
+    const stub = env.USER_HUB.get(env.USER_HUB.idFromName("usr_scale_count_start"));
+    snapshot(true);
+    await runInDurableObject(stub, async (_instance, state) => {
+      countHubStart(state);
+      countHubSql(state.storage);
+      trackHubAlarms(state.storage, state.id.toString());
+      await state.blockConcurrencyWhile(async () => {
+        state.storage.sql.exec("CREATE TABLE IF NOT EXISTS scale_start (k TEXT PRIMARY KEY)");
+        state.storage.sql.exec("INSERT INTO scale_start (k) VALUES ('a')");
+        await state.storage.setAlarm(Date.now() + 3_600_000);
+      });
+      state.storage.sql.exec("SELECT k FROM scale_start").toArray();
+      await state.storage.setAlarm(Date.now() + 7_200_000);
+    });
+    const c = snapshot(true);
+    expect(c.hub_starts).toBe(1);
+    expect(c.hub_start_sql.statements).toBe(2);
+    expect(c.hub_start_sql.rows_written).toBeGreaterThanOrEqual(1);
+    expect(c.hub_start_alarm_sets).toBe(1);
+    expect(c.hub_sql.statements).toBe(1);
+    expect(c.hub_alarm_sets).toBe(1);
   });
 });

@@ -102,4 +102,53 @@ describe("the hub's alarm schedule", () => {
     await s.arm(soon);
     expect(alarms.at(-1)).toBe(soon + DUE_SLACK_MS);
   });
+
+  it("moves an alarm it set later once the deadline it was set for is withdrawn (also one overdue, not yet run), never earlier, never when unknown", async () => {
+    const { s, alarms } = schedule();
+    const log: string[] = [];
+    const now = Date.now();
+    let backstop: number | null = now + 60_000;
+    const retention = now + 7 * 24 * 3_600_000;
+    s.register(source("deadlines", retention, log));
+    s.register({ ...source("conveyor", null, log), nextWake: () => backstop });
+    await s.arm(now);
+    expect(alarms).toEqual([now + 60_000]);
+    // The backstop still stands: nothing moves.
+    await s.relax(now);
+    expect(alarms).toEqual([now + 60_000]);
+    // Withdrawn: the alarm moves to the next deadline left, once.
+    backstop = null;
+    await s.relax(now);
+    expect(alarms).toEqual([now + 60_000, retention]);
+    await s.relax(now);
+    expect(alarms).toHaveLength(2);
+    // An earlier deadline is arm's to set, not relax's.
+    backstop = now + 5_000;
+    await s.relax(now);
+    expect(alarms).toHaveLength(2);
+    // An alarm whose time has passed but that has not run yet (delivered late) moves on too.
+    backstop = now + 1_000;
+    s.fired();
+    await s.arm(now);
+    expect(alarms.at(-1)).toBe(now + 1_000);
+    backstop = null;
+    await s.relax(now + 2_000);
+    expect(alarms.at(-1)).toBe(retention);
+    expect(alarms).toHaveLength(4);
+    // After the alarm fired, what is set is unknown here: relax leaves it.
+    s.fired();
+    backstop = null;
+    await s.relax(now);
+    expect(alarms).toHaveLength(4);
+  });
+
+  it("leaves the alarm when no deadline is left to move it to (it runs once and finds nothing)", async () => {
+    const { s, alarms } = schedule();
+    let wake: number | null = Date.now() + 60_000;
+    s.register({ ...source("conveyor", null, []), nextWake: () => wake });
+    await s.arm();
+    wake = null;
+    await s.relax();
+    expect(alarms).toHaveLength(1);
+  });
 });
