@@ -19,6 +19,7 @@ import {
 } from "./git-discovery.ts";
 import { gitMessagesFact } from "./git-messages.ts";
 import { notesReason } from "./git-notes.ts";
+import { repositoryStateFact } from "./git-state-files.ts";
 import { scanFile } from "./key-scan.ts";
 import { nestedRepositoryFact } from "./nested-repos.ts";
 import { npxFact } from "./npx-bin.ts";
@@ -158,6 +159,13 @@ function gitFacts(t: Extract<DiskTarget, { kind: "git" }>, ctx: Context): CallFa
           reason: `the repository has the hook \`${hook}\`, which git runs on a read-only command`,
         },
       ];
+    const state = repositoryStateFact(repo, {
+      workspace: ctx.workspace,
+      env: ctx.env,
+      top,
+      printsHistory: t.prints !== null || t.printsMessages !== undefined || t.printsNotes === true,
+    });
+    if (state !== null) return [{ subject: t.shown, reason: state }];
     const printed = t.prints === null ? null : gitContentsFact(repo, t.prints, t.dir, t.shown);
     if (printed !== null) return [printed];
     const notes = t.printsNotes === true ? notesReason(repo.commonDir) : null;
