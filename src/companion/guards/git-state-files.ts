@@ -38,7 +38,7 @@ function layerName(e: LayerEntry, env: NodeJS.ProcessEnv): string {
   return `git's configuration (\`${from}\`) sets ${e.key}`;
 }
 
-/** Where a path inside the workspace really leads, when that is somewhere git must not read and print. */
+/** Where a path inside `workspace` (or the work tree) really leads, when git must not read and print it there. */
 function leadsWhere(lexical: string, workspace: string): string | null {
   const r = realPathOf(lexical);
   if (!r.ok) return `cannot be resolved (${r.reason})`;
@@ -56,8 +56,9 @@ function configFact(entries: readonly LayerEntry[], o: StateOptions, base: strin
     if (FILE_KEYS.test(e.key)) {
       const p = expandPath(e.value, base, o.env);
       // Outside the project: the user's own file (a repository value out there asks in programKey).
-      if (p === null || !isWithin(o.workspace, p)) continue;
-      const where = leadsWhere(p, o.workspace);
+      const within = p === null ? null : [o.workspace, o.top].find((r) => r !== null && isWithin(r, p));
+      if (p === null || within === undefined || within === null) continue;
+      const where = leadsWhere(p, within);
       if (where !== null)
         return `${layerName(e, o.env)} = ${e.value}: the file ${where}; git reads it and prints its lines`;
     } else if (e.key === "core.hookspath") {
@@ -96,7 +97,9 @@ function entryFact(
       return `\`${shown}\` is a link to \`${shownPath(r.real, o.workspace)}\`; git reads it as the repository's state and prints its lines in errors`;
     return null;
   }
-  if (e.isFile()) {
+  // A local clone hard-links the object store's files (packs, objects/info/commit-graph): not a second name to suspect.
+  const rel = relative(root, path);
+  if (e.isFile() && (!rel.startsWith("objects/") || rel === "objects/info/alternates")) {
     try {
       if (lstatSync(path).nlink > 1)
         return `\`${shown}\` has another name (a hard link), which may be a secret; git reads it and prints its lines in errors`;

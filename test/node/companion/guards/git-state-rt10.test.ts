@@ -164,6 +164,15 @@ describe("A: files git reads through a link or a config-named path, printed in e
     expect(bash(ws, "git status").action).toBe("allow");
     expect(bash(ws, "git log --oneline").action).toBe("allow");
   });
+  it("a local clone (its object store hard-linked to the origin's) stays allowed", () => {
+    const origin = repo("clone-origin");
+    git(origin, "commit-graph", "write", "--reachable");
+    git(origin, "gc", "-q");
+    git(base, "clone", "-q", origin, join(base, "clone-local"));
+    const ws = join(base, "clone-local");
+    for (const c of ["git status", "git log -p", "git branch", "git blame a.txt"])
+      expect(bash(ws, c).action, c).toBe("allow");
+  });
   it("property: any state file of .git made a link out of the project, or onto .env, makes git status ask", () => {
     const ws = repo("prop");
     writeFileSync(join(ws, ".env"), "API_KEY=x\n");
