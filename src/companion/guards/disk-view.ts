@@ -19,6 +19,7 @@ import {
 } from "./git-discovery.ts";
 import { gitMessagesFact } from "./git-messages.ts";
 import { notesReason } from "./git-notes.ts";
+import { repositoryStateFact } from "./git-state-files.ts";
 import { scanFile } from "./key-scan.ts";
 import { nestedRepositoryFact } from "./nested-repos.ts";
 import { npxFact } from "./npx-bin.ts";
@@ -40,6 +41,8 @@ interface Context {
   env: NodeJS.ProcessEnv;
   walkBound: number;
   ownRepo?: Repository | null;
+  /** repositoryStateFact's answers in this decision (several git units walk the same `.git` once). */
+  states?: Map<string, string | null>;
 }
 
 /** A directory read file by file (`diff DIR1 DIR2`, `file -m DIR`): every file directly in it, dotfiles too. */
@@ -158,6 +161,15 @@ function gitFacts(t: Extract<DiskTarget, { kind: "git" }>, ctx: Context): CallFa
           reason: `the repository has the hook \`${hook}\`, which git runs on a read-only command`,
         },
       ];
+    const printsHistory = t.prints !== null || t.printsMessages !== undefined || t.printsNotes === true;
+    ctx.states ??= new Map();
+    const stateKey = `${repo.gitDir}\0${top}\0${printsHistory}`;
+    let state = ctx.states.get(stateKey);
+    if (state === undefined) {
+      state = repositoryStateFact(repo, { workspace: ctx.workspace, env: ctx.env, top, printsHistory });
+      ctx.states.set(stateKey, state);
+    }
+    if (state !== null) return [{ subject: t.shown, reason: state }];
     const printed = t.prints === null ? null : gitContentsFact(repo, t.prints, t.dir, t.shown);
     if (printed !== null) return [printed];
     const notes = t.printsNotes === true ? notesReason(repo.commonDir) : null;

@@ -34,13 +34,25 @@ const RUNS_PROGRAMS = [
   /^diff\.orderfile$/,
 ];
 /** Keys naming a file git reads: one inside the work tree (a relative path without `..`) is the project's. */
-const FILE_KEYS =
+export const FILE_KEYS =
   /^(blame\.ignorerevsfile|mailmap\.file|core\.(excludesfile|attributesfile)|diff\.orderfile)$/;
 const BOOLEAN = /^(true|false|yes|no|on|off|1|0|)$/i;
 const MAX_CONFIG_BYTES = 1024 * 1024;
 
-/** The first key of a git configuration text that runs a program, as `section.key`; null when none. */
-export function programKey(text: string): string | null {
+/** Whether a configuration key names a program git runs or a file it reads (any scope). */
+export function runsProgram(key: string): boolean {
+  return RUNS_PROGRAMS.some((re) => re.test(key.toLowerCase()));
+}
+
+/** One `section.key = value` of a configuration text (section and key lowercased, subsection kept). */
+export interface ConfigEntry {
+  key: string;
+  value: string;
+}
+
+/** Every entry of a git configuration text, in order; a key without `=` is `true`, as git takes it. */
+export function configEntries(text: string): ConfigEntry[] {
+  const out: ConfigEntry[] = [];
   let section = "";
   for (const raw of text.slice(0, MAX_CONFIG_BYTES).split("\n")) {
     const line = raw.trim();
@@ -58,11 +70,19 @@ export function programKey(text: string): string | null {
     const m = /^([A-Za-z][A-Za-z0-9-]*)\s*(?:=\s*(.*))?$/.exec(rest);
     if (!m) continue;
     const key = `${section}.${(m[1] as string).toLowerCase()}`;
-    const value = (m[2] ?? "true").replace(/^"|"$/g, "").trim();
+    out.push({ key, value: (m[2] ?? "true").replace(/^"|"$/g, "").trim() });
+  }
+  return out;
+}
+
+/** The first key of a git configuration text that runs a program, as `section.key`; null when none. */
+export function programKey(text: string): string | null {
+  for (const { key, value } of configEntries(text)) {
     if (!RUNS_PROGRAMS.some((re) => re.test(key.toLowerCase()))) continue;
     if (key === "core.fsmonitor" && BOOLEAN.test(value)) continue;
     if (key === "diff.submodule" && value.toLowerCase() === "short") continue;
     if (key.endsWith(".promisor") && /^(false|no|off|0)$/i.test(value)) continue;
+    // A relative path inside the work tree is judged where it leads (git-state-files.ts).
     if (FILE_KEYS.test(key.toLowerCase()) && !/^[/~]|(^|\/)\.\.(\/|$)|^\$/.test(value)) continue;
     return key;
   }
