@@ -3,7 +3,7 @@
 // write its debug log, `verbose argv "ls" "x$(cmd)"`, where the next shell sources it). Rather than list
 // the dangerous keys (logs-dir, cache, prefix, userconfig, globalconfig, script-shell, node-options,
 // init-module, shell, editor, git, tmp … and whatever npm adds next), only keys known to leave writes,
-// programs and files alone are let pass: any other key in any file npm may read asks.
+// programs and files alone are let pass: any other key in a file npm reads as the project's asks.
 import { readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -111,7 +111,16 @@ function named(key: string): string {
   return /^[A-Za-z][A-Za-z0-9_-]{0,39}$/.test(key) ? `\`${key}\`` : "a key Airlock does not know";
 }
 
-/** Why npm's configuration makes an npm unit run in `dir` need a person, or null. */
+/**
+ * Why npm's configuration makes an npm unit run in `dir` need a person, or null. The files npm reads as
+ * the project's (every `.npmrc` from `dir` up, the user's own file aside) are the ones a cloned repository
+ * ships; the user's file (`~/.npmrc`, or the one `npm_config_userconfig` names), the global one and the
+ * `npm_config_*` variables of the agent's environment are the person's own settings, which the agent
+ * cannot change without a person (the file is a secret outside the workspace, an assignment before a
+ * command is judged as such) — and npm exports its whole resolved configuration (cache, prefix,
+ * init_module, globalconfig …) as `npm_config_*` to every program it starts, an agent launched by `npx`
+ * included: judging those would make every npm call ask for them.
+ */
 export function npmConfigFact(
   dir: string,
   env: NodeJS.ProcessEnv,
@@ -119,31 +128,18 @@ export function npmConfigFact(
   subject: string,
 ): CallFact | null {
   const why = "which may move where npm writes (logs, cache) or run code (script-shell, node-options)";
-  for (const name of Object.keys(env)) {
-    if (!/^npm_config_/i.test(name) || env[name] === undefined) continue;
-    const key = name.slice("npm_config_".length);
-    if (!safeKey(key)) return { subject, reason: `the environment sets \`${name}\`, ${why}` };
-  }
   const home = env.HOME || homedir();
-  // Every .npmrc from the directory up (the project's sits at npm's local prefix, which a workspace may
-  // move up), the user's, and the global one an environment variable names.
-  const files: string[] = [];
+  const userValue = envValue(env, "userconfig");
+  const user = userValue !== undefined ? resolve(dir, userValue) : join(home, ".npmrc");
   for (let d = dir; ; d = dirname(d)) {
-    files.push(join(d, ".npmrc"));
-    if (dirname(d) === d) break;
-  }
-  const user = envValue(env, "userconfig");
-  files.push(user !== undefined ? resolve(dir, user) : join(home, ".npmrc"));
-  const global = envValue(env, "globalconfig");
-  if (global !== undefined) files.push(resolve(dir, global));
-  for (const file of files) {
-    const body = text(file);
+    const file = join(d, ".npmrc");
+    const body = file === user ? null : text(file);
     const key = body === null ? null : unsafeKey(body);
     if (key !== null)
       return {
         subject,
         reason: `\`${shownPath(file, workspace)}\` sets ${named(key)}, ${why}`,
       };
+    if (dirname(d) === d) return null;
   }
-  return null;
 }

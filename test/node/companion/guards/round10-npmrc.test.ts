@@ -1,8 +1,8 @@
-// Never (red team, round 10): a project or user `.npmrc` (or an `npm_config_*` variable in the agent's
-// environment) steers where an allowed npm command writes or what it runs. A repo-shipped `.npmrc`
+// Never (red team, round 10): a project's `.npmrc` steers where an allowed npm command writes or what it
+// runs. A repo-shipped `.npmrc`
 // `logs-dir=~/.bashrc.d` made `npm ls 'x$(cmd)'` write its debug log, `verbose argv "ls" "x$(cmd)"`,
-// where the next shell sources it. npm's configuration is read as npm reads it; any key not known to
-// leave writes and programs alone makes every npm unit ask. yarn and pnpm have no grammar: never allowed.
+// where the next shell sources it. Every .npmrc npm may read as the project's is read; any key not known
+// to leave writes and programs alone makes every npm unit ask. The person's own settings do not. yarn and pnpm have no grammar: never allowed.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -79,16 +79,30 @@ describe("npm's configuration may move its writes or run code", () => {
     });
   });
 
-  it("the user's ~/.npmrc and an npm_config_* variable count the same", () => {
-    withFile(join(home, ".npmrc"), "logs-dir=/tmp/x\n", () => {
-      for (const r of judge("npm ls")) expect(r.action, r.why).not.toBe("allow");
+  it("the person's own settings (~/.npmrc, npm_config_* as npm exports them) do not make it ask", () => {
+    // npm exports its resolved configuration to what it starts (an agent launched by npx has these).
+    const exported = {
+      npm_config_cache: join(home, ".npm"),
+      npm_config_prefix: "/usr",
+      npm_config_init_module: join(home, ".npm-init.js"),
+      npm_config_globalconfig: "/usr/etc/npmrc",
+      npm_config_userconfig: join(home, ".npmrc"),
+    };
+    withFile(join(home, ".npmrc"), "prefix=~/.npm-global\ncache=~/.cache/npm\n", () => {
+      for (const r of judge("npm ls", exported)) expect(r.action, r.why + r.reasons.join("\n")).toBe("allow");
+      // The project's file is still judged, whatever the environment says.
+      withFile(join(ws, ".npmrc"), "logs-dir=/tmp/x\n", () => {
+        for (const r of judge("npm ls", exported)) expect(r.action, r.why).not.toBe("allow");
+      });
     });
-    for (const env of [{ npm_config_logs_dir: "/tmp/x" }, { NPM_CONFIG_CACHE: "/tmp/x" }])
-      for (const r of judge("npm ls", env)) expect(r.action, r.why).not.toBe("allow");
-    const u = join(base, "other-npmrc");
-    withFile(u, "script-shell=/tmp/sh\n", () => {
-      for (const r of judge("npm ls", { npm_config_userconfig: u }))
-        expect(r.action, r.why).not.toBe("allow");
+  });
+
+  it("a .npmrc above the project (a parent directory's) is judged as the project's", () => {
+    const up = join(base, "up");
+    mkdirSync(join(up, "app"), { recursive: true });
+    writeFileSync(join(up, "app", "package.json"), "{}\n");
+    withFile(join(up, ".npmrc"), "script-shell=/tmp/sh\n", () => {
+      for (const r of judge("npm ls", {}, join(up, "app"))) expect(r.action, r.why).not.toBe("allow");
     });
   });
 
