@@ -142,6 +142,12 @@ export type DiskTarget =
     }
   | { kind: "cd"; dir: string; shown: string }
   /**
+   * npm (or npx) run in `dir`: its configuration (the project's and the user's `.npmrc`, `npm_config_*`
+   * variables) may move where it writes (`logs-dir`, `cache`, `prefix`) or run code (`script-shell`,
+   * `node-options`): the disk says whether any key does (red team, round 10).
+   */
+  | { kind: "npm-config"; dir: string; shown: string }
+  /**
    * A program that may be a toolchain manager's proxy (rustup's `rustc`, `cargo`): a file by one of
    * `names` in `dir` or any directory above picks which program really runs (rust-toolchain.toml's
    * `path` runs any directory's binary; a channel not installed is downloaded). Its presence is a fact.

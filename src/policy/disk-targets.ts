@@ -195,6 +195,23 @@ function upwardTargets(unit: ExecUnit, callCwd: string, home: string | null): Di
   return [{ kind: "upward", dir, names, shown: unit.text }];
 }
 
+/** npm, or a program npx runs: npm's configuration on disk may move its writes or run code. */
+function npmConfigTargets(unit: ExecUnit, callCwd: string, home: string | null): DiskTarget[] {
+  // `npx X`, `npm exec X`, `npm x X`: npm reads its configuration before it runs X.
+  const viaNpm = unit.via !== undefined && /^(?:\S*\/)?np[mx](?:\s|$)/.test(unit.via);
+  if (unit.program !== "npm" && unit.program !== "npx" && !viaNpm) return [];
+  const dir = resolveShellDir(unit.cwd, callCwd, home);
+  if (dir === null)
+    return [
+      {
+        kind: "unknown",
+        shown: unit.text,
+        reason: "npm runs in a directory not known here, whose .npmrc may move where it writes or run code",
+      },
+    ];
+  return [{ kind: "npm-config", dir, shown: unit.text }];
+}
+
 /** The wrapper a unit runs inside is npx (`npx tsc --version`'s `tsc --version`). */
 const VIA_NPX = /^(?:\S*\/)?npx(?:\s|$)/;
 
@@ -278,6 +295,7 @@ function shellTargets(command: string, callCwd: string, home: string | null): Di
           ...scriptTargets(unit, callCwd, home),
           ...pickerTargets(unit, callCwd, home),
           ...npxTargets(unit, callCwd, home),
+          ...npmConfigTargets(unit, callCwd, home),
           ...upwardTargets(unit, callCwd, home),
         );
       continue;

@@ -22,6 +22,7 @@ import { notesReason } from "./git-notes.ts";
 import { repositoryStateFact } from "./git-state-files.ts";
 import { scanFile } from "./key-scan.ts";
 import { nestedRepositoryFact } from "./nested-repos.ts";
+import { npmConfigFact } from "./npm-config.ts";
 import { npxFact } from "./npx-bin.ts";
 import { isWithin, realPathOf } from "./real-path.ts";
 import { withConfig } from "./rg-config.ts";
@@ -235,6 +236,10 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
     }
     case "npx": {
       const f = npxFact(t.dir, t.name, ctx.workspace, t.shown);
+      return f === null ? [] : [f];
+    }
+    case "npm-config": {
+      const f = npmConfigFact(t.dir, ctx.env, ctx.workspace, t.shown);
       return f === null ? [] : [f];
     }
     case "walk": {

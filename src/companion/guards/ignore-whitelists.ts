@@ -7,7 +7,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import ignore, { type Ignore } from "ignore";
+import { type IgnoreRule, ignoreRules } from "./ignore-rules.ts";
 
 const NAMES = [".gitignore", ".ignore", ".rgignore"];
 
@@ -21,10 +21,10 @@ function text(path: string): string | null {
   }
 }
 
-/** The `!` lines of an ignore file's text, or null when it has none. */
-export function negations(body: string): string[] | null {
-  const lines = body.split(/\r?\n/).filter((l) => l.startsWith("!"));
-  return lines.length > 0 ? lines : null;
+/** The whitelisting rules of an ignore file's text (as ignore-rules.ts trusts them), or null when none. */
+export function negations(body: string): IgnoreRule[] | null {
+  const rules = ignoreRules(body).filter((r) => r.whitelist);
+  return rules.length > 0 ? rules : null;
 }
 
 /** git's global excludes file: core.excludesFile from ~/.gitconfig, else $XDG_CONFIG_HOME/git/ignore. */
@@ -45,12 +45,15 @@ function globalExcludes(): string[] {
  * Whitelists from above `root` (a real path): one matcher per file that has a negation, outermost
  * first, each with the directory its patterns are relative to.
  */
-export function whitelistsAbove(root: string, gitDir: string | null): { base: string; ig: Ignore }[] {
-  const found: { base: string; ig: Ignore }[] = [];
+export function whitelistsAbove(
+  root: string,
+  gitDir: string | null,
+): { base: string; rules: IgnoreRule[] }[] {
+  const found: { base: string; rules: IgnoreRule[] }[] = [];
   const add = (base: string, path: string) => {
     const body = text(path);
-    const lines = body === null ? null : negations(body);
-    if (lines !== null) found.push({ base, ig: ignore().add(lines) });
+    const rules = body === null ? null : negations(body);
+    if (rules !== null) found.push({ base, rules });
   };
   const dirs: string[] = [];
   for (let d = dirname(root); ; d = dirname(d)) {

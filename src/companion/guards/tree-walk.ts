@@ -4,7 +4,6 @@
 // the bound is itself a reason to ask.
 import { type Dirent, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { matchesGlob, relative } from "node:path";
-import ignore, { type Ignore } from "ignore";
 import type { CallFact, WalkStyle } from "../../policy/call-facts.ts";
 import { filterGlobMatches } from "../../policy/filter-globs.ts";
 import { KEY_SCAN_MAX_BYTES } from "../../policy/secret-families.ts";
@@ -15,6 +14,7 @@ import {
   secretFamilyOf,
 } from "../../policy/secret-paths.ts";
 import { segmentMatcher } from "./bash-glob.ts";
+import { type IgnoreRule, type IgnoreVerdict, ignoreRules, ignoreVerdict } from "./ignore-rules.ts";
 import { whitelistsAbove } from "./ignore-whitelists.ts";
 import { knownScan, scanFile } from "./key-scan.ts";
 import { isWithin } from "./real-path.ts";
@@ -30,11 +30,9 @@ export const WALK_BOUND = 20_000;
 export const WALK_SCAN_BUDGET_BYTES = 32 * 1024 * 1024;
 
 const VCS_DIRS = new Set([".git", ".hg", ".svn", ".bzr", ".jj", ".sl"]);
-const IGNORE_FILES = [".ignore", ".rgignore"];
-
 interface Frame {
   dir: string;
-  ignores: readonly { base: string; ig: Ignore }[];
+  ignores: Chains;
   /** How many directories below the root (0: the root's own entries). */
   level: number;
 }
@@ -58,53 +56,82 @@ function secretFact(subject: string, abs: string, workspace: string, how: string
   };
 }
 
-function loadIgnores(dir: string, gitignore: boolean, present: readonly Dirent[]): Ignore | null {
-  let ig: Ignore | null = null;
-  for (const name of gitignore ? [".gitignore", ...IGNORE_FILES] : IGNORE_FILES) {
-    // Only the ignore files the directory listing shows are read (a failed open costs an exception).
-    if (!present.some((e) => e.name === name)) continue;
-    let text: string;
-    try {
-      text = readFileSync(`${dir}/${name}`, "utf8");
-    } catch {
-      continue;
-    }
-    ig ??= ignore();
-    ig.add(text);
-  }
-  return ig;
+/** One directory's rules of one kind, with the directory its patterns are relative to. */
+interface Layer {
+  base: string;
+  rules: readonly IgnoreRule[];
 }
 
-/** Deepest ignore file first, as ripgrep ranks them: the first that decides wins. */
-function ignored(ignores: Frame["ignores"], abs: string, isDir: boolean): boolean {
-  for (let i = ignores.length - 1; i >= 0; i--) {
-    const { base, ig } = ignores[i] as { base: string; ig: Ignore };
+/**
+ * The ignore files in force, one chain per kind in ripgrep's order of precedence: `.rgignore`, then
+ * `.ignore`, then `.gitignore` (only inside a git repository, and only up to the nearest `.git`: rg
+ * does not apply a parent repository's .gitignore inside a nested one); in each, the deepest decides.
+ * `above` holds whitelists from outside the walk, which are let win first (walking more is never unsafe).
+ */
+interface Chains {
+  above: readonly Layer[];
+  rg: readonly Layer[];
+  ig: readonly Layer[];
+  gi: readonly Layer[];
+}
+
+function readRules(dir: string, name: string, present: readonly Dirent[]): IgnoreRule[] | null {
+  // Only the ignore files the directory listing shows are read (a failed open costs an exception).
+  if (!present.some((e) => e.name === name)) return null;
+  try {
+    const rules = ignoreRules(readFileSync(`${dir}/${name}`, "utf8"));
+    return rules.length > 0 ? rules : null;
+  } catch {
+    return null;
+  }
+}
+
+function withDir(chains: Chains, dir: string, gitignore: boolean, present: readonly Dirent[]): Chains {
+  const push = (chain: readonly Layer[], name: string) => {
+    const rules = readRules(dir, name, present);
+    return rules === null ? chain : [...chain, { base: dir, rules }];
+  };
+  // A `.git` here starts another repository: the .gitignore files above it no longer apply.
+  const gi = present.some((e) => e.name === ".git") ? [] : chains.gi;
+  return {
+    above: chains.above,
+    rg: push(chains.rg, ".rgignore"),
+    ig: push(chains.ig, ".ignore"),
+    gi: gitignore ? push(gi, ".gitignore") : gi,
+  };
+}
+
+function chainVerdict(chain: readonly Layer[], abs: string, isDir: boolean): IgnoreVerdict {
+  for (let i = chain.length - 1; i >= 0; i--) {
+    const { base, rules } = chain[i] as Layer;
     const rel = relative(base, abs);
     if (rel === "" || rel.startsWith("..")) continue;
-    const r = ig.test(isDir ? `${rel}/` : rel);
-    if (r.unignored) return false;
-    if (r.ignored) return true;
+    const v = ignoreVerdict(rules, rel, isDir);
+    if (v !== null) return v;
   }
-  return false;
+  return null;
+}
+
+function verdict(chains: Chains, abs: string, isDir: boolean): IgnoreVerdict {
+  if (chainVerdict(chains.above, abs, isDir) === "whitelist") return "whitelist";
+  return (
+    chainVerdict(chains.rg, abs, isDir) ??
+    chainVerdict(chains.ig, abs, isDir) ??
+    chainVerdict(chains.gi, abs, isDir)
+  );
+}
+
+function ignored(chains: Chains, abs: string, isDir: boolean): boolean {
+  return verdict(chains, abs, isDir) === "ignore";
 }
 
 /**
  * Whether an ignore file's `!pattern` whitelists a hidden entry, which overrides ripgrep's hidden-file
- * filter (and its skipping of `.git`): the deepest file that decides wins, as in `ignored`.
+ * filter (and its skipping of `.git`). Whether it is a directory does not matter here: either form
+ * whitelisted is walked.
  */
-function whitelisted(ignores: Frame["ignores"], abs: string): boolean {
-  for (let i = ignores.length - 1; i >= 0; i--) {
-    const { base, ig } = ignores[i] as { base: string; ig: Ignore };
-    const rel = relative(base, abs);
-    if (rel === "" || rel.startsWith("..")) continue;
-    // Whether it is a directory does not matter here: either form whitelisted is walked.
-    for (const form of [rel, `${rel}/`]) {
-      const r = ig.test(form);
-      if (r.unignored) return true;
-    }
-    if (ig.test(rel).ignored) return false;
-  }
-  return false;
+function whitelisted(chains: Chains, abs: string): boolean {
+  return verdict(chains, abs, false) === "whitelist" || verdict(chains, abs, true) === "whitelist";
 }
 
 /** The `.git` above or at `dir` that makes it a git repository, or null. */
@@ -170,7 +197,8 @@ export function walkFact(
   const useGitignore = gitDir !== null;
   // A whitelist above the root (a parent's ignore file, git's excludes) may un-hide what is below it.
   const above = style.ignoreFiles ? whitelistsAbove(root, gitDir) : [];
-  const stack: Frame[] = [{ dir: root, ignores: above, level: 0 }];
+  const chains: Chains = { above, rg: [], ig: [], gi: [] };
+  const stack: Frame[] = [{ dir: root, ignores: chains, level: 0 }];
   const seen = new Set<string>();
   let count = 0;
   while (stack.length > 0) {
@@ -182,10 +210,7 @@ export function walkFact(
       continue;
     }
     let ignores = frame.ignores;
-    if (style.ignoreFiles) {
-      const ig = loadIgnores(frame.dir, useGitignore, entries);
-      if (ig !== null) ignores = [...ignores, { base: frame.dir, ig }];
-    }
+    if (style.ignoreFiles) ignores = withDir(ignores, frame.dir, useGitignore, entries);
     const dirRel = judgedPath(frame.dir, workspace);
     const dirSecret = style.content && denylistedDir(dirRel);
     for (const e of entries) {
