@@ -293,7 +293,11 @@ function statement(src: string, event: StmtEvent, shell: Shell, run: Run, out: C
       out.push(execUnit(argv, { prefixes: [], cwd: shell.cwd, dynamic: null, effect: "read", concerns }));
     }
   }
-  for (const name of setNames(src, event)) shell.assigned.add(name);
+  const names = setNames(src, event);
+  for (const name of names) shell.assigned.add(name);
+  // Even where a rule lets DIRSTACK be set, where popd goes next is no longer known.
+  if (names.includes("DIRSTACK") || event.assigned.includes("DIRSTACK"))
+    shell.stack = shell.stack.map(() => null);
   for (const name of event.assigned) {
     const why = dangerousVariable(name);
     if (why === null) continue;
