@@ -178,6 +178,16 @@ function dirMoves(events: ParsedScript["events"]): Uint32Array {
   return before;
 }
 
+/** Whether a script string may move the shell: a statement of it changes directory (or cannot be read). */
+function scriptMovesDir(src: string): boolean {
+  try {
+    const { events } = parseBash(src);
+    return (dirMoves(events)[events.length] as number) > 0;
+  } catch {
+    return true;
+  }
+}
+
 /** For each `enter` event, the index of its `leave`. */
 function scopeEnds(events: ParsedScript["events"]): Map<number, number> {
   const ends = new Map<number, number>();
@@ -359,6 +369,7 @@ function analyzeScript(
     push: (u) => out.push(u),
     script: (inner, innerShell, innerDepth, innerDialect) =>
       analyzeScript(inner, innerShell, innerDepth, out, innerDialect),
+    movesDir: scriptMovesDir,
     depth,
     dialect,
   };

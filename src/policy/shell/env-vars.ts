@@ -43,7 +43,7 @@ export const DANGEROUS_VARIABLES: readonly DangerousVariable[] = [
   // bash's command hash table and alias table as arrays: `BASH_CMDS[ls]=./x; ls` runs ./x.
   { pattern: "BASH_CMDS", why: "is bash's command table: a name in it runs the file it maps to" },
   { pattern: "BASH_ALIASES", why: "defines aliases, which replace command names" },
-  { pattern: "BASH_ARGV0", why: "sets `$0`" },
+  { pattern: "BASH_ARGV0", why: "sets `$0`, which a later word may run" },
   { pattern: "EXECIGNORE", why: "hides programs from the PATH search, so another directory's program runs" },
   // `$"…"` is looked up in TEXTDOMAIN's catalogue under TEXTDOMAINDIR and the translation expanded as a
   // double-quoted string (bash 5.2's default, without `shopt -s noexpand_translation`).
