@@ -9,6 +9,7 @@ import { isGitMetadataPath, KEY_SCAN_MAX_BYTES } from "../../policy/secret-famil
 import { isDenylistedPath, isProtectedWritePath, secretFamilyOf } from "../../policy/secret-paths.ts";
 import { WIDEST } from "../../policy/walk-styles.ts";
 import { expandGlob } from "./bash-glob.ts";
+import { alternatesFact } from "./git-alternates.ts";
 import { readOnlyHook, repositoryProgram } from "./git-config-programs.ts";
 import { gitContentsFact } from "./git-contents.ts";
 import {
@@ -167,6 +168,9 @@ function gitFacts(t: Extract<DiskTarget, { kind: "git" }>, ctx: Context): CallFa
           reason: `the repository has the hook \`${hook}\`, which git runs on a read-only command`,
         },
       ];
+    const prints = t.prints !== null || t.printsNotes === true || t.printsMessages !== undefined;
+    const borrowed = prints ? alternatesFact(repo, ctx.env) : null;
+    if (borrowed !== null) return [{ subject: t.shown, reason: borrowed }];
     const printed = t.prints === null ? null : gitContentsFact(repo, t.prints, t.dir, t.shown);
     if (printed !== null) return [printed];
     const notes = t.printsNotes === true ? notesReason(repo.commonDir) : null;

@@ -26,6 +26,7 @@ const disk = diskCheck({ env: {} });
 const PASS = "Sup3rS3cretPass";
 const ENV = { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" };
 let base: string;
+let borrowed = "";
 const repos: Record<string, string> = {};
 
 function git(cwd: string, ...args: string[]): string {
@@ -72,6 +73,17 @@ beforeAll(() => {
   git(named, "config", "branch.main.remote", `https://deploy:${PASS}@git.example.com/o/r.git`);
   git(named, "config", "branch.main.pushRemote", `https://deploy:${PASS}@git.example.com/o/r.git`);
   git(named, "config", "remote.pushDefault", `https://deploy:${PASS}@git.example.com/o/r.git`);
+  // A repository borrowing the objects of another one outside the project (a private dotfiles repo).
+  const dotfiles = repo("dotfiles");
+  writeFileSync(join(dotfiles, "notes-work.txt"), `prod db password: ${PASS}\n`);
+  git(dotfiles, "add", "-A");
+  git(dotfiles, "commit", "-qm", "notes");
+  const borrowing = repo("borrowing");
+  writeFileSync(
+    join(borrowing, ".git", "objects", "info", "alternates"),
+    `${join(dotfiles, ".git", "objects")}\n`,
+  );
+  borrowed = git(dotfiles, "rev-parse", "HEAD");
   // Clean: a remote without user-info, a reflog of ordinary commands.
   const clean = repo("clean");
   git(clean, "remote", "add", "origin", "https://github.com/a/b.git");
@@ -121,6 +133,19 @@ describe("a credential in git's own files, read as a file or printed by git: ask
       const r = judge("reflog", "read", { path: ".git/logs/HEAD" }, p);
       expect(r.action, r.why).not.toBe("allow");
     }
+  });
+});
+
+describe("a repository that borrows another's objects (objects/info/alternates)", () => {
+  it("git show ID:PATH of the other repository's commit asks; git status runs", () => {
+    const command = `git show ${borrowed}:notes-work.txt`;
+    expect(prints("borrowing", command), "git prints the other repository's file").toContain(PASS);
+    for (const p of [policy, balanced]) {
+      const r = bash("borrowing", command, p);
+      expect(r.action, r.why).not.toBe("allow");
+    }
+    expect(bash("borrowing", command).why).toMatch(/borrows objects/);
+    expect(bash("borrowing", "git status").action).toBe("allow");
   });
 });
 
