@@ -84,6 +84,14 @@ beforeAll(() => {
     `${join(dotfiles, ".git", "objects")}\n`,
   );
   borrowed = git(dotfiles, "rev-parse", "HEAD");
+  // A vendored repository inside the project: ripgrep applies no parent .gitignore inside it.
+  const vendoring = repo("vendoring");
+  writeFileSync(join(vendoring, ".gitignore"), ".env\n*.env\n");
+  const lib = join(vendoring, "vendor", "lib");
+  mkdirSync(lib, { recursive: true });
+  git(lib, "init", "-q", ".");
+  writeFileSync(join(lib, "prod.env"), `DB_PASSWORD=${PASS}\n`);
+  writeFileSync(join(lib, "index.js"), "module.exports = 1;\n");
   // Clean: a remote without user-info, a reflog of ordinary commands.
   const clean = repo("clean");
   git(clean, "remote", "add", "origin", "https://github.com/a/b.git");
@@ -146,6 +154,18 @@ describe("a repository that borrows another's objects (objects/info/alternates)"
     }
     expect(bash("borrowing", command).why).toMatch(/borrows objects/);
     expect(bash("borrowing", "git status").action).toBe("allow");
+  });
+});
+
+describe("a repository nested in the project (red team, round 10)", () => {
+  it("rg and the Grep tool walk it without the parent's .gitignore, as ripgrep does", () => {
+    expect(prints("vendoring", "rg -n DB_PASSWORD . || true"), "rg prints the nested prod.env").toContain(PASS);
+    for (const p of [policy, balanced]) {
+      const r = bash("vendoring", "rg -n DB_PASSWORD", p);
+      expect(r.action, r.why).not.toBe("allow");
+      expect(judge("vendoring", "grep", { pattern: "DB_PASSWORD" }, p).action).not.toBe("allow");
+    }
+    expect(bash("vendoring", "rg -n DB_PASSWORD").why).toMatch(/prod\.env/);
   });
 });
 
