@@ -10,7 +10,7 @@ import { isDenylistedPath, isProtectedWritePath, secretFamilyOf } from "../../po
 import { WIDEST } from "../../policy/walk-styles.ts";
 import { expandGlob } from "./bash-glob.ts";
 import { alternatesFact } from "./git-alternates.ts";
-import { readOnlyHook, repositoryProgram } from "./git-config-programs.ts";
+import { globalWorkTreeKey, readOnlyHook, repositoryProgram } from "./git-config-programs.ts";
 import { gitContentsFact } from "./git-contents.ts";
 import {
   discoverRepository,
@@ -155,6 +155,17 @@ function gitFacts(t: Extract<DiskTarget, { kind: "git" }>, ctx: Context): CallFa
         {
           subject: t.shown,
           reason: `the repository's own configuration (\`${program.file}\`) sets ${program.key}, ${keyEffect(program.key)}`,
+        },
+      ];
+    const global = globalWorkTreeKey(repo);
+    if (global !== null)
+      return [
+        {
+          subject: t.shown,
+          reason:
+            global.hooks !== undefined
+              ? `git's configuration (\`${global.file}\`) sets core.hooksPath into the work tree, whose \`${global.hooks}\` git runs on a read-only command`
+              : `git's configuration (\`${global.file}\`) sets ${global.key} to a file of the work tree that leads out of it, is a secret, or holds a credential; git prints its lines`,
         },
       ];
     const ws = realPathOf(ctx.workspace);

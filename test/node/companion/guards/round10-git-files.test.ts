@@ -4,8 +4,18 @@
 // --get branch.main.remote` was judged by the key's name while git takes a URL there. Each attack is
 // proven in a real throwaway repository (the file or git prints the password) and judged with the disk
 // as the companion judges it; clean repositories stay allowed.
-import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
@@ -92,6 +102,28 @@ beforeAll(() => {
   git(lib, "init", "-q", ".");
   writeFileSync(join(lib, "prod.env"), `DB_PASSWORD=${PASS}\n`);
   writeFileSync(join(lib, "index.js"), "module.exports = 1;\n");
+  // Files git reads by configuration, named relative to the work tree: a committed link to a secret
+  // outside, a gitignored .env; and the user's global configuration naming one in every repository.
+  const home = join(base, "home");
+  mkdirSync(home, { recursive: true });
+  writeFileSync(join(home, ".netrc"), `machine example.com login u password ${PASS}\n`);
+  const revsLink = repo("revslink");
+  symlinkSync(join(home, ".netrc"), join(revsLink, "revs.txt"));
+  git(revsLink, "config", "blame.ignoreRevsFile", "revs.txt");
+  const revsEnv = repo("revsenv");
+  writeFileSync(join(revsEnv, ".env"), `API_KEY=${PASS}\n`);
+  git(revsEnv, "config", "blame.ignoreRevsFile", ".env");
+  const globalRevs = repo("globalrevs");
+  symlinkSync(join(home, ".netrc"), join(globalRevs, ".git-blame-ignore-revs"));
+  const globalHooks = repo("globalhooks");
+  mkdirSync(join(globalHooks, ".githooks"));
+  writeFileSync(join(globalHooks, ".githooks", "post-index-change"), "#!/bin/sh\ntouch PWNED\n", {
+    mode: 0o755,
+  });
+  writeFileSync(
+    join(base, "gitconfig"),
+    "[blame]\n\tignoreRevsFile = .git-blame-ignore-revs\n[core]\n\thooksPath = .githooks\n",
+  );
   // Clean: a remote without user-info, a reflog of ordinary commands.
   const clean = repo("clean");
   git(clean, "remote", "add", "origin", "https://github.com/a/b.git");
@@ -159,7 +191,9 @@ describe("a repository that borrows another's objects (objects/info/alternates)"
 
 describe("a repository nested in the project (red team, round 10)", () => {
   it("rg and the Grep tool walk it without the parent's .gitignore, as ripgrep does", () => {
-    expect(prints("vendoring", "rg -n DB_PASSWORD . || true"), "rg prints the nested prod.env").toContain(PASS);
+    expect(prints("vendoring", "rg -n DB_PASSWORD . || true"), "rg prints the nested prod.env").toContain(
+      PASS,
+    );
     for (const p of [policy, balanced]) {
       const r = bash("vendoring", "rg -n DB_PASSWORD", p);
       expect(r.action, r.why).not.toBe("allow");
@@ -168,6 +202,73 @@ describe("a repository nested in the project (red team, round 10)", () => {
     expect(bash("vendoring", "rg -n DB_PASSWORD").why).toMatch(/prod\.env/);
   });
 });
+
+/** Runs `fn` with the user's git configuration at `file` (as git and the companion find it). */
+function withGlobal<T>(file: string, fn: () => T): T {
+  const saved = process.env.GIT_CONFIG_GLOBAL;
+  process.env.GIT_CONFIG_GLOBAL = file;
+  try {
+    return fn();
+  } finally {
+    if (saved === undefined) delete process.env.GIT_CONFIG_GLOBAL;
+    else process.env.GIT_CONFIG_GLOBAL = saved;
+  }
+}
+
+describe("files git reads by configuration, relative to the work tree (red team, round 10)", () => {
+  it.each([
+    ["revslink", "git blame README.md"],
+    ["revsenv", "git blame README.md"],
+  ])("the repository's own: %s: %s asks", (name, command) => {
+    expect(() => prints(name, command)).toThrow(new RegExp(PASS));
+    for (const p of [policy, balanced]) expect(bash(name, command, p).action).not.toBe("allow");
+  });
+
+  it("the user's global blame.ignoreRevsFile, a committed link to ~/.netrc: asks", () => {
+    const global = join(base, "gitconfig");
+    const proof = spawnGit("globalrevs", global, ["blame", "README.md"]);
+    expect(proof).toContain(PASS);
+    withGlobal(global, () => {
+      for (const p of [policy, balanced]) {
+        const r = bash("globalrevs", "git blame README.md", p);
+        expect(r.action, r.why).not.toBe("allow");
+      }
+      expect(bash("globalrevs", "git blame README.md").why).toMatch(/ignorerevsfile/);
+    });
+  });
+
+  it("the user's global relative core.hooksPath: the work tree's post-index-change runs on git status", () => {
+    const global = join(base, "gitconfig");
+    const dir = repos.globalhooks as string;
+    // A tracked file's times changed: git status refreshes the index and rewrites it.
+    utimesSync(join(dir, "README.md"), new Date(), new Date(Date.now() - 60_000));
+    spawnGit("globalhooks", global, ["status"]);
+    expect(existsSync(join(dir, "PWNED")), "git status ran the hook").toBe(true);
+    withGlobal(global, () => {
+      for (const p of [policy, balanced]) {
+        const r = bash("globalhooks", "git status", p);
+        expect(r.action, r.why).not.toBe("allow");
+      }
+      expect(bash("globalhooks", "git status").why).toMatch(/hooksPath/);
+    });
+  });
+
+  it("a plain ignore-revs file of the project stays allowed", () => {
+    const global = join(base, "gitconfig");
+    writeFileSync(join(repos.clean as string, ".git-blame-ignore-revs"), "# formatting\n");
+    withGlobal(global, () => expect(bash("clean", "git blame README.md").action).toBe("allow"));
+  });
+});
+
+/** git with the user's configuration at `global`: what it prints, errors included. */
+function spawnGit(name: string, global: string, args: string[]): string {
+  const r = spawnSync("git", args, {
+    cwd: repos[name] as string,
+    encoding: "utf8",
+    env: { ...process.env, GIT_CONFIG_GLOBAL: global, GIT_CONFIG_NOSYSTEM: "1" },
+  });
+  return `${r.stdout}${r.stderr}`;
+}
 
 describe("clean repositories stay allowed", () => {
   it.each([
