@@ -23,6 +23,7 @@ import { gitMessagesFact } from "./git-messages.ts";
 import { notesReason } from "./git-notes.ts";
 import { scanFile } from "./key-scan.ts";
 import { nestedRepositoryFact } from "./nested-repos.ts";
+import { npmrcFact } from "./npmrc.ts";
 import { npxFact } from "./npx-bin.ts";
 import { isWithin, realPathOf } from "./real-path.ts";
 import { withConfig } from "./rg-config.ts";
@@ -247,6 +248,10 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
     }
     case "npx": {
       const f = npxFact(t.dir, t.name, ctx.workspace, t.shown);
+      return f === null ? [] : [f];
+    }
+    case "npmrc": {
+      const f = npmrcFact(t.dir, ctx.workspace, t.shown);
       return f === null ? [] : [f];
     }
     case "walk": {
