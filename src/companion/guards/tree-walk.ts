@@ -71,6 +71,19 @@ function secretFact(subject: string, abs: string, workspace: string, how: string
   };
 }
 
+/**
+ * An ignore file's text as ripgrep applies it, where git and the matcher here would read it otherwise
+ * (red team, round 10): ripgrep matches case-sensitively (the matcher's default is not), keeps a UTF-8
+ * byte-order mark as part of the first pattern (so it matches nothing), and its globs do not read POSIX
+ * classes (`[[:alpha:]]`) as git does. A line the two may read differently is dropped unless it is a
+ * negation: dropping a pattern only widens the walk, and a negation kept only widens it too.
+ */
+function asRipgrepReads(text: string): string {
+  const lines = text.split(/\r?\n/);
+  if (lines[0]?.startsWith("\ufeff")) lines[0] = "";
+  return lines.map((l) => (!l.startsWith("!") && /\[\[?:/.test(l) ? "" : l)).join("\n");
+}
+
 /** The directory's ignore files: its .gitignore, then its .ignore and .rgignore (which rank above it). */
 function loadIgnores(dir: string, gitignore: boolean, present: readonly Dirent[]): IgnoreFile[] {
   const out: IgnoreFile[] = [];
@@ -85,8 +98,8 @@ function loadIgnores(dir: string, gitignore: boolean, present: readonly Dirent[]
       } catch {
         continue;
       }
-      ig ??= ignore();
-      ig.add(text);
+      ig ??= ignore({ ignorecase: false });
+      ig.add(asRipgrepReads(text));
     }
     if (ig !== null) out.push(git ? { base: dir, ig, git } : { base: dir, ig });
   };

@@ -124,6 +124,19 @@ beforeAll(() => {
     join(base, "gitconfig"),
     "[blame]\n\tignoreRevsFile = .git-blame-ignore-revs\n[core]\n\thooksPath = .githooks\n",
   );
+  // Ignore files ripgrep reads otherwise than git: upper case, a byte-order mark, a POSIX class.
+  const ignores = repo("ignores");
+  const gi: Record<string, string> = {
+    upper: "*.ENV\n",
+    bom: "\ufeff*.env\n",
+    posix: "*.e[[:alpha:]]v\n",
+    plain: "*.env\n",
+  };
+  for (const [dir, text] of Object.entries(gi)) {
+    mkdirSync(join(ignores, dir));
+    writeFileSync(join(ignores, dir, ".gitignore"), text);
+    writeFileSync(join(ignores, dir, "prod.env"), `DB_PASSWORD=${PASS}\n`);
+  }
   // Clean: a remote without user-info, a reflog of ordinary commands.
   const clean = repo("clean");
   git(clean, "remote", "add", "origin", "https://github.com/a/b.git");
@@ -269,6 +282,18 @@ function spawnGit(name: string, global: string, args: string[]): string {
   });
   return `${r.stdout}${r.stderr}`;
 }
+
+describe("ignore files as ripgrep reads them (red team, round 10)", () => {
+  it.each(["upper", "bom", "posix"])("%s: rg reads prod.env, so the walk does", (dir) => {
+    expect(prints("ignores", `rg -n DB_PASSWORD ${dir} || true`)).toContain(PASS);
+    const r = bash("ignores", `rg -n DB_PASSWORD ${dir}`, balanced);
+    expect(r.action, r.why).not.toBe("allow");
+  });
+  it("a plain *.env line hides it from rg and the walk alike", () => {
+    expect(prints("ignores", "rg -n DB_PASSWORD plain || true")).not.toContain(PASS);
+    expect(bash("ignores", "rg -n DB_PASSWORD plain", balanced).action).toBe("allow");
+  });
+});
 
 describe("clean repositories stay allowed", () => {
   it.each([
