@@ -12,6 +12,7 @@ import { expandGlob } from "./bash-glob.ts";
 import { alternatesFact } from "./git-alternates.ts";
 import { globalWorkTreeKey, readOnlyHook, repositoryProgram } from "./git-config-programs.ts";
 import { gitContentsFact } from "./git-contents.ts";
+import { gitDirLinkFact } from "./git-dir-links.ts";
 import {
   discoverRepository,
   foreignGitFile,
@@ -158,6 +159,8 @@ function gitFacts(t: Extract<DiskTarget, { kind: "git" }>, ctx: Context): CallFa
           reason: `the repository's own configuration (\`${program.file}\`) sets ${program.key}, ${keyEffect(program.key)}`,
         },
       ];
+    const linked = gitDirLinkFact(repo);
+    if (linked !== null) return [{ subject: t.shown, reason: linked }];
     const global = globalWorkTreeKey(repo);
     if (global !== null)
       return [

@@ -137,6 +137,19 @@ beforeAll(() => {
     writeFileSync(join(ignores, dir, ".gitignore"), text);
     writeFileSync(join(ignores, dir, "prod.env"), `DB_PASSWORD=${PASS}\n`);
   }
+  // A repository arriving with its .git, whose packed-refs and rebase state are links to secrets.
+  writeFileSync(join(home, ".git-credentials"), `https://u:${PASS}@github.com\n`);
+  const packed = repo("packed");
+  symlinkSync(join(home, ".git-credentials"), join(packed, ".git", "packed-refs"));
+  const rebase = repo("rebase");
+  const state = join(rebase, ".git", "rebase-merge");
+  mkdirSync(state);
+  const head = git(rebase, "rev-parse", "HEAD");
+  writeFileSync(join(state, "head-name"), "refs/heads/main\n");
+  writeFileSync(join(state, "onto"), `${head}\n`);
+  writeFileSync(join(state, "orig-head"), `${head}\n`);
+  writeFileSync(join(state, "interactive"), "");
+  symlinkSync(join(home, ".git-credentials"), join(state, "done"));
   // Clean: a remote without user-info, a reflog of ordinary commands.
   const clean = repo("clean");
   git(clean, "remote", "add", "origin", "https://github.com/a/b.git");
@@ -292,6 +305,19 @@ describe("ignore files as ripgrep reads them (red team, round 10)", () => {
   it("a plain *.env line hides it from rg and the walk alike", () => {
     expect(prints("ignores", "rg -n DB_PASSWORD plain || true")).not.toContain(PASS);
     expect(bash("ignores", "rg -n DB_PASSWORD plain", balanced).action).toBe("allow");
+  });
+});
+
+describe("symlinks in the repository directory (red team, round 10)", () => {
+  it.each([
+    ["packed", "git status"],
+    ["packed", "git branch"],
+    ["rebase", "git status"],
+  ])("%s: %s prints the linked file's line, and asks", (name, command) => {
+    const r = spawnSync("bash", ["-c", command], { cwd: repos[name] as string, encoding: "utf8", env: ENV });
+    expect(`${r.stdout}${r.stderr}`).toContain(PASS);
+    for (const p of [policy, balanced]) expect(bash(name, command, p).action).not.toBe("allow");
+    expect(bash(name, command).why).toMatch(/symlink/);
   });
 });
 
