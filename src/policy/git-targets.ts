@@ -140,6 +140,30 @@ function onlyCommits(subcommand: string | null, rest: readonly (string | null)[]
   return revisions.length === 0 ? ["HEAD"] : revisions;
 }
 
+/** A raw object id, perhaps abbreviated, with a peel or ancestry suffix (`abc123^{}`, `abc123~2`). */
+const OBJECT_ID = /^([0-9a-f]{4,64})(?:[~^].*)?$/i;
+
+/**
+ * A history printer's operands that are raw object ids (before `--`): the companion asks git what each
+ * names, and a blob or tree the history does not name asks (guards/git-unnamed.ts; red team, round 10).
+ */
+function withObjectIds(
+  prints: GitPrints | null,
+  unit: ExecUnit,
+  subcommand: string | null,
+): GitPrints | null {
+  if (prints === null || !prints.history) return prints;
+  const words = unit.words.map((w) => w.value);
+  const rest = words.slice(words.indexOf(subcommand) + 1);
+  const dashes = rest.indexOf("--");
+  const ids: string[] = [];
+  for (const v of dashes < 0 ? rest : rest.slice(0, dashes)) {
+    const m = v === null ? null : OBJECT_ID.exec(v);
+    if (m !== null) ids.push(m[1] as string);
+  }
+  return ids.length === 0 ? prints : { ...prints, objectIds: ids };
+}
+
 /** Subcommands whose `--format` atoms can print a branch's remote (a configuration value). */
 const REF_FORMATS = new Set(["for-each-ref", "branch", "tag"]);
 
@@ -388,7 +412,7 @@ export function gitTargets(
       gitDir: abs(where.gitDir),
       workTree: abs(where.workTree),
       entersSubmodules: entersSubmodules(unit, where.subcommand),
-      prints: gitPrints(unit, where.subcommand),
+      prints: withObjectIds(gitPrints(unit, where.subcommand), unit, where.subcommand),
       ...(printsNotes(unit, where.subcommand) ? { printsNotes: true as const } : {}),
       ...(messages !== null ? { printsMessages: messages } : {}),
       shown,

@@ -22,6 +22,7 @@ import {
 } from "./git-discovery.ts";
 import { gitMessagesFact } from "./git-messages.ts";
 import { notesReason } from "./git-notes.ts";
+import { unnamedObjectFact } from "./git-unnamed.ts";
 import { scanFile } from "./key-scan.ts";
 import { nestedRepositoryFact } from "./nested-repos.ts";
 import { npmrcFact } from "./npmrc.ts";
@@ -188,6 +189,8 @@ function gitFacts(t: Extract<DiskTarget, { kind: "git" }>, ctx: Context): CallFa
     if (borrowed !== null) return [{ subject: t.shown, reason: borrowed }];
     const printed = t.prints === null ? null : gitContentsFact(repo, t.prints, t.dir, t.shown);
     if (printed !== null) return [printed];
+    const unnamed = t.prints?.objectIds ? unnamedObjectFact(repo, t.prints.objectIds) : null;
+    if (unnamed !== null) return [{ subject: t.shown, reason: unnamed }];
     const notes = t.printsNotes === true ? notesReason(repo.commonDir) : null;
     if (notes !== null) return [{ subject: t.shown, reason: notes }];
     const messages = t.printsMessages === undefined ? null : gitMessagesFact(repo, t.printsMessages, top);

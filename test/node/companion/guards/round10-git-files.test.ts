@@ -37,6 +37,8 @@ const PASS = "Sup3rS3cretPass";
 const ENV = { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" };
 let base: string;
 let borrowed = "";
+let blob = "";
+let readme = "";
 const repos: Record<string, string> = {};
 
 function git(cwd: string, ...args: string[]): string {
@@ -150,6 +152,16 @@ beforeAll(() => {
   writeFileSync(join(state, "orig-head"), `${head}\n`);
   writeFileSync(join(state, "interactive"), "");
   symlinkSync(join(home, ".git-credentials"), join(state, "done"));
+  // A gitignored .env staged by mistake and unstaged: its blob stays, dangling, named by nothing.
+  const dangling = repo("dangling");
+  writeFileSync(join(dangling, ".gitignore"), ".env\n");
+  git(dangling, "add", ".gitignore");
+  git(dangling, "commit", "-qm", "ignore");
+  writeFileSync(join(dangling, ".env"), `API_KEY=${PASS}\n`);
+  git(dangling, "add", "-f", ".env");
+  git(dangling, "reset", "-q", ".env");
+  blob = git(dangling, "hash-object", ".env");
+  readme = git(dangling, "rev-parse", "HEAD:README.md");
   // Clean: a remote without user-info, a reflog of ordinary commands.
   const clean = repo("clean");
   git(clean, "remote", "add", "origin", "https://github.com/a/b.git");
@@ -318,6 +330,32 @@ describe("symlinks in the repository directory (red team, round 10)", () => {
     expect(`${r.stdout}${r.stderr}`).toContain(PASS);
     for (const p of [policy, balanced]) expect(bash(name, command, p).action).not.toBe("allow");
     expect(bash(name, command).why).toMatch(/symlink/);
+  });
+});
+
+describe("a raw object id no history names (red team, round 10, class C)", () => {
+  it("git show, cat-file -p and diff of a dangling .env blob ask; a named blob and commits run", () => {
+    for (const command of [
+      `git show ${blob}`,
+      `git show ${blob.slice(0, 10)}`,
+      `git cat-file -p ${blob}`,
+      `git diff ${blob} ${readme}`,
+    ]) {
+      expect(prints("dangling", command), command).toContain(PASS);
+      for (const p of [policy, balanced]) {
+        const r = bash("dangling", command, p);
+        expect(r.action, `${command}: ${r.why}`).not.toBe("allow");
+      }
+      expect(bash("dangling", command, balanced).why).toMatch(
+        /no commit, index entry, reflog or stash names/,
+      );
+    }
+    for (const command of [
+      `git show ${readme}`,
+      "git show HEAD",
+      `git show ${git(repos.dangling as string, "rev-parse", "HEAD")}`,
+    ])
+      expect(bash("dangling", command, balanced).action, command).toBe("allow");
   });
 });
 
