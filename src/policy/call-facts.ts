@@ -158,8 +158,6 @@ export type DiskTarget =
    * or above, the global bin), or, when none has it, the registry package of that name, downloaded.
    */
   | { kind: "npx"; dir: string; name: string; shown: string }
-  /** npm or npx running in `dir`: the project's `.npmrc` there or above (to the workspace) is read first. */
-  | { kind: "npmrc"; dir: string; shown: string }
   /**
    * A runner that looks for the file defining what it runs in `dir` and every directory above (npm's and
    * `node --run`'s package.json, Cargo.toml, go.mod, pytest's rootdir files): the nearest one out of the

@@ -214,14 +214,6 @@ function npxTargets(unit: ExecUnit, callCwd: string, home: string | null): DiskT
   return [{ kind: "npx", dir, name: unit.program, shown: unit.text }];
 }
 
-/** npm and npx read the project's .npmrc, whatever the subcommand (guards/npmrc.ts). */
-function npmrcTargets(unit: ExecUnit, callCwd: string, home: string | null): DiskTarget[] {
-  if (unit.program !== "npm" && unit.program !== "npx") return [];
-  const dir = resolveShellDir(unit.cwd, callCwd, home);
-  if (dir === null) return [];
-  return [{ kind: "npmrc", dir, shown: unit.text }];
-}
-
 /** Bash's `cd` target word (options and `--` skipped); undefined for a bare `cd` (home). */
 function cdWord(unit: ExecUnit): { value: string | null } | undefined {
   let i = 1;
@@ -286,7 +278,6 @@ function shellTargets(command: string, callCwd: string, home: string | null): Di
           ...scriptTargets(unit, callCwd, home),
           ...pickerTargets(unit, callCwd, home),
           ...npxTargets(unit, callCwd, home),
-          ...npmrcTargets(unit, callCwd, home),
           ...upwardTargets(unit, callCwd, home),
         );
       continue;

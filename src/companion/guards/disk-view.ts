@@ -9,10 +9,8 @@ import { isGitMetadataPath, KEY_SCAN_MAX_BYTES } from "../../policy/secret-famil
 import { isDenylistedPath, isProtectedWritePath, secretFamilyOf } from "../../policy/secret-paths.ts";
 import { WIDEST } from "../../policy/walk-styles.ts";
 import { expandGlob } from "./bash-glob.ts";
-import { alternatesFact } from "./git-alternates.ts";
-import { globalWorkTreeKey, readOnlyHook, repositoryProgram } from "./git-config-programs.ts";
+import { readOnlyHook, repositoryProgram } from "./git-config-programs.ts";
 import { gitContentsFact } from "./git-contents.ts";
-import { gitDirLinkFact } from "./git-dir-links.ts";
 import {
   discoverRepository,
   foreignGitFile,
@@ -25,7 +23,6 @@ import { notesReason } from "./git-notes.ts";
 import { unnamedObjectFact } from "./git-unnamed.ts";
 import { scanFile } from "./key-scan.ts";
 import { nestedRepositoryFact } from "./nested-repos.ts";
-import { npmrcFact } from "./npmrc.ts";
 import { npxFact } from "./npx-bin.ts";
 import { isWithin, realPathOf } from "./real-path.ts";
 import { withConfig } from "./rg-config.ts";
@@ -160,19 +157,6 @@ function gitFacts(t: Extract<DiskTarget, { kind: "git" }>, ctx: Context): CallFa
           reason: `the repository's own configuration (\`${program.file}\`) sets ${program.key}, ${keyEffect(program.key)}`,
         },
       ];
-    const linked = gitDirLinkFact(repo);
-    if (linked !== null) return [{ subject: t.shown, reason: linked }];
-    const global = globalWorkTreeKey(repo);
-    if (global !== null)
-      return [
-        {
-          subject: t.shown,
-          reason:
-            global.hooks !== undefined
-              ? `git's configuration (\`${global.file}\`) sets core.hooksPath into the work tree, whose \`${global.hooks}\` git runs on a read-only command`
-              : `git's configuration (\`${global.file}\`) sets ${global.key} to a file of the work tree that leads out of it, is a secret, or holds a credential; git prints its lines`,
-        },
-      ];
     const ws = realPathOf(ctx.workspace);
     const foreign = foreignGitFile(repo, ws.ok ? ws.real : ctx.workspace);
     if (foreign !== null) return [{ subject: t.shown, reason: foreign }];
@@ -184,9 +168,6 @@ function gitFacts(t: Extract<DiskTarget, { kind: "git" }>, ctx: Context): CallFa
           reason: `the repository has the hook \`${hook}\`, which git runs on a read-only command`,
         },
       ];
-    const prints = t.prints !== null || t.printsNotes === true || t.printsMessages !== undefined;
-    const borrowed = prints ? alternatesFact(repo, ctx.env) : null;
-    if (borrowed !== null) return [{ subject: t.shown, reason: borrowed }];
     const printed = t.prints === null ? null : gitContentsFact(repo, t.prints, t.dir, t.shown);
     if (printed !== null) return [printed];
     const unnamed = t.prints?.objectIds ? unnamedObjectFact(repo, t.prints.objectIds) : null;
@@ -254,10 +235,6 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
     }
     case "npx": {
       const f = npxFact(t.dir, t.name, ctx.workspace, t.shown);
-      return f === null ? [] : [f];
-    }
-    case "npmrc": {
-      const f = npmrcFact(t.dir, ctx.workspace, t.shown);
       return f === null ? [] : [f];
     }
     case "walk": {

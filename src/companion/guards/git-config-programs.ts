@@ -4,13 +4,9 @@
 // on `git diff`, clean filters on `git status`, includes that pull in configuration not read here. Such
 // a key makes every git unit in that repository ask, naming it. Boolean core.fsmonitor (git's own
 // daemon) runs nothing.
-import { lstatSync, readFileSync, statSync } from "node:fs";
-import { homedir } from "node:os";
-import { join, relative } from "node:path";
-import { isDenylistedPath } from "../../policy/secret-paths.ts";
+import { readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
 import type { Repository } from "./git-discovery.ts";
-import { scanFile } from "./key-scan.ts";
-import { isWithin, realPathOf } from "./real-path.ts";
 
 const RUNS_PROGRAMS = [
   /^core\.(fsmonitor|pager|editor|sshcommand|askpass|gitproxy|hookspath)$/,
@@ -43,8 +39,8 @@ const FILE_KEYS =
 const BOOLEAN = /^(true|false|yes|no|on|off|1|0|)$/i;
 const MAX_CONFIG_BYTES = 1024 * 1024;
 
-/** Each `section.key` (lowercase section and key, subsection as written) and its value, in order. */
-function* entries(text: string): Generator<{ key: string; value: string }> {
+/** The first key of a git configuration text that runs a program, as `section.key`; null when none. */
+export function programKey(text: string): string | null {
   let section = "";
   for (const raw of text.slice(0, MAX_CONFIG_BYTES).split("\n")) {
     const line = raw.trim();
@@ -61,88 +57,14 @@ function* entries(text: string): Generator<{ key: string; value: string }> {
     }
     const m = /^([A-Za-z][A-Za-z0-9-]*)\s*(?:=\s*(.*))?$/.exec(rest);
     if (!m) continue;
-    yield {
-      key: `${section}.${(m[1] as string).toLowerCase()}`,
-      value: (m[2] ?? "true").replace(/^"|"$/g, "").trim(),
-    };
-  }
-}
-
-/** A value naming a file in the work tree: relative, without `..`, `~` or a variable. */
-const IN_WORK_TREE = (value: string) => !/^[/~]|(^|\/)\.\.(\/|$)|^\$/.test(value);
-
-/**
- * Whether a file a configuration key names, relative to the work tree's top, is what it looks like: a
- * file of the project. Not so when its real path (symlinks followed) leaves the work tree, it is a secret
- * family, it has another name (a hard link), or it holds a key or a credential: git prints the first line
- * it cannot parse (red team, round 10: `ignoreRevsFile = revs.txt`, a committed link to ~/.netrc).
- */
-function projectFile(workTree: string | null, value: string): boolean {
-  if (workTree === null) return false;
-  const path = join(workTree, value);
-  if (lstatSync(path, { throwIfNoEntry: false }) === undefined) return true;
-  const r = realPathOf(path);
-  if (!r.ok) return false;
-  const top = realPathOf(workTree);
-  const root = top.ok ? top.real : workTree;
-  if (!isWithin(root, r.real)) return false;
-  if (isDenylistedPath(value) || isDenylistedPath(relative(root, r.real))) return false;
-  if (r.stat === null) return false;
-  if (r.stat.isDirectory()) return true; // git cannot read it as a file, and says so
-  if (!r.stat.isFile() || r.stat.nlink > 1) return false;
-  return scanFile(r.real, r.stat.size) === "none";
-}
-
-/** The first key of a git configuration text that runs a program, as `section.key`; null when none. */
-export function programKey(text: string, workTree: string | null = null): string | null {
-  for (const { key, value } of entries(text)) {
+    const key = `${section}.${(m[1] as string).toLowerCase()}`;
+    const value = (m[2] ?? "true").replace(/^"|"$/g, "").trim();
     if (!RUNS_PROGRAMS.some((re) => re.test(key.toLowerCase()))) continue;
     if (key === "core.fsmonitor" && BOOLEAN.test(value)) continue;
     if (key === "diff.submodule" && value.toLowerCase() === "short") continue;
     if (key.endsWith(".promisor") && /^(false|no|off|0)$/i.test(value)) continue;
-    if (FILE_KEYS.test(key.toLowerCase()) && IN_WORK_TREE(value) && projectFile(workTree, value)) continue;
+    if (FILE_KEYS.test(key.toLowerCase()) && !/^[/~]|(^|\/)\.\.(\/|$)|^\$/.test(value)) continue;
     return key;
-  }
-  return null;
-}
-
-/** Git's global and system configuration files, as git finds them (GIT_CONFIG_GLOBAL/SYSTEM, XDG, home). */
-export function globalConfigs(): string[] {
-  const env = process.env;
-  const xdg = env.XDG_CONFIG_HOME || join(homedir(), ".config");
-  return [
-    env.GIT_CONFIG_GLOBAL ?? join(homedir(), ".gitconfig"),
-    join(xdg, "git", "config"),
-    env.GIT_CONFIG_SYSTEM ?? "/etc/gitconfig",
-  ];
-}
-
-function readConfig(file: string): string | null {
-  try {
-    return readFileSync(file, "utf8").slice(0, MAX_CONFIG_BYTES);
-  } catch {
-    return null;
-  }
-}
-
-/**
- * What the user's or the system's configuration makes git read or run from the work tree: a file key with
- * a relative value (`blame.ignoreRevsFile = .git-blame-ignore-revs`, a common global setting) names a file
- * of whatever repository git runs in, judged as the repository's own would be; a relative core.hooksPath
- * makes the work tree's directory git's hooks (red team, round 10). Null when none does.
- */
-export function globalWorkTreeKey(repo: Repository): { file: string; key: string; hooks?: string } | null {
-  for (const file of globalConfigs()) {
-    const text = readConfig(file);
-    if (text === null) continue;
-    for (const { key, value } of entries(text)) {
-      if (FILE_KEYS.test(key) && IN_WORK_TREE(value) && !projectFile(repo.workTree, value))
-        return { file, key };
-      if (key === "core.hookspath" && IN_WORK_TREE(value) && repo.workTree !== null) {
-        const hook = hookIn(join(repo.workTree, value));
-        if (hook !== null) return { file, key, hooks: `${value.replace(/\/+$/, "")}/${hook}` };
-      }
-    }
   }
   return null;
 }
@@ -153,9 +75,13 @@ export function repositoryProgram(repo: Repository): { file: string; key: string
     [join(repo.commonDir, "config"), ".git/config"],
     [join(repo.gitDir, "config.worktree"), ".git/config.worktree"],
   ] as const) {
-    const text = readConfig(file);
-    if (text === null) continue;
-    const key = programKey(text, repo.workTree);
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch {
+      continue;
+    }
+    const key = programKey(text);
     if (key !== null) return { file: shown, key };
   }
   return null;
@@ -167,15 +93,9 @@ export function repositoryProgram(repo: Repository): { file: string; key: string
  * in the repository's hooks directory, when present and executable; null when none is.
  */
 export function readOnlyHook(repo: Repository): string | null {
-  const hook = hookIn(join(repo.commonDir, "hooks"));
-  return hook === null ? null : `.git/hooks/${hook}`;
-}
-
-/** The read-only hook present and executable in a hooks directory, or null. */
-function hookIn(dir: string): string | null {
   for (const name of ["post-index-change", "reference-transaction"]) {
     try {
-      if ((statSync(join(dir, name)).mode & 0o111) !== 0) return name;
+      if ((statSync(join(repo.commonDir, "hooks", name)).mode & 0o111) !== 0) return `.git/hooks/${name}`;
     } catch {
       // absent
     }

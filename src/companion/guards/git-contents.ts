@@ -7,11 +7,11 @@
 // checkout or `git add` changes.
 import { spawnSync } from "node:child_process";
 import { lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { homedir } from "node:os";
 import { join, relative } from "node:path";
 import type { CallFact, GitPrints } from "../../policy/call-facts.ts";
 import { KEY_SCAN_MAX_BYTES } from "../../policy/secret-families.ts";
 import { isDenylistedPath, secretFamilyOf } from "../../policy/secret-paths.ts";
-import { globalConfigs } from "./git-config-programs.ts";
 import type { Repository } from "./git-discovery.ts";
 import {
   allCommits,
@@ -215,6 +215,17 @@ const MAX_LEGACY_REMOTES = 256;
 
 /** A remote URL with a user and password or token in it, or an extra header, in a configuration file. */
 const CREDENTIAL_IN_CONFIG = /:\/\/[^/\s@]+@|extraheader|insteadof\s*=\s*\S*:\/\/[^/\s@]+@/i;
+
+/** Git's global and system configuration files, as git finds them (GIT_CONFIG_GLOBAL/SYSTEM, XDG, home). */
+function globalConfigs(): string[] {
+  const env = process.env;
+  const xdg = env.XDG_CONFIG_HOME || join(homedir(), ".config");
+  return [
+    env.GIT_CONFIG_GLOBAL ?? join(homedir(), ".gitconfig"),
+    join(xdg, "git", "config"),
+    env.GIT_CONFIG_SYSTEM ?? "/etc/gitconfig",
+  ];
+}
 
 /** The legacy remote files git reads (`remotes/NAME`: `URL: …` lines; `branches/NAME`: a URL), as [file, shown]. */
 function legacyRemoteFiles(commonDir: string): [string, string][] {

@@ -32,22 +32,9 @@ export const WALK_SCAN_BUDGET_BYTES = 32 * 1024 * 1024;
 const VCS_DIRS = new Set([".git", ".hg", ".svn", ".bzr", ".jj", ".sl"]);
 const IGNORE_FILES = [".ignore", ".rgignore"];
 
-/**
- * An ignore file's rules: `git` for a .gitignore; `stale` once the walk is inside a nested repository below
- * it, where ripgrep no longer applies a parent's .gitignore (its ignore crate stops at a directory holding
- * `.git`: red team, round 10 — a vendored repository's prod.env is read although the parent ignores
- * `*.env`). A stale file still counts for its whitelists, which can only widen the walk.
- */
-interface IgnoreFile {
-  base: string;
-  ig: Ignore;
-  git?: boolean;
-  stale?: boolean;
-}
-
 interface Frame {
   dir: string;
-  ignores: readonly IgnoreFile[];
+  ignores: readonly { base: string; ig: Ignore }[];
   /** How many directories below the root (0: the root's own entries). */
   level: number;
 }
@@ -71,48 +58,27 @@ function secretFact(subject: string, abs: string, workspace: string, how: string
   };
 }
 
-/**
- * An ignore file's text as ripgrep applies it, where git and the matcher here would read it otherwise
- * (red team, round 10): ripgrep matches case-sensitively (the matcher's default is not), keeps a UTF-8
- * byte-order mark as part of the first pattern (so it matches nothing), and its globs do not read POSIX
- * classes (`[[:alpha:]]`) as git does. A line the two may read differently is dropped unless it is a
- * negation: dropping a pattern only widens the walk, and a negation kept only widens it too.
- */
-function asRipgrepReads(text: string): string {
-  const lines = text.split(/\r?\n/);
-  if (lines[0]?.startsWith("\ufeff")) lines[0] = "";
-  return lines.map((l) => (!l.startsWith("!") && /\[\[?:/.test(l) ? "" : l)).join("\n");
-}
-
-/** The directory's ignore files: its .gitignore, then its .ignore and .rgignore (which rank above it). */
-function loadIgnores(dir: string, gitignore: boolean, present: readonly Dirent[]): IgnoreFile[] {
-  const out: IgnoreFile[] = [];
-  const load = (names: readonly string[], git: boolean) => {
-    let ig: Ignore | null = null;
-    for (const name of names) {
-      // Only the ignore files the directory listing shows are read (a failed open costs an exception).
-      if (!present.some((e) => e.name === name)) continue;
-      let text: string;
-      try {
-        text = readFileSync(`${dir}/${name}`, "utf8");
-      } catch {
-        continue;
-      }
-      ig ??= ignore({ ignorecase: false });
-      ig.add(asRipgrepReads(text));
+function loadIgnores(dir: string, gitignore: boolean, present: readonly Dirent[]): Ignore | null {
+  let ig: Ignore | null = null;
+  for (const name of gitignore ? [".gitignore", ...IGNORE_FILES] : IGNORE_FILES) {
+    // Only the ignore files the directory listing shows are read (a failed open costs an exception).
+    if (!present.some((e) => e.name === name)) continue;
+    let text: string;
+    try {
+      text = readFileSync(`${dir}/${name}`, "utf8");
+    } catch {
+      continue;
     }
-    if (ig !== null) out.push(git ? { base: dir, ig, git } : { base: dir, ig });
-  };
-  if (gitignore) load([".gitignore"], true);
-  load(IGNORE_FILES, false);
-  return out;
+    ig ??= ignore();
+    ig.add(text);
+  }
+  return ig;
 }
 
 /** Deepest ignore file first, as ripgrep ranks them: the first that decides wins. */
 function ignored(ignores: Frame["ignores"], abs: string, isDir: boolean): boolean {
   for (let i = ignores.length - 1; i >= 0; i--) {
-    const { base, ig, stale } = ignores[i] as IgnoreFile;
-    if (stale === true) continue;
+    const { base, ig } = ignores[i] as { base: string; ig: Ignore };
     const rel = relative(base, abs);
     if (rel === "" || rel.startsWith("..")) continue;
     const r = ig.test(isDir ? `${rel}/` : rel);
@@ -217,10 +183,8 @@ export function walkFact(
     }
     let ignores = frame.ignores;
     if (style.ignoreFiles) {
-      if (frame.level > 0 && entries.some((e) => e.name === ".git"))
-        ignores = ignores.map((f) => (f.git === true ? { ...f, stale: true } : f));
-      const own = loadIgnores(frame.dir, useGitignore, entries);
-      if (own.length > 0) ignores = [...ignores, ...own];
+      const ig = loadIgnores(frame.dir, useGitignore, entries);
+      if (ig !== null) ignores = [...ignores, { base: frame.dir, ig }];
     }
     const dirRel = judgedPath(frame.dir, workspace);
     const dirSecret = style.content && denylistedDir(dirRel);
