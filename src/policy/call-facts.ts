@@ -60,6 +60,8 @@ export interface GitPrints {
   history: boolean;
   /** Remote URLs from the repository's configuration. */
   remotes: boolean;
+  /** Operands that are raw object ids (a blob's id prints that blob, whatever file it was). */
+  objectIds?: string[];
   /** Files of the work tree (`git diff`, `git grep`): their contents now, not the index's. */
   workTree?: boolean;
   /**

@@ -219,6 +219,23 @@ export function holdsPrivateKey(text: string): boolean {
 const CREDENTIAL_SHAPE =
   /(?<![A-Za-z0-9])(?:(?:AKIA|ASIA)[0-9A-Z]{16}(?![0-9A-Z])|gh[pousr]_[A-Za-z0-9]{36}|github_pat_[A-Za-z0-9_]{40,}|glpat-[0-9A-Za-z_-]{20}|xox[abprs]-[0-9A-Za-z-]{20,}|[sr]k_live_[0-9A-Za-z]{20,}|sk-(?:ant|proj)-[A-Za-z0-9_-]{20,}|AIza[0-9A-Za-z_-]{35})/;
 
+/**
+ * A URL with a password, or any user-info on http(s). Git writes the URL a fetch or pull was given into
+ * the reflog as typed (it strips it only from merge messages), and keeps remote URLs as written in its
+ * configuration and in the legacy `.git/remotes/*` and `.git/branches/*` files. Elsewhere (docs,
+ * examples) such URLs are common and not looked for; in git's own files they are the credential.
+ */
+export const URL_CREDENTIAL = /[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s/@:]+:[^\s/@]+@|https?:\/\/[^\s/@]+@/i;
+
+/**
+ * A file of a git directory whose text git writes from what it was given (reflogs, FETCH_HEAD, the
+ * legacy remote files, messages being edited, lost-found): any `.git/` path but the object database,
+ * whose files are compressed. Such a file is scanned for URL_CREDENTIAL too (red team, round 10).
+ */
+export function isGitMetadataPath(path: string): boolean {
+  return /(^|\/)\.git\/(?!objects\/)/.test(path);
+}
+
 /** True when text holds a credential by its shape (see CREDENTIAL_SHAPE). */
 export function holdsCredential(text: string): boolean {
   return CREDENTIAL_SHAPE.test(text);
@@ -233,11 +250,17 @@ export class PrivateKeyScan {
   private kty = false;
   private member = false;
   private started = false;
+  private readonly urls: boolean;
+  /** `urls`: a URL with a password counts too (git's own files, see URL_CREDENTIAL). */
+  constructor(urls = false) {
+    this.urls = urls;
+  }
   /** Feeds the next chunk (the first one starts the file); true once the file is known to hold a private key. */
   feed(text: string): boolean {
     const atStart = !this.started;
     this.started = true;
     if (PRIVATE_KEY_HEADER.test(text) || CREDENTIAL_SHAPE.test(text)) return true;
+    if (this.urls && URL_CREDENTIAL.test(text)) return true;
     if (encodedPrivateKey(text, atStart, pemHeader)) return true;
     this.kty ||= JWK_TYPE.test(text);
     this.member ||= JWK_PRIVATE.test(text);

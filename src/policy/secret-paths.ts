@@ -79,6 +79,17 @@ export const PROTECTED_WRITE_PATTERNS: readonly string[] = [
   ".pnpmfile.cjs",
   ".cargo/config.toml",
   ".cargo/config",
+  // Other tools' configuration that runs code (red team, round 10): Mercurial's hooks run on any hg
+  // command, JetBrains run configurations (startup tasks run when the project opens), mise's tasks, hooks
+  // and `path:` tool versions, git-lfs's endpoint (pushes go there with the user's credentials).
+  ".hg/",
+  ".idea/",
+  ".mise.toml",
+  "mise.toml",
+  "mise.local.toml",
+  ".mise/",
+  ".tool-versions",
+  ".lfsconfig",
 ];
 
 /** Compares one path segment (which may be a glob) with one pattern part. */

@@ -26,6 +26,34 @@ function str(input: Input, key: string): string | undefined {
   return typeof v === "string" ? v : undefined;
 }
 
+// The directory a file-name search (Claude Code's Glob, OpenCode's glob) really lists: its `path` (the
+// session's directory when absent) joined with the pattern's fixed leading segments. A pattern that is
+// absolute, starts at `~`, or climbs with `..` lists names outside `path` (`/home/u/.ssh/*`,
+// `../home/.ssh/*`): its fixed prefix is a path like any other and is judged as the search's directory
+// (red team, round 10). A `..` after a wildcard segment climbs from directories the text cannot name:
+// the search is then judged as one of the filesystem's root.
+const WILD = /[*?[{]/;
+
+interface GlobSearch {
+  pattern?: string;
+  path?: string;
+}
+
+function globSearch(pattern: string | undefined, path: string | undefined): GlobSearch {
+  if (pattern === undefined) return path === undefined ? {} : { path };
+  const segments = pattern.split("/");
+  const escapes = pattern.startsWith("/") || pattern.startsWith("~") || segments.includes("..");
+  if (!escapes) return path === undefined ? { pattern } : { pattern, path };
+  const wildAt = segments.findIndex((s) => WILD.test(s));
+  const fixed = wildAt < 0 ? segments.slice(0, -1) : segments.slice(0, wildAt);
+  const rest = segments.slice(fixed.length).join("/");
+  if (segments.slice(fixed.length).includes("..")) return { pattern: rest, path: "/" };
+  const prefix = fixed.join("/") || "/";
+  const root =
+    prefix.startsWith("/") || prefix.startsWith("~") || path === undefined ? prefix : `${path}/${prefix}`;
+  return { pattern: rest, path: root };
+}
+
 /** Only set fields that are present, so a rule on `path` never sees `undefined` as a string. */
 function pick(entries: Input): Input {
   return Object.fromEntries(Object.entries(entries).filter(([, v]) => v !== undefined));
@@ -271,7 +299,7 @@ const TABLE: Readonly<Record<string, Mapper>> = {
   // caller): a file-name search, a listing and a read, judged as Glob, LS and Read are (red team, round 8).
   glob: fields("glob", ["pattern", "path"], (i) => ({
     tool: "find",
-    input: pick({ pattern: str(i, "pattern"), path: str(i, "path") }),
+    input: pick({ ...globSearch(str(i, "pattern"), str(i, "path")) }),
   })),
   list: fields("list", ["path", "ignore"], (i) => ({ tool: "ls", input: pick({ path: str(i, "path") }) })),
   view: fields("view", ["path", "view_range"], (i) => ({
@@ -322,9 +350,10 @@ const TABLE: Readonly<Record<string, Mapper>> = {
       type: str(i, "type"),
     }),
   })),
+  // An absolute or climbing pattern lists another directory: its fixed prefix is the search's.
   Glob: fields("Glob", ["pattern", "path"], (i) => ({
     tool: "find",
-    input: pick({ pattern: str(i, "pattern"), path: str(i, "path") }),
+    input: pick({ ...globSearch(str(i, "pattern"), str(i, "path")) }),
   })),
   LS: fields("LS", ["path", "ignore"], (i) => ({ tool: "ls", input: pick({ path: str(i, "path") }) })),
   WebFetch: fields("WebFetch", ["url", "prompt"], (i) => ({

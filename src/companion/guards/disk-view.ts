@@ -5,6 +5,7 @@
 import { lstatSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { CallFact, DiskCheck, DiskTarget } from "../../policy/call-facts.ts";
+import { isGitMetadataPath, KEY_SCAN_MAX_BYTES } from "../../policy/secret-families.ts";
 import { isDenylistedPath, isProtectedWritePath, secretFamilyOf } from "../../policy/secret-paths.ts";
 import { WIDEST } from "../../policy/walk-styles.ts";
 import { expandGlob } from "./bash-glob.ts";
@@ -20,6 +21,7 @@ import {
 import { gitMessagesFact } from "./git-messages.ts";
 import { notesReason } from "./git-notes.ts";
 import { repositoryStateFact } from "./git-state-files.ts";
+import { unnamedObjectFact } from "./git-unnamed.ts";
 import { scanFile } from "./key-scan.ts";
 import { nestedRepositoryFact } from "./nested-repos.ts";
 import { npmConfigFact } from "./npm-config.ts";
@@ -109,8 +111,16 @@ function pathFacts(
         reason: `has ${stat.nlink - 1} other name${stat.nlink > 2 ? "s" : ""} (a hard link), which may be a secret such as ~/.aws/credentials`,
       });
     else if (access === "read" && !isDenylistedPath(real)) {
-      const scan = scanFile(real, stat.size);
-      if (scan === "key") facts.push({ subject, reason: "holds a private key or a credential" });
+      // Git's own files (reflogs, FETCH_HEAD, .git/remotes) keep URLs as typed: `pull https://u:PASS@h`.
+      const gitFile = isGitMetadataPath(real) || isGitMetadataPath(lexical);
+      const scan = scanFile(real, stat.size, KEY_SCAN_MAX_BYTES, gitFile);
+      if (scan === "key")
+        facts.push({
+          subject,
+          reason: gitFile
+            ? "is a file of git's own that holds a credential (a URL with a password, a token or a key)"
+            : "holds a private key or a credential",
+        });
       else if (scan === "too-large")
         facts.push({ subject, reason: `is ${stat.size} bytes, too large to check for a private key` });
     }
@@ -173,6 +183,8 @@ function gitFacts(t: Extract<DiskTarget, { kind: "git" }>, ctx: Context): CallFa
     if (state !== null) return [{ subject: t.shown, reason: state }];
     const printed = t.prints === null ? null : gitContentsFact(repo, t.prints, t.dir, t.shown);
     if (printed !== null) return [printed];
+    const unnamed = t.prints?.objectIds ? unnamedObjectFact(repo, t.prints.objectIds) : null;
+    if (unnamed !== null) return [{ subject: t.shown, reason: unnamed }];
     const notes = t.printsNotes === true ? notesReason(repo.commonDir) : null;
     if (notes !== null) return [{ subject: t.shown, reason: notes }];
     const messages = t.printsMessages === undefined ? null : gitMessagesFact(repo, t.printsMessages, top);

@@ -6,7 +6,7 @@
 // --all --reflog` (bounded in time and size; above the bound it asks), cached by the files a commit,
 // checkout or `git add` changes.
 import { spawnSync } from "node:child_process";
-import { lstatSync, readFileSync, statSync } from "node:fs";
+import { lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, relative } from "node:path";
 import type { CallFact, GitPrints } from "../../policy/call-facts.ts";
@@ -210,6 +210,9 @@ function fromTop(specs: readonly string[] | null, dir: string, top: string | nul
   return out;
 }
 
+/** Legacy remote files read per directory; past this the command asks. */
+const MAX_LEGACY_REMOTES = 256;
+
 /** A remote URL with a user and password or token in it, or an extra header, in a configuration file. */
 const CREDENTIAL_IN_CONFIG = /:\/\/[^/\s@]+@|extraheader|insteadof\s*=\s*\S*:\/\/[^/\s@]+@/i;
 
@@ -224,6 +227,23 @@ function globalConfigs(): string[] {
   ];
 }
 
+/** The legacy remote files git reads (`remotes/NAME`: `URL: …` lines; `branches/NAME`: a URL), as [file, shown]. */
+function legacyRemoteFiles(commonDir: string): [string, string][] {
+  const out: [string, string][] = [];
+  for (const dir of ["remotes", "branches"]) {
+    let names: string[];
+    try {
+      names = readdirSync(join(commonDir, dir));
+    } catch {
+      continue; // none: the usual case
+    }
+    for (const n of names.slice(0, MAX_LEGACY_REMOTES))
+      out.push([join(commonDir, dir, n), `.git/${dir}/${n}`]);
+    if (names.length > MAX_LEGACY_REMOTES) out.push([join(commonDir, dir), `.git/${dir}`]);
+  }
+  return out;
+}
+
 /**
  * Why printing remote URLs may print a credential: one of git's configuration files (the repository's,
  * the user's, the system's; every scope `git remote -v` reads) holds a URL with user-info or an extra
@@ -233,13 +253,19 @@ function configCredentials(repo: Repository): string | null {
   const files: [string, string][] = [
     [join(repo.commonDir, "config"), ".git/config"],
     [join(repo.gitDir, "config.worktree"), "config.worktree"],
+    // Git still reads a remote from the legacy `.git/remotes/NAME` and `.git/branches/NAME` files
+    // (`git remote get-url NAME` prints their URL; red team, round 10).
+    ...legacyRemoteFiles(repo.commonDir),
     ...globalConfigs().map((f): [string, string] => [f, f]),
   ];
   for (const [file, shown] of files) {
     let text: string;
     try {
       text = readFileSync(file, "utf8").slice(0, 1024 * 1024);
-    } catch {
+    } catch (error) {
+      // A directory of more legacy remotes than are read here: not known to be free of a credential.
+      if ((error as NodeJS.ErrnoException).code === "EISDIR")
+        return `\`${shown}\` holds more than ${MAX_LEGACY_REMOTES} remotes, too many to check for a credential`;
       continue; // no such file
     }
     if (CREDENTIAL_IN_CONFIG.test(text))

@@ -19,12 +19,6 @@ const MAX_REFLOGS = 10_000;
 const KEPT = 16;
 const RACY_MS = 1_000;
 
-/**
- * A URL with a password, or any user-info on http(s): git writes the URL a fetch or pull was given into
- * the reflog as typed (it strips it only from merge messages).
- */
-const URL_CREDENTIAL = /[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s/@:]+:[^\s/@]+@|https?:\/\/[^\s/@]+@/i;
-
 /** The objects' answer per state of the database (the listing's key), once it is an answer. */
 const objectAnswers = new Map<string, string | null>();
 /** Reflog files by identity: whether they hold a credential. */
@@ -109,7 +103,7 @@ function reflogHolds(file: string, st: Stats): boolean | "too-large" {
   } catch {
     return false; // gone or unreadable: git cannot print it either
   }
-  const holds = URL_CREDENTIAL.test(text) || new PrivateKeyScan().feed(text);
+  const holds = new PrivateKeyScan(true).feed(text);
   // A file written within the last second may change again without its identity changing (racy git).
   if (Date.now() - Math.max(st.mtimeMs, st.ctimeMs) >= RACY_MS) keep(reflogAnswers, id, holds, 50_000);
   return holds;

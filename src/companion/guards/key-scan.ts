@@ -29,14 +29,19 @@ function racy(st: Stats, now: number): boolean {
 }
 
 /** The answer kept for a file whose (l)stat is `st`, if any: no open, no read. */
-export function knownScan(st: Stats): KeyScan | undefined {
-  return scanned.get(identity(st));
+export function knownScan(st: Stats, urls = false): KeyScan | undefined {
+  return scanned.get(key(st, urls));
 }
 
-function remember(st: Stats, result: KeyScan): void {
+/** A git file's answer (URLs with a password count there) is kept apart from the plain one. */
+function key(st: Stats, urls: boolean): string {
+  return urls ? `${identity(st)}:urls` : identity(st);
+}
+
+function remember(st: Stats, urls: boolean, result: KeyScan): void {
   if (racy(st, Date.now())) return;
   if (scanned.size >= CACHE_ENTRIES) scanned.delete(scanned.keys().next().value as string);
-  scanned.set(identity(st), result);
+  scanned.set(key(st, urls), result);
 }
 
 /** Scans text already read (a buffer) the way scanFile reads a file. */
@@ -54,8 +59,9 @@ export function scanBytes(bytes: Buffer, max = KEY_SCAN_MAX_BYTES): KeyScan {
  * Scans the file at `path` (of `size` bytes by the caller's stat); "none" too when it cannot be opened
  * (nothing is read then). Opened as the program would open it (a link followed) but without blocking,
  * so a FIFO swapped in cannot hang the decision; the answer is kept under the identity of what was opened.
+ * `urls`: a URL with a password is a credential too (a file of git's own, isGitMetadataPath).
  */
-export function scanFile(path: string, size: number, max = KEY_SCAN_MAX_BYTES): KeyScan {
+export function scanFile(path: string, size: number, max = KEY_SCAN_MAX_BYTES, urls = false): KeyScan {
   if (size === 0) return "none";
   if (size > max) return "too-large";
   let fd: number;
@@ -67,19 +73,19 @@ export function scanFile(path: string, size: number, max = KEY_SCAN_MAX_BYTES): 
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) return "none";
-    const hit = scanned.get(identity(st));
+    const hit = scanned.get(key(st, urls));
     if (hit !== undefined) return hit;
-    const result = st.size > max ? "too-large" : scanOpen(fd, st.size);
-    remember(st, result);
+    const result = st.size > max ? "too-large" : scanOpen(fd, st.size, urls);
+    remember(st, urls, result);
     return result;
   } finally {
     closeSync(fd);
   }
 }
 
-function scanOpen(fd: number, size: number): KeyScan {
+function scanOpen(fd: number, size: number, urls: boolean): KeyScan {
   const buf = Buffer.alloc(Math.min(CHUNK, size));
-  const scan = new PrivateKeyScan();
+  const scan = new PrivateKeyScan(urls);
   let carry = "";
   for (let pos = 0; pos < size; ) {
     const n = readSync(fd, buf, 0, buf.length, pos);

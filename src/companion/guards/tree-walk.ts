@@ -6,7 +6,7 @@ import { type Dirent, lstatSync, readdirSync, readFileSync, realpathSync, statSy
 import { matchesGlob, relative } from "node:path";
 import type { CallFact, WalkStyle } from "../../policy/call-facts.ts";
 import { filterGlobMatches } from "../../policy/filter-globs.ts";
-import { KEY_SCAN_MAX_BYTES } from "../../policy/secret-families.ts";
+import { isGitMetadataPath, KEY_SCAN_MAX_BYTES } from "../../policy/secret-families.ts";
 import {
   denylistedDir,
   denylistedInWalk,
@@ -289,7 +289,9 @@ export function walkFact(
       // Every file the read reaches is one whose contents it may print: a private key anywhere in any of
       // them (a PEM block in config.js, a key past the first 64 KiB of a log) makes it ask.
       if (st.size === 0) continue;
-      let scan = knownScan(st);
+      // A reflog or .git/remotes file reached by the walk: a URL with a password counts (isGitMetadataPath).
+      const urls = isGitMetadataPath(target) || isGitMetadataPath(abs);
+      let scan = knownScan(st, urls);
       if (scan === undefined) {
         if (st.size > KEY_SCAN_MAX_BYTES) scan = "too-large";
         else if (budget.bytes < st.size)
@@ -299,7 +301,7 @@ export function walkFact(
           };
         else {
           budget.bytes -= st.size;
-          scan = scanFile(target, st.size);
+          scan = scanFile(target, st.size, KEY_SCAN_MAX_BYTES, urls);
         }
       }
       if (scan === "key")

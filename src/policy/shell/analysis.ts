@@ -178,6 +178,16 @@ function dirMoves(events: ParsedScript["events"]): Uint32Array {
   return before;
 }
 
+/** Whether a script string may move the shell: a statement of it changes directory (or cannot be read). */
+function scriptMovesDir(src: string): boolean {
+  try {
+    const { events } = parseBash(src);
+    return (dirMoves(events)[events.length] as number) > 0;
+  } catch {
+    return true;
+  }
+}
+
 /** For each `enter` event, the index of its `leave`. */
 function scopeEnds(events: ParsedScript["events"]): Map<number, number> {
   const ends = new Map<number, number>();
@@ -294,7 +304,11 @@ function statement(src: string, event: StmtEvent, shell: Shell, run: Run, out: C
       out.push(execUnit(argv, { prefixes: [], cwd: shell.cwd, dynamic: null, effect: "read", concerns }));
     }
   }
-  for (const name of setNames(src, event)) shell.assigned.add(name);
+  const names = setNames(src, event);
+  for (const name of names) shell.assigned.add(name);
+  // Even where a rule lets DIRSTACK be set, where popd goes next is no longer known.
+  if (names.includes("DIRSTACK") || event.assigned.includes("DIRSTACK"))
+    shell.stack = shell.stack.map(() => null);
   for (const name of event.assigned) {
     const why = dangerousVariable(name);
     if (why === null) continue;
@@ -356,6 +370,7 @@ function analyzeScript(
     push: (u) => out.push(u),
     script: (inner, innerShell, innerDepth, innerDialect) =>
       analyzeScript(inner, innerShell, innerDepth, out, innerDialect),
+    movesDir: scriptMovesDir,
     depth,
     dialect,
   };

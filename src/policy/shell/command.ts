@@ -54,6 +54,8 @@ export interface Run {
    * the language of the shell that runs it (`sh -c` is dash's, see dialect.ts).
    */
   script(src: string, shell: Shell, depth: number, dialect: Dialect): void;
+  /** Whether a script string may move the shell (a cd, pushd, popd, source, eval … in it; unreadable counts). */
+  movesDir(src: string): boolean;
   depth: number;
   /** The language of the script this command is in (eval, trap and callbacks run their strings in it). */
   dialect: Dialect;
@@ -306,6 +308,12 @@ function moveDir(name: string, argv: readonly Arg[], shell: Shell): void {
   }
 }
 
+/** Where the shell is, and what pushd's stack holds, are no longer known. */
+function unknownDir(shell: Shell): void {
+  shell.cwd = null;
+  shell.stack = shell.stack.map(() => null);
+}
+
 function mergeCwd(a: CwdSet, b: CwdSet): CwdSet {
   if (a === null || b === null) return null;
   return [...new Set([...a, ...b])];
@@ -509,13 +517,21 @@ export function simpleCommand(input: CommandInput, run: Run): void {
     const cmd = trapCommand(argv);
     if (cmd?.value === null) exec.dynamic ??= "the trap command is not static";
     // It runs later, from wherever the script then is.
-    else if (cmd?.value)
+    else if (cmd?.value) {
       run.script(cmd.value, { cwd: null, stack: [], assigned: new Set() }, run.depth + 1, run.dialect);
+      // A DEBUG or ERR handler runs in this shell between later commands: a `cd` in it moves every one
+      // after it (red team, round 10: `trap 'cd ~/.config/gh' DEBUG; cat hosts.yml`).
+      if (run.movesDir(cmd.value)) unknownDir(shell);
+    }
   }
   if (name === "mapfile" || name === "readarray") {
     const cb = callbackOf(argv);
     if (cb === null || cb?.value === null) exec.dynamic ??= "the callback is not static";
-    else if (cb?.value) run.script(cb.value, copyShell(shell), run.depth + 1, run.dialect);
+    else if (cb?.value) {
+      run.script(cb.value, copyShell(shell), run.depth + 1, run.dialect);
+      // The callback runs in this shell, once per N lines read: its moves stay.
+      if (run.movesDir(cb.value)) unknownDir(shell);
+    }
   }
   if (name === "cd" || name === "pushd" || name === "popd") moveDir(name, argv, shell);
   if (CWD_UNKNOWN_AFTER.has(name)) {

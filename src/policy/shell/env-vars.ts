@@ -30,6 +30,9 @@ export const DANGEROUS_VARIABLES: readonly DangerousVariable[] = [
   { pattern: "HOME", why: "decides what `~` and every program's config file are" },
   { pattern: "PWD", why: "the engine reads `$PWD` as the working directory" },
   { pattern: "OLDPWD", why: "decides where `cd -` goes" },
+  // Assigning an entry of DIRSTACK rewrites pushd's stack, so a later popd, `pushd +N` or `~N` goes
+  // where the text does not say (red team, round 10).
+  { pattern: "DIRSTACK", why: "rewrites the directory stack that popd, `pushd +N` and `~N` go to" },
   { pattern: "XDG_*", why: "decides where programs read their configuration from" },
   { pattern: "SHELL", why: "programs (make, script, editors) run it as the shell" },
   { pattern: "TMPDIR", why: "decides where programs write temporary files" },
@@ -37,6 +40,15 @@ export const DANGEROUS_VARIABLES: readonly DangerousVariable[] = [
   { pattern: "BASH_ENV", why: "every non-interactive bash runs the file it names" },
   { pattern: "ENV", why: "sh runs the file it names" },
   { pattern: "BASH_FUNC_*", why: "an exported function replaces a command in child shells" },
+  // bash's command hash table and alias table as arrays: `BASH_CMDS[ls]=./x; ls` runs ./x.
+  { pattern: "BASH_CMDS", why: "is bash's command table: a name in it runs the file it maps to" },
+  { pattern: "BASH_ALIASES", why: "defines aliases, which replace command names" },
+  { pattern: "BASH_ARGV0", why: "sets `$0`, which a later word may run" },
+  { pattern: "EXECIGNORE", why: "hides programs from the PATH search, so another directory's program runs" },
+  // `$"…"` is looked up in TEXTDOMAIN's catalogue under TEXTDOMAINDIR and the translation expanded as a
+  // double-quoted string (bash 5.2's default, without `shopt -s noexpand_translation`).
+  { pattern: "TEXTDOMAIN", why: 'picks the message catalogue whose translations of `$"…"` bash expands' },
+  { pattern: "TEXTDOMAINDIR", why: 'picks the message catalogue whose translations of `$"…"` bash expands' },
   { pattern: "BASH_LOADABLES_PATH", why: "`enable -f` loads builtins from it" },
   { pattern: "BASH_XTRACEFD", why: "redirects the trace output to another file" },
   { pattern: "BASH_COMPAT", why: "changes how bash parses and runs later lines" },

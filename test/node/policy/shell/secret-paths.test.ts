@@ -82,6 +82,15 @@ describe("files that decide what runs", () => {
     "sub/.git",
     "fixtures/HEAD",
     "fixtures/commondir",
+    // Red team, round 10: other tools' configuration that runs code.
+    ".hg/hgrc",
+    "sub/.hg/hgrc",
+    ".idea/workspace.xml",
+    ".mise.toml",
+    "mise.toml",
+    ".mise/tasks/build",
+    ".tool-versions",
+    ".lfsconfig",
   ])("%s is protected", (path) => {
     expect(isProtectedWritePath(path)).toBe(true);
   });

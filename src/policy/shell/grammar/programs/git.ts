@@ -330,9 +330,18 @@ function place(
       if (file !== undefined) out.paths.push(pathEffect("read", file));
       return null;
     }
-    case "cat-file":
+    case "cat-file": {
+      // The content batches print the objects whose ids come on standard input (or every object): ids the
+      // text does not name, dangling blobs of a once-staged .env among them (red team, round 10).
+      const batch = p.options.find((o) => o.name === "--batch" || o.name === "--batch-command");
+      if (batch !== undefined)
+        return {
+          word: batch.word.raw,
+          reason: `git cat-file ${batch.name} prints objects the command does not name (their ids come on standard input, or every object), which may be a file no history names`,
+        };
       for (const o of ops) blob(o, out);
       return null;
+    }
     case "grep":
     case "revs-paths": {
       const candidates = s.operands === "grep" && !p.has("pattern") ? ops.slice(1) : ops;
