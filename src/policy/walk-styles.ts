@@ -177,22 +177,13 @@ export function searchToolStyle(glob: string | undefined): WalkStyle {
   // Only one plain glob narrows the walk: rg reads `!x` as an exclusion and searches everything else,
   // and a list the tool may split (at spaces, at commas outside braces) can hold one (red team, round 5).
   // Such a filter walks what the tool might read with no narrowing at all: every file, ignored ones too.
-  if (!narrowingGlob(glob))
-    return {
-      content: true,
-      hidden: true,
-      ignoreFiles: false,
-      follow: false,
-      skipVcs: !mayReachVcs(glob),
-      only: [],
-    };
   return {
     content: true,
     hidden: true,
     ignoreFiles: false,
     follow: false,
     skipVcs: !mayReachVcs(glob),
-    only: [glob],
+    only: narrowingGlob(glob) ? [glob] : [],
   };
 }
 

@@ -4,22 +4,13 @@
 // (red team, round 8: `!.env` in a project's .ignore made `rg -n ghp_` read .env and descend into .git).
 // Only the negations are kept: they can only widen what the decision walks, so a rule here that rg
 // would not apply never hides a file the program reads.
-import { readFileSync, statSync } from "node:fs";
+
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { type IgnoreRule, ignoreRules } from "./ignore-rules.ts";
+import { textFileOrNull } from "./text-file.ts";
 
 const NAMES = [".gitignore", ".ignore", ".rgignore"];
-
-function text(path: string): string | null {
-  // Most of the names are not there: a stat that does not throw is far cheaper than a failed open.
-  if (statSync(path, { throwIfNoEntry: false })?.isFile() !== true) return null;
-  try {
-    return readFileSync(path, "utf8");
-  } catch {
-    return null;
-  }
-}
 
 /** The whitelisting rules of an ignore file's text (as ignore-rules.ts trusts them), or null when none. */
 export function negations(body: string): IgnoreRule[] | null {
@@ -34,7 +25,7 @@ function globalExcludes(): string[] {
   const xdg = process.env.XDG_CONFIG_HOME || join(home, ".config");
   out.push(join(xdg, "git", "ignore"));
   for (const config of [join(home, ".gitconfig"), join(xdg, "git", "config")]) {
-    const body = text(config);
+    const body = textFileOrNull(config);
     const m = body === null ? null : /^\s*excludesfile\s*=\s*"?([^"\n]+?)"?\s*$/im.exec(body);
     if (m?.[1]) out.push(m[1].startsWith("~/") ? join(home, m[1].slice(2)) : resolve(home, m[1]));
   }
@@ -51,7 +42,7 @@ export function whitelistsAbove(
 ): { base: string; rules: IgnoreRule[] }[] {
   const found: { base: string; rules: IgnoreRule[] }[] = [];
   const add = (base: string, path: string) => {
-    const body = text(path);
+    const body = textFileOrNull(path);
     const rules = body === null ? null : negations(body);
     if (rules !== null) found.push({ base, rules });
   };

@@ -4,10 +4,11 @@
 // the dangerous keys (logs-dir, cache, prefix, userconfig, globalconfig, script-shell, node-options,
 // init-module, shell, editor, git, tmp … and whatever npm adds next), only keys known to leave writes,
 // programs and files alone are let pass: any other key in a file npm reads as the project's asks.
-import { readFileSync, statSync } from "node:fs";
+
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import type { CallFact } from "../../policy/call-facts.ts";
+import { textFileOrNull } from "./text-file.ts";
 import { shownPath } from "./tree-walk.ts";
 
 /** Keys that change what npm fetches, saves into package.json or prints, never where it writes or what it runs. */
@@ -91,15 +92,6 @@ function safeKey(key: string): boolean {
   return SAFE.has(k.replace(/_/g, "-"));
 }
 
-function text(path: string): string | null {
-  if (statSync(path, { throwIfNoEntry: false })?.isFile() !== true) return null;
-  try {
-    return readFileSync(path, "utf8");
-  } catch {
-    return null;
-  }
-}
-
 /** npm's variable for `key` in `env`, either case (`npm_config_userconfig`, `NPM_CONFIG_USERCONFIG`). */
 function envValue(env: NodeJS.ProcessEnv, key: string): string | undefined {
   const v = env[`npm_config_${key}`] ?? env[`NPM_CONFIG_${key.toUpperCase()}`];
@@ -133,7 +125,7 @@ export function npmConfigFact(
   const user = userValue !== undefined ? resolve(dir, userValue) : join(home, ".npmrc");
   for (let d = dir; ; d = dirname(d)) {
     const file = join(d, ".npmrc");
-    const body = file === user ? null : text(file);
+    const body = file === user ? null : textFileOrNull(file);
     const key = body === null ? null : unsafeKey(body);
     if (key !== null)
       return {

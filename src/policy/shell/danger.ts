@@ -1,6 +1,7 @@
 // What cannot be undone, leaves this machine or acts with more privilege than the user: the commands the
 // risk rubric reserves HIGH for, whatever their grammar says (a grammar may one day understand `git push`;
 // it stays outbound). Destructive git is also a concern every profile asks about (judge-bash.ts).
+import { takesGlobalValue } from "./git.ts";
 import type { ExecUnit } from "./units.ts";
 
 export type DangerKind = "destructive" | "outbound" | "privileged";
@@ -20,24 +21,13 @@ export function effectOf(unit: ExecUnit): ExecUnit["effect"] {
   return unit.effect;
 }
 
-/** git's global options that take the next word as their value. */
-const GIT_GLOBAL_VALUE = new Set([
-  "-C",
-  "-c",
-  "--git-dir",
-  "--work-tree",
-  "--namespace",
-  "--super-prefix",
-  "--config-env",
-]);
-
 /** The git subcommand and the words after it, past git's global options. */
 export function gitSubcommand(argv: readonly string[]): { name: string; rest: string[] } | null {
   let i = 1;
   while (i < argv.length) {
     const w = argv[i] as string;
     if (!w.startsWith("-") || w === "-") break;
-    i += GIT_GLOBAL_VALUE.has(w) ? 2 : 1;
+    i += takesGlobalValue(w) ? 2 : 1;
   }
   const name = argv[i];
   return name === undefined ? null : { name, rest: argv.slice(i + 1) };

@@ -24,7 +24,10 @@ export interface GitJudgement {
   dynamic: string | null;
 }
 
-/** Global options before the subcommand that take a value (`-C dir`, `-c k=v`). */
+/**
+ * Global options before the subcommand that take the next word as their value (`-C dir`, `-c k=v`). git reads
+ * `--exec-path` and `--list-cmds` values only after `=`, and `-C`/`-c` only as a word of their own.
+ */
 const GLOBAL_VALUES = new Set([
   "-C",
   "-c",
@@ -33,9 +36,12 @@ const GLOBAL_VALUES = new Set([
   "--namespace",
   "--super-prefix",
   "--config-env",
-  "--exec-path",
-  "--list-cmds",
 ]);
+
+/** Whether a word before git's subcommand takes the next word as its value: the one rule both git judges walk by. */
+export function takesGlobalValue(word: string): boolean {
+  return GLOBAL_VALUES.has(word);
+}
 
 /** Global options that make git read its configuration or programs from somewhere else. */
 const GLOBAL_ESCAPES: Readonly<Record<string, string>> = {
@@ -321,7 +327,7 @@ export function judgeGit(argv: readonly Arg[]): GitJudgement {
     const name = v.includes("=") ? v.slice(0, v.indexOf("=")) : v;
     const glued =
       name === "-C" || name === "-c" ? null : v.includes("=") ? v.slice(v.indexOf("=") + 1) : null;
-    const takes = GLOBAL_VALUES.has(name) && glued === null && !(name === "--exec-path" && !v.includes("="));
+    const takes = takesGlobalValue(v);
     const value = takes ? (argv[i + 1] ?? null) : glued === null ? null : { ...a, value: glued };
     if (takes) i++;
     if (name === "-C") {

@@ -4,7 +4,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { PROFILES, starterPolicy } from "../../../src/companion/local-policy/starter.ts";
 import { classify, decide } from "../../../src/policy/index.ts";
-import { destructiveGit } from "../../../src/policy/shell/danger.ts";
+import { destructiveGit, gitSubcommand } from "../../../src/policy/shell/danger.ts";
+import { judgeGit } from "../../../src/policy/shell/git.ts";
 import { CWD, compile, user } from "./helpers.ts";
 
 const DESTRUCTIVE = [
@@ -130,5 +131,32 @@ describe("risk", () => {
     for (const command of ["rm -rf dist", "curl https://example.com", "npm publish", "git push", "sudo ls"])
       for (const [name, policy] of profiles)
         expect(decide(policy, bash(command), { hasUI: true }).action, `${name}: ${command}`).toBe("ask");
+  });
+});
+
+describe("git's global options, one rule for both git judges", () => {
+  const args = (argv: string[]) => argv.map((value) => ({ value, raw: value, glob: false, tilde: false }));
+  // Includes the words git itself rejects (`--list-cmds` without `=`, `-C=dir`): the two judges must still
+  // agree on which word is the subcommand, so danger never looks past a word the git judge takes for it.
+  const CASES = [
+    ["git", "-C", "repo", "push"],
+    ["git", "-c", "core.pager=less", "push"],
+    ["git", "--git-dir", ".git", "--work-tree", ".", "push"],
+    ["git", "--git-dir=.git", "push"],
+    ["git", "--exec-path", "push"],
+    ["git", "--exec-path=/tmp", "push"],
+    ["git", "--list-cmds", "push"],
+    ["git", "-C=repo", "push"],
+    ["git", "--no-pager", "--config-env", "core.pager=PAGER", "push"],
+  ];
+
+  it("both find the same subcommand", () => {
+    for (const argv of CASES)
+      expect(gitSubcommand(argv)?.name ?? null, argv.join(" ")).toBe(judgeGit(args(argv)).subcommand);
+  });
+
+  it("a word git reads only after `=` never hides the subcommand", () => {
+    expect(judgeGit(args(["git", "--list-cmds", "push"])).subcommand).toBe("push");
+    expect(gitSubcommand(["git", "--exec-path", "push"])?.name).toBe("push");
   });
 });

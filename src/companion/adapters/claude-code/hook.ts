@@ -2,7 +2,8 @@
 import { z } from "zod";
 import { claudeAskMode, type Env } from "../../cli/config.ts";
 import type { CompanionDecision } from "../../control/tool-call.ts";
-import { clientCompanion, type HookCompanion } from "../../hooks/companion.ts";
+import { agentHookRunner } from "../../hooks/agent-hook.ts";
+import type { HookCompanion } from "../../hooks/companion.ts";
 import {
   blockingError,
   denyOutput,
@@ -12,7 +13,8 @@ import {
   preToolUseOutput,
   promptContextOutput,
 } from "../../hooks/output.ts";
-import { callIdOf, runGuardedHook } from "../../hooks/runtime.ts";
+import { callIdOf } from "../../hooks/runtime.ts";
+import { sessionEventOutput } from "../../hooks/session-events.ts";
 import { claudeAskReason } from "./ask-reason.ts";
 import { mapClaudeTool } from "./tools.ts";
 
@@ -110,30 +112,15 @@ function handler(companion: HookCompanion) {
         return promptContextOutput(
           input.prompt ? await companion.promptText(input.prompt, input.session_id, input.cwd) : "",
         );
-      case "SessionStart":
-        // Idle time while the person types the first prompt: precognition warms git status and the manifest.
-        await companion.sessionStarted(input.cwd);
-        return NOTHING;
-      case "SessionEnd":
-        // The session's allow-for-session grants end with it (daemon cache and the edge).
-        await companion.endSession(input.session_id);
-        return NOTHING;
       default:
-        // Events Airlock does not gate (PostToolUse, …): no opinion.
-        return NOTHING;
+        return sessionEventOutput(companion, input);
     }
   };
 }
 
-/** Never throws and never leaves a meant deny unsaid: every failure path denies with its reason. */
-export function runClaudeCodeHook(
-  stdin: string,
-  env: Env,
-  companion: HookCompanion = clientCompanion(env),
-): Promise<HookResult> {
-  return runGuardedHook(
-    { schema: ClaudeHookInput, handle: handler(companion), notAnObject: blockingError, deny: denyOutput },
-    stdin,
-    env,
-  );
-}
+export const runClaudeCodeHook = agentHookRunner({
+  schema: ClaudeHookInput,
+  handler,
+  notAnObject: blockingError,
+  deny: denyOutput,
+});

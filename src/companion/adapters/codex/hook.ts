@@ -1,8 +1,8 @@
 // `airlock hook codex`: Codex's hook contract. PreToolUse has no `ask`, so a call that needs a person waits for
 // the phone and is answered allow (empty output) or deny (a reason Codex shows the model).
 import { z } from "zod";
-import type { Env } from "../../cli/config.ts";
-import { clientCompanion, type HookCompanion } from "../../hooks/companion.ts";
+import { agentHookRunner } from "../../hooks/agent-hook.ts";
+import type { HookCompanion } from "../../hooks/companion.ts";
 import {
   blockingError,
   denyOutput,
@@ -12,7 +12,7 @@ import {
   preToolUseOutput,
   promptContextOutput,
 } from "../../hooks/output.ts";
-import { callIdOf, runGuardedHook } from "../../hooks/runtime.ts";
+import { callIdOf } from "../../hooks/runtime.ts";
 import { ClaudeHookInput } from "../claude-code/hook.ts";
 import { codexCanServe } from "./sandbox.ts";
 import { mapCodexTool } from "./tools.ts";
@@ -114,15 +114,9 @@ function handler(companion: HookCompanion) {
   };
 }
 
-/** Never throws and never leaves a meant deny unsaid: every failure path denies with its reason. */
-export function runCodexHook(
-  stdin: string,
-  env: Env,
-  companion: HookCompanion = clientCompanion(env),
-): Promise<HookResult> {
-  return runGuardedHook(
-    { schema: CodexHookInput, handle: handler(companion), notAnObject: blockingError, deny: denyOutput },
-    stdin,
-    env,
-  );
-}
+export const runCodexHook = agentHookRunner({
+  schema: CodexHookInput,
+  handler,
+  notAnObject: blockingError,
+  deny: denyOutput,
+});

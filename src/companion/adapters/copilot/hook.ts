@@ -3,10 +3,10 @@
 // sessionStart its source. An Airlock allow prints nothing (Copilot's own --allow-tool/--deny-tool check stands); a
 // deny prints {"permissionDecision":"deny","permissionDecisionReason"}, which Copilot hands the model.
 import { z } from "zod";
-import type { Env } from "../../cli/config.ts";
-import { clientCompanion, type HookCompanion } from "../../hooks/companion.ts";
+import { agentHookRunner } from "../../hooks/agent-hook.ts";
+import type { HookCompanion } from "../../hooks/companion.ts";
 import { copilotDeny, type HookResult, NOTHING } from "../../hooks/output.ts";
-import { callIdOf, parseJsonObject, runGuardedHook } from "../../hooks/runtime.ts";
+import { callIdOf, parseJsonObject } from "../../hooks/runtime.ts";
 import { decideMapped, jsonOutput, personApproved, servedCommand } from "../mapped-calls.ts";
 import { mapCopilotTool } from "./tools.ts";
 
@@ -77,20 +77,9 @@ function handler(companion: HookCompanion) {
   };
 }
 
-/** Never throws and never leaves a meant deny unsaid: every failure path denies with its reason. */
-export function runCopilotHook(
-  stdin: string,
-  env: Env,
-  companion: HookCompanion = clientCompanion(env),
-): Promise<HookResult> {
-  return runGuardedHook(
-    {
-      schema: CopilotHookInput,
-      handle: handler(companion),
-      notAnObject: (reason) => copilotDeny(undefined, reason),
-      deny: copilotDeny,
-    },
-    stdin,
-    env,
-  );
-}
+export const runCopilotHook = agentHookRunner({
+  schema: CopilotHookInput,
+  handler,
+  notAnObject: (reason) => copilotDeny(undefined, reason),
+  deny: copilotDeny,
+});

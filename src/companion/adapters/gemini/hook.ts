@@ -2,10 +2,11 @@
 // own policy engine and confirmation let it through: an Airlock allow prints nothing (Gemini's own answer stands), a
 // deny prints {"decision":"deny","reason"}, which Gemini hands the model as "Tool execution blocked: <reason>".
 import { z } from "zod";
-import type { Env } from "../../cli/config.ts";
-import { clientCompanion, type HookCompanion } from "../../hooks/companion.ts";
+import { agentHookRunner } from "../../hooks/agent-hook.ts";
+import type { HookCompanion } from "../../hooks/companion.ts";
 import { blockingError, geminiDeny, type HookResult, NOTHING } from "../../hooks/output.ts";
-import { callIdOf, runGuardedHook } from "../../hooks/runtime.ts";
+import { callIdOf } from "../../hooks/runtime.ts";
+import { sessionEventOutput } from "../../hooks/session-events.ts";
 import { decideMapped, jsonOutput, servedCommand } from "../mapped-calls.ts";
 import { mapGeminiTool } from "./tools.ts";
 
@@ -59,27 +60,15 @@ function handler(companion: HookCompanion) {
           ? NOTHING
           : jsonOutput({ hookSpecificOutput: { hookEventName: "BeforeAgent", additionalContext: context } });
       }
-      case "SessionStart":
-        await companion.sessionStarted(input.cwd);
-        return NOTHING;
-      case "SessionEnd":
-        await companion.endSession(input.session_id);
-        return NOTHING;
       default:
-        return NOTHING;
+        return sessionEventOutput(companion, input);
     }
   };
 }
 
-/** Never throws and never leaves a meant deny unsaid: every failure path denies with its reason. */
-export function runGeminiHook(
-  stdin: string,
-  env: Env,
-  companion: HookCompanion = clientCompanion(env),
-): Promise<HookResult> {
-  return runGuardedHook(
-    { schema: GeminiHookInput, handle: handler(companion), notAnObject: blockingError, deny: geminiDeny },
-    stdin,
-    env,
-  );
-}
+export const runGeminiHook = agentHookRunner({
+  schema: GeminiHookInput,
+  handler,
+  notAnObject: blockingError,
+  deny: geminiDeny,
+});

@@ -3,10 +3,10 @@
 // merge into the call's arguments), or {"decision":"deny","reason"}, which the plugin throws so OpenCode hands the
 // reason to the model. OpenCode's own `permission` check runs after the plugin, inside the tool, so an allow keeps it.
 import { z } from "zod";
-import type { Env } from "../../cli/config.ts";
-import { clientCompanion, type HookCompanion } from "../../hooks/companion.ts";
+import { agentHookRunner } from "../../hooks/agent-hook.ts";
+import type { HookCompanion } from "../../hooks/companion.ts";
 import { type HookResult, openCodeDeny } from "../../hooks/output.ts";
-import { callIdOf, runGuardedHook } from "../../hooks/runtime.ts";
+import { callIdOf } from "../../hooks/runtime.ts";
 import { decideMapped, jsonOutput, personApproved, servedCommand } from "../mapped-calls.ts";
 import { mapOpenCodeTool } from "./tools.ts";
 
@@ -65,20 +65,9 @@ function handler(companion: HookCompanion) {
   };
 }
 
-/** Never throws and never leaves a meant deny unsaid: every failure path denies with its reason. */
-export function runOpenCodeHook(
-  stdin: string,
-  env: Env,
-  companion: HookCompanion = clientCompanion(env),
-): Promise<HookResult> {
-  return runGuardedHook(
-    {
-      schema: OpenCodeHookInput,
-      handle: handler(companion),
-      notAnObject: (reason) => openCodeDeny(undefined, reason),
-      deny: openCodeDeny,
-    },
-    stdin,
-    env,
-  );
-}
+export const runOpenCodeHook = agentHookRunner({
+  schema: OpenCodeHookInput,
+  handler,
+  notAnObject: (reason) => openCodeDeny(undefined, reason),
+  deny: openCodeDeny,
+});
