@@ -308,8 +308,9 @@ function report(done) {
   // counted per unit of the work that armed it. A figure grows if it is more than 10% above the first phase's
   // and by more than GROWTH_FLOOR per unit; a figure that is 0 in the first phase is judged by the floor alone.
   // Not judged: CPU (shown; a shared machine) and a window's wall time (not a cost).
-  // A hub's start (constructed again after the runtime evicted it idle) follows idle time, which grows with a
-  // window's length here: starts per unit are shown, and what one start costs is judged per start instead.
+  // Every window starts with its users' hubs cold (COLD), so each unit meets a hub its first request constructs
+  // and refills at every N; a hub's start (its constructor) is counted apart: starts per unit are shown (1 per
+  // unit, more where a hub idled out within a unit), and what one start costs is judged per start.
   const judged = (k) => !k.startsWith("workerd_cpu") && k !== "window_seconds" && !k.startsWith("hub_start");
   const grown = out.slice(1).flatMap((p) =>
     Object.keys(UNITS).flatMap((kind) => {
@@ -352,9 +353,11 @@ function report(done) {
     turn_sample: TURN_SAMPLE,
     state_root: values["state-root"] ?? "/dev/shm (in memory) where present",
     sampled_kinds: TURN_SAMPLE > 0 ? [...SAMPLED] : [],
-    hubs_at_window_start: COLD ? "cold (every hub of the window's users reset, uncounted)" : "as the previous window left them",
+    hubs_at_window_start: COLD
+      ? "cold (every hub of the window's users reset, uncounted)"
+      : "as the previous window left them",
     method:
-      "one local wrangler dev with test/edge/scale-entry.ts; before each phase its N fresh users are seeded in bulk (devices, tokens, grant, history) on top of the earlier phases' users; a warm-up grant decision per user (not counted); then each unit kind in its own counted window, all N users' units shuffled, IN_FLIGHT at once (the sampled kinds: every user while N <= turn_sample, else a fixed random sample of turn_sample users; 0 = every user); per-unit = window / units; per-user-hour = per-unit × mix; the companion uses REST",
+      "one local wrangler dev with test/edge/scale-entry.ts; before each phase its N fresh users are seeded in bulk (devices, tokens, grant, history) on top of the earlier phases' users; a warm-up grant decision per user (not counted); then each unit kind in its own counted window, opened with the window's users' hubs reset (cold: constructed again by their first request; the reset not counted), all N users' units shuffled, IN_FLIGHT at once (the sampled kinds: every user while N <= turn_sample, else a fixed random sample of turn_sample users; 0 = every user); per-unit = window / units; per-user-hour = per-unit × mix; the companion uses REST",
     phases: out,
     ratio_vs_first_phase: vsFirst,
     judged: `every per-unit figure but workerd_cpu_ms and window_seconds; grown = above the first phase's by more than 10% and by more than ${GROWTH_FLOOR} per unit`,
