@@ -2,7 +2,7 @@
 // named users' hubs, so each one's next request constructs it again and refills what it keeps in memory from
 // SQLite, whatever its idle time was; and it costs the window that follows nothing.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seededUsers, startScaleEdge } from "../../bench/scale/harness.mjs";
+import { type ScaleEdge, type ScaleUser, seededUsers, startScaleEdge } from "../../bench/scale/harness.mjs";
 
 type Counts = {
   hub_starts: number;
@@ -10,15 +10,12 @@ type Counts = {
   hub_sql: { statements: number };
   hub_start_sql: { statements: number };
 };
-type Scale = Awaited<ReturnType<typeof startScaleEdge>>;
-type User = { grantDecision(): Promise<void> };
-
-let scale: Scale;
-let users: User[];
+let scale: ScaleEdge;
+let users: ScaleUser[];
 
 beforeAll(async () => {
   scale = await startScaleEdge(0);
-  users = (await seededUsers(scale, 3, "usr_cold_", { audit: 1, proposals: 1, jobs: 1 })) as User[];
+  users = await seededUsers(scale, 3, "usr_cold_", { audit: 1, proposals: 1, jobs: 1 });
   // First use: the hub imports its grants from D1 (not a restart's cost).
   for (const u of users) await u.grantDecision();
 }, 180_000);
