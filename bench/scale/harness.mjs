@@ -69,6 +69,20 @@ export async function startScaleEdge(users, { stateRoot = STATE_ROOT } = {}) {
     d1Bytes() {
       return this.sql("SELECT sum(pgsize - unused) AS b FROM dbstat")[0].b;
     },
+    /**
+     * Resets these users' hubs (test/edge/scale-entry.ts): their next request constructs them again, cold. Counted
+     * into the open window: read the counts with a reset after this.
+     */
+    async coldHubs(users) {
+      for (let from = 0; from < users.length; from += 100) {
+        const res = await fetch(`${edge.base}/v1/test/scale-cold`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ user_ids: users.slice(from, from + 100).map((u) => u.userId) }),
+        });
+        await json(res);
+      }
+    },
     /** The counts since the last reset (and a new window when `reset`); throws if workerd reloaded meanwhile. */
     async counts(reset = true) {
       const res = await fetch(`${edge.base}/v1/test/scale-counts${reset ? "?reset=1" : ""}`);
@@ -266,6 +280,7 @@ export async function seededUsers(scale, count, prefix, history) {
     for (const u of batch) {
       const user = new SimUser(scale.edge.base, u.phone.token, scale.target, users.length);
       user.companion = u.companion.token;
+      user.userId = u.user_id;
       users.push(user);
     }
   }

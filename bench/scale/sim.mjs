@@ -12,7 +12,7 @@
 // time went: workerd's CPU (its main thread runs every isolate, local D1 and the hubs' SQLite) against the wall
 // and the machine's load, and this process's own CPU.
 //
-//   npx node bench/scale/sim.mjs [--users 10,100,1000] [--turn-sample 100] [--state-root DIR] [--record]
+//   npx node bench/scale/sim.mjs [--users 10,100,1000] [--turn-sample 100] [--state-root DIR] [--keep-hubs] [--record]
 //
 // Writes bench/scale/sim.json (`--record`) or a scratch copy.
 import { loadavg } from "node:os";
@@ -30,11 +30,14 @@ const { values } = parseArgs({
     "turn-sample": { type: "string", default: "100" },
     "state-root": { type: "string" },
     record: { type: "boolean" },
+    "keep-hubs": { type: "boolean" },
   },
 });
 const phases = values.users.split(",").map(Number);
 /** Users who make a schedule and run its turn in a phase of more users than this (0: all of them). */
 const TURN_SAMPLE = Number(values["turn-sample"]);
+/** Each window starts with its users' hubs cold (--keep-hubs: as the previous window left them, as before). */
+const COLD = !values["keep-hubs"];
 
 /** One active user-hour of the mix (docs/scale.md, "Traffic mix"): what reaches the edge. */
 export const MIX = {
@@ -97,6 +100,11 @@ try {
       const who = SAMPLED.has(kind) ? sampled : users;
       const units = who.length;
       const jobsBefore = scale.sql("SELECT count(*) AS n FROM jobs")[0].n;
+      // Every window starts with its users' hubs cold (reset, not counted: the window's counts start after it), so
+      // its units find the same hub state at every N, not warm in short windows and evicted in long ones.
+      const c0 = performance.now();
+      if (COLD) await scale.coldHubs(who);
+      const coldSeconds = +((performance.now() - c0) / 1000).toFixed(1);
       const w0 = performance.now();
       const { alarms_owed: owedAtStart } = await scale.counts(true);
       const bytes0 = scale.d1Bytes();
@@ -121,6 +129,7 @@ try {
         seconds: +seconds.toFixed(1),
         ...cpu,
         settle_seconds: settled.seconds,
+        cold_reset_seconds: coldSeconds,
         // Hubs with an alarm due within the hour when the window opened and when it closed (later ones: the
         // 7-day call retention): timed work that would land in another window. 0 and 0 when none does.
         alarms_owed_within_1h: {
@@ -299,8 +308,9 @@ function report(done) {
   // counted per unit of the work that armed it. A figure grows if it is more than 10% above the first phase's
   // and by more than GROWTH_FLOOR per unit; a figure that is 0 in the first phase is judged by the floor alone.
   // Not judged: CPU (shown; a shared machine) and a window's wall time (not a cost).
-  // A hub's start (constructed again after the runtime evicted it idle) follows idle time, which grows with a
-  // window's length here: starts per unit are shown, and what one start costs is judged per start instead.
+  // Every window starts with its users' hubs cold (COLD), so each unit meets a hub its first request constructs
+  // and refills at every N; a hub's start (its constructor) is counted apart: starts per unit are shown (1 per
+  // unit, more where a hub idled out within a unit), and what one start costs is judged per start.
   const judged = (k) => !k.startsWith("workerd_cpu") && k !== "window_seconds" && !k.startsWith("hub_start");
   const grown = out.slice(1).flatMap((p) =>
     Object.keys(UNITS).flatMap((kind) => {
@@ -343,8 +353,11 @@ function report(done) {
     turn_sample: TURN_SAMPLE,
     state_root: values["state-root"] ?? "/dev/shm (in memory) where present",
     sampled_kinds: TURN_SAMPLE > 0 ? [...SAMPLED] : [],
+    hubs_at_window_start: COLD
+      ? "cold (every hub of the window's users reset, uncounted)"
+      : "as the previous window left them",
     method:
-      "one local wrangler dev with test/edge/scale-entry.ts; before each phase its N fresh users are seeded in bulk (devices, tokens, grant, history) on top of the earlier phases' users; a warm-up grant decision per user (not counted); then each unit kind in its own counted window, all N users' units shuffled, IN_FLIGHT at once (the sampled kinds: every user while N <= turn_sample, else a fixed random sample of turn_sample users; 0 = every user); per-unit = window / units; per-user-hour = per-unit × mix; the companion uses REST",
+      "one local wrangler dev with test/edge/scale-entry.ts; before each phase its N fresh users are seeded in bulk (devices, tokens, grant, history) on top of the earlier phases' users; a warm-up grant decision per user (not counted); then each unit kind in its own counted window, opened with the window's users' hubs reset (cold: constructed again by their first request; the reset not counted), all N users' units shuffled, IN_FLIGHT at once (the sampled kinds: every user while N <= turn_sample, else a fixed random sample of turn_sample users; 0 = every user); per-unit = window / units; per-user-hour = per-unit × mix; the companion uses REST",
     phases: out,
     ratio_vs_first_phase: vsFirst,
     judged: `every per-unit figure but workerd_cpu_ms and window_seconds; grown = above the first phase's by more than 10% and by more than ${GROWTH_FLOOR} per unit`,

@@ -94,6 +94,18 @@ export function countHubStart(ctx: DurableObjectState): void {
     });
 }
 
+/**
+ * Drops a hub's instance (its in-memory state; its storage and alarm stay), as the runtime does when it evicts an
+ * idle hub: the hub's next request constructs it again and refills what it keeps in memory from SQLite. The
+ * simulator starts every window with every hub cold this way, so a window's units see the same hub state at
+ * every N, however long the window ran (workerd evicts a hub idle for 10 s; at 1,000 users most hubs idle
+ * longer than that between two windows, at 10 users none). Throws, by design (`ctx.abort`).
+ */
+export function evictHub(ctx: DurableObjectState): never {
+  ctx.abort("scale: hub reset for a cold window");
+  throw new Error("ctx.abort returned");
+}
+
 /** Each hub's alarm as last set, by object id, until it runs or is deleted: the timed work hubs still owe. */
 const armed = new Map<string, number>();
 
