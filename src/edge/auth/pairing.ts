@@ -1,5 +1,6 @@
 // One-time 8-digit pairing codes that carry a role: issue (hashed), bind to a new device, lock out guessing.
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
 import { type BindRequest, ROLE_OF_KIND } from "../../protocol/pairing.ts";
 import type { DeviceRole } from "../../protocol/roles.ts";
 import { auditRow, writeAudit } from "../audit/audit-log.ts";
@@ -122,22 +123,28 @@ async function auditFailure(
     id: `aud_pf_${f.clientHash.slice(0, 24)}_${f.windowStart}`,
   };
   const blamedId = f.blamed?.id ?? null;
-  await db
-    .insert(auditLog)
-    .values(row)
-    .onConflictDoUpdate({
-      target: auditLog.id,
-      set: {
-        userId: sql`coalesce(${auditLog.userId}, excluded.user_id)`,
-        target: sql`coalesce(${auditLog.target}, excluded.target)`,
-        details: sql`json_set(
-          CASE WHEN ${blamedId} IS NULL THEN ${auditLog.details}
-               ELSE json_insert(${auditLog.details}, '$.codes_blamed[#]', ${blamedId}) END,
-          '$.client_failures', ${f.failures},
-          '$.locked', json(${f.failures >= MAX_FAILURES ? "true" : "false"}),
-          '$.last_at', ${new Date(f.now).toISOString()})`,
-      },
-    });
+  await auditOnce(db, row, {
+    userId: sql`coalesce(${auditLog.userId}, excluded.user_id)`,
+    target: sql`coalesce(${auditLog.target}, excluded.target)`,
+    details: sql`json_set(
+      CASE WHEN ${blamedId} IS NULL THEN ${auditLog.details}
+           ELSE json_insert(${auditLog.details}, '$.codes_blamed[#]', ${blamedId}) END,
+      '$.client_failures', ${f.failures},
+      '$.locked', json(${f.failures >= MAX_FAILURES ? "true" : "false"}),
+      '$.last_at', ${new Date(f.now).toISOString()})`,
+  });
+}
+
+/**
+ * Writes the row, or, when its id is already there, updates that row in place: repeated guesses count up on one
+ * entry instead of growing the log by one row each.
+ */
+async function auditOnce(
+  db: Db,
+  row: typeof auditLog.$inferInsert,
+  set: SQLiteUpdateSetSource<typeof auditLog>,
+) {
+  await db.insert(auditLog).values(row).onConflictDoUpdate({ target: auditLog.id, set });
 }
 
 /** The right code presented for a code locked by guesses: one row per code, counting the attempts. */
@@ -153,17 +160,11 @@ async function auditLocked(db: Db, codeId: string, userId: string, now: number):
     }),
     id: `aud_pl_${codeId}`,
   };
-  await db
-    .insert(auditLog)
-    .values(row)
-    .onConflictDoUpdate({
-      target: auditLog.id,
-      set: {
-        details: sql`json_set(${auditLog.details},
-          '$.attempts', json_extract(${auditLog.details}, '$.attempts') + 1,
-          '$.last_at', ${new Date(now).toISOString()})`,
-      },
-    });
+  await auditOnce(db, row, {
+    details: sql`json_set(${auditLog.details},
+      '$.attempts', json_extract(${auditLog.details}, '$.attempts') + 1,
+      '$.last_at', ${new Date(now).toISOString()})`,
+  });
 }
 
 export async function bindPairingCode(

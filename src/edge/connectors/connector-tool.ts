@@ -2,6 +2,7 @@
 // shape of an executed read (labelled untrusted: mail, issues and search results are someone else's
 // words), and the argument schemas a card shows verbatim.
 import { z } from "zod";
+import type { RiskClass } from "../../policy/risk-class.ts";
 import type { ToolContext, ToolOutcome } from "../conveyor/tool.ts";
 import { ConnectorSession } from "./api-call.ts";
 import type { ConnectorDeps } from "./deps.ts";
@@ -18,6 +19,18 @@ export function openSession(
 ): Promise<ConnectorSession | ToolOutcome> {
   return ConnectorSession.open(deps, { userId: ctx.userId, provider, identity: ctx.identity, scopes });
 }
+
+/**
+ * What every connector read declares alike: READ, safe to send again after a crash (it changes nothing at the
+ * provider, so the executor may repeat it), and no HIGH class a grant could stand in for.
+ */
+export const readTool = (connection: ConnectorProvider) => ({
+  riskClass: (): RiskClass => "READ",
+  connection,
+  external: true,
+  idempotentDownstream: true,
+  grantCoversHigh: false,
+});
 
 /**
  * A read's result: `text` is what the model is shown; `untrusted` taints the context it lands in (the

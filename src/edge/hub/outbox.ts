@@ -129,13 +129,7 @@ export class Outbox {
   async sendIds(all: readonly string[]): Promise<void> {
     const ids = all.slice(0, BATCH);
     if (ids.length === 0) return;
-    const rows = this.sql
-      .exec<OutboxRow>(
-        `SELECT id, payload, attempts FROM outbox WHERE id IN (${ids.map(() => "?").join(", ")})
-         ORDER BY created_at, id`,
-        ...ids,
-      )
-      .toArray();
+    const rows = this.rowsOf(ids);
     if (rows.length > 0) await this.sendRows(rows, Date.now());
   }
 
@@ -211,6 +205,17 @@ export class Outbox {
     return (await this.sendRows(rows, now)) && rows.length === BATCH;
   }
 
+  /** The rows still waiting under these ids, oldest first: the order a drain would send them in. */
+  private rowsOf(ids: readonly string[]): OutboxRow[] {
+    return this.sql
+      .exec<OutboxRow>(
+        `SELECT id, payload, attempts FROM outbox WHERE id IN (${ids.map(() => "?").join(", ")})
+         ORDER BY created_at, id`,
+        ...ids,
+      )
+      .toArray();
+  }
+
   /** Sends rows as one batch; if D1 refuses it, row by row, so one bad row holds back only itself. */
   private async sendRows(rows: OutboxRow[], now: number): Promise<boolean> {
     try {
@@ -257,13 +262,7 @@ export class Outbox {
   take(all: readonly string[]): { statements: BatchItem<"sqlite">[]; sent: () => void } {
     const ids = all.slice(0, BATCH);
     if (ids.length === 0) return { statements: [], sent: () => {} };
-    const rows = this.sql
-      .exec<OutboxRow>(
-        `SELECT id, payload, attempts FROM outbox WHERE id IN (${ids.map(() => "?").join(", ")})
-         ORDER BY created_at, id`,
-        ...ids,
-      )
-      .toArray();
+    const rows = this.rowsOf(ids);
     return { statements: this.statements(rows), sent: () => this.remove(rows) };
   }
 

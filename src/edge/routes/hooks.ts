@@ -10,6 +10,7 @@ import {
   RotateHookRequest,
 } from "../../protocol/conveyor.ts";
 import { writeAudit } from "../audit/audit-log.ts";
+import { auditDeviceAction } from "../audit/device-action.ts";
 import { sha256Hex } from "../auth/crypto.ts";
 import { hashOf } from "../conveyor/canonical.ts";
 import * as hookStore from "../conveyor/hook-store.ts";
@@ -43,18 +44,6 @@ function checkAction(action: HookAction | undefined): void {
 }
 
 const origin = (url: string) => new URL(url).origin;
-
-function managed(c: Context<AppEnv>, event: string, target: string, details?: Record<string, unknown>) {
-  const auth = c.get("auth");
-  return writeAudit(openDb(c.env.DB), {
-    userId: auth.userId,
-    deviceId: auth.deviceId,
-    actor: `device:${auth.deviceId}`,
-    event,
-    target,
-    ...(details ? { details } : {}),
-  });
-}
 
 /**
  * Rejections of a real hook are audited for its owner. Requests to unknown ids are not: there is no
@@ -98,7 +87,10 @@ export const hookRoutes = routeGroup()
         deviceId: auth.deviceId,
         now: Date.now(),
       });
-      await managed(c, "webhook.hook_created", row.id, { name: row.name, action: body.action ?? null });
+      await auditDeviceAction(c, "webhook.hook_created", row.id, {
+        name: row.name,
+        action: body.action ?? null,
+      });
       return c.json({ ...hookStore.hookView(row, origin(c.req.url)), secret }, 201);
     },
   )
@@ -130,7 +122,7 @@ export const hookRoutes = routeGroup()
       if (!row) throw notFound(`No hook ${id} on this account.`);
       const now = Date.now();
       const rotated = await hookStore.rotateHook(db, c.env.TOKEN_PEPPER, row, grace_seconds * 1000, now);
-      await managed(c, "webhook.secret_rotated", id, { grace_seconds });
+      await auditDeviceAction(c, "webhook.secret_rotated", id, { grace_seconds });
       return c.json(
         { ...hookStore.hookView(rotated.row, origin(c.req.url), now), secret: rotated.secret },
         200,
@@ -151,7 +143,7 @@ export const hookRoutes = routeGroup()
       const row = await hookStore.liveHook(db, id, c.get("auth").userId);
       if (!row) throw notFound(`No hook ${id} on this account.`);
       await hookStore.deleteHook(db, row, Date.now());
-      await managed(c, "webhook.hook_deleted", id);
+      await auditDeviceAction(c, "webhook.hook_deleted", id);
       return c.json({ id, deleted: true as const }, 200);
     },
   )

@@ -4,7 +4,7 @@
 import type { Context } from "hono";
 import { z } from "zod";
 import { DeclareIdempotentTarget, IdempotentTarget } from "../../protocol/conveyor.ts";
-import { writeAudit } from "../audit/audit-log.ts";
+import { auditDeviceAction } from "../audit/device-action.ts";
 import * as targets from "../conveyor/idempotent-targets.ts";
 import { toolRegistry } from "../conveyor/registry.ts";
 import { openDb } from "../db/client.ts";
@@ -25,16 +25,9 @@ async function listed(c: Context<AppEnv>) {
   }));
 }
 
+/** A target is named by its tool and its key together, in the entry's target as in its details. */
 function audited(c: Context<AppEnv>, event: string, tool: string, target: string) {
-  const auth = c.get("auth");
-  return writeAudit(openDb(c.env.DB), {
-    userId: auth.userId,
-    deviceId: auth.deviceId,
-    actor: `device:${auth.deviceId}`,
-    event,
-    target: `${tool} ${target}`,
-    details: { tool, target },
-  });
+  return auditDeviceAction(c, event, `${tool} ${target}`, { tool, target });
 }
 
 export const idempotentTargetRoutes = routeGroup()

@@ -1,7 +1,7 @@
 // Hosted jobs: start one, list them, read one (state, steps, spend, proposals), cancel one. Approvers only.
 import { z } from "zod";
 import { CreateJobRequest, JobListQuery, JobSummary, JobView } from "../../protocol/runtime.ts";
-import { writeAudit } from "../audit/audit-log.ts";
+import { auditDeviceAction } from "../audit/device-action.ts";
 import { openDb } from "../db/client.ts";
 import { ApiError, notFound } from "../errors.ts";
 import { cancelJob } from "../runtime/job-control.ts";
@@ -34,14 +34,7 @@ export const jobRoutes = routeGroup()
         trigger: { kind: "api", ref: auth.deviceId },
         now,
       });
-      await writeAudit(db, {
-        userId: auth.userId,
-        deviceId: auth.deviceId,
-        actor: `device:${auth.deviceId}`,
-        event: "job.created",
-        target: job.id,
-        details: { title: job.title, trigger: "api" },
-      });
+      await auditDeviceAction(c, "job.created", job.id, { title: job.title, trigger: "api" });
       await startTurn(c.env, job.turnId);
       return c.json({ job: await jobView(db, job) }, 201);
     },

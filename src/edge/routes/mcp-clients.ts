@@ -12,8 +12,7 @@ import {
   type McpScope,
   type McpTokenProps,
 } from "../../protocol/mcp.ts";
-import { writeAuditBatch } from "../audit/audit-log.ts";
-import { openDb } from "../db/client.ts";
+import { auditDeviceAction } from "../audit/device-action.ts";
 import type { AppEnv } from "../env.ts";
 import { ApiError, notFound } from "../errors.ts";
 import { AUTHORIZE_PATH } from "../mcp/paths.ts";
@@ -133,20 +132,13 @@ export const mcpClientRoutes = routeGroup()
       const auth = c.get("auth");
       const answer = c.req.valid("json");
       const oauth = await oauthFor(c);
-      const db = openDb(c.env.DB);
       if (answer.decision === "deny") {
         const denied = await oauthStep(() => oauth.denyConsent(c.req.raw, answer.handle));
         copyHeaders(c, denied.headers);
-        await writeAuditBatch(db, [
-          {
-            userId: auth.userId,
-            deviceId: auth.deviceId,
-            actor: `device:${auth.deviceId}`,
-            event: "mcp.consent_denied",
-            target: denied.request.clientId,
-            details: { redirect_uri: denied.request.redirectUri, scopes: denied.request.scope },
-          },
-        ]);
+        await auditDeviceAction(c, "mcp.consent_denied", denied.request.clientId, {
+          redirect_uri: denied.request.redirectUri,
+          scopes: denied.request.scope,
+        });
         return c.json({ redirect_to: denied.redirectTo }, 200);
       }
       if (answer.scopes.length === 0)
@@ -172,20 +164,11 @@ export const mcpClientRoutes = routeGroup()
         }),
       );
       copyHeaders(c, approved.headers);
-      await writeAuditBatch(db, [
-        {
-          userId: auth.userId,
-          deviceId: auth.deviceId,
-          actor: `device:${auth.deviceId}`,
-          event: "mcp.consent_granted",
-          target: props.clientId,
-          details: {
-            client_name: props.clientName,
-            redirect_uri: approved.request.redirectUri,
-            scopes: approved.request.scope,
-          },
-        },
-      ]);
+      await auditDeviceAction(c, "mcp.consent_granted", props.clientId, {
+        client_name: props.clientName,
+        redirect_uri: approved.request.redirectUri,
+        scopes: approved.request.scope,
+      });
       return c.json({ redirect_to: redirectTo }, 200);
     },
   )
@@ -238,16 +221,7 @@ export const mcpClientRoutes = routeGroup()
       const mine = await findGrant(oauth, auth.userId, id);
       if (!mine) throw notFound(`No MCP client authorization ${id} on this account.`);
       await oauth.revokeGrant(id, auth.userId);
-      await writeAuditBatch(openDb(c.env.DB), [
-        {
-          userId: auth.userId,
-          deviceId: auth.deviceId,
-          actor: `device:${auth.deviceId}`,
-          event: "mcp.client_revoked",
-          target: mine.clientId,
-          details: { grant_id: id, scopes: mine.scope },
-        },
-      ]);
+      await auditDeviceAction(c, "mcp.client_revoked", mine.clientId, { grant_id: id, scopes: mine.scope });
       return c.json({ revoked: true as const }, 200);
     },
   );

@@ -22,7 +22,7 @@ import {
   WebAuthnOptions,
 } from "../../protocol/dashboard.ts";
 import type { PasskeyElsewhere } from "../../protocol/passkey-hosts.ts";
-import { writeAudit } from "../audit/audit-log.ts";
+import { auditDeviceAction } from "../audit/device-action.ts";
 import { base64url, newId } from "../auth/crypto.ts";
 import { type RelyingParty, relyingPartyFor } from "../auth/relying-party.ts";
 import { grantStepUp } from "../auth/step-up.ts";
@@ -201,14 +201,7 @@ export const passkeyRoutes = routeGroup()
         origin,
         createdAt: Date.now(),
       });
-      await writeAudit(db, {
-        userId: auth.userId,
-        deviceId: auth.deviceId,
-        actor: `device:${auth.deviceId}`,
-        event: "auth.passkey_registered",
-        target: credential.id,
-        details: { rp_id: rpID, origin },
-      });
+      await auditDeviceAction(c, "auth.passkey_registered", credential.id, { rp_id: rpID, origin });
       return c.json({ id: credential.id }, 201);
     },
   )
@@ -318,13 +311,7 @@ export const passkeyRoutes = routeGroup()
         .where(and(eq(passkeys.id, id), eq(passkeys.userId, auth.userId)))
         .returning({ id: passkeys.id });
       if (!removed.length) throw notFound(`No passkey ${id} on this account.`);
-      await writeAudit(db, {
-        userId: auth.userId,
-        deviceId: auth.deviceId,
-        actor: `device:${auth.deviceId}`,
-        event: "auth.passkey_removed",
-        target: id,
-      });
+      await auditDeviceAction(c, "auth.passkey_removed", id);
       return c.json({ deleted: true }, 200);
     },
   );

@@ -10,7 +10,7 @@ import {
   RunNowResponse,
   ScheduleView,
 } from "../../protocol/runtime.ts";
-import { writeAudit } from "../audit/audit-log.ts";
+import { auditDeviceAction } from "../audit/device-action.ts";
 import { openDb } from "../db/client.ts";
 import { wakeupEvents } from "../db/schema.ts";
 import type { AppEnv } from "../env.ts";
@@ -43,18 +43,6 @@ function invalid(problems: FieldProblem[]): never {
   );
 }
 
-function audit(c: Context<AppEnv>, event: string, target: string, details: Record<string, unknown>) {
-  const auth = c.get("auth");
-  return writeAudit(openDb(c.env.DB), {
-    userId: auth.userId,
-    deviceId: auth.deviceId,
-    actor: `device:${auth.deviceId}`,
-    event,
-    target,
-    details,
-  });
-}
-
 /** The hub re-reads the schedule and re-arms its alarm; answers the next wakeup it holds. */
 async function rearm(c: Context<AppEnv>, scheduleId: string): Promise<void> {
   const { hub, caller } = hubFor(c.env, c.get("auth"));
@@ -79,7 +67,7 @@ export const scheduleRoutes = routeGroup()
       );
       if (!created.ok) invalid(created.problems);
       const view = scheduleView(created.row);
-      await audit(c, "schedule.created", view.id, {
+      await auditDeviceAction(c, "schedule.created", view.id, {
         name: view.name,
         kind: view.kind,
         timezone: view.timezone,
@@ -119,7 +107,7 @@ export const scheduleRoutes = routeGroup()
       if (!row) throw notFound(`No schedule ${id} on this account.`);
       const updated = await patchSchedule(db, row, patch, Date.now());
       if (!updated.ok) invalid(updated.problems);
-      await audit(c, "schedule.updated", id, { changed: Object.keys(patch) });
+      await auditDeviceAction(c, "schedule.updated", id, { changed: Object.keys(patch) });
       await rearm(c, id);
       return c.json({ schedule: scheduleView(updated.row) }, 200);
     },
@@ -156,7 +144,7 @@ export const scheduleRoutes = routeGroup()
           firedAt: now,
         })
         .onConflictDoNothing();
-      await audit(c, "schedule.run_now", id, { job_id: job.id });
+      await auditDeviceAction(c, "schedule.run_now", id, { job_id: job.id });
       await startTurn(c.env, job.turnId);
       return c.json({ job_id: job.id }, 202);
     },

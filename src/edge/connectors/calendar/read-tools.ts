@@ -2,7 +2,7 @@
 // labelled untrusted like every connector read.
 import { z } from "zod";
 import { type ConveyorTool, failed } from "../../conveyor/tool.ts";
-import { isOutcome, openSession, readOutcome } from "../connector-tool.ts";
+import { isOutcome, openSession, readOutcome, readTool } from "../connector-tool.ts";
 import type { ConnectorDeps } from "../deps.ts";
 import {
   CALENDAR_FREEBUSY_SCOPES,
@@ -47,11 +47,7 @@ export function calendarList(deps: ConnectorDeps): ConveyorTool<ListArgs> {
     name: "calendar.list",
     description: "List events of a calendar between two instants (RFC 3339), soonest first.",
     schema: ListArgs,
-    riskClass: () => "READ",
-    connection: "google",
-    external: true,
-    idempotentDownstream: true,
-    grantCoversHigh: false,
+    ...readTool("google"),
     summary: (a) => ({
       what: "List calendar events",
       where: `Google Calendar ${a.calendar_id}`,
@@ -105,11 +101,7 @@ export function calendarFreeBusy(deps: ConnectorDeps): ConveyorTool<FreeBusyArgs
     name: "calendar.freebusy",
     description: "When calendars are busy between two instants (no event details).",
     schema: FreeBusyArgs,
-    riskClass: () => "READ",
-    connection: "google",
-    external: true,
-    idempotentDownstream: true,
-    grantCoversHigh: false,
+    ...readTool("google"),
     summary: (a) => ({
       what: "Check free/busy",
       where: `Google Calendar ${a.calendars.join(", ")}`,

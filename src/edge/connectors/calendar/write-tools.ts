@@ -12,6 +12,7 @@ import {
   type ToolContext,
   type ToolOutcome,
 } from "../../conveyor/tool.ts";
+import type { ConnectorSession } from "../api-call.ts";
 import { domainOf, EmailAddress, isOutcome, OneLine, openSession, writeOutcome } from "../connector-tool.ts";
 import { type ConnectorDeps, identityWords } from "../deps.ts";
 import { CALENDAR_WRITE_SCOPES, calendarUrl, Event, whenText } from "./api.ts";
@@ -90,9 +91,17 @@ async function accountOf(deps: ConnectorDeps, ctx: ProposalContext): Promise<str
   return access && access.identity === ctx.identity ? access.account : null;
 }
 
+type EventFields = {
+  calendar_id: string;
+  title?: string;
+  start?: string;
+  end?: string;
+  attendees?: readonly string[];
+};
+
 function eventSummary(
   verb: string,
-  a: { calendar_id: string; title?: string; start?: string; end?: string; attendees?: readonly string[] },
+  a: EventFields,
   account: string | null,
   identity?: ProposalContext["identity"],
 ): ProposalSummary {
@@ -129,6 +138,41 @@ const eventResult = (account: string, e: Event) => ({
   attendees: (e.attendees ?? []).map((x) => x.email),
 });
 
+/** What Calendar answered a create or a change with, as the run's result. */
+function eventWritten(account: string, json: unknown, done: "created" | "updated"): ToolOutcome {
+  const event = Event.safeParse(json);
+  if (!event.success) return failed("command_error", "Calendar answered an event Airlock cannot read");
+  return writeOutcome(eventResult(account, event.data), `${done} ${event.data.id}`);
+}
+
+/** The run's session, refused before anything is sent when its account makes the invitees a higher class. */
+async function inviteSession(
+  deps: ConnectorDeps,
+  ctx: ToolContext,
+  attendees: readonly string[] | undefined,
+): Promise<ConnectorSession | ToolOutcome> {
+  const session = await openSession(deps, ctx, "google", CALENDAR_WRITE_SCOPES);
+  if (isOutcome(session)) return session;
+  return beyondApproval(attendees, session.account, ctx) ?? session;
+}
+
+/**
+ * A create's or change's card and class: without the connection every invitee counts as outside; with it, the
+ * account's domain decides (and the card names the account).
+ */
+function eventCard(deps: ConnectorDeps, verb: string) {
+  return {
+    summary: (a: EventFields) => eventSummary(verb, a, null),
+    async contextual(a: EventFields, ctx: ProposalContext) {
+      const account = await accountOf(deps, ctx);
+      return {
+        riskClass: classOf(a.attendees, account ? domainOf(account) : null),
+        summary: eventSummary(verb, a, account, ctx.identity),
+      };
+    },
+  };
+}
+
 export function calendarCreate(deps: ConnectorDeps): ConveyorTool<CreateArgs> {
   return {
     name: "calendar.create",
@@ -140,22 +184,13 @@ export function calendarCreate(deps: ConnectorDeps): ConveyorTool<CreateArgs> {
     // The event's id comes from the run's key: a second insert is refused as a duplicate, never a second event.
     idempotentDownstream: true,
     grantCoversHigh: false,
-    summary: (a) => eventSummary("Create", a, null),
-    async contextual(a, ctx) {
-      const account = await accountOf(deps, ctx);
-      return {
-        riskClass: classOf(a.attendees, account ? domainOf(account) : null),
-        summary: eventSummary("Create", a, account, ctx.identity),
-      };
-    },
+    ...eventCard(deps, "Create"),
     grantScope: (a) =>
       `calendar:${a.calendar_id}:create${a.attendees.length ? ` invite:${[...a.attendees].sort().join(",")}` : ""}`,
     timeoutMs: () => TIMEOUT_MS * 2,
     async execute(a, ctx) {
-      const session = await openSession(deps, ctx, "google", CALENDAR_WRITE_SCOPES);
+      const session = await inviteSession(deps, ctx, a.attendees);
       if (isOutcome(session)) return session;
-      const refused = beyondApproval(a.attendees, session.account, ctx);
-      if (refused) return refused;
       // Calendar ids are base32hex (0-9a-v): "airlock" and 32 hex of the key's SHA-256 is one, and short of
       // the 40-hex run the redactor hides, so the id the model is shown still works for an update.
       const id = `airlock${(await hashOf({ key: ctx.idempotencyKey })).slice(0, 32)}`;
@@ -185,9 +220,7 @@ export function calendarCreate(deps: ConnectorDeps): ConveyorTool<CreateArgs> {
         return made.outcome;
       }
       if (!made.ok) return made.outcome;
-      const event = Event.safeParse(made.json);
-      if (!event.success) return failed("command_error", "Calendar answered an event Airlock cannot read");
-      return writeOutcome(eventResult(session.account, event.data), `created ${event.data.id}`);
+      return eventWritten(session.account, made.json, "created");
     },
   };
 }
@@ -204,21 +237,12 @@ export function calendarUpdate(deps: ConnectorDeps): ConveyorTool<UpdateArgs> {
     // Invitees are emailed on each change: never sent twice on its own.
     idempotentDownstream: false,
     grantCoversHigh: false,
-    summary: (a) => eventSummary("Change", a, null),
-    async contextual(a, ctx) {
-      const account = await accountOf(deps, ctx);
-      return {
-        riskClass: classOf(a.attendees, account ? domainOf(account) : null),
-        summary: eventSummary("Change", a, account, ctx.identity),
-      };
-    },
+    ...eventCard(deps, "Change"),
     grantScope: (a) => `calendar:${a.calendar_id}:update:${a.event_id}`,
     timeoutMs: () => TIMEOUT_MS * 2,
     async execute(a, ctx) {
-      const session = await openSession(deps, ctx, "google", CALENDAR_WRITE_SCOPES);
+      const session = await inviteSession(deps, ctx, a.attendees);
       if (isOutcome(session)) return session;
-      const refused = beyondApproval(a.attendees, session.account, ctx);
-      if (refused) return refused;
       const changed = await session.request({
         method: "PATCH",
         url: calendarUrl(
@@ -233,9 +257,7 @@ export function calendarUpdate(deps: ConnectorDeps): ConveyorTool<UpdateArgs> {
         timeoutMs: TIMEOUT_MS,
       });
       if (!changed.ok) return changed.outcome;
-      const event = Event.safeParse(changed.json);
-      if (!event.success) return failed("command_error", "Calendar answered an event Airlock cannot read");
-      return writeOutcome(eventResult(session.account, event.data), `updated ${event.data.id}`);
+      return eventWritten(session.account, changed.json, "updated");
     },
   };
 }

@@ -3,7 +3,7 @@
 // it) and shown to the model as a commit mark, so a merge can name exactly the commit that was read.
 import { z } from "zod";
 import { type ConveyorTool, failed } from "../../conveyor/tool.ts";
-import { isOutcome, openSession, readOutcome } from "../connector-tool.ts";
+import { isOutcome, openSession, readOutcome, readTool } from "../connector-tool.ts";
 import type { ConnectorDeps } from "../deps.ts";
 import { Comment, githubUrl, Issue, IssueNumber, Pull, Repo } from "./api.ts";
 
@@ -23,11 +23,7 @@ export function githubIssueRead(deps: ConnectorDeps): ConveyorTool<Args> {
     name: "github.issue.read",
     description: "Read a GitHub issue and its latest comments.",
     schema: Args,
-    riskClass: () => "READ",
-    connection: "github",
-    external: true,
-    idempotentDownstream: true,
-    grantCoversHigh: false,
+    ...readTool("github"),
     summary: (a) => ({ what: `Read issue #${a.number}`, where: `GitHub ${a.repo}`, impact: "None: a read." }),
     grantScope: (a) => `${a.repo}:read`,
     timeoutMs: () => TIMEOUT_MS * 3,
@@ -87,11 +83,7 @@ export function githubPrRead(deps: ConnectorDeps): ConveyorTool<Args> {
     name: "github.pr.read",
     description: "Read a GitHub pull request: title, body, branches, state, mergeability.",
     schema: Args,
-    riskClass: () => "READ",
-    connection: "github",
-    external: true,
-    idempotentDownstream: true,
-    grantCoversHigh: false,
+    ...readTool("github"),
     summary: (a) => ({
       what: `Read pull request #${a.number}`,
       where: `GitHub ${a.repo}`,

@@ -1,10 +1,12 @@
 // github.issue.comment and github.pr.create (WRITE), github.pr.merge (HIGH: it changes the base branch
 // everyone builds from; a person confirms every merge, no grant stands in).
 import { z } from "zod";
+import type { RiskClass } from "../../../policy/risk-class.ts";
 import type { ProposalSummary } from "../../../protocol/conveyor.ts";
-import { type ConveyorTool, failed, type ProposalContext } from "../../conveyor/tool.ts";
+import { type ConveyorTool, failed, type ProposalContext, type ToolOutcome } from "../../conveyor/tool.ts";
 import { isOutcome, OneLine, openSession, writeOutcome } from "../connector-tool.ts";
 import { type ConnectorDeps, identityWords } from "../deps.ts";
+import type { ApiAnswer } from "../exchange.ts";
 import { Comment, GITHUB_WRITE_SCOPES, githubUrl, IssueNumber, MergeResult, Pull, Repo } from "./api.ts";
 
 const TIMEOUT_MS = 20_000;
@@ -49,43 +51,69 @@ const withWhere = async (s: ProposalSummary, deps: ConnectorDeps, ctx: ProposalC
   where: await asWhom(deps, ctx, repo),
 });
 
-export function githubIssueComment(deps: ConnectorDeps): ConveyorTool<CommentArgs> {
-  const summary = (a: CommentArgs): ProposalSummary => ({
-    what: `Comment on #${a.number}`,
-    where: `GitHub ${a.repo}`,
-    impact: `Posts a public comment (${a.body.length} characters).`,
-  });
+/** One write on the repository, as the run's account: never retried (a write is not safe to repeat). */
+type Send = (method: "POST" | "PUT", path: string, json: unknown) => Promise<ApiAnswer>;
+
+/**
+ * What the three writes share: a fixed class, a card naming the account it acts as, no repeat on its own
+ * (GitHub deduplicates none of them) and no grant standing in for HIGH; `run` says what is sent and what the
+ * answer means.
+ */
+function githubWrite<A extends { repo: string }>(
+  deps: ConnectorDeps,
+  tool: Pick<ConveyorTool<A>, "name" | "description" | "schema" | "summary" | "grantScope"> & {
+    riskClass: RiskClass;
+    run(a: A, send: Send, account: string): Promise<ToolOutcome>;
+  },
+): ConveyorTool<A> {
+  const { riskClass, run, ...declared } = tool;
   return {
-    name: "github.issue.comment",
-    description: "Comment on an issue or pull request.",
-    schema: CommentArgs,
-    riskClass: () => "WRITE",
+    ...declared,
+    riskClass: () => riskClass,
     connection: "github",
     external: true,
     idempotentDownstream: false,
     grantCoversHigh: false,
-    summary,
     contextual: async (a, ctx) => ({
-      riskClass: "WRITE",
-      summary: await withWhere(summary(a), deps, ctx, a.repo),
+      riskClass,
+      summary: await withWhere(tool.summary(a), deps, ctx, a.repo),
     }),
-    grantScope: (a) => `${a.repo}:comment`,
     timeoutMs: () => TIMEOUT_MS * 2,
     async execute(a, ctx) {
       const session = await openSession(deps, ctx, "github", GITHUB_WRITE_SCOPES);
       if (isOutcome(session)) return session;
-      const made = await session.request({
-        method: "POST",
-        url: githubUrl(deps.endpoints().github, a.repo, `issues/${a.number}/comments`),
-        json: { body: a.body },
-        read: false,
-        timeoutMs: TIMEOUT_MS,
-      });
+      const send: Send = (method, path, json) =>
+        session.request({
+          method,
+          url: githubUrl(deps.endpoints().github, a.repo, path),
+          json,
+          read: false,
+          timeoutMs: TIMEOUT_MS,
+        });
+      return run(a, send, session.account);
+    },
+  };
+}
+
+export function githubIssueComment(deps: ConnectorDeps): ConveyorTool<CommentArgs> {
+  return githubWrite(deps, {
+    name: "github.issue.comment",
+    description: "Comment on an issue or pull request.",
+    schema: CommentArgs,
+    riskClass: "WRITE",
+    summary: (a) => ({
+      what: `Comment on #${a.number}`,
+      where: `GitHub ${a.repo}`,
+      impact: `Posts a public comment (${a.body.length} characters).`,
+    }),
+    grantScope: (a) => `${a.repo}:comment`,
+    async run(a, send, account) {
+      const made = await send("POST", `issues/${a.number}/comments`, { body: a.body });
       if (!made.ok) return made.outcome;
       const c = Comment.safeParse(made.json);
       return writeOutcome(
         {
-          account: session.account,
+          account,
           repo: a.repo,
           number: a.number,
           comment_id: c.success ? c.data.id : null,
@@ -94,47 +122,35 @@ export function githubIssueComment(deps: ConnectorDeps): ConveyorTool<CommentArg
         `commented on #${a.number}`,
       );
     },
-  };
+  });
 }
 
 export function githubPrCreate(deps: ConnectorDeps): ConveyorTool<CreateArgs> {
-  const summary = (a: CreateArgs): ProposalSummary => ({
-    what: `Open pull request "${a.title}"`,
-    where: `GitHub ${a.repo}`,
-    impact: `Proposes merging ${a.head} into ${a.base}${a.draft ? " (as a draft)" : ""}.`,
-  });
-  return {
+  return githubWrite(deps, {
     name: "github.pr.create",
     description: "Open a pull request from a head branch into a base branch.",
     schema: CreateArgs,
-    riskClass: () => "WRITE",
-    connection: "github",
-    external: true,
-    idempotentDownstream: false,
-    grantCoversHigh: false,
-    summary,
-    contextual: async (a, ctx) => ({
-      riskClass: "WRITE",
-      summary: await withWhere(summary(a), deps, ctx, a.repo),
+    riskClass: "WRITE",
+    summary: (a) => ({
+      what: `Open pull request "${a.title}"`,
+      where: `GitHub ${a.repo}`,
+      impact: `Proposes merging ${a.head} into ${a.base}${a.draft ? " (as a draft)" : ""}.`,
     }),
     grantScope: (a) => `${a.repo}:pr:${a.base}`,
-    timeoutMs: () => TIMEOUT_MS * 2,
-    async execute(a, ctx) {
-      const session = await openSession(deps, ctx, "github", GITHUB_WRITE_SCOPES);
-      if (isOutcome(session)) return session;
-      const made = await session.request({
-        method: "POST",
-        url: githubUrl(deps.endpoints().github, a.repo, "pulls"),
-        json: { title: a.title, head: a.head, base: a.base, body: a.body, draft: a.draft },
-        read: false,
-        timeoutMs: TIMEOUT_MS,
+    async run(a, send, account) {
+      const made = await send("POST", "pulls", {
+        title: a.title,
+        head: a.head,
+        base: a.base,
+        body: a.body,
+        draft: a.draft,
       });
       if (!made.ok) return made.outcome;
       const p = Pull.safeParse(made.json);
       if (!p.success) return failed("command_error", "GitHub answered a pull request Airlock cannot read");
       return writeOutcome(
         {
-          account: session.account,
+          account,
           repo: a.repo,
           number: p.data.number,
           url: p.data.html_url ?? null,
@@ -144,41 +160,26 @@ export function githubPrCreate(deps: ConnectorDeps): ConveyorTool<CreateArgs> {
         `opened #${p.data.number}`,
       );
     },
-  };
+  });
 }
 
 export function githubPrMerge(deps: ConnectorDeps): ConveyorTool<MergeArgs> {
-  const summary = (a: MergeArgs): ProposalSummary => ({
-    what: `Merge pull request #${a.number} (${a.merge_method})`,
-    where: `GitHub ${a.repo}`,
-    impact: `Changes the base branch of ${a.repo} with head commit ${a.sha.slice(0, 12)} exactly (GitHub refuses if it moved); not undone by Airlock.`,
-  });
-  return {
+  return githubWrite(deps, {
     name: "github.pr.merge",
     description:
       "Merge a pull request (merge, squash or rebase) only if its head is still the commit given as sha (from github.pr.read).",
     schema: MergeArgs,
-    riskClass: () => "HIGH",
-    connection: "github",
-    external: true,
-    idempotentDownstream: false,
-    grantCoversHigh: false,
-    summary,
-    contextual: async (a, ctx) => ({
-      riskClass: "HIGH",
-      summary: await withWhere(summary(a), deps, ctx, a.repo),
+    riskClass: "HIGH",
+    summary: (a) => ({
+      what: `Merge pull request #${a.number} (${a.merge_method})`,
+      where: `GitHub ${a.repo}`,
+      impact: `Changes the base branch of ${a.repo} with head commit ${a.sha.slice(0, 12)} exactly (GitHub refuses if it moved); not undone by Airlock.`,
     }),
     grantScope: (a) => `${a.repo}:merge`,
-    timeoutMs: () => TIMEOUT_MS * 2,
-    async execute(a, ctx) {
-      const session = await openSession(deps, ctx, "github", GITHUB_WRITE_SCOPES);
-      if (isOutcome(session)) return session;
-      const merged = await session.request({
-        method: "PUT",
-        url: githubUrl(deps.endpoints().github, a.repo, `pulls/${a.number}/merge`),
-        json: { merge_method: a.merge_method, sha: a.sha },
-        read: false,
-        timeoutMs: TIMEOUT_MS,
+    async run(a, send, account) {
+      const merged = await send("PUT", `pulls/${a.number}/merge`, {
+        merge_method: a.merge_method,
+        sha: a.sha,
       });
       if (!merged.ok) {
         if (merged.status === 405)
@@ -193,7 +194,7 @@ export function githubPrMerge(deps: ConnectorDeps): ConveyorTool<MergeArgs> {
       const m = MergeResult.safeParse(merged.json);
       return writeOutcome(
         {
-          account: session.account,
+          account,
           repo: a.repo,
           number: a.number,
           merged: m.success ? m.data.merged : true,
@@ -202,5 +203,5 @@ export function githubPrMerge(deps: ConnectorDeps): ConveyorTool<MergeArgs> {
         `merged #${a.number}`,
       );
     },
-  };
+  });
 }

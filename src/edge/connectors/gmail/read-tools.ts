@@ -2,7 +2,7 @@
 // result is labelled untrusted and taints the context it lands in.
 import { z } from "zod";
 import { type ConveyorTool, failed } from "../../conveyor/tool.ts";
-import { isOutcome, openSession, readOutcome } from "../connector-tool.ts";
+import { isOutcome, openSession, readOutcome, readTool } from "../connector-tool.ts";
 import type { ConnectorDeps } from "../deps.ts";
 import { GMAIL_READ_SCOPES, gmailUrl, headerOf, MessageList, MessageMetadata, RawMessage } from "./api.ts";
 import { base64UrlToBytes, parseRaw } from "./mime.ts";
@@ -29,11 +29,7 @@ export function gmailSearch(deps: ConnectorDeps): ConveyorTool<SearchArgs> {
     description:
       "Search the mailbox with Gmail search syntax (e.g. `is:unread in:inbox`); answers id, thread, from, subject, date and snippet of each match.",
     schema: SearchArgs,
-    riskClass: () => "READ",
-    connection: "google",
-    external: true,
-    idempotentDownstream: true,
-    grantCoversHigh: false,
+    ...readTool("google"),
     summary: (a) => ({
       what: "Search mail",
       where: "Gmail",
@@ -99,11 +95,7 @@ export function gmailRead(deps: ConnectorDeps): ConveyorTool<ReadArgs> {
     name: "gmail.read",
     description: "Read one mail by id: headers and its text (parsed from the MIME message).",
     schema: ReadArgs,
-    riskClass: () => "READ",
-    connection: "google",
-    external: true,
-    idempotentDownstream: true,
-    grantCoversHigh: false,
+    ...readTool("google"),
     summary: (a) => ({ what: "Read a mail", where: "Gmail", impact: `None: reads message ${a.message_id}.` }),
     grantScope: () => "gmail:read",
     timeoutMs: () => TIMEOUT_MS * 3,

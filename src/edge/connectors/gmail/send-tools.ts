@@ -119,14 +119,17 @@ async function threadOf(
   };
 }
 
-async function sendMail(
+/**
+ * The message as a send or a draft carries it: from the account the run acts as, with the run's idempotency
+ * key as a header and, for a reply, the original's thread.
+ */
+async function messageOf(
+  session: ConnectorSession,
   deps: ConnectorDeps,
   ctx: ToolContext,
   a: Mail,
   replyTo: string | undefined,
-): Promise<ToolOutcome> {
-  const session = await openSession(deps, ctx, "google", GMAIL_SEND_SCOPES);
-  if (isOutcome(session)) return session;
+): Promise<{ raw: string; thread: Thread | undefined } | ToolOutcome> {
   const thread = replyTo ? await threadOf(session, deps, replyTo) : undefined;
   if (isOutcome(thread)) return thread;
   const raw = buildRaw({
@@ -135,6 +138,20 @@ async function sendMail(
     idempotencyKey: ctx.idempotencyKey,
     ...(thread ?? {}),
   });
+  return { raw, thread };
+}
+
+async function sendMail(
+  deps: ConnectorDeps,
+  ctx: ToolContext,
+  a: Mail,
+  replyTo: string | undefined,
+): Promise<ToolOutcome> {
+  const session = await openSession(deps, ctx, "google", GMAIL_SEND_SCOPES);
+  if (isOutcome(session)) return session;
+  const message = await messageOf(session, deps, ctx, a, replyTo);
+  if (isOutcome(message)) return message;
+  const { raw, thread } = message;
   const sent = await session.request({
     method: "POST",
     url: gmailUrl(deps.endpoints().gmail, "messages/send"),
@@ -143,19 +160,19 @@ async function sendMail(
     timeoutMs: TIMEOUT_MS,
   });
   if (!sent.ok) return sent.outcome;
-  const message = SentMessage.safeParse(sent.json);
+  const answer = SentMessage.safeParse(sent.json);
   return writeOutcome(
     {
       account: session.account,
-      id: message.success ? message.data.id : null,
-      thread_id: message.success ? message.data.threadId : (thread?.threadId ?? null),
+      id: answer.success ? answer.data.id : null,
+      thread_id: answer.success ? answer.data.threadId : (thread?.threadId ?? null),
       to: a.to,
       cc: a.cc,
       bcc: a.bcc,
       subject: a.subject,
       idempotency_header: `${IDEMPOTENCY_HEADER}: ${ctx.idempotencyKey}`,
     },
-    `sent as ${session.account}${message.success ? `, message ${message.data.id}` : ""}`,
+    `sent as ${session.account}${answer.success ? `, message ${answer.data.id}` : ""}`,
   );
 }
 
@@ -167,7 +184,20 @@ const sendBase = {
   idempotentDownstream: false,
   grantCoversHigh: false,
   timeoutMs: () => TIMEOUT_MS * 3,
+  // "Always" covers exactly these recipients, nobody else.
+  grantScope: (a: Mail) => `to:${recipientScope([a.to, a.cc, a.bcc])}`,
 };
+
+/** A mail tool's card: "Gmail" before the connection is known, then the account the mail is from. */
+function mailCard(deps: ConnectorDeps, verb: string, riskClass: RiskClass) {
+  return {
+    summary: (a: Mail) => mailSummary(verb, a, "Gmail"),
+    contextual: async (a: Mail, ctx: ProposalContext) => ({
+      riskClass,
+      summary: mailSummary(verb, a, await fromLine(deps, ctx)),
+    }),
+  };
+}
 
 export function gmailSend(deps: ConnectorDeps): ConveyorTool<SendArgs> {
   return {
@@ -175,13 +205,7 @@ export function gmailSend(deps: ConnectorDeps): ConveyorTool<SendArgs> {
     name: "gmail.send",
     description: "Send a new plain-text email (to, cc, bcc, subject, body).",
     schema: SendArgs,
-    summary: (a) => mailSummary("Email", a, "Gmail"),
-    contextual: async (a, ctx) => ({
-      riskClass: "EXFILTRATION",
-      summary: mailSummary("Email", a, await fromLine(deps, ctx)),
-    }),
-    // "Always" covers exactly these recipients, nobody else.
-    grantScope: (a) => `to:${recipientScope([a.to, a.cc, a.bcc])}`,
+    ...mailCard(deps, "Email", "EXFILTRATION"),
     execute: (a, ctx) => sendMail(deps, ctx, a, undefined),
   };
 }
@@ -192,12 +216,7 @@ export function gmailReply(deps: ConnectorDeps): ConveyorTool<ReplyArgs> {
     name: "gmail.reply",
     description: "Reply in the thread of a mail (by its message id), to the recipients given.",
     schema: ReplyArgs,
-    summary: (a) => mailSummary("Reply", a, "Gmail"),
-    contextual: async (a, ctx) => ({
-      riskClass: "EXFILTRATION",
-      summary: mailSummary("Reply", a, await fromLine(deps, ctx)),
-    }),
-    grantScope: (a) => `to:${recipientScope([a.to, a.cc, a.bcc])}`,
+    ...mailCard(deps, "Reply", "EXFILTRATION"),
     execute: (a, ctx) => sendMail(deps, ctx, a, a.message_id),
   };
 }
@@ -212,24 +231,15 @@ export function gmailDraft(deps: ConnectorDeps): ConveyorTool<DraftArgs> {
     external: true,
     idempotentDownstream: false,
     grantCoversHigh: false,
-    summary: (a) => mailSummary("Draft", a, "Gmail"),
-    contextual: async (a, ctx) => ({
-      riskClass: "WRITE",
-      summary: mailSummary("Draft", a, await fromLine(deps, ctx)),
-    }),
+    ...mailCard(deps, "Draft", "WRITE"),
     grantScope: () => "gmail:drafts",
     timeoutMs: () => TIMEOUT_MS * 3,
     async execute(a, ctx) {
       const session = await openSession(deps, ctx, "google", GMAIL_DRAFT_SCOPES);
       if (isOutcome(session)) return session;
-      const thread = a.reply_to_message_id ? await threadOf(session, deps, a.reply_to_message_id) : undefined;
-      if (isOutcome(thread)) return thread;
-      const raw = buildRaw({
-        from: session.account,
-        ...a,
-        idempotencyKey: ctx.idempotencyKey,
-        ...(thread ?? {}),
-      });
+      const message = await messageOf(session, deps, ctx, a, a.reply_to_message_id);
+      if (isOutcome(message)) return message;
+      const { raw, thread } = message;
       const made = await session.request({
         method: "POST",
         url: gmailUrl(deps.endpoints().gmail, "drafts"),

@@ -132,20 +132,25 @@ function grantOf(provider: ConnectorProvider, result: oauth.TokenEndpointRespons
   };
 }
 
+/** Airlock as the provider's confidential client: its server, its id, and its secret sent in the body. */
+function asClient(provider: ConnectorProvider, credentials: ClientCredentials) {
+  const client: oauth.Client = { client_id: credentials.clientId };
+  return { as: server(provider), client, auth: oauth.ClientSecretPost(credentials.clientSecret) };
+}
+
 /** Checks the callback's parameters against the state the edge issued, then trades the code (with the verifier). */
 export async function exchangeCode(
   provider: ConnectorProvider,
   credentials: ClientCredentials,
   callback: { params: URLSearchParams; state: string; verifier: string; redirectUri: string },
 ): Promise<Grant> {
-  const as = server(provider);
-  const client: oauth.Client = { client_id: credentials.clientId };
+  const { as, client, auth } = asClient(provider, credentials);
   try {
     const params = oauth.validateAuthResponse(as, client, callback.params, callback.state);
     const response = await oauth.authorizationCodeGrantRequest(
       as,
       client,
-      oauth.ClientSecretPost(credentials.clientSecret),
+      auth,
       params,
       callback.redirectUri,
       callback.verifier,
@@ -167,16 +172,9 @@ export async function refreshGrant(
   credentials: ClientCredentials,
   refreshToken: string,
 ): Promise<Grant> {
-  const as = server(provider);
-  const client: oauth.Client = { client_id: credentials.clientId };
+  const { as, client, auth } = asClient(provider, credentials);
   try {
-    const response = await oauth.refreshTokenGrantRequest(
-      as,
-      client,
-      oauth.ClientSecretPost(credentials.clientSecret),
-      refreshToken,
-      requestOptions(),
-    );
+    const response = await oauth.refreshTokenGrantRequest(as, client, auth, refreshToken, requestOptions());
     const result = await oauth.processRefreshTokenResponse(as, client, await normalised(provider, response));
     return grantOf(provider, result, Date.now());
   } catch (error) {
@@ -226,15 +224,8 @@ export async function revokeAtProvider(
       }
       return;
     }
-    const as = server(provider);
-    const client: oauth.Client = { client_id: credentials.clientId };
-    const response = await oauth.revocationRequest(
-      as,
-      client,
-      oauth.ClientSecretPost(credentials.clientSecret),
-      token,
-      requestOptions(),
-    );
+    const { as, client, auth } = asClient(provider, credentials);
+    const response = await oauth.revocationRequest(as, client, auth, token, requestOptions());
     await oauth.processRevocationResponse(response);
   } catch (error) {
     const failure = providerError(provider, error);
