@@ -320,6 +320,21 @@ function shellTargets(command: string, callCwd: string, home: string | null): Di
   return out;
 }
 
+const WILD = /[*?[{\\]/;
+
+/**
+ * The directory a file-name search (Glob) lists, as LS would be given it: its `path` joined with the
+ * pattern's fixed leading directories (`homelink/*` lists homelink). A link out on that way is then
+ * found as it is for LS, Grep and Read (red team, round 11). Undefined when it is the session's directory.
+ */
+function globDirectory(path: string | undefined, pattern: string | undefined): string | undefined {
+  const segments = (pattern ?? "").split("/");
+  const wildAt = segments.findIndex((seg) => WILD.test(seg));
+  const fixed = (wildAt < 0 ? segments.slice(0, -1) : segments.slice(0, wildAt)).filter((seg) => seg !== "");
+  if (fixed.length === 0) return path;
+  return path === undefined ? fixed.join("/") : `${path}/${fixed.join("/")}`;
+}
+
 /** The disk targets of one canonical call (after the tool-name table). */
 export function diskTargetsOf(call: ToolCall): DiskTarget[] {
   const home = homeFor(call.cwd, call.home);
@@ -329,13 +344,13 @@ export function diskTargetsOf(call: ToolCall): DiskTarget[] {
     const command = str(input.command);
     return command === undefined ? [] : shellTargets(command, cwd, home);
   }
-  const raw = inputPath(input);
+  const raw = tool === "find" ? globDirectory(str(input.path), str(input.pattern)) : inputPath(input);
   const given = typeof raw === "string" ? raw : undefined;
   // As the kernel will walk it: `lnk/../x` is beside lnk's target, not `x` here.
   const path = given === undefined ? cwd : expandToolPath(given, cwd, home, true);
   if (path === null) return [];
   const shown = given ?? ".";
-  if (tool === "read" || tool === "ls")
+  if (tool === "read" || tool === "ls" || tool === "find")
     return given === undefined ? [] : [{ kind: "path", access: "read", path, glob: false, shown }];
   if (tool === "write" || tool === "edit")
     return given === undefined ? [] : [{ kind: "path", access: "write", path, glob: false, shown }];
