@@ -172,6 +172,36 @@ function pickerTargets(unit: ExecUnit, callCwd: string, home: string | null): Di
   ];
 }
 
+/** The files version managers' shims read in the directory a program runs in and every one above. */
+const VERSION_FILES = [
+  ".python-version",
+  ".tool-versions",
+  ".node-version",
+  ".nvmrc",
+  ".ruby-version",
+  ".go-version",
+  ".java-version",
+  ".mise.toml",
+  "mise.toml",
+  "rust-toolchain",
+  "rust-toolchain.toml",
+];
+
+/**
+ * Any program may be a shim (asdf and mise shim every tool they install), so every program's directory is
+ * looked at for a version file that links elsewhere, once per directory (red team, round 11).
+ */
+function versionFileTargets(
+  unit: ExecUnit,
+  callCwd: string,
+  home: string | null,
+  out: DiskTarget[],
+): DiskTarget[] {
+  const dir = resolveShellDir(unit.cwd, callCwd, home);
+  if (dir === null || out.some((t) => t.kind === "version-file" && t.dir === dir)) return [];
+  return [{ kind: "version-file", dir, names: VERSION_FILES, shown: unit.text }];
+}
+
 /**
  * Runners that find the file defining what they run in the directory they run in or any above it. (make
  * reads only the directory's own Makefile; vitest and jest their root's config.)
@@ -297,6 +327,7 @@ function shellTargets(command: string, callCwd: string, home: string | null): Di
           ...npxTargets(unit, callCwd, home),
           ...npmConfigTargets(unit, callCwd, home),
           ...upwardTargets(unit, callCwd, home),
+          ...versionFileTargets(unit, callCwd, home, out),
         );
       continue;
     }
