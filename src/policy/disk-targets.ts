@@ -188,6 +188,17 @@ const VERSION_FILES = [
 ];
 
 /**
+ * Files a program parses in the directory it runs in or above and quotes back in its output or errors
+ * (`npm ls --long` prints the root package.json's fields; cargo's TOML errors quote the offending line of
+ * Cargo.toml or .cargo/config.toml): judged as version files are (red team, round 11).
+ */
+const PARSED_UPWARD: Readonly<Record<string, readonly string[]>> = {
+  npm: ["package.json", ".npmrc"],
+  npx: ["package.json", ".npmrc"],
+  cargo: ["Cargo.toml", ".cargo/config.toml", ".cargo/config"],
+};
+
+/**
  * Any program may be a shim (asdf and mise shim every tool they install), so every program's directory is
  * looked at for a version file that links elsewhere, once per directory (red team, round 11).
  */
@@ -198,8 +209,11 @@ function versionFileTargets(
   out: DiskTarget[],
 ): DiskTarget[] {
   const dir = resolveShellDir(unit.cwd, callCwd, home);
-  if (dir === null || out.some((t) => t.kind === "version-file" && t.dir === dir)) return [];
-  return [{ kind: "version-file", dir, names: VERSION_FILES, shown: unit.text }];
+  const names = [...VERSION_FILES, ...(PARSED_UPWARD[unit.program] ?? [])];
+  const same = (t: DiskTarget) =>
+    t.kind === "version-file" && t.dir === dir && t.names.length === names.length;
+  if (dir === null || out.some(same)) return [];
+  return [{ kind: "version-file", dir, names, shown: unit.text }];
 }
 
 /**

@@ -377,7 +377,7 @@ function versionFileFacts(dir: string, names: readonly string[], shown: string, 
       if (why !== null)
         facts.push({
           subject: shown,
-          reason: `\`${shownPath(p, ctx.workspace)}\` ${why}; a version manager's shim reads it and prints the words it rejects`,
+          reason: `\`${shownPath(p, ctx.workspace)}\` ${why}; the program or a version manager's shim reads it and may print its words`,
         });
     }
     if (dirname(d) === d) return facts;

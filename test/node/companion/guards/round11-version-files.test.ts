@@ -97,3 +97,32 @@ describe("a version file a shim reads", () => {
     },
   );
 });
+
+describe("a manifest or configuration a program parses and quotes back (red team, round 11)", () => {
+  it.each([
+    ["package.json", "npm ls --json --long"],
+    ["Cargo.toml", "cargo read-manifest"],
+    [".cargo/config.toml", "cargo pkgid"],
+  ])("%s linked onto a secret makes `%s` ask; a plain one does not", (name, command) => {
+    const file = join(ws, name);
+    mkdirSync(join(ws, ".cargo"), { recursive: true });
+    withLink(
+      () => symlinkSync(credentials, file),
+      file,
+      () => {
+        for (const c of [command, `cd sub && ${command}`])
+          for (const r of judge(c)) {
+            expect(r.action, `${c}\n${r.why}`).not.toBe("allow");
+            expect(r.why).toContain(name);
+          }
+      },
+    );
+    withLink(
+      () => writeFileSync(file, "{}\n"),
+      file,
+      () => {
+        for (const r of judge(command)) expect(r.why).not.toContain(name);
+      },
+    );
+  });
+});
