@@ -20,7 +20,7 @@ writeFileSync(join(ws, "src", "a.ts"), "export {};\n");
 symlinkSync(home, join(ws, "homelink"));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
-function judge(tool: string, input: Record<string, string>) {
+function judge(tool: string, input: Record<string, unknown>) {
   const disk = diskCheck({ env: { HOME: home } });
   return [CAUTIOUS, BALANCED].map((p) => judgeOnDisk(p, { tool, input, cwd: ws, home }, { disk }));
 }
