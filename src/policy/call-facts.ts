@@ -163,6 +163,13 @@ export type DiskTarget =
       shown: string;
     }
   /**
+   * A program run in `dir`, which a version manager's shim may be (pyenv, asdf, mise, nodenv, rbenv,
+   * rustup): the shim reads a version file by one of `names` in `dir` or any directory above and prints a
+   * word it rejects. Such a file that is a link out of the workspace or onto a secret (or a hard link)
+   * would print what it points at (red team, round 11).
+   */
+  | { kind: "version-file"; dir: string; names: readonly string[]; shown: string }
+  /**
    * A program `npx` runs by its bare name: the project's own bin, an installed one (node_modules/.bin here
    * or above, the global bin), or, when none has it, the registry package of that name, downloaded.
    */

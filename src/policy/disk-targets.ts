@@ -172,6 +172,50 @@ function pickerTargets(unit: ExecUnit, callCwd: string, home: string | null): Di
   ];
 }
 
+/** The files version managers' shims read in the directory a program runs in and every one above. */
+const VERSION_FILES = [
+  ".python-version",
+  ".tool-versions",
+  ".node-version",
+  ".nvmrc",
+  ".ruby-version",
+  ".go-version",
+  ".java-version",
+  ".mise.toml",
+  "mise.toml",
+  "rust-toolchain",
+  "rust-toolchain.toml",
+];
+
+/**
+ * Files a program parses in the directory it runs in or above and quotes back in its output or errors
+ * (`npm ls --long` prints the root package.json's fields; cargo's TOML errors quote the offending line of
+ * Cargo.toml or .cargo/config.toml): judged as version files are (red team, round 11).
+ */
+const PARSED_UPWARD: Readonly<Record<string, readonly string[]>> = {
+  npm: ["package.json", ".npmrc"],
+  npx: ["package.json", ".npmrc"],
+  cargo: ["Cargo.toml", ".cargo/config.toml", ".cargo/config"],
+};
+
+/**
+ * Any program may be a shim (asdf and mise shim every tool they install), so every program's directory is
+ * looked at for a version file that links elsewhere, once per directory (red team, round 11).
+ */
+function versionFileTargets(
+  unit: ExecUnit,
+  callCwd: string,
+  home: string | null,
+  out: DiskTarget[],
+): DiskTarget[] {
+  const dir = resolveShellDir(unit.cwd, callCwd, home);
+  const names = [...VERSION_FILES, ...(PARSED_UPWARD[unit.program] ?? [])];
+  const same = (t: DiskTarget) =>
+    t.kind === "version-file" && t.dir === dir && t.names.length === names.length;
+  if (dir === null || out.some(same)) return [];
+  return [{ kind: "version-file", dir, names, shown: unit.text }];
+}
+
 /**
  * Runners that find the file defining what they run in the directory they run in or any above it. (make
  * reads only the directory's own Makefile; vitest and jest their root's config.)
@@ -297,6 +341,7 @@ function shellTargets(command: string, callCwd: string, home: string | null): Di
           ...npxTargets(unit, callCwd, home),
           ...npmConfigTargets(unit, callCwd, home),
           ...upwardTargets(unit, callCwd, home),
+          ...versionFileTargets(unit, callCwd, home, out),
         );
       continue;
     }
@@ -320,6 +365,21 @@ function shellTargets(command: string, callCwd: string, home: string | null): Di
   return out;
 }
 
+const WILD = /[*?[{\\]/;
+
+/**
+ * The directory a file-name search (Glob) lists, as LS would be given it: its `path` joined with the
+ * pattern's fixed leading directories (`homelink/*` lists homelink). A link out on that way is then
+ * found as it is for LS, Grep and Read (red team, round 11). Undefined when it is the session's directory.
+ */
+function globDirectory(path: string | undefined, pattern: string | undefined): string | undefined {
+  const segments = (pattern ?? "").split("/");
+  const wildAt = segments.findIndex((seg) => WILD.test(seg));
+  const fixed = (wildAt < 0 ? segments.slice(0, -1) : segments.slice(0, wildAt)).filter((seg) => seg !== "");
+  if (fixed.length === 0) return path;
+  return path === undefined ? fixed.join("/") : `${path}/${fixed.join("/")}`;
+}
+
 /** The disk targets of one canonical call (after the tool-name table). */
 export function diskTargetsOf(call: ToolCall): DiskTarget[] {
   const home = homeFor(call.cwd, call.home);
@@ -329,13 +389,13 @@ export function diskTargetsOf(call: ToolCall): DiskTarget[] {
     const command = str(input.command);
     return command === undefined ? [] : shellTargets(command, cwd, home);
   }
-  const raw = inputPath(input);
+  const raw = tool === "find" ? globDirectory(str(input.path), str(input.pattern)) : inputPath(input);
   const given = typeof raw === "string" ? raw : undefined;
   // As the kernel will walk it: `lnk/../x` is beside lnk's target, not `x` here.
   const path = given === undefined ? cwd : expandToolPath(given, cwd, home, true);
   if (path === null) return [];
   const shown = given ?? ".";
-  if (tool === "read" || tool === "ls")
+  if (tool === "read" || tool === "ls" || tool === "find")
     return given === undefined ? [] : [{ kind: "path", access: "read", path, glob: false, shown }];
   if (tool === "write" || tool === "edit")
     return given === undefined ? [] : [{ kind: "path", access: "write", path, glob: false, shown }];

@@ -236,6 +236,8 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
             },
           ];
     }
+    case "version-file":
+      return versionFileFacts(t.dir, t.names, t.shown, ctx);
     case "upward": {
       const found = pickerFile(t.dir, t.names);
       if (found === null || isWithin(ctx.workspace, found)) return [];
@@ -344,6 +346,41 @@ function pickerFile(dir: string, names: readonly string[], contains?: string): s
       if (new RegExp(contains, "m").test(text)) return p;
     }
     if (dirname(d) === d) return null;
+  }
+}
+
+/**
+ * Version files in `dir` and above that a shim would print (a word it rejects is echoed back): one that
+ * links onto a secret, or, in the workspace, one that links out of it or is a hard link, asks. A plain
+ * file is the project's own words; the person's own links above the workspace are theirs.
+ */
+function versionFileFacts(dir: string, names: readonly string[], shown: string, ctx: Context): CallFact[] {
+  const facts: CallFact[] = [];
+  for (let d = dir; ; d = dirname(d)) {
+    for (const n of names) {
+      const p = join(d, n);
+      const st = lstatSync(p, { throwIfNoEntry: false });
+      if (st === undefined) continue;
+      const inside = isWithin(ctx.workspace, p);
+      const r = realPathOf(p);
+      const real = r.ok ? r.real : null;
+      const why =
+        real === null
+          ? "cannot be resolved"
+          : isDenylistedPath(real) && !isDenylistedPath(p)
+            ? `is a link to \`${shownPath(real, ctx.workspace)}\`, a secret`
+            : inside && st.isSymbolicLink() && !isWithin(ctx.workspace, real)
+              ? `leads out of the workspace through a symlink, to \`${real}\``
+              : inside && st.isFile() && st.nlink > 1
+                ? "is a hard link, whose other name may be a secret"
+                : null;
+      if (why !== null)
+        facts.push({
+          subject: shown,
+          reason: `\`${shownPath(p, ctx.workspace)}\` ${why}; the program or a version manager's shim reads it and may print its words`,
+        });
+    }
+    if (dirname(d) === d) return facts;
   }
 }
 

@@ -3,7 +3,9 @@
 // the glob itself (each of its matches in that position, as bash passes it), a literal word as itself.
 // The binding holds only while nothing else can set NAME: the script names NAME nowhere but in its
 // header (no assignment, `read`, `printf -v`, `declare -n` to it, arithmetic, a second loop) and sources
-// no file. An unquoted `$NAME` is split and globbed again by bash, so it is bound only to plain words.
+// no file, and NAME is none of bash's own variables (bash-own-vars.ts), which bash sets behind the
+// script's back. An unquoted `$NAME` is split and globbed again by bash, so it is bound only to plain words.
+import { isBashOwnVariable } from "./bash-own-vars.ts";
 import type { StmtEvent, Word } from "./parser.ts";
 import type { Arg } from "./wrappers.ts";
 
@@ -72,6 +74,7 @@ export function loopBinding(
   const words = event.loopWords;
   if (name === undefined || event.loopNames.length !== 1 || words === undefined) return null;
   if (event.hazards.length > 0) return null;
+  if (isBashOwnVariable(name)) return null;
   const values = argsOf(words);
   if (values.length === 0 || values.length > MAX_VALUES) return null;
   if (values.some((v) => v.value === null || v.pipe === true)) return null;

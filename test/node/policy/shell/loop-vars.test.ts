@@ -3,10 +3,11 @@
 // commands written out; anything that could give NAME another value keeps it unknown (red team,
 // round 8). Each attack was written first.
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { analyzeShell } from "../../../../src/policy/shell/analysis.ts";
 import type { ExecUnit } from "../../../../src/policy/shell/units.ts";
 import { actionRank } from "../../../../src/policy/types.ts";
+import { cleanBashRuns, runInBash } from "./bash-proof.ts";
 import { BALANCED, judge, READ_ONLY, STRICT_PROFILES } from "./policies.ts";
 
 const everyPolicy = [["read-only", READ_ONLY], ...STRICT_PROFILES] as const;
@@ -189,6 +190,50 @@ describe("a loop variable bound to known words", () => {
         expect(cat?.notUnderstood, loop).toBeDefined();
       }),
       { numRuns: 200 },
+    );
+  });
+});
+
+describe("a loop variable bash itself sets (red team, round 11)", () => {
+  afterAll(() => cleanBashRuns());
+  const secret = { "~/.ssh/id_ed25519": "FAKEKEY\n", "README.md": "harmless\n", "sub/README.md": "x\n" };
+
+  it("binds none of bash's own variables: `_`, REPLY, MAPFILE, BASH_REMATCH, LINENO, OPTARG, PWD, …", () => {
+    for (const name of ["_", "REPLY", "MAPFILE", "BASH_REMATCH", "LINENO", "RANDOM", "OPTARG", "PWD"]) {
+      neverAllowed(`for ${name} in README.md; do cat "$${name}"; done`);
+    }
+    neverAllowed('for _ in README.md; do echo ~/.ssh/id_ed25519; cat "$_"; done');
+  });
+
+  it("still binds an ordinary name, lower or upper case", () => {
+    for (const name of ["f", "FILE", "_f", "Reply"]) {
+      const command = `for ${name} in README.md; do cat "$${name}"; done`;
+      expect(judge(BALANCED, command).action, command).toBe("allow");
+    }
+  });
+
+  it("property: whenever the judge allows the loop, real bash's `cat` reads only what the judge placed", () => {
+    const name = fc.constantFrom(
+      ..."_ REPLY MAPFILE BASH_REMATCH OPTARG OPTIND LINENO PWD OLDPWD BASH_COMMAND COPROC".split(" "),
+      ..."f file F1 x_".split(" "),
+    );
+    const body = fc.constantFrom(
+      "echo ~/.ssh/id_ed25519",
+      ": ~/.ssh/id_ed25519",
+      "read <<< ~/.ssh/id_ed25519",
+      "mapfile -t <<< ~/.ssh/id_ed25519",
+      "[[ ~/.ssh/id_ed25519 =~ .* ]]",
+      "getopts f: o -f ~/.ssh/id_ed25519",
+      "true",
+      "cd sub",
+    );
+    fc.assert(
+      fc.property(name, body, (v, b) => {
+        const command = `for ${v} in README.md; do ${b}; cat "$${v}"; done`;
+        if (judge(BALANCED, command).action !== "allow") return;
+        expect(runInBash(command, { files: secret }).stdout, command).not.toContain("FAKEKEY");
+      }),
+      { numRuns: 60 },
     );
   });
 });
