@@ -4,158 +4,32 @@
 // Writes results.json and results.md beside itself. Switches: BENCH_PAIRS (default 20), BENCH_TEST_SECONDS
 // (default 5), BENCH_VALIDATIONS (default 1000), --no-build, --no-agents, --report-only (re-render results.md).
 import { execFileSync } from "node:child_process";
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { startModelServer } from "../../test/support/model-server.ts";
 import { pairedSpeedup, summarize, writeResults } from "../lib/stats.mjs";
-import { benchWorkspace, claudeRun, piAgentDir, piRpcRun, startDaemon, TEST_SECONDS } from "./agents.mjs";
+import {
+  benchWorkspace,
+  ceiling,
+  claudeArm,
+  piArm,
+  startDaemons,
+  TEST_SECONDS,
+  typeDraft,
+} from "./agents.mjs";
 import { validationBench, watcherComparison } from "./validation.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..", "..");
 const dist = join(root, "dist");
-const NODE = process.execPath;
-const BIN = join(root, "bin", "airlock.js");
-const PI_CLI = join(root, "node_modules/@earendil-works/pi-coding-agent/dist/bundle/cli.js");
-const EXTENSION = join(dist, "companion/adapters/pi/extension.js");
-const CLAUDE = join(root, "node_modules/.bin/claude");
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 20);
 const VALIDATIONS = Number(process.env.BENCH_VALIDATIONS ?? 1000);
-const PROMPT = "The tests fail. Run them and tell me what breaks.";
-const PI_ENV = { PI_OFFLINE: "1", PI_SKIP_VERSION_CHECK: "1", PI_TELEMETRY: "0" };
-const OFFLINE = {
-  CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-  DISABLE_TELEMETRY: "1",
-  DISABLE_ERROR_REPORTING: "1",
-  DISABLE_AUTOUPDATER: "1",
-};
-
-const { sendControl } = await import(join(dist, "companion/control/connection.js"));
-const { ensureHttpEndpoint } = await import(join(dist, "companion/daemon/http-endpoint.js"));
-
-/**
- * The person types the prompt for longer than the suite takes: the draft warms (what Pi's debounced draft
- * trigger sends), and the run starts once the warm has finished.
- */
-let edits = 0;
-
-async function typeDraft(box, socket) {
-  // A causal edit first, so this run warms afresh instead of reusing an earlier run's future.
-  box.invalidate(++edits);
-  const cwd = box.ws;
-  const warmsOf = async () => {
-    const res = await sendControl(socket, { type: "futures_status" }, 5_000);
-    const ws = res.stats.workspaces.find((w) => w.name === "ws");
-    return ws?.classes.find((c) => c.class === "bash:npm test")?.warms ?? 0;
-  };
-  const before = await warmsOf();
-  await sendControl(socket, { type: "futures_warm", cwd, source: "draft", text: PROMPT }, 5_000);
-  const end = Date.now() + (TEST_SECONDS + 30) * 1000;
-  while ((await warmsOf()) === before) {
-    if (Date.now() > end) throw new Error("the draft warm did not finish");
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-async function piArm(box, name, socket, precog, options = {}) {
-  const command = options.command ?? "npm test";
-  const model = await startModelServer([{ toolCalls: [{ name: "bash", input: { command } }] }]);
-  try {
-    return await piRpcRun({
-      node: NODE,
-      piCli: PI_CLI,
-      extension: options.airlock === false ? undefined : EXTENSION,
-      cwd: box.ws,
-      env: {
-        ...box.env(socket, precog),
-        ...PI_ENV,
-        PI_CODING_AGENT_DIR: piAgentDir(box.base, name, model.url),
-      },
-      prompt: PROMPT,
-    });
-  } finally {
-    await model.close();
-  }
-}
-
-/**
- * One Claude Code run. `options.hooks`: "command" (the default), "http" (PreToolUse posted to the daemon whose
- * endpoint is `options.endpoint`, as the installer writes it for Claude Code ≥ 2.1.295) or "none" (Claude Code
- * alone, the floor arm); `options.command` is the Bash command the model asks for.
- */
-async function claudeArm(box, name, socket, precog, options = {}) {
-  const command = options.command ?? "npm test";
-  const model = await startModelServer([
-    { toolCalls: [{ name: "Bash", input: { command, description: "Run the tests" } }] },
-  ]);
-  const configDir = join(box.base, name);
-  mkdirSync(configDir, { recursive: true });
-  const hook = `${NODE} ${BIN} hook claude-code`;
-  const pre =
-    options.hooks === "http"
-      ? {
-          type: "http",
-          url: `http://127.0.0.1:${options.endpoint.port}/hooks/claude-code`,
-          headers: { "x-airlock-hook-secret": options.endpoint.secret },
-          timeout: 60,
-          onFailure: "block",
-        }
-      : { type: "command", command: hook };
-  writeFileSync(
-    join(configDir, "settings.json"),
-    JSON.stringify(
-      options.hooks === "none"
-        ? { permissions: { allow: [`Bash(${command})`] } }
-        : {
-            hooks: {
-              UserPromptSubmit: [{ hooks: [{ type: "command", command: hook }] }],
-              PreToolUse: [{ matcher: "*", hooks: [pre] }],
-            },
-          },
-    ),
-  );
-  try {
-    return await claudeRun({
-      claude: CLAUDE,
-      cwd: box.ws,
-      model,
-      prompt: PROMPT,
-      env: {
-        ...box.env(socket, precog),
-        ...OFFLINE,
-        AIRLOCK_FUTURES_COMMAND: `${NODE} ${BIN}`,
-        CLAUDE_CONFIG_DIR: configDir,
-        ANTHROPIC_BASE_URL: model.url,
-        ANTHROPIC_API_KEY: "sk-ant-bench-dummy",
-      },
-    });
-  } finally {
-    await model.close();
-  }
-}
-
-/** The best ratio any serving could reach: the cold mean over the mean of a tool call that does nothing. */
-function ceiling(cold, floor) {
-  const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
-  return Math.round((mean(cold) / mean(floor)) * 100) / 100;
-}
 
 async function agentsBench() {
   const box = benchWorkspace(root);
-  const sockets = { standard: "d-default.sock", zero: "d-zero.sock" };
-  // The delay-0 daemon has a home of its own with an http hook endpoint (one endpoint per home), so Claude Code's
-  // served arm takes the http hook: one request decides, validates and serves a shell-only replay.
-  const zeroHome = join(box.base, "home-zero", ".airlock");
-  mkdirSync(zeroHome, { recursive: true, mode: 0o700 });
-  copyFileSync(join(box.base, "home", ".airlock", "permissions.yaml"), join(zeroHome, "permissions.yaml"));
-  const zeroEnv = { AIRLOCK_HOME: zeroHome, AIRLOCK_PRECOG_CACHE_DELAY_MS: "0" };
-  const endpoint = await ensureHttpEndpoint({ AIRLOCK_HOME: zeroHome });
-  const daemons = [
-    await startDaemon(NODE, BIN, box.env(sockets.standard)),
-    await startDaemon(NODE, BIN, box.env(sockets.zero, zeroEnv)),
-  ];
+  const daemons = await startDaemons(box);
+  const { sockets, zeroEnv, endpoint } = daemons;
   const off = { AIRLOCK_PRECOG: "0" };
   const pi = { cold: [], standard: [], zero: [], floor: [], floorAirlock: [] };
   const claude = { cold: [], standard: [], zero: [], floor: [] };
@@ -208,7 +82,7 @@ async function agentsBench() {
       );
     }
   } finally {
-    for (const d of daemons) await d.stop();
+    await daemons.stop();
     box.cleanup();
   }
   const ms = (runs, key) => runs.map((r) => r[key]);
