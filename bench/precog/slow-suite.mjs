@@ -5,9 +5,9 @@
 // http hook's shell-only replay, to show its floor-bound ratio at the same suite.
 // Writes slow-suite.json and slow-suite.md beside itself after every pair, so a cut-short run keeps what it
 // measured. Switches: BENCH_PAIRS (default 20), BENCH_TEST_SECONDS (default 60), BENCH_CLAUDE_PAIRS (default 5;
-// 0 skips Claude Code), --no-build.
+// 0 skips Claude Code), --no-build, --report-only (re-render slow-suite.md from slow-suite.json).
 import { execFileSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -119,14 +119,20 @@ function markdown(report) {
     "  suite is the kind of command precognition is for.",
     "- The floor is Pi running a tool call that does nothing (`true`, a shell start included): Pi's own tool",
     "  plumbing, which a served call pays too (minus the shell start).",
-    "- Claude Code spends ~0.5–0.7 s on any Bash call before and after the command (its floor row, measured with",
-    "  no hooks at all), so its ratio is bounded by cold over that floor whatever Airlock does.",
+    "- Claude Code spends a floor of its own on any Bash call before and after the command (its floor row,",
+    "  measured with no hooks at all), so its ratio is bounded by cold over that floor whatever Airlock does.",
     "- The machine is a shared 2-vCPU VM used by other builds at the same time (see the load average).",
   );
   return `${lines.join("\n")}\n`;
 }
 
 const args = new Set(process.argv.slice(2));
+if (args.has("--report-only")) {
+  // Re-renders slow-suite.md from the committed slow-suite.json, measuring nothing.
+  const saved = JSON.parse(readFileSync(join(here, "slow-suite.json"), "utf8"));
+  writeFileSync(join(here, "slow-suite.md"), markdown(saved));
+  process.exit(0);
+}
 if (!args.has("--no-build"))
   execFileSync("npm", ["run", "-s", "build:node"], { cwd: root, stdio: "inherit" });
 
