@@ -287,7 +287,9 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
         return [
           { subject: t.shown, reason: "a glob with quoted or escaped parts, which Airlock does not expand" },
         ];
-      const e = expandGlob(t.path, MAX_GLOB_PATHS);
+      // Every name it could reach under any of bash's glob settings: the rules may judge a glob by these
+      // matches alone (judge-bash.ts), so a dotfile or a name in another case must be among them.
+      const e = expandGlob(t.path, MAX_GLOB_PATHS, true);
       if ("unknown" in e) return [{ subject: t.shown, reason: e.unknown }];
       const out: CallFact[] = [];
       for (const p of e.paths) {
