@@ -107,6 +107,17 @@ function noGrammar(head: Arg, name: string): NotUnderstood {
   return { word: head.raw, reason: `${name} has no grammar here, so its options and operands are not known` };
 }
 
+/**
+ * The shell a `bash -c`/`sh -c` script (or one on standard input) starts in: a new process, where a loop
+ * variable or opening assignment of this script is unset unless the environment exported it (`"$f"` is
+ * then empty, and an unquoted `$f` no word at all: `rg KEY $f` searches the whole directory).
+ */
+function childShell(shell: Shell): Shell {
+  const copy = copyShell(shell);
+  delete copy.bound;
+  return copy;
+}
+
 export function copyShell(shell: Shell): Shell {
   const copy: Shell = { cwd: shell.cwd, stack: [...shell.stack], assigned: new Set(shell.assigned) };
   if (shell.bound !== undefined) copy.bound = shell.bound;
@@ -570,11 +581,11 @@ export function simpleCommand(input: CommandInput, run: Run): void {
         : name === "eval"
           ? run.dialect
           : wrapperDialect(wrapper?.name ?? name);
-      run.script(unwrapped.script, name === "eval" ? shell : copyShell(shell), run.depth + 1, dialect);
+      run.script(unwrapped.script, name === "eval" ? shell : childShell(shell), run.depth + 1, dialect);
       return;
     }
     case "stdin-shell":
-      if (stdin !== null) run.script(stdin, copyShell(shell), run.depth + 1, shellDialect(name));
+      if (stdin !== null) run.script(stdin, childShell(shell), run.depth + 1, shellDialect(name));
       return;
     default:
       return;
