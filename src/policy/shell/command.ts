@@ -15,7 +15,7 @@ import { type CwdSet, changeDir, moveTo, single } from "./cwd.ts";
 import { type Dialect, shellDialect, wrapperDialect } from "./dialect.ts";
 import { dangerousVariable } from "./env-vars.ts";
 import { FILE_PROGRAMS } from "./file-programs.ts";
-import { type FoundPaths, foundWalk, xargsOverFound } from "./found-paths.ts";
+import { execOverFound, type FoundPaths, foundWalk, xargsOverFound } from "./found-paths.ts";
 import { grammarFor } from "./grammar/index.ts";
 import { placedByShell } from "./grammar/judge.ts";
 import type { NotUnderstood } from "./grammar/spec.ts";
@@ -407,6 +407,12 @@ export function simpleCommand(input: CommandInput, run: Run): void {
   let dynamic = wrapper !== null || SHELLS.has(name) ? null : judged.dynamic;
   let effect: Effect = wrapper !== null ? (PRIVILEGED.has(name) ? "run" : "read") : judged.effect;
   if (SHELLS.has(name)) effect = "run";
+  // `find … -exec CMD {} +`: CMD reads what find finds, as after `| xargs -0` (found-paths.ts); find only walks.
+  const overExec = name === "find" && wrapper === null ? execOverFound(argv) : null;
+  if (overExec !== null) {
+    judged.inner = [overExec];
+    effect = "read";
+  }
 
   const names = nameChecks(name, argv);
   dynamic ??= names.dynamic;
