@@ -60,6 +60,11 @@ export interface GitPrints {
   history: boolean;
   /** Remote URLs from the repository's configuration. */
   remotes: boolean;
+  /**
+   * `git config KEY` (`--get`, `--get-all`): of the configuration it prints only KEY's values, so only
+   * those are judged (a token in another key's URL is not printed). Absent: any value, as a listing.
+   */
+  configKey?: string;
   /** Operands that are raw object ids (a blob's id prints that blob, whatever file it was). */
   objectIds?: string[];
   /** Files of the work tree (`git diff`, `git grep`): their contents now, not the index's. */
