@@ -406,7 +406,7 @@ export function simpleCommand(input: CommandInput, run: Run): void {
   const concerns: Concern[] = [...baseConcerns, ...judged.concerns];
   let dynamic = wrapper !== null || SHELLS.has(name) ? null : judged.dynamic;
   let effect: Effect = wrapper !== null ? (PRIVILEGED.has(name) ? "run" : "read") : judged.effect;
-  if (SHELLS.has(name)) effect = "run";
+  if (SHELLS.has(name)) effect = unwrapped?.kind === "info" ? "read" : "run";
   // `find … -exec CMD {} +`: CMD reads what find finds, as after `| xargs -0` (found-paths.ts); find only walks.
   const overExec = name === "find" && wrapper === null ? execOverFound(argv) : null;
   if (overExec !== null) {
@@ -419,7 +419,7 @@ export function simpleCommand(input: CommandInput, run: Run): void {
   concerns.push(...names.concerns);
   const escaping = lookup(ESCAPING_BUILTINS, name)?.(argv) ?? null;
   if (escaping !== null) concerns.push({ mention: null, reason: escaping });
-  const shellOption = SHELLS.has(name) ? shellOptionConcern(argv) : null;
+  const shellOption = SHELLS.has(name) && unwrapped?.kind !== "info" ? shellOptionConcern(argv) : null;
   if (shellOption !== null) concerns.push(shellOption);
 
   const ssh = name === "ssh" ? sshSession(argv) : null;
