@@ -81,6 +81,11 @@ export interface GitPrints {
    */
   changedOnly?: true;
   /**
+   * It prints only the tracked files whose index entry differs from HEAD's (`git diff --cached` with no
+   * revision): each as HEAD and the index have it, never the work tree.
+   */
+  stagedOnly?: true;
+  /**
    * `git blame FILE` with no revision: it prints FILE's lines as the work tree has them (history only
    * names who wrote each line), so FILE's work-tree copy is what it prints, when there is one.
    */

@@ -277,6 +277,12 @@ export function gitPrints(unit: ExecUnit, subcommand: string | null): GitPrints 
   const workTree = WORK_TREE_ONLY.has(subcommand ?? "");
   const commits = onlyCommits(subcommand, rest);
   const changedOnly = (subcommand === "diff" || subcommand === "diff-files") && !history;
+  // `git diff --cached` alone: HEAD's and the index's sides of the staged files, nothing else of the history.
+  const stagedOnly =
+    subcommand === "diff" &&
+    operands.length === 0 &&
+    before.some((v) => v === "--cached" || v === "--staged") &&
+    !before.some((v) => v === null || v === "--merge-base");
   // `--follow` follows the file back through renames (to `.env`), `--full-diff` prints every file of a
   // commit the pathspec selects, and so does `--pickaxe-all` for a pickaxe's commits: none narrows what is
   // printed to the pathspec (red team, round 7).
@@ -288,6 +294,7 @@ export function gitPrints(unit: ExecUnit, subcommand: string | null): GitPrints 
     workTree,
     ...(commits !== undefined ? { onlyCommits: commits } : {}),
     ...(changedOnly ? { changedOnly: true as const } : {}),
+    ...(stagedOnly ? { stagedOnly: true as const } : {}),
   };
 }
 

@@ -24,7 +24,7 @@ import {
 } from "./git-objects.ts";
 import { knownScan, scanFile } from "./key-scan.ts";
 import { WALK_SCAN_BUDGET_BYTES } from "./tree-walk.ts";
-import { workTreeChanges } from "./work-tree-changes.ts";
+import { stagedChanges, workTreeChanges } from "./work-tree-changes.ts";
 
 /** An index bigger than this is not read: the call asks. */
 const MAX_INDEX_BYTES = 64 * 1024 * 1024;
@@ -342,6 +342,11 @@ export function gitContentsFact(
   }
   // `git show REV --stat` of commits prints no file's contents, whatever the history holds.
   if (prints.onlyCommits !== undefined && allCommits(repo, prints.onlyCommits)) return null;
+  if (prints.stagedOnly === true && repo.workTree !== null) {
+    const staged = stagedChanges(repo, repo.workTree);
+    if (staged !== null)
+      return changedFilesFact(repo, staged, fromTop(prints.pathspecs, dir, repo.workTree), subject, false);
+  }
   if (prints.changedOnly === true && repo.workTree !== null) {
     const changed = workTreeChanges(repo, repo.workTree);
     if (changed !== null)
@@ -389,6 +394,7 @@ function changedFilesFact(
   changed: readonly { path: string; blob: string | null }[],
   specs: readonly string[] | null,
   subject: string,
+  workTree = true,
 ): CallFact | null {
   const mine = changed.filter((c) => covered(c.path, specs));
   for (const c of mine)
@@ -396,13 +402,13 @@ function changedFilesFact(
       const family = secretFamilyOf(c.path);
       return {
         subject,
-        reason: `git may print \`${c.path}\`, a secret${family ? ` (${family.family})` : ""} the index holds, changed in the work tree`,
+        reason: `git may print \`${c.path}\`, a secret${family ? ` (${family.family})` : ""} the index holds, ${workTree ? "changed in the work tree" : "staged"}`,
       };
     }
   const blobs = mine.flatMap((c) => (c.blob === null ? [] : [c.blob]));
   const content = blobs.length === 0 ? null : objectsContentFact(repo, blobs, "index");
   if (content !== null) return { subject, reason: content.why };
-  if (repo.workTree === null) return null;
+  if (repo.workTree === null || !workTree) return null;
   const why = workTreeContentFact(
     repo.workTree,
     mine.map((c) => c.path),
