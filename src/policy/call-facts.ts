@@ -131,7 +131,14 @@ export type DiskTarget =
        */
       entries?: true;
     }
-  | { kind: "walk"; root: string; style: WalkStyle; shown: string }
+  | {
+      kind: "walk";
+      root: string;
+      style: WalkStyle;
+      shown: string;
+      /** The root is a glob (`grep -r KEY su?`): each directory it matches is walked. */
+      glob?: true;
+    }
   /**
    * A glob at the start of a command's word (`*`, `*.md`): the words bash passes are its matches relative
    * to `dir`, and the command is understood only if none of them starts with `-` (an option to it).

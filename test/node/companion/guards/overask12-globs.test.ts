@@ -2,7 +2,7 @@
 // match a secret's name, though the companion expands the glob on the disk anyway. A glob a read-only
 // command reads is now judged by its matches there. The attacks (each nearest dangerous variant) were written
 // first; the relaxed forms are proven in real bash under strace to read only the matches the judge placed.
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { linkSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -144,6 +144,31 @@ describe("a glob a read-only command reads: the nearest dangerous variants (writ
       { disk: false },
     );
     expect(r.action).toBe("deny");
+  });
+});
+
+describe("a glob as the root of a recursive read (red team, round 12: it was taken as a literal name)", () => {
+  it("walks every directory the glob matches: a secret below one asks", () => {
+    put("sub/.env", "TOKEN=K-SECRET\n");
+    const run = spawnSync("bash", ["-c", "grep -r TOKEN su?"], { cwd: ws, encoding: "utf8" });
+    expect(run.stdout).toContain("K-SECRET");
+    for (const c of ["grep -r TOKEN su?", "grep -r TOKEN [s]ub", "grep -rn TOKEN s?b", "diff -r su? src"])
+      expect(notAllowed(c)).toMatch(/sub\/\.env|reaches|secret/);
+  });
+
+  it("asks when the glob matches nothing (with nullglob the program reads its default, the whole directory)", () => {
+    const run = spawnSync("bash", ["-c", "shopt -s nullglob; grep -r API_KEY [z]z"], {
+      cwd: ws,
+      encoding: "utf8",
+    });
+    expect(run.stdout).toContain("K-SECRET");
+    expect(notAllowed("grep -r API_KEY [z]z")).toMatch(/matches nothing/);
+    notAllowed("shopt -s nullglob; grep -r API_KEY [z]z");
+  });
+
+  it("allows it when nothing below any match is a secret", () => {
+    allowed("grep -rn print sr?");
+    allowed("grep -rn print [s]rc");
   });
 });
 
