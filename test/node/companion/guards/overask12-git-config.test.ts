@@ -6,11 +6,12 @@
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { configKey, configValues } from "../../../../src/companion/guards/git-config-values.ts";
 import { starterPolicy } from "../../../../src/companion/local-policy/starter.ts";
 import { compilePolicy } from "../../../../src/policy/index.ts";
+import { straceAvailable, trace } from "../../policy/shell/effects-oracle.ts";
 import { git, judgeOnDisk } from "./disk-fixture.ts";
 
 const compiled = compilePolicy([{ layer: "user", path: "starter", text: starterPolicy("balanced") }]);
@@ -126,7 +127,10 @@ describe("git config KEY: the attacks (written first)", () => {
     expect(key).not.toBeNull();
     expect(configValues(text, key as NonNullable<typeof key>)).toEqual(["first", "ab"]);
     writeFileSync(join(ws, ".git", "config"), text);
-    expect(realGit(["config", "--local", "--get-all", "user.name"]).trim().split("\n")).toEqual(["first", "ab"]);
+    expect(realGit(["config", "--local", "--get-all", "user.name"]).trim().split("\n")).toEqual([
+      "first",
+      "ab",
+    ]);
     expect(configValues("name = x\n", key as NonNullable<typeof key>)).toBeNull();
     expect(configValues("[user\n", key as NonNullable<typeof key>)).toBeNull();
   });
@@ -155,5 +159,45 @@ describe("git config KEY", () => {
       expect(out.length, args.join(" ")).toBeGreaterThan(0);
       expect(out, args.join(" ")).not.toContain(TOKEN);
     }
+  });
+});
+
+describe("git -c KEY=VALUE for one run", () => {
+  it("never allows a setting that runs a program, reads another file, or is not a plain display value (written first)", () => {
+    for (const c of [
+      "git -c core.pager=less log -1",
+      "git -c core.fsmonitor=./x status",
+      "git -c alias.l='!touch PWNED' l",
+      "git -c log.showSignature=true log -1",
+      "git -c diff.external=./x diff",
+      "git -c core.sshCommand=x fetch",
+      "git -c color.ui=never -c core.hooksPath=x status",
+      "git -c pager.log=./x log -1",
+      "git -c color.ui='never;touch x' log -1",
+      'git -c "color.ui=$X" log -1',
+      "git -c include.path=/tmp/x log -1",
+    ])
+      notAllowed(c);
+  });
+
+  it("allows a display setting, and git runs and opens the same as without it (strace)", () => {
+    git(ws, "commit", "-q", "--allow-empty", "-m", "one");
+    for (const c of [
+      "git -c color.ui=never log -1",
+      "git -c core.quotepath=off status",
+      "git -c color.ui=always diff",
+    ]) {
+      const r = judge(c);
+      expect(r.action, `${c}\n${r.why}\n${r.reasons.join("\n")}`).toBe("allow");
+    }
+    if (!straceAvailable()) return;
+    const plain = trace("git log -1", ws);
+    const display = trace("git -c color.ui=never log -1", ws);
+    expect(new Set(display.execs.map((e) => basename(e)))).toEqual(
+      new Set(plain.execs.map((e) => basename(e))),
+    );
+    const files = (t: typeof plain) =>
+      new Set(t.accesses.filter((a) => !a.directory).map((a) => `${a.write}:${a.path}`));
+    expect(files(display)).toEqual(files(plain));
   });
 });
