@@ -2,14 +2,14 @@
 // input"), and reads of /etc/hosts, /usr/include/stdio.h, /usr/lib/python3.11/os.py asked. A shell given
 // only --version or --help runs no program (proven in real bash and dash below); the starter profiles'
 // positive lists of system files name those files (never /etc/shadow). Attacks first.
-import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { starterPolicy } from "../../../../src/companion/local-policy/starter.ts";
 import { compilePolicy } from "../../../../src/policy/index.ts";
 import { cleanBashRuns, runInBash } from "../../policy/shell/bash-proof.ts";
-import { judgeOnDisk } from "./disk-fixture.ts";
+import { judgeOnDisk, KEY } from "./disk-fixture.ts";
 
 const compiled = compilePolicy([{ layer: "user", path: "starter", text: starterPolicy("balanced") }]);
 if (!compiled.ok) throw new Error("the starter policy does not compile");
@@ -104,5 +104,32 @@ describe("everyday", () => {
   ])("allows Read of %s", (file_path) => {
     const r = judge("Read", { file_path });
     expect(r.action, `${r.why}\n${r.reasons.join("\n")}`).toBe("allow");
+  });
+});
+
+describe("templates of secret files (round 12: `cat config/secrets.example.yml` was denied)", () => {
+  it("never allows the secret itself, another of its family, or a template holding a key (written first)", () => {
+    mkdirSync(join(ws, "config"), { recursive: true });
+    writeFileSync(join(ws, "config", "secrets.yml"), "password: x\n");
+    writeFileSync(join(ws, "config", "key.example.yml"), `${KEY}`);
+    for (const c of [
+      "cat config/secrets.yml",
+      "cat config/secrets.example.yml.bak",
+      "cat .env.local",
+      "cat config/key.example.yml",
+    ])
+      notAllowed("bash", bash(c));
+  });
+
+  it("allows a template by name, as .env.example is", () => {
+    writeFileSync(join(ws, "config", "secrets.example.yml"), "password: CHANGE_ME\n");
+    for (const c of [
+      "cat config/secrets.example.yml",
+      "cat config/secrets.yml.example",
+      "head app.env.dist",
+    ]) {
+      const r = judge("bash", bash(c));
+      expect(r.action, `${c}\n${r.why}\n${r.reasons.join("\n")}`).toBe("allow");
+    }
   });
 });
