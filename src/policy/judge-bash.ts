@@ -299,8 +299,23 @@ export function judgeBash(
   // The disk as the companion sees it now is the disk the command meets only if nothing in it creates
   // or renames a file first (`touch ./--files0-from=.env; du -sh *`).
   const settles = units.every((u) => u.kind === "read" || (u.kind === "exec" && u.effect === "read"));
+  // Trees the command writes before it reads (`tar -xf a.tar -C src; cat src/k`): what it reads in them may
+  // be what it made there first, a link to anything, which the disk's look now cannot show.
+  const madeTrees: { path: string; text: string }[] = [];
   for (const unit of units) {
     let v = judgeUnit(policy, base, ctx, unit, home, settles, globsOnDisk);
+    if (unit.kind === "write" && unit.recursive) {
+      const made = pathFacts(unit, base.cwd, home).path;
+      if (made !== null) madeTrees.push({ path: made, text: unit.text });
+    } else if (unit.kind === "read" && madeTrees.length > 0) {
+      const read = pathFacts(unit, base.cwd, home).path;
+      const tree = madeTrees.find((t) => read === null || read === t.path || read.startsWith(`${t.path}/`));
+      if (tree !== undefined)
+        v = atLeastAsk(
+          v,
+          `\`${redactedText(unit)}\` is read where the command first writes \`${tree.text}\`, which may put a link to anything there`,
+        );
+    }
     // The names a `find` upstream prints are looked at before the command runs (found-paths.ts): a command
     // that changes files first (`echo > './x -o.envrc .js'; find … | xargs sort`) may print others.
     if (unit.kind === "read" && unit.walk !== undefined && !settles)

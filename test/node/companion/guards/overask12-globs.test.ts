@@ -147,6 +147,21 @@ describe("a glob a read-only command reads: the nearest dangerous variants (writ
   });
 });
 
+describe("a read below a tree the same command writes first (found while testing the above)", () => {
+  it("asks for `tar -xf a.tar -C src; cat src/k` (the archive holds a link to a secret: autonomous allowed it)", () => {
+    mkdirSync(join(base, "t"));
+    symlinkSync(join(home, ".aws", "credentials"), join(base, "t", "k"));
+    execFileSync("tar", ["-cf", join(ws, "a.tar"), "-C", join(base, "t"), "k"]);
+    const command = "tar -xf a.tar -C src; cat src/k";
+    expect(notAllowed(command, AUTONOMOUS)).toMatch(/first writes `src`/);
+    notAllowed("tar -xf a.tar -C src && head src/k", AUTONOMOUS);
+    // A read elsewhere is judged as before.
+    allowed("tar -xf a.tar -C src && cat README.md", AUTONOMOUS);
+    const run = spawnSync("bash", ["-c", command], { cwd: ws, encoding: "utf8" });
+    expect(run.stdout).toContain("AKIA-HOME");
+  });
+});
+
 describe("a glob as the root of a recursive read (red team, round 12: it was taken as a literal name)", () => {
   it("walks every directory the glob matches: a secret below one asks", () => {
     put("sub/.env", "TOKEN=K-SECRET\n");
