@@ -60,6 +60,11 @@ export interface GitPrints {
   history: boolean;
   /** Remote URLs from the repository's configuration. */
   remotes: boolean;
+  /**
+   * `git config KEY` (`--get`, `--get-all`): of the configuration it prints only KEY's values, so only
+   * those are judged (a token in another key's URL is not printed). Absent: any value, as a listing.
+   */
+  configKey?: string;
   /** Operands that are raw object ids (a blob's id prints that blob, whatever file it was). */
   objectIds?: string[];
   /** Files of the work tree (`git diff`, `git grep`): their contents now, not the index's. */
@@ -75,6 +80,11 @@ export interface GitPrints {
    * no `--cached`): each as the index and the work tree have it.
    */
   changedOnly?: true;
+  /**
+   * It prints only the tracked files whose index entry differs from HEAD's (`git diff --cached` with no
+   * revision): each as HEAD and the index have it, never the work tree.
+   */
+  stagedOnly?: true;
   /**
    * `git blame FILE` with no revision: it prints FILE's lines as the work tree has them (history only
    * names who wrote each line), so FILE's work-tree copy is what it prints, when there is one.
@@ -121,7 +131,14 @@ export type DiskTarget =
        */
       entries?: true;
     }
-  | { kind: "walk"; root: string; style: WalkStyle; shown: string }
+  | {
+      kind: "walk";
+      root: string;
+      style: WalkStyle;
+      shown: string;
+      /** The root is a glob (`grep -r KEY su?`): each directory it matches is walked. */
+      glob?: true;
+    }
   /**
    * A glob at the start of a command's word (`*`, `*.md`): the words bash passes are its matches relative
    * to `dir`, and the command is understood only if none of them starts with `-` (an option to it).

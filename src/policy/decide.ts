@@ -96,7 +96,8 @@ export function decide(policy: CompiledPolicy, call: ToolCall, opts: DecideOptio
   let verdict: Verdict;
   let reasons: string[];
   if (call.tool === "bash" && typeof call.input.command === "string") {
-    ({ verdict, reasons } = judgeBash(policy, base, call.input.command, home));
+    const globsOnDisk = opts.diskChecked === true && opts.globsOnDisk === true;
+    ({ verdict, reasons } = judgeBash(policy, base, call.input.command, home, globsOnDisk));
   } else {
     verdict = evaluateSubject(policy, base, "");
     if (base.sensitive) {

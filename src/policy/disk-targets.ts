@@ -351,7 +351,13 @@ function shellTargets(command: string, callCwd: string, home: string | null): Di
     if (unit.recursive) {
       const style =
         unit.walk ?? (unit.operand && lastExec ? walkStyleOf(lastExec.program, lastExec.argv) : WIDEST);
-      out.push({ kind: "walk", root: path, style, shown: unit.text });
+      out.push({
+        kind: "walk",
+        root: path,
+        style,
+        shown: unit.text,
+        ...(unit.glob ? { glob: true as const } : {}),
+      });
     } else
       out.push({
         kind: "path",

@@ -170,6 +170,21 @@ const REF_FORMATS = new Set(["for-each-ref", "branch", "tag"]);
 /** Subcommands that print contents only of the work tree and index unless given a revision. */
 const WORK_TREE_ONLY = new Set(["diff", "diff-files", "grep"]);
 
+/** Options `git config` may take beside one key it prints: which files it reads (all are judged anyway). */
+const CONFIG_SCOPES = new Set(["--local", "--global", "--system", "--worktree", "--get", "--get-all"]);
+
+/**
+ * The one key `git config [--get|--get-all] KEY` prints the values of (a plain name: no regex form, no
+ * file of its own, no value given); null for any other form, which is judged as printing every value.
+ */
+function oneConfigKey(rest: readonly (string | null)[]): string | null {
+  const keys = rest.filter((w) => w === null || !CONFIG_SCOPES.has(w));
+  const key = keys[0];
+  if (keys.length !== 1 || key === null || key === undefined) return null;
+  if (rest.filter((w) => w === "--get" || w === "--get-all").length > 1) return null;
+  return /^[A-Za-z0-9-]+(\.[^\s]+)?\.[A-Za-z][A-Za-z0-9-]*$/.test(key) ? key : null;
+}
+
 /**
  * What the unit can print the contents of, from its grammar's effects: a content walk of git's tree
  * is a pathspec (the placeholder `.` when none: all paths); `cat-file` and blob ids name no path.
@@ -184,10 +199,13 @@ export function gitPrints(unit: ExecUnit, subcommand: string | null): GitPrints 
   // URL for a remote's name in branch.*.remote, branch.*.pushRemote, remote.pushDefault (red team, round
   // 10), so the values are judged (every file git reads its configuration from), not the key's name; and
   // ref listings print such a value with `%(push:remotename)`, `%(upstream:remotename)`.
+  if (subcommand === "config") {
+    const key = oneConfigKey(rest);
+    return { pathspecs: [], history: false, remotes: true, ...(key === null ? {} : { configKey: key }) };
+  }
   if (
     subcommand === "remote" ||
     subcommand === "ls-remote" ||
-    subcommand === "config" ||
     (REF_FORMATS.has(subcommand ?? "") && rest.some((v) => v === null || /remote/i.test(v)))
   )
     return { pathspecs: [], history: false, remotes: true };
@@ -259,6 +277,12 @@ export function gitPrints(unit: ExecUnit, subcommand: string | null): GitPrints 
   const workTree = WORK_TREE_ONLY.has(subcommand ?? "");
   const commits = onlyCommits(subcommand, rest);
   const changedOnly = (subcommand === "diff" || subcommand === "diff-files") && !history;
+  // `git diff --cached` alone: HEAD's and the index's sides of the staged files, nothing else of the history.
+  const stagedOnly =
+    subcommand === "diff" &&
+    operands.length === 0 &&
+    before.some((v) => v === "--cached" || v === "--staged") &&
+    !before.some((v) => v === null || v === "--merge-base");
   // `--follow` follows the file back through renames (to `.env`), `--full-diff` prints every file of a
   // commit the pathspec selects, and so does `--pickaxe-all` for a pickaxe's commits: none narrows what is
   // printed to the pathspec (red team, round 7).
@@ -270,6 +294,7 @@ export function gitPrints(unit: ExecUnit, subcommand: string | null): GitPrints 
     workTree,
     ...(commits !== undefined ? { onlyCommits: commits } : {}),
     ...(changedOnly ? { changedOnly: true as const } : {}),
+    ...(stagedOnly ? { stagedOnly: true as const } : {}),
   };
 }
 

@@ -173,6 +173,22 @@ function viaWrapper(
   return v.action === "allow" && ruleNames(v, unit.program) ? v : null;
 }
 
+/**
+ * A glob a read-only command reads, which the caller expands on the disk it meets (judge-call.ts): what it
+ * could match by name is left to its matches there. Not a recursive read (the walk is judged on its own),
+ * nor `**` (globstar, if the agent's shell set it, walks the tree), nor a path not known before it runs.
+ */
+function globByMatches(unit: PathUnit, facts: PathFacts, settlesOnDisk: boolean): boolean {
+  return (
+    settlesOnDisk &&
+    unit.kind === "read" &&
+    unit.glob &&
+    !unit.recursive &&
+    facts.path !== null &&
+    !facts.path.includes("**")
+  );
+}
+
 function judgeUnit(
   policy: CompiledPolicy,
   base: CelContext,
@@ -180,6 +196,7 @@ function judgeUnit(
   unit: ShellUnit,
   home: string | null,
   settles: boolean,
+  globsOnDisk: boolean,
 ): Verdict {
   if (unit.kind === "unparsable") {
     return {
@@ -201,7 +218,10 @@ function judgeUnit(
       reason: `\`${unit.text}\` is a ${tool}, and ${tool} is hidden`,
     };
   }
-  const facts = pathFacts(unit, base.cwd, home);
+  const resolved = pathFacts(unit, base.cwd, home);
+  const facts = globByMatches(unit, resolved, globsOnDisk && settles)
+    ? { ...resolved, sensitive: false }
+    : resolved;
   Object.assign(ctx, base);
   ctx.tool = tool;
   ctx.path = facts.path ?? "";
@@ -261,6 +281,7 @@ export function judgeBash(
   base: CelContext,
   command: string,
   home: string | null,
+  globsOnDisk = false,
 ): { verdict: Verdict; reasons: string[] } {
   if (commandTooLarge(command)) {
     // Parsing megabytes stalls the runtime; a command this large is a question for a person.
@@ -278,8 +299,23 @@ export function judgeBash(
   // The disk as the companion sees it now is the disk the command meets only if nothing in it creates
   // or renames a file first (`touch ./--files0-from=.env; du -sh *`).
   const settles = units.every((u) => u.kind === "read" || (u.kind === "exec" && u.effect === "read"));
+  // Trees the command writes before it reads (`tar -xf a.tar -C src; cat src/k`): what it reads in them may
+  // be what it made there first, a link to anything, which the disk's look now cannot show.
+  const madeTrees: { path: string; text: string }[] = [];
   for (const unit of units) {
-    let v = judgeUnit(policy, base, ctx, unit, home, settles);
+    let v = judgeUnit(policy, base, ctx, unit, home, settles, globsOnDisk);
+    if (unit.kind === "write" && unit.recursive) {
+      const made = pathFacts(unit, base.cwd, home).path;
+      if (made !== null) madeTrees.push({ path: made, text: unit.text });
+    } else if (unit.kind === "read" && madeTrees.length > 0) {
+      const read = pathFacts(unit, base.cwd, home).path;
+      const tree = madeTrees.find((t) => read === null || read === t.path || read.startsWith(`${t.path}/`));
+      if (tree !== undefined)
+        v = atLeastAsk(
+          v,
+          `\`${redactedText(unit)}\` is read where the command first writes \`${tree.text}\`, which may put a link to anything there`,
+        );
+    }
     // The names a `find` upstream prints are looked at before the command runs (found-paths.ts): a command
     // that changes files first (`echo > './x -o.envrc .js'; find … | xargs sort`) may print others.
     if (unit.kind === "read" && unit.walk !== undefined && !settles)

@@ -61,7 +61,14 @@ export function judgeCall(
     const callCwd = normalizePath(call.cwd);
     const cwd = part.cwd === undefined ? callCwd : resolvePath(callCwd, part.cwd);
     const canonical: ToolCall = { ...call, tool: part.tool, input: part.input, cwd };
-    let r = decide(policy, canonical, disk === undefined ? opts : { ...opts, diskChecked: true });
+    // With the disk, a glob a read reads is judged by its matches there (globsOnDisk); any fact the disk
+    // reports brings back the judgment by every name it could match (a secret matched stays the rules'
+    // deny, not a question): the relaxed answer stands only when the disk showed nothing.
+    let r = decide(
+      policy,
+      canonical,
+      disk === undefined ? opts : { ...opts, diskChecked: true, globsOnDisk: true },
+    );
     const partFacts: CallFact[] = part.notUnderstood.map((reason) => ({ subject: null, reason }));
     if (cwd !== session && !cwd.startsWith(session === "/" ? "/" : `${session}/`))
       partFacts.push({
@@ -74,6 +81,8 @@ export function judgeCall(
           ? disk(diskTargetsOf(canonical), canonical.cwd)
           : disk(diskTargetsOf(canonical), canonical.cwd, session)),
       );
+    if (disk !== undefined && partFacts.length > 0)
+      r = stricterRecord(r, decide(policy, canonical, { ...opts, diskChecked: true }));
     r = raiseForFacts(r, partFacts, opts.hasUI);
     facts.push(...partFacts);
     record = record === undefined ? r : stricterRecord(record, r);

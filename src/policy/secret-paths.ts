@@ -136,9 +136,11 @@ const DENYLIST = DENYLIST_PATTERNS.map(compilePattern);
 const FAMILY_PATTERNS = SECRET_FAMILIES.map((f) => ({ family: f, compiled: f.patterns.map(compilePattern) }));
 const ESCALATORS = RISK_ESCALATOR_PATTERNS.map(compilePattern);
 const PROTECTED = PROTECTED_WRITE_PATTERNS.map(compilePattern);
-// `.env.example` and friends are templates meant to be committed; they are not secrets. Nor is
-// source code named after what it handles (`src/auth/credentials.ts`, `id_rsa.test.js`).
-const TEMPLATE = /^\.env\.(example|sample|template|dist)$/i;
+// `.env.example` and friends are templates meant to be committed; they are not secrets, whatever file
+// they are the template of (`config/secrets.example.yml`, `app.env.dist`: over-asks, round 12; a key pasted
+// into one is still found by its content on disk). Nor is source code named after what it handles
+// (`src/auth/credentials.ts`, `id_rsa.test.js`).
+const TEMPLATE = /\.(example|sample|template|dist)(\.[A-Za-z0-9]+)?$/i;
 const SOURCE_CODE =
   /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs|py|rb|go|rs|java|kt|kts|swift|c|h|cc|cpp|hpp|cs|php|scala|vue|svelte|md|mdx|css|scss|html)$/i;
 // …unless a dotted part of its name says it holds secrets (`config.secret.js`, `db.secrets.ts`): such a

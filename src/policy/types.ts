@@ -99,6 +99,12 @@ export interface DecideOptions {
   declaredHosts?: string[];
   /** The caller looks at the disk after deciding (judgeCall with a DiskCheck): rules see `walked` true. */
   diskChecked?: boolean;
+  /**
+   * With diskChecked: a glob a read-only command reads is judged by the files it matches on the disk, not
+   * by every name it could match (`src/*` is no secret when src/ holds none). The caller then decides
+   * again without it when the disk reports any fact (judge-call.ts).
+   */
+  globsOnDisk?: boolean;
 }
 
 const ACTION_RANK: Record<Action, number> = { allow: 0, ask: 1, deny: 2, hidden: 3 };

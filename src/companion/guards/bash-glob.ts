@@ -97,7 +97,7 @@ export function segmentHasGlob(segment: string): boolean {
  * A segment pattern as a RegExp over one file name, or null when it uses something not modelled here
  * (an extended glob, an unknown class): the caller must then not claim to know what it matches.
  */
-export function segmentMatcher(segment: string, anyDot = false): RegExp | null {
+export function segmentMatcher(segment: string, anyDot = false, anyCase = false): RegExp | null {
   if (EXTGLOB.test(segment)) return null;
   let re = "";
   // The leading dot of a name is matched only by a literal dot (escaped or not).
@@ -118,7 +118,7 @@ export function segmentMatcher(segment: string, anyDot = false): RegExp | null {
     } else re += c.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
   }
   try {
-    return new RegExp(explicitDot ? `^${re}$` : `^(?!\\.)${re}$`, "u");
+    return new RegExp(explicitDot ? `^${re}$` : `^(?!\\.)${re}$`, anyCase ? "iu" : "u");
   } catch {
     return null;
   }
@@ -132,9 +132,11 @@ export type Expansion = { paths: string[] } | { unknown: string };
 
 /**
  * The absolute paths bash would expand an absolute pattern to (none when nothing matches: bash then
- * passes the word as it is). At most `limit` paths; more is reported as unknown.
+ * passes the word as it is). At most `limit` paths; more is reported as unknown. `wide` matches as if
+ * dotglob and nocaseglob were on too (the agent's shell may have set them in a start-up file it sources):
+ * a superset of what any of those settings expands to, for judging what a glob may reach.
  */
-export function expandGlob(pattern: string, limit: number): Expansion {
+export function expandGlob(pattern: string, limit: number, wide = false): Expansion {
   const segments = pattern.split("/").filter((s) => s !== "");
   let current = ["/"];
   for (let k = 0; k < segments.length; k++) {
@@ -145,7 +147,7 @@ export function expandGlob(pattern: string, limit: number): Expansion {
       current = current.map((d) => (d === "/" ? `/${name}` : `${d}/${name}`));
       continue;
     }
-    const re = segmentMatcher(seg);
+    const re = segmentMatcher(seg, wide, wide);
     if (re === null) return { unknown: `the pattern \`${seg}\` uses a form of glob Airlock does not expand` };
     const next: string[] = [];
     for (const dir of current) {

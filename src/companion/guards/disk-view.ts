@@ -257,6 +257,7 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
       return f === null ? [] : [f];
     }
     case "walk": {
+      if (t.glob === true) return globWalkFacts(t, ctx);
       const r = realPathOf(t.root);
       if (!r.ok) return [{ subject: t.shown, reason: `cannot be resolved (${r.reason})` }];
       if (r.stat === null) return [];
@@ -287,7 +288,9 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
         return [
           { subject: t.shown, reason: "a glob with quoted or escaped parts, which Airlock does not expand" },
         ];
-      const e = expandGlob(t.path, MAX_GLOB_PATHS);
+      // Every name it could reach under any of bash's glob settings: the rules may judge a glob by these
+      // matches alone (judge-bash.ts), so a dotfile or a name in another case must be among them.
+      const e = expandGlob(t.path, MAX_GLOB_PATHS, true);
       if ("unknown" in e) return [{ subject: t.shown, reason: e.unknown }];
       const out: CallFact[] = [];
       for (const p of e.paths) {
@@ -304,6 +307,35 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
       return out;
     }
   }
+}
+
+/**
+ * A recursive read whose root is a glob (`grep -r KEY su?`): every match, under any of bash's glob settings,
+ * is walked as a root (red team: a glob root was taken as a literal name that is not there, so nothing was
+ * walked). A glob that matches nothing is passed as it is, or dropped under nullglob, and then the program
+ * reads its default (grep -r, rg: the working directory), so it is a question too.
+ */
+function globWalkFacts(t: Extract<DiskTarget, { kind: "walk" }>, ctx: Context): CallFact[] {
+  if (/['"\\]/.test(t.shown))
+    return [
+      { subject: t.shown, reason: "a glob with quoted or escaped parts, which Airlock does not expand" },
+    ];
+  const e = expandGlob(t.root, MAX_GLOB_PATHS, true);
+  if ("unknown" in e) return [{ subject: t.shown, reason: e.unknown }];
+  if (e.paths.length === 0)
+    return [
+      {
+        subject: t.shown,
+        reason:
+          "the glob matches nothing here: with nullglob bash drops the word, and the program then reads what it reads with no operand (grep -r, rg: every file below the working directory)",
+      },
+    ];
+  for (const p of e.paths) {
+    const { glob: _glob, ...one } = t;
+    const facts = targetFacts({ ...one, root: p, shown: `${t.shown} → ${shownPath(p, ctx.workspace)}` }, ctx);
+    if (facts.length > 0) return facts;
+  }
+  return [];
 }
 
 /** A leading glob's matches as bash passes them (relative to `dir`): one that starts with `-` is an option. */

@@ -10,8 +10,9 @@ import { lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, relative } from "node:path";
 import type { CallFact, GitPrints } from "../../policy/call-facts.ts";
-import { KEY_SCAN_MAX_BYTES } from "../../policy/secret-families.ts";
+import { holdsCredential, KEY_SCAN_MAX_BYTES } from "../../policy/secret-families.ts";
 import { isDenylistedPath, secretFamilyOf } from "../../policy/secret-paths.ts";
+import { configKey, configValues } from "./git-config-values.ts";
 import type { Repository } from "./git-discovery.ts";
 import {
   allCommits,
@@ -23,7 +24,7 @@ import {
 } from "./git-objects.ts";
 import { knownScan, scanFile } from "./key-scan.ts";
 import { WALK_SCAN_BUDGET_BYTES } from "./tree-walk.ts";
-import { workTreeChanges } from "./work-tree-changes.ts";
+import { stagedChanges, workTreeChanges } from "./work-tree-changes.ts";
 
 /** An index bigger than this is not read: the call asks. */
 const MAX_INDEX_BYTES = 64 * 1024 * 1024;
@@ -249,13 +250,15 @@ function legacyRemoteFiles(commonDir: string): [string, string][] {
  * the user's, the system's; every scope `git remote -v` reads) holds a URL with user-info or an extra
  * header, or includes another file (`[include]`, `[includeIf]`) not read here. Null when none does.
  */
-function configCredentials(repo: Repository): string | null {
+function configCredentials(repo: Repository, onlyKey?: string): string | null {
+  // `git config KEY` reads only configuration files; the legacy remote files are for remotes' URLs.
+  const key = onlyKey === undefined ? null : configKey(onlyKey);
   const files: [string, string][] = [
     [join(repo.commonDir, "config"), ".git/config"],
     [join(repo.gitDir, "config.worktree"), "config.worktree"],
     // Git still reads a remote from the legacy `.git/remotes/NAME` and `.git/branches/NAME` files
     // (`git remote get-url NAME` prints their URL; red team, round 10).
-    ...legacyRemoteFiles(repo.commonDir),
+    ...(key === null ? legacyRemoteFiles(repo.commonDir) : []),
     ...globalConfigs().map((f): [string, string] => [f, f]),
   ];
   for (const [file, shown] of files) {
@@ -268,10 +271,16 @@ function configCredentials(repo: Repository): string | null {
         return `\`${shown}\` holds more than ${MAX_LEGACY_REMOTES} remotes, too many to check for a credential`;
       continue; // no such file
     }
-    if (CREDENTIAL_IN_CONFIG.test(text))
-      return `git's configuration (\`${shown}\`) holds a credential (a token in a remote URL or an extra header), which git prints`;
     if (/^\s*\[include(if)?\b/im.test(text))
       return `git's configuration (\`${shown}\`) includes another file, which may hold a remote URL with a token, and git prints it`;
+    const values = key === null ? null : configValues(text, key);
+    if (values !== null) {
+      if (values.some((v) => CREDENTIAL_IN_CONFIG.test(v) || holdsCredential(v)))
+        return `\`${onlyKey}\` in git's configuration (\`${shown}\`) holds a credential (a token in a URL), which git prints`;
+      continue;
+    }
+    if (CREDENTIAL_IN_CONFIG.test(text))
+      return `git's configuration (\`${shown}\`) holds a credential (a token in a remote URL or an extra header), which git prints`;
   }
   return null;
 }
@@ -317,7 +326,7 @@ export function gitContentsFact(
   subject: string,
 ): CallFact | null {
   if (prints.remotes) {
-    const creds = configCredentials(repo);
+    const creds = configCredentials(repo, prints.configKey);
     return creds === null ? null : { subject, reason: creds };
   }
   // `git blame FILE` prints FILE's work-tree lines (the history names only who wrote them): judged by that
@@ -333,6 +342,11 @@ export function gitContentsFact(
   }
   // `git show REV --stat` of commits prints no file's contents, whatever the history holds.
   if (prints.onlyCommits !== undefined && allCommits(repo, prints.onlyCommits)) return null;
+  if (prints.stagedOnly === true && repo.workTree !== null) {
+    const staged = stagedChanges(repo, repo.workTree);
+    if (staged !== null)
+      return changedFilesFact(repo, staged, fromTop(prints.pathspecs, dir, repo.workTree), subject, false);
+  }
   if (prints.changedOnly === true && repo.workTree !== null) {
     const changed = workTreeChanges(repo, repo.workTree);
     if (changed !== null)
@@ -380,6 +394,7 @@ function changedFilesFact(
   changed: readonly { path: string; blob: string | null }[],
   specs: readonly string[] | null,
   subject: string,
+  workTree = true,
 ): CallFact | null {
   const mine = changed.filter((c) => covered(c.path, specs));
   for (const c of mine)
@@ -387,13 +402,13 @@ function changedFilesFact(
       const family = secretFamilyOf(c.path);
       return {
         subject,
-        reason: `git may print \`${c.path}\`, a secret${family ? ` (${family.family})` : ""} the index holds, changed in the work tree`,
+        reason: `git may print \`${c.path}\`, a secret${family ? ` (${family.family})` : ""} the index holds, ${workTree ? "changed in the work tree" : "staged"}`,
       };
     }
   const blobs = mine.flatMap((c) => (c.blob === null ? [] : [c.blob]));
   const content = blobs.length === 0 ? null : objectsContentFact(repo, blobs, "index");
   if (content !== null) return { subject, reason: content.why };
-  if (repo.workTree === null) return null;
+  if (repo.workTree === null || !workTree) return null;
   const why = workTreeContentFact(
     repo.workTree,
     mine.map((c) => c.path),

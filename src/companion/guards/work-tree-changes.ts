@@ -23,10 +23,32 @@ export interface WorkTreeChange {
  * diff prints the index's other stages, which this list does not name).
  */
 export function workTreeChanges(repo: Repository, top: string): WorkTreeChange[] | null {
+  return rawChanges(repo, top, ["diff-files"])?.map((c) => ({ path: c.path, blob: c.old })) ?? null;
+}
+
+/**
+ * The entries whose index blob differs from HEAD's (what `git diff --cached` prints), each side as its own
+ * change (HEAD's blob and the index's), or null when git does not answer (no HEAD yet, a conflict).
+ */
+export function stagedChanges(repo: Repository, top: string): WorkTreeChange[] | null {
+  return (
+    rawChanges(repo, top, ["diff-index", "--cached", "HEAD"])?.flatMap((c) => [
+      { path: c.path, blob: c.old },
+      { path: c.path, blob: c.new },
+    ]) ?? null
+  );
+}
+
+/** `git ARGS --raw -z --no-abbrev`: each entry's path and its two sides' blobs (null for none). */
+function rawChanges(
+  repo: Repository,
+  top: string,
+  args: string[],
+): { path: string; old: string | null; new: string | null }[] | null {
   const r = spawnSync(
     "git",
     ["--git-dir", repo.gitDir, "--work-tree", top, ...GUARD_GIT_CONFIG, "--no-optional-locks"].concat([
-      "diff-files",
+      ...args,
       "--raw",
       "-z",
       "--no-abbrev",
@@ -42,14 +64,20 @@ export function workTreeChanges(repo: Repository, top: string): WorkTreeChange[]
   if (r.error !== undefined || r.status !== 0) return null;
   // `:MODE MODE BLOB BLOB STATUS\0PATH\0`, one after another.
   const fields = r.stdout.toString("utf8").split("\0");
-  const out: WorkTreeChange[] = [];
+  const out: { path: string; old: string | null; new: string | null }[] = [];
   for (let i = 0; i + 1 < fields.length; i += 2) {
     const meta = (fields[i] as string).split(" ");
     const path = fields[i + 1] as string;
-    const blob = meta[2];
+    const [old, now] = [meta[2], meta[3]];
     const status = meta[4] ?? "";
-    if (!(fields[i] as string).startsWith(":") || blob === undefined || status.startsWith("U")) return null;
-    out.push({ path, blob: NO_BLOB.test(blob) ? null : blob });
+    if (
+      !(fields[i] as string).startsWith(":") ||
+      old === undefined ||
+      now === undefined ||
+      status.startsWith("U")
+    )
+      return null;
+    out.push({ path, old: NO_BLOB.test(old) ? null : old, new: NO_BLOB.test(now) ? null : now });
   }
   return out;
 }

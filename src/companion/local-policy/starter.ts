@@ -27,8 +27,17 @@ const INSIDE = `(path == cwd || path.startsWith(cwd + "/"))`;
 const SYSTEM_DESCRIPTIONS = [
   ...["/etc/os-release", "/usr/lib/os-release", "/etc/lsb-release", "/etc/debian_version", "/etc/issue"],
   ...["/etc/alpine-release", "/etc/redhat-release", "/etc/fedora-release"],
+  // The machine's names and the shells it offers: what `hostname` and `getent hosts` print to anyone.
+  ...["/etc/hosts", "/etc/hostname", "/etc/timezone", "/etc/shells", "/etc/resolv.conf"],
   ...["/proc/version", "/proc/cpuinfo", "/proc/meminfo", "/proc/loadavg", "/proc/uptime"],
 ];
+
+/**
+ * Directories of installed software's source and documentation that only root writes: C headers,
+ * Python's standard library and system packages, the packages' documentation. A file there is one of many copies of public code (a link out to a secret
+ * still asks on disk).
+ */
+const SYSTEM_SOURCES = "^/usr/include/|^/usr/lib/python3(\\.[0-9]+)?/|^/usr/share/doc/";
 
 interface StarterRule {
   name: string;
@@ -64,6 +73,12 @@ const READS: StarterRule[] = [
     name: "Read system descriptions",
     why: "the distribution's release files and the kernel's public summaries (/etc/os-release, /proc/cpuinfo): everyone may read them and they hold nothing of anyone's",
     condition: `tool == "read" && !recursive && !glob && path in ${JSON.stringify(SYSTEM_DESCRIPTIONS)}`,
+    action: "allow",
+  },
+  {
+    name: "Read system sources",
+    why: "C headers, Python's standard library, packages' documentation (/usr/include/stdio.h, /usr/lib/python3.11/os.py, /usr/share/doc/git/README.md): installed public files, one at a time",
+    condition: `tool == "read" && !recursive && !glob && path.matches(${JSON.stringify(SYSTEM_SOURCES)})`,
     action: "allow",
   },
   {

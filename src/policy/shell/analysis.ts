@@ -4,6 +4,7 @@
 // read or write, and the working directory each runs in. Text the parser and bash could read
 // differently, and words bash evaluates again as code, are never judged as harmless.
 import { Lru } from "../lru.ts";
+import { openingBindings } from "./assigned-words.ts";
 import { namesSetBy } from "./builtins.ts";
 import { copyShell, execUnit, prefixConcerns, type Run, type Shell, simpleCommand } from "./command.ts";
 import { START, unionCwd } from "./cwd.ts";
@@ -383,6 +384,12 @@ function analyzeScript(
   // A `for` header's binding, taken up by the loop it opens; none in a script that sources a file.
   let loop: LoopBinding | null = null;
   const sources = sourcesAFile(events, (w) => wordValue(w).value);
+  // `x=README.md; cat "$x"`: the command's opening assignments, known in every later statement. Only the
+  // command's own text: a name checked in an eval'd or `bash -c` string alone may be set around it.
+  const opening =
+    sources || depth > 0
+      ? null
+      : openingBindings(src, events, (e) => (e.cmd?.type === "call" ? prefixesOf(src, e.cmd.assigns) : []));
   events.forEach((event, i) => {
     // Only the event right after a `cd` statement may use where that `cd` leads when it succeeds.
     const cdSucceeded = shell.cdSucceeded;
@@ -421,10 +428,17 @@ function analyzeScript(
         }
         return;
       }
-      case "stmt":
+      case "stmt": {
         statement(src, event, shell, run, out);
+        const bound = opening?.get(i);
+        if (bound !== undefined) {
+          const next = new Map(shell.bound);
+          for (const b of bound) next.set(b.name, b);
+          shell.bound = next;
+        }
         loop = sources ? null : loopBinding(src, event, (ws) => argsOf(src, ws));
         return;
+      }
     }
   });
 }

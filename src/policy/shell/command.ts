@@ -15,7 +15,7 @@ import { type CwdSet, changeDir, moveTo, single } from "./cwd.ts";
 import { type Dialect, shellDialect, wrapperDialect } from "./dialect.ts";
 import { dangerousVariable } from "./env-vars.ts";
 import { FILE_PROGRAMS } from "./file-programs.ts";
-import { type FoundPaths, foundWalk, xargsOverFound } from "./found-paths.ts";
+import { execOverFound, type FoundPaths, foundWalk, xargsOverFound } from "./found-paths.ts";
 import { grammarFor } from "./grammar/index.ts";
 import { placedByShell } from "./grammar/judge.ts";
 import type { NotUnderstood } from "./grammar/spec.ts";
@@ -105,6 +105,17 @@ function known(name: string): boolean {
 
 function noGrammar(head: Arg, name: string): NotUnderstood {
   return { word: head.raw, reason: `${name} has no grammar here, so its options and operands are not known` };
+}
+
+/**
+ * The shell a `bash -c`/`sh -c` script (or one on standard input) starts in: a new process, where a loop
+ * variable or opening assignment of this script is unset unless the environment exported it (`"$f"` is
+ * then empty, and an unquoted `$f` no word at all: `rg KEY $f` searches the whole directory).
+ */
+function childShell(shell: Shell): Shell {
+  const copy = copyShell(shell);
+  delete copy.bound;
+  return copy;
 }
 
 export function copyShell(shell: Shell): Shell {
@@ -395,14 +406,20 @@ export function simpleCommand(input: CommandInput, run: Run): void {
   const concerns: Concern[] = [...baseConcerns, ...judged.concerns];
   let dynamic = wrapper !== null || SHELLS.has(name) ? null : judged.dynamic;
   let effect: Effect = wrapper !== null ? (PRIVILEGED.has(name) ? "run" : "read") : judged.effect;
-  if (SHELLS.has(name)) effect = "run";
+  if (SHELLS.has(name)) effect = unwrapped?.kind === "info" ? "read" : "run";
+  // `find … -exec CMD {} +`: CMD reads what find finds, as after `| xargs -0` (found-paths.ts); find only walks.
+  const overExec = name === "find" && wrapper === null ? execOverFound(argv) : null;
+  if (overExec !== null) {
+    judged.inner = [overExec];
+    effect = "read";
+  }
 
   const names = nameChecks(name, argv);
   dynamic ??= names.dynamic;
   concerns.push(...names.concerns);
   const escaping = lookup(ESCAPING_BUILTINS, name)?.(argv) ?? null;
   if (escaping !== null) concerns.push({ mention: null, reason: escaping });
-  const shellOption = SHELLS.has(name) ? shellOptionConcern(argv) : null;
+  const shellOption = SHELLS.has(name) && unwrapped?.kind !== "info" ? shellOptionConcern(argv) : null;
   if (shellOption !== null) concerns.push(shellOption);
 
   const ssh = name === "ssh" ? sshSession(argv) : null;
@@ -570,11 +587,11 @@ export function simpleCommand(input: CommandInput, run: Run): void {
         : name === "eval"
           ? run.dialect
           : wrapperDialect(wrapper?.name ?? name);
-      run.script(unwrapped.script, name === "eval" ? shell : copyShell(shell), run.depth + 1, dialect);
+      run.script(unwrapped.script, name === "eval" ? shell : childShell(shell), run.depth + 1, dialect);
       return;
     }
     case "stdin-shell":
-      if (stdin !== null) run.script(stdin, copyShell(shell), run.depth + 1, shellDialect(name));
+      if (stdin !== null) run.script(stdin, childShell(shell), run.depth + 1, shellDialect(name));
       return;
     default:
       return;

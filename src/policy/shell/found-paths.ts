@@ -176,6 +176,47 @@ function readsFound(argv: readonly Arg[], word: Arg, one: boolean): boolean {
   return at >= 0 && at >= g.operands.length - 1;
 }
 
+/**
+ * `find … -exec CMD … {} +` (or `{} \;`) as the last words of a find that otherwise only walks: CMD gets
+ * the names find finds, whole (as `-print0 | xargs -0` gives them), so it is judged as `find … -print0 |
+ * xargs -0 CMD …` is: CMD's argv with the found paths in their place, or null when that is not understood.
+ * Not `-execdir`/`-ok` (another directory, a question on the terminal), nor a `{}` inside a word.
+ */
+export function execOverFound(argv: readonly Arg[]): Arg[] | null {
+  if (argv[0]?.value !== "find" || argv[0].glob) return null;
+  // find's own reading: exactly one command, run here, to the end of the words.
+  const u = understand(find, argv);
+  if (!u.understood || u.effects.inner.length !== 1 || u.effects.innerElsewhere === true) return null;
+  const at = argv.findIndex((a) => a.value === "-exec");
+  if (at < 0) return null;
+  const last = argv[argv.length - 1]?.value;
+  if (last !== "+" && last !== ";") return null;
+  const cmd = argv.slice(at + 1, -1);
+  // The first `;` or `+` ends the command: a second -exec, or anything after this one, is more than it.
+  if (cmd.length < 2 || cmd.length !== u.effects.inner[0]?.length) return null;
+  if (cmd.some((a) => a.value === null || a.value === ";" || a.value === "+")) return null;
+  if (cmd.some((a) => a.value !== "{}" && (a.value as string).includes("{}"))) return null;
+  const found = foundByFind(
+    [...argv.slice(0, at), { value: "-print0", raw: "-print0", glob: false, tilde: false }],
+    argv
+      .slice(0, at)
+      .map((a) => a.raw)
+      .join(" "),
+  );
+  if (found === null) return null;
+  const word = foundArg(found);
+  const marks = cmd.filter((a) => a.value === "{}").length;
+  if (last === "+") {
+    // find appends the names where `{}` ends the command, as many as fit; it must be the only one.
+    if (marks !== 1 || cmd[cmd.length - 1]?.value !== "{}") return null;
+    const inner = [...cmd.slice(0, -1), word];
+    return readsFound(inner, word, false) ? inner : null;
+  }
+  if (marks === 0 || cmd[0]?.value === "{}") return null;
+  const inner = cmd.map((a) => (a.value === "{}" ? word : a));
+  return readsFound(inner, word, true) ? inner : null;
+}
+
 /** The walk that covers every file the reader may get: find's tree, as find prints it. */
 export function foundWalk(found: FoundPaths): WalkStyle {
   return {

@@ -4,6 +4,7 @@
 // subcommands only read and which options write, run or escape; judgeGit applies them.
 import { isDenylistedPath } from "../secret-paths.ts";
 import type { Effect } from "./file-programs.ts";
+import { isDisplayConfig } from "./grammar/programs/git-config-keys.ts";
 import { lookup } from "./lookup.ts";
 import type { Arg } from "./wrappers.ts";
 
@@ -335,7 +336,8 @@ export function judgeGit(argv: readonly Arg[]): GitJudgement {
       continue;
     }
     const why = lookup(GLOBAL_ESCAPES, name);
-    if (why && !(name === "--exec-path" && value === null))
+    const display = name === "-c" && value?.value != null && isDisplayConfig(value.value);
+    if (why && !display && !(name === "--exec-path" && value === null))
       out.concerns.push({ mention: null, reason: `git ${name} ${why}` });
     if (name === "-p" || name === "--paginate") out.interactive = "git -p runs a pager with shell escapes";
   }

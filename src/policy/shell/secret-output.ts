@@ -110,6 +110,15 @@ function declarationPrints(all: readonly Arg[]): boolean {
   );
 }
 
+/** Whether an `env -S` string is plain words (no `#`, `$`, quote or backslash) and one is a command. */
+function splitStringRuns(text: string | null | undefined): boolean {
+  if (text === null || text === undefined || !/^[A-Za-z0-9_./:@%+,= -]+$/.test(text)) return false;
+  return text
+    .split(" ")
+    .filter((w) => w !== "")
+    .some((w) => !w.startsWith("-") && !/^[^=]+=/.test(w));
+}
+
 /** Builtins and programs that print variables. */
 export const ENVIRONMENT_DUMPS: Readonly<Record<string, Dump>> = {
   // `env` with a command is a wrapper (judged there); with none it prints everything.
@@ -117,6 +126,9 @@ export const ENVIRONMENT_DUMPS: Readonly<Record<string, Dump>> = {
     for (let i = 0; i < args.length; i++) {
       const v = args[i]?.value;
       if (v === null || v === undefined) return false;
+      // `-S STRING` splits STRING into the command's words: one with a plain command word runs it (env
+      // -S 'cat README.md'); a string with a comment, an escape, a quote or `${VAR}` is left to count as none.
+      if (/^(-S|--split-string)$/.test(v) && splitStringRuns(args[i + 1]?.value)) return false;
       if (/^(-u|--unset|-C|--chdir|-S|--split-string|-P|-a|--argv0)$/.test(v)) i++;
       else if (!v.startsWith("-") && !/^[^=]+=/.test(v)) return false;
     }

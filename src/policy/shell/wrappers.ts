@@ -291,7 +291,9 @@ export type Unwrapped =
   /** A shell reading its program from standard input. */
   | { kind: "stdin-shell" }
   /** An interactive shell: whatever is typed into it later is never judged. */
-  | { kind: "shell" };
+  | { kind: "shell" }
+  /** A shell asked only for its version or usage (`bash --version`): it runs no program. */
+  | { kind: "info" };
 
 /** Which wrapper table entry applies: `npm exec` is looked up before `npm`. */
 export function wrapperOf(argv: readonly Arg[]): { spec: WrapperSpec; name: string; skip: number } | null {
@@ -341,7 +343,17 @@ function longName(name: string, spec: WrapperSpec): string {
 }
 
 /** A shell invoked with arguments: its `-c` script, a script file, or standard input. */
+/**
+ * Shells whose `--version` and `--help` alone read no program: bash prints and exits while it reads its
+ * options; dash (Debian's sh) refuses the option and exits 2. Proven in both (system-reads.test.ts): a
+ * program on standard input does not run. Any other word beside it is judged as the shell's usual words.
+ */
+const INFO_SHELLS = new Set(["bash", "sh", "dash"]);
+
 export function shellScript(argv: readonly Arg[]): Unwrapped {
+  const only = argv.length === 2 ? argv[1]?.value : null;
+  if ((only === "--version" || only === "--help") && INFO_SHELLS.has(basename(argv[0]?.value ?? "")))
+    return { kind: "info" };
   for (let i = 1; i < argv.length; i++) {
     const v = (argv[i] as Arg).value;
     if (v === null) return { kind: "script", script: null };

@@ -66,6 +66,15 @@ function wholeWord(ix: Index, name: string): { spec: OptionSpec; name: string } 
   return `unknown option ${name}`;
 }
 
+/** `-c8`: a two-letter option that takes a value, with a number glued to it (gluedNumbers). */
+function gluedNumber(ix: Index, word: string): { spec: OptionSpec; name: string; value: string } | null {
+  const name = word.slice(0, 2);
+  const value = word.slice(2);
+  const spec = ix.short.get(name);
+  if (spec === undefined || spec.value !== "required") return null;
+  return /^[+-]?(0x[0-9a-f]+|[0-9]+)$/i.test(value) ? { spec, name, value } : null;
+}
+
 /** A value among the option's choices, exact or by unique prefix; null when none. */
 export function choiceOf(spec: OptionSpec, value: string): string | null {
   const choices = spec.choices;
@@ -210,6 +219,11 @@ export function parseWords(
       const eq = v.indexOf("=");
       const name = eq < 0 ? v : v.slice(0, eq);
       const found = g.singleDash ? wholeWord(ix, name) : longOption(g, ix, name);
+      const glued = typeof found === "string" && g.gluedNumbers === true ? gluedNumber(ix, v) : null;
+      if (glued !== null) {
+        failure = give(glued.spec, glued.name, { ...a, value: glued.value, tilde: false }, a);
+        continue;
+      }
       if (typeof found === "string") {
         failure = notUnderstood(a, found);
         break;

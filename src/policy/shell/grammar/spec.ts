@@ -38,6 +38,11 @@ export interface ProgramGrammar {
   numeric?: OptionSpec;
   /** Options are whole words after one dash or two (Go's flag package, xxd): `-race`, `--race`, `-run=x`; no clusters. */
   singleDash?: boolean;
+  /**
+   * With singleDash: a two-letter option's number may be glued to it (`xxd -c8`, `-s+16`, `-l0x40`), as a
+   * program reading its words by prefix takes it. Only a number: a glued name or path is never taken.
+   */
+  gluedNumbers?: boolean;
   /** No word is an option that matters, so a word only known at run time is a string (echo, printf). */
   dynamicWords?: boolean;
   /** `--no-NAME` negates any long option NAME it knows (git's parse-options). */

@@ -268,8 +268,15 @@ describe("git diff and git grep print the work tree's copy: changed files are sc
       expect(r.action, `${c}: ${r.why}`).toBe("allow");
     }
     // What prints the fixtures still asks: all of the index, HEAD's side, the history.
-    for (const c of ["git grep -n a", "git diff --cached", "git diff HEAD", "git log -p"])
+    for (const c of ["git grep -n a", "git diff HEAD", "git log -p"])
       expect(bash(dir, c).action, c).toBe("ask");
+    // `git diff --cached` prints the staged changes only: none here (overask12); a staged fixture asks.
+    expect(bash(dir, "git diff --cached").action).toBe("allow");
+    write(join(dir, "tests", "fixtures", "config.js"), `module.exports = \`${KEY}\`; // staged\n`);
+    git(dir, "add", "tests/fixtures/config.js");
+    expect(bash(dir, "git diff --cached").action).toBe("ask");
+    git(dir, "reset", "-q");
+    write(join(dir, "tests", "fixtures", "config.js"), `module.exports = \`${KEY}\`;\n`);
     // A change to a fixture prints it.
     write(join(dir, "tests", "fixtures", "config.js"), `module.exports = \`${KEY}\`; // x\n`);
     expect(bash(dir, "git diff").action).toBe("ask");

@@ -260,12 +260,17 @@ describe("git config --get of a URL key: judged by the URL on disk", () => {
     git(dir, "remote", "add", "up", "https://github.com/a/b.git");
     for (const command of [
       "git config --get remote.origin.url",
-      "git config remote.up.url",
-      "git config --get-all REMOTE.up.URL",
+      "git config remote.origin.url",
+      "git config --get-all REMOTE.origin.URL",
     ]) {
       const r = bash("url", command, balanced);
       expect(r.action, command).toBe("ask");
       expect(r.why).toMatch(/holds a credential/);
+    }
+    // Another remote's key prints its own clean URL only (overask12: judged by the named key's values).
+    for (const command of ["git config remote.up.url", "git config --get-all REMOTE.up.URL"]) {
+      expect(prints("url", command), command).not.toContain(TOKEN);
+      expect(bash("url", command, balanced).action, command).toBe("allow");
     }
     expect(bash("clean", "git config --get remote.origin.url", balanced).action).toBe("allow");
     expect(bash("clean", "git config --get-regexp remote", balanced).action).toBe("deny");

@@ -71,6 +71,8 @@ export const xxd: ProgramGrammar = {
   permute: true,
   abbreviate: false,
   singleDash: true,
+  // xxd reads `-c8`, `-s+16`, `-l0x40` as `-c 8`, … (it compares its words by prefix; vim 9.0's xxd.c).
+  gluedNumbers: true,
   operands: ["read", "write"],
   effect: "read",
   finish(p, out) {

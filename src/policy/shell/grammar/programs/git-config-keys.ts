@@ -8,3 +8,18 @@ const URL_KEY = /^(remote\..+\.(url|pushurl|proxy)|https?\.(.+\.)?proxy)$/i;
 export function isUrlConfigKey(key: string): boolean {
   return URL_KEY.test(key);
 }
+
+// Settings a command line may give git for one run (`git -c color.ui=never log -1`) that only change how it
+// prints: colours, quoting of names, decorations, columns. Their values are plain words git compares with
+// its own list (never a program: not `core.pager`, `pager.*`, `diff.external`, `core.fsmonitor`, `alias.*`,
+// `log.showSignature`, which starts gpg). Any other key, or another value, keeps `-c` not understood.
+const DISPLAY_KEY =
+  /^(color\.(ui|diff|status|branch|grep|showbranch|decorate|advice|push|remote|transport|pager)|core\.quotepath|log\.decorate|log\.abbrevcommit|diff\.noprefix|diff\.mnemonicprefix|column\.ui|advice\.[a-z]+)$/i;
+const DISPLAY_VALUE = /^(true|false|yes|no|on|off|1|0|always|never|auto|short|full)$/i;
+
+/** Whether `-c KEY=VALUE` only changes how git prints (the word after `-c`). */
+export function isDisplayConfig(assignment: string): boolean {
+  const eq = assignment.indexOf("=");
+  if (eq <= 0) return false;
+  return DISPLAY_KEY.test(assignment.slice(0, eq)) && DISPLAY_VALUE.test(assignment.slice(eq + 1));
+}

@@ -18,7 +18,7 @@ import {
   type ProgramGrammar,
   type Understanding,
 } from "../spec.ts";
-import { isUrlConfigKey } from "./git-config-keys.ts";
+import { isDisplayConfig, isUrlConfigKey } from "./git-config-keys.ts";
 import { subcommandForm } from "./git-forms.ts";
 import {
   BLAME_OPTIONS,
@@ -196,6 +196,12 @@ export function judgeGitGrammar(argv: readonly Arg[]): Understanding {
     if (v === null) return refuse(out, a.raw, "it is only known at run time, so it could be any git option");
     if (!v.startsWith("-")) break;
     const name = v.includes("=") ? v.slice(0, v.indexOf("=")) : v;
+    // `-c color.ui=never`: a setting that only changes how git prints (git-config-keys.ts).
+    const setting = argv[i + 1]?.value;
+    if (v === "-c" && setting !== null && setting !== undefined && isDisplayConfig(setting)) {
+      i++;
+      continue;
+    }
     const refused = GLOBAL_REFUSED[name];
     if (refused !== undefined && Object.hasOwn(GLOBAL_REFUSED, name))
       return refuse(out, a.raw, `git ${name} ${refused}`);
