@@ -10,9 +10,10 @@ import { START, unionCwd } from "./cwd.ts";
 import { type Dialect, dialectConcern } from "./dialect.ts";
 import { dangerousVariable } from "./env-vars.ts";
 import { pipedPaths } from "./found-paths.ts";
-import { boundArgvs, type LoopBinding, loopBinding, sourcesAFile } from "./loop-vars.ts";
+import { boundArgvs, type LoopBinding, loopBinding, scriptSetters, sourcesAFile } from "./loop-vars.ts";
 import {
   type Assignment,
+  type Command,
   type ParsedScript,
   parseBash,
   type Redirect,
@@ -205,6 +206,35 @@ interface Saved {
   moves: boolean;
 }
 
+/** A declaration's words as a builtin's argv: the variant, then each argument as bash passes it. */
+function declArgv(src: string, cmd: Extract<Command, { type: "decl" }>): Arg[] {
+  const argv: Arg[] = [{ value: cmd.variant, raw: cmd.variant, glob: false, tilde: false }];
+  for (const a of cmd.args) {
+    const raw = src.slice(a.start, a.end);
+    if (a.naked) {
+      const v = a.name !== "" ? a.name : a.value ? wordValue(a.value).value : null;
+      argv.push({ value: v, raw, glob: false, tilde: false });
+    } else {
+      const value = a.array ? "(…)" : a.value ? wordValue(a.value).value : "";
+      argv.push({
+        value: value === null ? null : `${a.name}${a.append ? "+=" : "="}${value}`,
+        raw,
+        glob: false,
+        tilde: false,
+        ...(value === null && !a.indexed && a.name !== "" ? { declares: a.name } : {}),
+      });
+    }
+  }
+  return argv;
+}
+
+/** A statement's words as the command it runs sees them, or null for one that is not a command. */
+function statementArgv(src: string, event: StmtEvent): Arg[] | null {
+  if (event.cmd?.type === "call") return argsOf(src, event.cmd.args);
+  if (event.cmd?.type === "decl") return declArgv(src, event.cmd);
+  return null;
+}
+
 /** Variables a statement sets from the script's own words (never `${X:=v}`, which keeps a set X). */
 function setNames(src: string, event: StmtEvent): string[] {
   const cmd = event.cmd;
@@ -245,23 +275,7 @@ function statement(src: string, event: StmtEvent, shell: Shell, run: Run, out: C
         shell.cwd = null;
     }
   } else if (cmd?.type === "decl") {
-    const argv: Arg[] = [{ value: cmd.variant, raw: cmd.variant, glob: false, tilde: false }];
-    for (const a of cmd.args) {
-      const raw = src.slice(a.start, a.end);
-      if (a.naked) {
-        const v = a.name !== "" ? a.name : a.value ? wordValue(a.value).value : null;
-        argv.push({ value: v, raw, glob: false, tilde: false });
-      } else {
-        const value = a.array ? "(…)" : a.value ? wordValue(a.value).value : "";
-        argv.push({
-          value: value === null ? null : `${a.name}${a.append ? "+=" : "="}${value}`,
-          raw,
-          glob: false,
-          tilde: false,
-          ...(value === null && !a.indexed && a.name !== "" ? { declares: a.name } : {}),
-        });
-      }
-    }
+    const argv = declArgv(src, cmd);
     const arrays = cmd.args.some(
       (a) => a.naked && a.value !== null && /^[-+][a-zA-Z]*[aA]/.test(wordValue(a.value).value ?? ""),
     );
@@ -383,6 +397,9 @@ function analyzeScript(
   // A `for` header's binding, taken up by the loop it opens; none in a script that sources a file.
   let loop: LoopBinding | null = null;
   const sources = sourcesAFile(events, (w) => wordValue(w).value);
+  const setters = events.some((e) => e.kind === "stmt" && e.loopNames.length > 0)
+    ? scriptSetters(events, (e) => statementArgv(src, e))
+    : null;
   events.forEach((event, i) => {
     // Only the event right after a `cd` statement may use where that `cd` leads when it succeeds.
     const cdSucceeded = shell.cdSucceeded;
@@ -423,7 +440,7 @@ function analyzeScript(
       }
       case "stmt":
         statement(src, event, shell, run, out);
-        loop = sources ? null : loopBinding(src, event, (ws) => argsOf(src, ws));
+        loop = sources || setters === null ? null : loopBinding(src, event, (ws) => argsOf(src, ws), setters);
         return;
     }
   });

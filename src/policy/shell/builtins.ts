@@ -1,39 +1,63 @@
 // bash builtins the engine must understand beyond their words: those whose arguments name
 // variables (a subscript in a name is evaluated as code, and a name may be PATH), and those that
 // change what later lines mean or run (hash -p, enable, shopt -s expand_aliases, set -k, trap).
+import { type BuiltinOption, builtinArgs } from "./builtin-getopt.ts";
+import { lookup } from "./lookup.ts";
 import type { Arg } from "./wrappers.ts";
 
 export interface NameBuiltin {
-  /** Options that take a value. */
-  values?: readonly string[];
-  /** Options whose value is a variable name (`printf -v NAME`, `read -a NAME`). */
-  nameOptions?: readonly string[];
+  /** The builtin's internal_getopt string (builtin-getopt.ts); null for `no_options` builtins. */
+  getopt: string | null;
+  /** Option letters whose value is a variable name (`printf -v NAME`, `read -a NAME`, `wait -p NAME`). */
+  nameOptions?: string;
   /** Operands from this index on are variable names; null when no operand is a name. */
   namesFrom: number | null;
   /** Operands are `NAME` or `NAME=value` (the declaration builtins). */
   declaration?: boolean;
-  /** Operands are arithmetic expressions (`let`). */
+  /** Operands are arithmetic expressions (`let`, which reads no options: `let -x` is an expression). */
   arithmetic?: boolean;
 }
 
-const DECLARATION: NameBuiltin = { namesFrom: 0, declaration: true };
+// The option strings are bash's own (builtins/*.def): declare's DECLARE_OPTS, export's and readonly's
+// ATTROPTS, read's and mapfile's lists; 5.3's read adds -E.
+const DECLARATION: NameBuiltin = { getopt: "+acfgilnprtuxAFGI", namesFrom: 0, declaration: true };
+const ATTRIBUTES: NameBuiltin = { getopt: "aAfnp", namesFrom: 0, declaration: true };
+const MAPFILE: NameBuiltin = { getopt: "d:u:n:O:tC:c:s:", namesFrom: 0 };
 
 export const NAME_BUILTINS: Readonly<Record<string, NameBuiltin>> = {
-  printf: { values: ["-v"], nameOptions: ["-v"], namesFrom: null },
-  read: { values: ["-a", "-d", "-i", "-n", "-N", "-p", "-t", "-u"], nameOptions: ["-a"], namesFrom: 0 },
-  mapfile: { values: ["-d", "-n", "-O", "-s", "-u", "-C", "-c"], namesFrom: 0 },
-  readarray: { values: ["-d", "-n", "-O", "-s", "-u", "-C", "-c"], namesFrom: 0 },
-  unset: { namesFrom: 0 },
-  getopts: { namesFrom: 1 },
-  wait: { values: ["-p"], nameOptions: ["-p"], namesFrom: null },
+  printf: { getopt: "v:", nameOptions: "v", namesFrom: null },
+  read: { getopt: "Eersa:d:i:n:p:t:u:N:", nameOptions: "a", namesFrom: 0 },
+  mapfile: MAPFILE,
+  readarray: MAPFILE,
+  unset: { getopt: "fnv", namesFrom: 0 },
+  getopts: { getopt: null, namesFrom: 1 },
+  wait: { getopt: "fnp:", nameOptions: "p", namesFrom: null },
   declare: DECLARATION,
   typeset: DECLARATION,
   local: DECLARATION,
-  export: DECLARATION,
-  readonly: DECLARATION,
+  export: ATTRIBUTES,
+  readonly: ATTRIBUTES,
   nameref: DECLARATION,
-  let: { namesFrom: null, arithmetic: true },
+  let: { getopt: null, namesFrom: null, arithmetic: true },
 };
+
+/**
+ * The words of a name builtin's call that name variables, as bash reads its options (`read -raNAME`,
+ * `printf -vNAME`, `wait -npNAME`, `mapfile -tO1 NAME`), and the options; null when `argv` is not a
+ * name builtin or `let`.
+ */
+export function nameWords(
+  argv: readonly Arg[],
+  name: string = argv[0]?.value ?? "",
+): { names: Arg[]; options: BuiltinOption[]; unread: string | null; operands: Arg[] } | null {
+  const spec = lookup(NAME_BUILTINS, name);
+  if (spec === undefined || spec.arithmetic) return null;
+  const args = builtinArgs(spec.getopt, argv);
+  const names: Arg[] = [];
+  for (const o of args.options) if (o.value && spec.nameOptions?.includes(o.letter)) names.push(o.value);
+  if (spec.namesFrom !== null && args.unread === null) names.push(...args.operands.slice(spec.namesFrom));
+  return { names, options: args.options, unread: args.unread, operands: args.operands };
+}
 
 /**
  * The variables a builtin call sets from something other than the environment (`read line`,
@@ -41,36 +65,19 @@ export const NAME_BUILTINS: Readonly<Record<string, NameBuiltin>> = {
  * `read -p PROMPT x` sets only x.
  */
 export function namesSetBy(argv: readonly Arg[]): string[] {
-  const spec = NAME_BUILTINS[argv[0]?.value ?? ""];
-  if (spec === undefined || spec.arithmetic || argv[0]?.value === "unset") return [];
+  if (argv[0]?.value === "unset") return [];
+  const words = nameWords(argv);
+  if (words === null) return [];
+  const declaration = lookup(NAME_BUILTINS, argv[0]?.value ?? "")?.declaration === true;
   const out: string[] = [];
-  let operand = 0;
-  let options = true;
-  for (let i = 1; i < argv.length; i++) {
-    const v = argv[i]?.value;
-    if (v === null || v === undefined) continue;
-    if (options && v === "--") {
-      options = false;
-      continue;
-    }
-    if (options && /^[-+]./.test(v)) {
-      if (spec.values?.includes(v)) {
-        const value = argv[++i]?.value;
-        if (spec.nameOptions?.includes(v) && value) out.push(value);
-      }
-      continue;
-    }
-    options = false;
-    const name = spec.declaration ? (v.split(/\+?=/)[0] as string) : v;
-    if (spec.namesFrom !== null && operand >= spec.namesFrom && /^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
-      out.push(name);
-    operand++;
+  for (const w of words.names) {
+    const v = w.value;
+    if (v === null) continue;
+    const name = declaration ? (v.split(/\+?=/)[0] as string) : v;
+    if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) out.push(name);
   }
   return out;
 }
-
-/** Declaration flags that make later assignments code (-i arithmetic, -n a reference, arrays). */
-export const CODE_ATTRIBUTES = /^[-+][a-zA-Z]*[inaA]/;
 
 /** `test`/`[` operators whose next word names a variable. */
 export const NAME_TESTS: ReadonlySet<string> = new Set(["-v", "-R"]);

@@ -4,11 +4,11 @@
 import { basename } from "../paths.ts";
 import { isDenylistedPath } from "../secret-paths.ts";
 import {
-  CODE_ATTRIBUTES,
   CWD_UNKNOWN_AFTER,
   ESCAPING_BUILTINS,
   NAME_BUILTINS,
   NAME_TESTS,
+  nameWords,
   PLAIN_NAME,
 } from "./builtins.ts";
 import { type CwdSet, changeDir, moveTo, single } from "./cwd.ts";
@@ -222,28 +222,20 @@ function nameChecks(name: string, argv: readonly Arg[]): { dynamic: string | nul
       if (a.value !== null && NAME_TESTS.has(a.value) && argv[i + 1]) names.push(argv[i + 1] as Arg);
     });
   }
-  if (spec) {
-    const operands: Arg[] = [];
-    for (let i = 1; i < argv.length; i++) {
-      const a = argv[i] as Arg;
-      const v = a.value;
-      if (v !== null && /^[-+][A-Za-z]/.test(v)) {
-        if (spec.declaration && CODE_ATTRIBUTES.test(v))
-          out.dynamic ??= `\`${name} ${v}\` makes later assignments to the name code (arithmetic, references or arrays)`;
-        const key = v.slice(0, 2);
-        if (spec.values?.includes(key)) {
-          const value = v.length > 2 ? { ...a, value: v.slice(2) } : argv[++i];
-          if (value && spec.nameOptions?.includes(key)) names.push(value);
-        }
-        continue;
-      }
-      operands.push(a);
-    }
-    if (spec.arithmetic)
-      for (const o of operands)
-        if (!/^[0-9]+$/.test(o.value ?? ""))
-          out.dynamic ??= `\`${name} ${o.raw}\` evaluates its argument as code`;
-    if (spec.namesFrom !== null) names.push(...operands.slice(spec.namesFrom));
+  const words = spec?.arithmetic ? null : nameWords(argv, name);
+  if (spec?.arithmetic) {
+    // `let` reads no options: every word but a leading `--` is an expression.
+    const operands = argv.slice(argv[1]?.value === "--" ? 2 : 1);
+    for (const o of operands)
+      if (!/^[0-9]+$/.test(o.value ?? ""))
+        out.dynamic ??= `\`${name} ${o.raw}\` evaluates its argument as code`;
+  } else if (spec && words) {
+    if (words.unread !== null && words.operands.length > 0) out.dynamic ??= `${name}: ${words.unread}`;
+    if (spec.declaration)
+      for (const o of words.options)
+        if (/^[inaA]$/.test(o.letter))
+          out.dynamic ??= `\`${name} -${o.letter}\` makes later assignments to the name code (arithmetic, references or arrays)`;
+    names.push(...words.names);
   }
   for (const n of names) {
     const v = n.value;
