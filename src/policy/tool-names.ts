@@ -3,7 +3,8 @@
 // sent straight to POST /v1/decisions is judged as the shell it is, never as "an unknown tool".
 // Every field of every mapped tool is known here: one that is not (a new agent version's option, a
 // field that would change what runs) makes the call not understood, so it is never allowed unasked.
-// No imports: hook entry points load this file without the policy engine.
+// No imports but codex-patch.ts (itself import-free): hook entry points load this file without the policy engine.
+import { codexPatchTargets, type PatchTarget } from "./codex-patch.ts";
 
 export interface CanonicalCall {
   /** Canonical (Pi) name: read, write, edit, bash, grep, find, ls, webfetch, session.*, ui.*, or the tool's own name. */
@@ -168,21 +169,12 @@ function shellCall(
   };
 }
 
-/** The files an apply_patch envelope touches, with what it does to each. */
-export function patchTargets(patch: string): { op: "add" | "update" | "delete" | "move"; path: string }[] {
-  const ops = {
-    "Add File": "add",
-    "Update File": "update",
-    "Delete File": "delete",
-    "Move to": "move",
-  } as const;
-  const out: { op: "add" | "update" | "delete" | "move"; path: string }[] = [];
-  for (const line of patch.split("\n")) {
-    const m = /^\*\*\* (Add File|Update File|Delete File|Move to): (.+)$/.exec(line.trimEnd());
-    if (!m?.[1] || !m[2]) continue;
-    out.push({ op: ops[m[1] as keyof typeof ops], path: m[2].trim() });
-  }
-  return out;
+/**
+ * The files a Codex apply_patch envelope touches, with what it does to each, read as Codex's parser reads
+ * it (codex-patch.ts); none when Codex would refuse the patch (the call is then an edit of an unknown path).
+ */
+export function patchTargets(patch: string): PatchTarget[] {
+  return codexPatchTargets(patch) ?? [];
 }
 
 /** A patch can touch several files: one canonical call per file, and every one must be allowed. */
