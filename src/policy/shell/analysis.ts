@@ -449,7 +449,9 @@ function analyzeScript(
 export function analyzeShellUncached(command: string): ShellAnalysis {
   const out = new Collector();
   try {
-    analyzeScript(command, { cwd: START, stack: [], assigned: new Set() }, 0, out);
+    const shell: Shell = { cwd: START, stack: [], assigned: new Set() };
+    if (/[*?[]/.test(command)) shell.globs = true;
+    analyzeScript(command, shell, 0, out);
   } catch (error) {
     // A bug here must not let anything through: the whole command becomes unparsable.
     const why = error instanceof Error ? error.message : String(error);

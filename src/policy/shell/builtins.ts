@@ -85,6 +85,36 @@ export const NAME_TESTS: ReadonlySet<string> = new Set(["-v", "-R"]);
 /** A variable name bash will not evaluate: a plain name, or one with a number subscript. */
 export const PLAIN_NAME = /^[A-Za-z_][A-Za-z0-9_]*(\[[0-9]+\])?$/;
 
+/**
+ * Glob options the engine does not expand with: it (and the companion's disk expansion) reads every glob
+ * with bash's defaults. nullglob drops a glob that matches nothing (`grep -r KEY [z]z` becomes a recursive
+ * grep of `.`), nocaseglob matches `[l]ib` to `Lib`, globstar makes `**` walk every directory below (red
+ * team, round 12). failglob, extglob (always read as on) and globasciiranges change nothing it relies on.
+ */
+const UNMODELLED_GLOB_OPTIONS = new Set(["nullglob", "nocaseglob", "globstar"]);
+
+/** Why `shopt -s …` (or `set -f`/`-o noglob`) makes the script's globs mean what the engine does not model, or null. */
+export function globOptionSet(argv: readonly Arg[]): string | null {
+  const args = values(argv);
+  if (argv[0]?.value === "set") {
+    // noglob keeps `[z]z` as the file named so, where the engine judged the files it matches.
+    // Options end at `--`, `-` or the first positional parameter.
+    const end = args.findIndex((a) => a === "--" || a === "-" || (a !== null && !/^[-+]/.test(a)));
+    const options = end < 0 ? args : args.slice(0, end);
+    const off = options.some(
+      (a, i) => a === null || /^-[a-zA-Z]*f/.test(a) || (a === "-o" && args[i + 1] === "noglob"),
+    );
+    return off
+      ? "`set -f` (noglob) keeps this script's globs as literal file names (the engine judges what they match)"
+      : null;
+  }
+  const flags = args.filter((a) => a?.startsWith("-")).join("");
+  if (!flags.includes("s")) return null;
+  const bad = args.find((a) => a === null || UNMODELLED_GLOB_OPTIONS.has(a));
+  if (bad === undefined) return null;
+  return `\`shopt -s ${bad ?? "…"}\` changes how this script's globs expand (the engine expands them with bash's defaults)`;
+}
+
 const SAFE_SHOPT = new Set([
   ...["nullglob", "failglob", "nocaseglob", "nocasematch", "globstar", "extglob", "globasciiranges"],
   ...["xpg_echo", "inherit_errexit", "checkwinsize", "checkhash", "huponexit", "shift_verbose"],

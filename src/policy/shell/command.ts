@@ -6,6 +6,7 @@ import { isDenylistedPath } from "../secret-paths.ts";
 import {
   CWD_UNKNOWN_AFTER,
   ESCAPING_BUILTINS,
+  globOptionSet,
   NAME_BUILTINS,
   NAME_TESTS,
   nameWords,
@@ -45,6 +46,8 @@ export interface Shell {
   assigned: Set<string>;
   /** Loop variables whose every value is known here (loop-vars.ts), inside their loop. */
   bound?: LoopBindings;
+  /** The script's text holds a glob character somewhere (so a glob option changes what it means). */
+  globs?: true;
 }
 
 export interface Run {
@@ -110,6 +113,7 @@ function noGrammar(head: Arg, name: string): NotUnderstood {
 export function copyShell(shell: Shell): Shell {
   const copy: Shell = { cwd: shell.cwd, stack: [...shell.stack], assigned: new Set(shell.assigned) };
   if (shell.bound !== undefined) copy.bound = shell.bound;
+  if (shell.globs) copy.globs = true;
   return copy;
 }
 
@@ -394,6 +398,8 @@ export function simpleCommand(input: CommandInput, run: Run): void {
   concerns.push(...names.concerns);
   const escaping = lookup(ESCAPING_BUILTINS, name)?.(argv) ?? null;
   if (escaping !== null) concerns.push({ mention: null, reason: escaping });
+  const globOption = (name === "shopt" || name === "set") && input.shell.globs ? globOptionSet(argv) : null;
+  if (globOption !== null) concerns.push({ mention: null, reason: globOption });
   const shellOption = SHELLS.has(name) ? shellOptionConcern(argv) : null;
   if (shellOption !== null) concerns.push(shellOption);
 
@@ -409,6 +415,8 @@ export function simpleCommand(input: CommandInput, run: Run): void {
     dynamic ??= "the shell runs a program read from standard input";
   if (unwrapped?.kind === "script" && unwrapped.script === null)
     dynamic ??= "the script string is not static";
+  if (unwrapped?.kind === "script")
+    for (const w of unwrapped.writes ?? []) judged.writes.push({ arg: w, recursive: false });
   if (unwrapped?.kind === "inner") {
     for (const a of unwrapped.assigns) {
       const why = dangerousVariable(prefixOf(a).name, prefixOf(a).value);
