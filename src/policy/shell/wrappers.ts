@@ -509,7 +509,7 @@ export function unwrap(argv: readonly Arg[]): Unwrapped {
     const file = argv[scanned.at];
     if (spec.operandsWritten && file !== undefined && file !== scanned.script) {
       const v = file.value;
-      const option = v !== null && v.startsWith("-") && v !== "-";
+      const option = v?.startsWith("-") && v !== "-";
       if (!option) return { kind: "script", script, writes: [file] };
     }
     return { kind: "script", script };
