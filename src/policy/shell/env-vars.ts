@@ -134,6 +134,12 @@ export const DANGEROUS_VARIABLES: readonly DangerousVariable[] = [
   { pattern: "WGETRC", why: "wget reads commands from the file" },
   { pattern: "CURL_HOME", why: "curl reads a config file from it" },
   { pattern: "OPENSSL_*", why: "OpenSSL loads config and engines from it" },
+  // git runs gpg to verify a signature (`%G?` in a format, --show-signature): gpg reads gpg.conf from
+  // GNUPGHOME and starts the agent and dirmngr programs it names (red team, round 12).
+  {
+    pattern: "GNUPGHOME",
+    why: "gpg (which git runs to verify signatures) reads its config and programs from it",
+  },
   { pattern: "FZF_*", why: "fzf runs the commands it names" },
   { pattern: "PARALLEL*", why: "GNU parallel runs or reads what it names" },
   { pattern: "MAKE*", why: "adds options and variables to make" },

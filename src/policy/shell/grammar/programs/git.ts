@@ -273,6 +273,19 @@ function place(
   const runs = p.options.find((o) => o.spec.mode === "runs" || (o.spec.kind === "exec" && name === "grep"));
   if (runs !== undefined)
     return { word: runs.word.raw, reason: `git ${name} ${runs.name} runs programs from the configuration` };
+  // A format's signature placeholders (`%G?`, `%GS`, `%GK`, `%GG`, for-each-ref's `%(signature…)`) make git
+  // verify each signature as --show-signature does: it runs gpg.program, which reads GNUPGHOME's gpg.conf
+  // and starts its agents (red team, round 12).
+  const signed = p.options.find(
+    (o) =>
+      /^--(format|pretty)$/.test(o.name) &&
+      (o.value?.value === null || /%G|%\(signature/.test(o.value?.value ?? "")),
+  );
+  if (signed !== undefined)
+    return {
+      word: signed.word.raw,
+      reason: `git ${name} ${signed.name} with signature placeholders runs gpg to verify them`,
+    };
   for (const o of p.options) {
     if (o.value === null) continue;
     const kind = o.spec.kind;
