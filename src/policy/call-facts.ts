@@ -140,6 +140,11 @@ export type DiskTarget =
       printsMessages?: GitMessages;
       /** What it can print the contents of (files as the index or history has them, remote URLs); null: names only. */
       prints: GitPrints | null;
+      /**
+       * Paths of `REV:PATH`, `:PATH` and `:N:PATH` operands: git reads them from the top of the work tree,
+       * not from where it runs (only `REV:./PATH` and `REV:../PATH` are), so the disk places them there.
+       */
+      topPaths?: string[];
       shown: string;
     }
   | { kind: "cd"; dir: string; shown: string }

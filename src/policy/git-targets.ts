@@ -393,6 +393,27 @@ function possibleDirs(cds: readonly ExecUnit[], callCwd: string, home: string | 
   return dirs;
 }
 
+/**
+ * The paths of the unit's `REV:PATH`, `:PATH`, `:N:PATH` operands that git takes from the top of the work
+ * tree (red team, round 12: in a workspace below the repository's top, `git show HEAD:other/notes.txt`
+ * prints the repository's other/notes.txt, outside the workspace). `REV:./PATH` and `REV:../PATH` are from
+ * where git runs, as the text places them; `:/TEXT` names a commit by its message, not a path.
+ */
+function topPaths(unit: ExecUnit, subcommand: string | null): string[] {
+  if (subcommand === null) return [];
+  const words = unit.words.map((w) => w.value);
+  const out: string[] = [];
+  for (const v of words.slice(words.indexOf(subcommand) + 1)) {
+    if (v === "--") break;
+    if (v === null || v.startsWith("-")) continue;
+    const m = /^[^:]*:(?:[0-3]:)?(.+)$/.exec(v);
+    const path = m?.[1];
+    if (path === undefined || /^[/!^(]/.test(path) || /^\.\.?(\/|$)/.test(path)) continue;
+    out.push(path);
+  }
+  return out;
+}
+
 export function gitTargets(
   unit: ExecUnit,
   cds: readonly ExecUnit[],
@@ -411,6 +432,7 @@ export function gitTargets(
   const out: DiskTarget[] = [];
   const prints = withObjectIds(gitPrints(unit, where.subcommand), unit, where.subcommand);
   const messages = fromHead(gitMessages(unit, where.subcommand), prints);
+  const fromTop = topPaths(unit, where.subcommand);
   for (const base of bases) {
     let dir = base;
     for (const m of where.moves as string[])
@@ -426,6 +448,7 @@ export function gitTargets(
       prints,
       ...(printsNotes(unit, where.subcommand) ? { printsNotes: true as const } : {}),
       ...(messages !== null ? { printsMessages: messages } : {}),
+      ...(fromTop.length > 0 ? { topPaths: fromTop } : {}),
       shown,
     });
   }

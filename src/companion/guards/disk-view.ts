@@ -143,6 +143,23 @@ function keyEffect(key: string): string {
   return "a program git may run";
 }
 
+/**
+ * Why a `REV:PATH` git reads from the top of the work tree is not a plain read in the workspace: the top is
+ * above the workspace and PATH leads out of it, or PATH there is a secret by name.
+ */
+function topPathsFact(paths: readonly string[], top: string, workspace: string): string | null {
+  const ws = realPathOf(workspace);
+  const root = ws.ok ? ws.real : workspace;
+  for (const p of paths) {
+    const abs = resolve(top, p);
+    if (abs !== root && !abs.startsWith(`${root}/`))
+      return `git reads \`${p}\` from the top of the repository (\`${abs}\`), outside the workspace`;
+    if (isDenylistedPath(abs.slice(root.length + 1)))
+      return `git reads \`${p}\` from the top of the repository, a secret`;
+  }
+  return null;
+}
+
 function gitFacts(t: Extract<DiskTarget, { kind: "git" }>, ctx: Context): CallFact[] {
   // GIT_DIR in the agent's environment names the repository as surely as --git-dir does.
   const envDir = ctx.env.GIT_DIR;
@@ -181,6 +198,8 @@ function gitFacts(t: Extract<DiskTarget, { kind: "git" }>, ctx: Context): CallFa
       ctx.states.set(stateKey, state);
     }
     if (state !== null) return [{ subject: t.shown, reason: state }];
+    const placed = top === null ? null : topPathsFact(t.topPaths ?? [], top, ctx.workspace);
+    if (placed !== null) return [{ subject: t.shown, reason: placed }];
     const printed = t.prints === null ? null : gitContentsFact(repo, t.prints, t.dir, t.shown);
     if (printed !== null) return [printed];
     const unnamed = t.prints?.objectIds ? unnamedObjectFact(repo, t.prints.objectIds) : null;
