@@ -155,6 +155,11 @@ export type DiskTarget =
    */
   | { kind: "npm-config"; dir: string; shown: string }
   /**
+   * npm loading the project's tree from `dir` (`npm ls`, `outdated`, `explain`, …): it reads every
+   * workspace member's and installed package's package.json and prints one it cannot parse (round 12).
+   */
+  | { kind: "npm-tree"; dir: string; shown: string }
+  /**
    * A program that may be a toolchain manager's proxy (rustup's `rustc`, `cargo`): a file by one of
    * `names` in `dir` or any directory above picks which program really runs (rust-toolchain.toml's
    * `path` runs any directory's binary; a channel not installed is downloaded). Its presence is a fact.

@@ -25,6 +25,7 @@ import { unnamedObjectFact } from "./git-unnamed.ts";
 import { scanFile } from "./key-scan.ts";
 import { nestedRepositoryFact } from "./nested-repos.ts";
 import { npmConfigFact } from "./npm-config.ts";
+import { npmTreeFact } from "./npm-tree.ts";
 import { npxFact } from "./npx-bin.ts";
 import { isWithin, realPathOf } from "./real-path.ts";
 import { withConfig } from "./rg-config.ts";
@@ -273,6 +274,10 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
     }
     case "npm-config": {
       const f = npmConfigFact(t.dir, ctx.env, ctx.workspace, t.shown);
+      return f === null ? [] : [f];
+    }
+    case "npm-tree": {
+      const f = npmTreeFact(t.dir, ctx.workspace, t.shown);
       return f === null ? [] : [f];
     }
     case "walk": {
