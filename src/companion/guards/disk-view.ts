@@ -11,6 +11,7 @@ import { WIDEST } from "../../policy/walk-styles.ts";
 import { expandGlob } from "./bash-glob.ts";
 import { readOnlyHook, repositoryProgram } from "./git-config-programs.ts";
 import { gitContentsFact } from "./git-contents.ts";
+import { gitDirFile, gitDirHolding } from "./git-dir-files.ts";
 import {
   discoverRepository,
   foreignGitFile,
@@ -105,7 +106,15 @@ function pathFacts(
         break;
       }
   }
-  if (stat?.isFile()) {
+  // A file of a repository directory under another name (`gitstore/config`, `mirror.git/logs/HEAD`) is
+  // git's own file as `.git/…` is (round 12).
+  const gitDir = access === "read" && stat?.isFile() ? gitDirHolding(real, realWorkspace(ctx)) : null;
+  if (gitDir !== null && gitDirFile(gitDir, real) === "secret")
+    facts.push({
+      subject,
+      reason: `is \`${shownPath(real, ctx.workspace)}\` of the git repository directory \`${shownPath(gitDir, ctx.workspace)}\`, which holds its remotes' credentials as .git/config does`,
+    });
+  else if (stat?.isFile()) {
     if (stat.nlink > 1)
       facts.push({
         subject,
@@ -113,7 +122,7 @@ function pathFacts(
       });
     else if (access === "read" && !isDenylistedPath(real)) {
       // Git's own files (reflogs, FETCH_HEAD, .git/remotes) keep URLs as typed: `pull https://u:PASS@h`.
-      const gitFile = isGitMetadataPath(real) || isGitMetadataPath(lexical);
+      const gitFile = isGitMetadataPath(real) || isGitMetadataPath(lexical) || gitDir !== null;
       const scan = scanFile(real, stat.size, KEY_SCAN_MAX_BYTES, gitFile);
       if (scan === "key")
         facts.push({
@@ -127,6 +136,12 @@ function pathFacts(
     }
   }
   return facts;
+}
+
+/** The workspace as the disk has it (links resolved), for comparing with real paths. */
+function realWorkspace(ctx: Context): string {
+  const r = realPathOf(ctx.workspace);
+  return r.ok ? r.real : ctx.workspace;
 }
 
 function ownRepository(ctx: Context): Repository | null {
