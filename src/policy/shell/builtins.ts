@@ -190,6 +190,21 @@ function umaskRisk(argv: readonly Arg[]): string | null {
 }
 
 /**
+ * `bind` in an agent's shell can only list (`-p`, `-P`, `-s`, `-S`, `-v`, `-V`, `-X`, `-l`, `-q NAME`,
+ * `-u NAME`, `-m KEYMAP`): `-x` runs commands, and `-f FILE` or a binding line `$include FILE` make readline
+ * read FILE and print each line it cannot parse (`bind -f ~/.ssh/id_ed25519` prints the key; red team,
+ * round 12). Options are read as bash reads them (builtin-getopt.ts).
+ */
+function bindRisk(argv: readonly Arg[]): string | null {
+  const args = builtinArgs("lvpVPsSXf:q:u:m:r:x:", argv);
+  if (args.help) return null;
+  if (args.options.some((o) => o.letter === "x")) return "`bind -x` runs commands";
+  if (args.unread !== null || args.operands.length > 0 || args.options.some((o) => /[fr]/.test(o.letter)))
+    return "`bind` with a file or a binding line makes readline read files (`-f FILE`, `$include FILE`) and print lines it cannot parse";
+  return null;
+}
+
+/**
  * Builtins that change what later lines mean or run, with why; the command then needs a person
  * unless a rule names the builtin's option (for `hash -p`, `-p`) or the builtin itself.
  */
@@ -205,8 +220,7 @@ export const ESCAPING_BUILTINS: Readonly<Record<string, (argv: readonly Arg[]) =
     values(argv).some((a) => a === null || a.includes("=")) ? "an alias changes what later lines run" : null,
   shopt: shoptRisk,
   set: setRisk,
-  bind: (argv) =>
-    values(argv).some((a) => a === null || /^-[a-zA-Z]*x/.test(a)) ? "`bind -x` runs commands" : null,
+  bind: bindRisk,
   // -W's word list is expanded by the builtin itself, substitutions included: `compgen -W '$(cmd)'`
   // runs cmd and `compgen -W '$TOKEN'` prints the variable (bash's manual: "expanded using …").
   complete: (argv) =>

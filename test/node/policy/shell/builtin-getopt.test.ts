@@ -133,6 +133,21 @@ describe("a loop variable a builtin sets with any spelling bash accepts (red tea
   });
 });
 
+describe("bind, read as bash reads its options (round 12)", () => {
+  it("lists are allowed; a file, a binding line or -x are never", () => {
+    for (const command of ["bind -p", "bind -lp", "bind -q complete", "bind -m emacs -P"])
+      expect(judge(BALANCED, command).action, command).toBe("allow");
+    for (const command of [
+      "bind -f .env",
+      "bind -pf.env",
+      "bind '$include .env'",
+      'bind -x "\\C-x":ls',
+      "bind -r x",
+    ])
+      neverAllowed(command);
+  });
+});
+
 describe("an expansion where bash reads options (round 12)", () => {
   it('`printf "$X"` with X=-vPATH sets PATH in bash, so ls runs the project\'s bin/ls', () => {
     const command = 'X=-vPATH; printf "$X" bin; ls';
