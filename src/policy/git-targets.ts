@@ -3,7 +3,7 @@
 // git does (guards/git-discovery.ts): any repository other than the workspace's own is not understood.
 import type { DiskTarget, GitMessages, GitPrints } from "./call-facts.ts";
 import { gitMessages } from "./git-messages.ts";
-import { normalizePath, resolveShellDir } from "./paths.ts";
+import { climbsAfterName, normalizePath, resolveShellDir } from "./paths.ts";
 import { isRevision } from "./shell/git.ts";
 import type { ExecUnit } from "./shell/units.ts";
 
@@ -429,6 +429,9 @@ export function gitTargets(
   const where = placement(unit);
   if (where.moves.includes(null) || where.gitDir === null || where.workTree === null)
     return unknown("git is pointed at a directory not known before it runs (`-C`, `--git-dir`, `GIT_DIR`)");
+  // `git -C link/..` chdir()s through the link's target, not where the text climbs back to (round 12).
+  if (where.moves.some((m) => m !== null && climbsAfterName(m)))
+    return unknown("git -C climbs with `..` after a directory name, which chdir() resolves through links");
   const out: DiskTarget[] = [];
   const prints = withObjectIds(gitPrints(unit, where.subcommand), unit, where.subcommand);
   const messages = fromHead(gitMessages(unit, where.subcommand), prints);

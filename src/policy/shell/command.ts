@@ -492,7 +492,8 @@ export function simpleCommand(input: CommandInput, run: Run): void {
 
   // Files it reads and writes, in every directory it may run in (git -C moves it).
   let fileCwd = cwd;
-  for (const dir of judged.chdir) fileCwd = moveTo(fileCwd, dir);
+  // A program's own chdir() is physical: `git -C link/..` leaves through the link's target.
+  for (const dir of judged.chdir) fileCwd = moveTo(fileCwd, dir, true);
   for (const r of judged.reads) pathUnits("read", r, fileCwd, run);
   for (const w of judged.writes) pathUnits("write", w, fileCwd, run);
 
@@ -545,7 +546,7 @@ export function simpleCommand(input: CommandInput, run: Run): void {
     case "inner": {
       const innerShell = copyShell(shell);
       if (unwrapped.chdir !== undefined)
-        innerShell.cwd = unwrapped.chdir === null ? null : moveTo(shell.cwd, unwrapped.chdir);
+        innerShell.cwd = unwrapped.chdir === null ? null : moveTo(shell.cwd, unwrapped.chdir, true);
       const innerPrefixes = [...prefixes, ...unwrapped.assigns.map(prefixOf)];
       const viaShell = name === "command" || name === "builtin" || name === "exec";
       // `find … | xargs CMD`: CMD's extra words are the paths find prints, when both are understood.

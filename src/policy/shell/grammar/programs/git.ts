@@ -4,6 +4,7 @@
 // match a secret is judged as that glob); with no path it reads the whole tree (a walk of `.` as
 // git's index and history have it). -c, --git-dir, --work-tree, --exec-path=, -p and any
 // subcommand not listed here (the writing ones, aliases, git-<name> programs) are not understood.
+import { climbsAfterName } from "../../../paths.ts";
 import { isRevision } from "../../git.ts";
 import type { Arg } from "../../wrappers.ts";
 import { DOT, raise } from "../effects.ts";
@@ -202,6 +203,13 @@ export function judgeGitGrammar(argv: readonly Arg[]): Understanding {
     if (name === "-C") {
       const dir = argv[++i];
       if (dir === undefined) return refuse(out, a.raw, "-C needs a directory");
+      // chdir() is physical: `git -C link/..` goes to the parent of the link's target (round 12).
+      if (dir.value !== null && climbsAfterName(dir.value))
+        return refuse(
+          out,
+          dir.raw,
+          "-C climbs with `..` after a directory name, which chdir() resolves through links",
+        );
       out.chdir.push(dir);
       continue;
     }
