@@ -157,6 +157,11 @@ export type DiskTarget =
       printsMessages?: GitMessages;
       /** What it can print the contents of (files as the index or history has them, remote URLs); null: names only. */
       prints: GitPrints | null;
+      /**
+       * Paths of `REV:PATH`, `:PATH` and `:N:PATH` operands: git reads them from the top of the work tree,
+       * not from where it runs (only `REV:./PATH` and `REV:../PATH` are), so the disk places them there.
+       */
+      topPaths?: string[];
       shown: string;
     }
   | { kind: "cd"; dir: string; shown: string }
@@ -166,6 +171,11 @@ export type DiskTarget =
    * `node-options`): the disk says whether any key does (red team, round 10).
    */
   | { kind: "npm-config"; dir: string; shown: string }
+  /**
+   * npm loading the project's tree from `dir` (`npm ls`, `outdated`, `explain`, …): it reads every
+   * workspace member's and installed package's package.json and prints one it cannot parse (round 12).
+   */
+  | { kind: "npm-tree"; dir: string; shown: string }
   /**
    * A program that may be a toolchain manager's proxy (rustup's `rustc`, `cargo`): a file by one of
    * `names` in `dir` or any directory above picks which program really runs (rust-toolchain.toml's

@@ -253,7 +253,29 @@ function npmConfigTargets(unit: ExecUnit, callCwd: string, home: string | null):
         reason: "npm runs in a directory not known here, whose .npmrc may move where it writes or run code",
       },
     ];
-  return [{ kind: "npm-config", dir, shown: unit.text }];
+  return [{ kind: "npm-config", dir, shown: unit.text }, ...npmTreeTargets(unit, dir)];
+}
+
+/** npm subcommands that load the project's whole tree (every package.json under node_modules and workspaces). */
+const TREE_READERS = new Set([
+  "ls",
+  "list",
+  "la",
+  "ll",
+  "explain",
+  "why",
+  "outdated",
+  "query",
+  "fund",
+  "audit",
+  "sbom",
+]);
+
+function npmTreeTargets(unit: ExecUnit, dir: string): DiskTarget[] {
+  if (unit.program !== "npm") return [];
+  // Any word that may be such a subcommand (an option's value before it cannot hide one).
+  if (!unit.words.slice(1).some((w) => w.value === null || TREE_READERS.has(w.value))) return [];
+  return [{ kind: "npm-tree", dir, shown: unit.text }];
 }
 
 /** The wrapper a unit runs inside is npx (`npx tsc --version`'s `tsc --version`). */

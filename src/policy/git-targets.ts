@@ -3,7 +3,7 @@
 // git does (guards/git-discovery.ts): any repository other than the workspace's own is not understood.
 import type { DiskTarget, GitMessages, GitPrints } from "./call-facts.ts";
 import { gitMessages } from "./git-messages.ts";
-import { normalizePath, resolveShellDir } from "./paths.ts";
+import { climbsAfterName, normalizePath, resolveShellDir } from "./paths.ts";
 import { isRevision } from "./shell/git.ts";
 import type { ExecUnit } from "./shell/units.ts";
 
@@ -418,6 +418,27 @@ function possibleDirs(cds: readonly ExecUnit[], callCwd: string, home: string | 
   return dirs;
 }
 
+/**
+ * The paths of the unit's `REV:PATH`, `:PATH`, `:N:PATH` operands that git takes from the top of the work
+ * tree (red team, round 12: in a workspace below the repository's top, `git show HEAD:other/notes.txt`
+ * prints the repository's other/notes.txt, outside the workspace). `REV:./PATH` and `REV:../PATH` are from
+ * where git runs, as the text places them; `:/TEXT` names a commit by its message, not a path.
+ */
+function topPaths(unit: ExecUnit, subcommand: string | null): string[] {
+  if (subcommand === null) return [];
+  const words = unit.words.map((w) => w.value);
+  const out: string[] = [];
+  for (const v of words.slice(words.indexOf(subcommand) + 1)) {
+    if (v === "--") break;
+    if (v === null || v.startsWith("-")) continue;
+    const m = /^[^:]*:(?:[0-3]:)?(.+)$/.exec(v);
+    const path = m?.[1];
+    if (path === undefined || /^[/!^(]/.test(path) || /^\.\.?(\/|$)/.test(path)) continue;
+    out.push(path);
+  }
+  return out;
+}
+
 export function gitTargets(
   unit: ExecUnit,
   cds: readonly ExecUnit[],
@@ -433,9 +454,13 @@ export function gitTargets(
   const where = placement(unit);
   if (where.moves.includes(null) || where.gitDir === null || where.workTree === null)
     return unknown("git is pointed at a directory not known before it runs (`-C`, `--git-dir`, `GIT_DIR`)");
+  // `git -C link/..` chdir()s through the link's target, not where the text climbs back to (round 12).
+  if (where.moves.some((m) => m !== null && climbsAfterName(m)))
+    return unknown("git -C climbs with `..` after a directory name, which chdir() resolves through links");
   const out: DiskTarget[] = [];
   const prints = withObjectIds(gitPrints(unit, where.subcommand), unit, where.subcommand);
   const messages = fromHead(gitMessages(unit, where.subcommand), prints);
+  const fromTop = topPaths(unit, where.subcommand);
   for (const base of bases) {
     let dir = base;
     for (const m of where.moves as string[])
@@ -451,6 +476,7 @@ export function gitTargets(
       prints,
       ...(printsNotes(unit, where.subcommand) ? { printsNotes: true as const } : {}),
       ...(messages !== null ? { printsMessages: messages } : {}),
+      ...(fromTop.length > 0 ? { topPaths: fromTop } : {}),
       shown,
     });
   }

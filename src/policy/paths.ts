@@ -19,6 +19,22 @@ export function normalizePath(p: string): string {
 }
 
 /** Like path.resolve(cwd, p) for POSIX; `~` is left as a literal home marker the caller expands. */
+/**
+ * Whether `p` climbs with `..` after a directory name (`link/..`, `a/b/../c`): the kernel resolves that
+ * `..` from where the link leads, so a `chdir()` (git -C, env -C, an agent's workdir, bash's `cd` when the
+ * lexical target is missing) ends somewhere the lexical reading does not say (red team, round 12).
+ */
+export function climbsAfterName(p: string): boolean {
+  let named = false;
+  for (const seg of p.split("/")) {
+    if (seg === "" || seg === ".") continue;
+    if (seg === "..") {
+      if (named) return true;
+    } else named = true;
+  }
+  return false;
+}
+
 export function resolvePath(cwd: string, p: string): string {
   if (p.startsWith("/")) return normalizePath(p);
   return normalizePath(`${cwd}/${p}`);

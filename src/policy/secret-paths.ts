@@ -175,6 +175,28 @@ const ESCALATED = 2;
 const PROTECTED_BIT = 4;
 const verdicts = new Lru<string, number>(4096);
 
+/**
+ * Editors' and tools' copies of a file, by name (red team, round 12: `#.env#`, `.netrc~`, `.npmrc.bak`,
+ * `kubeconfig.bak`, `auth.json.bak` held the same secrets): emacs's `NAME~`, `#NAME#` and `.#NAME`, vim's
+ * `.NAME.swp`, and the suffixes backups and package managers add. Each is undecorated to the name it copies.
+ */
+const BACKUP_SUFFIX =
+  /(?:~|\.(?:bak|backup|bkp|old|orig|save|sav|swp|swo|swn|tmp|dpkg-(?:old|dist|new)|rpm(?:save|new|orig)|ucf-(?:old|dist)))$/i;
+
+function undecorated(name: string): string[] {
+  const out: string[] = [];
+  if (BACKUP_SUFFIX.test(name)) {
+    const bare = name.replace(BACKUP_SUFFIX, "");
+    out.push(bare);
+    // vim's swap file of NAME is `.NAME.swp`.
+    if (bare.startsWith(".") && /\.sw[a-p]$/i.test(name)) out.push(bare.slice(1));
+  }
+  const autosave = /^#(.+)#$/.exec(name);
+  if (autosave?.[1]) out.push(autosave[1]);
+  if (name.startsWith(".#") && name.length > 2) out.push(name.slice(2));
+  return out.filter((n) => n !== "" && n !== name);
+}
+
 function verdictOf(path: string): number {
   let v = verdicts.get(path);
   if (v === undefined) {
@@ -182,6 +204,10 @@ function verdictOf(path: string): number {
       (matches(DENYLIST, path) ? DENIED : 0) |
       (matches(ESCALATORS, path) ? ESCALATED : 0) |
       (matches(PROTECTED, path) ? PROTECTED_BIT : 0);
+    // A copy of a secret is one: judged as the name it copies (reading it, not writing, which makes no copy).
+    const slash = path.lastIndexOf("/");
+    for (const copy of undecorated(path.slice(slash + 1)))
+      v |= verdictOf(path.slice(0, slash + 1) + copy) & (DENIED | ESCALATED);
     if (path.length <= 4096) verdicts.set(path, v);
   }
   return v;

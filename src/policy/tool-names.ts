@@ -3,7 +3,10 @@
 // sent straight to POST /v1/decisions is judged as the shell it is, never as "an unknown tool".
 // Every field of every mapped tool is known here: one that is not (a new agent version's option, a
 // field that would change what runs) makes the call not understood, so it is never allowed unasked.
-// No imports: hook entry points load this file without the policy engine.
+// No imports but codex-patch.ts and paths.ts (both import-free): hook entry points load this file without the
+// policy engine.
+import { codexPatchTargets, type PatchTarget } from "./codex-patch.ts";
+import { climbsAfterName } from "./paths.ts";
 
 export interface CanonicalCall {
   /** Canonical (Pi) name: read, write, edit, bash, grep, find, ls, webfetch, session.*, ui.*, or the tool's own name. */
@@ -136,6 +139,15 @@ function escalated(input: Input): boolean | undefined {
   return s === undefined || s === "use_default" ? undefined : true;
 }
 
+/** A tool's working directory with `link/..` in it: the agent's chdir() resolves it through the link (round 12). */
+function climbingWorkdir(wd: string | undefined): string[] {
+  return wd !== undefined && climbsAfterName(wd)
+    ? [
+        "the working directory climbs with `..` after a directory name, which the agent's chdir() resolves through links",
+      ]
+    : [];
+}
+
 function shellCall(
   command: unknown,
   workdir: unknown,
@@ -151,6 +163,7 @@ function shellCall(
   const wd = typeof workdir === "string" && workdir !== "" ? workdir : undefined;
   if (wd?.startsWith("~"))
     notUnderstood.push("the working directory starts with `~`, which the tool does not expand");
+  notUnderstood.push(...climbingWorkdir(wd));
   if (extra.escalated === true)
     notUnderstood.push(
       "the call asks to run outside the agent's sandbox (escalated permissions), which a person must see",
@@ -168,21 +181,12 @@ function shellCall(
   };
 }
 
-/** The files an apply_patch envelope touches, with what it does to each. */
-export function patchTargets(patch: string): { op: "add" | "update" | "delete" | "move"; path: string }[] {
-  const ops = {
-    "Add File": "add",
-    "Update File": "update",
-    "Delete File": "delete",
-    "Move to": "move",
-  } as const;
-  const out: { op: "add" | "update" | "delete" | "move"; path: string }[] = [];
-  for (const line of patch.split("\n")) {
-    const m = /^\*\*\* (Add File|Update File|Delete File|Move to): (.+)$/.exec(line.trimEnd());
-    if (!m?.[1] || !m[2]) continue;
-    out.push({ op: ops[m[1] as keyof typeof ops], path: m[2].trim() });
-  }
-  return out;
+/**
+ * The files a Codex apply_patch envelope touches, with what it does to each, read as Codex's parser reads
+ * it (codex-patch.ts); none when Codex would refuse the patch (the call is then an edit of an unknown path).
+ */
+export function patchTargets(patch: string): PatchTarget[] {
+  return codexPatchTargets(patch) ?? [];
 }
 
 /** A patch can touch several files: one canonical call per file, and every one must be allowed. */
@@ -191,6 +195,7 @@ const applyPatch: Mapper = (input) => {
     "apply_patch",
     unknownOf(input, new Set(["command", "patch", "input", "workdir"])),
   );
+  unknown.push(...climbingWorkdir(typeof input.workdir === "string" ? input.workdir : undefined));
   const patch =
     [input.command, input.patch, input.input].find((v): v is string => typeof v === "string") ?? "";
   const targets = patchTargets(patch);
@@ -237,7 +242,12 @@ const canonical = (tool: string, known: readonly string[]): Mapper =>
   fields(tool, [...known, UNKNOWN_FIELDS], (i) => {
     if (tool !== "bash") {
       const wd = typeof i.workdir === "string" && i.workdir !== "" ? { cwd: i.workdir } : {};
-      return { tool: "", input: i, ...wd, notUnderstood: pathFieldsNotUnderstood(i) };
+      return {
+        tool: "",
+        input: i,
+        ...wd,
+        notUnderstood: [...pathFieldsNotUnderstood(i), ...climbingWorkdir(wd.cwd)],
+      };
     }
     const { [UNKNOWN_FIELDS]: _carried, ...rest } = i;
     const c = shellCall(i.command, i.workdir, { escalated: i.escalated === true ? true : undefined });

@@ -11,6 +11,7 @@ import { WIDEST } from "../../policy/walk-styles.ts";
 import { expandGlob } from "./bash-glob.ts";
 import { readOnlyHook, repositoryProgram } from "./git-config-programs.ts";
 import { gitContentsFact } from "./git-contents.ts";
+import { gitDirFile, gitDirHolding } from "./git-dir-files.ts";
 import {
   discoverRepository,
   foreignGitFile,
@@ -25,6 +26,7 @@ import { unnamedObjectFact } from "./git-unnamed.ts";
 import { scanFile } from "./key-scan.ts";
 import { nestedRepositoryFact } from "./nested-repos.ts";
 import { npmConfigFact } from "./npm-config.ts";
+import { npmTreeFact } from "./npm-tree.ts";
 import { npxFact } from "./npx-bin.ts";
 import { isWithin, realPathOf } from "./real-path.ts";
 import { withConfig } from "./rg-config.ts";
@@ -104,7 +106,15 @@ function pathFacts(
         break;
       }
   }
-  if (stat?.isFile()) {
+  // A file of a repository directory under another name (`gitstore/config`, `mirror.git/logs/HEAD`) is
+  // git's own file as `.git/…` is (round 12).
+  const gitDir = access === "read" && stat?.isFile() ? gitDirHolding(real, realWorkspace(ctx)) : null;
+  if (gitDir !== null && gitDirFile(gitDir, real) === "secret")
+    facts.push({
+      subject,
+      reason: `is \`${shownPath(real, ctx.workspace)}\` of the git repository directory \`${shownPath(gitDir, ctx.workspace)}\`, which holds its remotes' credentials as .git/config does`,
+    });
+  else if (stat?.isFile()) {
     if (stat.nlink > 1)
       facts.push({
         subject,
@@ -112,7 +122,7 @@ function pathFacts(
       });
     else if (access === "read" && !isDenylistedPath(real)) {
       // Git's own files (reflogs, FETCH_HEAD, .git/remotes) keep URLs as typed: `pull https://u:PASS@h`.
-      const gitFile = isGitMetadataPath(real) || isGitMetadataPath(lexical);
+      const gitFile = isGitMetadataPath(real) || isGitMetadataPath(lexical) || gitDir !== null;
       const scan = scanFile(real, stat.size, KEY_SCAN_MAX_BYTES, gitFile);
       if (scan === "key")
         facts.push({
@@ -128,6 +138,12 @@ function pathFacts(
   return facts;
 }
 
+/** The workspace as the disk has it (links resolved), for comparing with real paths. */
+function realWorkspace(ctx: Context): string {
+  const r = realPathOf(ctx.workspace);
+  return r.ok ? r.real : ctx.workspace;
+}
+
 function ownRepository(ctx: Context): Repository | null {
   if (ctx.ownRepo === undefined) ctx.ownRepo = discoverRepository(ctx.workspace);
   return ctx.ownRepo;
@@ -136,11 +152,28 @@ function ownRepository(ctx: Context): Repository | null {
 /** What a configuration key of the repository makes git do on a read-only command. */
 function keyEffect(key: string): string {
   if (key === "core.worktree") return "so git reads a work tree outside the project";
-  if (/ignorerevsfile|^mailmap\.|excludesfile|attributesfile|orderfile/.test(key))
+  if (/ignorerevsfile|^mailmap\.|excludesfile|attributesfile|orderfile|^gpg\.ssh\./.test(key))
     return "a file outside the project git reads and may print";
   if (/\.promisor$|^extensions\.partialclone$/.test(key))
     return "so git fetches missing objects from a remote on a read";
   return "a program git may run";
+}
+
+/**
+ * Why a `REV:PATH` git reads from the top of the work tree is not a plain read in the workspace: the top is
+ * above the workspace and PATH leads out of it, or PATH there is a secret by name.
+ */
+function topPathsFact(paths: readonly string[], top: string, workspace: string): string | null {
+  const ws = realPathOf(workspace);
+  const root = ws.ok ? ws.real : workspace;
+  for (const p of paths) {
+    const abs = resolve(top, p);
+    if (abs !== root && !abs.startsWith(`${root}/`))
+      return `git reads \`${p}\` from the top of the repository (\`${abs}\`), outside the workspace`;
+    if (isDenylistedPath(abs.slice(root.length + 1)))
+      return `git reads \`${p}\` from the top of the repository, a secret`;
+  }
+  return null;
 }
 
 function gitFacts(t: Extract<DiskTarget, { kind: "git" }>, ctx: Context): CallFact[] {
@@ -181,6 +214,8 @@ function gitFacts(t: Extract<DiskTarget, { kind: "git" }>, ctx: Context): CallFa
       ctx.states.set(stateKey, state);
     }
     if (state !== null) return [{ subject: t.shown, reason: state }];
+    const placed = top === null ? null : topPathsFact(t.topPaths ?? [], top, ctx.workspace);
+    if (placed !== null) return [{ subject: t.shown, reason: placed }];
     const printed = t.prints === null ? null : gitContentsFact(repo, t.prints, t.dir, t.shown);
     if (printed !== null) return [printed];
     const unnamed = t.prints?.objectIds ? unnamedObjectFact(repo, t.prints.objectIds) : null;
@@ -254,6 +289,10 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
     }
     case "npm-config": {
       const f = npmConfigFact(t.dir, ctx.env, ctx.workspace, t.shown);
+      return f === null ? [] : [f];
+    }
+    case "npm-tree": {
+      const f = npmTreeFact(t.dir, ctx.workspace, t.shown);
       return f === null ? [] : [f];
     }
     case "walk": {

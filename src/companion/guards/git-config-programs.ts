@@ -32,10 +32,13 @@ const RUNS_PROGRAMS = [
   /^mailmap\.(file|blob)$/,
   /^core\.(excludesfile|attributesfile)$/,
   /^diff\.orderfile$/,
+  // ssh-keygen, verifying an ssh signature (`log.showSignature`, `--show-signature`, `%G?`), parses these
+  // and reports each bad line by its number (round 12: the file's lines are counted out).
+  /^gpg\.ssh\.(allowedsignersfile|revocationfile)$/,
 ];
 /** Keys naming a file git reads: one inside the work tree (a relative path without `..`) is the project's. */
 export const FILE_KEYS =
-  /^(blame\.ignorerevsfile|mailmap\.file|core\.(excludesfile|attributesfile)|diff\.orderfile)$/;
+  /^(blame\.ignorerevsfile|mailmap\.file|core\.(excludesfile|attributesfile)|diff\.orderfile|gpg\.ssh\.(allowedsignersfile|revocationfile))$/;
 const BOOLEAN = /^(true|false|yes|no|on|off|1|0|)$/i;
 const MAX_CONFIG_BYTES = 1024 * 1024;
 

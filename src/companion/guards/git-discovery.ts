@@ -42,7 +42,8 @@ function real(p: string): string {
 function commonDirOf(gitDir: string): string {
   try {
     const to = readFileSync(join(gitDir, "commondir"), "utf8").trim();
-    if (to !== "") return real(isAbsolute(to) ? to : resolve(gitDir, to));
+    // Joined as written: the kernel resolves a `link/..` in it from the link's target, as git does.
+    if (to !== "") return real(isAbsolute(to) ? to : `${gitDir}/${to}`);
   } catch {
     // no commondir: the directory is its own
   }
@@ -61,7 +62,14 @@ function gitFileTarget(file: string): string | null {
   try {
     const m = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(file, "utf8").slice(0, 4096));
     if (!m?.[1]) return null;
-    return isAbsolute(m[1]) ? m[1] : resolve(dirname(file), m[1]);
+    // As git opens it: the kernel resolves `link/..` from where the link leads (round 12), so the path is
+    // joined as written, never tidied first.
+    const named = isAbsolute(m[1]) ? m[1] : `${dirname(file)}/${m[1]}`;
+    try {
+      return realpathSync.native(named);
+    } catch {
+      return resolve(named);
+    }
   } catch {
     return null;
   }
@@ -112,12 +120,20 @@ export function discoverRepository(dir: string): Repository | null {
 export function foreignGitFile(repo: Repository, within: string): string | null {
   if (repo.workTree === null) return null;
   const dotGit = join(repo.workTree, ".git");
+  let isDotGitDir: boolean;
   try {
-    if (lstatSync(dotGit).isDirectory()) return null;
+    isDotGitDir = lstatSync(dotGit).isDirectory();
   } catch {
     return null;
   }
   const inside = (p: string) => p === within || p.startsWith(`${within}/`);
+  if (isDotGitDir) {
+    // A `.git` directory with a `commondir` file takes its objects, refs and configuration from there:
+    // only a linked worktree's entry has one, never a work tree's own `.git` (round 12).
+    if (isFile(join(dotGit, "commondir")) && !inside(repo.commonDir))
+      return `\`${dotGit}\` takes its objects and refs from \`${repo.commonDir}\` (its commondir), another repository outside the project`;
+    return null;
+  }
   if (inside(repo.gitDir)) return null;
   if (dirname(repo.gitDir) === join(repo.commonDir, "worktrees")) {
     try {

@@ -92,10 +92,15 @@ function safeKey(key: string): boolean {
   return SAFE.has(k.replace(/_/g, "-"));
 }
 
-/** npm's variable for `key` in `env`, either case (`npm_config_userconfig`, `NPM_CONFIG_USERCONFIG`). */
+/**
+ * npm's variable for `key` in `env`, as npm's config loader finds it: any name matching
+ * /^npm_config_KEY$/i (`Npm_Config_Userconfig` too), the last non-empty one winning.
+ */
 function envValue(env: NodeJS.ProcessEnv, key: string): string | undefined {
-  const v = env[`npm_config_${key}`] ?? env[`NPM_CONFIG_${key.toUpperCase()}`];
-  return v === undefined || v === "" ? undefined : v;
+  const name = `npm_config_${key}`;
+  let found: string | undefined;
+  for (const [k, v] of Object.entries(env)) if (k.toLowerCase() === name && v) found = v;
+  return found;
 }
 
 /** A key as the reason shows it: a plain option name by name, anything else (a line that may hold a token) not. */

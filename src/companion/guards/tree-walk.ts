@@ -14,6 +14,7 @@ import {
   secretFamilyOf,
 } from "../../policy/secret-paths.ts";
 import { segmentMatcher } from "./bash-glob.ts";
+import { gitDirEntries, gitDirFile } from "./git-dir-files.ts";
 import { type IgnoreRule, type IgnoreVerdict, ignoreRules, ignoreVerdict } from "./ignore-rules.ts";
 import { whitelistsAbove } from "./ignore-whitelists.ts";
 import { knownScan, scanFile } from "./key-scan.ts";
@@ -35,6 +36,8 @@ interface Frame {
   ignores: Chains;
   /** How many directories below the root (0: the root's own entries). */
   level: number;
+  /** The git repository directory (not named `.git`) this one is in or is (git-dir-files.ts). */
+  gitDir?: string;
 }
 
 /** A path as the denylist judges it: workspace-relative inside the workspace, absolute outside. */
@@ -213,6 +216,9 @@ export function walkFact(
     if (style.ignoreFiles) ignores = withDir(ignores, frame.dir, useGitignore, entries);
     const dirRel = judgedPath(frame.dir, workspace);
     const dirSecret = style.content && denylistedDir(dirRel);
+    const gitDir =
+      frame.gitDir ??
+      (style.content && !frame.dir.endsWith("/.git") && gitDirEntries(entries) ? frame.dir : undefined);
     for (const e of entries) {
       if (++count > bound)
         return {
@@ -258,7 +264,12 @@ export function walkFact(
           if (seen.has(target)) continue;
           seen.add(target);
         }
-        stack.push({ dir: target, ignores, level: frame.level + 1 });
+        stack.push({
+          dir: target,
+          ignores,
+          level: frame.level + 1,
+          ...(gitDir !== undefined ? { gitDir } : {}),
+        });
         continue;
       }
       if (!isFile || !style.content) continue;
@@ -274,6 +285,11 @@ export function walkFact(
           ? denylistedInWalk(dirRel, dirSecret, name)
           : isDenylistedPath(judgedPath(target, workspace)) || denylistedInWalk(dirRel, dirSecret, name);
       if (secret) return secretFact(subject, target, workspace, how);
+      if (gitDir !== undefined && gitDirFile(gitDir, abs) === "secret")
+        return {
+          subject,
+          reason: `${how} reaches \`${shownPath(abs, workspace)}\` of the git repository directory \`${shownPath(gitDir, workspace)}\`, which holds its remotes' credentials as .git/config does`,
+        };
       let st: ReturnType<typeof lstatSync>;
       try {
         st = lstatSync(target);
@@ -290,7 +306,7 @@ export function walkFact(
       // them (a PEM block in config.js, a key past the first 64 KiB of a log) makes it ask.
       if (st.size === 0) continue;
       // A reflog or .git/remotes file reached by the walk: a URL with a password counts (isGitMetadataPath).
-      const urls = isGitMetadataPath(target) || isGitMetadataPath(abs);
+      const urls = isGitMetadataPath(target) || isGitMetadataPath(abs) || gitDir !== undefined;
       let scan = knownScan(st, urls);
       if (scan === undefined) {
         if (st.size > KEY_SCAN_MAX_BYTES) scan = "too-large";

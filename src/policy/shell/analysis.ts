@@ -4,16 +4,17 @@
 // read or write, and the working directory each runs in. Text the parser and bash could read
 // differently, and words bash evaluates again as code, are never judged as harmless.
 import { Lru } from "../lru.ts";
-import { openingBindings } from "./assigned-words.ts";
+import { heldOpenings, openingBindings } from "./assigned-words.ts";
 import { namesSetBy } from "./builtins.ts";
 import { copyShell, execUnit, prefixConcerns, type Run, type Shell, simpleCommand } from "./command.ts";
 import { START, unionCwd } from "./cwd.ts";
 import { type Dialect, dialectConcern } from "./dialect.ts";
 import { dangerousVariable } from "./env-vars.ts";
 import { pipedPaths } from "./found-paths.ts";
-import { boundArgvs, type LoopBinding, loopBinding, sourcesAFile } from "./loop-vars.ts";
+import { boundArgvs, type LoopBinding, loopBinding, scriptSetters, sourcesAFile } from "./loop-vars.ts";
 import {
   type Assignment,
+  type Command,
   type ParsedScript,
   parseBash,
   type Redirect,
@@ -206,6 +207,35 @@ interface Saved {
   moves: boolean;
 }
 
+/** A declaration's words as a builtin's argv: the variant, then each argument as bash passes it. */
+function declArgv(src: string, cmd: Extract<Command, { type: "decl" }>): Arg[] {
+  const argv: Arg[] = [{ value: cmd.variant, raw: cmd.variant, glob: false, tilde: false }];
+  for (const a of cmd.args) {
+    const raw = src.slice(a.start, a.end);
+    if (a.naked) {
+      const v = a.name !== "" ? a.name : a.value ? wordValue(a.value).value : null;
+      argv.push({ value: v, raw, glob: false, tilde: false });
+    } else {
+      const value = a.array ? "(…)" : a.value ? wordValue(a.value).value : "";
+      argv.push({
+        value: value === null ? null : `${a.name}${a.append ? "+=" : "="}${value}`,
+        raw,
+        glob: false,
+        tilde: false,
+        ...(value === null && !a.indexed && a.name !== "" ? { declares: a.name } : {}),
+      });
+    }
+  }
+  return argv;
+}
+
+/** A statement's words as the command it runs sees them, or null for one that is not a command. */
+function statementArgv(src: string, event: StmtEvent): Arg[] | null {
+  if (event.cmd?.type === "call") return argsOf(src, event.cmd.args);
+  if (event.cmd?.type === "decl") return declArgv(src, event.cmd);
+  return null;
+}
+
 /** Variables a statement sets from the script's own words (never `${X:=v}`, which keeps a set X). */
 function setNames(src: string, event: StmtEvent): string[] {
   const cmd = event.cmd;
@@ -246,23 +276,7 @@ function statement(src: string, event: StmtEvent, shell: Shell, run: Run, out: C
         shell.cwd = null;
     }
   } else if (cmd?.type === "decl") {
-    const argv: Arg[] = [{ value: cmd.variant, raw: cmd.variant, glob: false, tilde: false }];
-    for (const a of cmd.args) {
-      const raw = src.slice(a.start, a.end);
-      if (a.naked) {
-        const v = a.name !== "" ? a.name : a.value ? wordValue(a.value).value : null;
-        argv.push({ value: v, raw, glob: false, tilde: false });
-      } else {
-        const value = a.array ? "(…)" : a.value ? wordValue(a.value).value : "";
-        argv.push({
-          value: value === null ? null : `${a.name}${a.append ? "+=" : "="}${value}`,
-          raw,
-          glob: false,
-          tilde: false,
-          ...(value === null && !a.indexed && a.name !== "" ? { declares: a.name } : {}),
-        });
-      }
-    }
+    const argv = declArgv(src, cmd);
     const arrays = cmd.args.some(
       (a) => a.naked && a.value !== null && /^[-+][a-zA-Z]*[aA]/.test(wordValue(a.value).value ?? ""),
     );
@@ -386,10 +400,17 @@ function analyzeScript(
   const sources = sourcesAFile(events, (w) => wordValue(w).value);
   // `x=README.md; cat "$x"`: the command's opening assignments, known in every later statement. Only the
   // command's own text: a name checked in an eval'd or `bash -c` string alone may be set around it.
-  const opening =
+  const openingRaw =
     sources || depth > 0
       ? null
       : openingBindings(src, events, (e) => (e.cmd?.type === "call" ? prefixesOf(src, e.cmd.assigns) : []));
+  const setters =
+    events.some((e) => e.kind === "stmt" && e.loopNames.length > 0) || (openingRaw?.size ?? 0) > 0
+      ? scriptSetters(events, (e) => statementArgv(src, e))
+      : null;
+  // An opening assignment holds only when no other statement may set its name (`printf -vx`, `read -rx`,
+  // a name only known at run time), as a loop variable does.
+  const opening = openingRaw === null || setters === null ? null : heldOpenings(openingRaw, setters);
   events.forEach((event, i) => {
     // Only the event right after a `cd` statement may use where that `cd` leads when it succeeds.
     const cdSucceeded = shell.cdSucceeded;
@@ -436,7 +457,7 @@ function analyzeScript(
           for (const b of bound) next.set(b.name, b);
           shell.bound = next;
         }
-        loop = sources ? null : loopBinding(src, event, (ws) => argsOf(src, ws));
+        loop = sources || setters === null ? null : loopBinding(src, event, (ws) => argsOf(src, ws), setters);
         return;
       }
     }
@@ -446,7 +467,9 @@ function analyzeScript(
 export function analyzeShellUncached(command: string): ShellAnalysis {
   const out = new Collector();
   try {
-    analyzeScript(command, { cwd: START, stack: [], assigned: new Set() }, 0, out);
+    const shell: Shell = { cwd: START, stack: [], assigned: new Set() };
+    if (/[*?[]/.test(command)) shell.globs = true;
+    analyzeScript(command, shell, 0, out);
   } catch (error) {
     // A bug here must not let anything through: the whole command becomes unparsable.
     const why = error instanceof Error ? error.message : String(error);

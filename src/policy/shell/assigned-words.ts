@@ -8,7 +8,7 @@
 // assignment, `read`, `declare`, `export`, `${NAME:=…}`, `unset`); it is none of bash's own variables; and
 // the script sources no file. A failed assignment (a readonly variable) ends a non-interactive bash.
 import { isBashOwnVariable } from "./bash-own-vars.ts";
-import type { LoopBinding } from "./loop-vars.ts";
+import type { LoopBinding, ScriptSetters } from "./loop-vars.ts";
 import type { ParsedScript, StmtEvent } from "./parser.ts";
 import type { ShellPrefix } from "./units.ts";
 
@@ -63,6 +63,24 @@ export function openingBindings(
     }
     if (bound.length > 0) out.set(i, bound);
     at = e.end;
+  }
+  return out;
+}
+
+/**
+ * The opening bindings that still hold given every name the script sets (loop-vars.ts): none when some
+ * statement may set a name the engine cannot place, and a name set anywhere else (`printf -vx`, `read -rx`,
+ * `mapfile -tx`: glued forms the text check above cannot see) is dropped.
+ */
+export function heldOpenings(
+  opening: Map<number, LoopBinding[]>,
+  setters: ScriptSetters,
+): Map<number, LoopBinding[]> | null {
+  if (setters.unplaced !== null) return null;
+  const out = new Map<number, LoopBinding[]>();
+  for (const [i, bound] of opening) {
+    const held = bound.filter((b) => setters.names.get(b.name) === 1);
+    if (held.length > 0) out.set(i, held);
   }
   return out;
 }

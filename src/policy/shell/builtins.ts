@@ -1,39 +1,63 @@
 // bash builtins the engine must understand beyond their words: those whose arguments name
 // variables (a subscript in a name is evaluated as code, and a name may be PATH), and those that
 // change what later lines mean or run (hash -p, enable, shopt -s expand_aliases, set -k, trap).
+import { type BuiltinOption, builtinArgs } from "./builtin-getopt.ts";
+import { lookup } from "./lookup.ts";
 import type { Arg } from "./wrappers.ts";
 
 export interface NameBuiltin {
-  /** Options that take a value. */
-  values?: readonly string[];
-  /** Options whose value is a variable name (`printf -v NAME`, `read -a NAME`). */
-  nameOptions?: readonly string[];
+  /** The builtin's internal_getopt string (builtin-getopt.ts); null for `no_options` builtins. */
+  getopt: string | null;
+  /** Option letters whose value is a variable name (`printf -v NAME`, `read -a NAME`, `wait -p NAME`). */
+  nameOptions?: string;
   /** Operands from this index on are variable names; null when no operand is a name. */
   namesFrom: number | null;
   /** Operands are `NAME` or `NAME=value` (the declaration builtins). */
   declaration?: boolean;
-  /** Operands are arithmetic expressions (`let`). */
+  /** Operands are arithmetic expressions (`let`, which reads no options: `let -x` is an expression). */
   arithmetic?: boolean;
 }
 
-const DECLARATION: NameBuiltin = { namesFrom: 0, declaration: true };
+// The option strings are bash's own (builtins/*.def): declare's DECLARE_OPTS, export's and readonly's
+// ATTROPTS, read's and mapfile's lists; 5.3's read adds -E.
+const DECLARATION: NameBuiltin = { getopt: "+acfgilnprtuxAFGI", namesFrom: 0, declaration: true };
+const ATTRIBUTES: NameBuiltin = { getopt: "aAfnp", namesFrom: 0, declaration: true };
+const MAPFILE: NameBuiltin = { getopt: "d:u:n:O:tC:c:s:", namesFrom: 0 };
 
 export const NAME_BUILTINS: Readonly<Record<string, NameBuiltin>> = {
-  printf: { values: ["-v"], nameOptions: ["-v"], namesFrom: null },
-  read: { values: ["-a", "-d", "-i", "-n", "-N", "-p", "-t", "-u"], nameOptions: ["-a"], namesFrom: 0 },
-  mapfile: { values: ["-d", "-n", "-O", "-s", "-u", "-C", "-c"], namesFrom: 0 },
-  readarray: { values: ["-d", "-n", "-O", "-s", "-u", "-C", "-c"], namesFrom: 0 },
-  unset: { namesFrom: 0 },
-  getopts: { namesFrom: 1 },
-  wait: { values: ["-p"], nameOptions: ["-p"], namesFrom: null },
+  printf: { getopt: "v:", nameOptions: "v", namesFrom: null },
+  read: { getopt: "Eersa:d:i:n:p:t:u:N:", nameOptions: "a", namesFrom: 0 },
+  mapfile: MAPFILE,
+  readarray: MAPFILE,
+  unset: { getopt: "fnv", namesFrom: 0 },
+  getopts: { getopt: null, namesFrom: 1 },
+  wait: { getopt: "fnp:", nameOptions: "p", namesFrom: null },
   declare: DECLARATION,
   typeset: DECLARATION,
   local: DECLARATION,
-  export: DECLARATION,
-  readonly: DECLARATION,
+  export: ATTRIBUTES,
+  readonly: ATTRIBUTES,
   nameref: DECLARATION,
-  let: { namesFrom: null, arithmetic: true },
+  let: { getopt: null, namesFrom: null, arithmetic: true },
 };
+
+/**
+ * The words of a name builtin's call that name variables, as bash reads its options (`read -raNAME`,
+ * `printf -vNAME`, `wait -npNAME`, `mapfile -tO1 NAME`), and the options; null when `argv` is not a
+ * name builtin or `let`.
+ */
+export function nameWords(
+  argv: readonly Arg[],
+  name: string = argv[0]?.value ?? "",
+): { names: Arg[]; options: BuiltinOption[]; unread: string | null; operands: Arg[] } | null {
+  const spec = lookup(NAME_BUILTINS, name);
+  if (spec === undefined || spec.arithmetic) return null;
+  const args = builtinArgs(spec.getopt, argv);
+  const names: Arg[] = [];
+  for (const o of args.options) if (o.value && spec.nameOptions?.includes(o.letter)) names.push(o.value);
+  if (spec.namesFrom !== null && args.unread === null) names.push(...args.operands.slice(spec.namesFrom));
+  return { names, options: args.options, unread: args.unread, operands: args.operands };
+}
 
 /**
  * The variables a builtin call sets from something other than the environment (`read line`,
@@ -41,42 +65,55 @@ export const NAME_BUILTINS: Readonly<Record<string, NameBuiltin>> = {
  * `read -p PROMPT x` sets only x.
  */
 export function namesSetBy(argv: readonly Arg[]): string[] {
-  const spec = NAME_BUILTINS[argv[0]?.value ?? ""];
-  if (spec === undefined || spec.arithmetic || argv[0]?.value === "unset") return [];
+  if (argv[0]?.value === "unset") return [];
+  const words = nameWords(argv);
+  if (words === null) return [];
+  const declaration = lookup(NAME_BUILTINS, argv[0]?.value ?? "")?.declaration === true;
   const out: string[] = [];
-  let operand = 0;
-  let options = true;
-  for (let i = 1; i < argv.length; i++) {
-    const v = argv[i]?.value;
-    if (v === null || v === undefined) continue;
-    if (options && v === "--") {
-      options = false;
-      continue;
-    }
-    if (options && /^[-+]./.test(v)) {
-      if (spec.values?.includes(v)) {
-        const value = argv[++i]?.value;
-        if (spec.nameOptions?.includes(v) && value) out.push(value);
-      }
-      continue;
-    }
-    options = false;
-    const name = spec.declaration ? (v.split(/\+?=/)[0] as string) : v;
-    if (spec.namesFrom !== null && operand >= spec.namesFrom && /^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
-      out.push(name);
-    operand++;
+  for (const w of words.names) {
+    const v = w.value;
+    if (v === null) continue;
+    const name = declaration ? (v.split(/\+?=/)[0] as string) : v;
+    if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) out.push(name);
   }
   return out;
 }
-
-/** Declaration flags that make later assignments code (-i arithmetic, -n a reference, arrays). */
-export const CODE_ATTRIBUTES = /^[-+][a-zA-Z]*[inaA]/;
 
 /** `test`/`[` operators whose next word names a variable. */
 export const NAME_TESTS: ReadonlySet<string> = new Set(["-v", "-R"]);
 
 /** A variable name bash will not evaluate: a plain name, or one with a number subscript. */
 export const PLAIN_NAME = /^[A-Za-z_][A-Za-z0-9_]*(\[[0-9]+\])?$/;
+
+/**
+ * Glob options the engine does not expand with: it (and the companion's disk expansion) reads every glob
+ * with bash's defaults. nullglob drops a glob that matches nothing (`grep -r KEY [z]z` becomes a recursive
+ * grep of `.`), nocaseglob matches `[l]ib` to `Lib`, globstar makes `**` walk every directory below (red
+ * team, round 12). failglob, extglob (always read as on) and globasciiranges change nothing it relies on.
+ */
+const UNMODELLED_GLOB_OPTIONS = new Set(["nullglob", "nocaseglob", "globstar"]);
+
+/** Why `shopt -s …` (or `set -f`/`-o noglob`) makes the script's globs mean what the engine does not model, or null. */
+export function globOptionSet(argv: readonly Arg[]): string | null {
+  const args = values(argv);
+  if (argv[0]?.value === "set") {
+    // noglob keeps `[z]z` as the file named so, where the engine judged the files it matches.
+    // Options end at `--`, `-` or the first positional parameter.
+    const end = args.findIndex((a) => a === "--" || a === "-" || (a !== null && !/^[-+]/.test(a)));
+    const options = end < 0 ? args : args.slice(0, end);
+    const off = options.some(
+      (a, i) => a === null || /^-[a-zA-Z]*f/.test(a) || (a === "-o" && args[i + 1] === "noglob"),
+    );
+    return off
+      ? "`set -f` (noglob) keeps this script's globs as literal file names (the engine judges what they match)"
+      : null;
+  }
+  const flags = args.filter((a) => a?.startsWith("-")).join("");
+  if (!flags.includes("s")) return null;
+  const bad = args.find((a) => a === null || UNMODELLED_GLOB_OPTIONS.has(a));
+  if (bad === undefined) return null;
+  return `\`shopt -s ${bad ?? "…"}\` changes how this script's globs expand (the engine expands them with bash's defaults)`;
+}
 
 const SAFE_SHOPT = new Set([
   ...["nullglob", "failglob", "nocaseglob", "nocasematch", "globstar", "extglob", "globasciiranges"],
@@ -153,6 +190,21 @@ function umaskRisk(argv: readonly Arg[]): string | null {
 }
 
 /**
+ * `bind` in an agent's shell can only list (`-p`, `-P`, `-s`, `-S`, `-v`, `-V`, `-X`, `-l`, `-q NAME`,
+ * `-u NAME`, `-m KEYMAP`): `-x` runs commands, and `-f FILE` or a binding line `$include FILE` make readline
+ * read FILE and print each line it cannot parse (`bind -f ~/.ssh/id_ed25519` prints the key; red team,
+ * round 12). Options are read as bash reads them (builtin-getopt.ts).
+ */
+function bindRisk(argv: readonly Arg[]): string | null {
+  const args = builtinArgs("lvpVPsSXf:q:u:m:r:x:", argv);
+  if (args.help) return null;
+  if (args.options.some((o) => o.letter === "x")) return "`bind -x` runs commands";
+  if (args.unread !== null || args.operands.length > 0 || args.options.some((o) => /[fr]/.test(o.letter)))
+    return "`bind` with a file or a binding line makes readline read files (`-f FILE`, `$include FILE`) and print lines it cannot parse";
+  return null;
+}
+
+/**
  * Builtins that change what later lines mean or run, with why; the command then needs a person
  * unless a rule names the builtin's option (for `hash -p`, `-p`) or the builtin itself.
  */
@@ -168,8 +220,7 @@ export const ESCAPING_BUILTINS: Readonly<Record<string, (argv: readonly Arg[]) =
     values(argv).some((a) => a === null || a.includes("=")) ? "an alias changes what later lines run" : null,
   shopt: shoptRisk,
   set: setRisk,
-  bind: (argv) =>
-    values(argv).some((a) => a === null || /^-[a-zA-Z]*x/.test(a)) ? "`bind -x` runs commands" : null,
+  bind: bindRisk,
   // -W's word list is expanded by the builtin itself, substitutions included: `compgen -W '$(cmd)'`
   // runs cmd and `compgen -W '$TOKEN'` prints the variable (bash's manual: "expanded using …").
   complete: (argv) =>

@@ -4,11 +4,12 @@
 import { basename } from "../paths.ts";
 import { isDenylistedPath } from "../secret-paths.ts";
 import {
-  CODE_ATTRIBUTES,
   CWD_UNKNOWN_AFTER,
   ESCAPING_BUILTINS,
+  globOptionSet,
   NAME_BUILTINS,
   NAME_TESTS,
+  nameWords,
   PLAIN_NAME,
 } from "./builtins.ts";
 import { type CwdSet, changeDir, moveTo, single } from "./cwd.ts";
@@ -45,6 +46,8 @@ export interface Shell {
   assigned: Set<string>;
   /** Loop variables whose every value is known here (loop-vars.ts), inside their loop. */
   bound?: LoopBindings;
+  /** The script's text holds a glob character somewhere (so a glob option changes what it means). */
+  globs?: true;
 }
 
 export interface Run {
@@ -121,6 +124,7 @@ function childShell(shell: Shell): Shell {
 export function copyShell(shell: Shell): Shell {
   const copy: Shell = { cwd: shell.cwd, stack: [...shell.stack], assigned: new Set(shell.assigned) };
   if (shell.bound !== undefined) copy.bound = shell.bound;
+  if (shell.globs) copy.globs = true;
   return copy;
 }
 
@@ -233,28 +237,20 @@ function nameChecks(name: string, argv: readonly Arg[]): { dynamic: string | nul
       if (a.value !== null && NAME_TESTS.has(a.value) && argv[i + 1]) names.push(argv[i + 1] as Arg);
     });
   }
-  if (spec) {
-    const operands: Arg[] = [];
-    for (let i = 1; i < argv.length; i++) {
-      const a = argv[i] as Arg;
-      const v = a.value;
-      if (v !== null && /^[-+][A-Za-z]/.test(v)) {
-        if (spec.declaration && CODE_ATTRIBUTES.test(v))
-          out.dynamic ??= `\`${name} ${v}\` makes later assignments to the name code (arithmetic, references or arrays)`;
-        const key = v.slice(0, 2);
-        if (spec.values?.includes(key)) {
-          const value = v.length > 2 ? { ...a, value: v.slice(2) } : argv[++i];
-          if (value && spec.nameOptions?.includes(key)) names.push(value);
-        }
-        continue;
-      }
-      operands.push(a);
-    }
-    if (spec.arithmetic)
-      for (const o of operands)
-        if (!/^[0-9]+$/.test(o.value ?? ""))
-          out.dynamic ??= `\`${name} ${o.raw}\` evaluates its argument as code`;
-    if (spec.namesFrom !== null) names.push(...operands.slice(spec.namesFrom));
+  const words = spec?.arithmetic ? null : nameWords(argv, name);
+  if (spec?.arithmetic) {
+    // `let` reads no options: every word but a leading `--` is an expression.
+    const operands = argv.slice(argv[1]?.value === "--" ? 2 : 1);
+    for (const o of operands)
+      if (!/^[0-9]+$/.test(o.value ?? ""))
+        out.dynamic ??= `\`${name} ${o.raw}\` evaluates its argument as code`;
+  } else if (spec && words) {
+    if (words.unread !== null && words.operands.length > 0) out.dynamic ??= `${name}: ${words.unread}`;
+    if (spec.declaration)
+      for (const o of words.options)
+        if (/^[inaA]$/.test(o.letter))
+          out.dynamic ??= `\`${name} -${o.letter}\` makes later assignments to the name code (arithmetic, references or arrays)`;
+    names.push(...words.names);
   }
   for (const n of names) {
     const v = n.value;
@@ -419,6 +415,8 @@ export function simpleCommand(input: CommandInput, run: Run): void {
   concerns.push(...names.concerns);
   const escaping = lookup(ESCAPING_BUILTINS, name)?.(argv) ?? null;
   if (escaping !== null) concerns.push({ mention: null, reason: escaping });
+  const globOption = (name === "shopt" || name === "set") && input.shell.globs ? globOptionSet(argv) : null;
+  if (globOption !== null) concerns.push({ mention: null, reason: globOption });
   const shellOption = SHELLS.has(name) && unwrapped?.kind !== "info" ? shellOptionConcern(argv) : null;
   if (shellOption !== null) concerns.push(shellOption);
 
@@ -434,6 +432,8 @@ export function simpleCommand(input: CommandInput, run: Run): void {
     dynamic ??= "the shell runs a program read from standard input";
   if (unwrapped?.kind === "script" && unwrapped.script === null)
     dynamic ??= "the script string is not static";
+  if (unwrapped?.kind === "script")
+    for (const w of unwrapped.writes ?? []) judged.writes.push({ arg: w, recursive: false });
   if (unwrapped?.kind === "inner") {
     for (const a of unwrapped.assigns) {
       const why = dangerousVariable(prefixOf(a).name, prefixOf(a).value);
@@ -509,7 +509,8 @@ export function simpleCommand(input: CommandInput, run: Run): void {
 
   // Files it reads and writes, in every directory it may run in (git -C moves it).
   let fileCwd = cwd;
-  for (const dir of judged.chdir) fileCwd = moveTo(fileCwd, dir);
+  // A program's own chdir() is physical: `git -C link/..` leaves through the link's target.
+  for (const dir of judged.chdir) fileCwd = moveTo(fileCwd, dir, true);
   for (const r of judged.reads) pathUnits("read", r, fileCwd, run);
   for (const w of judged.writes) pathUnits("write", w, fileCwd, run);
 
@@ -562,7 +563,7 @@ export function simpleCommand(input: CommandInput, run: Run): void {
     case "inner": {
       const innerShell = copyShell(shell);
       if (unwrapped.chdir !== undefined)
-        innerShell.cwd = unwrapped.chdir === null ? null : moveTo(shell.cwd, unwrapped.chdir);
+        innerShell.cwd = unwrapped.chdir === null ? null : moveTo(shell.cwd, unwrapped.chdir, true);
       const innerPrefixes = [...prefixes, ...unwrapped.assigns.map(prefixOf)];
       const viaShell = name === "command" || name === "builtin" || name === "exec";
       // `find … | xargs CMD`: CMD's extra words are the paths find prints, when both are understood.

@@ -2,7 +2,7 @@
 // fail and leave the directory unchanged, so each move adds a possibility rather than replacing
 // one; a move the engine cannot follow makes the directory unknown, and every relative path
 // with it.
-import { normalizePath } from "../paths.ts";
+import { climbsAfterName, normalizePath } from "../paths.ts";
 import type { ShellCwd } from "./units.ts";
 import type { WordValue } from "./words.ts";
 
@@ -33,6 +33,9 @@ function target(base: string, word: WordValue | null, physical: boolean): string
   // A glob bash expands to whatever directory matches (`cd .s*` may be `.ssh`).
   if (word.glob) return null;
   if (physical && v.split("/").includes("..")) return null;
+  // `cd link/../x`: bash goes to the lexical `x` when it exists, else chdir()s the path as written, which
+  // the kernel resolves through the link (red team, round 12): where it lands is not known here.
+  if (climbsAfterName(v)) return null;
   if (word.tilde) {
     const slash = v.indexOf("/");
     const prefix = slash === -1 ? v : v.slice(0, slash);

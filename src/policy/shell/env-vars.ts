@@ -10,10 +10,44 @@ export interface DangerousVariable {
   harmless?: RegExp;
   /** Names the pattern covers that only tune output (`PYTHONUNBUFFERED`). */
   except?: readonly string[];
+  /** The program matches the name in any case (npm: `Npm_Config_Userconfig` is `npm_config_userconfig`). */
+  ignoreCase?: true;
 }
 
 const NO_PAGER = /^(cat|)$/;
 const PLAIN_LOCALE = /^(C|POSIX|[A-Za-z]{2,3}(_[A-Za-z]{2})?)(\.(UTF-8|utf8|UTF8|utf-8))?$/;
+
+/** A version name the *env shims look up under their own versions directory (no `/`, no list). */
+const VERSION_NAME = /^[A-Za-z0-9][A-Za-z0-9._+-]*$/;
+
+/**
+ * Version managers' variables (red team, round 11): any program may be one of their shims. pyenv sources
+ * every `hooks/<command>/*.bash` under PYENV_HOOK_PATH on each shim call, joins PYENV_VERSION onto its
+ * versions directory unchecked (`../..` leaves it: only version files are guarded against traversal) and
+ * runs that directory's program, takes its plugins and versions from PYENV_ROOT and starts its
+ * version-file search in PYENV_DIR; rbenv, nodenv, jenv, plenv and phpenv are the same program (goenv is
+ * under GO*). asdf and mise load plugins and configs from their directories and take `path:`/`ref:`
+ * versions (a git ref is built); nvm, fnm and volta pick node's install directory and download mirror.
+ * So every variable under a manager's prefix is one, but a *ENV_VERSION that is one plain version name
+ * (`3.12.1`, `system`): a directory under the manager's own versions directory.
+ */
+const VERSION_MANAGERS: readonly DangerousVariable[] = [
+  ...["PYENV", "RBENV", "NODENV", "JENV", "PLENV", "PHPENV"].flatMap((m) => [
+    {
+      pattern: `${m}_VERSION`,
+      why: `picks the directory whose programs ${m.toLowerCase()}'s shims run`,
+      harmless: VERSION_NAME,
+    },
+    {
+      pattern: `${m}_*`,
+      why: `${m.toLowerCase()}'s shims run hooks, plugins or versions from what it names`,
+    },
+  ]),
+  ...["ASDF", "MISE", "RTX", "NVM", "FNM", "VOLTA", "SDKMAN"].map((m) => ({
+    pattern: `${m}_*`,
+    why: `the ${m.toLowerCase()} version manager runs plugins or versions, or reads configs, from what it names`,
+  })),
+];
 
 export const DANGEROUS_VARIABLES: readonly DangerousVariable[] = [
   // The dynamic loader and libc.
@@ -100,6 +134,12 @@ export const DANGEROUS_VARIABLES: readonly DangerousVariable[] = [
   { pattern: "WGETRC", why: "wget reads commands from the file" },
   { pattern: "CURL_HOME", why: "curl reads a config file from it" },
   { pattern: "OPENSSL_*", why: "OpenSSL loads config and engines from it" },
+  // git runs gpg to verify a signature (`%G?` in a format, --show-signature): gpg reads gpg.conf from
+  // GNUPGHOME and starts the agent and dirmngr programs it names (red team, round 12).
+  {
+    pattern: "GNUPGHOME",
+    why: "gpg (which git runs to verify signatures) reads its config and programs from it",
+  },
   { pattern: "FZF_*", why: "fzf runs the commands it names" },
   { pattern: "PARALLEL*", why: "GNU parallel runs or reads what it names" },
   { pattern: "MAKE*", why: "adds options and variables to make" },
@@ -119,6 +159,7 @@ export const DANGEROUS_VARIABLES: readonly DangerousVariable[] = [
   },
   { pattern: "MAGIC", why: "file reads its magic database from it and prints the lines it cannot parse" },
   { pattern: "RUSTUP_*", why: "rustup picks the toolchain (any directory's programs) from it" },
+  ...VERSION_MANAGERS,
   {
     pattern: "PYTHON*",
     why: "python runs, loads or reads what it names",
@@ -164,9 +205,11 @@ export const DANGEROUS_VARIABLES: readonly DangerousVariable[] = [
   // GNU tar takes its default archive from TAPE: a host:path one makes it run a remote shell (red team,
   // round 8), and any other names a file it reads.
   { pattern: "TAPE", why: "tar opens the archive it names (a host:path one over a remote shell)" },
-  { pattern: "npm_config_*", why: "npm reads options (such as script-shell) from it" },
-  { pattern: "NPM_CONFIG_*", why: "npm reads options (such as script-shell) from it" },
-  { pattern: "YARN_*", why: "yarn reads its configuration from it" },
+  // npm (and pnpm, through npm-conf) take every variable matching /^npm_config_/i, and yarn (1 and berry)
+  // every one whose lower-cased name starts with `yarn_` (red team, round 11: `Npm_Config_Userconfig=FILE
+  // npm ls` prints FILE's lines). git, node, python, pip, cargo, uv and go read their names as written.
+  { pattern: "npm_config_*", why: "npm reads options (such as script-shell) from it", ignoreCase: true },
+  { pattern: "YARN_*", why: "yarn reads its configuration from it", ignoreCase: true },
   { pattern: "PNPM_*", why: "pnpm reads its configuration from it" },
   { pattern: "PIP_*", why: "pip reads options (such as an index URL) from it" },
   { pattern: "UV_*", why: "uv reads its configuration from it" },
@@ -181,6 +224,14 @@ interface Compiled {
 }
 
 const COMPILED: readonly Compiled[] = DANGEROUS_VARIABLES.map((entry) => {
+  if (entry.ignoreCase) {
+    const p = entry.pattern.toLowerCase();
+    const prefix = p.endsWith("*") ? p.slice(0, -1) : null;
+    return {
+      entry,
+      test: (n) => (prefix === null ? n.toLowerCase() === p : n.toLowerCase().startsWith(prefix)),
+    };
+  }
   const p = entry.pattern;
   if (p.startsWith("*") && p.endsWith("*") && p.length > 2) {
     const mid = p.slice(1, -1);

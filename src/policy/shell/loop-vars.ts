@@ -4,9 +4,16 @@
 // The binding holds only while nothing else can set NAME: the script names NAME nowhere but in its
 // header (no assignment, `read`, `printf -v`, `declare -n` to it, arithmetic, a second loop) and sources
 // no file, and NAME is none of bash's own variables (bash-own-vars.ts), which bash sets behind the
-// script's back. An unquoted `$NAME` is split and globbed again by bash, so it is bound only to plain words.
+// script's back. Beyond the text, every statement's variable names are read as bash reads the builtin's
+// options (`printf -vNAME`, `read -raNAME`, `wait -npNAME` name NAME with no blank before it): the
+// binding holds only if no statement sets NAME and every statement's names are placed, so a name only
+// known at run time, a code string (`eval`, `trap`, `mapfile -C`), a nameref or a program name that is an
+// expansion unbinds every loop of the script. An unquoted `$NAME` is split and globbed again by bash, so
+// it is bound only to plain words.
 import { isBashOwnVariable } from "./bash-own-vars.ts";
-import type { StmtEvent, Word } from "./parser.ts";
+import { NAME_BUILTINS, nameWords } from "./builtins.ts";
+import { lookup } from "./lookup.ts";
+import type { ScriptEvent, StmtEvent, Word } from "./parser.ts";
 import type { Arg } from "./wrappers.ts";
 
 /** A loop variable and the words it takes, each an argument as the header's word gives it. */
@@ -46,6 +53,69 @@ function onlyTheHeaderNames(src: string, name: string): boolean {
   return count === 1;
 }
 
+/** The variables a script's statements set, as far as each can be placed. */
+export interface ScriptSetters {
+  /** How many places set each name (a loop's header is one). */
+  names: ReadonlyMap<string, number>;
+  /** Why some statement may set a variable the engine cannot name, or null. */
+  unplaced: string | null;
+}
+
+/** Words that run the builtin after them as it is (`builtin printf -vX`, `command read -aX`). */
+const PASS_THROUGH = new Set(["builtin", "command"]);
+/** Builtins that run a string as code in this shell, which may set any variable. */
+const CODE_STRINGS = new Set(["eval", "trap"]);
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*/;
+
+/**
+ * Every variable name the script's statements set, and whether one may set a name the engine cannot
+ * place. `argvOf` gives a statement's words (a declaration's with its variant first), or null.
+ */
+export function scriptSetters(
+  events: readonly ScriptEvent[],
+  argvOf: (event: StmtEvent) => Arg[] | null,
+): ScriptSetters {
+  const names = new Map<string, number>();
+  const add = (n: string) => names.set(n, (names.get(n) ?? 0) + 1);
+  let unplaced: string | null = null;
+  for (const e of events) {
+    if (e.kind !== "stmt") continue;
+    const here = new Set([...e.assigned, ...e.loopNames]);
+    if (e.cmd?.type === "call") for (const a of e.cmd.assigns) here.add(a.name);
+    const why = placeNames(argvOf(e), here);
+    if (why !== null) unplaced ??= why;
+    for (const n of here) add(n);
+  }
+  return { names, unplaced };
+}
+
+/** Adds the names one statement's words set to `here`; says why some cannot be placed, or null. */
+function placeNames(statement: Arg[] | null, here: Set<string>): string | null {
+  let argv = statement;
+  if (argv === null) return null;
+  while (argv.length > 0 && PASS_THROUGH.has(argv[0]?.value ?? "")) {
+    argv = argv.slice(1);
+    while (argv[0]?.value?.startsWith("-")) argv = argv.slice(1);
+  }
+  const program = argv[0]?.value;
+  if (program === undefined) return null;
+  if (program === null) return `the program ${argv[0]?.raw} is only known at run time`;
+  if (CODE_STRINGS.has(program)) return `\`${program}\` runs a string as code`;
+  const words = nameWords(argv);
+  if (words === null) return null;
+  let why = words.unread;
+  if (words.options.some((o) => o.letter === "C" && (program === "mapfile" || program === "readarray")))
+    why ??= `\`${program} -C\` runs its callback as code`;
+  if (lookup(NAME_BUILTINS, program)?.declaration && words.options.some((o) => o.letter === "n"))
+    why ??= `\`${program} -n\` makes a name a reference to another`;
+  for (const w of words.names) {
+    const name = w.value === null ? (w.declares ?? null) : NAME.exec(w.value)?.[0];
+    if (name === null || name === undefined) why ??= `the variable name ${w.raw} is only known at run time`;
+    else here.add(name);
+  }
+  return why;
+}
+
 /** Whether any statement of the script sources a file (`source x`, `. x`, through `builtin`/`command`). */
 export function sourcesAFile(
   events: readonly { kind: string }[],
@@ -69,12 +139,15 @@ export function loopBinding(
   src: string,
   event: StmtEvent,
   argsOf: (words: readonly Word[]) => Arg[],
+  setters: ScriptSetters,
 ): LoopBinding | null {
   const name = event.loopNames[0];
   const words = event.loopWords;
   if (name === undefined || event.loopNames.length !== 1 || words === undefined) return null;
   if (event.hazards.length > 0) return null;
   if (isBashOwnVariable(name)) return null;
+  // The header is one setter of NAME; any other is a second.
+  if (setters.unplaced !== null || (setters.names.get(name) ?? 0) !== 1) return null;
   const values = argsOf(words);
   if (values.length === 0 || values.length > MAX_VALUES) return null;
   if (values.some((v) => v.value === null || v.pipe === true)) return null;

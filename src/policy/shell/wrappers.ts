@@ -287,7 +287,12 @@ export type Unwrapped =
       appends?: boolean;
     }
   /** A script given as a string; null when that string is not static. */
-  | { kind: "script"; script: string | null }
+  | {
+      kind: "script";
+      script: string | null;
+      /** Files the wrapper itself creates or opens for writing first (`flock FILE -c CMD`). */
+      writes?: Arg[];
+    }
   /** A shell reading its program from standard input. */
   | { kind: "stdin-shell" }
   /** An interactive shell: whatever is typed into it later is never judged. */
@@ -512,6 +517,13 @@ export function unwrap(argv: readonly Arg[]): Unwrapped {
     const rest = joined(argv.slice(scanned.at));
     if (name === "env")
       return { kind: "script", script: script === null || rest === null ? null : `${script} ${rest}` };
+    // `flock FILE -c CMD` opens FILE with O_CREAT before it runs CMD (red team, round 12).
+    const file = argv[scanned.at];
+    if (spec.operandsWritten && file !== undefined && file !== scanned.script) {
+      const v = file.value;
+      const option = v?.startsWith("-") && v !== "-";
+      if (!option) return { kind: "script", script, writes: [file] };
+    }
     return { kind: "script", script };
   }
   if (scanned.none) return { kind: "none" };

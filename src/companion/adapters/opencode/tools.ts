@@ -1,7 +1,7 @@
 // OpenCode's tools (1.18, as its model sees them) in Airlock's canonical vocabulary. Every field of each schema is
 // listed; anything else makes the call not understood (agent-tools.ts). OpenCode's names overlap Airlock's canonical
 // ones (`bash`, `read`, `edit`) with other fields, so its calls are always mapped through this table first.
-import { patchTargets } from "../../../policy/tool-names.ts";
+import { codexPatchTargets, headerLines } from "../../../policy/codex-patch.ts";
 import {
   type AgentToolTable,
   type MappedTool,
@@ -38,7 +38,15 @@ export const OPENCODE_TOOLS: AgentToolTable = {
   apply_patch: {
     fields: ["patchText"],
     map: (i) => {
-      const targets = patchTargets(text(i, "patchText") ?? "");
+      // OpenCode's parser is not Codex's: every line that reads as a header once trimmed is judged too.
+      const patch = text(i, "patchText") ?? "";
+      const seen = new Set<string>();
+      const targets = [...(codexPatchTargets(patch) ?? []), ...headerLines(patch)].filter((t) => {
+        const key = `${t.op}\0${t.path}`;
+        if (seen.has(key)) return false;
+        seen.add(key);
+        return true;
+      });
       if (targets.length === 0) return [{ tool: "edit", input: {} }];
       return targets.map((t) => ({ tool: t.op === "update" ? "edit" : "write", input: { path: t.path } }));
     },

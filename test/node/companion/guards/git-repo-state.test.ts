@@ -250,6 +250,18 @@ describe("files the repository's configuration names, and repositories built by 
     git(ws, "config", "blame.ignoreRevsFile", ".git-blame-ignore-revs");
     expect(bash(ws, "git blame a.txt").action).toBe("allow");
   });
+  it("gpg.ssh.allowedSignersFile outside the project: ssh-keygen reports its lines; asks (round 12)", () => {
+    const ws = repo("allowedsigners");
+    const creds = join(base, "home", ".aws-credentials");
+    mkdirSync(join(base, "home"), { recursive: true });
+    writeFileSync(creds, "[default]\naws_access_key_id = AKIAFAKE\n");
+    git(ws, "config", "gpg.ssh.allowedSignersFile", creds);
+    const r = bash(ws, "git log --show-signature -1");
+    expect(r.action).not.toBe("allow");
+    expect(bash(ws, "git status").action).not.toBe("allow");
+    git(ws, "config", "gpg.ssh.allowedSignersFile", ".allowed_signers");
+    expect(bash(ws, "git status").action).toBe("allow");
+  });
   it("a write inside a git directory in the workspace, and the files that make one, ask", () => {
     const ws = repo("builds");
     git(ws, "init", "-q", "--bare", "fixtures/repo");

@@ -97,6 +97,17 @@ describe("npm's configuration may move its writes or run code", () => {
     });
   });
 
+  it("the person's user file is found as npm finds it: npm_config_userconfig in any case (round 12)", () => {
+    // npm reads /^npm_config_/i, so `Npm_Config_Userconfig` names the user file as the lower-case name does.
+    withFile(join(ws, ".npmrc"), "logs-dir=/tmp/x\n", () => {
+      for (const name of ["npm_config_userconfig", "Npm_Config_Userconfig"])
+        for (const r of judge("npm ls", { [name]: join(ws, ".npmrc") }))
+          expect(r.action, `${name}: ${r.why}`).toBe("allow");
+      for (const r of judge("npm ls", { Npm_Config_Userconfig: join(home, ".npmrc") }))
+        expect(r.action, r.why).not.toBe("allow");
+    });
+  });
+
   it("a .npmrc above the project (a parent directory's) is judged as the project's", () => {
     const up = join(base, "up");
     mkdirSync(join(up, "app"), { recursive: true });

@@ -4,6 +4,7 @@
 // match a secret is judged as that glob); with no path it reads the whole tree (a walk of `.` as
 // git's index and history have it). -c, --git-dir, --work-tree, --exec-path=, -p and any
 // subcommand not listed here (the writing ones, aliases, git-<name> programs) are not understood.
+import { climbsAfterName } from "../../../paths.ts";
 import { isRevision } from "../../git.ts";
 import type { Arg } from "../../wrappers.ts";
 import { DOT, raise } from "../effects.ts";
@@ -208,6 +209,13 @@ export function judgeGitGrammar(argv: readonly Arg[]): Understanding {
     if (name === "-C") {
       const dir = argv[++i];
       if (dir === undefined) return refuse(out, a.raw, "-C needs a directory");
+      // chdir() is physical: `git -C link/..` goes to the parent of the link's target (round 12).
+      if (dir.value !== null && climbsAfterName(dir.value))
+        return refuse(
+          out,
+          dir.raw,
+          "-C climbs with `..` after a directory name, which chdir() resolves through links",
+        );
       out.chdir.push(dir);
       continue;
     }
@@ -279,6 +287,19 @@ function place(
   const runs = p.options.find((o) => o.spec.mode === "runs" || (o.spec.kind === "exec" && name === "grep"));
   if (runs !== undefined)
     return { word: runs.word.raw, reason: `git ${name} ${runs.name} runs programs from the configuration` };
+  // A format's signature placeholders (`%G?`, `%GS`, `%GK`, `%GG`, for-each-ref's `%(signature…)`) make git
+  // verify each signature as --show-signature does: it runs gpg.program, which reads GNUPGHOME's gpg.conf
+  // and starts its agents (red team, round 12).
+  const signed = p.options.find(
+    (o) =>
+      /^--(format|pretty)$/.test(o.name) &&
+      (o.value?.value === null || /%G|%\(signature/.test(o.value?.value ?? "")),
+  );
+  if (signed !== undefined)
+    return {
+      word: signed.word.raw,
+      reason: `git ${name} ${signed.name} with signature placeholders runs gpg to verify them`,
+    };
   for (const o of p.options) {
     if (o.value === null) continue;
     const kind = o.spec.kind;
