@@ -207,6 +207,12 @@ export type DiskTarget =
    * workspace runs code from outside it.
    */
   | { kind: "upward"; dir: string; names: readonly string[]; shown: string }
+  /**
+   * The go command loading packages in `dir` (`go list`, `go doc`, `go fmt`): the main module's .go files
+   * are parsed (the nearest go.mod's directory, walked), and modules go.mod requires that are not in the
+   * module cache are downloaded (red team, round 12).
+   */
+  | { kind: "go-module"; dir: string; shown: string }
   | { kind: "unknown"; shown: string; reason: string };
 
 /**

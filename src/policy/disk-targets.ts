@@ -196,6 +196,9 @@ const PARSED_UPWARD: Readonly<Record<string, readonly string[]>> = {
   npm: ["package.json", ".npmrc"],
   npx: ["package.json", ".npmrc"],
   cargo: ["Cargo.toml", ".cargo/config.toml", ".cargo/config"],
+  // go quotes each go.mod/go.work line it cannot parse (`go.mod:1: unknown directive: API_TOKEN=…`, red
+  // team, round 11), and reads go.sum and vendor/modules.txt beside them.
+  go: ["go.mod", "go.work", "go.sum", "go.work.sum", "vendor/modules.txt"],
 };
 
 /**
@@ -214,6 +217,25 @@ function versionFileTargets(
     t.kind === "version-file" && t.dir === dir && t.names.length === names.length;
   if (dir === null || out.some(same)) return [];
   return [{ kind: "version-file", dir, names, shown: unit.text }];
+}
+
+/** go commands that load packages and the module graph (go-reads.ts). */
+const GO_LOADS = new Set(["list", "doc", "fmt"]);
+
+/** `go list`/`doc`/`fmt`: the main module they parse and the modules they may download are the disk's to see. */
+function goModuleTargets(unit: ExecUnit, callCwd: string, home: string | null): DiskTarget[] {
+  if (unit.program !== "go" || !GO_LOADS.has(unit.argv[1] ?? "")) return [];
+  const dir = resolveShellDir(unit.cwd, callCwd, home);
+  if (dir === null)
+    return [
+      {
+        kind: "unknown",
+        shown: unit.text,
+        reason:
+          "go loads the module of a directory not known here, whose go.mod may require modules it downloads",
+      },
+    ];
+  return [{ kind: "go-module", dir, shown: unit.text }];
 }
 
 /**
@@ -360,6 +382,7 @@ function shellTargets(command: string, callCwd: string, home: string | null): Di
           ...optionGlobTargets(unit, callCwd, home),
           ...scriptTargets(unit, callCwd, home),
           ...pickerTargets(unit, callCwd, home),
+          ...goModuleTargets(unit, callCwd, home),
           ...npxTargets(unit, callCwd, home),
           ...npmConfigTargets(unit, callCwd, home),
           ...upwardTargets(unit, callCwd, home),

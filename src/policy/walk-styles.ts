@@ -159,9 +159,24 @@ export function grepStyle(argv: readonly string[]): WalkStyle {
   };
 }
 
+/**
+ * The go command loading packages (`go list ./...`, `go doc`, `go fmt`): every `.go` file below, dot and
+ * underscore names skipped. It skips symlinked directories in a `...` walk but opens a symlinked .go file
+ * (go/parser then quotes the first token it rejects), so links are followed: walking more is never unsafe.
+ */
+export const GO_WALK: WalkStyle = {
+  content: true,
+  hidden: false,
+  ignoreFiles: false,
+  follow: true,
+  skipVcs: true,
+  only: ["*.go"],
+};
+
 /** The walk of a program that reads a tree recursively. */
 export function walkStyleOf(program: string, argv: readonly string[]): WalkStyle {
   if (program === "rg") return rgStyle(argv);
+  if (program === "go") return GO_WALK;
   if (program === "grep" || program === "egrep" || program === "fgrep") return grepStyle(argv);
   return WIDEST;
 }

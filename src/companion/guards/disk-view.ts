@@ -7,7 +7,7 @@ import { dirname, join, resolve } from "node:path";
 import type { CallFact, DiskCheck, DiskTarget } from "../../policy/call-facts.ts";
 import { isGitMetadataPath, KEY_SCAN_MAX_BYTES } from "../../policy/secret-families.ts";
 import { isDenylistedPath, isProtectedWritePath, secretFamilyOf } from "../../policy/secret-paths.ts";
-import { WIDEST } from "../../policy/walk-styles.ts";
+import { GO_WALK, WIDEST } from "../../policy/walk-styles.ts";
 import { expandGlob } from "./bash-glob.ts";
 import { readOnlyHook, repositoryProgram } from "./git-config-programs.ts";
 import { gitContentsFact } from "./git-contents.ts";
@@ -23,6 +23,7 @@ import { gitMessagesFact } from "./git-messages.ts";
 import { notesReason } from "./git-notes.ts";
 import { repositoryStateFact } from "./git-state-files.ts";
 import { unnamedObjectFact } from "./git-unnamed.ts";
+import { goModuleFacts } from "./go-module.ts";
 import { scanFile } from "./key-scan.ts";
 import { nestedRepositoryFact } from "./nested-repos.ts";
 import { npmConfigFact } from "./npm-config.ts";
@@ -273,6 +274,10 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
     }
     case "version-file":
       return versionFileFacts(t.dir, t.names, t.shown, ctx);
+    case "go-module": {
+      const { facts, root } = goModuleFacts(t.dir, ctx.workspace, t.shown);
+      return root === null ? facts : targetFacts({ kind: "walk", root, style: GO_WALK, shown: t.shown }, ctx);
+    }
     case "upward": {
       const found = pickerFile(t.dir, t.names);
       if (found === null || isWithin(ctx.workspace, found)) return [];

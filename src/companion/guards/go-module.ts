@@ -1,0 +1,72 @@
+// What the go command loads when it loads packages (`go list`, `go doc`, `go fmt`), found as go finds it:
+// the nearest go.mod from the directory up is the main module, whose .go files it parses; a go.work from
+// the directory up (workspace mode) brings in other modules. Loading the module graph downloads every
+// module go.mod requires that is not in the module cache (go 1.19: `go list ./...` with a go.sum entry
+// printed `go: downloading rsc.io/quote v1.5.2`), from the module proxy or, for a private path, from the
+// module's own host by git — outbound traffic the command's text does not show (red team, round 12).
+import { lstatSync } from "node:fs";
+import { dirname, join } from "node:path";
+import type { CallFact } from "../../policy/call-facts.ts";
+import { isWithin } from "./real-path.ts";
+import { textFileOrNull } from "./text-file.ts";
+import { shownPath } from "./tree-walk.ts";
+
+/** A go.mod directive that makes go load another module: a requirement, or a replacement (a directory or a version). */
+const LOADS_MODULES = /^\s*(require|replace)\b/m;
+
+function nearest(dir: string, name: string): string | null {
+  for (let d = dir; ; d = dirname(d)) {
+    const p = join(d, name);
+    if (lstatSync(p, { throwIfNoEntry: false }) !== undefined) return p;
+    if (dirname(d) === d) return null;
+  }
+}
+
+/**
+ * Facts about the module go would load from `dir`, and the main module's directory to walk for the .go
+ * files it parses (null when there is none, or when a fact already asks).
+ */
+export function goModuleFacts(
+  dir: string,
+  workspace: string,
+  shown: string,
+): { facts: CallFact[]; root: string | null } {
+  const work = nearest(dir, "go.work");
+  if (work !== null)
+    return {
+      facts: [
+        {
+          subject: shown,
+          reason: `\`${shownPath(work, workspace)}\` puts go in workspace mode: it loads every module the file uses, and downloads what they require`,
+        },
+      ],
+      root: null,
+    };
+  const mod = nearest(dir, "go.mod");
+  if (mod === null) return { facts: [], root: null };
+  const root = dirname(mod);
+  if (!isWithin(workspace, root))
+    return {
+      facts: [
+        {
+          subject: shown,
+          reason: `the module go loads is \`${root}\`, out of the workspace: go parses its files`,
+        },
+      ],
+      root: null,
+    };
+  const text = textFileOrNull(mod);
+  // With vendor/modules.txt beside go.mod, go builds from vendor/ (-mod=vendor, the default since go 1.14).
+  const vendored = textFileOrNull(join(root, "vendor", "modules.txt")) !== null;
+  if (text === null || (LOADS_MODULES.test(text) && !vendored))
+    return {
+      facts: [
+        {
+          subject: shown,
+          reason: `\`${shownPath(mod, workspace)}\` ${text === null ? "cannot be read" : "requires modules"}: go downloads those not in the module cache (from the module proxy, or the module's own host), outbound traffic the command does not show`,
+        },
+      ],
+      root: null,
+    };
+  return { facts: [], root };
+}
