@@ -213,6 +213,8 @@ export type DiskTarget =
    * module cache are downloaded (red team, round 12).
    */
   | { kind: "go-module"; dir: string; shown: string }
+  /** Any go command run in `dir`: a go.work/go.mod `go` line newer than the installed go downloads that release. */
+  | { kind: "go-release"; dir: string; shown: string }
   | { kind: "unknown"; shown: string; reason: string };
 
 /**

@@ -165,11 +165,12 @@ function pickerTargets(unit: ExecUnit, callCwd: string, home: string | null): Di
         reason: `it runs in a directory not known here, where a ${go ? "go.mod toolchain line" : "rust-toolchain file"} may pick what runs`,
       },
     ];
-  return [
-    go
-      ? { kind: "picker", dir, ...GO_PICKER, shown: unit.text }
-      : { kind: "picker", dir, names: TOOLCHAIN_FILES, shown: unit.text },
-  ];
+  return go
+    ? [
+        { kind: "picker", dir, ...GO_PICKER, shown: unit.text },
+        { kind: "go-release", dir, shown: unit.text },
+      ]
+    : [{ kind: "picker", dir, names: TOOLCHAIN_FILES, shown: unit.text }];
 }
 
 /** The files version managers' shims read in the directory a program runs in and every one above. */

@@ -23,7 +23,7 @@ import { gitMessagesFact } from "./git-messages.ts";
 import { notesReason } from "./git-notes.ts";
 import { repositoryStateFact } from "./git-state-files.ts";
 import { unnamedObjectFact } from "./git-unnamed.ts";
-import { goModuleFacts } from "./go-module.ts";
+import { goModuleFacts, goReleaseFact } from "./go-module.ts";
 import { scanFile } from "./key-scan.ts";
 import { nestedRepositoryFact } from "./nested-repos.ts";
 import { npmConfigFact } from "./npm-config.ts";
@@ -274,6 +274,10 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
     }
     case "version-file":
       return versionFileFacts(t.dir, t.names, t.shown, ctx);
+    case "go-release": {
+      const f = goReleaseFact(t.dir, ctx.env, ctx.workspace, t.shown);
+      return f === null ? [] : [f];
+    }
     case "go-module": {
       const { facts, root } = goModuleFacts(t.dir, ctx.workspace, t.shown);
       return root === null ? facts : targetFacts({ kind: "walk", root, style: GO_WALK, shown: t.shown }, ctx);

@@ -4,7 +4,7 @@
 // module go.mod requires that is not in the module cache (go 1.19: `go list ./...` with a go.sum entry
 // printed `go: downloading rsc.io/quote v1.5.2`), from the module proxy or, for a private path, from the
 // module's own host by git — outbound traffic the command's text does not show (red team, round 12).
-import { lstatSync } from "node:fs";
+import { accessSync, constants, lstatSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { CallFact } from "../../policy/call-facts.ts";
 import { isWithin } from "./real-path.ts";
@@ -69,4 +69,61 @@ export function goModuleFacts(
       root: null,
     };
   return { facts: [], root };
+}
+
+/** A go version as numbers (`1.22.5`, `1.21rc1` as 1.21.0, `go1.19.8`); null when it is none. */
+function versionOf(text: string): number[] | null {
+  const m = /^(?:go)?(\d+)\.(\d+)(?:\.(\d+))?/.exec(text.trim());
+  return m === null ? null : [Number(m[1]), Number(m[2]), Number(m[3] ?? 0)];
+}
+
+function newer(a: readonly number[], b: readonly number[]): boolean {
+  for (let i = 0; i < 3; i++) if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) > (b[i] ?? 0);
+  return false;
+}
+
+/** The release of the `go` first on PATH, from its GOROOT's VERSION file; null when none is found. */
+function installedGo(env: NodeJS.ProcessEnv): number[] | null {
+  for (const dir of (env.PATH ?? "").split(":")) {
+    if (dir === "") continue;
+    const bin = join(dir, "go");
+    try {
+      accessSync(bin, constants.X_OK);
+    } catch {
+      continue;
+    }
+    try {
+      const root = dirname(dirname(realpathSync.native(bin)));
+      return versionOf(textFileOrNull(join(root, "VERSION")) ?? "");
+    } catch {
+      return null;
+    }
+  }
+  return null;
+}
+
+/**
+ * Since go 1.21 (GOTOOLCHAIN=auto), any go command run where go.work or go.mod says `go X` with X newer
+ * than the installed release downloads go X and runs it (red team, round 12, from go.dev/doc/toolchain:
+ * "If the go line is newer than the local toolchain, the go command switches"). A `toolchain` line is
+ * the disk target `picker`'s; this is the `go` line.
+ */
+export function goReleaseFact(
+  dir: string,
+  env: NodeJS.ProcessEnv,
+  workspace: string,
+  shown: string,
+): CallFact | null {
+  if ((env.GOTOOLCHAIN ?? "auto").startsWith("local")) return null;
+  const file = nearest(dir, "go.work") ?? nearest(dir, "go.mod");
+  if (file === null) return null;
+  const line = /^\s*go\s+(\S+)/m.exec(textFileOrNull(file) ?? "");
+  const wanted = line === null ? null : versionOf(line[1] as string);
+  const installed = installedGo(env);
+  if (wanted === null || installed === null || newer([1, 21, 0], installed) || !newer(wanted, installed))
+    return null;
+  return {
+    subject: shown,
+    reason: `\`${shownPath(file, workspace)}\` asks for go ${line?.[1]}, newer than the installed go ${installed.join(".")}: go downloads that release and runs it (GOTOOLCHAIN=auto)`,
+  };
 }

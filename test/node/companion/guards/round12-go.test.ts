@@ -294,3 +294,37 @@ describe("go commands that download, or write go.mod/go.sum or the go env file",
     );
   });
 });
+
+describe("a go line newer than the installed go (GOTOOLCHAIN=auto downloads that release)", () => {
+  // go.dev/doc/toolchain: from go 1.21, a go.mod or go.work `go` line newer than the local toolchain makes
+  // every go command (go version too) download that release and run it. A fake GOROOT stands for the install.
+  const goroot = join(base, "goroot");
+  mkdirSync(join(goroot, "bin"), { recursive: true });
+  writeFileSync(join(goroot, "bin", "go"), "#!/bin/sh\nexit 0\n", { mode: 0o755 });
+  const judgeWith = (command: string, env: NodeJS.ProcessEnv) =>
+    [CAUTIOUS, BALANCED].map((p) =>
+      judgeOnDisk(p, { tool: "bash", input: { command }, cwd: ws, home }, { disk: diskCheck({ env }) }),
+    );
+  const env = { HOME: home, PATH: `${join(goroot, "bin")}:/usr/bin:/bin` };
+
+  it.each([
+    ["go1.22.5", "go 1.99", false],
+    ["go1.22.5\ntime 2024-07-01T00:00:00Z\n", "go 1.23.1", false],
+    ["go1.22.5", "go 1.22", true],
+    ["go1.22.5", "go 1.22.5", true],
+    ["go1.19.8", "go 1.99", true],
+  ])("installed %j, go.mod %j: allowed %s", (version, line, allowed) => {
+    writeFileSync(join(goroot, "VERSION"), version);
+    withFile(
+      join(ws, "go.mod"),
+      () => writeFileSync(join(ws, "go.mod"), `module example.com/p\n\n${line}\n`),
+      () => {
+        for (const command of ["go version", "go env GOPATH", "go list ./..."])
+          for (const r of judgeWith(command, env))
+            expect(r.action === "allow", `${version} ${line} ${command}\n${r.why}`).toBe(allowed);
+        for (const r of judgeWith("go version", { ...env, GOTOOLCHAIN: "local" }))
+          expect(r.action, "GOTOOLCHAIN=local never switches").toBe("allow");
+      },
+    );
+  });
+});
