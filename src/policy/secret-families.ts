@@ -73,6 +73,18 @@ export const SECRET_FAMILIES: readonly SecretFamily[] = [
       ".npmrc",
       ".pypirc",
       ".yarnrc",
+      // yarn berry's npmAuthToken, bun's scope tokens, pip's index-url with a password, NuGet's
+      // ClearTextPassword, poetry's store, conda's channel tokens, sentry-cli's auth token (red team,
+      // round 12): by name, with or without a token, as .npmrc is.
+      ".yarnrc.yml",
+      "bunfig.toml",
+      ".bunfig.toml",
+      "pip.conf",
+      "pip.ini",
+      "nuget.config",
+      ".config/pypoetry/auth.toml",
+      ".condarc",
+      ".sentryclirc",
       ".gem/credentials",
       ".cargo/credentials",
       ".cargo/credentials.toml",
