@@ -2,6 +2,7 @@
 // are never read or served without a person, and the path patterns that find it. secret-paths.ts
 // compiles the patterns; explain and the phone card name the family.
 
+import { holdsCredentialShape } from "./credential-shapes.ts";
 import { encodedPrivateKey } from "./key-encodings.ts";
 
 export interface SecretFamily {
@@ -224,34 +225,6 @@ export function holdsPrivateKey(text: string): boolean {
 }
 
 /**
- * Credentials with a shape no other text has: AWS access key ids, GitHub, GitLab, Slack, Stripe live,
- * Anthropic/OpenAI project and Google API keys; and (red team, round 12) npm tokens (`npm_` and 36),
- * Hugging Face (`hf_` and 34), PyPI upload tokens (a macaroon for pypi.org: `pypi-AgEIcHlwaS5vcmc…`),
- * Docker Hub (`dckr_pat_`), DigitalOcean (`dop_v1_`, `doo_v1_`, `dor_v1_` and 64 hex) and SendGrid
- * (`SG.` 22 `.` 43). Found by content wherever they sit (a key committed in config.js), like a private
- * key; generic shapes (hex runs, `sk-…`) are left to names and redaction, and so are JWTs, which projects
- * commit on purpose (a Supabase or Firebase anon key, test fixtures) far more often than by mistake.
- */
-const CREDENTIAL_SHAPE = new RegExp(
-  `(?<![A-Za-z0-9])(?:${[
-    "(?:AKIA|ASIA)[0-9A-Z]{16}(?![0-9A-Z])",
-    "gh[pousr]_[A-Za-z0-9]{36}",
-    "github_pat_[A-Za-z0-9_]{40,}",
-    "glpat-[0-9A-Za-z_-]{20}",
-    "xox[abprs]-[0-9A-Za-z-]{20,}",
-    "[sr]k_live_[0-9A-Za-z]{20,}",
-    "sk-(?:ant|proj)-[A-Za-z0-9_-]{20,}",
-    "AIza[0-9A-Za-z_-]{35}",
-    "npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])",
-    "hf_[A-Za-z0-9]{34}(?![A-Za-z0-9])",
-    "pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{16,}",
-    "dckr_pat_[A-Za-z0-9_-]{27,}",
-    "do[opr]_v1_[a-f0-9]{64}",
-    "SG\\.[A-Za-z0-9_-]{22}\\.[A-Za-z0-9_-]{43}",
-  ].join("|")})`,
-);
-
-/**
  * A URL with a password, or any user-info on http(s). Git writes the URL a fetch or pull was given into
  * the reflog as typed (it strips it only from merge messages), and keeps remote URLs as written in its
  * configuration and in the legacy `.git/remotes/*` and `.git/branches/*` files. Elsewhere (docs,
@@ -268,9 +241,13 @@ export function isGitMetadataPath(path: string): boolean {
   return /(^|\/)\.git\/(?!objects\/)/.test(path);
 }
 
-/** True when text holds a credential by its shape (see CREDENTIAL_SHAPE). */
+/**
+ * True when text holds a credential by its shape (credential-shapes.ts: a vendor's published token
+ * format, or a signed JWT), found by content wherever it sits (a key committed in config.js), like a
+ * private key.
+ */
 export function holdsCredential(text: string): boolean {
-  return CREDENTIAL_SHAPE.test(text);
+  return holdsCredentialShape(text);
 }
 
 /**
@@ -291,7 +268,7 @@ export class PrivateKeyScan {
   feed(text: string): boolean {
     const atStart = !this.started;
     this.started = true;
-    if (PRIVATE_KEY_HEADER.test(text) || CREDENTIAL_SHAPE.test(text)) return true;
+    if (PRIVATE_KEY_HEADER.test(text) || holdsCredentialShape(text)) return true;
     if (this.urls && URL_CREDENTIAL.test(text)) return true;
     if (encodedPrivateKey(text, atStart, pemHeader)) return true;
     this.kty ||= JWK_TYPE.test(text);
