@@ -312,6 +312,8 @@ export function shapeSource(shape: CredentialShape): string {
  * at, so a failed start costs a bounded look.
  */
 const ANY_SHAPE = new RegExp(CREDENTIAL_SHAPES.map(shapeSource).join("|"));
+/** The same, global: redact.ts masks every row's tokens in what Airlock shows, stores and logs. */
+export const ANY_SHAPE_GLOBAL = new RegExp(ANY_SHAPE.source, "g");
 
 // A JWT is three base64url parts; header and payload are JSON objects, so each opens with `eyJ`. It is
 // found without a regex over the parts (three unbounded runs that must all succeed backtrack on crafted

@@ -1,5 +1,6 @@
 // Redaction for anything Airlock shows, stores, logs or exports: one marker, one set of rules, used by the
 // policy (scope summaries), the edge (audit, logs, stored calls) and the companion.
+import { ANY_SHAPE_GLOBAL } from "./credential-shapes.ts";
 
 /** The one redaction marker, wherever a secret was masked (src/protocol documents it). */
 export const REDACTED = "<redacted>";
@@ -15,6 +16,8 @@ const SECRET_SHAPES: RegExp[] = [
   /(?<![A-Za-z0-9])eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g,
   /\b[0-9a-f]{40,}\b/gi,
   /(?<![A-Za-z0-9])(?:sk|pk|rk)_(?:live|test)_[A-Za-z0-9]{10,}/g,
+  // Every vendor's published token shape the content scans know (credential-shapes.ts, round 12).
+  ANY_SHAPE_GLOBAL,
 ];
 
 const SECRET_NAME =
@@ -52,11 +55,17 @@ const MAY_NAMED = new RegExp(`${SECRET_NAME}|bearer|basic|mysql|curl|wget`, "i")
 const MAY_SHAPE =
   /gh[pousr]_|github_pat_|sk-|xox[abprs]-|AKIA|ASIA|alk_|eyJ|[spr]k_(?:live|test)_|[0-9a-f]{40}/i;
 
+/** The guard of the credential-shape pass: the pass's own pattern (a test, no replace). */
+function mayCredentialShape(text: string): boolean {
+  ANY_SHAPE_GLOBAL.lastIndex = 0;
+  return ANY_SHAPE_GLOBAL.test(text);
+}
+
 /** Masks likely secrets in a command line or free text. */
 export function redactText(text: string): string {
   const url = MAY_URL.test(text);
   const named = MAY_NAMED.test(text);
-  if (!url && !named && !MAY_SHAPE.test(text)) return text;
+  if (!url && !named && !MAY_SHAPE.test(text) && !mayCredentialShape(text)) return text;
   return redactAll(text);
 }
 

@@ -19,6 +19,7 @@ import {
   type ShapePart,
   shapeVendor,
 } from "../../../src/policy/credential-shapes.ts";
+import { REDACTED, redactText } from "../../../src/policy/redact.ts";
 import { holdsCredential, KEY_SCAN_OVERLAP } from "../../../src/policy/secret-families.ts";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -136,6 +137,24 @@ describe("credential shapes: every row found wherever its token sits", () => {
       { numRuns: 120 },
     );
     expect(scanBytes(FILLER)).toBe("none");
+  });
+});
+
+describe("credential shapes: redaction", () => {
+  it("property: a token in a command line or a log line is masked wherever it sits", () => {
+    fc.assert(
+      fc.property(
+        ANY_TOKEN,
+        SEPARATOR,
+        fc.constantFrom("echo ", "curl -H 'X: ", "export T=", "log: "),
+        ({ vendor, token }, sep, lead) => {
+          const out = redactText(`${lead}${sep}${token}${sep} done`);
+          expect(out, vendor).not.toContain(token);
+          expect(out, vendor).toContain(REDACTED);
+        },
+      ),
+      { numRuns: 400 },
+    );
   });
 });
 
