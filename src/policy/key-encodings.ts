@@ -32,8 +32,12 @@ const BASE64_BEGIN = (() => {
 /** A base64 DER structure: a SEQUENCE (0x30, `M`) with a short or long length (`MA`–`MI`). */
 const BASE64_DER = /M[A-I][A-Za-z0-9+/]{30}/g;
 
-/** At most this many candidates per chunk are decoded (a file of base64 runs cannot make a scan slow). */
+/** At most this many windows per text are decoded (a text of base64 markers cannot make a scan slow). */
 const MAX_CANDIDATES = 64;
+/** A window of base64 decoded after a "-----BEGIN" marker. */
+const WINDOW = 8192;
+/** Base64 characters a PEM header needs past its marker ("-----BEGIN ENCRYPTED PRIVATE KEY-----"). */
+const HEADER_MAX = 128;
 
 /** base64 characters only, cut to whole groups, decoded (latin1); "" when nothing is left. */
 function decode(chars: string): string {
@@ -84,19 +88,26 @@ export function encodedPrivateKey(text: string, atStart: boolean, header: (t: st
   if (atStart && derPrivateKey(text)) return true;
   if (UTF16_DASHES.test(text) && header(text.replace(/\0/g, ""))) return true;
   let tried = 0;
+  // A marker inside a window already decoded (its header wholly inside) was seen there: skipping it keeps
+  // the work linear, so no count of earlier markers (a bundle of base64 certificates) ends the look. Red
+  // team round 12: the look used to stop after 64 markers and answer "no key" for the key after them.
+  let covered = -1;
   for (const m of text.matchAll(BASE64_BEGIN)) {
-    if (tried++ >= MAX_CANDIDATES) return false;
+    if (m.index < covered) continue;
+    // Windows cover 8 KiB each, so a 256 KiB chunk has ~32; more (a huge text of markers) asks.
+    if (tried++ >= MAX_CANDIDATES) return true;
     // From a little before the marker (its group may start up to three characters earlier): each of the
     // four shifts is one alignment, and one of them is the base64 text's own.
     let from = m.index;
     while (from > 0 && m.index - from < 8 && BASE64_CHARS.test(text[from - 1] as string)) from--;
-    const run = text.slice(from, m.index + 8192).replace(/[^A-Za-z0-9+/]/g, "");
+    covered = m.index + WINDOW - HEADER_MAX;
+    const run = text.slice(from, m.index + WINDOW).replace(/[^A-Za-z0-9+/]/g, "");
     for (let shift = 0; shift < 4; shift++) if (header(decode(run.slice(shift)))) return true;
   }
   for (const m of text.matchAll(BASE64_DER)) {
-    // Only where a base64 run starts (the character before is none of its alphabet).
+    // Only where a base64 run starts (the character before is none of its alphabet); each look decodes
+    // 32 characters, so every run start is looked at (no cap: a key after many certificates is found).
     if (m.index > 0 && BASE64_CHARS.test(text[m.index - 1] as string)) continue;
-    if (tried++ >= MAX_CANDIDATES) return false;
     if (derPrivateKey(decode(text.slice(m.index, m.index + 32)))) return true;
   }
   return false;
