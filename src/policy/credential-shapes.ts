@@ -158,8 +158,9 @@ export const CREDENTIAL_SHAPES: readonly CredentialShape[] = [
     vendor: "PyPI upload token",
     // A macaroon whose first caveat names the index: pypi.org or test.pypi.org.
     source: "pypi.org/help, API tokens",
+    // Real ones run ~150 characters on; the prefix alone is specific (a macaroon header naming pypi.org).
     prefixes: ["pypi-AgEIcHlwaS5vcmc", "pypi-AgENdGVzdC5weXBpLm9yZw"],
-    parts: [run(B64URL, 50)],
+    parts: [run(B64URL, 16)],
   },
   {
     vendor: "Docker Hub token",
