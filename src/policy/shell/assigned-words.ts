@@ -8,24 +8,15 @@
 // assignment, `read`, `declare`, `export`, `${NAME:=…}`, `unset`); it is none of bash's own variables; and
 // the script sources no file. A failed assignment (a readonly variable) ends a non-interactive bash.
 import { isBashOwnVariable } from "./bash-own-vars.ts";
-import type { LoopBinding, ScriptSetters } from "./loop-vars.ts";
+import { type LoopBinding, mentionedOnceAs, PLAIN_VALUE, type ScriptSetters } from "./loop-vars.ts";
 import type { ParsedScript, StmtEvent } from "./parser.ts";
 import type { ShellPrefix } from "./units.ts";
 
-/** A value bash passes as it is even unquoted (no blank, quote, glob, tilde or expansion character). */
-const PLAIN_VALUE = /^[A-Za-z0-9_./:@%+,=-]+$/;
 const MAX_BOUND = 8;
 
 /** Whether NAME appears in `src` once outside `$NAME`/`${NAME}`, and that once is `NAME=`. */
 function assignedOnlyOnce(src: string, name: string): boolean {
-  const text = src.replaceAll(`\${${name}}`, `$${name}`);
-  const bare = new RegExp(`(?<![\\w$./-])${name}(?!\\w)`, "g");
-  let count = 0;
-  for (const m of text.matchAll(bare)) {
-    count++;
-    if (text[m.index + name.length] !== "=") return false;
-  }
-  return count === 1;
+  return mentionedOnceAs(src, name, (_before, after) => after.startsWith("="));
 }
 
 /**

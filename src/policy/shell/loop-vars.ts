@@ -30,27 +30,38 @@ export type LoopBindings = ReadonlyMap<string, LoopBinding>;
 const MAX_VALUES = 32;
 const MAX_VARIANTS = 32;
 /** A value bash passes as it is even unquoted (no blank, quote, glob or expansion character). */
-const PLAIN_VALUE = /^[A-Za-z0-9_./:@%+,=-]+$/;
+export const PLAIN_VALUE = /^[A-Za-z0-9_./:@%+,=-]+$/;
 /** Statements that run a file's code in this shell, which may set any variable. */
 const SOURCING = new Set(["source", "."]);
 
 /**
- * Whether NAME appears in `src` only as a `for NAME in` header (once) and in `$NAME`/`${NAME}`
- * expansions. Any other bare occurrence (`NAME=`, `read NAME`, `declare -n r=NAME`, `((NAME++))`,
- * `unset NAME`, a second loop) may set it. A word ending in NAME after `-`, `/`, `.` or a letter is
- * an option or part of a path, never a name bash assigns.
+ * Whether NAME appears in `src` exactly once outside `$NAME`/`${NAME}` expansions, and that once is the
+ * form `isTheOne` accepts (given the text before and after it). Any other bare occurrence (`NAME=`,
+ * `read NAME`, `declare -n r=NAME`, `((NAME++))`, `unset NAME`, a second loop) may set it. A word ending in
+ * NAME after `-`, `/`, `.` or a letter is an option or part of a path, never a name bash assigns.
  */
-function onlyTheHeaderNames(src: string, name: string): boolean {
+export function mentionedOnceAs(
+  src: string,
+  name: string,
+  isTheOne: (before: string, after: string) => boolean,
+): boolean {
   const text = src.replaceAll(`\${${name}}`, `$${name}`);
   const bare = new RegExp(`(?<![\\w$./-])${name}(?!\\w)`, "g");
   let count = 0;
   for (const m of text.matchAll(bare)) {
     count++;
-    const before = text.slice(0, m.index);
-    const after = text.slice(m.index + name.length);
-    if (!/(^|[\s;&|(])for\s+$/.test(before) || !/^\s+in\s/.test(after)) return false;
+    if (!isTheOne(text.slice(0, m.index), text.slice(m.index + name.length))) return false;
   }
   return count === 1;
+}
+
+/** Whether NAME appears in `src` only as a `for NAME in` header (once) and in expansions. */
+function onlyTheHeaderNames(src: string, name: string): boolean {
+  return mentionedOnceAs(
+    src,
+    name,
+    (before, after) => /(^|[\s;&|(])for\s+$/.test(before) && /^\s+in\s/.test(after),
+  );
 }
 
 /** The variables a script's statements set, as far as each can be placed. */
