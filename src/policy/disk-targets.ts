@@ -35,6 +35,15 @@ const NAME_WALKERS: Readonly<Record<string, RegExp>> = {
 };
 
 /**
+ * The directory `unit` runs in, or the one target that says it is not known here (`why`: what in that
+ * directory the decision needs).
+ */
+function unitDir(unit: ExecUnit, callCwd: string, home: string | null, why: string): string | DiskTarget[] {
+  const dir = resolveShellDir(unit.cwd, callCwd, home);
+  return dir ?? [{ kind: "unknown", shown: unit.text, reason: why }];
+}
+
+/**
  * A name walk reads no contents, so only one that follows links can leave the tree; that one is
  * walked (for links out and size). Its roots: the operands that are not options (`.` when none).
  */
@@ -72,15 +81,8 @@ function findingWalks(unit: ExecUnit, callCwd: string, home: string | null): Dis
   const walks =
     unit.effects?.paths.filter((e) => e.access === "walk" && !e.contents && e.follow === "all") ?? [];
   if (walks.length === 0) return [];
-  const dir = resolveShellDir(unit.cwd, callCwd, home);
-  if (dir === null)
-    return [
-      {
-        kind: "unknown",
-        shown: unit.text,
-        reason: "it finds the files it runs in a directory not known here",
-      },
-    ];
+  const dir = unitDir(unit, callCwd, home, "it finds the files it runs in a directory not known here");
+  if (typeof dir !== "string") return dir;
   const out: DiskTarget[] = [];
   for (const w of walks) {
     const r = w.arg.value;
@@ -156,15 +158,13 @@ const GO_PICKER = { names: ["go.work", "go.mod"], contains: "^\\s*toolchain\\s" 
 function pickerTargets(unit: ExecUnit, callCwd: string, home: string | null): DiskTarget[] {
   const go = unit.program === "go";
   if (!go && !RUSTUP_PROXIES.has(unit.program)) return [];
-  const dir = resolveShellDir(unit.cwd, callCwd, home);
-  if (dir === null)
-    return [
-      {
-        kind: "unknown",
-        shown: unit.text,
-        reason: `it runs in a directory not known here, where a ${go ? "go.mod toolchain line" : "rust-toolchain file"} may pick what runs`,
-      },
-    ];
+  const dir = unitDir(
+    unit,
+    callCwd,
+    home,
+    `it runs in a directory not known here, where a ${go ? "go.mod toolchain line" : "rust-toolchain file"} may pick what runs`,
+  );
+  if (typeof dir !== "string") return dir;
   return go
     ? [
         { kind: "picker", dir, ...GO_PICKER, shown: unit.text },
@@ -226,16 +226,13 @@ const GO_LOADS = new Set(["list", "doc", "fmt"]);
 /** `go list`/`doc`/`fmt`: the main module they parse and the modules they may download are the disk's to see. */
 function goModuleTargets(unit: ExecUnit, callCwd: string, home: string | null): DiskTarget[] {
   if (unit.program !== "go" || !GO_LOADS.has(unit.argv[1] ?? "")) return [];
-  const dir = resolveShellDir(unit.cwd, callCwd, home);
-  if (dir === null)
-    return [
-      {
-        kind: "unknown",
-        shown: unit.text,
-        reason:
-          "go loads the module of a directory not known here, whose go.mod may require modules it downloads",
-      },
-    ];
+  const dir = unitDir(
+    unit,
+    callCwd,
+    home,
+    "go loads the module of a directory not known here, whose go.mod may require modules it downloads",
+  );
+  if (typeof dir !== "string") return dir;
   return [{ kind: "go-module", dir, shown: unit.text }];
 }
 
@@ -267,15 +264,13 @@ function npmConfigTargets(unit: ExecUnit, callCwd: string, home: string | null):
   // `npx X`, `npm exec X`, `npm x X`: npm reads its configuration before it runs X.
   const viaNpm = unit.via !== undefined && /^(?:\S*\/)?np[mx](?:\s|$)/.test(unit.via);
   if (unit.program !== "npm" && unit.program !== "npx" && !viaNpm) return [];
-  const dir = resolveShellDir(unit.cwd, callCwd, home);
-  if (dir === null)
-    return [
-      {
-        kind: "unknown",
-        shown: unit.text,
-        reason: "npm runs in a directory not known here, whose .npmrc may move where it writes or run code",
-      },
-    ];
+  const dir = unitDir(
+    unit,
+    callCwd,
+    home,
+    "npm runs in a directory not known here, whose .npmrc may move where it writes or run code",
+  );
+  if (typeof dir !== "string") return dir;
   return [{ kind: "npm-config", dir, shown: unit.text }, ...npmTreeTargets(unit, dir)];
 }
 
@@ -307,16 +302,13 @@ const VIA_NPX = /^(?:\S*\/)?npx(?:\s|$)/;
 /** A bare name npx runs: which program that is, the disk says (guards/npx-bin.ts). */
 function npxTargets(unit: ExecUnit, callCwd: string, home: string | null): DiskTarget[] {
   if (unit.via === undefined || !VIA_NPX.test(unit.via) || unit.program.includes("/")) return [];
-  const dir = resolveShellDir(unit.cwd, callCwd, home);
-  if (dir === null)
-    return [
-      {
-        kind: "unknown",
-        shown: unit.text,
-        reason:
-          "npx runs it in a directory not known here, where it may not be installed (npx then downloads it)",
-      },
-    ];
+  const dir = unitDir(
+    unit,
+    callCwd,
+    home,
+    "npx runs it in a directory not known here, where it may not be installed (npx then downloads it)",
+  );
+  if (typeof dir !== "string") return dir;
   return [{ kind: "npx", dir, name: unit.program, shown: unit.text }];
 }
 
