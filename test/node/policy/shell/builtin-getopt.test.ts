@@ -10,19 +10,11 @@ import { builtinArgs } from "../../../../src/policy/shell/builtin-getopt.ts";
 import { namesSetBy } from "../../../../src/policy/shell/builtins.ts";
 import type { Arg } from "../../../../src/policy/shell/wrappers.ts";
 import { cleanBashRuns, runInBash } from "./bash-proof.ts";
-import { BALANCED, judge, READ_ONLY, STRICT_PROFILES } from "./policies.ts";
+import { BALANCED, EVERY_STRICT, judge, neverAllowed } from "./policies.ts";
 
 afterAll(cleanBashRuns);
 
-const everyPolicy = [["read-only", READ_ONLY], ...STRICT_PROFILES] as const;
-
-function neverAllowed(command: string): void {
-  for (const [name, policy] of everyPolicy) {
-    const r = judge(policy, command);
-    expect(r.action, `${name}: ${command}\n${r.reasons.join("\n")}`).not.toBe("allow");
-    expect(judge(policy, command, false).action, `${name} headless: ${command}`).toBe("deny");
-  }
-}
+const everyPolicy = EVERY_STRICT;
 
 const arg = (value: string | null): Arg => ({ value, raw: value ?? "$x", glob: false, tilde: false });
 const argv = (...words: (string | null)[]): Arg[] => words.map(arg);

@@ -5,19 +5,9 @@
 // Setting one in a script that holds a glob is never allowed; without a glob it changes nothing.
 import { afterAll, describe, expect, it } from "vitest";
 import { cleanBashRuns, runInBash } from "./bash-proof.ts";
-import { BALANCED, judge, READ_ONLY, STRICT_PROFILES } from "./policies.ts";
+import { BALANCED, judge, neverAllowed } from "./policies.ts";
 
 afterAll(cleanBashRuns);
-
-const everyPolicy = [["read-only", READ_ONLY], ...STRICT_PROFILES] as const;
-
-function neverAllowed(command: string): void {
-  for (const [name, policy] of everyPolicy) {
-    const r = judge(policy, command);
-    expect(r.action, `${name}: ${command}\n${r.reasons.join("\n")}`).not.toBe("allow");
-    expect(judge(policy, command, false).action, `${name} headless: ${command}`).toBe("deny");
-  }
-}
 
 describe("glob options the engine does not expand with", () => {
   it("bash reads each attack as the red team said", () => {

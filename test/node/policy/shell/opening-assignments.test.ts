@@ -10,18 +10,10 @@ import { analyzeShell } from "../../../../src/policy/shell/analysis.ts";
 import type { ExecUnit } from "../../../../src/policy/shell/units.ts";
 import { cleanBashRuns, runInBash } from "./bash-proof.ts";
 import { check, straceAvailable } from "./effects-oracle.ts";
-import { BALANCED, judge, READ_ONLY, STRICT_PROFILES } from "./policies.ts";
+import { BALANCED, EVERY_STRICT, judge, neverAllowed } from "./policies.ts";
 
 afterAll(cleanBashRuns);
-const everyPolicy = [["read-only", READ_ONLY], ...STRICT_PROFILES] as const;
-
-function neverAllowed(command: string): void {
-  for (const [name, policy] of everyPolicy) {
-    const r = judge(policy, command);
-    expect(r.action, `${name}: ${command}\n${r.reasons.join("\n")}`).not.toBe("allow");
-    expect(judge(policy, command, false).action, `${name} headless: ${command}`).toBe("deny");
-  }
-}
+const everyPolicy = EVERY_STRICT;
 
 const texts = (command: string) =>
   analyzeShell(command)

@@ -2,6 +2,7 @@
 // attacks were tried against (it names the programs an attacker would hide behind), and a
 // denylist that allows everything but a few programs.
 
+import { expect } from "vitest";
 import { starterPolicy } from "../../../../src/companion/local-policy/starter.ts";
 import type { CompiledPolicy, DecisionRecord } from "../../../../src/policy/index.ts";
 import { decide } from "../../../../src/policy/index.ts";
@@ -61,3 +62,15 @@ export const STRICT_PROFILES = [
   ["cautious", CAUTIOUS],
   ["balanced", BALANCED],
 ] as const;
+
+/** The read-only allowlist and the strict starter profiles: what an attack must get past. */
+export const EVERY_STRICT = [["read-only", READ_ONLY], ...STRICT_PROFILES] as const;
+
+/** The command is never allowed under any of them, and denied headless (no one can answer). */
+export function neverAllowed(command: string): void {
+  for (const [name, policy] of EVERY_STRICT) {
+    const r = judge(policy, command);
+    expect(r.action, `${name}: ${command}\n${r.reasons.join("\n")}`).not.toBe("allow");
+    expect(judge(policy, command, false).action, `${name} headless: ${command}`).toBe("deny");
+  }
+}

@@ -11,19 +11,10 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { dangerousVariable } from "../../../../src/policy/shell/env-vars.ts";
-import { BALANCED, judge, READ_ONLY, STRICT_PROFILES } from "./policies.ts";
+import { BALANCED, judge, neverAllowed } from "./policies.ts";
 
-const everyPolicy = [["read-only", READ_ONLY], ...STRICT_PROFILES] as const;
 const base = mkdtempSync(join(tmpdir(), "airlock-rt12-env-"));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
-
-function neverAllowed(command: string): void {
-  for (const [name, policy] of everyPolicy) {
-    const r = judge(policy, command);
-    expect(r.action, `${name}: ${command}\n${r.reasons.join("\n")}`).not.toBe("allow");
-    expect(judge(policy, command, false).action, `${name} headless: ${command}`).toBe("deny");
-  }
-}
 
 const PYENV = "/root/.pyenv";
 const hasPyenv = existsSync(join(PYENV, "shims", "python3"));
