@@ -98,7 +98,15 @@ describe("a `..` after a name is placed as the kernel places it, or the judge as
           );
         },
       ),
-      { numRuns: 60 },
+      {
+        numRuns: 60,
+        // Plain moves inside the project run in every run, so the check below never rests on the draw.
+        examples: [
+          [[1, 1, 1], ["a"], "cd"],
+          [[1, 1, 1], ["a", "c"], "env"],
+          [[1, 1, 1], ["b"], "workdir"],
+        ],
+      },
     );
     // The property is not vacuous: plain moves inside the project are allowed.
     expect(allowed).toBeGreaterThan(0);
