@@ -63,6 +63,33 @@ export function diskFixture(): DiskFixture {
   return { base, ws, home, cleanup: () => rmSync(base, { recursive: true, force: true }) };
 }
 
+export interface GitWorkspace {
+  base: string;
+  ws: string;
+  home: string;
+}
+
+/**
+ * A fresh temp directory holding `home` (with `homeFiles`) and `ws`, a git repository whose `files` are
+ * committed: the everyday project the over-ask tests judge calls in.
+ */
+export function gitWorkspace(
+  prefix: string,
+  files: Record<string, string>,
+  homeFiles: Record<string, string> = {},
+): GitWorkspace {
+  const base = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  const ws = join(base, "ws");
+  const home = join(base, "home");
+  for (const [rel, text] of Object.entries(homeFiles)) write(join(home, rel), text);
+  mkdirSync(ws);
+  git(ws, "init", "-q", ".");
+  for (const [rel, text] of Object.entries(files)) write(join(ws, rel), text);
+  git(ws, "add", "-A");
+  git(ws, "commit", "-qm", "init");
+  return { base, ws, home };
+}
+
 /** The disk as the companion reads it, with no agent environment (no CDPATH). */
 export const DISK = diskCheck({ env: {} });
 

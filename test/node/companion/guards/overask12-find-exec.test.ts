@@ -3,45 +3,36 @@
 // (found-paths.ts): CMD reads every file find could find, a walk the disk looks at. The nearest dangerous
 // variants were written first; the allowed forms run in real bash under strace and open only files of
 // that walk.
-import { linkSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { linkSync, rmSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { starterPolicy } from "../../../../src/companion/local-policy/starter.ts";
-import { compilePolicy } from "../../../../src/policy/index.ts";
 import { analyzeShell } from "../../../../src/policy/shell/analysis.ts";
 import type { ExecUnit } from "../../../../src/policy/shell/units.ts";
 import { straceAvailable, trace } from "../../policy/shell/effects-oracle.ts";
-import { git, judgeOnDisk, KEY } from "./disk-fixture.ts";
+import { BALANCED } from "../../policy/shell/policies.ts";
+import { gitWorkspace, judgeOnDisk, KEY, write } from "./disk-fixture.ts";
 
-const compiled = compilePolicy([{ layer: "user", path: "starter", text: starterPolicy("balanced") }]);
-if (!compiled.ok) throw new Error("the starter policy does not compile");
-const STARTER = compiled.policy;
+const STARTER = BALANCED;
 
 let base: string;
 let ws: string;
 let home: string;
 
-function put(rel: string, text: string, root = ws): void {
-  mkdirSync(dirname(join(root, rel)), { recursive: true });
-  writeFileSync(join(root, rel), text);
-}
+const put = (rel: string, text: string, root = ws) => write(join(root, rel), text);
 
 beforeEach(() => {
-  base = realpathSync(mkdtempSync(join(tmpdir(), "airlock-oa12x-")));
-  ws = join(base, "ws");
-  home = join(base, "home");
-  put(".ssh/id_rsa", KEY, home);
-  mkdirSync(ws);
-  git(ws, "init", "-q", ".");
-  put("src/a.py", "x = 1\n");
-  put("src/b.py", "y = 2\n");
-  put("src/notes.txt", "x\n");
-  put("README.md", "# sample\n");
-  put(".env", "API_KEY=K-SECRET\n");
-  put(".gitignore", ".env\n");
-  git(ws, "add", "-A");
-  git(ws, "commit", "-qm", "init");
+  ({ base, ws, home } = gitWorkspace(
+    "airlock-oa12x-",
+    {
+      "src/a.py": "x = 1\n",
+      "src/b.py": "y = 2\n",
+      "src/notes.txt": "x\n",
+      "README.md": "# sample\n",
+      ".env": "API_KEY=K-SECRET\n",
+      ".gitignore": ".env\n",
+    },
+    { ".ssh/id_rsa": KEY },
+  ));
 });
 afterEach(() => rmSync(base, { recursive: true, force: true }));
 

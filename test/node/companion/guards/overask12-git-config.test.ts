@@ -9,14 +9,11 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { configKey, configValues } from "../../../../src/companion/guards/git-config-values.ts";
-import { starterPolicy } from "../../../../src/companion/local-policy/starter.ts";
-import { compilePolicy } from "../../../../src/policy/index.ts";
 import { straceAvailable, trace } from "../../policy/shell/effects-oracle.ts";
+import { BALANCED } from "../../policy/shell/policies.ts";
 import { git, judgeOnDisk } from "./disk-fixture.ts";
 
-const compiled = compilePolicy([{ layer: "user", path: "starter", text: starterPolicy("balanced") }]);
-if (!compiled.ok) throw new Error("the starter policy does not compile");
-const STARTER = compiled.policy;
+const STARTER = BALANCED;
 const TOKEN = "ghp_FAKEtoken0123456789abcdefABCDEF01234";
 
 let base: string;

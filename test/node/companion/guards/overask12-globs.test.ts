@@ -3,50 +3,33 @@
 // command reads is now judged by its matches there. The attacks (each nearest dangerous variant) were written
 // first; the relaxed forms are proven in real bash under strace to read only the matches the judge placed.
 import { execFileSync, spawnSync } from "node:child_process";
-import { linkSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { linkSync, mkdirSync, rmSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { expandGlob } from "../../../../src/companion/guards/bash-glob.ts";
-import { starterPolicy } from "../../../../src/companion/local-policy/starter.ts";
-import { compilePolicy } from "../../../../src/policy/index.ts";
 import { isDenylistedPath } from "../../../../src/policy/secret-paths.ts";
 import { straceAvailable, trace } from "../../policy/shell/effects-oracle.ts";
-import { READ_ONLY } from "../../policy/shell/policies.ts";
-import { git, judgeOnDisk, KEY } from "./disk-fixture.ts";
-
-function profile(name: "balanced" | "autonomous") {
-  const c = compilePolicy([{ layer: "user", path: "starter", text: starterPolicy(name) }]);
-  if (!c.ok) throw new Error("the starter policy does not compile");
-  return c.policy;
-}
-const BALANCED = profile("balanced");
-const AUTONOMOUS = profile("autonomous");
+import { AUTONOMOUS, BALANCED, READ_ONLY } from "../../policy/shell/policies.ts";
+import { gitWorkspace, judgeOnDisk, KEY, write } from "./disk-fixture.ts";
 
 let base: string;
 let ws: string;
 let home: string;
 
-function put(rel: string, text: string, root = ws): void {
-  mkdirSync(dirname(join(root, rel)), { recursive: true });
-  writeFileSync(join(root, rel), text);
-}
+const put = (rel: string, text: string, root = ws) => write(join(root, rel), text);
 
 beforeEach(() => {
-  base = realpathSync(mkdtempSync(join(tmpdir(), "airlock-oa12-")));
-  ws = join(base, "ws");
-  home = join(base, "home");
-  put(".ssh/id_rsa", KEY, home);
-  put(".aws/credentials", "aws_secret_access_key = AKIA-HOME\n", home);
-  mkdirSync(ws);
-  git(ws, "init", "-q", ".");
-  put("src/a.py", "print(1)\n");
-  put("src/b.py", "print(2)\n");
-  put("README.md", "# sample\n");
-  put(".env", "API_KEY=K-SECRET\n");
-  put(".gitignore", ".env\n");
-  git(ws, "add", "-A");
-  git(ws, "commit", "-qm", "init");
+  ({ base, ws, home } = gitWorkspace(
+    "airlock-oa12-",
+    {
+      "src/a.py": "print(1)\n",
+      "src/b.py": "print(2)\n",
+      "README.md": "# sample\n",
+      ".env": "API_KEY=K-SECRET\n",
+      ".gitignore": ".env\n",
+    },
+    { ".ssh/id_rsa": KEY, ".aws/credentials": "aws_secret_access_key = AKIA-HOME\n" },
+  ));
 });
 afterEach(() => rmSync(base, { recursive: true, force: true }));
 

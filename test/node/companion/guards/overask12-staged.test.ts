@@ -3,35 +3,24 @@
 // it). It is now judged by those entries: their names and both blobs. Attacks first; real git shows what
 // each form prints.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { starterPolicy } from "../../../../src/companion/local-policy/starter.ts";
-import { compilePolicy } from "../../../../src/policy/index.ts";
-import { git, judgeOnDisk, KEY } from "./disk-fixture.ts";
+import { BALANCED } from "../../policy/shell/policies.ts";
+import { git, gitWorkspace, judgeOnDisk, KEY, write } from "./disk-fixture.ts";
 
-const compiled = compilePolicy([{ layer: "user", path: "starter", text: starterPolicy("balanced") }]);
-if (!compiled.ok) throw new Error("the starter policy does not compile");
-const STARTER = compiled.policy;
+const STARTER = BALANCED;
 const ENV = { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" };
 
 let base: string;
 let ws: string;
-function put(rel: string, text: string): void {
-  mkdirSync(dirname(join(ws, rel)), { recursive: true });
-  writeFileSync(join(ws, rel), text);
-}
+const put = (rel: string, text: string) => write(join(ws, rel), text);
 beforeEach(() => {
-  base = realpathSync(mkdtempSync(join(tmpdir(), "airlock-oa12d-")));
-  ws = join(base, "ws");
-  mkdirSync(ws);
-  git(ws, "init", "-q", ".");
-  put("src/a.ts", "export const a = 1;\n");
-  put("tests/fixtures/server.pem", KEY);
-  put("config.js", `module.exports = {};\n`);
-  git(ws, "add", "-A");
-  git(ws, "commit", "-qm", "init");
+  ({ base, ws } = gitWorkspace("airlock-oa12d-", {
+    "src/a.ts": "export const a = 1;\n",
+    "tests/fixtures/server.pem": KEY,
+    "config.js": "module.exports = {};\n",
+  }));
 });
 afterEach(() => rmSync(base, { recursive: true, force: true }));
 

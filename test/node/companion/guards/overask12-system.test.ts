@@ -6,14 +6,11 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { starterPolicy } from "../../../../src/companion/local-policy/starter.ts";
-import { compilePolicy } from "../../../../src/policy/index.ts";
 import { cleanBashRuns, runInBash } from "../../policy/shell/bash-proof.ts";
+import { BALANCED } from "../../policy/shell/policies.ts";
 import { judgeOnDisk, KEY } from "./disk-fixture.ts";
 
-const compiled = compilePolicy([{ layer: "user", path: "starter", text: starterPolicy("balanced") }]);
-if (!compiled.ok) throw new Error("the starter policy does not compile");
-const STARTER = compiled.policy;
+const STARTER = BALANCED;
 const base = realpathSync(mkdtempSync(join(tmpdir(), "airlock-oa12s-")));
 const ws = join(base, "ws");
 mkdirSync(ws);

@@ -2,40 +2,31 @@
 // `find … | xargs CMD` (found-paths.ts), a leading glob settled by its matches (`ls -d */`, `du -sh *`),
 // and a `for` loop over a project glob. Each attack was written first; each harmless form is allowed only
 // when the disk shows nothing it could reach.
-import { linkSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { linkSync, mkdirSync, rmSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { starterPolicy } from "../../../../src/companion/local-policy/starter.ts";
-import { compilePolicy } from "../../../../src/policy/index.ts";
-import { git, judgeOnDisk, KEY } from "./disk-fixture.ts";
+import { BALANCED } from "../../policy/shell/policies.ts";
+import { gitWorkspace, judgeOnDisk, KEY, write } from "./disk-fixture.ts";
 
-const compiled = compilePolicy([{ layer: "user", path: "starter", text: starterPolicy("balanced") }]);
-if (!compiled.ok) throw new Error("the starter policy does not compile");
-const STARTER = compiled.policy;
+const STARTER = BALANCED;
 
 let base: string;
 let ws: string;
 let home: string;
 
-function put(rel: string, text: string, root = ws): void {
-  mkdirSync(dirname(join(root, rel)), { recursive: true });
-  writeFileSync(join(root, rel), text);
-}
+const put = (rel: string, text: string, root = ws) => write(join(root, rel), text);
 
 beforeEach(() => {
-  base = realpathSync(mkdtempSync(join(tmpdir(), "airlock-oa8-")));
-  ws = join(base, "ws");
-  home = join(base, "home");
-  put(".ssh/id_rsa", KEY, home);
-  mkdirSync(ws);
-  git(ws, "init", "-q", ".");
-  put("src/a.js", "console.log(1);\n");
-  put("src/b.js", "export const b = 2;\n");
-  put("docs/guide.md", "# guide\n");
-  put("README.md", "# sample\n");
-  git(ws, "add", "-A");
-  git(ws, "commit", "-qm", "init");
+  ({ base, ws, home } = gitWorkspace(
+    "airlock-oa8-",
+    {
+      "src/a.js": "console.log(1);\n",
+      "src/b.js": "export const b = 2;\n",
+      "docs/guide.md": "# guide\n",
+      "README.md": "# sample\n",
+    },
+    { ".ssh/id_rsa": KEY },
+  ));
 });
 afterEach(() => rmSync(base, { recursive: true, force: true }));
 

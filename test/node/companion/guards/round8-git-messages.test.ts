@@ -10,16 +10,13 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { diskCheck } from "../../../../src/companion/guards/disk-view.ts";
-import { starterPolicy } from "../../../../src/companion/local-policy/starter.ts";
 import { factLine } from "../../../../src/policy/call-facts.ts";
-import { compilePolicy } from "../../../../src/policy/index.ts";
 import { judgeCall } from "../../../../src/policy/judge-call.ts";
+import { BALANCED } from "../../policy/shell/policies.ts";
 import { readOnlyPolicy } from "./disk-fixture.ts";
 
 const policy = readOnlyPolicy();
-const compiled = compilePolicy([{ layer: "user", path: "balanced", text: starterPolicy("balanced") }]);
-if (!compiled.ok) throw new Error("the balanced starter policy does not compile");
-const balanced = compiled.policy;
+const balanced = BALANCED;
 const disk = diskCheck({ env: {} });
 // Built at run time so no token shape sits in this file.
 const TOKEN = `ghp_${"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"}`;

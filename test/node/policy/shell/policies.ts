@@ -58,6 +58,8 @@ export function judge(policy: CompiledPolicy, command: string, hasUI = true): De
 /** The starter profiles `airlock init` writes that must never allow what the read-only allowlist refuses. */
 export const CAUTIOUS = compile(user(starterPolicy("cautious")));
 export const BALANCED = compile(user(starterPolicy("balanced")));
+/** The starter that allows every understood write and command inside the workspace. */
+export const AUTONOMOUS = compile(user(starterPolicy("autonomous")));
 export const STRICT_PROFILES = [
   ["cautious", CAUTIOUS],
   ["balanced", BALANCED],
