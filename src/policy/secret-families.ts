@@ -136,6 +136,37 @@ export const SECRET_FAMILIES: readonly SecretFamily[] = [
       "*.secrets.*",
       ".password-store/",
       ".airlock/",
+      // Ansible's vault password file decrypts every vaulted value of the repository (red team, round 14).
+      ".vault_pass*",
+      "vault_pass*",
+      ".vault-pass*",
+      "vault-pass*",
+      ".vault_password*",
+      "vault_password*",
+      ".vault-password*",
+      "vault-password*",
+      // Editors' deploy targets keep FTP/SFTP passwords in clear: VS Code's SFTP, Sublime SFTP, Atom's
+      // remote-ftp and remote-sync, FileZilla's site manager.
+      ".vscode/sftp.json",
+      "sftp-config.json",
+      ".ftpconfig",
+      ".remote-sync.json",
+      "filezilla/sitemanager.xml",
+      "filezilla/recentservers.xml",
+    ],
+  },
+  {
+    family: "browser session state",
+    // Playwright's `storageState` (its auth setup writes playwright/.auth/*.json): a logged-in session's
+    // cookies and localStorage tokens, enough to act as the user (red team, round 14).
+    why: "a saved browser login holds session cookies and tokens that act as you",
+    patterns: [
+      "playwright/.auth/",
+      ".auth/",
+      "storageState.json",
+      "storage-state.json",
+      "storage_state.json",
+      "*.storageState.json",
     ],
   },
   {
