@@ -110,6 +110,7 @@ describe("everyday reads stay as allowed as their old form", () => {
     ["git config get --default=main init.defaultBranch", "git config --default=main init.defaultBranch"],
     ["git config get --all user.name", "git config --get-all user.name"],
     ["git config get --value=^D user.name", "git config --get user.name ^D"],
+    ["git config get --show-names --null user.name", "git config --show-names --null user.name"],
   ])("%s is judged as %s", (command, legacy) => {
     expect(decisions(command)).toEqual(decisions(legacy));
     expect(judge(BALANCED, command).action).toBe("allow");

@@ -36,12 +36,7 @@ const VALUE = opt("--value", "string", { mode: "value-pattern" });
 
 const SUBCOMMANDS: Readonly<Record<string, ConfigSubcommand>> = {
   list: {
-    options: [
-      ...CONFIG_LOCATION_OPTIONS,
-      ...CONFIG_DISPLAY_OPTIONS,
-      flag("--show-names", "drop"),
-      flag("--includes"),
-    ],
+    options: [...CONFIG_LOCATION_OPTIONS, ...CONFIG_DISPLAY_OPTIONS, flag("--includes")],
     stopsAtOperand: false,
     legacy: "--list",
   },
@@ -49,7 +44,6 @@ const SUBCOMMANDS: Readonly<Record<string, ConfigSubcommand>> = {
     options: [
       ...CONFIG_LOCATION_OPTIONS,
       ...CONFIG_DISPLAY_OPTIONS,
-      flag("--show-names", "drop"),
       flag("--all", "--get-all"),
       flag("--regexp", "--get-regexp"),
       opt("--url", "string", { mode: "--get-urlmatch" }),
@@ -101,7 +95,7 @@ const SUBCOMMANDS: Readonly<Record<string, ConfigSubcommand>> = {
   },
 };
 
-/** Which option of `get` decides the old form's mode when several are given (git refuses most mixes). */
+/** Which subcommand option decides the old form's mode when several are given (git refuses most mixes). */
 const MODE_ORDER = ["--get-urlmatch", "--get-regexp", "--get-all", "--replace-all", "--add", "--unset-all"];
 
 export interface ConfigForm {
@@ -157,7 +151,7 @@ function legacyWords(s: ConfigSubcommand, p: Parsed, mode: (spelling: string) =>
   const chosen = MODE_ORDER.find((m) => p.has(m)) ?? s.legacy;
   const words: Arg[] = chosen === null ? [] : [mode(chosen)];
   for (const o of p.options) {
-    // An option the old form spells as its mode or an operand, or one that only changes what is printed.
+    // An option the old form spells as its mode or as an operand.
     if (o.spec.mode !== undefined) continue;
     words.push(...optionWords(o));
   }

@@ -295,7 +295,7 @@ export const CONFIG_LOCATION_OPTIONS: readonly OptionSpec[] = [
 
 /** How `git config` prints what it reads (CONFIG_DISPLAY_OPTIONS, with the type options). */
 export const CONFIG_DISPLAY_OPTIONS: readonly OptionSpec[] = [
-  ...flags("-z --null", "--name-only", "--show-origin", "--show-scope"),
+  ...flags("-z --null", "--name-only", "--show-origin", "--show-scope", "--show-names"),
   ...flags("--bool", "--int", "--bool-or-int", "--bool-or-str", "--path", "--expiry-date"),
   opt("-t --type"),
 ];
