@@ -81,7 +81,7 @@ describe("files that decide what runs later: the attacks (written first)", () =>
     ".github/copilot/settings.json",
     ".github/copilot/settings.local.json",
     // Neighbours: direnv's cache (`use flake`'s rc, `layout python`'s virtualenv on PATH), IPython's
-    // profile (every file of startup/ and ipython_config.py run when IPython starts).
+    // profile (every file of startup/ and ipython_config.py run when IPython starts from IPYTHONDIR).
     ".direnv/flake-profile-a.rc",
     ".ipython/profile_default/startup/00-x.py",
   ])("writing %s asks under both starters", (rel) => {
