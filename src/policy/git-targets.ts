@@ -202,7 +202,7 @@ export function gitPrints(unit: ExecUnit, subcommand: string | null): GitPrints 
   // ref listings print such a value with `%(push:remotename)`, `%(upstream:remotename)`.
   if (subcommand === "config") {
     // `git config get KEY` (git 2.46) is the old `git config --get KEY`: the same key's values.
-    const form = configForm(unit.words.slice(at + 1));
+    const form = at < 0 ? null : configForm(unit.words.slice(at + 1));
     const key = oneConfigKey(form === null ? rest : form.words.map((w) => w.value));
     return { pathspecs: [], history: false, remotes: true, ...(key === null ? {} : { configKey: key }) };
   }
