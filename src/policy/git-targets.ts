@@ -5,6 +5,7 @@ import type { DiskTarget, GitMessages, GitPrints } from "./call-facts.ts";
 import { gitMessages } from "./git-messages.ts";
 import { climbsAfterName, normalizePath, resolveShellDir } from "./paths.ts";
 import { isRevision } from "./shell/git.ts";
+import { configForm } from "./shell/grammar/programs/git-config-forms.ts";
 import type { ExecUnit } from "./shell/units.ts";
 
 const MAX_DIRS = 8;
@@ -200,7 +201,9 @@ export function gitPrints(unit: ExecUnit, subcommand: string | null): GitPrints 
   // 10), so the values are judged (every file git reads its configuration from), not the key's name; and
   // ref listings print such a value with `%(push:remotename)`, `%(upstream:remotename)`.
   if (subcommand === "config") {
-    const key = oneConfigKey(rest);
+    // `git config get KEY` (git 2.46) is the old `git config --get KEY`: the same key's values.
+    const form = at < 0 ? null : configForm(unit.words.slice(at + 1));
+    const key = oneConfigKey(form === null ? rest : form.words.map((w) => w.value));
     return { pathspecs: [], history: false, remotes: true, ...(key === null ? {} : { configKey: key }) };
   }
   if (

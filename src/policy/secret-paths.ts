@@ -90,6 +90,23 @@ export const PROTECTED_WRITE_PATTERNS: readonly string[] = [
   ".mise/",
   ".tool-versions",
   ".lfsconfig",
+  // Red team, round 14: start-up files and installed code in the project. pdb runs `./.pdbrc` as Python when
+  // it starts; a virtualenv's `bin/activate` and `site-packages/*.pth` run at every activation and interpreter
+  // start (any directory holding pyvenv.cfg is one, found on disk: python-venv.ts); direnv's cache holds the
+  // rc `use flake` sources and `layout python`'s virtualenv; IPython runs a profile's startup/ files and
+  // ipython_config.py (in ~/.ipython or IPYTHONDIR; no longer the working directory's); the dev container
+  // spec reads `.devcontainer.json` at the root (its initializeCommand runs on the host); Copilot CLI loads
+  // hooks from `.github/hooks/*.json` and `.github/copilot/settings*.json`.
+  ".pdbrc",
+  ".venv/",
+  "venv/",
+  ".tox/",
+  ".nox/",
+  ".direnv/",
+  ".ipython/",
+  ".devcontainer.json",
+  ".github/hooks/",
+  ".github/copilot/",
 ];
 
 /** Compares one path segment (which may be a glob) with one pattern part. */

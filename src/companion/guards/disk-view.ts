@@ -29,6 +29,7 @@ import { nestedRepositoryFact } from "./nested-repos.ts";
 import { npmConfigFact } from "./npm-config.ts";
 import { npmTreeFact } from "./npm-tree.ts";
 import { npxFact } from "./npx-bin.ts";
+import { virtualenvHolding } from "./python-venv.ts";
 import { isWithin, realPathOf } from "./real-path.ts";
 import { withConfig } from "./rg-config.ts";
 import { shownPath, WALK_BOUND, walkFact } from "./tree-walk.ts";
@@ -107,6 +108,13 @@ function pathFacts(
         break;
       }
   }
+  // So is a write inside a Python virtual environment under any name (python-venv.ts, round 14).
+  const venv = access === "write" ? virtualenvHolding(real, realWorkspace(ctx)) : null;
+  if (venv !== null)
+    facts.push({
+      subject,
+      reason: `is inside \`${shownPath(venv, ctx.workspace)}\`, a Python virtual environment whose files run when it is used`,
+    });
   // A file of a repository directory under another name (`gitstore/config`, `mirror.git/logs/HEAD`) is
   // git's own file as `.git/…` is (round 12).
   const gitDir = access === "read" && stat?.isFile() ? gitDirHolding(real, realWorkspace(ctx)) : null;

@@ -4,6 +4,7 @@
 // subcommands only read and which options write, run or escape; judgeGit applies them.
 import { isDenylistedPath } from "../secret-paths.ts";
 import type { Effect } from "./file-programs.ts";
+import { configForm } from "./grammar/programs/git-config-forms.ts";
 import { isDisplayConfig } from "./grammar/programs/git-config-keys.ts";
 import { lookup } from "./lookup.ts";
 import type { Arg } from "./wrappers.ts";
@@ -349,7 +350,8 @@ export function judgeGit(argv: readonly Arg[]): GitJudgement {
   }
   const sub = subArg.value;
   out.subcommand = sub;
-  const rest = argv.slice(i + 1);
+  // `git config list`, `get`, `edit`, … (git 2.46) are judged as the old form of the same request.
+  const rest = (sub === "config" ? configForm(argv.slice(i + 1))?.words : undefined) ?? argv.slice(i + 1);
   const restValues = rest.map((r) => r.value);
   if (restValues.includes(null)) {
     out.dynamic = `an argument of git ${sub} is not static (it could be an option that writes or runs)`;

@@ -287,6 +287,19 @@ export const CAT_FILE_OPTIONS: readonly OptionSpec[] = [
   flag("--textconv --filters", "runs"),
 ];
 
+/** Where `git config` reads (builtin/config.c's CONFIG_LOCATION_OPTIONS): every form and subcommand takes them. */
+export const CONFIG_LOCATION_OPTIONS: readonly OptionSpec[] = [
+  ...flags("--global", "--system", "--local", "--worktree"),
+  opt("-f --file --blob", "read"),
+];
+
+/** How `git config` prints what it reads (CONFIG_DISPLAY_OPTIONS, with the type options). */
+export const CONFIG_DISPLAY_OPTIONS: readonly OptionSpec[] = [
+  ...flags("-z --null", "--name-only", "--show-origin", "--show-scope", "--show-names"),
+  ...flags("--bool", "--int", "--bool-or-int", "--bool-or-str", "--path", "--expiry-date"),
+  opt("-t --type"),
+];
+
 export const CONFIG_READ_OPTIONS: readonly OptionSpec[] = [
   ...flags(
     "--get",
@@ -294,21 +307,13 @@ export const CONFIG_READ_OPTIONS: readonly OptionSpec[] = [
     "--get-regexp",
     "--get-urlmatch",
     "-l --list",
-    "--show-origin",
-    "--show-scope",
-  ),
-  ...flags("--global", "--system", "--local", "--worktree", "--bool", "--int", "--bool-or-int", "--path"),
-  ...flags(
-    "--expiry-date",
-    "-z --null",
-    "--name-only",
-    "--includes",
-    "--no-includes",
     "--get-color",
     "--get-colorbool",
   ),
-  opt("--type --default"),
-  opt("-f --file --blob", "read"),
+  ...CONFIG_LOCATION_OPTIONS,
+  ...CONFIG_DISPLAY_OPTIONS,
+  ...flags("--includes", "--no-includes", "--fixed-value"),
+  opt("--default"),
 ];
 
 export const SHOW_REF_OPTIONS: readonly OptionSpec[] = [

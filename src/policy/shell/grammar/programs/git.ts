@@ -19,6 +19,7 @@ import {
   type ProgramGrammar,
   type Understanding,
 } from "../spec.ts";
+import { configForm } from "./git-config-forms.ts";
 import { isDisplayConfig, isUrlConfigKey } from "./git-config-keys.ts";
 import { subcommandForm } from "./git-forms.ts";
 import {
@@ -242,7 +243,11 @@ export function judgeGitGrammar(argv: readonly Arg[]): Understanding {
   const listing = subcommandForm(name, argv.slice(i + 1));
   if (listing !== null) return refuse(out, listing.word, listing.reason);
   const start = name.includes(" ") ? i + 2 : i + 1;
-  const { parsed, failure } = parseWords(grammarOf(name, s), argv, start);
+  // `git config list`, `get`, `set`, … (git 2.46): judged as the old form of the same request.
+  const form = name === "config" ? configForm(argv.slice(start)) : null;
+  if (form?.refusal) return refuse(out, form.refusal.word, form.refusal.reason);
+  const words = form === null ? argv : [...argv.slice(0, start), ...form.words];
+  const { parsed, failure } = parseWords(grammarOf(name, s), words, start);
   if (failure !== null) return refuse(out, failure.word, failure.reason);
   const why = place(name, s, parsed, out, mode);
   if (why !== null) return refuse(out, why.word, why.reason);
