@@ -2,10 +2,14 @@
 // project's own package.json, else `node_modules/.bin/NAME` in the project's directory or any directory
 // above it, else the global bin directory; when none has it, npx (which assumes --yes when it has no
 // terminal) downloads the registry package called NAME and runs its bin (red team, round 8: `npx tsc
-// --version` in a project without TypeScript runs whatever the registry's `tsc` is).
+// --version` in a project without TypeScript runs whatever the registry's `tsc` is). A bin the repository
+// itself tracks is the repository's code, not an install (round 14: a committed node_modules ran on
+// `npx tsc --version`).
 import { lstatSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import type { CallFact } from "../../policy/call-facts.ts";
+import { indexPaths } from "./git-contents.ts";
+import { discoverRepository } from "./git-discovery.ts";
 import { isWithin, realPathOf } from "./real-path.ts";
 import { shownPath } from "./tree-walk.ts";
 
@@ -39,6 +43,22 @@ function ownBin(prefix: string, name: string): string | null {
   return null;
 }
 
+/**
+ * Which of `files` the repository holding `dir` tracks (its index names it), shown as git names it; null when
+ * none is tracked or there is no repository. An index Airlock cannot read tracks, as far as it knows, anything.
+ */
+function trackedFile(dir: string, files: readonly string[]): string | null {
+  const repo = discoverRepository(dir);
+  if (repo === null || repo.workTree === null) return null;
+  const listing = indexPaths(join(repo.gitDir, "index"));
+  for (const f of files) {
+    const rel = relative(repo.workTree, f);
+    if (rel.startsWith("..")) continue;
+    if ("unknown" in listing || listing.paths.has(rel)) return rel;
+  }
+  return null;
+}
+
 /** The global bin directories npm may use: beside the running node, and Debian's /usr/local prefix. */
 function globalBins(): string[] {
   return [dirname(process.execPath), "/usr/local/bin"];
@@ -66,7 +86,13 @@ export function npxFact(dir: string, name: string, workspace: string, subject: s
           subject,
           reason: `\`${shownPath(bin, workspace)}\` leads out of the workspace, to \`${r.real}\`: npx runs that`,
         };
-      return null;
+      const tracked = trackedFile(d, [bin, r.real]);
+      return tracked === null
+        ? null
+        : {
+            subject,
+            reason: `the repository tracks \`${tracked}\`: npx runs the repository's own file, not an installed package`,
+          };
     }
     if (dirname(d) === d) break;
   }
