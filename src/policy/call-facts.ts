@@ -76,6 +76,11 @@ export interface GitPrints {
    */
   onlyCommits?: string[];
   /**
+   * `git show REV:PATH …`, every revision a blob named by its path: it prints those files and nothing else
+   * of the history, and the disk places each (`topPaths`, or a read of `REV:./PATH`).
+   */
+  namedBlobs?: true;
+  /**
    * It prints only the tracked files whose work tree differs from the index (`git diff` with no revision,
    * no `--cached`): each as the index and the work tree have it.
    */

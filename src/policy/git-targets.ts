@@ -5,6 +5,7 @@ import type { DiskTarget, GitMessages, GitPrints } from "./call-facts.ts";
 import { gitMessages } from "./git-messages.ts";
 import { climbsAfterName, normalizePath, resolveShellDir } from "./paths.ts";
 import { isRevision } from "./shell/git.ts";
+import { DOT } from "./shell/grammar/effects.ts";
 import type { ExecUnit } from "./shell/units.ts";
 
 const MAX_DIRS = 8;
@@ -255,8 +256,11 @@ export function gitPrints(unit: ExecUnit, subcommand: string | null): GitPrints 
     rest.every((v, k) => v !== null && (REFLOG_PLAIN.test(v) || countOf(rest, k)))
   )
     return null;
-  const values = walks.map((w) => w.arg.value);
-  const pathspecs = values.some((v) => v === null || v === "." || v === "") ? null : (values as string[]);
+  // The grammar's placeholder for no pathspec (DOT itself) is every path, but for `git grep`, which searches
+  // only below where it runs; a `.` written is where git runs, which below the top narrows (round 13: a
+  // workspace below a dotfiles repository's top keeps `git log -p -- .` to itself).
+  const values = walks.map((w) => (w.arg === DOT && subcommand !== "grep" ? "" : w.arg.value));
+  const pathspecs = values.some((v) => v === null || v === "") ? null : (values as string[]);
   const dashes = rest.indexOf("--");
   const before = dashes < 0 ? rest : rest.slice(0, dashes);
   // Before `--`, any operand of diff may be a revision (a branch name is), and so may any of grep's
@@ -276,6 +280,11 @@ export function gitPrints(unit: ExecUnit, subcommand: string | null): GitPrints 
   const ambiguous = dashes < 0 && operands.length > (pattern ? 1 : 0);
   const workTree = WORK_TREE_ONLY.has(subcommand ?? "");
   const commits = onlyCommits(subcommand, rest);
+  // `:/text` is a commit found by its message; a path after `/`, `!`, `^` or `(` is not placed on the disk.
+  const namedBlobs =
+    subcommand === "show" &&
+    operands.length > 0 &&
+    operands.every((v) => v !== null && !v.startsWith(":/") && /^[^:]*:(?:[0-3]:)?(?![/!^(])/.test(v));
   const changedOnly = (subcommand === "diff" || subcommand === "diff-files") && !history;
   // `git diff --cached` alone: HEAD's and the index's sides of the staged files, nothing else of the history.
   const stagedOnly =
@@ -294,6 +303,7 @@ export function gitPrints(unit: ExecUnit, subcommand: string | null): GitPrints 
     workTree,
     ...(commits !== undefined ? { onlyCommits: commits } : {}),
     ...(changedOnly ? { changedOnly: true as const } : {}),
+    ...(namedBlobs ? { namedBlobs: true as const } : {}),
     ...(stagedOnly ? { stagedOnly: true as const } : {}),
   };
 }
