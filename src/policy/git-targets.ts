@@ -54,6 +54,17 @@ function printsNotes(unit: ExecUnit, subcommand: string | null): boolean {
   return ["log", "show", "whatchanged"].includes(subcommand ?? "") && !words.includes("--no-notes");
 }
 
+/** Subcommands that show of a submodule only its commit and whether it is dirty, unless configured to show more. */
+const SUMMARISE_SUBMODULES = new Set(["status", "diff", "diff-files", "diff-index"]);
+
+function plainSubmodules(unit: ExecUnit, subcommand: string | null): boolean {
+  return (
+    SUMMARISE_SUBMODULES.has(subcommand ?? "") &&
+    !unit.words.some((w) => w.value === null || /submodule/i.test(w.value)) &&
+    !unit.prefixes.some((p) => p.name.startsWith("GIT_"))
+  );
+}
+
 function entersSubmodules(unit: ExecUnit, subcommand: string | null): boolean {
   if (subcommand === null || !STAYS_OUT_OF_SUBMODULES.has(subcommand)) return true;
   // A diff they print runs `git diff` inside each submodule when diff.submodule=diff is configured
@@ -483,6 +494,7 @@ export function gitTargets(
       gitDir: abs(where.gitDir),
       workTree: abs(where.workTree),
       entersSubmodules: entersSubmodules(unit, where.subcommand),
+      ...(plainSubmodules(unit, where.subcommand) ? { plainSubmodules: true as const } : {}),
       prints,
       ...(printsNotes(unit, where.subcommand) ? { printsNotes: true as const } : {}),
       ...(messages !== null ? { printsMessages: messages } : {}),

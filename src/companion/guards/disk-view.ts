@@ -227,7 +227,11 @@ function gitFacts(t: Extract<DiskTarget, { kind: "git" }>, ctx: Context): CallFa
     const messages = t.printsMessages === undefined ? null : gitMessagesFact(repo, t.printsMessages, top);
     if (messages !== null) return [{ subject: t.shown, reason: messages }];
     if (!t.entersSubmodules || top === null) return [];
-    const nested = nestedRepositoryFact(repo, top, t.shown);
+    const nested = nestedRepositoryFact(repo, top, t.shown, {
+      workspace: realWorkspace(ctx),
+      env: ctx.env,
+      plain: t.plainSubmodules === true,
+    });
     return nested === null ? [] : [nested];
   }
   const at = shownPath(repo.gitDir, ctx.workspace);

@@ -35,7 +35,12 @@ const HISTORY_TIMEOUT_MS = 2_000;
 const HISTORY_MAX_BYTES = 64 * 1024 * 1024;
 const CACHE_SIZE = 16;
 
-type Listing = { paths: ReadonlySet<string>; blobs?: readonly string[] } | { unknown: string };
+type Listing =
+  | { paths: ReadonlySet<string>; blobs?: readonly string[]; gitlinks?: readonly string[] }
+  | { unknown: string };
+
+/** Mode 160000, a gitlink (a submodule's commit), as the index stores it. */
+const GITLINK = 0o160000;
 /**
  * A listing reduced to its secret-family paths, once per cache entry (most listings hold none), and
  * the object ids whose contents git may print (the index's blobs; with history, every object).
@@ -66,7 +71,7 @@ function remember(key: string, value: Listing): Secrets {
   return secrets;
 }
 
-/** The paths an index file names (versions 2, 3 and 4), or why it cannot say. */
+/** The paths an index file names (versions 2, 3 and 4) and which are gitlinks, or why it cannot say. */
 export function indexPaths(file: string): Listing {
   let buf: Buffer;
   try {
@@ -83,11 +88,13 @@ export function indexPaths(file: string): Listing {
   if (version < 2 || version > 4) return { unknown: `the repository's index is version ${version}` };
   const paths = new Set<string>();
   const blobs: string[] = [];
+  const gitlinks: string[] = [];
   let off = 12;
   let previous = "";
   for (let n = 0; n < count; n++) {
     if (off + 62 > buf.length) return { unknown: "the repository's index is cut short" };
     const flags = buf.readUInt16BE(off + 60);
+    const gitlink = buf.readUInt32BE(off + 24) === GITLINK;
     blobs.push(buf.toString("hex", off + 40, off + 60));
     let head = off + 62;
     if (version >= 3 && flags & 0x4000) head += 2;
@@ -118,8 +125,9 @@ export function indexPaths(file: string): Listing {
     }
     previous = name;
     paths.add(name);
+    if (gitlink) gitlinks.push(name);
   }
-  return { paths, blobs };
+  return { paths, blobs, gitlinks };
 }
 
 /** Every path any commit, reflog entry or stash of the repository holds, or why it cannot say. */

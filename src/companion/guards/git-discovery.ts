@@ -79,31 +79,38 @@ export function repositoryAt(gitDir: string, workTree: string | null = null): Re
   return { gitDir: real(gitDir), commonDir: commonDirOf(gitDir), workTree };
 }
 
+/** The repository whose `.git` is in `dir` (a directory, or a file naming one), with `dir` its work tree; or null. */
+export function repositoryIn(dir: string): Repository | null {
+  const dotGit = join(dir, ".git");
+  let kind: "dir" | "file" | null = null;
+  try {
+    const s = lstatSync(dotGit);
+    kind = s.isDirectory()
+      ? "dir"
+      : s.isFile()
+        ? "file"
+        : s.isSymbolicLink()
+          ? isDir(dotGit)
+            ? "dir"
+            : "file"
+          : null;
+  } catch {
+    kind = null;
+  }
+  if (kind === "dir" && looksLikeGitDir(dotGit)) return repositoryAt(dotGit, dir);
+  if (kind === "file") {
+    const target = gitFileTarget(dotGit);
+    if (target !== null && looksLikeGitDir(target)) return repositoryAt(target, dir);
+  }
+  return null;
+}
+
 /** The repository git discovers from `dir`, or null when there is none up to the root. */
 export function discoverRepository(dir: string): Repository | null {
   let d = real(dir);
   for (;;) {
-    const dotGit = join(d, ".git");
-    let kind: "dir" | "file" | null = null;
-    try {
-      const s = lstatSync(dotGit);
-      kind = s.isDirectory()
-        ? "dir"
-        : s.isFile()
-          ? "file"
-          : s.isSymbolicLink()
-            ? isDir(dotGit)
-              ? "dir"
-              : "file"
-            : null;
-    } catch {
-      kind = null;
-    }
-    if (kind === "dir" && looksLikeGitDir(dotGit)) return repositoryAt(dotGit, d);
-    if (kind === "file") {
-      const target = gitFileTarget(dotGit);
-      if (target !== null && looksLikeGitDir(target)) return repositoryAt(target, d);
-    }
+    const found = repositoryIn(d);
+    if (found !== null) return found;
     if (looksLikeGitDir(d)) return repositoryAt(d);
     const up = dirname(d);
     if (up === d) return null;
