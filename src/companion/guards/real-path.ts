@@ -23,7 +23,7 @@ function errno(error: unknown): string | undefined {
  * target spliced in, `..` taken from where the walk is), or null. Stops at a missing name: nothing after it
  * is resolved.
  */
-function perProcessEntry(absolute: string): string | null {
+export function perProcessEntry(absolute: string): string | null {
   const todo = absolute.split("/").reverse();
   let at = "";
   for (let links = 0; todo.length > 0; ) {

@@ -5,6 +5,7 @@
 import { execFileSync } from "node:child_process";
 import {
   closeSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   openSync,
@@ -175,5 +176,34 @@ describe("property: a link chain with a per-process hop", () => {
       numRuns: 60,
     });
     expect(allowed).toBeGreaterThan(0);
+  });
+});
+
+describe("a .git file naming its repository through /proc/self", () => {
+  // `gitdir: /proc/self/cwd/.g` is the .g of wherever git runs: the judge (in the workspace) found the
+  // workspace's plain .g, while `cd sub && git status` used sub/.g, whose core.fsmonitor ran.
+  const gws = join(base, "gws");
+  const marker = join(base, "PWNED");
+  mkdirSync(join(gws, "sub"), { recursive: true });
+  for (const dir of [join(gws, ".g"), join(gws, "sub", ".g")]) {
+    git(base, "init", "-q", "--bare", dir);
+    git(base, "--git-dir", dir, "config", "core.bare", "false");
+  }
+  git(base, "--git-dir", join(gws, "sub", ".g"), "config", "core.fsmonitor", `touch ${marker}; false`);
+  writeFileSync(join(gws, ".git"), "gitdir: /proc/self/cwd/.g\n");
+  beforeAll(() => process.chdir(gws));
+  afterAll(() => process.chdir(ws));
+
+  it("real git takes the repository from its own working directory", () => {
+    execFileSync("git", ["status"], { cwd: join(gws, "sub"), stdio: "ignore" });
+    expect(existsSync(marker)).toBe(true);
+  });
+
+  it("never allows git there: the repository is not known", () => {
+    for (const command of ["cd sub && git status", "git -C sub status", "git status"])
+      for (const p of [CAUTIOUS, BALANCED]) {
+        const r = judgeOnDisk(p, { tool: "bash", input: { command }, cwd: gws, home }, { disk });
+        expect(r.action, `${command}\n${r.why}`).not.toBe("allow");
+      }
   });
 });
