@@ -104,6 +104,25 @@ describe("paths through /proc/self and /dev/fd", () => {
         expect(r.action, `read ${name}\n${r.why}`).not.toBe("allow");
   });
 
+  it("never allows a walk that follows one", () => {
+    // walk/x -> /proc/self/cwd/src: the judge's own link led to the workspace's src; `cd ~/notes && rg -L
+    // PRIVATE ws/walk` follows it into ~/notes/src.
+    mkdirSync(join(ws, "walk"));
+    writeFileSync(join(ws, "walk", "c.txt"), "plain\n");
+    symlinkSync("/proc/self/cwd/src", join(ws, "walk", "x"));
+    mkdirSync(join(notes, "src"));
+    writeFileSync(join(notes, "src", "more.txt"), "PRIVATE_MORE\n");
+    const walk = join(ws, "walk");
+    const out = execFileSync("bash", ["-c", `cd ${notes} && grep -R PRIVATE ${walk}`], { encoding: "utf8" });
+    expect(out).toContain("PRIVATE_MORE");
+    for (const command of [
+      "rg -L PRIVATE walk",
+      "grep -R PRIVATE walk",
+      `cd ${notes} && grep -R PRIVATE ${walk}`,
+    ])
+      for (const r of bash(command)) expect(r.action, `${command}\n${r.why}`).not.toBe("allow");
+  });
+
   it("never places a path named under /proc/self in the judge's working directory", () => {
     // Lexically this is the workspace's a.txt (enough `..` from /proc/self/cwd reach /), and so it is from
     // the judge's working directory; the kernel climbs from the command's instead.
