@@ -359,8 +359,10 @@ export function gitContentsFact(
   }
   // `git show REV --stat` of commits prints no file's contents, whatever the history holds.
   if (prints.onlyCommits !== undefined && allCommits(repo, prints.onlyCommits)) return null;
-  // A blob's id prints that blob whatever the pathspecs, and its file is not known.
-  const id = outside === null ? undefined : prints.objectIds?.[0];
+  // A blob's id prints that blob whatever the pathspecs, and its file is not known; a commit's prints its
+  // changes, which the listing below covers.
+  const ids = outside === null ? [] : (prints.objectIds ?? []);
+  const id = ids.length > 0 && !allCommits(repo, ids) ? ids[0] : undefined;
   if (id !== undefined)
     return {
       subject,

@@ -85,6 +85,7 @@ describe("a dotfiles repository whose work tree is $HOME", () => {
       `git show ${noteBlob}`,
       `git show ${noteBlob} -- .`,
       `git cat-file -p ${noteBlob}`,
+      `git show ${git(home, "rev-parse", "HEAD")}`,
       "git show HEAD:notes/private.txt",
       "git show HEAD:proj/a.txt HEAD",
       "git show :/dotfiles",
@@ -111,6 +112,7 @@ describe("a dotfiles repository whose work tree is $HOME", () => {
       "git blame a.txt",
       "git show HEAD:proj/a.txt",
       "git show HEAD:./a.txt",
+      `git show ${git(home, "rev-parse", "HEAD")} -- .`,
     ])
       for (const r of judge(dotWs, command)) expect(r.action, `${command}\n${r.why}`).toBe("allow");
   });
