@@ -57,6 +57,7 @@ function printsNotes(unit: ExecUnit, subcommand: string | null): boolean {
 /** Subcommands that show of a submodule only its commit and whether it is dirty, unless configured to show more. */
 const SUMMARISE_SUBMODULES = new Set(["status", "diff", "diff-files", "diff-index"]);
 
+/** Whether the unit shows of each submodule only that summary (the git target's `plainSubmodules`). */
 function plainSubmodules(unit: ExecUnit, subcommand: string | null): boolean {
   return (
     SUMMARISE_SUBMODULES.has(subcommand ?? "") &&
