@@ -133,6 +133,8 @@ describe("paths through /proc/self and /dev/fd", () => {
       { tool: "bash", input: { command: `cat ${named}` } },
       { tool: "bash", input: { command: "cat /proc/self/cwd/a.txt" } },
       { tool: "bash", input: { command: `cat /proc/self/root${ws}/a.txt` } },
+      { tool: "bash", input: { command: "cd /proc/self/cwd && cat a.txt" } },
+      { tool: "bash", input: { command: "git -C /proc/self/cwd status" } },
     ])
       for (const r of judge(call))
         expect(r.action, `${JSON.stringify(call.input)}\n${r.why}`).not.toBe("allow");
