@@ -76,6 +76,11 @@ export interface GitPrints {
    */
   onlyCommits?: string[];
   /**
+   * `git show REV:PATH …`, every revision a blob named by its path: it prints those files and nothing else
+   * of the history, and the disk places each (`topPaths`, or a read of `REV:./PATH`).
+   */
+  namedBlobs?: true;
+  /**
    * It prints only the tracked files whose work tree differs from the index (`git diff` with no revision,
    * no `--cached`): each as the index and the work tree have it.
    */
@@ -151,6 +156,12 @@ export type DiskTarget =
       workTree: string | null;
       /** The subcommand may run git inside submodules (status, diff, …), with their configuration. */
       entersSubmodules: boolean;
+      /**
+       * It shows of each submodule only git's default summary, a commit id and whether it is dirty (`git
+       * status`, `git diff`; no word naming submodules, no `GIT_…` prefix): a plain submodule is then judged
+       * by its own repository, not asked about for being there.
+       */
+      plainSubmodules?: true;
       /** It prints the notes attached to the commits it shows (`git log`, `git show`, `--notes`). */
       printsNotes?: true;
       /** What it prints of commit and tag objects and of the reflogs (git-messages.ts); absent: neither. */

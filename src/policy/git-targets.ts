@@ -5,6 +5,7 @@ import type { DiskTarget, GitMessages, GitPrints } from "./call-facts.ts";
 import { gitMessages } from "./git-messages.ts";
 import { climbsAfterName, normalizePath, resolveShellDir } from "./paths.ts";
 import { isRevision } from "./shell/git.ts";
+import { DOT } from "./shell/grammar/effects.ts";
 import { configForm } from "./shell/grammar/programs/git-config-forms.ts";
 import type { ExecUnit } from "./shell/units.ts";
 
@@ -52,6 +53,18 @@ function printsNotes(unit: ExecUnit, subcommand: string | null): boolean {
   const words = unit.words.map((w) => w.value);
   if (words.some((v) => v === null || /^--(show-)?notes\b/.test(v))) return true;
   return ["log", "show", "whatchanged"].includes(subcommand ?? "") && !words.includes("--no-notes");
+}
+
+/** Subcommands that show of a submodule only its commit and whether it is dirty, unless configured to show more. */
+const SUMMARISE_SUBMODULES = new Set(["status", "diff", "diff-files", "diff-index"]);
+
+/** Whether the unit shows of each submodule only that summary (the git target's `plainSubmodules`). */
+function plainSubmodules(unit: ExecUnit, subcommand: string | null): boolean {
+  return (
+    SUMMARISE_SUBMODULES.has(subcommand ?? "") &&
+    !unit.words.some((w) => w.value === null || /submodule/i.test(w.value)) &&
+    !unit.prefixes.some((p) => p.name.startsWith("GIT_"))
+  );
 }
 
 function entersSubmodules(unit: ExecUnit, subcommand: string | null): boolean {
@@ -258,8 +271,11 @@ export function gitPrints(unit: ExecUnit, subcommand: string | null): GitPrints 
     rest.every((v, k) => v !== null && (REFLOG_PLAIN.test(v) || countOf(rest, k)))
   )
     return null;
-  const values = walks.map((w) => w.arg.value);
-  const pathspecs = values.some((v) => v === null || v === "." || v === "") ? null : (values as string[]);
+  // The grammar's placeholder for no pathspec (DOT itself) is every path, but for `git grep`, which searches
+  // only below where it runs; a `.` written is where git runs, which below the top narrows (round 13: a
+  // workspace below a dotfiles repository's top keeps `git log -p -- .` to itself).
+  const values = walks.map((w) => (w.arg === DOT && subcommand !== "grep" ? "" : w.arg.value));
+  const pathspecs = values.some((v) => v === null || v === "") ? null : (values as string[]);
   const dashes = rest.indexOf("--");
   const before = dashes < 0 ? rest : rest.slice(0, dashes);
   // Before `--`, any operand of diff may be a revision (a branch name is), and so may any of grep's
@@ -279,6 +295,11 @@ export function gitPrints(unit: ExecUnit, subcommand: string | null): GitPrints 
   const ambiguous = dashes < 0 && operands.length > (pattern ? 1 : 0);
   const workTree = WORK_TREE_ONLY.has(subcommand ?? "");
   const commits = onlyCommits(subcommand, rest);
+  // `:/text` is a commit found by its message; a path after `/`, `!`, `^` or `(` is not placed on the disk.
+  const namedBlobs =
+    subcommand === "show" &&
+    operands.length > 0 &&
+    operands.every((v) => v !== null && !v.startsWith(":/") && /^[^:]*:(?:[0-3]:)?(?![/!^(])/.test(v));
   const changedOnly = (subcommand === "diff" || subcommand === "diff-files") && !history;
   // `git diff --cached` alone: HEAD's and the index's sides of the staged files, nothing else of the history.
   const stagedOnly =
@@ -297,6 +318,7 @@ export function gitPrints(unit: ExecUnit, subcommand: string | null): GitPrints 
     workTree,
     ...(commits !== undefined ? { onlyCommits: commits } : {}),
     ...(changedOnly ? { changedOnly: true as const } : {}),
+    ...(namedBlobs ? { namedBlobs: true as const } : {}),
     ...(stagedOnly ? { stagedOnly: true as const } : {}),
   };
 }
@@ -476,6 +498,7 @@ export function gitTargets(
       gitDir: abs(where.gitDir),
       workTree: abs(where.workTree),
       entersSubmodules: entersSubmodules(unit, where.subcommand),
+      ...(plainSubmodules(unit, where.subcommand) ? { plainSubmodules: true as const } : {}),
       prints,
       ...(printsNotes(unit, where.subcommand) ? { printsNotes: true as const } : {}),
       ...(messages !== null ? { printsMessages: messages } : {}),

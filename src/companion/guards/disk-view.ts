@@ -225,7 +225,8 @@ function gitFacts(t: Extract<DiskTarget, { kind: "git" }>, ctx: Context): CallFa
     if (state !== null) return [{ subject: t.shown, reason: state }];
     const placed = top === null ? null : topPathsFact(t.topPaths ?? [], top, ctx.workspace);
     if (placed !== null) return [{ subject: t.shown, reason: placed }];
-    const printed = t.prints === null ? null : gitContentsFact(repo, t.prints, t.dir, t.shown);
+    const printed =
+      t.prints === null ? null : gitContentsFact(repo, t.prints, t.dir, t.shown, realWorkspace(ctx));
     if (printed !== null) return [printed];
     const unnamed = t.prints?.objectIds ? unnamedObjectFact(repo, t.prints.objectIds) : null;
     if (unnamed !== null) return [{ subject: t.shown, reason: unnamed }];
@@ -234,7 +235,11 @@ function gitFacts(t: Extract<DiskTarget, { kind: "git" }>, ctx: Context): CallFa
     const messages = t.printsMessages === undefined ? null : gitMessagesFact(repo, t.printsMessages, top);
     if (messages !== null) return [{ subject: t.shown, reason: messages }];
     if (!t.entersSubmodules || top === null) return [];
-    const nested = nestedRepositoryFact(repo, top, t.shown);
+    const nested = nestedRepositoryFact(repo, top, t.shown, {
+      workspace: realWorkspace(ctx),
+      env: ctx.env,
+      plain: t.plainSubmodules === true,
+    });
     return nested === null ? [] : [nested];
   }
   const at = shownPath(repo.gitDir, ctx.workspace);

@@ -4,7 +4,8 @@
 // allowed only when those paths hold no secret family (and the URLs no credentials); otherwise it
 // asks, naming the path. The paths come from the index file (read here) and `git rev-list --objects
 // --all --reflog` (bounded in time and size; above the bound it asks), cached by the files a commit,
-// checkout or `git add` changes.
+// checkout or `git add` changes. When the repository's top is above the workspace (a dotfiles repository
+// at $HOME, a monorepo), every such path must also lie in the workspace's part of the tree.
 import { spawnSync } from "node:child_process";
 import { lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
@@ -22,6 +23,7 @@ import {
   gitEnv,
   objectsContentFact,
 } from "./git-objects.ts";
+import { type OutsideCheck, outsideCheck } from "./git-workspace-part.ts";
 import { knownScan, scanFile } from "./key-scan.ts";
 import { WALK_SCAN_BUDGET_BYTES } from "./tree-walk.ts";
 import { stagedChanges, workTreeChanges } from "./work-tree-changes.ts";
@@ -33,7 +35,12 @@ const HISTORY_TIMEOUT_MS = 2_000;
 const HISTORY_MAX_BYTES = 64 * 1024 * 1024;
 const CACHE_SIZE = 16;
 
-type Listing = { paths: ReadonlySet<string>; blobs?: readonly string[] } | { unknown: string };
+type Listing =
+  | { paths: ReadonlySet<string>; blobs?: readonly string[]; gitlinks?: readonly string[] }
+  | { unknown: string };
+
+/** Mode 160000, a gitlink (a submodule's commit), as the index stores it. */
+const GITLINK = 0o160000;
 /**
  * A listing reduced to its secret-family paths, once per cache entry (most listings hold none), and
  * the object ids whose contents git may print (the index's blobs; with history, every object).
@@ -64,7 +71,7 @@ function remember(key: string, value: Listing): Secrets {
   return secrets;
 }
 
-/** The paths an index file names (versions 2, 3 and 4), or why it cannot say. */
+/** The paths an index file names (versions 2, 3 and 4) and which are gitlinks, or why it cannot say. */
 export function indexPaths(file: string): Listing {
   let buf: Buffer;
   try {
@@ -81,11 +88,13 @@ export function indexPaths(file: string): Listing {
   if (version < 2 || version > 4) return { unknown: `the repository's index is version ${version}` };
   const paths = new Set<string>();
   const blobs: string[] = [];
+  const gitlinks: string[] = [];
   let off = 12;
   let previous = "";
   for (let n = 0; n < count; n++) {
     if (off + 62 > buf.length) return { unknown: "the repository's index is cut short" };
     const flags = buf.readUInt16BE(off + 60);
+    const gitlink = buf.readUInt32BE(off + 24) === GITLINK;
     blobs.push(buf.toString("hex", off + 40, off + 60));
     let head = off + 62;
     if (version >= 3 && flags & 0x4000) head += 2;
@@ -116,8 +125,9 @@ export function indexPaths(file: string): Listing {
     }
     previous = name;
     paths.add(name);
+    if (gitlink) gitlinks.push(name);
   }
-  return { paths, blobs };
+  return { paths, blobs, gitlinks };
 }
 
 /** Every path any commit, reflog entry or stash of the repository holds, or why it cannot say. */
@@ -318,22 +328,29 @@ function workTreeContentFact(
   return null;
 }
 
-/** Why printing what this git unit prints may show a secret; null when it cannot. */
+/**
+ * Why printing what this git unit prints may show a secret, or a file outside `workspace` (its real path);
+ * null when it cannot.
+ */
 export function gitContentsFact(
   repo: Repository,
   prints: GitPrints,
   dir: string,
   subject: string,
+  workspace: string,
 ): CallFact | null {
   if (prints.remotes) {
     const creds = configCredentials(repo, prints.configKey);
     return creds === null ? null : { subject, reason: creds };
   }
+  const outside = outsideCheck(repo.workTree, workspace, subject);
   // `git blame FILE` prints FILE's work-tree lines (the history names only who wrote them): judged by that
   // copy, its name, and its content; with no copy in the work tree, git blames HEAD's: the history counts.
   if (prints.blamedFile !== undefined && repo.workTree !== null) {
     const [p] = fromTop([prints.blamedFile], dir, repo.workTree) ?? [];
     const st = p === undefined ? undefined : lstatSync(join(repo.workTree, p), { throwIfNoEntry: false });
+    const out = p === undefined ? null : outside?.(p);
+    if (out) return out;
     if (p !== undefined && st?.isFile() === true) {
       if (isDenylistedPath(p)) return { subject, reason: `git prints \`${p}\`, a secret` };
       const why = workTreeContentFact(repo.workTree, [p], null);
@@ -342,15 +359,31 @@ export function gitContentsFact(
   }
   // `git show REV --stat` of commits prints no file's contents, whatever the history holds.
   if (prints.onlyCommits !== undefined && allCommits(repo, prints.onlyCommits)) return null;
+  // A blob's id prints that blob whatever the pathspecs, and its file is not known; a commit's prints its
+  // changes, which the listing below covers.
+  const ids = outside === null ? [] : (prints.objectIds ?? []);
+  const id = ids.length > 0 && !allCommits(repo, ids) ? ids[0] : undefined;
+  if (id !== undefined)
+    return {
+      subject,
+      reason: `git prints the object \`${id}\`, which may be a file outside the workspace (the repository's top is \`${repo.workTree}\`)`,
+    };
   if (prints.stagedOnly === true && repo.workTree !== null) {
     const staged = stagedChanges(repo, repo.workTree);
     if (staged !== null)
-      return changedFilesFact(repo, staged, fromTop(prints.pathspecs, dir, repo.workTree), subject, false);
+      return changedFilesFact(
+        repo,
+        staged,
+        fromTop(prints.pathspecs, dir, repo.workTree),
+        subject,
+        outside,
+        false,
+      );
   }
   if (prints.changedOnly === true && repo.workTree !== null) {
     const changed = workTreeChanges(repo, repo.workTree);
     if (changed !== null)
-      return changedFilesFact(repo, changed, fromTop(prints.pathspecs, dir, repo.workTree), subject);
+      return changedFilesFact(repo, changed, fromTop(prints.pathspecs, dir, repo.workTree), subject, outside);
   }
   const list = listing(repo, prints.history);
   if ("unknown" in list) return { subject, reason: list.unknown };
@@ -363,6 +396,12 @@ export function gitContentsFact(
       reason: `git may print \`${p}\`, a secret${family ? ` (${family.family})` : ""} the ${prints.history ? "history" : "index"} holds`,
     };
   }
+  // Blobs named by path were placed from the top already (disk-view.ts, topPathsFact).
+  if (outside !== null && prints.namedBlobs !== true)
+    for (const p of list.paths) {
+      const out = covered(p, specs) ? outside(p) : null;
+      if (out !== null) return out;
+    }
   // By content too: a key committed in config.js, whatever pathspec (a blob id prints it alone).
   if (list.objects !== null) {
     if (list.content === undefined) {
@@ -394,9 +433,14 @@ function changedFilesFact(
   changed: readonly { path: string; blob: string | null }[],
   specs: readonly string[] | null,
   subject: string,
+  outside: OutsideCheck | null,
   workTree = true,
 ): CallFact | null {
   const mine = changed.filter((c) => covered(c.path, specs));
+  for (const c of mine) {
+    const out = outside?.(c.path);
+    if (out) return out;
+  }
   for (const c of mine)
     if (isDenylistedPath(c.path)) {
       const family = secretFamilyOf(c.path);

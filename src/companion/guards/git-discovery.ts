@@ -4,6 +4,7 @@
 // a repository git would not use only makes a decision stricter.
 import { lstatSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
+import { perProcessEntry } from "./real-path.ts";
 
 export interface Repository {
   /** The repository directory git would use. */
@@ -30,11 +31,17 @@ function isFile(p: string): boolean {
   }
 }
 
-function real(p: string): string {
+/**
+ * `p` as the kernel resolves it (`missing` when it is not there). One through /proc/self or /dev/fd is kept
+ * as named: git's process resolves it, from its own working directory, not the judge's (round 13), and a
+ * repository there is then no repository of the project's.
+ */
+function real(p: string, missing = p): string {
   try {
-    return realpathSync.native(p);
+    const resolved = realpathSync.native(p);
+    return resolved !== p && perProcessEntry(p) !== null ? p : resolved;
   } catch {
-    return p;
+    return missing;
   }
 }
 
@@ -65,11 +72,7 @@ function gitFileTarget(file: string): string | null {
     // As git opens it: the kernel resolves `link/..` from where the link leads (round 12), so the path is
     // joined as written, never tidied first.
     const named = isAbsolute(m[1]) ? m[1] : `${dirname(file)}/${m[1]}`;
-    try {
-      return realpathSync.native(named);
-    } catch {
-      return resolve(named);
-    }
+    return real(named, resolve(named));
   } catch {
     return null;
   }
@@ -79,31 +82,38 @@ export function repositoryAt(gitDir: string, workTree: string | null = null): Re
   return { gitDir: real(gitDir), commonDir: commonDirOf(gitDir), workTree };
 }
 
+/** The repository whose `.git` is in `dir` (a directory, or a file naming one), with `dir` its work tree; or null. */
+export function repositoryIn(dir: string): Repository | null {
+  const dotGit = join(dir, ".git");
+  let kind: "dir" | "file" | null = null;
+  try {
+    const s = lstatSync(dotGit);
+    kind = s.isDirectory()
+      ? "dir"
+      : s.isFile()
+        ? "file"
+        : s.isSymbolicLink()
+          ? isDir(dotGit)
+            ? "dir"
+            : "file"
+          : null;
+  } catch {
+    kind = null;
+  }
+  if (kind === "dir" && looksLikeGitDir(dotGit)) return repositoryAt(dotGit, dir);
+  if (kind === "file") {
+    const target = gitFileTarget(dotGit);
+    if (target !== null && looksLikeGitDir(target)) return repositoryAt(target, dir);
+  }
+  return null;
+}
+
 /** The repository git discovers from `dir`, or null when there is none up to the root. */
 export function discoverRepository(dir: string): Repository | null {
   let d = real(dir);
   for (;;) {
-    const dotGit = join(d, ".git");
-    let kind: "dir" | "file" | null = null;
-    try {
-      const s = lstatSync(dotGit);
-      kind = s.isDirectory()
-        ? "dir"
-        : s.isFile()
-          ? "file"
-          : s.isSymbolicLink()
-            ? isDir(dotGit)
-              ? "dir"
-              : "file"
-            : null;
-    } catch {
-      kind = null;
-    }
-    if (kind === "dir" && looksLikeGitDir(dotGit)) return repositoryAt(dotGit, d);
-    if (kind === "file") {
-      const target = gitFileTarget(dotGit);
-      if (target !== null && looksLikeGitDir(target)) return repositoryAt(target, d);
-    }
+    const found = repositoryIn(d);
+    if (found !== null) return found;
     if (looksLikeGitDir(d)) return repositoryAt(d);
     const up = dirname(d);
     if (up === d) return null;

@@ -1,5 +1,7 @@
 // A path as the kernel will resolve it when the command runs: symlinks followed to their real target
 // (a dangling one to where it would create the file), and what is there. Synchronous: decisions are.
+// A path through /proc/self, /proc/<pid> or /dev/fd leads where it leads for the process that opens it:
+// resolved here it is the judge's, not the command's, so it is not known.
 import { lstatSync, readlinkSync, realpathSync, type Stats } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 
@@ -7,8 +9,54 @@ export type RealPath = { ok: true; real: string; stat: Stats | null } | { ok: fa
 
 const MAX_HOPS = 40;
 
+/** Entries the kernel resolves by the process that opens them: its cwd, root, descriptors (`/dev/stdin` too). */
+const PER_PROCESS = /^\/(?:proc\/(?:self|thread-self|\d+)|dev\/(?:fd|stdin|stdout|stderr))(?:\/|$)/;
+/** Where a name under /proc or /dev may be per-process without a link on the way (`/proc/123/cwd`, macOS's `/dev/fd/3`). */
+const PROC_OR_DEV = /^\/(?:proc|dev)\//;
+
 function errno(error: unknown): string | undefined {
   return error instanceof Error && "code" in error && typeof error.code === "string" ? error.code : undefined;
+}
+
+/**
+ * The first per-process entry the kernel meets resolving `absolute` (walked name by name, each link's
+ * target spliced in, `..` taken from where the walk is), or null. Stops at a missing name: nothing after it
+ * is resolved.
+ */
+export function perProcessEntry(absolute: string): string | null {
+  const todo = absolute.split("/").reverse();
+  let at = "";
+  for (let links = 0; todo.length > 0; ) {
+    const name = todo.pop() as string;
+    if (name === "" || name === ".") continue;
+    if (name === "..") {
+      at = at.slice(0, at.lastIndexOf("/"));
+      continue;
+    }
+    const next = `${at}/${name}`;
+    if (PER_PROCESS.test(next)) return next;
+    let to: string | null;
+    try {
+      to = lstatSync(next).isSymbolicLink() ? readlinkSync(next) : null;
+    } catch {
+      return null;
+    }
+    if (to === null) {
+      at = next;
+      continue;
+    }
+    if (++links > MAX_HOPS) return null; // a loop: realpath says so
+    todo.push(...to.split("/").reverse());
+    if (isAbsolute(to)) at = "";
+  }
+  return null;
+}
+
+function perProcess(entry: string): RealPath {
+  return {
+    ok: false,
+    reason: `it passes \`${entry}\`, which resolves per process (/proc/self …) to the command's own working directory, root or descriptors, not the judge's`,
+  };
 }
 
 /** The real path of `absolute`, or of where it would be created; `stat` of what is there (null: nothing). */
@@ -16,12 +64,20 @@ export function realPathOf(absolute: string, hops = 0): RealPath {
   if (hops > MAX_HOPS) return { ok: false, reason: "a symlink loop" };
   try {
     const real = realpathSync.native(absolute);
+    // Only a path a link took elsewhere, or one named under /proc or /dev, is walked again.
+    const entry = real !== absolute || PROC_OR_DEV.test(absolute) ? perProcessEntry(absolute) : null;
+    if (entry !== null) return perProcess(entry);
     return { ok: true, real, stat: lstatSync(real) };
   } catch (error) {
     const code = errno(error);
     if (code === "ELOOP") return { ok: false, reason: "a symlink loop" };
-    if (code !== "ENOENT" && code !== "ENOTDIR") return { ok: true, real: absolute, stat: null };
+    if (code !== "ENOENT" && code !== "ENOTDIR") {
+      const entry = perProcessEntry(absolute);
+      return entry === null ? { ok: true, real: absolute, stat: null } : perProcess(entry);
+    }
   }
+  const entry = perProcessEntry(absolute);
+  if (entry !== null) return perProcess(entry);
   // Missing: a dangling symlink leads to where it points; otherwise the real parent plus the name.
   let link: Stats | undefined;
   try {

@@ -18,7 +18,7 @@ import { gitDirEntries, gitDirFile } from "./git-dir-files.ts";
 import { type IgnoreRule, type IgnoreVerdict, ignoreRules, ignoreVerdict } from "./ignore-rules.ts";
 import { whitelistsAbove } from "./ignore-whitelists.ts";
 import { knownScan, scanFile } from "./key-scan.ts";
-import { isWithin } from "./real-path.ts";
+import { isWithin, perProcessEntry } from "./real-path.ts";
 
 /** Entries a decision walks before it asks instead. */
 export const WALK_BOUND = 20_000;
@@ -248,6 +248,13 @@ export function walkFact(
         } catch {
           continue;
         }
+        // Through /proc/self or /dev/fd the link leads where the program's own process does (round 13).
+        const entry = perProcessEntry(abs);
+        if (entry !== null)
+          return {
+            subject,
+            reason: `${how} follows \`${shownPath(abs, workspace)}\`, a link through \`${entry}\`, which resolves per process: where it leads for the program is not known`,
+          };
         if (!isWithin(workspace, target))
           return {
             subject,
