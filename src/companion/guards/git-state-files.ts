@@ -45,8 +45,10 @@ export interface StateOptions {
   env: NodeJS.ProcessEnv;
   /** The directory git runs in at the top of the work tree (relative config paths resolve there). */
   top: string | null;
-  /** The unit prints contents or messages of objects (alternates and the user's drivers matter then). */
+  /** The unit prints contents or messages of objects (alternates matter then). */
   printsHistory: boolean;
+  /** The unit prints what files hold (a patch, a blob, blame's lines): the user's diff and filter drivers matter then. */
+  printsContents: boolean;
 }
 
 function layerName(e: LayerEntry, env: NodeJS.ProcessEnv): string {
@@ -199,7 +201,7 @@ export function repositoryStateFact(repo: Repository, o: StateOptions): string |
   const entries = configLayers(repo, o.env);
   return (
     configFact(entries, o, base) ??
-    (o.printsHistory ? driverFact(entries, o) : null) ??
+    (o.printsContents ? driverFact(entries, o) : null) ??
     stateFact(repo, o) ??
     (o.printsHistory ? alternatesFact(repo, o) : null)
   );

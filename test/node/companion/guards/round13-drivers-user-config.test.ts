@@ -178,10 +178,19 @@ describe("what stays allowed", () => {
     }
   });
 
-  it("with a driver set, calls that print no contents run: git status, git diff --stat, git branch", () => {
+  it("with a driver set, calls that print no contents run: git status, git log without a patch, git diff --stat", () => {
     globalConfig(`[diff "rot"]\n\ttextconv = ${ROT13}\n[filter "rot"]\n\tclean = cat\n`);
     try {
-      for (const c of ["git status", "git diff --stat", "git diff --name-only", "git branch"]) {
+      for (const c of [
+        "git status",
+        "git log",
+        "git log --oneline",
+        "git log -1 --format=%h",
+        "git reflog",
+        "git diff --stat",
+        "git diff --name-only",
+        "git branch",
+      ]) {
         const r = bash(c);
         expect(r.action, `${c}\n${r.why}`).toBe("allow");
       }
