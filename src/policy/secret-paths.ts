@@ -90,6 +90,31 @@ export const PROTECTED_WRITE_PATTERNS: readonly string[] = [
   ".mise/",
   ".tool-versions",
   ".lfsconfig",
+  // Git-hook managers' configuration (red team, round 13): the person's next `git commit` runs what it
+  // names, outside any agent gate. `*` in a name matches any run of characters (`.lintstagedrc.json`).
+  "lint-staged.config.*",
+  ".lintstagedrc*",
+  "lefthook.*",
+  ".lefthook.*",
+  "lefthook-local.*",
+  ".lefthook-local.*",
+  ".lefthook/",
+  ".lefthook-local/",
+  ".huskyrc*",
+  "husky.config.*",
+  ".simple-git-hooks.*",
+  "simple-git-hooks.*",
+  ".overcommit.yml",
+  "commitlint.config.*",
+  ".commitlintrc*",
+  // Editors' project configuration that runs programs when the person opens the project: Zed's tasks and
+  // language servers, Helix's language servers, Neovim's and Vim's `exrc` files, jj's repository config.
+  ".zed/",
+  ".helix/",
+  ".nvim.lua",
+  ".nvimrc",
+  ".exrc",
+  ".jj/",
 ];
 
 /** Compares one path segment (which may be a glob) with one pattern part. */
