@@ -10,16 +10,12 @@ import { mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { diskCheck } from "../../../../src/companion/guards/disk-view.ts";
-import { starterPolicy } from "../../../../src/companion/local-policy/starter.ts";
 import { factLine } from "../../../../src/policy/call-facts.ts";
-import { compilePolicy } from "../../../../src/policy/index.ts";
 import { judgeCall } from "../../../../src/policy/judge-call.ts";
+import { BALANCED as balanced } from "../../policy/shell/policies.ts";
 import { readOnlyPolicy } from "./disk-fixture.ts";
 
 const readOnly = readOnlyPolicy();
-const compiled = compilePolicy([{ layer: "user", path: "balanced", text: starterPolicy("balanced") }]);
-if (!compiled.ok) throw new Error("the balanced starter policy does not compile");
-const balanced = compiled.policy;
 /** The secret as the file holds it (ROT13) and as the driver prints it. */
 const STORED = "qo cnffjbeq uhagre2_eg13";
 const PLAIN = "db password hunter2_rt13";

@@ -7,19 +7,15 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Profile, starterPolicy } from "../../../../src/companion/local-policy/starter.ts";
-import { compilePolicy } from "../../../../src/policy/index.ts";
+import { starterPolicy } from "../../../../src/companion/local-policy/starter.ts";
 import { isProtectedWritePath } from "../../../../src/policy/secret-paths.ts";
+import { compile, user } from "../../policy/helpers.ts";
+import { BALANCED } from "../../policy/shell/policies.ts";
 import { type DiskFixture, diskFixture, judgeOnDisk } from "./disk-fixture.ts";
 
-function starter(profile: Profile) {
-  const c = compilePolicy([{ layer: "user", path: profile, text: starterPolicy(profile) }]);
-  if (!c.ok) throw new Error(`the ${profile} starter policy does not compile`);
-  return c.policy;
-}
 const PROFILES = [
-  ["balanced", starter("balanced")],
-  ["autonomous", starter("autonomous")],
+  ["balanced", BALANCED],
+  ["autonomous", compile(user(starterPolicy("autonomous")))],
 ] as const;
 
 const HOOK_MANAGERS = [
