@@ -105,7 +105,7 @@ export function decide(policy: CompiledPolicy, call: ToolCall, opts: DecideOptio
       const what =
         base.capability === "write" ? "a file that holds secrets or decides what runs" : "a secret";
       verdict = applyConcerns(verdict, [{ mention: "sensitive", reason: `${base.path} is ${what}` }]);
-    } else verdict = applyConcerns(verdict, toolListingConcerns(call.tool, base.path));
+    } else verdict = applyConcerns(verdict, toolListingConcerns(call, base.path));
     reasons = [verdict.reason];
   }
 

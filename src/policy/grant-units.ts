@@ -310,7 +310,7 @@ export function grantUnitsOf(call: ToolCall): GrantUnit[] {
       const path = resolvedPathOf(call) || null;
       const u = fileUnit(capability, cwd, path);
       // A secret directory's names: no plain allow rule lists them (secret-listings.ts), so no grant does.
-      const listing = path === null ? undefined : toolListingConcerns(call.tool, path)[0];
+      const listing = path === null ? undefined : toolListingConcerns(call, path)[0];
       return [listing === undefined ? u : uncoverable(u, listing.reason)];
     }
     case "http":

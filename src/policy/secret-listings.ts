@@ -7,6 +7,7 @@ import { hasGlob } from "./glob-match.ts";
 import { resolveShellPath } from "./paths.ts";
 import { isDenylistedPath } from "./secret-paths.ts";
 import type { Concern, ExecUnit } from "./shell/units.ts";
+import type { ToolCall } from "./types.ts";
 
 /**
  * Whether `path` is a secret directory or lies below one (`~/.ssh`, `~/.ssh/old`, `secrets/`). A glob by its
@@ -38,7 +39,13 @@ export function secretListingConcerns(unit: ExecUnit, callCwd: string, home: str
   return [];
 }
 
-/** The LS and Glob tools (`ls`, `find`) on a directory in a secret directory. */
-export function toolListingConcerns(tool: string, path: string): Concern[] {
-  return (tool === "ls" || tool === "find") && path !== "" && inSecretDir(path) ? [concern(path)] : [];
+/**
+ * The LS tool (`ls`) on a directory in a secret directory, or Glob (`find`) searching one: its `path` with
+ * the pattern's fixed leading directories (`secrets/*` from the workspace lists secrets).
+ */
+export function toolListingConcerns(call: ToolCall, path: string): Concern[] {
+  if (path === "" || (call.tool !== "ls" && call.tool !== "find")) return [];
+  const pattern = call.tool === "find" ? call.input.pattern : undefined;
+  const listed = typeof pattern === "string" && !pattern.startsWith("/") ? `${path}/${pattern}` : path;
+  return inSecretDir(listed) ? [concern(listed)] : [];
 }

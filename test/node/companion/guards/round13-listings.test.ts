@@ -63,6 +63,8 @@ describe("a listing of a secret directory's names asks, by the shell and by the 
       ["LS", { path: join(fx.ws, "secrets") }],
       ["Glob", { pattern: "~/.ssh/*" }],
       ["Glob", { pattern: "*", path: join(fx.ws, "secrets") }],
+      ["Glob", { pattern: "secrets/*" }],
+      ["Glob", { pattern: "**/*", path: `${fx.home}/.aws` }],
     ] as const)
       for (const [name, policy] of PROFILES) {
         const r = judge(policy, tool, input);
