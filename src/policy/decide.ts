@@ -9,6 +9,7 @@ import { evaluateSubject, type Verdict } from "./evaluate.ts";
 import { applyConcerns, judgeBash } from "./judge-bash.ts";
 import { homeFor, normalizePath } from "./paths.ts";
 import { scopeHash } from "./scope.ts";
+import { toolListingConcerns } from "./secret-listings.ts";
 import { isDenylistedPath, isProtectedWritePath } from "./secret-paths.ts";
 import type { DecideOptions, DecisionRecord, ToolCall } from "./types.ts";
 
@@ -104,7 +105,7 @@ export function decide(policy: CompiledPolicy, call: ToolCall, opts: DecideOptio
       const what =
         base.capability === "write" ? "a file that holds secrets or decides what runs" : "a secret";
       verdict = applyConcerns(verdict, [{ mention: "sensitive", reason: `${base.path} is ${what}` }]);
-    }
+    } else verdict = applyConcerns(verdict, toolListingConcerns(call, base.path));
     reasons = [verdict.reason];
   }
 

@@ -9,6 +9,7 @@ import { needsPerson } from "./judge-bash.ts";
 import { clip, commandTooLarge, MAX_GRANT_UNITS, MAX_GRANTABLE_INPUT_CHARS } from "./limits.ts";
 import { homeFor, normalizePath, relativeInside, resolveShellDir } from "./paths.ts";
 import { redactText } from "./redact.ts";
+import { toolListingConcerns } from "./secret-listings.ts";
 import { isDenylistedPath, isProtectedWritePath } from "./secret-paths.ts";
 import { dangerOf, destructiveGit } from "./shell/danger.ts";
 import { grammarFor } from "./shell/grammar/index.ts";
@@ -305,8 +306,13 @@ export function grantUnitsOf(call: ToolCall): GrantUnit[] {
       return bound(shellUnits(command, cwd, homeFor(call.cwd, call.home), call.causal ?? []));
     }
     case "read":
-    case "write":
-      return [fileUnit(capability, cwd, resolvedPathOf(call) || null)];
+    case "write": {
+      const path = resolvedPathOf(call) || null;
+      const u = fileUnit(capability, cwd, path);
+      // A secret directory's names: no plain allow rule lists them (secret-listings.ts), so no grant does.
+      const listing = path === null ? undefined : toolListingConcerns(call, path)[0];
+      return [listing === undefined ? u : uncoverable(u, listing.reason)];
+    }
     case "http":
       return [urlUnit(call.input)];
     case "session":

@@ -8,6 +8,7 @@ import type { CompiledPolicy } from "./compiled.ts";
 import { evaluateSubject, strictest, type Verdict } from "./evaluate.ts";
 import { commandTooLarge, MAX_JUDGED_COMMAND_CHARS } from "./limits.ts";
 import { resolveShellDir } from "./paths.ts";
+import { secretListingConcerns } from "./secret-listings.ts";
 import { analyzeShell } from "./shell/analysis.ts";
 import { destructiveGit, effectOf } from "./shell/danger.ts";
 import { memo } from "./shell/memo.ts";
@@ -119,6 +120,7 @@ function judgeExec(
   if (v.action === "ask" && unit.via !== undefined) v = viaWrapper(policy, base, ctx, unit, unit.via) ?? v;
   if (unit.dynamic !== null) v = atLeastAsk(v, unit.dynamic);
   v = applyConcerns(v, unit.concerns);
+  v = applyConcerns(v, secretListingConcerns(unit, base.cwd, home));
   const git = destructiveGitConcern(unit);
   if (git !== null) v = applyConcerns(v, [git]);
   if (unit.notUnderstood !== undefined) v = atLeastAsk(v, notUnderstood(unit));
@@ -269,7 +271,7 @@ export function needsPerson(unit: ShellUnit, callCwd: string, home: string | nul
   if (unit.kind === "exec") {
     if (unit.dynamic !== null) return unit.dynamic;
     if (unit.notUnderstood !== undefined) return notUnderstood(unit);
-    return unit.concerns[0]?.reason ?? null;
+    return (unit.concerns[0] ?? secretListingConcerns(unit, callCwd, home)[0])?.reason ?? null;
   }
   const facts = pathFacts(unit, callCwd, home);
   if (facts.path === null) return unknownPath(unit);

@@ -90,6 +90,31 @@ export const PROTECTED_WRITE_PATTERNS: readonly string[] = [
   ".mise/",
   ".tool-versions",
   ".lfsconfig",
+  // Git-hook managers' configuration (red team, round 13): the person's next `git commit` runs what it
+  // names, outside any agent gate. `*` in a name matches any run of characters (`.lintstagedrc.json`).
+  "lint-staged.config.*",
+  ".lintstagedrc*",
+  "lefthook.*",
+  ".lefthook.*",
+  "lefthook-local.*",
+  ".lefthook-local.*",
+  ".lefthook/",
+  ".lefthook-local/",
+  ".huskyrc*",
+  "husky.config.*",
+  ".simple-git-hooks.*",
+  "simple-git-hooks.*",
+  ".overcommit.yml",
+  "commitlint.config.*",
+  ".commitlintrc*",
+  // Editors' project configuration that runs programs when the person opens the project: Zed's tasks and
+  // language servers, Helix's language servers, Neovim's and Vim's `exrc` files, jj's repository config.
+  ".zed/",
+  ".helix/",
+  ".nvim.lua",
+  ".nvimrc",
+  ".exrc",
+  ".jj/",
   // Red team, round 14: start-up files and installed code in the project. pdb runs `./.pdbrc` as Python when
   // it starts; a virtualenv's `bin/activate` and `site-packages/*.pth` run at every activation and interpreter
   // start (any directory holding pyvenv.cfg is one, found on disk: python-venv.ts); direnv's cache holds the

@@ -215,11 +215,13 @@ function gitFacts(t: Extract<DiskTarget, { kind: "git" }>, ctx: Context): CallFa
         },
       ];
     const printsHistory = t.prints !== null || t.printsMessages !== undefined || t.printsNotes === true;
+    const printsContents = t.prints !== null;
     ctx.states ??= new Map();
-    const stateKey = `${repo.gitDir}\0${top}\0${printsHistory}`;
+    const stateKey = `${repo.gitDir}\0${top}\0${printsHistory}\0${printsContents}`;
     let state = ctx.states.get(stateKey);
     if (state === undefined) {
-      state = repositoryStateFact(repo, { workspace: ctx.workspace, env: ctx.env, top, printsHistory });
+      const o = { workspace: ctx.workspace, env: ctx.env, top, printsHistory, printsContents };
+      state = repositoryStateFact(repo, o);
       ctx.states.set(stateKey, state);
     }
     if (state !== null) return [{ subject: t.shown, reason: state }];

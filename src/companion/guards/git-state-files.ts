@@ -4,7 +4,9 @@
 // blame.ignoreRevsFile line, "Last command done: <line>" from rebase-merge/done): such a file that is a
 // link out of the repository, onto a secret, or a second name of another file (a hard link) prints that
 // file (red team, round 10). So does an object store git borrows from outside the project (alternates):
-// `git show <id>:file` prints another repository's files. Each is a reason for a git unit to ask.
+// `git show <id>:file` prints another repository's files. So does a diff or filter driver of the user's
+// configuration, run on whatever files the project's `.gitattributes` gives it (round 13). Each is a reason
+// for a git unit to ask.
 import { type Dirent, lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { delimiter, join, relative } from "node:path";
 import { isDenylistedPath } from "../../policy/secret-paths.ts";
@@ -22,6 +24,22 @@ const READ_ONLY_HOOKS = ["post-index-change", "reference-transaction"];
 const PROGRAM_KEYS =
   /^(core\.(fsmonitor|pager|editor|sshcommand|askpass|gitproxy)|diff\.external|diff\..+\.(command|textconv)|filter\..+\.(clean|smudge|process)|pager\..+|gpg\.(.+\.)?program|sequence\.editor|remote\..+\.(uploadpack|receivepack))$/;
 
+/**
+ * Drivers git picks per file by its attributes (`secret.gpg diff=gpg`), which the project's `.gitattributes`
+ * sets: a textconv or diff command prints what its program makes of the file (`gpg --decrypt`), a filter
+ * runs its program on the file (red team, round 13).
+ */
+const DRIVER_KEYS = /^(diff\..+\.(textconv|command)|filter\..+\.(clean|smudge|process))$/;
+/**
+ * git-lfs's filter as `git lfs install` writes it (with `--skip-smudge` too), on many machines: it turns a
+ * file into a pointer and back, printing nothing of the file it was not given.
+ */
+const LFS_FILTER: Readonly<Record<string, RegExp>> = {
+  "filter.lfs.clean": /^git-lfs clean -- %f$/,
+  "filter.lfs.smudge": /^git-lfs smudge (--skip )?-- %f$/,
+  "filter.lfs.process": /^git-lfs filter-process( --skip)?$/,
+};
+
 export interface StateOptions {
   workspace: string;
   env: NodeJS.ProcessEnv;
@@ -29,6 +47,8 @@ export interface StateOptions {
   top: string | null;
   /** The unit prints contents or messages of objects (alternates matter then). */
   printsHistory: boolean;
+  /** The unit prints what files hold (a patch, a blob, blame's lines): the user's diff and filter drivers matter then. */
+  printsContents: boolean;
 }
 
 function layerName(e: LayerEntry, env: NodeJS.ProcessEnv): string {
@@ -76,6 +96,20 @@ function configFact(entries: readonly LayerEntry[], o: StateOptions, base: strin
       }
     } else if (e.scope === "user" && PROGRAM_KEYS.test(e.key) && /^[^\s/~$%]\S*\//.test(e.value))
       return `${layerName(e, o.env)} = ${e.value}, a program path git resolves inside the repository`;
+  }
+  return null;
+}
+
+/**
+ * A diff or filter driver of the user's configuration (the repository's own asks in repositoryProgram). Which
+ * files it runs on is the project's to choose, and finding every `.gitattributes` git would read takes a
+ * walk of the tree, so any driver but git-lfs's asks when the unit prints contents.
+ */
+function driverFact(entries: readonly LayerEntry[], o: StateOptions): string | null {
+  for (const e of entries) {
+    if (e.scope !== "user" || !DRIVER_KEYS.test(e.key) || e.value === "") continue;
+    if (LFS_FILTER[e.key]?.test(e.value) === true) continue;
+    return `${layerName(e, o.env)}: a program git runs on the files the project's .gitattributes gives it, printing what it makes of them`;
   }
   return null;
 }
@@ -164,8 +198,10 @@ function alternatesFact(repo: Repository, o: StateOptions): string | null {
 /** Why a git unit in the workspace's own repository reads or runs something its text does not show; null when nothing. */
 export function repositoryStateFact(repo: Repository, o: StateOptions): string | null {
   const base = o.top ?? repo.gitDir;
+  const entries = configLayers(repo, o.env);
   return (
-    configFact(configLayers(repo, o.env), o, base) ??
+    configFact(entries, o, base) ??
+    (o.printsContents ? driverFact(entries, o) : null) ??
     stateFact(repo, o) ??
     (o.printsHistory ? alternatesFact(repo, o) : null)
   );

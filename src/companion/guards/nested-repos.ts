@@ -199,6 +199,7 @@ function submoduleReason(top: string, path: string, o: NestedOptions, depth: num
     env: o.env,
     top: at.real,
     printsHistory: false,
+    printsContents: false,
   });
   if (state !== null) return `in the submodule ${shown}: ${state}`;
   return submodulesReason(sub, at.real, o, depth + 1);

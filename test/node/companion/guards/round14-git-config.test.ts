@@ -78,7 +78,7 @@ describe("git config's subcommands on the disk", () => {
       ["git config get user.name", "git config user.name"],
       ["git config get --all user.name", "git config --get-all user.name"],
       ["git config get --local user.email", "git config --local user.email"],
-    ])
+    ] as const)
       for (const policy of STARTERS) {
         const r = judge(c, policy);
         expect(r.action, `${c}\n${r.why}\n${r.reasons.join("\n")}`).toBe("allow");

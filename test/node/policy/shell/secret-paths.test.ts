@@ -100,8 +100,8 @@ describe("files that decide what runs", () => {
       expect(isProtectedWritePath(path)).toBe(false);
     },
   );
-  it("every pattern is a name, a directory or a path suffix", () => {
-    for (const p of PROTECTED_WRITE_PATTERNS) expect(p).toMatch(/^[A-Za-z0-9._/-]+$/);
+  it("every pattern is a name, a directory or a path suffix (a `*` in a name: `.lintstagedrc*`)", () => {
+    for (const p of PROTECTED_WRITE_PATTERNS) expect(p).toMatch(/^[A-Za-z0-9._/*-]+$/);
   });
 
   const WRITES = compile(

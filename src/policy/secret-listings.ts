@@ -1,0 +1,51 @@
+// A listing of a secret directory's names: `ls ~/.ssh`, `find secrets`, the LS tool on ~/.password-store.
+// The names alone say which keys, accounts and credentials exist, so such a listing asks, by the shell's
+// listing programs and the file tools alike (red team, round 13: `ls ~/.ssh` ran while LS on ~/.ssh
+// asked). A secret file's own name (`ls -la .env`) is not a listing of one: the agent already named it.
+
+import { hasGlob } from "./glob-match.ts";
+import { resolveShellPath } from "./paths.ts";
+import { isDenylistedPath } from "./secret-paths.ts";
+import type { Concern, ExecUnit } from "./shell/units.ts";
+import type { ToolCall } from "./types.ts";
+
+/**
+ * Whether `path` is a secret directory or lies below one (`~/.ssh`, `~/.ssh/old`, `secrets/`). A glob by its
+ * fixed leading directories (`~/.ssh/*`): one that may only expand to a secret directory (`ls ~/.ss*`,
+ * `ls *`) lists it as a walk from above does (`find .`, `ls -R ~`), which is not judged by names here.
+ */
+export function inSecretDir(path: string): boolean {
+  const segments = path.split("/");
+  const firstGlob = segments.findIndex(hasGlob);
+  const dir = firstGlob < 0 ? path : segments.slice(0, firstGlob).join("/");
+  // Everything below a secret directory is denylisted.
+  return dir !== "" && isDenylistedPath(`${dir.replace(/\/+$/, "")}/_`);
+}
+
+function concern(shown: string): Concern {
+  return {
+    mention: "sensitive",
+    reason: `\`${shown}\` lists the names of a secret directory, which say what keys and credentials exist`,
+  };
+}
+
+/** The shell's listings and name walks (ls, find, du, tree, fd) whose operand is in a secret directory. */
+export function secretListingConcerns(unit: ExecUnit, callCwd: string, home: string | null): Concern[] {
+  for (const e of unit.effects?.paths ?? []) {
+    if (e.access !== "list" && !(e.access === "walk" && !e.contents)) continue;
+    const path = resolveShellPath({ path: e.arg.value, tilde: e.arg.tilde, cwd: unit.cwd }, callCwd, home);
+    if (path !== null && inSecretDir(path)) return [concern(unit.text)];
+  }
+  return [];
+}
+
+/**
+ * The LS tool (`ls`) on a directory in a secret directory, or Glob (`find`) searching one: its `path` with
+ * the pattern's fixed leading directories (`secrets/*` from the workspace lists secrets).
+ */
+export function toolListingConcerns(call: ToolCall, path: string): Concern[] {
+  if (path === "" || (call.tool !== "ls" && call.tool !== "find")) return [];
+  const pattern = call.tool === "find" ? call.input.pattern : undefined;
+  const listed = typeof pattern === "string" && !pattern.startsWith("/") ? `${path}/${pattern}` : path;
+  return inSecretDir(listed) ? [concern(listed)] : [];
+}
