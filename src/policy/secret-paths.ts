@@ -90,6 +90,8 @@ export const PROTECTED_WRITE_PATTERNS: readonly string[] = [
   ".mise/",
   ".tool-versions",
   ".lfsconfig",
+  // Round 14 (fix14f): Sapling's repository config, whose [hooks] run on any sl command as Mercurial's do.
+  ".sl/",
 ];
 
 /** Compares one path segment (which may be a glob) with one pattern part. */
