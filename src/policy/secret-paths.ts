@@ -178,25 +178,47 @@ const PROTECTED_BIT = 4;
 const verdicts = new Lru<string, number>(4096);
 
 /**
- * Editors' and tools' copies of a file, by name (red team, round 12: `#.env#`, `.netrc~`, `.npmrc.bak`,
- * `kubeconfig.bak`, `auth.json.bak` held the same secrets): emacs's `NAME~`, `#NAME#` and `.#NAME`, vim's
- * `.NAME.swp`, and the suffixes backups and package managers add. Each is undecorated to the name it copies.
+ * Editors' and tools' copies of a file, by name, each form mapping a copy's name to the name it copies (red
+ * team, round 12: `#.env#`, `.netrc~`, `.npmrc.bak`, `kubeconfig.bak`, `auth.json.bak` held the same
+ * secrets; round 14: vim's undo file `..pgpass.un~`, Finder's `.pgpass copy`, `.netrc.bak.1`, dated and
+ * numbered copies). A form strips one decoration; verdictOf undecorates again, so they combine.
  */
-const BACKUP_SUFFIX =
-  /(?:~|\.(?:bak|backup|bkp|old|orig|save|sav|swp|swo|swn|tmp|dpkg-(?:old|dist|new)|rpm(?:save|new|orig)|ucf-(?:old|dist)))$/i;
+const COPY_FORMS: readonly (readonly [copy: RegExp, of: string])[] = [
+  // The suffixes backups, package managers and people add, after a dot, dash or underscore.
+  [
+    /^(.+?)[._-](?:bak|backup|bkp|old|orig|save|sav|tmp|copy|txt|dpkg-(?:old|dist|new)|rpm(?:save|new|orig)|ucf-(?:old|dist))$/i,
+    "$1",
+  ],
+  // emacs's `NAME~` and numbered `NAME.~3~` (GNU cp --backup=numbered).
+  [/^(.+?)(?:\.~\d+)?~+$/, "$1"],
+  // Swap and undo files beside NAME: vim's `.NAME.swp` (`.swo`, … `.swa`) and `.NAME.un~`, kate's `.NAME.kate-swp`;
+  // the leading dot is vim's and kate's, so `.netrc.un~` may copy `.netrc` or `netrc`.
+  [/^\.(.+)\.(?:sw[a-p]|un~|kate-swp)$/i, "$1"],
+  [/^(.+)\.(?:sw[a-p]|un~|kate-swp)$/i, "$1"],
+  // vim's swap and undo files kept in another directory are named by the whole path, `/` as `%`.
+  [/^.*%(.+)$/, "$1"],
+  // emacs's auto-save `#NAME#` and lock `.#NAME`.
+  [/^#(.+)#$/, "$1"],
+  [/^\.#(.+)$/, "$1"],
+  // Numbered and dated copies: `NAME.1`, `NAME.bak.1`, `NAME.2024-01-01`, `NAME_20240101T1200`.
+  [/^(.+?)[._-]\d[\d._:T-]*$/, "$1"],
+  // File managers' and browsers' duplicates, before an extension when there is one: `NAME copy`,
+  // `NAME copy 2`, `NAME - Copy (2)`, `NAME (1)`, `NAME 2`, `secrets copy.yml`; and `Copy of NAME`.
+  [/^(.+?)(?: copy(?: \d+)?| - copy(?: \(\d+\))?| \(\d+\)| \d+)(\.[A-Za-z0-9]+)?$/i, "$1$2"],
+  [/^copy(?: \(\d+\))? of (.+)$/i, "$1"],
+];
+
+/** A longer word names no file (NAME_MAX), and is not undecorated step by step. */
+const NAME_MAX = 255;
 
 function undecorated(name: string): string[] {
+  if (name.length > NAME_MAX) return [];
   const out: string[] = [];
-  if (BACKUP_SUFFIX.test(name)) {
-    const bare = name.replace(BACKUP_SUFFIX, "");
-    out.push(bare);
-    // vim's swap file of NAME is `.NAME.swp`.
-    if (bare.startsWith(".") && /\.sw[a-p]$/i.test(name)) out.push(bare.slice(1));
+  for (const [copy, of] of COPY_FORMS) {
+    const bare = copy.test(name) ? name.replace(copy, of) : name;
+    if (bare !== "" && bare !== name && !out.includes(bare)) out.push(bare);
   }
-  const autosave = /^#(.+)#$/.exec(name);
-  if (autosave?.[1]) out.push(autosave[1]);
-  if (name.startsWith(".#") && name.length > 2) out.push(name.slice(2));
-  return out.filter((n) => n !== "" && n !== name);
+  return out;
 }
 
 function verdictOf(path: string): number {
