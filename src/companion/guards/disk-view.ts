@@ -21,6 +21,7 @@ import {
 } from "./git-discovery.ts";
 import { gitMessagesFact } from "./git-messages.ts";
 import { notesReason } from "./git-notes.ts";
+import { rawObjectStore } from "./git-raw-objects.ts";
 import { repositoryStateFact } from "./git-state-files.ts";
 import { unnamedObjectFact } from "./git-unnamed.ts";
 import { goModuleFacts, goReleaseFact } from "./go-module.ts";
@@ -110,7 +111,13 @@ function pathFacts(
   // A file of a repository directory under another name (`gitstore/config`, `mirror.git/logs/HEAD`) is
   // git's own file as `.git/…` is (round 12).
   const gitDir = access === "read" && stat?.isFile() ? gitDirHolding(real, realWorkspace(ctx)) : null;
-  if (gitDir !== null && gitDirFile(gitDir, real) === "secret")
+  const store = access === "read" && stat?.isFile() ? rawObjectStore(real) : null;
+  if (store !== null)
+    facts.push({
+      subject,
+      reason: `is a raw object file of the git repository \`${shownPath(store, ctx.workspace)}\`: its history compressed, which the history check and the content scan do not see through`,
+    });
+  else if (gitDir !== null && gitDirFile(gitDir, real) === "secret")
     facts.push({
       subject,
       reason: `is \`${shownPath(real, ctx.workspace)}\` of the git repository directory \`${shownPath(gitDir, ctx.workspace)}\`, which holds its remotes' credentials as .git/config does`,
