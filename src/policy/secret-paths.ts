@@ -92,6 +92,17 @@ export const PROTECTED_WRITE_PATTERNS: readonly string[] = [
   ".lfsconfig",
   // Round 14 (fix14f): Sapling's repository config, whose [hooks] run on any sl command as Mercurial's do.
   ".sl/",
+  // Round 14 (fix14f): Yarn PnP's installed code, loaded by every node process of the project as
+  // node_modules/ is: the resolver and its map, the packages' zips and unpacked builds, the release
+  // yarnPath runs, plugins, and the editor SDKs editors start.
+  ".pnp.cjs",
+  ".pnp.loader.mjs",
+  ".pnp.data.json",
+  ".yarn/releases/",
+  ".yarn/plugins/",
+  ".yarn/sdks/",
+  ".yarn/cache/",
+  ".yarn/unplugged/",
 ];
 
 /** Compares one path segment (which may be a glob) with one pattern part. */
