@@ -103,6 +103,25 @@ export const PROTECTED_WRITE_PATTERNS: readonly string[] = [
   ".yarn/sdks/",
   ".yarn/cache/",
   ".yarn/unplugged/",
+  // Round 14 (fix14f): other coding agents' project configuration that starts programs when the agent opens
+  // the folder, each per its docs: Kiro's MCP servers and hooks (kiro.dev/docs/mcp/configuration), Amazon
+  // Q's `.amazonq/mcp.json` and `default.json` (docs.aws.amazon.com/amazonq, mcp-ide), Roo Code's
+  // `.roo/mcp.json` (docs.roocode.com), Kilo Code's `.kilocode/mcp.json` and `kilo.jsonc`/`.kilo/`
+  // (kilo.ai/docs), Qwen Code's `.qwen/settings.json` mcpServers (qwenlm.github.io/qwen-code-docs),
+  // OpenHands' `.openhands/setup.sh`, run at every session's start (docs.openhands.dev), Cline's hooks
+  // (docs.cline.bot/customization/hooks), and aider's `lint-cmd`/`test-cmd`, run after every edit
+  // (aider.chat/docs/usage/lint-test.html). Their rules and hints (`.clinerules/*.md`, `.goosehints`) are text.
+  ".kiro/",
+  ".amazonq/",
+  ".roo/",
+  ".kilocode/",
+  ".kilo/",
+  "kilo.json",
+  "kilo.jsonc",
+  ".qwen/",
+  ".openhands/",
+  ".clinerules/hooks/",
+  ".aider.conf.yml",
 ];
 
 /** Compares one path segment (which may be a glob) with one pattern part. */
