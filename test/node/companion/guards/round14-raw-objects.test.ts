@@ -53,8 +53,22 @@ describe("git's object store read as raw bytes", () => {
       for (const j of bash(command, packed)) expect(j.action, command).not.toBe("allow");
   });
 
+  it("a walk that prints the objects asks too", () => {
+    for (const command of ["grep -ra . .git/objects", "find .git/objects -type f -exec cat {} +"])
+      for (const j of bash(command)) {
+        expect(j.action, command).not.toBe("allow");
+        expect(j.why, command).toMatch(/raw object/);
+      }
+  });
+
   it("everyday reads of the repository stay allowed", () => {
-    for (const command of ["cat .git/HEAD", "ls .git/objects", "cat README.md"])
+    for (const command of [
+      "cat .git/HEAD",
+      "ls .git/objects",
+      "ls -la .git/objects/pack",
+      "cat README.md",
+      "grep -r app src README.md",
+    ])
       for (const j of bash(command)) expect(j.action, command).toBe("allow");
     for (const j of bash("cat .git/objects/info/packs", packed)) expect(j.action).toBe("allow");
   });
