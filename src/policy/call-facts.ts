@@ -226,6 +226,8 @@ export type DiskTarget =
   | { kind: "go-module"; dir: string; shown: string }
   /** Any go command run in `dir`: a go.work/go.mod `go` line newer than the installed go downloads that release. */
   | { kind: "go-release"; dir: string; shown: string }
+  /** A unit that starts node in `dir`: NODE_OPTIONS in the agent's environment may preload a project file. */
+  | { kind: "node-env"; dir: string; shown: string }
   | { kind: "unknown"; shown: string; reason: string };
 
 /**

@@ -182,6 +182,11 @@ export const SECRET_FAMILIES: readonly SecretFamily[] = [
       ".git/modules/*/*/*/config",
       ".git/modules/*/*/*/*/config",
       "config.worktree",
+      // Mercurial's and Sapling's repository configuration: remote URLs as cloned (`user:pass@`) and the
+      // `[auth]` section's plain-text passwords (red team, round 14).
+      ".hg/hgrc",
+      ".hg/hgrc-not-shared",
+      ".sl/config",
     ],
   },
   {

@@ -132,6 +132,38 @@ export const PROTECTED_WRITE_PATTERNS: readonly string[] = [
   ".devcontainer.json",
   ".github/hooks/",
   ".github/copilot/",
+  // Round 14: Sapling's repository config, whose [hooks] run on any sl command as Mercurial's do.
+  ".sl/",
+  // Round 14: Yarn PnP's installed code, loaded by every node process of the project as
+  // node_modules/ is: the resolver and its map, the packages' zips and unpacked builds, the release
+  // yarnPath runs, plugins, and the editor SDKs editors start.
+  ".pnp.cjs",
+  ".pnp.loader.mjs",
+  ".pnp.data.json",
+  ".yarn/releases/",
+  ".yarn/plugins/",
+  ".yarn/sdks/",
+  ".yarn/cache/",
+  ".yarn/unplugged/",
+  // Round 14: other coding agents' project configuration that starts programs when the agent opens
+  // the folder, each per its docs: Kiro's MCP servers and hooks (kiro.dev/docs/mcp/configuration), Amazon
+  // Q's `.amazonq/mcp.json` and `default.json` (docs.aws.amazon.com/amazonq, mcp-ide), Roo Code's
+  // `.roo/mcp.json` (docs.roocode.com), Kilo Code's `.kilocode/mcp.json` and `kilo.jsonc`/`.kilo/`
+  // (kilo.ai/docs), Qwen Code's `.qwen/settings.json` mcpServers (qwenlm.github.io/qwen-code-docs),
+  // OpenHands' `.openhands/setup.sh`, run at every session's start (docs.openhands.dev), Cline's hooks
+  // (docs.cline.bot/customization/hooks), and aider's `lint-cmd`/`test-cmd`, run after every edit
+  // (aider.chat/docs/usage/lint-test.html). Their rules and hints (`.clinerules/*.md`, `.goosehints`) are text.
+  ".kiro/",
+  ".amazonq/",
+  ".roo/",
+  ".kilocode/",
+  ".kilo/",
+  "kilo.json",
+  "kilo.jsonc",
+  ".qwen/",
+  ".openhands/",
+  ".clinerules/hooks/",
+  ".aider.conf.yml",
 ];
 
 /** Compares one path segment (which may be a glob) with one pattern part. */
@@ -218,25 +250,47 @@ const PROTECTED_BIT = 4;
 const verdicts = new Lru<string, number>(4096);
 
 /**
- * Editors' and tools' copies of a file, by name (red team, round 12: `#.env#`, `.netrc~`, `.npmrc.bak`,
- * `kubeconfig.bak`, `auth.json.bak` held the same secrets): emacs's `NAME~`, `#NAME#` and `.#NAME`, vim's
- * `.NAME.swp`, and the suffixes backups and package managers add. Each is undecorated to the name it copies.
+ * Editors' and tools' copies of a file, by name, each form mapping a copy's name to the name it copies (red
+ * team, round 12: `#.env#`, `.netrc~`, `.npmrc.bak`, `kubeconfig.bak`, `auth.json.bak` held the same
+ * secrets; round 14: vim's undo file `..pgpass.un~`, Finder's `.pgpass copy`, `.netrc.bak.1`, dated and
+ * numbered copies). A form strips one decoration; verdictOf undecorates again, so they combine.
  */
-const BACKUP_SUFFIX =
-  /(?:~|\.(?:bak|backup|bkp|old|orig|save|sav|swp|swo|swn|tmp|dpkg-(?:old|dist|new)|rpm(?:save|new|orig)|ucf-(?:old|dist)))$/i;
+const COPY_FORMS: readonly (readonly [copy: RegExp, of: string])[] = [
+  // The suffixes backups, package managers and people add, after a dot, dash or underscore.
+  [
+    /^(.+?)[._-](?:bak|backup|bkp|old|orig|save|sav|tmp|copy|txt|dpkg-(?:old|dist|new)|rpm(?:save|new|orig)|ucf-(?:old|dist))$/i,
+    "$1",
+  ],
+  // emacs's `NAME~` and numbered `NAME.~3~` (GNU cp --backup=numbered).
+  [/^(.+?)(?:\.~\d+)?~+$/, "$1"],
+  // Swap and undo files beside NAME: vim's `.NAME.swp` (`.swo`, … `.swa`) and `.NAME.un~`, kate's `.NAME.kate-swp`;
+  // the leading dot is vim's and kate's, so `.netrc.un~` may copy `.netrc` or `netrc`.
+  [/^\.(.+)\.(?:sw[a-p]|un~|kate-swp)$/i, "$1"],
+  [/^(.+)\.(?:sw[a-p]|un~|kate-swp)$/i, "$1"],
+  // vim's swap and undo files kept in another directory are named by the whole path, `/` as `%`.
+  [/^.*%(.+)$/, "$1"],
+  // emacs's auto-save `#NAME#` and lock `.#NAME`.
+  [/^#(.+)#$/, "$1"],
+  [/^\.#(.+)$/, "$1"],
+  // Numbered and dated copies: `NAME.1`, `NAME.bak.1`, `NAME.2024-01-01`, `NAME_20240101T1200`.
+  [/^(.+?)[._-]\d[\d._:T-]*$/, "$1"],
+  // File managers' and browsers' duplicates, before an extension when there is one: `NAME copy`,
+  // `NAME copy 2`, `NAME - Copy (2)`, `NAME (1)`, `NAME 2`, `secrets copy.yml`; and `Copy of NAME`.
+  [/^(.+?)(?: copy(?: \d+)?| - copy(?: \(\d+\))?| \(\d+\)| \d+)(\.[A-Za-z0-9]+)?$/i, "$1$2"],
+  [/^copy(?: \(\d+\))? of (.+)$/i, "$1"],
+];
+
+/** A longer word names no file (NAME_MAX), and is not undecorated step by step. */
+const NAME_MAX = 255;
 
 function undecorated(name: string): string[] {
+  if (name.length > NAME_MAX) return [];
   const out: string[] = [];
-  if (BACKUP_SUFFIX.test(name)) {
-    const bare = name.replace(BACKUP_SUFFIX, "");
-    out.push(bare);
-    // vim's swap file of NAME is `.NAME.swp`.
-    if (bare.startsWith(".") && /\.sw[a-p]$/i.test(name)) out.push(bare.slice(1));
+  for (const [copy, of] of COPY_FORMS) {
+    const bare = copy.test(name) ? name.replace(copy, of) : name;
+    if (bare !== "" && bare !== name && !out.includes(bare)) out.push(bare);
   }
-  const autosave = /^#(.+)#$/.exec(name);
-  if (autosave?.[1]) out.push(autosave[1]);
-  if (name.startsWith(".#") && name.length > 2) out.push(name.slice(2));
-  return out.filter((n) => n !== "" && n !== name);
+  return out;
 }
 
 function verdictOf(path: string): number {

@@ -21,11 +21,13 @@ import {
 } from "./git-discovery.ts";
 import { gitMessagesFact } from "./git-messages.ts";
 import { notesReason } from "./git-notes.ts";
+import { rawObjectStore } from "./git-raw-objects.ts";
 import { repositoryStateFact } from "./git-state-files.ts";
 import { unnamedObjectFact } from "./git-unnamed.ts";
 import { goModuleFacts, goReleaseFact } from "./go-module.ts";
 import { scanFile } from "./key-scan.ts";
 import { nestedRepositoryFact } from "./nested-repos.ts";
+import { nodePreloadFact } from "./node-preload.ts";
 import { npmConfigFact } from "./npm-config.ts";
 import { npmTreeFact } from "./npm-tree.ts";
 import { npxFact } from "./npx-bin.ts";
@@ -118,7 +120,13 @@ function pathFacts(
   // A file of a repository directory under another name (`gitstore/config`, `mirror.git/logs/HEAD`) is
   // git's own file as `.git/…` is (round 12).
   const gitDir = access === "read" && stat?.isFile() ? gitDirHolding(real, realWorkspace(ctx)) : null;
-  if (gitDir !== null && gitDirFile(gitDir, real) === "secret")
+  const store = access === "read" && stat?.isFile() ? rawObjectStore(real) : null;
+  if (store !== null)
+    facts.push({
+      subject,
+      reason: `is a raw object file of the git repository \`${shownPath(store, ctx.workspace)}\`: its history compressed, which the history check and the content scan do not see through`,
+    });
+  else if (gitDir !== null && gitDirFile(gitDir, real) === "secret")
     facts.push({
       subject,
       reason: `is \`${shownPath(real, ctx.workspace)}\` of the git repository directory \`${shownPath(gitDir, ctx.workspace)}\`, which holds its remotes' credentials as .git/config does`,
@@ -313,6 +321,10 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
     }
     case "npm-config": {
       const f = npmConfigFact(t.dir, ctx.env, ctx.workspace, t.shown);
+      return f === null ? [] : [f];
+    }
+    case "node-env": {
+      const f = nodePreloadFact(ctx.env, t.dir, ctx.workspace, t.shown);
       return f === null ? [] : [f];
     }
     case "npm-tree": {

@@ -15,6 +15,7 @@ import {
 } from "../../policy/secret-paths.ts";
 import { segmentMatcher } from "./bash-glob.ts";
 import { gitDirEntries, gitDirFile } from "./git-dir-files.ts";
+import { rawObjectStore } from "./git-raw-objects.ts";
 import { type IgnoreRule, type IgnoreVerdict, ignoreRules, ignoreVerdict } from "./ignore-rules.ts";
 import { whitelistsAbove } from "./ignore-whitelists.ts";
 import { knownScan, scanFile } from "./key-scan.ts";
@@ -296,6 +297,12 @@ export function walkFact(
         return {
           subject,
           reason: `${how} reaches \`${shownPath(abs, workspace)}\` of the git repository directory \`${shownPath(gitDir, workspace)}\`, which holds its remotes' credentials as .git/config does`,
+        };
+      const store = rawObjectStore(target);
+      if (store !== null)
+        return {
+          subject,
+          reason: `${how} reaches \`${shownPath(abs, workspace)}\`, a raw object file of the git repository \`${shownPath(store, workspace)}\`: its history compressed, which the history check and the content scan do not see through`,
         };
       let st: ReturnType<typeof lstatSync>;
       try {
