@@ -40,6 +40,8 @@ export interface WrapperSpec {
   operands?: number;
   /** Leading NAME=value words are environment for the command (env, sudo). */
   assignments?: boolean;
+  /** A lone `-` right after the options is one more option, not the command (GNU env: "a mere - implies -i"). */
+  dashOption?: boolean;
   /** The remaining words are joined into one command string (watch, eval). */
   joined?: boolean;
   /** With no command (or with one of these options) it starts an interactive shell. */
@@ -114,6 +116,7 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
     values: ["-u", "--unset", "-C", "--chdir", "-P", "-a", "--argv0"],
     script: ["-S", "--split-string"],
     assignments: true,
+    dashOption: true,
     chdir: ["-C", "--chdir"],
     unset: ["-u", "--unset"],
   },
@@ -528,6 +531,7 @@ export function unwrap(argv: readonly Arg[]): Unwrapped {
   }
   if (scanned.none) return { kind: "none" };
   let i = scanned.at;
+  if (spec.dashOption && argv[i]?.value === "-") i++;
   const assigns: Arg[] = [...(scanned.setenv ?? [])];
   if (spec.assignments) {
     // env and sudo take any NAME=value word (BASH_FUNC_ls%%=… included) as environment.
