@@ -4,7 +4,7 @@
 // read or write, and the working directory each runs in. Text the parser and bash could read
 // differently, and words bash evaluates again as code, are never judged as harmless.
 import { Lru } from "../lru.ts";
-import { heldOpenings, openingBindings } from "./assigned-words.ts";
+import { openingBindings, settledOpenings } from "./assigned-words.ts";
 import { namesSetBy } from "./builtins.ts";
 import { copyShell, execUnit, prefixConcerns, type Run, type Shell, simpleCommand } from "./command.ts";
 import { START, unionCwd } from "./cwd.ts";
@@ -404,13 +404,23 @@ function analyzeScript(
     sources || depth > 0
       ? null
       : openingBindings(src, events, (e) => (e.cmd?.type === "call" ? prefixesOf(src, e.cmd.assigns) : []));
-  const setters =
-    events.some((e) => e.kind === "stmt" && e.loopNames.length > 0) || (openingRaw?.size ?? 0) > 0
-      ? scriptSetters(events, (e) => statementArgv(src, e))
-      : null;
   // An opening assignment holds only when no other statement may set its name (`printf -vx`, `read -rx`,
   // a name only known at run time), as a loop variable does.
-  const opening = openingRaw === null || setters === null ? null : heldOpenings(openingRaw, setters);
+  const settled =
+    openingRaw !== null && openingRaw.size > 0
+      ? settledOpenings(
+          openingRaw,
+          events,
+          (e) => statementArgv(src, e),
+          (ws) => argsOf(src, ws),
+        )
+      : null;
+  const setters =
+    settled?.setters ??
+    (events.some((e) => e.kind === "stmt" && e.loopNames.length > 0)
+      ? scriptSetters(events, (e) => statementArgv(src, e))
+      : null);
+  const opening = settled?.opening ?? null;
   events.forEach((event, i) => {
     // Only the event right after a `cd` statement may use where that `cd` leads when it succeeds.
     const cdSucceeded = shell.cdSucceeded;
