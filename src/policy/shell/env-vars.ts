@@ -126,6 +126,8 @@ export const DANGEROUS_VARIABLES: readonly DangerousVariable[] = [
   { pattern: "SSH_*", why: "ssh reads agents, configs and commands from it" },
   { pattern: "RIPGREP_CONFIG_PATH", why: "rg reads options (such as --pre) from the file" },
   { pattern: "GREP_OPTIONS", why: "adds options to grep" },
+  { pattern: "PS_PERSONALITY", why: "changes how ps reads its options (as BSD, an e prints environments)" },
+  { pattern: "CMD_ENV", why: "changes how ps reads its options (as BSD, an e prints environments)" },
   { pattern: "TAR_OPTIONS", why: "adds options (such as --to-command) to tar" },
   { pattern: "GZIP", why: "adds options to gzip" },
   { pattern: "XZ_OPT", why: "adds options to xz" },

@@ -39,6 +39,7 @@ import { npm } from "./programs/npm.ts";
 import { npx } from "./programs/npx.ts";
 import { paste } from "./programs/paste.ts";
 import { prettier } from "./programs/prettier.ts";
+import { ps } from "./programs/ps.ts";
 import { pytest } from "./programs/pytest.ts";
 import { python } from "./programs/python.ts";
 import { readlink, realpath } from "./programs/realpath.ts";
@@ -68,7 +69,7 @@ export const PROGRAM_GRAMMARS: readonly ProgramGrammar[] = [
   column,
   df,
   rustc,
-  ...[nl, tac, hexdump, paste, fold, lscpu, locale],
+  ...[nl, tac, hexdump, paste, fold, lscpu, locale, ps],
   ...[
     tree,
     realpath,
