@@ -215,6 +215,12 @@ export type DiskTarget =
   | { kind: "go-module"; dir: string; shown: string }
   /** Any go command run in `dir`: a go.work/go.mod `go` line newer than the installed go downloads that release. */
   | { kind: "go-release"; dir: string; shown: string }
+  /**
+   * python (or pip) started in `dir` to run a module of its own (`python3 -m json.tool`, `pip list`): what its
+   * start-up loads and, for `module` (null when the directory is not first on sys.path), which file python
+   * imports for it and the standard library (guards/python-path.ts).
+   */
+  | { kind: "python-start"; dir: string; program: string; module: string | null; shown: string }
   | { kind: "unknown"; shown: string; reason: string };
 
 /**

@@ -7,6 +7,7 @@ import { expandToolPath, inputPath } from "./capabilities.ts";
 import { gitTargets } from "./git-targets.ts";
 import { homeFor, normalizePath, resolveShellDir, resolveShellPath } from "./paths.ts";
 import { analyzeShell } from "./shell/analysis.ts";
+import { pythonStart } from "./shell/grammar/programs/python.ts";
 import { interpreterScript } from "./shell/interpreters.ts";
 import { shellScriptFile } from "./shell/script-runs.ts";
 import type { ExecUnit, ShellUnit } from "./shell/units.ts";
@@ -236,6 +237,20 @@ function goModuleTargets(unit: ExecUnit, callCwd: string, home: string | null): 
   return [{ kind: "go-module", dir, shown: unit.text }];
 }
 
+/** `python3 -m json.tool`, `pip list`: what python loads before them is the disk's to see (guards/python-path.ts). */
+function pythonStartTargets(unit: ExecUnit, callCwd: string, home: string | null): DiskTarget[] {
+  const start = pythonStart(unit.program, unit.words);
+  if (start === null) return [];
+  const dir = unitDir(
+    unit,
+    callCwd,
+    home,
+    "python starts in a directory not known here, which -m searches first for the module",
+  );
+  if (typeof dir !== "string") return dir;
+  return [{ kind: "python-start", dir, program: unit.program, module: start.module, shown: unit.text }];
+}
+
 /**
  * Runners that find the file defining what they run in the directory they run in or any above it. (make
  * reads only the directory's own Makefile; vitest and jest their root's config.)
@@ -376,6 +391,7 @@ function shellTargets(command: string, callCwd: string, home: string | null): Di
           ...scriptTargets(unit, callCwd, home),
           ...pickerTargets(unit, callCwd, home),
           ...goModuleTargets(unit, callCwd, home),
+          ...pythonStartTargets(unit, callCwd, home),
           ...npxTargets(unit, callCwd, home),
           ...npmConfigTargets(unit, callCwd, home),
           ...upwardTargets(unit, callCwd, home),

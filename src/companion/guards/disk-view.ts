@@ -29,6 +29,7 @@ import { nestedRepositoryFact } from "./nested-repos.ts";
 import { npmConfigFact } from "./npm-config.ts";
 import { npmTreeFact } from "./npm-tree.ts";
 import { npxFact } from "./npx-bin.ts";
+import { pythonStartFact } from "./python-path.ts";
 import { isWithin, realPathOf } from "./real-path.ts";
 import { withConfig } from "./rg-config.ts";
 import { shownPath, WALK_BOUND, walkFact } from "./tree-walk.ts";
@@ -281,6 +282,10 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
     case "go-module": {
       const { facts, root } = goModuleFacts(t.dir, ctx.workspace, t.shown);
       return root === null ? facts : targetFacts({ kind: "walk", root, style: GO_WALK, shown: t.shown }, ctx);
+    }
+    case "python-start": {
+      const f = pythonStartFact(t.dir, t.program, t.module, ctx.env, ctx.workspace, t.shown);
+      return f === null ? [] : [f];
     }
     case "upward": {
       const found = pickerFile(t.dir, t.names);

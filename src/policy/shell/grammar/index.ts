@@ -27,6 +27,7 @@ import { grep } from "./programs/grep.ts";
 import { head, tail } from "./programs/head.ts";
 import { hexdump } from "./programs/hexdump.ts";
 import { jq } from "./programs/jq.ts";
+import { jsonTool } from "./programs/json-tool.ts";
 import { less } from "./programs/less.ts";
 import { locale } from "./programs/locale.ts";
 import { ls } from "./programs/ls.ts";
@@ -38,6 +39,7 @@ import { node } from "./programs/node.ts";
 import { npm } from "./programs/npm.ts";
 import { npx } from "./programs/npx.ts";
 import { paste } from "./programs/paste.ts";
+import { pip } from "./programs/pip.ts";
 import { prettier } from "./programs/prettier.ts";
 import { ps } from "./programs/ps.ts";
 import { pytest } from "./programs/pytest.ts";
@@ -89,6 +91,8 @@ export const PROGRAM_GRAMMARS: readonly ProgramGrammar[] = [
   ],
   ...[whoami, nproc, arch, uname, id, printenv, seq, sleep, hostname, free, mkdir, touch, rm, cp, mv, tar],
   ...[npm, npx, node, python, cargo, go, make, tsc, eslint, prettier, biome, vitest, jest, pytest],
+  pip,
+  jsonTool,
 ];
 
 const BY_NAME: Readonly<Record<string, ProgramGrammar>> = Object.fromEntries(
