@@ -221,6 +221,8 @@ export type DiskTarget =
    * imports for it and the standard library (guards/python-path.ts).
    */
   | { kind: "python-start"; dir: string; program: string; module: string | null; shown: string }
+  /** `man NAME`: where its manual path leads, from the agent's environment (guards/man-path.ts). */
+  | { kind: "man-path"; shown: string }
   | { kind: "unknown"; shown: string; reason: string };
 
 /**

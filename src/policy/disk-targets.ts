@@ -392,6 +392,7 @@ function shellTargets(command: string, callCwd: string, home: string | null): Di
           ...pickerTargets(unit, callCwd, home),
           ...goModuleTargets(unit, callCwd, home),
           ...pythonStartTargets(unit, callCwd, home),
+          ...(unit.program === "man" ? [{ kind: "man-path" as const, shown: unit.text }] : []),
           ...npxTargets(unit, callCwd, home),
           ...npmConfigTargets(unit, callCwd, home),
           ...upwardTargets(unit, callCwd, home),

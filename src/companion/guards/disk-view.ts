@@ -25,6 +25,7 @@ import { repositoryStateFact } from "./git-state-files.ts";
 import { unnamedObjectFact } from "./git-unnamed.ts";
 import { goModuleFacts, goReleaseFact } from "./go-module.ts";
 import { scanFile } from "./key-scan.ts";
+import { manPathFact } from "./man-path.ts";
 import { nestedRepositoryFact } from "./nested-repos.ts";
 import { npmConfigFact } from "./npm-config.ts";
 import { npmTreeFact } from "./npm-tree.ts";
@@ -282,6 +283,10 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
     case "go-module": {
       const { facts, root } = goModuleFacts(t.dir, ctx.workspace, t.shown);
       return root === null ? facts : targetFacts({ kind: "walk", root, style: GO_WALK, shown: t.shown }, ctx);
+    }
+    case "man-path": {
+      const f = manPathFact(ctx.env, ctx.workspace, t.shown);
+      return f === null ? [] : [f];
     }
     case "python-start": {
       const f = pythonStartFact(t.dir, t.program, t.module, ctx.env, ctx.workspace, t.shown);

@@ -33,6 +33,7 @@ import { locale } from "./programs/locale.ts";
 import { ls } from "./programs/ls.ts";
 import { lscpu } from "./programs/lscpu.ts";
 import { make } from "./programs/make.ts";
+import { man } from "./programs/man.ts";
 import { basename, dirname, which } from "./programs/names.ts";
 import { nl } from "./programs/nl.ts";
 import { node } from "./programs/node.ts";
@@ -93,6 +94,7 @@ export const PROGRAM_GRAMMARS: readonly ProgramGrammar[] = [
   ...[npm, npx, node, python, cargo, go, make, tsc, eslint, prettier, biome, vitest, jest, pytest],
   pip,
   jsonTool,
+  man,
 ];
 
 const BY_NAME: Readonly<Record<string, ProgramGrammar>> = Object.fromEntries(
