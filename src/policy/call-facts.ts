@@ -130,6 +130,8 @@ export type DiskTarget =
        * directly in it, dotfiles too, is judged as read.
        */
       entries?: true;
+      /** It must be a file there to open (`exec 3<FILE`): a failed redirection leaves fd 3 as the shell inherited it. */
+      opens?: true;
     }
   | {
       kind: "walk";

@@ -421,6 +421,7 @@ function shellTargets(command: string, callCwd: string, home: string | null): Di
         glob: unit.glob,
         shown: unit.text,
         ...(unit.entries === true ? { entries: true as const } : {}),
+        ...(unit.opens === true ? { opens: true as const } : {}),
       });
   }
   return out;

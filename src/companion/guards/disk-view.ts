@@ -240,6 +240,11 @@ function gitFacts(t: Extract<DiskTarget, { kind: "git" }>, ctx: Context): CallFa
   ];
 }
 
+function isFileThere(path: string): boolean {
+  const r = realPathOf(path);
+  return r.ok && r.stat?.isFile() === true;
+}
+
 function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
   switch (t.kind) {
     case "unknown":
@@ -340,6 +345,14 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
             },
           ];
       }
+      if (t.opens === true && !t.glob && !isFileThere(t.path))
+        return [
+          {
+            subject: t.shown,
+            reason:
+              "is not a file there to open: the redirection would fail, and bash would go on with the descriptor as the shell inherited it",
+          },
+        ];
       if (!t.glob) return pathFacts(t.access, t.path, t.shown, ctx, t.entries === true);
       // Quotes or escapes in a glob word hide which characters bash expands: not judged from the value.
       if (/['"\\]/.test(t.shown))
