@@ -223,6 +223,11 @@ export type DiskTarget =
    * imports for it and the standard library (guards/python-path.ts).
    */
   | { kind: "python-start"; dir: string; program: string; module: string | null; shown: string }
+  /**
+   * `git ls-files | xargs CMD`: CMD reads every file git's index names below `dir`, as xargs passes the names
+   * (split at blanks and quotes without `nul`): guards/tracked-reads.ts.
+   */
+  | { kind: "tracked"; dir: string; nul: boolean; shown: string }
   /** `man NAME`: where its manual path leads, from the agent's environment (guards/man-path.ts). */
   | { kind: "man-path"; shown: string }
   | { kind: "unknown"; shown: string; reason: string };

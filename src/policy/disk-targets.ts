@@ -403,6 +403,10 @@ function shellTargets(command: string, callCwd: string, home: string | null): Di
     const path = resolveShellPath(unit, callCwd, home);
     // An unknown path already needs a person; there is nothing on disk to look at.
     if (path === null) continue;
+    if (unit.tracked !== undefined) {
+      out.push({ kind: "tracked", dir: path, nul: unit.tracked.nul, shown: unit.text });
+      continue;
+    }
     if (unit.recursive) {
       const style =
         unit.walk ?? (unit.operand && lastExec ? walkStyleOf(lastExec.program, lastExec.argv) : WIDEST);

@@ -33,6 +33,7 @@ import { npxFact } from "./npx-bin.ts";
 import { pythonStartFact } from "./python-path.ts";
 import { isWithin, realPathOf } from "./real-path.ts";
 import { withConfig } from "./rg-config.ts";
+import { trackedBelow } from "./tracked-reads.ts";
 import { shownPath, WALK_BOUND, walkFact } from "./tree-walk.ts";
 
 const MAX_GLOB_PATHS = 1_000;
@@ -240,6 +241,20 @@ function gitFacts(t: Extract<DiskTarget, { kind: "git" }>, ctx: Context): CallFa
   ];
 }
 
+/** Each file `git ls-files` names, read as a file named in the command is (a secret by name too). */
+function trackedFacts(t: Extract<DiskTarget, { kind: "tracked" }>, ctx: Context): CallFact[] {
+  const paths = trackedBelow(t.dir, t.nul, ctx.env);
+  if ("unknown" in paths) return [{ subject: t.shown, reason: paths.unknown }];
+  for (const p of paths) {
+    const where = shownPath(p, ctx.workspace);
+    const shown = `${t.shown} → ${where}`;
+    if (isDenylistedPath(where)) return [{ subject: shown, reason: "is tracked, and a secret by its name" }];
+    const facts = pathFacts("read", p, shown, ctx);
+    if (facts.length > 0) return facts;
+  }
+  return [];
+}
+
 function isFileThere(path: string): boolean {
   const r = realPathOf(path);
   return r.ok && r.stat?.isFile() === true;
@@ -289,6 +304,8 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
       const { facts, root } = goModuleFacts(t.dir, ctx.workspace, t.shown);
       return root === null ? facts : targetFacts({ kind: "walk", root, style: GO_WALK, shown: t.shown }, ctx);
     }
+    case "tracked":
+      return trackedFacts(t, ctx);
     case "man-path": {
       const f = manPathFact(ctx.env, ctx.workspace, t.shown);
       return f === null ? [] : [f];

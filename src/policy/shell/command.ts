@@ -213,6 +213,7 @@ function pathUnits(kind: "read" | "write", use: FileUse, cwd: CwdSet, run: Run):
           recursive: true,
           operand: true,
           walk,
+          ...(found.tracked ? { tracked: { nul: found.nul } } : {}),
         });
     return;
   }

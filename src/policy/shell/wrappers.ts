@@ -29,6 +29,8 @@ export interface FoundPaths {
   name: string | null;
   /** The producer as written, for the card. */
   shown: string;
+  /** `git ls-files`: the files git's index names below the directory, not every file find could print. */
+  tracked?: true;
 }
 
 export interface WrapperSpec {
