@@ -5,7 +5,8 @@
 // Any module of the standard library may be imported by a run, so an importable file or package named like
 // one of them, or like the module itself, asks. And a python (or pip) from a virtual environment in the
 // workspace runs that environment's .pth files and sitecustomize at start-up and pip reads its pip.conf
-// (whose `python` runs another interpreter): the project's code, whatever the command says.
+// (whose `python` runs another interpreter): the project's code, whatever the command says. So does a
+// PYTHONPATH, PYTHONUSERBASE or PYTHONHOME in the agent's environment that leads into the workspace.
 import { accessSync, constants, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { CallFact } from "../../policy/call-facts.ts";
@@ -115,6 +116,15 @@ export function pythonStartFact(
       subject,
       reason: `python runs from the virtual environment \`${shownPath(venv, workspace)}\` in the workspace: its start-up runs that environment's .pth files and sitecustomize, and pip reads its pip.conf`,
     };
+  // PYTHONPATH comes before the standard library, PYTHONUSERBASE's site-packages run their .pth files.
+  for (const name of ["PYTHONPATH", "PYTHONUSERBASE", "PYTHONHOME"]) {
+    const inside = (env[name] ?? "").split(":").find((d) => d.startsWith("/") && isWithin(workspace, d));
+    if (inside !== undefined)
+      return {
+        subject,
+        reason: `${name} in the agent's environment holds \`${shownPath(inside, workspace)}\`, in the workspace: python loads modules from it`,
+      };
+  }
   const found = program.includes("/") ? null : onPath(program, env);
   if (found !== null && isWithin(workspace, found))
     return {

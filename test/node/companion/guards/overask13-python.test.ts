@@ -84,6 +84,8 @@ describe("python -m with a module of the project's in the way (written first)", 
     asks("pip list", ws, { VIRTUAL_ENV: join(ws, ".venv") });
     asks("python3 -m json.tool package.json", ws, { VIRTUAL_ENV: join(ws, ".venv") });
     asks("pip list", ws, { PATH: `${join(ws, ".venv", "bin")}:/usr/bin` });
+    asks("python3 -m json.tool package.json", ws, { PYTHONPATH: join(ws, "lib") });
+    asks("pip list", ws, { PYTHONUSERBASE: join(ws, ".local") });
   });
 
   it.each([
