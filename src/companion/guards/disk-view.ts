@@ -301,7 +301,7 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
       return f === null ? [] : [f];
     }
     case "go-module": {
-      const { facts, root } = goModuleFacts(t.dir, ctx.workspace, t.shown);
+      const { facts, root } = goModuleFacts(t.dir, ctx.workspace, t.shown, ctx.env);
       return root === null ? facts : targetFacts({ kind: "walk", root, style: GO_WALK, shown: t.shown }, ctx);
     }
     case "tracked":
