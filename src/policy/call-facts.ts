@@ -135,6 +135,8 @@ export type DiskTarget =
        * directly in it, dotfiles too, is judged as read.
        */
       entries?: true;
+      /** It must be a file there to open (`exec 3<FILE`): a failed redirection leaves fd 3 as the shell inherited it. */
+      opens?: true;
     }
   | {
       kind: "walk";
@@ -228,6 +230,19 @@ export type DiskTarget =
   | { kind: "go-release"; dir: string; shown: string }
   /** A unit that starts node in `dir`: NODE_OPTIONS in the agent's environment may preload a project file. */
   | { kind: "node-env"; dir: string; shown: string }
+  /**
+   * python (or pip) started in `dir` to run a module of its own (`python3 -m json.tool`, `pip list`): what its
+   * start-up loads and, for `module` (null when the directory is not first on sys.path), which file python
+   * imports for it and the standard library (guards/python-path.ts).
+   */
+  | { kind: "python-start"; dir: string; program: string; module: string | null; shown: string }
+  /**
+   * `git ls-files | xargs CMD`: CMD reads every file git's index names below `dir`, as xargs passes the names
+   * (split at blanks and quotes without `nul`): guards/tracked-reads.ts.
+   */
+  | { kind: "tracked"; dir: string; nul: boolean; shown: string }
+  /** `man NAME`: where its manual path leads, from the agent's environment (guards/man-path.ts). */
+  | { kind: "man-path"; shown: string }
   | { kind: "unknown"; shown: string; reason: string };
 
 /**

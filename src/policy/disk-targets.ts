@@ -8,6 +8,7 @@ import { gitTargets } from "./git-targets.ts";
 import { nodeTargets } from "./node-runners.ts";
 import { homeFor, normalizePath, resolveShellDir, resolveShellPath } from "./paths.ts";
 import { analyzeShell } from "./shell/analysis.ts";
+import { pythonStart } from "./shell/grammar/programs/python.ts";
 import { interpreterScript } from "./shell/interpreters.ts";
 import { shellScriptFile } from "./shell/script-runs.ts";
 import type { ExecUnit, ShellUnit } from "./shell/units.ts";
@@ -237,6 +238,20 @@ function goModuleTargets(unit: ExecUnit, callCwd: string, home: string | null): 
   return [{ kind: "go-module", dir, shown: unit.text }];
 }
 
+/** `python3 -m json.tool`, `pip list`: what python loads before them is the disk's to see (guards/python-path.ts). */
+function pythonStartTargets(unit: ExecUnit, callCwd: string, home: string | null): DiskTarget[] {
+  const start = pythonStart(unit.program, unit.words);
+  if (start === null) return [];
+  const dir = unitDir(
+    unit,
+    callCwd,
+    home,
+    "python starts in a directory not known here, which -m searches first for the module",
+  );
+  if (typeof dir !== "string") return dir;
+  return [{ kind: "python-start", dir, program: unit.program, module: start.module, shown: unit.text }];
+}
+
 /**
  * Runners that find the file defining what they run in the directory they run in or any above it. (make
  * reads only the directory's own Makefile; vitest and jest their root's config.)
@@ -377,6 +392,8 @@ function shellTargets(command: string, callCwd: string, home: string | null): Di
           ...scriptTargets(unit, callCwd, home),
           ...pickerTargets(unit, callCwd, home),
           ...goModuleTargets(unit, callCwd, home),
+          ...pythonStartTargets(unit, callCwd, home),
+          ...(unit.program === "man" ? [{ kind: "man-path" as const, shown: unit.text }] : []),
           ...npxTargets(unit, callCwd, home),
           ...npmConfigTargets(unit, callCwd, home),
           ...upwardTargets(unit, callCwd, home),
@@ -388,6 +405,10 @@ function shellTargets(command: string, callCwd: string, home: string | null): Di
     const path = resolveShellPath(unit, callCwd, home);
     // An unknown path already needs a person; there is nothing on disk to look at.
     if (path === null) continue;
+    if (unit.tracked !== undefined) {
+      out.push({ kind: "tracked", dir: path, nul: unit.tracked.nul, shown: unit.text });
+      continue;
+    }
     if (unit.recursive) {
       const style =
         unit.walk ?? (unit.operand && lastExec ? walkStyleOf(lastExec.program, lastExec.argv) : WIDEST);
@@ -406,6 +427,7 @@ function shellTargets(command: string, callCwd: string, home: string | null): Di
         glob: unit.glob,
         shown: unit.text,
         ...(unit.entries === true ? { entries: true as const } : {}),
+        ...(unit.opens === true ? { opens: true as const } : {}),
       });
   }
   return out;

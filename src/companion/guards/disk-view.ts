@@ -26,14 +26,17 @@ import { repositoryStateFact } from "./git-state-files.ts";
 import { unnamedObjectFact } from "./git-unnamed.ts";
 import { goModuleFacts, goReleaseFact } from "./go-module.ts";
 import { scanFile } from "./key-scan.ts";
+import { manPathFact } from "./man-path.ts";
 import { nestedRepositoryFact } from "./nested-repos.ts";
 import { nodePreloadFact } from "./node-preload.ts";
 import { npmConfigFact } from "./npm-config.ts";
 import { npmTreeFact } from "./npm-tree.ts";
 import { npxFact } from "./npx-bin.ts";
+import { pythonStartFact } from "./python-path.ts";
 import { virtualenvHolding } from "./python-venv.ts";
 import { isWithin, realPathOf } from "./real-path.ts";
 import { withConfig } from "./rg-config.ts";
+import { trackedBelow } from "./tracked-reads.ts";
 import { shownPath, WALK_BOUND, walkFact } from "./tree-walk.ts";
 
 const MAX_GLOB_PATHS = 1_000;
@@ -261,6 +264,25 @@ function gitFacts(t: Extract<DiskTarget, { kind: "git" }>, ctx: Context): CallFa
   ];
 }
 
+/** Each file `git ls-files` names, read as a file named in the command is (a secret by name too). */
+function trackedFacts(t: Extract<DiskTarget, { kind: "tracked" }>, ctx: Context): CallFact[] {
+  const paths = trackedBelow(t.dir, t.nul, ctx.env);
+  if ("unknown" in paths) return [{ subject: t.shown, reason: paths.unknown }];
+  for (const p of paths) {
+    const where = shownPath(p, ctx.workspace);
+    const shown = `${t.shown} → ${where}`;
+    if (isDenylistedPath(where)) return [{ subject: shown, reason: "is tracked, and a secret by its name" }];
+    const facts = pathFacts("read", p, shown, ctx);
+    if (facts.length > 0) return facts;
+  }
+  return [];
+}
+
+function isFileThere(path: string): boolean {
+  const r = realPathOf(path);
+  return r.ok && r.stat?.isFile() === true;
+}
+
 function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
   switch (t.kind) {
     case "unknown":
@@ -302,8 +324,18 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
       return f === null ? [] : [f];
     }
     case "go-module": {
-      const { facts, root } = goModuleFacts(t.dir, ctx.workspace, t.shown);
+      const { facts, root } = goModuleFacts(t.dir, ctx.workspace, t.shown, ctx.env);
       return root === null ? facts : targetFacts({ kind: "walk", root, style: GO_WALK, shown: t.shown }, ctx);
+    }
+    case "tracked":
+      return trackedFacts(t, ctx);
+    case "man-path": {
+      const f = manPathFact(ctx.env, ctx.workspace, t.shown);
+      return f === null ? [] : [f];
+    }
+    case "python-start": {
+      const f = pythonStartFact(t.dir, t.program, t.module, ctx.env, ctx.workspace, t.shown);
+      return f === null ? [] : [f];
     }
     case "upward": {
       const found = pickerFile(t.dir, t.names);
@@ -357,6 +389,14 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
             },
           ];
       }
+      if (t.opens === true && !t.glob && !isFileThere(t.path))
+        return [
+          {
+            subject: t.shown,
+            reason:
+              "is not a file there to open: the redirection would fail, and bash would go on with the descriptor as the shell inherited it",
+          },
+        ];
       if (!t.glob) return pathFacts(t.access, t.path, t.shown, ctx, t.entries === true);
       // Quotes or escapes in a glob word hide which characters bash expands: not judged from the value.
       if (/['"\\]/.test(t.shown))

@@ -3,7 +3,8 @@
 // the directory up (workspace mode) brings in other modules. Loading the module graph downloads every
 // module go.mod requires that is not in the module cache (go 1.19: `go list ./...` with a go.sum entry
 // printed `go: downloading rsc.io/quote v1.5.2`), from the module proxy or, for a private path, from the
-// module's own host by git — outbound traffic the command's text does not show (red team, round 12).
+// module's own host by git — outbound traffic the command's text does not show (red team, round 12),
+// unless the agent's environment keeps go offline (`offline` below).
 import { accessSync, constants, lstatSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { CallFact } from "../../policy/call-facts.ts";
@@ -13,6 +14,26 @@ import { shownPath } from "./tree-walk.ts";
 
 /** A go.mod directive that makes go load another module: a requirement, or a replacement (a directory or a version). */
 const LOADS_MODULES = /^\s*(require|replace)\b/m;
+const REPLACES = /^\s*replace\b/m;
+
+/**
+ * The agent's environment keeps go off the network: GOPROXY=off (go: "module lookup disabled by GOPROXY=off"
+ * for every module GONOPROXY does not match, so with GONOPROXY and GOPRIVATE empty nothing is fetched, by
+ * proxy or by git), GOSUMDB=off (a cached module missing from go.sum is otherwise checked against
+ * sum.golang.org), and no -mod=mod in GOFLAGS (which rewrites go.mod). What it requires is then read from the
+ * module cache or not at all. (No go on the machine these rules were written on: the reading is go's
+ * documentation and its own test script mod_gonoproxy.txt.)
+ */
+function offline(env: NodeJS.ProcessEnv): boolean {
+  const empty = (name: string) => (env[name] ?? "") === "";
+  return (
+    env.GOPROXY === "off" &&
+    env.GOSUMDB === "off" &&
+    empty("GONOPROXY") &&
+    empty("GOPRIVATE") &&
+    !/-mod(=|\s+)mod\b/.test(env.GOFLAGS ?? "")
+  );
+}
 
 function nearest(dir: string, name: string): string | null {
   for (let d = dir; ; d = dirname(d)) {
@@ -30,6 +51,7 @@ export function goModuleFacts(
   dir: string,
   workspace: string,
   shown: string,
+  env: NodeJS.ProcessEnv,
 ): { facts: CallFact[]; root: string | null } {
   const work = nearest(dir, "go.work");
   if (work !== null)
@@ -58,7 +80,8 @@ export function goModuleFacts(
   const text = textFileOrNull(mod);
   // With vendor/modules.txt beside go.mod, go builds from vendor/ (-mod=vendor, the default since go 1.14).
   const vendored = textFileOrNull(join(root, "vendor", "modules.txt")) !== null;
-  if (text === null || (LOADS_MODULES.test(text) && !vendored))
+  const fetches = LOADS_MODULES.test(text ?? "") && !(offline(env) && !REPLACES.test(text ?? ""));
+  if (text === null || (fetches && !vendored))
     return {
       facts: [
         {

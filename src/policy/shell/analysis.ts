@@ -4,12 +4,13 @@
 // read or write, and the working directory each runs in. Text the parser and bash could read
 // differently, and words bash evaluates again as code, are never judged as harmless.
 import { Lru } from "../lru.ts";
-import { heldOpenings, openingBindings } from "./assigned-words.ts";
+import { openingBindings, settledOpenings } from "./assigned-words.ts";
 import { namesSetBy } from "./builtins.ts";
 import { copyShell, execUnit, prefixConcerns, type Run, type Shell, simpleCommand } from "./command.ts";
 import { START, unionCwd } from "./cwd.ts";
 import { type Dialect, dialectConcern } from "./dialect.ts";
 import { dangerousVariable } from "./env-vars.ts";
+import { openedDescriptors } from "./exec-fds.ts";
 import { pipedPaths } from "./found-paths.ts";
 import { boundArgvs, type LoopBinding, loopBinding, scriptSetters, sourcesAFile } from "./loop-vars.ts";
 import {
@@ -112,6 +113,7 @@ function redirects(
   for (const r of redirs) {
     const target = r.word ? wordValue(r.word) : DYNAMIC_WORD;
     const text = src.slice(r.start, r.end);
+    const opened = openedFile(src, r, target.value, shell);
     const push = (kind: "read" | "write", fd = false) => {
       // A process substitution's pipe is not a file; the command behind it is judged itself.
       if (target.pipe || (target.value !== null && HARMLESS_TARGETS.test(target.value))) return;
@@ -125,9 +127,15 @@ function redirects(
           tilde: target.tilde,
           glob: target.glob,
           recursive: false,
+          ...(shell.fds?.get(text[0] ?? "")?.opening === r ? { opens: true as const } : {}),
         });
       }
     };
+    if (opened !== null) {
+      // `<&3` after the script's opening `exec 3<FILE`: FILE, opened where the script started.
+      out.push({ kind: "read", path: opened, text, cwd: ".", tilde: false, glob: false, recursive: false });
+      continue;
+    }
     if (r.op === ops.hdoc || r.op === ops.dashHdoc) {
       stdin = r.hdoc ? heredocBody(r.hdoc, r.word) : "";
       // An unquoted here-document expands `$NAME` wherever it stands, quotes or not.
@@ -155,6 +163,13 @@ function redirects(
     }
   }
   return stdin;
+}
+
+/** The file a `<&N` reads when the script's opening `exec` bound fd N (exec-fds.ts), or null. */
+function openedFile(src: string, r: Redirect, target: string | null, shell: Shell): string | null {
+  const b = target === null ? undefined : shell.fds?.get(target);
+  if (b === undefined || b.src !== src || r.op !== redirOps().dupIn || r.start < b.after) return null;
+  return /^\d/.test(src.slice(r.start, r.end)) ? null : b.path;
 }
 
 /** A here-string or here-document that expands a variable not known to be harmless gives it to the command. */
@@ -398,19 +413,33 @@ function analyzeScript(
   // A `for` header's binding, taken up by the loop it opens; none in a script that sources a file.
   let loop: LoopBinding | null = null;
   const sources = sourcesAFile(events, (w) => wordValue(w).value);
+  if (!sources && depth === 0) {
+    const fds = openedDescriptors(src, events);
+    if (fds.size > 0) shell.fds = fds;
+  }
   // `x=README.md; cat "$x"`: the command's opening assignments, known in every later statement. Only the
   // command's own text: a name checked in an eval'd or `bash -c` string alone may be set around it.
   const openingRaw =
     sources || depth > 0
       ? null
       : openingBindings(src, events, (e) => (e.cmd?.type === "call" ? prefixesOf(src, e.cmd.assigns) : []));
-  const setters =
-    events.some((e) => e.kind === "stmt" && e.loopNames.length > 0) || (openingRaw?.size ?? 0) > 0
-      ? scriptSetters(events, (e) => statementArgv(src, e))
-      : null;
   // An opening assignment holds only when no other statement may set its name (`printf -vx`, `read -rx`,
   // a name only known at run time), as a loop variable does.
-  const opening = openingRaw === null || setters === null ? null : heldOpenings(openingRaw, setters);
+  const settled =
+    openingRaw !== null && openingRaw.size > 0
+      ? settledOpenings(
+          openingRaw,
+          events,
+          (e) => statementArgv(src, e),
+          (ws) => argsOf(src, ws),
+        )
+      : null;
+  const setters =
+    settled?.setters ??
+    (events.some((e) => e.kind === "stmt" && e.loopNames.length > 0)
+      ? scriptSetters(events, (e) => statementArgv(src, e))
+      : null);
+  const opening = settled?.opening ?? null;
   events.forEach((event, i) => {
     // Only the event right after a `cd` statement may use where that `cd` leads when it succeeds.
     const cdSucceeded = shell.cdSucceeded;

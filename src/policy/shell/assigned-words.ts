@@ -8,15 +8,35 @@
 // assignment, `read`, `declare`, `export`, `${NAME:=…}`, `unset`); it is none of bash's own variables; and
 // the script sources no file. A failed assignment (a readonly variable) ends a non-interactive bash.
 import { isBashOwnVariable } from "./bash-own-vars.ts";
-import { type LoopBinding, mentionedOnceAs, PLAIN_VALUE, type ScriptSetters } from "./loop-vars.ts";
-import type { ParsedScript, StmtEvent } from "./parser.ts";
+import {
+  boundArgvs,
+  type LoopBinding,
+  type LoopBindings,
+  mentionedOnceAs,
+  PLAIN_VALUE,
+  type ScriptSetters,
+  scriptSetters,
+} from "./loop-vars.ts";
+import type { ParsedScript, StmtEvent, Word } from "./parser.ts";
 import type { ShellPrefix } from "./units.ts";
+import type { Arg } from "./wrappers.ts";
 
 const MAX_BOUND = 8;
 
 /** Whether NAME appears in `src` once outside `$NAME`/`${NAME}`, and that once is `NAME=`. */
 function assignedOnlyOnce(src: string, name: string): boolean {
   return mentionedOnceAs(src, name, (_before, after) => after.startsWith("="));
+}
+
+/**
+ * `NAME=VALUE` whose value is known as written: a plain word, or one whole single-quoted string
+ * (`fmt='%s\n'`), in which bash expands nothing (no tilde, as in `x=a:~/k`). A value that is not plain is
+ * bound for `"$NAME"` only: unquoted, bash would split and glob it again.
+ */
+function literalAssignment(name: string, value: string, raw: string): boolean {
+  if (!raw.startsWith(`${name}=`)) return false;
+  const written = raw.slice(name.length + 1);
+  return PLAIN_VALUE.test(value) || (written === `'${value}'` && !value.includes("'"));
 }
 
 /**
@@ -44,12 +64,12 @@ export function openingBindings(
     if (!own.endsWith(";") && !/^[ \t]*(\n|$)/.test(src.slice(e.end))) break;
     const bound: LoopBinding[] = [];
     for (const p of prefixesOf(e)) {
-      if (p.value === null || !PLAIN_VALUE.test(p.value) || !p.raw.startsWith(`${p.name}=`)) continue;
+      if (p.value === null || !literalAssignment(p.name, p.value, p.raw)) continue;
       if (isBashOwnVariable(p.name) || !assignedOnlyOnce(src, p.name) || ++count > MAX_BOUND) continue;
       bound.push({
         name: p.name,
         values: [{ value: p.value, raw: p.value, glob: false, tilde: false }],
-        unquoted: !/\bIFS\b/.test(src),
+        unquoted: PLAIN_VALUE.test(p.value) && !/\bIFS\b/.test(src),
       });
     }
     if (bound.length > 0) out.set(i, bound);
@@ -73,5 +93,50 @@ export function heldOpenings(
     const held = bound.filter((b) => setters.names.get(b.name) === 1);
     if (held.length > 0) out.set(i, held);
   }
+  return out;
+}
+
+const boundCount = (m: ReadonlyMap<number, LoopBinding[]>) =>
+  [...m.values()].reduce((n, b) => n + b.length, 0);
+
+/**
+ * The opening bindings that hold, and the script's setters read with them: a later word that is a held
+ * `"$NAME"` is its value (`fmt=%s; printf "$fmt" x` sets nothing, where a run-time word could be `-vNAME`).
+ * Dropping a binding may leave a statement its value had placed unplaced, so the script is read again with
+ * what is left until nothing changes; none left, it is read as written.
+ */
+export function settledOpenings(
+  opening: Map<number, LoopBinding[]>,
+  events: ParsedScript["events"],
+  statementArgv: (event: StmtEvent) => Arg[] | null,
+  argsOf: (words: readonly Word[]) => Arg[],
+): { opening: Map<number, LoopBinding[]> | null; setters: ScriptSetters } {
+  let current = opening;
+  for (;;) {
+    const before = boundBefore(current, events);
+    const setters = scriptSetters(events, (e) => {
+      const bound = before.get(e);
+      if (e.cmd?.type !== "call" || bound === undefined || bound.size === 0) return statementArgv(e);
+      return boundArgvs(e.cmd.args, bound, argsOf)?.[0] ?? statementArgv(e);
+    });
+    const held = heldOpenings(current, setters);
+    if (boundCount(held ?? new Map()) === boundCount(current)) return { opening: held, setters };
+    current = held ?? new Map();
+  }
+}
+
+/** For each statement, the opening bindings made by the statements before it. */
+function boundBefore(
+  opening: ReadonlyMap<number, LoopBinding[]>,
+  events: ParsedScript["events"],
+): Map<StmtEvent, LoopBindings> {
+  const out = new Map<StmtEvent, LoopBindings>();
+  let bound = new Map<string, LoopBinding>();
+  events.forEach((e, i) => {
+    if (e.kind !== "stmt") return;
+    out.set(e, bound);
+    const made = opening.get(i);
+    if (made !== undefined) bound = new Map([...bound, ...made.map((b) => [b.name, b] as const)]);
+  });
   return out;
 }

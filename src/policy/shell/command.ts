@@ -15,6 +15,7 @@ import {
 import { type CwdSet, changeDir, moveTo, single } from "./cwd.ts";
 import { type Dialect, shellDialect, wrapperDialect } from "./dialect.ts";
 import { dangerousVariable } from "./env-vars.ts";
+import type { OpenedFd } from "./exec-fds.ts";
 import { FILE_PROGRAMS } from "./file-programs.ts";
 import { execOverFound, type FoundPaths, foundWalk, xargsOverFound } from "./found-paths.ts";
 import { grammarFor } from "./grammar/index.ts";
@@ -48,6 +49,8 @@ export interface Shell {
   bound?: LoopBindings;
   /** The script's text holds a glob character somewhere (so a glob option changes what it means). */
   globs?: true;
+  /** Descriptors the script's opening `exec` opened on a file (exec-fds.ts), by number. */
+  fds?: ReadonlyMap<string, OpenedFd>;
 }
 
 export interface Run {
@@ -125,6 +128,7 @@ export function copyShell(shell: Shell): Shell {
   const copy: Shell = { cwd: shell.cwd, stack: [...shell.stack], assigned: new Set(shell.assigned) };
   if (shell.bound !== undefined) copy.bound = shell.bound;
   if (shell.globs) copy.globs = true;
+  if (shell.fds !== undefined) copy.fds = shell.fds;
   return copy;
 }
 
@@ -209,6 +213,7 @@ function pathUnits(kind: "read" | "write", use: FileUse, cwd: CwdSet, run: Run):
           recursive: true,
           operand: true,
           walk,
+          ...(found.tracked ? { tracked: { nul: found.nul } } : {}),
         });
     return;
   }

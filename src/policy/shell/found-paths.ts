@@ -85,7 +85,23 @@ export function pipedPaths(
   const ops = redirOps();
   const input = [ops.in, ops.dupIn, ops.readWrite, ops.hdoc, ops.dashHdoc, ops.word];
   if (event.redirs.some((r) => input.includes(r.op))) return null;
-  return foundByFind(argsOf(from.cmd.args), src.slice(from.start, from.end));
+  const argv = argsOf(from.cmd.args);
+  const shown = src.slice(from.start, from.end);
+  return foundByFind(argv, shown) ?? foundByGitLsFiles(argv, shown);
+}
+
+const DOT: Arg = { value: ".", raw: ".", glob: false, tilde: false };
+
+/**
+ * `git ls-files` (or `-z`), and nothing else: the paths git's index names below the directory it runs in,
+ * relative to it, one per line (quoted, with core.quotePath, when unusual) or NUL-ended. Which those are
+ * is the disk's to read (guards/tracked-reads.ts); the git unit itself is judged as git.
+ */
+function foundByGitLsFiles(argv: readonly Arg[], shown: string): FoundPaths | null {
+  const words = argv.map((a) => (a.glob ? null : a.value));
+  if (words[0] !== "git" || words[1] !== "ls-files" || words.length > 3) return null;
+  if (words.length === 3 && words[2] !== "-z") return null;
+  return { roots: [DOT], nul: words[2] === "-z", name: null, shown, tracked: true };
 }
 
 /** GNU xargs 4.9's options; `mode` marks those that change where its words come from or what it runs. */
@@ -118,7 +134,7 @@ const REFUSED_MODES = ["info", "other-input", "tty"];
 function foundArg(found: FoundPaths): Arg {
   const roots = found.roots.map((r) => r.value).join(" ");
   return {
-    value: `<find ${roots}>`,
+    value: `<${found.tracked ? "git ls-files" : "find"} ${roots}>`,
     raw: `<the names \`${found.shown}\` prints>`,
     glob: false,
     tilde: false,

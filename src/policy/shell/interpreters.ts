@@ -154,7 +154,8 @@ export const INTERPRETERS: Readonly<Record<string, InterpreterSpec>> = {
   more: ALWAYS,
   most: ALWAYS,
   pg: ALWAYS,
-  man: ALWAYS,
+  // man is no session here: without a terminal it prints the page and runs no pager, as less copies its
+  // files (grammar/programs/man.ts, less.ts).
   info: ALWAYS,
   mc: ALWAYS,
   tmux: ALWAYS,

@@ -102,11 +102,26 @@ function declared(args: readonly Arg[]): Arg[] {
   );
 }
 
+/**
+ * A declaration builtin's option words and the names after them: bash reads a `+` word as options too
+ * (`declare +x` prints every variable not exported), and `--` ends them.
+ */
+function declarationWords(args: readonly Arg[]): { options: Arg[]; names: Arg[] } {
+  let i = 0;
+  while (i < args.length && args[i]?.value !== "--" && /^[-+]./.test(args[i]?.value ?? "")) i++;
+  return { options: args.slice(0, i), names: args.slice(args[i]?.value === "--" ? i + 1 : i) };
+}
+
 function declarationPrints(all: readonly Arg[]): boolean {
   const args = declared(all);
+  const { options, names } = declarationWords(args);
+  // `declare -F` (an F in any `-` cluster: `-pF`, `+x -F`) prints function names and nothing else (bash
+  // 5.2); `+F` is no such option and prints every variable.
+  if (options.some((a) => /^-\w*F/.test(a.value ?? ""))) return false;
   return (
-    operands(args).length === 0 ||
-    (args.some((a) => a.value === null || /^[-+]\w*p/.test(a.value)) && namesSecret(args))
+    names.length === 0 ||
+    (args.some((a) => a.value === null || /^[-+]\w*p/.test(a.value)) &&
+      names.some((a) => a.value === null || !isHarmlessVariable(a.value.split("=")[0] as string)))
   );
 }
 

@@ -102,6 +102,13 @@ export interface PathUnit {
    */
   entries?: true;
   /**
+   * The file must be there to open (`exec 3<FILE`, whose fd later reads stand for FILE): a redirection that
+   * fails leaves the descriptor as the shell inherited it (exec-fds.ts).
+   */
+  opens?: true;
+  /** Only the files git's index names below the path are read (`git ls-files | xargs CMD`), as xargs passes them. */
+  tracked?: { nul: boolean };
+  /**
    * A file named in the arguments of the command unit before it (`x` in `rm -f x`), not a
    * redirection: a grant pattern for that command may cover it.
    */

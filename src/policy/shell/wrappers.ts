@@ -29,6 +29,8 @@ export interface FoundPaths {
   name: string | null;
   /** The producer as written, for the card. */
   shown: string;
+  /** `git ls-files`: the files git's index names below the directory, not every file find could print. */
+  tracked?: true;
 }
 
 export interface WrapperSpec {
@@ -40,6 +42,8 @@ export interface WrapperSpec {
   operands?: number;
   /** Leading NAME=value words are environment for the command (env, sudo). */
   assignments?: boolean;
+  /** A lone `-` right after the options is one more option, not the command (GNU env: "a mere - implies -i"). */
+  dashOption?: boolean;
   /** The remaining words are joined into one command string (watch, eval). */
   joined?: boolean;
   /** With no command (or with one of these options) it starts an interactive shell. */
@@ -114,6 +118,7 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
     values: ["-u", "--unset", "-C", "--chdir", "-P", "-a", "--argv0"],
     script: ["-S", "--split-string"],
     assignments: true,
+    dashOption: true,
     chdir: ["-C", "--chdir"],
     unset: ["-u", "--unset"],
   },
@@ -528,6 +533,7 @@ export function unwrap(argv: readonly Arg[]): Unwrapped {
   }
   if (scanned.none) return { kind: "none" };
   let i = scanned.at;
+  if (spec.dashOption && argv[i]?.value === "-") i++;
   const assigns: Arg[] = [...(scanned.setenv ?? [])];
   if (spec.assignments) {
     // env and sudo take any NAME=value word (BASH_FUNC_ls%%=… included) as environment.

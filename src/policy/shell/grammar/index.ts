@@ -27,18 +27,22 @@ import { grep } from "./programs/grep.ts";
 import { head, tail } from "./programs/head.ts";
 import { hexdump } from "./programs/hexdump.ts";
 import { jq } from "./programs/jq.ts";
+import { jsonTool } from "./programs/json-tool.ts";
 import { less } from "./programs/less.ts";
 import { locale } from "./programs/locale.ts";
 import { ls } from "./programs/ls.ts";
 import { lscpu } from "./programs/lscpu.ts";
 import { make } from "./programs/make.ts";
+import { man } from "./programs/man.ts";
 import { basename, dirname, which } from "./programs/names.ts";
 import { nl } from "./programs/nl.ts";
 import { node } from "./programs/node.ts";
 import { npm } from "./programs/npm.ts";
 import { npx } from "./programs/npx.ts";
 import { paste } from "./programs/paste.ts";
+import { pip } from "./programs/pip.ts";
 import { prettier } from "./programs/prettier.ts";
+import { ps } from "./programs/ps.ts";
 import { pytest } from "./programs/pytest.ts";
 import { python } from "./programs/python.ts";
 import { readlink, realpath } from "./programs/realpath.ts";
@@ -68,7 +72,7 @@ export const PROGRAM_GRAMMARS: readonly ProgramGrammar[] = [
   column,
   df,
   rustc,
-  ...[nl, tac, hexdump, paste, fold, lscpu, locale],
+  ...[nl, tac, hexdump, paste, fold, lscpu, locale, ps],
   ...[
     tree,
     realpath,
@@ -88,6 +92,9 @@ export const PROGRAM_GRAMMARS: readonly ProgramGrammar[] = [
   ],
   ...[whoami, nproc, arch, uname, id, printenv, seq, sleep, hostname, free, mkdir, touch, rm, cp, mv, tar],
   ...[npm, npx, node, python, cargo, go, make, tsc, eslint, prettier, biome, vitest, jest, pytest],
+  pip,
+  jsonTool,
+  man,
 ];
 
 const BY_NAME: Readonly<Record<string, ProgramGrammar>> = Object.fromEntries(

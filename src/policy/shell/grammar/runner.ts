@@ -23,6 +23,8 @@ export interface RunnerSpec {
   helpRuns?: true;
   /** Extra checks on the parsed words (a script operand it executes, a forbidden form). */
   check?: (p: Parsed, out: Effects) => NotUnderstood | null;
+  /** A form that runs nothing the project defines (`python3 -m json.tool`: a module of its own, judged as a command). */
+  runsNothingOfTheProject?: (p: Parsed) => boolean;
 }
 
 const VERSION_ONLY = new Set(["--version", "-v", "-V", "--help", "-h", "version", "help"]);
@@ -52,7 +54,7 @@ export function runner(spec: RunnerSpec): ProgramGrammar {
       if (refused !== null) return refused;
       const onlyVersion =
         p.options.length > 0 && p.options.every((o) => VERSION_ONLY.has(o.name)) && p.operands.length === 0;
-      if ((onlyVersion && spec.helpRuns !== true) || !runs) {
+      if ((onlyVersion && spec.helpRuns !== true) || !runs || spec.runsNothingOfTheProject?.(p) === true) {
         out.effect = "read";
         return null;
       }

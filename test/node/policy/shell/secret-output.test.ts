@@ -224,21 +224,17 @@ rules:
     expect(r.action, r.reasons.join("\n")).toBe("ask");
     expect(r.reasons.join("\n")).toMatch(/secret|credential/);
   });
-  it.each([
-    "gh pr view 1",
-    "gh auth status",
-    "aws s3 ls",
-    "gcloud config list",
-    "kubectl config view",
-    "ps aux",
-    "ps -ef",
-  ])("%s has no grammar here: not understood, so it asks without a credential concern", (command) => {
-    const r = judge(ANY, command);
-    expect(r.action, r.reasons.join("\n")).toBe("ask");
-    expect(r.reasons.join("\n")).toMatch(/is not understood/);
-    expect(r.reasons.join("\n")).not.toMatch(/credential/);
-  });
-  it.each(["printenv HOME", "env FOO=1 echo hi", "echo $HOME", "echo '$NPM_TOKEN'"])(
+  it.each(["gh pr view 1", "gh auth status", "aws s3 ls", "gcloud config list", "kubectl config view"])(
+    "%s has no grammar here: not understood, so it asks without a credential concern",
+    (command) => {
+      const r = judge(ANY, command);
+      expect(r.action, r.reasons.join("\n")).toBe("ask");
+      expect(r.reasons.join("\n")).toMatch(/is not understood/);
+      expect(r.reasons.join("\n")).not.toMatch(/credential/);
+    },
+  );
+  // ps has a grammar since round 13 (grammar/programs/ps.ts): its command lines are no credential concern.
+  it.each(["printenv HOME", "env FOO=1 echo hi", "echo $HOME", "echo '$NPM_TOKEN'", "ps aux", "ps -ef"])(
     "%s stays allowed",
     (command) => {
       const r = judge(ANY, command);

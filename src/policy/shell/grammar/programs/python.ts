@@ -1,8 +1,10 @@
 // python3 (3.11): options (clustered single letters), then `-c CODE`, `-m MODULE` or a script
 // file it runs, then the program's own arguments. No script: a session (interpreters.ts).
-import { pathEffect } from "../parse.ts";
+import type { Arg } from "../../wrappers.ts";
+import { parseWords, pathEffect } from "../parse.ts";
 import { runner } from "../runner.ts";
 import { flag, type NotUnderstood, opt, type Parsed } from "../spec.ts";
+import { pip } from "./pip.ts";
 
 /** `-X` options that only tune diagnostics or decoding: any other (`presite=MODULE`, `pycache_prefix=DIR`) is not modelled. */
 const X_OPTIONS =
@@ -33,6 +35,15 @@ function optionNotUnderstood(p: Parsed): NotUnderstood | null {
   return null;
 }
 
+/**
+ * Modules `-m` runs that are commands of their own, judged by their grammars (json-tool.ts, pip.ts) as the
+ * inner unit: the standard library's JSON printer and pip. python finds them on sys.path, where (without
+ * -P or -I) the directory it runs in comes first: which file that is, the disk says (python-path.ts).
+ */
+const COMMAND_MODULES = new Set(["json.tool", "pip"]);
+
+const moduleWords = (p: Parsed) => p.options.find((o) => o.spec.mode === "module")?.command;
+
 export const python = runner({
   names: ["python", "python3", "python3.11", "python3.12", "python3.13"],
   options: [
@@ -59,4 +70,20 @@ export const python = runner({
     }
     return null;
   },
+  // `-i` opens a session on standard input after the module.
+  runsNothingOfTheProject: (p) => COMMAND_MODULES.has(moduleWords(p)?.[0]?.value ?? "") && !p.has("-i"),
 });
+
+/**
+ * A python start the disk must look at: `python -m` of a module understood as a command (with the module
+ * when the directory it runs in is first on sys.path, not with -P or -I, python 3.11), or pip itself,
+ * whose sys.path starts at its script's directory. Null for any other program or form.
+ */
+export function pythonStart(program: string, argv: readonly Arg[]): { module: string | null } | null {
+  if (pip.names.includes(program)) return { module: null };
+  if (!python.names.includes(program)) return null;
+  const { parsed, failure } = parseWords(python, argv, 1);
+  const module = failure === null ? moduleWords(parsed)?.[0]?.value : undefined;
+  if (module === undefined || module === null || !COMMAND_MODULES.has(module)) return null;
+  return { module: parsed.has("-P") || parsed.has("-I") ? null : module };
+}
