@@ -215,6 +215,12 @@ export type DiskTarget =
   | { kind: "go-module"; dir: string; shown: string }
   /** Any go command run in `dir`: a go.work/go.mod `go` line newer than the installed go downloads that release. */
   | { kind: "go-release"; dir: string; shown: string }
+  /**
+   * A program run by its bare name (`ls`, `git`): bash finds the file in the agent's PATH, in order. An
+   * entry inside the workspace, or a relative one (from `dir`, null when not known), may hold a project
+   * file of that name; `written`: paths the command's earlier units write, which may put one there.
+   */
+  | { kind: "program"; name: string; dir: string | null; written: readonly string[]; shown: string }
   | { kind: "unknown"; shown: string; reason: string };
 
 /**

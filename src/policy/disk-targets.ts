@@ -6,6 +6,7 @@ import type { DiskTarget } from "./call-facts.ts";
 import { expandToolPath, inputPath } from "./capabilities.ts";
 import { gitTargets } from "./git-targets.ts";
 import { homeFor, normalizePath, resolveShellDir, resolveShellPath } from "./paths.ts";
+import { programTargets } from "./program-targets.ts";
 import { analyzeShell } from "./shell/analysis.ts";
 import { interpreterScript } from "./shell/interpreters.ts";
 import { shellScriptFile } from "./shell/script-runs.ts";
@@ -333,6 +334,7 @@ function shellTargets(command: string, callCwd: string, home: string | null): Di
   const out: DiskTarget[] = [];
   let lastExec: ExecUnit | undefined;
   const cds: ExecUnit[] = [];
+  const written: string[] = [];
   for (const unit of units as readonly ShellUnit[]) {
     if (out.length >= MAX_TARGETS) {
       out.push({
@@ -360,6 +362,7 @@ function shellTargets(command: string, callCwd: string, home: string | null): Di
       continue;
     }
     if (unit.kind === "exec") {
+      out.push(...programTargets(unit, lastExec, callCwd, home, written, out));
       lastExec = unit;
       if (unit.program === "cd" || unit.program === "pushd") {
         cds.push(unit);
@@ -386,6 +389,7 @@ function shellTargets(command: string, callCwd: string, home: string | null): Di
     const path = resolveShellPath(unit, callCwd, home);
     // An unknown path already needs a person; there is nothing on disk to look at.
     if (path === null) continue;
+    if (unit.kind === "write") written.push(path);
     if (unit.recursive) {
       const style =
         unit.walk ?? (unit.operand && lastExec ? walkStyleOf(lastExec.program, lastExec.argv) : WIDEST);

@@ -24,11 +24,12 @@ import { notesReason } from "./git-notes.ts";
 import { repositoryStateFact } from "./git-state-files.ts";
 import { unnamedObjectFact } from "./git-unnamed.ts";
 import { goModuleFacts, goReleaseFact } from "./go-module.ts";
-import { scanFile } from "./key-scan.ts";
+import { PACKED_REASON, scanFile } from "./key-scan.ts";
 import { nestedRepositoryFact } from "./nested-repos.ts";
 import { npmConfigFact } from "./npm-config.ts";
 import { npmTreeFact } from "./npm-tree.ts";
 import { npxFact } from "./npx-bin.ts";
+import { type PathView, pathView, programFact } from "./path-lookup.ts";
 import { isWithin, realPathOf } from "./real-path.ts";
 import { withConfig } from "./rg-config.ts";
 import { shownPath, WALK_BOUND, walkFact } from "./tree-walk.ts";
@@ -49,6 +50,8 @@ interface Context {
   ownRepo?: Repository | null;
   /** repositoryStateFact's answers in this decision (several git units walk the same `.git` once). */
   states?: Map<string, string | null>;
+  /** The agent's PATH as this decision looks programs up (null: no entry can name a project file). */
+  path?: PathView | null;
 }
 
 /** A directory read file by file (`diff DIR1 DIR2`, `file -m DIR`): every file directly in it, dotfiles too. */
@@ -134,6 +137,7 @@ function pathFacts(
         });
       else if (scan === "too-large")
         facts.push({ subject, reason: `is ${stat.size} bytes, too large to check for a private key` });
+      else if (scan === "packed") facts.push({ subject, reason: PACKED_REASON });
     }
   }
   return facts;
@@ -298,6 +302,11 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
     }
     case "npm-config": {
       const f = npmConfigFact(t.dir, ctx.env, ctx.workspace, t.shown);
+      return f === null ? [] : [f];
+    }
+    case "program": {
+      if (ctx.path === undefined) ctx.path = pathView(ctx.env.PATH, ctx.workspace);
+      const f = ctx.path === null ? null : programFact(t, ctx.path, ctx.workspace);
       return f === null ? [] : [f];
     }
     case "npm-tree": {

@@ -15,7 +15,7 @@ import { holdsCredential, holdsPrivateKey } from "../../../../src/policy/secret-
 import { isDenylistedPath } from "../../../../src/policy/secret-paths.ts";
 import type { ToolCall } from "../../../../src/policy/types.ts";
 import { AUTONOMOUS, BALANCED } from "../../policy/shell/policies.ts";
-import { git, KEY, judgeOnDisk, write } from "./disk-fixture.ts";
+import { git, judgeOnDisk, KEY, write } from "./disk-fixture.ts";
 
 const base = realpathSync(mkdtempSync(join(tmpdir(), "airlock-rt14-archives-")));
 const home = join(base, "home");
@@ -77,8 +77,14 @@ const others = OTHERS.filter(([, program]) => has(program)).map(([name, program,
   writeFileSync(join(ws, name), run(src, program, ...args, "README.md"));
   return name;
 });
-writeFileSync(join(ws, "site.7z"), Buffer.concat([Buffer.from("377abcaf271c0004", "hex"), Buffer.alloc(64, 7)]));
-writeFileSync(join(ws, "site.rar"), Buffer.concat([Buffer.from("Rar!\x1a\x07\x01\x00", "latin1"), Buffer.alloc(64, 7)]));
+writeFileSync(
+  join(ws, "site.7z"),
+  Buffer.concat([Buffer.from("377abcaf271c0004", "hex"), Buffer.alloc(64, 7)]),
+);
+writeFileSync(
+  join(ws, "site.rar"),
+  Buffer.concat([Buffer.from("Rar!\x1a\x07\x01\x00", "latin1"), Buffer.alloc(64, 7)]),
+);
 
 const PROFILES = [
   ["balanced", BALANCED],
@@ -125,7 +131,7 @@ describe("a compressed archive printed whole (r14-08)", () => {
   });
 
   it("asks for a zip holding a secret by its member's name alone (a dotenv value has no shape)", () => {
-    expectAsks("dotenv.zip", "`.env`");
+    expectAsks("dotenv.zip", "holds a private key or a credential");
   });
 
   it("asks for a gzip'd tar of a home's keys, and a gzip'd key", () => {
@@ -134,7 +140,7 @@ describe("a compressed archive printed whole (r14-08)", () => {
   });
 
   it("asks for a gzip'd tar holding a secret by its member's name alone", () => {
-    expectAsks("aws.tgz", "`.aws/credentials`");
+    expectAsks("aws.tgz", "holds a private key or a credential");
   });
 
   it("asks for an archive inside an archive", () => {
@@ -182,13 +188,16 @@ describe("allowed ⇒ the unpacked archive holds no key, no credential and no se
         (names, bodies, kind) => {
           const dir = join(base, "prop", String(n));
           const file = `p${n++}.${kind}`;
-          names.forEach((name, i) => write(join(dir, name), `${(bodies[i] ?? []).join("\n")}\n`));
+          for (const [i, name] of names.entries())
+            write(join(dir, name), `${(bodies[i] ?? []).join("\n")}\n`);
           if (kind === "zip") run(dir, "zip", "-q", "-r", join(ws, file), ...names);
           else run(dir, "tar", "czf", join(ws, file), ...names);
           const secret = names.some(
             (name) =>
               isDenylistedPath(name) ||
-              [holdsPrivateKey, holdsCredential].some((holds) => holds(readFileSync(join(dir, name), "utf8"))),
+              [holdsPrivateKey, holdsCredential].some((holds) =>
+                holds(readFileSync(join(dir, name), "utf8")),
+              ),
           );
           const r = judgeOnDisk(BALANCED, printers(file)[0] as ToolCall, { disk: DISK });
           if (r.action === "allow") allowed++;
