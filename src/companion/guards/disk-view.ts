@@ -305,7 +305,7 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
       return f === null ? [] : [f];
     }
     case "program": {
-      if (ctx.path === undefined) ctx.path = pathView(ctx.env.PATH, ctx.workspace);
+      if (ctx.path === undefined) ctx.path = pathView(ctx.env, ctx.workspace);
       const f = ctx.path === null ? null : programFact(t, ctx.path, ctx.workspace);
       return f === null ? [] : [f];
     }

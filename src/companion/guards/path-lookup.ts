@@ -21,9 +21,12 @@ export interface PathView {
 }
 
 /** The agent's PATH split as bash splits it; null when no entry can name a project file. */
-export function pathView(path: string | undefined, workspace: string): PathView | null {
-  if (path === undefined) return null;
-  const entries: Entry[] = path.split(":").map((raw) => {
+export function pathView(env: NodeJS.ProcessEnv, workspace: string): PathView | null {
+  if (env.PATH === undefined) return null;
+  const entries: Entry[] = env.PATH.split(":").map((written) => {
+    // bash expands a leading `~` of an entry when it searches.
+    const home = env.HOME;
+    const raw = home && /^~(\/|$)/.test(written) ? `${home}${written.slice(1)}` : written;
     if (!raw.startsWith("/")) return { kind: "relative", raw };
     const r = realPathOf(raw);
     const real = r.ok ? r.real : raw;

@@ -82,6 +82,13 @@ describe("a bare program name found in a PATH directory of the project (r14-01)"
     expectAsks("ls", `bin:${SYSTEM}`, "bin/ls", join(ws, "sub"));
   });
 
+  it("asks for an entry bash expands from `~`", () => {
+    const disk = diskCheck({ env: { HOME: base, PATH: `~/ws/bin:${SYSTEM}` } });
+    const r = judgeOnDisk(BALANCED, { tool: "bash", input: { command: "ls src" }, cwd: ws, home }, { disk });
+    expect(r.action, r.why).toBe("ask");
+    expect(r.why).toContain("`ls` is `bin/ls` of the project (PATH)");
+  });
+
   it("asks for an empty entry, which is the working directory, unless the system has the program first", () => {
     expectAsks("ls src", `:${SYSTEM}`, "`ls` is `ls` of the project (PATH)");
     expectAllowed("ls src", `${SYSTEM}:`);
