@@ -1,14 +1,14 @@
-// What a compressed file holds, for the key scan (red team, round 14: `base64 backup.zip` printed a
-// `.env` and `cat home.tgz` a private key, in a reversible encoding, while the scan saw deflated bytes).
-// gzip is inflated and zip's members are inflated one by one, up to the scan's bound in all, and their
-// bytes scanned as a file's are; every member's name (zip's directory, a tar's headers inside) is judged
-// as a path. A format not opened here (xz, bzip2, zstd, 7z, rar, lz4, an encrypted or zip64 member), or
-// contents past the bound, is "packed": not known to be free of a key.
+// What an archive holds, for the key scan (red team, round 14: `base64 backup.zip` printed a `.env` and
+// `cat home.tgz` a private key, in a reversible encoding, while the scan saw deflated bytes). gzip is
+// inflated and zip's members are inflated one by one, up to the scan's bound in all, and their bytes
+// scanned as a file's are; every member's name (zip's directory, a tar's headers, plain or inside a gzip)
+// is judged as a path. A format not opened here (xz, bzip2, zstd, 7z, rar, lz4, an encrypted or zip64
+// member), or contents past the bound, is "packed": not known to be free of a key.
 import { gunzipSync, inflateRawSync } from "node:zlib";
 import { isDenylistedPath } from "../../policy/secret-paths.ts";
 
-/** How a file opens as a compressed format, by its first bytes; null for any other file. */
-export type PackedFormat = "gzip" | "zip" | "other";
+/** What kind of archive a file is, by its first bytes; null for any other file. */
+export type PackedFormat = "gzip" | "zip" | "tar" | "other";
 
 /** Formats by their magic numbers (hex), at offset 0. */
 const MAGIC: readonly [string, PackedFormat][] = [
@@ -29,13 +29,19 @@ const MAGIC: readonly [string, PackedFormat][] = [
   ["1f9d", "other"], // compress (.Z)
 ];
 
-/** The first bytes a caller reads to know the format (the longest magic is 10). */
-export const MAGIC_BYTES = 16;
+/** The bytes of the longest magic number (bzip2's is 10). */
+const MAGIC_BYTES = 16;
 
+/** The format of a file whose first bytes (at least 262 of them, for a tar) are `head`. */
 export function packedFormat(head: Buffer): PackedFormat | null {
   const hex = head.toString("hex", 0, Math.min(head.length, MAGIC_BYTES));
   for (const [magic, format] of MAGIC) if (hex.startsWith(magic)) return format;
-  return null;
+  // A tar is not compressed, but its members' names are judged as paths (ustar and GNU: `ustar` at 257).
+  return isTarHeader(head) ? "tar" : null;
+}
+
+function isTarHeader(header: Buffer): boolean {
+  return header.length >= 512 && header.toString("latin1", 257, 262) === "ustar";
 }
 
 /** What the archive's contents are: a key or a secret name is in them, none, or not known ("packed"). */
@@ -66,6 +72,7 @@ function unpacked(
 ): Unpacked {
   if (format === "other" || depth >= MAX_DEPTH) return "packed";
   if (format === "zip") return zipMembers(bytes, budget, scan, depth);
+  if (format === "tar") return tarMembersHold(bytes, budget, scan, depth);
   const out = inflated(() => gunzipSync(bytes, { maxOutputLength: budget.left + 1 }), budget);
   return out === null ? "packed" : contents(out, budget, scan, depth);
 }
@@ -83,20 +90,32 @@ function inflated(inflate: () => Buffer, budget: Budget): Buffer | null {
   return out;
 }
 
-/** Unpacked bytes: a tar's member names, the bytes themselves, and an archive among them opened in turn. */
+/** Unpacked bytes: the bytes themselves, and, when they are an archive (a tar in a gzip), its members. */
 function contents(bytes: Buffer, budget: Budget, scan: ScanBytes, depth: number): Unpacked {
-  if (tarNames(bytes).some(isDenylistedPath) || scan(bytes)) return "key";
+  if (scan(bytes)) return "key";
   const inner = packedFormat(bytes);
   return inner === null ? "none" : unpacked(bytes, inner, budget, scan, depth + 1);
 }
 
-/** The member names of a tar (ustar, GNU long names, pax `path`), as far as its headers are well formed. */
-export function tarNames(bytes: Buffer): string[] {
-  const names: string[] = [];
+/** A tar's members (whose bytes the caller's scan already read in place): names judged, archives opened. */
+function tarMembersHold(bytes: Buffer, budget: Budget, scan: ScanBytes, depth: number): Unpacked {
+  const members = tarMembers(bytes);
+  if (members.some((m) => isDenylistedPath(m.name))) return "key";
+  for (const m of members) {
+    const inner = packedFormat(m.body);
+    const verdict = inner === null ? "none" : unpacked(m.body, inner, budget, scan, depth + 1);
+    if (verdict !== "none") return verdict;
+  }
+  return "none";
+}
+
+/** A tar's members (ustar, GNU long names, pax `path`), as far as its headers are well formed. */
+function tarMembers(bytes: Buffer): { name: string; body: Buffer }[] {
+  const members: { name: string; body: Buffer }[] = [];
   let long: string | null = null;
   for (let at = 0; at + 512 <= bytes.length; ) {
     const header = bytes.subarray(at, at + 512);
-    if (header.toString("latin1", 257, 262) !== "ustar") break;
+    if (!isTarHeader(header)) break;
     const size = Number.parseInt(header.toString("latin1", 124, 136).replace(/\0.*$/s, "").trim() || "0", 8);
     if (!Number.isSafeInteger(size) || size < 0) break;
     const body = bytes.subarray(at + 512, at + 512 + size);
@@ -106,12 +125,15 @@ export function tarNames(bytes: Buffer): string[] {
     else {
       const prefix = header.toString("utf8", 345, 500).replace(/\0.*$/s, "");
       const name = header.toString("utf8", 0, 100).replace(/\0.*$/s, "");
-      names.push(long ?? (prefix === "" ? name : `${prefix}/${name}`));
+      members.push({
+        name: (long ?? (prefix === "" ? name : `${prefix}/${name}`)).replace(/^(\.\/)+/, ""),
+        body,
+      });
       long = null;
     }
     at += 512 + Math.ceil(size / 512) * 512;
   }
-  return names.map((n) => n.replace(/^(\.\/)+/, ""));
+  return members;
 }
 
 const EOCD = 0x06054b50;

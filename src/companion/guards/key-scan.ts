@@ -8,11 +8,12 @@
 // write in the same clock tick, with the same size, would leave the identity unchanged (git's "racy
 // clean" case), and a stale "none" must never be served.
 //
-// A compressed file (gzip, zip) is judged by what it unpacks to (archive-scan.ts): printed whole, in base64
-// or hex, it is its members in a reversible encoding. One in a format not opened here is "packed".
+// A compressed file (gzip, zip) is judged by what it unpacks to, and an archive's member names as paths
+// (archive-scan.ts): printed whole, in base64 or hex, it is its members in a reversible encoding. One in
+// a format not opened here is "packed".
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from "node:fs";
 import { KEY_SCAN_MAX_BYTES, KEY_SCAN_OVERLAP, PrivateKeyScan } from "../../policy/secret-families.ts";
-import { MAGIC_BYTES, packedFormat, scanPacked } from "./archive-scan.ts";
+import { packedFormat, scanPacked } from "./archive-scan.ts";
 
 const CHUNK = 256 * 1024;
 /** Identities remembered (a 20,000-file workspace twice over); the oldest go first. */
@@ -112,7 +113,7 @@ function scanOpen(fd: number, size: number, max: number, urls: boolean): KeyScan
     const n = readSync(fd, buf, 0, buf.length, pos);
     if (n <= 0) break;
     // A compressed file is unpacked from its whole bytes (a zip's directory is at its end).
-    if (pos === 0 && packedFormat(buf.subarray(0, Math.min(n, MAGIC_BYTES))) !== null)
+    if (pos === 0 && packedFormat(buf.subarray(0, n)) !== null)
       return judgeBytes(readWhole(fd, size), max, urls);
     const text = carry + buf.toString("latin1", 0, n);
     if (scan.feed(text)) return "key";

@@ -57,6 +57,9 @@ run(src, "zip", "-q", "-r", join(ws, "site.zip"), "src", "README.md");
 run(home, "tar", "czf", join(ws, "backup.tgz"), ".ssh", ".aws", ".netrc");
 run(home, "tar", "czf", join(ws, "aws.tgz"), ".aws");
 run(src, "tar", "czf", join(ws, "site.tgz"), "src", "README.md");
+run(home, "tar", "cf", join(ws, "aws.tar"), ".aws");
+run(src, "tar", "cf", join(ws, "site.tar"), "src", "README.md");
+run(ws, "tar", "cf", join(ws, "tar-of-zip.tar"), "dotenv.zip");
 writeFileSync(join(ws, "key.gz"), run(home, "gzip", "-c", ".ssh/id_ed25519"));
 writeFileSync(join(ws, "readme.gz"), run(src, "gzip", "-c", "README.md"));
 // A zip of the key archive: an archive inside an archive.
@@ -143,8 +146,13 @@ describe("a compressed archive printed whole (r14-08)", () => {
     expectAsks("aws.tgz", "holds a private key or a credential");
   });
 
+  it("asks for a plain tar holding a secret by its member's name alone (its text has no credential shape)", () => {
+    expectAsks("aws.tar", "holds a private key or a credential");
+  });
+
   it("asks for an archive inside an archive", () => {
     expectAsks("nested.zip", "holds a private key or a credential");
+    expectAsks("tar-of-zip.tar", "holds a private key or a credential");
   });
 
   it("asks when the contents unpack past the bound", () => {
@@ -157,8 +165,8 @@ describe("a compressed archive printed whole (r14-08)", () => {
     for (const file of [...others, "site.7z", "site.rar"]) expectAsks(file, "not checked");
   });
 
-  it("allows an archive of plain source files, deflated, stored or gzip'd", () => {
-    for (const file of ["site.zip", "stored.zip", "site.tgz", "readme.gz"]) expectAllowed(file);
+  it("allows an archive of plain source files, deflated, stored, gzip'd or a plain tar", () => {
+    for (const file of ["site.zip", "stored.zip", "site.tgz", "readme.gz", "site.tar"]) expectAllowed(file);
   });
 });
 
@@ -184,14 +192,14 @@ describe("allowed ⇒ the unpacked archive holds no key, no credential and no se
           minLength: 3,
           maxLength: 3,
         }),
-        fc.constantFrom("zip", "tgz"),
+        fc.constantFrom("zip", "tgz", "tar"),
         (names, bodies, kind) => {
           const dir = join(base, "prop", String(n));
           const file = `p${n++}.${kind}`;
           for (const [i, name] of names.entries())
             write(join(dir, name), `${(bodies[i] ?? []).join("\n")}\n`);
           if (kind === "zip") run(dir, "zip", "-q", "-r", join(ws, file), ...names);
-          else run(dir, "tar", "czf", join(ws, file), ...names);
+          else run(dir, "tar", kind === "tgz" ? "czf" : "cf", join(ws, file), ...names);
           const secret = names.some(
             (name) =>
               isDenylistedPath(name) ||
