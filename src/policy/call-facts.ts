@@ -243,6 +243,12 @@ export type DiskTarget =
   | { kind: "tracked"; dir: string; nul: boolean; shown: string }
   /** `man NAME`: where its manual path leads, from the agent's environment (guards/man-path.ts). */
   | { kind: "man-path"; shown: string }
+  /**
+   * A program run by its bare name (`ls`, `git`): bash finds the file in the agent's PATH, in order. An
+   * entry inside the workspace, or a relative one (from `dir`, null when not known), may hold a project
+   * file of that name; `written`: paths the command's earlier units write, which may put one there.
+   */
+  | { kind: "program"; name: string; dir: string | null; written: readonly string[]; shown: string }
   | { kind: "unknown"; shown: string; reason: string };
 
 /**

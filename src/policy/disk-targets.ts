@@ -7,6 +7,7 @@ import { expandToolPath, inputPath } from "./capabilities.ts";
 import { gitTargets } from "./git-targets.ts";
 import { nodeTargets } from "./node-runners.ts";
 import { homeFor, normalizePath, resolveShellDir, resolveShellPath } from "./paths.ts";
+import { programTargets } from "./program-targets.ts";
 import { analyzeShell } from "./shell/analysis.ts";
 import { pythonStart } from "./shell/grammar/programs/python.ts";
 import { interpreterScript } from "./shell/interpreters.ts";
@@ -349,6 +350,7 @@ function shellTargets(command: string, callCwd: string, home: string | null): Di
   const out: DiskTarget[] = [];
   let lastExec: ExecUnit | undefined;
   const cds: ExecUnit[] = [];
+  const written: string[] = [];
   for (const unit of units as readonly ShellUnit[]) {
     if (out.length >= MAX_TARGETS) {
       out.push({
@@ -376,6 +378,7 @@ function shellTargets(command: string, callCwd: string, home: string | null): Di
       continue;
     }
     if (unit.kind === "exec") {
+      out.push(...programTargets(unit, lastExec, callCwd, home, written, out));
       lastExec = unit;
       if (unit.program === "cd" || unit.program === "pushd") {
         cds.push(unit);
@@ -409,6 +412,7 @@ function shellTargets(command: string, callCwd: string, home: string | null): Di
       out.push({ kind: "tracked", dir: path, nul: unit.tracked.nul, shown: unit.text });
       continue;
     }
+    if (unit.kind === "write") written.push(path);
     if (unit.recursive) {
       const style =
         unit.walk ?? (unit.operand && lastExec ? walkStyleOf(lastExec.program, lastExec.argv) : WIDEST);

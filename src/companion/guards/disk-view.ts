@@ -25,13 +25,14 @@ import { rawObjectStore } from "./git-raw-objects.ts";
 import { repositoryStateFact } from "./git-state-files.ts";
 import { unnamedObjectFact } from "./git-unnamed.ts";
 import { goModuleFacts, goReleaseFact } from "./go-module.ts";
-import { scanFile } from "./key-scan.ts";
+import { PACKED_REASON, scanFile } from "./key-scan.ts";
 import { manPathFact } from "./man-path.ts";
 import { nestedRepositoryFact } from "./nested-repos.ts";
 import { nodePreloadFact } from "./node-preload.ts";
 import { npmConfigFact } from "./npm-config.ts";
 import { npmTreeFact } from "./npm-tree.ts";
 import { npxFact } from "./npx-bin.ts";
+import { type PathView, pathView, programFact } from "./path-lookup.ts";
 import { pythonStartFact } from "./python-path.ts";
 import { virtualenvHolding } from "./python-venv.ts";
 import { isWithin, realPathOf } from "./real-path.ts";
@@ -55,6 +56,8 @@ interface Context {
   ownRepo?: Repository | null;
   /** repositoryStateFact's answers in this decision (several git units walk the same `.git` once). */
   states?: Map<string, string | null>;
+  /** The agent's PATH as this decision looks programs up (null: no entry can name a project file). */
+  path?: PathView | null;
 }
 
 /** A directory read file by file (`diff DIR1 DIR2`, `file -m DIR`): every file directly in it, dotfiles too. */
@@ -153,6 +156,7 @@ function pathFacts(
         });
       else if (scan === "too-large")
         facts.push({ subject, reason: `is ${stat.size} bytes, too large to check for a private key` });
+      else if (scan === "packed") facts.push({ subject, reason: PACKED_REASON });
     }
   }
   return facts;
@@ -357,6 +361,11 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
     }
     case "node-env": {
       const f = nodePreloadFact(ctx.env, t.dir, ctx.workspace, t.shown);
+      return f === null ? [] : [f];
+    }
+    case "program": {
+      if (ctx.path === undefined) ctx.path = pathView(ctx.env, ctx.workspace);
+      const f = ctx.path === null ? null : programFact(t, ctx.path, ctx.workspace);
       return f === null ? [] : [f];
     }
     case "npm-tree": {

@@ -7,15 +7,24 @@
 // not once per call. An answer is not kept while the file's times are within a second of now: a second
 // write in the same clock tick, with the same size, would leave the identity unchanged (git's "racy
 // clean" case), and a stale "none" must never be served.
+//
+// A compressed file (gzip, zip) is judged by what it unpacks to, and an archive's member names as paths
+// (archive-scan.ts): printed whole, in base64 or hex, it is its members in a reversible encoding. One in
+// a format not opened here is "packed".
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from "node:fs";
 import { KEY_SCAN_MAX_BYTES, KEY_SCAN_OVERLAP, PrivateKeyScan } from "../../policy/secret-families.ts";
+import { packedFormat, scanPacked } from "./archive-scan.ts";
 
 const CHUNK = 256 * 1024;
 /** Identities remembered (a 20,000-file workspace twice over); the oldest go first. */
 const CACHE_ENTRIES = 50_000;
 const RACY_MS = 1_000;
 
-export type KeyScan = "key" | "none" | "too-large";
+export type KeyScan = "key" | "none" | "too-large" | "packed";
+
+/** What a "packed" answer tells a person: why its contents could not be looked at. */
+export const PACKED_REASON =
+  "is compressed and its contents are not checked for a key or a secret (xz, bzip2, zstd, 7z, rar, lz4, an encrypted or zip64 member, or more than 16 MiB unpacked)";
 
 const scanned = new Map<string, KeyScan>();
 
@@ -44,15 +53,28 @@ function remember(st: Stats, urls: boolean, result: KeyScan): void {
   scanned.set(key(st, urls), result);
 }
 
+/** Whether bytes already read hold a key, read in overlapping chunks as a file is. */
+function holdsKey(bytes: Buffer, urls: boolean): boolean {
+  const scan = new PrivateKeyScan(urls);
+  for (let at = 0; at < bytes.length; at += CHUNK - KEY_SCAN_OVERLAP) {
+    if (scan.feed(bytes.toString("latin1", at, Math.min(bytes.length, at + CHUNK)))) return true;
+    if (at + CHUNK >= bytes.length) break;
+  }
+  return false;
+}
+
+/** A whole file's bytes: a key in them, or, for a compressed file, in what it unpacks to (`max` in all). */
+function judgeBytes(bytes: Buffer, max: number, urls: boolean): KeyScan {
+  if (holdsKey(bytes, urls)) return "key";
+  const format = packedFormat(bytes);
+  if (format === null) return "none";
+  return scanPacked(bytes, format, max, (unpacked) => holdsKey(unpacked, false));
+}
+
 /** Scans text already read (a buffer) the way scanFile reads a file. */
 export function scanBytes(bytes: Buffer, max = KEY_SCAN_MAX_BYTES): KeyScan {
   if (bytes.length > max) return "too-large";
-  const scan = new PrivateKeyScan();
-  for (let at = 0; at < bytes.length; at += CHUNK - KEY_SCAN_OVERLAP) {
-    if (scan.feed(bytes.toString("latin1", at, Math.min(bytes.length, at + CHUNK)))) return "key";
-    if (at + CHUNK >= bytes.length) break;
-  }
-  return "none";
+  return judgeBytes(bytes, max, false);
 }
 
 /**
@@ -75,7 +97,7 @@ export function scanFile(path: string, size: number, max = KEY_SCAN_MAX_BYTES, u
     if (!st.isFile()) return "none";
     const hit = scanned.get(key(st, urls));
     if (hit !== undefined) return hit;
-    const result = st.size > max ? "too-large" : scanOpen(fd, st.size, urls);
+    const result = st.size > max ? "too-large" : scanOpen(fd, st.size, max, urls);
     remember(st, urls, result);
     return result;
   } finally {
@@ -83,17 +105,32 @@ export function scanFile(path: string, size: number, max = KEY_SCAN_MAX_BYTES, u
   }
 }
 
-function scanOpen(fd: number, size: number, urls: boolean): KeyScan {
+function scanOpen(fd: number, size: number, max: number, urls: boolean): KeyScan {
   const buf = Buffer.alloc(Math.min(CHUNK, size));
   const scan = new PrivateKeyScan(urls);
   let carry = "";
   for (let pos = 0; pos < size; ) {
     const n = readSync(fd, buf, 0, buf.length, pos);
     if (n <= 0) break;
+    // A compressed file is unpacked from its whole bytes (a zip's directory is at its end).
+    if (pos === 0 && packedFormat(buf.subarray(0, n)) !== null)
+      return judgeBytes(readWhole(fd, size), max, urls);
     const text = carry + buf.toString("latin1", 0, n);
     if (scan.feed(text)) return "key";
     carry = text.slice(-KEY_SCAN_OVERLAP);
     pos += n;
   }
   return "none";
+}
+
+/** The file's bytes (`size`, within the scan's bound), as far as they can be read. */
+function readWhole(fd: number, size: number): Buffer {
+  const whole = Buffer.alloc(size);
+  let pos = 0;
+  while (pos < size) {
+    const n = readSync(fd, whole, pos, size - pos, pos);
+    if (n <= 0) break;
+    pos += n;
+  }
+  return whole.subarray(0, pos);
 }

@@ -6,10 +6,9 @@
 // itself tracks is the repository's code, not an install (round 14: a committed node_modules ran on
 // `npx tsc --version`).
 import { lstatSync, readFileSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
+import { dirname, join } from "node:path";
 import type { CallFact } from "../../policy/call-facts.ts";
-import { indexPaths } from "./git-contents.ts";
-import { discoverRepository } from "./git-discovery.ts";
+import { trackedFile } from "./git-tracked.ts";
 import { isWithin, realPathOf } from "./real-path.ts";
 import { shownPath } from "./tree-walk.ts";
 
@@ -39,22 +38,6 @@ function ownBin(prefix: string, name: string): string | null {
   if (typeof m.bin === "object" && m.bin !== null && Object.hasOwn(m.bin, name)) {
     const v = (m.bin as Record<string, unknown>)[name];
     return typeof v === "string" ? v : "?";
-  }
-  return null;
-}
-
-/**
- * Which of `files` the repository holding `dir` tracks (its index names it), shown as git names it; null when
- * none is tracked or there is no repository. An index Airlock cannot read tracks, as far as it knows, anything.
- */
-function trackedFile(dir: string, files: readonly string[]): string | null {
-  const repo = discoverRepository(dir);
-  if (repo === null || repo.workTree === null) return null;
-  const listing = indexPaths(join(repo.gitDir, "index"));
-  for (const f of files) {
-    const rel = relative(repo.workTree, f);
-    if (rel.startsWith("..")) continue;
-    if ("unknown" in listing || listing.paths.has(rel)) return rel;
   }
   return null;
 }

@@ -7,7 +7,7 @@
 import { constants } from "node:fs";
 import { type FileHandle, open, readlink, realpath, stat } from "node:fs/promises";
 import { isAbsolute, relative, sep } from "node:path";
-import { scanBytes } from "./key-scan.ts";
+import { PACKED_REASON, scanBytes } from "./key-scan.ts";
 import { servingRefusal } from "./serving-denylist.ts";
 import { resolveWorkspacePath } from "./workspace-path.ts";
 
@@ -112,6 +112,7 @@ export async function readOpened(
     const scan = scanBytes(bytes);
     if (scan === "key") return { refused: "secret", reason: "the file holds a private key or a credential" };
     if (scan === "too-large") return { refused: "too-large", reason: "too large to check for a private key" };
+    if (scan === "packed") return { refused: "secret", reason: PACKED_REASON };
     return { bytes };
   } finally {
     await opened.handle.close();

@@ -18,7 +18,7 @@ import { gitDirEntries, gitDirFile } from "./git-dir-files.ts";
 import { rawObjectStore } from "./git-raw-objects.ts";
 import { type IgnoreRule, type IgnoreVerdict, ignoreRules, ignoreVerdict } from "./ignore-rules.ts";
 import { whitelistsAbove } from "./ignore-whitelists.ts";
-import { knownScan, scanFile } from "./key-scan.ts";
+import { knownScan, PACKED_REASON, scanFile } from "./key-scan.ts";
 import { isWithin, perProcessEntry } from "./real-path.ts";
 
 /** Entries a decision walks before it asks instead. */
@@ -344,6 +344,8 @@ export function walkFact(
           subject,
           reason: `${how} reaches \`${shownPath(abs, workspace)}\`, ${st.size} bytes, too large to check for a private key`,
         };
+      if (scan === "packed")
+        return { subject, reason: `${how} reaches \`${shownPath(abs, workspace)}\`, which ${PACKED_REASON}` };
     }
   }
   return null;
