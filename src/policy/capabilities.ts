@@ -78,11 +78,18 @@ const UNICODE_SPACES = /[\u00A0\u2000-\u200A\u202F\u205F\u3000]/g;
 
 /**
  * The absolute path an agent's file tool opens for `p`, as Pi expands it; null when not knowable. With
- * `kernel`, a `..` after a named segment is kept for the disk to resolve (see kernelJoin).
+ * `kernel`, a `..` after a named segment is kept for the disk to resolve (see kernelJoin); with `as-given`,
+ * Unicode spaces are kept, as Claude Code opens the name.
  */
-export function expandToolPath(p: string, cwd: string, home: string | null, kernel = false): string | null {
+export function expandToolPath(
+  p: string,
+  cwd: string,
+  home: string | null,
+  kernel = false,
+  spaces: "pi" | "as-given" = "pi",
+): string | null {
   const join = kernel ? kernelJoin : resolvePath;
-  let s = p.replace(UNICODE_SPACES, " ");
+  let s = spaces === "pi" ? p.replace(UNICODE_SPACES, " ") : p;
   if (s.startsWith("@")) s = s.slice(1);
   if (s === "~" || s.startsWith("~/")) return home === null ? null : join(home, s.slice(2) || ".");
   // `~user/…` is another user's home to a shell, and a plain directory name to Pi: not knowable.

@@ -452,6 +452,28 @@ function globDirectory(path: string | undefined, pattern: string | undefined): s
   return path === undefined ? fixed.join("/") : `${path}/${fixed.join("/")}`;
 }
 
+/**
+ * Every absolute path a file tool may open for the name it is given (red team, round 14): Pi's (Unicode spaces
+ * made spaces) and Claude Code's (the name as given); for a read or an edit, also the spellings each falls
+ * back to when the named file is missing: the macOS screenshot name (U+202F before `AM.`/`PM.`, Pi and Claude
+ * Code), the NFD form and a curly apostrophe (Pi). A spelling that does not exist adds nothing on the disk.
+ */
+function toolSpellings(given: string, cwd: string, home: string | null, fallbacks: boolean): string[] {
+  const bases = [
+    expandToolPath(given, cwd, home, true),
+    expandToolPath(given, cwd, home, true, "as-given"),
+  ].filter((p): p is string => p !== null);
+  const out = new Set(bases);
+  if (fallbacks)
+    for (const p of bases) {
+      out.add(p.replace(/ (AM|PM)\./g, "\u202f$1."));
+      out.add(p.normalize("NFD"));
+      out.add(p.replace(/'/g, "\u2019"));
+      out.add(p.normalize("NFD").replace(/'/g, "\u2019"));
+    }
+  return [...out];
+}
+
 /** The disk targets of one canonical call (after the tool-name table). */
 export function diskTargetsOf(call: ToolCall): DiskTarget[] {
   const home = homeFor(call.cwd, call.home);
@@ -467,10 +489,20 @@ export function diskTargetsOf(call: ToolCall): DiskTarget[] {
   const path = given === undefined ? cwd : expandToolPath(given, cwd, home, true);
   if (path === null) return [];
   const shown = given ?? ".";
-  if (tool === "read" || tool === "ls" || tool === "find")
-    return given === undefined ? [] : [{ kind: "path", access: "read", path, glob: false, shown }];
-  if (tool === "write" || tool === "edit")
-    return given === undefined ? [] : [{ kind: "path", access: "write", path, glob: false, shown }];
+  if (
+    given !== undefined &&
+    (tool === "read" || tool === "ls" || tool === "find" || tool === "write" || tool === "edit")
+  ) {
+    const access = tool === "write" || tool === "edit" ? "write" : "read";
+    return toolSpellings(given, cwd, home, tool === "read" || tool === "edit").map((p) => ({
+      kind: "path",
+      access,
+      path: p,
+      glob: false,
+      shown,
+    }));
+  }
+  if (tool === "read" || tool === "ls" || tool === "find" || tool === "write" || tool === "edit") return [];
   // Airlock's own MCP grep opens every file through the companion's guard (no secret, no hard link, no
   // link out), so what it walks reaches nothing the walk would find; every other search tool is walked.
   if (tool === "grep")
