@@ -3,7 +3,7 @@
 // The daemons here are real processes on the real socket path that count what they are asked, then refuse or exit.
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { requestDecision } from "../../../src/companion/control/client.ts";
 import { ensureBuilt, runAirlock, type Sandbox, sandbox } from "./support/sandbox.ts";
 
@@ -53,6 +53,8 @@ async function standIn(path: string, mode: "refuse" | "die"): Promise<StandIn> {
   });
   await listening;
   running.push(child);
+  // Each request is a line on the stand-in's stdout, which may reach this process after the answer did:
+  // a test waits for the lines it expects (vi.waitFor).
   return { child, requests: () => out.split("\n").filter((l) => l && l !== "listening") };
 }
 
@@ -104,7 +106,7 @@ describe("the fast hook against a daemon that cannot answer", { timeout: 60_000 
     const r = await runAirlock(["hook", "claude-code"], box.env, removal(box, "toolu_refused"));
     expect(r.code).toBe(0);
     expect(denyReason(r.stdout)).toContain("no-removals");
-    expect(daemon.requests()).toEqual(["hook"]);
+    await vi.waitFor(() => expect(daemon.requests()).toEqual(["hook"]));
   });
 
   it("lost mid-answer: one request, the decision in process, and the daemon that came back is not asked", async () => {
@@ -115,7 +117,7 @@ describe("the fast hook against a daemon that cannot answer", { timeout: 60_000 
     const r = await runAirlock(["hook", "claude-code"], box.env, removal(box, "toolu_lost"));
     expect(r.code).toBe(0);
     expect(denyReason(r.stdout)).toContain("no-removals");
-    expect(first.requests()).toEqual(["hook"]);
+    await vi.waitFor(() => expect(first.requests()).toEqual(["hook"]));
     expect((await second).requests()).toEqual([]);
   });
 });
@@ -137,7 +139,7 @@ describe("the control client (Pi, MCP, the in-process hook) against a daemon tha
     const daemon = await standIn(box.socket, "refuse");
     const d = await requestDecision(call(box, "c-refused"), { env: box.env });
     expect(d).toMatchObject({ decision: "deny", source: "policy", rule: "no-removals" });
-    expect(daemon.requests()).toEqual(["decide"]);
+    await vi.waitFor(() => expect(daemon.requests()).toEqual(["decide"]));
   });
 
   it("lost mid-answer: one request, decided directly, the daemon that came back is not asked", async () => {
@@ -147,7 +149,7 @@ describe("the control client (Pi, MCP, the in-process hook) against a daemon tha
     const second = replacedOnDeath(box.socket, first);
     const d = await requestDecision(call(box, "c-lost"), { env: box.env });
     expect(d).toMatchObject({ decision: "deny", source: "policy", rule: "no-removals" });
-    expect(first.requests()).toEqual(["decide"]);
+    await vi.waitFor(() => expect(first.requests()).toEqual(["decide"]));
     expect((await second).requests()).toEqual([]);
   });
 });
