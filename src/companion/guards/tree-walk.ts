@@ -73,6 +73,8 @@ interface Layer {
  * `above` holds whitelists from outside the walk, which are let win first (walking more is never unsafe).
  */
 interface Chains {
+  /** The walk is inside a git repository here: the root's, or one a `.git` on the way starts. */
+  inRepo: boolean;
   above: readonly Layer[];
   rg: readonly Layer[];
   ig: readonly Layer[];
@@ -90,18 +92,22 @@ function readRules(dir: string, name: string, present: readonly Dirent[]): Ignor
   }
 }
 
-function withDir(chains: Chains, dir: string, gitignore: boolean, present: readonly Dirent[]): Chains {
+function withDir(chains: Chains, dir: string, present: readonly Dirent[]): Chains {
   const push = (chain: readonly Layer[], name: string) => {
     const rules = readRules(dir, name, present);
     return rules === null ? chain : [...chain, { base: dir, rules }];
   };
-  // A `.git` here starts another repository: the .gitignore files above it no longer apply.
-  const gi = present.some((e) => e.name === ".git") ? [] : chains.gi;
+  // A `.git` here starts another repository: the .gitignore files above it no longer apply, and its own do,
+  // even when the walk began outside any repository (a `!.env` there un-hides `.env` to rg).
+  const startsRepo = present.some((e) => e.name === ".git");
+  const gi = startsRepo ? [] : chains.gi;
+  const inRepo = chains.inRepo || startsRepo;
   return {
+    inRepo,
     above: chains.above,
     rg: push(chains.rg, ".rgignore"),
     ig: push(chains.ig, ".ignore"),
-    gi: gitignore ? push(gi, ".gitignore") : gi,
+    gi: inRepo ? push(gi, ".gitignore") : gi,
   };
 }
 
@@ -198,10 +204,9 @@ export function walkFact(
         ? "the recursive read"
         : "the walk";
   const gitDir = style.ignoreFiles ? gitDirAbove(root) : null;
-  const useGitignore = gitDir !== null;
   // A whitelist above the root (a parent's ignore file, git's excludes) may un-hide what is below it.
   const above = style.ignoreFiles ? whitelistsAbove(root, gitDir) : [];
-  const chains: Chains = { above, rg: [], ig: [], gi: [] };
+  const chains: Chains = { inRepo: gitDir !== null, above, rg: [], ig: [], gi: [] };
   const stack: Frame[] = [{ dir: root, ignores: chains, level: 0 }];
   const seen = new Set<string>();
   let count = 0;
@@ -214,7 +219,7 @@ export function walkFact(
       continue;
     }
     let ignores = frame.ignores;
-    if (style.ignoreFiles) ignores = withDir(ignores, frame.dir, useGitignore, entries);
+    if (style.ignoreFiles) ignores = withDir(ignores, frame.dir, entries);
     const dirRel = judgedPath(frame.dir, workspace);
     const dirSecret = style.content && denylistedDir(dirRel);
     const gitDir =

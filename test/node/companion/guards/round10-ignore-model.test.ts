@@ -83,6 +83,14 @@ const CASES: [string, Record<string, string>, boolean, string][] = [
     "prod.env",
   ],
   ["a POSIX class in .ignore", { ".ignore": "*.e[[:alpha:]]v\n", "prod.env": SECRET }, false, "prod.env"],
+  // Found by the property below (seed -1934039004): rg applies a nested repository's .gitignore even when the
+  // walk starts outside any repository, and its `!.env` un-hides `.env`.
+  [
+    "a whitelist in a nested repository's .gitignore, walked from outside any repository",
+    { "c/.git": "", "c/.gitignore": "!.env\n", "c/.env": SECRET, "a.md": "a\n" },
+    false,
+    "c/.env",
+  ],
   [
     "a .ignore whitelist above a deeper .gitignore",
     { ".ignore": "!prod.env\n", "sub/.gitignore": "prod.env\n", "sub/prod.env": SECRET },
