@@ -6,6 +6,7 @@ import type { DiskTarget } from "./call-facts.ts";
 import { expandToolPath, inputPath } from "./capabilities.ts";
 import { gitTargets } from "./git-targets.ts";
 import { homeFor, normalizePath, resolveShellDir, resolveShellPath } from "./paths.ts";
+import { runnerTargets } from "./runner-targets.ts";
 import { analyzeShell } from "./shell/analysis.ts";
 import { interpreterScript } from "./shell/interpreters.ts";
 import { shellScriptFile } from "./shell/script-runs.ts";
@@ -379,6 +380,7 @@ function shellTargets(command: string, callCwd: string, home: string | null): Di
           ...npxTargets(unit, callCwd, home),
           ...npmConfigTargets(unit, callCwd, home),
           ...upwardTargets(unit, callCwd, home),
+          ...runnerTargets(unit, callCwd, home),
           ...versionFileTargets(unit, callCwd, home, out),
         );
       continue;
