@@ -52,6 +52,8 @@ describe("a runner's project through a symlinked directory (autonomous)", () => 
     "pytest ext/",
     "make -C ext test",
     "make --directory=ext test",
+    "make -Cext test",
+    "make -C ext/../outside-proj test",
     `make -C ${outside} test`,
     "make -C [e]xt test",
     "pytest [e]xt/test_x.py",
