@@ -221,6 +221,12 @@ export type DiskTarget =
    */
   | { kind: "upward"; dir: string; names: readonly string[]; shown: string }
   /**
+   * A runner running project code: the directory it runs in and the paths its words name (a test file, a
+   * `make -C` directory). One whose real path leads out of the workspace runs another project's code
+   * (red team, round 14: `ext -> ../other-checkout`, then `cd ext && npm test` or `pytest ext/test_x.py`).
+   */
+  | { kind: "runner-paths"; paths: readonly { path: string; glob: boolean }[]; shown: string }
+  /**
    * The go command loading packages in `dir` (`go list`, `go doc`, `go fmt`): the main module's .go files
    * are parsed (the nearest go.mod's directory, walked), and modules go.mod requires that are not in the
    * module cache are downloaded (red team, round 12).

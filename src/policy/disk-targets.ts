@@ -8,6 +8,7 @@ import { gitTargets } from "./git-targets.ts";
 import { nodeTargets } from "./node-runners.ts";
 import { homeFor, normalizePath, resolveShellDir, resolveShellPath } from "./paths.ts";
 import { programTargets } from "./program-targets.ts";
+import { runnerTargets } from "./runner-targets.ts";
 import { analyzeShell } from "./shell/analysis.ts";
 import { pythonStart } from "./shell/grammar/programs/python.ts";
 import { interpreterScript } from "./shell/interpreters.ts";
@@ -401,6 +402,7 @@ function shellTargets(command: string, callCwd: string, home: string | null): Di
           ...npmConfigTargets(unit, callCwd, home),
           ...upwardTargets(unit, callCwd, home),
           ...nodeTargets(unit, callCwd, home),
+          ...runnerTargets(unit, callCwd, home),
           ...versionFileTargets(unit, callCwd, home, out),
         );
       continue;

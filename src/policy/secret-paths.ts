@@ -164,6 +164,23 @@ export const PROTECTED_WRITE_PATTERNS: readonly string[] = [
   ".openhands/",
   ".clinerules/hooks/",
   ".aider.conf.yml",
+  // Red team, round 14 (r14-16, s02, s05): mise loads more names per directory than mise.toml (its
+  // LOCAL_CONFIG_FILENAMES and the MISE_ENV ones: `.config/mise/`'s config.toml and conf.d/*.toml,
+  // `mise/config.toml`, `mise.<env>.toml`, `.mise.local.toml`, the old `.rtx.toml`), each with the same
+  // `_.source`, hooks and tasks, and `.miserc.toml` picks which load; rustup runs the programs of a
+  // `rust-toolchain.toml` `path`, and rust-analyzer a `rust-analyzer.toml`'s overrideCommand.
+  ".config/mise/",
+  "mise/config.toml",
+  "mise/config.*.toml",
+  "mise.*.toml",
+  ".mise.*.toml",
+  ".rtx.toml",
+  ".rtx.*.toml",
+  ".miserc.toml",
+  ".config/miserc.toml",
+  "rust-toolchain.toml",
+  "rust-toolchain",
+  "rust-analyzer.toml",
 ];
 
 /** Compares one path segment (which may be a glob) with one pattern part. */

@@ -37,6 +37,7 @@ import { pythonStartFact } from "./python-path.ts";
 import { virtualenvHolding } from "./python-venv.ts";
 import { isWithin, realPathOf } from "./real-path.ts";
 import { withConfig } from "./rg-config.ts";
+import { runnerPathsFact } from "./runner-paths.ts";
 import { trackedBelow } from "./tracked-reads.ts";
 import { shownPath, WALK_BOUND, walkFact } from "./tree-walk.ts";
 
@@ -343,13 +344,20 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
     }
     case "upward": {
       const found = pickerFile(t.dir, t.names);
-      if (found === null || isWithin(ctx.workspace, found)) return [];
+      if (found === null) return [];
+      // By its real path: a linked package.json is the other checkout's (red team, round 14).
+      const r = realPathOf(found);
+      if (r.ok && isWithin(ctx.workspace, r.real)) return [];
       return [
         {
           subject: t.shown,
-          reason: `the nearest \`${t.names.join("`/`")}\` it reads is \`${found}\`, out of the workspace: what runs is defined there`,
+          reason: `the nearest \`${t.names.join("`/`")}\` it reads is \`${r.ok ? r.real : found}\`, out of the workspace: what runs is defined there`,
         },
       ];
+    }
+    case "runner-paths": {
+      const f = runnerPathsFact(t, ctx.workspace);
+      return f === null ? [] : [f];
     }
     case "npx": {
       const f = npxFact(t.dir, t.name, ctx.workspace, t.shown);

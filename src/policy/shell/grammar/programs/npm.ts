@@ -3,10 +3,25 @@
 // (wrappers.ts: the command they run is judged on its own). npm's option parser (nopt) accepts
 // abbreviations of long options.
 import { runner } from "../runner.ts";
+import type { NotUnderstood, Parsed } from "../spec.ts";
 import { flag, opt } from "../spec.ts";
 
 /** Subcommands that only read, but over the network: each is an HTTP request to a registry (red team, round 5). */
 const REGISTRY = new Set(["view", "info", "show", "v", "outdated", "audit", "doctor"]);
+
+/**
+ * `npm version` alone prints versions; with a new version (`patch`, `9.9.9`, `from-git`) it runs the
+ * preversion/version/postversion scripts, rewrites package.json and commits and tags, and git's hooks run
+ * there as on the `git commit` the judge asks for (red team, round 14, r14-18).
+ */
+function bumpsVersion(p: Parsed): NotUnderstood | null {
+  const [first, release] = p.operands;
+  if (first?.value !== "version" || release === undefined) return null;
+  return {
+    word: release.raw,
+    reason: `npm version ${release.value ?? release.raw} runs the project's version scripts, rewrites package.json and commits and tags with git (running git's hooks)`,
+  };
+}
 
 export const npm = runner({
   names: ["npm"],
@@ -94,6 +109,6 @@ export const npm = runner({
         word: first.raw,
         reason: `npm ${first.value} sends requests to the package registry (the one .npmrc names, or a URL its spec gives) and writes npm's cache and logs outside the project`,
       };
-    return null;
+    return bumpsVersion(p);
   },
 });
