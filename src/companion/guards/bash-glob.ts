@@ -5,6 +5,7 @@
 // a literal `.`. Where a locale could make a bracket match more (an equivalence class of a letter
 // includes its accented forms), the matcher matches more: a wider expansion is only ever stricter.
 import { readdirSync, statSync } from "node:fs";
+import { errno, nothingThere } from "./real-path.ts";
 
 const CLASSES: Readonly<Record<string, string>> = {
   alpha: "\\p{L}",
@@ -154,8 +155,9 @@ export function expandGlob(pattern: string, limit: number, wide = false): Expans
       let names: string[];
       try {
         names = readdirSync(dir);
-      } catch {
-        continue;
+      } catch (error) {
+        if (nothingThere(error)) continue;
+        return { unknown: `Airlock cannot list \`${dir}\` (${errno(error)}), which bash may` };
       }
       for (const name of names) {
         if (!re.test(name)) continue;
@@ -164,8 +166,9 @@ export function expandGlob(pattern: string, limit: number, wide = false): Expans
         if (!last) {
           try {
             if (!statSync(full).isDirectory()) continue;
-          } catch {
-            continue;
+          } catch (error) {
+            if (nothingThere(error)) continue;
+            return { unknown: `Airlock cannot look at \`${full}\` (${errno(error)}), which bash may` };
           }
         }
         next.push(full);

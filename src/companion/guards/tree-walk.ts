@@ -18,7 +18,7 @@ import { gitDirEntries, gitDirFile } from "./git-dir-files.ts";
 import { type IgnoreRule, type IgnoreVerdict, ignoreRules, ignoreVerdict } from "./ignore-rules.ts";
 import { whitelistsAbove } from "./ignore-whitelists.ts";
 import { knownScan, scanFile } from "./key-scan.ts";
-import { isWithin, perProcessEntry } from "./real-path.ts";
+import { errno, isWithin, nothingThere, perProcessEntry } from "./real-path.ts";
 
 /** Entries a decision walks before it asks instead. */
 export const WALK_BOUND = 20_000;
@@ -56,6 +56,14 @@ function secretFact(subject: string, abs: string, workspace: string, how: string
   return {
     subject,
     reason: `${how} reaches \`${shownPath(abs, workspace)}\`, a secret${family ? ` (${family.family}: ${family.why})` : ""}`,
+  };
+}
+
+/** What the walk reaches but the judge cannot look at (a path past PATH_MAX): the program may open it. */
+function cannotLook(subject: string, how: string, abs: string, workspace: string, error: unknown): CallFact {
+  return {
+    subject,
+    reason: `${how} reaches \`${shownPath(abs, workspace)}\`, which Airlock cannot look at (${errno(error) ?? "an error"})`,
   };
 }
 
@@ -209,8 +217,9 @@ export function walkFact(
     let entries: Dirent[];
     try {
       entries = readdirSync(frame.dir, { withFileTypes: true });
-    } catch {
-      continue;
+    } catch (error) {
+      if (nothingThere(error)) continue;
+      return cannotLook(subject, how, frame.dir, workspace, error);
     }
     let ignores = frame.ignores;
     if (style.ignoreFiles) ignores = withDir(ignores, frame.dir, useGitignore, entries);
@@ -245,8 +254,9 @@ export function walkFact(
           const s = statSync(target);
           isDir = s.isDirectory();
           isFile = s.isFile();
-        } catch {
-          continue;
+        } catch (error) {
+          if (nothingThere(error) || errno(error) === "ELOOP") continue;
+          return cannotLook(subject, how, abs, workspace, error);
         }
         // Through /proc/self or /dev/fd the link leads where the program's own process does (round 13).
         const entry = perProcessEntry(abs);
@@ -300,8 +310,9 @@ export function walkFact(
       let st: ReturnType<typeof lstatSync>;
       try {
         st = lstatSync(target);
-      } catch {
-        continue;
+      } catch (error) {
+        if (nothingThere(error)) continue;
+        return cannotLook(subject, how, abs, workspace, error);
       }
       const nlink = st.nlink;
       if (nlink > 1)
