@@ -5,7 +5,7 @@
 // a literal `.`. Where a locale could make a bracket match more (an equivalence class of a letter
 // includes its accented forms), the matcher matches more: a wider expansion is only ever stricter.
 import { readdirSync, statSync } from "node:fs";
-import { errno, nothingThere } from "./real-path.ts";
+import { errno, nothingThere, undecodable } from "./real-path.ts";
 
 const CLASSES: Readonly<Record<string, string>> = {
   alpha: "\\p{L}",
@@ -162,6 +162,8 @@ export function expandGlob(pattern: string, limit: number, wide = false): Expans
       for (const name of names) {
         if (!re.test(name)) continue;
         const full = dir === "/" ? `/${name}` : `${dir}/${name}`;
+        if (undecodable(name))
+          return { unknown: `the glob matches \`${full}\`, a name Airlock cannot read (not UTF-8)` };
         // A segment before the last must lead into a directory (through symlinks, as bash does).
         if (!last) {
           try {

@@ -116,6 +116,11 @@ export function nothingThere(error: unknown): boolean {
   return code === "ENOENT" || code === "ENOTDIR" || code === "EACCES";
 }
 
+/** A decoded file name holding U+FFFD: its bytes were not UTF-8, so looking it up by this name misses it. */
+export function undecodable(name: string): boolean {
+  return name.includes("\uFFFD");
+}
+
 /** `child` is `root` or below it. */
 export function isWithin(root: string, child: string): boolean {
   if (child === root || root === "/") return true;

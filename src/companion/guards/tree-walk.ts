@@ -18,7 +18,7 @@ import { gitDirEntries, gitDirFile } from "./git-dir-files.ts";
 import { type IgnoreRule, type IgnoreVerdict, ignoreRules, ignoreVerdict } from "./ignore-rules.ts";
 import { whitelistsAbove } from "./ignore-whitelists.ts";
 import { knownScan, scanFile } from "./key-scan.ts";
-import { errno, isWithin, nothingThere, perProcessEntry } from "./real-path.ts";
+import { errno, isWithin, nothingThere, perProcessEntry, undecodable } from "./real-path.ts";
 
 /** Entries a decision walks before it asks instead. */
 export const WALK_BOUND = 20_000;
@@ -239,6 +239,12 @@ export function walkFact(
       // Only dot-names are hidden (and every version-control directory is one): the others need no test.
       const hiddenWalked = name.startsWith(".") && style.ignoreFiles && whitelisted(ignores, abs);
       if (!style.hidden && name.startsWith(".") && !hiddenWalked) continue;
+      // Looked up by its decoded name it is not there, while the program reads it by its bytes (round 14).
+      if (undecodable(name))
+        return {
+          subject,
+          reason: `${how} reaches \`${shownPath(abs, workspace)}\`, a name Airlock cannot read (not UTF-8)`,
+        };
       if (style.plainNames === true && /[\s'"\\]/.test(name))
         return {
           subject,
