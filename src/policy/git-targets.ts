@@ -394,9 +394,10 @@ function placement(unit: ExecUnit): GitPlacement {
       out.subcommand = v;
       break;
     }
+    // A glob is a directory bash expands (`git -C [v]alidrepo`): not known here (red team, round 14).
     const next = () => {
       const n = words[++i];
-      return n === undefined || n.tilde ? null : n.value;
+      return n === undefined || n.tilde || n.glob ? null : n.value;
     };
     if (v === "-C") out.moves.push(next());
     else if (v === "--git-dir") out.gitDir = next();
@@ -473,7 +474,9 @@ export function gitTargets(
   const shown = unit.text;
   const unknown = (reason: string): DiskTarget[] => [{ kind: "unknown", shown, reason }];
   const known = unit.cwd === null ? null : resolveShellDir(unit.cwd, callCwd, home);
-  const bases = known !== null ? [known] : possibleDirs(cds, callCwd, home);
+  // Under a wrapper the unknown directory may be the wrapper's own move (`env -C validr* git`), which
+  // the `cd`s do not show (round 14).
+  const bases = known !== null ? [known] : unit.via === undefined ? possibleDirs(cds, callCwd, home) : null;
   if (bases === null)
     return unknown("git runs in a directory not known before it runs, so its repository is not known");
   const where = placement(unit);

@@ -5,6 +5,7 @@
 // a literal `.`. Where a locale could make a bracket match more (an equivalence class of a letter
 // includes its accented forms), the matcher matches more: a wider expansion is only ever stricter.
 import { readdirSync, statSync } from "node:fs";
+import { errno, nothingThere, undecodable } from "./real-path.ts";
 
 const CLASSES: Readonly<Record<string, string>> = {
   alpha: "\\p{L}",
@@ -154,18 +155,22 @@ export function expandGlob(pattern: string, limit: number, wide = false): Expans
       let names: string[];
       try {
         names = readdirSync(dir);
-      } catch {
-        continue;
+      } catch (error) {
+        if (nothingThere(error)) continue;
+        return { unknown: `Airlock cannot list \`${dir}\` (${errno(error)}), which bash may` };
       }
       for (const name of names) {
         if (!re.test(name)) continue;
         const full = dir === "/" ? `/${name}` : `${dir}/${name}`;
+        if (undecodable(name))
+          return { unknown: `the glob matches \`${full}\`, a name Airlock cannot read (not UTF-8)` };
         // A segment before the last must lead into a directory (through symlinks, as bash does).
         if (!last) {
           try {
             if (!statSync(full).isDirectory()) continue;
-          } catch {
-            continue;
+          } catch (error) {
+            if (nothingThere(error)) continue;
+            return { unknown: `Airlock cannot look at \`${full}\` (${errno(error)}), which bash may` };
           }
         }
         next.push(full);

@@ -4,7 +4,7 @@
 // a repository git would not use only makes a decision stricter.
 import { lstatSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
-import { perProcessEntry } from "./real-path.ts";
+import { perProcessEntry, undecodable } from "./real-path.ts";
 
 export interface Repository {
   /** The repository directory git would use. */
@@ -103,7 +103,9 @@ export function repositoryIn(dir: string): Repository | null {
   if (kind === "dir" && looksLikeGitDir(dotGit)) return repositoryAt(dotGit, dir);
   if (kind === "file") {
     const target = gitFileTarget(dotGit);
-    if (target !== null && looksLikeGitDir(target)) return repositoryAt(target, dir);
+    // A gitdir that is not UTF-8 cannot be looked at by its decoded name, while git follows its bytes: it
+    // is taken for the repository it names, never the project's own (red team, round 14).
+    if (target !== null && (undecodable(target) || looksLikeGitDir(target))) return repositoryAt(target, dir);
   }
   return null;
 }

@@ -14,7 +14,7 @@ const PER_PROCESS = /^\/(?:proc\/(?:self|thread-self|\d+)|dev\/(?:fd|stdin|stdou
 /** Where a name under /proc or /dev may be per-process without a link on the way (`/proc/123/cwd`, macOS's `/dev/fd/3`). */
 const PROC_OR_DEV = /^\/(?:proc|dev)\//;
 
-function errno(error: unknown): string | undefined {
+export function errno(error: unknown): string | undefined {
   return error instanceof Error && "code" in error && typeof error.code === "string" ? error.code : undefined;
 }
 
@@ -59,6 +59,10 @@ function perProcess(entry: string): RealPath {
   };
 }
 
+function unresolvable(code: string | undefined): RealPath {
+  return { ok: false, reason: `the disk check cannot look at it (${code ?? "an error"})` };
+}
+
 /** The real path of `absolute`, or of where it would be created; `stat` of what is there (null: nothing). */
 export function realPathOf(absolute: string, hops = 0): RealPath {
   if (hops > MAX_HOPS) return { ok: false, reason: "a symlink loop" };
@@ -72,8 +76,10 @@ export function realPathOf(absolute: string, hops = 0): RealPath {
     const code = errno(error);
     if (code === "ELOOP") return { ok: false, reason: "a symlink loop" };
     if (code !== "ENOENT" && code !== "ENOTDIR") {
+      // ENAMETOOLONG, EACCES…: what is there is not known, while the program may still open it by a
+      // shorter relative name (red team, round 14: a link past PATH_MAX led to ~/.netrc).
       const entry = perProcessEntry(absolute);
-      return entry === null ? { ok: true, real: absolute, stat: null } : perProcess(entry);
+      return entry === null ? unresolvable(code) : perProcess(entry);
     }
   }
   const entry = perProcessEntry(absolute);
@@ -98,6 +104,21 @@ export function realPathOf(absolute: string, hops = 0): RealPath {
     real: join(up.real, absolute.slice(parent.length + (parent === "/" ? 0 : 1))),
     stat: null,
   };
+}
+
+/**
+ * An error that says nothing is there for anyone (missing, or a file where a directory should be), or one
+ * the program meets too (EACCES: the user's own permissions). Any other (ENAMETOOLONG…) only says the
+ * judge could not look: the program, opening by a relative name, may get through.
+ */
+export function nothingThere(error: unknown): boolean {
+  const code = errno(error);
+  return code === "ENOENT" || code === "ENOTDIR" || code === "EACCES";
+}
+
+/** A decoded file name holding U+FFFD: its bytes were not UTF-8, so looking it up by this name misses it. */
+export function undecodable(name: string): boolean {
+  return name.includes("\uFFFD");
 }
 
 /** `child` is `root` or below it. */

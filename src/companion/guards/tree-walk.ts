@@ -19,7 +19,7 @@ import { rawObjectStore } from "./git-raw-objects.ts";
 import { type IgnoreRule, type IgnoreVerdict, ignoreRules, ignoreVerdict } from "./ignore-rules.ts";
 import { whitelistsAbove } from "./ignore-whitelists.ts";
 import { knownScan, PACKED_REASON, scanFile } from "./key-scan.ts";
-import { isWithin, perProcessEntry } from "./real-path.ts";
+import { errno, isWithin, nothingThere, perProcessEntry, undecodable } from "./real-path.ts";
 
 /** Entries a decision walks before it asks instead. */
 export const WALK_BOUND = 20_000;
@@ -57,6 +57,14 @@ function secretFact(subject: string, abs: string, workspace: string, how: string
   return {
     subject,
     reason: `${how} reaches \`${shownPath(abs, workspace)}\`, a secret${family ? ` (${family.family}: ${family.why})` : ""}`,
+  };
+}
+
+/** What the walk reaches but the judge cannot look at (a path past PATH_MAX): the program may open it. */
+function cannotLook(subject: string, how: string, abs: string, workspace: string, error: unknown): CallFact {
+  return {
+    subject,
+    reason: `${how} reaches \`${shownPath(abs, workspace)}\`, which Airlock cannot look at (${errno(error) ?? "an error"})`,
   };
 }
 
@@ -215,8 +223,9 @@ export function walkFact(
     let entries: Dirent[];
     try {
       entries = readdirSync(frame.dir, { withFileTypes: true });
-    } catch {
-      continue;
+    } catch (error) {
+      if (nothingThere(error)) continue;
+      return cannotLook(subject, how, frame.dir, workspace, error);
     }
     let ignores = frame.ignores;
     if (style.ignoreFiles) ignores = withDir(ignores, frame.dir, entries);
@@ -236,6 +245,12 @@ export function walkFact(
       // Only dot-names are hidden (and every version-control directory is one): the others need no test.
       const hiddenWalked = name.startsWith(".") && style.ignoreFiles && whitelisted(ignores, abs);
       if (!style.hidden && name.startsWith(".") && !hiddenWalked) continue;
+      // Looked up by its decoded name it is not there, while the program reads it by its bytes (round 14).
+      if (undecodable(name))
+        return {
+          subject,
+          reason: `${how} reaches \`${shownPath(abs, workspace)}\`, a name Airlock cannot read (not UTF-8)`,
+        };
       if (style.plainNames === true && /[\s'"\\]/.test(name))
         return {
           subject,
@@ -251,8 +266,9 @@ export function walkFact(
           const s = statSync(target);
           isDir = s.isDirectory();
           isFile = s.isFile();
-        } catch {
-          continue;
+        } catch (error) {
+          if (nothingThere(error) || errno(error) === "ELOOP") continue;
+          return cannotLook(subject, how, abs, workspace, error);
         }
         // Through /proc/self or /dev/fd the link leads where the program's own process does (round 13).
         const entry = perProcessEntry(abs);
@@ -312,8 +328,9 @@ export function walkFact(
       let st: ReturnType<typeof lstatSync>;
       try {
         st = lstatSync(target);
-      } catch {
-        continue;
+      } catch (error) {
+        if (nothingThere(error)) continue;
+        return cannotLook(subject, how, abs, workspace, error);
       }
       const nlink = st.nlink;
       if (nlink > 1)

@@ -141,7 +141,8 @@ export function judgeTar(argv: readonly Arg[]): GrammarJudgement {
 function withDir(arg: Arg, dir: Arg): Arg {
   if (dir === DOT || arg.value === null || arg.value.startsWith("/") || arg.tilde) return arg;
   if (dir.value === null) return { ...arg, value: null };
-  return { ...arg, value: `${dir.value}/${arg.value}`, tilde: dir.tilde };
+  // A glob directory (`-C sshc*`) makes the member a glob bash's expansion of the directory decides (round 14).
+  return { ...arg, value: `${dir.value}/${arg.value}`, tilde: dir.tilde, glob: arg.glob || dir.glob };
 }
 
 export function judgeDd(argv: readonly Arg[]): GrammarJudgement {
