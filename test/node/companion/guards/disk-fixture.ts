@@ -11,6 +11,7 @@ import type { CompiledPolicy } from "../../../../src/policy/compiled.ts";
 import { compilePolicy } from "../../../../src/policy/index.ts";
 import { judgeCall } from "../../../../src/policy/judge-call.ts";
 import type { ToolCall } from "../../../../src/policy/types.ts";
+import { AUTONOMOUS, BALANCED } from "../../policy/shell/policies.ts";
 
 export const KEY =
   "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----\n";
@@ -159,4 +160,18 @@ rules:
   ]);
   if (!c.ok) throw new Error(JSON.stringify(c.errors));
   return c.policy;
+}
+
+/** The starters that allow without a person, by name. */
+export const STARTERS = [
+  ["balanced", BALANCED],
+  ["autonomous", AUTONOMOUS],
+] as const;
+
+/** A bash command's action in `ws` under each starter, named (a deny shown as `ask`: neither runs unasked). */
+export function starterActions(command: string, ws: string, home: string): string[] {
+  return STARTERS.map(([name, policy]) => {
+    const r = judgeOnDisk(policy, { tool: "bash", input: { command }, cwd: ws, workspace: ws, home });
+    return `${name}: ${r.action === "deny" ? "ask" : r.action}`;
+  });
 }

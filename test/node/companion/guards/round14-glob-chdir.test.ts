@@ -7,8 +7,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { AUTONOMOUS, BALANCED } from "../../policy/shell/policies.ts";
-import { git, gitWorkspace, judgeOnDisk, KEY } from "./disk-fixture.ts";
+import { git, gitWorkspace, KEY, starterActions } from "./disk-fixture.ts";
 
 const { base, ws, home } = gitWorkspace(
   "airlock-rt14-chdir-",
@@ -23,18 +22,7 @@ git(join(ws, "validrepo"), "init", "-q");
 git(join(ws, "validrepo"), "config", "core.fsmonitor", "echo PWNED-valid >&2; false");
 symlinkSync(join(home, ".ssh"), join(ws, "sshcache"));
 
-const STARTERS = [
-  ["balanced", BALANCED],
-  ["autonomous", AUTONOMOUS],
-] as const;
-
-/** `command`'s action under each starter, named (a deny counts as asking: neither runs unasked). */
-function actions(command: string): string[] {
-  return STARTERS.map(([name, policy]) => {
-    const r = judgeOnDisk(policy, { tool: "bash", input: { command }, cwd: ws, workspace: ws, home });
-    return `${name}: ${r.action === "deny" ? "ask" : r.action}`;
-  });
-}
+const actions = (command: string) => starterActions(command, ws, home);
 
 describe("a glob as the directory a program changes to", () => {
   it("real bash expands it: git runs the nested repository's fsmonitor, tar archives the key", () => {

@@ -8,8 +8,7 @@ import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { realPathOf } from "../../../../src/companion/guards/real-path.ts";
-import { AUTONOMOUS, BALANCED } from "../../policy/shell/policies.ts";
-import { gitWorkspace, judgeOnDisk } from "./disk-fixture.ts";
+import { gitWorkspace, starterActions } from "./disk-fixture.ts";
 
 const NETRC = "machine github.com login u password ghp_FAKE\n";
 const { base, ws, home } = gitWorkspace(
@@ -34,18 +33,7 @@ execFileSync(
   { cwd: ws },
 );
 
-const STARTERS = [
-  ["balanced", BALANCED],
-  ["autonomous", AUTONOMOUS],
-] as const;
-
-/** `command`'s action under each starter, named. */
-function actions(command: string): string[] {
-  return STARTERS.map(
-    ([name, policy]) =>
-      `${name}: ${judgeOnDisk(policy, { tool: "bash", input: { command }, cwd: ws, workspace: ws, home }).action}`,
-  );
-}
+const actions = (command: string) => starterActions(command, ws, home);
 
 const DEEP_GLOB = `cat ${"*/".repeat(17)}n.txt`;
 

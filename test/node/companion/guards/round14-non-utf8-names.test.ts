@@ -6,8 +6,8 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
-import { AUTONOMOUS, BALANCED } from "../../policy/shell/policies.ts";
-import { gitWorkspace, judgeOnDisk } from "./disk-fixture.ts";
+import { BALANCED } from "../../policy/shell/policies.ts";
+import { gitWorkspace, judgeOnDisk, starterActions } from "./disk-fixture.ts";
 
 const NETRC = "machine github.com login u password ghp_FAKE\n";
 const { base, ws, home } = gitWorkspace(
@@ -34,18 +34,7 @@ execFileSync(
   { cwd: ws },
 );
 
-const STARTERS = [
-  ["balanced", BALANCED],
-  ["autonomous", AUTONOMOUS],
-] as const;
-
-/** `command`'s action under each starter, named (a deny counts as asking: neither runs unasked). */
-function actions(command: string): string[] {
-  return STARTERS.map(([name, policy]) => {
-    const r = judgeOnDisk(policy, { tool: "bash", input: { command }, cwd: ws, workspace: ws, home });
-    return `${name}: ${r.action === "deny" ? "ask" : r.action}`;
-  });
-}
+const actions = (command: string) => starterActions(command, ws, home);
 
 describe("names that are not UTF-8", () => {
   it("real bash, grep and git use the bytes", () => {
