@@ -175,3 +175,23 @@ export function starterActions(command: string, ws: string, home: string): strin
     return `${name}: ${r.action === "deny" ? "ask" : r.action}`;
   });
 }
+
+/**
+ * Points the companion's (and git's) user and system configuration at files of the test's own under `dir`:
+ * `global` holds `globalText`, `system` is empty. Returns what puts the process's environment back.
+ */
+export function testGitConfig(dir: string, globalText: string): () => void {
+  const saved = {
+    GIT_CONFIG_GLOBAL: process.env.GIT_CONFIG_GLOBAL,
+    GIT_CONFIG_SYSTEM: process.env.GIT_CONFIG_SYSTEM,
+  };
+  writeFileSync(join(dir, "global"), globalText);
+  writeFileSync(join(dir, "system"), "");
+  process.env.GIT_CONFIG_GLOBAL = join(dir, "global");
+  process.env.GIT_CONFIG_SYSTEM = join(dir, "system");
+  return () => {
+    for (const [k, v] of Object.entries(saved))
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+  };
+}

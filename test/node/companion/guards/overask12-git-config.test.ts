@@ -11,30 +11,22 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { configKey, configValues } from "../../../../src/companion/guards/git-config-values.ts";
 import { straceAvailable, trace } from "../../policy/shell/effects-oracle.ts";
 import { BALANCED } from "../../policy/shell/policies.ts";
-import { git, judgeOnDisk } from "./disk-fixture.ts";
+import { git, judgeOnDisk, testGitConfig } from "./disk-fixture.ts";
 
 const STARTER = BALANCED;
 const TOKEN = "ghp_FAKEtoken0123456789abcdefABCDEF01234";
 
 let base: string;
 let ws: string;
-const saved = { global: process.env.GIT_CONFIG_GLOBAL, system: process.env.GIT_CONFIG_SYSTEM };
+let restoreGitConfig: () => void;
 
 beforeAll(() => {
   base = realpathSync(mkdtempSync(join(tmpdir(), "airlock-oa12g-")));
   // The companion reads the user's and the system's files too: here empty ones of the test's own.
-  writeFileSync(join(base, "global"), "[user]\n\tname = Dev\n");
-  writeFileSync(join(base, "system"), "");
-  process.env.GIT_CONFIG_GLOBAL = join(base, "global");
-  process.env.GIT_CONFIG_SYSTEM = join(base, "system");
+  restoreGitConfig = testGitConfig(base, "[user]\n\tname = Dev\n");
 });
 afterAll(() => {
-  for (const [k, v] of [
-    ["GIT_CONFIG_GLOBAL", saved.global],
-    ["GIT_CONFIG_SYSTEM", saved.system],
-  ] as const)
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
+  restoreGitConfig();
   rmSync(base, { recursive: true, force: true });
 });
 beforeEach(() => {

@@ -2,28 +2,25 @@
 // password in the user's ~/.gitconfig among them, and was allowed: the grammar took `list` for a key. On the
 // disk, the subcommand forms are now judged as their old forms: `list` as `--list`, `get KEY` by KEY's own
 // values as `git config KEY` is (so a token in a remote URL still does not make `get user.name` ask).
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AUTONOMOUS, BALANCED } from "../../policy/shell/policies.ts";
-import { git, judgeOnDisk } from "./disk-fixture.ts";
+import { git, judgeOnDisk, testGitConfig } from "./disk-fixture.ts";
 
 const TOKEN = "ghp_FAKEtoken0123456789abcdefABCDEF01234";
 let base: string;
 let ws: string;
-const saved = { global: process.env.GIT_CONFIG_GLOBAL, system: process.env.GIT_CONFIG_SYSTEM };
+let restoreGitConfig: () => void;
 
 beforeAll(() => {
   base = realpathSync(mkdtempSync(join(tmpdir(), "airlock-rt14g-")));
   // The red team's ~/.gitconfig: passwords under keys no name check knows.
-  writeFileSync(
-    join(base, "global"),
+  restoreGitConfig = testGitConfig(
+    base,
     "[user]\n\tname = U\n[sendemail]\n\tsmtpPass = hunter2-smtp-password\n[github]\n\ttoken = abcd1234plaintoken\n",
   );
-  writeFileSync(join(base, "system"), "");
-  process.env.GIT_CONFIG_GLOBAL = join(base, "global");
-  process.env.GIT_CONFIG_SYSTEM = join(base, "system");
   ws = join(base, "ws");
   mkdirSync(ws);
   git(ws, "init", "-q", ".");
@@ -31,12 +28,7 @@ beforeAll(() => {
   git(ws, "remote", "add", "origin", `https://dev:${TOKEN}@github.com/a/b.git`);
 });
 afterAll(() => {
-  for (const [k, v] of [
-    ["GIT_CONFIG_GLOBAL", saved.global],
-    ["GIT_CONFIG_SYSTEM", saved.system],
-  ] as const)
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
+  restoreGitConfig();
   rmSync(base, { recursive: true, force: true });
 });
 
