@@ -10,10 +10,8 @@ import { mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { diskCheck } from "../../../../src/companion/guards/disk-view.ts";
-import { factLine } from "../../../../src/policy/call-facts.ts";
-import { judgeCall } from "../../../../src/policy/judge-call.ts";
 import { BALANCED as balanced } from "../../policy/shell/policies.ts";
-import { readOnlyPolicy } from "./disk-fixture.ts";
+import { judgeOnDisk, readOnlyPolicy } from "./disk-fixture.ts";
 
 const readOnly = readOnlyPolicy();
 /** The secret as the file holds it (ROT13) and as the driver prints it. */
@@ -41,8 +39,7 @@ function git(...args: string[]): string {
 
 function bash(command: string, extraEnv: NodeJS.ProcessEnv = {}, policy = readOnly) {
   const disk = diskCheck({ env: { ...env, ...extraEnv } });
-  const j = judgeCall(policy, { tool: "bash", input: { command }, cwd: ws, home }, { hasUI: true }, disk);
-  return { action: j.record.action, why: j.facts.map(factLine).join("\n") };
+  return judgeOnDisk(policy, { tool: "bash", input: { command }, cwd: ws, home }, { disk });
 }
 
 function globalConfig(text: string): void {
