@@ -1,0 +1,122 @@
+// One statement of a script: its redirections, the command it runs (once per value a loop variable is
+// known to take), the variables it sets, and the code bash would evaluate again.
+import type { Collector } from "./collector.ts";
+import { execUnit, prefixConcerns, type Run, type Shell, simpleCommand } from "./command.ts";
+import { dangerousVariable } from "./env-vars.ts";
+import { pipedPaths } from "./found-paths.ts";
+import { boundArgvs } from "./loop-vars.ts";
+import type { StmtEvent } from "./parser.ts";
+import { redirects } from "./redirects.ts";
+import { unknownExpansions } from "./secret-output.ts";
+import { argsOf, declArgv, prefixesOf, setNames } from "./statement-words.ts";
+import type { Concern } from "./units.ts";
+import { wordValue } from "./words.ts";
+
+export function statement(src: string, event: StmtEvent, shell: Shell, run: Run, out: Collector): void {
+  const secrets: Concern[] = [];
+  const stdin = redirects(src, event.redirs, shell, out, secrets);
+  const before = out.units.length;
+  const cmd = event.cmd;
+  if (cmd?.type === "call") {
+    const prefixes = prefixesOf(src, cmd.assigns);
+    if (cmd.args.length > 0) {
+      // A loop variable's known values: the command once per value (loop-vars.ts).
+      const argvs = boundArgvs(cmd.args, shell.bound, (ws) => argsOf(src, ws)) ?? [argsOf(src, cmd.args)];
+      const piped = pipedPaths(src, event, (ws) => argsOf(src, ws));
+      for (const argv of argvs)
+        simpleCommand(
+          { argv, prefixes, stdin, shell, concerns: secrets, ...(piped === null ? {} : { piped }) },
+          run,
+        );
+    } else {
+      // Assignments alone change the shell for every later command.
+      const concerns = prefixConcerns(prefixes);
+      for (const p of prefixes) concerns.push(...unknownExpansions(p.raw, shell.assigned, `\`${p.raw}\``));
+      if (concerns.length > 0) {
+        const argv = prefixes.map((p) => ({ value: p.raw, raw: p.raw, glob: false, tilde: false }));
+        out.push(execUnit(argv, { prefixes, cwd: shell.cwd, dynamic: null, effect: "run", concerns }));
+      }
+      if (prefixes.some((p) => p.name === "CDPATH" || p.name === "HOME" || p.name === "PWD"))
+        shell.cwd = null;
+    }
+  } else if (cmd?.type === "decl") {
+    const argv = declArgv(src, cmd);
+    const arrays = cmd.args.some(
+      (a) => a.naked && a.value !== null && /^[-+][a-zA-Z]*[aA]/.test(wordValue(a.value).value ?? ""),
+    );
+    const stringIntoArray = arrays && cmd.args.some((a) => !a.naked && !a.array && a.value !== null);
+    simpleCommand({ argv, prefixes: [], stdin, shell, concerns: secrets }, run);
+    if (stringIntoArray)
+      event.hazards = [
+        ...event.hazards,
+        {
+          reason: "a string assigned to an array is parsed again (its subscripts run as code)",
+          start: event.start,
+          end: event.end,
+        },
+      ];
+  } else if (cmd?.type === "keyword") {
+    const text = src.slice(cmd.start, cmd.end).split("\n")[0] ?? "";
+    const argv = text
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((w) => ({ value: w, raw: w, glob: false, tilde: false }));
+    // What `[[ … ]]` tests is expanded: `[[ $SENTRY_DSN == a* ]] && echo y` prints a secret a bit at a
+    // time, so only harmless variables may expand in it, as in any command's words.
+    const concerns = unknownExpansions(src.slice(cmd.start, cmd.end), shell.assigned, `\`${text}\``);
+    out.push(execUnit(argv, { prefixes: [], cwd: shell.cwd, dynamic: null, effect: "read", concerns }));
+  } else if (cmd?.type === "case") {
+    // `case $SENTRY_DSN in a*) echo y;; esac`: the branch taken prints what the word holds.
+    const word = src.slice(cmd.start, cmd.end);
+    const concerns = unknownExpansions(word, shell.assigned, `\`case ${word}\``);
+    if (concerns.length > 0) {
+      const argv = [{ value: `case ${word}`, raw: `case ${word}`, glob: false, tilde: false }];
+      out.push(execUnit(argv, { prefixes: [], cwd: shell.cwd, dynamic: null, effect: "read", concerns }));
+    }
+  }
+  if (event.loopNames.length > 0) {
+    // A `for NAME in WORDS` header: its words expand here, and NAME then holds them.
+    const header = src.slice(event.start, event.end).split(/;\s*do\b|\n/)[0] as string;
+    const concerns = unknownExpansions(header, shell.assigned, "the loop");
+    if (concerns.length > 0) {
+      const argv = [{ value: header, raw: header, glob: false, tilde: false }];
+      out.push(execUnit(argv, { prefixes: [], cwd: shell.cwd, dynamic: null, effect: "read", concerns }));
+    }
+  }
+  const names = setNames(src, event);
+  for (const name of names) shell.assigned.add(name);
+  // Even where a rule lets DIRSTACK be set, where popd goes next is no longer known.
+  if (names.includes("DIRSTACK") || event.assigned.includes("DIRSTACK"))
+    shell.stack = shell.stack.map(() => null);
+  for (const name of event.assigned) {
+    const why = dangerousVariable(name);
+    if (why === null) continue;
+    const text = src.slice(event.start, event.end).split("\n")[0] ?? name;
+    out.push(
+      execUnit([{ value: text, raw: text, glob: false, tilde: false }], {
+        prefixes: [],
+        cwd: shell.cwd,
+        dynamic: null,
+        effect: "run",
+        concerns: [{ mention: name, reason: why }],
+      }),
+    );
+  }
+  if (event.hazards.length === 0) return;
+  // Code bash evaluates again: the statement's own command is never allowed.
+  const reason = (event.hazards[0] as { reason: string }).reason;
+  const own = out.units.slice(before).find((u) => u.kind === "exec");
+  if (own && own.kind === "exec") own.dynamic ??= reason;
+  else {
+    const text = src.slice(event.start, event.end);
+    out.push(
+      execUnit([{ value: text, raw: text, glob: false, tilde: false }], {
+        prefixes: [],
+        cwd: shell.cwd,
+        dynamic: reason,
+        effect: "run",
+        concerns: [],
+      }),
+    );
+  }
+}
