@@ -2,44 +2,27 @@
 // (files, globs, walks, `cd` directories, git's repository discovery, rust-toolchain files) resolved on
 // the real filesystem now, as the command would meet it. It answers with facts that make the call need
 // a person; none means the text told the truth. Used by the hook, the daemon and `airlock policy explain` alike.
-import { lstatSync, readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
 import type { CallFact, DiskCheck, DiskTarget } from "../../policy/call-facts.ts";
-import { isGitMetadataPath, KEY_SCAN_MAX_BYTES } from "../../policy/secret-families.ts";
 import { isDenylistedPath, isProtectedWritePath, secretFamilyOf } from "../../policy/secret-paths.ts";
-import { GO_WALK, WIDEST } from "../../policy/walk-styles.ts";
+import { GO_WALK } from "../../policy/walk-styles.ts";
 import { expandGlob } from "./bash-glob.ts";
-import { readOnlyHook, repositoryProgram } from "./git-config-programs.ts";
-import { gitContentsFact } from "./git-contents.ts";
-import { gitDirFile, gitDirHolding } from "./git-dir-files.ts";
-import {
-  discoverRepository,
-  foreignGitFile,
-  looksLikeGitDir,
-  type Repository,
-  repositoryAt,
-} from "./git-discovery.ts";
-import { gitMessagesFact } from "./git-messages.ts";
-import { notesReason } from "./git-notes.ts";
-import { rawObjectStore } from "./git-raw-objects.ts";
-import { repositoryStateFact } from "./git-state-files.ts";
-import { unnamedObjectFact } from "./git-unnamed.ts";
+import type { Context } from "./disk-context.ts";
+import { gitFacts } from "./git-facts.ts";
 import { goModuleFacts, goReleaseFact } from "./go-module.ts";
-import { PACKED_REASON, scanFile } from "./key-scan.ts";
 import { manPathFact } from "./man-path.ts";
-import { nestedRepositoryFact } from "./nested-repos.ts";
 import { nodePreloadFact } from "./node-preload.ts";
 import { npmConfigFact } from "./npm-config.ts";
 import { npmTreeFact } from "./npm-tree.ts";
 import { npxFact } from "./npx-bin.ts";
-import { type PathView, pathView, programFact } from "./path-lookup.ts";
+import { pathFacts } from "./path-facts.ts";
+import { pathView, programFact } from "./path-lookup.ts";
 import { pythonStartFact } from "./python-path.ts";
-import { virtualenvHolding } from "./python-venv.ts";
 import { isWithin, realPathOf } from "./real-path.ts";
 import { withConfig } from "./rg-config.ts";
 import { runnerPathsFact } from "./runner-paths.ts";
 import { trackedBelow } from "./tracked-reads.ts";
 import { shownPath, WALK_BOUND, walkFact } from "./tree-walk.ts";
+import { pickerFile, versionFileFacts } from "./upward-files.ts";
 
 const MAX_GLOB_PATHS = 1_000;
 
@@ -47,226 +30,6 @@ export interface DiskViewOptions {
   /** The environment the agent's shell has (CDPATH, GIT_DIR); the deciding process's own by default. */
   env?: NodeJS.ProcessEnv;
   walkBound?: number;
-}
-
-interface Context {
-  cwd: string;
-  workspace: string;
-  env: NodeJS.ProcessEnv;
-  walkBound: number;
-  ownRepo?: Repository | null;
-  /** repositoryStateFact's answers in this decision (several git units walk the same `.git` once). */
-  states?: Map<string, string | null>;
-  /** The agent's PATH as this decision looks programs up (null: no entry can name a project file). */
-  path?: PathView | null;
-}
-
-/** A directory read file by file (`diff DIR1 DIR2`, `file -m DIR`): every file directly in it, dotfiles too. */
-const ENTRIES_READ = { ...WIDEST, depth: 1 };
-
-/** One concrete path (no glob left): what reading or writing it really touches. */
-function pathFacts(
-  access: "read" | "write",
-  lexical: string,
-  subject: string,
-  ctx: Context,
-  entries = false,
-): CallFact[] {
-  const r = realPathOf(lexical);
-  if (!r.ok) return [{ subject, reason: `cannot be resolved (${r.reason})` }];
-  const { real, stat } = r;
-  const facts: CallFact[] = [];
-  if (entries && access === "read" && stat?.isDirectory()) {
-    const f = walkFact(real, ENTRIES_READ, ctx.workspace, subject, ctx.walkBound);
-    if (f !== null) facts.push(f);
-  }
-  const where = shownPath(real, ctx.workspace);
-  // Rules judged the path tidied (`a/lnk/../x` as `a/x`); the kernel applies `..` after the symlink.
-  if (/\/\.\.(\/|$)/.test(lexical)) {
-    const tidy = realPathOf(resolve(lexical));
-    if (tidy.ok && tidy.real !== real)
-      facts.push({
-        subject,
-        reason: `\`..\` after a symlink leads to \`${where}\`, not to \`${shownPath(tidy.real, ctx.workspace)}\` as the rules read it`,
-      });
-  }
-  if (real !== lexical) {
-    if (access === "read" && isDenylistedPath(real) && !isDenylistedPath(lexical)) {
-      const family = secretFamilyOf(real);
-      facts.push({
-        subject,
-        reason: `is a link to \`${where}\`, a secret${family ? ` (${family.family})` : ""}`,
-      });
-    } else if (access === "write" && isProtectedWritePath(real) && !isProtectedWritePath(lexical))
-      facts.push({
-        subject,
-        reason: `is a link to \`${where}\`, a file that holds secrets or decides what runs`,
-      });
-    if (isWithin(ctx.cwd, lexical) && !isWithin(ctx.workspace, real))
-      facts.push({ subject, reason: `leads out of the workspace through a symlink, to \`${real}\`` });
-  }
-  // A write inside a directory git takes for a repository (HEAD, objects, refs: a bare one shipped in the
-  // workspace, or one the agent built file by file) may set its config's programs (red team, round 7).
-  if (access === "write" && isWithin(ctx.workspace, real)) {
-    for (let d = dirname(real); isWithin(ctx.workspace, d) && d !== ctx.workspace; d = dirname(d))
-      if (looksLikeGitDir(d)) {
-        facts.push({
-          subject,
-          reason: `is inside \`${shownPath(d, ctx.workspace)}\`, a git repository directory whose files decide what git runs`,
-        });
-        break;
-      }
-  }
-  // So is a write inside a Python virtual environment under any name (python-venv.ts, round 14).
-  const venv = access === "write" ? virtualenvHolding(real, realWorkspace(ctx)) : null;
-  if (venv !== null)
-    facts.push({
-      subject,
-      reason: `is inside \`${shownPath(venv, ctx.workspace)}\`, a Python virtual environment whose files run when it is used`,
-    });
-  // A file of a repository directory under another name (`gitstore/config`, `mirror.git/logs/HEAD`) is
-  // git's own file as `.git/…` is (round 12).
-  const gitDir = access === "read" && stat?.isFile() ? gitDirHolding(real, realWorkspace(ctx)) : null;
-  const store = access === "read" && stat?.isFile() ? rawObjectStore(real) : null;
-  if (store !== null)
-    facts.push({
-      subject,
-      reason: `is a raw object file of the git repository \`${shownPath(store, ctx.workspace)}\`: its history compressed, which the history check and the content scan do not see through`,
-    });
-  else if (gitDir !== null && gitDirFile(gitDir, real) === "secret")
-    facts.push({
-      subject,
-      reason: `is \`${shownPath(real, ctx.workspace)}\` of the git repository directory \`${shownPath(gitDir, ctx.workspace)}\`, which holds its remotes' credentials as .git/config does`,
-    });
-  else if (stat?.isFile()) {
-    if (stat.nlink > 1)
-      facts.push({
-        subject,
-        reason: `has ${stat.nlink - 1} other name${stat.nlink > 2 ? "s" : ""} (a hard link), which may be a secret such as ~/.aws/credentials`,
-      });
-    else if (access === "read" && !isDenylistedPath(real)) {
-      // Git's own files (reflogs, FETCH_HEAD, .git/remotes) keep URLs as typed: `pull https://u:PASS@h`.
-      const gitFile = isGitMetadataPath(real) || isGitMetadataPath(lexical) || gitDir !== null;
-      const scan = scanFile(real, stat.size, KEY_SCAN_MAX_BYTES, gitFile);
-      if (scan === "key")
-        facts.push({
-          subject,
-          reason: gitFile
-            ? "is a file of git's own that holds a credential (a URL with a password, a token or a key)"
-            : "holds a private key or a credential",
-        });
-      else if (scan === "too-large")
-        facts.push({ subject, reason: `is ${stat.size} bytes, too large to check for a private key` });
-      else if (scan === "packed") facts.push({ subject, reason: PACKED_REASON });
-    }
-  }
-  return facts;
-}
-
-/** The workspace as the disk has it (links resolved), for comparing with real paths. */
-function realWorkspace(ctx: Context): string {
-  const r = realPathOf(ctx.workspace);
-  return r.ok ? r.real : ctx.workspace;
-}
-
-function ownRepository(ctx: Context): Repository | null {
-  if (ctx.ownRepo === undefined) ctx.ownRepo = discoverRepository(ctx.workspace);
-  return ctx.ownRepo;
-}
-
-/** What a configuration key of the repository makes git do on a read-only command. */
-function keyEffect(key: string): string {
-  if (key === "core.worktree") return "so git reads a work tree outside the project";
-  if (/ignorerevsfile|^mailmap\.|excludesfile|attributesfile|orderfile|^gpg\.ssh\./.test(key))
-    return "a file outside the project git reads and may print";
-  if (/\.promisor$|^extensions\.partialclone$/.test(key))
-    return "so git fetches missing objects from a remote on a read";
-  return "a program git may run";
-}
-
-/**
- * Why a `REV:PATH` git reads from the top of the work tree is not a plain read in the workspace: the top is
- * above the workspace and PATH leads out of it, or PATH there is a secret by name.
- */
-function topPathsFact(paths: readonly string[], top: string, workspace: string): string | null {
-  const ws = realPathOf(workspace);
-  const root = ws.ok ? ws.real : workspace;
-  for (const p of paths) {
-    const abs = resolve(top, p);
-    if (abs !== root && !abs.startsWith(`${root}/`))
-      return `git reads \`${p}\` from the top of the repository (\`${abs}\`), outside the workspace`;
-    if (isDenylistedPath(abs.slice(root.length + 1)))
-      return `git reads \`${p}\` from the top of the repository, a secret`;
-  }
-  return null;
-}
-
-function gitFacts(t: Extract<DiskTarget, { kind: "git" }>, ctx: Context): CallFact[] {
-  // GIT_DIR in the agent's environment names the repository as surely as --git-dir does.
-  const envDir = ctx.env.GIT_DIR;
-  const named = t.gitDir ?? (envDir ? resolve(t.dir, envDir) : null);
-  const repo = named !== null ? repositoryAt(named) : discoverRepository(t.dir);
-  if (repo === null) return [];
-  const own = ownRepository(ctx);
-  if (own !== null && own.commonDir === repo.commonDir) {
-    // The workspace's own repository; git may still enter a submodule of it, with its configuration.
-    const top = t.workTree ?? repo.workTree;
-    const program = repositoryProgram(repo);
-    if (program !== null)
-      return [
-        {
-          subject: t.shown,
-          reason: `the repository's own configuration (\`${program.file}\`) sets ${program.key}, ${keyEffect(program.key)}`,
-        },
-      ];
-    const ws = realPathOf(ctx.workspace);
-    const foreign = foreignGitFile(repo, ws.ok ? ws.real : ctx.workspace);
-    if (foreign !== null) return [{ subject: t.shown, reason: foreign }];
-    const hook = readOnlyHook(repo);
-    if (hook !== null)
-      return [
-        {
-          subject: t.shown,
-          reason: `the repository has the hook \`${hook}\`, which git runs on a read-only command`,
-        },
-      ];
-    const printsHistory = t.prints !== null || t.printsMessages !== undefined || t.printsNotes === true;
-    const printsContents = t.prints !== null;
-    ctx.states ??= new Map();
-    const stateKey = `${repo.gitDir}\0${top}\0${printsHistory}\0${printsContents}`;
-    let state = ctx.states.get(stateKey);
-    if (state === undefined) {
-      const o = { workspace: ctx.workspace, env: ctx.env, top, printsHistory, printsContents };
-      state = repositoryStateFact(repo, o);
-      ctx.states.set(stateKey, state);
-    }
-    if (state !== null) return [{ subject: t.shown, reason: state }];
-    const placed = top === null ? null : topPathsFact(t.topPaths ?? [], top, ctx.workspace);
-    if (placed !== null) return [{ subject: t.shown, reason: placed }];
-    const printed =
-      t.prints === null ? null : gitContentsFact(repo, t.prints, t.dir, t.shown, realWorkspace(ctx));
-    if (printed !== null) return [printed];
-    const unnamed = t.prints?.objectIds ? unnamedObjectFact(repo, t.prints.objectIds) : null;
-    if (unnamed !== null) return [{ subject: t.shown, reason: unnamed }];
-    const notes = t.printsNotes === true ? notesReason(repo.commonDir) : null;
-    if (notes !== null) return [{ subject: t.shown, reason: notes }];
-    const messages = t.printsMessages === undefined ? null : gitMessagesFact(repo, t.printsMessages, top);
-    if (messages !== null) return [{ subject: t.shown, reason: messages }];
-    if (!t.entersSubmodules || top === null) return [];
-    const nested = nestedRepositoryFact(repo, top, t.shown, {
-      workspace: realWorkspace(ctx),
-      env: ctx.env,
-      plain: t.plainSubmodules === true,
-    });
-    return nested === null ? [] : [nested];
-  }
-  const at = shownPath(repo.gitDir, ctx.workspace);
-  return [
-    {
-      subject: t.shown,
-      reason: `git would use the repository at \`${at}\`, not the workspace's own; its configuration can run programs (core.fsmonitor, hooks, aliases)`,
-    },
-  ];
 }
 
 /** Each file `git ls-files` names, read as a file named in the command is (a secret by name too). */
@@ -489,63 +252,6 @@ function optionNameFacts(t: Extract<DiskTarget, { kind: "names" }>): CallFact[] 
           reason: `the glob matches \`${option.slice(start)}\`, a name the program takes as an option`,
         },
       ];
-}
-
-/**
- * The first file by one of `names` in `dir` or a directory above it (as rustup looks), or null; with
- * `contains`, the first whose text matches it (an unreadable one counts).
- */
-function pickerFile(dir: string, names: readonly string[], contains?: string): string | null {
-  for (let d = dir; ; d = dirname(d)) {
-    for (const n of names) {
-      const p = join(d, n);
-      if (lstatSync(p, { throwIfNoEntry: false }) === undefined) continue;
-      if (contains === undefined) return p;
-      let text: string;
-      try {
-        text = readFileSync(p, "utf8");
-      } catch {
-        return p;
-      }
-      if (new RegExp(contains, "m").test(text)) return p;
-    }
-    if (dirname(d) === d) return null;
-  }
-}
-
-/**
- * Version files in `dir` and above that a shim would print (a word it rejects is echoed back): one that
- * links onto a secret, or, in the workspace, one that links out of it or is a hard link, asks. A plain
- * file is the project's own words; the person's own links above the workspace are theirs.
- */
-function versionFileFacts(dir: string, names: readonly string[], shown: string, ctx: Context): CallFact[] {
-  const facts: CallFact[] = [];
-  for (let d = dir; ; d = dirname(d)) {
-    for (const n of names) {
-      const p = join(d, n);
-      const st = lstatSync(p, { throwIfNoEntry: false });
-      if (st === undefined) continue;
-      const inside = isWithin(ctx.workspace, p);
-      const r = realPathOf(p);
-      const real = r.ok ? r.real : null;
-      const why =
-        real === null
-          ? "cannot be resolved"
-          : isDenylistedPath(real) && !isDenylistedPath(p)
-            ? `is a link to \`${shownPath(real, ctx.workspace)}\`, a secret`
-            : inside && st.isSymbolicLink() && !isWithin(ctx.workspace, real)
-              ? `leads out of the workspace through a symlink, to \`${real}\``
-              : inside && st.isFile() && st.nlink > 1
-                ? "is a hard link, whose other name may be a secret"
-                : null;
-      if (why !== null)
-        facts.push({
-          subject: shown,
-          reason: `\`${shownPath(p, ctx.workspace)}\` ${why}; the program or a version manager's shim reads it and may print its words`,
-        });
-    }
-    if (dirname(d) === d) return facts;
-  }
 }
 
 /** A DiskCheck over the real filesystem. */

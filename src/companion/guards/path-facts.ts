@@ -1,0 +1,117 @@
+// One concrete path a call reads or writes, looked at on disk: where its links lead, whether it is a hard
+// link, inside a git repository directory or a virtual environment, and whether it holds a key.
+import { dirname, resolve } from "node:path";
+import type { CallFact } from "../../policy/call-facts.ts";
+import { isGitMetadataPath, KEY_SCAN_MAX_BYTES } from "../../policy/secret-families.ts";
+import { isDenylistedPath, isProtectedWritePath, secretFamilyOf } from "../../policy/secret-paths.ts";
+import { WIDEST } from "../../policy/walk-styles.ts";
+import { type Context, realWorkspace } from "./disk-context.ts";
+import { gitDirFile, gitDirHolding } from "./git-dir-files.ts";
+import { looksLikeGitDir } from "./git-discovery.ts";
+import { rawObjectStore } from "./git-raw-objects.ts";
+import { PACKED_REASON, scanFile } from "./key-scan.ts";
+import { virtualenvHolding } from "./python-venv.ts";
+import { isWithin, realPathOf } from "./real-path.ts";
+import { shownPath, walkFact } from "./tree-walk.ts";
+
+/** A directory read file by file (`diff DIR1 DIR2`, `file -m DIR`): every file directly in it, dotfiles too. */
+const ENTRIES_READ = { ...WIDEST, depth: 1 };
+
+/** One concrete path (no glob left): what reading or writing it really touches. */
+export function pathFacts(
+  access: "read" | "write",
+  lexical: string,
+  subject: string,
+  ctx: Context,
+  entries = false,
+): CallFact[] {
+  const r = realPathOf(lexical);
+  if (!r.ok) return [{ subject, reason: `cannot be resolved (${r.reason})` }];
+  const { real, stat } = r;
+  const facts: CallFact[] = [];
+  if (entries && access === "read" && stat?.isDirectory()) {
+    const f = walkFact(real, ENTRIES_READ, ctx.workspace, subject, ctx.walkBound);
+    if (f !== null) facts.push(f);
+  }
+  const where = shownPath(real, ctx.workspace);
+  // Rules judged the path tidied (`a/lnk/../x` as `a/x`); the kernel applies `..` after the symlink.
+  if (/\/\.\.(\/|$)/.test(lexical)) {
+    const tidy = realPathOf(resolve(lexical));
+    if (tidy.ok && tidy.real !== real)
+      facts.push({
+        subject,
+        reason: `\`..\` after a symlink leads to \`${where}\`, not to \`${shownPath(tidy.real, ctx.workspace)}\` as the rules read it`,
+      });
+  }
+  if (real !== lexical) {
+    if (access === "read" && isDenylistedPath(real) && !isDenylistedPath(lexical)) {
+      const family = secretFamilyOf(real);
+      facts.push({
+        subject,
+        reason: `is a link to \`${where}\`, a secret${family ? ` (${family.family})` : ""}`,
+      });
+    } else if (access === "write" && isProtectedWritePath(real) && !isProtectedWritePath(lexical))
+      facts.push({
+        subject,
+        reason: `is a link to \`${where}\`, a file that holds secrets or decides what runs`,
+      });
+    if (isWithin(ctx.cwd, lexical) && !isWithin(ctx.workspace, real))
+      facts.push({ subject, reason: `leads out of the workspace through a symlink, to \`${real}\`` });
+  }
+  // A write inside a directory git takes for a repository (HEAD, objects, refs: a bare one shipped in the
+  // workspace, or one the agent built file by file) may set its config's programs (red team, round 7).
+  if (access === "write" && isWithin(ctx.workspace, real)) {
+    for (let d = dirname(real); isWithin(ctx.workspace, d) && d !== ctx.workspace; d = dirname(d))
+      if (looksLikeGitDir(d)) {
+        facts.push({
+          subject,
+          reason: `is inside \`${shownPath(d, ctx.workspace)}\`, a git repository directory whose files decide what git runs`,
+        });
+        break;
+      }
+  }
+  // So is a write inside a Python virtual environment under any name (python-venv.ts, round 14).
+  const venv = access === "write" ? virtualenvHolding(real, realWorkspace(ctx)) : null;
+  if (venv !== null)
+    facts.push({
+      subject,
+      reason: `is inside \`${shownPath(venv, ctx.workspace)}\`, a Python virtual environment whose files run when it is used`,
+    });
+  // A file of a repository directory under another name (`gitstore/config`, `mirror.git/logs/HEAD`) is
+  // git's own file as `.git/…` is (round 12).
+  const gitDir = access === "read" && stat?.isFile() ? gitDirHolding(real, realWorkspace(ctx)) : null;
+  const store = access === "read" && stat?.isFile() ? rawObjectStore(real) : null;
+  if (store !== null)
+    facts.push({
+      subject,
+      reason: `is a raw object file of the git repository \`${shownPath(store, ctx.workspace)}\`: its history compressed, which the history check and the content scan do not see through`,
+    });
+  else if (gitDir !== null && gitDirFile(gitDir, real) === "secret")
+    facts.push({
+      subject,
+      reason: `is \`${shownPath(real, ctx.workspace)}\` of the git repository directory \`${shownPath(gitDir, ctx.workspace)}\`, which holds its remotes' credentials as .git/config does`,
+    });
+  else if (stat?.isFile()) {
+    if (stat.nlink > 1)
+      facts.push({
+        subject,
+        reason: `has ${stat.nlink - 1} other name${stat.nlink > 2 ? "s" : ""} (a hard link), which may be a secret such as ~/.aws/credentials`,
+      });
+    else if (access === "read" && !isDenylistedPath(real)) {
+      // Git's own files (reflogs, FETCH_HEAD, .git/remotes) keep URLs as typed: `pull https://u:PASS@h`.
+      const gitFile = isGitMetadataPath(real) || isGitMetadataPath(lexical) || gitDir !== null;
+      const scan = scanFile(real, stat.size, KEY_SCAN_MAX_BYTES, gitFile);
+      if (scan === "key")
+        facts.push({
+          subject,
+          reason: gitFile
+            ? "is a file of git's own that holds a credential (a URL with a password, a token or a key)"
+            : "holds a private key or a credential",
+        });
+      else if (scan === "too-large")
+        facts.push({ subject, reason: `is ${stat.size} bytes, too large to check for a private key` });
+      else if (scan === "packed") facts.push({ subject, reason: PACKED_REASON });
+    }
+  }
+  return facts;
+}
