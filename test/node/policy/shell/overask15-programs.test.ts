@@ -64,6 +64,10 @@ describe("what the programs open, and what the judge reports", () => {
     expect(runInBash("lsof a -n", { files: { a: "x\n" } }).stderr).toContain("status error on -n");
     expect(effects("lsof a -n")).toEqual(["list a", "list -n"]);
     expect(effects("lsof +D src +d docs")).toEqual(["walk src", "walk docs depth 1"]);
+    // A value that looks like an option: lsof refuses some and takes others, so none is understood.
+    expect(runInBash("lsof -p -t").stderr).toContain("illegal process ID: -t");
+    expect(effects("lsof -p -t")).toBeNull();
+    expect(effects("lsof +D -D")).toBeNull();
   });
 
   it.runIf(has("top"))("top reads the word after a bare -w as its width, and refuses other operands", () => {

@@ -8,7 +8,15 @@ const FILE_NUMBER = ["1", "2"];
 
 export const comm: ProgramGrammar = {
   names: ["comm"],
-  options: [...GNU_COMMON, ...ORDER, flag("-1"), flag("-2"), flag("-3"), flag("--total")],
+  options: [
+    ...GNU_COMMON,
+    ...ORDER,
+    flag("-1"),
+    flag("-2"),
+    flag("-3"),
+    flag("--total"),
+    opt("--output-delimiter"),
+  ],
   permute: true,
   abbreviate: true,
   operands: ["read"],

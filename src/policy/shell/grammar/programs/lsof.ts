@@ -61,6 +61,9 @@ function cluster(argv: readonly Arg[], i: number, effects: Effects): number | No
     }
     const value = glued ?? next;
     if (value === undefined) return { word: a.raw, reason: `lsof ${v[0]}${c} needs a value` };
+    // lsof refuses some values that look like options and takes others (`-p -t` is a bad process id).
+    if (glued === undefined && mayBeOption(value))
+      return { word: value.raw, reason: `lsof ${v[0]}${c} may read this word as an option` };
     if (kind === "walk") walk(effects, value, undefined);
     if (kind === "walk1") walk(effects, value, 1);
     return glued ? i + 1 : i + 2;
