@@ -95,6 +95,8 @@ const REFUSING = new Set([
   "check-list",
   "info-files",
 ]);
+/** git options its grammar refuses by name: cat-file's content batches print objects whose ids come on standard input. */
+const GIT_REFUSED = /^--batch(-command)?$/;
 /** git subcommands run in a sandbox that is a repository, with operands that make sense to each. */
 const GIT_OPERANDS: Readonly<Record<string, readonly (readonly string[])[]>> = {
   log: [[], ["--", "f.txt"], ["HEAD", "--", "dir"]],
@@ -262,7 +264,11 @@ export function generateCorpus(size: number, seed = 1): string[] {
     if (sub === undefined) continue;
     for (const ops of operandSets) add(["git", name, ...ops]);
     const options = sub.options.filter(
-      (o) => (o.mode === undefined || !REFUSING.has(o.mode)) && o.kind !== "exec" && o.command === undefined,
+      (o) =>
+        (o.mode === undefined || !REFUSING.has(o.mode)) &&
+        o.kind !== "exec" &&
+        o.command === undefined &&
+        !o.names.some((n) => GIT_REFUSED.test(n)),
     );
     for (const o of options.slice(0, 60))
       add(["git", name, ...spell(o, o.names[0] as string), ...(operandSets[0] ?? [])]);
