@@ -132,6 +132,7 @@ export const DANGEROUS_VARIABLES: readonly DangerousVariable[] = [
   { pattern: "GREP_OPTIONS", why: "adds options to grep" },
   { pattern: "PS_PERSONALITY", why: "changes how ps reads its options (as BSD, an e prints environments)" },
   { pattern: "CMD_ENV", why: "changes how ps reads its options (as BSD, an e prints environments)" },
+  { pattern: "LSB_OS_RELEASE", why: "lsb_release runs the file it names as shell code" },
   { pattern: "TAR_OPTIONS", why: "adds options (such as --to-command) to tar" },
   { pattern: "GZIP", why: "adds options to gzip" },
   { pattern: "XZ_OPT", why: "adds options to xz" },

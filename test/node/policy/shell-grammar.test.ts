@@ -60,6 +60,8 @@ function operandsFor(g: ProgramGrammar): string[] {
     sleep: ["1"],
     // rustc is understood only printing about itself; the option makes the command complete.
     rustc: ["--version"],
+    // top is understood only in batch mode (interactive top takes keys that kill processes).
+    top: ["-b"],
   };
   return byName[name] ?? (g.operands.length === 0 ? [] : ["f.txt"]);
 }

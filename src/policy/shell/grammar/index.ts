@@ -7,6 +7,7 @@ import { cargo } from "./programs/cargo.ts";
 import { cat } from "./programs/cat.ts";
 import { cmp } from "./programs/cmp.ts";
 import { column } from "./programs/column.ts";
+import { comm, join } from "./programs/comm.ts";
 import { cut } from "./programs/cut.ts";
 import { date } from "./programs/date.ts";
 import { df } from "./programs/df.ts";
@@ -16,6 +17,7 @@ import { base64, od, strings, xxd } from "./programs/dump.ts";
 import { echo, printf } from "./programs/echo.ts";
 import { env } from "./programs/env.ts";
 import { eslint } from "./programs/eslint.ts";
+import { expand, unexpand } from "./programs/expand.ts";
 import { fd } from "./programs/fd.ts";
 import { file } from "./programs/file.ts";
 import { cp, mkdir, mv, rm, touch } from "./programs/fileops.ts";
@@ -26,12 +28,14 @@ import { go } from "./programs/go.ts";
 import { grep } from "./programs/grep.ts";
 import { head, tail } from "./programs/head.ts";
 import { hexdump } from "./programs/hexdump.ts";
+import { iconv } from "./programs/iconv.ts";
 import { jq } from "./programs/jq.ts";
 import { jsonTool } from "./programs/json-tool.ts";
 import { less } from "./programs/less.ts";
 import { locale } from "./programs/locale.ts";
 import { ls } from "./programs/ls.ts";
 import { lscpu } from "./programs/lscpu.ts";
+import { lsof } from "./programs/lsof.ts";
 import { make } from "./programs/make.ts";
 import { man } from "./programs/man.ts";
 import { basename, dirname, which } from "./programs/names.ts";
@@ -46,15 +50,31 @@ import { ps } from "./programs/ps.ts";
 import { pytest } from "./programs/pytest.ts";
 import { python } from "./programs/python.ts";
 import { readlink, realpath } from "./programs/realpath.ts";
+import { rev } from "./programs/rev.ts";
 import { rg } from "./programs/rg.ts";
 import { rustc } from "./programs/rustc.ts";
 import { sed } from "./programs/sed.ts";
+import { netstat, ss } from "./programs/sockets.ts";
 import { sort } from "./programs/sort.ts";
 import { stat } from "./programs/stat.ts";
-import { b2sum, sums } from "./programs/sums.ts";
-import { arch, free, hostname, id, nproc, printenv, seq, sleep, uname, whoami } from "./programs/sysinfo.ts";
+import { b2sum, cksum, sums } from "./programs/sums.ts";
+import {
+  arch,
+  free,
+  hostname,
+  id,
+  lsbRelease,
+  nproc,
+  printenv,
+  seq,
+  sleep,
+  uname,
+  uptime,
+  whoami,
+} from "./programs/sysinfo.ts";
 import { tac } from "./programs/tac.ts";
 import { tar } from "./programs/tar.ts";
+import { top } from "./programs/top.ts";
 import { tr } from "./programs/tr.ts";
 import { tree } from "./programs/tree.ts";
 import { tsc } from "./programs/tsc.ts";
@@ -95,6 +115,8 @@ export const PROGRAM_GRAMMARS: readonly ProgramGrammar[] = [
   pip,
   jsonTool,
   man,
+  // Round 15's everyday programs (issue 20 over-asks).
+  ...[uptime, top, lsbRelease, lsof, ss, netstat, comm, join, rev, cksum, expand, unexpand, iconv],
 ];
 
 const BY_NAME: Readonly<Record<string, ProgramGrammar>> = Object.fromEntries(

@@ -1,19 +1,32 @@
-// md5sum, sha1sum, sha224sum, sha256sum, sha384sum, sha512sum, b2sum (GNU coreutils 9.1): read their
-// operands and print a digest. -c/--check reads checksum lists and then every file each list names (paths
-// known only at run time): not understood.
+// md5sum, sha1sum, sha224sum, sha256sum, sha384sum, sha512sum, b2sum, cksum (GNU coreutils 9.1): read
+// their operands and print a digest (cksum by the algorithm its -a names; it has no -b or -t). -c/--check
+// reads checksum lists and then every file each list names (paths known only at run time): not understood.
 import { flag, GNU_COMMON, type OptionSpec, opt, type ProgramGrammar } from "../spec.ts";
 
 const COMMON: readonly OptionSpec[] = [
   ...GNU_COMMON,
-  ...["-b --binary", "-t --text", "--tag", "-z --zero", "--ignore-missing", "--quiet", "--status"].map((n) =>
-    flag(n),
-  ),
+  ...["--tag", "-z --zero", "--ignore-missing", "--quiet", "--status"].map((n) => flag(n)),
   flag("--strict"),
   flag("-w --warn"),
   flag("-c --check", "check-list"),
 ];
 
-const sum = (names: string[], extra: readonly OptionSpec[] = []): ProgramGrammar => ({
+const MODES: readonly OptionSpec[] = [flag("-b --binary"), flag("-t --text")];
+const ALGORITHMS = [
+  "sysv",
+  "bsd",
+  "crc",
+  "md5",
+  "sha1",
+  "sha224",
+  "sha256",
+  "sha384",
+  "sha512",
+  "blake2b",
+  "sm3",
+];
+
+const sum = (names: string[], extra: readonly OptionSpec[] = MODES): ProgramGrammar => ({
   names,
   options: [...COMMON, ...extra],
   permute: true,
@@ -29,4 +42,13 @@ const sum = (names: string[], extra: readonly OptionSpec[] = []): ProgramGrammar
 });
 
 export const sums = sum(["md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum"]);
-export const b2sum = sum(["b2sum"], [opt("-l --length", "number")]);
+export const b2sum = sum(["b2sum"], [...MODES, opt("-l --length", "number")]);
+export const cksum = sum(
+  ["cksum"],
+  [
+    opt("-a --algorithm", "string", { choices: ALGORITHMS }),
+    opt("-l --length", "number"),
+    flag("--untagged"),
+    flag("--debug"),
+  ],
+);

@@ -88,3 +88,16 @@ export const free = info(
     opt("-s --seconds -c --count", "number"),
   ],
 );
+// uptime (procps-ng 4.0.2) reads /proc/uptime, /proc/loadavg and the login records.
+export const uptime = info(["uptime"], [flag("-p --pretty"), flag("-s --since"), flag("-h"), flag("-V")]);
+// lsb_release (Debian's lsb-release 12.0, a shell script: util-linux getopt, then operands ignored) prints
+// fields of /etc/os-release. It sources the file LSB_OS_RELEASE names instead (env-vars.ts).
+export const lsbRelease = info(
+  ["lsb_release"],
+  [
+    ...["-h", "-v", "-i --id", "-d --description", "-r --release", "-c --codename", "-a --all"].map((n) =>
+      flag(n),
+    ),
+    flag("-s --short"),
+  ],
+);

@@ -1,0 +1,75 @@
+// ss (iproute2 6.1) and netstat (net-tools 2.10), both getopt_long: print the system's sockets from the
+// kernel (netlink, /proc/net). -p shows which processes hold them, from /proc/PID/fd, which is no secret of
+// this user's (docs/policy.md, "ps"). ss's operands are its filter (`state listening`, `sport = :3000`),
+// never files; its -F reads the filter from a file and -D writes raw socket data to one (`-` is standard
+// input and output). ss -K closes sockets and -N enters another network namespace: not understood.
+// netstat ignores operands; they are refused here, as words it does not place.
+import { raise } from "../effects.ts";
+import { flag, opt, type ProgramGrammar } from "../spec.ts";
+
+const FAMILIES = ["inet", "inet6", "link", "unix", "netlink", "vsock", "tipc", "xdp", "help"];
+
+export const ss: ProgramGrammar = {
+  names: ["ss"],
+  options: [
+    ...["-h --help", "-V --version", "-n --numeric", "-r --resolve", "-a --all", "-l --listening"].map((n) =>
+      flag(n),
+    ),
+    ...["-o --options", "-e --extended", "-m --memory", "-p --processes", "-T --threads", "-i --info"].map(
+      (n) => flag(n),
+    ),
+    ...["--tipcinfo", "-s --summary", "--tos", "--cgroup", "-b --bpf", "-E --events", "-Z --context"].map(
+      (n) => flag(n),
+    ),
+    ...["-z --contexts", "-4 --ipv4", "-6 --ipv6", "-0 --packet", "-t --tcp", "-M --mptcp", "-S --sctp"].map(
+      (n) => flag(n),
+    ),
+    ...["-u --udp", "-d --dccp", "-w --raw", "-x --unix", "--tipc", "--vsock", "--xdp", "-H --no-header"].map(
+      (n) => flag(n),
+    ),
+    ...["-O --oneline", "--inet-sockopt"].map((n) => flag(n)),
+    opt("-f --family", "string", { choices: FAMILIES }),
+    opt("-A --query --socket"),
+    opt("-D --diag", "write"),
+    opt("-F --filter", "read"),
+  ],
+  permute: true,
+  abbreviate: true,
+  operands: ["string"],
+  effect: "read",
+  finish(_, out) {
+    if (out.paths.some((e) => e.access === "write")) raise(out, "write");
+    return null;
+  },
+};
+
+export const netstat: ProgramGrammar = {
+  names: ["netstat"],
+  options: [
+    ...["-V --version", "-h --help", "-i --interfaces", "-r --route", "-M --masquerade", "-g --groups"].map(
+      (n) => flag(n),
+    ),
+    ...["-s --statistics", "-v --verbose", "-W --wide", "-n --numeric", "--numeric-hosts"].map((n) =>
+      flag(n),
+    ),
+    ...["--numeric-ports", "--numeric-users", "-N --symbolic", "-e --extend", "-p --programs"].map((n) =>
+      flag(n),
+    ),
+    ...["-o --timers", "-c --continuous", "-l --listening", "-a --all", "-F --fib", "-C --cache"].map((n) =>
+      flag(n),
+    ),
+    ...["-Z --context", "-t --tcp", "-u --udp", "-U --udplite", "-S --sctp", "-w --raw", "-x --unix"].map(
+      (n) => flag(n),
+    ),
+    ...["--ax25", "--ipx", "--netrom", "--inet", "--inet6", "-4", "-6"].map((n) => flag(n)),
+    opt("-A --protocol"),
+  ],
+  permute: true,
+  abbreviate: true,
+  operands: [],
+  effect: "read",
+  finish(p) {
+    const extra = p.operands[0];
+    return extra === undefined ? null : { word: extra.raw, reason: "netstat takes no operand" };
+  },
+};
