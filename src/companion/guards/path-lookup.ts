@@ -6,7 +6,7 @@ import { statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { CallFact, DiskTarget } from "../../policy/call-facts.ts";
 import { trackedFile } from "./git-tracked.ts";
-import { virtualenvHolding } from "./python-venv.ts";
+import { virtualenvDoubt, virtualenvHolding } from "./python-venv.ts";
 import { isWithin, realPathOf } from "./real-path.ts";
 import { shownPath } from "./tree-walk.ts";
 
@@ -70,7 +70,10 @@ function searchedReason(t: ProgramTarget, view: PathView, s: Searched, workspace
     return `the command first writes \`${shownPath(into, workspace)}\`, in \`${where}\` on PATH, where bash may then find \`${t.name}\``;
   const file = join(s.real, t.name);
   if (!executable(view, file)) return null;
-  if (isWithin(workspace, s.real) && installedCode(file, workspace)) {
+  const installed = isWithin(workspace, s.real) ? installedCode(file, workspace) : null;
+  if (typeof installed === "string")
+    return `\`${t.name}\` is \`${shownPath(file, workspace)}\` (PATH), but ${installed}`;
+  if (installed === true) {
     const r = realPathOf(file);
     const tracked = trackedFile(s.real, r.ok ? [file, r.real] : [file]);
     if (tracked === null) return null;
@@ -82,14 +85,15 @@ function searchedReason(t: ProgramTarget, view: PathView, s: Searched, workspace
 }
 
 /**
- * A file of installed code in the project: in a `node_modules/` or a virtualenv (a directory holding
- * pyvenv.cfg). Both are protected writes, so what is there the person installed (an activated `.venv/bin`
- * on PATH is everyday Python work); the repository tracking it makes it the repository's code again.
+ * Whether a file is the project's installed code: in a `node_modules/`, or in a virtualenv the person made
+ * (python-venv.ts, the one rule python's start-up also asks). Writes there are protected, so what is there
+ * the person installed (an activated `.venv/bin` on PATH is everyday Python work); the repository tracking
+ * it makes it the repository's code again. A string: the venv it is in is not installed code, and why.
  */
-function installedCode(file: string, workspace: string): boolean {
-  return (
-    /(^|\/)node_modules\//.test(shownPath(file, workspace)) || virtualenvHolding(file, workspace) !== null
-  );
+function installedCode(file: string, workspace: string): boolean | string {
+  if (/(^|\/)node_modules\//.test(shownPath(file, workspace))) return true;
+  const venv = virtualenvHolding(file, workspace);
+  return venv === null ? false : (virtualenvDoubt(venv, workspace) ?? true);
 }
 
 /** The directory a project or relative entry names for a unit run in `dir`. */
