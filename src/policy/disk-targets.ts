@@ -224,12 +224,14 @@ function versionFileTargets(
   return [{ kind: "version-file", dir, names, shown: unit.text }];
 }
 
-/** go commands that load packages and the module graph (go-reads.ts). */
+/** go commands that load packages and the module graph (go-reads.ts), and the builders, which download as they do. */
 const GO_LOADS = new Set(["list", "doc", "fmt"]);
+const GO_BUILDS = new Set(["build", "test", "vet", "run", "install"]);
 
 /** `go list`/`doc`/`fmt`: the main module they parse and the modules they may download are the disk's to see. */
 function goModuleTargets(unit: ExecUnit, callCwd: string, home: string | null): DiskTarget[] {
-  if (unit.program !== "go" || !GO_LOADS.has(unit.argv[1] ?? "")) return [];
+  const sub = unit.argv[1] ?? "";
+  if (unit.program !== "go" || !(GO_LOADS.has(sub) || GO_BUILDS.has(sub))) return [];
   const dir = unitDir(
     unit,
     callCwd,
@@ -237,7 +239,7 @@ function goModuleTargets(unit: ExecUnit, callCwd: string, home: string | null): 
     "go loads the module of a directory not known here, whose go.mod may require modules it downloads",
   );
   if (typeof dir !== "string") return dir;
-  return [{ kind: "go-module", dir, shown: unit.text }];
+  return [{ kind: "go-module", dir, walk: GO_LOADS.has(sub), shown: unit.text }];
 }
 
 /** `python3 -m json.tool`, `pip list`: what python loads before them is the disk's to see (guards/python-path.ts). */
