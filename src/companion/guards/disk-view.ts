@@ -370,7 +370,7 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
       return f === null ? [] : [f];
     }
     case "node-env": {
-      const f = nodePreloadFact(ctx.env, t.dir, ctx.workspace, t.shown);
+      const f = nodePreloadFact(ctx.env, t, ctx.workspace);
       return f === null ? [] : [f];
     }
     case "program": {

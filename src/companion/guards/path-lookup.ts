@@ -38,19 +38,34 @@ export function pathView(env: NodeJS.ProcessEnv, workspace: string): PathView | 
 }
 
 /** What bash's search takes: a regular file (links followed) with an execute bit. */
+function runnable(file: string): boolean {
+  let st: ReturnType<typeof statSync>;
+  try {
+    st = statSync(file, { throwIfNoEntry: false });
+  } catch {
+    st = undefined; // an entry that is a file (ENOTDIR) or not ours to search (EACCES): bash passes it by
+  }
+  return st?.isFile() === true && (st.mode & 0o111) !== 0;
+}
+
 function executable(view: PathView, file: string): boolean {
   let hit = view.executable.get(file);
   if (hit === undefined) {
-    let st: ReturnType<typeof statSync>;
-    try {
-      st = statSync(file, { throwIfNoEntry: false });
-    } catch {
-      st = undefined; // an entry that is a file (ENOTDIR) or not ours to search (EACCES): bash passes it by
-    }
-    hit = st?.isFile() === true && (st.mode & 0o111) !== 0;
+    hit = runnable(file);
     view.executable.set(file, hit);
   }
   return hit;
+}
+
+/** The file bash runs for the bare name `name` in `dir`, through every PATH entry; null when none has it. */
+export function programFile(name: string, env: NodeJS.ProcessEnv, dir: string): string | null {
+  for (const written of (env.PATH ?? "").split(":")) {
+    const home = env.HOME;
+    const entry = home && /^~(\/|$)/.test(written) ? `${home}${written.slice(1)}` : written;
+    const file = join(resolve(dir, entry || "."), name);
+    if (runnable(file)) return file;
+  }
+  return null;
 }
 
 type ProgramTarget = Extract<DiskTarget, { kind: "program" }>;
