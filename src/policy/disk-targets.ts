@@ -228,7 +228,7 @@ function versionFileTargets(
 const GO_LOADS = new Set(["list", "doc", "fmt"]);
 const GO_BUILDS = new Set(["build", "test", "vet", "run", "install"]);
 
-/** `go list`/`doc`/`fmt`: the main module they parse and the modules they may download are the disk's to see. */
+/** `go list`/`doc`/`fmt` and the builders: the modules they may download (and the listers' parsed files) are the disk's to see. */
 function goModuleTargets(unit: ExecUnit, callCwd: string, home: string | null): DiskTarget[] {
   const sub = unit.argv[1] ?? "";
   if (unit.program !== "go" || !(GO_LOADS.has(sub) || GO_BUILDS.has(sub))) return [];
