@@ -227,15 +227,19 @@ export type DiskTarget =
    */
   | { kind: "runner-paths"; paths: readonly { path: string; glob: boolean }[]; shown: string }
   /**
-   * The go command loading packages in `dir` (`go list`, `go doc`, `go fmt`): the main module's .go files
-   * are parsed (the nearest go.mod's directory, walked), and modules go.mod requires that are not in the
-   * module cache are downloaded (red team, round 12).
+   * The go command loading packages in `dir` (`go list`, `go doc`, `go fmt`; `go build`, `test`, `vet`,
+   * `run`, `install`): modules go.mod requires that are not in the module cache are downloaded (red team,
+   * round 12; fix15e). `walk`: the main module's .go files are parsed and quoted back (the nearest go.mod's
+   * directory, walked), for the listers; a builder runs the project's code, judged as such.
    */
-  | { kind: "go-module"; dir: string; shown: string }
+  | { kind: "go-module"; dir: string; walk: boolean; shown: string }
   /** Any go command run in `dir`: a go.work/go.mod `go` line newer than the installed go downloads that release. */
   | { kind: "go-release"; dir: string; shown: string }
-  /** A unit that starts node in `dir`: NODE_OPTIONS in the agent's environment may preload a project file. */
-  | { kind: "node-env"; dir: string; shown: string }
+  /**
+   * A unit run in `dir`: NODE_OPTIONS or NODE_PATH in the agent's environment may lead node to a project file,
+   * when the unit starts node (`known`: by its name; otherwise when `program` is a node script on disk).
+   */
+  | { kind: "node-env"; dir: string; program: string; known: boolean; shown: string }
   /**
    * python (or pip) started in `dir` to run a module of its own (`python3 -m json.tool`, `pip list`): what its
    * start-up loads and, for `module` (null when the directory is not first on sys.path), which file python

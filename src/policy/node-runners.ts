@@ -1,6 +1,7 @@
 // The units of a command that start a node process: node itself, the package managers, and the tools
 // published as node scripts. NODE_OPTIONS in the agent's environment reaches every one of them (red team,
-// round 14: `--require .pnp.cjs`, which yarn sets for every child, ran the workspace file on `npm --version`).
+// round 14: `--require .pnp.cjs`, which yarn sets for every child, ran the workspace file on `npm --version`);
+// any other program may be a node script, which the disk shows (fix15e).
 import type { DiskTarget } from "./call-facts.ts";
 import { resolveShellDir } from "./paths.ts";
 import type { ExecUnit } from "./shell/units.ts";
@@ -51,10 +52,12 @@ export function runsNode(unit: ExecUnit): boolean {
   );
 }
 
-/** A unit that runs node: what the agent's NODE_OPTIONS preloads there, the disk says (guards/node-preload.ts). */
+/**
+ * Every exec unit: what the agent's NODE_OPTIONS and NODE_PATH lead to, the disk says (guards/node-preload.ts),
+ * for a unit known to start node or one whose program the disk shows is a node script (fix15e).
+ */
 export function nodeTargets(unit: ExecUnit, callCwd: string, home: string | null): DiskTarget[] {
-  if (!runsNode(unit)) return [];
   const dir = resolveShellDir(unit.cwd, callCwd, home);
   if (dir === null) return [];
-  return [{ kind: "node-env", dir, shown: unit.text }];
+  return [{ kind: "node-env", dir, program: unit.program, known: runsNode(unit), shown: unit.text }];
 }

@@ -5,12 +5,14 @@ import { pythonStart } from "./shell/grammar/programs/python.ts";
 import type { ExecUnit } from "./shell/units.ts";
 import { unitDir } from "./unit-dir.ts";
 
-/** go commands that load packages and the module graph (go-reads.ts). */
+/** go commands that load packages and the module graph (go-reads.ts), and the builders, which download as they do. */
 const GO_LOADS = new Set(["list", "doc", "fmt"]);
+const GO_BUILDS = new Set(["build", "test", "vet", "run", "install"]);
 
-/** `go list`/`doc`/`fmt`: the main module they parse and the modules they may download are the disk's to see. */
+/** `go list`/`doc`/`fmt` and the builders: the modules they may download (and the listers' parsed files) are the disk's to see. */
 export function goModuleTargets(unit: ExecUnit, callCwd: string, home: string | null): DiskTarget[] {
-  if (unit.program !== "go" || !GO_LOADS.has(unit.argv[1] ?? "")) return [];
+  const sub = unit.argv[1] ?? "";
+  if (unit.program !== "go" || !(GO_LOADS.has(sub) || GO_BUILDS.has(sub))) return [];
   const dir = unitDir(
     unit,
     callCwd,
@@ -18,7 +20,7 @@ export function goModuleTargets(unit: ExecUnit, callCwd: string, home: string | 
     "go loads the module of a directory not known here, whose go.mod may require modules it downloads",
   );
   if (typeof dir !== "string") return dir;
-  return [{ kind: "go-module", dir, shown: unit.text }];
+  return [{ kind: "go-module", dir, walk: GO_LOADS.has(sub), shown: unit.text }];
 }
 
 /** `python3 -m json.tool`, `pip list`: what python loads before them is the disk's to see (guards/python-path.ts). */

@@ -123,6 +123,9 @@ export const PROTECTED_WRITE_PATTERNS: readonly string[] = [
   // spec reads `.devcontainer.json` at the root (its initializeCommand runs on the host); Copilot CLI loads
   // hooks from `.github/hooks/*.json` and `.github/copilot/settings*.json`.
   ".pdbrc",
+  // fix15e: a pyvenv.cfg makes its directory a virtualenv, whose files the PATH lookup runs as installed
+  // code; written by the agent, it would make a directory the agent filled (`tools/bin/ls`) installed code.
+  "pyvenv.cfg",
   ".venv/",
   "venv/",
   ".tox/",

@@ -93,7 +93,9 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
     }
     case "go-module": {
       const { facts, root } = goModuleFacts(t.dir, ctx.workspace, t.shown, ctx.env);
-      return root === null ? facts : targetFacts({ kind: "walk", root, style: GO_WALK, shown: t.shown }, ctx);
+      return root === null || !t.walk
+        ? facts
+        : targetFacts({ kind: "walk", root, style: GO_WALK, shown: t.shown }, ctx);
     }
     case "tracked":
       return trackedFacts(t, ctx);
@@ -131,7 +133,7 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
       return f === null ? [] : [f];
     }
     case "node-env": {
-      const f = nodePreloadFact(ctx.env, t.dir, ctx.workspace, t.shown);
+      const f = nodePreloadFact(ctx.env, t, ctx.workspace);
       return f === null ? [] : [f];
     }
     case "program": {

@@ -1,13 +1,16 @@
-// What the go command loads when it loads packages (`go list`, `go doc`, `go fmt`), found as go finds it:
+// What the go command loads when it loads packages (`go list`, `go doc`, `go fmt`, and `go build`, `test`,
+// `vet`, `run`, `install`, which load the same graph: fix15e, issue 20), found as go finds it:
 // the nearest go.mod from the directory up is the main module, whose .go files it parses; a go.work from
 // the directory up (workspace mode) brings in other modules. Loading the module graph downloads every
 // module go.mod requires that is not in the module cache (go 1.19: `go list ./...` with a go.sum entry
 // printed `go: downloading rsc.io/quote v1.5.2`), from the module proxy or, for a private path, from the
 // module's own host by git — outbound traffic the command's text does not show (red team, round 12),
-// unless the agent's environment keeps go offline (`offline` below).
+// unless the agent's environment keeps go offline (`offline` below) or every module is already in the module
+// cache (go-module-cache.ts).
 import { accessSync, constants, lstatSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { CallFact } from "../../policy/call-facts.ts";
+import { requiredModulesCached } from "./go-module-cache.ts";
 import { isWithin } from "./real-path.ts";
 import { textFileOrNull } from "./text-file.ts";
 import { shownPath } from "./tree-walk.ts";
@@ -27,12 +30,13 @@ const REPLACES = /^\s*replace\b/m;
 function offline(env: NodeJS.ProcessEnv): boolean {
   const empty = (name: string) => (env[name] ?? "") === "";
   return (
-    env.GOPROXY === "off" &&
-    env.GOSUMDB === "off" &&
-    empty("GONOPROXY") &&
-    empty("GOPRIVATE") &&
-    !/-mod(=|\s+)mod\b/.test(env.GOFLAGS ?? "")
+    env.GOPROXY === "off" && env.GOSUMDB === "off" && empty("GONOPROXY") && empty("GOPRIVATE") && !modMod(env)
   );
+}
+
+/** -mod=mod in GOFLAGS: go may rewrite go.mod, looking up a module for an import none provides. */
+function modMod(env: NodeJS.ProcessEnv): boolean {
+  return /-mod(=|\s+)mod\b/.test(env.GOFLAGS ?? "");
 }
 
 function nearest(dir: string, name: string): string | null {
@@ -80,13 +84,15 @@ export function goModuleFacts(
   const text = textFileOrNull(mod);
   // With vendor/modules.txt beside go.mod, go builds from vendor/ (-mod=vendor, the default since go 1.14).
   const vendored = textFileOrNull(join(root, "vendor", "modules.txt")) !== null;
-  const fetches = LOADS_MODULES.test(text ?? "") && !(offline(env) && !REPLACES.test(text ?? ""));
+  // Nothing to fetch where the environment keeps go offline or every requirement is already in the cache.
+  const quiet = offline(env) || (!modMod(env) && requiredModulesCached(text ?? "", env));
+  const fetches = LOADS_MODULES.test(text ?? "") && !(quiet && !REPLACES.test(text ?? ""));
   if (text === null || (fetches && !vendored))
     return {
       facts: [
         {
           subject: shown,
-          reason: `\`${shownPath(mod, workspace)}\` ${text === null ? "cannot be read" : "requires modules"}: go downloads those not in the module cache (from the module proxy, or the module's own host), outbound traffic the command does not show`,
+          reason: `\`${shownPath(mod, workspace)}\` ${text === null ? "cannot be read" : "requires modules not all in the module cache"}: go downloads them (from the module proxy, or the module's own host), outbound traffic the command does not show`,
         },
       ],
       root: null,

@@ -6,7 +6,7 @@ import { statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { CallFact, DiskTarget } from "../../policy/call-facts.ts";
 import { trackedFile } from "./git-tracked.ts";
-import { virtualenvHolding } from "./python-venv.ts";
+import { virtualenvDoubt, virtualenvHolding } from "./python-venv.ts";
 import { isWithin, realPathOf } from "./real-path.ts";
 import { shownPath } from "./tree-walk.ts";
 
@@ -38,19 +38,34 @@ export function pathView(env: NodeJS.ProcessEnv, workspace: string): PathView | 
 }
 
 /** What bash's search takes: a regular file (links followed) with an execute bit. */
+function runnable(file: string): boolean {
+  let st: ReturnType<typeof statSync>;
+  try {
+    st = statSync(file, { throwIfNoEntry: false });
+  } catch {
+    st = undefined; // an entry that is a file (ENOTDIR) or not ours to search (EACCES): bash passes it by
+  }
+  return st?.isFile() === true && (st.mode & 0o111) !== 0;
+}
+
 function executable(view: PathView, file: string): boolean {
   let hit = view.executable.get(file);
   if (hit === undefined) {
-    let st: ReturnType<typeof statSync>;
-    try {
-      st = statSync(file, { throwIfNoEntry: false });
-    } catch {
-      st = undefined; // an entry that is a file (ENOTDIR) or not ours to search (EACCES): bash passes it by
-    }
-    hit = st?.isFile() === true && (st.mode & 0o111) !== 0;
+    hit = runnable(file);
     view.executable.set(file, hit);
   }
   return hit;
+}
+
+/** The file bash runs for the bare name `name` in `dir`, through every PATH entry; null when none has it. */
+export function programFile(name: string, env: NodeJS.ProcessEnv, dir: string): string | null {
+  for (const written of (env.PATH ?? "").split(":")) {
+    const home = env.HOME;
+    const entry = home && /^~(\/|$)/.test(written) ? `${home}${written.slice(1)}` : written;
+    const file = join(resolve(dir, entry || "."), name);
+    if (runnable(file)) return file;
+  }
+  return null;
 }
 
 type ProgramTarget = Extract<DiskTarget, { kind: "program" }>;
@@ -70,7 +85,10 @@ function searchedReason(t: ProgramTarget, view: PathView, s: Searched, workspace
     return `the command first writes \`${shownPath(into, workspace)}\`, in \`${where}\` on PATH, where bash may then find \`${t.name}\``;
   const file = join(s.real, t.name);
   if (!executable(view, file)) return null;
-  if (isWithin(workspace, s.real) && installedCode(file, workspace)) {
+  const installed = isWithin(workspace, s.real) ? installedCode(file, workspace) : null;
+  if (typeof installed === "string")
+    return `\`${t.name}\` is \`${shownPath(file, workspace)}\` (PATH), but ${installed}`;
+  if (installed === true) {
     const r = realPathOf(file);
     const tracked = trackedFile(s.real, r.ok ? [file, r.real] : [file]);
     if (tracked === null) return null;
@@ -82,14 +100,15 @@ function searchedReason(t: ProgramTarget, view: PathView, s: Searched, workspace
 }
 
 /**
- * A file of installed code in the project: in a `node_modules/` or a virtualenv (a directory holding
- * pyvenv.cfg). Both are protected writes, so what is there the person installed (an activated `.venv/bin`
- * on PATH is everyday Python work); the repository tracking it makes it the repository's code again.
+ * Whether a file is the project's installed code: in a `node_modules/`, or in a virtualenv the person made
+ * (python-venv.ts, the one rule python's start-up also asks). Writes there are protected, so what is there
+ * the person installed (an activated `.venv/bin` on PATH is everyday Python work); the repository tracking
+ * it makes it the repository's code again. A string: the venv it is in is not installed code, and why.
  */
-function installedCode(file: string, workspace: string): boolean {
-  return (
-    /(^|\/)node_modules\//.test(shownPath(file, workspace)) || virtualenvHolding(file, workspace) !== null
-  );
+function installedCode(file: string, workspace: string): boolean | string {
+  if (/(^|\/)node_modules\//.test(shownPath(file, workspace))) return true;
+  const venv = virtualenvHolding(file, workspace);
+  return venv === null ? false : (virtualenvDoubt(venv, workspace) ?? true);
 }
 
 /** The directory a project or relative entry names for a unit run in `dir`. */

@@ -5,12 +5,16 @@
 // Any module of the standard library may be imported by a run, so an importable file or package named like
 // one of them, or like the module itself, asks. And a python (or pip) from a virtual environment in the
 // workspace runs that environment's .pth files and sitecustomize at start-up and pip reads its pip.conf
-// (whose `python` runs another interpreter): the project's code, whatever the command says. So does a
-// PYTHONPATH, PYTHONUSERBASE or PYTHONHOME in the agent's environment that leads into the workspace.
-import { accessSync, constants, readdirSync, statSync } from "node:fs";
+// (whose `python` runs another interpreter): the project's code, unless the venv is the person's installed
+// code by the rule the PATH lookup uses (python-venv.ts), so `pytest`, `python -m pytest` and `pip list`
+// with an ordinary `.venv` activated are judged alike. A PYTHONPATH, PYTHONUSERBASE or PYTHONHOME in the
+// agent's environment that leads into the workspace asks too.
+import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { CallFact } from "../../policy/call-facts.ts";
-import { isWithin, realPathOf } from "./real-path.ts";
+import { pathView, programFact } from "./path-lookup.ts";
+import { isVirtualenv, virtualenvDoubt } from "./python-venv.ts";
+import { isWithin } from "./real-path.ts";
 import { shownPath } from "./tree-walk.ts";
 
 /** Every top-level module of python 3.11's standard library (`sys.stdlib_module_names`), and some of 3.12-3.14's. */
@@ -86,21 +90,6 @@ function packageInit(dir: string): boolean {
   }
 }
 
-/** The first executable `name` on PATH, resolved; null when none. */
-function onPath(name: string, env: NodeJS.ProcessEnv): string | null {
-  for (const d of (env.PATH ?? "").split(":")) {
-    if (d === "") continue;
-    try {
-      accessSync(join(d, name), constants.X_OK);
-    } catch {
-      continue;
-    }
-    const r = realPathOf(join(d, name));
-    return r.ok ? r.real : join(d, name);
-  }
-  return null;
-}
-
 /** Why what python loads before `module` (run from `dir`) is not only the installed standard library and pip. */
 export function pythonStartFact(
   dir: string,
@@ -111,11 +100,16 @@ export function pythonStartFact(
   subject: string,
 ): CallFact | null {
   const venv = env.VIRTUAL_ENV;
-  if (venv !== undefined && venv !== "" && isWithin(workspace, venv))
-    return {
-      subject,
-      reason: `python runs from the virtual environment \`${shownPath(venv, workspace)}\` in the workspace: its start-up runs that environment's .pth files and sitecustomize, and pip reads its pip.conf`,
-    };
+  if (venv !== undefined && venv !== "" && isWithin(workspace, venv)) {
+    const doubt = isVirtualenv(venv)
+      ? virtualenvDoubt(venv, workspace)
+      : `\`${shownPath(venv, workspace)}\` holds no pyvenv.cfg`;
+    if (doubt !== null)
+      return {
+        subject,
+        reason: `python runs from the virtual environment \`${shownPath(venv, workspace)}\` in the workspace (its start-up runs that environment's .pth files and sitecustomize, and pip reads its pip.conf), and ${doubt}`,
+      };
+  }
   // PYTHONPATH comes before the standard library, PYTHONUSERBASE's site-packages run their .pth files.
   for (const name of ["PYTHONPATH", "PYTHONUSERBASE", "PYTHONHOME"]) {
     const inside = (env[name] ?? "").split(":").find((d) => d.startsWith("/") && isWithin(workspace, d));
@@ -125,12 +119,13 @@ export function pythonStartFact(
         reason: `${name} in the agent's environment holds \`${shownPath(inside, workspace)}\`, in the workspace: python loads modules from it`,
       };
   }
-  const found = program.includes("/") ? null : onPath(program, env);
-  if (found !== null && isWithin(workspace, found))
-    return {
-      subject,
-      reason: `\`${program}\` on PATH is \`${shownPath(found, workspace)}\`, in the workspace`,
-    };
+  // Which python runs is the PATH lookup's, by the same rule as any program's (path-lookup.ts).
+  const view = program.includes("/") ? null : pathView(env, workspace);
+  const found =
+    view === null
+      ? null
+      : programFact({ kind: "program", name: program, dir, written: [], shown: subject }, view, workspace);
+  if (found !== null) return found;
   if (module === null) return null;
   const entry = shadowing(dir, module.split(".")[0] as string);
   return entry === null

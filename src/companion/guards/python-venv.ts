@@ -2,13 +2,52 @@
 // (what `python3 -m venv`, virtualenv, uv, poetry and tox make, under any name) is installed code that runs
 // later, as node_modules/ is: its `bin/activate` is sourced by editors' terminals and direnv, and site runs
 // every `import` line of its `site-packages/*.pth` at each interpreter start (red team, round 14).
+// One rule says when a venv is the person's installed code (the PATH lookup and python's start-up both ask
+// it, fix15e): writing into one, and writing a pyvenv.cfg, ask, so the files were the person's to make; but
+// a venv the repository tracks is its code, and one whose python is a file of the workspace runs that file.
 import { statSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { isWithin } from "./real-path.ts";
+import { trackedFile } from "./git-tracked.ts";
+import { isWithin, realPathOf } from "./real-path.ts";
+import { textFileOrNull } from "./text-file.ts";
+import { shownPath } from "./tree-walk.ts";
 
 /** The virtualenv directory below `workspace` that holds `real` (a real path), or null when none does. */
 export function virtualenvHolding(real: string, workspace: string): string | null {
   for (let d = dirname(real); isWithin(workspace, d) && d !== workspace; d = dirname(d))
-    if (statSync(join(d, "pyvenv.cfg"), { throwIfNoEntry: false })?.isFile() === true) return d;
+    if (isVirtualenv(d)) return d;
   return null;
+}
+
+export function isVirtualenv(dir: string): boolean {
+  return statSync(join(dir, "pyvenv.cfg"), { throwIfNoEntry: false })?.isFile() === true;
+}
+
+/**
+ * Why the virtualenv `venv` (in the workspace) is not installed code the person made, or null when it is:
+ * its pyvenv.cfg tracked by the repository, or its python (`home`, and the `bin/python` every script's
+ * `#!` names) leading into the workspace, where the agent writes.
+ */
+export function virtualenvDoubt(venv: string, workspace: string): string | null {
+  const where = shownPath(venv, workspace);
+  const cfg = join(venv, "pyvenv.cfg");
+  if (trackedFile(venv, [cfg]) !== null)
+    return `the repository tracks \`${where}/pyvenv.cfg\`: the virtualenv is the repository's code, not an installed one`;
+  const home = /^\s*home\s*=\s*(.*?)\s*$/m.exec(textFileOrNull(cfg) ?? "")?.[1];
+  if (home === undefined || !home.startsWith("/") || inWorkspace(home, workspace))
+    return `the python of the virtualenv \`${where}\` (pyvenv.cfg \`home\`) is ${home === undefined ? "not named" : `\`${home}\``}, not an install out of the workspace`;
+  for (const name of ["python", "python3"]) {
+    const python = join(venv, "bin", name);
+    const r = realPathOf(python);
+    if (r.ok && r.stat === null) continue;
+    if (inWorkspace(python, workspace))
+      return `\`${shownPath(python, workspace)}\`, the python of the virtualenv, leads to a file of the workspace`;
+  }
+  return null;
+}
+
+/** Whether `path`, links followed, is in the workspace (one that cannot be resolved counts as in it). */
+function inWorkspace(path: string, workspace: string): boolean {
+  const r = realPathOf(path);
+  return !r.ok || isWithin(workspace, r.real);
 }
