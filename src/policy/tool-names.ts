@@ -254,6 +254,17 @@ const canonical = (tool: string, known: readonly string[]): Mapper =>
     return { ...c, tool: "", input: { ...rest, ...c.input } };
   });
 
+/**
+ * The canonical file-name search, what Gemini's glob and Pi's find map to: a pattern that starts at `/` or
+ * `~` or climbs with `..` names its own directory, as Glob's does (red team round 15: Gemini's glob listed a
+ * home directory from an absolute pattern judged as relative to the workspace).
+ */
+const fileSearch: Mapper = (input) =>
+  canonical("find", ["pattern", "path", "limit"])(input).map((c) => ({
+    ...c,
+    input: { ...c.input, ...globSearch(str(c.input, "pattern"), str(c.input, "path")) },
+  }));
+
 const CLAUDE_GREP = [
   "pattern",
   "path",
@@ -301,7 +312,7 @@ const TABLE: Readonly<Record<string, Mapper>> = {
   ]),
   bash: canonical("bash", ["command", "timeout", "workdir", "escalated", "background", "description"]),
   grep: canonical("grep", ["pattern", "path", "glob", "type", "ignoreCase", "literal", "context", "limit"]),
-  find: canonical("find", ["pattern", "path", "limit"]),
+  find: fileSearch,
   ls: canonical("ls", ["path", "limit"]),
   webfetch: canonical("webfetch", ["url", "prompt", "query", "allowed_domains", "blocked_domains"]),
   // The same tools under the names other agents give them (OpenCode's `glob` and `list`, Copilot's `view`),
