@@ -6,6 +6,7 @@ import { basename, homeFor, kernelJoin, normalizePath, relativeInside, resolvePa
 import { redactText, summarizeUrl } from "./redact.ts";
 import { isProtectedWritePath, isSecretPath } from "./secret-paths.ts";
 import { analyzeShell } from "./shell/analysis.ts";
+import type { DiskLook } from "./shell/disk-settled.ts";
 import { redactedText } from "./shell/redacted.ts";
 import { shellRisk } from "./shell/risk.ts";
 import type { Capability, Risk, Scope, ToolCall } from "./types.ts";
@@ -192,7 +193,11 @@ function toolSummary(call: ToolCall): string {
   return redactText(text.length > 200 ? `${text.slice(0, 199)}…` : text);
 }
 
-export function classify(call: ToolCall, opts: { declaredHosts?: string[] } = {}): Classification {
+/** `disk`: how the caller decides the call (decide.ts), so a bash call's risk lowers with what the disk settled. */
+export function classify(
+  call: ToolCall,
+  opts: { declaredHosts?: string[]; disk?: DiskLook } = {},
+): Classification {
   const capability = capabilityOf(call.tool);
   const cwd = normalizePath(call.cwd);
   let risk = BASE_RISK[capability];
@@ -226,7 +231,8 @@ export function classify(call: ToolCall, opts: { declaredHosts?: string[] } = {}
       const command = call.input.command;
       if (typeof command === "string" && command.trim() !== "") {
         scopes = commandScopes(command);
-        ({ risk, justification } = shellRisk(analyzeShell(command).units, cwd, homeFor(call.cwd, call.home)));
+        const home = homeFor(call.cwd, call.home);
+        ({ risk, justification } = shellRisk(analyzeShell(command).units, cwd, home, opts.disk));
       } else {
         scopes = [{ kind: "command", summary: DYNAMIC, group: DYNAMIC }];
       }

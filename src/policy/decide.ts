@@ -55,7 +55,9 @@ function baseContext(
 }
 
 export function decide(policy: CompiledPolicy, call: ToolCall, opts: DecideOptions): DecisionRecord {
-  const cls = classify(call, opts.declaredHosts ? { declaredHosts: opts.declaredHosts } : {});
+  const diskChecked = opts.diskChecked === true;
+  const disk = { diskChecked, globsOnDisk: diskChecked && opts.globsOnDisk === true };
+  const cls = classify(call, opts.declaredHosts ? { declaredHosts: opts.declaredHosts, disk } : { disk });
   const scope = cls.scopes[0] ?? { kind: "tool", summary: call.tool, group: call.tool };
   const record = (v: Verdict, reasons: string[]): DecisionRecord => {
     const r: DecisionRecord = {
@@ -87,18 +89,12 @@ export function decide(policy: CompiledPolicy, call: ToolCall, opts: DecideOptio
   }
 
   const home = homeFor(call.cwd, call.home);
-  const base = baseContext(
-    call,
-    toCelValue(call.input) as Record<string, unknown>,
-    home,
-    opts.diskChecked === true,
-  );
+  const base = baseContext(call, toCelValue(call.input) as Record<string, unknown>, home, diskChecked);
   base.risk = cls.risk;
   let verdict: Verdict;
   let reasons: string[];
   if (call.tool === "bash" && typeof call.input.command === "string") {
-    const globsOnDisk = opts.diskChecked === true && opts.globsOnDisk === true;
-    ({ verdict, reasons } = judgeBash(policy, base, call.input.command, home, globsOnDisk));
+    ({ verdict, reasons } = judgeBash(policy, base, call.input.command, home, disk.globsOnDisk));
   } else {
     verdict = evaluateSubject(policy, base, "");
     if (base.sensitive) {

@@ -2,6 +2,7 @@
 // `-C`, or the repository `--git-dir`/`GIT_DIR` name outright. The companion then walks up from there as
 // git does (guards/git-discovery.ts): any repository other than the workspace's own is not understood.
 import type { DiskTarget, GitMessages, GitPrints } from "./call-facts.ts";
+import { runsCleanFilters } from "./git-filters.ts";
 import { gitMessages } from "./git-messages.ts";
 import { climbsAfterName, normalizePath, resolveShellDir } from "./paths.ts";
 import { isRevision } from "./shell/git.ts";
@@ -504,6 +505,7 @@ export function gitTargets(
       ...(plainSubmodules(unit, where.subcommand) ? { plainSubmodules: true as const } : {}),
       prints,
       ...(printsNotes(unit, where.subcommand) ? { printsNotes: true as const } : {}),
+      ...(runsCleanFilters(where.subcommand) ? { runsFilters: true as const } : {}),
       ...(messages !== null ? { printsMessages: messages } : {}),
       ...(fromTop.length > 0 ? { topPaths: fromTop } : {}),
       shown,

@@ -11,6 +11,7 @@ import { resolveShellDir } from "./paths.ts";
 import { secretListingConcerns } from "./secret-listings.ts";
 import { analyzeShell } from "./shell/analysis.ts";
 import { destructiveGit, effectOf } from "./shell/danger.ts";
+import { diskSettles, type Settled, settledBy, settledExec, settledFacts } from "./shell/disk-settled.ts";
 import { memo } from "./shell/memo.ts";
 import { type PathFacts, pathFacts } from "./shell/path-facts.ts";
 import { redactedText } from "./shell/redacted.ts";
@@ -94,16 +95,16 @@ function judgeExec(
   ctx: CelContext,
   given: ExecUnit,
   home: string | null,
-  settles: boolean,
+  settled: Settled,
 ): Verdict {
-  const unit = settledOnDisk(given, base.walked && settles);
+  const unit = settledExec(given, settled);
   const facts = factsOf(unit);
   ctx.tool = base.tool;
   ctx.path = base.path;
   ctx.command = unit.text;
   ctx.args = { ...base.args, command: unit.text };
   ctx.capability = "exec";
-  ctx.risk = unitRisk(unit, base.cwd, home).risk;
+  ctx.risk = unitRisk(unit, base.cwd, home, settled).risk;
   ctx.argv = facts.argv;
   ctx.words = facts.words;
   ctx.prefixes = facts.prefixes;
@@ -137,17 +138,6 @@ function destructiveGitConcern(unit: ExecUnit): Concern | null {
   return reason === null ? null : { mention: "destructive", reason: `destructive git: ${reason}` };
 }
 
-/**
- * A leading glob the companion expands on the disk (disk-targets.ts): a match named like an option raises
- * the call there, so where it looks (and the command changes no file first) the command is what its grammar
- * placed; elsewhere it stays not understood.
- */
-function settledOnDisk(unit: ExecUnit, walked: boolean): ExecUnit {
-  if (unit.notUnderstood?.optionGlob !== true || !walked) return unit;
-  const { notUnderstood: _settled, ...placed } = unit;
-  return placed;
-}
-
 /** One line naming the word a grammar could not place, and why. */
 function notUnderstood(unit: ExecUnit): string {
   const n = unit.notUnderstood as { word: string; reason: string };
@@ -175,30 +165,13 @@ function viaWrapper(
   return v.action === "allow" && ruleNames(v, unit.program) ? v : null;
 }
 
-/**
- * A glob a read-only command reads, which the caller expands on the disk it meets (judge-call.ts): what it
- * could match by name is left to its matches there. Not a recursive read (the walk is judged on its own),
- * nor `**` (globstar, if the agent's shell set it, walks the tree), nor a path not known before it runs.
- */
-function globByMatches(unit: PathUnit, facts: PathFacts, settlesOnDisk: boolean): boolean {
-  return (
-    settlesOnDisk &&
-    unit.kind === "read" &&
-    unit.glob &&
-    !unit.recursive &&
-    facts.path !== null &&
-    !facts.path.includes("**")
-  );
-}
-
 function judgeUnit(
   policy: CompiledPolicy,
   base: CelContext,
   ctx: CelContext,
   unit: ShellUnit,
   home: string | null,
-  settles: boolean,
-  globsOnDisk: boolean,
+  settled: Settled,
 ): Verdict {
   if (unit.kind === "unparsable") {
     return {
@@ -208,7 +181,7 @@ function judgeUnit(
       reason: `cannot parse \`${redactedText(unit)}\`: ${unit.reason}`,
     };
   }
-  if (unit.kind === "exec") return judgeExec(policy, base, ctx, unit, home, settles);
+  if (unit.kind === "exec") return judgeExec(policy, base, ctx, unit, home, settled);
   const tool = unit.kind;
   const hiddenBy = policy.hiddenTools.get(tool);
   if (hiddenBy) {
@@ -220,10 +193,7 @@ function judgeUnit(
       reason: `\`${unit.text}\` is a ${tool}, and ${tool} is hidden`,
     };
   }
-  const resolved = pathFacts(unit, base.cwd, home);
-  const facts = globByMatches(unit, resolved, globsOnDisk && settles)
-    ? { ...resolved, sensitive: false }
-    : resolved;
+  const facts = settledFacts(unit, pathFacts(unit, base.cwd, home), settled);
   Object.assign(ctx, base);
   ctx.tool = tool;
   ctx.path = facts.path ?? "";
@@ -232,7 +202,7 @@ function judgeUnit(
   ctx.capability = tool;
   ctx.effect = tool;
   ctx.destructive = false;
-  ctx.risk = unitRisk(unit, base.cwd, home).risk;
+  ctx.risk = unitRisk(unit, base.cwd, home, settled).risk;
   ctx.sensitive = facts.sensitive;
   ctx.recursive = unit.recursive;
   ctx.glob = unit.glob;
@@ -298,14 +268,13 @@ export function judgeBash(
   let verdict: Verdict | null = null;
   const reasons: string[] = [];
   const ctx: CelContext = { ...base };
-  // The disk as the companion sees it now is the disk the command meets only if nothing in it creates
-  // or renames a file first (`touch ./--files0-from=.env; du -sh *`).
-  const settles = units.every((u) => u.kind === "read" || (u.kind === "exec" && u.effect === "read"));
+  const settles = diskSettles(units);
+  const settled = settledBy(units, { diskChecked: base.walked, globsOnDisk });
   // Trees the command writes before it reads (`tar -xf a.tar -C src; cat src/k`): what it reads in them may
   // be what it made there first, a link to anything, which the disk's look now cannot show.
   const madeTrees: { path: string; text: string }[] = [];
   for (const unit of units) {
-    let v = judgeUnit(policy, base, ctx, unit, home, settles, globsOnDisk);
+    let v = judgeUnit(policy, base, ctx, unit, home, settled);
     if (unit.kind === "write" && unit.recursive) {
       const made = pathFacts(unit, base.cwd, home).path;
       if (made !== null) madeTrees.push({ path: made, text: unit.text });

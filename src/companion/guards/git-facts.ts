@@ -78,11 +78,12 @@ export function gitFacts(t: Extract<DiskTarget, { kind: "git" }>, ctx: Context):
       ];
     const printsHistory = t.prints !== null || t.printsMessages !== undefined || t.printsNotes === true;
     const printsContents = t.prints !== null;
+    const runsFilters = t.runsFilters === true;
     ctx.states ??= new Map();
-    const stateKey = `${repo.gitDir}\0${top}\0${printsHistory}\0${printsContents}`;
+    const stateKey = `${repo.gitDir}\0${top}\0${printsHistory}\0${printsContents}\0${runsFilters}`;
     let state = ctx.states.get(stateKey);
     if (state === undefined) {
-      const o = { workspace: ctx.workspace, env: ctx.env, top, printsHistory, printsContents };
+      const o = { workspace: ctx.workspace, env: ctx.env, top, printsHistory, printsContents, runsFilters };
       state = repositoryStateFact(repo, o);
       ctx.states.set(stateKey, state);
     }

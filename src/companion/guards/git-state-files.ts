@@ -13,6 +13,7 @@ import { isDenylistedPath } from "../../policy/secret-paths.ts";
 import { configLayers, expandPath, type LayerEntry } from "./git-config-layers.ts";
 import { FILE_KEYS } from "./git-config-programs.ts";
 import type { Repository } from "./git-discovery.ts";
+import { isLfsFilter, selectedUserFilter } from "./git-filter-drivers.ts";
 import { isWithin, realPathOf } from "./real-path.ts";
 import { shownPath } from "./tree-walk.ts";
 
@@ -30,16 +31,6 @@ const PROGRAM_KEYS =
  * runs its program on the file (red team, round 13).
  */
 const DRIVER_KEYS = /^(diff\..+\.(textconv|command)|filter\..+\.(clean|smudge|process))$/;
-/**
- * git-lfs's filter as `git lfs install` writes it (with `--skip-smudge` too), on many machines: it turns a
- * file into a pointer and back, printing nothing of the file it was not given.
- */
-const LFS_FILTER: Readonly<Record<string, RegExp>> = {
-  "filter.lfs.clean": /^git-lfs clean -- %f$/,
-  "filter.lfs.smudge": /^git-lfs smudge (--skip )?-- %f$/,
-  "filter.lfs.process": /^git-lfs filter-process( --skip)?$/,
-};
-
 export interface StateOptions {
   workspace: string;
   env: NodeJS.ProcessEnv;
@@ -49,6 +40,8 @@ export interface StateOptions {
   printsHistory: boolean;
   /** The unit prints what files hold (a patch, a blob, blame's lines): the user's diff and filter drivers matter then. */
   printsContents: boolean;
+  /** The unit may run the clean filters the attributes select (`git status`): the user's filter drivers matter then. */
+  runsFilters?: boolean;
 }
 
 function layerName(e: LayerEntry, env: NodeJS.ProcessEnv): string {
@@ -108,10 +101,18 @@ function configFact(entries: readonly LayerEntry[], o: StateOptions, base: strin
 function driverFact(entries: readonly LayerEntry[], o: StateOptions): string | null {
   for (const e of entries) {
     if (e.scope !== "user" || !DRIVER_KEYS.test(e.key) || e.value === "") continue;
-    if (LFS_FILTER[e.key]?.test(e.value) === true) continue;
+    if (isLfsFilter(e.key, e.value)) continue;
     return `${layerName(e, o.env)}: a program git runs on the files the project's .gitattributes gives it, printing what it makes of them`;
   }
   return null;
+}
+
+/** A clean filter of the user's configuration that the project's attributes select, for a unit that runs filters. */
+function filterFact(repo: Repository, entries: readonly LayerEntry[], o: StateOptions): string | null {
+  const selected = selectedUserFilter(repo, entries, o.top);
+  if (selected === null) return null;
+  if ("unknown" in selected) return `the user's configuration has a filter driver, and ${selected.unknown}`;
+  return `${layerName(selected.driver, o.env)}, a program git runs on the files \`${selected.file}\` gives it, even on \`git status\``;
 }
 
 /** A state entry of the git directory that is a link out of it (or onto a secret), or a hard link. */
@@ -201,7 +202,11 @@ export function repositoryStateFact(repo: Repository, o: StateOptions): string |
   const entries = configLayers(repo, o.env);
   return (
     configFact(entries, o, base) ??
-    (o.printsContents ? driverFact(entries, o) : null) ??
+    (o.printsContents
+      ? driverFact(entries, o)
+      : o.runsFilters === true
+        ? filterFact(repo, entries, o)
+        : null) ??
     stateFact(repo, o) ??
     (o.printsHistory ? alternatesFact(repo, o) : null)
   );

@@ -200,6 +200,8 @@ function submoduleReason(top: string, path: string, o: NestedOptions, depth: num
     top: at.real,
     printsHistory: false,
     printsContents: false,
+    // The summary git shows of a submodule comes from a `git status` there, which runs its filters.
+    runsFilters: true,
   });
   if (state !== null) return `in the submodule ${shown}: ${state}`;
   return submodulesReason(sub, at.real, o, depth + 1);

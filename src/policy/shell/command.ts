@@ -12,7 +12,7 @@ import {
   nameWords,
   PLAIN_NAME,
 } from "./builtins.ts";
-import { type CwdSet, changeDir, moveTo, single } from "./cwd.ts";
+import { type CwdSet, changeDir, type Move, moveTo, single } from "./cwd.ts";
 import { type Dialect, shellDialect, wrapperDialect } from "./dialect.ts";
 import { dangerousVariable } from "./env-vars.ts";
 import type { OpenedFd } from "./exec-fds.ts";
@@ -297,21 +297,21 @@ function trapCommand(argv: readonly Arg[]): Arg | undefined {
 function moveDir(name: string, argv: readonly Arg[], shell: Shell): void {
   // Options come first; `--` ends them and is not a directory (`cd --` goes home).
   let k = 1;
-  let physical = false;
+  let how: Move = "cd";
   for (; k < argv.length && /^-[LPe@]+$/.test(argv[k]?.value ?? "x"); k++)
-    if ((argv[k]?.value ?? "").includes("P")) physical = true;
+    if ((argv[k]?.value ?? "").includes("P")) how = "cd -P";
   if (argv[k]?.value === "--") k++;
   const operands = argv.slice(k);
   const first = operands[0];
   if (name === "cd") {
-    shell.cdSucceeded = operands.length <= 1 ? moveTo(shell.cwd, first ?? null, physical) : null;
-    shell.cwd = changeDir(shell.cwd, first ?? null, physical);
+    shell.cdSucceeded = operands.length <= 1 ? moveTo(shell.cwd, first ?? null, how) : null;
+    shell.cwd = changeDir(shell.cwd, first ?? null, how);
   } else if (name === "pushd") {
     if (first === undefined || /^[+-]\d+$/.test(first.value ?? "") || first.value === "-n") shell.cwd = null;
     else {
       shell.stack.push(shell.cwd);
-      shell.cdSucceeded = operands.length === 1 ? moveTo(shell.cwd, first, physical) : null;
-      shell.cwd = changeDir(shell.cwd, first, physical);
+      shell.cdSucceeded = operands.length === 1 ? moveTo(shell.cwd, first, how) : null;
+      shell.cwd = changeDir(shell.cwd, first, how);
     }
   } else if (name === "popd") {
     const top = shell.stack.pop();
@@ -515,7 +515,7 @@ export function simpleCommand(input: CommandInput, run: Run): void {
   // Files it reads and writes, in every directory it may run in (git -C moves it).
   let fileCwd = cwd;
   // A program's own chdir() is physical: `git -C link/..` leaves through the link's target.
-  for (const dir of judged.chdir) fileCwd = moveTo(fileCwd, dir, true);
+  for (const dir of judged.chdir) fileCwd = moveTo(fileCwd, dir, "chdir");
   for (const r of judged.reads) pathUnits("read", r, fileCwd, run);
   for (const w of judged.writes) pathUnits("write", w, fileCwd, run);
 
@@ -568,7 +568,7 @@ export function simpleCommand(input: CommandInput, run: Run): void {
     case "inner": {
       const innerShell = copyShell(shell);
       if (unwrapped.chdir !== undefined)
-        innerShell.cwd = unwrapped.chdir === null ? null : moveTo(shell.cwd, unwrapped.chdir, true);
+        innerShell.cwd = unwrapped.chdir === null ? null : moveTo(shell.cwd, unwrapped.chdir, "chdir");
       const innerPrefixes = [...prefixes, ...unwrapped.assigns.map(prefixOf)];
       const viaShell = name === "command" || name === "builtin" || name === "exec";
       // `find … | xargs CMD`: CMD's extra words are the paths find prints, when both are understood.

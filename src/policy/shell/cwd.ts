@@ -10,6 +10,12 @@ import type { WordValue } from "./words.ts";
 export type CwdSet = readonly string[] | null;
 
 export const START: CwdSet = ["."];
+
+/**
+ * How a directory is entered: bash's logical `cd`; `cd -P`, which sets $PWD to the physical path; or a
+ * program's own chdir() (`git -C`, `env -C`), which the kernel resolves through links and which moves no $PWD.
+ */
+export type Move = "cd" | "cd -P" | "chdir";
 const MAX_POSSIBLE = 8;
 
 /** `base/rel` lexically (bash's `cd` is logical by default); null when it leaves `~` unknowably. */
@@ -25,17 +31,32 @@ function join(base: string, rel: string): string | null {
   return normalizePath(base === "." ? rel : `${base}/${rel}`);
 }
 
+/**
+ * `link/..`, `a/b/../..`: names, then only climbs. bash's logical `cd` checks each name before a `..` is a
+ * directory (stat, through links, as the kernel would resolve it) and lands on the lexical result, a prefix of
+ * that directory's path or of the working directory's, which exists; when a name is no directory, the
+ * chdir() of the path as written fails too. Either way it never leaves through the link (checked with bash).
+ */
+function onlyClimbsBack(v: string): boolean {
+  const segs = v.split("/").filter((s) => s !== "" && s !== ".");
+  const first = segs.indexOf("..");
+  return segs.slice(first).every((s) => s === "..");
+}
+
 /** Where `cd WORD` goes from `base`; null when not known. `word` null means a bare `cd` (home). */
-function target(base: string, word: WordValue | null, physical: boolean): string | null {
+function target(base: string, word: WordValue | null, how: Move): string | null {
   if (word === null) return "~";
   const v = word.value;
   if (v === null || v === "" || v === "-") return null;
   // A glob bash expands to whatever directory matches (`cd .s*` may be `.ssh`).
   if (word.glob) return null;
-  if (physical && v.split("/").includes("..")) return null;
+  // `cd -P` makes $PWD the physical path, through any link in the word or in the logical directory (`cd -P
+  // .` after `cd link`), so a later `cd ..` climbs out of the link's target (checked with bash, issue 20).
+  if (how === "cd -P") return null;
+  if (how === "chdir" && v.split("/").includes("..")) return null;
   // `cd link/../x`: bash goes to the lexical `x` when it exists, else chdir()s the path as written, which
   // the kernel resolves through the link (red team, round 12): where it lands is not known here.
-  if (climbsAfterName(v)) return null;
+  if (climbsAfterName(v) && !onlyClimbsBack(v)) return null;
   if (word.tilde) {
     const slash = v.indexOf("/");
     const prefix = slash === -1 ? v : v.slice(0, slash);
@@ -54,11 +75,11 @@ function union(a: readonly string[], b: readonly (string | null)[]): CwdSet {
 }
 
 /** After `cd WORD` (a `cd` that may fail, so the old directory stays possible). */
-export function changeDir(cwd: CwdSet, word: WordValue | null, physical = false): CwdSet {
+export function changeDir(cwd: CwdSet, word: WordValue | null, how: Move = "cd"): CwdSet {
   if (cwd === null) return null;
   return union(
     cwd,
-    cwd.map((base) => target(base, word, physical)),
+    cwd.map((base) => target(base, word, how)),
   );
 }
 
@@ -66,9 +87,9 @@ export function changeDir(cwd: CwdSet, word: WordValue | null, physical = false)
  * The directory a program moves to before it does anything (`git -C`, `env -C`), or where a `cd` that
  * succeeded leads (`word` null: a bare `cd`): no fallback.
  */
-export function moveTo(cwd: CwdSet, word: WordValue | null, physical = false): CwdSet {
+export function moveTo(cwd: CwdSet, word: WordValue | null, how: Move = "cd"): CwdSet {
   if (cwd === null) return null;
-  const targets = cwd.map((base) => target(base, word, physical));
+  const targets = cwd.map((base) => target(base, word, how));
   if (targets.includes(null)) return null;
   return [...new Set(targets as string[])];
 }

@@ -5,6 +5,14 @@
 // person to confirm a second time, and only high never offers "always".
 import type { Risk } from "../types.ts";
 import { dangerOf, effectOf } from "./danger.ts";
+import {
+  type DiskLook,
+  NOTHING_SETTLED,
+  type Settled,
+  settledBy,
+  settledExec,
+  settledFacts,
+} from "./disk-settled.ts";
 import { memo } from "./memo.ts";
 import { pathFacts } from "./path-facts.ts";
 import type { ExecUnit, ShellUnit } from "./units.ts";
@@ -29,7 +37,14 @@ export interface ShellRisk {
 
 const RANK: Record<Risk, number> = { low: 0, medium: 1, high: 2 };
 
-export function unitRisk(unit: ShellUnit, callCwd: string, home: string | null): ShellRisk {
+/** One part's risk; `settled` is what the companion's look at the disk settled (the verdict reads the same). */
+export function unitRisk(
+  given: ShellUnit,
+  callCwd: string,
+  home: string | null,
+  settled: Settled = NOTHING_SETTLED,
+): ShellRisk {
+  const unit = given.kind === "exec" ? settledExec(given, settled) : given;
   switch (unit.kind) {
     case "unparsable":
       return { risk: "high", justification: "the command cannot be fully analysed" };
@@ -60,7 +75,7 @@ export function unitRisk(unit: ShellUnit, callCwd: string, home: string | null):
       };
     }
     case "read": {
-      const facts = pathFacts(unit, callCwd, home);
+      const facts = settledFacts(unit, pathFacts(unit, callCwd, home), settled);
       if (facts.sensitive) return { risk: "high", justification: "reads a path that looks like a secret" };
       // An unknown path is not understood (medium); a write to one stays high (it could overwrite anything).
       if (facts.path === null)
@@ -88,15 +103,29 @@ export function unitRisk(unit: ShellUnit, callCwd: string, home: string | null):
   }
 }
 
-/** The highest risk of any part; the justification of the first part that reaches it. */
-export function shellRisk(units: readonly ShellUnit[], callCwd: string, home: string | null): ShellRisk {
-  return memo(units, `risk\u0000${callCwd}\u0000${home ?? ""}`, () => computeRisk(units, callCwd, home));
+/**
+ * The highest risk of any part; the justification of the first part that reaches it. `look` is how the call
+ * is decided: the disk a judge looked at lowers what it settled, as it lowers the verdict.
+ */
+export function shellRisk(
+  units: readonly ShellUnit[],
+  callCwd: string,
+  home: string | null,
+  look: DiskLook = { diskChecked: false, globsOnDisk: false },
+): ShellRisk {
+  const key = `risk\u0000${callCwd}\u0000${home ?? ""}\u0000${look.diskChecked}\u0000${look.globsOnDisk}`;
+  return memo(units, key, () => computeRisk(units, callCwd, home, settledBy(units, look)));
 }
 
-function computeRisk(units: readonly ShellUnit[], callCwd: string, home: string | null): ShellRisk {
+function computeRisk(
+  units: readonly ShellUnit[],
+  callCwd: string,
+  home: string | null,
+  settled: Settled,
+): ShellRisk {
   let worst: ShellRisk = { risk: "low", justification: "read-only commands" };
   for (const u of units) {
-    const r = unitRisk(u, callCwd, home);
+    const r = unitRisk(u, callCwd, home, settled);
     if (RANK[r.risk] > RANK[worst.risk]) worst = r;
     if (worst.risk === "high") break;
   }

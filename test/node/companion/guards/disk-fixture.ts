@@ -96,7 +96,8 @@ export const DISK = diskCheck({ env: {} });
 
 /**
  * One call judged as the companion judges it: with `DISK` unless another disk (or `false`, none: the policy and the
- * words alone) is named, and with a person to ask unless `hasUI` is false. Its action, its facts as lines, its reasons.
+ * words alone) is named, and with a person to ask unless `hasUI` is false. Its action, its facts as lines, its reasons,
+ * and the risk the card shows.
  */
 export function judgeOnDisk(
   policy: CompiledPolicy,
@@ -109,7 +110,12 @@ export function judgeOnDisk(
     { hasUI: opts.hasUI ?? true },
     opts.disk === false ? undefined : (opts.disk ?? DISK),
   );
-  return { action: j.record.action, why: j.facts.map(factLine).join("\n"), reasons: j.record.reasons };
+  return {
+    action: j.record.action,
+    why: j.facts.map(factLine).join("\n"),
+    reasons: j.record.reasons,
+    risk: j.record.risk,
+  };
 }
 
 /** The red team's strict policy: reads in the workspace, and running scripts with `programs` (interpreters). */

@@ -172,23 +172,24 @@ describe("what stays allowed", () => {
   });
 
   it("with a driver set, calls that print no contents run: git status, git log without a patch, git diff --stat", () => {
-    globalConfig(`[diff "rot"]\n\ttextconv = ${ROT13}\n[filter "rot"]\n\tclean = cat\n`);
-    try {
-      for (const c of [
-        "git status",
-        "git log",
-        "git log --oneline",
-        "git log -1 --format=%h",
-        "git reflog",
-        "git diff --stat",
-        "git diff --name-only",
-        "git branch",
-      ]) {
-        const r = bash(c);
-        expect(r.action, `${c}\n${r.why}`).toBe("allow");
+    // A selected clean filter runs on git status and git diff --stat (issue 20, filter-clean-status.test.ts).
+    const history = ["git log", "git log --oneline", "git log -1 --format=%h", "git reflog", "git branch"];
+    for (const [text, calls] of [
+      [
+        `[diff "rot"]\n\ttextconv = ${ROT13}\n`,
+        [...history, "git status", "git diff --stat", "git diff --name-only"],
+      ],
+      [`[diff "rot"]\n\ttextconv = ${ROT13}\n[filter "rot"]\n\tclean = cat\n`, history],
+    ] as const) {
+      globalConfig(text);
+      try {
+        for (const c of calls) {
+          const r = bash(c);
+          expect(r.action, `${c}\n${r.why}`).toBe("allow");
+        }
+      } finally {
+        globalConfig("");
       }
-    } finally {
-      globalConfig("");
     }
   });
 
