@@ -200,6 +200,8 @@ export type DiskTarget =
       names: readonly string[];
       /** Only a file whose text matches this (a regular expression's source) picks: go.mod's `toolchain` line. */
       contains?: string;
+      /** What such a file makes it run, after its name (rustup's and go's toolchain when absent). */
+      picks?: string;
       shown: string;
     }
   /**
