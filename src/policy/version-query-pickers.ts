@@ -36,7 +36,10 @@ const PICKERS: Readonly<Record<string, readonly Picker[]>> = {
   yarn: YARN,
   yarnpkg: YARN,
   pnpm: [
-    { names: [".pnpmfile.cjs", ".pnpmfile.mjs"], picks: "is code pnpm loads on every command, --version too" },
+    {
+      names: [".pnpmfile.cjs", ".pnpmfile.mjs"],
+      picks: "is code pnpm loads on every command, --version too",
+    },
     {
       names: ["pnpm-workspace.yaml"],
       contains: `[Pp]npmfile|[Cc]onfig-?[Dd]ependencies|[Pp]ackage-?[Mm]anager${YAML_ESCAPE}`,

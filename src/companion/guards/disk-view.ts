@@ -319,8 +319,8 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
                 t.picks !== undefined
                   ? `\`${shownPath(found, ctx.workspace)}\` ${t.picks}`
                   : t.contains === undefined
-                  ? `\`${shownPath(found, ctx.workspace)}\` picks the toolchain it runs (rustup runs a \`path\` it names, and downloads a channel not installed)`
-                  : `\`${shownPath(found, ctx.workspace)}\` names a toolchain, which go downloads and runs when it is not the one installed`,
+                    ? `\`${shownPath(found, ctx.workspace)}\` picks the toolchain it runs (rustup runs a \`path\` it names, and downloads a channel not installed)`
+                    : `\`${shownPath(found, ctx.workspace)}\` names a toolchain, which go downloads and runs when it is not the one installed`,
             },
           ];
     }

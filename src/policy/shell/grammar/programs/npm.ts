@@ -35,7 +35,10 @@ function editsPackage(p: Parsed): NotUnderstood | null {
   const workspace = p.options.find((o) => /^(-w|--workspaces?)$/.test(o.name));
   return workspace === undefined
     ? null
-    : { word: workspace.word.raw, reason: "npm pkg get with a workspace option reads every member's package.json" };
+    : {
+        word: workspace.word.raw,
+        reason: "npm pkg get with a workspace option reads every member's package.json",
+      };
 }
 
 /** `npm config get`/`list` print settings (secret-output.ts judges which); `set`, `delete`, `edit`, `fix` write ~/.npmrc. */

@@ -10,8 +10,13 @@ import { flag, type NotUnderstood, type Parsed, type ProgramGrammar } from "../s
 function versionOnly(p: Parsed): NotUnderstood | null {
   const first = p.operands[0];
   if (first !== undefined)
-    return { word: first.raw, reason: `${p.program} ${first.raw} installs packages or runs the project's scripts` };
-  return p.has("version") ? null : { word: p.program, reason: `${p.program} alone installs the project's packages` };
+    return {
+      word: first.raw,
+      reason: `${p.program} ${first.raw} installs packages or runs the project's scripts`,
+    };
+  return p.has("version")
+    ? null
+    : { word: p.program, reason: `${p.program} alone installs the project's packages` };
 }
 
 function versionQuery(names: readonly string[]): ProgramGrammar {

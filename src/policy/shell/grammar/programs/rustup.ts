@@ -9,7 +9,12 @@ const SHOWN = new Set(["active-toolchain", "home", "profile"]);
 
 export const rustup: ProgramGrammar = {
   names: ["rustup"],
-  options: [flag("-V --version", "version"), flag("-v --verbose"), flag("-q --quiet"), flag("-h --help", "help")],
+  options: [
+    flag("-V --version", "version"),
+    flag("-v --verbose"),
+    flag("-q --quiet"),
+    flag("-h --help", "help"),
+  ],
   permute: true,
   abbreviate: false,
   operands: ["string"],
@@ -23,7 +28,10 @@ export const rustup: ProgramGrammar = {
     if (first.value !== "show")
       return { word: first.raw, reason: `rustup ${first.raw} may install, remove or run a toolchain` };
     if (third !== undefined || (second !== undefined && !SHOWN.has(second.value ?? "")))
-      return { word: (third ?? second)?.raw ?? first.raw, reason: "rustup show takes one of active-toolchain, home, profile" };
+      return {
+        word: (third ?? second)?.raw ?? first.raw,
+        reason: "rustup show takes one of active-toolchain, home, profile",
+      };
     return null;
   },
 };
