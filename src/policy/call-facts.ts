@@ -46,6 +46,8 @@ export interface WalkStyle {
    * below the root with a blank, a quote or a backslash splits into words that are other paths or options.
    */
   plainNames?: true;
+  /** Names reach the reader as bash splits a `$(…)`: one with a glob character expands to other paths. */
+  globNames?: true;
 }
 
 /**

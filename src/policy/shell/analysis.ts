@@ -11,7 +11,7 @@ import { START, unionCwd } from "./cwd.ts";
 import { type Dialect, dialectConcern } from "./dialect.ts";
 import { dangerousVariable } from "./env-vars.ts";
 import { openedDescriptors } from "./exec-fds.ts";
-import { pipedPaths } from "./found-paths.ts";
+import { pipedPaths, substitutedPaths } from "./found-paths.ts";
 import { boundArgvs, type LoopBinding, loopBinding, scriptSetters, sourcesAFile } from "./loop-vars.ts";
 import {
   type Assignment,
@@ -272,7 +272,9 @@ function statement(src: string, event: StmtEvent, shell: Shell, run: Run, out: C
     const prefixes = prefixesOf(src, cmd.assigns);
     if (cmd.args.length > 0) {
       // A loop variable's known values: the command once per value (loop-vars.ts).
-      const argvs = boundArgvs(cmd.args, shell.bound, (ws) => argsOf(src, ws)) ?? [argsOf(src, cmd.args)];
+      const argvs = (
+        boundArgvs(cmd.args, shell.bound, (ws) => argsOf(src, ws)) ?? [argsOf(src, cmd.args)]
+      ).map((argv) => substitutedPaths(src, argv, (ws) => argsOf(src, ws), shell.assigned));
       const piped = pipedPaths(src, event, (ws) => argsOf(src, ws));
       for (const argv of argvs)
         simpleCommand(
