@@ -60,6 +60,10 @@ function operandsFor(g: ProgramGrammar): string[] {
     sleep: ["1"],
     // rustc is understood only printing about itself; the option makes the command complete.
     rustc: ["--version"],
+    // rustup is understood only showing the toolchains; yarn and pnpm only printing their version.
+    rustup: ["show"],
+    yarn: ["--version"],
+    pnpm: ["--version"],
   };
   return byName[name] ?? (g.operands.length === 0 ? [] : ["f.txt"]);
 }
