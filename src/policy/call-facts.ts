@@ -46,6 +46,8 @@ export interface WalkStyle {
    * below the root with a blank, a quote or a backslash splits into words that are other paths or options.
    */
   plainNames?: true;
+  /** Names reach the reader as bash splits a `$(…)`: one with a glob character expands to other paths. */
+  globNames?: true;
 }
 
 /**
@@ -202,6 +204,8 @@ export type DiskTarget =
       names: readonly string[];
       /** Only a file whose text matches this (a regular expression's source) picks: go.mod's `toolchain` line. */
       contains?: string;
+      /** What such a file makes it run, after its name (rustup's and go's toolchain when absent). */
+      picks?: string;
       shown: string;
     }
   /**

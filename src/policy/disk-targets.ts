@@ -15,6 +15,7 @@ import { analyzeShell } from "./shell/analysis.ts";
 import type { ExecUnit, ShellUnit } from "./shell/units.ts";
 import type { ToolCall } from "./types.ts";
 import { pickerTargets, upwardTargets, versionFileTargets } from "./upward-targets.ts";
+import { versionQueryPickers } from "./version-query-pickers.ts";
 import { searchToolStyle, WIDEST, walkStyleOf } from "./walk-styles.ts";
 
 const MAX_TARGETS = 256;
@@ -93,6 +94,7 @@ function shellTargets(command: string, callCwd: string, home: string | null): Di
           ...optionGlobTargets(unit, callCwd, home),
           ...scriptTargets(unit, callCwd, home),
           ...pickerTargets(unit, callCwd, home),
+          ...versionQueryPickers(unit, callCwd, home),
           ...goModuleTargets(unit, callCwd, home),
           ...pythonStartTargets(unit, callCwd, home),
           ...(unit.program === "man" ? [{ kind: "man-path" as const, shown: unit.text }] : []),

@@ -79,9 +79,11 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
             {
               subject: t.shown,
               reason:
-                t.contains === undefined
-                  ? `\`${shownPath(found, ctx.workspace)}\` picks the toolchain it runs (rustup runs a \`path\` it names, and downloads a channel not installed)`
-                  : `\`${shownPath(found, ctx.workspace)}\` names a toolchain, which go downloads and runs when it is not the one installed`,
+                t.picks !== undefined
+                  ? `\`${shownPath(found, ctx.workspace)}\` ${t.picks}`
+                  : t.contains === undefined
+                    ? `\`${shownPath(found, ctx.workspace)}\` picks the toolchain it runs (rustup runs a \`path\` it names, and downloads a channel not installed)`
+                    : `\`${shownPath(found, ctx.workspace)}\` names a toolchain, which go downloads and runs when it is not the one installed`,
             },
           ];
     }

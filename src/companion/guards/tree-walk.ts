@@ -254,7 +254,12 @@ export function walkFact(
       if (style.plainNames === true && /[\s'"\\]/.test(name))
         return {
           subject,
-          reason: `\`${shownPath(abs, workspace)}\` has a blank, a quote or a backslash in its name, which xargs splits into other words (paths or options)`,
+          reason: `\`${shownPath(abs, workspace)}\` has a blank, a quote or a backslash in its name, which xargs (or bash, splitting a \`$(…)\`) splits into other words (paths or options)`,
+        };
+      if (style.globNames === true && /[*?[]/.test(name))
+        return {
+          subject,
+          reason: `\`${shownPath(abs, workspace)}\` has a glob character in its name, which bash expands to other paths`,
         };
       let isDir = e.isDirectory();
       let isFile = e.isFile();

@@ -74,20 +74,46 @@ export function pipedPaths(
   argsOf: (words: readonly Word[]) => Arg[],
 ): FoundPaths | null {
   const from = event.stdinFrom;
-  if (
-    from === undefined ||
-    from.cmd?.type !== "call" ||
-    from.cmd.assigns.length > 0 ||
-    from.hazards.length > 0
-  )
-    return null;
-  if (from.redirs.some((r) => !/^2>\s*\/dev\/null$/.test(src.slice(r.start, r.end)))) return null;
+  if (from === undefined) return null;
+  const argv = plainCall(src, from, argsOf);
+  if (argv === null) return null;
   const ops = redirOps();
   const input = [ops.in, ops.dupIn, ops.readWrite, ops.hdoc, ops.dashHdoc, ops.word];
   if (event.redirs.some((r) => input.includes(r.op))) return null;
-  const argv = argsOf(from.cmd.args);
   const shown = src.slice(from.start, from.end);
   return foundByFind(argv, shown) ?? foundByGitLsFiles(argv, shown);
+}
+
+/** The plain command a statement is, with only `2>/dev/null` redirected: its words, or null. */
+function plainCall(src: string, from: StmtEvent, argsOf: (words: readonly Word[]) => Arg[]): Arg[] | null {
+  if (from.cmd?.type !== "call" || from.cmd.assigns.length > 0 || from.hazards.length > 0) return null;
+  if (from.redirs.some((r) => !/^2>\s*\/dev\/null$/.test(src.slice(r.start, r.end)))) return null;
+  return argsOf(from.cmd.args);
+}
+
+/**
+ * `CMD … $(find …)`: bash splits what a plain find prints at blanks and expands the globs in each name, so
+ * with every name plain (the walk asks for one with a blank, a quote, a backslash or a glob character) the
+ * words are the paths find prints, as `find … | xargs CMD` hands them on. Each such word stands for them
+ * when CMD only reads or lists it where they land; else the words stay as they are (known at run time).
+ * Not `git ls-files` (its names' globs are not looked at), nor once the script has set IFS.
+ */
+export function substitutedPaths(
+  src: string,
+  argv: Arg[],
+  argsOf: (words: readonly Word[]) => Arg[],
+  assigned: ReadonlySet<string>,
+): Arg[] {
+  if (assigned.has("IFS") || !argv.some((a) => a.subst !== undefined)) return argv;
+  const out = argv.map((a) => {
+    if (a.subst === undefined) return a;
+    const inner = plainCall(src, a.subst, argsOf);
+    const found = inner === null ? null : foundByFind(inner, src.slice(a.subst.start, a.subst.end));
+    return found === null || found.nul ? a : foundArg({ ...found, split: true });
+  });
+  const words = out.filter((a) => a.found !== undefined);
+  if (words.length === 0 || out.some((a) => a.subst !== undefined && a.found === undefined)) return argv;
+  return words.every((w) => readsFound(out, w, false)) ? out : argv;
 }
 
 const DOT: Arg = { value: ".", raw: ".", glob: false, tilde: false };
@@ -245,5 +271,6 @@ export function foundWalk(found: FoundPaths): WalkStyle {
     only: found.name === null ? [] : [found.name],
     ...(found.name === null ? {} : { onlyAnyDot: true as const }),
     ...(found.nul ? {} : { plainNames: true as const }),
+    ...(found.split === true ? { globNames: true as const } : {}),
   };
 }

@@ -162,6 +162,19 @@ export const ENVIRONMENT_DUMPS: Readonly<Record<string, Dump>> = {
   ps: (args) => args.some((a) => a.value === null || /^[A-Za-z]*e[A-Za-z]*$/.test(a.value)),
 };
 
+/**
+ * npm settings whose value is no credential: `npm config get registry` prints a URL. Any other key may be
+ * one (`_authToken`, `//host/:_auth`, `certfile`, a proxy URL with its password, a key of the user's own).
+ */
+const NPM_PLAIN_KEYS = [
+  ...["registry", "@[\\w.-]+:registry", "cache", "prefix", "globalconfig", "userconfig", "init-module"],
+  ...["loglevel", "tag", "save-prefix", "save-exact", "engine-strict", "ignore-scripts", "legacy-peer-deps"],
+  ...["fund", "audit", "progress", "color", "node-version", "script-shell", "shell", "editor", "umask"],
+  ...["strict-ssl", "omit", "include", "access", "init-license", "init-version", "lockfile-version"],
+].join("|");
+/** `npm config get` with no key (every setting), or with one not known to be plain. Options aside. */
+const NPM_GETS_CREDENTIAL = new RegExp(`^config get(?!(?: (?:${NPM_PLAIN_KEYS}|-[-\\w=]*))+$)`);
+
 /** Subcommands of tools that print a stored credential. */
 export const CREDENTIAL_PRINTERS: Readonly<Record<string, readonly RegExp[]>> = {
   gh: [/^auth token\b/, /^auth status\b.*(\s|^)(-t|--show-token)\b/],
@@ -171,7 +184,7 @@ export const CREDENTIAL_PRINTERS: Readonly<Record<string, readonly RegExp[]>> = 
   az: [/^account get-access-token\b/],
   kubectl: [/^config view\b.*--raw\b/, /^create token\b/],
   docker: [/^credential\b/],
-  npm: [/^token\b/, /^config (get|list|ls)\b/],
+  npm: [/^token\b/, /^config (list|ls)\b/, NPM_GETS_CREDENTIAL],
   security: [/^find-(generic|internet)-password\b.*(\s|^)-[a-z]*[wg]/, /^dump-keychain\b/],
   pass: [/^(show\s|\S+$)/],
   op: [/^(read|item get|inject)\b/],
@@ -201,8 +214,18 @@ export function secretOutput(name: string, argv: readonly Arg[], assigned: Reado
   const printers = lookup(CREDENTIAL_PRINTERS, name);
   if (printers) {
     const rest = args.map((a) => a.value ?? "\u0000").join(" ");
-    if (printers.some((re) => re.test(rest)))
+    if (subcommandForms(args).some((form) => printers.some((re) => re.test(form))))
       out.push({ mention: "sensitive", reason: `\`${name} ${rest}\` prints a stored credential` });
   }
   return out;
+}
+
+/**
+ * The words from each one that may be the subcommand on: global options and their values may come first
+ * (`npm --loglevel silent config get _authToken`, `aws --profile p configure get …`), and which word takes a
+ * value is the tool's to know, so every word that is no option may start it.
+ */
+function subcommandForms(args: readonly Arg[]): string[] {
+  const words = args.map((a) => a.value ?? "\u0000");
+  return words.flatMap((w, i) => (i === 0 || !w.startsWith("-") ? [words.slice(i).join(" ")] : []));
 }

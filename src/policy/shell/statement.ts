@@ -3,7 +3,7 @@
 import type { Collector } from "./collector.ts";
 import { execUnit, prefixConcerns, type Run, type Shell, simpleCommand } from "./command.ts";
 import { dangerousVariable } from "./env-vars.ts";
-import { pipedPaths } from "./found-paths.ts";
+import { pipedPaths, substitutedPaths } from "./found-paths.ts";
 import { boundArgvs } from "./loop-vars.ts";
 import type { StmtEvent } from "./parser.ts";
 import { redirects } from "./redirects.ts";
@@ -21,7 +21,9 @@ export function statement(src: string, event: StmtEvent, shell: Shell, run: Run,
     const prefixes = prefixesOf(src, cmd.assigns);
     if (cmd.args.length > 0) {
       // A loop variable's known values: the command once per value (loop-vars.ts).
-      const argvs = boundArgvs(cmd.args, shell.bound, (ws) => argsOf(src, ws)) ?? [argsOf(src, cmd.args)];
+      const argvs = (
+        boundArgvs(cmd.args, shell.bound, (ws) => argsOf(src, ws)) ?? [argsOf(src, cmd.args)]
+      ).map((argv) => substitutedPaths(src, argv, (ws) => argsOf(src, ws), shell.assigned));
       const piped = pipedPaths(src, event, (ws) => argsOf(src, ws));
       for (const argv of argvs)
         simpleCommand(

@@ -50,6 +50,11 @@ export type WordPart =
   | { type: "extglob"; value: string }
   /** `<(…)` or `>(…)`: bash passes a pipe's name, `/dev/fd/N`. */
   | { type: "procsubst" }
+  /**
+   * `$(CMD)` outside quotes holding one statement: its value is only known at run time, split into words;
+   * `stmt` is CMD's, for what it prints (found-paths.ts).
+   */
+  | { type: "subst"; stmt: StmtEvent }
   /** Any other substitution or expansion: its value is only known at run time. */
   | { type: "dynamic" };
 
@@ -503,10 +508,24 @@ class Walker {
       case "*syntax.ProcSubst":
         this.node(node);
         return { type: "procsubst" };
+      case "*syntax.CmdSubst": {
+        const at = this.events.length;
+        this.node(node);
+        const stmt = this.#onlyStatement(node, at);
+        return stmt === null ? { type: "dynamic" } : { type: "subst", stmt };
+      }
       default:
         this.node(node);
         return { type: "dynamic" };
     }
+  }
+
+  /** The one statement of an unquoted `$(…)` just walked from event `at` (scoped: its enter comes first). */
+  #onlyStatement(node: RawNode, at: number): StmtEvent | null {
+    const plain = this.#ctx.dq === 0 && this.#ctx.arith === 0 && node.Backquotes !== true;
+    if (!plain || children(node, "Stmts").length !== 1) return null;
+    const event = this.events[at + 1];
+    return event?.kind === "stmt" ? event : null;
   }
 
   /** `$NAME` / `${NAME}` without subscript, operator or slice. */

@@ -1,7 +1,7 @@
 // What bash makes of a word before it runs a command: quote removal, brace expansion, `$'…'`
 // escapes, a leading `~` or `$HOME`, and whether the result is a glob pattern. A word whose
 // value depends on run time (a variable, a substitution, word splitting) has no value.
-import type { Word, WordPart } from "./walk.ts";
+import type { StmtEvent, Word, WordPart } from "./walk.ts";
 
 export interface WordValue {
   /** The word after quote removal; `~`, `~user` and `$HOME` are kept as written (see `tilde`). */
@@ -12,6 +12,8 @@ export interface WordValue {
   tilde: boolean;
   /** The word is a process substitution: a pipe from a command (judged on its own), not a file. */
   pipe?: boolean;
+  /** The word is exactly an unquoted `$(CMD)`: CMD's statement (judged on its own), whose output bash splits. */
+  subst?: StmtEvent;
 }
 
 export const DYNAMIC_WORD: WordValue = Object.freeze({ value: null, glob: false, tilde: false });
@@ -164,6 +166,7 @@ function chars(parts: readonly WordPart[], out: Ch[], inDouble: boolean): void {
       case "procsubst":
         out.push({ c: null, quoted: true });
         break;
+      case "subst":
       case "dynamic":
         out.push({ c: null, quoted: inDouble });
         break;
@@ -311,6 +314,7 @@ function plainValue(word: Word): WordValue | null {
   }
   if (p.type === "sgl" && !p.dollar) return { value: p.value, glob: false, tilde: false };
   if (p.type === "procsubst") return { ...PIPE };
+  if (p.type === "subst") return { value: null, glob: false, tilde: false, subst: p.stmt };
   return null;
 }
 

@@ -31,6 +31,8 @@ export interface FoundPaths {
   shown: string;
   /** `git ls-files`: the files git's index names below the directory, not every file find could print. */
   tracked?: true;
+  /** `$(find …)`: bash splits the names at blanks and expands the globs in each. */
+  split?: true;
 }
 
 export interface WrapperSpec {

@@ -62,6 +62,10 @@ function operandsFor(g: ProgramGrammar): string[] {
     rustc: ["--version"],
     // top is understood only in batch mode (interactive top takes keys that kill processes).
     top: ["-b"],
+    // rustup is understood only showing the toolchains; yarn and pnpm only printing their version.
+    rustup: ["show"],
+    yarn: ["--version"],
+    pnpm: ["--version"],
   };
   return byName[name] ?? (g.operands.length === 0 ? [] : ["f.txt"]);
 }

@@ -43,6 +43,7 @@ import { nl } from "./programs/nl.ts";
 import { node } from "./programs/node.ts";
 import { npm } from "./programs/npm.ts";
 import { npx } from "./programs/npx.ts";
+import { pnpm, yarn } from "./programs/package-managers.ts";
 import { paste } from "./programs/paste.ts";
 import { pip } from "./programs/pip.ts";
 import { prettier } from "./programs/prettier.ts";
@@ -53,6 +54,7 @@ import { readlink, realpath } from "./programs/realpath.ts";
 import { rev } from "./programs/rev.ts";
 import { rg } from "./programs/rg.ts";
 import { rustc } from "./programs/rustc.ts";
+import { rustup } from "./programs/rustup.ts";
 import { sed } from "./programs/sed.ts";
 import { netstat, ss } from "./programs/sockets.ts";
 import { sort } from "./programs/sort.ts";
@@ -92,6 +94,7 @@ export const PROGRAM_GRAMMARS: readonly ProgramGrammar[] = [
   column,
   df,
   rustc,
+  rustup,
   ...[nl, tac, hexdump, paste, fold, lscpu, locale, ps],
   ...[
     tree,
@@ -113,6 +116,8 @@ export const PROGRAM_GRAMMARS: readonly ProgramGrammar[] = [
   ...[whoami, nproc, arch, uname, id, printenv, seq, sleep, hostname, free, mkdir, touch, rm, cp, mv, tar],
   ...[npm, npx, node, python, cargo, go, make, tsc, eslint, prettier, biome, vitest, jest, pytest],
   pip,
+  yarn,
+  pnpm,
   jsonTool,
   man,
   // Round 15's everyday programs (issue 20 over-asks).

@@ -1,9 +1,14 @@
 // cargo (1.6x): build, test, run, check, clippy… compile and run the crate (build.rs, proc
 // macros, tests); `tree`, `metadata` and `fmt` run rustc or rustfmt too, through the configuration's
 // build.rustc-wrapper and the toolchain a rust-toolchain file picks (red team, round 5); only the
-// manifest-only subcommands read.
+// manifest-only subcommands read. `metadata --no-deps` is one of them: it resolves nothing, so it never
+// asks rustc for the target's facts (strace, cargo 1.95: no process at all, not even a configured
+// rustc-wrapper, where plain `metadata` runs the wrapper twice); the toolchain file is the disk's to see.
 import { runner } from "../runner.ts";
-import { flag, opt } from "../spec.ts";
+import { flag, opt, type Parsed } from "../spec.ts";
+
+/** `cargo metadata --no-deps`: only the workspace's own manifests, read and printed. */
+const readsManifestsOnly = (p: Parsed) => p.operands[0]?.value === "metadata" && p.has("--no-deps");
 
 export const cargo = runner({
   names: ["cargo"],
@@ -27,10 +32,11 @@ export const cargo = runner({
       "--offline",
       "--frozen",
     ].map((n) => flag(n)),
-    ...["--no-run", "--no-fail-fast", "--doc", "--all", "-V"].map((n) => flag(n)),
+    ...["--no-run", "--no-fail-fast", "--doc", "--all", "-V", "--no-deps"].map((n) => flag(n)),
     opt(
       "-p --package -F --features --bin --example --test --bench --target --profile --color --message-format",
     ),
+    opt("--format-version", "number"),
     opt("-j --jobs", "number"),
   ],
   subcommands: {
@@ -62,4 +68,5 @@ export const cargo = runner({
     "rust-toolchain.toml",
     "rust-toolchain",
   ],
+  runsNothingOfTheProject: readsManifestsOnly,
 });

@@ -1,5 +1,6 @@
 // basename, dirname (GNU coreutils 9.1) and which (debianutils 5.7): their operands are names,
-// not files they open.
+// not files they open. basename's and dirname's options only shape what they print, so a word known only
+// at run time (`basename $(pwd)`) is a name to them whatever it expands to.
 import { flag, GNU_COMMON, opt, type ProgramGrammar } from "../spec.ts";
 
 export const basename: ProgramGrammar = {
@@ -9,6 +10,7 @@ export const basename: ProgramGrammar = {
   abbreviate: true,
   operands: ["string"],
   effect: "read",
+  dynamicWords: true,
 };
 
 export const dirname: ProgramGrammar = {
@@ -18,6 +20,7 @@ export const dirname: ProgramGrammar = {
   abbreviate: true,
   operands: ["string"],
   effect: "read",
+  dynamicWords: true,
 };
 
 export const which: ProgramGrammar = {

@@ -23,6 +23,36 @@ function bumpsVersion(p: Parsed): NotUnderstood | null {
   };
 }
 
+/**
+ * `npm pkg get [KEY…]` prints fields of the package.json it runs by; `set`, `delete` and `fix` rewrite it.
+ * Not with a workspace option: the members' package.json files may be anywhere its globs reach.
+ */
+function editsPackage(p: Parsed): NotUnderstood | null {
+  const [first, action] = p.operands;
+  if (first?.value !== "pkg") return null;
+  if (action?.value !== "get")
+    return { word: action?.raw ?? first.raw, reason: "npm pkg other than get rewrites package.json" };
+  const workspace = p.options.find((o) => /^(-w|--workspaces?)$/.test(o.name));
+  return workspace === undefined
+    ? null
+    : {
+        word: workspace.word.raw,
+        reason: "npm pkg get with a workspace option reads every member's package.json",
+      };
+}
+
+/** `npm config get`/`list` print settings (secret-output.ts judges which); `set`, `delete`, `edit`, `fix` write ~/.npmrc. */
+const CONFIG_READS = new Set(["get", "list", "ls"]);
+
+function writesConfig(p: Parsed): NotUnderstood | null {
+  const [first, action] = p.operands;
+  if (first?.value !== "config" || CONFIG_READS.has(action?.value ?? "")) return null;
+  return {
+    word: action?.raw ?? first.raw,
+    reason: "npm config other than get or list writes npm's configuration (or opens it in an editor)",
+  };
+}
+
 export const npm = runner({
   names: ["npm"],
   options: [
@@ -84,6 +114,7 @@ export const npm = runner({
     audit: false,
     doctor: false,
     config: false,
+    pkg: false,
     token: false,
     ls: false,
     list: false,
@@ -109,6 +140,6 @@ export const npm = runner({
         word: first.raw,
         reason: `npm ${first.value} sends requests to the package registry (the one .npmrc names, or a URL its spec gives) and writes npm's cache and logs outside the project`,
       };
-    return bumpsVersion(p);
+    return bumpsVersion(p) ?? editsPackage(p) ?? writesConfig(p);
   },
 });
