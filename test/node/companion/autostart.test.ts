@@ -106,7 +106,9 @@ describe("a daemon started on demand", { timeout: 60_000 }, () => {
   });
 
   it("exits by itself once idle", async () => {
-    box = sandbox({ AIRLOCK_AUTOSTART: "1", AIRLOCK_DAEMON_IDLE_MS: "1500" });
+    // Idle long enough that the first `airlock status` (a node start, seconds on a loaded machine) sees the daemon
+    // before it goes: at 1.5 s a run at load 12 found it already gone and never saw it start.
+    box = sandbox({ AIRLOCK_AUTOSTART: "1", AIRLOCK_DAEMON_IDLE_MS: "6000" });
     const b = box;
     b.writePolicy(POLICY);
     await runAirlock(
@@ -115,7 +117,7 @@ describe("a daemon started on demand", { timeout: 60_000 }, () => {
       hookInput(b, "Read", { file_path: join(b.project, "a") }, "t1"),
     );
     const pid = await eventually(() => daemonPid(b), "the daemon to start");
-    await until(() => !alive(pid), 20_000, "the idle daemon to exit");
+    await until(() => !alive(pid), 30_000, "the idle daemon to exit");
   });
 
   it("AIRLOCK_AUTOSTART=0 keeps hooks from starting one", async () => {
