@@ -92,11 +92,19 @@ export function programKey(text: string): string | null {
   return null;
 }
 
-/** Which configuration file of the repository names a program git runs, and the key; null when none. */
-export function repositoryProgram(repo: Repository): { file: string; key: string } | null {
+/**
+ * Which configuration file of the repository names a program git runs, and the key; null when none.
+ * `projectFiles`: the user's layers the environment leads into the workspace (git-config-layers.ts's
+ * scopeOf), which are the project's as .git/config is.
+ */
+export function repositoryProgram(
+  repo: Repository,
+  projectFiles: readonly (readonly [string, string])[] = [],
+): { file: string; key: string } | null {
   for (const [file, shown] of [
     [join(repo.commonDir, "config"), ".git/config"],
     [join(repo.gitDir, "config.worktree"), ".git/config.worktree"],
+    ...projectFiles,
   ] as const) {
     let text: string;
     try {

@@ -4,6 +4,7 @@ import { resolve } from "node:path";
 import type { CallFact, DiskTarget } from "../../policy/call-facts.ts";
 import { isDenylistedPath } from "../../policy/secret-paths.ts";
 import { type Context, realWorkspace } from "./disk-context.ts";
+import { userLayerFiles } from "./git-config-layers.ts";
 import { readOnlyHook, repositoryProgram } from "./git-config-programs.ts";
 import { gitContentsFact } from "./git-contents.ts";
 import { discoverRepository, foreignGitFile, type Repository, repositoryAt } from "./git-discovery.ts";
@@ -12,7 +13,7 @@ import { notesReason } from "./git-notes.ts";
 import { repositoryStateFact } from "./git-state-files.ts";
 import { unnamedObjectFact } from "./git-unnamed.ts";
 import { nestedRepositoryFact } from "./nested-repos.ts";
-import { realPathOf } from "./real-path.ts";
+import { isWithin, realPathOf } from "./real-path.ts";
 import { shownPath } from "./tree-walk.ts";
 
 function ownRepository(ctx: Context): Repository | null {
@@ -47,6 +48,18 @@ function topPathsFact(paths: readonly string[], top: string, workspace: string):
   return null;
 }
 
+/** The user's configuration files the agent's environment leads into the workspace, as shown. */
+function projectLayers(ctx: Context): [string, string][] {
+  const ws = realWorkspace(ctx);
+  const out: [string, string][] = [];
+  for (const file of userLayerFiles(ctx.env)) {
+    const r = realPathOf(file);
+    const real = r.ok ? r.real : file;
+    if (isWithin(ws, real)) out.push([real, shownPath(real, ws)]);
+  }
+  return out;
+}
+
 export function gitFacts(t: Extract<DiskTarget, { kind: "git" }>, ctx: Context): CallFact[] {
   // GIT_DIR in the agent's environment names the repository as surely as --git-dir does.
   const envDir = ctx.env.GIT_DIR;
@@ -57,12 +70,12 @@ export function gitFacts(t: Extract<DiskTarget, { kind: "git" }>, ctx: Context):
   if (own !== null && own.commonDir === repo.commonDir) {
     // The workspace's own repository; git may still enter a submodule of it, with its configuration.
     const top = t.workTree ?? repo.workTree;
-    const program = repositoryProgram(repo);
+    const program = repositoryProgram(repo, projectLayers(ctx));
     if (program !== null)
       return [
         {
           subject: t.shown,
-          reason: `the repository's own configuration (\`${program.file}\`) sets ${program.key}, ${keyEffect(program.key)}`,
+          reason: `${program.file.startsWith(".git/") ? "the repository's own configuration" : "git's configuration in the project, as the agent's environment names it"} (\`${program.file}\`) sets ${program.key}, ${keyEffect(program.key)}`,
         },
       ];
     const ws = realPathOf(ctx.workspace);
