@@ -127,9 +127,14 @@ function librarySearched(variable: LoadingVariable, entry: string): boolean {
   return (variable.name === "LD_PRELOAD" || variable.name === "LD_AUDIT") && !entry.includes("/");
 }
 
+/** Looked up once per variable of the environment, for every path a call writes. */
+const BY_NAME = new Map(LOADING_VARIABLES.map((v) => [v.name, v]));
+
 function variableOf(name: string): LoadingVariable | undefined {
-  const upper = name.toUpperCase();
-  return LOADING_VARIABLES.find((v) => v.name === name || (v.ignoreCase === true && v.name === upper));
+  const exact = BY_NAME.get(name);
+  if (exact !== undefined) return exact;
+  const folded = BY_NAME.get(name.toUpperCase());
+  return folded?.ignoreCase === true ? folded : undefined;
 }
 
 /**
