@@ -80,7 +80,12 @@ export function configEntries(text: string): ConfigEntry[] {
 
 /** The first key of a git configuration text that runs a program, as `section.key`; null when none. */
 export function programKey(text: string): string | null {
-  for (const { key, value } of configEntries(text)) {
+  return programKeyOf(configEntries(text));
+}
+
+/** The first of these configuration entries that runs a program, as `section.key`; null when none. */
+export function programKeyOf(entries: readonly { key: string; value: string }[]): string | null {
+  for (const { key, value } of entries) {
     if (!RUNS_PROGRAMS.some((re) => re.test(key.toLowerCase()))) continue;
     if (key === "core.fsmonitor" && BOOLEAN.test(value)) continue;
     if (key === "diff.submodule" && value.toLowerCase() === "short") continue;
@@ -92,19 +97,11 @@ export function programKey(text: string): string | null {
   return null;
 }
 
-/**
- * Which configuration file of the repository names a program git runs, and the key; null when none.
- * `projectFiles`: the user's layers the environment leads into the workspace (git-config-layers.ts's
- * scopeOf), which are the project's as .git/config is.
- */
-export function repositoryProgram(
-  repo: Repository,
-  projectFiles: readonly (readonly [string, string])[] = [],
-): { file: string; key: string } | null {
+/** Which configuration file of the repository names a program git runs, and the key; null when none. */
+export function repositoryProgram(repo: Repository): { file: string; key: string } | null {
   for (const [file, shown] of [
     [join(repo.commonDir, "config"), ".git/config"],
     [join(repo.gitDir, "config.worktree"), ".git/config.worktree"],
-    ...projectFiles,
   ] as const) {
     let text: string;
     try {

@@ -86,6 +86,10 @@ describe("r15a-03: git's user configuration named into the workspace", () => {
         expect(j.why).toMatch(/core\.fsmonitor/);
       }
     expectAllowedClean(bash("git status"), "git status, clean");
+    // An include of the user's own file that leads into the workspace is the project's file too.
+    write(join(home, ".gitconfig"), `[include]\n\tpath = ${join(ws, "tools/gitconfig")}\n`);
+    for (const j of bash("git status")) expect(j.why, "include").toMatch(/core\.fsmonitor/);
+    rmSync(join(home, ".gitconfig"));
     rmSync(join(ws, "devcfg"), { recursive: true });
     rmSync(join(ws, "tools"), { recursive: true });
   });
