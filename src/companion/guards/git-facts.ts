@@ -80,7 +80,7 @@ export function gitFacts(t: Extract<DiskTarget, { kind: "git" }>, ctx: Context):
       return [
         {
           subject: t.shown,
-          reason: `${program.file.startsWith(".git/") ? "the repository's own configuration" : "git's configuration in the project, as the agent's environment names it"} (\`${program.file}\`) sets ${program.key}, ${keyEffect(program.key)}`,
+          reason: `${program.file.startsWith(".git/") ? "the repository's own configuration" : "a user's git configuration that leads into the project"} (\`${program.file}\`) sets ${program.key}, ${keyEffect(program.key)}`,
         },
       ];
     const ws = realPathOf(ctx.workspace);
