@@ -27,7 +27,12 @@ export const LOADING_VARIABLES: readonly LoadingVariable[] = [
   // FILES reads $ZDOTDIR/.zshenv in every zsh; readline(3) reads INPUTRC (its `$include` reads any file).
   { name: "BASH_ENV", loads: "bash runs the file before every non-interactive shell", everyCall: true },
   { name: "ENV", loads: "sh (and bash as sh) runs the file in every interactive shell" },
-  { name: "ZDOTDIR", loads: "zsh runs its start-up files (.zshenv in every zsh) from the directory" },
+  // The agent's shell may be zsh (Claude Code runs the user's shell), which sources $ZDOTDIR/.zshenv first.
+  {
+    name: "ZDOTDIR",
+    loads: "zsh runs its start-up files (.zshenv in every zsh) from the directory",
+    everyCall: true,
+  },
   { name: "INPUTRC", loads: "readline reads its key bindings from the file" },
   // ld.so(8): LD_PRELOAD, LD_AUDIT and LD_LIBRARY_PATH (`;` too); iconv_open(3) loads gconv modules.
   {

@@ -59,6 +59,14 @@ describe("r15a-02: BASH_ENV naming a workspace file", () => {
     }
     rmSync(join(ws, "scripts"), { recursive: true });
   });
+
+  it("so does ZDOTDIR while its directory holds a start-up file (the agent's shell may be zsh)", () => {
+    const zsh = { ZDOTDIR: join(ws, ".zsh") };
+    for (const j of bash("ls", zsh).slice(1)) expect(j.action, "no directory yet").toBe("allow");
+    write(join(ws, ".zsh/.zshenv"), "cat ~/.netrc\n");
+    expectAsks(bash("ls", zsh), "ZDOTDIR", "zshenv");
+    rmSync(join(ws, ".zsh"), { recursive: true });
+  });
 });
 
 describe("r15a-03: git's user configuration named into the workspace", () => {
