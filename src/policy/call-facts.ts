@@ -265,6 +265,11 @@ export type DiskTarget =
    * file of that name; `written`: paths the command's earlier units write, which may put one there.
    */
   | { kind: "program"; name: string; dir: string | null; written: readonly string[]; shown: string }
+  /**
+   * A shell call: the shell itself and every program it starts load what the agent's environment names
+   * for every process (BASH_ENV, LD_PRELOAD, LD_LIBRARY_PATH: policy/env-loads.ts), whatever the command.
+   */
+  | { kind: "shell-start"; shown: string }
   | { kind: "unknown"; shown: string; reason: string };
 
 /**

@@ -183,7 +183,9 @@ export function diskTargetsOf(call: ToolCall): DiskTarget[] {
   const { tool, input } = call;
   if (tool === "bash") {
     const command = str(input.command);
-    return command === undefined ? [] : shellTargets(command, cwd, home);
+    return command === undefined
+      ? []
+      : [{ kind: "shell-start", shown: command.slice(0, 80) }, ...shellTargets(command, cwd, home)];
   }
   const raw = tool === "find" ? globDirectory(str(input.path), str(input.pattern)) : inputPath(input);
   const given = typeof raw === "string" ? raw : undefined;

@@ -7,6 +7,7 @@ import { isDenylistedPath, isProtectedWritePath, secretFamilyOf } from "../../po
 import { GO_WALK } from "../../policy/walk-styles.ts";
 import { expandGlob } from "./bash-glob.ts";
 import type { Context } from "./disk-context.ts";
+import { shellStartFact } from "./env-loads.ts";
 import { gitFacts } from "./git-facts.ts";
 import { goModuleFacts, goReleaseFact } from "./go-module.ts";
 import { manPathFact } from "./man-path.ts";
@@ -132,6 +133,10 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
     }
     case "npm-config": {
       const f = npmConfigFact(t.dir, ctx.env, ctx.workspace, t.shown);
+      return f === null ? [] : [f];
+    }
+    case "shell-start": {
+      const f = shellStartFact(ctx, t.shown);
       return f === null ? [] : [f];
     }
     case "node-env": {

@@ -9,6 +9,7 @@ import { homedir } from "node:os";
 import { dirname, isAbsolute, join } from "node:path";
 import { configEntries } from "./git-config-programs.ts";
 import type { Repository } from "./git-discovery.ts";
+import { isWithin, realPathOf } from "./real-path.ts";
 
 export interface LayerEntry {
   /** "repo": the repository's own files (it may arrive with the project); "user": everything else. */
@@ -33,13 +34,30 @@ export function expandPath(value: string, base: string, env: NodeJS.ProcessEnv):
   return isAbsolute(value) ? value : join(base, value);
 }
 
-function readLayer(
+/**
+ * A user's layer the agent's environment or an include leads into the workspace (GIT_CONFIG_GLOBAL,
+ * XDG_CONFIG_HOME naming a project file; red team, round 15) arrives with the project, or is written by the
+ * agent, as the repository's own configuration is: it is judged as the repository's.
+ */
+function scopeOf(
   file: string,
   scope: LayerEntry["scope"],
+  workspace: string | undefined,
+): LayerEntry["scope"] {
+  if (scope === "repo" || workspace === undefined) return scope;
+  const r = realPathOf(file);
+  return isWithin(workspace, r.ok ? r.real : file) ? "repo" : scope;
+}
+
+function readLayer(
+  file: string,
+  given: LayerEntry["scope"],
   env: NodeJS.ProcessEnv,
   out: LayerEntry[],
   depth: number,
+  workspace?: string,
 ): void {
+  const scope = scopeOf(file, given, workspace);
   let text: string;
   try {
     text = readFileSync(file, "utf8");
@@ -52,7 +70,7 @@ function readLayer(
     // one file too many only makes a decision stricter). Relative to the including file, as git resolves.
     if (depth < MAX_INCLUDE_DEPTH && /^(include|includeif\..+)\.path$/.test(key)) {
       const target = expandPath(value, dirname(file), env);
-      if (target !== null) readLayer(target, scope, env, out, depth + 1);
+      if (target !== null) readLayer(target, scope, env, out, depth + 1, workspace);
     }
   }
 }
@@ -75,18 +93,27 @@ function parameterEntries(text: string): { key: string; value: string }[] {
   return out;
 }
 
-/** Every entry of every layer git reads for `repo`, in git's order (system, global, repo, environment). */
-export function configLayers(repo: Repository, env: NodeJS.ProcessEnv): LayerEntry[] {
-  const out: LayerEntry[] = [];
+/** The system's and the user's configuration files, as the environment names them, in git's order. */
+function userLayerFiles(env: NodeJS.ProcessEnv): string[] {
+  const out: string[] = [];
   if (!/^(1|true|yes|on)$/i.test(env.GIT_CONFIG_NOSYSTEM ?? ""))
-    readLayer(env.GIT_CONFIG_SYSTEM || "/etc/gitconfig", "user", env, out, 0);
+    out.push(env.GIT_CONFIG_SYSTEM || "/etc/gitconfig");
   if (env.GIT_CONFIG_GLOBAL !== undefined) {
-    if (env.GIT_CONFIG_GLOBAL !== "") readLayer(env.GIT_CONFIG_GLOBAL, "user", env, out, 0);
+    if (env.GIT_CONFIG_GLOBAL !== "") out.push(env.GIT_CONFIG_GLOBAL);
   } else {
     const xdg = env.XDG_CONFIG_HOME || join(homeOf(env), ".config");
-    readLayer(join(xdg, "git", "config"), "user", env, out, 0);
-    readLayer(join(homeOf(env), ".gitconfig"), "user", env, out, 0);
+    out.push(join(xdg, "git", "config"), join(homeOf(env), ".gitconfig"));
   }
+  return out;
+}
+
+/**
+ * Every entry of every layer git reads for `repo`, in git's order (system, global, repo, environment); a
+ * user's layer inside `workspace` is the repository's (scopeOf).
+ */
+export function configLayers(repo: Repository, env: NodeJS.ProcessEnv, workspace?: string): LayerEntry[] {
+  const out: LayerEntry[] = [];
+  for (const file of userLayerFiles(env)) readLayer(file, "user", env, out, 0, workspace);
   readLayer(join(repo.commonDir, "config"), "repo", env, out, 0);
   readLayer(join(repo.gitDir, "config.worktree"), "repo", env, out, 0);
   const count = Number.parseInt(env.GIT_CONFIG_COUNT ?? "", 10);

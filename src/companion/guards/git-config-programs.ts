@@ -80,7 +80,12 @@ export function configEntries(text: string): ConfigEntry[] {
 
 /** The first key of a git configuration text that runs a program, as `section.key`; null when none. */
 export function programKey(text: string): string | null {
-  for (const { key, value } of configEntries(text)) {
+  return programKeyOf(configEntries(text));
+}
+
+/** The first of these configuration entries that runs a program, as `section.key`; null when none. */
+export function programKeyOf(entries: readonly { key: string; value: string }[]): string | null {
+  for (const { key, value } of entries) {
     if (!RUNS_PROGRAMS.some((re) => re.test(key.toLowerCase()))) continue;
     if (key === "core.fsmonitor" && BOOLEAN.test(value)) continue;
     if (key === "diff.submodule" && value.toLowerCase() === "short") continue;

@@ -1,10 +1,11 @@
 // A git unit's repository as the disk has it: the workspace's own (then what its configuration, hooks,
 // state, notes and submodules would make a read-only command do or print) or another one, which asks.
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import type { CallFact, DiskTarget } from "../../policy/call-facts.ts";
 import { isDenylistedPath } from "../../policy/secret-paths.ts";
 import { type Context, realWorkspace } from "./disk-context.ts";
-import { readOnlyHook, repositoryProgram } from "./git-config-programs.ts";
+import { configLayers, type LayerEntry } from "./git-config-layers.ts";
+import { programKeyOf, readOnlyHook, repositoryProgram } from "./git-config-programs.ts";
 import { gitContentsFact } from "./git-contents.ts";
 import { discoverRepository, foreignGitFile, type Repository, repositoryAt } from "./git-discovery.ts";
 import { gitMessagesFact } from "./git-messages.ts";
@@ -47,6 +48,23 @@ function topPathsFact(paths: readonly string[], top: string, workspace: string):
   return null;
 }
 
+/**
+ * A program key in a user's layer the agent's environment (or an include) leads into the workspace: the
+ * project's file, judged as .git/config is (git-config-layers.ts's scopeOf; red team, round 15).
+ */
+function projectLayerProgram(repo: Repository, ctx: Context): { file: string; key: string } | null {
+  const ws = realWorkspace(ctx);
+  const own = new Set([join(repo.commonDir, "config"), join(repo.gitDir, "config.worktree")]);
+  const byFile = new Map<string, LayerEntry[]>();
+  for (const e of configLayers(repo, ctx.env, ws))
+    if (e.scope === "repo" && !own.has(e.from)) byFile.set(e.from, [...(byFile.get(e.from) ?? []), e]);
+  for (const [file, entries] of byFile) {
+    const key = programKeyOf(entries);
+    if (key !== null) return { file: shownPath(file, ws), key };
+  }
+  return null;
+}
+
 export function gitFacts(t: Extract<DiskTarget, { kind: "git" }>, ctx: Context): CallFact[] {
   // GIT_DIR in the agent's environment names the repository as surely as --git-dir does.
   const envDir = ctx.env.GIT_DIR;
@@ -57,12 +75,12 @@ export function gitFacts(t: Extract<DiskTarget, { kind: "git" }>, ctx: Context):
   if (own !== null && own.commonDir === repo.commonDir) {
     // The workspace's own repository; git may still enter a submodule of it, with its configuration.
     const top = t.workTree ?? repo.workTree;
-    const program = repositoryProgram(repo);
+    const program = repositoryProgram(repo) ?? projectLayerProgram(repo, ctx);
     if (program !== null)
       return [
         {
           subject: t.shown,
-          reason: `the repository's own configuration (\`${program.file}\`) sets ${program.key}, ${keyEffect(program.key)}`,
+          reason: `${program.file.startsWith(".git/") ? "the repository's own configuration" : "a user's git configuration that leads into the project"} (\`${program.file}\`) sets ${program.key}, ${keyEffect(program.key)}`,
         },
       ];
     const ws = realPathOf(ctx.workspace);

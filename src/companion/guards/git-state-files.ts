@@ -199,7 +199,7 @@ function alternatesFact(repo: Repository, o: StateOptions): string | null {
 /** Why a git unit in the workspace's own repository reads or runs something its text does not show; null when nothing. */
 export function repositoryStateFact(repo: Repository, o: StateOptions): string | null {
   const base = o.top ?? repo.gitDir;
-  const entries = configLayers(repo, o.env);
+  const entries = configLayers(repo, o.env, o.workspace);
   return (
     configFact(entries, o, base) ??
     (o.printsContents

@@ -6,6 +6,7 @@ import { isGitMetadataPath, KEY_SCAN_MAX_BYTES } from "../../policy/secret-famil
 import { isDenylistedPath, isProtectedWritePath, secretFamilyOf } from "../../policy/secret-paths.ts";
 import { WIDEST } from "../../policy/walk-styles.ts";
 import { type Context, realWorkspace } from "./disk-context.ts";
+import { loadedWriteFact } from "./env-loads.ts";
 import { gitDirFile, gitDirHolding } from "./git-dir-files.ts";
 import { looksLikeGitDir } from "./git-discovery.ts";
 import { rawObjectStore } from "./git-raw-objects.ts";
@@ -70,6 +71,9 @@ export function pathFacts(
         break;
       }
   }
+  // And a write where the agent's environment tells a program to load code or configuration from (round 15).
+  const loaded = access === "write" ? loadedWriteFact(real, lexical, ctx, subject) : null;
+  if (loaded !== null) facts.push(loaded);
   // So is a write inside a Python virtual environment under any name (python-venv.ts, round 14).
   const venv = access === "write" ? virtualenvHolding(real, realWorkspace(ctx)) : null;
   if (venv !== null)

@@ -222,6 +222,9 @@ export const DANGEROUS_VARIABLES: readonly DangerousVariable[] = [
   { pattern: "UV_*", why: "uv reads its configuration from it" },
   { pattern: "DOCKER_*", why: "docker talks to the daemon or reads the config it names" },
   { pattern: "KUBECONFIG", why: "kubectl reads credentials from the file" },
+  // Found missing by the table of variables naming loaded paths (env-loads.ts, round 15).
+  { pattern: "GRADLE_USER_HOME", why: "gradle runs the init scripts in the directory" },
+  { pattern: "AWS_CONFIG_FILE", why: "the AWS CLI runs the credential_process the file names" },
   { pattern: "AIRLOCK_*", why: "changes how Airlock itself behaves" },
 ];
 

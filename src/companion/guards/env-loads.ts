@@ -1,0 +1,74 @@
+// The agent's environment naming paths programs load code or configuration from (policy/env-loads.ts's
+// table), looked at on disk: a write at or below such a path is running code the judge never sees, and
+// while BASH_ENV or a loader variable leads to something in the workspace, every shell call runs it.
+import { readdirSync } from "node:fs";
+import type { CallFact } from "../../policy/call-facts.ts";
+import { type LoadedPath, loadedPaths } from "../../policy/env-loads.ts";
+import type { Context } from "./disk-context.ts";
+import { isWithin, realPathOf } from "./real-path.ts";
+import { shownPath } from "./tree-walk.ts";
+
+/** The path as named and as the disk resolves it (a link to a directory protects what it leads to). */
+function spellings(path: string): string[] {
+  const r = realPathOf(path);
+  return r.ok && r.real !== path ? [path, r.real] : [path];
+}
+
+function named(l: LoadedPath, ctx: Context): string {
+  return l.path === null
+    ? `\`${l.entry}\`, relative to where a program runs (any directory of the workspace)`
+    : `\`${shownPath(l.path, ctx.workspace)}\``;
+}
+
+/**
+ * A write to `real` (named `lexical`) at or below a path the environment names. A relative entry names a
+ * path below whatever directory the program runs in, so it names every directory of the workspace.
+ */
+export function loadedWriteFact(
+  real: string,
+  lexical: string,
+  ctx: Context,
+  subject: string,
+): CallFact | null {
+  for (const l of loadedPaths(ctx.env)) {
+    const hit =
+      l.path === null
+        ? isWithin(ctx.workspace, real)
+        : spellings(l.path).some((p) => isWithin(p, real) || isWithin(p, lexical));
+    if (hit)
+      return {
+        subject,
+        reason: `${l.name} in the agent's environment names ${named(l, ctx)}: ${l.variable.loads}, so writing there runs code the judge never sees`,
+      };
+  }
+  return null;
+}
+
+/** Something is there now: a file, or a directory with any entry. */
+function holdsSomething(path: string): boolean {
+  const r = realPathOf(path);
+  if (!r.ok) return true;
+  if (r.stat === null) return false;
+  if (!r.stat.isDirectory()) return true;
+  try {
+    return readdirSync(r.real).length > 0;
+  } catch {
+    return true;
+  }
+}
+
+/** A shell call while an every-call variable leads into the workspace to something there now (or is relative). */
+export function shellStartFact(ctx: Context, subject: string): CallFact | null {
+  for (const l of loadedPaths(ctx.env)) {
+    if (l.variable.everyCall !== true) continue;
+    if (l.path !== null) {
+      const inside = spellings(l.path).some((p) => isWithin(ctx.workspace, p));
+      if (!inside || !holdsSomething(l.path)) continue;
+    }
+    return {
+      subject,
+      reason: `${l.name} in the agent's environment names ${named(l, ctx)}: ${l.variable.loads}, so this call would run what is there`,
+    };
+  }
+  return null;
+}
