@@ -1,7 +1,7 @@
 // The user's start-up files as the disk has them: every protected location under HOME (the same tables the
 // protected-write rule matches by name) resolved through its links, so a workspace file that IS
 // ~/.gitconfig on disk (a dotfiles repository linked into ~) is written as ~/.gitconfig is (red team, round 15).
-import { readdirSync, statSync } from "node:fs";
+import { lstatSync, readdirSync, type Stats, statSync } from "node:fs";
 import { join } from "node:path";
 import type { CallFact } from "../../policy/call-facts.ts";
 import { Lru } from "../../policy/lru.ts";
@@ -42,16 +42,40 @@ function globTest(name: string): RegExp {
 
 function signatureOf(home: string): string {
   return ANCESTORS.map((d) => {
-    const s = statSync(join(home, d), { bigint: true, throwIfNoEntry: false });
-    return s === undefined ? "-" : `${s.ino}:${s.mtimeNs}:${s.ctimeNs}`;
+    try {
+      const s = statSync(join(home, d), { throwIfNoEntry: false });
+      return s === undefined ? "-" : `${s.ino}:${s.mtimeMs}:${s.ctimeMs}`;
+    } catch {
+      return "-"; // ENOTDIR: a file on the way
+    }
   }).join(",");
 }
 
+/** lstat without throwing, remembered for one look at HOME (locations share their directories). */
+type Look = (path: string) => Stats | null;
+
+function looker(): Look {
+  const seen = new Map<string, Stats | null>();
+  return (path) => {
+    let s = seen.get(path);
+    if (s === undefined) {
+      try {
+        s = lstatSync(path, { throwIfNoEntry: false }) ?? null;
+      } catch {
+        s = null; // ENOTDIR: a file where a directory would be, so nothing below it either
+      }
+      seen.set(path, s);
+    }
+    return s;
+  };
+}
+
 /** The concrete paths under `home` a location names: itself, or the entries its glob matches now. */
-function pathsOf(home: string, parts: readonly string[]): string[] {
+function pathsOf(home: string, parts: readonly string[], look: Look): string[] {
   const last = parts[parts.length - 1] as string;
   const dir = join(home, ...parts.slice(0, -1));
   if (!last.includes("*")) return [join(dir, last)];
+  if (look(dir) === null) return [];
   const test = globTest(last);
   try {
     return readdirSync(dir)
@@ -62,10 +86,26 @@ function pathsOf(home: string, parts: readonly string[]): string[] {
   }
 }
 
+/**
+ * Whether a link may sit on the way from `home` to `path`: a name that is a link (or not a directory on the
+ * way), checked name by name; a missing name ends the walk, as nothing can be below it.
+ */
+function mayBeLinked(home: string, path: string, look: Look): boolean {
+  for (let at = home, rest = path.slice(home.length + 1).split("/"); rest.length > 0; ) {
+    at = `${at}/${rest.shift() as string}`;
+    const s = look(at);
+    if (s === null) return false;
+    if (s.isSymbolicLink() || (rest.length > 0 && !s.isDirectory())) return true;
+  }
+  return false;
+}
+
 function resolveHome(home: string, signature: string): HomeState {
   const state: HomeState = { signature, linked: [], unknown: [] };
+  const look = looker();
   for (const parts of LOCATIONS)
-    for (const path of pathsOf(home, parts)) {
+    for (const path of pathsOf(home, parts, look)) {
+      if (!mayBeLinked(home, path, look)) continue;
       const r = realPathOf(path);
       if (!r.ok) state.unknown.push({ home: path, reason: r.reason });
       else if (r.real !== path) state.linked.push({ home: path, real: r.real });
