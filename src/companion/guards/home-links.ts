@@ -144,7 +144,7 @@ export function homeStartupFact(real: string, env: NodeJS.ProcessEnv, subject: s
   if (hit !== undefined)
     return {
       subject,
-      reason: `is \`${hit.home}\` on disk (a link there leads to \`${hit.real}\`): a file of the user's that holds secrets or decides what runs`,
+      reason: `is ${hit.real === real ? "" : "inside "}\`${hit.home}\` on disk (a link there leads to \`${hit.real}\`): a file of the user's that holds secrets or decides what runs`,
     };
   const lost = state.unknown[0];
   if (lost !== undefined)
