@@ -209,6 +209,5 @@ export const PROTECTED_WRITE_PATTERNS: readonly string[] = [
   ".gradle/init.gradle.kts",
   ".local/bin/",
   ".config/Code/User/",
-  ".config/Code - OSS/User/",
   ".config/VSCodium/User/",
 ];
