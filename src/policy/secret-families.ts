@@ -220,6 +220,49 @@ export const SECRET_FAMILIES: readonly SecretFamily[] = [
     ],
   },
   {
+    family: "mail, file-share and CLI logins",
+    // Red team, round 15 (r15b-01): stores under names no other family finds, each where its tool's docs
+    // put it. Gemini CLI's OAuth tokens; Emacs auth-source's `.authinfo(.gpg)` (a netrc); Bundler's
+    // `BUNDLE_<HOST>` registry credentials (the project's `.bundle/config` and ~/.bundle/config); msmtp's
+    // and fetchmail's mail passwords; mount.cifs's `credentials=` file by its customary name; s3fs's key
+    // pair; JFrog CLI's server tokens and master key; MinIO client's aliases (`mc`, packaged as `mcli`);
+    // firebase-tools' refresh token (configstore); Helm's repository passwords and registry logins (XDG
+    // and macOS homes); 1Password CLI's accounts; tea's Gitea tokens; CircleCI CLI's token (not the
+    // project's `.circleci/config.yml`); Netlify CLI's tokens (old and XDG homes, not the project's
+    // `.netlify/state.json`); Expo's session; lftp's bookmarks (passwords kept in the URL); irssi's server
+    // and SASL passwords.
+    why: "these files hold mail, file-share or command-line tool logins",
+    patterns: [
+      ".gemini/oauth_creds.json",
+      ".authinfo",
+      ".authinfo.gpg",
+      ".bundle/config",
+      ".msmtprc",
+      "msmtp/config",
+      ".fetchmailrc",
+      ".smbcredentials",
+      ".passwd-s3fs",
+      "passwd-s3fs",
+      ".jfrog/jfrog-cli.conf*",
+      ".jfrog/security/",
+      ".mc/config.json",
+      ".mcli/config.json",
+      "configstore/firebase-tools.json",
+      "helm/repositories.yaml",
+      "helm/registry/config.json",
+      ".config/op/",
+      ".op/",
+      ".config/tea/",
+      ".circleci/cli.yml",
+      ".netlify/config.json",
+      ".config/netlify/",
+      ".expo/state.json",
+      ".lftp/bookmarks",
+      "lftp/bookmarks",
+      ".irssi/config",
+    ],
+  },
+  {
     family: "process environment and history",
     // /proc/<pid>/environ holds a process's tokens; histories hold what was typed, passwords included.
     why: "process environments and shell histories hold typed or exported secrets",
