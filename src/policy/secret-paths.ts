@@ -5,6 +5,7 @@ import { hasGlob, segmentMayMatch } from "./glob-match.ts";
 import { Lru } from "./lru.ts";
 import { basename, normalizePath } from "./paths.ts";
 import { SECRET_FAMILIES, type SecretFamily } from "./secret-families.ts";
+import { STARTUP_WRITE_PATTERNS } from "./startup-writes.ts";
 
 /** Every denylisted pattern, family by family (secret-families.ts): never read or served by the companion. */
 export const DENYLIST_PATTERNS: readonly string[] = SECRET_FAMILIES.flatMap((f) => f.patterns);
@@ -184,6 +185,8 @@ export const PROTECTED_WRITE_PATTERNS: readonly string[] = [
   "rust-toolchain.toml",
   "rust-toolchain",
   "rust-analyzer.toml",
+  // Round 15: the start-up files programs read from home and from the directory they start in.
+  ...STARTUP_WRITE_PATTERNS,
 ];
 
 /** Compares one path segment (which may be a glob) with one pattern part. */
