@@ -63,6 +63,29 @@ const HOME_STARTUP: readonly string[] = [
   ".pythonstartup.py",
   // starship runs its `[custom.*]` modules' `command` and `when` at every prompt.
   ".config/starship.toml",
+  // Other shells' start-up files and what they source: Fedora's ~/.bashrc sources ~/.bashrc.d/*, Oh My Zsh's
+  // plugins and custom/ run in every zsh, csh/tcsh read .cshrc, .tcshrc and .login, ksh and mksh their rc,
+  // Nushell, xonsh and PowerShell their config directories.
+  ".bashrc.d/",
+  ".oh-my-zsh/",
+  ".cshrc",
+  ".tcshrc",
+  ".login",
+  ".kshrc",
+  ".mkshrc",
+  ".config/nushell/",
+  ".xonshrc",
+  ".config/xonsh/",
+  ".config/powershell/",
+  // Version control's user configuration, as ~/.gitconfig: Mercurial's and Sapling's hooks run on any
+  // command, jj's pager, diff and editor commands on an everyday `jj log`.
+  ".hgrc",
+  ".config/hg/",
+  ".config/sapling/",
+  ".jjconfig.toml",
+  ".config/jj/",
+  // Jupyter runs ~/.jupyter/*_config.py as Python when `jupyter lab` or `jupyter notebook` starts.
+  ".jupyter/",
   // The X session: the display manager sources .xprofile and Debian's Xsession .xsessionrc, startx runs
   // .xinitrc (Fedora's .Xclients) and xinit .xserverrc.
   ".xprofile",

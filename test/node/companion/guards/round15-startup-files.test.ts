@@ -63,6 +63,13 @@ const HOME_STARTUP = [
   ".pythonrc",
   ".pythonrc.py",
   ".config/starship.toml",
+  ".bashrc.d/x.sh",
+  ".oh-my-zsh/custom/x.zsh",
+  ".tcshrc",
+  ".config/nushell/config.nu",
+  ".hgrc",
+  ".config/jj/config.toml",
+  ".jupyter/jupyter_server_config.py",
   ".xprofile",
   ".xsessionrc",
   ".xinitrc",
@@ -114,6 +121,9 @@ const EVERYDAY = [
   "src/gh/config.ts",
   "scripts/less.sh",
   "config/i3.ts",
+  "docs/login.md",
+  "src/shell/bashrc.ts",
+  "notebooks/analysis.ipynb",
   "README.md",
 ];
 
