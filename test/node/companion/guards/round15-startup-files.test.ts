@@ -178,3 +178,28 @@ describe("ordinary files with similar names stay writable", () => {
     expectEvery(project, rel, "allow");
   });
 });
+
+describe("the home-level ones named through ~ (the agent started in ~)", () => {
+  const disk = diskCheck({ env: { HOME: home } });
+  const ctx = { cwd: home, workspace: home, home };
+  /** `echo >> ~/REL` and a Write of `~/REL`, under both starters. */
+  const tildeActions = (rel: string) =>
+    STARTERS.flatMap(([, policy]) => [
+      judgeOnDisk(policy, { tool: "bash", input: { command: `echo x >> ~/${rel}` }, ...ctx }, { disk })
+        .action,
+      judgeOnDisk(policy, { tool: "write", input: { file_path: `~/${rel}`, content: "x" }, ...ctx }, { disk })
+        .action,
+    ]);
+  it.each([
+    ".nvm/nvm.sh",
+    ".emacs.d/init.el",
+    ".curlrc",
+    ".config/opencode/plugin/x.js",
+    ".copilot/hooks/x.json",
+  ])("writing ~/%s asks", (rel) => {
+    expect(tildeActions(rel)).toEqual(["ask", "ask", "ask", "ask"]);
+  });
+  it("writing ~/notes.md stays allowed", () => {
+    expect(tildeActions("notes.md")).toEqual(["allow", "allow", "allow", "allow"]);
+  });
+});
