@@ -1,6 +1,7 @@
 // The protected-write table: files whose contents decide what later runs (git config and hooks, shell
 // and editor start-up files, agent configuration, installed code), never written without a person.
 // secret-paths.ts compiles it; the disk check (guards/home-links.ts) also resolves it under HOME.
+import { STARTUP_WRITE_PATTERNS } from "./startup-writes.ts";
 
 /** Files whose contents decide what later runs: writing one is running code later. */
 export const PROTECTED_WRITE_PATTERNS: readonly string[] = [
@@ -210,4 +211,6 @@ export const PROTECTED_WRITE_PATTERNS: readonly string[] = [
   ".local/bin/",
   ".config/Code/User/",
   ".config/VSCodium/User/",
+  // Round 15 (r15b-03): the start-up files programs read from home and from the directory they start in.
+  ...STARTUP_WRITE_PATTERNS,
 ];
