@@ -6,6 +6,7 @@
 import { hasGlob } from "./glob-match.ts";
 import { resolveShellPath } from "./paths.ts";
 import { isDenylistedPath } from "./secret-paths.ts";
+import { unitDirs } from "./shell/cwd.ts";
 import type { Concern, ExecUnit } from "./shell/units.ts";
 import type { ToolCall } from "./types.ts";
 
@@ -22,6 +23,13 @@ export function inSecretDir(path: string): boolean {
   return dir !== "" && isDenylistedPath(`${dir.replace(/\/+$/, "")}/_`);
 }
 
+function unknownListing(shown: string, listed: string): Concern {
+  return {
+    mention: null,
+    reason: `\`${shown}\` lists \`${listed}\` in a directory not known before it runs, which may be a secret one`,
+  };
+}
+
 function concern(shown: string): Concern {
   return {
     mention: "sensitive",
@@ -29,12 +37,21 @@ function concern(shown: string): Concern {
   };
 }
 
-/** The shell's listings and name walks (ls, find, du, tree, fd) whose operand is in a secret directory. */
+/**
+ * The shell's listings and name walks (ls, find, du, tree, fd) whose operand is in a secret directory, in any
+ * directory the unit may run in (`cd ~/.ssh; ls`: the cd may fail, so both). One the judge cannot know (after
+ * `cd "$(…)"`, `cd -`, a loop that moves, or a `..` after a cd) may be a secret one: that listing asks too.
+ */
 export function secretListingConcerns(unit: ExecUnit, callCwd: string, home: string | null): Concern[] {
+  const dirs = unitDirs(unit) ?? [null];
   for (const e of unit.effects?.paths ?? []) {
     if (e.access !== "list" && !(e.access === "walk" && !e.contents)) continue;
-    const path = resolveShellPath({ path: e.arg.value, tilde: e.arg.tilde, cwd: unit.cwd }, callCwd, home);
-    if (path !== null && inSecretDir(path)) return [concern(unit.text)];
+    for (const cwd of dirs) {
+      const path = resolveShellPath({ path: e.arg.value, tilde: e.arg.tilde, cwd }, callCwd, home);
+      // A word only known at run time is not understood by the unit itself; a static one here is a place.
+      if (path === null && e.arg.value !== null) return [unknownListing(unit.text, e.arg.raw)];
+      if (path !== null && inSecretDir(path)) return [concern(unit.text)];
+    }
   }
   return [];
 }

@@ -132,7 +132,7 @@ const CD_FORMS = [
   (d: string, l: string) => `cd ${d}; cd .; ${l}`,
 ];
 const LISTINGS = ["ls", "ls -la", "ls -A1 .", "find .", "du -a", "find . -name '*'"];
-const DIRS = ["~/.ssh", "~/.aws", "secrets", "keys", "src", "web", "~/.config/app"];
+const DIRS = ["~/.ssh", "~/.aws", "secrets", "src", "web", "~/.config/app"];
 
 /** What bash prints for `command` run in the workspace with the fixture's home. */
 function bashPrints(command: string): string {
