@@ -33,6 +33,7 @@ beforeAll(() => {
   mkdirSync(join(fx.home, ".cache"), { recursive: true });
   mkdirSync(join(fx.home, ".config", "app"), { recursive: true });
   symlinkSync(join(fx.home, ".ssh"), join(fx.ws, "keys"));
+  symlinkSync(join(fx.ws, "src"), join(fx.ws, "src-link"));
 });
 afterAll(() => fx.cleanup());
 
@@ -84,6 +85,21 @@ describe("a listing after a cd that may lead to a secret directory asks (written
     );
   });
 
+  it("a listed directory that is a link into a secret directory, by name or after a cd (on the disk)", () => {
+    expectAll(
+      [
+        "ls keys",
+        "ls -la keys/",
+        "ls keys/*",
+        "find keys/",
+        "cd keys; ls",
+        "cd keys && ls",
+        "(cd keys; ls -A)",
+      ],
+      "ask",
+    );
+  });
+
   it("no grant covers such a listing", () => {
     for (const command of ["cd ~/.ssh; ls", "cd - >/dev/null; ls"]) {
       const units = grantUnitsOf({ tool: "bash", input: { command }, cwd: fx.ws, home: fx.home });
@@ -108,6 +124,8 @@ describe("everyday listings after a cd stay allowed", () => {
         "if cd web; then ls; fi",
         "pushd src >/dev/null; ls; popd",
         "cd src; ls; cd ..; ls",
+        "ls src-link",
+        "cd src-link; ls",
       ],
       "allow",
     );
@@ -132,7 +150,7 @@ const CD_FORMS = [
   (d: string, l: string) => `cd ${d}; cd .; ${l}`,
 ];
 const LISTINGS = ["ls", "ls -la", "ls -A1 .", "find .", "du -a", "find . -name '*'"];
-const DIRS = ["~/.ssh", "~/.aws", "secrets", "src", "web", "~/.config/app"];
+const DIRS = ["~/.ssh", "~/.aws", "secrets", "keys", "src", "web", "~/.config/app"];
 
 /** What bash prints for `command` run in the workspace with the fixture's home. */
 function bashPrints(command: string): string {
