@@ -9,6 +9,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { diskCheck } from "../../../../src/companion/guards/disk-view.ts";
 import { starterPolicy } from "../../../../src/companion/local-policy/starter.ts";
 import { grantUnitsOf } from "../../../../src/policy/grant-units.ts";
 import { compile, user } from "../../policy/helpers.ts";
@@ -98,6 +99,22 @@ describe("a listing after a cd that may lead to a secret directory asks (written
       ],
       "ask",
     );
+  });
+
+  it("a cd after another, with CDPATH in the agent's environment, is looked at in each directory it may run in", () => {
+    // The second cd may run in the workspace or in src; CDPATH may take it into ~/.ssh/old from either.
+    mkdirSync(join(fx.home, ".ssh", "old"), { recursive: true });
+    const disk = diskCheck({ env: { CDPATH: join(fx.home, ".ssh") } });
+    for (const command of ["cd ./src; cd old; ls", "cd ./src; cd old && ls"])
+      for (const [name, policy] of PROFILES) {
+        const r = judgeOnDisk(
+          policy,
+          { tool: "bash", input: { command }, cwd: fx.ws, home: fx.home },
+          { disk },
+        );
+        expect(r.action, `${name}: ${command}\n${r.reasons.join("\n")}`).toBe("ask");
+        expect(r.why, command).toMatch(/CDPATH/);
+      }
   });
 
   it("no grant covers such a listing", () => {
