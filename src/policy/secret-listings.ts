@@ -33,7 +33,7 @@ function fixedDir(path: string): string {
 function unknownListing(shown: string, listed: string): Concern {
   return {
     mention: null,
-    reason: `\`${shown}\` lists \`${listed}\`, a directory not known before it runs (after a \`cd\` not followed here, or with no known home), which may be a secret one`,
+    reason: `\`${shown}\` lists \`${listed}\`, a directory not known before it runs (after a \`cd\` not followed here, a \`..\` after one, or with no known home), which may be a secret one`,
   };
 }
 

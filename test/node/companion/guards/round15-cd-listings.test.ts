@@ -86,6 +86,13 @@ describe("a listing after a cd that may lead to a secret directory asks (written
     );
   });
 
+  it("a relative read after a cd the judge cannot follow asks as the listing does", () => {
+    expectAll(
+      ['cd "$(dirname ~/.ssh/id_rsa)"; cat config', "cd - >/dev/null; head known_hosts", "cd src && ls .."],
+      "ask",
+    );
+  });
+
   it("a listed directory that is a link into a secret directory, by name or after a cd (on the disk)", () => {
     expectAll(
       [
