@@ -212,7 +212,9 @@ describe("property: a cd form, a listing program and a directory", () => {
   });
 
   it("every form into a plain directory of the workspace, with every listing program, is allowed", () => {
-    for (const form of CD_FORMS.filter((_, i) => i !== 8 && i !== 12))
+    // Not those the judge cannot follow: a computed cd, a physical one (`..` after it leaves through links),
+    // a loop that moves.
+    for (const form of CD_FORMS.filter((f) => !/\$\(|cd -P|^for /.test(f("D", "L"))))
       expectAll(
         LISTINGS.map((l) => form("src", l)),
         "allow",
