@@ -183,6 +183,11 @@ export type DiskTarget =
     }
   | { kind: "cd"; dir: string; shown: string }
   /**
+   * A directory a listing program prints the names of (`ls keys`, `cd keys; ls`): one that is a link into a
+   * secret directory lists that directory's names, as `ls ~/.ssh` would (red team, round 15).
+   */
+  | { kind: "listing"; dir: string; shown: string }
+  /**
    * npm (or npx) run in `dir`: its configuration (the project's and the user's `.npmrc`, `npm_config_*`
    * variables) may move where it writes (`logs-dir`, `cache`, `prefix`) or run code (`script-shell`,
    * `node-options`): the disk says whether any key does (red team, round 10).

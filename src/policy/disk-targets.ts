@@ -11,6 +11,7 @@ import { goModuleTargets, npmConfigTargets, npxTargets, pythonStartTargets } fro
 import { homeFor, normalizePath, resolveShellDir, resolveShellPath } from "./paths.ts";
 import { programTargets } from "./program-targets.ts";
 import { runnerTargets } from "./runner-targets.ts";
+import { listingTargets } from "./secret-listings.ts";
 import { analyzeShell } from "./shell/analysis.ts";
 import type { ExecUnit, ShellUnit } from "./shell/units.ts";
 import type { ToolCall } from "./types.ts";
@@ -45,13 +46,22 @@ function cdWord(unit: ExecUnit): { value: string | null } | undefined {
   return w === undefined ? undefined : { value: w.tilde ? null : w.value };
 }
 
+/**
+ * A unit once per directory it may run in (`cd D; ls`: the cd may fail), so each is looked at as the one
+ * directory of `cd D && ls` is.
+ */
+function eachDir(unit: ShellUnit): ShellUnit[] {
+  if (unit.kind !== "exec" || unit.dirs === undefined) return [unit];
+  return unit.dirs.map((cwd) => ({ ...unit, cwd }));
+}
+
 function shellTargets(command: string, callCwd: string, home: string | null): DiskTarget[] {
-  const { units } = analyzeShell(command);
+  const units = analyzeShell(command).units.flatMap(eachDir);
   const out: DiskTarget[] = [];
   let lastExec: ExecUnit | undefined;
   const cds: ExecUnit[] = [];
   const written: string[] = [];
-  for (const unit of units as readonly ShellUnit[]) {
+  for (const unit of units) {
     if (out.length >= MAX_TARGETS) {
       out.push({
         kind: "unknown",
@@ -89,6 +99,7 @@ function shellTargets(command: string, callCwd: string, home: string | null): Di
       } else if (unit.program === "git") out.push(...gitTargets(unit, cds, callCwd, home));
       else
         out.push(
+          ...listingTargets(unit, callCwd, home),
           ...nameWalks(unit, callCwd, home),
           ...findingWalks(unit, callCwd, home),
           ...optionGlobTargets(unit, callCwd, home),

@@ -3,9 +3,11 @@
 // listing programs and the file tools alike (red team, round 13: `ls ~/.ssh` ran while LS on ~/.ssh
 // asked). A secret file's own name (`ls -la .env`) is not a listing of one: the agent already named it.
 
+import type { DiskTarget } from "./call-facts.ts";
 import { hasGlob } from "./glob-match.ts";
 import { resolveShellPath } from "./paths.ts";
 import { isDenylistedPath } from "./secret-paths.ts";
+import { unitDirs } from "./shell/cwd.ts";
 import type { Concern, ExecUnit } from "./shell/units.ts";
 import type { ToolCall } from "./types.ts";
 
@@ -15,11 +17,24 @@ import type { ToolCall } from "./types.ts";
  * `ls *`) lists it as a walk from above does (`find .`, `ls -R ~`), which is not judged by names here.
  */
 export function inSecretDir(path: string): boolean {
+  const dir = fixedDir(path);
+  // Everything below a secret directory is denylisted.
+  return dir !== "" && isDenylistedPath(`${dir}/_`);
+}
+
+/** A listed path's fixed leading directories (all of it without a glob), with no trailing slash. */
+function fixedDir(path: string): string {
   const segments = path.split("/");
   const firstGlob = segments.findIndex(hasGlob);
   const dir = firstGlob < 0 ? path : segments.slice(0, firstGlob).join("/");
-  // Everything below a secret directory is denylisted.
-  return dir !== "" && isDenylistedPath(`${dir.replace(/\/+$/, "")}/_`);
+  return dir.replace(/\/+$/, "");
+}
+
+function unknownListing(shown: string, listed: string): Concern {
+  return {
+    mention: null,
+    reason: `\`${shown}\` lists \`${listed}\`, a directory not known before it runs (after a \`cd\` not followed here, a \`..\` after one, or with no known home), which may be a secret one`,
+  };
 }
 
 function concern(shown: string): Concern {
@@ -29,14 +44,51 @@ function concern(shown: string): Concern {
   };
 }
 
-/** The shell's listings and name walks (ls, find, du, tree, fd) whose operand is in a secret directory. */
+/**
+ * The shell's listings and name walks (ls, find, du, tree, fd) whose operand is in a secret directory, in any
+ * directory the unit may run in (`cd ~/.ssh; ls`: the cd may fail, so both). One the judge cannot know (after
+ * `cd "$(…)"`, `cd -`, a loop that moves, or a `..` after a cd) may be a secret one: that listing asks too.
+ */
 export function secretListingConcerns(unit: ExecUnit, callCwd: string, home: string | null): Concern[] {
-  for (const e of unit.effects?.paths ?? []) {
-    if (e.access !== "list" && !(e.access === "walk" && !e.contents)) continue;
-    const path = resolveShellPath({ path: e.arg.value, tilde: e.arg.tilde, cwd: unit.cwd }, callCwd, home);
-    if (path !== null && inSecretDir(path)) return [concern(unit.text)];
+  for (const { raw, path } of listedPaths(unit, callCwd, home)) {
+    // A word only known at run time is not understood by the unit itself; a static one here is a place.
+    if (path === null) return [unknownListing(unit.text, raw)];
+    if (inSecretDir(path)) return [concern(unit.text)];
   }
   return [];
+}
+
+/** What a listing's static operands name, in each directory the unit may run in (null: not known here). */
+function listedPaths(
+  unit: ExecUnit,
+  callCwd: string,
+  home: string | null,
+): { raw: string; path: string | null }[] {
+  const dirs = unitDirs(unit) ?? [null];
+  const out: { raw: string; path: string | null }[] = [];
+  for (const e of unit.effects?.paths ?? []) {
+    if (e.access !== "list" && !(e.access === "walk" && !e.contents)) continue;
+    if (e.arg.value === null) continue;
+    for (const cwd of dirs)
+      out.push({
+        raw: e.arg.raw,
+        path: resolveShellPath({ path: e.arg.value, tilde: e.arg.tilde, cwd }, callCwd, home),
+      });
+  }
+  return out;
+}
+
+/**
+ * The directories a listing prints the names of, for the disk to follow: one that is a link into a secret
+ * directory (`ls keys`, `cd keys; ls`) lists it as its own name would.
+ */
+export function listingTargets(unit: ExecUnit, callCwd: string, home: string | null): DiskTarget[] {
+  const out: DiskTarget[] = [];
+  for (const { path } of listedPaths(unit, callCwd, home)) {
+    const dir = path === null ? "" : fixedDir(path);
+    if (dir.startsWith("/")) out.push({ kind: "listing", dir, shown: unit.text });
+  }
+  return out;
 }
 
 /**

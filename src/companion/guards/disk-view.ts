@@ -3,6 +3,7 @@
 // the real filesystem now, as the command would meet it. It answers with facts that make the call need
 // a person; none means the text told the truth. Used by the hook, the daemon and `airlock policy explain` alike.
 import type { CallFact, DiskCheck, DiskTarget } from "../../policy/call-facts.ts";
+import { inSecretDir } from "../../policy/secret-listings.ts";
 import { isDenylistedPath, isProtectedWritePath, secretFamilyOf } from "../../policy/secret-paths.ts";
 import { GO_WALK } from "../../policy/walk-styles.ts";
 import { expandGlob } from "./bash-glob.ts";
@@ -52,6 +53,19 @@ function isFileThere(path: string): boolean {
   return r.ok && r.stat?.isFile() === true;
 }
 
+/** A listed directory that a link takes into a secret directory: its names are that directory's. */
+function listingFacts(t: Extract<DiskTarget, { kind: "listing" }>, ctx: Context): CallFact[] {
+  const r = realPathOf(t.dir);
+  if (!r.ok) return [{ subject: t.shown, reason: r.reason }];
+  if (r.real === t.dir || !inSecretDir(r.real)) return [];
+  return [
+    {
+      subject: t.shown,
+      reason: `\`${shownPath(t.dir, ctx.workspace)}\` is a link into the secret directory \`${shownPath(r.real, ctx.workspace)}\`, whose names say what keys and credentials exist`,
+    },
+  ];
+}
+
 function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
   switch (t.kind) {
     case "unknown":
@@ -68,6 +82,8 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
         ];
       return [];
     }
+    case "listing":
+      return listingFacts(t, ctx);
     case "git":
       return gitFacts(t, ctx);
     case "names":

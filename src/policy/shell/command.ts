@@ -177,6 +177,7 @@ export function execUnit(
   },
 ): ExecUnit {
   const head = argv[0]?.value;
+  const several = fields.cwd !== null && fields.cwd.length > 1 ? { dirs: fields.cwd } : {};
   return {
     kind: "exec",
     argv: argv.map((a) => a.value ?? a.raw),
@@ -186,6 +187,7 @@ export function execUnit(
     words: argv.slice(),
     prefixes: [...fields.prefixes],
     cwd: single(fields.cwd),
+    ...several,
     program: head === null || head === undefined ? "" : programName(head),
     effect: fields.effect,
     concerns: [...fields.concerns],

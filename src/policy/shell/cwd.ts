@@ -105,3 +105,9 @@ export function unionCwd(a: CwdSet, b: CwdSet): CwdSet {
   const set = new Set([...a, ...b]);
   return set.size > MAX_POSSIBLE ? null : [...set];
 }
+
+/** Every directory a command may run in (its one `cwd`, or its several `dirs`); null when not known. */
+export function unitDirs(unit: { cwd: ShellCwd; dirs?: readonly string[] }): CwdSet {
+  if (unit.cwd !== null) return [unit.cwd];
+  return unit.dirs ?? null;
+}

@@ -63,6 +63,11 @@ export interface ExecUnit {
   prefixes: ShellPrefix[];
   cwd: ShellCwd;
   /**
+   * Every directory it may run in, when there are several (`cwd` is then null): after `cd D; ls` the cd may
+   * have failed. Absent with a null `cwd`, the directory is not known here (`cd "$(…)"`, `cd -`, a loop).
+   */
+  dirs?: readonly string[];
+  /**
    * The program's name: the base name for a command on PATH or in a system directory (`rm` for
    * `/bin/rm`), any other path as written (`./ls`); "" for a statement that is not a command.
    */
