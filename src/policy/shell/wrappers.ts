@@ -360,10 +360,26 @@ function longName(name: string, spec: WrapperSpec): string {
  */
 const INFO_SHELLS = new Set(["bash", "sh", "dash"]);
 
+/**
+ * `bash -n FILE` (noexec) reads and parses the file and runs nothing: neither its commands nor BASH_ENV
+ * (dash ignores ENV when not interactive; -i would turn noexec off, so only the bare form). Proven on bash
+ * 5.2 and dash 0.5.12: a file that would `touch` leaves nothing. The file is read (shellScriptFile).
+ */
+function parsesOnly(argv: readonly Arg[]): boolean {
+  const file = argv[2];
+  return (
+    argv.length === 3 &&
+    argv[1]?.value === "-n" &&
+    file?.value != null &&
+    !/^[-+]/.test(file.value) &&
+    file.pipe !== true
+  );
+}
+
 export function shellScript(argv: readonly Arg[]): Unwrapped {
   const only = argv.length === 2 ? argv[1]?.value : null;
-  if ((only === "--version" || only === "--help") && INFO_SHELLS.has(basename(argv[0]?.value ?? "")))
-    return { kind: "info" };
+  const info = only === "--version" || only === "--help" || parsesOnly(argv);
+  if (info && INFO_SHELLS.has(basename(argv[0]?.value ?? ""))) return { kind: "info" };
   for (let i = 1; i < argv.length; i++) {
     const v = (argv[i] as Arg).value;
     if (v === null) return { kind: "script", script: null };
