@@ -166,6 +166,8 @@ export type DiskTarget =
       plainSubmodules?: true;
       /** It prints the notes attached to the commits it shows (`git log`, `git show`, `--notes`). */
       printsNotes?: true;
+      /** It opens a help page (`git help NAME`), in the viewer the configuration may name (git-help-viewer.ts). */
+      opensHelp?: true;
       /** What it prints of commit and tag objects and of the reflogs (git-messages.ts); absent: neither. */
       printsMessages?: GitMessages;
       /** What it can print the contents of (files as the index or history has them, remote URLs); null: names only. */

@@ -504,6 +504,7 @@ export function gitTargets(
       ...(plainSubmodules(unit, where.subcommand) ? { plainSubmodules: true as const } : {}),
       prints,
       ...(printsNotes(unit, where.subcommand) ? { printsNotes: true as const } : {}),
+      ...(where.subcommand === "help" ? { opensHelp: true as const } : {}),
       ...(messages !== null ? { printsMessages: messages } : {}),
       ...(fromTop.length > 0 ? { topPaths: fromTop } : {}),
       shown,

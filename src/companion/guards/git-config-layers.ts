@@ -75,8 +75,8 @@ function parameterEntries(text: string): { key: string; value: string }[] {
   return out;
 }
 
-/** Every entry of every layer git reads for `repo`, in git's order (system, global, repo, environment). */
-export function configLayers(repo: Repository, env: NodeJS.ProcessEnv): LayerEntry[] {
+/** Every entry of every layer git reads for `repo` (none: outside one), in git's order (system, global, repo, environment). */
+export function configLayers(repo: Repository | null, env: NodeJS.ProcessEnv): LayerEntry[] {
   const out: LayerEntry[] = [];
   if (!/^(1|true|yes|on)$/i.test(env.GIT_CONFIG_NOSYSTEM ?? ""))
     readLayer(env.GIT_CONFIG_SYSTEM || "/etc/gitconfig", "user", env, out, 0);
@@ -87,8 +87,11 @@ export function configLayers(repo: Repository, env: NodeJS.ProcessEnv): LayerEnt
     readLayer(join(xdg, "git", "config"), "user", env, out, 0);
     readLayer(join(homeOf(env), ".gitconfig"), "user", env, out, 0);
   }
-  readLayer(join(repo.commonDir, "config"), "repo", env, out, 0);
-  readLayer(join(repo.gitDir, "config.worktree"), "repo", env, out, 0);
+  // Outside a repository (`git help` runs anywhere) only the user's layers apply.
+  if (repo !== null) {
+    readLayer(join(repo.commonDir, "config"), "repo", env, out, 0);
+    readLayer(join(repo.gitDir, "config.worktree"), "repo", env, out, 0);
+  }
   const count = Number.parseInt(env.GIT_CONFIG_COUNT ?? "", 10);
   for (let i = 0; Number.isFinite(count) && i < Math.min(count, 1000); i++) {
     const key = env[`GIT_CONFIG_KEY_${i}`];

@@ -1,9 +1,9 @@
 // Subcommands of git that read only in some forms (a listing form), decided by the words after the
 // subcommand before its options are parsed: `git branch NAME` creates, `git reflog expire` writes,
-// `git notes add` writes, `git help CMD` opens a page in a viewer; and `git clean`, which only lists
-// what it would remove with -n, decided once its options are parsed.
+// `git notes add` writes; and `git clean`, which only lists what it would remove with -n, decided once
+// its options are parsed; `git help NAME`, which runs man.
 import type { Arg } from "../../wrappers.ts";
-import type { NotUnderstood, Parsed } from "../spec.ts";
+import type { Effects, NotUnderstood, Parsed } from "../spec.ts";
 
 /** What the first word after `git reflog` makes it (builtin/reflog.c, 2.39): these three write or test. */
 const REFLOG_ACTIONS = new Set(["expire", "delete", "exists"]);
@@ -48,4 +48,20 @@ export function cleanForm(p: Parsed): NotUnderstood | null {
   if (negated !== undefined)
     return { word: negated.word.raw, reason: "git clean without a dry run deletes files" };
   return p.has("dry-run") ? null : { word: p.program, reason: "git clean without -n deletes files" };
+}
+
+/**
+ * `git help NAME` runs `man git-NAME` (`man gitNAME` for a guide; a name starting with git as it is), a unit
+ * judged as that man command (builtin/help.c, 2.39, with help.format's default). Configuration can choose
+ * info, a browser or any program instead (help.format, man.viewer, man.<tool>.cmd, help.browser…): the disk
+ * looks at every layer of it (guards/git-help-viewer.ts).
+ */
+export function helpPage(page: Arg, out: Effects): NotUnderstood | null {
+  if (page.value === null) return { word: page.raw, reason: "the help page is only known at run time" };
+  const name = page.value.startsWith("git") ? page.value : `git-${page.value}`;
+  out.inner.push([
+    { value: "man", raw: "man", glob: false, tilde: false },
+    { ...page, value: name, raw: name },
+  ]);
+  return null;
 }

@@ -21,7 +21,7 @@ import {
 } from "../spec.ts";
 import { configForm } from "./git-config-forms.ts";
 import { isDisplayConfig, isUrlConfigKey } from "./git-config-keys.ts";
-import { cleanForm, subcommandForm } from "./git-forms.ts";
+import { cleanForm, helpPage, subcommandForm } from "./git-forms.ts";
 import {
   BLAME_OPTIONS,
   CAT_FILE_OPTIONS,
@@ -338,13 +338,14 @@ function place(
     case "names":
       return null;
     case "none":
+      if (name === "help" && ops.length === 1) return helpPage(ops[0] as Arg, out);
       return ops[0] === undefined
         ? null
         : {
             word: ops[0].raw,
             reason:
               name === "help"
-                ? "git help NAME opens its page in a viewer (man, info or a browser the configuration names)"
+                ? "git help takes one page name"
                 : `git ${name} takes no operand here (with one it changes the repository)`,
           };
     case "config":
