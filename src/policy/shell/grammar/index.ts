@@ -57,6 +57,7 @@ import { rev } from "./programs/rev.ts";
 import { rg } from "./programs/rg.ts";
 import { rustc } from "./programs/rustc.ts";
 import { sed } from "./programs/sed.ts";
+import { shellcheck } from "./programs/shellcheck.ts";
 import { shuf } from "./programs/shuf.ts";
 import { netstat, ss } from "./programs/sockets.ts";
 import { sort } from "./programs/sort.ts";
@@ -124,7 +125,7 @@ export const PROGRAM_GRAMMARS: readonly ProgramGrammar[] = [
   // Round 15's everyday programs (issue 20 over-asks).
   ...[uptime, top, lsbRelease, lsof, ss, netstat, comm, join, rev, cksum, expand, unexpand, iconv],
   // Round 15's second list (fix15i).
-  ...[expr, shuf, gzip, gunzip, zcat, unzip, getent, perl],
+  ...[expr, shuf, gzip, gunzip, zcat, unzip, getent, perl, shellcheck],
 ];
 
 const BY_NAME: Readonly<Record<string, ProgramGrammar>> = Object.fromEntries(
