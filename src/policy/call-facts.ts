@@ -255,6 +255,8 @@ export type DiskTarget =
   | { kind: "tracked"; dir: string; nul: boolean; shown: string }
   /** `man NAME`: where its manual path leads, from the agent's environment (guards/man-path.ts). */
   | { kind: "man-path"; shown: string }
+  /** `java`: the JVM options the agent's environment adds, agents among them (guards/jvm-options.ts). */
+  | { kind: "jvm-env"; shown: string }
   /**
    * A program run by its bare name (`ls`, `git`): bash finds the file in the agent's PATH, in order. An
    * entry inside the workspace, or a relative one (from `dir`, null when not known), may hold a project

@@ -9,6 +9,7 @@ import { expandGlob } from "./bash-glob.ts";
 import type { Context } from "./disk-context.ts";
 import { gitFacts } from "./git-facts.ts";
 import { goModuleFacts, goReleaseFact } from "./go-module.ts";
+import { jvmOptionsFact } from "./jvm-options.ts";
 import { manPathFact } from "./man-path.ts";
 import { nodePreloadFact } from "./node-preload.ts";
 import { npmConfigFact } from "./npm-config.ts";
@@ -99,6 +100,10 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
     }
     case "tracked":
       return trackedFacts(t, ctx);
+    case "jvm-env": {
+      const f = jvmOptionsFact(ctx.env, t.shown);
+      return f === null ? [] : [f];
+    }
     case "man-path": {
       const f = manPathFact(ctx.env, ctx.workspace, t.shown);
       return f === null ? [] : [f];
