@@ -6,7 +6,7 @@
 // prints the version.
 import type { Arg } from "../../wrappers.ts";
 import { pathEffect } from "../parse.ts";
-import { flag, opt, type ProgramGrammar } from "../spec.ts";
+import { flag, type ProgramGrammar } from "../spec.ts";
 
 const WILDCARD = /[*?[]/;
 
@@ -21,9 +21,10 @@ export const unzip: ProgramGrammar = {
   options: [
     ...["-l", "-v", "-t", "-z", "-c", "-p"].map((n) => flag(n, "lists")),
     ...["-q", "-C", "-a", "-h --help"].map((n) => flag(n)),
-    opt("-x", "pattern"),
   ],
-  permute: true,
+  // Options end at the archive: after it every word is a member name (`unzip a.zip -l` extracts, looking
+  // for a member named -l), and -x's exclusion list (not modelled) comes there too.
+  permute: false,
   abbreviate: false,
   operands: ["read", "pattern"],
   effect: "read",
