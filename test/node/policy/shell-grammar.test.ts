@@ -62,6 +62,14 @@ function operandsFor(g: ProgramGrammar): string[] {
     rustc: ["--version"],
     // top is understood only in batch mode (interactive top takes keys that kill processes).
     top: ["-b"],
+    // gzip and gunzip replace their files unless -c (or -l, -t); unzip is understood in its listing forms.
+    gzip: ["-c", "f.txt"],
+    gunzip: ["-c", "f.txt"],
+    unzip: ["-l", "a.zip"],
+    getent: ["passwd"],
+    // Interpreters understood only printing their version.
+    perl: ["-v"],
+    java: ["-version"],
   };
   return byName[name] ?? (g.operands.length === 0 ? [] : ["f.txt"]);
 }
