@@ -4,6 +4,7 @@
 // it runs are judged.
 import { basename } from "../paths.ts";
 import { lookup } from "./lookup.ts";
+import { parsesOnly } from "./script-runs.ts";
 import type { WordValue } from "./words.ts";
 
 /** A command word: its value after expansion (null when dynamic) and the text as written. */
@@ -359,22 +360,6 @@ function longName(name: string, spec: WrapperSpec): string {
  * program on standard input does not run. Any other word beside it is judged as the shell's usual words.
  */
 const INFO_SHELLS = new Set(["bash", "sh", "dash"]);
-
-/**
- * `bash -n FILE` (noexec) reads and parses the file and runs nothing: neither its commands nor BASH_ENV
- * (dash ignores ENV when not interactive; -i would turn noexec off, so only the bare form). Proven on bash
- * 5.2 and dash 0.5.12: a file that would `touch` leaves nothing. The file is read (shellScriptFile).
- */
-function parsesOnly(argv: readonly Arg[]): boolean {
-  const file = argv[2];
-  return (
-    argv.length === 3 &&
-    argv[1]?.value === "-n" &&
-    file?.value != null &&
-    !/^[-+]/.test(file.value) &&
-    file.pipe !== true
-  );
-}
 
 export function shellScript(argv: readonly Arg[]): Unwrapped {
   const only = argv.length === 2 ? argv[1]?.value : null;
