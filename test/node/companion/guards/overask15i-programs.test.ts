@@ -16,6 +16,7 @@ import { sampleWorkspace } from "../profiles/sample-workspace.ts";
 
 let ws: string;
 const balanced = profilePolicy("balanced", "/home/dev");
+const autonomous = profilePolicy("autonomous", "/home/dev");
 
 beforeAll(() => {
   ws = sampleWorkspace();
@@ -31,8 +32,12 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(ws, { recursive: true, force: true }));
 
-function judged(command: string, env: NodeJS.ProcessEnv = {}): { action: string; reason: string } {
-  const [j] = judgeEveryday(balanced, ws, "/home/dev", diskCheck({ env }), [
+function judged(
+  command: string,
+  env: NodeJS.ProcessEnv = {},
+  policy = balanced,
+): { action: string; reason: string } {
+  const [j] = judgeEveryday(policy, ws, "/home/dev", diskCheck({ env }), [
     { kind: "read", tool: "Bash", input: { command } },
   ]);
   return { action: j?.record.action ?? "none", reason: j?.reason ?? "" };
@@ -219,4 +224,15 @@ describe("git help asks when any configuration layer names a viewer", () => {
       rmSync(global, { force: true });
     }
   });
+});
+
+describe("sort -o and shuf -o are writes of the file they name, not words left unplaced", () => {
+  it.each(["sort -u README.md -o README.md", "shuf -o notes.shuffled notes.txt"])(
+    "%s asks as a write under balanced and is allowed where workspace writes are",
+    (command) => {
+      expect(judged(command).reason).toMatch(/^writes files/);
+      const { action, reason } = judged(command, {}, autonomous);
+      expect(action, reason).toBe("allow");
+    },
+  );
 });
