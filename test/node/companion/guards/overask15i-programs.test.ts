@@ -161,6 +161,7 @@ describe("their dangerous twins are never allowed", () => {
     "git help ../../etc/hostname",
     "git help -w log",
     "git help -m log",
+    "git help -a log",
     // Variables that load code, set by the command.
     "JAVA_TOOL_OPTIONS=-javaagent:x.jar java -version",
     "JDK_JAVA_OPTIONS=-javaagent:x.jar java --version",

@@ -338,7 +338,8 @@ function place(
     case "names":
       return null;
     case "none":
-      if (name === "help" && ops.length === 1) return helpPage(ops[0] as Arg, out);
+      // With a listing option (-a, -g, -c, …) git refuses a page name.
+      if (name === "help" && ops.length === 1 && p.options.length === 0) return helpPage(ops[0] as Arg, out);
       return ops[0] === undefined
         ? null
         : {
