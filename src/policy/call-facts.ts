@@ -170,6 +170,8 @@ export type DiskTarget =
       printsNotes?: true;
       /** It may run the clean filters the files' attributes select (`git status`, git-filters.ts). */
       runsFilters?: true;
+      /** It opens a help page (`git help NAME`), in the viewer the configuration may name (git-help-viewer.ts). */
+      opensHelp?: true;
       /** What it prints of commit and tag objects and of the reflogs (git-messages.ts); absent: neither. */
       printsMessages?: GitMessages;
       /** What it can print the contents of (files as the index or history has them, remote URLs); null: names only. */
@@ -264,6 +266,8 @@ export type DiskTarget =
   | { kind: "tracked"; dir: string; nul: boolean; shown: string }
   /** `man NAME`: where its manual path leads, from the agent's environment (guards/man-path.ts). */
   | { kind: "man-path"; shown: string }
+  /** `java`: the JVM options the agent's environment adds, agents among them (guards/jvm-options.ts). */
+  | { kind: "jvm-env"; shown: string }
   /**
    * A program run by its bare name (`ls`, `git`): bash finds the file in the agent's PATH, in order. An
    * entry inside the workspace, or a relative one (from `dir`, null when not known), may hold a project

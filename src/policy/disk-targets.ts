@@ -109,6 +109,7 @@ function shellTargets(command: string, callCwd: string, home: string | null): Di
           ...goModuleTargets(unit, callCwd, home),
           ...pythonStartTargets(unit, callCwd, home),
           ...(unit.program === "man" ? [{ kind: "man-path" as const, shown: unit.text }] : []),
+          ...(/(^|\/)java$/.test(unit.program) ? [{ kind: "jvm-env" as const, shown: unit.text }] : []),
           ...npxTargets(unit, callCwd, home),
           ...npmConfigTargets(unit, callCwd, home),
           ...upwardTargets(unit, callCwd, home),

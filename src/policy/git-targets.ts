@@ -506,6 +506,7 @@ export function gitTargets(
       prints,
       ...(printsNotes(unit, where.subcommand) ? { printsNotes: true as const } : {}),
       ...(runsCleanFilters(where.subcommand) ? { runsFilters: true as const } : {}),
+      ...(where.subcommand === "help" ? { opensHelp: true as const } : {}),
       ...(messages !== null ? { printsMessages: messages } : {}),
       ...(fromTop.length > 0 ? { topPaths: fromTop } : {}),
       shown,

@@ -11,6 +11,7 @@ import type { Context } from "./disk-context.ts";
 import { shellStartFact } from "./env-loads.ts";
 import { gitFacts } from "./git-facts.ts";
 import { goModuleFacts, goReleaseFact } from "./go-module.ts";
+import { jvmOptionsFact } from "./jvm-options.ts";
 import { manPathFact } from "./man-path.ts";
 import { nodePreloadFact } from "./node-preload.ts";
 import { npmConfigFact } from "./npm-config.ts";
@@ -118,6 +119,10 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
     }
     case "tracked":
       return trackedFacts(t, ctx);
+    case "jvm-env": {
+      const f = jvmOptionsFact(ctx.env, t.shown);
+      return f === null ? [] : [f];
+    }
     case "man-path": {
       const f = manPathFact(ctx.env, ctx.workspace, t.shown);
       return f === null ? [] : [f];

@@ -108,14 +108,20 @@ function userLayerFiles(env: NodeJS.ProcessEnv): string[] {
 }
 
 /**
- * Every entry of every layer git reads for `repo`, in git's order (system, global, repo, environment); a
- * user's layer inside `workspace` is the repository's (scopeOf).
+ * Every entry of every layer git reads for `repo` (none: outside one, where `git help` runs too), in git's
+ * order (system, global, repo, environment); a user's layer inside `workspace` is the repository's (scopeOf).
  */
-export function configLayers(repo: Repository, env: NodeJS.ProcessEnv, workspace?: string): LayerEntry[] {
+export function configLayers(
+  repo: Repository | null,
+  env: NodeJS.ProcessEnv,
+  workspace?: string,
+): LayerEntry[] {
   const out: LayerEntry[] = [];
   for (const file of userLayerFiles(env)) readLayer(file, "user", env, out, 0, workspace);
-  readLayer(join(repo.commonDir, "config"), "repo", env, out, 0);
-  readLayer(join(repo.gitDir, "config.worktree"), "repo", env, out, 0);
+  if (repo !== null) {
+    readLayer(join(repo.commonDir, "config"), "repo", env, out, 0);
+    readLayer(join(repo.gitDir, "config.worktree"), "repo", env, out, 0);
+  }
   const count = Number.parseInt(env.GIT_CONFIG_COUNT ?? "", 10);
   for (let i = 0; Number.isFinite(count) && i < Math.min(count, 1000); i++) {
     const key = env[`GIT_CONFIG_KEY_${i}`];

@@ -8,6 +8,7 @@ import { configLayers, type LayerEntry } from "./git-config-layers.ts";
 import { programKeyOf, readOnlyHook, repositoryProgram } from "./git-config-programs.ts";
 import { gitContentsFact } from "./git-contents.ts";
 import { discoverRepository, foreignGitFile, type Repository, repositoryAt } from "./git-discovery.ts";
+import { helpViewerReason } from "./git-help-viewer.ts";
 import { gitMessagesFact } from "./git-messages.ts";
 import { notesReason } from "./git-notes.ts";
 import { repositoryStateFact } from "./git-state-files.ts";
@@ -70,6 +71,8 @@ export function gitFacts(t: Extract<DiskTarget, { kind: "git" }>, ctx: Context):
   const envDir = ctx.env.GIT_DIR;
   const named = t.gitDir ?? (envDir ? resolve(t.dir, envDir) : null);
   const repo = named !== null ? repositoryAt(named) : discoverRepository(t.dir);
+  const viewer = t.opensHelp === true ? helpViewerReason(repo, ctx.env) : null;
+  if (viewer !== null) return [{ subject: t.shown, reason: viewer }];
   if (repo === null) return [];
   const own = ownRepository(ctx);
   if (own !== null && own.commonDir === repo.commonDir) {

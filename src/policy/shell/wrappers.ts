@@ -4,6 +4,7 @@
 // it runs are judged.
 import { basename } from "../paths.ts";
 import { lookup } from "./lookup.ts";
+import { parsesOnly } from "./script-runs.ts";
 import type { WordValue } from "./words.ts";
 
 /** A command word: its value after expansion (null when dynamic) and the text as written. */
@@ -364,8 +365,8 @@ const INFO_SHELLS = new Set(["bash", "sh", "dash"]);
 
 export function shellScript(argv: readonly Arg[]): Unwrapped {
   const only = argv.length === 2 ? argv[1]?.value : null;
-  if ((only === "--version" || only === "--help") && INFO_SHELLS.has(basename(argv[0]?.value ?? "")))
-    return { kind: "info" };
+  const info = only === "--version" || only === "--help" || parsesOnly(argv);
+  if (info && INFO_SHELLS.has(basename(argv[0]?.value ?? ""))) return { kind: "info" };
   for (let i = 1; i < argv.length; i++) {
     const v = (argv[i] as Arg).value;
     if (v === null) return { kind: "script", script: null };

@@ -66,6 +66,14 @@ function operandsFor(g: ProgramGrammar): string[] {
     rustup: ["show"],
     yarn: ["--version"],
     pnpm: ["--version"],
+    // gzip and gunzip replace their files unless -c (or -l, -t); unzip is understood in its listing forms.
+    gzip: ["-c", "f.txt"],
+    gunzip: ["-c", "f.txt"],
+    unzip: ["-l", "a.zip"],
+    getent: ["passwd"],
+    // Interpreters understood only printing their version.
+    perl: ["-v"],
+    java: ["-version"],
   };
   return byName[name] ?? (g.operands.length === 0 ? [] : ["f.txt"]);
 }

@@ -18,14 +18,17 @@ import { echo, printf } from "./programs/echo.ts";
 import { env } from "./programs/env.ts";
 import { eslint } from "./programs/eslint.ts";
 import { expand, unexpand } from "./programs/expand.ts";
+import { expr } from "./programs/expr.ts";
 import { fd } from "./programs/fd.ts";
 import { file } from "./programs/file.ts";
 import { cp, mkdir, mv, rm, touch } from "./programs/fileops.ts";
 import { find } from "./programs/find.ts";
 import { fold } from "./programs/fold.ts";
+import { getent } from "./programs/getent.ts";
 import { git } from "./programs/git.ts";
 import { go } from "./programs/go.ts";
 import { grep } from "./programs/grep.ts";
+import { gunzip, gzip, zcat } from "./programs/gzip.ts";
 import { head, tail } from "./programs/head.ts";
 import { hexdump } from "./programs/hexdump.ts";
 import { iconv } from "./programs/iconv.ts";
@@ -56,6 +59,8 @@ import { rg } from "./programs/rg.ts";
 import { rustc } from "./programs/rustc.ts";
 import { rustup } from "./programs/rustup.ts";
 import { sed } from "./programs/sed.ts";
+import { shellcheck } from "./programs/shellcheck.ts";
+import { shuf } from "./programs/shuf.ts";
 import { netstat, ss } from "./programs/sockets.ts";
 import { sort } from "./programs/sort.ts";
 import { stat } from "./programs/stat.ts";
@@ -81,6 +86,8 @@ import { tr } from "./programs/tr.ts";
 import { tree } from "./programs/tree.ts";
 import { tsc } from "./programs/tsc.ts";
 import { uniq } from "./programs/uniq.ts";
+import { unzip } from "./programs/unzip.ts";
+import { java, perl } from "./programs/version.ts";
 import { jest, vitest } from "./programs/vitest.ts";
 import { wc } from "./programs/wc.ts";
 import type { ProgramGrammar } from "./spec.ts";
@@ -122,6 +129,8 @@ export const PROGRAM_GRAMMARS: readonly ProgramGrammar[] = [
   man,
   // Round 15's everyday programs (issue 20 over-asks).
   ...[uptime, top, lsbRelease, lsof, ss, netstat, comm, join, rev, cksum, expand, unexpand, iconv],
+  // Round 15's second list (fix15i).
+  ...[expr, shuf, gzip, gunzip, zcat, unzip, getent, perl, java, shellcheck],
 ];
 
 const BY_NAME: Readonly<Record<string, ProgramGrammar>> = Object.fromEntries(

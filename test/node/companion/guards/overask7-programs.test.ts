@@ -149,8 +149,8 @@ describe("attacks: the same programs' forms that write, run, open a viewer or pr
     "git notes show",
     "git notes --ref=x list",
     "git notes copy HEAD~1 HEAD",
-    // help: a page opens in man, info or a browser the configuration names.
-    "git help log",
+    // help: a page opens in man, info or a browser the options name (`git help log` runs man on the page
+    // unless the configuration names a viewer: overask15i-programs.test.ts).
     "git help -w log",
     "git help --web log",
     "git help -i log",

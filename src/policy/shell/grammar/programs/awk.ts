@@ -13,7 +13,10 @@ const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 export const awk: ProgramGrammar = {
   names: ["awk", "mawk", "gawk", "nawk", "original-awk"],
   options: [
-    flag("--version"),
+    flag("--version", "version"),
+    // mawk's -W takes many words (`-W exec FILE` runs a program file); only `-W version` is understood,
+    // which mawk and gawk both read as --version.
+    opt("-W", "string", { choices: ["version"], mode: "version" }),
     opt("-F --field-separator", "pattern"),
     opt("-v --assign"),
     opt("-f --file", "read", { mode: "program-file" }),
@@ -31,7 +34,7 @@ export const awk: ProgramGrammar = {
     for (const a of rest)
       if (!ASSIGNMENT.test(a.value ?? "") && a.value !== "-") out.paths.push(pathEffect("read", a));
     if (program === undefined)
-      return p.has("--version") ? null : { word: p.program, reason: "awk without a program" };
+      return p.has("version") ? null : { word: p.program, reason: "awk without a program" };
     if (program.value === null)
       return { word: program.raw, reason: "the awk program is only known at run time" };
     const findings = scanAwk(program.value);

@@ -1,8 +1,9 @@
 // Subcommands of git that read only in some forms (a listing form), decided by the words after the
 // subcommand before its options are parsed: `git branch NAME` creates, `git reflog expire` writes,
-// `git notes add` writes, `git help CMD` opens a page in a viewer.
+// `git notes add` writes; and `git clean`, which only lists what it would remove with -n, decided once
+// its options are parsed; `git help NAME`, which runs man.
 import type { Arg } from "../../wrappers.ts";
-import type { NotUnderstood } from "../spec.ts";
+import type { Effects, NotUnderstood, Parsed } from "../spec.ts";
 
 /** What the first word after `git reflog` makes it (builtin/reflog.c, 2.39): these three write or test. */
 const REFLOG_ACTIONS = new Set(["expire", "delete", "exists"]);
@@ -36,4 +37,31 @@ function listingForm(name: string, rest: readonly Arg[]): NotUnderstood | null {
 
 function takesValue(prev: string): boolean {
   return /^--(contains|no-contains|merged|no-merged|points-at|sort|format)$/.test(prev);
+}
+
+/**
+ * `git clean` deletes unless -n is in effect (clean.requireForce=false lets it delete without -f), so a
+ * dry run is understood only with -n given and never negated (`-n --no-dry-run` deletes).
+ */
+export function cleanForm(p: Parsed): NotUnderstood | null {
+  const negated = p.options.find((o) => o.name.startsWith("--no-"));
+  if (negated !== undefined)
+    return { word: negated.word.raw, reason: "git clean without a dry run deletes files" };
+  return p.has("dry-run") ? null : { word: p.program, reason: "git clean without -n deletes files" };
+}
+
+/**
+ * `git help NAME` runs `man git-NAME` (`man gitNAME` for a guide; a name starting with git as it is), a unit
+ * judged as that man command (builtin/help.c, 2.39, with help.format's default). Configuration can choose
+ * info, a browser or any program instead (help.format, man.viewer, man.<tool>.cmd, help.browser…): the disk
+ * looks at every layer of it (guards/git-help-viewer.ts).
+ */
+export function helpPage(page: Arg, out: Effects): NotUnderstood | null {
+  if (page.value === null) return { word: page.raw, reason: "the help page is only known at run time" };
+  const name = page.value.startsWith("git") ? page.value : `git-${page.value}`;
+  out.inner.push([
+    { value: "man", raw: "man", glob: false, tilde: false },
+    { ...page, value: name, raw: name },
+  ]);
+  return null;
 }

@@ -157,6 +157,13 @@ export const STATUS_OPTIONS: readonly OptionSpec[] = [
   optional("--column --find-renames"),
 ];
 
+/** `git clean` (2.39) in its dry run only: -f and -i (which delete) are not listed. */
+export const CLEAN_OPTIONS: readonly OptionSpec[] = [
+  flag("-n --dry-run", "dry-run"),
+  ...flags("-d", "-q --quiet", "-x", "-X"),
+  opt("-e --exclude", "pattern"),
+];
+
 export const LS_FILES_OPTIONS: readonly OptionSpec[] = [
   ...flags("-c --cached", "-d --deleted", "-m --modified", "-o --others", "-i --ignored", "-s --stage"),
   ...flags(

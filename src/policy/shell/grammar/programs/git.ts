@@ -21,10 +21,11 @@ import {
 } from "../spec.ts";
 import { configForm } from "./git-config-forms.ts";
 import { isDisplayConfig, isUrlConfigKey } from "./git-config-keys.ts";
-import { subcommandForm } from "./git-forms.ts";
+import { cleanForm, helpPage, subcommandForm } from "./git-forms.ts";
 import {
   BLAME_OPTIONS,
   CAT_FILE_OPTIONS,
+  CLEAN_OPTIONS,
   CONFIG_READ_OPTIONS,
   DESCRIBE_OPTIONS,
   DIFF_OPTIONS,
@@ -108,6 +109,8 @@ export const GIT_SUBCOMMANDS: Readonly<Record<string, Subcommand>> = {
   notes: sub([], "none", false),
   "notes list": sub([], "names", false),
   help: sub(HELP_OPTIONS, "none", false),
+  // Lists the untracked files it would remove (names only); their walk is added below.
+  clean: sub(CLEAN_OPTIONS, "paths", false),
   // `git submodule [status]` runs git in each submodule's repository: the companion asks whenever the
   // repository has one (nested-repos.ts); every other form (update, foreach, add, sync…) is not understood.
   submodule: sub([], "none", false),
@@ -249,8 +252,9 @@ export function judgeGitGrammar(argv: readonly Arg[]): Understanding {
   const words = form === null ? argv : [...argv.slice(0, start), ...form.words];
   const { parsed, failure } = parseWords(grammarOf(name, s), words, start);
   if (failure !== null) return refuse(out, failure.word, failure.reason);
-  const why = place(name, s, parsed, out, mode);
+  const why = (name === "clean" ? cleanForm(parsed) : null) ?? place(name, s, parsed, out, mode);
   if (why !== null) return refuse(out, why.word, why.reason);
+  if (name === "clean") out.paths.push(pathEffect("walk", DOT, { contents: false, follow: "none" }));
   // Forms that compare the work tree with the index read the files' contents (and refresh the index).
   const refreshes =
     name === "status" ||
@@ -334,13 +338,15 @@ function place(
     case "names":
       return null;
     case "none":
+      // With a listing option (-a, -g, -c, …) git refuses a page name.
+      if (name === "help" && ops.length === 1 && p.options.length === 0) return helpPage(ops[0] as Arg, out);
       return ops[0] === undefined
         ? null
         : {
             word: ops[0].raw,
             reason:
               name === "help"
-                ? "git help NAME opens its page in a viewer (man, info or a browser the configuration names)"
+                ? "git help takes one page name"
                 : `git ${name} takes no operand here (with one it changes the repository)`,
           };
     case "config":

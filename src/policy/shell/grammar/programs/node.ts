@@ -9,7 +9,16 @@ import { DOT } from "../effects.ts";
 import { specifierNotUnderstood } from "../module-specifier.ts";
 import { pathEffect } from "../parse.ts";
 import { runner } from "../runner.ts";
-import { flag, opt, optional } from "../spec.ts";
+import { flag, opt, optional, type Parsed } from "../spec.ts";
+
+/**
+ * `--help` anywhere prints the options and exits before any script or test file runs (`node --test --help`),
+ * but after the -r/--require preloads have run (node 20: `node -r ./x.js --help` runs x.js), so a form
+ * with a module to load is not only help.
+ */
+function printsHelpOnly(p: Parsed): boolean {
+  return p.has("--help") && !p.options.some((o) => o.spec.kind === "exec");
+}
 
 /** Reporters node has built in (`--test-reporter=spec`); any other name is a module it loads. */
 const REPORTERS = new Set(["spec", "tap", "dot", "junit", "lcov"]);
@@ -50,6 +59,7 @@ export const node = runner({
   ],
   permute: false,
   definedBy: ["package.json"],
+  runsNothingOfTheProject: printsHelpOnly,
   check(p, out) {
     // A module it loads (-r, --import, --loader, a reporter) must be a file path: a URL or a package name
     // is code never judged.
@@ -59,6 +69,7 @@ export const node = runner({
     ];
     const refused = modules.find((r) => r !== null);
     if (refused !== undefined) return refused;
+    if (printsHelpOnly(p)) return null;
     if (p.has("--test") && !p.has("-e") && !p.has("-p")) {
       for (const file of p.operands) {
         out.paths.push(pathEffect("exec", file));

@@ -53,6 +53,12 @@ function writesConfig(p: Parsed): NotUnderstood | null {
   };
 }
 
+/** `npm run` (or `run-script`) with no script name lists package.json's scripts and runs none of them. */
+function listsScripts(p: Parsed): boolean {
+  const [first, script] = p.operands;
+  return (first?.value === "run" || first?.value === "run-script") && script === undefined;
+}
+
 export const npm = runner({
   names: ["npm"],
   options: [
@@ -133,6 +139,7 @@ export const npm = runner({
     version: false,
   },
   definedBy: ["package.json", "package-lock.json", "node_modules"],
+  runsNothingOfTheProject: listsScripts,
   check(p) {
     const first = p.operands[0];
     if (first !== undefined && REGISTRY.has(first.value ?? ""))
