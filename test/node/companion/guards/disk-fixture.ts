@@ -1,7 +1,7 @@
 // A real workspace (a git repository) beside a fake home with secrets, holding the filesystem tricks
 // issue 20 names: a bare repository whose config runs a program, a symlink and a hard link to secrets,
 // a file holding a private key, dotenv files, and a link into .git/hooks.
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { linkSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -36,6 +36,21 @@ export function git(cwd: string, ...args: string[]): string {
     encoding: "utf8",
   }).trim();
 }
+
+/** Real git in `cwd` under `env` (a fake home's ~/.gitconfig as the user's) with this PATH; stdout, or throws stderr. */
+export function gitWith(cwd: string, env: NodeJS.ProcessEnv, ...args: string[]): string {
+  const r = spawnSync("git", ["-c", "user.name=t", "-c", "user.email=t@e", ...args], {
+    cwd,
+    env: { ...env, PATH: process.env.PATH },
+    encoding: "utf8",
+  });
+  if (r.status !== 0) throw new Error(r.stderr);
+  return r.stdout;
+}
+
+/** git-lfs's filter as `git lfs install` writes it into the user's configuration. */
+export const LFS_FILTER =
+  '[filter "lfs"]\n\tclean = git-lfs clean -- %f\n\tsmudge = git-lfs smudge -- %f\n\tprocess = git-lfs filter-process\n\trequired = true\n';
 
 export function diskFixture(): DiskFixture {
   const base = realpathSync(mkdtempSync(join(tmpdir(), "airlock-disk-")));

@@ -10,10 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { diskCheck } from "../../../../src/companion/guards/disk-view.ts";
 import { BALANCED } from "../../policy/shell/policies.ts";
 import { has } from "../../policy/shell/proven-case.ts";
-import { judgeOnDisk } from "./disk-fixture.ts";
+import { gitWith, judgeOnDisk, LFS_FILTER } from "./disk-fixture.ts";
 
-const LFS =
-  '[filter "lfs"]\n\tclean = git-lfs clean -- %f\n\tsmudge = git-lfs smudge -- %f\n\tprocess = git-lfs filter-process\n\trequired = true\n';
+const LFS = LFS_FILTER;
 
 let base: string;
 let home: string;
@@ -21,15 +20,8 @@ let ws: string;
 let mark: string;
 let env: NodeJS.ProcessEnv;
 
-function git(...args: string[]): string {
-  const r = spawnSync("git", ["-c", "user.name=t", "-c", "user.email=t@e", ...args], {
-    cwd: ws,
-    env: { ...env, PATH: process.env.PATH },
-    encoding: "utf8",
-  });
-  if (r.status !== 0) throw new Error(r.stderr);
-  return r.stdout;
-}
+/** Real git with the fake home (its ~/.gitconfig is the user's global configuration here). */
+const git = (...args: string[]): string => gitWith(ws, env, ...args);
 
 const globalConfig = (text: string) => writeFileSync(join(home, ".gitconfig"), text);
 const attributes = (rel: string, text: string) => writeFileSync(join(ws, rel), text);

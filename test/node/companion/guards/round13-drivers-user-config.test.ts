@@ -5,21 +5,20 @@
 // driver runs a program the judge did not see. Here a ROT13 textconv stands in for the decryption: real git
 // prints the plaintext, which the file never holds. git-lfs's standard filter (`git lfs install`) is not
 // such a driver: an everyday `git diff` stays allowed with it.
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { diskCheck } from "../../../../src/companion/guards/disk-view.ts";
 import { BALANCED as balanced } from "../../policy/shell/policies.ts";
-import { judgeOnDisk, readOnlyPolicy } from "./disk-fixture.ts";
+import { gitWith, judgeOnDisk, LFS_FILTER, readOnlyPolicy } from "./disk-fixture.ts";
 
 const readOnly = readOnlyPolicy();
 /** The secret as the file holds it (ROT13) and as the driver prints it. */
 const STORED = "qo cnffjbeq uhagre2_eg13";
 const PLAIN = "db password hunter2_rt13";
 const ROT13 = "tr A-Za-z N-ZA-Mn-za-m <";
-const LFS =
-  '[filter "lfs"]\n\tclean = git-lfs clean -- %f\n\tsmudge = git-lfs smudge -- %f\n\tprocess = git-lfs filter-process\n\trequired = true\n';
+const LFS = LFS_FILTER;
 
 let base: string;
 let home: string;
@@ -27,15 +26,7 @@ let ws: string;
 let env: NodeJS.ProcessEnv;
 
 /** Real git with the fake home (its ~/.gitconfig is the user's global configuration here). */
-function git(...args: string[]): string {
-  const r = spawnSync("git", ["-c", "user.name=t", "-c", "user.email=t@e", ...args], {
-    cwd: ws,
-    env: { ...env, PATH: process.env.PATH },
-    encoding: "utf8",
-  });
-  if (r.status !== 0) throw new Error(r.stderr);
-  return r.stdout;
-}
+const git = (...args: string[]): string => gitWith(ws, env, ...args);
 
 function bash(command: string, extraEnv: NodeJS.ProcessEnv = {}, policy = readOnly) {
   const disk = diskCheck({ env: { ...env, ...extraEnv } });
