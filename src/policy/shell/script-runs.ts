@@ -31,22 +31,6 @@ export function shellScriptFile(argv: readonly Arg[]): Arg | null {
   return null;
 }
 
-/**
- * `bash -n FILE` (noexec) reads and parses the file and runs nothing: neither its commands nor BASH_ENV
- * (dash ignores ENV when not interactive; -i would turn noexec off, so only the bare form). Proven on bash
- * 5.2 and dash 0.5.12: a file that would `touch` leaves nothing. The file is read (shellScriptFile).
- */
-export function parsesOnly(argv: readonly Arg[]): boolean {
-  const file = argv[2];
-  return (
-    argv.length === 3 &&
-    argv[1]?.value === "-n" &&
-    file?.value != null &&
-    !/^[-+]/.test(file.value) &&
-    file.pipe !== true
-  );
-}
-
 const TYPESCRIPT_VALUES = new Set(["-E", "--echo", "-o", "--output-limit", "-c", "--command"]);
 const TYPESCRIPT_LOGS = new Set([
   "-B",

@@ -4,7 +4,7 @@
 // it runs are judged.
 import { basename } from "../paths.ts";
 import { lookup } from "./lookup.ts";
-import { parsesOnly } from "./script-runs.ts";
+import { parsesOnly } from "./parse-only.ts";
 import type { WordValue } from "./words.ts";
 
 /** A command word: its value after expansion (null when dynamic) and the text as written. */
