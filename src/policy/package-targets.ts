@@ -74,8 +74,11 @@ function npmTreeTargets(unit: ExecUnit, dir: string): DiskTarget[] {
   return [{ kind: "npm-tree", dir, shown: unit.text }];
 }
 
-/** The wrapper a unit runs inside is npx (`npx tsc --version`'s `tsc --version`). */
-const VIA_NPX = /^(?:\S*\/)?npx(?:\s|$)/;
+/**
+ * The wrapper a unit runs inside is npx (`npx tsc --version`'s `tsc --version`): npx finds its program itself
+ * (node_modules/.bin first), and guards/npx-bin.ts judges that lookup.
+ */
+export const VIA_NPX = /^(?:\S*\/)?npx(?:\s|$)/;
 
 /** A bare name npx runs: which program that is, the disk says (guards/npx-bin.ts). */
 export function npxTargets(unit: ExecUnit, callCwd: string, home: string | null): DiskTarget[] {

@@ -2,6 +2,7 @@
 // disk can answer (guards/path-lookup.ts): here, the units that look a name up, where each runs (for a
 // relative PATH entry) and what the command wrote before it (a program it may have put on PATH).
 import type { DiskTarget } from "./call-facts.ts";
+import { VIA_NPX } from "./package-targets.ts";
 import { basename, resolveShellDir } from "./paths.ts";
 import type { ExecUnit } from "./shell/units.ts";
 
@@ -17,9 +18,6 @@ const BASH_BUILTINS: ReadonlySet<string> = new Set([
 
 /** Wrappers that run a builtin as bash's own (`command echo`); any other (env, xargs, exec) execs a file. */
 const KEEPS_BUILTINS = /^(command|builtin)(\s|$)/;
-
-/** npx finds its program itself (node_modules/.bin first): guards/npx-bin.ts judges that lookup. */
-const VIA_NPX = /^(?:\S*\/)?npx(?:\s|$)/;
 
 /** Whether bash (or the wrapper the unit runs in) looks the unit's program up on PATH. */
 function looksUp(unit: ExecUnit, before: ExecUnit | undefined): boolean {
