@@ -180,11 +180,14 @@ describe("answering from the lock screen", () => {
     expect(payload.body).toMatch(/^HIGH risk/);
     expect(payload.actions).toBeUndefined();
     expect(payload.answerToken).toBeUndefined();
-    await page.goto(`${base}/activity`);
     await deliverToWorker(page, base, data);
     await expect
       .poll(async () => (await shown()).find((n) => n.url.endsWith(promptId))?.actions, { timeout: WAIT_MS })
       .toEqual([]);
+    // The phone is on another view when the tap comes. Navigated only now: a push handed to the service worker
+    // while the page was still loading was once not shown at all (the CI run of 7fe9386).
+    await page.goto(`${base}/activity`);
+    await page.getByText("Loading…").first().waitFor({ state: "detached", timeout: WAIT_MS });
     // Even a forged "allow_once" tap on it only opens the card: the notification holds no token.
     await tapNotification(promptId, "allow_once");
     await page.waitForURL((url) => url.searchParams.get("prompt") === promptId, { timeout: WAIT_MS });
