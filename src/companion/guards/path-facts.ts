@@ -5,6 +5,7 @@ import type { CallFact } from "../../policy/call-facts.ts";
 import { isGitMetadataPath, KEY_SCAN_MAX_BYTES } from "../../policy/secret-families.ts";
 import { isDenylistedPath, isProtectedWritePath, secretFamilyOf } from "../../policy/secret-paths.ts";
 import { WIDEST } from "../../policy/walk-styles.ts";
+import { airlockHomeFact } from "./airlock-home.ts";
 import { type Context, realWorkspace } from "./disk-context.ts";
 import { loadedWriteFact } from "./env-loads.ts";
 import { gitDirFile, gitDirHolding } from "./git-dir-files.ts";
@@ -72,6 +73,9 @@ export function pathFacts(
         break;
       }
   }
+  // Airlock's own home, wherever it is (round 16).
+  const own = airlockHomeFact(access, real, lexical, ctx, subject);
+  if (own !== null) facts.push(own);
   // And a write where the agent's environment tells a program to load code or configuration from (round 15).
   const loaded = access === "write" ? loadedWriteFact(real, lexical, ctx, subject) : null;
   if (loaded !== null) facts.push(loaded);
