@@ -12,6 +12,7 @@ import { gitDirFile, gitDirHolding } from "./git-dir-files.ts";
 import { looksLikeGitDir } from "./git-discovery.ts";
 import { rawObjectStore } from "./git-raw-objects.ts";
 import { homeStartupFact } from "./home-links.ts";
+import { hookRunWriteFact } from "./hook-configs.ts";
 import { PACKED_REASON, scanFile } from "./key-scan.ts";
 import { virtualenvHolding } from "./python-venv.ts";
 import { isWithin, realPathOf } from "./real-path.ts";
@@ -79,6 +80,9 @@ export function pathFacts(
   // And a write where the agent's environment tells a program to load code or configuration from (round 15).
   const loaded = access === "write" ? loadedWriteFact(real, lexical, ctx, subject) : null;
   if (loaded !== null) facts.push(loaded);
+  // And a file an agent's, the editor's or git's hook configuration runs (round 16).
+  const hooked = access === "write" ? hookRunWriteFact(real, lexical, ctx, subject) : null;
+  if (hooked !== null) facts.push(hooked);
   // So is a write inside a Python virtual environment under any name (python-venv.ts, round 14).
   const venv = access === "write" ? virtualenvHolding(real, realWorkspace(ctx)) : null;
   if (venv !== null)
