@@ -124,10 +124,12 @@ function candidate(word: string): boolean {
  * Every word of a command line that may name a file, the variables the runner sets expanded (`vars`:
  * `CLAUDE_PROJECT_DIR`, `workspaceFolder`, `HOME` …; `~/` is HOME). Quotes and backslashes go, and words
  * split at blanks, shell operators and `=` (`X=scripts/a.sh`, `--config=x.js`): a superset of the words
- * bash would pass, never fewer paths. A word with another expansion (`$(…)`, `$OTHER`) is not known.
+ * bash would pass, never fewer paths, but for the targets of output redirections. A word with another
+ * expansion (`$(…)`, `$OTHER`) is not known.
  */
 export function commandWords(command: string, vars: ReadonlyMap<string, string>): string[] {
-  let text = command.replace(/["'\\]/g, "");
+  // What an output redirection names is written, not run (`> /dev/null`, `>> logs/hook.log`).
+  let text = command.replace(/["'\\]/g, "").replace(/[0-9&]?>>?[|&]?\s*[^\s;&|()<>]*/g, " ");
   text = text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (whole, a, b) => {
     const value = vars.get((a ?? b) as string);
     return value === undefined ? whole : value;

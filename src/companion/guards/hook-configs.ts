@@ -121,6 +121,14 @@ function isFileAt(path: string): boolean {
   return statSync(path, { throwIfNoEntry: false })?.isFile() === true;
 }
 
+/**
+ * Inside the project and not its root: a path out of it (`/usr/bin/env`, `/tmp/hook.log`) is judged as any
+ * write out of the workspace is, and the root itself (`cd .`) would make every write ask.
+ */
+function inProject(path: string, root: string, ctx: Context): boolean {
+  return (isWithin(ctx.workspace, path) || isWithin(root, path)) && !isWithin(path, root);
+}
+
 function runsOf(f: Found, ctx: Context): Runs[] {
   const vars = new Map<string, string>([
     ["CLAUDE_PROJECT_DIR", f.root],
@@ -133,7 +141,7 @@ function runsOf(f: Found, ctx: Context): Runs[] {
     const words = commandWords(command, vars);
     const paths = words
       .map((w) => ({ w, path: resolve(f.root, w) }))
-      .filter(({ w, path }) => (looksLikePath(w) || isFileAt(path)) && !isWithin(path, f.root))
+      .filter(({ w, path }) => inProject(path, f.root, ctx) && (looksLikePath(w) || isFileAt(path)))
       .map(({ path }) => path);
     return { file: f.file, config: f.config, command, paths, codeNames: toolCodeFiles(words) };
   });

@@ -34,6 +34,7 @@ const spelled = fc.constantFrom(
   (p: string) => `cd "$CLAUDE_PROJECT_DIR" && node '${p}' && echo ok`,
   (p: string) => `X=${p} sh -c true`,
   (p: string) => `python3 ${p}; exit 0`,
+  (p: string) => `bash ${p} >> logs/hook.log 2>&1`,
 );
 
 describe("hook configurations are read totally", () => {
@@ -45,6 +46,13 @@ describe("hook configurations are read totally", () => {
       }),
       { numRuns: 400 },
     );
+  });
+
+  it("an output redirection's target is written, not run: it is not among the words", () => {
+    expect(commandWords("sh scripts/a.sh >> logs/hook.log 2>&1 >/dev/null &> out.txt", VARS)).toEqual([
+      "sh",
+      "scripts/a.sh",
+    ]);
   });
 
   it("a JSON config that does not parse is one command: every path its text names is kept", () => {

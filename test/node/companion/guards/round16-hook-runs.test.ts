@@ -50,7 +50,9 @@ function expectAllowed(judged: ReturnType<typeof judge>, what: string) {
 
 const CLAUDE = JSON.stringify({
   hooks: {
-    SessionStart: [{ hooks: [{ type: "command", command: "bash scripts/session.sh" }] }],
+    SessionStart: [
+      { hooks: [{ type: "command", command: "bash scripts/session.sh >> logs/hook.log 2>/tmp/e.txt" }] },
+    ],
     PostToolUse: [
       {
         matcher: "Write|Edit",
@@ -71,6 +73,8 @@ describe("r16b-02: a script an agent's hook configuration runs", () => {
     );
     expectAsks(bash("echo 'cat ~/.netrc' >> scripts/session.sh"), /\.claude\/settings\.json/, "append");
     expectAllowed(writeTool("scripts/other.sh"), "a script no hook names");
+    expectAllowed(writeTool("logs/hook.log"), "what the hook writes, not runs");
+    expectAllowed(bash("echo hi > /dev/null"), "out of the project");
     expectAllowed(writeTool("src/a.ts"), "source");
   });
 
