@@ -111,6 +111,30 @@ export const LOADING_VARIABLES: readonly LoadingVariable[] = [
   { name: "KUBECONFIG", loads: "kubectl runs the credential plugins the files name", list: COLONS },
   { name: "AWS_CONFIG_FILE", loads: "the AWS CLI runs the credential_process the file names" },
   { name: "DOCKER_CONFIG", loads: "docker runs the credential helpers its config.json names" },
+  // Round 16 (r16b-09): the coding agents' own configuration homes, each per its docs, whose hooks, MCP
+  // servers and plugins run at the agent's next start (a real `claude -p` ran a SessionStart hook written
+  // to $CLAUDE_CONFIG_DIR/settings.json, which also held Airlock's own hook). GEMINI_CLI_HOME is not here:
+  // Gemini reads `$GEMINI_CLI_HOME/.gemini/`, protected by its name wherever it is.
+  {
+    name: "CLAUDE_CONFIG_DIR",
+    loads: "Claude Code runs the hooks and MCP servers of the directory's settings",
+  },
+  {
+    name: "CODEX_HOME",
+    loads: "Codex runs the hooks, MCP servers and notify program of the directory's config",
+  },
+  { name: "OPENCODE_CONFIG", loads: "OpenCode starts the MCP servers and plugins the file names" },
+  { name: "OPENCODE_CONFIG_DIR", loads: "OpenCode loads the plugins and config of the directory" },
+  { name: "PI_CODING_AGENT_DIR", loads: "Pi loads the extensions and settings of the directory" },
+  { name: "COPILOT_HOME", loads: "Copilot CLI runs the hooks and MCP servers of the directory" },
+  ...["SYSTEM_SETTINGS_PATH", "SYSTEM_DEFAULTS_PATH"].map((key) => ({
+    name: `GEMINI_CLI_${key}`,
+    loads: "Gemini CLI runs the hooks and MCP servers the settings file names",
+  })),
+  {
+    name: "GEMINI_CLI_TRUSTED_FOLDERS_PATH",
+    loads: "Gemini CLI runs a folder's hooks only when the file trusts it",
+  },
 ];
 
 /** One path the agent's environment names through a loading variable; `path` null: relative to where a program runs. */

@@ -6,6 +6,7 @@ import type { CallFact, DiskCheck, DiskTarget } from "../../policy/call-facts.ts
 import { inSecretDir } from "../../policy/secret-listings.ts";
 import { isDenylistedPath, isProtectedWritePath, secretFamilyOf } from "../../policy/secret-paths.ts";
 import { GO_WALK } from "../../policy/walk-styles.ts";
+import { airlockHomeWalkFact } from "./airlock-home.ts";
 import { expandGlob } from "./bash-glob.ts";
 import type { Context } from "./disk-context.ts";
 import { shellStartFact } from "./env-loads.ts";
@@ -183,6 +184,8 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
         return [
           { subject: t.shown, reason: `leads out of the workspace through a symlink, to \`${r.real}\`` },
         ];
+      const own = airlockHomeWalkFact(r.real, ctx, t.shown);
+      if (own !== null) return [own];
       const configured = withConfig(t.style, ctx.env, t.shown);
       if ("fact" in configured) return [configured.fact];
       const f = walkFact(r.real, configured.style, ctx.workspace, t.shown, ctx.walkBound);

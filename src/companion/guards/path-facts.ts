@@ -5,12 +5,14 @@ import type { CallFact } from "../../policy/call-facts.ts";
 import { isGitMetadataPath, KEY_SCAN_MAX_BYTES } from "../../policy/secret-families.ts";
 import { isDenylistedPath, isProtectedWritePath, secretFamilyOf } from "../../policy/secret-paths.ts";
 import { WIDEST } from "../../policy/walk-styles.ts";
+import { airlockHomeFact } from "./airlock-home.ts";
 import { type Context, realWorkspace } from "./disk-context.ts";
 import { loadedWriteFact } from "./env-loads.ts";
 import { gitDirFile, gitDirHolding } from "./git-dir-files.ts";
 import { looksLikeGitDir } from "./git-discovery.ts";
 import { rawObjectStore } from "./git-raw-objects.ts";
 import { homeStartupFact } from "./home-links.ts";
+import { hookRunWriteFact } from "./hook-configs.ts";
 import { PACKED_REASON, scanFile } from "./key-scan.ts";
 import { virtualenvHolding } from "./python-venv.ts";
 import { isWithin, realPathOf } from "./real-path.ts";
@@ -72,9 +74,15 @@ export function pathFacts(
         break;
       }
   }
+  // Airlock's own home, wherever it is (round 16).
+  const own = airlockHomeFact(access, real, lexical, ctx, subject);
+  if (own !== null) facts.push(own);
   // And a write where the agent's environment tells a program to load code or configuration from (round 15).
   const loaded = access === "write" ? loadedWriteFact(real, lexical, ctx, subject) : null;
   if (loaded !== null) facts.push(loaded);
+  // And a file an agent's, the editor's or git's hook configuration runs (round 16).
+  const hooked = access === "write" ? hookRunWriteFact(real, lexical, ctx, subject) : null;
+  if (hooked !== null) facts.push(hooked);
   // So is a write inside a Python virtual environment under any name (python-venv.ts, round 14).
   const venv = access === "write" ? virtualenvHolding(real, realWorkspace(ctx)) : null;
   if (venv !== null)

@@ -227,6 +227,16 @@ export const DANGEROUS_VARIABLES: readonly DangerousVariable[] = [
   { pattern: "GRADLE_USER_HOME", why: "gradle runs the init scripts in the directory" },
   { pattern: "AWS_CONFIG_FILE", why: "the AWS CLI runs the credential_process the file names" },
   { pattern: "AIRLOCK_*", why: "changes how Airlock itself behaves" },
+  // The coding agents' configuration homes (env-loads.ts, round 16): their hooks and MCP servers run.
+  { pattern: "CLAUDE_CONFIG_DIR", why: "Claude Code runs the hooks of the settings in it" },
+  { pattern: "CODEX_HOME", why: "Codex runs the hooks and MCP servers of the config in it" },
+  { pattern: "OPENCODE_CONFIG*", why: "OpenCode loads the config and plugins it names" },
+  { pattern: "PI_CODING_AGENT_DIR", why: "Pi loads the extensions in it" },
+  { pattern: "COPILOT_HOME", why: "Copilot CLI runs the hooks in it" },
+  {
+    pattern: "GEMINI_CLI_*",
+    why: "Gemini CLI reads its settings, hooks or trusted folders from what it names",
+  },
 ];
 
 interface Compiled {

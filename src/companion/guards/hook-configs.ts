@@ -1,0 +1,182 @@
+// The files that hook configurations run, read on disk (policy/hook-runs.ts says what each config runs):
+// agents' hooks, MCP servers and helpers, VS Code's folderOpen tasks, pre-commit's local hooks and the
+// .envrc direnv runs, in the project and in the user's own agent settings. A write to a file one of them
+// names by path, or to the code of a program one runs (prettier.config.js under a prettier hook), is running
+// code the judge never sees: the agent's next start, the editor's next open, the person's next commit.
+import { closeSync, existsSync, openSync, readdirSync, readSync, statSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import type { CallFact } from "../../policy/call-facts.ts";
+import {
+  commandsOf,
+  commandWords,
+  HOOK_CONFIGS,
+  type HookConfig,
+  looksLikePath,
+  toolCodeFiles,
+} from "../../policy/hook-runs.ts";
+import { Lru } from "../../policy/lru.ts";
+import type { Context } from "./disk-context.ts";
+import { isWithin, realPathOf } from "./real-path.ts";
+import { shownPath } from "./tree-walk.ts";
+
+/** A config bigger than this is read as far as this, and taken as one command (every word a candidate). */
+const MAX_CONFIG_BYTES = 1 << 20;
+
+/** Copilot CLI loads every `.github/hooks/*.json` (docs/agents.md). */
+const COPILOT_HOOKS: Omit<HookConfig, "path"> = { runs: "Copilot CLI runs its hooks", format: "json" };
+
+/** One config found on disk, with where its relative words are taken from. */
+interface Found {
+  file: string;
+  config: HookConfig;
+  root: string;
+}
+
+/** What one config runs: the files it names by path, the code files of the programs it runs by name. */
+interface Runs {
+  file: string;
+  config: HookConfig;
+  command: string;
+  paths: string[];
+  codeNames: readonly string[];
+}
+
+const commandCache = new Lru<string, { key: string; commands: string[] }>(64);
+
+function readCapped(file: string, size: number): string | null {
+  let fd: number | null = null;
+  try {
+    fd = openSync(file, "r");
+    const buf = Buffer.alloc(Math.min(size, MAX_CONFIG_BYTES));
+    const n = readSync(fd, buf, 0, buf.length, 0);
+    return buf.subarray(0, n).toString("utf8");
+  } catch {
+    return null;
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
+}
+
+/** The config's commands, kept by the file's identity (a write moves its ctime, so a kept answer is never stale). */
+function commandsAt(f: Found): string[] {
+  const s = statSync(f.file, { throwIfNoEntry: false });
+  if (s === undefined || !s.isFile()) return [];
+  const key = `${s.dev}:${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}`;
+  const kept = commandCache.get(f.file);
+  if (kept?.key === key) return kept.commands;
+  const text = readCapped(f.file, s.size);
+  // Unreadable: what it runs is not known, and the agent reading it would run it; its name alone is left.
+  const commands = text === null ? [] : s.size > MAX_CONFIG_BYTES ? [text] : commandsOf(f.config, text);
+  commandCache.set(f.file, { key, commands });
+  return commands;
+}
+
+/** The repository's top above the workspace (pre-commit's config is there), when it is not the workspace. */
+function repositoryTop(workspace: string): string | null {
+  for (let dir = workspace, depth = 0; depth < 64; depth++) {
+    if (existsSync(join(dir, ".git"))) return dir === workspace ? null : dir;
+    const up = dirname(dir);
+    if (up === dir) return null;
+    dir = up;
+  }
+  return null;
+}
+
+function listJson(dir: string): string[] {
+  try {
+    return readdirSync(dir)
+      .filter((n) => n.endsWith(".json"))
+      .map((n) => join(dir, n));
+  } catch {
+    return [];
+  }
+}
+
+/** The configs of the project (the workspace, its repository's top) and of the user's own agents. */
+function configsOf(ctx: Context): Found[] {
+  const out: Found[] = [];
+  const top = repositoryTop(ctx.workspace);
+  for (const root of top === null ? [ctx.workspace] : [ctx.workspace, top]) {
+    for (const config of HOOK_CONFIGS) out.push({ file: join(root, config.path), config, root });
+    for (const file of listJson(join(root, ".github/hooks")))
+      out.push({ file, config: { ...COPILOT_HOOKS, path: ".github/hooks/" }, root });
+  }
+  // The user's settings run the same hooks in every project, relative words taken from the project.
+  const home = ctx.env.HOME;
+  const claude = ctx.env.CLAUDE_CONFIG_DIR ?? (home === undefined ? undefined : join(home, ".claude"));
+  const gemini = ctx.env.GEMINI_CLI_HOME ?? home;
+  const user: [string | undefined, string][] = [
+    [claude, ".claude/settings.json"],
+    [gemini === undefined ? undefined : join(gemini, ".gemini"), ".gemini/settings.json"],
+  ];
+  for (const [dir, path] of user) {
+    const config = HOOK_CONFIGS.find((c) => c.path === path);
+    if (dir !== undefined && config !== undefined)
+      out.push({ file: join(dir, basename(path)), config, root: ctx.workspace });
+  }
+  return out;
+}
+
+function isFileAt(path: string): boolean {
+  return statSync(path, { throwIfNoEntry: false })?.isFile() === true;
+}
+
+/**
+ * Inside the project and not its root: a path out of it (`/usr/bin/env`, `/tmp/hook.log`) is judged as any
+ * write out of the workspace is, and the root itself (`cd .`) would make every write ask.
+ */
+function inProject(path: string, root: string, ctx: Context): boolean {
+  return (isWithin(ctx.workspace, path) || isWithin(root, path)) && !isWithin(path, root);
+}
+
+function runsOf(f: Found, ctx: Context): Runs[] {
+  const vars = new Map<string, string>([
+    ["CLAUDE_PROJECT_DIR", f.root],
+    ["GEMINI_PROJECT_DIR", f.root],
+    ["workspaceFolder", f.root],
+    ["PWD", f.root],
+  ]);
+  if (ctx.env.HOME !== undefined) vars.set("HOME", ctx.env.HOME);
+  return commandsAt(f).map((command) => {
+    const words = commandWords(command, vars);
+    const paths = words
+      .map((w) => ({ w, path: resolve(f.root, w) }))
+      .filter(({ w, path }) => inProject(path, f.root, ctx) && (looksLikePath(w) || isFileAt(path)))
+      .map(({ path }) => path);
+    return { file: f.file, config: f.config, command, paths, codeNames: toolCodeFiles(words) };
+  });
+}
+
+/** The path as named and as the disk resolves it (a named link is the file it leads to). */
+function spellings(path: string): string[] {
+  const r = realPathOf(path);
+  return r.ok && r.real !== path ? [path, r.real] : [path];
+}
+
+function shortCommand(command: string): string {
+  const one = command.replace(/\s+/g, " ").trim();
+  return one.length > 120 ? `${one.slice(0, 117)}...` : one;
+}
+
+/** A write to a file a hook configuration runs, by path or as the code of a program it runs. */
+export function hookRunWriteFact(
+  real: string,
+  lexical: string,
+  ctx: Context,
+  subject: string,
+): CallFact | null {
+  const names = [basename(real), basename(lexical)];
+  for (const f of configsOf(ctx)) {
+    for (const r of runsOf(f, ctx)) {
+      const by = `\`${shortCommand(r.command)}\` in \`${shownPath(f.file, ctx.workspace)}\` (${r.config.runs})`;
+      if (r.paths.some((p) => spellings(p).some((s) => s === real || s === lexical)))
+        return { subject, reason: `is run by ${by}: writing it is running code the judge never sees` };
+      if (isWithin(ctx.workspace, real) && names.some((n) => r.codeNames.includes(n)))
+        return {
+          subject,
+          reason: `is code that a program run by ${by} loads: writing it is running code the judge never sees`,
+        };
+    }
+  }
+  return null;
+}

@@ -1,0 +1,184 @@
+// What the hook configurations of agents, editors and git-hook managers run, read from their text: the
+// commands and the words of them that may name a project file (red team, round 16, r16b-02: a committed
+// `.claude/settings.json` SessionStart hook `bash scripts/session.sh` made writing scripts/session.sh running
+// code at the next `claude` start, unjudged). The config files themselves are protected writes by name
+// (protected-writes.ts); the companion (guards/hook-configs.ts) reads them and protects what they name.
+// Pure and total: a text that does not parse is read as one command, every word of it a candidate, so a
+// config the agent reads more leniently than this (comments in JSON) still protects what it names.
+import { parse as parseToml } from "smol-toml";
+import { parse as parseYaml } from "yaml";
+
+export interface HookConfig {
+  /** Where it is, relative to the directory the agent (or git, or the editor) runs in. */
+  path: string;
+  /** Who runs its commands, and when, as a person reads it. */
+  runs: string;
+  format: "json" | "yaml" | "toml" | "shell";
+  /** The part of the parsed document whose commands run without a person asking (default: all of it). */
+  select?: (doc: unknown) => unknown;
+}
+
+const recordOf = (v: unknown): Record<string, unknown> | null =>
+  typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+
+/** VS Code runs a `runOn: folderOpen` task when the folder opens (and the tasks it depends on): then all of them. */
+function folderOpenTasks(doc: unknown): unknown {
+  const tasks = recordOf(doc)?.tasks;
+  if (!Array.isArray(tasks)) return null;
+  const opens = tasks.some((t) => recordOf(recordOf(t)?.runOptions)?.runOn === "folderOpen");
+  return opens ? tasks : null;
+}
+
+/** pre-commit's `repo: local` hooks run the repository's own files; a remote repo's hooks are its code. */
+function localRepos(doc: unknown): unknown {
+  const repos = recordOf(doc)?.repos;
+  return Array.isArray(repos) ? repos.filter((r) => recordOf(r)?.repo === "local") : null;
+}
+
+/** Each per its program's docs; the `.github/hooks/` and other directories of many files are listed by the companion. */
+export const HOOK_CONFIGS: readonly HookConfig[] = [
+  // code.claude.com settings: hooks (every event), statusLine, apiKeyHelper and the AWS/OTel helpers.
+  { path: ".claude/settings.json", runs: "Claude Code runs its hooks and helpers", format: "json" },
+  { path: ".claude/settings.local.json", runs: "Claude Code runs its hooks and helpers", format: "json" },
+  { path: ".mcp.json", runs: "the agent starts its MCP servers", format: "json" },
+  { path: ".gemini/settings.json", runs: "Gemini CLI runs its hooks and MCP servers", format: "json" },
+  { path: ".cursor/hooks.json", runs: "Cursor runs its hooks", format: "json" },
+  { path: ".cursor/mcp.json", runs: "Cursor starts its MCP servers", format: "json" },
+  { path: ".codex/config.toml", runs: "Codex runs its MCP servers and notify program", format: "toml" },
+  { path: ".codex/hooks.json", runs: "Codex runs its hooks", format: "json" },
+  {
+    path: ".vscode/tasks.json",
+    runs: "VS Code runs its folderOpen tasks when the folder opens",
+    format: "json",
+    select: folderOpenTasks,
+  },
+  {
+    path: ".pre-commit-config.yaml",
+    runs: "pre-commit runs its local hooks at the next commit",
+    format: "yaml",
+    select: localRepos,
+  },
+  // direnv runs the whole file as bash on entering the directory (source_env, dotenv, any command).
+  { path: ".envrc", runs: "direnv runs it as bash on entering the directory", format: "shell" },
+];
+
+/** Keys whose string (or string list) value is run: a command line, a program, or its arguments. */
+const COMMAND_KEYS = new Set([
+  "command",
+  "args",
+  "bash",
+  "entry",
+  "notify",
+  "apiKeyHelper",
+  "awsAuthRefresh",
+  "awsCredentialExport",
+  "otelHeadersHelper",
+]);
+const MAX_DEPTH = 32;
+
+function collect(value: unknown, key: string | null, depth: number, out: string[]): void {
+  if (depth > MAX_DEPTH) return;
+  if (typeof value === "string") {
+    if (key !== null && COMMAND_KEYS.has(key)) out.push(value);
+    return;
+  }
+  if (Array.isArray(value)) {
+    for (const v of value) collect(v, key, depth + 1, out);
+    return;
+  }
+  const record = recordOf(value);
+  if (record === null) return;
+  for (const [k, v] of Object.entries(record)) collect(v, k, depth + 1, out);
+}
+
+function parsed(config: HookConfig, text: string): { doc: unknown } | null {
+  try {
+    if (config.format === "json") return { doc: JSON.parse(text) };
+    if (config.format === "yaml") return { doc: parseYaml(text) };
+    if (config.format === "toml") return { doc: parseToml(text) };
+  } catch {
+    return null;
+  }
+  return null;
+}
+
+/** The command lines the config runs; its whole text as one when it does not parse (or is a shell script). */
+export function commandsOf(config: HookConfig, text: string): string[] {
+  const p = parsed(config, text);
+  if (p === null) return [text];
+  const out: string[] = [];
+  try {
+    collect(config.select === undefined ? p.doc : config.select(p.doc), null, 0, out);
+  } catch {
+    return [text];
+  }
+  return out;
+}
+
+/** A word that is an option, a URL, or still holds an unknown expansion names no file of its own. */
+function candidate(word: string): boolean {
+  return word !== "" && !word.startsWith("-") && !word.includes("$") && !word.includes("://");
+}
+
+/**
+ * Every word of a command line that may name a file, the variables the runner sets expanded (`vars`:
+ * `CLAUDE_PROJECT_DIR`, `workspaceFolder`, `HOME` …; `~/` is HOME). Quotes and backslashes go, and words
+ * split at blanks, shell operators and `=` (`X=scripts/a.sh`, `--config=x.js`): a superset of the words
+ * bash would pass, never fewer paths, but for the targets of output redirections. A word with another
+ * expansion (`$(…)`, `$OTHER`) is not known.
+ */
+export function commandWords(command: string, vars: ReadonlyMap<string, string>): string[] {
+  // What an output redirection names is written, not run (`> /dev/null`, `>> logs/hook.log`).
+  let text = command.replace(/["'\\]/g, "").replace(/[0-9&]?>>?[|&]?\s*[^\s;&|()<>]*/g, " ");
+  text = text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (whole, a, b) => {
+    const value = vars.get((a ?? b) as string);
+    return value === undefined ? whole : value;
+  });
+  const home = vars.get("HOME");
+  const out = new Set<string>();
+  for (const raw of text.split(/[\s;&|()<>{}[\],=`]+/)) {
+    const word = home !== undefined && raw.startsWith("~/") ? `${home}${raw.slice(1)}` : raw;
+    if (candidate(word)) out.add(word);
+  }
+  return [...out];
+}
+
+/** A word that says it is a path: a slash, or a file extension (`fmt.sh`, `hook.mjs`). */
+export function looksLikePath(word: string): boolean {
+  return word.includes("/") || /\.[A-Za-z0-9]{1,8}$/.test(word);
+}
+
+/**
+ * Round 16 (s03): the files a program a hook runs loads as code of its own, by program name. A PostToolUse
+ * `npx prettier --write …` hook runs prettier after every edit, and prettier runs `prettier.config.js`: writing
+ * that is running code at the next edit, unjudged, while the agent's own `npx prettier` is judged. Only files
+ * that are code by their extension (a JSON or YAML config is data; one naming a plugin file names it by path,
+ * which no rule here follows), matched by name anywhere in the project (eslint and pytest look upward from
+ * each file). A hook that runs the project's own code (`npm test`, `pytest`, `make`) runs every file of it by
+ * design: package.json and the Makefile say what, and are protected; the sources are not (docs/policy.md).
+ */
+const CODE = ["js", "cjs", "mjs", "ts", "cts", "mts"];
+const codeNames = (...stems: string[]): string[] => stems.flatMap((s) => CODE.map((e) => `${s}.${e}`));
+
+export const TOOL_CODE_FILES: ReadonlyMap<string, readonly string[]> = new Map([
+  ["prettier", codeNames("prettier.config", ".prettierrc")],
+  ["eslint", [...codeNames("eslint.config"), ".eslintrc.js", ".eslintrc.cjs"]],
+  ["stylelint", codeNames("stylelint.config", ".stylelintrc")],
+  ["jest", codeNames("jest.config")],
+  ["vitest", codeNames("vitest.config", "vitest.workspace", "vite.config")],
+  ["babel", [...codeNames("babel.config"), ".babelrc.js", ".babelrc.cjs"]],
+  ["pytest", ["conftest.py"]],
+  ["npm", ["package.json"]],
+  ["pnpm", ["package.json"]],
+  ["yarn", ["package.json"]],
+  ["bun", ["package.json"]],
+  ["make", ["Makefile", "makefile", "GNUmakefile"]],
+]);
+
+/** The code files the programs among a command's words load (`npx prettier`, `./node_modules/.bin/eslint`). */
+export function toolCodeFiles(words: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const w of words)
+    for (const f of TOOL_CODE_FILES.get(w.slice(w.lastIndexOf("/") + 1)) ?? []) out.add(f);
+  return [...out];
+}
