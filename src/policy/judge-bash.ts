@@ -248,6 +248,23 @@ export function needsPerson(unit: ShellUnit, callCwd: string, home: string | nul
   return pathConcerns(unit, facts)[0]?.reason ?? null;
 }
 
+interface MadeTree {
+  path: string;
+  text: string;
+}
+
+/** The tree an earlier part of the command wrote that this path is in (any, when the path is not known). */
+function madeTreeOf(
+  unit: PathUnit,
+  trees: readonly MadeTree[],
+  callCwd: string,
+  home: string | null,
+): MadeTree | undefined {
+  if (trees.length === 0) return undefined;
+  const path = pathFacts(unit, callCwd, home).path;
+  return trees.find((t) => path === null || path === t.path || path.startsWith(`${t.path}/`));
+}
+
 export function judgeBash(
   policy: CompiledPolicy,
   base: CelContext,
@@ -270,22 +287,24 @@ export function judgeBash(
   const ctx: CelContext = { ...base };
   const settles = diskSettles(units);
   const settled = settledBy(units, { diskChecked: base.walked, globsOnDisk });
-  // Trees the command writes before it reads (`tar -xf a.tar -C src; cat src/k`): what it reads in them may
-  // be what it made there first, a link to anything, which the disk's look now cannot show.
-  const madeTrees: { path: string; text: string }[] = [];
+  // Trees the command writes before it reads or writes in them (`tar -xf a.tar -C src; cat src/k`, `cp -P
+  // a/rc rc && echo x >> rc`): what is there may be what it made first, a link to anything (a relative
+  // link resolves from where it now is), which the disk's look now cannot show.
+  const madeTrees: MadeTree[] = [];
   for (const unit of units) {
     let v = judgeUnit(policy, base, ctx, unit, home, settled);
+    const tree =
+      unit.kind === "unparsable" || unit.kind === "exec"
+        ? undefined
+        : madeTreeOf(unit, madeTrees, base.cwd, home);
+    if (tree !== undefined)
+      v = atLeastAsk(
+        v,
+        `\`${redactedText(unit)}\` is ${unit.kind === "read" ? "read" : "written"} where the command first writes \`${tree.text}\`, which may put a link to anything there`,
+      );
     if (unit.kind === "write" && unit.recursive) {
       const made = pathFacts(unit, base.cwd, home).path;
       if (made !== null) madeTrees.push({ path: made, text: unit.text });
-    } else if (unit.kind === "read" && madeTrees.length > 0) {
-      const read = pathFacts(unit, base.cwd, home).path;
-      const tree = madeTrees.find((t) => read === null || read === t.path || read.startsWith(`${t.path}/`));
-      if (tree !== undefined)
-        v = atLeastAsk(
-          v,
-          `\`${redactedText(unit)}\` is read where the command first writes \`${tree.text}\`, which may put a link to anything there`,
-        );
     }
     // The names a `find` upstream prints are looked at before the command runs (found-paths.ts): a command
     // that changes files first (`echo > './x -o.envrc .js'; find … | xargs sort`) may print others.

@@ -15,6 +15,7 @@ import { type LoopBinding, loopBinding, scriptSetters, sourcesAFile } from "./lo
 import { type ParsedScript, parseBash, type ScopeKind } from "./parser.ts";
 import { statement } from "./statement.ts";
 import { argsOf, prefixesOf, statementArgv } from "./statement-words.ts";
+import { EnclosingFds, type StdFds, UNKNOWN_FDS } from "./std-fds.ts";
 import { disagreement } from "./text-checks.ts";
 import type { ShellAnalysis } from "./units.ts";
 import { wordValue } from "./words.ts";
@@ -98,6 +99,7 @@ function analyzeScript(
       ? scriptSetters(events, (e) => statementArgv(src, e))
       : null);
   const opening = settled?.opening ?? null;
+  const pointing = new EnclosingFds(shell.std);
   events.forEach((event, i) => {
     // Only the event right after a `cd` statement may use where that `cd` leads when it succeeds.
     const cdSucceeded = shell.cdSucceeded;
@@ -137,7 +139,10 @@ function analyzeScript(
         return;
       }
       case "stmt": {
-        statement(src, event, shell, run, out);
+        const within = pointing.at(event);
+        if (within === undefined) delete shell.std;
+        else shell.std = within;
+        pointing.enter(event, statement(src, event, shell, run, out));
         const bound = opening?.get(i);
         if (bound !== undefined) {
           const next = new Map(shell.bound);
@@ -151,18 +156,27 @@ function analyzeScript(
   });
 }
 
-export function analyzeShellUncached(command: string): ShellAnalysis {
+function analyzeCommand(command: string, std?: StdFds): Collector {
   const out = new Collector();
+  const shell: Shell = { cwd: START, stack: [], assigned: new Set() };
+  if (/[*?[]/.test(command)) shell.globs = true;
+  if (std !== undefined) shell.std = std;
+  analyzeScript(command, shell, 0, out);
+  return out;
+}
+
+export function analyzeShellUncached(command: string): ShellAnalysis {
   try {
-    const shell: Shell = { cwd: START, stack: [], assigned: new Set() };
-    if (/[*?[]/.test(command)) shell.globs = true;
-    analyzeScript(command, shell, 0, out);
+    const out = analyzeCommand(command);
+    // An `exec` (in a branch, a loop, an eval'd string) may point fds 0-2 anywhere from where it runs on:
+    // `/dev/stdin` and its kin are then not known anywhere in the command.
+    if (!out.units.some((u) => u.kind === "exec" && u.program === "exec")) return { units: out.units };
+    return { units: analyzeCommand(command, UNKNOWN_FDS).units };
   } catch (error) {
     // A bug here must not let anything through: the whole command becomes unparsable.
     const why = error instanceof Error ? error.message : String(error);
     return { units: [{ kind: "unparsable", text: command, reason: `the analysis failed (${why})` }] };
   }
-  return { units: out.units };
 }
 
 const cache = new Lru<string, ShellAnalysis>(4096);

@@ -30,6 +30,7 @@ import { RISKY_OPERANDS, RISKY_OPTIONS } from "./risky-options.ts";
 import { outsideProject, scriptConcerns, shellScriptFile, typescriptWrites } from "./script-runs.ts";
 import { secretOutput, unknownExpansions } from "./secret-output.ts";
 import { shellOptionConcern } from "./shell-options.ts";
+import type { StdFds } from "./std-fds.ts";
 import type { Concern, Effect, ExecUnit, ShellPrefix, ShellUnit } from "./units.ts";
 import { type Arg, otherRoot, SHELLS, unwrap, WRAPPERS, wrapperOf } from "./wrappers.ts";
 
@@ -51,6 +52,8 @@ export interface Shell {
   globs?: true;
   /** Descriptors the script's opening `exec` opened on a file (exec-fds.ts), by number. */
   fds?: ReadonlyMap<string, OpenedFd>;
+  /** Standard descriptors pointed at a file here (std-fds.ts); absent, all are the agent's own. */
+  std?: StdFds;
 }
 
 export interface Run {
@@ -129,6 +132,7 @@ export function copyShell(shell: Shell): Shell {
   if (shell.bound !== undefined) copy.bound = shell.bound;
   if (shell.globs) copy.globs = true;
   if (shell.fds !== undefined) copy.fds = shell.fds;
+  if (shell.std !== undefined) copy.std = shell.std;
   return copy;
 }
 

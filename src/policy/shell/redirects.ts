@@ -1,16 +1,18 @@
 // A statement's redirections: the files they read and write, a descriptor the script's opening `exec`
-// bound, and the text a here-document or here-string gives standard input.
+// bound, the text a here-document or here-string gives standard input, and where they leave fds 0-2.
 import type { Collector } from "./collector.ts";
 import type { Shell } from "./command.ts";
 import { type Redirect, redirOps, type Word } from "./parser.ts";
 import { unknownExpansions } from "./secret-output.ts";
+import { afterRedirect, OWN_FDS, type PointedFd, type StdFds, stdFdOf } from "./std-fds.ts";
 import type { Concern } from "./units.ts";
 import { DYNAMIC_WORD, wordValue } from "./words.ts";
 
-const HARMLESS_TARGETS = /^\/dev\/(null|stdout|stderr|stdin|tty|fd\/[012])$/;
+const HARMLESS_TARGETS = /^\/dev\/(null|tty)$/;
 /**
  * A descriptor the shell did not open here (`>/dev/fd/3`, `>&3`, `/proc/self/fd/3`): whatever file the
- * agent's shell inherited it for, not known before it runs. 0-2 are the command's own streams.
+ * agent's shell inherited it for, not known before it runs. `/dev/fd/0-2` are the command's own streams
+ * unless a redirection pointed them at a file (std-fds.ts).
  */
 const INHERITED_FD = /^\/(dev\/fd|proc\/(self|\d+)\/fd)\/\d+$/;
 let writeOpsCache: ReadonlySet<number> | undefined;
@@ -36,15 +38,23 @@ function heredocBody(body: Word, delimiter: Word | null): string | null {
   return quoted ? text : text.replace(/\\([$`\\\n])/g, (_m, c: string) => (c === "\n" ? "" : c));
 }
 
-/** Judges a statement's redirections; returns the static script on its standard input, if any. */
+export interface Redirected {
+  /** The static script on the command's standard input, if any. */
+  stdin: string | null;
+  /** Where fds 0-2 point while the command runs. */
+  std: StdFds;
+}
+
+/** Judges a statement's redirections. */
 export function redirects(
   src: string,
   redirs: readonly Redirect[],
   shell: Shell,
   out: Collector,
   secrets: Concern[],
-): string | null {
+): Redirected {
   let stdin: string | null = null;
+  let std = shell.std ?? OWN_FDS;
   const ops = redirOps();
   for (const r of redirs) {
     const target = r.word ? wordValue(r.word) : DYNAMIC_WORD;
@@ -53,6 +63,11 @@ export function redirects(
     const push = (kind: "read" | "write", fd = false) => {
       // A process substitution's pipe is not a file; the command behind it is judged itself.
       if (target.pipe || (target.value !== null && HARMLESS_TARGETS.test(target.value))) return;
+      const named = stdFdOf(target.value);
+      if (named !== null) {
+        pushPointed(out, kind, text, std.get(named));
+        return;
+      }
       const inherited = fd || (target.value !== null && INHERITED_FD.test(target.value));
       for (const dir of shell.cwd ?? [null]) {
         out.push({
@@ -97,8 +112,16 @@ export function redirects(
     } else if ((r.op === ops.dupOut || r.op === ops.dupIn) && /^([3-9]|\d{2,})-?$/.test(target.value ?? "")) {
       push(r.op === ops.dupOut ? "write" : "read", true);
     }
+    std = afterRedirect(std, r, text, target, shell.cwd);
   }
-  return stdin;
+  return { stdin, std };
+}
+
+/** `>> /dev/stdin` after `< FILE`: the file the descriptor points at, opened as this redirection opens it. */
+function pushPointed(out: Collector, kind: "read" | "write", text: string, fd: PointedFd | undefined): void {
+  if (fd === undefined) return;
+  for (const dir of fd.cwd ?? [null])
+    out.push({ kind, path: fd.path, text, cwd: dir, tilde: fd.tilde, glob: fd.glob, recursive: false });
 }
 
 /** The file a `<&N` reads when the script's opening `exec` bound fd N (exec-fds.ts), or null. */

@@ -9,12 +9,35 @@ import type { StmtEvent } from "./parser.ts";
 import { redirects } from "./redirects.ts";
 import { unknownExpansions } from "./secret-output.ts";
 import { argsOf, declArgv, prefixesOf, setNames } from "./statement-words.ts";
+import type { StdFds } from "./std-fds.ts";
 import type { Concern } from "./units.ts";
 import { wordValue } from "./words.ts";
 
-export function statement(src: string, event: StmtEvent, shell: Shell, run: Run, out: Collector): void {
+/** Judges one statement; returns where its redirections point fds 0-2 (for the body of a group or loop). */
+export function statement(src: string, event: StmtEvent, shell: Shell, run: Run, out: Collector): StdFds {
   const secrets: Concern[] = [];
-  const stdin = redirects(src, event.redirs, shell, out, secrets);
+  const { stdin, std } = redirects(src, event.redirs, shell, out, secrets);
+  // The command (and a `bash -c` script it runs) has the descriptors its redirections set, the rest not.
+  const outer = shell.std;
+  shell.std = std;
+  try {
+    command(src, event, shell, run, out, stdin, secrets);
+  } finally {
+    if (outer === undefined) delete shell.std;
+    else shell.std = outer;
+  }
+  return std;
+}
+
+function command(
+  src: string,
+  event: StmtEvent,
+  shell: Shell,
+  run: Run,
+  out: Collector,
+  stdin: string | null,
+  secrets: Concern[],
+): void {
   const before = out.units.length;
   const cmd = event.cmd;
   if (cmd?.type === "call") {

@@ -2,7 +2,7 @@
 // operand is a path written (removed, created or changed), a source read, or a directory walked.
 import { raise } from "../effects.ts";
 import { pathEffect } from "../parse.ts";
-import { flag, GNU_COMMON, opt, optional, type ProgramGrammar } from "../spec.ts";
+import { flag, GNU_COMMON, opt, optional, type Parsed, type ProgramGrammar } from "../spec.ts";
 
 const writes = (
   names: string[],
@@ -69,6 +69,17 @@ const COPY_OPTIONS: ProgramGrammar["options"] = [
   opt("-t --target-directory", "write", { mode: "target" }),
 ];
 
+/**
+ * Whether the copy may leave a symlink (or a hard link) at the destination: mv moves links as they are,
+ * cp -P/-d/-a and cp -R (without -L or -H) copy them as links, cp -l/-s make links. A relative link then
+ * resolves from its new directory: `cp -P a/rc rc` makes `rc` → `../.bashrc`, outside the project, so what
+ * the command reads or writes there afterwards is not the name the disk shows now (red team 16, r16b-03).
+ */
+function mayLeaveLinks(p: Parsed, moves: boolean): boolean {
+  if (moves || p.has("links")) return true;
+  return p.has("recursive") && !p.has("-L") && !p.has("-H");
+}
+
 /** Sources read (recursively with -r), the last operand (or -t DIR) written. */
 function copy(moves: boolean): ProgramGrammar["finish"] {
   return (p, out) => {
@@ -87,7 +98,8 @@ function copy(moves: boolean): ProgramGrammar["finish"] {
       );
       if (moves) out.paths.push(pathEffect("write", s, { below: true }));
     }
-    out.paths.push(pathEffect("write", dest, recursive ? { below: true } : {}));
+    // The destination is a tree the command made (judge-bash.ts): reads and writes below it afterwards ask.
+    out.paths.push(pathEffect("write", dest, recursive || mayLeaveLinks(p, moves) ? { below: true } : {}));
     raise(out, "write");
     return null;
   };
@@ -98,18 +110,9 @@ export const cp: ProgramGrammar = {
     ["cp"],
     [
       ...COPY_OPTIONS,
-      ...[
-        "--attributes-only",
-        "--copy-contents",
-        "-d",
-        "-H",
-        "-l --link",
-        "-L --dereference",
-        "-P --no-dereference",
-      ].map((n) => flag(n)),
-      ...["-p", "--parents", "--remove-destination", "-s --symbolic-link", "-x --one-file-system"].map((n) =>
-        flag(n),
-      ),
+      ...["--attributes-only", "--copy-contents", "-H", "-L --dereference"].map((n) => flag(n)),
+      ...["-d", "-l --link", "-P --no-dereference", "-s --symbolic-link"].map((n) => flag(n, "links")),
+      ...["-p", "--parents", "--remove-destination", "-x --one-file-system"].map((n) => flag(n)),
       flag("-R -r --recursive -a --archive", "recursive"),
       optional("--preserve --no-preserve --reflink --sparse"),
     ],
