@@ -246,6 +246,11 @@ export type DiskTarget =
    * directory, walked), for the listers; a builder runs the project's code, judged as such.
    */
   | { kind: "go-module"; dir: string; walk: boolean; shown: string }
+  /**
+   * A cargo command run in `dir` that loads the workspace (`cargo metadata --no-deps` too): the manifests of
+   * its members and path dependencies, which cargo prints and quotes (red team, round 16).
+   */
+  | { kind: "cargo-workspace"; dir: string; shown: string }
   /** Any go command run in `dir`: a go.work/go.mod `go` line newer than the installed go downloads that release. */
   | { kind: "go-release"; dir: string; shown: string }
   /**

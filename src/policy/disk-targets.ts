@@ -7,7 +7,13 @@ import { expandToolPath, inputPath } from "./capabilities.ts";
 import { gitTargets } from "./git-targets.ts";
 import { nodeTargets } from "./node-runners.ts";
 import { findingWalks, nameWalks, optionGlobTargets, scriptTargets } from "./operand-targets.ts";
-import { goModuleTargets, npmConfigTargets, npxTargets, pythonStartTargets } from "./package-targets.ts";
+import {
+  cargoWorkspaceTargets,
+  goModuleTargets,
+  npmConfigTargets,
+  npxTargets,
+  pythonStartTargets,
+} from "./package-targets.ts";
 import { homeFor, normalizePath, resolveShellDir, resolveShellPath } from "./paths.ts";
 import { programTargets } from "./program-targets.ts";
 import { runnerTargets } from "./runner-targets.ts";
@@ -107,6 +113,7 @@ function shellTargets(command: string, callCwd: string, home: string | null): Di
           ...pickerTargets(unit, callCwd, home),
           ...versionQueryPickers(unit, callCwd, home),
           ...goModuleTargets(unit, callCwd, home),
+          ...cargoWorkspaceTargets(unit, callCwd, home),
           ...pythonStartTargets(unit, callCwd, home),
           ...(unit.program === "man" ? [{ kind: "man-path" as const, shown: unit.text }] : []),
           ...(/(^|\/)java$/.test(unit.program) ? [{ kind: "jvm-env" as const, shown: unit.text }] : []),

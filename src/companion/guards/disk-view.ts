@@ -7,6 +7,7 @@ import { inSecretDir } from "../../policy/secret-listings.ts";
 import { isDenylistedPath, isProtectedWritePath, secretFamilyOf } from "../../policy/secret-paths.ts";
 import { GO_WALK } from "../../policy/walk-styles.ts";
 import { expandGlob } from "./bash-glob.ts";
+import { cargoWorkspaceFacts } from "./cargo-workspace.ts";
 import type { Context } from "./disk-context.ts";
 import { shellStartFact } from "./env-loads.ts";
 import { gitFacts } from "./git-facts.ts";
@@ -111,6 +112,8 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
       const f = goReleaseFact(t.dir, ctx.env, ctx.workspace, t.shown);
       return f === null ? [] : [f];
     }
+    case "cargo-workspace":
+      return cargoWorkspaceFacts(t.dir, t.shown, ctx);
     case "go-module": {
       const { facts, root } = goModuleFacts(t.dir, ctx.workspace, t.shown, ctx.env);
       return root === null || !t.walk
