@@ -284,6 +284,8 @@ export type DiskTarget =
    * for every process (BASH_ENV, LD_PRELOAD, LD_LIBRARY_PATH: policy/env-loads.ts), whatever the command.
    */
   | { kind: "shell-start"; shown: string }
+  /** `program`, which runs what a loading variable of the agent's environment names (env-loads.ts `runBy`) when it runs. */
+  | { kind: "env-runs"; program: string; shown: string }
   | { kind: "unknown"; shown: string; reason: string };
 
 /**

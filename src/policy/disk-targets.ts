@@ -4,6 +4,7 @@
 // git starts its repository discovery from. Pure: the looking is the companion's (guards/disk-view.ts).
 import type { DiskTarget } from "./call-facts.ts";
 import { expandToolPath, inputPath } from "./capabilities.ts";
+import { RUN_BY } from "./env-loads.ts";
 import { gitTargets } from "./git-targets.ts";
 import { nodeTargets } from "./node-runners.ts";
 import { findingWalks, nameWalks, optionGlobTargets, scriptTargets } from "./operand-targets.ts";
@@ -14,7 +15,7 @@ import {
   npxTargets,
   pythonStartTargets,
 } from "./package-targets.ts";
-import { homeFor, normalizePath, resolveShellDir, resolveShellPath } from "./paths.ts";
+import { basename, homeFor, normalizePath, resolveShellDir, resolveShellPath } from "./paths.ts";
 import { programTargets } from "./program-targets.ts";
 import { runnerTargets } from "./runner-targets.ts";
 import { listingTargets } from "./secret-listings.ts";
@@ -96,6 +97,9 @@ function shellTargets(command: string, callCwd: string, home: string | null): Di
     if (unit.kind === "exec") {
       out.push(...programTargets(unit, lastExec, callCwd, home, written, out));
       lastExec = unit;
+      // What the agent's environment makes this program run (GIT_PAGER for git) is the disk's to see.
+      if (RUN_BY.has(basename(unit.program)))
+        out.push({ kind: "env-runs", program: basename(unit.program), shown: unit.text });
       if (unit.program === "cd" || unit.program === "pushd") {
         cds.push(unit);
         const word = cdWord(unit);

@@ -9,7 +9,7 @@ import { GO_WALK } from "../../policy/walk-styles.ts";
 import { expandGlob } from "./bash-glob.ts";
 import { cargoWorkspaceFacts } from "./cargo-workspace.ts";
 import type { Context } from "./disk-context.ts";
-import { shellStartFact } from "./env-loads.ts";
+import { programLoadsFact, shellStartFact } from "./env-loads.ts";
 import { gitFacts } from "./git-facts.ts";
 import { goModuleFacts, goReleaseFact } from "./go-module.ts";
 import { jvmOptionsFact } from "./jvm-options.ts";
@@ -157,6 +157,10 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
     }
     case "npm-config": {
       const f = npmConfigFact(t.dir, ctx.env, ctx.workspace, t.shown);
+      return f === null ? [] : [f];
+    }
+    case "env-runs": {
+      const f = programLoadsFact(ctx, t.program, t.shown);
       return f === null ? [] : [f];
     }
     case "shell-start": {
