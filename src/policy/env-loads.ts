@@ -3,7 +3,9 @@
 // XDG_CONFIG_HOME and LD_LIBRARY_PATH in the agent's environment named workspace files, so an ordinary
 // write there ran code in every later call). Setting one in a command is a dangerous variable
 // (shell/env-vars.ts); this table is about the values the agent's environment already holds: the paths
-// they name are protected writes, and for some the value alone makes every shell call run what is there.
+// they name (a value's own, or what the words of a command or of options name: round 16, pagers and the
+// C toolchain) are protected writes, and for some the value alone makes every shell call, or every run of
+// the programs that load it, run what is there.
 
 export interface LoadingVariable {
   name: string;
@@ -32,9 +34,12 @@ export interface LoadingVariable {
 /** A word's path as a program takes it: `null` when the word names none. */
 type WordPath = (word: string) => string | null;
 
-/** A word with a slash (a bare name is looked up in PATH), after a pipe mark (LESSOPEN's `|`, `||-`) or `--name=`. */
+/**
+ * A word with a slash (a bare name is looked up in PATH), after LESSOPEN's marks (less(1): `|`, `||`, and a
+ * `-` for standard input too: `-/x`, `|-/x`) or an option's name (`-B`, `--name=`).
+ */
 const commandWord: WordPath = (w) => {
-  const bare = w.replace(/^\|+-?/, "").replace(/^(-B|--?[A-Za-z][\w-]*=)/, "");
+  const bare = w.replace(/^\|*-?(?=[/.~])|^\|+/, "").replace(/^(-B|--?[A-Za-z][\w-]*=)/, "");
   return bare.includes("/") ? bare : null;
 };
 
@@ -47,7 +52,7 @@ export const WORDS = {
   command: commandWord,
   /** java(1) JAVA_TOOL_OPTIONS: `-javaagent:JAR[=options]`, `-agentpath:LIB[=options]`, `-Xbootclasspath/a:`, VM option files. */
   jvm: (w) =>
-    /^-(?:javaagent|agentpath|Xbootclasspath\/[ap]|XX:Flags=|XX:VMOptionsFile=)[:]?([^=]+)/.exec(w)?.[1] ??
+    /^-(?:javaagent|agentpath|Xbootclasspath\/[ap]|XX:Flags=|XX:VMOptionsFile=):?([^=]+)/.exec(w)?.[1] ??
     null,
   /** perlrun(1) PERL5OPT: `-Idir` puts a directory first on @INC (`-M` then loads from it). */
   perl: (w) => /^-I(.+)$/.exec(w)?.[1] ?? null,

@@ -99,9 +99,13 @@ describe("the table", () => {
     expect(entries({ GIT_PAGER: "less -R", PAGER: "~/bin/pg --x", HOME: "/home/u" })).toEqual([
       ["PAGER", "/home/u/bin/pg"],
     ]);
-    expect(entries({ LESSOPEN: "|/w/lesspipe.sh %s", MANPAGER: "sh -c 'col -b | ./view'" })).toEqual([
+    expect(entries({ LESSOPEN: "||-/w/lesspipe.sh %s", MANPAGER: "sh -c 'col -b | ./view'" })).toEqual([
       ["LESSOPEN", "/w/lesspipe.sh"],
       ["MANPAGER", null],
+    ]);
+    expect(entries({ LESSOPEN: "-/w/pre.sh %s", LESSCLOSE: "|/w/post.sh %s %s" })).toEqual([
+      ["LESSOPEN", "/w/pre.sh"],
+      ["LESSCLOSE", "/w/post.sh"],
     ]);
     // Options: only those that name files; a relative include directory is not one.
     expect(
