@@ -97,13 +97,14 @@ function manifestWhy(path: string, fromWorkspace: boolean, ctx: Context): string
  * The workspace root cargo finds for the package of `manifest`: none when the manifest is one itself, the
  * directory `package.workspace` names, or the nearest manifest above with a `[workspace]` table.
  */
-function rootOf(manifest: string, m: Table | null): string | null {
+function rootOf(manifest: string, m: Table | null): { path: string; named: boolean } | null {
   if (m === null || isTable(m.workspace)) return null;
   const named = isTable(m.package) ? m.package.workspace : undefined;
-  if (typeof named === "string") return join(resolve(dirname(manifest), named), "Cargo.toml");
+  if (typeof named === "string")
+    return { path: join(resolve(dirname(manifest), named), "Cargo.toml"), named: true };
   for (let d = dirname(dirname(manifest)); ; d = dirname(d)) {
     const p = join(d, "Cargo.toml");
-    if (isTable(manifestOf(p)?.workspace)) return p;
+    if (isTable(manifestOf(p)?.workspace)) return { path: p, named: false };
     if (dirname(d) === d) return null;
   }
 }
@@ -118,9 +119,11 @@ export function cargoWorkspaceFacts(dir: string, shown: string, ctx: Context): C
   const own = pickerFile(dir, ["Cargo.toml"]);
   if (own === null) return [];
   const root = rootOf(own, manifestOf(own));
+  // A root `package.workspace` names is named by the manifest; one found above is the disk's (a version file).
+  const ownInside = isWithin(ctx.workspace, own);
   const queue: { path: string; check: boolean; fromWorkspace: boolean }[] = [
     { path: own, check: false, fromWorkspace: false },
-    ...(root === null ? [] : [{ path: root, check: false, fromWorkspace: false }]),
+    ...(root === null ? [] : [{ path: root.path, check: root.named, fromWorkspace: ownInside }]),
   ];
   const seen = new Set<string>();
   const fact = (reason: string): CallFact[] => [{ subject: shown, reason }];

@@ -86,6 +86,12 @@ describe("cargo metadata --no-deps with members and path dependencies", () => {
           `${crate("gen")}[dev-dependencies]\npriv = { path = "../../../home/private-crate" }\n`,
         ),
     ],
+    [
+      "a package.workspace root out of the workspace",
+      "",
+      (w: GitWorkspace) =>
+        write(join(w.ws, "Cargo.toml"), `${crate("rs")}workspace = "../home/private-crate"\n`),
+    ],
     ["a member pattern with **", '[workspace]\nmembers = ["crates/**"]\n', () => {}],
   ])("%s asks", (_, tail, setup) => {
     const w = project(tail, PLAIN, setup);
