@@ -285,7 +285,7 @@ function entriesOf(variable: LoadingVariable, value: string, home: string | unde
  * Every path the environment's loading variables name. A relative entry (and an empty one in a list, which
  * the programs read as the working directory) names a path below wherever the program runs: `path` null.
  */
-export function loadedPaths(env: NodeJS.ProcessEnv): LoadedPath[] {
+export function loadedPaths(env: Readonly<Record<string, string | undefined>>): LoadedPath[] {
   const out: LoadedPath[] = [];
   for (const [name, value] of Object.entries(env)) {
     const variable = value === undefined || value === "" ? undefined : variableOf(name);
