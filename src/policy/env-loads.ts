@@ -59,7 +59,10 @@ export const WORDS = {
   /** gcc(1) `-Bprefix` (where it finds cc1, as, collect2), `-fplugin=`, `-specs=`, in CFLAGS-like lists; an absolute word. */
   compilerFlags: (w) => /^(?:-B|-fplugin=|-specs=)(.+)$/.exec(w)?.[1] ?? (/^[/~]/.test(w) ? w : null),
   /** `go help build`: GOFLAGS' `-toolexec=cmd`, `-exec=cmd`, `-modfile=`, `-overlay=`, `-pgo=` name files go reads or runs. */
-  goFlags: (w) => /^--?(?:toolexec|exec|modfile|overlay|pgo)=(.+)$/.exec(w)?.[1] ?? null,
+  goFlags: (w) =>
+    /^--?(?:modfile|overlay|pgo)=(.+)$/.exec(w)?.[1] ??
+    /^--?(?:toolexec|exec)=(.*\/.*)$/.exec(w)?.[1] ?? // a bare program name is looked up in PATH
+    null,
 } satisfies Record<string, WordPath>;
 
 const COLONS = /:/;

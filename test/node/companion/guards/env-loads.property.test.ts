@@ -112,7 +112,7 @@ describe("the table", () => {
       entries({
         JAVA_TOOL_OPTIONS: "-Xmx2g -javaagent:/w/a.jar=x",
         CGO_CFLAGS: "-O2 -I./include -B/w/tools",
-        GOFLAGS: "-mod=mod -modfile=/w/alt.mod",
+        GOFLAGS: "-mod=mod -toolexec=vetwrap -modfile=/w/alt.mod",
         CC: "gcc",
       }),
     ).toEqual([
