@@ -246,6 +246,11 @@ export type DiskTarget =
    * directory, walked), for the listers; a builder runs the project's code, judged as such.
    */
   | { kind: "go-module"; dir: string; walk: boolean; shown: string }
+  /**
+   * A cargo command run in `dir` that loads the workspace (`cargo metadata --no-deps` too): the manifests of
+   * its members and path dependencies, which cargo prints and quotes (red team, round 16).
+   */
+  | { kind: "cargo-workspace"; dir: string; shown: string }
   /** Any go command run in `dir`: a go.work/go.mod `go` line newer than the installed go downloads that release. */
   | { kind: "go-release"; dir: string; shown: string }
   /**
@@ -279,6 +284,8 @@ export type DiskTarget =
    * for every process (BASH_ENV, LD_PRELOAD, LD_LIBRARY_PATH: policy/env-loads.ts), whatever the command.
    */
   | { kind: "shell-start"; shown: string }
+  /** `program`, which runs what a loading variable of the agent's environment names (env-loads.ts `runBy`) when it runs. */
+  | { kind: "env-runs"; program: string; shown: string }
   | { kind: "unknown"; shown: string; reason: string };
 
 /**

@@ -4,11 +4,18 @@
 // git starts its repository discovery from. Pure: the looking is the companion's (guards/disk-view.ts).
 import type { DiskTarget } from "./call-facts.ts";
 import { expandToolPath, inputPath } from "./capabilities.ts";
+import { RUN_BY } from "./env-loads.ts";
 import { gitTargets } from "./git-targets.ts";
 import { nodeTargets } from "./node-runners.ts";
 import { findingWalks, nameWalks, optionGlobTargets, scriptTargets } from "./operand-targets.ts";
-import { goModuleTargets, npmConfigTargets, npxTargets, pythonStartTargets } from "./package-targets.ts";
-import { homeFor, normalizePath, resolveShellDir, resolveShellPath } from "./paths.ts";
+import {
+  cargoWorkspaceTargets,
+  goModuleTargets,
+  npmConfigTargets,
+  npxTargets,
+  pythonStartTargets,
+} from "./package-targets.ts";
+import { basename, homeFor, normalizePath, resolveShellDir, resolveShellPath } from "./paths.ts";
 import { programTargets } from "./program-targets.ts";
 import { runnerTargets } from "./runner-targets.ts";
 import { listingTargets } from "./secret-listings.ts";
@@ -90,6 +97,9 @@ function shellTargets(command: string, callCwd: string, home: string | null): Di
     if (unit.kind === "exec") {
       out.push(...programTargets(unit, lastExec, callCwd, home, written, out));
       lastExec = unit;
+      // What the agent's environment makes this program run (GIT_PAGER for git) is the disk's to see.
+      if (RUN_BY.has(basename(unit.program)))
+        out.push({ kind: "env-runs", program: basename(unit.program), shown: unit.text });
       if (unit.program === "cd" || unit.program === "pushd") {
         cds.push(unit);
         const word = cdWord(unit);
@@ -107,6 +117,7 @@ function shellTargets(command: string, callCwd: string, home: string | null): Di
           ...pickerTargets(unit, callCwd, home),
           ...versionQueryPickers(unit, callCwd, home),
           ...goModuleTargets(unit, callCwd, home),
+          ...cargoWorkspaceTargets(unit, callCwd, home),
           ...pythonStartTargets(unit, callCwd, home),
           ...(unit.program === "man" ? [{ kind: "man-path" as const, shown: unit.text }] : []),
           ...(/(^|\/)java$/.test(unit.program) ? [{ kind: "jvm-env" as const, shown: unit.text }] : []),

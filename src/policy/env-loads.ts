@@ -3,7 +3,9 @@
 // XDG_CONFIG_HOME and LD_LIBRARY_PATH in the agent's environment named workspace files, so an ordinary
 // write there ran code in every later call). Setting one in a command is a dangerous variable
 // (shell/env-vars.ts); this table is about the values the agent's environment already holds: the paths
-// they name are protected writes, and for some the value alone makes every shell call run what is there.
+// they name (a value's own, or what the words of a command or of options name: round 16, pagers and the
+// C toolchain) are protected writes, and for some the value alone makes every shell call, or every run of
+// the programs that load it, run what is there.
 
 export interface LoadingVariable {
   name: string;
@@ -18,9 +20,55 @@ export interface LoadingVariable {
    * every dynamically linked program (bash, ls, git) for the loader's variables.
    */
   everyCall?: true;
+  /**
+   * The value is a command line or options, not a path (PAGER="less -R", CC="gcc -B/w/tools",
+   * JAVA_TOOL_OPTIONS="-javaagent:/w/agent.jar"): the paths are what these words name (`WORDS`).
+   */
+  words?: keyof typeof WORDS;
+  /** The path is a prefix programs put names after, not a directory (gcc's `-B` and GCC_EXEC_PREFIX: `/w/tools/x-` runs `/w/tools/x-as`). */
+  prefix?: true;
+  /** Programs that run or load what it names whenever they run (lsb_release sources LSB_OS_RELEASE's file). */
+  runBy?: readonly string[];
 }
 
+/** A word's path as a program takes it: `null` when the word names none. */
+type WordPath = (word: string) => string | null;
+
+/**
+ * A word with a slash (a bare name is looked up in PATH), after LESSOPEN's marks (less(1): `|`, `||`, and a
+ * `-` for standard input too: `-/x`, `|-/x`) or an option's name (`-B`, `--name=`).
+ */
+const commandWord: WordPath = (w) => {
+  const bare = w.replace(/^\|*-?(?=[/.~])|^\|+/, "").replace(/^(-B|--?[A-Za-z][\w-]*=)/, "");
+  return bare.includes("/") ? bare : null;
+};
+
+/**
+ * How each kind of value names paths, word by word (split at blanks, quotes dropped). A relative path
+ * (with a slash) is relative to where the program runs.
+ */
+export const WORDS = {
+  /** A command the program runs through sh (git(1) GIT_PAGER, man(1) MANPAGER, less(1) LESSOPEN, CC). */
+  command: commandWord,
+  /** java(1) JAVA_TOOL_OPTIONS: `-javaagent:JAR[=options]`, `-agentpath:LIB[=options]`, `-Xbootclasspath/a:`, VM option files. */
+  jvm: (w) =>
+    /^-(?:javaagent|agentpath|Xbootclasspath\/[ap]|XX:Flags=|XX:VMOptionsFile=):?([^=]+)/.exec(w)?.[1] ??
+    null,
+  /** perlrun(1) PERL5OPT: `-Idir` puts a directory first on @INC (`-M` then loads from it). */
+  perl: (w) => /^-I(.+)$/.exec(w)?.[1] ?? null,
+  /** gcc(1) `-Bprefix` (where it finds cc1, as, collect2), `-fplugin=`, `-specs=`, in CFLAGS-like lists; an absolute word. */
+  compilerFlags: (w) => /^(?:-B|-fplugin=|-specs=)(.+)$/.exec(w)?.[1] ?? (/^[/~]/.test(w) ? w : null),
+  /** `go help build`: GOFLAGS' `-toolexec=cmd`, `-exec=cmd`, `-modfile=`, `-overlay=`, `-pgo=` name files go reads or runs. */
+  goFlags: (w) =>
+    /^--?(?:modfile|overlay|pgo)=(.+)$/.exec(w)?.[1] ??
+    /^--?(?:toolexec|exec)=(.*\/.*)$/.exec(w)?.[1] ?? // a bare program name is looked up in PATH
+    null,
+} satisfies Record<string, WordPath>;
+
 const COLONS = /:/;
+
+/** Programs that run gcc's driver (cc and c++ are gcc's names on Debian; go runs it for cgo and `go env`). */
+const GCC_RUNNERS = ["gcc", "g++", "cc", "c++", "cpp", "go"];
 
 export const LOADING_VARIABLES: readonly LoadingVariable[] = [
   // bash(1) INVOCATION; dash(1) and bash's sh mode read ENV in interactive shells; zsh(1) STARTUP/SHUTDOWN
@@ -34,6 +82,35 @@ export const LOADING_VARIABLES: readonly LoadingVariable[] = [
     everyCall: true,
   },
   { name: "INPUTRC", loads: "readline reads its key bindings from the file" },
+  // Programs that run a command the variable names (git(1) core.pager/GIT_PAGER, man(1) MANPAGER and
+  // PAGER, less(1) INPUT PREPROCESSOR, git-var(1) GIT_EDITOR/VISUAL/EDITOR): a pager runs when standard
+  // output is a terminal, as an agent's pty is (red team, round 16: `script -qc 'git log'` ran GIT_PAGER).
+  { name: "GIT_PAGER", loads: "git runs the command as its pager", words: "command", runBy: ["git"] },
+  {
+    name: "PAGER",
+    loads: "git, man and others run the command as the pager",
+    words: "command",
+    runBy: ["git", "man"],
+  },
+  { name: "MANPAGER", loads: "man runs the command as its pager", words: "command", runBy: ["man"] },
+  ...["LESSOPEN", "LESSCLOSE"].map((name) => ({
+    name,
+    loads: "less (the pager of git and man) runs the command on every file it shows",
+    words: "command" as const,
+    runBy: ["less", "git", "man"],
+  })),
+  ...["GIT_EDITOR", "VISUAL", "EDITOR"].map((name) => ({
+    name,
+    loads: "git and other programs run the command as the editor",
+    words: "command" as const,
+  })),
+  {
+    name: "SHELL",
+    loads: "programs that start a shell (script, editors, make's $SHELL users) run it",
+    words: "command",
+  },
+  // lsb_release (Debian's, a sh script) sources the os-release file LSB_OS_RELEASE names.
+  { name: "LSB_OS_RELEASE", loads: "lsb_release runs the file as shell code", runBy: ["lsb_release"] },
   // ld.so(8): LD_PRELOAD, LD_AUDIT and LD_LIBRARY_PATH (`;` too); iconv_open(3) loads gconv modules.
   {
     name: "LD_PRELOAD",
@@ -105,6 +182,57 @@ export const LOADING_VARIABLES: readonly LoadingVariable[] = [
   { name: "GOPATH", loads: "go builds modules from the directories' module cache", list: COLONS },
   { name: "GOMODCACHE", loads: "go builds modules from the directory" },
   { name: "GOROOT", loads: "go runs its toolchain from the directory" },
+  {
+    name: "GOFLAGS",
+    loads: "go runs or reads the files its -toolexec, -exec, -modfile, -overlay name",
+    words: "goFlags",
+    runBy: ["go"],
+  },
+  // The C toolchain, which `go env` and every cgo build run (red team, round 16): gcc(1) ENVIRONMENT
+  // VARIABLES (COMPILER_PATH, GCC_EXEC_PREFIX: where it finds cc1, as, collect2 first), `-B` in CC or
+  // cgo's flags (`go help environment`: CGO_CFLAGS, CGO_CPPFLAGS, CGO_CXXFLAGS, CGO_FFLAGS, CGO_LDFLAGS).
+  ...["CC", "CXX"].map((name) => ({
+    name,
+    loads: "go (for cgo, `go env` too) and build tools run the command as the C compiler",
+    words: "command" as const,
+    prefix: true as const,
+    runBy: ["go"],
+  })),
+  {
+    name: "COMPILER_PATH",
+    loads: "gcc runs its subprograms (cc1, as, collect2) from the directories first",
+    list: COLONS,
+    runBy: GCC_RUNNERS,
+  },
+  {
+    name: "GCC_EXEC_PREFIX",
+    loads: "gcc runs its subprograms (cc1, as, collect2) from names with this prefix first",
+    prefix: true,
+    runBy: GCC_RUNNERS,
+  },
+  ...["CGO_CFLAGS", "CGO_CPPFLAGS", "CGO_CXXFLAGS", "CGO_FFLAGS", "CGO_LDFLAGS"].map((name) => ({
+    name,
+    loads: "go passes the flags to the C compiler, and gcc runs its subprograms from a `-B` directory",
+    words: "compilerFlags" as const,
+    prefix: true as const,
+    runBy: ["go"],
+  })),
+  // The JVM's agents (java(1)), perl's switches (perlrun(1) PERL5OPT), nvm's and pyenv's installs (the node
+  // and python their shims and PATH entries run), conda's configuration file (channels, which it installs from).
+  ...["JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS"].map((name) => ({
+    name,
+    loads: "every JVM loads the agents and class paths the options name",
+    words: "jvm" as const,
+  })),
+  {
+    name: "PERL5OPT",
+    loads: "perl puts the `-I` directories first and loads `-M` modules from them",
+    words: "perl",
+    runBy: ["perl"],
+  },
+  { name: "NVM_DIR", loads: "nvm runs node (and npm, npx) from the directory's installs" },
+  { name: "PYENV_ROOT", loads: "pyenv's shims run the versions, plugins and hooks of the directory" },
+  { name: "CONDARC", loads: "conda reads its configuration (channels it installs from) from the file" },
   // Gradle's init.d scripts; kubectl's exec credential plugins; the AWS CLI's credential_process;
   // docker's credential helpers.
   { name: "GRADLE_USER_HOME", loads: "gradle runs the init scripts in the directory" },
@@ -145,6 +273,8 @@ export interface LoadedPath {
   /** The entry as the value has it. */
   entry: string;
   path: string | null;
+  /** `path` is a prefix of file names (gcc's `-B`), not only a directory. */
+  prefix?: true;
 }
 
 /**
@@ -166,19 +296,39 @@ function variableOf(name: string): LoadingVariable | undefined {
   return folded?.ignoreCase === true ? folded : undefined;
 }
 
+/** The entries of a value: the paths a list or the words of a command name (`~/` as the shell would have it), or the value. */
+function entriesOf(variable: LoadingVariable, value: string, home: string | undefined): string[] {
+  if (variable.list !== undefined) return value.split(variable.list);
+  if (variable.words === undefined) return [value];
+  const named: string[] = [];
+  for (const word of value.split(/\s+/)) {
+    const path = WORDS[variable.words](word.replace(/^['"]+|['"]+$/g, ""));
+    if (path !== null && path !== "") named.push(home !== undefined ? path.replace(/^~(?=\/)/, home) : path);
+  }
+  return named;
+}
+
 /**
  * Every path the environment's loading variables name. A relative entry (and an empty one in a list, which
  * the programs read as the working directory) names a path below wherever the program runs: `path` null.
  */
-export function loadedPaths(env: NodeJS.ProcessEnv): LoadedPath[] {
+export function loadedPaths(env: Readonly<Record<string, string | undefined>>): LoadedPath[] {
   const out: LoadedPath[] = [];
   for (const [name, value] of Object.entries(env)) {
     const variable = value === undefined || value === "" ? undefined : variableOf(name);
     if (variable === undefined) continue;
-    const entries = variable.list === undefined ? [value as string] : (value as string).split(variable.list);
-    for (const entry of entries)
+    for (const entry of entriesOf(variable, value as string, env.HOME))
       if (!librarySearched(variable, entry))
-        out.push({ variable, name, entry, path: entry.startsWith("/") ? entry : null });
+        out.push({
+          variable,
+          name,
+          entry,
+          path: entry.startsWith("/") ? entry : null,
+          ...(variable.prefix ? { prefix: true as const } : {}),
+        });
   }
   return out;
 }
+
+/** Every program some loading variable is run by: the units whose variables the disk looks at. */
+export const RUN_BY: ReadonlySet<string> = new Set(LOADING_VARIABLES.flatMap((v) => v.runBy ?? []));

@@ -175,22 +175,28 @@ function atomPrints(atom: string): GitMessages {
   return SAFE_ATOM.test(name) ? NONE : OBJECTS;
 }
 
-/** What a ref listing prints: its `--format` atoms, what `--sort` orders by, `branch -v`, `tag -n`. */
-function refListingPrints(sub: string, words: readonly string[]): GitMessages {
-  let out = NONE;
+/** The ref-filter atoms a ref listing's words name: every `%(atom)` of its `--format`, and what `--sort` orders by. */
+export function refFilterAtoms(words: readonly string[]): string[] {
+  const atoms: string[] = [];
   for (let k = 0; k < words.length; k++) {
     const w = words[k] as string;
     const fmt = longOption(w, "format");
     const sort = longOption(w, "sort");
     if (fmt !== undefined)
-      for (const m of (fmt.value ?? words[++k] ?? "").matchAll(/%\(([^)]*)\)/g))
-        out = union(out, atomPrints(m[1] ?? ""));
+      for (const m of (fmt.value ?? words[++k] ?? "").matchAll(/%\(([^)]*)\)/g)) atoms.push(m[1] ?? "");
     // Ordered by a message, the listing tells how a token compares with the others (a slow oracle).
-    else if (sort !== undefined) out = union(out, atomPrints(sort.value ?? words[++k] ?? ""));
-    else if (sub === "branch" && (/^-[A-Za-z]*v/.test(w) || longOption(w, "verbose")))
-      out = union(out, OBJECTS);
-    else if (sub === "tag" && /^-[A-Za-z]*n/.test(w)) out = union(out, OBJECTS);
+    else if (sort !== undefined) atoms.push(sort.value ?? words[++k] ?? "");
   }
+  return atoms;
+}
+
+/** What a ref listing prints: its `--format` and `--sort` atoms, `branch -v`, `tag -n`. */
+function refListingPrints(sub: string, words: readonly string[]): GitMessages {
+  let out = NONE;
+  for (const atom of refFilterAtoms(words)) out = union(out, atomPrints(atom));
+  for (const w of words)
+    if (sub === "branch" && (/^-[A-Za-z]*v/.test(w) || longOption(w, "verbose"))) out = union(out, OBJECTS);
+    else if (sub === "tag" && /^-[A-Za-z]*n/.test(w)) out = union(out, OBJECTS);
   return out;
 }
 

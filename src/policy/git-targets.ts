@@ -3,7 +3,7 @@
 // git does (guards/git-discovery.ts): any repository other than the workspace's own is not understood.
 import type { DiskTarget, GitMessages, GitPrints } from "./call-facts.ts";
 import { runsCleanFilters } from "./git-filters.ts";
-import { gitMessages } from "./git-messages.ts";
+import { gitMessages, refFilterAtoms } from "./git-messages.ts";
 import { climbsAfterName, normalizePath, resolveShellDir } from "./paths.ts";
 import { isRevision } from "./shell/git.ts";
 import { DOT } from "./shell/grammar/effects.ts";
@@ -182,6 +182,18 @@ function withObjectIds(
 /** Subcommands whose `--format` atoms can print a branch's remote (a configuration value). */
 const REF_FORMATS = new Set(["for-each-ref", "branch", "tag"]);
 
+/**
+ * ref-filter's `%(raw)` (git 2.36) prints the object a ref leads to as the database holds it, a blob or a
+ * tree too, and `%(*raw)` the one a tag leads to; sorted by it, the order tells how the contents compare.
+ * A ref may name any object (git.git's junio-gpg-pub tag is a blob): red team, round 16, a tag of a
+ * removed `.env`'s blob printed its token, so such a listing prints the history as `cat-file` does.
+ * Every other atom prints a commit's or a tag's fields (git-messages.ts), or a size, never a blob.
+ */
+function printsRawObjects(rest: readonly (string | null)[]): boolean {
+  if (rest.some((v) => v === null)) return true;
+  return refFilterAtoms(rest as string[]).some((a) => /^-?\*?raw(:(?!size$).*)?$/.test(a));
+}
+
 /** Subcommands that print contents only of the work tree and index unless given a revision. */
 const WORK_TREE_ONLY = new Set(["diff", "diff-files", "grep"]);
 
@@ -220,12 +232,14 @@ export function gitPrints(unit: ExecUnit, subcommand: string | null): GitPrints 
     const key = oneConfigKey(form === null ? rest : form.words.map((w) => w.value));
     return { pathspecs: [], history: false, remotes: true, ...(key === null ? {} : { configKey: key }) };
   }
+  const rawObjects = REF_FORMATS.has(subcommand ?? "") && printsRawObjects(rest);
   if (
     subcommand === "remote" ||
     subcommand === "ls-remote" ||
     (REF_FORMATS.has(subcommand ?? "") && rest.some((v) => v === null || /remote/i.test(v)))
   )
-    return { pathspecs: [], history: false, remotes: true };
+    return { pathspecs: rawObjects ? null : [], history: rawObjects, remotes: true };
+  if (rawObjects) return { pathspecs: null, history: true, remotes: false };
   const searches =
     COMMIT_WALKS.has(subcommand ?? "") && rest.some((v) => v === null || CONTENT_SEARCH.test(v));
   const walks = (unit.effects?.paths ?? []).filter(

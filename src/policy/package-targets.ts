@@ -23,6 +23,19 @@ export function goModuleTargets(unit: ExecUnit, callCwd: string, home: string | 
   return [{ kind: "go-module", dir, walk: GO_LOADS.has(sub), shown: unit.text }];
 }
 
+/** cargo subcommands that load no manifest. */
+const CARGO_NO_MANIFEST = new Set(["version", "help", "search", "login", "logout", "new", "init", "install"]);
+
+/** A cargo command that loads the workspace: its members' and path dependencies' manifests are the disk's to see. */
+export function cargoWorkspaceTargets(unit: ExecUnit, callCwd: string, home: string | null): DiskTarget[] {
+  if (unit.program !== "cargo") return [];
+  const sub = unit.argv.slice(1).find((w) => !w.startsWith("-"));
+  if (sub === undefined || CARGO_NO_MANIFEST.has(sub)) return [];
+  const dir = unitDir(unit, callCwd, home, "cargo loads the workspace of a directory not known here");
+  if (typeof dir !== "string") return dir;
+  return [{ kind: "cargo-workspace", dir, shown: unit.text }];
+}
+
 /** `python3 -m json.tool`, `pip list`: what python loads before them is the disk's to see (guards/python-path.ts). */
 export function pythonStartTargets(unit: ExecUnit, callCwd: string, home: string | null): DiskTarget[] {
   const start = pythonStart(unit.program, unit.words);

@@ -8,8 +8,9 @@ import { isDenylistedPath, isProtectedWritePath, secretFamilyOf } from "../../po
 import { GO_WALK } from "../../policy/walk-styles.ts";
 import { airlockHomeWalkFact } from "./airlock-home.ts";
 import { expandGlob } from "./bash-glob.ts";
+import { cargoWorkspaceFacts } from "./cargo-workspace.ts";
 import type { Context } from "./disk-context.ts";
-import { shellStartFact } from "./env-loads.ts";
+import { programLoadsFact, shellStartFact } from "./env-loads.ts";
 import { gitFacts } from "./git-facts.ts";
 import { goModuleFacts, goReleaseFact } from "./go-module.ts";
 import { jvmOptionsFact } from "./jvm-options.ts";
@@ -112,6 +113,8 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
       const f = goReleaseFact(t.dir, ctx.env, ctx.workspace, t.shown);
       return f === null ? [] : [f];
     }
+    case "cargo-workspace":
+      return cargoWorkspaceFacts(t.dir, t.shown, ctx);
     case "go-module": {
       const { facts, root } = goModuleFacts(t.dir, ctx.workspace, t.shown, ctx.env);
       return root === null || !t.walk
@@ -155,6 +158,10 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
     }
     case "npm-config": {
       const f = npmConfigFact(t.dir, ctx.env, ctx.workspace, t.shown);
+      return f === null ? [] : [f];
+    }
+    case "env-runs": {
+      const f = programLoadsFact(ctx, t.program, t.shown);
       return f === null ? [] : [f];
     }
     case "shell-start": {

@@ -2,8 +2,9 @@
 // table), looked at on disk: a write at or below such a path is running code the judge never sees, and
 // while BASH_ENV or a loader variable leads to something in the workspace, every shell call runs it.
 import { readdirSync } from "node:fs";
+import { dirname } from "node:path";
 import type { CallFact } from "../../policy/call-facts.ts";
-import { type LoadedPath, loadedPaths } from "../../policy/env-loads.ts";
+import { type LoadedPath, type LoadingVariable, loadedPaths } from "../../policy/env-loads.ts";
 import type { Context } from "./disk-context.ts";
 import { isWithin, realPathOf } from "./real-path.ts";
 import { shownPath } from "./tree-walk.ts";
@@ -34,7 +35,9 @@ export function loadedWriteFact(
     const hit =
       l.path === null
         ? isWithin(ctx.workspace, real)
-        : spellings(l.path).some((p) => isWithin(p, real) || isWithin(p, lexical));
+        : spellings(l.path).some((p) =>
+            [real, lexical].some((w) => isWithin(p, w) || (l.prefix && w.startsWith(p))),
+          );
     if (hit)
       return {
         subject,
@@ -57,18 +60,42 @@ function holdsSomething(path: string): boolean {
   }
 }
 
-/** A shell call while an every-call variable leads into the workspace to something there now (or is relative). */
-export function shellStartFact(ctx: Context, subject: string): CallFact | null {
+/**
+ * A call while a variable that `runs` picks leads into the workspace to something there now (or is
+ * relative); a prefix (gcc's `-B`) leads to whatever names start with it, so the directory it is in counts.
+ */
+function loadsNowFact(
+  ctx: Context,
+  subject: string,
+  runs: (v: LoadingVariable) => boolean,
+  now: string,
+): CallFact | null {
   for (const l of loadedPaths(ctx.env)) {
-    if (l.variable.everyCall !== true) continue;
+    if (!runs(l.variable)) continue;
     if (l.path !== null) {
-      const inside = spellings(l.path).some((p) => isWithin(ctx.workspace, p));
-      if (!inside || !holdsSomething(l.path)) continue;
+      const path = l.prefix && !l.path.endsWith("/") ? dirname(l.path) : l.path;
+      const inside = spellings(path).some((p) => isWithin(ctx.workspace, p));
+      if (!inside || !holdsSomething(path)) continue;
     }
     return {
       subject,
-      reason: `${l.name} in the agent's environment names ${named(l, ctx)}: ${l.variable.loads}, so this call would run what is there`,
+      reason: `${l.name} in the agent's environment names ${named(l, ctx)}: ${l.variable.loads}, so ${now}`,
     };
   }
   return null;
+}
+
+/** A shell call while an every-call variable leads into the workspace to something there now (or is relative). */
+export function shellStartFact(ctx: Context, subject: string): CallFact | null {
+  return loadsNowFact(ctx, subject, (v) => v.everyCall === true, "this call would run what is there");
+}
+
+/** `program` run while a variable it loads from (LSB_OS_RELEASE for lsb_release, GIT_PAGER for git) leads into the workspace. */
+export function programLoadsFact(ctx: Context, program: string, subject: string): CallFact | null {
+  return loadsNowFact(
+    ctx,
+    subject,
+    (v) => v.runBy?.includes(program) === true,
+    `${program} would run what is there`,
+  );
 }

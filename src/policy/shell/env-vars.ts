@@ -154,6 +154,14 @@ export const DANGEROUS_VARIABLES: readonly DangerousVariable[] = [
   { pattern: "CC", why: "build tools run it as the compiler" },
   { pattern: "CXX", why: "build tools run it as the compiler" },
   { pattern: "CPP", why: "build tools run it as the preprocessor" },
+  // gcc(1): where it finds cc1, as and collect2 first; cgo's flags reach gcc (`-B` is the same search).
+  { pattern: "COMPILER_PATH", why: "gcc runs its subprograms (as, cc1) from it first" },
+  { pattern: "GCC_EXEC_PREFIX", why: "gcc runs its subprograms (as, cc1) from it first" },
+  {
+    pattern: "CGO_*",
+    why: "go passes it to the C compiler (a `-B` runs subprograms from a directory)",
+    except: ["CGO_ENABLED"],
+  },
   // Interpreters and package managers.
   { pattern: "NODE_OPTIONS", why: "node loads the modules and options it names" },
   { pattern: "NODE_PATH", why: "node resolves modules from it" },
@@ -221,6 +229,7 @@ export const DANGEROUS_VARIABLES: readonly DangerousVariable[] = [
   { pattern: "PNPM_*", why: "pnpm reads its configuration from it" },
   { pattern: "PIP_*", why: "pip reads options (such as an index URL) from it" },
   { pattern: "UV_*", why: "uv reads its configuration from it" },
+  { pattern: "CONDARC", why: "conda reads its configuration (channels) from the file" },
   { pattern: "DOCKER_*", why: "docker talks to the daemon or reads the config it names" },
   { pattern: "KUBECONFIG", why: "kubectl reads credentials from the file" },
   // Found missing by the table of variables naming loaded paths (env-loads.ts, round 15).

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { diskCheck } from "../../../../src/companion/guards/disk-view.ts";
-import { LOADING_VARIABLES, loadedPaths } from "../../../../src/policy/env-loads.ts";
+import { LOADING_VARIABLES, type LoadingVariable, loadedPaths } from "../../../../src/policy/env-loads.ts";
 import { dangerousVariable } from "../../../../src/policy/shell/env-vars.ts";
 import type { ToolCall } from "../../../../src/policy/types.ts";
 import { BALANCED } from "../../policy/shell/policies.ts";
@@ -19,6 +19,19 @@ const { base, ws } = gitWorkspace("airlock-env-loads-", { "README.md": "# demo\n
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
 const segment = fc.stringMatching(/^[a-z][a-z0-9_-]{0,7}$/);
+
+/** A value naming `path` as each kind of word-valued variable spells it, among other words. */
+const SPELLED: Readonly<Record<NonNullable<LoadingVariable["words"]>, (path: string) => string>> = {
+  command: (p) => `${p} -R`,
+  jvm: (p) => `-Xmx1g -javaagent:${p}=verbose`,
+  perl: (p) => `-I${p} -Mstrict`,
+  compilerFlags: (p) => `-O2 -B${p}`,
+  goFlags: (p) => `-mod=mod -toolexec=${p}`,
+};
+
+function valueNaming(variable: LoadingVariable, path: string): string {
+  return variable.words === undefined ? path : SPELLED[variable.words](path);
+}
 
 function judged(tool: "write" | "bash", path: string, env: NodeJS.ProcessEnv) {
   const input =
@@ -38,7 +51,9 @@ describe("every loading variable × a path inside what it names", () => {
         (variable, namedSegs, below, tool, amongOthers) => {
           const named = join(ws, "cfg", ...namedSegs);
           const value =
-            variable.list !== undefined && amongOthers ? `/opt/elsewhere:${named}:/usr/lib` : named;
+            variable.list !== undefined && amongOthers
+              ? `/opt/elsewhere:${named}:/usr/lib`
+              : valueNaming(variable, named);
           const target = join(named, ...below);
           const j = judged(tool, target, { [variable.name]: value });
           expect(j.action, `${variable.name}=${value}: ${tool} ${target}`).not.toBe("allow");
@@ -52,7 +67,7 @@ describe("every loading variable × a path inside what it names", () => {
   it("a write beside it is judged as with a clean environment", () => {
     fc.assert(
       fc.property(fc.constantFrom(...LOADING_VARIABLES), segment, (variable, name) => {
-        const env = { [variable.name]: join(ws, "cfg", `${name}-named`) };
+        const env = { [variable.name]: valueNaming(variable, join(ws, "cfg", `${name}-named`)) };
         const beside = join(ws, "src", `${name}.ts`);
         expect(judged("write", beside, env).action).toBe(judged("write", beside, {}).action);
         expect(judged("write", beside, env).why).not.toContain(variable.name);
@@ -80,5 +95,30 @@ describe("the table", () => {
       ["npm_config_userconfig", "/w/.npmrc"],
     ]);
     expect(entries({ BASH_ENV: "" })).toEqual([]);
+    // A command's words: a bare name is looked up in PATH, a word with a slash is a file, `~/` is home's.
+    expect(entries({ GIT_PAGER: "less -R", PAGER: "~/bin/pg --x", HOME: "/home/u" })).toEqual([
+      ["PAGER", "/home/u/bin/pg"],
+    ]);
+    expect(entries({ LESSOPEN: "||-/w/lesspipe.sh %s", MANPAGER: "sh -c 'col -b | ./view'" })).toEqual([
+      ["LESSOPEN", "/w/lesspipe.sh"],
+      ["MANPAGER", null],
+    ]);
+    expect(entries({ LESSOPEN: "-/w/pre.sh %s", LESSCLOSE: "|/w/post.sh %s %s" })).toEqual([
+      ["LESSOPEN", "/w/pre.sh"],
+      ["LESSCLOSE", "/w/post.sh"],
+    ]);
+    // Options: only those that name files; a relative include directory is not one.
+    expect(
+      entries({
+        JAVA_TOOL_OPTIONS: "-Xmx2g -javaagent:/w/a.jar=x",
+        CGO_CFLAGS: "-O2 -I./include -B/w/tools",
+        GOFLAGS: "-mod=mod -toolexec=vetwrap -modfile=/w/alt.mod",
+        CC: "gcc",
+      }),
+    ).toEqual([
+      ["JAVA_TOOL_OPTIONS", "/w/a.jar"],
+      ["CGO_CFLAGS", "/w/tools"],
+      ["GOFLAGS", "/w/alt.mod"],
+    ]);
   });
 });
