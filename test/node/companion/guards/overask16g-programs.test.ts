@@ -1,0 +1,211 @@
+// Round 16's over-asks (fix16g): everyday calls that asked under the starter policy (`balanced`) because their
+// program had no grammar or a form was not modelled — git hash-object, show-branch and apply --check/--stat,
+// rustup's lists, cargo --list, pr, fmt, numfmt, kill -l, vmstat, lsblk, findmnt, ip addr, pgrep, pidof,
+// yes, cal, bc, whereis, mktemp -d, node --check, `cd src && ls ..` — judged as the companion judges them
+// (the policy, then the disk) on the sample repository. Their dangerous twins never are: a secret operand
+// (by name or through a link), a form that writes, applies, signals, changes the network or runs code, an
+// option that reads another file, a variable that adds files, a listing whose real place is a secret one.
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { diskCheck } from "../../../../src/companion/guards/disk-view.ts";
+import { judgeEveryday, profilePolicy } from "../../../../src/companion/profiles/preview.ts";
+import { sampleWorkspace } from "../profiles/sample-workspace.ts";
+
+let ws: string;
+let outside: string;
+const balanced = profilePolicy("balanced", "/home/dev");
+
+beforeAll(() => {
+  ws = sampleWorkspace();
+  outside = mkdtempSync(join(tmpdir(), "airlock-16g-"));
+  // A patch against README.md, made by git and the file put back.
+  writeFileSync(join(ws, "README.md"), "# Sample\n\nA changed project.\n");
+  writeFileSync(join(ws, "fix.patch"), execFileSync("git", ["diff"], { cwd: ws }));
+  execFileSync("git", ["checkout", "--", "README.md"], { cwd: ws });
+  // A link with an ordinary name to the secret, and a directory whose real parent is a secret directory.
+  symlinkSync(join(ws, ".env"), join(ws, "plain.patch"));
+  mkdirSync(join(outside, ".ssh", "keys"), { recursive: true });
+  symlinkSync(join(outside, ".ssh", "keys"), join(ws, "keys"));
+});
+afterAll(() => {
+  rmSync(ws, { recursive: true, force: true });
+  rmSync(outside, { recursive: true, force: true });
+});
+
+function judged(command: string, where = ws): { action: string; reason: string } {
+  const [j] = judgeEveryday(balanced, where, "/home/dev", diskCheck({ env: {} }), [
+    { kind: "read", tool: "Bash", input: { command } },
+  ]);
+  return { action: j?.record.action ?? "none", reason: j?.reason ?? "" };
+}
+
+describe("everyday forms are allowed", () => {
+  it.each([
+    // The calls the blind testers recorded.
+    "git hash-object README.md",
+    "git show-branch",
+    "git apply --check fix.patch",
+    "git apply --stat fix.patch",
+    "rustup toolchain list",
+    "rustup target list --installed",
+    "rustup component list --installed",
+    "cargo --list",
+    "cargo --version --verbose",
+    "pr -t README.md",
+    "fmt -w 80 README.md",
+    "numfmt --to=iec 1048576",
+    "kill -l",
+    "vmstat 1 1",
+    "lsblk",
+    "findmnt",
+    "ip addr",
+    "pgrep -a node",
+    "pidof node",
+    "yes | head -3",
+    "cal",
+    "bc <<< '1+2'",
+    "whereis node",
+    "mktemp -d",
+    "node --check scripts/build.js",
+    "cd src && ls ..",
+    // Their everyday neighbours.
+    "git hash-object --no-filters README.md src/util.ts",
+    "git show-branch -a --topo-order",
+    "git apply --numstat --summary fix.patch",
+    "git apply -R --check fix.patch",
+    "cat fix.patch | git apply --check",
+    "rustup target list",
+    "pr -2 -h Title README.md",
+    "fmt -72 README.md",
+    "numfmt --from=iec 1K 2M",
+    "kill -l 9",
+    "vmstat -s",
+    "lsblk -f -o NAME,SIZE",
+    "findmnt -T . -o TARGET,FSTYPE",
+    "ip -br -c a",
+    "ip route",
+    "ip link show",
+    "ip -4 addr show dev lo",
+    "pgrep -fl vitest",
+    "pidof -s node",
+    "cal -3",
+    "echo '2^10' | bc -l",
+    "bc -l README.md",
+    "whereis -b git",
+    "mktemp",
+    "node -c scripts/build.js",
+    "cd src && ls ../tests",
+    "cd src; du -sh ..",
+  ])("%s is allowed", (command) => {
+    const { action, reason } = judged(command);
+    expect(action, reason).toBe("allow");
+  });
+});
+
+describe("their dangerous twins are never allowed", () => {
+  it.each([
+    // A secret as an operand, by name or through a link with an ordinary name.
+    "git hash-object .env",
+    "git apply --check .env",
+    "git apply --check plain.patch",
+    "pr .env",
+    "fmt ~/.ssh/id_rsa",
+    "bc .env",
+    "bc plain.patch",
+    "pgrep -F .env node",
+    "findmnt -T ~/.ssh",
+    "node --check .env",
+    "node --check plain.patch",
+    // Forms that write, apply, remove, install, signal or change the network.
+    "git hash-object -w README.md",
+    "git hash-object --stdin-paths",
+    "git hash-object --path=x README.md",
+    "git apply fix.patch",
+    "git apply --check --apply fix.patch",
+    "git apply --check --reject fix.patch",
+    "git apply --check -3 fix.patch",
+    "git apply --check --index --intent-to-add fix.patch",
+    "git apply --no-check fix.patch",
+    "git apply --stat --no-stat fix.patch",
+    "git apply --check --build-fake-ancestor=x fix.patch",
+    "git apply --check --unsafe-paths fix.patch",
+    "git apply --check --directory=.. fix.patch",
+    "rustup toolchain install nightly",
+    "rustup target add wasm32-unknown-unknown",
+    "rustup component remove clippy",
+    "rustup toolchain list x",
+    "cargo --list build",
+    "cargo --verbose build",
+    "kill 1",
+    "kill -9 1",
+    "kill -s TERM 1",
+    "ip addr add 10.0.0.1/24 dev lo",
+    "ip link set lo down",
+    "ip route flush all",
+    "ip net",
+    "ip netns exec x id",
+    "ip -b cmds.txt",
+    "ip -n other a",
+    "mktemp build/x.XXXX",
+    "mktemp -p . x.XXX",
+    "mktemp --tmpdir=.git/hooks",
+    "findmnt -F .env",
+    "findmnt --tab-file ~/.ssh/config",
+    "lsblk --sysroot /",
+    "whereis -B ~/.ssh -f id_rsa",
+    // Code that runs: preloads, a script, the environment adding files.
+    "node -r ./scripts/build.js --check scripts/build.js",
+    "node --import ./scripts/build.js --check scripts/build.js",
+    "node --check scripts/build.js extra",
+    "node --check --test scripts/build.js",
+    "node scripts/build.js --check",
+    "NODE_OPTIONS='-r ./scripts/build.js' node --check scripts/build.js",
+    "BC_ENV_ARGS=.env bc <<< 1",
+    // Words only known at run time.
+    'git apply --check "$P"',
+    'ip "$OBJ"',
+    "kill -l $(cat .env)",
+    // A listing whose real place is a secret directory: keys links into ~/.ssh.
+    "cd keys && ls ..",
+    "cd keys; find .. -name '*'",
+    "cd src && ls a/..",
+  ])("%s is never allowed", (command) => {
+    const { action, reason } = judged(command);
+    expect(action, reason).not.toBe("allow");
+  });
+});
+
+describe("git show-branch prints commit subjects", () => {
+  // Built at run time so no token shape sits in this file.
+  const TOKEN = `ghp_${"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"}`;
+
+  it("asks when a subject holds a credential, as git log --oneline does", () => {
+    const repo = sampleWorkspace();
+    try {
+      execFileSync(
+        "git",
+        [
+          "-c",
+          "user.name=t",
+          "-c",
+          "user.email=t@e",
+          "commit",
+          "-q",
+          "--allow-empty",
+          "-m",
+          `deploy ${TOKEN}`,
+        ],
+        { cwd: repo },
+      );
+      for (const command of ["git show-branch", "git show-branch -g", "git log --oneline"]) {
+        const { action, reason } = judged(command, repo);
+        expect(action, `${command}: ${reason}`).not.toBe("allow");
+      }
+    } finally {
+      rmSync(repo, { recursive: true, force: true });
+    }
+  });
+});
