@@ -209,3 +209,27 @@ describe("git show-branch prints commit subjects", () => {
     }
   });
 });
+
+describe("installed public files and /dev/null outside the workspace", () => {
+  const CRATE = "/home/dev/.cargo/registry/src/index.crates.io-6f17d22bba15001f/serde-1.0.200/src/lib.rs";
+  const read = (file_path: string) =>
+    judgeEveryday(balanced, ws, "/home/dev", diskCheck({ env: {} }), [
+      { kind: "read", tool: "Read", input: { file_path } },
+    ])[0]?.record.action;
+
+  it("a crate's source and /dev/null are read without asking", () => {
+    expect(read(CRATE)).toBe("allow");
+    expect(judged(`head -50 ${CRATE}`).action).toBe("allow");
+    expect(judged("tail -f /dev/null & sleep 0").action).toBe("allow");
+    expect(judged("diff README.md /dev/null").action).toBe("allow");
+  });
+
+  it("cargo's credentials, its download cache and other devices still ask", () => {
+    expect(read("/home/dev/.cargo/credentials.toml")).toBe("deny");
+    expect(read("/home/dev/.cargo/registry/src/../../credentials.toml")).toBe("deny");
+    expect(read("/home/dev/.cargo/registry/cache/x.crate")).not.toBe("allow");
+    expect(read("/home/dev/.cargo/config.toml")).not.toBe("allow");
+    expect(judged("cat /dev/zero").action).not.toBe("allow");
+    expect(judged("cat /dev/sda").action).not.toBe("allow");
+  });
+});
