@@ -18,9 +18,26 @@ export interface LoadingVariable {
    * every dynamically linked program (bash, ls, git) for the loader's variables.
    */
   everyCall?: true;
+  /**
+   * The only names the program loads from below the directories (a name without a dot may be a directory
+   * holding them); a write of any other name there is not loaded. Absent: anything there may be.
+   */
+  imports?: RegExp;
 }
 
 const COLONS = /:/;
+
+/**
+ * Python imports identifiers (no dot) with the suffixes importlib knows (.py, .pyc, extension modules'
+ * .so/.pyd) and reads .pth files in site directories (named here too); node's require() loads a bare name's
+ * exact file as JavaScript whatever its extension (`require("README.md")`), so NODE_PATH is not narrowed.
+ */
+const PYTHON_IMPORTS = /^[^.]*$|\.(py|pyc|pyw|pth|so|pyd)$/;
+/**
+ * perl loads `use Foo::Bar` as Foo/Bar.pm (or .pmc), `require "x.pl"`, h2ph's .ph, AutoLoader's .al/.ix and
+ * XS libraries' .so/.bs (perlfunc require, AutoLoader, DynaLoader).
+ */
+const PERL_IMPORTS = /^[^.]*$|\.(pm|pmc|pl|ph|al|ix|so|bs)$/;
 
 export const LOADING_VARIABLES: readonly LoadingVariable[] = [
   // bash(1) INVOCATION; dash(1) and bash's sh mode read ENV in interactive shells; zsh(1) STARTUP/SHUTDOWN
@@ -71,7 +88,12 @@ export const LOADING_VARIABLES: readonly LoadingVariable[] = [
   // XDG Base Directory Specification: git (git/config, git/attributes), and most programs' configuration.
   { name: "XDG_CONFIG_HOME", loads: "git and most programs read their configuration from the directory" },
   // python(1) ENVIRONMENT VARIABLES, pip's configuration.
-  { name: "PYTHONPATH", loads: "python imports modules from the directories first", list: COLONS },
+  {
+    name: "PYTHONPATH",
+    loads: "python imports modules from the directories first",
+    list: COLONS,
+    imports: PYTHON_IMPORTS,
+  },
   { name: "PYTHONSTARTUP", loads: "interactive python runs the file first" },
   { name: "PYTHONUSERBASE", loads: "python runs the .pth files of the directory's site-packages" },
   { name: "PYTHONHOME", loads: "python takes its standard library from the directory" },
@@ -86,8 +108,18 @@ export const LOADING_VARIABLES: readonly LoadingVariable[] = [
     ignoreCase: true as const,
   })),
   // perlrun(1) PERL5LIB, PERLLIB; ruby(1) RUBYLIB; gem(1) GEM_HOME, GEM_PATH; bundler's BUNDLE_GEMFILE.
-  { name: "PERL5LIB", loads: "perl loads modules from the directories first", list: COLONS },
-  { name: "PERLLIB", loads: "perl loads modules from the directories first", list: COLONS },
+  {
+    name: "PERL5LIB",
+    loads: "perl loads modules from the directories first",
+    list: COLONS,
+    imports: PERL_IMPORTS,
+  },
+  {
+    name: "PERLLIB",
+    loads: "perl loads modules from the directories first",
+    list: COLONS,
+    imports: PERL_IMPORTS,
+  },
   { name: "RUBYLIB", loads: "ruby loads libraries from the directories first", list: COLONS },
   { name: "GEM_HOME", loads: "ruby loads installed gems from the directory", list: COLONS },
   { name: "GEM_PATH", loads: "ruby loads installed gems from the directories", list: COLONS },
