@@ -233,3 +233,51 @@ describe("installed public files and /dev/null outside the workspace", () => {
     expect(judged("cat /dev/sda").action).not.toBe("allow");
   });
 });
+
+describe("CMD $(git ls-files): the tracked names, as bash splits and globs them", () => {
+  const commit = (repo: string, files: Record<string, string>, links: Record<string, string> = {}) => {
+    for (const [rel, text] of Object.entries(files)) writeFileSync(join(repo, rel), text);
+    for (const [rel, to] of Object.entries(links)) symlinkSync(to, join(repo, rel));
+    const git = (...a: string[]) =>
+      execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@e", ...a], { cwd: repo });
+    git("add", "-f", ...Object.keys(files), ...Object.keys(links));
+    git("commit", "-qm", "more");
+  };
+
+  it("reads every tracked file, as `git ls-files | xargs` does", () => {
+    for (const command of [
+      "wc -l $(git ls-files)",
+      "cat $(git ls-files) | wc -c",
+      "cd src && head -3 $(git ls-files)",
+    ]) {
+      const { action, reason } = judged(command);
+      expect(action, `${command}: ${reason}`).toBe("allow");
+    }
+  });
+
+  it.each([
+    ["a tracked secret", { ".env.production": "TOKEN=x\n" }, {}],
+    ["a tracked name with a glob character", { "notes[1].md": "x\n" }, {}],
+    ["a tracked name with a blank", { "my notes.md": "x\n" }, {}],
+    ["a tracked link to a secret", {}, { "plain.txt": "/home/dev/.ssh/id_rsa" }],
+  ] as [string, Record<string, string>, Record<string, string>][])("asks with %s", (_what, files, links) => {
+    const repo = sampleWorkspace();
+    try {
+      commit(repo, files, links);
+      const { action, reason } = judged("wc -l $(git ls-files)", repo);
+      expect(action, reason).not.toBe("allow");
+    } finally {
+      rmSync(repo, { recursive: true, force: true });
+    }
+  });
+
+  it.each([
+    "wc -l $(git ls-files -z)",
+    'wc -l "$(git ls-files)"',
+    "rm $(git ls-files)",
+    "IFS=,; wc -l $(git ls-files)",
+    "wc -l $(git ls-files --others)",
+  ])("%s still asks", (command) => {
+    expect(judged(command).action).not.toBe("allow");
+  });
+});
