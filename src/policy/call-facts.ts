@@ -266,9 +266,10 @@ export type DiskTarget =
   | { kind: "python-start"; dir: string; program: string; module: string | null; shown: string }
   /**
    * `git ls-files | xargs CMD`: CMD reads every file git's index names below `dir`, as xargs passes the names
-   * (split at blanks and quotes without `nul`): guards/tracked-reads.ts.
+   * (split at blanks and quotes without `nul`), or `CMD $(git ls-files)` as bash splits and globs them
+   * (`split`): guards/tracked-reads.ts.
    */
-  | { kind: "tracked"; dir: string; nul: boolean; shown: string }
+  | { kind: "tracked"; dir: string; nul: boolean; split?: true; shown: string }
   /** `man NAME`: where its manual path leads, from the agent's environment (guards/man-path.ts). */
   | { kind: "man-path"; shown: string }
   /** `java`: the JVM options the agent's environment adds, agents among them (guards/jvm-options.ts). */

@@ -29,6 +29,11 @@ export interface LoadingVariable {
   prefix?: true;
   /** Programs that run or load what it names whenever they run (lsb_release sources LSB_OS_RELEASE's file). */
   runBy?: readonly string[];
+  /**
+   * The only names the program loads from below the directories (a name without a dot may be a directory
+   * holding them); a write of any other name there is not loaded. Absent: anything there may be.
+   */
+  imports?: RegExp;
 }
 
 /** A word's path as a program takes it: `null` when the word names none. */
@@ -69,6 +74,18 @@ const COLONS = /:/;
 
 /** Programs that run gcc's driver (cc and c++ are gcc's names on Debian; go runs it for cgo and `go env`). */
 const GCC_RUNNERS = ["gcc", "g++", "cc", "c++", "cpp", "go"];
+
+/**
+ * Python imports identifiers (no dot) with the suffixes importlib knows (.py, .pyc, extension modules'
+ * .so/.pyd) and reads .pth files in site directories (named here too); node's require() loads a bare name's
+ * exact file as JavaScript whatever its extension (`require("README.md")`), so NODE_PATH is not narrowed.
+ */
+const PYTHON_IMPORTS = /^[^.]*$|\.(py|pyc|pyw|pth|so|pyd)$/;
+/**
+ * perl loads `use Foo::Bar` as Foo/Bar.pm (or .pmc), `require "x.pl"`, h2ph's .ph, AutoLoader's .al/.ix and
+ * XS libraries' .so/.bs (perlfunc require, AutoLoader, DynaLoader).
+ */
+const PERL_IMPORTS = /^[^.]*$|\.(pm|pmc|pl|ph|al|ix|so|bs)$/;
 
 export const LOADING_VARIABLES: readonly LoadingVariable[] = [
   // bash(1) INVOCATION; dash(1) and bash's sh mode read ENV in interactive shells; zsh(1) STARTUP/SHUTDOWN
@@ -148,7 +165,12 @@ export const LOADING_VARIABLES: readonly LoadingVariable[] = [
   // XDG Base Directory Specification: git (git/config, git/attributes), and most programs' configuration.
   { name: "XDG_CONFIG_HOME", loads: "git and most programs read their configuration from the directory" },
   // python(1) ENVIRONMENT VARIABLES, pip's configuration.
-  { name: "PYTHONPATH", loads: "python imports modules from the directories first", list: COLONS },
+  {
+    name: "PYTHONPATH",
+    loads: "python imports modules from the directories first",
+    list: COLONS,
+    imports: PYTHON_IMPORTS,
+  },
   { name: "PYTHONSTARTUP", loads: "interactive python runs the file first" },
   { name: "PYTHONUSERBASE", loads: "python runs the .pth files of the directory's site-packages" },
   { name: "PYTHONHOME", loads: "python takes its standard library from the directory" },
@@ -163,8 +185,18 @@ export const LOADING_VARIABLES: readonly LoadingVariable[] = [
     ignoreCase: true as const,
   })),
   // perlrun(1) PERL5LIB, PERLLIB; ruby(1) RUBYLIB; gem(1) GEM_HOME, GEM_PATH; bundler's BUNDLE_GEMFILE.
-  { name: "PERL5LIB", loads: "perl loads modules from the directories first", list: COLONS },
-  { name: "PERLLIB", loads: "perl loads modules from the directories first", list: COLONS },
+  {
+    name: "PERL5LIB",
+    loads: "perl loads modules from the directories first",
+    list: COLONS,
+    imports: PERL_IMPORTS,
+  },
+  {
+    name: "PERLLIB",
+    loads: "perl loads modules from the directories first",
+    list: COLONS,
+    imports: PERL_IMPORTS,
+  },
   { name: "RUBYLIB", loads: "ruby loads libraries from the directories first", list: COLONS },
   { name: "GEM_HOME", loads: "ruby loads installed gems from the directory", list: COLONS },
   { name: "GEM_PATH", loads: "ruby loads installed gems from the directories", list: COLONS },

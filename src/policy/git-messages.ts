@@ -235,6 +235,9 @@ export function gitMessages(unit: ExecUnit, subcommand: string | null): GitMessa
   else if (subcommand === "blame" || subcommand === "annotate") out = union(out, COMMITS);
   else if (subcommand === "cherry" && words.some((w) => w === "-v" || longOption(w, "verbose")))
     out = union(out, COMMITS);
+  // Every listed commit's subject; with -g (--reflog) the reflog's messages.
+  else if (subcommand === "show-branch")
+    out = union(out, words.some((w) => /^-g/.test(w) || longOption(w, "reflog")) ? ALL : COMMITS);
   // `-t`, `-s`, `-e` print a type, a size, an exit code, `--batch-check` ids, types and sizes (unless a
   // format asks for more: any `%(rest)`-like atom counts); everything else prints the object.
   else if (subcommand === "cat-file" && !words.some((w) => /^-[tse]$/.test(w)) && !checksOnly(words))

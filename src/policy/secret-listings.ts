@@ -5,7 +5,7 @@
 
 import type { DiskTarget } from "./call-facts.ts";
 import { hasGlob } from "./glob-match.ts";
-import { resolveShellPath } from "./paths.ts";
+import { normalizePath, resolveShellDir, resolveShellPath } from "./paths.ts";
 import { isDenylistedPath } from "./secret-paths.ts";
 import { unitDirs } from "./shell/cwd.ts";
 import type { Concern, ExecUnit } from "./shell/units.ts";
@@ -53,7 +53,7 @@ export function secretListingConcerns(unit: ExecUnit, callCwd: string, home: str
   for (const { raw, path } of listedPaths(unit, callCwd, home)) {
     // A word only known at run time is not understood by the unit itself; a static one here is a place.
     if (path === null) return [unknownListing(unit.text, raw)];
-    if (inSecretDir(path)) return [concern(unit.text)];
+    if (inSecretDir(path) || inSecretDir(normalizePath(path))) return [concern(unit.text)];
   }
   return [];
 }
@@ -72,10 +72,27 @@ function listedPaths(
     for (const cwd of dirs)
       out.push({
         raw: e.arg.raw,
-        path: resolveShellPath({ path: e.arg.value, tilde: e.arg.tilde, cwd }, callCwd, home),
+        path:
+          resolveShellPath({ path: e.arg.value, tilde: e.arg.tilde, cwd }, callCwd, home) ??
+          (e.arg.tilde ? null : climbAfterCd(e.arg.value, cwd, callCwd, home)),
       });
   }
   return out;
+}
+
+/**
+ * `cd src && ls ..`: after a cd, a leading `..` is the parent of wherever the kernel put the shell, which a
+ * link decides. The place is kept as written below the cd's directory (`/ws/src/..`): judged here by its
+ * lexical place, and the disk resolves it as the kernel does (listingFacts), so a link's parent in a secret
+ * directory still asks. A `..` after a name (`a/../..`) stays unknown.
+ */
+function climbAfterCd(path: string, cwd: string | null, callCwd: string, home: string | null): string | null {
+  if (cwd === null || cwd === "." || path.startsWith("/")) return null;
+  const segments = path.split("/").filter((s) => s !== "." && s !== "");
+  const climbs = segments.findIndex((s) => s !== "..");
+  if (climbs === 0 || (climbs > 0 && segments.slice(climbs).includes(".."))) return null;
+  const dir = resolveShellDir(cwd, callCwd, home);
+  return dir === null ? null : `${dir}/${path}`;
 }
 
 /**

@@ -458,6 +458,21 @@ const TABLE: Readonly<Record<string, Mapper>> = {
     tool: "read",
     input: pick({ path: str(i, "path") }),
   })),
+  // Codex's experimental file tools (codex-rs/core/src/tools/handlers): read_file reads a slice of one file,
+  // list_dir lists a directory's entries to `depth` without following links (as LS does), grep_files runs
+  // `rg --files-with-matches PATTERN [--glob INCLUDE] PATH` (as Grep does).
+  read_file: fields("read_file", ["file_path", "offset", "limit", "mode", "indentation"], (i) => ({
+    tool: "read",
+    input: pick({ path: str(i, "file_path") }),
+  })),
+  list_dir: fields("list_dir", ["dir_path", "offset", "limit", "depth"], (i) => ({
+    tool: "ls",
+    input: pick({ path: str(i, "dir_path") }),
+  })),
+  grep_files: fields("grep_files", ["pattern", "include", "path", "limit"], (i) => ({
+    tool: "grep",
+    input: pick({ pattern: str(i, "pattern"), path: str(i, "path"), glob: str(i, "include") }),
+  })),
 };
 
 export function isKnownTool(name: string): boolean {

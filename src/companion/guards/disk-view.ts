@@ -39,7 +39,7 @@ export interface DiskViewOptions {
 
 /** Each file `git ls-files` names, read as a file named in the command is (a secret by name too). */
 function trackedFacts(t: Extract<DiskTarget, { kind: "tracked" }>, ctx: Context): CallFact[] {
-  const paths = trackedBelow(t.dir, t.nul, ctx.env);
+  const paths = trackedBelow(t.dir, t.nul, ctx.env, t.split === true);
   if ("unknown" in paths) return [{ subject: t.shown, reason: paths.unknown }];
   for (const p of paths) {
     const where = shownPath(p, ctx.workspace);

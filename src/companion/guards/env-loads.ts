@@ -2,7 +2,7 @@
 // table), looked at on disk: a write at or below such a path is running code the judge never sees, and
 // while BASH_ENV or a loader variable leads to something in the workspace, every shell call runs it.
 import { readdirSync } from "node:fs";
-import { dirname } from "node:path";
+import { basename, dirname } from "node:path";
 import type { CallFact } from "../../policy/call-facts.ts";
 import { type LoadedPath, type LoadingVariable, loadedPaths } from "../../policy/env-loads.ts";
 import type { Context } from "./disk-context.ts";
@@ -38,13 +38,33 @@ export function loadedWriteFact(
         : spellings(l.path).some((p) =>
             [real, lexical].some((w) => isWithin(p, w) || (l.prefix && w.startsWith(p))),
           );
-    if (hit)
+    if (hit && !notImported(l, real, lexical))
       return {
         subject,
         reason: `${l.name} in the agent's environment names ${named(l, ctx)}: ${l.variable.loads}, so writing there runs code the judge never sees`,
       };
   }
   return null;
+}
+
+/**
+ * A file below a search directory (never the entry itself, which may be a zip python reads) by a name the
+ * program does not load (`src/README.md` under PYTHONPATH=src), nor under python's __pycache__. A relative
+ * entry other than the working directory (`""`, `.`) may name the written path itself.
+ */
+function notImported(l: LoadedPath, real: string, lexical: string): boolean {
+  const imports = l.variable.imports;
+  if (imports === undefined) return false;
+  const below =
+    l.path === null
+      ? l.entry === "" || l.entry === "."
+      : spellings(l.path).every((p) => p !== real && p !== lexical);
+  const names = [real, lexical].map((p) => basename(p));
+  return (
+    below &&
+    names.every((n) => !imports.test(n)) &&
+    ![real, lexical].some((p) => p.split("/").includes("__pycache__"))
+  );
 }
 
 /** Something is there now: a file, or a directory with any entry. */

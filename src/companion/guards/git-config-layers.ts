@@ -4,7 +4,7 @@
 // user's own choice, but a RELATIVE value in it is resolved by git inside the repository at hand
 // (`core.hooksPath = .githooks` in ~/.gitconfig runs the project's `.githooks/post-index-change` on
 // `git status`; red team, round 10), so the judge reads the keys it checks in all of them.
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join } from "node:path";
 import { configEntries } from "./git-config-programs.ts";
@@ -58,6 +58,12 @@ function readLayer(
   workspace?: string,
 ): void {
   const scope = scopeOf(file, given, workspace);
+  // A device or a pipe (`include.path = /dev/stdin`) is not read here, where it could block or never end:
+  // it stands as an include not followed, which the program keys count (git-config-programs.ts).
+  if (!regularOrAbsent(file)) {
+    out.push({ scope, from: file, key: "include.path", value: file });
+    return;
+  }
   let text: string;
   try {
     text = readFileSync(file, "utf8");
@@ -72,6 +78,14 @@ function readLayer(
       const target = expandPath(value, dirname(file), env);
       if (target !== null) readLayer(target, scope, env, out, depth + 1, workspace);
     }
+  }
+}
+
+function regularOrAbsent(file: string): boolean {
+  try {
+    return statSync(file).isFile();
+  } catch {
+    return true; // absent or unreadable: git skips it too
   }
 }
 

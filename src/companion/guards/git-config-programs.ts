@@ -78,9 +78,22 @@ export function configEntries(text: string): ConfigEntry[] {
   return out;
 }
 
-/** The first key of a git configuration text that runs a program, as `section.key`; null when none. */
-export function programKey(text: string): string | null {
-  return programKeyOf(configEntries(text));
+/**
+ * An include of the repository's own configuration that git-config-layers.ts reads (a path, `~/…` from home):
+ * what it pulls in is judged there, as the project's (git-facts.ts projectLayerProgram). `~user/…` and
+ * `%(prefix)/…` are not followed there, so they stay unknown.
+ */
+const FOLLOWED_INCLUDE = /^(include|includeif\..+)\.path$/;
+const followed = (key: string, value: string) =>
+  FOLLOWED_INCLUDE.test(key.toLowerCase()) && value !== "" && !/^(~[^/]|%\()/.test(value);
+
+/**
+ * The first key of a git configuration text that runs a program, as `section.key`; null when none. With
+ * `includesFollowed`, an include whose file is judged on its own does not count.
+ */
+export function programKey(text: string, includesFollowed = false): string | null {
+  const entries = configEntries(text);
+  return programKeyOf(includesFollowed ? entries.filter((e) => !followed(e.key, e.value)) : entries);
 }
 
 /** The first of these configuration entries that runs a program, as `section.key`; null when none. */
@@ -109,7 +122,7 @@ export function repositoryProgram(repo: Repository): { file: string; key: string
     } catch {
       continue;
     }
-    const key = programKey(text);
+    const key = programKey(text, true);
     if (key !== null) return { file: shown, key };
   }
   return null;

@@ -2,7 +2,8 @@
 // discovered from `dir` names below `dir`, relative to it, read from the index file itself
 // (git-contents.ts's reader). Without -z git prints one per line and xargs splits them at blanks and reads
 // quotes and backslashes (git quotes a name with a quote, a backslash, a control or non-ASCII character),
-// so such a name is other words; a name that starts with `-` is an option to CMD. A split index keeps
+// so such a name is other words; a name that starts with `-` is an option to CMD. Substituted unquoted
+// (`CMD $(git ls-files)`), bash splits them at blanks too and expands a glob character in one. A split index keeps
 // entries elsewhere, and GIT_DIR, GIT_INDEX_FILE or GIT_WORK_TREE point git at another index: not read.
 import { readdirSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -17,6 +18,7 @@ export function trackedBelow(
   dir: string,
   nul: boolean,
   env: NodeJS.ProcessEnv,
+  globbed = false,
 ): string[] | { unknown: string } {
   const steered = ["GIT_DIR", "GIT_INDEX_FILE", "GIT_WORK_TREE"].find((v) => (env[v] ?? "") !== "");
   if (steered !== undefined)
@@ -43,6 +45,9 @@ export function trackedBelow(
       return {
         unknown: `\`${rel}\` is tracked: git quotes or xargs splits the name into other words (-z keeps it whole)`,
       };
+    // `CMD $(git ls-files)`: bash expands a name with a glob character to the files it matches.
+    if (globbed && /[*?[]/.test(rel))
+      return { unknown: `\`${rel}\` is tracked: bash expands the name as a glob into other paths` };
     if (out.push(abs) > MAX_TRACKED) return { unknown: `more than ${MAX_TRACKED} tracked files to check` };
   }
   return out;

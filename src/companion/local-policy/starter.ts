@@ -30,14 +30,18 @@ const SYSTEM_DESCRIPTIONS = [
   // The machine's names and the shells it offers: what `hostname` and `getent hosts` print to anyone.
   ...["/etc/hosts", "/etc/hostname", "/etc/timezone", "/etc/shells", "/etc/resolv.conf"],
   ...["/proc/version", "/proc/cpuinfo", "/proc/meminfo", "/proc/loadavg", "/proc/uptime"],
+  // Empty to every reader (`tail -f /dev/null`, `diff a /dev/null`).
+  "/dev/null",
 ];
 
 /**
- * Directories of installed software's source and documentation that only root writes: C headers,
- * Python's standard library and system packages, the packages' documentation. A file there is one of many copies of public code (a link out to a secret
- * still asks on disk).
+ * Directories of installed software's source and documentation: C headers, Python's standard library and
+ * system packages, the packages' documentation (only root writes those), and the crates cargo unpacked from
+ * the registry (~/.cargo/registry/src, what an editor's go-to-definition opens). A file there is one of many
+ * copies of public code (a link out to a secret still asks on disk).
  */
-const SYSTEM_SOURCES = "^/usr/include/|^/usr/lib/python3(\\.[0-9]+)?/|^/usr/share/doc/";
+const SYSTEM_SOURCES =
+  "^/usr/include/|^/usr/lib/python3(\\.[0-9]+)?/|^/usr/share/doc/|^/(root|home/[^/]+|Users/[^/]+)/\\.cargo/registry/src/";
 
 interface StarterRule {
   name: string;
@@ -77,7 +81,7 @@ const READS: StarterRule[] = [
   },
   {
     name: "Read system sources",
-    why: "C headers, Python's standard library, packages' documentation (/usr/include/stdio.h, /usr/lib/python3.11/os.py, /usr/share/doc/git/README.md): installed public files, one at a time",
+    why: "C headers, Python's standard library, packages' documentation, crates' sources (/usr/include/stdio.h, /usr/lib/python3.11/os.py, /usr/share/doc/git/README.md, ~/.cargo/registry/src/…/serde-1.0.200/src/lib.rs): installed public files, one at a time",
     condition: `tool == "read" && !recursive && !glob && path.matches(${JSON.stringify(SYSTEM_SOURCES)})`,
     action: "allow",
   },

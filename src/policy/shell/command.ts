@@ -219,7 +219,7 @@ function pathUnits(kind: "read" | "write", use: FileUse, cwd: CwdSet, run: Run):
           recursive: true,
           operand: true,
           walk,
-          ...(found.tracked ? { tracked: { nul: found.nul } } : {}),
+          ...(found.tracked ? { tracked: { nul: found.nul, ...(found.split ? { split: true } : {}) } } : {}),
         });
     return;
   }

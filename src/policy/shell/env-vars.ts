@@ -135,6 +135,7 @@ export const DANGEROUS_VARIABLES: readonly DangerousVariable[] = [
   { pattern: "LSB_OS_RELEASE", why: "lsb_release runs the file it names as shell code" },
   { pattern: "TAR_OPTIONS", why: "adds options (such as --to-command) to tar" },
   { pattern: "GZIP", why: "adds options to gzip" },
+  { pattern: "BC_ENV_ARGS", why: "adds files to bc, which runs them and prints their numbers" },
   { pattern: "SHELLCHECK_OPTS", why: "adds options to shellcheck (-a prints the files scripts source)" },
   { pattern: "XZ_OPT", why: "adds options to xz" },
   { pattern: "ZSTD_*", why: "adds options to zstd" },

@@ -96,7 +96,8 @@ function plainCall(src: string, from: StmtEvent, argsOf: (words: readonly Word[]
  * with every name plain (the walk asks for one with a blank, a quote, a backslash or a glob character) the
  * words are the paths find prints, as `find … | xargs CMD` hands them on. Each such word stands for them
  * when CMD only reads or lists it where they land; else the words stay as they are (known at run time).
- * Not `git ls-files` (its names' globs are not looked at), nor once the script has set IFS.
+ * `$(git ls-files)` likewise stands for the tracked names (the disk asks for one with a glob character), not
+ * with -z (bash drops the NULs and joins the names); nothing once the script has set IFS.
  */
 export function substitutedPaths(
   src: string,
@@ -108,7 +109,8 @@ export function substitutedPaths(
   const out = argv.map((a) => {
     if (a.subst === undefined) return a;
     const inner = plainCall(src, a.subst, argsOf);
-    const found = inner === null ? null : foundByFind(inner, src.slice(a.subst.start, a.subst.end));
+    const shown = src.slice(a.subst.start, a.subst.end);
+    const found = inner === null ? null : (foundByFind(inner, shown) ?? foundByGitLsFiles(inner, shown));
     return found === null || found.nul ? a : foundArg({ ...found, split: true });
   });
   const words = out.filter((a) => a.found !== undefined);

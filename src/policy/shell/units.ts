@@ -111,8 +111,11 @@ export interface PathUnit {
    * fails leaves the descriptor as the shell inherited it (exec-fds.ts).
    */
   opens?: true;
-  /** Only the files git's index names below the path are read (`git ls-files | xargs CMD`), as xargs passes them. */
-  tracked?: { nul: boolean };
+  /**
+   * Only the files git's index names below the path are read (`git ls-files | xargs CMD`), as xargs passes
+   * them; `split`: as bash splits and globs them (`CMD $(git ls-files)`).
+   */
+  tracked?: { nul: boolean; split?: true };
   /**
    * A file named in the arguments of the command unit before it (`x` in `rm -f x`), not a
    * redirection: a grant pattern for that command may cover it.

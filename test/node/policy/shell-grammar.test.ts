@@ -74,6 +74,8 @@ function operandsFor(g: ProgramGrammar): string[] {
     // Interpreters understood only printing their version.
     perl: ["-v"],
     java: ["-version"],
+    // kill is understood only listing signal names; every other form sends a signal.
+    kill: ["-l"],
   };
   return byName[name] ?? (g.operands.length === 0 ? [] : ["f.txt"]);
 }

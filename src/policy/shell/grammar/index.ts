@@ -10,6 +10,7 @@ import { column } from "./programs/column.ts";
 import { comm, join } from "./programs/comm.ts";
 import { cut } from "./programs/cut.ts";
 import { date } from "./programs/date.ts";
+import { findmnt, ip, lsblk } from "./programs/devices.ts";
 import { df } from "./programs/df.ts";
 import { diff } from "./programs/diff.ts";
 import { du } from "./programs/du.ts";
@@ -24,6 +25,7 @@ import { file } from "./programs/file.ts";
 import { cp, mkdir, mv, rm, touch } from "./programs/fileops.ts";
 import { find } from "./programs/find.ts";
 import { fold } from "./programs/fold.ts";
+import { fmt, pr } from "./programs/format.ts";
 import { getent } from "./programs/getent.ts";
 import { git } from "./programs/git.ts";
 import { go } from "./programs/go.ts";
@@ -41,15 +43,18 @@ import { lscpu } from "./programs/lscpu.ts";
 import { lsof } from "./programs/lsof.ts";
 import { make } from "./programs/make.ts";
 import { man } from "./programs/man.ts";
-import { basename, dirname, which } from "./programs/names.ts";
+import { mktemp } from "./programs/mktemp.ts";
+import { basename, dirname, whereis, which } from "./programs/names.ts";
 import { nl } from "./programs/nl.ts";
 import { node } from "./programs/node.ts";
 import { npm } from "./programs/npm.ts";
 import { npx } from "./programs/npx.ts";
+import { bc, cal, numfmt, yes } from "./programs/numbers.ts";
 import { pnpm, yarn } from "./programs/package-managers.ts";
 import { paste } from "./programs/paste.ts";
 import { pip } from "./programs/pip.ts";
 import { prettier } from "./programs/prettier.ts";
+import { kill, pgrep, pidof, vmstat } from "./programs/processes.ts";
 import { ps } from "./programs/ps.ts";
 import { pytest } from "./programs/pytest.ts";
 import { python } from "./programs/python.ts";
@@ -131,6 +136,8 @@ export const PROGRAM_GRAMMARS: readonly ProgramGrammar[] = [
   ...[uptime, top, lsbRelease, lsof, ss, netstat, comm, join, rev, cksum, expand, unexpand, iconv],
   // Round 15's second list (fix15i).
   ...[expr, shuf, gzip, gunzip, zcat, unzip, getent, perl, java, shellcheck],
+  // Round 16's over-asks (fix16g).
+  ...[pr, fmt, numfmt, yes, cal, bc, kill, pgrep, pidof, vmstat, lsblk, findmnt, ip, whereis, mktemp],
 ];
 
 const BY_NAME: Readonly<Record<string, ProgramGrammar>> = Object.fromEntries(

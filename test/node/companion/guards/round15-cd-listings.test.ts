@@ -88,7 +88,7 @@ describe("a listing after a cd that may lead to a secret directory asks (written
 
   it("a relative read after a cd the judge cannot follow asks as the listing does", () => {
     expectAll(
-      ['cd "$(dirname ~/.ssh/id_rsa)"; cat config', "cd - >/dev/null; head known_hosts", "cd src && ls .."],
+      ['cd "$(dirname ~/.ssh/id_rsa)"; cat config', "cd - >/dev/null; head known_hosts", "cd src && ls a/.."],
       "ask",
     );
   });

@@ -10,6 +10,17 @@ import { flag, opt, type Parsed } from "../spec.ts";
 /** `cargo metadata --no-deps`: only the workspace's own manifests, read and printed. */
 const readsManifestsOnly = (p: Parsed) => p.operands[0]?.value === "metadata" && p.has("--no-deps");
 
+/**
+ * `cargo --version --verbose` (the spelled-out `-vV`) and `cargo --list` (the subcommands: built-in, the
+ * configuration's aliases, cargo-* names on PATH) print and exit; strace (cargo 1.9x) shows neither runs a
+ * cargo-* program or rustc.
+ */
+const QUERY_OPTIONS = new Set(["--version", "-V", "--list", "-v", "--verbose", "-q", "--quiet"]);
+const queriesOnly = (p: Parsed) =>
+  p.operands.length === 0 &&
+  (p.has("--version") || p.has("-V") || p.has("--list")) &&
+  p.options.every((o) => QUERY_OPTIONS.has(o.name));
+
 export const cargo = runner({
   names: ["cargo"],
   options: [
@@ -32,7 +43,7 @@ export const cargo = runner({
       "--offline",
       "--frozen",
     ].map((n) => flag(n)),
-    ...["--no-run", "--no-fail-fast", "--doc", "--all", "-V", "--no-deps"].map((n) => flag(n)),
+    ...["--no-run", "--no-fail-fast", "--doc", "--all", "-V", "--no-deps", "--list"].map((n) => flag(n)),
     opt(
       "-p --package -F --features --bin --example --test --bench --target --profile --color --message-format",
     ),
@@ -68,5 +79,5 @@ export const cargo = runner({
     "rust-toolchain.toml",
     "rust-toolchain",
   ],
-  runsNothingOfTheProject: readsManifestsOnly,
+  runsNothingOfTheProject: (p) => readsManifestsOnly(p) || queriesOnly(p),
 });

@@ -51,6 +51,21 @@ export function cleanForm(p: Parsed): NotUnderstood | null {
 }
 
 /**
+ * `git apply` writes the work tree (or the index) unless --stat, --numstat, --summary or --check turns
+ * applying off, and --apply (not listed) or a negation (`--no-check`) turns it back on.
+ */
+export function applyForm(p: Parsed): NotUnderstood | null {
+  const negated = p.options.find((o) => o.name.startsWith("--no-"));
+  if (negated !== undefined) return { word: negated.word.raw, reason: "git apply would apply the patch" };
+  return p.has("no-apply")
+    ? null
+    : {
+        word: p.program,
+        reason: "git apply without --check, --stat, --numstat or --summary applies the patch",
+      };
+}
+
+/**
  * `git help NAME` runs `man git-NAME` (`man gitNAME` for a guide; a name starting with git as it is), a unit
  * judged as that man command (builtin/help.c, 2.39, with help.format's default). Configuration can choose
  * info, a browser or any program instead (help.format, man.viewer, man.<tool>.cmd, help.browser…): the disk

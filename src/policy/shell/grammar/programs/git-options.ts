@@ -357,4 +357,45 @@ export const MISC_OPTIONS: Readonly<Record<string, readonly OptionSpec[]>> = {
   // Commits of HEAD not yet upstream (patch ids compared, subjects printed with -v): revisions only.
   cherry: [...flags("-v --verbose"), optional("--abbrev", "number")],
   "check-attr": [...flags("-a --all", "--cached", "--stdin", "-z")],
+  // Branch heads and their commits' subjects (git-messages.ts counts them as printed); -g prints reflogs.
+  "show-branch": [
+    ...flags(
+      "-a --all",
+      "-r --remotes",
+      "--topo-order",
+      "--date-order",
+      "--current",
+      "--no-color",
+      "--sparse",
+    ),
+    ...flags("--list", "--merge-base", "--independent", "--no-name", "--sha1-name", "--topics"),
+    optional("--color --more"),
+    optional("-g --reflog"),
+  ],
 };
+
+/**
+ * git hash-object FILE prints the blob id of FILE (read through its clean filter; guards/git-filter-drivers.ts).
+ * -w (writes the object), --stdin-paths (paths not named here) and --path (another path's attributes, so
+ * another filter) are not listed.
+ */
+export const HASH_OBJECT_OPTIONS: readonly OptionSpec[] = [
+  ...flags("--stdin", "--no-filters", "--literally"),
+  opt("-t", "string", { choices: ["blob", "commit", "tree", "tag"] }),
+];
+
+/**
+ * git apply's options that do not write (builtin/apply.c, 2.39); --stat, --numstat, --summary and --check
+ * turn applying off (git-forms.ts requires one). --apply, --reject, -3, --intent-to-add, --build-fake-ancestor
+ * (writes FILE), and --unsafe-paths and --directory (the patch's paths outside the work tree, whose lines
+ * --check would then test) are not listed.
+ */
+export const APPLY_OPTIONS: readonly OptionSpec[] = [
+  ...["--stat", "--numstat", "--summary", "--check"].map((n) => flag(n, "no-apply")),
+  ...flags("--index", "--cached", "-z", "-R --reverse", "--unidiff-zero", "--allow-overlap", "-v --verbose"),
+  ...flags("-q --quiet", "--inaccurate-eof", "--recount", "--allow-empty", "--ignore-space-change"),
+  flag("--ignore-whitespace"),
+  opt("-p -C", "number"),
+  opt("--whitespace", "string", { choices: ["nowarn", "warn", "fix", "error", "error-all", "strip"] }),
+  opt("--exclude --include", "pattern"),
+];

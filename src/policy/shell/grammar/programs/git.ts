@@ -21,8 +21,9 @@ import {
 } from "../spec.ts";
 import { configForm } from "./git-config-forms.ts";
 import { isDisplayConfig, isUrlConfigKey } from "./git-config-keys.ts";
-import { cleanForm, helpPage, subcommandForm } from "./git-forms.ts";
+import { applyForm, cleanForm, helpPage, subcommandForm } from "./git-forms.ts";
 import {
+  APPLY_OPTIONS,
   BLAME_OPTIONS,
   CAT_FILE_OPTIONS,
   CLEAN_OPTIONS,
@@ -31,6 +32,7 @@ import {
   DIFF_OPTIONS,
   FOR_EACH_REF_OPTIONS,
   GREP_OPTIONS,
+  HASH_OBJECT_OPTIONS,
   HELP_OPTIONS,
   LISTING_REF_OPTIONS,
   LOG_OPTIONS,
@@ -54,7 +56,8 @@ type Operands =
   | "refs"
   | "ls-tree"
   | "config"
-  | "var";
+  | "var"
+  | "files";
 
 interface Subcommand {
   options: readonly OptionSpec[];
@@ -117,6 +120,9 @@ export const GIT_SUBCOMMANDS: Readonly<Record<string, Subcommand>> = {
   "submodule status": sub([flag("--cached"), flag("--recursive"), flag("-q --quiet")], "names", false),
   "remote get-url": sub([flag("--push"), flag("--all")], "names", false),
   "worktree list": sub([flag("--porcelain"), flag("-v --verbose"), flag("-z")], "none", false),
+  // Plain files, not pathspecs: the blob to hash, the patch to check (git-forms.ts applyForm).
+  "hash-object": sub(HASH_OBJECT_OPTIONS, "files", true),
+  apply: sub(APPLY_OPTIONS, "files", true),
   ...Object.fromEntries(Object.entries(MISC_OPTIONS).map(([k, o]) => [k, sub(o, "names", false)])),
 };
 
@@ -252,7 +258,8 @@ export function judgeGitGrammar(argv: readonly Arg[]): Understanding {
   const words = form === null ? argv : [...argv.slice(0, start), ...form.words];
   const { parsed, failure } = parseWords(grammarOf(name, s), words, start);
   if (failure !== null) return refuse(out, failure.word, failure.reason);
-  const why = (name === "clean" ? cleanForm(parsed) : null) ?? place(name, s, parsed, out, mode);
+  const writes = name === "clean" ? cleanForm(parsed) : name === "apply" ? applyForm(parsed) : null;
+  const why = writes ?? place(name, s, parsed, out, mode);
   if (why !== null) return refuse(out, why.word, why.reason);
   if (name === "clean") out.paths.push(pathEffect("walk", DOT, { contents: false, follow: "none" }));
   // Forms that compare the work tree with the index read the files' contents (and refresh the index).
@@ -356,6 +363,9 @@ function place(
       if (p.has("-l")) printsConfiguration(out);
       return null;
     case "refs":
+      return null;
+    case "files":
+      for (const o of ops) out.paths.push(pathEffect("read", o));
       return null;
     case "ls-tree":
       paths.push(...ops.slice(1));

@@ -20,6 +20,20 @@ function printsHelpOnly(p: Parsed): boolean {
   return p.has("--help") && !p.options.some((o) => o.spec.kind === "exec");
 }
 
+/**
+ * `node --check FILE` parses FILE and exits without running it (node 20, lib/internal/main/check_syntax.js),
+ * after the preloads have run (-r, --import, --loader): a form with one is not only a check, nor one that
+ * runs code another way (-e, -p, --test, --watch, -i, --run).
+ */
+function checksOnly(p: Parsed): boolean {
+  return (
+    p.has("--check") &&
+    p.operands.length <= 1 &&
+    !p.options.some((o) => o.spec.kind === "exec") &&
+    !["-e", "-p", "--test", "--watch", "-i", "--run"].some((n) => p.has(n))
+  );
+}
+
 /** Reporters node has built in (`--test-reporter=spec`); any other name is a module it loads. */
 const REPORTERS = new Set(["spec", "tap", "dot", "junit", "lcov"]);
 
@@ -59,7 +73,7 @@ export const node = runner({
   ],
   permute: false,
   definedBy: ["package.json"],
-  runsNothingOfTheProject: printsHelpOnly,
+  runsNothingOfTheProject: (p) => printsHelpOnly(p) || checksOnly(p),
   check(p, out) {
     // A module it loads (-r, --import, --loader, a reporter) must be a file path: a URL or a package name
     // is code never judged.
@@ -70,6 +84,10 @@ export const node = runner({
     const refused = modules.find((r) => r !== null);
     if (refused !== undefined) return refused;
     if (printsHelpOnly(p)) return null;
+    if (checksOnly(p)) {
+      if (p.operands[0] !== undefined) out.paths.push(pathEffect("read", p.operands[0]));
+      return null;
+    }
     if (p.has("--test") && !p.has("-e") && !p.has("-p")) {
       for (const file of p.operands) {
         out.paths.push(pathEffect("exec", file));

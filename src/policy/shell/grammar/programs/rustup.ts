@@ -1,11 +1,15 @@
 // rustup (1.2x), only the queries: `rustup show` (with `active-toolchain`, `home` or `profile`) and
-// `rustup --version`. Both look up the active toolchain, the one a rust-toolchain file in the directory or
+// `rustup --version`, and the lists of what is installed (`rustup toolchain list`, `target list
+// [--installed]`, `component list [--installed]`: they read rustup's home; strace shows no process run and no
+// connection). All look up the active toolchain, the one a rust-toolchain file in the directory or
 // above picks (its `path` names any directory's binaries; rustup before 1.28 installs a channel it names
 // that is not installed), and `--version` runs that toolchain's rustc: the file is the disk's to see
 // (disk-targets.ts). Any other subcommand installs, removes or runs something.
 import { flag, type ProgramGrammar } from "../spec.ts";
 
 const SHOWN = new Set(["active-toolchain", "home", "profile"]);
+/** The subcommands whose `list` form only lists. */
+const LISTED = new Set(["toolchain", "target", "component"]);
 
 export const rustup: ProgramGrammar = {
   names: ["rustup"],
@@ -14,6 +18,7 @@ export const rustup: ProgramGrammar = {
     flag("-v --verbose"),
     flag("-q --quiet"),
     flag("-h --help", "help"),
+    flag("--installed"),
   ],
   permute: true,
   abbreviate: false,
@@ -25,6 +30,7 @@ export const rustup: ProgramGrammar = {
       return p.has("version") || p.has("help")
         ? null
         : { word: "rustup", reason: "rustup without a subcommand is not understood here" };
+    if (LISTED.has(first.value ?? "") && second?.value === "list" && third === undefined) return null;
     if (first.value !== "show")
       return { word: first.raw, reason: `rustup ${first.raw} may install, remove or run a toolchain` };
     if (third !== undefined || (second !== undefined && !SHOWN.has(second.value ?? "")))
