@@ -14,18 +14,19 @@ import { isProtectedWritePath } from "./secret-paths.ts";
  * there), Perl's local::lib, R's user library, snaps' per-app homes, and macOS's login agents, per-app
  * settings and Python user site.
  */
-const VISIBLE_TREES: readonly (readonly string[])[] = [
-  ["bin"],
-  ["go", "bin"],
-  ["go", "pkg"],
-  ["perl5"],
-  ["R"],
-  ["snap"],
-  ["Library", "LaunchAgents"],
-  ["Library", "Application Support"],
-  ["Library", "Preferences"],
-  ["Library", "Python"],
+export const HOME_VISIBLE_TREES: readonly string[] = [
+  "bin",
+  "go/bin",
+  "go/pkg",
+  "perl5",
+  "R",
+  "snap",
+  "Library/LaunchAgents",
+  "Library/Application Support",
+  "Library/Preferences",
+  "Library/Python",
 ];
+const VISIBLE_TREES = HOME_VISIBLE_TREES.map((t) => t.split("/"));
 
 const sameName = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
