@@ -47,15 +47,30 @@ export function homeConfigEntry(path: string, home: string | null): string | nul
   return tree === undefined ? null : `~/${tree.join("/")}`;
 }
 
+/**
+ * HOME itself or a directory above it, as a write's target: what lands there (`cp x/.jq ~`, `tar -xf a.tar` in
+ * ~, `cp -r dots/. ~`) is named by the source, so it may be a hidden entry.
+ */
+export function holdsHome(path: string, home: string | null): boolean {
+  return home !== null && path.startsWith("/") && relativeInside(path, home) !== null;
+}
+
 /** A write that decides what runs later: a protected file by its name, or anything in HOME's configuration. */
 export function isProtectedWriteAt(path: string, home: string | null): boolean {
-  return isProtectedWritePath(path) || homeConfigEntry(normalizePath(path), home) !== null;
+  const p = normalizePath(path);
+  return isProtectedWritePath(path) || homeConfigEntry(p, home) !== null || holdsHome(p, home);
 }
+
+const HOME_CONFIG = "the home directory's own configuration, which programs read and run when they start";
 
 /** What a protected write is, for the reason a person reads. */
 export function protectedWriteWhat(path: string, home: string | null): string {
   const entry = homeConfigEntry(normalizePath(path), home);
-  if (entry === null || isProtectedWritePath(path)) return "a file that holds secrets or decides what runs";
+  if (isProtectedWritePath(path)) return "a file that holds secrets or decides what runs";
+  if (entry === null)
+    return holdsHome(normalizePath(path), home)
+      ? `the home directory itself or above it, where what lands may be a hidden entry (\`~/.jq\`), ${HOME_CONFIG}`
+      : "a file that holds secrets or decides what runs";
   const where = normalizePath(path) === `${home}/${entry.slice(2)}` ? `\`${entry}\`` : `in \`${entry}\``;
-  return `${where}, the home directory's own configuration, which programs read and run when they start`;
+  return `${where}, ${HOME_CONFIG}`;
 }

@@ -5,7 +5,12 @@
 import { type Dirent, lstatSync, readdirSync, type Stats, statSync } from "node:fs";
 import { join } from "node:path";
 import type { CallFact } from "../../policy/call-facts.ts";
-import { HOME_VISIBLE_TREES, homeConfigEntry } from "../../policy/home-config.ts";
+import {
+  HOME_VISIBLE_TREES,
+  holdsHome,
+  homeConfigEntry,
+  isProtectedWriteAt,
+} from "../../policy/home-config.ts";
 import { Lru } from "../../policy/lru.ts";
 import { homeFor } from "../../policy/paths.ts";
 import { DENYLIST_PATTERNS, PROTECTED_WRITE_PATTERNS } from "../../policy/secret-paths.ts";
@@ -225,11 +230,12 @@ export function homeConfigFact(
   subject: string,
 ): CallFact | null {
   const home = realPathOf(homeOf(ctx.env));
-  const entry = home.ok ? homeConfigEntry(real, home.real) : null;
-  if (entry === null || homeConfigEntry(lexical, homeFor(ctx.cwd)) !== null) return null;
+  if (!home.ok || isProtectedWriteAt(lexical, homeFor(ctx.cwd))) return null;
+  const entry = homeConfigEntry(real, home.real);
+  if (entry === null && !holdsHome(real, home.real)) return null;
   return {
     subject,
-    reason: `lands in \`${entry}\` (\`${real}\`), the home directory's own configuration, which programs read and run when they start`,
+    reason: `${entry === null ? "is the home directory or above it, where what lands may be a hidden entry" : `lands in \`${entry}\``} (\`${real}\`), the home directory's own configuration, which programs read and run when they start`,
   };
 }
 

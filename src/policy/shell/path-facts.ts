@@ -3,7 +3,7 @@
 // sensitive (a secret, or a file that decides what runs later), globs judged by every path they
 // could match.
 
-import { homeConfigEntry, isProtectedWriteAt } from "../home-config.ts";
+import { holdsHome, homeConfigEntry, isProtectedWriteAt } from "../home-config.ts";
 import { relativeInside, resolveShellPath } from "../paths.ts";
 import { globMayBeDenylisted, isDenylistedPath } from "../secret-paths.ts";
 import { memo } from "./memo.ts";
@@ -28,7 +28,8 @@ function computeFacts(unit: PathUnit, callCwd: string, home: string | null): Pat
   const shown = path ?? unit.path ?? unit.text;
   const write = unit.kind === "write";
   const sensitive = unit.glob
-    ? globMayBeDenylisted(shown, write) || (write && homeConfigEntry(shown, home) !== null)
+    ? globMayBeDenylisted(shown, write) ||
+      (write && (homeConfigEntry(shown, home) !== null || holdsHome(shown, home)))
     : write
       ? isProtectedWriteAt(shown, home)
       : isDenylistedPath(shown);

@@ -125,6 +125,22 @@ describe("round 16: HOME's own configuration is never an ordinary write", () => 
     );
   });
 
+  it("a copy or an unpacked archive whose target is HOME itself asks: what lands there is named by the source", () => {
+    const bash = (command: string, cwd: string) =>
+      decide(AUTONOMOUS, { tool: "bash", input: { command }, cwd, home: HOME }, { hasUI: true }).action;
+    for (const command of [
+      "cp dots/.jq .",
+      "cp dots/.jq ~",
+      "mv dots/.jq ~/",
+      "cp -r dots/. .",
+      "tar -xf dots.tar",
+    ])
+      expect(bash(command, HOME), command).not.toBe("allow");
+    for (const command of ["cp notes.md code/app/", "tar -xf dots.tar -C code/app"])
+      expect(bash(command, HOME), command).toBe("allow");
+    expect(bash("tar -xf dots.tar", PROJECT)).toBe("allow");
+  });
+
   it("everyday writes in the home workspace stay allowed", () => {
     for (const rel of [
       "notes.md",

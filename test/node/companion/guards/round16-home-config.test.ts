@@ -90,6 +90,21 @@ describe("round 16: HOME's configuration on disk", () => {
     }
   });
 
+  it("a copy into a project link that leads to HOME itself asks: the file lands directly in ~", () => {
+    const link = join(project, "up");
+    symlinkSync(home, link);
+    write(join(project, "jq-defs"), "def keys: env;\n");
+    try {
+      const r = judge(project, "bash", { command: "cp jq-defs up/.jq" }, AUTONOMOUS);
+      expect(r.action).not.toBe("allow");
+      expect(judge(project, "bash", { command: "cp jq-defs up/" }, AUTONOMOUS).why).toContain(
+        "the home directory or above it",
+      );
+    } finally {
+      rmSync(link);
+    }
+  });
+
   it("a link made deep in ~/.config after a decision is followed", () => {
     write(join(dotfiles, "later.conf"), "");
     expect(judge(dotfiles, "write", { file_path: join(dotfiles, "later.conf"), content: "x" }).action).toBe(
