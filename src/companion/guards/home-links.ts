@@ -119,6 +119,21 @@ function mayBeLinked(home: string, path: string, look: Look): boolean {
 const WALK_DEPTH = 4;
 const WALK_DIRS = 2000;
 
+/**
+ * Stores programs fill (package and build caches, the trash): the walk does not go below them, as a dotfiles
+ * manager links nothing there and they change at every build, which would start the walk again. A write into
+ * one still asks by its path (home-config.ts); a link to the store itself is still seen.
+ */
+const NOT_WALKED = new Set([
+  ".cache",
+  ".npm",
+  ".m2",
+  ".cargo/registry",
+  ".gradle/caches",
+  "go/pkg",
+  ".local/share/Trash",
+]);
+
 /** A name in HOME's configuration trees to look at, how deep below HOME it is, and whether it is a link. */
 type Walked = { path: string; depth: number; entry: Dirent | Stats; link: boolean };
 
@@ -169,7 +184,12 @@ function configLinks(home: string): { linked: Linked[]; walked: string[] } {
         const r = realPathOf(path);
         if (r.ok && homeConfigEntry(r.real, home) === null && !isWithin(r.real, home))
           linked.push({ home: path, real: r.real });
-      } else if (entry.isDirectory() && depth < WALK_DEPTH && walked.length < WALK_DIRS) {
+      } else if (
+        entry.isDirectory() &&
+        depth < WALK_DEPTH &&
+        walked.length < WALK_DIRS &&
+        !NOT_WALKED.has(path.slice(home.length + 1))
+      ) {
         walked.push(path);
         for (const d of readdirSafe(path))
           next.push({ path: join(path, d.name), depth: depth + 1, entry: d, link: d.isSymbolicLink() });
