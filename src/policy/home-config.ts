@@ -65,12 +65,11 @@ const HOME_CONFIG = "the home directory's own configuration, which programs read
 
 /** What a protected write is, for the reason a person reads. */
 export function protectedWriteWhat(path: string, home: string | null): string {
-  const entry = homeConfigEntry(normalizePath(path), home);
-  if (isProtectedWritePath(path)) return "a file that holds secrets or decides what runs";
+  const p = normalizePath(path);
+  const entry = homeConfigEntry(p, home);
+  if (isProtectedWritePath(path) || (entry === null && !holdsHome(p, home)))
+    return "a file that holds secrets or decides what runs";
   if (entry === null)
-    return holdsHome(normalizePath(path), home)
-      ? `the home directory itself or above it, where what lands may be a hidden entry (\`~/.jq\`), ${HOME_CONFIG}`
-      : "a file that holds secrets or decides what runs";
-  const where = normalizePath(path) === `${home}/${entry.slice(2)}` ? `\`${entry}\`` : `in \`${entry}\``;
-  return `${where}, ${HOME_CONFIG}`;
+    return `the home directory itself or above it, where what lands may be a hidden entry (\`~/.jq\`), ${HOME_CONFIG}`;
+  return `${p === `${home}/${entry.slice(2)}` ? `\`${entry}\`` : `in \`${entry}\``}, ${HOME_CONFIG}`;
 }
