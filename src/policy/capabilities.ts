@@ -1,10 +1,12 @@
 // Capability and risk for a tool call, per the capability-prompt rubric: a base risk per
 // capability, raised (never lowered) by scope escalators, and the scopes a prompt shows.
+
+import { isProtectedWriteAt } from "./home-config.ts";
 import { clip, commandTooLarge } from "./limits.ts";
 import { Lru } from "./lru.ts";
 import { basename, homeFor, kernelJoin, normalizePath, relativeInside, resolvePath } from "./paths.ts";
 import { redactText, summarizeUrl } from "./redact.ts";
-import { isProtectedWritePath, isSecretPath } from "./secret-paths.ts";
+import { isSecretPath } from "./secret-paths.ts";
 import { analyzeShell } from "./shell/analysis.ts";
 import type { DiskLook } from "./shell/disk-settled.ts";
 import { redactedText } from "./shell/redacted.ts";
@@ -206,7 +208,8 @@ export function classify(
   switch (capability) {
     case "read":
     case "write": {
-      const abs = resolvedPathOf(call);
+      const home = homeFor(call.cwd, call.home);
+      const abs = resolvedPathOf(call, home);
       const scope = pathScope(cwd, abs === "" ? null : abs);
       scopes = [scope];
       // Reads inside the workspace are read-only inspection; writes there are reversible.
@@ -215,7 +218,7 @@ export function classify(
       else if (capability === "read" && isSecretPath(abs)) {
         risk = "high";
         justification = "the path looks like a secret";
-      } else if (capability === "write" && isProtectedWritePath(abs)) {
+      } else if (capability === "write" && isProtectedWriteAt(abs, home)) {
         risk = "high";
         justification = "the file holds secrets or decides what runs";
       } else if (capability === "read") {

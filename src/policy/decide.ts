@@ -6,11 +6,12 @@ import { type CelContext, toCelValue } from "./cel.ts";
 import type { CompiledPolicy } from "./compiled.ts";
 import { applyEmergency } from "./emergency.ts";
 import { evaluateSubject, type Verdict } from "./evaluate.ts";
+import { isProtectedWriteAt, protectedWriteWhat } from "./home-config.ts";
 import { applyConcerns, judgeBash } from "./judge-bash.ts";
 import { homeFor, normalizePath } from "./paths.ts";
 import { scopeHash } from "./scope.ts";
 import { toolListingConcerns } from "./secret-listings.ts";
-import { isDenylistedPath, isProtectedWritePath } from "./secret-paths.ts";
+import { isDenylistedPath } from "./secret-paths.ts";
 import type { DecideOptions, DecisionRecord, ToolCall } from "./types.ts";
 
 const NO_WORDS: readonly never[] = Object.freeze([]);
@@ -46,7 +47,9 @@ function baseContext(
     effect: capability === "read" || capability === "write" ? capability : "",
     sensitive:
       path !== "" &&
-      (capability === "write" ? isProtectedWritePath(path) : capability === "read" && isDenylistedPath(path)),
+      (capability === "write"
+        ? isProtectedWriteAt(path, home)
+        : capability === "read" && isDenylistedPath(path)),
     recursive: false,
     glob: false,
     walked,
@@ -98,8 +101,7 @@ export function decide(policy: CompiledPolicy, call: ToolCall, opts: DecideOptio
   } else {
     verdict = evaluateSubject(policy, base, "");
     if (base.sensitive) {
-      const what =
-        base.capability === "write" ? "a file that holds secrets or decides what runs" : "a secret";
+      const what = base.capability === "write" ? protectedWriteWhat(base.path, home) : "a secret";
       verdict = applyConcerns(verdict, [{ mention: "sensitive", reason: `${base.path} is ${what}` }]);
     } else verdict = applyConcerns(verdict, toolListingConcerns(call, base.path));
     reasons = [verdict.reason];

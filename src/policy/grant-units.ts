@@ -5,12 +5,13 @@ import { canonicalJson, sha256Hex } from "./call-binding.ts";
 import { capabilityOf, resolvedPathOf } from "./capabilities.ts";
 import { causalRunnerOf } from "./causal-runners.ts";
 import { execWider, pathWider, quoteArgv, quoteWord, urlWider } from "./grant-patterns.ts";
+import { isProtectedWriteAt } from "./home-config.ts";
 import { needsPerson } from "./judge-bash.ts";
 import { clip, commandTooLarge, MAX_GRANT_UNITS, MAX_GRANTABLE_INPUT_CHARS } from "./limits.ts";
 import { homeFor, normalizePath, relativeInside, resolveShellDir } from "./paths.ts";
 import { redactText } from "./redact.ts";
 import { toolListingConcerns } from "./secret-listings.ts";
-import { isDenylistedPath, isProtectedWritePath } from "./secret-paths.ts";
+import { isDenylistedPath } from "./secret-paths.ts";
 import { dangerOf, destructiveGit } from "./shell/danger.ts";
 import { grammarFor } from "./shell/grammar/index.ts";
 import { analyzeShell, type ExecUnit, type PathUnit, pathFacts } from "./shell-analysis.ts";
@@ -75,10 +76,15 @@ export function uncoverable(u: GrantUnit, why: string): GrantUnit {
 }
 
 /** A file tool's path: a secret or protected file is never covered, as no plain allow rule allows it. */
-function fileUnit(capability: "read" | "write", cwd: string, path: string | null): GrantUnit {
+function fileUnit(
+  capability: "read" | "write",
+  cwd: string,
+  path: string | null,
+  home: string | null,
+): GrantUnit {
   if (path === null || path === "")
     return unit(capability, "<dynamic>", "<dynamic path>", null, false, [], "the path is not known exactly");
-  const sensitive = capability === "write" ? isProtectedWritePath(path) : isDenylistedPath(path);
+  const sensitive = capability === "write" ? isProtectedWriteAt(path, home) : isDenylistedPath(path);
   const why = capability === "write" ? `${path} decides what runs or holds secrets` : `${path} is a secret`;
   return unit(
     capability,
@@ -308,7 +314,7 @@ export function grantUnitsOf(call: ToolCall): GrantUnit[] {
     case "read":
     case "write": {
       const path = resolvedPathOf(call) || null;
-      const u = fileUnit(capability, cwd, path);
+      const u = fileUnit(capability, cwd, path, homeFor(call.cwd, call.home));
       // A secret directory's names: no plain allow rule lists them (secret-listings.ts), so no grant does.
       const listing = path === null ? undefined : toolListingConcerns(call, path)[0];
       return [listing === undefined ? u : uncoverable(u, listing.reason)];

@@ -6,6 +6,7 @@
 import type { CelContext, CelWord } from "./cel.ts";
 import type { CompiledPolicy } from "./compiled.ts";
 import { evaluateSubject, strictest, type Verdict } from "./evaluate.ts";
+import { protectedWriteWhat } from "./home-config.ts";
 import { commandTooLarge, MAX_JUDGED_COMMAND_CHARS } from "./limits.ts";
 import { resolveShellDir } from "./paths.ts";
 import { secretListingConcerns } from "./secret-listings.ts";
@@ -208,7 +209,7 @@ function judgeUnit(
   ctx.glob = unit.glob;
   let v = evaluateSubject(policy, ctx, "");
   if (facts.path === null) v = atLeastAsk(v, unknownPath(unit));
-  return applyConcerns(v, pathConcerns(unit, facts));
+  return applyConcerns(v, pathConcerns(unit, facts, home));
 }
 
 function unknownPath(unit: PathUnit): string {
@@ -216,12 +217,12 @@ function unknownPath(unit: PathUnit): string {
 }
 
 /** What a rule must name to allow a read or write: a secret or protected file, a recursive read. */
-function pathConcerns(unit: PathUnit, facts: PathFacts): Concern[] {
+function pathConcerns(unit: PathUnit, facts: PathFacts, home: string | null): Concern[] {
   const concerns: Concern[] = [];
   if (facts.sensitive)
     concerns.push({
       mention: "sensitive",
-      reason: `\`${redactedText(unit)}\` ${unit.glob ? "could match" : "is"} ${unit.kind === "read" ? "a secret" : "a file that holds secrets or decides what runs"}`,
+      reason: `\`${redactedText(unit)}\` ${unit.glob ? "could match" : "is"} ${unit.kind === "read" ? "a secret" : protectedWriteWhat(facts.path ?? "", home)}`,
     });
   if (unit.recursive)
     concerns.push({
@@ -245,7 +246,7 @@ export function needsPerson(unit: ShellUnit, callCwd: string, home: string | nul
   }
   const facts = pathFacts(unit, callCwd, home);
   if (facts.path === null) return unknownPath(unit);
-  return pathConcerns(unit, facts)[0]?.reason ?? null;
+  return pathConcerns(unit, facts, home)[0]?.reason ?? null;
 }
 
 interface MadeTree {

@@ -1,11 +1,20 @@
 // The user's start-up files as the disk has them: every protected location under HOME (the same tables the
 // protected-write rule matches by name) resolved through its links, so a workspace file that IS
-// ~/.gitconfig on disk (a dotfiles repository linked into ~) is written as ~/.gitconfig is (red team, round 15).
-import { lstatSync, readdirSync, type Stats, statSync } from "node:fs";
+// ~/.gitconfig on disk (a dotfiles repository linked into ~) is written as ~/.gitconfig is (red team, round 15);
+// and every link inside HOME's configuration trees (home-config.ts), whatever its name (round 16).
+import { type Dirent, lstatSync, readdirSync, type Stats, statSync } from "node:fs";
 import { join } from "node:path";
 import type { CallFact } from "../../policy/call-facts.ts";
+import {
+  HOME_VISIBLE_TREES,
+  holdsHome,
+  homeConfigEntry,
+  isProtectedWriteAt,
+} from "../../policy/home-config.ts";
 import { Lru } from "../../policy/lru.ts";
+import { homeFor } from "../../policy/paths.ts";
 import { DENYLIST_PATTERNS, PROTECTED_WRITE_PATTERNS } from "../../policy/secret-paths.ts";
+import type { Context } from "./disk-context.ts";
 import { homeOf } from "./git-config-layers.ts";
 import { isWithin, realPathOf } from "./real-path.ts";
 
@@ -16,8 +25,12 @@ interface Linked {
 }
 
 interface HomeState {
-  /** Stat of every directory between HOME and a location: any entry added, removed or relinked changes it. */
+  /**
+   * Stat of every directory between HOME and a location, and of every directory the walk for links read:
+   * any entry added, removed or relinked changes it.
+   */
   signature: string;
+  walked: string[];
   linked: Linked[];
   /** Locations the disk check could not resolve (a loop, EACCES): where a write to them lands is not known. */
   unknown: { home: string; reason: string }[];
@@ -40,15 +53,17 @@ function globTest(name: string): RegExp {
   return new RegExp(`^${name.replace(/[.+^${}()|[\]\\?]/g, "\\$&").replace(/\*/g, ".*")}$`, "i");
 }
 
-function signatureOf(home: string): string {
-  return ANCESTORS.map((d) => {
-    try {
-      const s = statSync(join(home, d), { throwIfNoEntry: false });
-      return s === undefined ? "-" : `${s.ino}:${s.mtimeMs}:${s.ctimeMs}`;
-    } catch {
-      return "-"; // ENOTDIR: a file on the way
-    }
-  }).join(",");
+function signatureOf(home: string, walked: readonly string[]): string {
+  return [...ANCESTORS.map((d) => join(home, d)), ...walked]
+    .map((dir) => {
+      try {
+        const s = statSync(dir, { throwIfNoEntry: false });
+        return s === undefined ? "-" : `${s.ino}:${s.mtimeMs}:${s.ctimeMs}`;
+      } catch {
+        return "-"; // ENOTDIR: a file on the way
+      }
+    })
+    .join(",");
 }
 
 /** lstat without throwing, remembered for one look at HOME (locations share their directories). */
@@ -100,12 +115,98 @@ function mayBeLinked(home: string, path: string, look: Look): boolean {
   return false;
 }
 
-function resolveHome(home: string, signature: string): HomeState {
-  const state: HomeState = { signature, linked: [], unknown: [] };
+/** How deep below HOME the walk for links looks (`~/.config/nvim/lua/x` is 4), and how many directories it reads. */
+const WALK_DEPTH = 4;
+const WALK_DIRS = 2000;
+
+/**
+ * Stores programs fill (package and build caches, the trash): the walk does not go below them, as a dotfiles
+ * manager links nothing there and they change at every build, which would start the walk again. A write into
+ * one still asks by its path (home-config.ts); a link to the store itself is still seen.
+ */
+const NOT_WALKED = new Set([
+  ".cache",
+  ".npm",
+  ".m2",
+  ".cargo/registry",
+  ".gradle/caches",
+  "go/pkg",
+  ".local/share/Trash",
+]);
+
+/** A name in HOME's configuration trees to look at, how deep below HOME it is, and whether it is a link. */
+type Walked = { path: string; depth: number; entry: Dirent | Stats; link: boolean };
+
+/** Where the walk starts: HOME's hidden entries and the visible trees that are configuration too (`~/go/bin`). */
+function walkRoots(home: string): Walked[] {
+  const roots: Walked[] = readdirSafe(home)
+    .filter((d) => d.name.startsWith("."))
+    .map((d) => ({ path: join(home, d.name), depth: 1, entry: d, link: d.isSymbolicLink() }));
+  for (const tree of HOME_VISIBLE_TREES) {
+    const path = join(home, tree);
+    const entry = lstatSafe(path);
+    // `~/go` itself may be the link that takes `~/go/bin` elsewhere.
+    const r = entry === null ? null : realPathOf(path);
+    if (entry !== null && r?.ok)
+      roots.push({ path, depth: tree.split("/").length, entry, link: r.real !== path });
+  }
+  return roots;
+}
+
+function readdirSafe(dir: string): Dirent[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return []; // EACCES: the user's own permissions keep its programs out too
+  }
+}
+
+function lstatSafe(path: string): Stats | null {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false }) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The links inside HOME's configuration trees that lead out of them (a dotfiles repository linked in by stow,
+ * rcm or by hand, under any name), breadth first and bounded: WALK_DEPTH names deep, WALK_DIRS directories.
+ * A link to HOME itself or above (Wine's `dosdevices/z:` to `/`) names no configuration of its own.
+ */
+function configLinks(home: string): { linked: Linked[]; walked: string[] } {
+  const linked: Linked[] = [];
+  const walked: string[] = [];
+  for (let level = walkRoots(home); level.length > 0; ) {
+    const next: Walked[] = [];
+    for (const { path, depth, entry, link } of level) {
+      if (link) {
+        const r = realPathOf(path);
+        if (r.ok && homeConfigEntry(r.real, home) === null && !isWithin(r.real, home))
+          linked.push({ home: path, real: r.real });
+      } else if (
+        entry.isDirectory() &&
+        depth < WALK_DEPTH &&
+        walked.length < WALK_DIRS &&
+        !NOT_WALKED.has(path.slice(home.length + 1))
+      ) {
+        walked.push(path);
+        for (const d of readdirSafe(path))
+          next.push({ path: join(path, d.name), depth: depth + 1, entry: d, link: d.isSymbolicLink() });
+      }
+    }
+    level = next;
+  }
+  return { linked, walked };
+}
+
+function resolveHome(home: string): HomeState {
+  const { linked, walked } = configLinks(home);
+  const state: HomeState = { signature: signatureOf(home, walked), walked, linked, unknown: [] };
   const look = looker();
   for (const parts of LOCATIONS)
     for (const path of pathsOf(home, parts, look)) {
-      if (!mayBeLinked(home, path, look)) continue;
+      if (!mayBeLinked(home, path, look) || linked.some((l) => l.home === path)) continue;
       const r = realPathOf(path);
       if (!r.ok) state.unknown.push({ home: path, reason: r.reason });
       else if (r.real !== path) state.linked.push({ home: path, real: r.real });
@@ -114,24 +215,48 @@ function resolveHome(home: string, signature: string): HomeState {
 }
 
 /**
- * HOME's start-up locations as they are now. Cached per HOME while no directory on their way changed; the
- * linked ones are resolved again every time, as a link in the workspace they lead to may have moved.
+ * HOME's start-up locations and configuration links as they are now. Cached per HOME while no directory on
+ * their way (or read by the walk) changed; the linked ones are resolved again every time, as a link in the
+ * workspace they lead to may have moved.
  */
 function homeState(env: NodeJS.ProcessEnv): HomeState {
   const named = homeOf(env);
   const r = realPathOf(named);
-  if (!r.ok) return { signature: "", linked: [], unknown: [{ home: named, reason: r.reason }] };
-  const signature = signatureOf(r.real);
+  if (!r.ok) return { signature: "", walked: [], linked: [], unknown: [{ home: named, reason: r.reason }] };
   let state = states.get(r.real);
   const moved = (l: Linked) => {
     const now = realPathOf(l.home);
     return !now.ok || now.real !== l.real;
   };
-  if (state === undefined || state.signature !== signature || state.linked.some(moved)) {
-    state = resolveHome(r.real, signature);
+  if (
+    state === undefined ||
+    state.signature !== signatureOf(r.real, state.walked) ||
+    state.linked.some(moved)
+  ) {
+    state = resolveHome(r.real);
     states.set(r.real, state);
   }
   return state;
+}
+
+/**
+ * A write whose real target lies in HOME's configuration (home-config.ts) while the path the policy judged
+ * does not say so: a link in the workspace leads there, or HOME is not where the working directory implies.
+ */
+export function homeConfigFact(
+  real: string,
+  lexical: string,
+  ctx: Context,
+  subject: string,
+): CallFact | null {
+  const home = realPathOf(homeOf(ctx.env));
+  if (!home.ok || isProtectedWriteAt(lexical, homeFor(ctx.cwd))) return null;
+  const entry = homeConfigEntry(real, home.real);
+  if (entry === null && !holdsHome(real, home.real)) return null;
+  return {
+    subject,
+    reason: `${entry === null ? "is the home directory or above it, where what lands may be a hidden entry" : `lands in \`${entry}\``} (\`${real}\`), the home directory's own configuration, which programs read and run when they start`,
+  };
 }
 
 /**

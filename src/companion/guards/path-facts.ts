@@ -11,7 +11,7 @@ import { loadedWriteFact } from "./env-loads.ts";
 import { gitDirFile, gitDirHolding } from "./git-dir-files.ts";
 import { looksLikeGitDir } from "./git-discovery.ts";
 import { rawObjectStore } from "./git-raw-objects.ts";
-import { homeStartupFact } from "./home-links.ts";
+import { homeConfigFact, homeStartupFact } from "./home-links.ts";
 import { hookRunWriteFact } from "./hook-configs.ts";
 import { PACKED_REASON, scanFile } from "./key-scan.ts";
 import { virtualenvHolding } from "./python-venv.ts";
@@ -90,8 +90,11 @@ export function pathFacts(
       subject,
       reason: `is inside \`${shownPath(venv, ctx.workspace)}\`, a Python virtual environment whose files run when it is used`,
     });
+  // A write that lands in HOME's own configuration (~/.config/…, ~/.jq) through a link (round 16).
+  const config = access === "write" ? homeConfigFact(real, lexical, ctx, subject) : null;
+  if (config !== null) facts.push(config);
   // A write to a file a link under HOME leads to is a write to that start-up file (a dotfiles repository).
-  if (access === "write" && !isProtectedWritePath(real) && !isProtectedWritePath(lexical)) {
+  else if (access === "write" && !isProtectedWritePath(real) && !isProtectedWritePath(lexical)) {
     const home = homeStartupFact(real, ctx.env, subject);
     if (home !== null) facts.push(home);
   }

@@ -2,8 +2,10 @@
 // bash and the kernel will resolve it), whether it is inside the workspace, and whether it is
 // sensitive (a secret, or a file that decides what runs later), globs judged by every path they
 // could match.
+
+import { holdsHome, homeConfigEntry, isProtectedWriteAt } from "../home-config.ts";
 import { relativeInside, resolveShellPath } from "../paths.ts";
-import { globMayBeDenylisted, isDenylistedPath, isProtectedWritePath } from "../secret-paths.ts";
+import { globMayBeDenylisted, isDenylistedPath } from "../secret-paths.ts";
 import { memo } from "./memo.ts";
 import type { PathUnit } from "./units.ts";
 
@@ -26,9 +28,10 @@ function computeFacts(unit: PathUnit, callCwd: string, home: string | null): Pat
   const shown = path ?? unit.path ?? unit.text;
   const write = unit.kind === "write";
   const sensitive = unit.glob
-    ? globMayBeDenylisted(shown, write)
+    ? globMayBeDenylisted(shown, write) ||
+      (write && (homeConfigEntry(shown, home) !== null || holdsHome(shown, home)))
     : write
-      ? isProtectedWritePath(shown)
+      ? isProtectedWriteAt(shown, home)
       : isDenylistedPath(shown);
   return { path, inside: path !== null && relativeInside(callCwd, path) !== null, sensitive };
 }
