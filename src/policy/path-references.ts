@@ -61,6 +61,31 @@ export function pathReference(
   return path === null ? null : { parts: globParts(path), below: extra.below ?? false, how, ...extra };
 }
 
+/**
+ * A sourced file whose whole name is only known at run time (`. "$f"`): any of the project's shell scripts
+ * may be it. Narrower than every write, as the brief of the fix asks; wider than nothing.
+ */
+const ANY_SCRIPT = /\.(sh|bash|zsh|ksh|fish|csh)$/;
+
+function partSource(p: PathPart): string {
+  if (p.type === "any") return ".*";
+  if (p.type === "lit") return p.value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  if (p.value === "*") return "[^/]*";
+  if (p.value === "?") return "[^/]";
+  const body = p.value.slice(1, -1).replace(/^!/, "^").replace(/\\/g, "\\\\");
+  return `[${body}]`;
+}
+
+/** A reference as a test of a whole path (and, for a directory, of every path below it). */
+export function referencePattern(parts: readonly PathPart[], below: boolean): RegExp {
+  if (!parts.some((p) => p.type === "lit" && p.value.replace(/\//g, "") !== "")) return ANY_SCRIPT;
+  try {
+    return new RegExp(`^${parts.map(partSource).join("")}${below ? "(?:/.*)?" : ""}$`);
+  } catch {
+    return new RegExp(`^${parts.map((p) => (p.type === "lit" ? partSource(p) : ".*")).join("")}`);
+  }
+}
+
 /** The words of a command line as a shell splits them (quotes removed); null when it does not parse. */
 function shellWords(command: string): Word[] | null {
   try {

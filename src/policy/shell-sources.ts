@@ -30,19 +30,23 @@ function unquotedParts(value: string, first: boolean, home: string): PathPart[] 
     );
 }
 
-/** Every value a word may take: a product over its parts, bounded (past the bound, any text). */
+/**
+ * Every value a word may take: a product over its parts, bounded (past the bound, any text). Inside
+ * double quotes text is literal, while a variable keeps its values (a loop's glob is each file it matches).
+ */
 function wordValues(
   parts: readonly WordPart[],
   vars: Map<string, Values>,
   home: string,
-  first = true,
+  inQuotes = false,
 ): Values {
   let out: Values = [[]];
   parts.forEach((p, i) => {
     let alternatives: Values;
-    if (p.type === "lit") alternatives = [unquotedParts(p.value, first && i === 0, home)];
+    if (p.type === "lit")
+      alternatives = [inQuotes ? [{ type: "lit", value: p.value }] : unquotedParts(p.value, i === 0, home)];
     else if (p.type === "sgl") alternatives = [[{ type: "lit", value: p.value }]];
-    else if (p.type === "dbl") alternatives = wordValues(p.parts, vars, home, false).map(quoted);
+    else if (p.type === "dbl") alternatives = wordValues(p.parts, vars, home, true);
     else if (p.type === "param")
       alternatives = vars.get(p.name) ?? (p.name === "HOME" ? [[{ type: "lit", value: home }]] : [[ANY]]);
     else alternatives = [[ANY]];
@@ -50,11 +54,6 @@ function wordValues(
     out = next.length > MAX_VALUES ? [[ANY]] : next;
   });
   return out;
-}
-
-/** Inside double quotes a glob character is literal. */
-function quoted(parts: PathPart[]): PathPart[] {
-  return parts.map((p) => (p.type === "glob" ? { type: "lit", value: p.value } : p));
 }
 
 /** A word's single literal text, or null. */

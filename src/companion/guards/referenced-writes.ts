@@ -6,7 +6,7 @@
 import { posix } from "node:path";
 import type { CallFact } from "../../policy/call-facts.ts";
 import { Lru } from "../../policy/lru.ts";
-import type { PathPart } from "../../policy/path-references.ts";
+import { type PathPart, referencePattern } from "../../policy/path-references.ts";
 import { type Named, namedPaths, StampedReader, stampOf } from "./config-references.ts";
 import type { Context } from "./disk-context.ts";
 import { homeOf } from "./git-config-layers.ts";
@@ -34,30 +34,6 @@ const ENV_KEYS = [
   ...["HOME", "XDG_CONFIG_HOME", "ZDOTDIR", "AWS_CONFIG_FILE", "KUBECONFIG", "DOCKER_CONFIG", "PATH"],
   ...["GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG_NOSYSTEM"],
 ];
-
-/**
- * A sourced file whose whole name is only known at run time (`. "$f"`): any of the project's shell scripts
- * may be it. Narrower than every write, as the brief of the fix asks; wider than nothing.
- */
-const ANY_SCRIPT = /\.(sh|bash|zsh|ksh|fish|csh)$/;
-
-function partSource(p: PathPart): string {
-  if (p.type === "any") return ".*";
-  if (p.type === "lit") return p.value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  if (p.value === "*") return "[^/]*";
-  if (p.value === "?") return "[^/]";
-  const body = p.value.slice(1, -1).replace(/^!/, "^").replace(/\\/g, "\\\\");
-  return `[${body}]`;
-}
-
-function regExpOf(parts: readonly PathPart[], below: boolean): RegExp {
-  if (!parts.some((p) => p.type === "lit" && p.value.replace(/\//g, "") !== "")) return ANY_SCRIPT;
-  try {
-    return new RegExp(`^${parts.map(partSource).join("")}${below ? "(?:/.*)?" : ""}$`);
-  } catch {
-    return new RegExp(`^${parts.map((p) => (p.type === "lit" ? partSource(p) : ".*")).join("")}`);
-  }
-}
 
 /** The literal start of a reference, up to its last `/` unless the reference is all literal. */
 function literalOf(parts: readonly PathPart[]): string | null {
@@ -90,14 +66,14 @@ function tidied(named: Named): Named {
 function compile(given: Named): Compiled[] {
   const named = tidied(given);
   const literal = literalOf(named.parts);
-  const out: Compiled[] = [{ named, test: regExpOf(named.parts, named.below), literal }];
+  const out: Compiled[] = [{ named, test: referencePattern(named.parts, named.below), literal }];
   if (literal === null) return out;
   const r = realPathOf(literal);
   if (!r.ok || r.real === literal) return out;
   const [head, ...rest] = named.parts;
   if (head?.type !== "lit") return out;
   const parts: PathPart[] = [{ type: "lit", value: r.real + head.value.slice(literal.length) }, ...rest];
-  out.push({ named, test: regExpOf(parts, named.below), literal: r.real });
+  out.push({ named, test: referencePattern(parts, named.below), literal: r.real });
   return out;
 }
 
