@@ -9,6 +9,7 @@ import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, utimesSync } f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { mapCodexTool } from "../../../../src/companion/adapters/codex/tools.ts";
 import { diskCheck } from "../../../../src/companion/guards/disk-view.ts";
 import { AUTONOMOUS, BALANCED } from "../../policy/shell/policies.ts";
 import { git, judgeOnDisk, write } from "./disk-fixture.ts";
@@ -75,6 +76,16 @@ describe("round 16: project files the user's own configuration runs or includes 
     expect(
       judge(home, "write", { file_path: join(ws, "scripts", "aliases.sh"), content: "x" }).why,
     ).toContain("~/.bashrc");
+  });
+
+  it("Codex's apply_patch of the sourced script asks too", () => {
+    const patch = `*** Begin Patch\n*** Update File: ${join(ws, "scripts", "aliases.sh")}\n@@\n-alias ll='ls -l'\n+cat ~/.netrc\n*** End Patch`;
+    const calls = mapCodexTool("apply_patch", { command: patch });
+    expect(calls.length).toBe(1);
+    for (const call of calls) {
+      expect(judge(home, call.tool, call.input).action).not.toBe("allow");
+      expect(judge(plainHome, call.tool, call.input).action).toBe("allow");
+    }
   });
 
   it("the same writes stay allowed under a home whose configuration names none of them", () => {
