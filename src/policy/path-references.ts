@@ -76,9 +76,14 @@ function partSource(p: PathPart): string {
   return `[${body}]`;
 }
 
+/** A path none of whose names is known (`. "$1"`): only `/` is written out. */
+export function namesNothingKnown(parts: readonly PathPart[]): boolean {
+  return !parts.some((p) => p.type === "lit" && p.value.replace(/\//g, "") !== "");
+}
+
 /** A reference as a test of a whole path (and, for a directory, of every path below it). */
 export function referencePattern(parts: readonly PathPart[], below: boolean): RegExp {
-  if (!parts.some((p) => p.type === "lit" && p.value.replace(/\//g, "") !== "")) return ANY_SCRIPT;
+  if (namesNothingKnown(parts)) return ANY_SCRIPT;
   try {
     return new RegExp(`^${parts.map(partSource).join("")}${below ? "(?:/.*)?" : ""}$`);
   } catch {

@@ -12,6 +12,7 @@ import {
   dockerReferences,
   type Expansion,
   kubeReferences,
+  namesNothingKnown,
   type Reference,
   sshReferences,
   systemdReferences,
@@ -104,6 +105,9 @@ class Collector {
 
   add(from: string, refs: readonly Reference[], depth: number): void {
     for (const r of refs) {
+      // A wholly unknown source deeper than the user's own start-up files is a framework loading its own
+      // files (nvm.sh, oh-my-zsh.sh: `. "$file"`), under directories protected already.
+      if (depth > 0 && r.follow === "shell" && namesNothingKnown(r.parts)) continue;
       this.out.push({ ...r, from });
       if (r.follow !== undefined && depth < MAX_DEPTH)
         for (const file of this.existing(r)) this.follow(r.follow, file, depth + 1);
@@ -125,6 +129,8 @@ class Collector {
   }
 
   follow(kind: NonNullable<Reference["follow"]>, file: string, depth: number): void {
+    // The system's scripts (bash-completion's loader, /etc/profile.d) source the distribution's own files.
+    if (kind === "shell" && depth > 0 && /^\/(usr|etc)\//.test(file)) return;
     const text = this.open(file);
     if (text === null) return;
     if (kind === "shell") this.add(file, shellSources(text, this.home), depth);

@@ -124,6 +124,6 @@ export function referencedWriteFact(
   if (hit === undefined) return null;
   return {
     subject,
-    reason: `\`${shownFrom(hit.named.from, homeOf(ctx.env))}\` ${hit.named.how} (\`${shownPath(real, ctx.workspace)}\`): a file the user's own configuration runs or reads, so writing it runs code the judge never sees`,
+    reason: `\`${shownPath(real, ctx.workspace)}\` is named by \`${shownFrom(hit.named.from, homeOf(ctx.env))}\`, which ${hit.named.how}: a file the user's own configuration runs or reads, so writing it runs code the judge never sees`,
   };
 }

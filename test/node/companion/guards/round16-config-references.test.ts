@@ -88,6 +88,13 @@ describe("round 16: project files the user's own configuration runs or includes 
     }
   });
 
+  it("mv onto one, or moving away the directory that holds one, is a write to it", () => {
+    for (const command of ["mv README.md tools/git.inc", "mv scripts scripts.old"]) {
+      expect(judge(plainHome, "bash", { command }, AUTONOMOUS).action, command).toBe("allow");
+      expect(judge(home, "bash", { command }, AUTONOMOUS).action, command).not.toBe("allow");
+    }
+  });
+
   it("the same writes stay allowed under a home whose configuration names none of them", () => {
     for (const [tool, input] of FINDINGS) {
       const r = judge(plainHome, tool, input);
