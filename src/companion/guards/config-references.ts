@@ -87,12 +87,10 @@ class Collector {
   private readonly seen = new Set<string>();
 
   readonly reader: StampedReader;
-  readonly env: NodeJS.ProcessEnv;
   readonly home: string;
 
-  constructor(reader: StampedReader, env: NodeJS.ProcessEnv, home: string) {
+  constructor(reader: StampedReader, home: string) {
     this.reader = reader;
-    this.env = env;
     this.home = home;
   }
 
@@ -207,7 +205,7 @@ function unitFiles(c: Collector, dir: string, endings: RegExp): string[] {
 
 /** Reads every configuration this module knows under the user's home and environment. */
 export function namedPaths(reader: StampedReader, env: NodeJS.ProcessEnv, home: string): Named[] {
-  const c = new Collector(reader, env, home);
+  const c = new Collector(reader, home);
   const zdot = env.ZDOTDIR ? ZSH_FILES.map((f) => join(env.ZDOTDIR as string, f)) : [];
   const shellDirs = SHELL_DIRS.flatMap((d) => c.reader.list(join(home, d)).map((n) => join(home, d, n)));
   for (const f of [...SHELL_FILES.map((f) => join(home, f)), ...zdot, ...shellDirs]) c.follow("shell", f, 0);

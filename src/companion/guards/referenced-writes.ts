@@ -62,19 +62,23 @@ function tidied(named: Named): Named {
   return { ...named, parts };
 }
 
-/** The reference as named and, where a link on the way leads elsewhere, as the disk has it. */
-function compile(given: Named): Compiled[] {
+/** The reference as named: its test, and the literal directory it sits in or is. */
+function compile(given: Named): Compiled {
   const named = tidied(given);
-  const literal = literalOf(named.parts);
-  const out: Compiled[] = [{ named, test: referencePattern(named.parts, named.below), literal }];
-  if (literal === null) return out;
-  const r = realPathOf(literal);
-  if (!r.ok || r.real === literal) return out;
-  const [head, ...rest] = named.parts;
-  if (head?.type !== "lit") return out;
-  const parts: PathPart[] = [{ type: "lit", value: r.real + head.value.slice(literal.length) }, ...rest];
-  out.push({ named, test: referencePattern(parts, named.below), literal: r.real });
-  return out;
+  return { named, test: referencePattern(named.parts, named.below), literal: literalOf(named.parts) };
+}
+
+/**
+ * The reference as the disk has it now, where a link on the way leads elsewhere: resolved at every
+ * decision, as a link (in the workspace, say) may have moved while the configuration did not.
+ */
+function resolved(c: Compiled): Compiled | null {
+  if (c.literal === null) return null;
+  const r = realPathOf(c.literal);
+  const [head, ...rest] = c.named.parts;
+  if (!r.ok || r.real === c.literal || head?.type !== "lit") return null;
+  const parts: PathPart[] = [{ type: "lit", value: r.real + head.value.slice(c.literal.length) }, ...rest];
+  return { named: c.named, test: referencePattern(parts, c.named.below), literal: r.real };
 }
 
 function stateKey(env: NodeJS.ProcessEnv): string {
@@ -95,15 +99,17 @@ function referencesOf(ctx: Context): Compiled[] {
   if (state === undefined || !fresh(state)) {
     const reader = new StampedReader();
     const named = namedPaths(reader, ctx.env, homeOf(ctx.env));
-    state = { stamps: reader.stamps, compiled: named.flatMap(compile) };
+    state = { stamps: reader.stamps, compiled: named.map(compile) };
     states.set(key, state);
   }
-  perDecision.set(ctx, state.compiled);
-  return state.compiled;
+  const now = [...state.compiled, ...state.compiled.flatMap((c) => resolved(c) ?? [])];
+  perDecision.set(ctx, now);
+  return now;
 }
 
+/** The path is the reference, below it, or a directory on the way to it (moving that moves the file). */
 function hits(c: Compiled, path: string): boolean {
-  return c.test.test(path) || (c.literal !== null && path !== c.literal && isWithin(path, c.literal));
+  return c.test.test(path) || (c.literal !== null && isWithin(path, c.literal));
 }
 
 function shownFrom(file: string, home: string): string {

@@ -5,7 +5,7 @@
 // user's next `git status`, shell, ssh or commit (proven: ~/.netrc printed). The files those configurations
 // name are now protected writes, for every writer; the same project under a home that names nothing stays
 // writable.
-import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, utimesSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, utimesSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -107,6 +107,21 @@ describe("round 16: project files the user's own configuration runs or includes 
       const r = judge(home, "write", { file_path: join(ws, rel), content: "x" });
       expect(r.action, `${rel}\n${r.why}`).toBe("allow");
     }
+  });
+
+  it("a named path through a link is followed where the link leads now", () => {
+    const linkHome = join(base, "link-home");
+    const [first, second] = [join(ws, "first"), join(ws, "second")];
+    mkdirSync(first);
+    mkdirSync(second);
+    write(join(linkHome, ".bashrc"), "source ~/proj/env.sh\n");
+    symlinkSync(first, join(linkHome, "proj"));
+    const asks = (dir: string) =>
+      judge(linkHome, "write", { file_path: join(dir, "env.sh"), content: "x" }).action !== "allow";
+    expect([asks(first), asks(second)]).toEqual([true, false]);
+    rmSync(join(linkHome, "proj"));
+    symlinkSync(second, join(linkHome, "proj"));
+    expect([asks(first), asks(second)]).toEqual([false, true]);
   });
 
   it("a configuration changed after a decision is read again", () => {
