@@ -149,6 +149,10 @@ function shellTargets(command: string, callCwd: string, home: string | null): Di
         shown: unit.text,
         ...(unit.glob ? { glob: true as const } : {}),
       });
+      // A tree written whole (mv's operands, `cp -r`'s target) is a write of the path itself too: the disk's
+      // write facts (a file the user's configuration names, a link into HOME's start-up files) apply to it.
+      if (unit.kind === "write")
+        out.push({ kind: "path", access: "write", path, glob: unit.glob, shown: unit.text });
     } else
       out.push({
         kind: "path",

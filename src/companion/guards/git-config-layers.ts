@@ -108,7 +108,7 @@ function parameterEntries(text: string): { key: string; value: string }[] {
 }
 
 /** The system's and the user's configuration files, as the environment names them, in git's order. */
-function userLayerFiles(env: NodeJS.ProcessEnv): string[] {
+export function userLayerFiles(env: NodeJS.ProcessEnv): string[] {
   const out: string[] = [];
   if (!/^(1|true|yes|on)$/i.test(env.GIT_CONFIG_NOSYSTEM ?? ""))
     out.push(env.GIT_CONFIG_SYSTEM || "/etc/gitconfig");

@@ -16,6 +16,7 @@ import { hookRunWriteFact } from "./hook-configs.ts";
 import { PACKED_REASON, scanFile } from "./key-scan.ts";
 import { virtualenvHolding } from "./python-venv.ts";
 import { isWithin, realPathOf } from "./real-path.ts";
+import { referencedWriteFact } from "./referenced-writes.ts";
 import { shownPath, walkFact } from "./tree-walk.ts";
 
 /** A directory read file by file (`diff DIR1 DIR2`, `file -m DIR`): every file directly in it, dotfiles too. */
@@ -97,6 +98,9 @@ export function pathFacts(
   else if (access === "write" && !isProtectedWritePath(real) && !isProtectedWritePath(lexical)) {
     const home = homeStartupFact(real, ctx.env, subject);
     if (home !== null) facts.push(home);
+    // So is a write to a file the user's configuration runs or includes by path (round 16).
+    const named = home === null ? referencedWriteFact(real, lexical, ctx, subject) : null;
+    if (named !== null) facts.push(named);
   }
   // A file of a repository directory under another name (`gitstore/config`, `mirror.git/logs/HEAD`) is
   // git's own file as `.git/…` is (round 12).

@@ -1,0 +1,135 @@
+// A write to a file the user's own configuration runs or reads as configuration by path (red team,
+// round 16: ~/.bashrc sourcing `~/proj/scripts/aliases.sh`, ~/.gitconfig including `~/proj/tools/git.inc`,
+// a global core.hooksPath in the project): the file decides what runs at the user's next shell, ssh or git
+// run, which the judge never sees, so writing it is a protected write. The references are read by
+// config-references.ts and kept while none of the files read (or directories listed) changed.
+import { posix } from "node:path";
+import type { CallFact } from "../../policy/call-facts.ts";
+import { Lru } from "../../policy/lru.ts";
+import { type PathPart, referencePattern } from "../../policy/path-references.ts";
+import { type Named, namedPaths, StampedReader, stampOf } from "./config-references.ts";
+import type { Context } from "./disk-context.ts";
+import { homeOf } from "./git-config-layers.ts";
+import { isWithin, realPathOf } from "./real-path.ts";
+import { shownPath } from "./tree-walk.ts";
+
+interface Compiled {
+  named: Named;
+  /** The whole path (and, for a directory, everything below it). */
+  test: RegExp;
+  /** The literal directory the reference sits in or is: replacing one of its ancestors replaces it too. */
+  literal: string | null;
+}
+
+interface State {
+  stamps: Map<string, string>;
+  compiled: Compiled[];
+}
+
+const states = new Lru<string, State>(8);
+const perDecision = new WeakMap<Context, Compiled[]>();
+
+/** The environment the configurations are found and expanded by. */
+const ENV_KEYS = [
+  ...["HOME", "XDG_CONFIG_HOME", "ZDOTDIR", "AWS_CONFIG_FILE", "KUBECONFIG", "DOCKER_CONFIG", "PATH"],
+  ...["GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG_NOSYSTEM"],
+];
+
+/** The literal start of a reference, up to its last `/` unless the reference is all literal. */
+function literalOf(parts: readonly PathPart[]): string | null {
+  const lits: string[] = [];
+  for (const p of parts) {
+    if (p.type !== "lit") break;
+    lits.push(p.value);
+  }
+  const text = lits.join("");
+  const whole = lits.length === parts.length ? text : text.slice(0, text.lastIndexOf("/"));
+  return whole.startsWith("/") && whole.split("/").length > 2 ? whole.replace(/\/+$/, "") : null;
+}
+
+/** `..` and `.` in the literal start applied, as the kernel applies them (`$HOME/../proj/x.sh`). */
+function tidied(named: Named): Named {
+  const parts: PathPart[] = [];
+  for (const p of named.parts) {
+    const last = parts[parts.length - 1];
+    if (p.type === "lit" && last?.type === "lit")
+      parts[parts.length - 1] = { type: "lit", value: last.value + p.value };
+    else parts.push(p);
+  }
+  const [head, ...rest] = parts;
+  if (head?.type === "lit" && /(^|\/)\.\.?(\/|$)/.test(head.value))
+    return { ...named, parts: [{ type: "lit", value: posix.normalize(head.value) }, ...rest] };
+  return { ...named, parts };
+}
+
+/** The reference as named: its test, and the literal directory it sits in or is. */
+function compile(given: Named): Compiled {
+  const named = tidied(given);
+  return { named, test: referencePattern(named.parts, named.below), literal: literalOf(named.parts) };
+}
+
+/**
+ * The reference as the disk has it now, where a link on the way leads elsewhere: resolved at every
+ * decision, as a link (in the workspace, say) may have moved while the configuration did not.
+ */
+function resolved(c: Compiled): Compiled | null {
+  if (c.literal === null) return null;
+  const r = realPathOf(c.literal);
+  const [head, ...rest] = c.named.parts;
+  if (!r.ok || r.real === c.literal || head?.type !== "lit") return null;
+  const parts: PathPart[] = [{ type: "lit", value: r.real + head.value.slice(c.literal.length) }, ...rest];
+  return { named: c.named, test: referencePattern(parts, c.named.below), literal: r.real };
+}
+
+function stateKey(env: NodeJS.ProcessEnv): string {
+  return JSON.stringify(ENV_KEYS.map((k) => env[k] ?? null).concat(homeOf(env)));
+}
+
+function fresh(state: State): boolean {
+  for (const [path, stamp] of state.stamps) if (stampOf(path) !== stamp) return false;
+  return true;
+}
+
+/** The references as the disk has them now: read again when any file read (or directory listed) changed. */
+function referencesOf(ctx: Context): Compiled[] {
+  const memo = perDecision.get(ctx);
+  if (memo !== undefined) return memo;
+  const key = stateKey(ctx.env);
+  let state = states.get(key);
+  if (state === undefined || !fresh(state)) {
+    const reader = new StampedReader();
+    const named = namedPaths(reader, ctx.env, homeOf(ctx.env));
+    state = { stamps: reader.stamps, compiled: named.map(compile) };
+    states.set(key, state);
+  }
+  const now = [...state.compiled, ...state.compiled.flatMap((c) => resolved(c) ?? [])];
+  perDecision.set(ctx, now);
+  return now;
+}
+
+/** The path is the reference, below it, or a directory on the way to it (moving that moves the file). */
+function hits(c: Compiled, path: string): boolean {
+  return c.test.test(path) || (c.literal !== null && isWithin(path, c.literal));
+}
+
+function shownFrom(file: string, home: string): string {
+  return isWithin(home, file) && file !== home ? `~/${file.slice(home.length + 1)}` : file;
+}
+
+/**
+ * A write to `real` (named `lexical`) that is a file the user's configuration names, is below a directory
+ * it names, or replaces a directory on the way to one.
+ */
+export function referencedWriteFact(
+  real: string,
+  lexical: string,
+  ctx: Context,
+  subject: string,
+): CallFact | null {
+  const hit = referencesOf(ctx).find((c) => hits(c, real) || hits(c, lexical));
+  if (hit === undefined) return null;
+  return {
+    subject,
+    reason: `\`${shownPath(real, ctx.workspace)}\` is named by \`${shownFrom(hit.named.from, homeOf(ctx.env))}\`, which ${hit.named.how}: a file the user's own configuration runs or reads, so writing it runs code the judge never sees`,
+  };
+}
