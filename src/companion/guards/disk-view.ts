@@ -8,7 +8,7 @@ import { isDenylistedPath, isProtectedWritePath, secretFamilyOf } from "../../po
 import { GO_WALK } from "../../policy/walk-styles.ts";
 import { expandGlob } from "./bash-glob.ts";
 import type { Context } from "./disk-context.ts";
-import { shellStartFact } from "./env-loads.ts";
+import { movedSecretWalkFact, shellStartFact } from "./env-loads.ts";
 import { gitFacts } from "./git-facts.ts";
 import { goModuleFacts, goReleaseFact } from "./go-module.ts";
 import { jvmOptionsFact } from "./jvm-options.ts";
@@ -185,7 +185,9 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
         ];
       const configured = withConfig(t.style, ctx.env, t.shown);
       if ("fact" in configured) return [configured.fact];
-      const f = walkFact(r.real, configured.style, ctx.workspace, t.shown, ctx.walkBound);
+      const f =
+        walkFact(r.real, configured.style, ctx.workspace, t.shown, ctx.walkBound) ??
+        (t.style.content ? movedSecretWalkFact(r.real, ctx, t.shown) : null);
       return f === null ? [] : [f];
     }
     case "path": {

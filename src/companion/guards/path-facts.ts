@@ -6,7 +6,7 @@ import { isGitMetadataPath, KEY_SCAN_MAX_BYTES } from "../../policy/secret-famil
 import { isDenylistedPath, isProtectedWritePath, secretFamilyOf } from "../../policy/secret-paths.ts";
 import { WIDEST } from "../../policy/walk-styles.ts";
 import { type Context, realWorkspace } from "./disk-context.ts";
-import { loadedWriteFact } from "./env-loads.ts";
+import { loadedWriteFact, movedSecretFact } from "./env-loads.ts";
 import { gitDirFile, gitDirHolding } from "./git-dir-files.ts";
 import { looksLikeGitDir } from "./git-discovery.ts";
 import { rawObjectStore } from "./git-raw-objects.ts";
@@ -73,7 +73,11 @@ export function pathFacts(
       }
   }
   // And a write where the agent's environment tells a program to load code or configuration from (round 15).
-  const loaded = access === "write" ? loadedWriteFact(real, lexical, ctx, subject) : null;
+  // A read where the agent's environment moved a credential store (`$KUBECONFIG`, `$HF_HOME/token`, round 16).
+  const loaded =
+    access === "write"
+      ? loadedWriteFact(real, lexical, ctx, subject)
+      : movedSecretFact(real, lexical, ctx, subject);
   if (loaded !== null) facts.push(loaded);
   // So is a write inside a Python virtual environment under any name (python-venv.ts, round 14).
   const venv = access === "write" ? virtualenvHolding(real, realWorkspace(ctx)) : null;

@@ -86,6 +86,7 @@ const PLAIN: Record<string, string> = {
   "proj2/gradle.properties":
     "org.gradle.jvmargs=-Xmx2048m\nandroid.useAndroidX=true\nkotlin.code.style=official\n",
   "proj2/.mvn/settings.xml":
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: Maven's property syntax, not a template
     "<settings><servers><server><id>r</id><password>${env.REPO_PASS}</password></server></servers></settings>\n",
   "proj2/config/database.yml":
     "default: &default\n  adapter: postgresql\n  password: <%= ENV['DB_PASSWORD'] %>\ndevelopment:\n  <<: *default\n  database: app_dev\n",
