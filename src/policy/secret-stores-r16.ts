@@ -1,10 +1,10 @@
 // Secret families added in round 16 (r16b-01, r16b-07): the long tail of AI-tool, data-tool and cloud CLI
 // stores, shell-history names other than `.NAME_history`, desktop secret stores, and project files that hold
 // deploy or signing credentials by convention. Kept apart from secret-families.ts only for its size; the
-// families are spread into SECRET_FAMILIES and behave as every other family does.
-import type { SecretFamily } from "./secret-families.ts";
+// families are spread into SECRET_FAMILIES and behave as every other family does (SecretFamily's shape,
+// spelled here so that this file imports nothing from the one that imports it).
 
-export const ROUND16_FAMILIES: readonly SecretFamily[] = [
+export const ROUND16_FAMILIES: readonly { family: string; why: string; patterns: readonly string[] }[] = [
   {
     family: "AI and developer tool keys",
     // Each where its tool's docs put it: Claude Code's `~/.claude.json` (primaryApiKey, OAuth account);
