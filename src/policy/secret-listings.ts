@@ -79,12 +79,13 @@ function listedPaths(
       out.push({ raw: w.raw, path: resolveShellPath({ path: w.value, tilde: w.tilde, cwd }, callCwd, home) });
   // An unquoted glob in any word is replaced by the names it matches before the program runs: `echo
   // ~/.ssh/*`, `cd ~/.ssh; printf '%s\n' *`, `for f in ~/.ssh/*` (judged as its body with the glob in the
-  // variable's place) print the same names `ls` would (red team, round 16). Only a place known here counts.
+  // variable's place) print the same names `ls` would (red team, round 16). A glob under a home not known
+  // here may be in one (as for `ls`); one relative to a directory not known is left alone (`cd "$(…)"; echo *`).
   for (const w of unit.words) {
     if (!w.glob || w.value === null) continue;
     for (const cwd of dirs) {
       const path = resolveShellPath({ path: w.value, tilde: w.tilde, cwd }, callCwd, home);
-      if (path !== null) out.push({ raw: w.raw, path });
+      if (path !== null || (w.tilde && home === null)) out.push({ raw: w.raw, path });
     }
   }
   return out;

@@ -60,6 +60,16 @@ describe("r16a-s01: a glob expanded in a secret directory lists it", () => {
     );
   });
 
+  it("a glob under a home the judge does not know asks, as `ls -d ~/.ssh/*` does there", () => {
+    for (const command of ["ls -d ~/.ssh/*", "echo ~/.ssh/*"])
+      for (const [name, policy] of PROFILES) {
+        const r = judgeOnDisk(policy, { tool: "bash", input: { command }, cwd: fx.ws });
+        expect(r.action, `${name}: ${command}`).toBe("ask");
+      }
+    const plain = judgeOnDisk(BALANCED, { tool: "bash", input: { command: "echo src/*" }, cwd: fx.ws });
+    expect(plain.action).toBe("allow");
+  });
+
   it("globs and completion in ordinary directories stay allowed", () => {
     expectAll(
       [
