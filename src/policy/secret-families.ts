@@ -4,6 +4,8 @@
 
 import { holdsCredentialShape } from "./credential-shapes.ts";
 import { encodedPrivateKey } from "./key-encodings.ts";
+import type { SecretSetting } from "./secret-settings.ts";
+import { ROUND16_FAMILIES, ROUND16_HISTORIES } from "./secret-stores-r16.ts";
 
 export interface SecretFamily {
   family: string;
@@ -266,8 +268,9 @@ export const SECRET_FAMILIES: readonly SecretFamily[] = [
     family: "process environment and history",
     // /proc/<pid>/environ holds a process's tokens; histories hold what was typed, passwords included.
     why: "process environments and shell histories hold typed or exported secrets",
-    patterns: ["environ", ".*_history"],
+    patterns: ["environ", ".*_history", ...ROUND16_HISTORIES],
   },
+  ...ROUND16_FAMILIES,
 ];
 
 /** The family a pattern belongs to (first wins). */
@@ -281,6 +284,9 @@ export function familyOfPattern(pattern: string): SecretFamily | undefined {
 // (and sops) identity, `AGE-SECRET-KEY-1…`.
 const PRIVATE_KEY_HEADER =
   /-----BEGIN ([A-Z0-9]+ )*PRIVATE KEY( BLOCK)?-----|PuTTY-User-Key-File-\d+:|AGE-SECRET-KEY-1[0-9A-Z]/;
+// A WireGuard configuration's own key (wg(8) CONFIGURATION FILE FORMAT: `PrivateKey` and `PresharedKey`, a
+// base64 32-byte key): `wg0.conf` under any name, in the project or /etc/wireguard (red team, round 16).
+const WIREGUARD_KEY = /^[ \t]*(?:PrivateKey|PresharedKey)[ \t]*=[ \t]*[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=/im;
 const JWK_TYPE = /"kty"\s*:\s*"/;
 const JWK_PRIVATE = /"(d|k|p|q|dp|dq|qi)"\s*:\s*"[A-Za-z0-9_-]/;
 
@@ -299,7 +305,8 @@ const pemHeader = (t: string) => PRIVATE_KEY_HEADER.test(t);
  * in UTF-16, in base64 or as DER (key-encodings.ts).
  */
 export function holdsPrivateKey(text: string): boolean {
-  if (PRIVATE_KEY_HEADER.test(text) || encodedPrivateKey(text, true, pemHeader)) return true;
+  if (PRIVATE_KEY_HEADER.test(text) || WIREGUARD_KEY.test(text) || encodedPrivateKey(text, true, pemHeader))
+    return true;
   return JWK_TYPE.test(text) && JWK_PRIVATE.test(text);
 }
 
@@ -339,16 +346,22 @@ export class PrivateKeyScan {
   private member = false;
   private started = false;
   private readonly urls: boolean;
-  /** `urls`: a URL with a password counts too (git's own files, see URL_CREDENTIAL). */
-  constructor(urls = false) {
+  private readonly setting: SecretSetting | undefined;
+  /**
+   * `urls`: a URL with a password counts too (git's own files, see URL_CREDENTIAL); `setting`: the file's
+   * name makes a literal credential assignment count (secret-settings.ts).
+   */
+  constructor(urls = false, setting?: SecretSetting) {
     this.urls = urls;
+    this.setting = setting;
   }
   /** Feeds the next chunk (the first one starts the file); true once the file is known to hold a private key. */
   feed(text: string): boolean {
     const atStart = !this.started;
     this.started = true;
-    if (PRIVATE_KEY_HEADER.test(text) || holdsCredentialShape(text)) return true;
+    if (PRIVATE_KEY_HEADER.test(text) || WIREGUARD_KEY.test(text) || holdsCredentialShape(text)) return true;
     if (this.urls && URL_CREDENTIAL.test(text)) return true;
+    if (this.setting?.assignment.test(text) === true) return true;
     if (encodedPrivateKey(text, atStart, pemHeader)) return true;
     this.kty ||= JWK_TYPE.test(text);
     this.member ||= JWK_PRIVATE.test(text);

@@ -58,25 +58,68 @@ export function secretListingConcerns(unit: ExecUnit, callCwd: string, home: str
   return [];
 }
 
+/** A word whose value names what a unit lists. */
+type Listed = { raw: string; value: string; tilde: boolean };
+
 /** What a listing's static operands name, in each directory the unit may run in (null: not known here). */
 function listedPaths(
   unit: ExecUnit,
   callCwd: string,
   home: string | null,
 ): { raw: string; path: string | null }[] {
-  const dirs = unitDirs(unit) ?? [null];
-  const out: { raw: string; path: string | null }[] = [];
+  const words: Listed[] = [];
   for (const e of unit.effects?.paths ?? []) {
     if (e.access !== "list" && !(e.access === "walk" && !e.contents)) continue;
-    if (e.arg.value === null) continue;
+    if (e.arg.value !== null) words.push({ raw: e.arg.raw, value: e.arg.value, tilde: e.arg.tilde });
+  }
+  const dirs = unitDirs(unit) ?? [null];
+  const out: { raw: string; path: string | null }[] = [];
+  for (const w of [...words, ...completedNames(unit)])
     for (const cwd of dirs)
       out.push({
-        raw: e.arg.raw,
+        raw: w.raw,
         path:
-          resolveShellPath({ path: e.arg.value, tilde: e.arg.tilde, cwd }, callCwd, home) ??
-          (e.arg.tilde ? null : climbAfterCd(e.arg.value, cwd, callCwd, home)),
+          resolveShellPath({ path: w.value, tilde: w.tilde, cwd }, callCwd, home) ??
+          (w.tilde ? null : climbAfterCd(w.value, cwd, callCwd, home)),
       });
+  // An unquoted glob in any word is replaced by the names it matches before the program runs: `echo
+  // ~/.ssh/*`, `cd ~/.ssh; printf '%s\n' *`, `for f in ~/.ssh/*` (judged as its body with the glob in the
+  // variable's place) print the same names `ls` would (red team, round 16). A glob under a home not known
+  // here may be in one (as for `ls`); one relative to a directory not known is left alone (`cd "$(…)"; echo *`).
+  for (const w of unit.words) {
+    if (!w.glob || w.value === null) continue;
+    for (const cwd of dirs) {
+      const path = resolveShellPath({ path: w.value, tilde: w.tilde, cwd }, callCwd, home);
+      if (path !== null || (w.tilde && home === null)) out.push({ raw: w.raw, path });
+    }
   }
+  return out;
+}
+
+/** compgen's options that take an argument (bash's `help compgen`). */
+const COMPGEN_ARG = new Set(["-A", "-G", "-W", "-F", "-C", "-X", "-P", "-S", "-o"]);
+
+/**
+ * What `compgen` completes file names in: `-f`/`-d` (`-A file`, `-A directory`) complete the word's
+ * directory (the working directory without a word), `-G` expands its pattern; each prints the names there.
+ */
+function completedNames(unit: ExecUnit): Listed[] {
+  if (unit.program !== "compgen") return [];
+  const args = unit.words.slice(1);
+  let files = false;
+  const out: Listed[] = [];
+  let operand: Listed | null = null;
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i] as (typeof args)[number];
+    const flag = w.value ?? "";
+    if (COMPGEN_ARG.has(flag)) {
+      const arg = args[++i];
+      if (flag === "-A" && (arg?.value === "file" || arg?.value === "directory")) files = true;
+      if (flag === "-G" && arg?.value != null) out.push({ raw: arg.raw, value: arg.value, tilde: arg.tilde });
+    } else if (/^-[a-z]+$/.test(flag)) files ||= /[fd]/.test(flag);
+    else if (w.value !== null) operand = { raw: w.raw, value: w.value, tilde: w.tilde };
+  }
+  if (files) out.push(operand ?? { raw: unit.text, value: ".", tilde: false });
   return out;
 }
 

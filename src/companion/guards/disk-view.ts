@@ -10,7 +10,7 @@ import { airlockHomeWalkFact } from "./airlock-home.ts";
 import { expandGlob } from "./bash-glob.ts";
 import { cargoWorkspaceFacts } from "./cargo-workspace.ts";
 import type { Context } from "./disk-context.ts";
-import { programLoadsFact, shellStartFact } from "./env-loads.ts";
+import { movedSecretWalkFact, programLoadsFact, shellStartFact } from "./env-loads.ts";
 import { gitFacts } from "./git-facts.ts";
 import { goModuleFacts, goReleaseFact } from "./go-module.ts";
 import { jvmOptionsFact } from "./jvm-options.ts";
@@ -195,7 +195,9 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
       if (own !== null) return [own];
       const configured = withConfig(t.style, ctx.env, t.shown);
       if ("fact" in configured) return [configured.fact];
-      const f = walkFact(r.real, configured.style, ctx.workspace, t.shown, ctx.walkBound);
+      const f =
+        walkFact(r.real, configured.style, ctx.workspace, t.shown, ctx.walkBound) ??
+        (t.style.content ? movedSecretWalkFact(r.real, ctx, t.shown) : null);
       return f === null ? [] : [f];
     }
     case "path": {

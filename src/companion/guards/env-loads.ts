@@ -1,10 +1,13 @@
 // The agent's environment naming paths programs load code or configuration from (policy/env-loads.ts's
 // table), looked at on disk: a write at or below such a path is running code the judge never sees, and
-// while BASH_ENV or a loader variable leads to something in the workspace, every shell call runs it.
-import { readdirSync } from "node:fs";
-import { basename, dirname } from "node:path";
+// while BASH_ENV or a loader variable leads to something in the workspace, every shell call runs it. And
+// the variables that move a credential store (policy/env-secrets.ts): reading the store where it now is
+// reads the secret.
+import { lstatSync, readdirSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import type { CallFact } from "../../policy/call-facts.ts";
 import { type LoadedPath, type LoadingVariable, loadedPaths } from "../../policy/env-loads.ts";
+import { type MovedStore, movedSecret, movedStores } from "../../policy/env-secrets.ts";
 import type { Context } from "./disk-context.ts";
 import { isWithin, realPathOf } from "./real-path.ts";
 import { shownPath } from "./tree-walk.ts";
@@ -118,4 +121,76 @@ export function programLoadsFact(ctx: Context, program: string, subject: string)
     (v) => v.runBy?.includes(program) === true,
     `${program} would run what is there`,
   );
+}
+
+/** A read of `real` (named `lexical`) at a credential store the environment moved, or below a moved directory store. */
+export function movedSecretFact(
+  real: string,
+  lexical: string,
+  ctx: Context,
+  subject: string,
+): CallFact | null {
+  for (const store of movedStores(ctx.env))
+    for (const at of spellings(store.path))
+      for (const path of real === lexical ? [real] : [real, lexical]) {
+        const spelled = movedSecret({ ...store, path: at }, path);
+        if (spelled !== null)
+          return {
+            subject,
+            reason: `${store.name} in the agent's environment puts \`${spelled}\` at \`${shownPath(path, ctx.workspace)}\`: a secret there as it is at its usual place`,
+          };
+      }
+  return null;
+}
+
+/** Entries of a moved store a recursive read's check lists before it asks instead. */
+const STORE_LIST_BOUND = 5_000;
+
+/** The first file at or below `from` that is a secret of the moved store; "bound" when there are too many to list. */
+function firstMovedSecret(store: MovedStore, from: string): string | "bound" | null {
+  const stack = [from];
+  let listed = 0;
+  while (stack.length > 0) {
+    const path = stack.pop() as string;
+    const st = lstatSync(path, { throwIfNoEntry: false });
+    if (st === undefined) continue;
+    if (!st.isDirectory()) {
+      if (movedSecret(store, path) !== null) return path;
+      continue;
+    }
+    let names: string[];
+    try {
+      names = readdirSync(path);
+    } catch {
+      return "bound";
+    }
+    listed += names.length;
+    if (listed > STORE_LIST_BOUND) return "bound";
+    for (const name of names) stack.push(join(path, name));
+  }
+  return null;
+}
+
+/**
+ * A recursive read whose root holds a store the environment moved (or is inside a moved directory store)
+ * and reaches a secret of it: the walk's own check knows the families' names, not where the store is now.
+ */
+export function movedSecretWalkFact(root: string, ctx: Context, subject: string): CallFact | null {
+  for (const store of movedStores(ctx.env))
+    for (const at of spellings(store.path)) {
+      const from = isWithin(root, at) ? at : isWithin(at, root) ? root : null;
+      if (from === null) continue;
+      const hit = firstMovedSecret({ ...store, path: at }, from);
+      if (hit === "bound")
+        return {
+          subject,
+          reason: `the recursive read reaches \`${shownPath(at, ctx.workspace)}\`, where ${store.name} in the agent's environment keeps credentials, with more than ${STORE_LIST_BOUND} entries to check`,
+        };
+      if (hit !== null)
+        return {
+          subject,
+          reason: `the recursive read reaches \`${shownPath(hit, ctx.workspace)}\`, a secret where ${store.name} in the agent's environment keeps credentials`,
+        };
+    }
+  return null;
 }

@@ -310,7 +310,7 @@ function workTreeContentFact(
     if (!covered(p, specs)) continue;
     const st = lstatSync(join(top, p), { throwIfNoEntry: false });
     if (st === undefined || !st.isFile() || st.size === 0) continue;
-    let scan = knownScan(st);
+    let scan = knownScan(st, false, p);
     if (scan === undefined) {
       if (st.size > KEY_SCAN_MAX_BYTES) scan = "too-large";
       else if (budget < st.size)

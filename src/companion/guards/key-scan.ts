@@ -12,7 +12,9 @@
 // (archive-scan.ts): printed whole, in base64 or hex, it is its members in a reversible encoding. One in
 // a format not opened here is "packed".
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from "node:fs";
+import { basename } from "node:path";
 import { KEY_SCAN_MAX_BYTES, KEY_SCAN_OVERLAP, PrivateKeyScan } from "../../policy/secret-families.ts";
+import { type SecretSetting, secretSettingFor } from "../../policy/secret-settings.ts";
 import { packedFormat, scanPacked } from "./archive-scan.ts";
 
 const CHUNK = 256 * 1024;
@@ -37,20 +39,24 @@ function racy(st: Stats, now: number): boolean {
   return now - Math.max(st.mtimeMs, st.ctimeMs) < RACY_MS;
 }
 
-/** The answer kept for a file whose (l)stat is `st`, if any: no open, no read. */
-export function knownScan(st: Stats, urls = false): KeyScan | undefined {
-  return scanned.get(key(st, urls));
+/** The answer kept for a file whose (l)stat is `st`, reached as `path`, if any: no open, no read. */
+export function knownScan(st: Stats, urls = false, path = ""): KeyScan | undefined {
+  return scanned.get(key(st, urls, secretSettingFor(basename(path))));
 }
 
-/** A git file's answer (URLs with a password count there) is kept apart from the plain one. */
-function key(st: Stats, urls: boolean): string {
-  return urls ? `${identity(st)}:urls` : identity(st);
+/**
+ * A git file's answer (URLs with a password count there) is kept apart from the plain one, and so is a
+ * settings file's (its name makes a literal password count), so a rename is judged again.
+ */
+function key(st: Stats, urls: boolean, setting: SecretSetting | undefined): string {
+  const kind = (urls ? ":urls" : "") + (setting === undefined ? "" : `:${setting.names.source}`);
+  return identity(st) + kind;
 }
 
-function remember(st: Stats, urls: boolean, result: KeyScan): void {
+function remember(st: Stats, cacheKey: string, result: KeyScan): void {
   if (racy(st, Date.now())) return;
   if (scanned.size >= CACHE_ENTRIES) scanned.delete(scanned.keys().next().value as string);
-  scanned.set(key(st, urls), result);
+  scanned.set(cacheKey, result);
 }
 
 /** Whether bytes already read hold a key, read in overlapping chunks as a file is. */
@@ -95,19 +101,27 @@ export function scanFile(path: string, size: number, max = KEY_SCAN_MAX_BYTES, u
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) return "none";
-    const hit = scanned.get(key(st, urls));
+    const setting = secretSettingFor(basename(path));
+    const cacheKey = key(st, urls, setting);
+    const hit = scanned.get(cacheKey);
     if (hit !== undefined) return hit;
-    const result = st.size > max ? "too-large" : scanOpen(fd, st.size, max, urls);
-    remember(st, urls, result);
+    const result = st.size > max ? "too-large" : scanOpen(fd, st.size, max, urls, setting);
+    remember(st, cacheKey, result);
     return result;
   } finally {
     closeSync(fd);
   }
 }
 
-function scanOpen(fd: number, size: number, max: number, urls: boolean): KeyScan {
+function scanOpen(
+  fd: number,
+  size: number,
+  max: number,
+  urls: boolean,
+  setting: SecretSetting | undefined,
+): KeyScan {
   const buf = Buffer.alloc(Math.min(CHUNK, size));
-  const scan = new PrivateKeyScan(urls);
+  const scan = new PrivateKeyScan(urls, setting);
   let carry = "";
   for (let pos = 0; pos < size; ) {
     const n = readSync(fd, buf, 0, buf.length, pos);

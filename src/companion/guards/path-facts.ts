@@ -7,7 +7,7 @@ import { isDenylistedPath, isProtectedWritePath, secretFamilyOf } from "../../po
 import { WIDEST } from "../../policy/walk-styles.ts";
 import { airlockHomeFact } from "./airlock-home.ts";
 import { type Context, realWorkspace } from "./disk-context.ts";
-import { loadedWriteFact } from "./env-loads.ts";
+import { loadedWriteFact, movedSecretFact } from "./env-loads.ts";
 import { gitDirFile, gitDirHolding } from "./git-dir-files.ts";
 import { looksLikeGitDir } from "./git-discovery.ts";
 import { rawObjectStore } from "./git-raw-objects.ts";
@@ -79,7 +79,11 @@ export function pathFacts(
   const own = airlockHomeFact(access, real, lexical, ctx, subject);
   if (own !== null) facts.push(own);
   // And a write where the agent's environment tells a program to load code or configuration from (round 15).
-  const loaded = access === "write" ? loadedWriteFact(real, lexical, ctx, subject) : null;
+  // A read where the agent's environment moved a credential store (`$KUBECONFIG`, `$HF_HOME/token`, round 16).
+  const loaded =
+    access === "write"
+      ? loadedWriteFact(real, lexical, ctx, subject)
+      : movedSecretFact(real, lexical, ctx, subject);
   if (loaded !== null) facts.push(loaded);
   // And a file an agent's, the editor's or git's hook configuration runs (round 16).
   const hooked = access === "write" ? hookRunWriteFact(real, lexical, ctx, subject) : null;

@@ -348,7 +348,7 @@ export function walkFact(
       if (st.size === 0) continue;
       // A reflog or .git/remotes file reached by the walk: a URL with a password counts (isGitMetadataPath).
       const urls = isGitMetadataPath(target) || isGitMetadataPath(abs) || gitDir !== undefined;
-      let scan = knownScan(st, urls);
+      let scan = knownScan(st, urls, target);
       if (scan === undefined) {
         if (st.size > KEY_SCAN_MAX_BYTES) scan = "too-large";
         else if (budget.bytes < st.size)
