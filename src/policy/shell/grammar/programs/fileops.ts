@@ -1,5 +1,7 @@
 // Programs that create, copy, move or remove the files they are given (GNU coreutils 9.1): each
 // operand is a path written (removed, created or changed), a source read, or a directory walked.
+
+import type { Arg } from "../../wrappers.ts";
 import { raise } from "../effects.ts";
 import { pathEffect } from "../parse.ts";
 import { flag, GNU_COMMON, opt, optional, type Parsed, type ProgramGrammar } from "../spec.ts";
@@ -80,6 +82,19 @@ function mayLeaveLinks(p: Parsed, moves: boolean): boolean {
   return p.has("recursive") && !p.has("-L") && !p.has("-H");
 }
 
+/**
+ * Where `source` lands in the directory `dest`: under its last name (`a/b/` lands as `dest/b`), or its
+ * whole path with --parents. Unknown (judged as a write only known at run time) when either is.
+ */
+function landing(dest: Arg, source: Arg, parents: boolean): Arg {
+  if (dest.value === null || source.value === null || source.pipe === true)
+    return { value: null, raw: `${dest.raw}/…`, glob: false, tilde: false };
+  const trimmed = source.value.replace(/\/+$/, "");
+  const name = parents ? trimmed.replace(/^\/+/, "") : trimmed.slice(trimmed.lastIndexOf("/") + 1);
+  const value = `${dest.value.replace(/\/+$/, "")}/${name}`;
+  return { value, raw: value, glob: dest.glob || source.glob, tilde: dest.tilde };
+}
+
 /** Sources read (recursively with -r), the last operand (or -t DIR) written. */
 function copy(moves: boolean): ProgramGrammar["finish"] {
   return (p, out) => {
@@ -98,6 +113,14 @@ function copy(moves: boolean): ProgramGrammar["finish"] {
       );
       if (moves) out.paths.push(pathEffect("write", s, { below: true }));
     }
+    // A destination that is a directory (or may be one: only the disk knows) receives each source under its
+    // own name: `cp tasks.json .vscode` writes .vscode/tasks.json (found after red team round 16).
+    // Listed before the destination itself, which judge-bash.ts takes as a tree made for later words.
+    if (!p.has("-T"))
+      for (const s of sources)
+        out.paths.push(
+          pathEffect("write", landing(dest, s, p.has("--parents")), recursive ? { below: true } : {}),
+        );
     // The destination is a tree the command made (judge-bash.ts): reads and writes below it afterwards ask.
     out.paths.push(pathEffect("write", dest, recursive || mayLeaveLinks(p, moves) ? { below: true } : {}));
     raise(out, "write");
