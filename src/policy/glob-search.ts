@@ -47,10 +47,12 @@ function globSearch(pattern: string, path: string | undefined): GlobSearch {
 
 /**
  * Whether a pattern's segments climb: a `..`, or a directory segment that may stand for one. A last segment
- * other than `..` names entries, and a `..` among them is one name, not a listing (a last `.*` finds dotfiles).
+ * names entries: a wildcard there (`.*`, to find dotfiles) never names the parent in node-glob; only `..`
+ * spelled as classes or escapes (`[.][.]`) does.
  */
 function climbs(segments: readonly string[]): boolean {
-  return segments.some((s, i) => s === ".." || (i < segments.length - 1 && mayNameParent(s)));
+  const last = segments.length - 1;
+  return segments.some((s, i) => s === ".." || (mayNameParent(s) && (i < last || !/[*?]/.test(s))));
 }
 
 /**
