@@ -3,9 +3,10 @@
 // sent straight to POST /v1/decisions is judged as the shell it is, never as "an unknown tool".
 // Every field of every mapped tool is known here: one that is not (a new agent version's option, a
 // field that would change what runs) makes the call not understood, so it is never allowed unasked.
-// No imports but codex-patch.ts and paths.ts (both import-free): hook entry points load this file without the
-// policy engine.
+// No imports but codex-patch.ts, paths.ts and glob-search.ts (brace-expansion only): hook entry points load
+// this file without the policy engine.
 import { codexPatchTargets, type PatchTarget } from "./codex-patch.ts";
+import { globSearches } from "./glob-search.ts";
 import { climbsAfterName } from "./paths.ts";
 
 export interface CanonicalCall {
@@ -27,34 +28,6 @@ export const UNKNOWN_FIELDS = "unknown_fields";
 function str(input: Input, key: string): string | undefined {
   const v = input[key];
   return typeof v === "string" ? v : undefined;
-}
-
-// The directory a file-name search (Claude Code's Glob, OpenCode's glob) really lists: its `path` (the
-// session's directory when absent) joined with the pattern's fixed leading segments. A pattern that is
-// absolute, starts at `~`, or climbs with `..` lists names outside `path` (`/home/u/.ssh/*`,
-// `../home/.ssh/*`): its fixed prefix is a path like any other and is judged as the search's directory
-// (red team, round 10). A `..` after a wildcard segment climbs from directories the text cannot name:
-// the search is then judged as one of the filesystem's root.
-const WILD = /[*?[{]/;
-
-interface GlobSearch {
-  pattern?: string;
-  path?: string;
-}
-
-function globSearch(pattern: string | undefined, path: string | undefined): GlobSearch {
-  if (pattern === undefined) return path === undefined ? {} : { path };
-  const segments = pattern.split("/");
-  const escapes = pattern.startsWith("/") || pattern.startsWith("~") || segments.includes("..");
-  if (!escapes) return path === undefined ? { pattern } : { pattern, path };
-  const wildAt = segments.findIndex((s) => WILD.test(s));
-  const fixed = wildAt < 0 ? segments.slice(0, -1) : segments.slice(0, wildAt);
-  const rest = segments.slice(fixed.length).join("/");
-  if (segments.slice(fixed.length).includes("..")) return { pattern: rest, path: "/" };
-  const prefix = fixed.join("/") || "/";
-  const root =
-    prefix.startsWith("/") || prefix.startsWith("~") || path === undefined ? prefix : `${path}/${prefix}`;
-  return { pattern: rest, path: root };
 }
 
 /** Only set fields that are present, so a rule on `path` never sees `undefined` as a string. */
@@ -255,15 +228,28 @@ const canonical = (tool: string, known: readonly string[]): Mapper =>
   });
 
 /**
- * The canonical file-name search, what Gemini's glob and Pi's find map to: a pattern that starts at `/` or
- * `~` or climbs with `..` names its own directory, as Glob's does (red team round 15: Gemini's glob listed a
- * home directory from an absolute pattern judged as relative to the workspace).
+ * A file-name search as the searches it stands for, one per brace alternative, each from the directory its
+ * pattern names: absolute, `~` and climbing patterns list their own (red team rounds 10, 15 and 17).
  */
-const fileSearch: Mapper = (input) =>
-  canonical("find", ["pattern", "path", "limit"])(input).map((c) => ({
+function eachSearch(c: CanonicalCall): CanonicalCall[] {
+  return globSearches(str(c.input, "pattern"), str(c.input, "path")).map((s) => ({
     ...c,
-    input: { ...c.input, ...globSearch(str(c.input, "pattern"), str(c.input, "path")) },
+    input: { ...c.input, ...s },
   }));
+}
+
+/** The canonical file-name search, what Gemini's glob and Pi's find map to. */
+const fileSearch: Mapper = (input) =>
+  canonical("find", ["pattern", "path", "limit"])(input).flatMap(eachSearch);
+
+/** Claude Code's Glob and OpenCode's glob: the canonical search under their own field names. */
+const globTool =
+  (tool: string): Mapper =>
+  (input) =>
+    fields(tool, ["pattern", "path"], (i) => ({
+      tool: "find",
+      input: pick({ pattern: str(i, "pattern"), path: str(i, "path") }),
+    }))(input).flatMap(eachSearch);
 
 const CLAUDE_GREP = [
   "pattern",
@@ -318,10 +304,7 @@ const TABLE: Readonly<Record<string, Mapper>> = {
   // The same tools under the names other agents give them (OpenCode's `glob` and `list`, Copilot's `view`),
   // when such a call reaches Airlock without its agent's adapter (`airlock policy explain`, a direct
   // caller): a file-name search, a listing and a read, judged as Glob, LS and Read are (red team, round 8).
-  glob: fields("glob", ["pattern", "path"], (i) => ({
-    tool: "find",
-    input: pick({ ...globSearch(str(i, "pattern"), str(i, "path")) }),
-  })),
+  glob: globTool("glob"),
   list: fields("list", ["path", "ignore"], (i) => ({ tool: "ls", input: pick({ path: str(i, "path") }) })),
   view: fields("view", ["path", "view_range"], (i) => ({
     tool: "read",
@@ -371,11 +354,7 @@ const TABLE: Readonly<Record<string, Mapper>> = {
       type: str(i, "type"),
     }),
   })),
-  // An absolute or climbing pattern lists another directory: its fixed prefix is the search's.
-  Glob: fields("Glob", ["pattern", "path"], (i) => ({
-    tool: "find",
-    input: pick({ ...globSearch(str(i, "pattern"), str(i, "path")) }),
-  })),
+  Glob: globTool("Glob"),
   LS: fields("LS", ["path", "ignore"], (i) => ({ tool: "ls", input: pick({ path: str(i, "path") }) })),
   WebFetch: fields("WebFetch", ["url", "prompt"], (i) => ({
     tool: "webfetch",

@@ -93,6 +93,25 @@ const READS: StarterRule[] = [
   },
 ];
 
+/**
+ * The agent's own bookkeeping: its todo list and plan, its questions to the person, a sub-agent (whose every
+ * call reaches the hook and is judged as the agent's own). None touches a file, a process or the network, and
+ * an allow here still leaves the agent's own dialog (Claude Code's plan approval) to run. Stopping a
+ * background task (TaskStop, Copilot's stop_bash) ends a process: not listed, it asks.
+ */
+const BOOKKEEPING_TOOLS = [
+  ...["session.todo_write", "session.todo_read", "session.update_plan", "session.update_topic"],
+  ...["session.task_create", "session.task_get", "session.task_update", "session.task_list"],
+  ...["session.subagent", "ui.enter_plan_mode", "ui.exit_plan_mode", "ui.ask_user_question"],
+];
+
+const BOOKKEEPING: StarterRule = {
+  name: "Agent bookkeeping",
+  why: "todo lists, plans, questions to you and sub-agents (each of whose calls is judged like the agent's own)",
+  condition: `tool in ${JSON.stringify(BOOKKEEPING_TOOLS)}`,
+  action: "allow",
+};
+
 const EDITS: StarterRule[] = [
   {
     name: "Edit the workspace",
@@ -126,9 +145,9 @@ const WORKSPACE_COMMANDS: StarterRule[] = [
 ];
 
 export function profileRules(profile: Profile): StarterRule[] {
-  if (profile === "cautious") return READS;
-  if (profile === "balanced") return [...READS, ...EDITS];
-  return [...READS, MOVE_TREES, ...EDITS, ...WORKSPACE_COMMANDS];
+  if (profile === "cautious") return [...READS, BOOKKEEPING];
+  if (profile === "balanced") return [...READS, BOOKKEEPING, ...EDITS];
+  return [...READS, BOOKKEEPING, MOVE_TREES, ...EDITS, ...WORKSPACE_COMMANDS];
 }
 
 export function starterPolicy(profile: Profile = DEFAULT_PROFILE): string {
