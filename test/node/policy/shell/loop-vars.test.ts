@@ -112,8 +112,11 @@ describe("a loop variable bound to known words", () => {
     ])
       expect(judge(READ_ONLY, command).action, command).not.toBe("allow");
     const units = analyzeShell('for f in a.txt .bashrc; do cp x "$f"; done').units;
+    // Each destination, and the name x lands under if that destination is a directory (copy-landing.test.ts).
     expect(units.filter((u) => u.kind === "write").map((u) => (u.kind === "write" ? u.path : ""))).toEqual([
+      "a.txt/x",
       "a.txt",
+      ".bashrc/x",
       ".bashrc",
     ]);
   });
