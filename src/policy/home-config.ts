@@ -25,8 +25,24 @@ export const HOME_VISIBLE_TREES: readonly string[] = [
   "Library/Application Support",
   "Library/Preferences",
   "Library/Python",
+  // TeX Live's TEXMFHOME: every latex run loads packages and classes from it before the system's.
+  "texmf",
 ];
 const VISIBLE_TREES = HOME_VISIBLE_TREES.map((t) => t.split("/"));
+
+/**
+ * Visible files directly in HOME that a program loads when it starts. groff searches HOME for macro files
+ * before its own directories (red team, round 18, r18-01): `an-old.tmac` sources `man.local`, so a
+ * `man.local` of `.so ~/.netrc` put the secret on the page of the next allowed `man tar`; `troffrc`, an
+ * `X.tmac` or `tmac.X`, and eqn's `eqnrc` are found the same way.
+ */
+const HOME_VISIBLE_FILES: readonly RegExp[] = [
+  /^[^/]+\.local$/,
+  /^[^/]+\.tmac$/,
+  /^tmac\.[^/]+$/,
+  /^troffrc(-end)?$/,
+  /^eqnrc$/,
+];
 
 const sameName = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
@@ -41,6 +57,7 @@ export function homeConfigEntry(path: string, home: string | null): string | nul
   const names = rel.split("/");
   const first = names[0] as string;
   if (first.startsWith(".") || hasGlob(first)) return `~/${first}`;
+  if (names.length === 1 && HOME_VISIBLE_FILES.some((f) => f.test(first))) return `~/${first}`;
   const tree = VISIBLE_TREES.find(
     (t) => t.length <= names.length && t.every((n, i) => sameName(n, names[i] as string)),
   );

@@ -64,6 +64,30 @@ describe("round 16: HOME's configuration on disk", () => {
     expect(judge(home, "write", { file_path: rustc, content: "x" }).why).toContain("lands in `~/.rustup`");
   });
 
+  it("workspace = HOME: groff's macro files in ~ and TeX's ~/texmf ask (r18-01), ordinary files there do not", () => {
+    for (const policy of [BALANCED, AUTONOMOUS]) {
+      for (const rel of [
+        "man.local",
+        "mdoc.local",
+        "an.tmac",
+        "tmac.an",
+        "troffrc",
+        "eqnrc",
+        "texmf/tex/latex/x.sty",
+      ]) {
+        const r = judge(home, "write", { file_path: join(home, rel), content: ".so ~/.netrc\n" }, policy);
+        expect(r.action, `${rel}\n${r.why}`).not.toBe("allow");
+        expect(judge(home, "bash", { command: `printf '.so x' > ${rel}` }, policy).action, rel).not.toBe(
+          "allow",
+        );
+      }
+      for (const rel of ["notes.md", "code/app/man.local", "code/app/doc/an.tmac"])
+        expect(judge(home, "write", { file_path: join(home, rel), content: "x" }, policy).action, rel).toBe(
+          "allow",
+        );
+    }
+  });
+
   it("a dotfiles repository linked into ~: each linked file asks, the rest stays writable", () => {
     for (const policy of [BALANCED, AUTONOMOUS])
       for (const rel of ["toprc", "jq", "manpath", "go-env", "pnpm/rc", "pnpm/new-file"]) {
