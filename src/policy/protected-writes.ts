@@ -111,6 +111,10 @@ export const PROTECTED_WRITE_PATTERNS: readonly string[] = [
   // fix15e: a pyvenv.cfg makes its directory a virtualenv, whose files the PATH lookup runs as installed
   // code; written by the agent, it would make a directory the agent filled (`tools/bin/ls`) installed code.
   "pyvenv.cfg",
+  // Round 18 (r18-02): `conda-meta/` makes its directory a conda environment as pyvenv.cfg does a venv, and
+  // pixi keeps the project's environments in `.pixi/envs/`.
+  "conda-meta/",
+  ".pixi/",
   ".venv/",
   "venv/",
   ".tox/",

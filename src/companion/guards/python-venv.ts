@@ -1,5 +1,6 @@
 // Python virtual environments inside the project, by what is on disk: a directory holding `pyvenv.cfg`
-// (what `python3 -m venv`, virtualenv, uv, poetry and tox make, under any name) is installed code that runs
+// (what `python3 -m venv`, virtualenv, uv, poetry and tox make, under any name) or `conda-meta/` (conda,
+// mamba, micromamba and pixi environments, `conda create -p ./env`) is installed code that runs
 // later, as node_modules/ is: its `bin/activate` is sourced by editors' terminals and direnv, and site runs
 // every `import` line of its `site-packages/*.pth` at each interpreter start (red team, round 14).
 // One rule says when a venv is the person's installed code (the PATH lookup and python's start-up both ask
@@ -19,8 +20,20 @@ export function virtualenvHolding(real: string, workspace: string): string | nul
   return null;
 }
 
+/**
+ * A virtualenv (`pyvenv.cfg`), or a conda, mamba or pixi environment (`conda-meta/`, round 18, r18-02): its
+ * own stdlib, `bin/` and `etc/conda/activate.d/*.sh` run at every python start or `conda activate`.
+ */
 export function isVirtualenv(dir: string): boolean {
-  return statSync(join(dir, "pyvenv.cfg"), { throwIfNoEntry: false })?.isFile() === true;
+  return isFile(join(dir, "pyvenv.cfg")) || isCondaEnv(dir);
+}
+
+function isCondaEnv(dir: string): boolean {
+  return statSync(join(dir, "conda-meta"), { throwIfNoEntry: false })?.isDirectory() === true;
+}
+
+function isFile(path: string): boolean {
+  return statSync(path, { throwIfNoEntry: false })?.isFile() === true;
 }
 
 /**
@@ -31,6 +44,9 @@ export function isVirtualenv(dir: string): boolean {
 export function virtualenvDoubt(venv: string, workspace: string): string | null {
   const where = shownPath(venv, workspace);
   const cfg = join(venv, "pyvenv.cfg");
+  // A conda environment's python is its own copy, a file of the workspace: never installed code out of it.
+  if (!isFile(cfg))
+    return `\`${where}\` is a conda environment (\`conda-meta/\`), whose python is its own file in the workspace`;
   if (trackedFile(venv, [cfg]) !== null)
     return `the repository tracks \`${where}/pyvenv.cfg\`: the virtualenv is the repository's code, not an installed one`;
   const home = /^\s*home\s*=\s*(.*?)\s*$/m.exec(textFileOrNull(cfg) ?? "")?.[1];
