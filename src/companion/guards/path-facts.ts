@@ -14,6 +14,7 @@ import { rawObjectStore } from "./git-raw-objects.ts";
 import { homeConfigFact, homeStartupFact } from "./home-links.ts";
 import { hookRunWriteFact } from "./hook-configs.ts";
 import { PACKED_REASON, scanFile } from "./key-scan.ts";
+import { pathShadowFact } from "./path-shadow.ts";
 import { virtualenvHolding } from "./python-venv.ts";
 import { isWithin, realPathOf } from "./real-path.ts";
 import { referencedWriteFact } from "./referenced-writes.ts";
@@ -88,6 +89,9 @@ export function pathFacts(
   // And a file an agent's, the editor's or git's hook configuration runs (round 16).
   const hooked = access === "write" ? hookRunWriteFact(real, lexical, ctx, subject) : null;
   if (hooked !== null) facts.push(hooked);
+  // And a write that shadows a program for later shells: `bin/ls` when PATH searches the project's bin/ (round 18).
+  const shadow = access === "write" ? pathShadowFact(real, ctx, subject) : null;
+  if (shadow !== null) facts.push(shadow);
   // So is a write inside a Python virtual environment under any name (python-venv.ts, round 14).
   const venv = access === "write" ? virtualenvHolding(real, realWorkspace(ctx)) : null;
   if (venv !== null)

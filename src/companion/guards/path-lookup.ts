@@ -38,7 +38,7 @@ export function pathView(env: NodeJS.ProcessEnv, workspace: string): PathView | 
 }
 
 /** What bash's search takes: a regular file (links followed) with an execute bit. */
-function runnable(file: string): boolean {
+export function runnable(file: string): boolean {
   let st: ReturnType<typeof statSync>;
   try {
     st = statSync(file, { throwIfNoEntry: false });
