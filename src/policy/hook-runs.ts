@@ -35,6 +35,26 @@ function localRepos(doc: unknown): unknown {
   return Array.isArray(repos) ? repos.filter((r) => recordOf(r)?.repo === "local") : null;
 }
 
+/**
+ * lint-staged maps globs to commands (a string or a list of them), each run on the staged files at the next
+ * commit (red team, round 18, r18-08: `{"*.ts": "./scripts/ls.sh"}` ran the script the agent wrote).
+ */
+function lintStagedCommands(doc: unknown): unknown {
+  const globs = recordOf(doc);
+  return globs === null ? null : { command: Object.values(globs) };
+}
+
+/** What package.json's hook managers run: every value of `lint-staged`, `simple-git-hooks`, husky 4's `husky.hooks`. */
+function packageHookCommands(doc: unknown): unknown {
+  const pkg = recordOf(doc);
+  const maps = [pkg?.["lint-staged"], pkg?.["simple-git-hooks"], recordOf(pkg?.husky)?.hooks];
+  return { command: maps.flatMap((m) => Object.values(recordOf(m) ?? {})) };
+}
+
+const LINT_STAGED = "lint-staged runs its commands at the next commit";
+const PACKAGE_HOOKS = "lint-staged, simple-git-hooks or husky run its hook commands at the next commit";
+const LEFTHOOK = "lefthook runs its commands at the next git hook";
+
 /** Each per its program's docs; the `.github/hooks/` and other directories of many files are listed by the companion. */
 export const HOOK_CONFIGS: readonly HookConfig[] = [
   // code.claude.com settings: hooks (every event), statusLine, apiKeyHelper and the AWS/OTel helpers.
@@ -60,6 +80,31 @@ export const HOOK_CONFIGS: readonly HookConfig[] = [
   },
   // direnv runs the whole file as bash on entering the directory (source_env, dotenv, any command).
   { path: ".envrc", runs: "direnv runs it as bash on entering the directory", format: "shell" },
+  // Round 18 (r18-08): the commands lint-staged and lefthook run at each commit; a config that is code
+  // (`lint-staged.config.js`) is read as text, every word a candidate. lefthook's `run` is a command line.
+  { path: ".lintstagedrc", runs: LINT_STAGED, format: "yaml", select: lintStagedCommands },
+  { path: ".lintstagedrc.json", runs: LINT_STAGED, format: "json", select: lintStagedCommands },
+  { path: ".lintstagedrc.yaml", runs: LINT_STAGED, format: "yaml", select: lintStagedCommands },
+  { path: ".lintstagedrc.yml", runs: LINT_STAGED, format: "yaml", select: lintStagedCommands },
+  ...["js", "mjs", "cjs"].flatMap((ext): HookConfig[] => [
+    { path: `.lintstagedrc.${ext}`, runs: LINT_STAGED, format: "shell" },
+    { path: `lint-staged.config.${ext}`, runs: LINT_STAGED, format: "shell" },
+  ]),
+  // package.json's own hook managers: lint-staged, simple-git-hooks and husky 4 (round 18, r18-08, r18-09).
+  { path: "package.json", runs: PACKAGE_HOOKS, format: "json", select: packageHookCommands },
+  ...["lefthook", ".lefthook", "lefthook-local", ".lefthook-local"].flatMap((name): HookConfig[] => [
+    { path: `${name}.yml`, runs: LEFTHOOK, format: "yaml" },
+    { path: `${name}.yaml`, runs: LEFTHOOK, format: "yaml" },
+    { path: `${name}.toml`, runs: LEFTHOOK, format: "toml" },
+    { path: `${name}.json`, runs: LEFTHOOK, format: "json" },
+  ]),
+  // R runs the project's `.Rprofile` at every start there, and what it sources by path: every renv project's
+  // is `source("renv/activate.R")` (round 18, r18-07). Read as text: each quoted path is a candidate.
+  {
+    path: ".Rprofile",
+    runs: "R runs it, and what it sources, at every start in the project",
+    format: "shell",
+  },
 ];
 
 /** Keys whose string (or string list) value is run: a command line, a program, or its arguments. */
@@ -68,6 +113,7 @@ const COMMAND_KEYS = new Set([
   "args",
   "bash",
   "entry",
+  "run",
   "notify",
   "apiKeyHelper",
   "awsAuthRefresh",

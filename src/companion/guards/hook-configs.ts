@@ -1,6 +1,6 @@
 // The files that hook configurations run, read on disk (policy/hook-runs.ts says what each config runs):
-// agents' hooks, MCP servers and helpers, VS Code's folderOpen tasks, pre-commit's local hooks and the
-// .envrc direnv runs, in the project and in the user's own agent settings. A write to a file one of them
+// agents' hooks, MCP servers and helpers, VS Code's folderOpen tasks, pre-commit's, husky's, lint-staged's
+// and lefthook's commands, the .envrc direnv runs and what the project's .Rprofile sources, in the project and in the user's own agent settings. A write to a file one of them
 // names by path, or to the code of a program one runs (prettier.config.js under a prettier hook), is running
 // code the judge never sees: the agent's next start, the editor's next open, the person's next commit.
 import { closeSync, existsSync, openSync, readdirSync, readSync, statSync } from "node:fs";
@@ -24,6 +24,10 @@ const MAX_CONFIG_BYTES = 1 << 20;
 
 /** Copilot CLI loads every `.github/hooks/*.json` (docs/agents.md). */
 const COPILOT_HOOKS: Omit<HookConfig, "path"> = { runs: "Copilot CLI runs its hooks", format: "json" };
+
+/** git runs husky's hook scripts (core.hooksPath) and its own, and what they run by path (round 18, r18-09). */
+const HUSKY_HOOKS: Omit<HookConfig, "path"> = { runs: "git runs this husky hook", format: "shell" };
+const GIT_HOOKS: Omit<HookConfig, "path"> = { runs: "git runs this hook", format: "shell" };
 
 /** One config found on disk, with where its relative words are taken from. */
 interface Found {
@@ -82,10 +86,10 @@ function repositoryTop(workspace: string): string | null {
   return null;
 }
 
-function listJson(dir: string): string[] {
+function listFiles(dir: string, keep: (name: string) => boolean): string[] {
   try {
     return readdirSync(dir)
-      .filter((n) => n.endsWith(".json"))
+      .filter(keep)
       .map((n) => join(dir, n));
   } catch {
     return [];
@@ -98,8 +102,12 @@ function configsOf(ctx: Context): Found[] {
   const top = repositoryTop(ctx.workspace);
   for (const root of top === null ? [ctx.workspace] : [ctx.workspace, top]) {
     for (const config of HOOK_CONFIGS) out.push({ file: join(root, config.path), config, root });
-    for (const file of listJson(join(root, ".github/hooks")))
+    for (const file of listFiles(join(root, ".github/hooks"), (n) => n.endsWith(".json")))
       out.push({ file, config: { ...COPILOT_HOOKS, path: ".github/hooks/" }, root });
+    for (const file of listFiles(join(root, ".husky"), (n) => !n.startsWith("_") && !n.startsWith(".")))
+      out.push({ file, config: { ...HUSKY_HOOKS, path: ".husky/" }, root });
+    for (const file of listFiles(join(root, ".git/hooks"), (n) => !n.endsWith(".sample")))
+      out.push({ file, config: { ...GIT_HOOKS, path: ".git/hooks/" }, root });
   }
   // The user's settings run the same hooks in every project, relative words taken from the project.
   const home = ctx.env.HOME;
