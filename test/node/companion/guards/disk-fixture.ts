@@ -106,6 +106,41 @@ export function gitWorkspace(
   return { base, ws, home };
 }
 
+export interface HomeWorkspace {
+  base: string;
+  home: string;
+  /** One call judged under `policy` (balanced unless named) from `cwd` (home unless named), home the workspace. */
+  judge(
+    tool: string,
+    input: Record<string, unknown>,
+    policy?: CompiledPolicy,
+    cwd?: string,
+  ): ReturnType<typeof judgeOnDisk>;
+}
+
+/**
+ * The agent started in ~: a fresh `home` that is a git repository and the workspace, holding `files` (written a
+ * byte per character, so a binary store's header keeps its bytes), judged with the disk as the companion reads
+ * it with HOME there: the red team's credential-store rounds.
+ */
+export function homeWorkspace(prefix: string, files: Record<string, string>): HomeWorkspace {
+  const base = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  const home = join(base, "home");
+  mkdirSync(home, { recursive: true });
+  git(home, "init", "-q");
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(home, rel)), { recursive: true });
+    writeFileSync(join(home, rel), text, "latin1");
+  }
+  const disk = diskCheck({ env: { HOME: home } });
+  return {
+    base,
+    home,
+    judge: (tool, input, policy = BALANCED, cwd = home) =>
+      judgeOnDisk(policy, { tool, input, cwd, workspace: home, home }, { disk }),
+  };
+}
+
 /** The disk as the companion reads it, with no agent environment (no CDPATH). */
 export const DISK = diskCheck({ env: {} });
 
