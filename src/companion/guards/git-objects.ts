@@ -274,12 +274,16 @@ function hasReplaceRefs(repo: Repository): boolean {
 
 /**
  * The first `n` commits of HEAD's walk (what `git log -n` prints with nothing else choosing), all of them
- * for "all" (what `git log` prints), or null when it cannot say (replace refs, which make git print another
- * object in place of one; an unborn HEAD; git not answering in time). Grafts and a shallow file change
- * the walk for this rev-list as for the agent's git: both read them from the repository.
+ * for "all" (what `git log` prints), or why it cannot say (replace refs, which make git print another
+ * object in place of one; an unborn HEAD; git not answering in time), which the caller shows beside the
+ * answer it reads instead. Grafts and a shallow file change the walk for this rev-list as for the agent's
+ * git: both read them from the repository.
  */
-export function headCommits(repo: Repository, n: number | "all"): string[] | null {
-  if (hasReplaceRefs(repo)) return null;
+export function headCommits(repo: Repository, n: number | "all"): string[] | { unknown: string } {
+  if (hasReplaceRefs(repo))
+    return {
+      unknown: "the repository has replace refs, which make git print another commit in place of one",
+    };
   const count = n === "all" ? [] : [`--max-count=${n}`];
   const r = git(
     repo,
@@ -287,7 +291,11 @@ export function headCommits(repo: Repository, n: number | "all"): string[] | nul
     undefined,
     n === "all" ? 64 * 1024 * 1024 : 1024 * 1024,
   );
-  if (r.error !== undefined || r.status !== 0) return null;
+  const walk = `HEAD's walk (\`git rev-list HEAD\`)`;
+  if ((r.error as NodeJS.ErrnoException | undefined)?.code === "ETIMEDOUT")
+    return { unknown: `${walk} did not answer within ${TIMEOUT_MS / 1000} s` };
+  if (r.error !== undefined || r.status !== 0)
+    return { unknown: `${walk} failed (${r.error?.message ?? `exit ${r.status}`}: no commit yet?)` };
   return r.stdout
     .toString("latin1")
     .split("\n")
