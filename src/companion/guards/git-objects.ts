@@ -48,8 +48,14 @@ export const GUARD_GIT_CONFIG: readonly string[] = [
   "protocol.allow=never",
 ];
 
+/**
+ * The guards' git for objects. It reads each object as itself (`--no-replace-objects`): an answer is kept by
+ * the id, and with a replace ref standing `cat-file --batch` prints the replacement's content under the
+ * replaced id, so a commit holding a token, replaced by a clean one, was kept clean and `git log` printed it
+ * once the replace ref was gone (a replacement is an object of the database too, read under its own id).
+ */
 function git(repo: Repository, args: readonly string[], input?: string, maxBuffer = 64 * 1024 * 1024) {
-  return spawnSync("git", ["--git-dir", repo.gitDir, ...GUARD_GIT_CONFIG, ...args], {
+  return spawnSync("git", ["--git-dir", repo.gitDir, "--no-replace-objects", ...GUARD_GIT_CONFIG, ...args], {
     encoding: "buffer",
     timeout: TIMEOUT_MS,
     maxBuffer,

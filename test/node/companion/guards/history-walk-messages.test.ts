@@ -12,33 +12,19 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { diskCheck } from "../../../../src/companion/guards/disk-view.ts";
 import { factLine } from "../../../../src/policy/call-facts.ts";
 import { judgeCall } from "../../../../src/policy/judge-call.ts";
-import { readOnlyPolicy } from "./disk-fixture.ts";
+import { firstCommitRepo, NO_CONFIG_ENV, plainGit, readOnlyPolicy } from "./disk-fixture.ts";
 
 const policy = readOnlyPolicy();
 const disk = diskCheck({ env: {} });
 // Built at run time so no token shape sits in this file.
 const TOKEN = `ghp_${"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"}`;
-const ENV = { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" };
 let base: string;
 let n = 0;
+const git = plainGit;
 
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync("git", ["-c", "user.email=a@b", "-c", "user.name=a", ...args], {
-    cwd,
-    encoding: "utf8",
-    env: ENV,
-    stdio: ["ignore", "pipe", "pipe"],
-  }).trim();
-}
-
-/** A repository with two commits on main and no reflog (only objects and refs hold anything). */
+/** A repository with two commits on main (its reflog is forgotten by each test: only objects and refs hold anything). */
 function repo(): string {
-  const dir = join(base, `r${n++}`);
-  mkdirSync(dir, { recursive: true });
-  git(dir, "init", "-q", "-b", "main", ".");
-  writeFileSync(join(dir, "README.md"), "# r\n");
-  git(dir, "add", "-A");
-  git(dir, "commit", "-qm", "first");
+  const dir = firstCommitRepo(join(base, `r${n++}`));
   writeFileSync(join(dir, "README.md"), "# r\nmore\n");
   git(dir, "commit", "-qam", "second");
   return dir;
@@ -68,7 +54,7 @@ function prints(dir: string, command: string): string {
   return execFileSync("git", ["--no-pager", ...command.split(" ").slice(1)], {
     cwd: dir,
     encoding: "utf8",
-    env: ENV,
+    env: NO_CONFIG_ENV,
   });
 }
 
@@ -137,7 +123,7 @@ describe("attacks: a commit git prints that HEAD's walk alone would miss still a
       (_, k) =>
         `commit refs/heads/main\ncommitter a <a@b> ${1_700_000_000 + k} +0000\ndata 5\nc${String(k).padStart(4, "0")}\n${k === 0 ? `from ${tip}\n` : ""}\n`,
     ).join("");
-    execFileSync("git", ["fast-import", "--quiet"], { cwd: dir, input: stream, env: ENV });
+    execFileSync("git", ["fast-import", "--quiet"], { cwd: dir, input: stream, env: NO_CONFIG_ENV });
     git(dir, "reset", "-q", "--hard", "main");
     forget(dir);
     expect(prints(dir, "git log --oneline")).toContain(TOKEN);
@@ -162,10 +148,11 @@ describe("attacks: a commit git prints that HEAD's walk alone would miss still a
 });
 
 describe("what the walk allows: git prints no token", () => {
-  // Once skipped (stop 38): in two fresh-clone CI runs `git log` asked here, naming the dangling commit, which
-  // only the whole database holds; alone it always passed. The scan reads the whole database when HEAD's walk
-  // cannot be read and now says why beside its answer, so a walk that missed its 2 s limit on a loaded machine
-  // (the documented fallback, which asks) is judged again, and any other ask fails with its reason.
+  // Once skipped (stop 38): in fresh-clone CI runs `git log` asked here, naming a commit. The replace-ref test
+  // above had read its repository's clean HEAD commit while replaced by one holding the token, and kept that
+  // answer under the clean commit's id; made in the same second, this repository's HEAD is the same commit
+  // (replaced-objects.test.ts; the guards now read objects with --no-replace-objects). A walk that misses its
+  // 2 s limit on a loaded machine (the documented fallback, which asks) is judged again.
   it("a dangling commit, another branch, a tag object: git log, --oneline, -p and blame run", () => {
     const dir = repo();
     const id = dangling(dir);
