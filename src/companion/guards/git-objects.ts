@@ -49,13 +49,17 @@ export const GUARD_GIT_CONFIG: readonly string[] = [
 ];
 
 /**
- * The guards' git for objects. It reads each object as itself (`--no-replace-objects`): an answer is kept by
- * the id, and with a replace ref standing `cat-file --batch` prints the replacement's content under the
- * replaced id, so a commit holding a token, replaced by a clean one, was kept clean and `git log` printed it
- * once the replace ref was gone (a replacement is an object of the database too, read under its own id).
+ * What every git of the guards that reads the object database takes: GUARD_GIT_CONFIG, and each object as
+ * itself (`--no-replace-objects`). With a replace ref standing, `cat-file --batch` printed the replacement's
+ * content under the replaced id, and answers are kept by id: a commit holding a token, replaced by a clean
+ * one, was kept clean, and `git log` printed it once the replace ref was gone; a walk (`rev-list --objects
+ * --all`) never entered the replaced commit's tree, whose `.env` `git --no-replace-objects log -p` prints.
+ * The replacements are objects and refs (`refs/replace/`) of the database too, read and walked as well.
  */
+export const GUARD_GIT_OBJECTS: readonly string[] = ["--no-replace-objects", ...GUARD_GIT_CONFIG];
+
 function git(repo: Repository, args: readonly string[], input?: string, maxBuffer = 64 * 1024 * 1024) {
-  return spawnSync("git", ["--git-dir", repo.gitDir, "--no-replace-objects", ...GUARD_GIT_CONFIG, ...args], {
+  return spawnSync("git", ["--git-dir", repo.gitDir, ...GUARD_GIT_OBJECTS, ...args], {
     encoding: "buffer",
     timeout: TIMEOUT_MS,
     maxBuffer,

@@ -5,7 +5,9 @@
 // again here when files ran together): a clean commit of one repository, read while a replace ref of another
 // test's repository (the same commit, made in the same second) pointed it at a commit holding a token, was
 // kept as holding one. The other direction lets a token through: a commit holding one, read while replaced by
-// a clean commit, was kept clean, and `git log` printed it once the replace ref was gone.
+// a clean commit, was kept clean, and `git log` printed it once the replace ref was gone; and the history's
+// path listing never entered a replaced commit's tree, so `git --no-replace-objects log -p` printed a `.env`
+// only that commit held, unasked.
 
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
@@ -19,6 +21,7 @@ import {
   judgeOnDisk,
   NO_CONFIG_ENV,
   readOnlyPolicy,
+  write,
 } from "./disk-fixture.ts";
 
 const policy = readOnlyPolicy();
@@ -80,5 +83,26 @@ describe("a replaced commit is read as itself, not as its replacement", () => {
     expect(prints(dir, "git log")).not.toContain(TOKEN);
     const r = judge(dir, "git log");
     expect(r.action, r.why).toBe("allow");
+  });
+});
+
+describe("a replaced commit's own files are among the history's paths", () => {
+  it("a dotenv file only the replaced commit holds asks for git --no-replace-objects log -p", () => {
+    const { dir } = repo("three");
+    write(join(dir, "config", ".env.production"), "API_KEY=abc123\n");
+    git(dir, "add", "-A");
+    git(dir, "commit", "-qm", "add config");
+    const added = git(dir, "rev-parse", "HEAD");
+    git(dir, "rm", "-q", "--cached", "config/.env.production");
+    git(dir, "commit", "-qm", "drop config");
+    git(dir, "replace", added, git(dir, "commit-tree", `${added}~1^{tree}`, "-p", `${added}~1`, "-m", "add"));
+    git(dir, "reflog", "expire", "--expire=now", "--all");
+    expect(prints(dir, "git --no-replace-objects log -p")).toContain("API_KEY=abc123");
+    // `git log -p` prints the replacement's (empty) change; both read the history, so both ask.
+    for (const command of ["git --no-replace-objects log -p", "git log -p"]) {
+      const r = judge(dir, command);
+      expect(r.action, command).toBe("ask");
+      expect(r.why, command).toContain("config/.env.production");
+    }
   });
 });
