@@ -19,7 +19,7 @@ import {
   allCommits,
   allObjects,
   databaseStamp,
-  GUARD_GIT_CONFIG,
+  GUARD_GIT_OBJECTS,
   gitEnv,
   objectsContentFact,
 } from "./git-objects.ts";
@@ -137,7 +137,7 @@ function historyPaths(repo: Repository, ids: readonly string[]): Listing {
     [
       "--git-dir",
       repo.gitDir,
-      ...GUARD_GIT_CONFIG,
+      ...GUARD_GIT_OBJECTS,
       "rev-list",
       "--objects",
       "--all",
@@ -166,7 +166,7 @@ function historyPaths(repo: Repository, ids: readonly string[]): Listing {
   const changed = spawnSync(
     "git",
     [
-      ...["--git-dir", repo.gitDir, ...GUARD_GIT_CONFIG, "log", "--stdin", "--no-walk=unsorted", "-m"],
+      ...["--git-dir", repo.gitDir, ...GUARD_GIT_OBJECTS, "log", "--stdin", "--no-walk=unsorted", "-m"],
       ...["--no-renames", "--name-only", "--format=", "-z"],
     ],
     {

@@ -37,13 +37,24 @@ function keep<V>(map: Map<string, V>, key: string, value: V, max: number): void 
  */
 function objectsFact(repo: Repository, withTags: boolean, head: number | "all" | undefined): string | null {
   const stamp = databaseStamp(repo, true);
+  let noWalk: string | undefined;
   if (head !== undefined && !withTags) {
     const key = `n${head}\0${stamp}`;
     const kept = objectAnswers.get(key);
     if (kept !== undefined) return kept;
-    const ids = headCommits(repo, head);
-    if (ids !== null) return answer(repo, ids, new Set(), key);
+    const walk = headCommits(repo, head);
+    if (Array.isArray(walk)) return answer(repo, walk, new Set(), key);
+    noWalk = walk.unknown;
   }
+  const why = databaseFact(repo, withTags, stamp);
+  // Said beside the answer: a commit git would not print (a dangling one) is then what asks.
+  return why !== null && noWalk !== undefined
+    ? `${why} (every commit of the database was read: ${noWalk})`
+    : why;
+}
+
+/** Why the commit (and tag) objects of the whole database, dangling ones too, may show a credential. */
+function databaseFact(repo: Repository, withTags: boolean, stamp: string): string | null {
   const key = `${withTags ? "t" : "c"}\0${stamp}`;
   const kept = objectAnswers.get(key);
   if (kept !== undefined) return kept;

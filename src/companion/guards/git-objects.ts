@@ -48,8 +48,18 @@ export const GUARD_GIT_CONFIG: readonly string[] = [
   "protocol.allow=never",
 ];
 
+/**
+ * What every git of the guards that reads the object database takes: GUARD_GIT_CONFIG, and each object as
+ * itself (`--no-replace-objects`). With a replace ref standing, `cat-file --batch` printed the replacement's
+ * content under the replaced id, and answers are kept by id: a commit holding a token, replaced by a clean
+ * one, was kept clean, and `git log` printed it once the replace ref was gone; a walk (`rev-list --objects
+ * --all`) never entered the replaced commit's tree, whose `.env` `git --no-replace-objects log -p` prints.
+ * The replacements are objects and refs (`refs/replace/`) of the database too, read and walked as well.
+ */
+export const GUARD_GIT_OBJECTS: readonly string[] = ["--no-replace-objects", ...GUARD_GIT_CONFIG];
+
 function git(repo: Repository, args: readonly string[], input?: string, maxBuffer = 64 * 1024 * 1024) {
-  return spawnSync("git", ["--git-dir", repo.gitDir, ...GUARD_GIT_CONFIG, ...args], {
+  return spawnSync("git", ["--git-dir", repo.gitDir, ...GUARD_GIT_OBJECTS, ...args], {
     encoding: "buffer",
     timeout: TIMEOUT_MS,
     maxBuffer,
@@ -274,12 +284,16 @@ function hasReplaceRefs(repo: Repository): boolean {
 
 /**
  * The first `n` commits of HEAD's walk (what `git log -n` prints with nothing else choosing), all of them
- * for "all" (what `git log` prints), or null when it cannot say (replace refs, which make git print another
- * object in place of one; an unborn HEAD; git not answering in time). Grafts and a shallow file change
- * the walk for this rev-list as for the agent's git: both read them from the repository.
+ * for "all" (what `git log` prints), or why it cannot say (replace refs, which make git print another
+ * object in place of one; an unborn HEAD; git not answering in time), which the caller shows beside the
+ * answer it reads instead. Grafts and a shallow file change the walk for this rev-list as for the agent's
+ * git: both read them from the repository.
  */
-export function headCommits(repo: Repository, n: number | "all"): string[] | null {
-  if (hasReplaceRefs(repo)) return null;
+export function headCommits(repo: Repository, n: number | "all"): string[] | { unknown: string } {
+  if (hasReplaceRefs(repo))
+    return {
+      unknown: "the repository has replace refs, which make git print another commit in place of one",
+    };
   const count = n === "all" ? [] : [`--max-count=${n}`];
   const r = git(
     repo,
@@ -287,7 +301,11 @@ export function headCommits(repo: Repository, n: number | "all"): string[] | nul
     undefined,
     n === "all" ? 64 * 1024 * 1024 : 1024 * 1024,
   );
-  if (r.error !== undefined || r.status !== 0) return null;
+  const walk = `HEAD's walk (\`git rev-list HEAD\`)`;
+  if ((r.error as NodeJS.ErrnoException | undefined)?.code === "ETIMEDOUT")
+    return { unknown: `${walk} did not answer within ${TIMEOUT_MS / 1000} s` };
+  if (r.error !== undefined || r.status !== 0)
+    return { unknown: `${walk} failed (${r.error?.message ?? `exit ${r.status}`}: no commit yet?)` };
   return r.stdout
     .toString("latin1")
     .split("\n")

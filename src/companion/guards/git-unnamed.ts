@@ -6,7 +6,7 @@
 // blob or tree is allowed only when the history names it.
 import { spawnSync } from "node:child_process";
 import type { Repository } from "./git-discovery.ts";
-import { allObjects, databaseStamp, GUARD_GIT_CONFIG, gitEnv } from "./git-objects.ts";
+import { allObjects, databaseStamp, GUARD_GIT_OBJECTS, gitEnv } from "./git-objects.ts";
 
 const TIMEOUT_MS = 2_000;
 const MAX_BYTES = 64 * 1024 * 1024;
@@ -14,7 +14,7 @@ const MAX_BYTES = 64 * 1024 * 1024;
 const named = new Map<string, ReadonlySet<string> | null>();
 
 function run(repo: Repository, args: string[], input: string): string | null {
-  const r = spawnSync("git", ["--git-dir", repo.gitDir, ...GUARD_GIT_CONFIG, ...args], {
+  const r = spawnSync("git", ["--git-dir", repo.gitDir, ...GUARD_GIT_OBJECTS, ...args], {
     encoding: "utf8",
     input,
     timeout: TIMEOUT_MS,

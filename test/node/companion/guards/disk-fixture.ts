@@ -37,6 +37,33 @@ export function git(cwd: string, ...args: string[]): string {
   }).trim();
 }
 
+/** The environment of git with neither the user's nor the system's configuration: a history test's own git. */
+export const NO_CONFIG_ENV: NodeJS.ProcessEnv = {
+  ...process.env,
+  GIT_CONFIG_GLOBAL: "/dev/null",
+  GIT_CONFIG_NOSYSTEM: "1",
+};
+
+/** Runs git in `cwd` with a committer set under `NO_CONFIG_ENV`, its hints unshown; its trimmed output. */
+export function plainGit(cwd: string, ...args: string[]): string {
+  return execFileSync("git", ["-c", "user.email=a@b", "-c", "user.name=a", ...args], {
+    cwd,
+    encoding: "utf8",
+    env: NO_CONFIG_ENV,
+    stdio: ["ignore", "pipe", "pipe"],
+  }).trim();
+}
+
+/** A repository made at `dir` on main with README.md committed ("first"): where a history test starts. */
+export function firstCommitRepo(dir: string): string {
+  mkdirSync(dir, { recursive: true });
+  plainGit(dir, "init", "-q", "-b", "main", ".");
+  writeFileSync(join(dir, "README.md"), "# r\n");
+  plainGit(dir, "add", "-A");
+  plainGit(dir, "commit", "-qm", "first");
+  return dir;
+}
+
 /** Real git in `cwd` under `env` (a fake home's ~/.gitconfig as the user's) with this PATH; stdout, or throws stderr. */
 export function gitWith(cwd: string, env: NodeJS.ProcessEnv, ...args: string[]): string {
   const r = spawnSync("git", ["-c", "user.name=t", "-c", "user.email=t@e", ...args], {
@@ -104,6 +131,41 @@ export function gitWorkspace(
   git(ws, "add", "-A");
   git(ws, "commit", "-qm", "init");
   return { base, ws, home };
+}
+
+export interface HomeWorkspace {
+  base: string;
+  home: string;
+  /** One call judged under `policy` (balanced unless named) from `cwd` (home unless named), home the workspace. */
+  judge(
+    tool: string,
+    input: Record<string, unknown>,
+    policy?: CompiledPolicy,
+    cwd?: string,
+  ): ReturnType<typeof judgeOnDisk>;
+}
+
+/**
+ * The agent started in ~: a fresh `home` that is a git repository and the workspace, holding `files` (written a
+ * byte per character, so a binary store's header keeps its bytes), judged with the disk as the companion reads
+ * it with HOME there: the red team's credential-store rounds.
+ */
+export function homeWorkspace(prefix: string, files: Record<string, string>): HomeWorkspace {
+  const base = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  const home = join(base, "home");
+  mkdirSync(home, { recursive: true });
+  git(home, "init", "-q");
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(home, rel)), { recursive: true });
+    writeFileSync(join(home, rel), text, "latin1");
+  }
+  const disk = diskCheck({ env: { HOME: home } });
+  return {
+    base,
+    home,
+    judge: (tool, input, policy = BALANCED, cwd = home) =>
+      judgeOnDisk(policy, { tool, input, cwd, workspace: home, home }, { disk }),
+  };
 }
 
 /** The disk as the companion reads it, with no agent environment (no CDPATH). */

@@ -12,33 +12,19 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { diskCheck } from "../../../../src/companion/guards/disk-view.ts";
 import { factLine } from "../../../../src/policy/call-facts.ts";
 import { judgeCall } from "../../../../src/policy/judge-call.ts";
-import { readOnlyPolicy } from "./disk-fixture.ts";
+import { firstCommitRepo, NO_CONFIG_ENV, plainGit, readOnlyPolicy } from "./disk-fixture.ts";
 
 const policy = readOnlyPolicy();
 const disk = diskCheck({ env: {} });
 // Built at run time so no token shape sits in this file.
 const TOKEN = `ghp_${"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"}`;
-const ENV = { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" };
 let base: string;
 let n = 0;
+const git = plainGit;
 
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync("git", ["-c", "user.email=a@b", "-c", "user.name=a", ...args], {
-    cwd,
-    encoding: "utf8",
-    env: ENV,
-    stdio: ["ignore", "pipe", "pipe"],
-  }).trim();
-}
-
-/** A repository with two commits on main and no reflog (only objects and refs hold anything). */
+/** A repository with two commits on main (its reflog is forgotten by each test: only objects and refs hold anything). */
 function repo(): string {
-  const dir = join(base, `r${n++}`);
-  mkdirSync(dir, { recursive: true });
-  git(dir, "init", "-q", "-b", "main", ".");
-  writeFileSync(join(dir, "README.md"), "# r\n");
-  git(dir, "add", "-A");
-  git(dir, "commit", "-qm", "first");
+  const dir = firstCommitRepo(join(base, `r${n++}`));
   writeFileSync(join(dir, "README.md"), "# r\nmore\n");
   git(dir, "commit", "-qam", "second");
   return dir;
@@ -68,7 +54,7 @@ function prints(dir: string, command: string): string {
   return execFileSync("git", ["--no-pager", ...command.split(" ").slice(1)], {
     cwd: dir,
     encoding: "utf8",
-    env: ENV,
+    env: NO_CONFIG_ENV,
   });
 }
 
@@ -119,8 +105,11 @@ describe("attacks: a commit git prints that HEAD's walk alone would miss still a
     git(dir, "replace", git(dir, "rev-parse", "HEAD"), id);
     forget(dir);
     expect(prints(dir, "git log --oneline")).toContain(TOKEN);
-    for (const command of ["git log", "git log --oneline", "git blame README.md"])
-      expect(judge(dir, command).action, command).toBe("ask");
+    for (const command of ["git log", "git log --oneline", "git blame README.md"]) {
+      const r = judge(dir, command);
+      expect(r.action, command).toBe("ask");
+      expect(r.why, command).toMatch(/the repository has replace refs/);
+    }
   });
 
   it("a token deep in HEAD's walk (past 1,000 commits) is found by git log and git blame", () => {
@@ -134,7 +123,7 @@ describe("attacks: a commit git prints that HEAD's walk alone would miss still a
       (_, k) =>
         `commit refs/heads/main\ncommitter a <a@b> ${1_700_000_000 + k} +0000\ndata 5\nc${String(k).padStart(4, "0")}\n${k === 0 ? `from ${tip}\n` : ""}\n`,
     ).join("");
-    execFileSync("git", ["fast-import", "--quiet"], { cwd: dir, input: stream, env: ENV });
+    execFileSync("git", ["fast-import", "--quiet"], { cwd: dir, input: stream, env: NO_CONFIG_ENV });
     git(dir, "reset", "-q", "--hard", "main");
     forget(dir);
     expect(prints(dir, "git log --oneline")).toContain(TOKEN);
@@ -159,10 +148,12 @@ describe("attacks: a commit git prints that HEAD's walk alone would miss still a
 });
 
 describe("what the walk allows: git prints no token", () => {
-  // Skipped: in both fresh-clone CI runs of stop 38 (load 15 and load 2) `git log` asked here, naming the dangling
-  // commit, though the file passes alone every time (with CI=true too). Asking is the safe direction; why the HEAD
-  // walk fell back to the whole database in CI is the next stop's first question (docs/policy.md, over-asks).
-  it.skip("a dangling commit, another branch, a tag object: git log, --oneline, -p and blame run", () => {
+  // Once skipped (stop 38): in fresh-clone CI runs `git log` asked here, naming a commit. The replace-ref test
+  // above had read its repository's clean HEAD commit while replaced by one holding the token, and kept that
+  // answer under the clean commit's id; made in the same second, this repository's HEAD is the same commit
+  // (replaced-objects.test.ts; the guards now read objects with --no-replace-objects). A walk that misses its
+  // 2 s limit on a loaded machine (the documented fallback, which asks) is judged again.
+  it("a dangling commit, another branch, a tag object: git log, --oneline, -p and blame run", () => {
     const dir = repo();
     const id = dangling(dir);
     git(dir, "update-ref", "refs/heads/other", id);
@@ -176,15 +167,24 @@ describe("what the walk allows: git prints no token", () => {
       "git blame -L 1,2 README.md",
     ]) {
       expect(prints(dir, command), command).not.toContain(TOKEN);
-      // HEAD's walk is one `git rev-list` with a 2 s limit; on a machine too loaded for it the scan falls back to
-      // the whole database (the dangling commit included) and asks, as it must. Ask again after a fresh walk.
       let r = judge(dir, command);
-      for (let attempt = 0; attempt < 2 && r.action !== "allow"; attempt++) {
-        forget(dir);
+      for (let attempt = 0; attempt < 2 && /did not answer within/.test(r.why); attempt++)
         r = judge(dir, command);
-      }
       expect(r.action, `${command}: ${r.why}`).toBe("allow");
     }
+  });
+
+  it("with HEAD's walk unreadable (an unborn branch) the whole database is read, and the reason says so", () => {
+    const dir = repo();
+    dangling(dir);
+    forget(dir);
+    git(dir, "symbolic-ref", "HEAD", "refs/heads/unborn");
+    expect(() => prints(dir, "git log")).toThrow();
+    const r = judge(dir, "git log --oneline");
+    expect(r.action, r.why).toBe("ask");
+    expect(r.why).toMatch(
+      /every commit of the database was read: HEAD's walk \(`git rev-list HEAD`\) failed/,
+    );
   });
 });
 

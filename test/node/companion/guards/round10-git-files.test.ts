@@ -15,34 +15,21 @@ import { factLine } from "../../../../src/policy/call-facts.ts";
 import { judgeCall } from "../../../../src/policy/judge-call.ts";
 import { isGitMetadataPath, PrivateKeyScan } from "../../../../src/policy/secret-families.ts";
 import { BALANCED } from "../../policy/shell/policies.ts";
-import { readOnlyPolicy } from "./disk-fixture.ts";
+import { firstCommitRepo, NO_CONFIG_ENV, plainGit, readOnlyPolicy } from "./disk-fixture.ts";
 
 const policy = readOnlyPolicy();
 const balanced = BALANCED;
 const disk = diskCheck({ env: {} });
 const PASS = "Sup3rS3cretPass";
-const ENV = { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" };
 let base: string;
 let blob = "";
 let readme = "";
 const repos: Record<string, string> = {};
 
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync("git", ["-c", "user.email=a@b", "-c", "user.name=a", ...args], {
-    cwd,
-    encoding: "utf8",
-    env: ENV,
-  }).trim();
-}
+const git = plainGit;
 function repo(name: string): string {
-  const dir = join(base, name);
-  mkdirSync(dir, { recursive: true });
-  git(dir, "init", "-q", "-b", "main", ".");
-  writeFileSync(join(dir, "README.md"), "# r\n");
-  git(dir, "add", "-A");
-  git(dir, "commit", "-qm", "first");
-  repos[name] = dir;
-  return dir;
+  repos[name] = firstCommitRepo(join(base, name));
+  return repos[name];
 }
 
 beforeAll(() => {
@@ -97,7 +84,11 @@ const bash = (name: string, command: string, p = policy) => judge(name, "bash", 
 
 /** What real bash prints for the command in that repository (the proof that it is dangerous). */
 function prints(name: string, command: string): string {
-  return execFileSync("bash", ["-c", command], { cwd: repos[name] as string, encoding: "utf8", env: ENV });
+  return execFileSync("bash", ["-c", command], {
+    cwd: repos[name] as string,
+    encoding: "utf8",
+    env: NO_CONFIG_ENV,
+  });
 }
 
 describe("a credential in git's own files, read as a file or printed by git: asks", () => {

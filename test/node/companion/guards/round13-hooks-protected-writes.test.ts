@@ -7,16 +7,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { starterPolicy } from "../../../../src/companion/local-policy/starter.ts";
 import { isProtectedWritePath } from "../../../../src/policy/secret-paths.ts";
-import { compile, user } from "../../policy/helpers.ts";
-import { BALANCED } from "../../policy/shell/policies.ts";
-import { type DiskFixture, diskFixture, judgeOnDisk } from "./disk-fixture.ts";
-
-const PROFILES = [
-  ["balanced", BALANCED],
-  ["autonomous", compile(user(starterPolicy("autonomous")))],
-] as const;
+import { type DiskFixture, diskFixture, judgeOnDisk, STARTERS } from "./disk-fixture.ts";
 
 const HOOK_MANAGERS = [
   "lint-staged.config.js",
@@ -89,7 +81,7 @@ describe("files that decide what runs on the next commit or when the editor open
   });
 
   it.each(PROTECTED)("writing %s asks under the balanced and autonomous starters, by every tool", (file) => {
-    for (const [name, policy] of PROFILES)
+    for (const [name, policy] of STARTERS)
       for (const call of writes(file)) {
         const r = judgeOnDisk(policy, { ...call, cwd: fx.ws, home: fx.home });
         expect(r.action, `${name}: ${JSON.stringify(call.input)}\n${r.reasons.join("\n")}`).toBe("ask");
@@ -98,7 +90,7 @@ describe("files that decide what runs on the next commit or when the editor open
 
   it("a shell glob that may write one of them asks (`cp x .lintstagedrc*`)", () => {
     for (const command of ["cp x .lintstagedrc*", "cp x lefthook.*", "echo x | tee .zed/*"]) {
-      const r = judgeOnDisk(PROFILES[1][1], { tool: "bash", input: { command }, cwd: fx.ws, home: fx.home });
+      const r = judgeOnDisk(STARTERS[1][1], { tool: "bash", input: { command }, cwd: fx.ws, home: fx.home });
       expect(r.action, command).not.toBe("allow");
     }
   });
@@ -115,12 +107,12 @@ describe("ordinary files beside them stay writable", () => {
     "README.md",
   ])("%s", (file) => {
     expect(isProtectedWritePath(file)).toBe(false);
-    for (const [name, policy] of PROFILES)
+    for (const [name, policy] of STARTERS)
       for (const call of writes(file).slice(0, 2)) {
         const r = judgeOnDisk(policy, { ...call, cwd: fx.ws, home: fx.home });
         expect(r.action, `${name}: ${JSON.stringify(call.input)}\n${r.reasons.join("\n")}`).toBe("allow");
       }
-    const r = judgeOnDisk(PROFILES[1][1], {
+    const r = judgeOnDisk(STARTERS[1][1], {
       tool: "bash",
       input: { command: `cp x ${file}` },
       cwd: fx.ws,

@@ -6,16 +6,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { starterPolicy } from "../../../../src/companion/local-policy/starter.ts";
 import { grantUnitsOf } from "../../../../src/policy/grant-units.ts";
-import { compile, user } from "../../policy/helpers.ts";
-import { BALANCED } from "../../policy/shell/policies.ts";
-import { type DiskFixture, diskFixture, judgeOnDisk } from "./disk-fixture.ts";
-
-const PROFILES = [
-  ["balanced", BALANCED],
-  ["autonomous", compile(user(starterPolicy("autonomous")))],
-] as const;
+import { type DiskFixture, diskFixture, judgeOnDisk, STARTERS } from "./disk-fixture.ts";
 
 let fx: DiskFixture;
 beforeAll(() => {
@@ -28,7 +20,7 @@ beforeAll(() => {
 });
 afterAll(() => fx.cleanup());
 
-const judge = (policy: (typeof PROFILES)[number][1], tool: string, input: Record<string, unknown>) =>
+const judge = (policy: (typeof STARTERS)[number][1], tool: string, input: Record<string, unknown>) =>
   judgeOnDisk(policy, { tool, input, cwd: fx.ws, home: fx.home });
 
 describe("a listing of a secret directory's names asks, by the shell and by the file tools (written first)", () => {
@@ -46,13 +38,13 @@ describe("a listing of a secret directory's names asks, by the shell and by the 
       "ls secrets",
       "ls ./secrets/",
     ])
-      for (const [name, policy] of PROFILES) {
+      for (const [name, policy] of STARTERS) {
         const r = judge(policy, "bash", { command });
         expect(r.action, `${name}: ${command}\n${r.reasons.join("\n")}`).toBe("ask");
         expect(r.reasons.join("\n"), command).toMatch(/names of a secret directory/);
       }
     // Listing from inside (its directory is not the workspace, so no rule allows it anyway).
-    for (const [name, policy] of PROFILES)
+    for (const [name, policy] of STARTERS)
       expect(judge(policy, "bash", { command: "cd ~/.ssh && ls" }).action, name).toBe("ask");
   });
 
@@ -66,7 +58,7 @@ describe("a listing of a secret directory's names asks, by the shell and by the 
       ["Glob", { pattern: "secrets/*" }],
       ["Glob", { pattern: "**/*", path: `${fx.home}/.aws` }],
     ] as const)
-      for (const [name, policy] of PROFILES) {
+      for (const [name, policy] of STARTERS) {
         const r = judge(policy, tool, input);
         expect(r.action, `${name}: ${tool} ${JSON.stringify(input)}\n${r.reasons.join("\n")}`).toBe("ask");
       }
@@ -111,7 +103,7 @@ describe("other listings stay as they were", () => {
       "find . -name '*.ts'",
       "find src",
     ])
-      for (const [name, policy] of PROFILES) {
+      for (const [name, policy] of STARTERS) {
         const r = judge(policy, "bash", { command });
         expect(r.action, `${name}: ${command}\n${r.reasons.join("\n")}`).toBe("allow");
       }
@@ -123,7 +115,7 @@ describe("other listings stay as they were", () => {
       ["LS", { path: join(fx.ws, "src") }],
       ["Glob", { pattern: "src/*.ts" }],
     ] as const)
-      for (const [name, policy] of PROFILES) {
+      for (const [name, policy] of STARTERS) {
         const r = judge(policy, tool, input);
         expect(r.action, `${name}: ${tool} ${JSON.stringify(input)}\n${r.reasons.join("\n")}`).toBe("allow");
       }

@@ -8,8 +8,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { isProtectedWritePath } from "../../../../src/policy/secret-paths.ts";
-import { AUTONOMOUS, BALANCED } from "../../policy/shell/policies.ts";
-import { gitWorkspace, judgeOnDisk } from "./disk-fixture.ts";
+import { gitWorkspace, judgeOnDisk, STARTERS } from "./disk-fixture.ts";
 
 const { base, ws, home } = gitWorkspace("airlock-rt14-", {
   "src/app.py": "print('hello')\n",
@@ -25,11 +24,6 @@ mkdirSync(join(ws, VENV, "bin"), { recursive: true });
 mkdirSync(join(ws, VENV, "lib", "python3.11", "site-packages"), { recursive: true });
 writeFileSync(join(ws, VENV, "pyvenv.cfg"), "home = /usr/bin\ninclude-system-site-packages = false\n");
 writeFileSync(join(ws, VENV, "bin", "activate"), "deactivate () { :; }\n");
-
-const STARTERS = [
-  ["balanced", BALANCED],
-  ["autonomous", AUTONOMOUS],
-] as const;
 
 const PAYLOAD = 'import os; os.system("cat $HOME/.netrc")';
 

@@ -10,16 +10,8 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { diskCheck } from "../../../../src/companion/guards/disk-view.ts";
-import { starterPolicy } from "../../../../src/companion/local-policy/starter.ts";
 import { grantUnitsOf } from "../../../../src/policy/grant-units.ts";
-import { compile, user } from "../../policy/helpers.ts";
-import { BALANCED } from "../../policy/shell/policies.ts";
-import { type DiskFixture, diskFixture, judgeOnDisk } from "./disk-fixture.ts";
-
-const PROFILES = [
-  ["balanced", BALANCED],
-  ["autonomous", compile(user(starterPolicy("autonomous")))],
-] as const;
+import { type DiskFixture, diskFixture, judgeOnDisk, STARTERS } from "./disk-fixture.ts";
 
 /** Names only a secret directory of the fixture holds. */
 const SECRET_NAMES = /id_rsa|credentials|prod-db\.txt/;
@@ -38,12 +30,12 @@ beforeAll(() => {
 });
 afterAll(() => fx.cleanup());
 
-const judge = (policy: (typeof PROFILES)[number][1], command: string) =>
+const judge = (policy: (typeof STARTERS)[number][1], command: string) =>
   judgeOnDisk(policy, { tool: "bash", input: { command }, cwd: fx.ws, home: fx.home });
 
 function expectAll(commands: readonly string[], action: "ask" | "allow"): void {
   for (const command of commands)
-    for (const [name, policy] of PROFILES) {
+    for (const [name, policy] of STARTERS) {
       const r = judge(policy, command);
       expect(r.action, `${name}: ${command}\n${r.reasons.join("\n")}\n${r.why}`).toBe(action);
     }
@@ -113,7 +105,7 @@ describe("a listing after a cd that may lead to a secret directory asks (written
     mkdirSync(join(fx.home, ".ssh", "old"), { recursive: true });
     const disk = diskCheck({ env: { CDPATH: join(fx.home, ".ssh") } });
     for (const command of ["cd ./src; cd old; ls", "cd ./src; cd old && ls"])
-      for (const [name, policy] of PROFILES) {
+      for (const [name, policy] of STARTERS) {
         const r = judgeOnDisk(
           policy,
           { tool: "bash", input: { command }, cwd: fx.ws, home: fx.home },
@@ -199,7 +191,7 @@ describe("property: a cd form, a listing program and a directory", () => {
           const command = form(dir, listing);
           if (!SECRET_NAMES.test(bashPrints(command))) return;
           printed++;
-          for (const [name, policy] of PROFILES) {
+          for (const [name, policy] of STARTERS) {
             const r = judge(policy, command);
             expect(r.action, `${name}: ${command}\n${r.reasons.join("\n")}`).not.toBe("allow");
           }

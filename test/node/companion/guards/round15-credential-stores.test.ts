@@ -4,22 +4,12 @@
 // tool and `grep -r password`, under both starters. Each store is now a secret by name, read like
 // ~/.aws/credentials, while the project files beside them (`.circleci/config.yml`, `.netlify/state.json`,
 // `.expo/settings.json`) stay readable.
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { rmSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { diskCheck } from "../../../../src/companion/guards/disk-view.ts";
 import { isDenylistedPath, secretFamilyOf } from "../../../../src/policy/secret-paths.ts";
 import { AUTONOMOUS, BALANCED } from "../../policy/shell/policies.ts";
-import { git, judgeOnDisk } from "./disk-fixture.ts";
-
-const base = realpathSync(mkdtempSync(join(tmpdir(), "airlock-rt15-creds-")));
-afterAll(() => rmSync(base, { recursive: true, force: true }));
-// The agent started in ~: the home directory is the workspace.
-const home = join(base, "home");
-mkdirSync(home, { recursive: true });
-git(home, "init", "-q");
-const disk = diskCheck({ env: { HOME: home } });
+import { homeWorkspace } from "./disk-fixture.ts";
 
 /** Each store where its tool's documentation puts it, with the kind of value it keeps. */
 const STORES: Record<string, string> = {
@@ -59,13 +49,9 @@ const PLAIN: Record<string, string> = {
   ".gemini/settings.json": '{"theme":"Default"}\n',
   ".config/helm/notes.txt": "charts\n",
 };
-for (const [rel, text] of Object.entries({ ...STORES, ...PLAIN })) {
-  mkdirSync(dirname(join(home, rel)), { recursive: true });
-  writeFileSync(join(home, rel), text);
-}
-
-const judge = (tool: string, input: Record<string, unknown>, policy = BALANCED, cwd = home) =>
-  judgeOnDisk(policy, { tool, input, cwd, workspace: home, home }, { disk });
+// The agent started in ~: the home directory is the workspace.
+const { base, home, judge } = homeWorkspace("airlock-rt15-creds-", { ...STORES, ...PLAIN });
+afterAll(() => rmSync(base, { recursive: true, force: true }));
 
 describe("round 15: credential stores known only by their names", () => {
   it("each is a secret by name, in a family the phone card can name", () => {

@@ -7,37 +7,14 @@
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { diskCheck } from "../../../../src/companion/guards/disk-view.ts";
-import type { ToolCall } from "../../../../src/policy/types.ts";
 import { AUTONOMOUS, BALANCED, CAUTIOUS } from "../../policy/shell/policies.ts";
-import { gitWorkspace, judgeOnDisk, write } from "./disk-fixture.ts";
+import { gitWorkspace, write } from "./disk-fixture.ts";
+import { envJudge, expectAllowedClean, expectAsks } from "./env-judge.ts";
 
 const { base, ws, home } = gitWorkspace("airlock-rt15-env-", { "README.md": "# demo\n", "src/a.ts": "1\n" });
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
-const PROFILES = [CAUTIOUS, BALANCED, AUTONOMOUS];
-
-function judge(call: Omit<ToolCall, "cwd">, env: NodeJS.ProcessEnv = {}) {
-  const disk = diskCheck({ env: { HOME: home, ...env } });
-  return PROFILES.map((p) => judgeOnDisk(p, { ...call, cwd: ws } as ToolCall, { disk }));
-}
-const bash = (command: string, env: NodeJS.ProcessEnv = {}) =>
-  judge({ tool: "bash", input: { command } }, env);
-const writeTool = (rel: string, env: NodeJS.ProcessEnv = {}) =>
-  judge({ tool: "write", input: { file_path: join(ws, rel), content: "x\n" } }, env);
-
-/** Each profile's answer with `env` is not an allow, and its first fact names `variable`. */
-function expectAsks(judged: ReturnType<typeof judge>, variable: string, what: string) {
-  for (const j of judged) {
-    expect(j.action, what).not.toBe("allow");
-    expect(j.why, what).toMatch(new RegExp(variable));
-  }
-}
-
-/** With a clean environment the balanced and autonomous profiles allow it, as before. */
-function expectAllowedClean(judged: ReturnType<typeof judge>, what: string) {
-  for (const j of judged.slice(1)) expect(j.action, what).toBe("allow");
-}
+const { bash, writeTool } = envJudge(ws, home, [CAUTIOUS, BALANCED, AUTONOMOUS]);
 
 const FSMONITOR = '[core]\n\tfsmonitor = "cat ~/.netrc >&2; false"\n';
 
@@ -45,8 +22,8 @@ describe("r15a-02: BASH_ENV naming a workspace file", () => {
   const env = { BASH_ENV: join(ws, "scripts/env.sh") };
 
   it("writing the file asks; the same write with a clean environment is allowed", () => {
-    expectAsks(writeTool("scripts/env.sh", env), "BASH_ENV", "write");
-    expectAsks(bash("echo 'cat ~/.netrc' > scripts/env.sh", env), "BASH_ENV", "shell write");
+    expectAsks(writeTool("scripts/env.sh", env), /BASH_ENV/, "write");
+    expectAsks(bash("echo 'cat ~/.netrc' > scripts/env.sh", env), /BASH_ENV/, "shell write");
     expectAllowedClean(writeTool("scripts/env.sh"), "write, clean");
   });
 
@@ -54,7 +31,7 @@ describe("r15a-02: BASH_ENV naming a workspace file", () => {
     for (const j of bash("ls", env).slice(1)) expect(j.action, "no file yet").toBe("allow");
     write(join(ws, "scripts/env.sh"), "cat ~/.netrc\n");
     for (const command of ["ls", "git status", "echo hi"]) {
-      expectAsks(bash(command, env), "BASH_ENV", command);
+      expectAsks(bash(command, env), /BASH_ENV/, command);
       expectAllowedClean(bash(command), `${command}, clean`);
     }
     rmSync(join(ws, "scripts"), { recursive: true });
@@ -64,7 +41,7 @@ describe("r15a-02: BASH_ENV naming a workspace file", () => {
     const zsh = { ZDOTDIR: join(ws, ".zsh") };
     for (const j of bash("ls", zsh).slice(1)) expect(j.action, "no directory yet").toBe("allow");
     write(join(ws, ".zsh/.zshenv"), "cat ~/.netrc\n");
-    expectAsks(bash("ls", zsh), "ZDOTDIR", "zshenv");
+    expectAsks(bash("ls", zsh), /ZDOTDIR/, "zshenv");
     rmSync(join(ws, ".zsh"), { recursive: true });
   });
 });
@@ -72,12 +49,12 @@ describe("r15a-02: BASH_ENV naming a workspace file", () => {
 describe("r15a-03: git's user configuration named into the workspace", () => {
   it("writing it asks (XDG_CONFIG_HOME, GIT_CONFIG_GLOBAL, GIT_CONFIG_SYSTEM)", () => {
     const command = `printf '${FSMONITOR.replace(/\n/g, "\\n").replace(/\t/g, "\\t")}' > devcfg/git/config`;
-    expectAsks(bash(command, { XDG_CONFIG_HOME: join(ws, "devcfg") }), "XDG_CONFIG_HOME", "xdg");
+    expectAsks(bash(command, { XDG_CONFIG_HOME: join(ws, "devcfg") }), /XDG_CONFIG_HOME/, "xdg");
     expectAllowedClean(bash(command), "xdg, clean");
     for (const variable of ["GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM"])
       expectAsks(
         writeTool("tools/gitconfig", { [variable]: join(ws, "tools/gitconfig") }),
-        variable,
+        new RegExp(variable),
         variable,
       );
   });
@@ -108,7 +85,7 @@ describe("r15a-04: the loader's variables holding a workspace directory", () => 
   const here = "base64 -d > build/lib/libpcre2-8.so.0 <<'EOF'\nf0VMRgIBAQ==\nEOF";
 
   it("writing a library there asks; the same write with a clean environment is allowed", () => {
-    expectAsks(bash(here, env), "LD_LIBRARY_PATH", "here-doc");
+    expectAsks(bash(here, env), /LD_LIBRARY_PATH/, "here-doc");
     expectAllowedClean(bash(here), "here-doc, clean");
   });
 
@@ -121,7 +98,7 @@ describe("r15a-04: the loader's variables holding a workspace directory", () => 
       { LD_PRELOAD: join(ws, "build/lib/libpcre2-8.so.0") },
       { GCONV_PATH: join(ws, "build/lib") },
     ])
-      expectAsks(bash("ls", e), Object.keys(e)[0] as string, JSON.stringify(e));
+      expectAsks(bash("ls", e), new RegExp(Object.keys(e)[0] as string), JSON.stringify(e));
     expectAllowedClean(bash("ls"), "ls, clean");
     for (const e of [{ LD_LIBRARY_PATH: "/usr/local/lib" }, { LD_PRELOAD: "libjemalloc.so.2" }])
       for (const j of bash("ls", e).slice(1)) expect(j.action, JSON.stringify(e)).toBe("allow");
@@ -130,7 +107,7 @@ describe("r15a-04: the loader's variables holding a workspace directory", () => 
 
   it("a relative or empty search entry names wherever a program runs: every shell call asks", () => {
     for (const LD_LIBRARY_PATH of [":/usr/lib", "build/lib", "."])
-      expectAsks(bash("ls", { LD_LIBRARY_PATH }), "LD_LIBRARY_PATH", LD_LIBRARY_PATH);
+      expectAsks(bash("ls", { LD_LIBRARY_PATH }), /LD_LIBRARY_PATH/, LD_LIBRARY_PATH);
   });
 });
 

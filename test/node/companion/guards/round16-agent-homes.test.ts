@@ -7,9 +7,9 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { diskCheck } from "../../../../src/companion/guards/disk-view.ts";
-import type { ToolCall } from "../../../../src/policy/types.ts";
 import { AUTONOMOUS, BALANCED, CAUTIOUS } from "../../policy/shell/policies.ts";
 import { gitWorkspace, judgeOnDisk, write } from "./disk-fixture.ts";
+import { envJudge, expectAllowedClean, expectAsks } from "./env-judge.ts";
 
 const { base, ws, home } = gitWorkspace("airlock-rt16-homes-", {
   "README.md": "# demo\n",
@@ -20,30 +20,7 @@ const { base, ws, home } = gitWorkspace("airlock-rt16-homes-", {
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 afterEach(() => vi.unstubAllEnvs());
 
-const PROFILES = [CAUTIOUS, BALANCED, AUTONOMOUS];
-
-function judge(call: Omit<ToolCall, "cwd">, env: NodeJS.ProcessEnv = {}) {
-  const disk = diskCheck({ env: { HOME: home, ...env } });
-  return PROFILES.map((p) => judgeOnDisk(p, { ...call, cwd: ws } as ToolCall, { disk }));
-}
-const bash = (command: string, env: NodeJS.ProcessEnv = {}) =>
-  judge({ tool: "bash", input: { command } }, env);
-const writeTool = (rel: string, env: NodeJS.ProcessEnv = {}) =>
-  judge({ tool: "write", input: { file_path: join(ws, rel), content: "x\n" } }, env);
-const readTool = (rel: string, env: NodeJS.ProcessEnv = {}) =>
-  judge({ tool: "read", input: { file_path: join(ws, rel) } }, env);
-
-function expectAsks(judged: ReturnType<typeof judge>, because: RegExp, what: string) {
-  for (const j of judged) {
-    expect(j.action, what).not.toBe("allow");
-    expect(j.why, what).toMatch(because);
-  }
-}
-
-/** With a clean environment the balanced and autonomous profiles allow it, as before. */
-function expectAllowedClean(judged: ReturnType<typeof judge>, what: string) {
-  for (const j of judged.slice(1)) expect(j.action, what).toBe("allow");
-}
+const { bash, writeTool, readTool } = envJudge(ws, home, [CAUTIOUS, BALANCED, AUTONOMOUS]);
 
 describe("r16b-09: an agent's configuration home named into the project", () => {
   const HOMES: readonly [string, string, string][] = [

@@ -4,22 +4,12 @@
 // keys; in a project, a WireGuard PrivateKey, keystore.properties' passwords, sentry.properties' token and a
 // Maven settings.xml password. Each is a secret now (by name, or for ambiguous names by a literal credential
 // in its text), while the everyday forms of the ambiguous files stay readable.
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { diskCheck } from "../../../../src/companion/guards/disk-view.ts";
 import { isDenylistedPath, secretFamilyOf } from "../../../../src/policy/secret-paths.ts";
 import { AUTONOMOUS, BALANCED } from "../../policy/shell/policies.ts";
-import { git, judgeOnDisk } from "./disk-fixture.ts";
-
-const base = realpathSync(mkdtempSync(join(tmpdir(), "airlock-rt16-creds-")));
-afterAll(() => rmSync(base, { recursive: true, force: true }));
-// The agent started in ~: the home directory is the workspace, the project below it.
-const home = join(base, "home");
-mkdirSync(home, { recursive: true });
-git(home, "init", "-q");
-const disk = diskCheck({ env: { HOME: home } });
+import { homeWorkspace } from "./disk-fixture.ts";
 
 /** r16b-01: each store where its tool's documentation puts it. */
 const STORES: Record<string, string> = {
@@ -99,13 +89,10 @@ const PLAIN: Record<string, string> = {
   "proj2/profiles.yml": "prod:\n  outputs:\n    dev:\n      password: \"{{ env_var('DBT_PASSWORD') }}\"\n",
   "proj2/.continue/rules/style.md": "Use tabs.\n",
 };
-for (const [rel, text] of Object.entries({ ...STORES, ...BY_CONTENT, ...PLAIN })) {
-  mkdirSync(dirname(join(home, rel)), { recursive: true });
-  writeFileSync(join(home, rel), text, "latin1");
-}
+// The agent started in ~: the home directory is the workspace.
+const { base, home, judge } = homeWorkspace("airlock-rt16-creds-", { ...STORES, ...BY_CONTENT, ...PLAIN });
+afterAll(() => rmSync(base, { recursive: true, force: true }));
 
-const judge = (tool: string, input: Record<string, unknown>, policy = BALANCED) =>
-  judgeOnDisk(policy, { tool, input, cwd: home, workspace: home, home }, { disk });
 const q = (rel: string) => `'${rel}'`;
 
 describe("round 16: credential stores known by their names", () => {

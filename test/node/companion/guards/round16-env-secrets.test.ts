@@ -7,10 +7,9 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { diskCheck } from "../../../../src/companion/guards/disk-view.ts";
-import type { ToolCall } from "../../../../src/policy/types.ts";
 import { AUTONOMOUS, BALANCED } from "../../policy/shell/policies.ts";
-import { gitWorkspace, judgeOnDisk } from "./disk-fixture.ts";
+import { gitWorkspace } from "./disk-fixture.ts";
+import { envJudge } from "./env-judge.ts";
 
 const FILES: Record<string, string> = {
   "README.md": "# infra\n",
@@ -53,10 +52,7 @@ const MOVED: readonly [variable: string, value: string, read: string][] = [
   ["XDG_CONFIG_HOME", at("xdg"), "xdg/hcloud/cli.toml"],
 ];
 
-function judge(call: Omit<ToolCall, "cwd">, env: NodeJS.ProcessEnv) {
-  const disk = diskCheck({ env: { HOME: home, ...env } });
-  return [BALANCED, AUTONOMOUS].map((p) => judgeOnDisk(p, { ...call, cwd: ws } as ToolCall, { disk }));
-}
+const { judge } = envJudge(ws, home, [BALANCED, AUTONOMOUS]);
 const reads = (rel: string, env: NodeJS.ProcessEnv) => [
   ...judge({ tool: "read", input: { file_path: at(rel) } }, env),
   ...judge({ tool: "bash", input: { command: `cat ${rel}` } }, env),

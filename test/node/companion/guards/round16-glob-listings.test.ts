@@ -6,15 +6,8 @@
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { starterPolicy } from "../../../../src/companion/local-policy/starter.ts";
-import { compile, user } from "../../policy/helpers.ts";
 import { BALANCED } from "../../policy/shell/policies.ts";
-import { type DiskFixture, diskFixture, judgeOnDisk } from "./disk-fixture.ts";
-
-const PROFILES = [
-  ["balanced", BALANCED],
-  ["autonomous", compile(user(starterPolicy("autonomous")))],
-] as const;
+import { type DiskFixture, diskFixture, judgeOnDisk, STARTERS } from "./disk-fixture.ts";
 
 let fx: DiskFixture;
 beforeAll(() => {
@@ -27,7 +20,7 @@ afterAll(() => fx.cleanup());
 
 function expectAll(commands: readonly string[], action: "ask" | "allow"): void {
   for (const command of commands)
-    for (const [name, policy] of PROFILES) {
+    for (const [name, policy] of STARTERS) {
       const r = judgeOnDisk(policy, { tool: "bash", input: { command }, cwd: fx.ws, home: fx.home });
       expect(r.action, `${name}: ${command}\n${r.reasons.join("\n")}\n${r.why}`).toBe(action);
     }
@@ -62,7 +55,7 @@ describe("r16a-s01: a glob expanded in a secret directory lists it", () => {
 
   it("a glob under a home the judge does not know asks, as `ls -d ~/.ssh/*` does there", () => {
     for (const command of ["ls -d ~/.ssh/*", "echo ~/.ssh/*"])
-      for (const [name, policy] of PROFILES) {
+      for (const [name, policy] of STARTERS) {
         const r = judgeOnDisk(policy, { tool: "bash", input: { command }, cwd: fx.ws });
         expect(r.action, `${name}: ${command}`).toBe("ask");
       }

@@ -7,10 +7,9 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { diskCheck } from "../../../../src/companion/guards/disk-view.ts";
-import type { ToolCall } from "../../../../src/policy/types.ts";
 import { AUTONOMOUS, BALANCED } from "../../policy/shell/policies.ts";
-import { gitWorkspace, judgeOnDisk, write } from "./disk-fixture.ts";
+import { gitWorkspace, write } from "./disk-fixture.ts";
+import { envJudge, expectAsks, type Judged } from "./env-judge.ts";
 
 const { base, ws, home } = gitWorkspace("airlock-rt16-hooks-", {
   "README.md": "# demo\n",
@@ -30,21 +29,12 @@ function config(path: string, text: string): void {
   CONFIGS.push(abs);
 }
 
-function judge(call: Omit<ToolCall, "cwd">, env: NodeJS.ProcessEnv = {}) {
-  const disk = diskCheck({ env: { HOME: home, ...env } });
-  return [BALANCED, AUTONOMOUS].map((p) => judgeOnDisk(p, { ...call, cwd: ws } as ToolCall, { disk }));
-}
-const writeTool = (rel: string, env: NodeJS.ProcessEnv = {}) =>
-  judge({ tool: "write", input: { file_path: join(ws, rel), content: "cat ~/.netrc\n" } }, env);
-const bash = (command: string) => judge({ tool: "bash", input: { command } });
+const calls = envJudge(ws, home, [BALANCED, AUTONOMOUS]);
+const { bash } = calls;
+/** Writing a script's body that copies the user's credentials: what a hook would then run. */
+const writeTool = (rel: string, env: NodeJS.ProcessEnv = {}) => calls.writeTool(rel, env, "cat ~/.netrc\n");
 
-function expectAsks(judged: ReturnType<typeof judge>, because: RegExp, what: string) {
-  for (const j of judged) {
-    expect(j.action, what).not.toBe("allow");
-    expect(j.why, what).toMatch(because);
-  }
-}
-function expectAllowed(judged: ReturnType<typeof judge>, what: string) {
+function expectAllowed(judged: Judged, what: string) {
   for (const j of judged) expect(j.action, what).toBe("allow");
 }
 

@@ -13,7 +13,7 @@ import { diskCheck } from "../../../../src/companion/guards/disk-view.ts";
 import { factLine } from "../../../../src/policy/call-facts.ts";
 import { judgeCall } from "../../../../src/policy/judge-call.ts";
 import { BALANCED } from "../../policy/shell/policies.ts";
-import { readOnlyPolicy } from "./disk-fixture.ts";
+import { firstCommitRepo, NO_CONFIG_ENV, plainGit, readOnlyPolicy } from "./disk-fixture.ts";
 
 const policy = readOnlyPolicy();
 const balanced = BALANCED;
@@ -23,22 +23,10 @@ const TOKEN = `ghp_${"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"}`;
 let base: string;
 const repos: Record<string, string> = {};
 
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync("git", ["-c", "user.email=a@b", "-c", "user.name=a", ...args], {
-    cwd,
-    encoding: "utf8",
-    env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" },
-  }).trim();
-}
+const git = plainGit;
 function repo(name: string): string {
-  const dir = join(base, name);
-  mkdirSync(dir, { recursive: true });
-  git(dir, "init", "-q", "-b", "main", ".");
-  writeFileSync(join(dir, "README.md"), "# r\n");
-  git(dir, "add", "-A");
-  git(dir, "commit", "-qm", "first");
-  repos[name] = dir;
-  return dir;
+  repos[name] = firstCommitRepo(join(base, name));
+  return repos[name];
 }
 
 beforeAll(() => {
@@ -107,7 +95,7 @@ function prints(name: string, command: string): string {
   return execFileSync("git", ["--no-pager", ...argv], {
     cwd: repos[name] as string,
     encoding: "utf8",
-    env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" },
+    env: NO_CONFIG_ENV,
   });
 }
 
