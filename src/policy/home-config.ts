@@ -25,6 +25,9 @@ export const HOME_VISIBLE_TREES: readonly string[] = [
   "Library/Application Support",
   "Library/Preferences",
   "Library/Python",
+  // man's pages for ~/bin (manpath adds ~/man and ~/share/man for a PATH entry ~/bin): a page can `.so` any file.
+  "man",
+  "share/man",
   // TeX Live's TEXMFHOME: every latex run loads packages and classes from it before the system's.
   "texmf",
 ];

@@ -51,6 +51,23 @@ function packageHookCommands(doc: unknown): unknown {
   return { command: maps.flatMap((m) => Object.values(recordOf(m) ?? {})) };
 }
 
+/** A dev container's lifecycle commands: each a string, a list, or an object of named strings or lists. */
+function lifecycleCommands(doc: unknown): unknown {
+  const spec = recordOf(doc);
+  if (spec === null) return null;
+  const values = LIFECYCLE.map((k) => spec[k]);
+  return { command: values.flatMap((v) => (recordOf(v) === null ? [v] : Object.values(recordOf(v) ?? {}))) };
+}
+const LIFECYCLE = [
+  "initializeCommand",
+  "onCreateCommand",
+  "updateContentCommand",
+  "postCreateCommand",
+  "postStartCommand",
+  "postAttachCommand",
+];
+const DEV_CONTAINER = "the dev container tools run its lifecycle commands when it is built or started";
+
 const LINT_STAGED = "lint-staged runs its commands at the next commit";
 const PACKAGE_HOOKS = "lint-staged, simple-git-hooks or husky run its hook commands at the next commit";
 const LEFTHOOK = "lefthook runs its commands at the next git hook";
@@ -98,6 +115,13 @@ export const HOOK_CONFIGS: readonly HookConfig[] = [
     { path: `${name}.toml`, runs: LEFTHOOK, format: "toml" },
     { path: `${name}.json`, runs: LEFTHOOK, format: "json" },
   ]),
+  // Round 18 (s04): VS Code's workspace settings name the programs it starts on opening the folder
+  // (`python.defaultInterpreterPath`, terminal profiles, language servers' paths) under keys without end: the
+  // whole file is read as text. A dev container's lifecycle commands run on creation (`initializeCommand`
+  // on the host).
+  { path: ".vscode/settings.json", runs: "VS Code starts the programs its settings name", format: "shell" },
+  { path: ".devcontainer/devcontainer.json", runs: DEV_CONTAINER, format: "json", select: lifecycleCommands },
+  { path: ".devcontainer.json", runs: DEV_CONTAINER, format: "json", select: lifecycleCommands },
   // R runs the project's `.Rprofile` at every start there, and what it sources by path: every renv project's
   // is `source("renv/activate.R")` (round 18, r18-07). Read as text: each quoted path is a candidate.
   {

@@ -64,7 +64,7 @@ describe("round 16: HOME's configuration on disk", () => {
     expect(judge(home, "write", { file_path: rustc, content: "x" }).why).toContain("lands in `~/.rustup`");
   });
 
-  it("workspace = HOME: groff's macro files in ~ and TeX's ~/texmf ask (r18-01), ordinary files there do not", () => {
+  it("workspace = HOME: groff's macro files in ~, TeX's ~/texmf and man's ~/man ask (r18-01, s02), ordinary files there do not", () => {
     for (const policy of [BALANCED, AUTONOMOUS]) {
       for (const rel of [
         "man.local",
@@ -74,6 +74,8 @@ describe("round 16: HOME's configuration on disk", () => {
         "troffrc",
         "eqnrc",
         "texmf/tex/latex/x.sty",
+        "man/man1/ls.1",
+        "share/man/man1/x.1",
       ]) {
         const r = judge(home, "write", { file_path: join(home, rel), content: ".so ~/.netrc\n" }, policy);
         expect(r.action, `${rel}\n${r.why}`).not.toBe("allow");

@@ -2,6 +2,7 @@
 // ordinary writes. The next `git commit` ran the script lint-staged's `{"*.ts": "./scripts/ls.sh"}` names (and
 // lefthook's `run:`, a husky or .git/hooks script's `./scripts/pc.sh`, package.json's simple-git-hooks), and the
 // next R start ran the `renv/activate.R` every renv project's `.Rprofile` sources; each printed ~/.netrc.
+// Suspicion s04: VS Code's settings and a dev container's commands name programs that run on opening.
 // Each such file asks; the same write without the config is allowed.
 import { rmSync } from "node:fs";
 import { join } from "node:path";
@@ -61,6 +62,10 @@ const CASES: [string, string, RegExp][] = [
   ],
   [".husky/pre-commit", "#!/bin/sh\n./scripts/ls.sh\n", /husky hook/],
   [".git/hooks/pre-push", '#!/bin/sh\nexec scripts/ls.sh "$@"\n', /git runs this hook/],
+  // s04: VS Code's settings and a dev container's lifecycle commands.
+  [".vscode/settings.json", '{"python.defaultInterpreterPath": "./scripts/ls.sh"}\n', /VS Code starts/],
+  [".devcontainer/devcontainer.json", '{"initializeCommand": ["bash", "scripts/ls.sh"]}\n', /dev container/],
+  [".devcontainer.json", '{"postCreateCommand": {"setup": "./scripts/ls.sh"}}\n', /dev container/],
 ];
 
 describe("round 18: what the project's hook managers and .Rprofile run by path", () => {
