@@ -30,9 +30,10 @@ function assignedOnlyOnce(src: string, name: string): boolean {
 
 /**
  * The script with each name arithmetic only reads (`$((n*2))`, `[[ n -eq 1 ]]`) blanked out: a read, as
- * `$n` is, not a place that sets it (walk.ts counts `n=1`, `n++` in arithmetic as assignments).
+ * `$n` is, not a place that sets it (walk.ts counts `n=1`, `n++` in arithmetic as assignments). Offsets
+ * stay the script's, for the checks that a name is mentioned nowhere else.
  */
-function withoutArithmeticReads(src: string, events: ParsedScript["events"]): string {
+export function withoutArithmeticReads(src: string, events: ParsedScript["events"]): string {
   let out = src;
   for (const e of events)
     if (e.kind === "stmt")
@@ -61,9 +62,9 @@ export function openingBindings(
   src: string,
   events: ParsedScript["events"],
   prefixesOf: (event: StmtEvent) => ShellPrefix[],
+  names: string = withoutArithmeticReads(src, events),
 ): Map<number, LoopBinding[]> {
   const out = new Map<number, LoopBinding[]>();
-  const names = withoutArithmeticReads(src, events);
   let at = 0;
   let count = 0;
   for (let i = 0; i < events.length; i++) {

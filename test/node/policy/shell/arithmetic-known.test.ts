@@ -48,6 +48,9 @@ describe("arithmetic on names: the attacks (written first)", () => {
       "x=3; ((x+=1)); cat file$x",
       "((IFS=1))",
       "let PATH=1",
+      `for i in 1 '${PAYLOAD}'; do echo $((i)); done`,
+      "for i in 1 2; do ((i++)); done",
+      "for i in *; do echo $((i)); done",
     ])
       expect(judge(BALANCED, command).action, command).not.toBe("allow");
   });
@@ -62,6 +65,7 @@ describe("arithmetic on names: everyday forms stay allowed", () => {
     "x=3; [[ $x -eq 3 ]] && echo three",
     "x=3; [[ x -gt 1 ]] && echo more",
     "for i in 1 2 3; do echo $(($i*2)); done",
+    "for i in 1 2 3; do echo $((i*10)); done",
     "x=3; let y=x*2",
     "echo $((2*3))",
   ])("%s", (command) => {
