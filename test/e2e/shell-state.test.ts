@@ -11,9 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../support/airlock-env.ts";
 import { type ScriptedTurn, startModelServer } from "../support/model-server.ts";
 import { runToEnd } from "../support/run-process.ts";
+import { OPENCODE, OPENCODE_MODEL, openCodeEnv, writeOpenCodeConfig } from "./support/opencode-offline.ts";
 
 const COPILOT = join(ROOT, "node_modules/@github/copilot-linux-x64/copilot");
-const OPENCODE = join(ROOT, "node_modules/opencode-linux-x64/bin/opencode");
 
 /** Changes every kind of state a later call could inherit: glob options, variables, functions, aliases, cwd. */
 const CHANGE =
@@ -113,42 +113,12 @@ describe("no agent keeps shell state across tool calls", () => {
     const { done, results } = await runScripted(
       [call(CHANGE), call(LOOK)],
       (url) => {
-        writeFileSync(
-          config,
-          JSON.stringify({
-            provider: {
-              scripted: {
-                npm: "@ai-sdk/openai-compatible",
-                name: "Scripted",
-                options: { baseURL: `${url}/v1`, apiKey: "dummy" },
-                models: { "scripted-model": { name: "Scripted" } },
-              },
-            },
-            autoupdate: false,
-            share: "disabled",
-          }),
-        );
+        writeOpenCodeConfig(config, url);
         return runToEnd(
           OPENCODE,
-          ["run", "--format", "json", "--model", "scripted/scripted-model", "Go."],
+          ["run", "--format", "json", "--model", OPENCODE_MODEL, "Go."],
           ws,
-          {
-            ...process.env,
-            // OpenCode takes its directory from PWD when it is set, not from the process's cwd.
-            PWD: ws,
-            HOME: home,
-            OPENCODE_CONFIG: config,
-            XDG_CONFIG_HOME: join(home, ".config"),
-            XDG_DATA_HOME: join(home, ".local/share"),
-            XDG_CACHE_HOME: join(home, ".cache"),
-            XDG_STATE_HOME: join(home, ".local/state"),
-            OPENCODE_DISABLE_AUTOUPDATE: "1",
-            OPENCODE_DISABLE_MODELS_FETCH: "1",
-            OPENCODE_DISABLE_LSP_DOWNLOAD: "1",
-            OPENCODE_DISABLE_DEFAULT_PLUGINS: "1",
-            OPENCODE_DISABLE_SHARE: "1",
-            npm_config_offline: "true",
-          },
+          openCodeEnv(ws, home, config),
         );
       },
       ws,
