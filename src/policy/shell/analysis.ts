@@ -4,7 +4,7 @@
 // read or write, and the working directory each runs in. Text the parser and bash could read
 // differently, and words bash evaluates again as code, are never judged as harmless.
 import { Lru } from "../lru.ts";
-import { openingBindings, settledOpenings } from "./assigned-words.ts";
+import { openingBindings, settledOpenings, withoutArithmeticReads } from "./assigned-words.ts";
 import { Collector } from "./collector.ts";
 import { copyShell, type Run, type Shell } from "./command.ts";
 import { START, unionCwd } from "./cwd.ts";
@@ -78,10 +78,17 @@ function analyzeScript(
   }
   // `x=README.md; cat "$x"`: the command's opening assignments, known in every later statement. Only the
   // command's own text: a name checked in an eval'd or `bash -c` string alone may be set around it.
+  // Names arithmetic only reads (`$((n*2))`) are reads, as `$n` is, wherever a name must be mentioned once.
+  const mentions = withoutArithmeticReads(src, events);
   const openingRaw =
     sources || depth > 0
       ? null
-      : openingBindings(src, events, (e) => (e.cmd?.type === "call" ? prefixesOf(src, e.cmd.assigns) : []));
+      : openingBindings(
+          src,
+          events,
+          (e) => (e.cmd?.type === "call" ? prefixesOf(src, e.cmd.assigns) : []),
+          mentions,
+        );
   // An opening assignment holds only when no other statement may set its name (`printf -vx`, `read -rx`,
   // a name only known at run time), as a loop variable does.
   const settled =
@@ -149,7 +156,10 @@ function analyzeScript(
           for (const b of bound) next.set(b.name, b);
           shell.bound = next;
         }
-        loop = sources || setters === null ? null : loopBinding(src, event, (ws) => argsOf(src, ws), setters);
+        loop =
+          sources || setters === null
+            ? null
+            : loopBinding(src, event, (ws) => argsOf(src, ws), setters, mentions);
         return;
       }
     }

@@ -29,6 +29,21 @@ function assignedOnlyOnce(src: string, name: string): boolean {
 }
 
 /**
+ * The script with each name arithmetic only reads (`$((n*2))`, `[[ n -eq 1 ]]`) blanked out: a read, as
+ * `$n` is, not a place that sets it (walk.ts counts `n=1`, `n++` in arithmetic as assignments). Offsets
+ * stay the script's, for the checks that a name is mentioned nowhere else.
+ */
+export function withoutArithmeticReads(src: string, events: ParsedScript["events"]): string {
+  let out = src;
+  for (const e of events)
+    if (e.kind === "stmt")
+      for (const h of e.hazards)
+        if (h.name !== undefined && src.slice(h.start, h.end) === h.name)
+          out = out.slice(0, h.start) + " ".repeat(h.name.length) + out.slice(h.end);
+  return out;
+}
+
+/**
  * `NAME=VALUE` whose value is known as written: a plain word, or one whole single-quoted string
  * (`fmt='%s\n'`), in which bash expands nothing (no tilde, as in `x=a:~/k`). A value that is not plain is
  * bound for `"$NAME"` only: unquoted, bash would split and glob it again.
@@ -47,6 +62,7 @@ export function openingBindings(
   src: string,
   events: ParsedScript["events"],
   prefixesOf: (event: StmtEvent) => ShellPrefix[],
+  names: string = withoutArithmeticReads(src, events),
 ): Map<number, LoopBinding[]> {
   const out = new Map<number, LoopBinding[]>();
   let at = 0;
@@ -65,7 +81,7 @@ export function openingBindings(
     const bound: LoopBinding[] = [];
     for (const p of prefixesOf(e)) {
       if (p.value === null || !literalAssignment(p.name, p.value, p.raw)) continue;
-      if (isBashOwnVariable(p.name) || !assignedOnlyOnce(src, p.name) || ++count > MAX_BOUND) continue;
+      if (isBashOwnVariable(p.name) || !assignedOnlyOnce(names, p.name) || ++count > MAX_BOUND) continue;
       bound.push({
         name: p.name,
         values: [{ value: p.value, raw: p.value, glob: false, tilde: false }],

@@ -145,12 +145,16 @@ export function sourcesAFile(
   return false;
 }
 
-/** The binding a `for` statement makes, or null when its variable is not known in the body. */
+/**
+ * The binding a `for` statement makes, or null when its variable is not known in the body. `mentions` is
+ * the script with the names arithmetic only reads blanked (assigned-words.ts), where NAME must appear once.
+ */
 export function loopBinding(
   src: string,
   event: StmtEvent,
   argsOf: (words: readonly Word[]) => Arg[],
   setters: ScriptSetters,
+  mentions: string = src,
 ): LoopBinding | null {
   const name = event.loopNames[0];
   const words = event.loopWords;
@@ -162,7 +166,7 @@ export function loopBinding(
   const values = argsOf(words);
   if (values.length === 0 || values.length > MAX_VALUES) return null;
   if (values.some((v) => v.value === null || v.pipe === true)) return null;
-  if (!onlyTheHeaderNames(src, name)) return null;
+  if (!onlyTheHeaderNames(mentions, name)) return null;
   const unquoted =
     !/\bIFS\b/.test(src) && values.every((v) => !v.glob && !v.tilde && PLAIN_VALUE.test(v.value as string));
   return { name, values, unquoted };

@@ -196,6 +196,14 @@ function opCodes(): OpCodes {
       paramAt: param("echo ${x@P}"),
       // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text, not a template
       paramAssign: new Set([param("echo ${x=a}"), param("echo ${x:=a}")]),
+      arithAssign: new Set(
+        [
+          ..."= += -= *= /= %= <<= >>= &= ^= |=".split(" ").map((op) => `((a${op}1))`),
+          "((a++))",
+          "((a--))",
+        ].map(test),
+      ),
+      arithSet: test("((a=1))"),
     };
   }
   return codes;

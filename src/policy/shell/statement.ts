@@ -11,6 +11,7 @@ import { unknownExpansions } from "./secret-output.ts";
 import { argsOf, declArgv, prefixesOf, setNames } from "./statement-words.ts";
 import type { StdFds } from "./std-fds.ts";
 import type { Concern } from "./units.ts";
+import { NUMBER } from "./walk.ts";
 import { wordValue } from "./words.ts";
 
 /** Judges one statement; returns where its redirections point fds 0-2 (for the body of a group or loop). */
@@ -127,9 +128,10 @@ function command(
       }),
     );
   }
-  if (event.hazards.length === 0) return;
+  const hazards = event.hazards.filter((h) => h.name === undefined || !integerValued(shell, h.name));
+  if (hazards.length === 0) return;
   // Code bash evaluates again: the statement's own command is never allowed.
-  const reason = (event.hazards[0] as { reason: string }).reason;
+  const reason = (hazards[0] as { reason: string }).reason;
   const own = out.units.slice(before).find((u) => u.kind === "exec");
   if (own && own.kind === "exec") own.dynamic ??= reason;
   else {
@@ -144,4 +146,13 @@ function command(
       }),
     );
   }
+}
+
+/**
+ * A variable the script set to integer literals only (`n=3;`, `for i in 1 2`): arithmetic reads it as that
+ * number. Any other value is evaluated as an expression (`a[$(id)]` runs id), and so is one set elsewhere.
+ */
+function integerValued(shell: Shell, name: string): boolean {
+  const values = shell.bound?.get(name)?.values;
+  return values?.every((v) => v.value !== null && NUMBER.test(v.value)) === true;
 }

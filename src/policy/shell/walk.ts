@@ -38,6 +38,10 @@ export interface OpCodes {
   paramAt: number;
   /** `${x=v}`, `${x:=v}`: the expansion assigns x. */
   paramAssign: ReadonlySet<number>;
+  /** `a=1`, `a+=1` … `a++`, `--a`: arithmetic that assigns its operand. */
+  arithAssign: ReadonlySet<number>;
+  /** `a=1` alone: the one of them that does not read the operand's value first. */
+  arithSet: number;
 }
 
 export type WordPart =
@@ -99,6 +103,11 @@ export interface Hazard {
   reason: string;
   start: number;
   end: number;
+  /**
+   * The variable whose value bash evaluates here (`x` or `$x` alone in arithmetic): no hazard when the
+   * script is known to have set it to an integer literal (statement.ts), which evaluates to itself.
+   */
+  name?: string;
 }
 export interface StmtEvent {
   kind: "stmt";
@@ -151,7 +160,7 @@ const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** `<(` or `>(` not escaped by a backslash. */
 const PROC_SUBST_TEXT = /(?<!\\)[<>]\(/;
 /** An integer literal as bash's arithmetic reads it: decimal, octal, 0x hex, base#digits. */
-const NUMBER = /^(0[xX][0-9a-fA-F]+|[0-9]+(#[0-9A-Za-z@_]+)?)$/;
+export const NUMBER = /^(0[xX][0-9a-fA-F]+|[0-9]+(#[0-9A-Za-z@_]+)?)$/;
 
 /** GopherJS keeps Go strings as one char per UTF-8 byte. */
 function goString(value: unknown): string {
@@ -267,10 +276,11 @@ class Walker {
     return this.#offset(node.End().Offset());
   }
 
-  hazard(node: RawNode, reason: string): void {
+  hazard(node: RawNode, reason: string, name?: string): void {
     const stmt = this.#stmts[this.#stmts.length - 1];
     if (stmt === undefined) throw new ShapeError("mvdan-sh: expression outside a statement");
-    stmt.hazards = [...stmt.hazards, { reason, start: this.start(node), end: this.end(node) }];
+    const at = { reason, start: this.start(node), end: this.end(node) };
+    stmt.hazards = [...stmt.hazards, name === undefined ? at : { ...at, name }];
   }
 
   assigned(name: string): void {
@@ -587,9 +597,16 @@ class Walker {
         this.#backslashHazard(node, goString(node.Value));
         if (this.#ctx.arith > 0) this.hazard(node, "a quoted string in arithmetic is evaluated as code");
         return;
-      case "*syntax.Word":
+      case "*syntax.Word": {
+        // A whole word that is one name reads its value; a name glued to more text (`x$y`) is another name.
+        const lit = this.#ctx.arith > 0 ? plainLit(node) : null;
+        if (lit !== null && NAME.test(lit)) {
+          this.hazard(node, `\`${lit}\` in arithmetic: bash evaluates the value of a name as code`, lit);
+          return;
+        }
         for (const p of children(node, "Parts")) this.node(p);
         return;
+      }
       case "*syntax.DblQuoted":
         this.#inDq(() => {
           for (const p of children(node, "Parts")) this.node(p);
@@ -706,7 +723,9 @@ class Walker {
       case "*syntax.BinaryArithm":
       case "*syntax.UnaryArithm":
       case "*syntax.ParenArithm":
-        this.optional(node, "X");
+        if (typeof node.Op === "number" && this.#ops.arithAssign.has(node.Op))
+          this.#arithTarget(child(node, "X"), node.Op !== this.#ops.arithSet);
+        else this.optional(node, "X");
         if (typeOf(node) === "*syntax.BinaryArithm") this.optional(node, "Y");
         return;
       case "*syntax.BinaryTest":
@@ -789,12 +808,37 @@ class Walker {
     if (x === null) return;
     const lit = plainLit(x);
     if (lit !== null && /^[-+]?[0-9]+$/.test(lit)) return;
-    this.hazard(x, "an operand of an arithmetic test is evaluated as code");
+    const parts = children(x, "Parts");
+    const only = parts.length === 1 ? (parts[0] as RawNode) : null;
+    const param = only !== null && typeOf(only) === "*syntax.ParamExp" ? this.#simpleParam(only) : null;
+    const name = lit !== null && NAME.test(lit) ? lit : (param ?? undefined);
+    this.hazard(x, "an operand of an arithmetic test is evaluated as code", name);
     this.node(x);
   }
 
+  /**
+   * What `x=…`, `x+=…`, `x++` assign: the name is set (so no earlier value of it is relied on). `x=…` sets
+   * an integer without reading x; the others evaluate x's value first, a hazard that names no variable, so
+   * it is never taken for a read of a known integer.
+   */
+  #arithTarget(x: RawNode | null, reads: boolean): void {
+    if (x === null) return;
+    const lit = plainLit(x);
+    if (lit === null || !NAME.test(lit)) {
+      this.node(x);
+      return;
+    }
+    this.assigned(lit);
+    if (reads) this.hazard(x, `\`${lit}\` is read and assigned in arithmetic`);
+  }
+
   paramExp(node: RawNode): void {
-    if (this.#ctx.arith > 0) this.hazard(node, "a variable in arithmetic: bash evaluates its value as code");
+    if (this.#ctx.arith > 0)
+      this.hazard(
+        node,
+        "a variable in arithmetic: bash evaluates its value as code",
+        this.#simpleParam(node) ?? undefined,
+      );
     const param = child(node, "Param");
     const name = param === null ? "" : goString(param.Value);
     const index = child(node, "Index");

@@ -162,6 +162,8 @@ describe("the walk fails closed on shapes it does not know", () => {
     arithTests: new Set<number>(),
     paramAt: -1,
     paramAssign: new Set<number>(),
+    arithAssign: new Set<number>(),
+    arithSet: -1,
     heredoc: new Set<number>(),
   };
 
