@@ -195,10 +195,14 @@ export const GO_WALK: WalkStyle = {
   only: ["*.go"],
 };
 
+/** gofmt's walk: every `.go` file below but dot files; dot directories and .git are entered, links opened. */
+const GOFMT_WALK: WalkStyle = { ...GO_WALK, hidden: true, skipVcs: false };
+
 /** The walk of a program that reads a tree recursively. */
 export function walkStyleOf(program: string, argv: readonly string[]): WalkStyle {
   if (program === "rg") return rgStyle(argv);
   if (program === "go") return GO_WALK;
+  if (program === "gofmt") return GOFMT_WALK;
   if (program === "grep" || program === "egrep" || program === "fgrep") return grepStyle(argv);
   return WIDEST;
 }
