@@ -17,6 +17,7 @@ import { PACKED_REASON, scanFile } from "./key-scan.ts";
 import { virtualenvHolding } from "./python-venv.ts";
 import { isWithin, realPathOf } from "./real-path.ts";
 import { referencedWriteFact } from "./referenced-writes.ts";
+import { scratchFact } from "./scratch-files.ts";
 import { shownPath, walkFact } from "./tree-walk.ts";
 
 /** A directory read file by file (`diff DIR1 DIR2`, `file -m DIR`): every file directly in it, dotfiles too. */
@@ -75,6 +76,9 @@ export function pathFacts(
         break;
       }
   }
+  // A file directly in /tmp is scratch only when it is the user's own regular file (round 17).
+  const scratch = scratchFact(access, lexical, subject);
+  if (scratch !== null) facts.push(scratch);
   // Airlock's own home, wherever it is (round 16).
   const own = airlockHomeFact(access, real, lexical, ctx, subject);
   if (own !== null) facts.push(own);
