@@ -1,5 +1,6 @@
 // Over-asks, round 17: everyday programs that asked under the starter policies only because they had no
-// grammar, or no form of it here — groups, getconf, git symbolic-ref, gofmt -l, pip check — judged as the
+// grammar, or no form of it here — groups, getconf, git symbolic-ref, gofmt -l, pip check, `node -p
+// process.version` — judged as the
 // companion judges them (the policy, then the disk) on the sample repository. Their dangerous neighbours
 // (a write, a program run, a secret read, a word known only at run time) are never allowed.
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -45,6 +46,9 @@ describe("everyday system and repository queries are allowed", () => {
     "gofmt -l main.go",
     "gofmt -d main.go",
     "pip check",
+    "node -p process.version",
+    "node -p 'process.versions.node'",
+    "node --print=process.arch",
   ])("%s is allowed under balanced and autonomous", (command) => {
     for (const policy of [balanced, autonomous]) {
       const { action, reason } = judged(command, policy);
@@ -71,10 +75,21 @@ describe("their neighbours that write, run, read a secret or hide a word", () =>
     "gofmt -l pkg",
     "gofmt -l ~/.ssh",
     "pip check --python ./evil",
+    "node -p process.env",
+    "node -p process.env.API_KEY",
+    `node -p 'require("fs").readFileSync(".env", "utf8")'`,
+    "node -p process.version.constructor.constructor('return process')()",
+    "node -p process.version scripts/build.js",
+    "node -pe process.version",
   ])("%s is never allowed", (command) => {
     for (const policy of [balanced, autonomous]) {
       const { action, reason } = judged(command, policy);
       expect(action, `${command}: ${reason}`).not.toBe("allow");
     }
   });
+});
+
+it("node -p after a preload runs the preload first: balanced asks, as for running the file", () => {
+  const { action, reason } = judged("node -r ./scripts/build.js -p process.version");
+  expect(action, reason).not.toBe("allow");
 });
