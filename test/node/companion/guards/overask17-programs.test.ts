@@ -1,6 +1,6 @@
 // Over-asks, round 17: everyday programs that asked under the starter policies only because they had no
 // grammar, or no form of it here — groups, getconf, git symbolic-ref, gofmt -l, pip check, `node -p
-// process.version` — judged as the
+// process.version`, `shopt -s dotglob` before globless commands — judged as the
 // companion judges them (the policy, then the disk) on the sample repository. Their dangerous neighbours
 // (a write, a program run, a secret read, a word known only at run time) are never allowed.
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -49,6 +49,8 @@ describe("everyday system and repository queries are allowed", () => {
     "node -p process.version",
     "node -p 'process.versions.node'",
     "node --print=process.arch",
+    "shopt -s dotglob; ls",
+    "shopt -s dotglob nullglob; git status",
   ])("%s is allowed under balanced and autonomous", (command) => {
     for (const policy of [balanced, autonomous]) {
       const { action, reason } = judged(command, policy);
@@ -81,6 +83,10 @@ describe("their neighbours that write, run, read a secret or hide a word", () =>
     "node -p process.version.constructor.constructor('return process')()",
     "node -p process.version scripts/build.js",
     "node -pe process.version",
+    // dotglob makes a later glob match .env: that glob asks.
+    "shopt -s dotglob; cat *",
+    "shopt -s dotglob; wc -l src/* .e*",
+    "bash -O dotglob -c 'ls'",
   ])("%s is never allowed", (command) => {
     for (const policy of [balanced, autonomous]) {
       const { action, reason } = judged(command, policy);
