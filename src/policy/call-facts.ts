@@ -48,6 +48,11 @@ export interface WalkStyle {
   plainNames?: true;
   /** Names reach the reader as bash splits a `$(…)`: one with a glob character expands to other paths. */
   globNames?: true;
+  /**
+   * Prints nothing of a file with a NUL byte in the first block it reads (rg and grep without -a, --text
+   * or decompression: the file is "binary"), so a compressed file's bytes are not shown (tree-walk.ts).
+   */
+  binarySilent?: true;
 }
 
 /**

@@ -119,6 +119,8 @@ export const SECRET_FAMILIES: readonly SecretFamily[] = [
     patterns: [
       ".netrc",
       "_netrc",
+      // Kerberos ticket caches (/tmp/krb5cc_UID): a ticket logs in as the user until it expires.
+      "krb5cc*",
       ".pgpass",
       ".my.cnf",
       ".git-credentials",

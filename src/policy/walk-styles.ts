@@ -5,6 +5,7 @@ import type { WalkStyle } from "./call-facts.ts";
 import { globsIntersect } from "./glob-match.ts";
 import { grammarFor } from "./shell/grammar/index.ts";
 import { parseWords } from "./shell/grammar/parse.ts";
+import type { GivenOption } from "./shell/grammar/spec.ts";
 
 /** Every file, dotfiles and .git included, links followed: the widest walk. */
 export const WIDEST: WalkStyle = {
@@ -41,10 +42,16 @@ const RG_VALUED = new Set(
   ).split(" "),
 );
 
+// ripgrep's options that print a binary file's lines, or search what a compressed file unpacks to.
+const SHOWS_BINARY = new Set(["-a", "--text", "--binary", "-z", "--search-zip"]);
+
 type MutableStyle = { -readonly [K in keyof WalkStyle]: WalkStyle[K] };
 
 /** Applies one rg option (`name` with its value, when it takes one); false when it is not known. */
 function rgOption(style: MutableStyle, only: string[], name: string, value: () => string): boolean {
+  // Binary files printed as text, or unpacked first (-uuu: the third -u is --binary).
+  if (SHOWS_BINARY.has(name) || (name === "-u" && !style.ignoreFiles && style.hidden))
+    delete style.binarySilent;
   if (name === "--hidden" || name === "-.") {
     style.hidden = true;
     style.skipVcs = false;
@@ -92,6 +99,7 @@ export function rgWords(argv: readonly string[]): WalkStyle {
     follow: false,
     skipVcs: true,
     only: [],
+    binarySilent: true,
   };
   const only: string[] = [];
   for (let i = 1; i < argv.length; i++) {
@@ -130,7 +138,7 @@ export function grepStyle(argv: readonly string[]): WalkStyle {
   const follow = argv.some(
     (w) => w === "--dereference-recursive" || (/^-[A-Za-z0-9]+$/.test(w) && w.includes("R")),
   );
-  const style: WalkStyle = {
+  const wide: WalkStyle = {
     content: true,
     hidden: true,
     ignoreFiles: false,
@@ -139,11 +147,12 @@ export function grepStyle(argv: readonly string[]): WalkStyle {
     only: [],
   };
   const g = grammarFor("grep");
-  if (g === undefined) return style;
+  if (g === undefined) return wide;
   const { parsed } = parseWords(
     g,
     argv.map((value) => ({ value, raw: value, glob: false, tilde: false })),
   );
+  const style = grepShowsBinary(parsed.options) ? wide : { ...wide, binarySilent: true as const };
   const named = (name: string) =>
     parsed.options
       .filter((o) => o.name === name && o.value?.value != null)
@@ -160,6 +169,19 @@ export function grepStyle(argv: readonly string[]): WalkStyle {
 }
 
 /**
+ * Whether grep prints a binary file's lines: -a (--text, --binary-files=text), or -z, which makes NUL the
+ * line end, so a NUL no longer marks the file binary.
+ */
+function grepShowsBinary(options: readonly GivenOption[]): boolean {
+  return options.some((o) => {
+    const names = o.spec.names;
+    if (names.includes("--binary-files"))
+      return o.value?.value !== "binary" && o.value?.value !== "without-match";
+    return names.includes("--text") || names.includes("--null-data");
+  });
+}
+
+/**
  * The go command loading packages (`go list ./...`, `go doc`, `go fmt`): every `.go` file below, dot and
  * underscore names skipped. It skips symlinked directories in a `...` walk but opens a symlinked .go file
  * (go/parser then quotes the first token it rejects), so links are followed: walking more is never unsafe.
@@ -173,10 +195,14 @@ export const GO_WALK: WalkStyle = {
   only: ["*.go"],
 };
 
+/** gofmt's walk: every `.go` file below but dot files; dot directories and .git are entered, links opened. */
+const GOFMT_WALK: WalkStyle = { ...GO_WALK, hidden: true, skipVcs: false };
+
 /** The walk of a program that reads a tree recursively. */
 export function walkStyleOf(program: string, argv: readonly string[]): WalkStyle {
   if (program === "rg") return rgStyle(argv);
   if (program === "go") return GO_WALK;
+  if (program === "gofmt") return GOFMT_WALK;
   if (program === "grep" || program === "egrep" || program === "fgrep") return grepStyle(argv);
   return WIDEST;
 }
@@ -188,7 +214,15 @@ export function walkStyleOf(program: string, argv: readonly string[]): WalkStyle
  */
 export function searchToolStyle(glob: string | undefined): WalkStyle {
   if (glob === undefined || glob === "")
-    return { content: true, hidden: true, ignoreFiles: true, follow: false, skipVcs: true, only: [] };
+    return {
+      content: true,
+      hidden: true,
+      ignoreFiles: true,
+      follow: false,
+      skipVcs: true,
+      only: [],
+      binarySilent: true,
+    };
   // Only one plain glob narrows the walk: rg reads `!x` as an exclusion and searches everything else,
   // and a list the tool may split (at spaces, at commas outside braces) can hold one (red team, round 5).
   // Such a filter walks what the tool might read with no narrowing at all: every file, ignored ones too.
@@ -199,6 +233,7 @@ export function searchToolStyle(glob: string | undefined): WalkStyle {
     follow: false,
     skipVcs: !mayReachVcs(glob),
     only: narrowingGlob(glob) ? [glob] : [],
+    binarySilent: true,
   };
 }
 

@@ -137,6 +137,31 @@ function scanOpen(
   return "none";
 }
 
+/** Bytes within which a compressed file's first NUL must come for a search to print none of it. */
+const BINARY_HEAD = 16;
+
+/**
+ * Whether rg and grep (without -a or -z) print nothing of the file at `path`: a NUL in the first block
+ * they read makes the whole file binary, and nothing of that block or after it is printed (lines before a
+ * NUL in a later block are). xz, 7z, rar and zip have one in their header; a bzip2 or zstd file may not.
+ */
+export function binaryFromStart(path: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch {
+    return false;
+  }
+  try {
+    const head = Buffer.alloc(BINARY_HEAD);
+    return head.subarray(0, readSync(fd, head, 0, BINARY_HEAD, 0)).includes(0);
+  } catch {
+    return false;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** The file's bytes (`size`, within the scan's bound), as far as they can be read. */
 function readWhole(fd: number, size: number): Buffer {
   const whole = Buffer.alloc(size);

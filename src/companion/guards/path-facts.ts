@@ -18,6 +18,7 @@ import { pathShadowFact } from "./path-shadow.ts";
 import { virtualenvHolding } from "./python-venv.ts";
 import { isWithin, realPathOf } from "./real-path.ts";
 import { referencedWriteFact } from "./referenced-writes.ts";
+import { scratchFact } from "./scratch-files.ts";
 import { shownPath, walkFact } from "./tree-walk.ts";
 
 /** A directory read file by file (`diff DIR1 DIR2`, `file -m DIR`): every file directly in it, dotfiles too. */
@@ -76,6 +77,9 @@ export function pathFacts(
         break;
       }
   }
+  // A file directly in /tmp is scratch only when it is the user's own regular file (round 17).
+  const scratch = scratchFact(access, lexical, subject);
+  if (scratch !== null) facts.push(scratch);
   // Airlock's own home, wherever it is (round 16).
   const own = airlockHomeFact(access, real, lexical, ctx, subject);
   if (own !== null) facts.push(own);

@@ -21,6 +21,7 @@ function widest(a: WalkStyle, b: WalkStyle): WalkStyle {
     only: a.only.length > 0 && b.only.length > 0 ? [...a.only, ...b.only] : [],
     ...(a.depth !== undefined ? { depth: a.depth } : {}),
     ...(a.prune !== undefined ? { prune: a.prune } : {}),
+    ...(a.binarySilent && b.binarySilent ? { binarySilent: true } : {}),
   };
 }
 

@@ -18,7 +18,7 @@ import { gitDirEntries, gitDirFile } from "./git-dir-files.ts";
 import { rawObjectStore } from "./git-raw-objects.ts";
 import { type IgnoreRule, type IgnoreVerdict, ignoreRules, ignoreVerdict } from "./ignore-rules.ts";
 import { whitelistsAbove } from "./ignore-whitelists.ts";
-import { knownScan, PACKED_REASON, scanFile } from "./key-scan.ts";
+import { binaryFromStart, knownScan, PACKED_REASON, scanFile } from "./key-scan.ts";
 import { errno, isWithin, nothingThere, perProcessEntry, undecodable } from "./real-path.ts";
 
 /** Entries a decision walks before it asks instead. */
@@ -371,6 +371,9 @@ export function walkFact(
           subject,
           reason: `${how} reaches \`${shownPath(abs, workspace)}\`, ${st.size} bytes, too large to check for a private key`,
         };
+      // A search that shows a binary file as nothing shows a compressed one as nothing: its raw bytes
+      // are not printed, and it does not unpack them (rg -z, grep -a ask).
+      if (scan === "packed" && style.binarySilent === true && binaryFromStart(target)) continue;
       if (scan === "packed")
         return { subject, reason: `${how} reaches \`${shownPath(abs, workspace)}\`, which ${PACKED_REASON}` };
     }

@@ -43,6 +43,13 @@ const SYSTEM_DESCRIPTIONS = [
 const SYSTEM_SOURCES =
   "^/usr/include/|^/usr/lib/python3(\\.[0-9]+)?/|^/usr/share/doc/|^/(root|home/[^/]+|Users/[^/]+)/\\.cargo/registry/src/";
 
+/**
+ * A file directly in a shared temporary directory: the agent's scratch output (`/tmp/build.log`). On disk
+ * only the user's own regular file counts (guards/scratch-files.ts): a link, another user's file or a socket
+ * asks, and the secret rules and the content scan apply as anywhere.
+ */
+const SCRATCH = "^/(var/)?tmp/[^/]+$";
+
 interface StarterRule {
   name: string;
   why: string;
@@ -86,6 +93,12 @@ const READS: StarterRule[] = [
     action: "allow",
   },
   {
+    name: "Read scratch files",
+    why: "a file of yours directly in /tmp or /var/tmp (a build log, a command's saved output); a link, another user's file or a secret there still asks",
+    condition: `tool == "read" && !recursive && !glob && path.matches(${JSON.stringify(SCRATCH)})`,
+    action: "allow",
+  },
+  {
     name: "Read-only commands",
     why: "understood by their grammar and only looking (ls, cat, grep, git status …); each file they read is judged above",
     condition: `tool == "bash" && effect == "read" && risk == "low"`,
@@ -117,6 +130,12 @@ const EDITS: StarterRule[] = [
     name: "Edit the workspace",
     why: "the agent's file edits inside the project (a file that decides what runs, .git/ or .vscode/, still asks)",
     condition: `tool in ["write", "edit"] && ${INSIDE}`,
+    action: "allow",
+  },
+  {
+    name: "Write scratch files",
+    why: "a new file, or one of yours, directly in /tmp or /var/tmp (`> /tmp/out.txt`); nothing runs it unless a later call, judged itself, does",
+    condition: `tool in ["write", "edit"] && !recursive && !glob && path.matches(${JSON.stringify(SCRATCH)})`,
     action: "allow",
   },
 ];

@@ -44,6 +44,17 @@ export function withoutArithmeticReads(src: string, events: ParsedScript["events
 }
 
 /**
+ * The script with this assignment's literal value taken out, so NAME inside it (`x='x[y]'`) is not counted
+ * as another mention. Only its first spelling within its own statement is cut: a copy in an earlier word's
+ * value is cut instead, and NAME is then counted twice, which only leaves it unbound.
+ */
+function withoutOwnValue(src: string, raw: string, name: string, start: number, end: number): string {
+  const at = src.indexOf(raw, start);
+  if (at === -1 || at + raw.length > end) return src;
+  return src.slice(0, at + name.length + 1) + src.slice(at + raw.length);
+}
+
+/**
  * `NAME=VALUE` whose value is known as written: a plain word, or one whole single-quoted string
  * (`fmt='%s\n'`), in which bash expands nothing (no tilde, as in `x=a:~/k`). A value that is not plain is
  * bound for `"$NAME"` only: unquoted, bash would split and glob it again.
@@ -81,7 +92,8 @@ export function openingBindings(
     const bound: LoopBinding[] = [];
     for (const p of prefixesOf(e)) {
       if (p.value === null || !literalAssignment(p.name, p.value, p.raw)) continue;
-      if (isBashOwnVariable(p.name) || !assignedOnlyOnce(names, p.name) || ++count > MAX_BOUND) continue;
+      const others = withoutOwnValue(names, p.raw, p.name, e.start, e.end);
+      if (isBashOwnVariable(p.name) || !assignedOnlyOnce(others, p.name) || ++count > MAX_BOUND) continue;
       bound.push({
         name: p.name,
         values: [{ value: p.value, raw: p.value, glob: false, tilde: false }],

@@ -44,6 +44,19 @@ const NODE: InterpreterSpec = {
   inline: ["-e", "--eval", "-p", "--print"],
   interactive: ["-i", "--interactive"],
 };
+/**
+ * What `node -p` may print unasked: a property of the running node, read with no call (`process.version`,
+ * `process.versions.v8`, `process.arch`): the same as `node --version`. Not `process.env` (the environment).
+ */
+const NODE_FACT = /^process\.(version|versions(\.[a-z0-9_]+)?|arch|platform|release\.(name|lts)|execPath)$/;
+
+/** `node -p FACT` (or `--print FACT`, `--print=FACT`) and nothing else: node's words after its name. */
+export function printsNodeFact(words: readonly (string | null)[]): boolean {
+  const [first, second] = words;
+  if (first === "--print" || first === "-p") return words.length === 2 && NODE_FACT.test(second ?? "");
+  return words.length === 1 && first?.startsWith("--print=") === true && NODE_FACT.test(first.slice(8));
+}
+
 const ALWAYS: InterpreterSpec = { always: true };
 
 export const INTERPRETERS: Readonly<Record<string, InterpreterSpec>> = {
@@ -188,6 +201,7 @@ export function inlineCode(argv: readonly Arg[]): string | null {
   const name = basename(head);
   const spec = specOf(name);
   if (spec?.inline === undefined) return null;
+  if (spec === NODE && printsNodeFact(argv.slice(1).map((a) => a.value))) return null;
   for (const a of argv.slice(1)) {
     const v = a.value;
     if (v === null) return null;

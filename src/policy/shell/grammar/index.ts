@@ -29,6 +29,7 @@ import { fmt, pr } from "./programs/format.ts";
 import { getent } from "./programs/getent.ts";
 import { git } from "./programs/git.ts";
 import { go } from "./programs/go.ts";
+import { gofmt } from "./programs/gofmt.ts";
 import { grep } from "./programs/grep.ts";
 import { gunzip, gzip, zcat } from "./programs/gzip.ts";
 import { head, tail } from "./programs/head.ts";
@@ -73,6 +74,8 @@ import { b2sum, cksum, sums } from "./programs/sums.ts";
 import {
   arch,
   free,
+  getconf,
+  groups,
   hostname,
   id,
   lsbRelease,
@@ -125,8 +128,27 @@ export const PROGRAM_GRAMMARS: readonly ProgramGrammar[] = [
     strings,
     xxd,
   ],
-  ...[whoami, nproc, arch, uname, id, printenv, seq, sleep, hostname, free, mkdir, touch, rm, cp, mv, tar],
-  ...[npm, npx, node, python, cargo, go, make, tsc, eslint, prettier, biome, vitest, jest, pytest],
+  ...[
+    whoami,
+    nproc,
+    arch,
+    uname,
+    id,
+    groups,
+    getconf,
+    printenv,
+    seq,
+    sleep,
+    hostname,
+    free,
+    mkdir,
+    touch,
+    rm,
+    cp,
+    mv,
+    tar,
+  ],
+  ...[npm, npx, node, python, cargo, go, gofmt, make, tsc, eslint, prettier, biome, vitest, jest, pytest],
   pip,
   yarn,
   pnpm,

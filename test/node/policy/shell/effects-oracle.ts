@@ -64,6 +64,10 @@ const RUNNABLE: Readonly<Record<string, string>> = {
   find: "find",
   od: "od",
   strings: "strings",
+  // Round 17.
+  groups: "groups",
+  getconf: "getconf",
+  gofmt: "gofmt",
   // Round 15 (lsb_release is left out: it is a shell script that runs getopt, cut and tr itself).
   uptime: "uptime",
   top: "top",

@@ -27,6 +27,8 @@ const EVERYDAY = [
   'f=src/a.py\nwc -l "${f}"\nhead -1 "$f"',
   'a=README.md b=src/a.py; wc -l "$a" "$b"',
   'dir=src; ls "$dir"',
+  // The name inside its own quoted value is no other mention of it (round 17).
+  "x='x[y]'; cat \"$x\"",
 ];
 
 describe("an opening assignment's name as a word: the attacks (written first)", () => {
@@ -66,6 +68,10 @@ describe("an opening assignment's name as a word: the attacks (written first)", 
       "eval 'x=README.md'; cat \"$x\"",
       "eval 'f=README.md'; for f in .env; do cat \"$f\"; done",
       'x=README.md; printf -v "$N" %s .env; cat "$x"',
+      // Its name inside its value is cut once, from its own statement: any other mention still counts.
+      "x='x[y]'; x=.env; cat \"$x\"",
+      "x='x[y]'; read x < list.txt; cat \"$x\"",
+      "a=\"x='x[y]'\" x='x[y]'; read x; cat \"$x\"",
     ])
       neverAllowed(command);
   });
@@ -127,6 +133,7 @@ describe("an opening assignment's name as a word", () => {
     expect(texts('x=README.md; cat "$x"')).toEqual(["cat README.md"]);
     expect(texts('f=src/a.py\nwc -l "$f"\nhead -1 "$f"')).toEqual(["wc -l src/a.py", "head -1 src/a.py"]);
     expect(texts('x=-n; cat "$x" README.md')).toEqual(["cat -n README.md"]);
+    expect(texts("x='x[y]'; cat \"$x\"")).toEqual(["cat x[y]"]);
   });
 
   it("allows the everyday forms under every strict profile", () => {
@@ -146,6 +153,7 @@ describe.skipIf(!straceAvailable())("the allowed forms in real bash (strace)", (
       writeFileSync(join(sandbox, "README.md"), "readme\n");
       writeFileSync(join(sandbox, "src", "a.py"), "print(1)\n");
       writeFileSync(join(sandbox, ".env"), "SECRET=1\n");
+      writeFileSync(join(sandbox, "x[y]"), "bracket\n");
       for (const command of EVERYDAY) {
         const r = check(command, sandbox);
         expect(r.unreported, command).toEqual([]);

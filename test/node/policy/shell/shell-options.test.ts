@@ -14,6 +14,8 @@ const safe = fc.constantFrom("-e", "-u", "-x", "-v", "-eu", "+e", "-o pipefail",
 const unmodelledFlags = fc.constantFrom(..."abfhklmprtBCEHPTi".split(""));
 const optionNames = fc.constantFrom("physical", "keyword", "allexport", "posix", "history", "emacs", "vi");
 const shoptNames = fc.constantFrom("cdable_vars", "expand_aliases", "dotglob", "lastpipe", "extdebug");
+// Set by the script itself, dotglob only changes what its own later globs match, and those ask (builtins.ts).
+const shoptToggled = fc.constantFrom("cdable_vars", "expand_aliases", "lastpipe", "extdebug");
 const unmodelled = fc.oneof(
   unmodelledFlags.map((f) => `-${f}`),
   fc.tuple(unmodelledFlags, fc.constantFrom("e", "u", "x", "")).map(([f, g]) => `-${g}${f}`),
@@ -50,7 +52,7 @@ describe("a shell's unmodelled options", () => {
     const toggles = fc.oneof(
       fc.constantFrom(..."kaHP".split("")).map((f) => `set -${f}`),
       optionNames.map((n) => `set -o ${n}`),
-      shoptNames.map((n) => `shopt -s ${n}`),
+      shoptToggled.map((n) => `shopt -s ${n}`),
       shoptNames.map((n) => `shopt -s -o ${n}`),
     );
     fc.assert(

@@ -278,7 +278,6 @@ describe("builtins that change what later lines run", () => {
     "enable -n test",
     "fc -e vi",
     "shopt -s expand_aliases",
-    "shopt -s dotglob",
     "shopt -s lastpipe",
     "set -k",
     "set -o history",
@@ -295,6 +294,8 @@ describe("builtins that change what later lines run", () => {
     "set -euo pipefail",
     "set -x",
     "shopt -s nullglob globstar",
+    // dotglob changes what a later glob matches (that glob asks); a script with none reads the same (round 17).
+    "shopt -s dotglob; ls",
     "hash",
     "alias",
     "shopt -q extglob",

@@ -10,6 +10,7 @@ const REFLOG_ACTIONS = new Set(["expire", "delete", "exists"]);
 
 export function subcommandForm(name: string, rest: readonly Arg[]): NotUnderstood | null {
   if (name === "branch" || name === "tag") return listingForm(name, rest);
+  if (name === "symbolic-ref") return symbolicRefForm(rest);
   if (name === "reflog") {
     // git compares argv[1] exactly: an option (or nothing) shows HEAD's reflog, `show` its own form
     // (two words), any other word but these three is a ref to show.
@@ -24,6 +25,14 @@ export function subcommandForm(name: string, rest: readonly Arg[]): NotUnderstoo
       };
   }
   return null;
+}
+
+/** `git symbolic-ref NAME REF` points NAME at REF: only the one-operand form reads. */
+function symbolicRefForm(rest: readonly Arg[]): NotUnderstood | null {
+  const dashes = rest.findIndex((r) => r.value === "--");
+  const operands = rest.filter((r, k) => (dashes !== -1 && k > dashes) || !(r.value ?? "").startsWith("-"));
+  const second = operands[1];
+  return second === undefined ? null : { word: second.raw, reason: "git symbolic-ref NAME REF sets the ref" };
 }
 
 /** Forms of listing subcommands that would write instead (`git branch NAME`, `git tag NAME`). */

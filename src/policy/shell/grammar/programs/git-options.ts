@@ -354,6 +354,8 @@ export const MISC_OPTIONS: Readonly<Record<string, readonly OptionSpec[]>> = {
   "count-objects": flags("-v --verbose", "-H --human-readable"),
   "check-ignore": flags("-q --quiet", "-v --verbose", "--stdin", "-z", "-n --non-matching", "--no-index"),
   version: flags("--build-options"),
+  // One operand reads the symbolic ref (`--short HEAD`: the branch); two set it, -d deletes it (git-forms.ts).
+  "symbolic-ref": flags("-q --quiet", "--short", "--recurse", "--no-recurse"),
   // Commits of HEAD not yet upstream (patch ids compared, subjects printed with -v): revisions only.
   cherry: [...flags("-v --verbose"), optional("--abbrev", "number")],
   "check-attr": [...flags("-a --all", "--cached", "--stdin", "-z")],

@@ -1,10 +1,12 @@
 // node (20/22): options, then a script it runs (an exec of the file) and the script's own
 // arguments (strings); no script reads a program from the terminal (interpreters.ts makes that a
-// session). -e/-p run inline code (interpreters.ts: never allowed without a person); -r/--import
+// session). -e/-p run inline code (interpreters.ts: never allowed without a person, but for `node -p
+// process.version` and its like, which only print a property of node); -r/--import
 // and --loader load modules before the script. With --test every operand is a test file (or a glob
 // node expands itself) it runs, and with none node finds them: `**/*.test.js`, `test/**`, … below the
 // directory it runs in, following symlinked directories (red team, round 8: a committed `test` link to a
 // directory out of the workspace ran a script there), node_modules skipped.
+import { printsNodeFact } from "../../interpreters.ts";
 import { DOT } from "../effects.ts";
 import { specifierNotUnderstood } from "../module-specifier.ts";
 import { pathEffect } from "../parse.ts";
@@ -73,7 +75,8 @@ export const node = runner({
   ],
   permute: false,
   definedBy: ["package.json"],
-  runsNothingOfTheProject: (p) => printsHelpOnly(p) || checksOnly(p),
+  runsNothingOfTheProject: (p) =>
+    printsHelpOnly(p) || checksOnly(p) || printsNodeFact(p.argv.slice(1).map((a) => a.value)),
   check(p, out) {
     // A module it loads (-r, --import, --loader, a reporter) must be a file path: a URL or a package name
     // is code never judged.

@@ -1,6 +1,6 @@
 // pip (23.2; `pip <command> --help`): `pip [general options] <command> [options]`, parsed by optparse
 // (clusters, `--opt=value`, unique prefixes of long options, general options after the command too).
-// `list`, `show` and `freeze` read the installed distributions' metadata and print it; they run no code of
+// `list`, `show`, `freeze` and `check` read the installed distributions' metadata and print it; they run no code of
 // theirs (`freeze` runs `git rev-parse`/`git config` read-only in an editable install's checkout). `list`
 // asks the index, at most once a week, whether pip itself is outdated (unless
 // --disable-pip-version-check): a fixed request with nothing of the project's. Every option that reaches
@@ -52,6 +52,8 @@ const COMMANDS: Readonly<Record<string, ProgramGrammar>> = {
   ),
   show: command([flag("-f --files")], ["string"]),
   freeze: command([...SELECT, flag("--all")], ["string"]),
+  // Checks the installed distributions' requirements against each other: their metadata only.
+  check: command([], []),
 };
 
 function judgePip(argv: readonly Arg[]): Understanding {

@@ -55,6 +55,19 @@ export const id = info(
   ],
   ["string"],
 );
+// groups (coreutils) prints the groups of the users it names (itself without one), from the user database.
+export const groups = info(["groups"], [], ["string"]);
+// getconf (glibc 2.36) prints a configuration value, of the path it names for a pathconf one (a statfs,
+// no file is opened). `-v SPEC` runs the getconf of another specification from GETCONF_DIR: not here.
+export const getconf: ProgramGrammar = {
+  ...info(["getconf"], [flag("-a")], ["string", "string"]),
+  permute: false,
+  abbreviate: false,
+  finish: (p) =>
+    p.operands.length > 2
+      ? { word: p.operands[2]?.raw ?? "", reason: "getconf takes a name and a path" }
+      : null,
+};
 export const printenv = info(["printenv"], [flag("-0 --null")], ["string"]);
 export const seq = info(["seq"], [opt("-f --format -s --separator"), flag("-w --equal-width")], ["number"]);
 export const sleep = info(["sleep"], [], ["number"]);
