@@ -52,7 +52,8 @@ function shellFile(argv: readonly Arg[]): Arg | null {
 
 /**
  * The files a command runs: its program word (through wrappers), the script an interpreter is given,
- * and, for a command given as a string (`eval 'F init'`, `bash -c 'F'`), what `script` reads in it.
+ * and, for a command given as a string (`eval 'F init'`, `bash -c 'F'`, a `trap` handler), what `script`
+ * reads in it.
  */
 export function commandRuns(
   words: readonly WordValues[],
@@ -68,6 +69,9 @@ export function commandRuns(
   const runs = (a: Arg | null | undefined) => {
     if (a !== null && a !== undefined) out.push(...ranPaths(valuesOf.get(a) ?? [[]]));
   };
+  // `trap 'F' EXIT`: the handler is a command string the shell runs later (at exit, on a signal).
+  const handler = argv[0]?.value === "trap" ? argv[1]?.value : null;
+  if (handler) out.push(...script(handler));
   for (let depth = 0; depth < MAX_UNWRAP && argv.length > 0; depth++) {
     runs(argv[0]);
     runs(interpreterScript(argv) ?? shellFile(argv));
@@ -77,6 +81,19 @@ export function commandRuns(
     argv = inner.argv;
   }
   return out;
+}
+
+/**
+ * What bash runs at every prompt: PROMPT_COMMAND's value as the file leaves it (a part only known at run
+ * time, such as an earlier `$PROMPT_COMMAND`, read as a blank).
+ */
+export function promptRuns(
+  values: WordValues | undefined,
+  script: (text: string) => Reference[],
+): Reference[] {
+  return (values ?? []).flatMap((parts) =>
+    script(parts.map((p) => (p.type === "any" ? " " : p.value)).join("")),
+  );
 }
 
 /**

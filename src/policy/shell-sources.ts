@@ -5,7 +5,7 @@
 import { globParts, type PathPart, type Reference } from "./path-references.ts";
 import { parseBash } from "./shell/parser.ts";
 import type { ScriptEvent, Word, WordPart } from "./shell/walk.ts";
-import { commandRuns, runsInLine } from "./shell-runs.ts";
+import { commandRuns, promptRuns, runsInLine } from "./shell-runs.ts";
 
 /** A variable's possible values, each a path pattern; several when a `for` loop binds it. */
 type Values = PathPart[][];
@@ -107,6 +107,7 @@ function fromEvents(events: readonly ScriptEvent[], home: string, how: string): 
     const words = cmd.args.map((w) => wordValues(w.parts, vars, home));
     out.push(...commandRuns(words, (script) => readings(script, home, how)));
   }
+  out.push(...promptRuns(vars.get("PROMPT_COMMAND"), (script) => readings(script, home, how)));
   return out;
 }
 

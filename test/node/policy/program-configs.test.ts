@@ -27,6 +27,8 @@ describe("shell start-up files' commands run by path", () => {
     `eval '${WS}/tools/quoted.sh start'`,
     `echo \`${WS}/tools/tick.sh\``,
     'TOOLS="$HOME/code/ws/bin"; "$TOOLS/assigned"',
+    `trap '${WS}/tools/trap.sh' EXIT`,
+    `export PROMPT_COMMAND="${WS}/tools/prompt.sh; $PROMPT_COMMAND"`,
   ].join("\n");
   const everyday = [
     `alias later=${WS}/tools/alias.sh`,
@@ -40,7 +42,8 @@ describe("shell start-up files' commands run by path", () => {
   it("each form of running a file names it", () => {
     const refs = shellSources(rc, HOME);
     const ran = ["x.sh", "y.sh", "w.sh", "tilde.sh", "homevar.sh", "exec.sh", "nohup.sh", "p.py", "b.sh"];
-    for (const f of [...ran, "quoted.sh", "tick.sh"]) expect(names(refs, `${WS}/tools/${f}`), f).toBe(true);
+    for (const f of [...ran, "quoted.sh", "tick.sh", "trap.sh", "prompt.sh"])
+      expect(names(refs, `${WS}/tools/${f}`), f).toBe(true);
     expect(names(refs, `${WS}/bin/assigned`)).toBe(true);
   });
 
