@@ -33,6 +33,8 @@ interface FormatRule {
   runs: RegExp;
   /** Of those, a line that adds a directory the program loads code from: everything below counts. */
   dirs?: RegExp;
+  /** The endings of the files the program loads from such a directory, when it loads only those. */
+  loads?: readonly string[];
   /** Of those, a line that includes another file of the same format: the disk side reads it too. */
   includes?: RegExp;
   /** A relative argument the program takes from the naming file's directory (psql's `\ir`, kitty's include). */
@@ -46,6 +48,7 @@ const RULES: Record<Exclude<ProgramFormat, "alacritty">, FormatRule> = {
     comment: /^\s*(?:"|--)/,
     runs: /\b(?:so|source|luafile|pyf|pyfile|py3f|py3file|pyxfile|rubyfile|dofile|loadfile|system|systemlist|jobstart|job_start|termopen|term|terminal|execute|exe|os\.execute|io\.popen|rtp|runtimepath|packpath|pp)\b|^\s*:?\s*(?:silent!?\s*)?!/,
     dirs: /\b(?:rtp|runtimepath|packpath|pp)\b/,
+    loads: [".vim", ".lua"],
     includes: /\b(?:so|source|dofile|loadfile|luafile)\b/,
   },
   // tmux(1): source-file and the shell commands of run-shell, if-shell, default-command and `#()`.
@@ -68,6 +71,7 @@ const RULES: Record<Exclude<ProgramFormat, "alacritty">, FormatRule> = {
     comment: /^\s*;/,
     runs: /\((?:load|load-file|org-babel-load-file|shell-command|async-shell-command|call-process|start-process|make-process|add-to-list\s+'load-path|push|setq\s+load-path)\b/,
     dirs: /load-path/,
+    loads: [".el", ".elc", ".eln"],
     includes: /\((?:load|load-file)\b/,
   },
   // psql: `\i`, `\ir` (from the file's directory), `\include`, `\!` and backquoted shell commands.
@@ -84,13 +88,15 @@ const RULES: Record<Exclude<ProgramFormat, "alacritty">, FormatRule> = {
     comment: /^\s*#/,
     runs: /^\s*(?:source|so|shell|!|python|py|pipe|add-auto-load-safe-path|add-auto-load-scripts-directory|set\s+auto-load\s+safe-path)\b|\b(?:exec|open|system|subprocess)\b/,
     dirs: /auto-load/,
+    // The safe path lets gdb load a directory's .gdbinit and an object file's `-gdb.py` script.
+    loads: ["/.gdbinit", "-gdb.py", "-gdb.gdb", "-gdb.scm"],
     includes: /^\s*(?:source|so)\b/,
   },
   // R's .Rprofile: source(), sys.source(), system(), dyn.load(), .libPaths() (a library directory).
   r: {
     how: "runs it at R's start",
     comment: /^\s*#/,
-    runs: /\b(?:source|sys\.source|system|system2|shell|dyn\.load|\.libPaths)\s*\(/,
+    runs: /(?:\b(?:source|sys\.source|system|system2|shell|dyn\.load)|\.libPaths)\s*\(/,
     dirs: /\.libPaths/,
     includes: /\b(?:source|sys\.source)\s*\(/,
   },
@@ -100,6 +106,7 @@ const RULES: Record<Exclude<ProgramFormat, "alacritty">, FormatRule> = {
     comment: /^\s*#/,
     runs: /\b(?:exec_files|exec_lines|file_to_run|code_to_run|extra_extensions|exec|execfile|runpy|system|subprocess|sys\.path)\b|%run/,
     dirs: /\bsys\.path\b/,
+    loads: [".py", ".pth", ".so"],
   },
   // kitty.conf: include, globinclude, geninclude (a Python program), startup_session, shell, launch, watcher.
   kitty: {
@@ -133,6 +140,20 @@ function pathTokens(line: string, home: string): string[] {
   );
 }
 
+/** A directory the program loads only some files from: one reference per ending, anywhere below it. */
+function loaded(r: Reference, endings: readonly string[] | undefined): Reference[] {
+  if (endings === undefined) return [r];
+  const dir = [...r.parts];
+  const last = dir.pop();
+  if (last !== undefined)
+    dir.push(last.type === "lit" ? { ...last, value: last.value.replace(/\/*$/, "/") } : last);
+  return endings.map((end) => ({
+    ...r,
+    below: false,
+    parts: [...dir, { type: "any" }, { type: "lit", value: end.replace(/^\//, "") }],
+  }));
+}
+
 /** What a line-scanned configuration names, by its format's row. */
 function scanned(rule: FormatRule, text: string, x: Expansion): ProgramReference[] {
   const out: ProgramReference[] = [];
@@ -150,7 +171,7 @@ function scanned(rule: FormatRule, text: string, x: Expansion): ProgramReference
         rule.how,
         { below },
       );
-      if (r !== null) out.push({ ...r, chain });
+      if (r !== null) out.push(...loaded(r, below ? rule.loads : undefined).map((l) => ({ ...l, chain })));
     }
   }
   return out;

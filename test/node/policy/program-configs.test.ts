@@ -68,7 +68,7 @@ const ROWS: [ProgramFormat, string, string[], string[]][] = [
     "vim",
     `set undodir=${WS}/undo\n" source ${WS}/commented.vim\nsource ${WS}/v.vim\ncall system('${WS}/sys.sh')\nexe 'so ' . $HOME . '/code/ws/joined.vim'\nset rtp+=${WS}/plug`,
     [`${WS}/v.vim`, `${WS}/sys.sh`, `${WS}/joined.vim`, `${WS}/plug/plugin/p.vim`],
-    [`${WS}/undo/x`, `${WS}/commented.vim`],
+    [`${WS}/undo/x`, `${WS}/commented.vim`, `${WS}/plug/README.md`],
   ],
   [
     "vim",
@@ -92,7 +92,7 @@ const ROWS: [ProgramFormat, string, string[], string[]][] = [
     "emacs",
     `(setq backup-directory-alist '(("." . "${WS}/bak")))\n(load "~/code/ws/e.el")\n(add-to-list 'load-path "${WS}/lisp")`,
     [`${WS}/e.el`, `${WS}/lisp/m.el`],
-    [`${WS}/bak/x`],
+    [`${WS}/bak/x`, `${WS}/lisp/README.md`],
   ],
   [
     "psql",
@@ -100,8 +100,18 @@ const ROWS: [ProgramFormat, string, string[], string[]][] = [
     [`${WS}/a.sql`, "/etc/local.sql"],
     [`${WS}/hist`],
   ],
-  ["gdb", `set history filename ${WS}/hist\nsource ${WS}/g.gdb`, [`${WS}/g.gdb`], [`${WS}/hist`]],
-  ["r", `options(repos = "https://cran.r-project.org")\nsource("~/code/ws/R/p.R")`, [`${WS}/R/p.R`], []],
+  [
+    "gdb",
+    `set history filename ${WS}/hist\nsource ${WS}/g.gdb\nadd-auto-load-safe-path ${WS}`,
+    [`${WS}/g.gdb`, `${WS}/.gdbinit`, `${WS}/build/app-gdb.py`],
+    [`${WS}/hist`, `${WS}/src/main.c`],
+  ],
+  [
+    "r",
+    `options(repos = "https://cran.r-project.org")\nsource("~/code/ws/R/p.R")\n.libPaths(c("~/code/ws/lib", .libPaths()))`,
+    [`${WS}/R/p.R`, `${WS}/lib/pkg/R/pkg`],
+    [`${WS}/README.md`],
+  ],
   [
     "ipython",
     `c.InteractiveShellApp.exec_files = ['${WS}/ipy.py']\nc.x.y = '${WS}/data'`,
