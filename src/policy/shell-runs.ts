@@ -22,15 +22,21 @@ function asArg(values: WordValues): Arg {
   return { value, raw: value ?? "", glob: false, tilde: false };
 }
 
+/** A ran file that is a shell script: what it sources and runs runs at every shell too, so it is read as well. */
+const SHELL_SCRIPT = /\.(sh|bash|zsh|ksh)$/;
+
 /**
  * A ran word's paths: only those written from the root or home (`/…`, `~/…`, `$HOME/…`, already made
  * absolute). A bare name is PATH's to find, and a head only known at run time (`$cmd`, `$ZSH/x`) names
  * no file the user chose here.
  */
 function ranPaths(values: WordValues): Reference[] {
-  return values.flatMap((parts) => {
+  return values.flatMap((parts): Reference[] => {
     const head = parts[0];
-    return head?.type === "lit" && /^\/[^/]/.test(head.value) ? [{ parts, below: false, how: HOW }] : [];
+    const tail = parts[parts.length - 1];
+    if (head?.type !== "lit" || !/^\/[^/]/.test(head.value)) return [];
+    const script = tail?.type === "lit" && SHELL_SCRIPT.test(tail.value);
+    return [{ parts, below: false, how: HOW, ...(script ? { follow: "shell" as const } : {}) }];
   });
 }
 

@@ -37,6 +37,8 @@ function runningHome(): string {
       "",
     ].join("\n"),
   );
+  // The script the shell runs sources a library at every shell too.
+  write(t("y.sh"), `#!/bin/sh\n. ${t("lib.sh")}\n`);
   write(join(home, ".zshrc"), `setopt prompt_subst\nif [[ -o interactive ]] { ${t("z.zsh")} }\n`);
   return home;
 }
@@ -87,7 +89,7 @@ const RUNS: [string, Record<string, unknown>][] = [
   // r18-04, as proven: a redirection keeps the file's executable bit.
   ["bash", { command: "printf '#!/bin/sh\\ncat ~/.netrc\\n' > tools/y.sh" }],
   ["bash", { command: "echo 'cat ~/.netrc' >> tools/x.sh" }],
-  ...writes(["w.sh", "home.sh", "exec.sh", "tick.sh", "z.zsh"].map(t)),
+  ...writes(["w.sh", "home.sh", "exec.sh", "tick.sh", "z.zsh", "lib.sh"].map(t)),
 ];
 
 const PROGRAMS = writes([
