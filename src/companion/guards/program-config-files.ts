@@ -11,12 +11,9 @@ import {
 
 /** The environment these rows read (config-references' cache is keyed by it too). */
 export const PROGRAM_ENV = [
-  "MYVIMRC",
-  "NPM_CONFIG_USERCONFIG",
-  "PSQLRC",
-  "R_PROFILE_USER",
-  "IPYTHONDIR",
-].concat(["KITTY_CONFIG_DIRECTORY", "INPUTRC"]);
+  ...["MYVIMRC", "NPM_CONFIG_USERCONFIG", "PSQLRC", "R_PROFILE_USER"],
+  ...["IPYTHONDIR", "KITTY_CONFIG_DIRECTORY", "INPUTRC"],
+];
 
 interface Row {
   format: ProgramFormat;
