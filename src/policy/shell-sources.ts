@@ -5,6 +5,7 @@
 import { globParts, type PathPart, type Reference } from "./path-references.ts";
 import { parseBash } from "./shell/parser.ts";
 import type { ScriptEvent, Word, WordPart } from "./shell/walk.ts";
+import { commandRuns, promptRuns, runsInLine } from "./shell-runs.ts";
 
 /** A variable's possible values, each a path pattern; several when a `for` loop binds it. */
 type Values = PathPart[][];
@@ -103,7 +104,10 @@ function fromEvents(events: readonly ScriptEvent[], home: string, how: string): 
     const file = cmd.args[1];
     if (name !== null && SOURCING.has(name) && file !== undefined)
       out.push(...sourced(wordValues(file.parts, vars, home), how));
+    const words = cmd.args.map((w) => wordValues(w.parts, vars, home));
+    out.push(...commandRuns(words, (script) => readings(script, home, how)));
   }
+  out.push(...promptRuns(vars.get("PROMPT_COMMAND"), (script) => readings(script, home, how)));
   return out;
 }
 
@@ -137,7 +141,7 @@ function readings(text: string, home: string, how: string): Reference[] {
       try {
         return fromEvents(parseBash(line).events, home, how);
       } catch {
-        return fromLine(line, home, how);
+        return [...fromLine(line, home, how), ...runsInLine(line, home)];
       }
     });
   }

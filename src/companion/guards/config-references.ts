@@ -20,6 +20,7 @@ import {
 import { shellSources } from "../../policy/shell-sources.ts";
 import { userLayerFiles } from "./git-config-layers.ts";
 import { configEntries } from "./git-config-programs.ts";
+import { programConfigPaths } from "./program-config-files.ts";
 
 /** A reference and the configuration file that makes it. */
 export interface Named extends Reference {
@@ -237,5 +238,6 @@ export function namedPaths(reader: StampedReader, env: NodeJS.ProcessEnv, home: 
   each([join(env.DOCKER_CONFIG || join(home, ".docker"), "config.json")], (t) =>
     dockerReferences(t, home, pathVar),
   );
+  for (const { from, refs } of programConfigPaths((f) => c.open(f), env, home)) c.add(from, refs, MAX_DEPTH);
   return c.out;
 }

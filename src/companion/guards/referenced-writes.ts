@@ -10,6 +10,7 @@ import { type PathPart, referencePattern } from "../../policy/path-references.ts
 import { type Named, namedPaths, StampedReader, stampOf } from "./config-references.ts";
 import type { Context } from "./disk-context.ts";
 import { homeOf } from "./git-config-layers.ts";
+import { PROGRAM_ENV } from "./program-config-files.ts";
 import { isWithin, realPathOf } from "./real-path.ts";
 import { shownPath } from "./tree-walk.ts";
 
@@ -33,6 +34,7 @@ const perDecision = new WeakMap<Context, Compiled[]>();
 const ENV_KEYS = [
   ...["HOME", "XDG_CONFIG_HOME", "ZDOTDIR", "AWS_CONFIG_FILE", "KUBECONFIG", "DOCKER_CONFIG", "PATH"],
   ...["GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG_NOSYSTEM"],
+  ...PROGRAM_ENV,
 ];
 
 /** The literal start of a reference, up to its last `/` unless the reference is all literal. */
