@@ -5,7 +5,7 @@ import { canonicalJson, sha256Hex } from "./call-binding.ts";
 import { capabilityOf, resolvedPathOf } from "./capabilities.ts";
 import { causalRunnerOf } from "./causal-runners.ts";
 import { execWider, pathWider, quoteArgv, quoteWord, urlWider } from "./grant-patterns.ts";
-import { homeStateConcern, isProtectedWriteAt, toolHomeState } from "./home-config.ts";
+import { isProtectedWriteAt, toolHomeStateConcerns } from "./home-config.ts";
 import { needsPerson } from "./judge-bash.ts";
 import { clip, commandTooLarge, MAX_GRANT_UNITS, MAX_GRANTABLE_INPUT_CHARS } from "./limits.ts";
 import { homeFor, normalizePath, relativeInside, resolveShellDir } from "./paths.ts";
@@ -319,13 +319,10 @@ export function grantUnitsOf(call: ToolCall): GrantUnit[] {
       const u = fileUnit(capability, cwd, path, home);
       // A secret directory's names, or HOME's own state read from a workspace holding HOME: no plain allow
       // rule allows them (secret-listings.ts, home-config.ts), so no grant does.
-      const state = path === null || capability !== "read" ? null : toolHomeState(call, path, home);
       const concern =
         path === null
           ? undefined
-          : state === null
-            ? toolListingConcerns(call, path)[0]
-            : homeStateConcern(path, state);
+          : [...toolHomeStateConcerns(call, path, home), ...toolListingConcerns(call, path)][0];
       return [concern === undefined ? u : uncoverable(u, concern.reason)];
     }
     case "http":

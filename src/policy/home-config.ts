@@ -113,10 +113,11 @@ export function homeStateConcern(shown: string, entry: string): Concern {
 }
 
 /**
- * A file tool's read of HOME's own state (Read, Grep): the entry, or null. The LS and Glob tools print names,
- * not contents, and stay as before (a secret directory's listing asks by its own rule, secret-listings.ts).
+ * A file tool's read of HOME's own state (Read, Grep), as the concern it raises. The LS and Glob tools print
+ * names, not contents, and stay as before (a secret directory's listing asks by its own rule, secret-listings.ts).
  */
-export function toolHomeState(call: ToolCall, path: string, home: string | null): string | null {
-  if (path === "" || call.tool === "ls" || call.tool === "find") return null;
-  return homeStateRead(path, call.cwd, home);
+export function toolHomeStateConcerns(call: ToolCall, path: string, home: string | null): Concern[] {
+  if (path === "" || (call.tool !== "read" && call.tool !== "grep")) return [];
+  const entry = homeStateRead(path, call.cwd, home);
+  return entry === null ? [] : [homeStateConcern(path, entry)];
 }
