@@ -1,7 +1,7 @@
 // Capability and risk for a tool call, per the capability-prompt rubric: a base risk per
 // capability, raised (never lowered) by scope escalators, and the scopes a prompt shows.
 
-import { isProtectedWriteAt } from "./home-config.ts";
+import { isProtectedWriteAt, toolHomeStateConcerns } from "./home-config.ts";
 import { clip, commandTooLarge } from "./limits.ts";
 import { Lru } from "./lru.ts";
 import { basename, homeFor, kernelJoin, normalizePath, relativeInside, resolvePath } from "./paths.ts";
@@ -218,6 +218,9 @@ export function classify(
       else if (capability === "read" && isSecretPath(abs)) {
         risk = "high";
         justification = "the path looks like a secret";
+      } else if (toolHomeStateConcerns(call, abs, home).length > 0) {
+        risk = "high";
+        justification = "reads the home directory's own state (keys, sessions, histories)";
       } else if (capability === "write" && isProtectedWriteAt(abs, home)) {
         risk = "high";
         justification = "the file holds secrets or decides what runs";

@@ -6,7 +6,7 @@ import { type CelContext, toCelValue } from "./cel.ts";
 import type { CompiledPolicy } from "./compiled.ts";
 import { applyEmergency } from "./emergency.ts";
 import { evaluateSubject, type Verdict } from "./evaluate.ts";
-import { isProtectedWriteAt, protectedWriteWhat } from "./home-config.ts";
+import { isProtectedWriteAt, protectedWriteWhat, toolHomeStateConcerns } from "./home-config.ts";
 import { applyConcerns, judgeBash } from "./judge-bash.ts";
 import { homeFor, normalizePath } from "./paths.ts";
 import { scopeHash } from "./scope.ts";
@@ -103,7 +103,11 @@ export function decide(policy: CompiledPolicy, call: ToolCall, opts: DecideOptio
     if (base.sensitive) {
       const what = base.capability === "write" ? protectedWriteWhat(base.path, home) : "a secret";
       verdict = applyConcerns(verdict, [{ mention: "sensitive", reason: `${base.path} is ${what}` }]);
-    } else verdict = applyConcerns(verdict, toolListingConcerns(call, base.path));
+    } else
+      verdict = applyConcerns(verdict, [
+        ...toolHomeStateConcerns(call, base.path, home),
+        ...toolListingConcerns(call, base.path),
+      ]);
     reasons = [verdict.reason];
   }
 

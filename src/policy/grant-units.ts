@@ -5,7 +5,7 @@ import { canonicalJson, sha256Hex } from "./call-binding.ts";
 import { capabilityOf, resolvedPathOf } from "./capabilities.ts";
 import { causalRunnerOf } from "./causal-runners.ts";
 import { execWider, pathWider, quoteArgv, quoteWord, urlWider } from "./grant-patterns.ts";
-import { isProtectedWriteAt } from "./home-config.ts";
+import { isProtectedWriteAt, toolHomeStateConcerns } from "./home-config.ts";
 import { needsPerson } from "./judge-bash.ts";
 import { clip, commandTooLarge, MAX_GRANT_UNITS, MAX_GRANTABLE_INPUT_CHARS } from "./limits.ts";
 import { homeFor, normalizePath, relativeInside, resolveShellDir } from "./paths.ts";
@@ -195,7 +195,8 @@ function shellPathUnit(u: PathUnit, owner: GrantUnit | null, cwd: string, home: 
     );
   // A recursive read is covered for exactly that tree: where the disk is looked at, a reachable secret is a
   // fact that makes it uncoverable again, so "always" means "while it holds no secret".
-  const person = facts.sensitive || !u.recursive ? needsPerson(u, cwd, home) : null;
+  const person =
+    facts.sensitive || facts.homeState !== null || !u.recursive ? needsPerson(u, cwd, home) : null;
   const coverable = person === null;
   const s = owner?.subject;
   // A tree is covered exactly, never by its command's wider pattern (`grep *` would cover every tree).
@@ -314,10 +315,15 @@ export function grantUnitsOf(call: ToolCall): GrantUnit[] {
     case "read":
     case "write": {
       const path = resolvedPathOf(call) || null;
-      const u = fileUnit(capability, cwd, path, homeFor(call.cwd, call.home));
-      // A secret directory's names: no plain allow rule lists them (secret-listings.ts), so no grant does.
-      const listing = path === null ? undefined : toolListingConcerns(call, path)[0];
-      return [listing === undefined ? u : uncoverable(u, listing.reason)];
+      const home = homeFor(call.cwd, call.home);
+      const u = fileUnit(capability, cwd, path, home);
+      // A secret directory's names, or HOME's own state read from a workspace holding HOME: no plain allow
+      // rule allows them (secret-listings.ts, home-config.ts), so no grant does.
+      const concern =
+        path === null
+          ? undefined
+          : [...toolHomeStateConcerns(call, path, home), ...toolListingConcerns(call, path)][0];
+      return [concern === undefined ? u : uncoverable(u, concern.reason)];
     }
     case "http":
       return [urlUnit(call.input)];

@@ -4,9 +4,13 @@
 // version managers' installs, pnpm's rc, ~/.manpath and go's env file were ordinary writes that an allowed
 // program then ran or read. Naming them one by one never ends, so a write anywhere below one asks. A hidden
 // entry of a project (~/code/app/.github) is not one of HOME: only the first name below HOME counts.
+// Reads by the same class (round 18, r18-03): what programs keep in HOME's hidden entries (wallets' keys,
+// chat sessions, cloud CLIs' tokens, editors' and shells' histories) is not all on a name list either.
 import { hasGlob } from "./glob-match.ts";
 import { normalizePath, relativeInside } from "./paths.ts";
 import { isProtectedWritePath } from "./secret-paths.ts";
+import type { Concern } from "./shell/units.ts";
+import type { ToolCall } from "./types.ts";
 
 /**
  * Visible trees below HOME that programs run or load code from: ~/bin (on PATH in Debian's and Fedora's
@@ -92,4 +96,48 @@ export function protectedWriteWhat(path: string, home: string | null): string {
   if (entry === null)
     return `the home directory itself or above it, where what lands may be a hidden entry (\`~/.jq\`), ${HOME_CONFIG}`;
   return `${p === `${home}/${entry.slice(2)}` ? `\`${entry}\`` : `in \`${entry}\``}, ${HOME_CONFIG}`;
+}
+
+/** Visible entries of HOME that hold programs' own state as hidden ones do: macOS's Library, snaps' homes. */
+const STATE_TREES = new Set(["library", "snap"]);
+
+/**
+ * The entry of HOME's own state a path is or lies in, for a read (`~/.viminfo`, `~/.config` for
+ * `~/.config/solana/id.json`, `~/Library`), or null. A first name with a glob may be one, as for writes.
+ */
+export function homeStateEntry(path: string, home: string | null): string | null {
+  if (home === null || !path.startsWith("/")) return null;
+  const rel = relativeInside(home, path);
+  if (rel === null || rel === ".") return null;
+  const first = rel.split("/")[0] as string;
+  return first.startsWith(".") || hasGlob(first) || STATE_TREES.has(first.toLowerCase())
+    ? `~/${first}`
+    : null;
+}
+
+/**
+ * A read of HOME's own state where the workspace is HOME or above it, so that the rule reading the workspace
+ * would allow it: the entry read, or null. A workspace inside a hidden entry (`~/.dotfiles`) is not one; a
+ * read outside the workspace asks already.
+ */
+export function homeStateRead(path: string, cwd: string, home: string | null): string | null {
+  return holdsHome(normalizePath(cwd), home) ? homeStateEntry(normalizePath(path), home) : null;
+}
+
+/** Such a read asks: a rule allows it only if it names `sensitive` (as a secret directory's listing does). */
+export function homeStateConcern(shown: string, entry: string): Concern {
+  return {
+    mention: "sensitive",
+    reason: `\`${shown}\` reads the home directory's own state (\`${entry}\`: the keys, tokens, sessions and histories programs keep there), in a workspace that holds the home directory`,
+  };
+}
+
+/**
+ * A file tool's read of HOME's own state (Read, Grep), as the concern it raises. The LS and Glob tools print
+ * names, not contents, and stay as before (a secret directory's listing asks by its own rule, secret-listings.ts).
+ */
+export function toolHomeStateConcerns(call: ToolCall, path: string, home: string | null): Concern[] {
+  if (path === "" || (call.tool !== "read" && call.tool !== "grep")) return [];
+  const entry = homeStateRead(path, call.cwd, home);
+  return entry === null ? [] : [homeStateConcern(path, entry)];
 }

@@ -6,7 +6,7 @@
 import type { CelContext, CelWord } from "./cel.ts";
 import type { CompiledPolicy } from "./compiled.ts";
 import { evaluateSubject, strictest, type Verdict } from "./evaluate.ts";
-import { protectedWriteWhat } from "./home-config.ts";
+import { homeStateConcern, protectedWriteWhat } from "./home-config.ts";
 import { commandTooLarge, MAX_JUDGED_COMMAND_CHARS } from "./limits.ts";
 import { resolveShellDir } from "./paths.ts";
 import { secretListingConcerns } from "./secret-listings.ts";
@@ -216,7 +216,7 @@ function unknownPath(unit: PathUnit): string {
   return `the path of \`${redactedText(unit)}\` is not known before it runs (a variable, \`~user\`, an unknown directory or a \`..\` after a symlink)`;
 }
 
-/** What a rule must name to allow a read or write: a secret or protected file, a recursive read. */
+/** What a rule must name to allow a read or write: a secret or protected file, HOME's state, a recursive read. */
 function pathConcerns(unit: PathUnit, facts: PathFacts, home: string | null): Concern[] {
   const concerns: Concern[] = [];
   if (facts.sensitive)
@@ -224,6 +224,7 @@ function pathConcerns(unit: PathUnit, facts: PathFacts, home: string | null): Co
       mention: "sensitive",
       reason: `\`${redactedText(unit)}\` ${unit.glob ? "could match" : "is"} ${unit.kind === "read" ? "a secret" : protectedWriteWhat(facts.path ?? "", home)}`,
     });
+  else if (facts.homeState !== null) concerns.push(homeStateConcern(redactedText(unit), facts.homeState));
   if (unit.recursive)
     concerns.push({
       mention: "recursive",

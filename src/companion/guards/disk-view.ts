@@ -13,6 +13,7 @@ import type { Context } from "./disk-context.ts";
 import { movedSecretWalkFact, programLoadsFact, shellStartFact } from "./env-loads.ts";
 import { gitFacts } from "./git-facts.ts";
 import { goModuleFacts, goReleaseFact } from "./go-module.ts";
+import { heldHome, homeStateFact } from "./home-state.ts";
 import { jvmOptionsFact } from "./jvm-options.ts";
 import { manPathFact } from "./man-path.ts";
 import { nodePreloadFact } from "./node-preload.ts";
@@ -196,7 +197,7 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
       const configured = withConfig(t.style, ctx.env, t.shown);
       if ("fact" in configured) return [configured.fact];
       const f =
-        walkFact(r.real, configured.style, ctx.workspace, t.shown, ctx.walkBound) ??
+        walkFact(r.real, configured.style, ctx.workspace, t.shown, ctx.walkBound, undefined, heldHome(ctx)) ??
         (t.style.content ? movedSecretWalkFact(r.real, ctx, t.shown) : null);
       return f === null ? [] : [f];
     }
@@ -230,15 +231,18 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
       const e = expandGlob(t.path, MAX_GLOB_PATHS, true);
       if ("unknown" in e) return [{ subject: t.shown, reason: e.unknown }];
       const out: CallFact[] = [];
+      const home = t.access === "read" ? heldHome(ctx) : null;
       for (const p of e.paths) {
         const where = shownPath(p, ctx.workspace);
+        const state = homeStateFact(p, home, t.shown, "the glob matches");
         if (t.access === "read" ? isDenylistedPath(where) : isProtectedWritePath(where)) {
           const family = secretFamilyOf(where);
           out.push({
             subject: t.shown,
             reason: `the glob matches \`${where}\`, ${t.access === "read" ? `a secret${family ? ` (${family.family})` : ""}` : "a file that holds secrets or decides what runs"}`,
           });
-        } else out.push(...pathFacts(t.access, p, `${t.shown} → ${where}`, ctx, t.entries === true));
+        } else if (state !== null) out.push(state);
+        else out.push(...pathFacts(t.access, p, `${t.shown} → ${where}`, ctx, t.entries === true));
         if (out.length > 0) return out;
       }
       return out;

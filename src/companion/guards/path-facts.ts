@@ -12,6 +12,7 @@ import { gitDirFile, gitDirHolding } from "./git-dir-files.ts";
 import { looksLikeGitDir } from "./git-discovery.ts";
 import { rawObjectStore } from "./git-raw-objects.ts";
 import { homeConfigFact, homeStartupFact } from "./home-links.ts";
+import { heldHome, homeStateReadFact } from "./home-state.ts";
 import { hookRunWriteFact } from "./hook-configs.ts";
 import { PACKED_REASON, scanFile } from "./key-scan.ts";
 import { pathShadowFact } from "./path-shadow.ts";
@@ -37,7 +38,7 @@ export function pathFacts(
   const { real, stat } = r;
   const facts: CallFact[] = [];
   if (entries && access === "read" && stat?.isDirectory()) {
-    const f = walkFact(real, ENTRIES_READ, ctx.workspace, subject, ctx.walkBound);
+    const f = walkFact(real, ENTRIES_READ, ctx.workspace, subject, ctx.walkBound, undefined, heldHome(ctx));
     if (f !== null) facts.push(f);
   }
   const where = shownPath(real, ctx.workspace);
@@ -80,6 +81,9 @@ export function pathFacts(
   // A file directly in /tmp is scratch only when it is the user's own regular file (round 17).
   const scratch = scratchFact(access, lexical, subject);
   if (scratch !== null) facts.push(scratch);
+  // HOME's own state read from a workspace that holds HOME, by its real path (`app/cfg` → `~/.config`, round 18).
+  const state = access === "read" ? homeStateReadFact(real, lexical, ctx, subject) : null;
+  if (state !== null) facts.push(state);
   // Airlock's own home, wherever it is (round 16).
   const own = airlockHomeFact(access, real, lexical, ctx, subject);
   if (own !== null) facts.push(own);

@@ -16,6 +16,7 @@ import {
 import { segmentMatcher } from "./bash-glob.ts";
 import { gitDirEntries, gitDirFile } from "./git-dir-files.ts";
 import { rawObjectStore } from "./git-raw-objects.ts";
+import { homeStateFact } from "./home-state.ts";
 import { type IgnoreRule, type IgnoreVerdict, ignoreRules, ignoreVerdict } from "./ignore-rules.ts";
 import { whitelistsAbove } from "./ignore-whitelists.ts";
 import { binaryFromStart, knownScan, PACKED_REASON, scanFile } from "./key-scan.ts";
@@ -195,7 +196,8 @@ function onlyMatches(only: readonly string[], name: string, rel: string, anyDot:
 
 /**
  * Walks `root` (real path) as `style` says and returns the first thing that makes the walk need a
- * person, or null when nothing it reaches is a secret, a hard link or a link out.
+ * person, or null when nothing it reaches is a secret, a hard link or a link out. `home`: HOME when the
+ * workspace holds it (home-state.ts), whose own state a read reaching it needs a person for.
  */
 export function walkFact(
   root: string,
@@ -204,6 +206,7 @@ export function walkFact(
   subject: string,
   bound = WALK_BOUND,
   budget: { bytes: number } = { bytes: WALK_SCAN_BUDGET_BYTES },
+  home: string | null = null,
 ): CallFact | null {
   const how =
     style.depth === 1
@@ -314,6 +317,9 @@ export function walkFact(
         !onlyMatches(style.only, name, relative(root, abs), style.onlyAnyDot === true)
       )
         continue;
+      // A file in HOME's own state, where the workspace holds HOME (`home`, home-state.ts; round 18).
+      const state = homeStateFact(target, home, subject, `${how} reaches`);
+      if (state !== null) return state;
       const secret =
         target === abs
           ? denylistedInWalk(dirRel, dirSecret, name)

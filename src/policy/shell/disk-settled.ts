@@ -61,7 +61,7 @@ function globByMatches(unit: PathUnit, facts: PathFacts, settled: Settled): bool
   );
 }
 
-/** A path part's facts with what the disk settled: a read glob is no secret by its name alone. */
+/** A path part's facts with what the disk settled: a read glob is no secret (nor HOME's state) by its name alone. */
 export function settledFacts(unit: PathUnit, facts: PathFacts, settled: Settled): PathFacts {
-  return globByMatches(unit, facts, settled) ? { ...facts, sensitive: false } : facts;
+  return globByMatches(unit, facts, settled) ? { ...facts, sensitive: false, homeState: null } : facts;
 }

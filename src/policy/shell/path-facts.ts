@@ -1,9 +1,9 @@
 // What the engine knows about a file a shell command reads or writes: its absolute path (as
 // bash and the kernel will resolve it), whether it is inside the workspace, and whether it is
 // sensitive (a secret, or a file that decides what runs later), globs judged by every path they
-// could match.
+// could match, and whether a read is of HOME's own state from a workspace that holds HOME.
 
-import { holdsHome, homeConfigEntry, isProtectedWriteAt } from "../home-config.ts";
+import { holdsHome, homeConfigEntry, homeStateRead, isProtectedWriteAt } from "../home-config.ts";
 import { relativeInside, resolveShellPath } from "../paths.ts";
 import { globMayBeDenylisted, isDenylistedPath } from "../secret-paths.ts";
 import { memo } from "./memo.ts";
@@ -14,6 +14,8 @@ export interface PathFacts {
   path: string | null;
   inside: boolean;
   sensitive: boolean;
+  /** A read's entry of HOME's own state (`~/.config`) when the workspace holds HOME (home-config.ts), or null. */
+  homeState: string | null;
 }
 
 // Units come from the analysis cache and are judged again on every repeat of a command: the
@@ -33,5 +35,6 @@ function computeFacts(unit: PathUnit, callCwd: string, home: string | null): Pat
     : write
       ? isProtectedWriteAt(shown, home)
       : isDenylistedPath(shown);
-  return { path, inside: path !== null && relativeInside(callCwd, path) !== null, sensitive };
+  const homeState = !write && path !== null ? homeStateRead(path, callCwd, home) : null;
+  return { path, inside: path !== null && relativeInside(callCwd, path) !== null, sensitive, homeState };
 }

@@ -77,6 +77,11 @@ export function unitRisk(
     case "read": {
       const facts = settledFacts(unit, pathFacts(unit, callCwd, home), settled);
       if (facts.sensitive) return { risk: "high", justification: "reads a path that looks like a secret" };
+      if (facts.homeState !== null)
+        return {
+          risk: "high",
+          justification: "reads the home directory's own state (keys, sessions, histories)",
+        };
       // An unknown path is not understood (medium); a write to one stays high (it could overwrite anything).
       if (facts.path === null)
         return { risk: "medium", justification: "not understood: reads a path only known when it runs" };

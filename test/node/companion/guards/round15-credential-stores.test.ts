@@ -79,11 +79,14 @@ describe("round 15: credential stores known only by their names", () => {
     }
   });
 
-  it("the project files beside them stay readable", () => {
+  it("the project files beside them stay readable; HOME's own files beside them are HOME's state (round 18)", () => {
     for (const rel of Object.keys(PLAIN)) {
       expect(isDenylistedPath(rel), rel).toBe(false);
       const r = judge("bash", { command: `cat ${rel}` });
-      expect(r.action, `${rel}\n${r.why}\n${r.reasons.join("\n")}`).toBe("allow");
+      // Not a secret by name, but with the workspace = HOME a read in its hidden entries asks (r18-03).
+      const inHomeState = !rel.startsWith("proj/");
+      expect(r.action, `${rel}\n${r.why}\n${r.reasons.join("\n")}`).toBe(inHomeState ? "ask" : "allow");
+      if (inHomeState) expect(r.why, rel).toContain("the home directory's own state");
     }
   });
 });
