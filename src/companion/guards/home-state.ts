@@ -4,12 +4,18 @@
 import type { CallFact } from "../../policy/call-facts.ts";
 import { holdsHome, homeStateEntry, homeStateRead } from "../../policy/home-config.ts";
 import { homeFor } from "../../policy/paths.ts";
-import type { Context } from "./disk-context.ts";
 import { homeOf } from "./git-config-layers.ts";
 import { realPathOf } from "./real-path.ts";
 
+/** What these checks need of a decision's context (disk-context.ts's Context; not imported, as tree-walk.ts uses this file). */
+interface HomeContext {
+  cwd: string;
+  workspace: string;
+  env: NodeJS.ProcessEnv;
+}
+
 /** HOME as the disk has it when the workspace is HOME or above it (its state is then inside), else null. */
-export function heldHome(ctx: Context): string | null {
+export function heldHome(ctx: HomeContext): string | null {
   const home = realPathOf(homeOf(ctx.env));
   return home.ok && holdsHome(ctx.workspace, home.real) ? home.real : null;
 }
@@ -37,7 +43,7 @@ export function homeStateFact(
 export function homeStateReadFact(
   real: string,
   lexical: string,
-  ctx: Context,
+  ctx: HomeContext,
   subject: string,
 ): CallFact | null {
   if (homeStateRead(lexical, ctx.cwd, homeFor(ctx.cwd)) !== null) return null;
