@@ -1,0 +1,89 @@
+// Where the names of a tree copied or moved whole land (`cp -r tmpl newdir`, `mv tmpl/.vscode .`): each name
+// the source holds now is written below the destination, and is judged as a direct write there would be
+// (fix17a: `cp -r tmpl newdir` made newdir/.vscode/tasks.json, which runs when the folder is opened, while
+// only `newdir` was judged). Bounded as the other walks are: a tree bigger than the bound asks.
+import { type Dirent, lstatSync, readdirSync, statSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import type { CallFact, DiskTarget } from "../../policy/call-facts.ts";
+import { isProtectedWriteAt, protectedWriteWhat } from "../../policy/home-config.ts";
+import { expandGlob } from "./bash-glob.ts";
+import type { Context } from "./disk-context.ts";
+import { errno } from "./real-path.ts";
+import { shownPath } from "./tree-walk.ts";
+
+type CopyTarget = Extract<DiskTarget, { kind: "copy" }>;
+
+const MAX_GLOB_SOURCES = 1_000;
+
+/** Where a source matched by a glob lands: beside the other matches under its own name, or as `to` itself. */
+function landingOf(t: CopyTarget, source: string): string {
+  return t.glob && basename(t.to) === basename(t.from) ? join(dirname(t.to), basename(source)) : t.to;
+}
+
+function isDirectory(path: string, follow: boolean): boolean {
+  try {
+    return (follow ? statSync(path) : lstatSync(path)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The first name below `source` that lands on a protected write below `landing`, or a fact saying the tree
+ * could not be listed in full; null when every name lands on an ordinary path.
+ */
+function landingFact(
+  t: CopyTarget,
+  source: string,
+  landing: string,
+  ctx: Context,
+  budget: { left: number },
+): CallFact | null {
+  const fact = (reason: string): CallFact => ({ subject: t.shown, reason });
+  if (!isDirectory(source, t.follow !== "none")) return null;
+  const todo: string[] = [""];
+  for (let rel = todo.pop(); rel !== undefined; rel = todo.pop()) {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(join(source, rel), { withFileTypes: true });
+    } catch (error) {
+      return fact(
+        `\`${shownPath(join(source, rel), ctx.workspace)}\` cannot be listed (${errno(error) ?? "an error"}), so what the copy puts below \`${shownPath(landing, ctx.workspace)}\` is not known`,
+      );
+    }
+    budget.left -= entries.length;
+    if (budget.left < 0)
+      return fact(
+        `it copies more than ${ctx.walkBound} names, which Airlock does not list one by one to see where each lands`,
+      );
+    for (const e of entries) {
+      const name = rel === "" ? e.name : `${rel}/${e.name}`;
+      const lands = join(landing, name);
+      if (isProtectedWriteAt(lands, t.home))
+        return fact(
+          `\`${shownPath(join(source, name), ctx.workspace)}\` lands as \`${shownPath(lands, ctx.workspace)}\`, ${protectedWriteWhat(lands, t.home)}`,
+        );
+      const into =
+        e.isDirectory() ||
+        (t.follow === "all" && e.isSymbolicLink() && isDirectory(join(source, name), true));
+      if (into) todo.push(name);
+    }
+  }
+  return null;
+}
+
+/** Facts about the names a whole-tree copy puts below its destination (none: every one lands on an ordinary path). */
+export function copyLandingFacts(t: CopyTarget, ctx: Context): CallFact[] {
+  let sources = [t.from];
+  if (t.glob) {
+    const e = expandGlob(t.from, MAX_GLOB_SOURCES, true);
+    if ("unknown" in e) return [{ subject: t.shown, reason: e.unknown }];
+    sources = e.paths;
+  }
+  const budget = { left: ctx.walkBound };
+  for (const source of sources) {
+    const f = landingFact(t, source, landingOf(t, source), ctx, budget);
+    if (f !== null) return [f];
+  }
+  return [];
+}
