@@ -14,6 +14,8 @@ import {
   kubeReferences,
   namesNothingKnown,
   type Reference,
+  repoCommandPaths,
+  repoReference,
   sshReferences,
   systemdReferences,
 } from "../../policy/path-references.ts";
@@ -159,6 +161,10 @@ class Collector {
             how: "includes it as git configuration",
             follow: "git",
           });
+      } else if (key === "core.hookspath" && !path.startsWith("/")) {
+        // Relative: from the top of each work tree git runs hooks in (githooks(5)).
+        const r = repoReference(path, "runs git hooks from it in every repository (core.hooksPath)", true);
+        if (r !== null) refs.push(r);
       } else if ((key === "core.hookspath" || key === "init.templatedir") && path.startsWith("/"))
         refs.push({
           parts: [{ type: "lit", value: path }],
@@ -168,7 +174,16 @@ class Collector {
               ? "runs git hooks from it (core.hooksPath)"
               : "copies its hooks into every new repository (init.templateDir)",
         });
-      else if (GIT_COMMANDS.test(key)) refs.push(...commandPaths(value, this.home, `runs it (git ${key})`));
+      else if (GIT_COMMANDS.test(key)) {
+        const how = `runs it (git ${key})`;
+        // git runs these from the work tree's top, where a relative program or file is the repository's.
+        // A plain alias is git's own subcommand and words; only a `!` alias is a shell command.
+        const shell = !key.startsWith("alias.") || value.trimStart().startsWith("!");
+        refs.push(
+          ...commandPaths(value, this.home, how),
+          ...(shell ? repoCommandPaths(value, this.home, `${how} in every repository`) : []),
+        );
+      }
     }
     return refs;
   }

@@ -3,6 +3,7 @@
 // a global core.hooksPath in the project): the file decides what runs at the user's next shell, ssh or git
 // run, which the judge never sees, so writing it is a protected write. The references are read by
 // config-references.ts and kept while none of the files read (or directories listed) changed.
+import { existsSync } from "node:fs";
 import { posix } from "node:path";
 import type { CallFact } from "../../policy/call-facts.ts";
 import { Lru } from "../../policy/lru.ts";
@@ -62,9 +63,14 @@ function tidied(named: Named): Named {
   return { ...named, parts };
 }
 
-/** The reference as named: its test, and the literal directory it sits in or is. */
+/** The reference as named: its test, and the literal directory it sits in or is (for one in a work tree: relative). */
 function compile(given: Named): Compiled {
   const named = tidied(given);
+  if (named.inRepo === true) {
+    const head = named.parts[0];
+    const literal = named.parts.length === 1 && head?.type === "lit" ? head.value : null;
+    return { named, test: referencePattern(named.parts, named.below), literal };
+  }
   return { named, test: referencePattern(named.parts, named.below), literal: literalOf(named.parts) };
 }
 
@@ -73,7 +79,8 @@ function compile(given: Named): Compiled {
  * decision, as a link (in the workspace, say) may have moved while the configuration did not.
  */
 function resolved(c: Compiled): Compiled | null {
-  if (c.literal === null) return null;
+  // One in a work tree is matched against the tops the path is in, as the disk has them at each write.
+  if (c.literal === null || c.named.inRepo === true) return null;
   const r = realPathOf(c.literal);
   const [head, ...rest] = c.named.parts;
   if (!r.ok || r.real === c.literal || head?.type !== "lit") return null;
@@ -112,6 +119,28 @@ function hits(c: Compiled, path: string): boolean {
   return c.test.test(path) || (c.literal !== null && isWithin(path, c.literal));
 }
 
+/** The tops of the git work trees `path` is in or is (a directory holding `.git`), nearest first. */
+function workTreeTops(path: string): string[] {
+  const tops: string[] = [];
+  for (let d = path; d !== "/"; d = posix.dirname(d)) if (existsSync(posix.join(d, ".git"))) tops.push(d);
+  return tops;
+}
+
+/** A reference relative to a work tree's top hits the path from one of the tops it is in (or the top itself). */
+function hitsInRepo(c: Compiled, path: string, tops: readonly string[]): boolean {
+  return tops.some((top) => path === top || hits(c, path.slice(top.length + 1)));
+}
+
+/** Whether the write hits the reference, by either name; the work-tree tops are looked up once per write. */
+function hitter(real: string, lexical: string): (c: Compiled) => boolean {
+  let tops: [string[], string[]] | undefined;
+  return (c) => {
+    if (c.named.inRepo !== true) return hits(c, real) || hits(c, lexical);
+    tops ??= [workTreeTops(real), workTreeTops(lexical)];
+    return hitsInRepo(c, real, tops[0]) || hitsInRepo(c, lexical, tops[1]);
+  };
+}
+
 function shownFrom(file: string, home: string): string {
   return isWithin(home, file) && file !== home ? `~/${file.slice(home.length + 1)}` : file;
 }
@@ -126,7 +155,7 @@ export function referencedWriteFact(
   ctx: Context,
   subject: string,
 ): CallFact | null {
-  const hit = referencesOf(ctx).find((c) => hits(c, real) || hits(c, lexical));
+  const hit = referencesOf(ctx).find(hitter(real, lexical));
   if (hit === undefined) return null;
   return {
     subject,
