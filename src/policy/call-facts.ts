@@ -155,6 +155,8 @@ export type DiskTarget =
       home: string | null;
       shown: string;
     }
+  /** An archive extracted below `to` (`tar -xf A -C DIR`): each member's name is judged as a write there. */
+  | { kind: "extract"; archive: string; to: string; home: string | null; shown: string }
   | {
       kind: "walk";
       root: string;

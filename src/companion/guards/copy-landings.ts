@@ -1,17 +1,20 @@
 // Where the names of a tree copied or moved whole land (`cp -r tmpl newdir`, `mv tmpl/.vscode .`): each name
 // the source holds now is written below the destination, and is judged as a direct write there would be
 // (fix17a: `cp -r tmpl newdir` made newdir/.vscode/tasks.json, which runs when the folder is opened, while
-// only `newdir` was judged). Bounded as the other walks are: a tree bigger than the bound asks.
-import { type Dirent, lstatSync, readdirSync, statSync } from "node:fs";
+// only `newdir` was judged); likewise the members of an archive tar extracts. Bounded as the other walks are:
+// a tree bigger than the bound asks.
+import { type Dirent, lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { CallFact, DiskTarget } from "../../policy/call-facts.ts";
 import { isProtectedWriteAt, protectedWriteWhat } from "../../policy/home-config.ts";
+import { tarNames } from "./archive-scan.ts";
 import { expandGlob } from "./bash-glob.ts";
 import type { Context } from "./disk-context.ts";
 import { errno } from "./real-path.ts";
 import { shownPath } from "./tree-walk.ts";
 
 type CopyTarget = Extract<DiskTarget, { kind: "copy" }>;
+type ExtractTarget = Extract<DiskTarget, { kind: "extract" }>;
 
 const MAX_GLOB_SOURCES = 1_000;
 
@@ -70,6 +73,47 @@ function landingFact(
     }
   }
   return null;
+}
+
+/** An archive bigger than this is not read to list its names (unpacked: four times this). */
+const MAX_ARCHIVE_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Facts about the names an archive extracts below `to`: each judged where it lands, and, as --strip-components
+ * may drop its leading names, as each of its tails would land too.
+ */
+export function extractLandingFacts(t: ExtractTarget, ctx: Context): CallFact[] {
+  const fact = (reason: string): CallFact[] => [{ subject: t.shown, reason }];
+  let bytes: Buffer;
+  try {
+    if (statSync(t.archive).size > MAX_ARCHIVE_BYTES)
+      return fact(
+        `\`${shownPath(t.archive, ctx.workspace)}\` is over ${MAX_ARCHIVE_BYTES / 1024 / 1024} MiB, too big to list the names it extracts`,
+      );
+    bytes = readFileSync(t.archive);
+  } catch (error) {
+    return fact(
+      `\`${shownPath(t.archive, ctx.workspace)}\` cannot be read (${errno(error) ?? "an error"}), so the names it extracts are not known`,
+    );
+  }
+  const names = tarNames(bytes, 4 * MAX_ARCHIVE_BYTES);
+  if (names === null)
+    return fact(
+      `\`${shownPath(t.archive, ctx.workspace)}\` is not a tar (plain or gzip) Airlock can list, so the names it extracts are not known`,
+    );
+  if (names.length > ctx.walkBound)
+    return fact(`it extracts more than ${ctx.walkBound} names, which Airlock does not judge one by one`);
+  for (const name of names) {
+    const segments = name.split("/").filter((s) => s !== "" && s !== ".");
+    for (let k = 0; k < segments.length; k++) {
+      const lands = join(t.to, ...segments.slice(k));
+      if (isProtectedWriteAt(lands, t.home))
+        return fact(
+          `\`${name}\` of \`${shownPath(t.archive, ctx.workspace)}\` lands as \`${shownPath(lands, ctx.workspace)}\`, ${protectedWriteWhat(lands, t.home)}`,
+        );
+    }
+  }
+  return [];
 }
 
 /** Facts about the names a whole-tree copy puts below its destination (none: every one lands on an ordinary path). */

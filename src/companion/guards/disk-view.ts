@@ -9,7 +9,7 @@ import { GO_WALK } from "../../policy/walk-styles.ts";
 import { airlockHomeWalkFact } from "./airlock-home.ts";
 import { expandGlob } from "./bash-glob.ts";
 import { cargoWorkspaceFacts } from "./cargo-workspace.ts";
-import { copyLandingFacts } from "./copy-landings.ts";
+import { copyLandingFacts, extractLandingFacts } from "./copy-landings.ts";
 import type { Context } from "./disk-context.ts";
 import { movedSecretWalkFact, programLoadsFact, shellStartFact } from "./env-loads.ts";
 import { gitFacts } from "./git-facts.ts";
@@ -184,6 +184,8 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
     }
     case "copy":
       return copyLandingFacts(t, ctx);
+    case "extract":
+      return extractLandingFacts(t, ctx);
     case "walk": {
       if (t.glob === true) return globWalkFacts(t, ctx);
       const r = realPathOf(t.root);

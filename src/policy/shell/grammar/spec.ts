@@ -122,6 +122,8 @@ export interface PathEffect {
    * disk, land below the path: `tmpl/.vscode/tasks.json` lands as `DEST/.vscode/tasks.json`.
    */
   copies?: Arg;
+  /** For a write: the archive whose member names land below the path (`tar -xf A -C DIR`; null value: not known). */
+  extracts?: Arg;
   /** For a walk: directories by these names it never enters (node --test skips node_modules). */
   prune?: readonly string[];
   /**

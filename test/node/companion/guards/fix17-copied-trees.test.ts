@@ -3,7 +3,8 @@
 // newdir/.vscode/tasks.json (run when the folder is opened) and was allowed under autonomous; so were
 // `mv tmpl/.vscode sub/` and `cp -a tmpl/. sub`. Each name below the source is now judged where it lands;
 // copying an ordinary tree stays allowed.
-import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -25,6 +26,17 @@ write(join(ws, "globs", "tasks.js", ".vscode", "tasks.json"), "{}\n");
 write(join(ws, "plain", "src", "a.ts"), "export const a = 1;\n");
 write(join(ws, "plain", "README.md"), "# plain\n");
 mkdirSync(join(ws, "sub"), { recursive: true });
+// Archives made by the real tar: one holding tmpl's tree, one of an ordinary tree, one whose `git/config` lands
+// in .config only with --strip-components, and an xz one Airlock cannot list.
+const tar = (...args: string[]) => execFileSync("tar", args, { cwd: ws });
+tar("-cf", "tmpl.tar", "-C", "tmpl", ".");
+tar("-czf", "tmpl.tgz", "-C", "tmpl", ".");
+tar("-cf", "plain.tar", "-C", "plain", ".");
+tar("-czf", "plain.tgz", "-C", "plain", ".");
+write(join(ws, "stage", "pkg", "git", "config"), "[core]\n\tfsmonitor = x\n");
+tar("-cf", "nested.tar", "-C", "stage", "pkg");
+writeFileSync(join(ws, "tools.tar.xz"), Buffer.from("fd377a585a000004e6d6b446", "hex"));
+mkdirSync(join(ws, ".config"), { recursive: true });
 
 const judge = (command: string) =>
   judgeOnDisk(
@@ -57,6 +69,28 @@ describe("fix17a: the names inside a tree copied or moved whole", () => {
 
   it.each(["cp -r plain backup", "cp -r plain/src sub", "mv plain/src sub/", "cp -r tmpl/src sub"])(
     "%s (an ordinary tree) stays allowed",
+    (command) => {
+      const r = judge(command);
+      expect(r.action, `${command}\n${r.why}\n${r.reasons.join("\n")}`).toBe("allow");
+    },
+  );
+
+  it.each([
+    ["tar -xf tmpl.tar", /lands as `\.vscode\/tasks\.json`/],
+    ["tar -xzf tmpl.tgz -C sub", /lands as `sub\/\.husky\/pre-commit`|lands as `sub\/\.vscode/],
+    ["tar -xf nested.tar -C .config --strip-components=1", /lands as `\.config\/git\/config`/],
+    ["tar -xJf tools.tar.xz", /not a tar \(plain or gzip\) Airlock can list/],
+    ["cat tmpl.tar | tar -xf -", /member names .* are not known here/],
+    ["tar --xform s,^,x/, -xf plain.tar", /member names .* are not known here/],
+    ["tar -xPf plain.tar", /member names .* are not known here/],
+  ])("%s (an extraction) asks", (command, why) => {
+    const r = judge(command);
+    expect(r.action, `${command}\n${r.why}\n${r.reasons.join("\n")}`).toBe("ask");
+    expect(r.why).toMatch(why);
+  });
+
+  it.each(["tar -xf plain.tar -C sub", "tar -xzf plain.tgz -C sub", "tar -C sub -xf plain.tar"])(
+    "%s (an ordinary archive) stays allowed",
     (command) => {
       const r = judge(command);
       expect(r.action, `${command}\n${r.why}\n${r.reasons.join("\n")}`).toBe("allow");
