@@ -218,6 +218,16 @@ function unitFiles(c: Collector, dir: string, endings: RegExp): string[] {
   });
 }
 
+/**
+ * What a work tree's own repository configuration names (its `config`, `config.worktree` and their includes):
+ * a relative hooksPath or program path is from that work tree's top, as git runs it there.
+ */
+export function repoConfigPaths(reader: StampedReader, files: readonly string[], home: string): Named[] {
+  const c = new Collector(reader, home);
+  for (const f of files) c.follow("git", f, 0);
+  return c.out;
+}
+
 /** Reads every configuration this module knows under the user's home and environment. */
 export function namedPaths(reader: StampedReader, env: NodeJS.ProcessEnv, home: string): Named[] {
   const c = new Collector(reader, home);

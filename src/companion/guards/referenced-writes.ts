@@ -4,13 +4,14 @@
 // run, which the judge never sees, so writing it is a protected write. The references are read by
 // config-references.ts and kept while none of the files read (or directories listed) changed.
 import { existsSync } from "node:fs";
-import { posix } from "node:path";
+import { join, posix } from "node:path";
 import type { CallFact } from "../../policy/call-facts.ts";
 import { Lru } from "../../policy/lru.ts";
 import { type PathPart, referencePattern } from "../../policy/path-references.ts";
-import { type Named, namedPaths, StampedReader, stampOf } from "./config-references.ts";
+import { type Named, namedPaths, repoConfigPaths, StampedReader, stampOf } from "./config-references.ts";
 import type { Context } from "./disk-context.ts";
 import { homeOf } from "./git-config-layers.ts";
+import { repositoryIn } from "./git-discovery.ts";
 import { isWithin, realPathOf } from "./real-path.ts";
 import { shownPath } from "./tree-walk.ts";
 
@@ -141,6 +142,37 @@ function hitter(real: string, lexical: string): (c: Compiled) => boolean {
   };
 }
 
+const repoStates = new Lru<string, State>(32);
+
+/** What the repository of the work tree at `top` names in its own configuration, read again when it changed. */
+function repoReferencesOf(top: string, home: string): Compiled[] {
+  let state = repoStates.get(top);
+  if (state === undefined || !fresh(state)) {
+    const repo = repositoryIn(top);
+    const files = repo === null ? [] : [join(repo.commonDir, "config"), join(repo.gitDir, "config.worktree")];
+    const reader = new StampedReader();
+    reader.read(join(top, ".git"));
+    state = { stamps: reader.stamps, compiled: repoConfigPaths(reader, files, home).map(compile) };
+    repoStates.set(top, state);
+  }
+  return state.compiled;
+}
+
+/**
+ * A reference the repository of a work tree the write is in makes in its own configuration (`git config
+ * core.hooksPath scripts/git-hooks`, as a project's setup script runs it): the person's next commit runs it.
+ */
+function repoHit(real: string, lexical: string, home: string): Compiled | undefined {
+  for (const path of new Set([real, lexical]))
+    for (const top of workTreeTops(path)) {
+      const hit = repoReferencesOf(top, home).find((c) =>
+        c.named.inRepo === true ? hitsInRepo(c, path, [top]) : hits(c, path),
+      );
+      if (hit !== undefined) return hit;
+    }
+  return undefined;
+}
+
 function shownFrom(file: string, home: string): string {
   return isWithin(home, file) && file !== home ? `~/${file.slice(home.length + 1)}` : file;
 }
@@ -155,7 +187,7 @@ export function referencedWriteFact(
   ctx: Context,
   subject: string,
 ): CallFact | null {
-  const hit = referencesOf(ctx).find(hitter(real, lexical));
+  const hit = referencesOf(ctx).find(hitter(real, lexical)) ?? repoHit(real, lexical, homeOf(ctx.env));
   if (hit === undefined) return null;
   return {
     subject,

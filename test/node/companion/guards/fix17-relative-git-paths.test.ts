@@ -97,6 +97,26 @@ describe("fix17a: relative paths in the user's git configuration", () => {
     },
   );
 
+  it("the repository's own relative core.hooksPath and fsmonitor (a setup script's `git config`) protect theirs", () => {
+    const own = join(base, "own");
+    write(join(own, "README.md"), "# own\n");
+    git(own, "init", "-q");
+    git(own, "config", "core.hooksPath", "scripts/git-hooks");
+    git(own, "config", "core.fsmonitor", "tools/fsmon");
+    const at = (rel: string) =>
+      judgeOnDisk(
+        AUTONOMOUS,
+        { tool: "write", input: { file_path: join(own, rel), content: "x\n" }, cwd: own, workspace: own },
+        { disk: diskCheck({ env: { HOME: plainHome, PATH: process.env.PATH } }) },
+      );
+    for (const rel of ["scripts/git-hooks/pre-commit", "tools/fsmon"]) {
+      const r = at(rel);
+      expect(r.action, `${rel}\n${r.why}`).toBe("ask");
+      expect(r.why).toContain(".git/config");
+    }
+    expect(at("scripts/other.sh").action).toBe("allow");
+  });
+
   it("the same names outside a work tree's top stay ordinary writes", () => {
     for (const path of [join(ws, "src", "tools", "hooks", "readme.md"), join(ws, "docs", "tools", "fsmon")])
       expect(judge("write", { file_path: path, content: "x" }).action, path).toBe("allow");
