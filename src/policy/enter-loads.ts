@@ -46,9 +46,9 @@ function useFiles(args: string[]): string[] {
 export function envrcLoads(text: string): EnterLoads {
   const out = none();
   for (const line of text.split(/\n|;|&&|\|\|/)) {
-    const m = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)(?:=(\S*)|\s+(.*))?$/.exec(
-      line.replace(/\s#.*$/, ""),
-    );
+    // A command after a keyword (`if has x; then PATH_add bin; fi`) is the keyword's body.
+    const body = line.replace(/\s#.*$/, "").replace(/^\s*((then|do|else|\{|\()\s+)+/, "");
+    const m = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)(?:=(\S*)|\s+(.*))?$/.exec(body);
     if (m === null) continue;
     const [, name, value, rest] = m as unknown as [string, string, string | undefined, string | undefined];
     const args = rest === undefined ? [] : words(rest);

@@ -23,6 +23,7 @@ write(
     "use flake",
     'export PYTHONPATH="$PWD/lib:$PYTHONPATH"',
     "source_env_if_exists .envrc.private",
+    "if has nix; then PATH_add tools; fi",
     "",
   ].join("\n"),
 );
@@ -73,6 +74,7 @@ describe("fix17a: what a shell loads on entering the project", () => {
     ["bin/git", /`bin`, which `.envrc`/],
     ["bin/sub/tool", /`bin`/],
     ["lib/os.py", /`lib`/],
+    ["tools/make", /`tools`/],
     ["flake.nix", /`flake\.nix`.*evaluates/],
     [".envrc.private", /.envrc/],
   ])("direnv: writing %s asks", (rel, why) => {
