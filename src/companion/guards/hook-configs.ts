@@ -131,6 +131,21 @@ function isFileAt(path: string): boolean {
   return statSync(path, { throwIfNoEntry: false })?.isFile() === true;
 }
 
+const ENVRC = HOOK_CONFIGS.find((c) => c.path === ".envrc") as HookConfig;
+
+/**
+ * The `.envrc` files between the workspace's root and a written path (direnv loads the nearest one above the
+ * directory a shell enters: a monorepo package's own), each with its directory as the root of its words.
+ */
+function nestedEnvrcs(path: string, ctx: Context): Found[] {
+  const out: Found[] = [];
+  for (let dir = dirname(path); isWithin(ctx.workspace, dir) && dir !== ctx.workspace; dir = dirname(dir)) {
+    const file = join(dir, ".envrc");
+    if (isFileAt(file)) out.push({ file, config: ENVRC, root: dir });
+  }
+  return out;
+}
+
 /**
  * Inside the project and not its root: a path out of it (`/usr/bin/env`, `/tmp/hook.log`) is judged as any
  * write out of the workspace is, and the root itself (`cd .`) would make every write ask.
@@ -207,7 +222,7 @@ export function hookRunWriteFact(
   subject: string,
 ): CallFact | null {
   const names = [basename(real), basename(lexical)];
-  for (const f of configsOf(ctx)) {
+  for (const f of [...configsOf(ctx), ...nestedEnvrcs(real, ctx)]) {
     const loaded = enterLoadFact(f, real, lexical, ctx, subject);
     if (loaded !== null) return loaded;
     for (const r of runsOf(f, ctx)) {

@@ -28,6 +28,7 @@ write(
   ].join("\n"),
 );
 mkdirSync(join(direnv, "bin"));
+write(join(direnv, "packages", "api", ".envrc"), "PATH_add scripts\n");
 
 const mise = join(base, "mise");
 write(
@@ -75,6 +76,8 @@ describe("fix17a: what a shell loads on entering the project", () => {
     ["bin/sub/tool", /`bin`/],
     ["lib/os.py", /`lib`/],
     ["tools/make", /`tools`/],
+    // A package's own .envrc, loaded when the shell enters that package.
+    ["packages/api/scripts/node", /`packages\/api\/scripts`, which `packages\/api\/\.envrc`/],
     ["flake.nix", /`flake\.nix`.*evaluates/],
     [".envrc.private", /.envrc/],
   ])("direnv: writing %s asks", (rel, why) => {
@@ -122,6 +125,7 @@ describe("fix17a: what a shell loads on entering the project", () => {
   it.each([
     [direnv, "src/main.py"],
     [direnv, "docs/bin/notes.md"],
+    [direnv, "packages/web/scripts/node"],
     [mise, "scripts/build.sh"],
     [mise, "tools/readme.md"],
     [plain, ".nvmrc"],
