@@ -102,6 +102,14 @@ function pathEntries(values: Values): Reference[] {
   return out;
 }
 
+/** fish's PATH additions: `fish_add_path DIR…` and `set [-gxU…] PATH|fish_user_paths DIR…` (fish's docs). */
+function fishPathWords(name: string | null, args: readonly Word[], home: string): Word[] {
+  const rest = args.slice(1).filter((w) => !literal(w, home)?.startsWith("-"));
+  if (name === "fish_add_path") return rest;
+  const variable = literal(rest[0], home);
+  return name === "set" && (variable === "PATH" || variable === "fish_user_paths") ? rest.slice(1) : [];
+}
+
 /** A path relative to where the shell happens to be is any directory's. */
 function absolute(parts: PathPart[]): PathPart[] {
   const head = parts[0];
@@ -141,6 +149,8 @@ function fromEvents(events: readonly ScriptEvent[], home: string, how: string): 
     const file = cmd.args[1];
     if (name !== null && SOURCING.has(name) && file !== undefined)
       out.push(...sourced(wordValues(file.parts, vars, home), how));
+    for (const w of fishPathWords(name, cmd.args, home))
+      out.push(...pathEntries(wordValues(w.parts, vars, home)));
   }
   return out;
 }

@@ -75,6 +75,13 @@ describe("shell start-up files' sources", () => {
     expect(names(refs, "/srv/app/tools/bin/git")).toBe(true);
     expect(names(refs, "/opt/jdk/bin/java")).toBe(false);
     expect(names(refs, "/srv/app/src/main.ts")).toBe(false);
+    const fish = shellSources(
+      "fish_add_path -g /srv/f/bin\nset -gx PATH /srv/g/bin $PATH\nset -l x /srv/h\n",
+      HOME,
+    );
+    expect(names(fish, "/srv/f/bin/git")).toBe(true);
+    expect(names(fish, "/srv/g/bin/ls")).toBe(true);
+    expect(names(fish, "/srv/h/x")).toBe(false);
   });
 });
 
