@@ -146,6 +146,23 @@ export type DiskTarget =
       opens?: true;
     }
   | {
+      /**
+       * A tree a copy or move puts at `to` whole (`cp -r tmpl newdir`): each name listed below `from` lands
+       * below `to` and is judged as a write there. A glob `from` lands each match under its own name beside
+       * `to`'s other matches (`cp -r tmpl/* out` puts `tmpl/a` at `out/a`).
+       */
+      kind: "copy";
+      from: string;
+      to: string;
+      glob: boolean;
+      /** Which links the copy follows into what it copies (cp -L: all, -H: those named). */
+      follow: "none" | "args" | "all";
+      home: string | null;
+      shown: string;
+    }
+  /** An archive extracted below `to` (`tar -xf A -C DIR`): each member's name is judged as a write there. */
+  | { kind: "extract"; archive: string; to: string; home: string | null; shown: string }
+  | {
       kind: "walk";
       root: string;
       style: WalkStyle;

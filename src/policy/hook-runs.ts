@@ -7,6 +7,7 @@
 // config the agent reads more leniently than this (comments in JSON) still protects what it names.
 import { parse as parseToml } from "smol-toml";
 import { parse as parseYaml } from "yaml";
+import { type EnterLoads, envrcLoads, miseLoads } from "./enter-loads.ts";
 
 export interface HookConfig {
   /** Where it is, relative to the directory the agent (or git, or the editor) runs in. */
@@ -16,6 +17,8 @@ export interface HookConfig {
   format: "json" | "yaml" | "toml" | "shell";
   /** The part of the parsed document whose commands run without a person asking (default: all of it). */
   select?: (doc: unknown) => unknown;
+  /** What it loads besides its commands' words (a shell config's text, else the parsed document): enter-loads.ts. */
+  loads?: (doc: unknown) => EnterLoads;
 }
 
 const recordOf = (v: unknown): Record<string, unknown> | null =>
@@ -72,6 +75,12 @@ const LINT_STAGED = "lint-staged runs its commands at the next commit";
 const PACKAGE_HOOKS = "lint-staged, simple-git-hooks or husky run its hook commands at the next commit";
 const LEFTHOOK = "lefthook runs its commands at the next git hook";
 
+/** mise's project config files (mise.jdx.dev/configuration: LOCAL_CONFIG_FILENAMES), all protected by name. */
+const MISE_CONFIGS = [
+  ...[".config/mise/config.toml", "mise/config.toml", ".mise/config.toml", ".config/mise.toml"],
+  ...["mise.toml", ".mise.toml", "mise.local.toml", ".mise.local.toml", ".rtx.toml"],
+];
+
 /** Each per its program's docs; the `.github/hooks/` and other directories of many files are listed by the companion. */
 export const HOOK_CONFIGS: readonly HookConfig[] = [
   // code.claude.com settings: hooks (every event), statusLine, apiKeyHelper and the AWS/OTel helpers.
@@ -96,7 +105,23 @@ export const HOOK_CONFIGS: readonly HookConfig[] = [
     select: localRepos,
   },
   // direnv runs the whole file as bash on entering the directory (source_env, dotenv, any command).
-  { path: ".envrc", runs: "direnv runs it as bash on entering the directory", format: "shell" },
+  {
+    path: ".envrc",
+    runs: "direnv runs it as bash on entering the directory",
+    format: "shell",
+    loads: (text) => envrcLoads(String(text)),
+  },
+  // mise loads each on entering the directory (its shell hook): `[env]` directives and `[hooks]`; tasks run
+  // only when the person runs them.
+  ...MISE_CONFIGS.map(
+    (path): HookConfig => ({
+      path,
+      runs: "mise loads it on entering the directory",
+      format: "toml",
+      select: (doc) => ({ command: miseLoads(doc).commands }),
+      loads: miseLoads,
+    }),
+  ),
   // Round 18 (r18-08): the commands lint-staged and lefthook run at each commit; a config that is code
   // (`lint-staged.config.js`) is read as text, every word a candidate. lefthook's `run` is a command line.
   { path: ".lintstagedrc", runs: LINT_STAGED, format: "yaml", select: lintStagedCommands },
@@ -130,6 +155,13 @@ export const HOOK_CONFIGS: readonly HookConfig[] = [
     format: "shell",
   },
 ];
+
+/** What the config loads beyond its commands' words; nothing when it does not parse. */
+export function enterLoadsOf(config: HookConfig, text: string): EnterLoads | null {
+  if (config.loads === undefined) return null;
+  const p = config.format === "shell" ? { doc: text } : parsed(config, text);
+  return p === null ? null : config.loads(p.doc);
+}
 
 /** Keys whose string (or string list) value is run: a command line, a program, or its arguments. */
 const COMMAND_KEYS = new Set([

@@ -18,6 +18,11 @@ export interface Reference {
   how: string;
   /** Another configuration of the same format: the disk side reads it too (an include chain). */
   follow?: "git" | "ssh" | "shell";
+  /**
+   * The parts are relative to the top of whichever git work tree the path is in (a relative core.hooksPath,
+   * a program path git runs from the top): the disk side finds the tops at write time.
+   */
+  inRepo?: true;
 }
 
 /** What a path in a configuration expands against. */
@@ -134,6 +139,33 @@ export function commandPaths(command: string, home: string, how: string): Refere
     if (r !== null) out.push(r);
   }
   return out;
+}
+
+/**
+ * A path relative to a git work tree's top (`tools/hooks`, `./bin/gpg-wrap`), as the reference git makes of
+ * it when it runs there; null for an absolute, `~`, empty or climbing one (`../x` is another tree's).
+ */
+export function repoReference(text: string, how: string, below = false): Reference | null {
+  const rel = text
+    .trim()
+    .replace(/^(\.\/+)+/, "")
+    .replace(/\/+$/, "");
+  if (rel === "" || rel === "." || /^[~/]/.test(rel) || /(^|\/)\.\.(\/|$)/.test(rel)) return null;
+  return { parts: globParts(rel), below, how, inRepo: true };
+}
+
+/**
+ * The relative paths among the words of a command git runs from the work tree's top (`tools/fsmon`,
+ * `ssh -F conf/ssh_config`, `!scripts/cred.sh get`): those with a `/`, as a bare name is looked up on PATH.
+ */
+export function repoCommandPaths(command: string, home: string, how: string): Reference[] {
+  const text = command.replace(/^\s*!/, "");
+  const words =
+    shellWords(text)?.map((w) => literalWord(w.parts, home)) ??
+    text.split(/\s+/).map((w) => w.replace(/^["']|["']$/g, ""));
+  return words.flatMap((word) =>
+    word === null || !word.includes("/") || word.startsWith("-") ? [] : (repoReference(word, how) ?? []),
+  );
 }
 
 /** A program name looked up on PATH: one reference per directory (an empty or relative one is any directory). */

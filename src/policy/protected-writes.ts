@@ -32,6 +32,18 @@ export const PROTECTED_WRITE_PATTERNS: readonly string[] = [
   ".zlogout",
   ".inputrc",
   ".envrc",
+  // fix17a: other files a shell hook loads on entering the directory, each per its tool's docs: zsh-autoenv's
+  // enter and leave scripts, RVM's `.rvmrc` (sourced) and its `.versions.conf`/`.ruby-env` (`env-PATH=`,
+  // `VAR=value`), rbenv-vars' `.rbenv-vars` (RUBYOPT, PATH for every ruby), and localvimrc's `.lvimrc`
+  // (run by vim opening a file below). Version pickers (`.nvmrc`, `.node-version`, `.python-version`,
+  // `.ruby-version`) name an installed version, which their tools check, and stay ordinary writes.
+  ".autoenv.zsh",
+  ".autoenv_leave.zsh",
+  ".rvmrc",
+  ".versions.conf",
+  ".ruby-env",
+  ".rbenv-vars",
+  ".lvimrc",
   ".vscode/",
   ".config/autostart/",
   ".config/systemd/",

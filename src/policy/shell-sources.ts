@@ -68,6 +68,49 @@ function sourced(values: Values, how: string): Reference[] {
   return values.map((parts) => ({ parts: absolute(parts), below: false, how, follow: "shell" }));
 }
 
+const PATH_HOW =
+  "puts it on PATH in every shell, so a program there runs in place of the one the person types";
+
+/**
+ * The directories a PATH assignment's value puts on PATH (`export PATH="$HOME/proj/bin:$PATH"`, fix17a): each
+ * entry, a relative one in any directory. One led by a variable only known at run time (`$PATH`,
+ * `$JAVA_HOME/bin`) is the person's own install's, and `.` or an empty entry (every directory) is left out.
+ */
+function pathEntries(values: Values): Reference[] {
+  const out: Reference[] = [];
+  for (const value of values) {
+    let entry: PathPart[] = [];
+    const flush = () => {
+      const head = entry[0];
+      const text = entry.map((p) => (p.type === "any" ? "" : p.value)).join("");
+      if (head !== undefined && head.type !== "any" && text !== "." && text !== "./")
+        out.push({ parts: absolute(entry), below: true, how: PATH_HOW });
+      entry = [];
+    };
+    for (const p of value) {
+      if (p.type !== "lit" || !p.value.includes(":")) {
+        entry.push(p);
+        continue;
+      }
+      const pieces = p.value.split(":");
+      pieces.forEach((piece, i) => {
+        if (i > 0) flush();
+        if (piece !== "") entry.push({ type: "lit", value: piece });
+      });
+    }
+    flush();
+  }
+  return out;
+}
+
+/** fish's PATH additions: `fish_add_path DIR…` and `set [-gxU…] PATH|fish_user_paths DIR…` (fish's docs). */
+function fishPathWords(name: string | null, args: readonly Word[], home: string): Word[] {
+  const rest = args.slice(1).filter((w) => !literal(w, home)?.startsWith("-"));
+  if (name === "fish_add_path") return rest;
+  const variable = literal(rest[0], home);
+  return name === "set" && (variable === "PATH" || variable === "fish_user_paths") ? rest.slice(1) : [];
+}
+
 /** A path relative to where the shell happens to be is any directory's. */
 function absolute(parts: PathPart[]): PathPart[] {
   const head = parts[0];
@@ -93,19 +136,24 @@ function fromEvents(events: readonly ScriptEvent[], home: string, how: string): 
     });
     for (const name of e.assigned) if (!e.loopNames.includes(name)) vars.set(name, [[ANY]]);
     const cmd = e.cmd;
+    const assign = (name: string, values: Values) => {
+      if (name === "PATH") out.push(...pathEntries(values));
+      vars.set(name, values);
+    };
     if (cmd?.type === "decl")
       for (const a of cmd.args)
-        if (a.name !== "" && !a.naked)
-          vars.set(a.name, a.value ? wordValues(a.value.parts, vars, home) : [[]]);
+        if (a.name !== "" && !a.naked) assign(a.name, a.value ? wordValues(a.value.parts, vars, home) : [[]]);
     if (cmd?.type !== "call") continue;
     if (cmd.args.length === 0)
-      for (const a of cmd.assigns) vars.set(a.name, a.value ? wordValues(a.value.parts, vars, home) : [[]]);
+      for (const a of cmd.assigns) assign(a.name, a.value ? wordValues(a.value.parts, vars, home) : [[]]);
     const name = literal(cmd.args[0], home);
     const file = cmd.args[1];
     if (name !== null && SOURCING.has(name) && file !== undefined)
       out.push(...sourced(wordValues(file.parts, vars, home), how));
     const words = cmd.args.map((w) => wordValues(w.parts, vars, home));
     out.push(...commandRuns(words, (script) => readings(script, home, how)));
+    for (const w of fishPathWords(name, cmd.args, home))
+      out.push(...pathEntries(wordValues(w.parts, vars, home)));
   }
   out.push(...promptRuns(vars.get("PROMPT_COMMAND"), (script) => readings(script, home, how)));
   return out;

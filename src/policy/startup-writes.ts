@@ -36,6 +36,8 @@ const HOME_STARTUP: readonly string[] = [
   // direnv sources ~/.config/direnv/direnvrc and lib/*.sh before every .envrc (both in protected-writes.ts),
   // and ~/.local/share/direnv/allow/ holds which .envrc files run without asking.
   ".local/share/direnv/",
+  // smartcd runs ~/.smartcd/scripts/<dir>/bash_enter when a shell enters that directory (fix17a).
+  ".smartcd/",
   // gh's config.yml `aliases` starting with `!` run in a shell; extensions are programs `gh NAME` runs.
   ".config/gh/",
   ".local/share/gh/",

@@ -109,11 +109,31 @@ function tarMembersHold(bytes: Buffer, budget: Budget, scan: ScanBytes, depth: n
   return "none";
 }
 
+/**
+ * The member names a tar (plain or in a gzip) extracts, or null when it is another format, bigger than `max`
+ * unpacked, or its headers do not run cleanly to the zero blocks at its end: what tar would make is then not
+ * known (fix17a: the names are judged where they land, guards/copy-landings.ts).
+ */
+export function tarNames(bytes: Buffer, max: number): string[] | null {
+  let tar: Buffer | null = bytes;
+  if (packedFormat(bytes) === "gzip")
+    tar = inflated(() => gunzipSync(bytes, { maxOutputLength: max + 1 }), { left: max });
+  if (tar === null || packedFormat(tar) !== "tar") return null;
+  const { members, end } = tarWalk(tar);
+  return tar.subarray(end).every((b) => b === 0) ? members.map((m) => m.name) : null;
+}
+
 /** A tar's members (ustar, GNU long names, pax `path`), as far as its headers are well formed. */
 function tarMembers(bytes: Buffer): { name: string; body: Buffer }[] {
+  return tarWalk(bytes).members;
+}
+
+/** The members, and where the well-formed headers end. */
+function tarWalk(bytes: Buffer): { members: { name: string; body: Buffer }[]; end: number } {
   const members: { name: string; body: Buffer }[] = [];
   let long: string | null = null;
-  for (let at = 0; at + 512 <= bytes.length; ) {
+  let at = 0;
+  while (at + 512 <= bytes.length) {
     const header = bytes.subarray(at, at + 512);
     if (!isTarHeader(header)) break;
     const size = Number.parseInt(header.toString("latin1", 124, 136).replace(/\0.*$/s, "").trim() || "0", 8);
@@ -133,7 +153,7 @@ function tarMembers(bytes: Buffer): { name: string; body: Buffer }[] {
     }
     at += 512 + Math.ceil(size / 512) * 512;
   }
-  return members;
+  return { members, end: at };
 }
 
 const EOCD = 0x06054b50;

@@ -14,6 +14,8 @@ import {
   kubeReferences,
   namesNothingKnown,
   type Reference,
+  repoCommandPaths,
+  repoReference,
   sshReferences,
   systemdReferences,
 } from "../../policy/path-references.ts";
@@ -160,6 +162,10 @@ class Collector {
             how: "includes it as git configuration",
             follow: "git",
           });
+      } else if (key === "core.hookspath" && !path.startsWith("/")) {
+        // Relative: from the top of each work tree git runs hooks in (githooks(5)).
+        const r = repoReference(path, "runs git hooks from it in every repository (core.hooksPath)", true);
+        if (r !== null) refs.push(r);
       } else if ((key === "core.hookspath" || key === "init.templatedir") && path.startsWith("/"))
         refs.push({
           parts: [{ type: "lit", value: path }],
@@ -169,7 +175,16 @@ class Collector {
               ? "runs git hooks from it (core.hooksPath)"
               : "copies its hooks into every new repository (init.templateDir)",
         });
-      else if (GIT_COMMANDS.test(key)) refs.push(...commandPaths(value, this.home, `runs it (git ${key})`));
+      else if (GIT_COMMANDS.test(key)) {
+        const how = `runs it (git ${key})`;
+        // git runs these from the work tree's top, where a relative program or file is the repository's.
+        // A plain alias is git's own subcommand and words; only a `!` alias is a shell command.
+        const shell = !key.startsWith("alias.") || value.trimStart().startsWith("!");
+        refs.push(
+          ...commandPaths(value, this.home, how),
+          ...(shell ? repoCommandPaths(value, this.home, `${how} in every repository`) : []),
+        );
+      }
     }
     return refs;
   }
@@ -202,6 +217,16 @@ function unitFiles(c: Collector, dir: string, endings: RegExp): string[] {
         .map((n) => join(dir, name, n));
     return endings.test(name) ? [join(dir, name)] : [];
   });
+}
+
+/**
+ * What a work tree's own repository configuration names (its `config`, `config.worktree` and their includes):
+ * a relative hooksPath or program path is from that work tree's top, as git runs it there.
+ */
+export function repoConfigPaths(reader: StampedReader, files: readonly string[], home: string): Named[] {
+  const c = new Collector(reader, home);
+  for (const f of files) c.follow("git", f, 0);
+  return c.out;
 }
 
 /** Reads every configuration this module knows under the user's home and environment. */

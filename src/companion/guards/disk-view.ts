@@ -9,6 +9,7 @@ import { GO_WALK } from "../../policy/walk-styles.ts";
 import { airlockHomeWalkFact } from "./airlock-home.ts";
 import { expandGlob } from "./bash-glob.ts";
 import { cargoWorkspaceFacts } from "./cargo-workspace.ts";
+import { copyLandingFacts, extractLandingFacts } from "./copy-landings.ts";
 import type { Context } from "./disk-context.ts";
 import { movedSecretWalkFact, programLoadsFact, shellStartFact } from "./env-loads.ts";
 import { gitFacts } from "./git-facts.ts";
@@ -182,6 +183,10 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
       const f = npmTreeFact(t.dir, ctx.workspace, t.shown);
       return f === null ? [] : [f];
     }
+    case "copy":
+      return copyLandingFacts(t, ctx);
+    case "extract":
+      return extractLandingFacts(t, ctx);
     case "walk": {
       if (t.glob === true) return globWalkFacts(t, ctx);
       const r = realPathOf(t.root);

@@ -9,6 +9,7 @@ import type { CallFact } from "../../policy/call-facts.ts";
 import {
   commandsOf,
   commandWords,
+  enterLoadsOf,
   HOOK_CONFIGS,
   type HookConfig,
   looksLikePath,
@@ -45,7 +46,14 @@ interface Runs {
   codeNames: readonly string[];
 }
 
-const commandCache = new Lru<string, { key: string; commands: string[] }>(64);
+/** A config's commands, and the directories and files it loads on entering the directory (enter-loads.ts). */
+interface Loaded {
+  commands: string[];
+  dirs: string[];
+  files: string[];
+}
+
+const commandCache = new Lru<string, { key: string; loaded: Loaded }>(64);
 
 function readCapped(file: string, size: number): string | null {
   let fd: number | null = null;
@@ -61,18 +69,20 @@ function readCapped(file: string, size: number): string | null {
   }
 }
 
-/** The config's commands, kept by the file's identity (a write moves its ctime, so a kept answer is never stale). */
-function commandsAt(f: Found): string[] {
+/** What the config runs and loads, kept by the file's identity (a write moves its ctime, so a kept answer is never stale). */
+function loadedAt(f: Found): Loaded {
   const s = statSync(f.file, { throwIfNoEntry: false });
-  if (s === undefined || !s.isFile()) return [];
+  if (s === undefined || !s.isFile()) return { commands: [], dirs: [], files: [] };
   const key = `${s.dev}:${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}`;
   const kept = commandCache.get(f.file);
-  if (kept?.key === key) return kept.commands;
+  if (kept?.key === key) return kept.loaded;
   const text = readCapped(f.file, s.size);
   // Unreadable: what it runs is not known, and the agent reading it would run it; its name alone is left.
   const commands = text === null ? [] : s.size > MAX_CONFIG_BYTES ? [text] : commandsOf(f.config, text);
-  commandCache.set(f.file, { key, commands });
-  return commands;
+  const loads = text === null ? null : enterLoadsOf(f.config, text);
+  const loaded = { commands, dirs: loads?.dirs ?? [], files: loads?.files ?? [] };
+  commandCache.set(f.file, { key, loaded });
+  return loaded;
 }
 
 /** The repository's top above the workspace (pre-commit's config is there), when it is not the workspace. */
@@ -129,6 +139,21 @@ function isFileAt(path: string): boolean {
   return statSync(path, { throwIfNoEntry: false })?.isFile() === true;
 }
 
+const ENVRC = HOOK_CONFIGS.find((c) => c.path === ".envrc") as HookConfig;
+
+/**
+ * The `.envrc` files between the workspace's root and a written path (direnv loads the nearest one above the
+ * directory a shell enters: a monorepo package's own), each with its directory as the root of its words.
+ */
+function nestedEnvrcs(path: string, ctx: Context): Found[] {
+  const out: Found[] = [];
+  for (let dir = dirname(path); isWithin(ctx.workspace, dir) && dir !== ctx.workspace; dir = dirname(dir)) {
+    const file = join(dir, ".envrc");
+    if (isFileAt(file)) out.push({ file, config: ENVRC, root: dir });
+  }
+  return out;
+}
+
 /**
  * Inside the project and not its root: a path out of it (`/usr/bin/env`, `/tmp/hook.log`) is judged as any
  * write out of the workspace is, and the root itself (`cd .`) would make every write ask.
@@ -145,7 +170,7 @@ function runsOf(f: Found, ctx: Context): Runs[] {
     ["PWD", f.root],
   ]);
   if (ctx.env.HOME !== undefined) vars.set("HOME", ctx.env.HOME);
-  return commandsAt(f).map((command) => {
+  return loadedAt(f).commands.map((command) => {
     const words = commandWords(command, vars);
     const paths = words
       .map((w) => ({ w, path: resolve(f.root, w) }))
@@ -166,6 +191,37 @@ function shortCommand(command: string): string {
   return one.length > 120 ? `${one.slice(0, 117)}...` : one;
 }
 
+/**
+ * A write below a directory the config puts on a search path, onto a file it evaluates, or onto a directory on
+ * the way to one (replacing it replaces them): each runs when the person's shell next enters the directory.
+ */
+function enterLoadFact(
+  f: Found,
+  real: string,
+  lexical: string,
+  ctx: Context,
+  subject: string,
+): CallFact | null {
+  const { dirs, files } = loadedAt(f);
+  const by = `\`${shownPath(f.file, ctx.workspace)}\` (${f.config.runs})`;
+  const hit = (path: string, below: boolean) =>
+    inProject(path, f.root, ctx) &&
+    spellings(path).some((p) => [real, lexical].some((w) => isWithin(w, p) || (below && isWithin(p, w))));
+  const dir = dirs.map((d) => resolve(f.root, d)).find((d) => hit(d, true));
+  if (dir !== undefined)
+    return {
+      subject,
+      reason: `is in \`${shownPath(dir, ctx.workspace)}\`, which ${by} puts on a search path: a program or module there runs in place of the one the person asks for, unjudged`,
+    };
+  const file = files.map((p) => resolve(f.root, p)).find((p) => hit(p, false));
+  return file === undefined
+    ? null
+    : {
+        subject,
+        reason: `is \`${shownPath(file, ctx.workspace)}\` or on the way to it, which ${by} evaluates: writing it is running code the judge never sees`,
+      };
+}
+
 /** A write to a file a hook configuration runs, by path or as the code of a program it runs. */
 export function hookRunWriteFact(
   real: string,
@@ -174,7 +230,9 @@ export function hookRunWriteFact(
   subject: string,
 ): CallFact | null {
   const names = [basename(real), basename(lexical)];
-  for (const f of configsOf(ctx)) {
+  for (const f of [...configsOf(ctx), ...nestedEnvrcs(real, ctx)]) {
+    const loaded = enterLoadFact(f, real, lexical, ctx, subject);
+    if (loaded !== null) return loaded;
     for (const r of runsOf(f, ctx)) {
       const by = `\`${shortCommand(r.command)}\` in \`${shownPath(f.file, ctx.workspace)}\` (${r.config.runs})`;
       if (r.paths.some((p) => spellings(p).some((s) => s === real || s === lexical)))

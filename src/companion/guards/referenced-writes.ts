@@ -3,13 +3,15 @@
 // a global core.hooksPath in the project): the file decides what runs at the user's next shell, ssh or git
 // run, which the judge never sees, so writing it is a protected write. The references are read by
 // config-references.ts and kept while none of the files read (or directories listed) changed.
-import { posix } from "node:path";
+import { existsSync } from "node:fs";
+import { join, posix } from "node:path";
 import type { CallFact } from "../../policy/call-facts.ts";
 import { Lru } from "../../policy/lru.ts";
 import { type PathPart, referencePattern } from "../../policy/path-references.ts";
-import { type Named, namedPaths, StampedReader, stampOf } from "./config-references.ts";
+import { type Named, namedPaths, repoConfigPaths, StampedReader, stampOf } from "./config-references.ts";
 import type { Context } from "./disk-context.ts";
 import { homeOf } from "./git-config-layers.ts";
+import { repositoryIn } from "./git-discovery.ts";
 import { PROGRAM_ENV } from "./program-config-files.ts";
 import { isWithin, realPathOf } from "./real-path.ts";
 import { shownPath } from "./tree-walk.ts";
@@ -64,9 +66,14 @@ function tidied(named: Named): Named {
   return { ...named, parts };
 }
 
-/** The reference as named: its test, and the literal directory it sits in or is. */
+/** The reference as named: its test, and the literal directory it sits in or is (for one in a work tree: relative). */
 function compile(given: Named): Compiled {
   const named = tidied(given);
+  if (named.inRepo === true) {
+    const head = named.parts[0];
+    const literal = named.parts.length === 1 && head?.type === "lit" ? head.value : null;
+    return { named, test: referencePattern(named.parts, named.below), literal };
+  }
   return { named, test: referencePattern(named.parts, named.below), literal: literalOf(named.parts) };
 }
 
@@ -75,7 +82,8 @@ function compile(given: Named): Compiled {
  * decision, as a link (in the workspace, say) may have moved while the configuration did not.
  */
 function resolved(c: Compiled): Compiled | null {
-  if (c.literal === null) return null;
+  // One in a work tree is matched against the tops the path is in, as the disk has them at each write.
+  if (c.literal === null || c.named.inRepo === true) return null;
   const r = realPathOf(c.literal);
   const [head, ...rest] = c.named.parts;
   if (!r.ok || r.real === c.literal || head?.type !== "lit") return null;
@@ -114,6 +122,59 @@ function hits(c: Compiled, path: string): boolean {
   return c.test.test(path) || (c.literal !== null && isWithin(path, c.literal));
 }
 
+/** The tops of the git work trees `path` is in or is (a directory holding `.git`), nearest first. */
+function workTreeTops(path: string): string[] {
+  const tops: string[] = [];
+  for (let d = path; d !== "/"; d = posix.dirname(d)) if (existsSync(posix.join(d, ".git"))) tops.push(d);
+  return tops;
+}
+
+/** A reference relative to a work tree's top hits the path from one of the tops it is in (or the top itself). */
+function hitsInRepo(c: Compiled, path: string, tops: readonly string[]): boolean {
+  return tops.some((top) => path === top || hits(c, path.slice(top.length + 1)));
+}
+
+/** Whether the write hits the reference, by either name; the work-tree tops are looked up once per write. */
+function hitter(real: string, lexical: string): (c: Compiled) => boolean {
+  let tops: [string[], string[]] | undefined;
+  return (c) => {
+    if (c.named.inRepo !== true) return hits(c, real) || hits(c, lexical);
+    tops ??= [workTreeTops(real), workTreeTops(lexical)];
+    return hitsInRepo(c, real, tops[0]) || hitsInRepo(c, lexical, tops[1]);
+  };
+}
+
+const repoStates = new Lru<string, State>(32);
+
+/** What the repository of the work tree at `top` names in its own configuration, read again when it changed. */
+function repoReferencesOf(top: string, home: string): Compiled[] {
+  let state = repoStates.get(top);
+  if (state === undefined || !fresh(state)) {
+    const repo = repositoryIn(top);
+    const files = repo === null ? [] : [join(repo.commonDir, "config"), join(repo.gitDir, "config.worktree")];
+    const reader = new StampedReader();
+    reader.read(join(top, ".git"));
+    state = { stamps: reader.stamps, compiled: repoConfigPaths(reader, files, home).map(compile) };
+    repoStates.set(top, state);
+  }
+  return state.compiled;
+}
+
+/**
+ * A reference the repository of a work tree the write is in makes in its own configuration (`git config
+ * core.hooksPath scripts/git-hooks`, as a project's setup script runs it): the person's next commit runs it.
+ */
+function repoHit(real: string, lexical: string, home: string): Compiled | undefined {
+  for (const path of new Set([real, lexical]))
+    for (const top of workTreeTops(path)) {
+      const hit = repoReferencesOf(top, home).find((c) =>
+        c.named.inRepo === true ? hitsInRepo(c, path, [top]) : hits(c, path),
+      );
+      if (hit !== undefined) return hit;
+    }
+  return undefined;
+}
+
 function shownFrom(file: string, home: string): string {
   return isWithin(home, file) && file !== home ? `~/${file.slice(home.length + 1)}` : file;
 }
@@ -128,7 +189,7 @@ export function referencedWriteFact(
   ctx: Context,
   subject: string,
 ): CallFact | null {
-  const hit = referencesOf(ctx).find((c) => hits(c, real) || hits(c, lexical));
+  const hit = referencesOf(ctx).find(hitter(real, lexical)) ?? repoHit(real, lexical, homeOf(ctx.env));
   if (hit === undefined) return null;
   return {
     subject,

@@ -8,7 +8,8 @@ import type { Arg } from "./wrappers.ts";
 export interface GrammarJudgement {
   effect: Effect;
   reads: { arg: Arg; recursive: boolean; listing?: boolean }[];
-  writes: { arg: Arg; recursive?: boolean }[];
+  /** `extracts`: the archive whose member names land below the path (null value: names not known here). */
+  writes: { arg: Arg; recursive?: boolean; extracts?: Arg }[];
   concerns: { mention: null; reason: string }[];
   /** Commands the program runs, with `{}` placeholders made dynamic. */
   inner: Arg[][];
@@ -46,6 +47,8 @@ export function judgeTar(argv: readonly Arg[]): GrammarJudgement {
   let archive: Arg | null = null;
   let dir: Arg = DOT;
   let forceLocal = false;
+  // Member names that land elsewhere than below the directory: renamed (--transform) or kept absolute (-P).
+  let moved = false;
   const members: { arg: Arg; dir: Arg }[] = [];
   const words = argv.slice(1);
   // `tar czf out.tgz dir`: the first word may be a cluster of letters without a dash.
@@ -83,6 +86,7 @@ export function judgeTar(argv: readonly Arg[]): GrammarJudgement {
       else if (name === "--list") mode = "t";
       else if (["--append", "--update", "--catenate", "--concatenate", "--delete"].includes(name)) mode = "r";
       else if (name === "--force-local") forceLocal = true;
+      else if (["--transform", "--xform", "--absolute-names"].includes(name)) moved = true;
       else if (TAR_VALUES.has(name) && inline === null) i++;
       continue;
     }
@@ -94,6 +98,7 @@ export function judgeTar(argv: readonly Arg[]): GrammarJudgement {
         const value = () =>
           glued !== "" ? { ...a, value: glued } : ((words[++i] as Arg | undefined) ?? DYNAMIC_ARG);
         if ("ctxruA".includes(c)) takeMode(c);
+        else if (c === "P") moved = true;
         else if (c === "f") {
           archive = value();
           break;
@@ -132,7 +137,12 @@ export function judgeTar(argv: readonly Arg[]): GrammarJudgement {
   } else if (m === "x") {
     out.effect = "write";
     if (realArchive) out.reads.push({ arg: realArchive, recursive: false });
-    out.writes.push({ arg: dir, recursive: true });
+    // The names land below the directory, read from the archive on disk (a pipe's or a renamed one's are not known).
+    out.writes.push({
+      arg: dir,
+      recursive: true,
+      extracts: realArchive === null || moved ? DYNAMIC_ARG : realArchive,
+    });
   } else if (realArchive) out.reads.push({ arg: realArchive, recursive: false });
   return out;
 }

@@ -66,9 +66,22 @@ describe("shell start-up files' sources", () => {
   });
 
   it("nothing sourced, nothing named", () => {
-    expect(shellSources("alias ll='ls -l'\nexport PATH=\"$HOME/bin:$PATH\"\necho . done\n", HOME)).toEqual(
-      [],
+    expect(shellSources("alias ll='ls -l'\necho . done\n", HOME)).toEqual([]);
+  });
+
+  it("a PATH assignment names its directories (fix17a), not `$PATH` or an unknown variable's", () => {
+    const refs = shellSources('export PATH="$HOME/bin:$JAVA_HOME/bin:$PATH"\nPATH=$PATH:tools/bin\n', HOME);
+    expect(names(refs, `${HOME}/bin/x`)).toBe(true);
+    expect(names(refs, "/srv/app/tools/bin/git")).toBe(true);
+    expect(names(refs, "/opt/jdk/bin/java")).toBe(false);
+    expect(names(refs, "/srv/app/src/main.ts")).toBe(false);
+    const fish = shellSources(
+      "fish_add_path -g /srv/f/bin\nset -gx PATH /srv/g/bin $PATH\nset -l x /srv/h\n",
+      HOME,
     );
+    expect(names(fish, "/srv/f/bin/git")).toBe(true);
+    expect(names(fish, "/srv/g/bin/ls")).toBe(true);
+    expect(names(fish, "/srv/h/x")).toBe(false);
   });
 });
 

@@ -117,6 +117,13 @@ export interface PathEffect {
   depth?: number;
   /** For a write: everything below the path too (find -delete). */
   below?: true;
+  /**
+   * For a write: the source a copy or move puts here whole (`cp -r SRC DEST`), whose names, listed on the
+   * disk, land below the path: `tmpl/.vscode/tasks.json` lands as `DEST/.vscode/tasks.json`.
+   */
+  copies?: Arg;
+  /** For a write: the archive whose member names land below the path (`tar -xf A -C DIR`; null value: not known). */
+  extracts?: Arg;
   /** For a walk: directories by these names it never enters (node --test skips node_modules). */
   prune?: readonly string[];
   /**

@@ -4,7 +4,15 @@
 import type { Arg } from "../../wrappers.ts";
 import { raise } from "../effects.ts";
 import { pathEffect } from "../parse.ts";
-import { flag, GNU_COMMON, opt, optional, type Parsed, type ProgramGrammar } from "../spec.ts";
+import {
+  flag,
+  GNU_COMMON,
+  opt,
+  optional,
+  type Parsed,
+  type PathEffect,
+  type ProgramGrammar,
+} from "../spec.ts";
 
 const writes = (
   names: string[],
@@ -116,13 +124,20 @@ function copy(moves: boolean): ProgramGrammar["finish"] {
     // A destination that is a directory (or may be one: only the disk knows) receives each source under its
     // own name: `cp tasks.json .vscode` writes .vscode/tasks.json (found after red team round 16).
     // Listed before the destination itself, which judge-bash.ts takes as a tree made for later words.
+    // A tree copied or moved whole lands with every name in it: the disk lists what each source holds.
+    const whole = (s: Arg): Partial<PathEffect> => (recursive ? { below: true, copies: s } : {});
     if (!p.has("-T"))
       for (const s of sources)
-        out.paths.push(
-          pathEffect("write", landing(dest, s, p.has("--parents")), recursive ? { below: true } : {}),
-        );
+        out.paths.push(pathEffect("write", landing(dest, s, p.has("--parents")), whole(s)));
     // The destination is a tree the command made (judge-bash.ts): reads and writes below it afterwards ask.
-    out.paths.push(pathEffect("write", dest, recursive || mayLeaveLinks(p, moves) ? { below: true } : {}));
+    // A lone source becomes the destination itself when that is not a directory (or with -T).
+    const only = sources.length === 1 && !p.has("--parents") ? sources[0] : undefined;
+    out.paths.push(
+      pathEffect("write", dest, {
+        ...(recursive || mayLeaveLinks(p, moves) ? { below: true as const } : {}),
+        ...(only !== undefined ? whole(only) : {}),
+      }),
+    );
     raise(out, "write");
     return null;
   };

@@ -127,7 +127,12 @@ function judge(argv: readonly Arg[]): Understanding {
   for (const r of legacy.reads)
     out.paths.push(r.recursive ? pathEffect("walk", r.arg, { contents: true }) : pathEffect("read", r.arg));
   for (const w of legacy.writes)
-    out.paths.push(pathEffect("write", w.arg, w.recursive === true ? { below: true } : {}));
+    out.paths.push(
+      pathEffect("write", w.arg, {
+        ...(w.recursive === true ? { below: true as const } : {}),
+        ...(w.extracts !== undefined ? { extracts: w.extracts } : {}),
+      }),
+    );
   return { understood: true, effects: out };
 }
 
