@@ -188,7 +188,17 @@ export type DiskTarget =
    * A directory a listing program prints the names of (`ls keys`, `cd keys; ls`): one that is a link into a
    * secret directory lists that directory's names, as `ls ~/.ssh` would (red team, round 15).
    */
-  | { kind: "listing"; dir: string; shown: string }
+  | {
+      kind: "listing";
+      dir: string;
+      shown: string;
+      /**
+       * The glob the names come from, when `dir` is only its fixed start (`~/.s*h/*`): each directory it
+       * matches names in is listed, and each match itself when the program lists it (`lists`: `ls ~/.ss*`).
+       */
+      pattern?: string;
+      lists?: true;
+    }
   /**
    * npm (or npx) run in `dir`: its configuration (the project's and the user's `.npmrc`, `npm_config_*`
    * variables) may move where it writes (`logs-dir`, `cache`, `prefix`) or run code (`script-shell`,

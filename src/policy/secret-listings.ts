@@ -66,14 +66,14 @@ function listedPaths(
   unit: ExecUnit,
   callCwd: string,
   home: string | null,
-): { raw: string; path: string | null }[] {
+): { raw: string; path: string | null; lists?: true }[] {
   const words: Listed[] = [];
   for (const e of unit.effects?.paths ?? []) {
     if (e.access !== "list" && !(e.access === "walk" && !e.contents)) continue;
     if (e.arg.value !== null) words.push({ raw: e.arg.raw, value: e.arg.value, tilde: e.arg.tilde });
   }
   const dirs = unitDirs(unit) ?? [null];
-  const out: { raw: string; path: string | null }[] = [];
+  const out: { raw: string; path: string | null; lists?: true }[] = [];
   for (const w of [...words, ...completedNames(unit)])
     for (const cwd of dirs)
       out.push({
@@ -81,6 +81,7 @@ function listedPaths(
         path:
           resolveShellPath({ path: w.value, tilde: w.tilde, cwd }, callCwd, home) ??
           (w.tilde ? null : climbAfterCd(w.value, cwd, callCwd, home)),
+        lists: true,
       });
   // An unquoted glob in any word is replaced by the names it matches before the program runs: `echo
   // ~/.ssh/*`, `cd ~/.ssh; printf '%s\n' *`, `for f in ~/.ssh/*` (judged as its body with the glob in the
@@ -144,9 +145,13 @@ function climbAfterCd(path: string, cwd: string | null, callCwd: string, home: s
  */
 export function listingTargets(unit: ExecUnit, callCwd: string, home: string | null): DiskTarget[] {
   const out: DiskTarget[] = [];
-  for (const { path } of listedPaths(unit, callCwd, home)) {
+  for (const { path, lists } of listedPaths(unit, callCwd, home)) {
     const dir = path === null ? "" : fixedDir(path);
-    if (dir.startsWith("/")) out.push({ kind: "listing", dir, shown: unit.text });
+    if (!dir.startsWith("/")) continue;
+    // `ls -d ~/.s*h/*`, `ls ~/.ss*`: the directories the glob leads through (and a listed match) are the disk's to name.
+    const glob =
+      path !== null && path !== dir && hasGlob(path) ? { pattern: path, ...(lists ? { lists } : {}) } : {};
+    out.push({ kind: "listing", dir, shown: unit.text, ...glob });
   }
   return out;
 }

@@ -5,7 +5,7 @@ import { execUnit, prefixConcerns, type Run, type Shell, simpleCommand } from ".
 import { dangerousVariable } from "./env-vars.ts";
 import { pipedPaths, substitutedPaths } from "./found-paths.ts";
 import { boundArgvs } from "./loop-vars.ts";
-import type { StmtEvent } from "./parser.ts";
+import type { Assignment, StmtEvent } from "./parser.ts";
 import { redirects } from "./redirects.ts";
 import { unknownExpansions } from "./secret-output.ts";
 import { argsOf, declArgv, prefixesOf, setNames } from "./statement-words.ts";
@@ -27,6 +27,20 @@ export function statement(src: string, event: StmtEvent, shell: Shell, run: Run,
     else shell.std = outer;
   }
   return std;
+}
+
+/**
+ * `a=(~/.ssh/*)`: an array's words expand as a command's do, globs into the names they match, so the
+ * assignment is judged as `:` with those words (the listing a later `echo "${a[@]}"` prints).
+ */
+function arrayWords(src: string, assigns: readonly Assignment[], shell: Shell, run: Run): void {
+  const argv = argsOf(
+    src,
+    assigns.flatMap((a) => a.elements ?? []),
+  );
+  if (!argv.some((a) => a.glob || a.rescan !== undefined)) return;
+  const colon = { value: ":", raw: ":", glob: false, tilde: false };
+  simpleCommand({ argv: [colon, ...argv], prefixes: [], stdin: null, shell }, run);
 }
 
 function command(
@@ -63,6 +77,7 @@ function command(
       }
       if (prefixes.some((p) => p.name === "CDPATH" || p.name === "HOME" || p.name === "PWD"))
         shell.cwd = null;
+      arrayWords(src, cmd.assigns, shell, run);
     }
   } else if (cmd?.type === "decl") {
     const argv = declArgv(src, cmd);

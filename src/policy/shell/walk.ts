@@ -55,8 +55,8 @@ export type WordPart =
    * `stmt` is CMD's, for what it prints (found-paths.ts).
    */
   | { type: "subst"; stmt: StmtEvent }
-  /** Any other substitution or expansion: its value is only known at run time. */
-  | { type: "dynamic" };
+  /** Any other substitution or expansion: its value is only known at run time (`digits`: a number). */
+  | { type: "dynamic"; digits?: true };
 
 /** Offsets are into the script (UTF-16 indexes, converted from mvdan/sh's UTF-8 byte offsets). */
 export interface Word {
@@ -79,6 +79,8 @@ export interface Assignment {
   indexed: boolean;
   /** `name=(…)`: an array value. */
   array: boolean;
+  /** The words of an array value, each expanded as a command's word is (a glob lists names). */
+  elements?: Word[];
   /** A declaration argument without `=` (`export PATH`, `-x`); its word is in `value`. */
   naked: boolean;
   value: Word | null;
@@ -445,11 +447,13 @@ class Walker {
     if (index !== null) this.subscript(index);
     const value = child(node, "Value");
     const array = child(node, "Array");
+    const elements: Word[] = [];
     if (array !== null) {
       for (const e of children(array, "Elems")) {
         const i = child(e, "Index");
         if (i !== null) this.subscript(i);
-        this.optional(e, "Value");
+        const v = child(e, "Value");
+        if (v !== null) elements.push(this.word(v));
       }
     }
     return {
@@ -457,6 +461,7 @@ class Walker {
       append: node.Append === true,
       indexed: index !== null,
       array: array !== null,
+      ...(array === null ? {} : { elements }),
       naked: node.Naked === true,
       value: value === null ? null : this.word(value),
       start: this.start(node),
@@ -500,7 +505,8 @@ class Walker {
       case "*syntax.ParamExp": {
         const name = this.#simpleParam(node);
         this.node(node);
-        return name === null ? { type: "dynamic" } : { type: "param", name };
+        if (name !== null) return { type: "param", name };
+        return numeric(node) ? { type: "dynamic", digits: true } : { type: "dynamic" };
       }
       case "*syntax.ExtGlob":
         this.node(node);
@@ -514,6 +520,9 @@ class Walker {
         const stmt = this.#onlyStatement(node, at);
         return stmt === null ? { type: "dynamic" } : { type: "subst", stmt };
       }
+      case "*syntax.ArithmExp":
+        this.node(node);
+        return { type: "dynamic", digits: true };
       default:
         this.node(node);
         return { type: "dynamic" };
@@ -836,6 +845,14 @@ class Walker {
       ctx.dqParam = dqParam;
     }
   }
+}
+
+/** `${#x}`, `$#`, `$?`, `$$`, `$!`: expansions whose value is a number. */
+function numeric(node: RawNode): boolean {
+  const param = child(node, "Param");
+  const name = param === null ? "" : goString(param.Value);
+  if (node.Length === true) return child(node, "Exp") === null && child(node, "Repl") === null;
+  return /^[#?$!]$/.test(name) && node.Excl !== true && child(node, "Exp") === null && node.Width !== true;
 }
 
 export function walkFile(file: RawNode, src: string, ops: OpCodes): ParsedScript {
