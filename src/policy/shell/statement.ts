@@ -86,6 +86,7 @@ function command(
     );
     const stringIntoArray = arrays && cmd.args.some((a) => !a.naked && !a.array && a.value !== null);
     simpleCommand({ argv, prefixes: [], stdin, shell, concerns: secrets }, run);
+    arrayWords(src, cmd.args, shell, run);
     if (stringIntoArray)
       event.hazards = [
         ...event.hazards,

@@ -23,6 +23,10 @@ const ATTACKS = [
   ': "$HOME/.ssh/*"; echo $_',
   'set -- "$HOME/.ssh/*"; echo $1',
   "IFS=; for f in ~/.ssh/*; do echo $f; done",
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text, not a template
+  'readonly a=(~/.ssh/*); echo "${a[@]}"',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text, not a template
+  'export a=(~/.ssh/*); echo "${a[@]}"',
 ];
 
 describe("an unquoted expansion whose value is a glob", () => {
