@@ -44,13 +44,17 @@ const cargoVerboseVersion = (args: readonly string[]) => {
   return version && words.some((w) => w === "--verbose" || /^-[a-zA-Z]*v/.test(w));
 };
 
+/** Debian's lsb_release, a sh script, parses its options with getopt and os-release with cut and tr. */
+const LSB_RELEASE_HELPERS = ["getopt", "cut", "tr"];
+
 /**
  * Programs that run others by their bare name, found on PATH as bash finds them, each seen with `strace -f
- * -e trace=execve` (red team, rounds 16/17): `cargo -vV` runs lsb_release and getconf for its OS line; `go env`
+ * -e trace=execve` (red team, rounds 16/17): `cargo -vV` runs lsb_release and getconf for its OS line, and Debian's lsb_release runs getopt, cut and tr; `go env`
  * probes the C compiler, gcc, which runs as and ld (`go env GOPATH` runs none).
  */
 const PATH_HELPERS: Readonly<Record<string, (args: readonly string[]) => readonly string[]>> = {
-  cargo: (args) => (cargoVerboseVersion(args) ? ["lsb_release", "getconf"] : []),
+  cargo: (args) => (cargoVerboseVersion(args) ? ["lsb_release", "getconf", ...LSB_RELEASE_HELPERS] : []),
+  lsb_release: () => LSB_RELEASE_HELPERS,
   go: (args) => (goEnvAll(args) ? ["gcc", "as", "ld"] : []),
 };
 

@@ -20,7 +20,7 @@ afterAll(() => rmSync(base, { recursive: true, force: true }));
 mkdirSync(home, { recursive: true });
 mkdirSync(join(ws, "bin"), { recursive: true });
 writeFileSync(join(ws, "README.md"), "# project\n");
-for (const name of ["lsb_release", "getconf", "gcc", "as", "ld"]) {
+for (const name of ["lsb_release", "getconf", "gcc", "as", "ld", "tr"]) {
   const path = join(ws, "bin", name);
   // Marks that it ran, then hands over to the real program so the caller goes on as usual.
   writeFileSync(path, `#!/bin/sh\ntouch "${base}/ran-${name}"\nPATH=${SYSTEM}\nexec ${name} "$@"\n`);
@@ -42,6 +42,7 @@ describe("a program's helpers found on PATH in the project", () => {
     ["cargo -vV", "lsb_release"],
     ["cargo --version --verbose", "lsb_release"],
     ["cargo +stable version -v", "lsb_release"],
+    ["lsb_release -a", "tr"],
     ["go env", "gcc"],
     ["go env -json", "gcc"],
   ])("%s runs the project's %s, and asks", (command, helper) => {
@@ -53,6 +54,8 @@ describe("a program's helpers found on PATH in the project", () => {
   it.each([
     ["cargo", "cargo -vV", "lsb_release"],
     ["go", "go env", "gcc"],
+    // The system's own lsb_release (the project's bin/ has one first), which runs tr by PATH.
+    ["lsb_release", `"$(PATH=${SYSTEM} command -v lsb_release)" -a`, "tr"],
   ])("real %s: `%s` runs bin/%s", (program, command, helper) => {
     if (!installed(program)) return;
     spawnSync("sh", ["-c", command], { cwd: ws, env: { HOME: process.env.HOME, PATH: projectPath } });
