@@ -139,6 +139,11 @@ function climbAfterCd(path: string, cwd: string | null, callCwd: string, home: s
   return dir === null ? null : `${dir}/${path}`;
 }
 
+/** Whether the program prints what a listed directory holds (`ls -d`, `--directory`: only its name). */
+function listsContents(unit: ExecUnit): boolean {
+  return !(unit.program === "ls" && unit.argv.some((a) => a === "--directory" || /^-[a-zA-Z]*d/.test(a)));
+}
+
 /**
  * The directories a listing prints the names of, for the disk to follow: one that is a link into a secret
  * directory (`ls keys`, `cd keys; ls`) lists it as its own name would.
@@ -149,8 +154,8 @@ export function listingTargets(unit: ExecUnit, callCwd: string, home: string | n
     const dir = path === null ? "" : fixedDir(path);
     if (!dir.startsWith("/")) continue;
     // `ls -d ~/.s*h/*`, `ls ~/.ss*`: the directories the glob leads through (and a listed match) are the disk's to name.
-    const glob =
-      path !== null && path !== dir && hasGlob(path) ? { pattern: path, ...(lists ? { lists } : {}) } : {};
+    const listed = lists === true && listsContents(unit) ? { lists } : {};
+    const glob = path !== null && path !== dir && hasGlob(path) ? { pattern: path, ...listed } : {};
     out.push({ kind: "listing", dir, shown: unit.text, ...glob });
   }
   return out;

@@ -172,6 +172,7 @@ export function loopBinding(
   event: StmtEvent,
   argsOf: (words: readonly Word[]) => Arg[],
   setters: ScriptSetters,
+  globFree: (values: readonly Arg[]) => boolean = () => false,
 ): LoopBinding | null {
   const name = event.loopNames[0];
   const words = event.loopWords;
@@ -182,11 +183,21 @@ export function loopBinding(
   if (setters.unplaced !== null || (setters.names.get(name) ?? 0) !== 1) return null;
   const values = argsOf(words);
   if (values.length === 0 || values.length > MAX_VALUES) return null;
-  if (values.some((v) => v.value === null || v.pipe === true)) return null;
-  if (!onlyTheHeaderNames(src, name)) return null;
+  if (values.some((v) => v.pipe === true) || !onlyTheHeaderNames(src, name)) return null;
+  if (values.some((v) => v.value === null)) return globFree(values) ? unknownPlain(name) : null;
   const unquoted =
     !/\bIFS\b/.test(src) && values.every((v) => !v.glob && !v.tilde && PLAIN_VALUE.test(v.value as string));
   return { name, values, unquoted, rescanned: unquoted ? null : rescannedValues(values, src) };
+}
+
+/**
+ * `for i in $(seq 1 3)`: NAME takes values only known at run time, but none with a glob character or a blank
+ * (`globFree`: the header's words give none, and bash split them already), so `$NAME` unquoted is as
+ * unknown as `"$NAME"`, and no glob.
+ */
+function unknownPlain(name: string): LoopBinding {
+  const value: Arg = { value: null, raw: `$${name}`, glob: false, tilde: false };
+  return { name, values: [value], unquoted: true, rescanned: null };
 }
 
 /**

@@ -5,12 +5,13 @@ import { execUnit, prefixConcerns, type Run, type Shell, simpleCommand } from ".
 import { dangerousVariable } from "./env-vars.ts";
 import { pipedPaths, substitutedPaths } from "./found-paths.ts";
 import { boundArgvs } from "./loop-vars.ts";
-import type { Assignment, StmtEvent } from "./parser.ts";
+import type { Assignment, StmtEvent, Word } from "./parser.ts";
 import { redirects } from "./redirects.ts";
 import { unknownExpansions } from "./secret-output.ts";
 import { argsOf, declArgv, prefixesOf, setNames } from "./statement-words.ts";
 import type { StdFds } from "./std-fds.ts";
 import type { Concern } from "./units.ts";
+import { unquotedGlobConcerns } from "./unquoted-globs.ts";
 import { wordValue } from "./words.ts";
 
 /** Judges one statement; returns where its redirections point fds 0-2 (for the body of a group or loop). */
@@ -31,13 +32,17 @@ export function statement(src: string, event: StmtEvent, shell: Shell, run: Run,
 
 /**
  * `a=(~/.ssh/*)`: an array's words expand as a command's do, globs into the names they match, so the
- * assignment is judged as `:` with those words (the listing a later `echo "${a[@]}"` prints).
+ * assignment is judged as `:` with those words (the listing a later `echo "${a[@]}"` prints); so are
+ * `select`'s words, which it prints.
  */
-function arrayWords(src: string, assigns: readonly Assignment[], shell: Shell, run: Run): void {
-  const argv = argsOf(
-    src,
-    assigns.flatMap((a) => a.elements ?? []),
-  );
+function arrayWords(
+  src: string,
+  from: readonly Assignment[] | readonly Word[],
+  shell: Shell,
+  run: Run,
+): void {
+  const words = from.flatMap((a) => ("parts" in a ? [a] : (a.elements ?? [])));
+  const argv = argsOf(src, words);
   if (!argv.some((a) => a.glob || a.rescan !== undefined)) return;
   const colon = { value: ":", raw: ":", glob: false, tilde: false };
   simpleCommand({ argv: [colon, ...argv], prefixes: [], stdin: null, shell }, run);
@@ -119,6 +124,11 @@ function command(
     // A `for NAME in WORDS` header: its words expand here, and NAME then holds them.
     const header = src.slice(event.start, event.end).split(/;\s*do\b|\n/)[0] as string;
     const concerns = unknownExpansions(header, shell.assigned, "the loop");
+    // `for f in $(echo ~/.ssh/\*)`: the header's words are split and globbed as a command's are.
+    const words = event.loopWords ?? event.selectWords ?? [];
+    concerns.push(...unquotedGlobConcerns(argsOf(src, words), shell.assigned));
+    // `select` prints its words as a menu (standard error), the names a glob matches included.
+    if (event.selectWords !== undefined) arrayWords(src, event.selectWords, shell, run);
     if (concerns.length > 0) {
       const argv = [{ value: header, raw: header, glob: false, tilde: false }];
       out.push(execUnit(argv, { prefixes: [], cwd: shell.cwd, dynamic: null, effect: "read", concerns }));

@@ -14,11 +14,12 @@ import type { Arg } from "./wrappers.ts";
 
 /**
  * Commands whose output has no glob character, or whose printed names the judge reads as their own
- * (find's walk, git's index): the working directory, a clock, a count, git's names for commits and
+ * (find's walk, git's index): the working directory, a clock, a count, numbers, git's names for commits and
  * branches (git-check-ref-format(1): a ref has no `*`, `?` or `[`).
  */
 const GLOB_FREE_OUTPUT: readonly RegExp[] = [
   /^(pwd|date|nproc|whoami|hostname|uname|id|find)( |$)/,
+  /^seq( -?[\d.]+){1,3}$/,
   /^git (ls-files|branch --show-current|rev-parse( (--short(=\d+)?|--verify|-q|--quiet|--abbrev-ref|[\w.^~@/-]+))*$)/,
 ];
 

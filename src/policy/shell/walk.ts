@@ -116,6 +116,8 @@ export interface StmtEvent {
   loopNames: readonly string[];
   /** The words of a `for NAME in WORDS` header (absent for `select`, and for `for NAME` without `in`). */
   loopWords?: Word[];
+  /** The words `select NAME in WORDS` prints as its menu. */
+  selectWords?: Word[];
   /** `a | b` where both are simple commands: on b's statement, a's (b reads what a prints). */
   stdinFrom?: StmtEvent;
 }
@@ -673,6 +675,7 @@ class Walker {
         // `select` binds what a person types; `for NAME do` (no `in`) binds the positional parameters.
         if (stmt !== undefined && words.length > 0 && this.#forClause?.Select !== true)
           stmt.loopWords = words;
+        else if (stmt !== undefined && words.length > 0) stmt.selectWords = words;
         return;
       }
       case "*syntax.CStyleLoop":

@@ -27,6 +27,10 @@ const ATTACKS = [
   'readonly a=(~/.ssh/*); echo "${a[@]}"',
   // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text, not a template
   'export a=(~/.ssh/*); echo "${a[@]}"',
+  // A loop's header is split and globbed too; select prints its words as a menu (on standard error).
+  'for f in $(echo ~/.ssh/\\*); do echo "$f"; done',
+  'x="$HOME/.ssh/*"; for f in $x; do echo "$f"; done',
+  "select f in ~/.ssh/*; do break; done </dev/null 2>&1",
 ];
 
 describe("an unquoted expansion whose value is a glob", () => {
@@ -65,6 +69,9 @@ describe("everyday expansions stay allowed", () => {
   it.each([
     "for f in src/*.ts; do echo $f; done",
     "for f in a b; do echo $f; done",
+    "for i in $(seq 1 3); do echo $i; done",
+    "for f in $(git ls-files); do echo $f; done",
+    "select f in a b; do break; done </dev/null",
     'for f in README.md; do echo "$f"; done',
     "x=README.md; echo $x",
     'x="$HOME/.ssh/*"; echo "$x"',
