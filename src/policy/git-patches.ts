@@ -11,6 +11,8 @@ export interface CheckedPatches {
   files: string[];
   /** `-p N` (1 by default). */
   strip: number;
+  /** The patch on standard input, read from this file (relative to where the shell runs, not `-C`'s). */
+  stdin?: string;
 }
 
 /** git apply's options that take the next word as their value (builtin/apply.c, 2.39). */
@@ -42,7 +44,10 @@ export function checkedPatches(unit: ExecUnit, subcommand: string | null): Check
     else files.push(w);
   }
   if (!Number.isInteger(strip) || strip < 0) return "git apply's `-p` is not a number";
-  if (files.length === 0)
+  if (files.length > 0) return { files, strip };
+  // `git apply --check < p.diff`, `cat p.diff | git apply --check`: the file is the patch.
+  const input = unit.stdinFile;
+  if (input?.value == null || input.glob || input.tilde)
     return "`git apply --check` reads the patch on standard input, which Airlock does not see";
-  return { files, strip };
+  return { files, strip, stdin: input.value };
 }

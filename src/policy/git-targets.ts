@@ -5,7 +5,7 @@
 import type { DiskTarget, GitMessages, GitPrints } from "./call-facts.ts";
 import { runsCleanFilters } from "./git-filters.ts";
 import { gitMessages, refFilterAtoms } from "./git-messages.ts";
-import { checkedPatches } from "./git-patches.ts";
+import { type CheckedPatches, checkedPatches } from "./git-patches.ts";
 import { climbsAfterName, normalizePath, resolveShellDir } from "./paths.ts";
 import { isRevision } from "./shell/git.ts";
 import { DOT } from "./shell/grammar/effects.ts";
@@ -482,6 +482,18 @@ function topPaths(unit: ExecUnit, subcommand: string | null): string[] {
   return out;
 }
 
+/** The patch files' absolute paths: operands from where git runs (after `-C`), standard input from the shell's. */
+function patchFiles(
+  p: CheckedPatches,
+  abs: (path: string) => string | null,
+  base: string,
+): { files: string[]; strip: number } {
+  const files = p.files.map((f) => abs(f) as string);
+  if (p.stdin !== undefined)
+    files.push(normalizePath(p.stdin.startsWith("/") ? p.stdin : `${base}/${p.stdin}`));
+  return { files, strip: p.strip };
+}
+
 export function gitTargets(
   unit: ExecUnit,
   cds: readonly ExecUnit[],
@@ -527,9 +539,7 @@ export function gitTargets(
       ...(where.subcommand === "help" ? { opensHelp: true as const } : {}),
       ...(messages !== null ? { printsMessages: messages } : {}),
       ...(fromTop.length > 0 ? { topPaths: fromTop } : {}),
-      ...(patches !== null
-        ? { patches: { files: patches.files.map((f) => abs(f) as string), strip: patches.strip } }
-        : {}),
+      ...(patches !== null ? { patches: patchFiles(patches, abs, base) } : {}),
       shown,
     });
   }

@@ -350,6 +350,8 @@ export interface CommandInput {
   piped?: FoundPaths;
   /** What its redirections raise (a here-string expanding a secret variable). */
   concerns?: readonly Concern[];
+  /** The file its standard input reads (`< FILE`, `cat FILE |`). */
+  stdinFile?: Arg;
 }
 
 export function simpleCommand(input: CommandInput, run: Run): void {
@@ -515,6 +517,7 @@ export function simpleCommand(input: CommandInput, run: Run): void {
           : noGrammar(head, name);
   if (notUnderstood !== null) exec.notUnderstood = notUnderstood;
   if (judged.effects !== undefined) exec.effects = judged.effects;
+  if (input.stdinFile !== undefined) exec.stdinFile = input.stdinFile;
   if (run.via !== undefined) exec.via = run.via;
   run.push(exec);
   if (head.value.includes("/")) {

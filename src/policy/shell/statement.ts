@@ -5,7 +5,7 @@ import { execUnit, prefixConcerns, type Run, type Shell, simpleCommand } from ".
 import { dangerousVariable } from "./env-vars.ts";
 import { pipedPaths, substitutedPaths } from "./found-paths.ts";
 import { boundArgvs } from "./loop-vars.ts";
-import type { Assignment, StmtEvent, Word } from "./parser.ts";
+import { type Assignment, redirOps, type StmtEvent, type Word } from "./parser.ts";
 import { redirects } from "./redirects.ts";
 import { unknownExpansions } from "./secret-output.ts";
 import { argsOf, declArgv, prefixesOf, setNames } from "./statement-words.ts";
@@ -13,6 +13,7 @@ import type { StdFds } from "./std-fds.ts";
 import type { Concern } from "./units.ts";
 import { unquotedGlobConcerns } from "./unquoted-globs.ts";
 import { wordValue } from "./words.ts";
+import type { Arg } from "./wrappers.ts";
 
 /** Judges one statement; returns where its redirections point fds 0-2 (for the body of a group or loop). */
 export function statement(src: string, event: StmtEvent, shell: Shell, run: Run, out: Collector): StdFds {
@@ -48,6 +49,25 @@ function arrayWords(
   simpleCommand({ argv: [colon, ...argv], prefixes: [], stdin: null, shell }, run);
 }
 
+/** The file a statement's standard input reads: its own `< FILE`, or a plain `cat FILE |` before it. */
+function stdinFile(src: string, event: StmtEvent): Arg | null {
+  const ops = redirOps();
+  const own = event.redirs.filter((r) => /^0?</.test(src.slice(r.start, r.end)));
+  if (own.length > 0) {
+    const last = own[own.length - 1];
+    return own.length === 1 && last?.op === ops.in && last.word !== null
+      ? (argsOf(src, [last.word])[0] ?? null)
+      : null;
+  }
+  const from = event.stdinFrom;
+  if (from?.cmd?.type !== "call" || from.cmd.assigns.length > 0 || from.redirs.length > 0) return null;
+  const argv = argsOf(src, from.cmd.args);
+  const file = argv[1];
+  const plain =
+    argv.length === 2 && argv[0]?.value === "cat" && file?.value != null && !file.value.startsWith("-");
+  return plain && file !== undefined && !file.glob ? file : null;
+}
+
 function command(
   src: string,
   event: StmtEvent,
@@ -67,9 +87,18 @@ function command(
         boundArgvs(cmd.args, shell.bound, (ws) => argsOf(src, ws)) ?? [argsOf(src, cmd.args)]
       ).map((argv) => substitutedPaths(src, argv, (ws) => argsOf(src, ws), shell.assigned));
       const piped = pipedPaths(src, event, (ws) => argsOf(src, ws));
+      const fromFile = stdinFile(src, event);
       for (const argv of argvs)
         simpleCommand(
-          { argv, prefixes, stdin, shell, concerns: secrets, ...(piped === null ? {} : { piped }) },
+          {
+            argv,
+            prefixes,
+            stdin,
+            shell,
+            concerns: secrets,
+            ...(piped === null ? {} : { piped }),
+            ...(fromFile === null ? {} : { stdinFile: fromFile }),
+          },
           run,
         );
     } else {

@@ -2,8 +2,8 @@
 // of the patch is in the file it names, so a patch guessing `API_KEY=…` in `.env` confirms the guess while the
 // judge allowed it as a read of p.diff (outside a repository, git 2.39 tells whether `../x` exists before
 // refusing it).
-// The disk now reads the patch's headers and judges each file it names as a read; a patch on standard
-// input asks. Real git is the oracle; --stat/--numstat (which read only the patch) and an ordinary
+// The disk now reads the patch's headers and judges each file it names as a read (a patch on standard
+// input too, from `< FILE` or `cat FILE |`; from anything else it asks). Real git is the oracle; --stat/--numstat (which read only the patch) and an ordinary
 // patch stay allowed.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
@@ -61,6 +61,8 @@ describe("git apply --check as a line oracle", () => {
     ["git apply --check up.diff", loose],
     ["git apply --check -p0 abs.diff", loose],
     ["git apply --check missing.diff", ws],
+    ["git diff | git apply --check", ws],
+    ["git apply --check < $(echo right.diff)", ws],
   ])("%s asks", (command, cwd) => {
     const r = judge(command, cwd);
     expect(r.action, `${command}\n${r.why}`).toBe("ask");
@@ -71,6 +73,8 @@ describe("git apply --check as a line oracle", () => {
     ["git apply --stat right.diff", ws],
     ["git apply --numstat --summary right.diff", ws],
     ["git apply --check local.diff", loose],
+    ["git apply --check < plain.diff", ws],
+    ["cat plain.diff | git apply --check", ws],
   ])("%s is allowed", (command, cwd) => {
     const r = judge(command, cwd);
     expect(r.action, `${command}\n${r.why}\n${r.reasons.join("\n")}`).toBe("allow");
