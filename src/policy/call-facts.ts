@@ -203,6 +203,8 @@ export type DiskTarget =
        * not from where it runs (only `REV:./PATH` and `REV:../PATH` are), so the disk places them there.
        */
       topPaths?: string[];
+      /** `git apply --check`: the patch files (absolute) whose named files it reads line by line (git-patches.ts). */
+      patches?: { files: string[]; strip: number };
       shown: string;
     }
   | { kind: "cd"; dir: string; shown: string }
@@ -210,7 +212,17 @@ export type DiskTarget =
    * A directory a listing program prints the names of (`ls keys`, `cd keys; ls`): one that is a link into a
    * secret directory lists that directory's names, as `ls ~/.ssh` would (red team, round 15).
    */
-  | { kind: "listing"; dir: string; shown: string }
+  | {
+      kind: "listing";
+      dir: string;
+      shown: string;
+      /**
+       * The glob the names come from, when `dir` is only its fixed start (`~/.s*h/*`): each directory it
+       * matches names in is listed, and each match itself when the program lists it (`lists`: `ls ~/.ss*`).
+       */
+      pattern?: string;
+      lists?: true;
+    }
   /**
    * npm (or npx) run in `dir`: its configuration (the project's and the user's `.npmrc`, `npm_config_*`
    * variables) may move where it writes (`logs-dir`, `cache`, `prefix`) or run code (`script-shell`,

@@ -64,6 +64,13 @@ export const WORDS = {
   /** gcc(1) `-Bprefix` (where it finds cc1, as, collect2), `-fplugin=`, `-specs=`, in CFLAGS-like lists; an absolute word. */
   compilerFlags: (w) => /^(?:-B|-fplugin=|-specs=)(.+)$/.exec(w)?.[1] ?? (/^[/~]/.test(w) ? w : null),
   /** `go help build`: GOFLAGS' `-toolexec=cmd`, `-exec=cmd`, `-modfile=`, `-overlay=`, `-pgo=` name files go reads or runs. */
+  /** bc(1) BC_ENV_ARGS: options and files, each file loaded (and run) before standard input; relative to where bc runs. */
+  files: (w) => (w.startsWith("-") ? null : w),
+  /**
+   * tar(1) TAR_OPTIONS: `--to-command=`, `--use-compress-program=`/`-I`, `--info-script=`/`-F`, `--rsh-command=`
+   * and `--checkpoint-action=exec=` run a command; any word with a slash is taken as one it may run.
+   */
+  tarOptions: (w) => commandWord(w.replace(/^--checkpoint-action=exec=/, "")),
   goFlags: (w) =>
     /^--?(?:modfile|overlay|pgo)=(.+)$/.exec(w)?.[1] ??
     /^--?(?:toolexec|exec)=(.*\/.*)$/.exec(w)?.[1] ?? // a bare program name is looked up in PATH
@@ -125,6 +132,37 @@ export const LOADING_VARIABLES: readonly LoadingVariable[] = [
     name: "SHELL",
     loads: "programs that start a shell (script, editors, make's $SHELL users) run it",
     words: "command",
+  },
+  // man(1) MANOPT: options before the command line's, `-P`/`--pager=` among them (red team, round 17).
+  { name: "MANOPT", loads: "man runs the pager its options name", words: "command", runBy: ["man"] },
+  // less(1) LESSKEYIN, LESSKEY and their system forms: a key file's `#env` section sets LESSOPEN, which
+  // less then runs on every file (less 590 ran a LESSKEYIN file's `LESSOPEN=|/x %s`).
+  ...["LESSKEYIN", "LESSKEY", "LESSKEYIN_SYSTEM", "LESSKEY_SYSTEM"].map((name) => ({
+    name,
+    loads: "less reads key bindings and variables (LESSOPEN, a command it runs) from the file",
+    runBy: ["less", "git", "man"],
+  })),
+  // git(1) GIT_EXTERNAL_DIFF: `git diff`, `log -p`, `show` run it for every changed file.
+  {
+    name: "GIT_EXTERNAL_DIFF",
+    loads: "git runs the command to show every diff",
+    words: "command",
+    runBy: ["git"],
+  },
+  // Options the agent's environment adds to a program's own, which run a command or load a file (red team,
+  // rounds 16/17): bc(1) BC_ENV_ARGS' files, tar(1) TAR_OPTIONS' commands, zip(1) ZIPOPT's `-TT` test command.
+  { name: "BC_ENV_ARGS", loads: "bc loads and runs the files it names first", words: "files", runBy: ["bc"] },
+  {
+    name: "TAR_OPTIONS",
+    loads: "tar runs the commands its options name (--to-command, -I, --info-script)",
+    words: "tarOptions",
+    runBy: ["tar"],
+  },
+  {
+    name: "ZIPOPT",
+    loads: "zip runs the command its -TT (--unzip-command) option names to test an archive",
+    words: "command",
+    runBy: ["zip"],
   },
   // lsb_release (Debian's, a sh script) sources the os-release file LSB_OS_RELEASE names.
   { name: "LSB_OS_RELEASE", loads: "lsb_release runs the file as shell code", runBy: ["lsb_release"] },

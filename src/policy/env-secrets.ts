@@ -46,6 +46,8 @@ export const CREDENTIAL_VARIABLES: readonly CredentialVariable[] = [
   { name: "DATABRICKS_CONFIG_FILE", standsFor: ".databrickscfg" },
   { name: "KAGGLE_CONFIG_DIR", standsFor: ".kaggle/", holds: "kaggle.json" },
   { name: "PGPASSFILE", standsFor: ".pgpass" },
+  // Python requests (and pip through it) read the netrc file NETRC names instead of ~/.netrc.
+  { name: "NETRC", standsFor: ".netrc" },
   { name: "GNUPGHOME", standsFor: ".gnupg/", holds: "private-keys-v1.d/key.key" },
   { name: "PASSWORD_STORE_DIR", standsFor: ".password-store/", holds: "email/work.gpg" },
   { name: "SOPS_AGE_KEY_FILE", standsFor: ".config/sops/age/keys.txt" },
@@ -64,8 +66,13 @@ export interface MovedStore {
   variable: CredentialVariable;
   /** The environment's own spelling of the name (npm's any case). */
   name: string;
-  /** Where the store is now (absolute, tidied). */
+  /** Where the store is now (absolute, tidied), or, `relative`, its path below wherever a program runs. */
   path: string;
+  /**
+   * The value is relative: programs open it from the directory they run in, so it is any path ending in it
+   * (a leading `..` climbs to some directory above, so only the rest is kept).
+   */
+  relative?: true;
 }
 
 const BY_NAME = new Map(CREDENTIAL_VARIABLES.map((v) => [v.name, v]));
@@ -77,16 +84,38 @@ function variableOf(name: string): CredentialVariable | undefined {
   return folded?.ignoreCase === true ? folded : undefined;
 }
 
-/** Every store the environment moves to an absolute path (a relative value is left to the families). */
+/** Every store the environment moves: to an absolute path, or one relative to where a program runs. */
 export function movedStores(env: NodeJS.ProcessEnv): MovedStore[] {
   const out: MovedStore[] = [];
   for (const [name, value] of Object.entries(env)) {
     const variable = value === undefined || value === "" ? undefined : variableOf(name);
     if (variable === undefined) continue;
     const entries = variable.list === undefined ? [value as string] : (value as string).split(variable.list);
-    for (const entry of entries)
+    for (const entry of entries) {
+      if (entry === "") continue;
       if (entry.startsWith("/")) out.push({ variable, name, path: normalizePath(entry) });
+      else {
+        const below = normalizePath(entry).replace(/^(\.\.(\/|$))+/, "");
+        out.push({ variable, name, path: below === "." ? "" : below, relative: true });
+      }
+    }
   }
+  return out;
+}
+
+/** The parts of `path` below where the store would be, for each place it may be: `[]` is the store itself. */
+function belowStore(store: MovedStore, path: string): string[][] {
+  const p = normalizePath(path);
+  if (!store.relative) {
+    if (p === store.path) return [[]];
+    return p.startsWith(`${store.path}/`) ? [p.slice(store.path.length + 1).split("/")] : [];
+  }
+  // Relative: the store is `DIR/<path>` for any directory DIR the program may run in.
+  const segments = p.split("/").filter((x) => x !== "");
+  const rel = store.path === "" ? [] : store.path.split("/");
+  const out: string[][] = [];
+  for (let i = 0; i + rel.length <= segments.length; i++)
+    if (rel.every((r, k) => segments[i + k] === r)) out.push(segments.slice(i + rel.length));
   return out;
 }
 
@@ -95,13 +124,12 @@ export function movedStores(env: NodeJS.ProcessEnv): MovedStore[] {
  * store, and a secret there; null otherwise.
  */
 export function movedSecret(store: MovedStore, path: string): string | null {
-  const p = normalizePath(path);
   const { standsFor } = store.variable;
-  let spelled: string;
-  if (!standsFor.endsWith("/")) {
-    if (p !== store.path) return null;
-    spelled = standsFor;
-  } else if (p.startsWith(`${store.path}/`)) spelled = standsFor + p.slice(store.path.length + 1);
-  else return null;
-  return isDenylistedPath(`~/${spelled}`) ? `~/${spelled}` : null;
+  for (const rest of belowStore(store, path)) {
+    // A file store is the file itself; a directory store holds its secrets below it.
+    if (standsFor.endsWith("/") ? rest.length === 0 : rest.length > 0) continue;
+    const spelled = `~/${standsFor}${rest.join("/")}`;
+    if (isDenylistedPath(spelled)) return spelled;
+  }
+  return null;
 }

@@ -1,9 +1,11 @@
 // Where git starts its repository discovery for one git unit: the directory the shell is in, moved by
 // `-C`, or the repository `--git-dir`/`GIT_DIR` name outright. The companion then walks up from there as
 // git does (guards/git-discovery.ts): any repository other than the workspace's own is not understood.
+
 import type { DiskTarget, GitMessages, GitPrints } from "./call-facts.ts";
 import { runsCleanFilters } from "./git-filters.ts";
 import { gitMessages, refFilterAtoms } from "./git-messages.ts";
+import { type CheckedPatches, checkedPatches } from "./git-patches.ts";
 import { climbsAfterName, normalizePath, resolveShellDir } from "./paths.ts";
 import { isRevision } from "./shell/git.ts";
 import { DOT } from "./shell/grammar/effects.ts";
@@ -480,6 +482,18 @@ function topPaths(unit: ExecUnit, subcommand: string | null): string[] {
   return out;
 }
 
+/** The patch files' absolute paths: operands from where git runs (after `-C`), standard input from the shell's. */
+function patchFiles(
+  p: CheckedPatches,
+  abs: (path: string) => string | null,
+  base: string,
+): { files: string[]; strip: number } {
+  const files = p.files.map((f) => abs(f) as string);
+  if (p.stdin !== undefined)
+    files.push(normalizePath(p.stdin.startsWith("/") ? p.stdin : `${base}/${p.stdin}`));
+  return { files, strip: p.strip };
+}
+
 export function gitTargets(
   unit: ExecUnit,
   cds: readonly ExecUnit[],
@@ -504,6 +518,8 @@ export function gitTargets(
   const prints = withObjectIds(gitPrints(unit, where.subcommand), unit, where.subcommand);
   const messages = fromHead(gitMessages(unit, where.subcommand), prints);
   const fromTop = topPaths(unit, where.subcommand);
+  const patches = checkedPatches(unit, where.subcommand);
+  if (typeof patches === "string") return unknown(patches);
   for (const base of bases) {
     let dir = base;
     for (const m of where.moves as string[])
@@ -523,6 +539,7 @@ export function gitTargets(
       ...(where.subcommand === "help" ? { opensHelp: true as const } : {}),
       ...(messages !== null ? { printsMessages: messages } : {}),
       ...(fromTop.length > 0 ? { topPaths: fromTop } : {}),
+      ...(patches !== null ? { patches: patchFiles(patches, abs, base) } : {}),
       shown,
     });
   }

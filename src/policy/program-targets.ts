@@ -35,6 +35,38 @@ function looksUp(unit: ExecUnit, before: ExecUnit | undefined): boolean {
   return unit.via !== undefined && !KEEPS_BUILTINS.test(unit.via);
 }
 
+const goEnvAll = (args: readonly string[]) =>
+  args[0] === "env" && args.slice(1).every((a) => a.startsWith("-"));
+/** `cargo -vV`, `cargo --version --verbose`, `cargo version -v` (a `+toolchain` first aside). */
+const cargoVerboseVersion = (args: readonly string[]) => {
+  const words = args[0]?.startsWith("+") ? args.slice(1) : args;
+  const version = words[0] === "version" || words.some((w) => w === "--version" || /^-[a-zA-Z]*V/.test(w));
+  return version && words.some((w) => w === "--verbose" || /^-[a-zA-Z]*v/.test(w));
+};
+
+/** Debian's lsb_release, a sh script, parses its options with getopt and os-release with cut and tr. */
+const LSB_RELEASE_HELPERS = ["getopt", "cut", "tr"];
+
+/**
+ * Programs that run others by their bare name, found on PATH as bash finds them, each seen with `strace -f
+ * -e trace=execve` (red team, rounds 16/17): `cargo -vV` runs lsb_release and getconf for its OS line, and Debian's lsb_release runs getopt, cut and tr; `go env`
+ * probes the C compiler, gcc, which runs as and ld (`go env GOPATH` runs none).
+ */
+const PATH_HELPERS: Readonly<Record<string, (args: readonly string[]) => readonly string[]>> = {
+  cargo: (args) => (cargoVerboseVersion(args) ? ["lsb_release", "getconf", ...LSB_RELEASE_HELPERS] : []),
+  lsb_release: () => LSB_RELEASE_HELPERS,
+  go: (args) => (goEnvAll(args) ? ["gcc", "as", "ld"] : []),
+};
+
+/** The programs `unit` runs by a bare name besides its own (PATH_HELPERS). */
+function helpersOf(unit: ExecUnit): readonly string[] {
+  const head = unit.argv[0];
+  if (head === undefined || unit.words.some((w) => w.value === null)) return [];
+  return Object.hasOwn(PATH_HELPERS, basename(head))
+    ? (PATH_HELPERS[basename(head)]?.(unit.argv.slice(1)) ?? [])
+    : [];
+}
+
 /**
  * The PATH lookup of `unit`'s program, once per name, directory and earlier writes. `written`: the paths
  * the command's earlier units write (absolute), `before`: the exec unit just before it.
@@ -47,11 +79,11 @@ export function programTargets(
   written: readonly string[],
   out: readonly DiskTarget[],
 ): DiskTarget[] {
-  if (!looksUp(unit, before)) return [];
-  const name = unit.argv[0] as string;
+  const names = [...(looksUp(unit, before) ? [unit.argv[0] as string] : []), ...helpersOf(unit)];
   const dir = resolveShellDir(unit.cwd, callCwd, home);
-  const same = (t: DiskTarget) =>
+  const same = (name: string) => (t: DiskTarget) =>
     t.kind === "program" && t.name === name && t.dir === dir && t.written.length === written.length;
-  if (out.some(same)) return [];
-  return [{ kind: "program", name, dir, written: [...written], shown: unit.text }];
+  return names
+    .filter((name) => !out.some(same(name)))
+    .map((name) => ({ kind: "program", name, dir, written: [...written], shown: unit.text }));
 }

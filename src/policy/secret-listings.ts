@@ -66,14 +66,14 @@ function listedPaths(
   unit: ExecUnit,
   callCwd: string,
   home: string | null,
-): { raw: string; path: string | null }[] {
+): { raw: string; path: string | null; lists?: true }[] {
   const words: Listed[] = [];
   for (const e of unit.effects?.paths ?? []) {
     if (e.access !== "list" && !(e.access === "walk" && !e.contents)) continue;
     if (e.arg.value !== null) words.push({ raw: e.arg.raw, value: e.arg.value, tilde: e.arg.tilde });
   }
   const dirs = unitDirs(unit) ?? [null];
-  const out: { raw: string; path: string | null }[] = [];
+  const out: { raw: string; path: string | null; lists?: true }[] = [];
   for (const w of [...words, ...completedNames(unit)])
     for (const cwd of dirs)
       out.push({
@@ -81,6 +81,7 @@ function listedPaths(
         path:
           resolveShellPath({ path: w.value, tilde: w.tilde, cwd }, callCwd, home) ??
           (w.tilde ? null : climbAfterCd(w.value, cwd, callCwd, home)),
+        lists: true,
       });
   // An unquoted glob in any word is replaced by the names it matches before the program runs: `echo
   // ~/.ssh/*`, `cd ~/.ssh; printf '%s\n' *`, `for f in ~/.ssh/*` (judged as its body with the glob in the
@@ -138,15 +139,24 @@ function climbAfterCd(path: string, cwd: string | null, callCwd: string, home: s
   return dir === null ? null : `${dir}/${path}`;
 }
 
+/** Whether the program prints what a listed directory holds (`ls -d`, `--directory`: only its name). */
+function listsContents(unit: ExecUnit): boolean {
+  return !(unit.program === "ls" && unit.argv.some((a) => a === "--directory" || /^-[a-zA-Z]*d/.test(a)));
+}
+
 /**
  * The directories a listing prints the names of, for the disk to follow: one that is a link into a secret
  * directory (`ls keys`, `cd keys; ls`) lists it as its own name would.
  */
 export function listingTargets(unit: ExecUnit, callCwd: string, home: string | null): DiskTarget[] {
   const out: DiskTarget[] = [];
-  for (const { path } of listedPaths(unit, callCwd, home)) {
+  for (const { path, lists } of listedPaths(unit, callCwd, home)) {
     const dir = path === null ? "" : fixedDir(path);
-    if (dir.startsWith("/")) out.push({ kind: "listing", dir, shown: unit.text });
+    if (!dir.startsWith("/")) continue;
+    // `ls -d ~/.s*h/*`, `ls ~/.ss*`: the directories the glob leads through (and a listed match) are the disk's to name.
+    const listed = lists === true && listsContents(unit) ? { lists } : {};
+    const glob = path !== null && path !== dir && hasGlob(path) ? { pattern: path, ...listed } : {};
+    out.push({ kind: "listing", dir, shown: unit.text, ...glob });
   }
   return out;
 }

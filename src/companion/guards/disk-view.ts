@@ -2,6 +2,7 @@
 // (files, globs, walks, `cd` directories, git's repository discovery, rust-toolchain files) resolved on
 // the real filesystem now, as the command would meet it. It answers with facts that make the call need
 // a person; none means the text told the truth. Used by the hook, the daemon and `airlock policy explain` alike.
+import { dirname } from "node:path";
 import type { CallFact, DiskCheck, DiskTarget } from "../../policy/call-facts.ts";
 import { inSecretDir } from "../../policy/secret-listings.ts";
 import { isDenylistedPath, isProtectedWritePath, secretFamilyOf } from "../../policy/secret-paths.ts";
@@ -62,6 +63,7 @@ function isFileThere(path: string): boolean {
 function listingFacts(t: Extract<DiskTarget, { kind: "listing" }>, ctx: Context): CallFact[] {
   const r = realPathOf(t.dir);
   if (!r.ok) return [{ subject: t.shown, reason: r.reason }];
+  if (t.pattern !== undefined) return globListingFacts(t, t.pattern, ctx);
   if (r.real === t.dir || !inSecretDir(r.real)) return [];
   return [
     {
@@ -69,6 +71,29 @@ function listingFacts(t: Extract<DiskTarget, { kind: "listing" }>, ctx: Context)
       reason: `\`${shownPath(t.dir, ctx.workspace)}\` is a link into the secret directory \`${shownPath(r.real, ctx.workspace)}\`, whose names say what keys and credentials exist`,
     },
   ];
+}
+
+/**
+ * A glob's listing: each directory its matches are named in (and each match a listing program lists) where
+ * the disk puts it, as bash expands the glob (with dotglob and nocaseglob too, as a start-up file may set).
+ */
+function globListingFacts(t: { shown: string; lists?: true }, pattern: string, ctx: Context): CallFact[] {
+  const found = expandGlob(pattern, MAX_GLOB_PATHS, true);
+  if ("unknown" in found) return [{ subject: t.shown, reason: found.unknown }];
+  for (const match of found.paths) {
+    const listed = [dirname(match), ...(t.lists ? [match] : [])];
+    for (const dir of listed) {
+      const r = realPathOf(dir);
+      if (!r.ok || r.stat?.isDirectory() !== true || !inSecretDir(r.real)) continue;
+      return [
+        {
+          subject: t.shown,
+          reason: `the glob \`${pattern}\` lists the names in \`${shownPath(r.real, ctx.workspace)}\`, a secret directory whose names say what keys and credentials exist`,
+        },
+      ];
+    }
+  }
+  return [];
 }
 
 function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {

@@ -123,6 +123,11 @@ export function programLoadsFact(ctx: Context, program: string, subject: string)
   );
 }
 
+/** Where a store is as named and as the disk resolves it; a relative one is below any directory, as named. */
+function storeSpellings(store: MovedStore): string[] {
+  return store.relative ? [store.path] : spellings(store.path);
+}
+
 /** A read of `real` (named `lexical`) at a credential store the environment moved, or below a moved directory store. */
 export function movedSecretFact(
   real: string,
@@ -131,7 +136,7 @@ export function movedSecretFact(
   subject: string,
 ): CallFact | null {
   for (const store of movedStores(ctx.env))
-    for (const at of spellings(store.path))
+    for (const at of storeSpellings(store))
       for (const path of real === lexical ? [real] : [real, lexical]) {
         const spelled = movedSecret({ ...store, path: at }, path);
         if (spelled !== null)
@@ -177,8 +182,9 @@ function firstMovedSecret(store: MovedStore, from: string): string | "bound" | n
  */
 export function movedSecretWalkFact(root: string, ctx: Context, subject: string): CallFact | null {
   for (const store of movedStores(ctx.env))
-    for (const at of spellings(store.path)) {
-      const from = isWithin(root, at) ? at : isWithin(at, root) ? root : null;
+    for (const at of storeSpellings(store)) {
+      // A relative store may be below any directory the walk reaches, or hold the root itself.
+      const from = store.relative ? root : isWithin(root, at) ? at : isWithin(at, root) ? root : null;
       if (from === null) continue;
       const hit = firstMovedSecret({ ...store, path: at }, from);
       if (hit === "bound")

@@ -11,6 +11,7 @@ import { discoverRepository, foreignGitFile, type Repository, repositoryAt } fro
 import { helpViewerReason } from "./git-help-viewer.ts";
 import { gitMessagesFact } from "./git-messages.ts";
 import { notesReason } from "./git-notes.ts";
+import { patchFacts } from "./git-patches.ts";
 import { repositoryStateFact } from "./git-state-files.ts";
 import { unnamedObjectFact } from "./git-unnamed.ts";
 import { nestedRepositoryFact } from "./nested-repos.ts";
@@ -73,6 +74,12 @@ export function gitFacts(t: Extract<DiskTarget, { kind: "git" }>, ctx: Context):
   const repo = named !== null ? repositoryAt(named) : discoverRepository(t.dir);
   const viewer = t.opensHelp === true ? helpViewerReason(repo, ctx.env) : null;
   if (viewer !== null) return [{ subject: t.shown, reason: viewer }];
+  if (t.patches !== undefined) {
+    // From the top of the work tree, or outside a repository from where git runs (`../x` too).
+    const top = t.workTree ?? repo?.workTree ?? null;
+    const patched = patchFacts(t.patches, top === null ? [t.dir] : [top, t.dir], ctx, t.shown);
+    if (patched.length > 0) return patched;
+  }
   if (repo === null) return [];
   const own = ownRepository(ctx);
   if (own !== null && own.commonDir === repo.commonDir) {

@@ -18,6 +18,7 @@ import { argsOf, prefixesOf, statementArgv } from "./statement-words.ts";
 import { EnclosingFds, type StdFds, UNKNOWN_FDS } from "./std-fds.ts";
 import { disagreement } from "./text-checks.ts";
 import type { ShellAnalysis } from "./units.ts";
+import { unquotedGlobConcerns } from "./unquoted-globs.ts";
 import { wordValue } from "./words.ts";
 
 /** Replaceable so a host without mvdan-sh could plug in another parser behind the same shape. */
@@ -159,7 +160,15 @@ function analyzeScript(
         loop =
           sources || setters === null
             ? null
-            : loopBinding(src, event, (ws) => argsOf(src, ws), setters, mentions);
+            : loopBinding(
+                src,
+                event,
+                (ws) => argsOf(src, ws),
+                setters,
+                mentions,
+                (values) =>
+                  values.every((v) => !v.glob && unquotedGlobConcerns([v], shell.assigned).length === 0),
+              );
         return;
       }
     }

@@ -14,6 +14,7 @@ import {
   type LoopBindings,
   mentionedOnceAs,
   PLAIN_VALUE,
+  rescannedValues,
   type ScriptSetters,
   scriptSetters,
 } from "./loop-vars.ts";
@@ -94,10 +95,13 @@ export function openingBindings(
       if (p.value === null || !literalAssignment(p.name, p.value, p.raw)) continue;
       const others = withoutOwnValue(names, p.raw, p.name, e.start, e.end);
       if (isBashOwnVariable(p.name) || !assignedOnlyOnce(others, p.name) || ++count > MAX_BOUND) continue;
+      const values = [{ value: p.value, raw: p.value, glob: false, tilde: false }];
+      const unquoted = PLAIN_VALUE.test(p.value) && !/\bIFS\b/.test(src);
       bound.push({
         name: p.name,
-        values: [{ value: p.value, raw: p.value, glob: false, tilde: false }],
-        unquoted: PLAIN_VALUE.test(p.value) && !/\bIFS\b/.test(src),
+        values,
+        unquoted,
+        rescanned: unquoted ? null : rescannedValues(values, src),
       });
     }
     if (bound.length > 0) out.set(i, bound);

@@ -32,6 +32,7 @@ import { secretOutput, unknownExpansions } from "./secret-output.ts";
 import { shellOptionConcern } from "./shell-options.ts";
 import type { StdFds } from "./std-fds.ts";
 import type { Concern, Effect, ExecUnit, ShellPrefix, ShellUnit } from "./units.ts";
+import { unquotedGlobConcerns } from "./unquoted-globs.ts";
 import { type Arg, otherRoot, SHELLS, unwrap, WRAPPERS, wrapperOf } from "./wrappers.ts";
 
 /** The state of one shell process as the script runs. */
@@ -349,6 +350,8 @@ export interface CommandInput {
   piped?: FoundPaths;
   /** What its redirections raise (a here-string expanding a secret variable). */
   concerns?: readonly Concern[];
+  /** The file its standard input reads (`< FILE`, `cat FILE |`). */
+  stdinFile?: Arg;
 }
 
 export function simpleCommand(input: CommandInput, run: Run): void {
@@ -361,6 +364,7 @@ export function simpleCommand(input: CommandInput, run: Run): void {
   const baseConcerns = prefixConcerns(prefixes);
   if (input.concerns) baseConcerns.push(...input.concerns);
   for (const p of prefixes) baseConcerns.push(...unknownExpansions(p.raw, shell.assigned, `\`${p.raw}\``));
+  baseConcerns.push(...unquotedGlobConcerns(argv, shell.assigned));
   if (head.value !== null && !head.glob)
     baseConcerns.push(...secretOutput(basename(head.value), argv, shell.assigned));
   if (head.value === null || head.glob) {
@@ -489,6 +493,11 @@ export function simpleCommand(input: CommandInput, run: Run): void {
   }
   if (name === "script")
     for (const w of typescriptWrites(argv)) judged.writes.push({ arg: w, recursive: false });
+  // `for f in src/*.js; do cat $f; done`: a match with a blank (`src/x .env`) is split into other names.
+  const files = [...judged.reads, ...judged.writes, ...(judged.effects?.paths ?? [])];
+  const split = files.find((u) => u.arg.split === true);
+  if (split !== undefined)
+    dynamic ??= `\`${split.arg.raw}\` is unquoted: bash splits each name it stands for at blanks, and the pieces are other files`;
   const cwd = shell.cwd;
   const exec = execUnit(argv, { prefixes, cwd, dynamic, effect, concerns });
   // Understood: its grammar placed every word, or the shell analysis itself places them (builtins,
@@ -508,6 +517,7 @@ export function simpleCommand(input: CommandInput, run: Run): void {
           : noGrammar(head, name);
   if (notUnderstood !== null) exec.notUnderstood = notUnderstood;
   if (judged.effects !== undefined) exec.effects = judged.effects;
+  if (input.stdinFile !== undefined) exec.stdinFile = input.stdinFile;
   if (run.via !== undefined) exec.via = run.via;
   run.push(exec);
   if (head.value.includes("/")) {

@@ -136,6 +136,7 @@ export const DANGEROUS_VARIABLES: readonly DangerousVariable[] = [
   { pattern: "TAR_OPTIONS", why: "adds options (such as --to-command) to tar" },
   { pattern: "GZIP", why: "adds options to gzip" },
   { pattern: "BC_ENV_ARGS", why: "adds files to bc, which runs them and prints their numbers" },
+  { pattern: "ZIPOPT", why: "adds options to zip (-TT runs a command to test the archive)" },
   { pattern: "SHELLCHECK_OPTS", why: "adds options to shellcheck (-a prints the files scripts source)" },
   { pattern: "XZ_OPT", why: "adds options to xz" },
   { pattern: "ZSTD_*", why: "adds options to zstd" },

@@ -22,6 +22,11 @@ export interface LoopBinding {
   values: readonly Arg[];
   /** Every value is one plain word bash would not split or glob again, so an unquoted `$NAME` is it too. */
   unquoted: boolean;
+  /**
+   * The values as an unquoted `$NAME` gives them when none has a blank: each globbed again, so one with a
+   * glob character is a glob (`'~/.ssh/*'` lists `./~/.ssh`); null when bash may split one.
+   */
+  rescanned: readonly Arg[] | null;
 }
 
 export type LoopBindings = ReadonlyMap<string, LoopBinding>;
@@ -31,6 +36,22 @@ const MAX_VALUES = 32;
 const MAX_VARIANTS = 32;
 /** A value bash passes as it is even unquoted (no blank, quote, glob or expansion character). */
 export const PLAIN_VALUE = /^[A-Za-z0-9_./:@%+,=-]+$/;
+/** A character bash's pattern matching reads as special in a value it globs again. */
+const GLOB_CHAR = /[*?[\\]|[@!+]\(/;
+
+/**
+ * What an unquoted `$NAME` gives for each value: null when one may be split (a blank, or IFS set). A glob's
+ * match or a home directory is only known at run time, and may have a blank: `split`.
+ */
+export function rescannedValues(values: readonly Arg[], src: string): Arg[] | null {
+  if (/\bIFS\b/.test(src) || values.some((v) => v.value === null || /[\s]/.test(v.value))) return null;
+  return values.map((v) => ({
+    ...v,
+    glob: v.glob || GLOB_CHAR.test(v.value as string),
+    ...(v.glob || v.tilde ? { split: true as const } : {}),
+  }));
+}
+
 /** Statements that run a file's code in this shell, which may set any variable. */
 const SOURCING = new Set(["source", "."]);
 
@@ -155,6 +176,7 @@ export function loopBinding(
   argsOf: (words: readonly Word[]) => Arg[],
   setters: ScriptSetters,
   mentions: string = src,
+  globFree: (values: readonly Arg[]) => boolean = () => false,
 ): LoopBinding | null {
   const name = event.loopNames[0];
   const words = event.loopWords;
@@ -165,20 +187,34 @@ export function loopBinding(
   if (setters.unplaced !== null || (setters.names.get(name) ?? 0) !== 1) return null;
   const values = argsOf(words);
   if (values.length === 0 || values.length > MAX_VALUES) return null;
-  if (values.some((v) => v.value === null || v.pipe === true)) return null;
-  if (!onlyTheHeaderNames(mentions, name)) return null;
+  if (values.some((v) => v.pipe === true) || !onlyTheHeaderNames(mentions, name)) return null;
+  if (values.some((v) => v.value === null)) return globFree(values) ? unknownPlain(name) : null;
   const unquoted =
     !/\bIFS\b/.test(src) && values.every((v) => !v.glob && !v.tilde && PLAIN_VALUE.test(v.value as string));
-  return { name, values, unquoted };
+  return { name, values, unquoted, rescanned: unquoted ? null : rescannedValues(values, src) };
 }
 
-/** The loop variable a word is exactly (`"$f"`, `"${f}"`, `$f`), or null. */
+/**
+ * `for i in $(seq 1 3)`: NAME takes values only known at run time, but none with a glob character or a blank
+ * (`globFree`: the header's words give none, and bash split them already), so `$NAME` unquoted is as
+ * unknown as `"$NAME"`, and no glob.
+ */
+function unknownPlain(name: string): LoopBinding {
+  const value: Arg = { value: null, raw: `$${name}`, glob: false, tilde: false };
+  return { name, values: [value], unquoted: true, rescanned: null };
+}
+
+/**
+ * The loop variable a word is exactly (`"$f"`, `"${f}"`, `$f`), or null; unquoted, its values as bash
+ * globs them again.
+ */
 function boundBy(word: Word, bound: LoopBindings): LoopBinding | null {
   if (word.parts.length !== 1) return null;
   const p = word.parts[0];
   if (p?.type === "param") {
     const b = bound.get(p.name);
-    return b?.unquoted ? b : null;
+    if (b === undefined || b.unquoted) return b ?? null;
+    return b.rescanned === null ? null : { ...b, values: b.rescanned };
   }
   if (p?.type === "dbl" && p.parts.length === 1 && p.parts[0]?.type === "param")
     return bound.get(p.parts[0].name) ?? null;
@@ -199,16 +235,17 @@ export function boundArgvs(
   const names = [...new Set(uses.filter((b) => b !== null).map((b) => b.name))];
   if (names.length === 0) return [argsOf(words)];
   const bindings = names.map((n) => (bound as LoopBindings).get(n) as LoopBinding);
-  let variants: Map<string, Arg>[] = [new Map()];
+  // Each variant picks one value per variable, by index: an unquoted use takes it as globbed again.
+  let variants: Map<string, number>[] = [new Map()];
   for (const b of bindings) {
-    variants = variants.flatMap((v) => b.values.map((value) => new Map(v).set(b.name, value)));
+    variants = variants.flatMap((v) => b.values.map((_, k) => new Map(v).set(b.name, k)));
     if (variants.length > MAX_VARIANTS) return null;
   }
   return variants.map((chosen) =>
     words.flatMap((w, i) => {
       const b = uses[i];
       if (b === null || b === undefined) return argsOf([w]);
-      return [{ ...(chosen.get(b.name) as Arg) }];
+      return [{ ...(b.values[chosen.get(b.name) as number] as Arg) }];
     }),
   );
 }

@@ -5,14 +5,16 @@ import { execUnit, prefixConcerns, type Run, type Shell, simpleCommand } from ".
 import { dangerousVariable } from "./env-vars.ts";
 import { pipedPaths, substitutedPaths } from "./found-paths.ts";
 import { boundArgvs } from "./loop-vars.ts";
-import type { StmtEvent } from "./parser.ts";
+import { type Assignment, redirOps, type StmtEvent, type Word } from "./parser.ts";
 import { redirects } from "./redirects.ts";
 import { unknownExpansions } from "./secret-output.ts";
 import { argsOf, declArgv, prefixesOf, setNames } from "./statement-words.ts";
 import type { StdFds } from "./std-fds.ts";
 import type { Concern } from "./units.ts";
+import { unquotedGlobConcerns } from "./unquoted-globs.ts";
 import { NUMBER } from "./walk.ts";
 import { wordValue } from "./words.ts";
+import type { Arg } from "./wrappers.ts";
 
 /** Judges one statement; returns where its redirections point fds 0-2 (for the body of a group or loop). */
 export function statement(src: string, event: StmtEvent, shell: Shell, run: Run, out: Collector): StdFds {
@@ -28,6 +30,43 @@ export function statement(src: string, event: StmtEvent, shell: Shell, run: Run,
     else shell.std = outer;
   }
   return std;
+}
+
+/**
+ * `a=(~/.ssh/*)`: an array's words expand as a command's do, globs into the names they match, so the
+ * assignment is judged as `:` with those words (the listing a later `echo "${a[@]}"` prints); so are
+ * `select`'s words, which it prints.
+ */
+function arrayWords(
+  src: string,
+  from: readonly Assignment[] | readonly Word[],
+  shell: Shell,
+  run: Run,
+): void {
+  const words = from.flatMap((a) => ("parts" in a ? [a] : (a.elements ?? [])));
+  const argv = argsOf(src, words);
+  if (!argv.some((a) => a.glob || a.rescan !== undefined)) return;
+  const colon = { value: ":", raw: ":", glob: false, tilde: false };
+  simpleCommand({ argv: [colon, ...argv], prefixes: [], stdin: null, shell }, run);
+}
+
+/** The file a statement's standard input reads: its own `< FILE`, or a plain `cat FILE |` before it. */
+function stdinFile(src: string, event: StmtEvent): Arg | null {
+  const ops = redirOps();
+  const own = event.redirs.filter((r) => /^0?</.test(src.slice(r.start, r.end)));
+  if (own.length > 0) {
+    const last = own[own.length - 1];
+    return own.length === 1 && last?.op === ops.in && last.word !== null
+      ? (argsOf(src, [last.word])[0] ?? null)
+      : null;
+  }
+  const from = event.stdinFrom;
+  if (from?.cmd?.type !== "call" || from.cmd.assigns.length > 0 || from.redirs.length > 0) return null;
+  const argv = argsOf(src, from.cmd.args);
+  const file = argv[1];
+  const plain =
+    argv.length === 2 && argv[0]?.value === "cat" && file?.value != null && !file.value.startsWith("-");
+  return plain && file !== undefined && !file.glob ? file : null;
 }
 
 function command(
@@ -49,9 +88,18 @@ function command(
         boundArgvs(cmd.args, shell.bound, (ws) => argsOf(src, ws)) ?? [argsOf(src, cmd.args)]
       ).map((argv) => substitutedPaths(src, argv, (ws) => argsOf(src, ws), shell.assigned));
       const piped = pipedPaths(src, event, (ws) => argsOf(src, ws));
+      const fromFile = stdinFile(src, event);
       for (const argv of argvs)
         simpleCommand(
-          { argv, prefixes, stdin, shell, concerns: secrets, ...(piped === null ? {} : { piped }) },
+          {
+            argv,
+            prefixes,
+            stdin,
+            shell,
+            concerns: secrets,
+            ...(piped === null ? {} : { piped }),
+            ...(fromFile === null ? {} : { stdinFile: fromFile }),
+          },
           run,
         );
     } else {
@@ -64,6 +112,7 @@ function command(
       }
       if (prefixes.some((p) => p.name === "CDPATH" || p.name === "HOME" || p.name === "PWD"))
         shell.cwd = null;
+      arrayWords(src, cmd.assigns, shell, run);
     }
   } else if (cmd?.type === "decl") {
     const argv = declArgv(src, cmd);
@@ -72,6 +121,7 @@ function command(
     );
     const stringIntoArray = arrays && cmd.args.some((a) => !a.naked && !a.array && a.value !== null);
     simpleCommand({ argv, prefixes: [], stdin, shell, concerns: secrets }, run);
+    arrayWords(src, cmd.args, shell, run);
     if (stringIntoArray)
       event.hazards = [
         ...event.hazards,
@@ -104,6 +154,11 @@ function command(
     // A `for NAME in WORDS` header: its words expand here, and NAME then holds them.
     const header = src.slice(event.start, event.end).split(/;\s*do\b|\n/)[0] as string;
     const concerns = unknownExpansions(header, shell.assigned, "the loop");
+    // `for f in $(echo ~/.ssh/\*)`: the header's words are split and globbed as a command's are.
+    const words = event.loopWords ?? event.selectWords ?? [];
+    concerns.push(...unquotedGlobConcerns(argsOf(src, words), shell.assigned));
+    // `select` prints its words as a menu (standard error), the names a glob matches included.
+    if (event.selectWords !== undefined) arrayWords(src, event.selectWords, shell, run);
     if (concerns.length > 0) {
       const argv = [{ value: header, raw: header, glob: false, tilde: false }];
       out.push(execUnit(argv, { prefixes: [], cwd: shell.cwd, dynamic: null, effect: "read", concerns }));

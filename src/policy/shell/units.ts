@@ -87,6 +87,8 @@ export interface ExecUnit {
    * companion's filesystem resolver consumes (grammar/spec.ts `Effects`).
    */
   effects?: import("./grammar/spec.ts").Effects;
+  /** The file its standard input reads (`< FILE`, `cat FILE |`), for a program that reads what it holds. */
+  stdinFile?: ShellWord;
 }
 
 export interface PathUnit {

@@ -59,8 +59,8 @@ export type WordPart =
    * `stmt` is CMD's, for what it prints (found-paths.ts).
    */
   | { type: "subst"; stmt: StmtEvent }
-  /** Any other substitution or expansion: its value is only known at run time. */
-  | { type: "dynamic" };
+  /** Any other substitution or expansion: its value is only known at run time (`digits`: a number). */
+  | { type: "dynamic"; digits?: true };
 
 /** Offsets are into the script (UTF-16 indexes, converted from mvdan/sh's UTF-8 byte offsets). */
 export interface Word {
@@ -83,6 +83,8 @@ export interface Assignment {
   indexed: boolean;
   /** `name=(…)`: an array value. */
   array: boolean;
+  /** The words of an array value, each expanded as a command's word is (a glob lists names). */
+  elements?: Word[];
   /** A declaration argument without `=` (`export PATH`, `-x`); its word is in `value`. */
   naked: boolean;
   value: Word | null;
@@ -123,6 +125,8 @@ export interface StmtEvent {
   loopNames: readonly string[];
   /** The words of a `for NAME in WORDS` header (absent for `select`, and for `for NAME` without `in`). */
   loopWords?: Word[];
+  /** The words `select NAME in WORDS` prints as its menu. */
+  selectWords?: Word[];
   /** `a | b` where both are simple commands: on b's statement, a's (b reads what a prints). */
   stdinFrom?: StmtEvent;
 }
@@ -455,11 +459,13 @@ class Walker {
     if (index !== null) this.subscript(index);
     const value = child(node, "Value");
     const array = child(node, "Array");
+    const elements: Word[] = [];
     if (array !== null) {
       for (const e of children(array, "Elems")) {
         const i = child(e, "Index");
         if (i !== null) this.subscript(i);
-        this.optional(e, "Value");
+        const v = child(e, "Value");
+        if (v !== null) elements.push(this.word(v));
       }
     }
     return {
@@ -467,6 +473,7 @@ class Walker {
       append: node.Append === true,
       indexed: index !== null,
       array: array !== null,
+      ...(array === null ? {} : { elements }),
       naked: node.Naked === true,
       value: value === null ? null : this.word(value),
       start: this.start(node),
@@ -510,7 +517,8 @@ class Walker {
       case "*syntax.ParamExp": {
         const name = this.#simpleParam(node);
         this.node(node);
-        return name === null ? { type: "dynamic" } : { type: "param", name };
+        if (name !== null) return { type: "param", name };
+        return numeric(node) ? { type: "dynamic", digits: true } : { type: "dynamic" };
       }
       case "*syntax.ExtGlob":
         this.node(node);
@@ -524,6 +532,9 @@ class Walker {
         const stmt = this.#onlyStatement(node, at);
         return stmt === null ? { type: "dynamic" } : { type: "subst", stmt };
       }
+      case "*syntax.ArithmExp":
+        this.node(node);
+        return { type: "dynamic", digits: true };
       default:
         this.node(node);
         return { type: "dynamic" };
@@ -681,6 +692,7 @@ class Walker {
         // `select` binds what a person types; `for NAME do` (no `in`) binds the positional parameters.
         if (stmt !== undefined && words.length > 0 && this.#forClause?.Select !== true)
           stmt.loopWords = words;
+        else if (stmt !== undefined && words.length > 0) stmt.selectWords = words;
         return;
       }
       case "*syntax.CStyleLoop":
@@ -880,6 +892,14 @@ class Walker {
       ctx.dqParam = dqParam;
     }
   }
+}
+
+/** `${#x}`, `$#`, `$?`, `$$`, `$!`: expansions whose value is a number. */
+function numeric(node: RawNode): boolean {
+  const param = child(node, "Param");
+  const name = param === null ? "" : goString(param.Value);
+  if (node.Length === true) return child(node, "Exp") === null && child(node, "Repl") === null;
+  return /^[#?$!]$/.test(name) && node.Excl !== true && child(node, "Exp") === null && node.Width !== true;
 }
 
 export function walkFile(file: RawNode, src: string, ops: OpCodes): ParsedScript {

@@ -14,6 +14,11 @@ export interface WordValue {
   pipe?: boolean;
   /** The word is exactly an unquoted `$(CMD)`: CMD's statement (judged on its own), whose output bash splits. */
   subst?: StmtEvent;
+  /**
+   * A run-time word bash splits and then expands as a glob again (unquoted-globs.ts): its unquoted
+   * expansions, and whether an unquoted glob character stands beside them (`"$d"/*`).
+   */
+  rescan?: { parts: readonly WordPart[]; glob: boolean };
 }
 
 export const DYNAMIC_WORD: WordValue = Object.freeze({ value: null, glob: false, tilde: false });
@@ -25,6 +30,8 @@ interface Ch {
   quoted: boolean;
   /** The `~` stands for `$HOME`: home whatever is quoted after it. */
   home?: true;
+  /** An unquoted run-time part, whose value bash splits and globs. */
+  part?: WordPart;
 }
 
 const MAX_EXPANSIONS = 256;
@@ -158,7 +165,7 @@ function chars(parts: readonly WordPart[], out: Ch[], inDouble: boolean): void {
         else chars(part.parts, out, true);
         break;
       case "param":
-        if (!pushParam(out, part.name, first)) out.push({ c: null, quoted: inDouble });
+        if (!pushParam(out, part.name, first)) out.push(runTime(part, inDouble));
         break;
       case "extglob":
         for (const c of part.value) out.push({ c, quoted: false });
@@ -168,10 +175,15 @@ function chars(parts: readonly WordPart[], out: Ch[], inDouble: boolean): void {
         break;
       case "subst":
       case "dynamic":
-        out.push({ c: null, quoted: inDouble });
+        out.push(runTime(part, inDouble));
         break;
     }
   }
+}
+
+/** A part only known at run time; outside double quotes, bash splits and globs what it gives. */
+function runTime(part: WordPart, inDouble: boolean): Ch {
+  return inDouble ? { c: null, quoted: true } : { c: null, quoted: false, part };
 }
 
 function isGlob(word: readonly Ch[]): boolean {
@@ -191,10 +203,17 @@ function isGlob(word: readonly Ch[]): boolean {
 function readValue(word: readonly Ch[]): WordValue {
   let value = "";
   for (const ch of word) {
-    if (ch.c === null) return dynamicWord();
+    if (ch.c === null) return rescanned(word);
     value += ch.c;
   }
   return { value, glob: isGlob(word), tilde: tildeExpands(word) };
+}
+
+/** A run-time word: what bash splits and globs again in it, if anything. */
+function rescanned(word: readonly Ch[]): WordValue {
+  const parts = word.flatMap((ch) => (ch.part === undefined ? [] : [ch.part]));
+  const glob = isGlob(word);
+  return parts.length > 0 || glob ? { ...dynamicWord(), rescan: { parts, glob } } : dynamicWord();
 }
 
 /** bash expands a leading `~` when nothing up to the first unquoted `/` is quoted. */
@@ -314,7 +333,8 @@ function plainValue(word: Word): WordValue | null {
   }
   if (p.type === "sgl" && !p.dollar) return { value: p.value, glob: false, tilde: false };
   if (p.type === "procsubst") return { ...PIPE };
-  if (p.type === "subst") return { value: null, glob: false, tilde: false, subst: p.stmt };
+  if (p.type === "subst")
+    return { value: null, glob: false, tilde: false, subst: p.stmt, rescan: { parts: [p], glob: false } };
   return null;
 }
 

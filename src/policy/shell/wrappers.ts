@@ -18,6 +18,8 @@ export interface Arg extends WordValue {
   declares?: string;
   /** The word stands for every path a `find` upstream prints, as xargs hands them on (found-paths.ts). */
   found?: FoundPaths;
+  /** An unquoted loop variable's glob or `~` value: bash splits each match at blanks and globs it again. */
+  split?: true;
 }
 
 /** What a `find` upstream of xargs prints (found-paths.ts reads it): kept here beside Arg, which carries it. */

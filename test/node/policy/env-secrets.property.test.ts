@@ -4,7 +4,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { LOADING_VARIABLES } from "../../../src/policy/env-loads.ts";
-import { CREDENTIAL_VARIABLES, movedSecret, movedStores } from "../../../src/policy/env-secrets.ts";
+import {
+  CREDENTIAL_VARIABLES,
+  type MovedStore,
+  movedSecret,
+  movedStores,
+} from "../../../src/policy/env-secrets.ts";
 import { isDenylistedPath } from "../../../src/policy/secret-paths.ts";
 
 const segment = fc.stringMatching(/^[A-Za-z0-9._-]{1,12}$/).filter((s) => s !== "." && s !== "..");
@@ -45,8 +50,13 @@ describe("credential variables", () => {
     );
   });
 
-  it("a relative value moves nothing (the families judge it where it is)", () => {
-    expect(movedStores({ KUBECONFIG: "kube.yaml", HF_HOME: "./hf" })).toEqual([]);
+  it("a relative value is the store below any directory a program runs in (fix17b)", () => {
+    const [kube, hf] = movedStores({ KUBECONFIG: "kube.yaml", HF_HOME: "./hf" });
+    expect([kube?.path, hf?.path, kube?.relative, hf?.relative]).toEqual(["kube.yaml", "hf", true, true]);
+    expect(movedSecret(kube as MovedStore, "/w/sub/kube.yaml")).toBe("~/.kube/config");
+    expect(movedSecret(kube as MovedStore, "/w/sub/kube.yaml.bak")).toBeNull();
+    expect(movedSecret(hf as MovedStore, "/w/a/hf/token")).toBe("~/.cache/huggingface/token");
+    expect(movedSecret(hf as MovedStore, "/w/a/hf")).toBeNull();
   });
 
   it("KUBECONFIG is a list; npm's variable is read in any case, as env-loads.ts reads them", () => {

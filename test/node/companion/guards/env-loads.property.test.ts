@@ -27,6 +27,8 @@ const SPELLED: Readonly<Record<NonNullable<LoadingVariable["words"]>, (path: str
   perl: (p) => `-I${p} -Mstrict`,
   compilerFlags: (p) => `-O2 -B${p}`,
   goFlags: (p) => `-mod=mod -toolexec=${p}`,
+  files: (p) => `-q ${p}`,
+  tarOptions: (p) => `--no-same-owner --to-command=${p}`,
 };
 
 function valueNaming(variable: LoadingVariable, path: string): string {

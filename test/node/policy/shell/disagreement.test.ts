@@ -174,7 +174,7 @@ describe("what is not over-blocked", () => {
   });
   // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text, not a template
   it("single quotes inside an unquoted ${x:-…} are quotes to both, and fine", () => {
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text, not a template
-    expect(judge(READ_ONLY, "x=; echo ${x:-'$(rm -rf ~)'}").action).toBe("allow");
+    // Assigned: `echo` of it unquoted would glob the value again (unquoted-globs.test.ts).
+    expect(judge(READ_ONLY, `x=; y=\${x:-'$(rm -rf ~)'}; echo "$y"`).action).toBe("allow");
   });
 });
