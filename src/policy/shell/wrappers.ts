@@ -18,6 +18,11 @@ export interface Arg extends WordValue {
   declares?: string;
   /** The word stands for every path a `find` upstream prints, as xargs hands them on (found-paths.ts). */
   found?: FoundPaths;
+  /**
+   * A git pathspec whose wildcards bash passes as written (`'*.ts'`): git matches it against its index and
+   * history itself, so what it reaches is the git guard's to judge (git-contents.ts), not a glob on the disk.
+   */
+  pathspec?: true;
 }
 
 /** What a `find` upstream of xargs prints (found-paths.ts reads it): kept here beside Arg, which carries it. */
