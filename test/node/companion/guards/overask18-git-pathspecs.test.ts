@@ -76,3 +76,29 @@ describe("a quoted pathspec glob over a clean repository is allowed", () => {
     expect(run("git grep -l TODO -- '*.ts'", ws).trim()).toBe("src/a.ts");
   });
 });
+
+describe("the names `git ls-files PATHSPEC` prints, read by xargs or a substitution", () => {
+  it.each(["cat $(git ls-files '*env')", "git ls-files -z -- '*env' | xargs -0 cat"])(
+    "%s asks where a secret is tracked",
+    (command) => {
+      const ws = repo(true);
+      expect(run(command, ws)).toContain("PATHSPECSECRET18");
+      for (const r of actions(command, ws)) expect(r.action, `${command}\n${r.why}`).not.toBe("allow");
+    },
+  );
+
+  it.each(["cat $(git ls-files '../*')", "cat $(git ls-files ':/')", "cat $(git ls-files -o '*.ts')"])(
+    "%s (names above, from the top, or untracked) asks",
+    (command) => {
+      for (const r of actions(command, repo(false))) expect(r.action, command).not.toBe("allow");
+    },
+  );
+
+  it.each(["cat $(git ls-files '*.md')", "git ls-files '*.ts' | xargs wc -l"])(
+    "%s is allowed over tracked workspace files",
+    (command) => {
+      const ws = repo(false);
+      for (const r of actions(command, ws)) expect(r.action, `${command}\n${r.why}`).toBe("allow");
+    },
+  );
+});
