@@ -131,6 +131,8 @@ export type DiskTarget =
       path: string;
       glob: boolean;
       shown: string;
+      /** A git pathspec's wildcards, which git matches against its index and history (git-contents.ts). */
+      pathspec?: true;
       /**
        * The file an interpreter runs: it must be a file as named. A directory or a name that is not
        * there makes the interpreter look for another one (`DIR/__main__.py`, `DIR/index.js`, the `main`

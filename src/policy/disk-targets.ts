@@ -162,6 +162,7 @@ function shellTargets(command: string, callCwd: string, home: string | null): Di
         path,
         glob: unit.glob,
         shown: unit.text,
+        ...(unit.pathspec === true ? { pathspec: true as const } : {}),
         ...(unit.entries === true ? { entries: true as const } : {}),
         ...(unit.opens === true ? { opens: true as const } : {}),
       });

@@ -366,6 +366,8 @@ const TABLE: Readonly<Record<string, Mapper>> = {
     input: pick({ query: str(i, "query"), allowed_domains: i.allowed_domains }),
   })),
   TodoWrite: session("session.todo_write"),
+  // The output of a background shell the agent started: its command was judged when it started.
+  BashOutput: session("session.shell_output"),
   TaskCreate: session("session.task_create"),
   TaskGet: session("session.task_get"),
   TaskUpdate: session("session.task_update"),

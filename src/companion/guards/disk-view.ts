@@ -251,6 +251,9 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
           },
         ];
       if (!t.glob) return pathFacts(t.access, t.path, t.shown, ctx, t.entries === true);
+      // A quoted pathspec glob reaches git as written, and git matches it against tracked paths, not the disk:
+      // what it prints is judged over every path of the index and history (git-contents.ts), a tracked .env too.
+      if (t.pathspec === true) return [];
       // Quotes or escapes in a glob word hide which characters bash expands: not judged from the value.
       if (/['"\\]/.test(t.shown))
         return [

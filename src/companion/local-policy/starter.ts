@@ -109,11 +109,14 @@ const READS: StarterRule[] = [
 /**
  * The agent's own bookkeeping: its todo list and plan, its questions to the person, a sub-agent (whose every
  * call reaches the hook and is judged as the agent's own). None touches a file, a process or the network, and
- * an allow here still leaves the agent's own dialog (Claude Code's plan approval) to run. Stopping a
- * background task (TaskStop, Copilot's stop_bash) ends a process: not listed, it asks.
+ * an allow here still leaves the agent's own dialog (Claude Code's plan approval) to run. A background shell's
+ * output and the list of shells (BashOutput, Copilot's read_bash, list_bash) show what a command judged when it
+ * started prints, and Copilot's report_intent only sets its status line. Stopping a background task (TaskStop,
+ * Copilot's stop_bash) ends a process: not listed, it asks.
  */
 const BOOKKEEPING_TOOLS = [
   ...["session.todo_write", "session.todo_read", "session.update_plan", "session.update_topic"],
+  ...["session.shell_output", "session.shell_list", "session.report_intent"],
   ...["session.task_create", "session.task_get", "session.task_update", "session.task_list"],
   ...["session.subagent", "ui.enter_plan_mode", "ui.exit_plan_mode", "ui.ask_user_question"],
 ];

@@ -232,6 +232,7 @@ function pathUnits(kind: "read" | "write", use: FileUse, cwd: CwdSet, run: Run):
       cwd: dir,
       tilde: use.arg.tilde,
       glob: use.arg.glob,
+      ...(use.arg.pathspec === true ? { pathspec: true as const } : {}),
       recursive: use.recursive,
       ...(use.entries === true ? { entries: true as const } : {}),
       operand: true,

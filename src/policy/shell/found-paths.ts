@@ -120,16 +120,23 @@ export function substitutedPaths(
 
 const DOT: Arg = { value: ".", raw: ".", glob: false, tilde: false };
 
+/** A pathspec that only narrows git's names below where it runs: no magic, no option, not absolute, no `..`. */
+const BELOW_PATHSPEC = /^(?![-:/])(?!(?:.*\/)?\.\.(?:\/|$)).+$/s;
+
 /**
- * `git ls-files` (or `-z`), and nothing else: the paths git's index names below the directory it runs in,
- * relative to it, one per line (quoted, with core.quotePath, when unusual) or NUL-ended. Which those are
- * is the disk's to read (guards/tracked-reads.ts); the git unit itself is judged as git.
+ * `git ls-files` (or `-z`), with nothing else but pathspecs below where it runs (`git ls-files '*.md'`): the
+ * paths git's index names below the directory it runs in (a pathspec keeps some of them), relative to it,
+ * one per line (quoted, with core.quotePath, when unusual) or NUL-ended. Which those are is the disk's to
+ * read (guards/tracked-reads.ts), all of them; the git unit itself is judged as git.
  */
 function foundByGitLsFiles(argv: readonly Arg[], shown: string): FoundPaths | null {
   const words = argv.map((a) => (a.glob ? null : a.value));
-  if (words[0] !== "git" || words[1] !== "ls-files" || words.length > 3) return null;
-  if (words.length === 3 && words[2] !== "-z") return null;
-  return { roots: [DOT], nul: words[2] === "-z", name: null, shown, tracked: true };
+  if (words[0] !== "git" || words[1] !== "ls-files") return null;
+  const nul = words[2] === "-z";
+  const rest = words.slice(nul ? 3 : 2);
+  const specs = rest[0] === "--" ? rest.slice(1) : rest;
+  if (!specs.every((w) => w !== null && BELOW_PATHSPEC.test(w))) return null;
+  return { roots: [DOT], nul, name: null, shown, tracked: true };
 }
 
 /** GNU xargs 4.9's options; `mode` marks those that change where its words come from or what it runs. */

@@ -100,6 +100,8 @@ export interface PathUnit {
   tilde: boolean;
   /** A glob pattern: the unit covers every path it could match. */
   glob: boolean;
+  /** The glob is a git pathspec git matches itself (Arg.pathspec): the disk does not expand it. */
+  pathspec?: true;
   /** Every file below the path (grep -r, cp -r, tar). */
   recursive: boolean;
   /**

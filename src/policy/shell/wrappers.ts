@@ -20,6 +20,11 @@ export interface Arg extends WordValue {
   found?: FoundPaths;
   /** An unquoted loop variable's glob or `~` value: bash splits each match at blanks and globs it again. */
   split?: true;
+  /**
+   * A git pathspec whose wildcards bash passes as written (`'*.ts'`): git matches it against its index and
+   * history itself, so what it reaches is the git guard's to judge (git-contents.ts), not a glob on the disk.
+   */
+  pathspec?: true;
 }
 
 /** What a `find` upstream of xargs prints (found-paths.ts reads it): kept here beside Arg, which carries it. */

@@ -45,7 +45,8 @@ function operandsFor(g: ProgramGrammar): string[] {
     echo: ["hi"],
     printf: ["%s", "x"],
     env: [],
-    npm: ["test"],
+    // -g is understood only with a listing (ls, root, prefix); every other option with any subcommand.
+    npm: ["ls"],
     cargo: ["build"],
     go: ["build"],
     biome: ["check"],

@@ -88,6 +88,7 @@ export const COPILOT_TOOLS: AgentToolTable = {
   session_store_sql: session("session.sql", ["description", "query", "source"]),
   fetch_copilot_cli_documentation: session("session.docs", []),
   report_intent: session("session.report_intent", ["intent"]),
+  update_todo: session("session.todo_write", ["todos"]),
 };
 
 export function mapCopilotTool(name: string, input: Record<string, unknown>): MappedTool[] {

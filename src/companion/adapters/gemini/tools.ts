@@ -19,6 +19,33 @@ const lines = (i: Record<string, unknown>) => {
   return { offset: start, limit: start !== undefined && end !== undefined ? end - start + 1 : undefined };
 };
 
+/** A read_many_files entry Gemini expands as a glob (the glob package's pattern characters). */
+const GLOB_WORD = /[*?[\]{}!]/;
+
+/** Where a search tool's walk covers every file an entry reads: itself, or a glob's fixed leading directories. */
+function walkRoot(entry: string): string {
+  if (!GLOB_WORD.test(entry)) return entry;
+  const segments = entry.split("/");
+  const fixed = segments.slice(
+    0,
+    segments.findIndex((s) => GLOB_WORD.test(s)),
+  );
+  return fixed.length === 0 ? "." : fixed.join("/") || "/";
+}
+
+/**
+ * read_many_files reads each entry of `paths` (`include` in newer versions): a file, every file below a
+ * directory, or every match of a glob. Each is judged as a search tool's walk of it (a glob's: of its fixed
+ * leading directories, a superset of its matches), so a secret or a link out below asks as Grep's does.
+ * `useDefaultExcludes: false` and the ignore options widen what it reads: not listed, they ask.
+ */
+function readManyFiles(i: Record<string, unknown>): MappedTool[] {
+  const entries = [i.paths, i.include].flatMap((v) => (Array.isArray(v) ? v : v === undefined ? [] : [v]));
+  if (entries.length === 0 || entries.some((e) => typeof e !== "string"))
+    return [{ tool: "grep", input: {} }];
+  return (entries as string[]).map((e) => ({ tool: "grep", input: { path: walkRoot(e) } }));
+}
+
 export const GEMINI_TOOLS: AgentToolTable = {
   run_shell_command: one(
     "bash",
@@ -75,6 +102,7 @@ export const GEMINI_TOOLS: AgentToolTable = {
   // web_fetch takes a prompt naming the URLs; the host is known only at run time (http, dynamic host).
   web_fetch: one("webfetch", ["prompt", WAIT], (i) => present({ prompt: text(i, "prompt") })),
   google_web_search: one("webfetch", ["query", WAIT], (i) => present({ query: text(i, "query") })),
+  read_many_files: { fields: ["paths", "include", "exclude", "recursive", WAIT], map: readManyFiles },
   write_todos: session("session.todo_write", ["todos", WAIT]),
   update_topic: session("session.update_topic", ["title", "summary", "strategic_intent", WAIT]),
   enter_plan_mode: session("ui.enter_plan_mode", ["reason", WAIT]),

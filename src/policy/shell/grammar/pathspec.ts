@@ -80,6 +80,8 @@ export function parsePathspec(a: Arg, mode: GlobalPathspecMode): Pathspec {
       value: top ? null : pattern === "" ? "." : pattern,
       glob: glob || icase,
       tilde: false,
+      // Quoted wildcards reach git as written; an unquoted one bash expands on the disk first.
+      ...((glob || icase) && !a.glob ? { pathspec: true as const } : {}),
     },
   };
 }

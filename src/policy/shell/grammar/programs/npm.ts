@@ -44,6 +44,20 @@ function editsPackage(p: Parsed): NotUnderstood | null {
 /** `npm config get`/`list` print settings (secret-output.ts judges which); `set`, `delete`, `edit`, `fix` write ~/.npmrc. */
 const CONFIG_READS = new Set(["get", "list", "ls"]);
 
+/** Subcommands whose `-g` only lists the global tree or prints its directory (`npm ls -g --depth=0`). */
+const GLOBAL_LISTINGS = new Set(["ls", "list", "ll", "la", "root", "prefix"]);
+
+/**
+ * `-g` points npm at the global prefix: understood only for the listings above, which print names and
+ * versions; with another subcommand it installs, runs or reads the global configuration (its tokens).
+ */
+function globalOtherThanListing(p: Parsed): NotUnderstood | null {
+  const global = p.options.find((o) => o.name === "-g" || o.name === "--global");
+  const first = p.operands[0];
+  if (global === undefined || GLOBAL_LISTINGS.has(first?.value ?? "")) return null;
+  return { word: global.word.raw, reason: "npm -g here works on the global prefix, not only lists it" };
+}
+
 function writesConfig(p: Parsed): NotUnderstood | null {
   const [first, action] = p.operands;
   if (first?.value !== "config" || CONFIG_READS.has(action?.value ?? "")) return null;
@@ -96,6 +110,7 @@ export const npm = runner({
       "--parseable -p",
     ].map((n) => flag(n)),
     flag("-v"),
+    flag("-g --global"),
     // Not --registry: the host the request goes to (red team, round 5).
     opt("-w --workspace --loglevel --omit --include --depth --tag"),
   ],
@@ -147,6 +162,6 @@ export const npm = runner({
         word: first.raw,
         reason: `npm ${first.value} sends requests to the package registry (the one .npmrc names, or a URL its spec gives) and writes npm's cache and logs outside the project`,
       };
-    return bumpsVersion(p) ?? editsPackage(p) ?? writesConfig(p);
+    return globalOtherThanListing(p) ?? bumpsVersion(p) ?? editsPackage(p) ?? writesConfig(p);
   },
 });
