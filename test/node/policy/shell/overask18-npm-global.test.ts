@@ -8,7 +8,7 @@ import type { ExecUnit } from "../../../../src/policy/shell/units.ts";
 /** Why the command's npm unit is not understood, or null when it is. */
 function notUnderstood(command: string): string | null {
   const unit = analyzeShell(command).units.find((u): u is ExecUnit => u.kind === "exec");
-  return unit?.notUnderstood ?? null;
+  return unit?.notUnderstood?.reason ?? null;
 }
 
 describe("npm -g other than a listing is not understood", () => {
