@@ -26,17 +26,32 @@ function asArg(values: WordValues): Arg {
 const SHELL_SCRIPT = /\.(sh|bash|zsh|ksh)$/;
 
 /**
- * A ran word's paths: only those written from the root or home (`/…`, `~/…`, `$HOME/…`, already made
- * absolute). A bare name is PATH's to find, and a head only known at run time (`$cmd`, `$ZSH/x`) names
- * no file the user chose here.
+ * A ran word's paths: those written from the root or home (`/…`, `~/…`, `$HOME/…`, already made absolute),
+ * and a relative one with a slash (`./tools/x.sh` after `cd ~/proj`, or in whatever directory the shell
+ * starts: round 19, r19-01) as that path below any directory. A bare name is PATH's to find, and a head
+ * only known at run time (`$cmd`, `$ZSH/x`) names no file the user chose here.
  */
 function ranPaths(values: WordValues): Reference[] {
   return values.flatMap((parts): Reference[] => {
     const head = parts[0];
     const tail = parts[parts.length - 1];
-    if (head?.type !== "lit" || !/^\/[^/]/.test(head.value)) return [];
+    if (head?.type !== "lit") return [];
     const script = tail?.type === "lit" && SHELL_SCRIPT.test(tail.value);
-    return [{ parts, below: false, how: HOW, ...(script ? { follow: "shell" as const } : {}) }];
+    const follow = script ? { follow: "shell" as const } : {};
+    if (/^\/[^/]/.test(head.value)) return [{ parts, below: false, how: HOW, ...follow }];
+    const relative = head.value.replace(/^(\.\.?\/)+/, "");
+    if (!head.value.includes("/") || head.value.startsWith("/") || relative === "") return [];
+    const below: PathPart[] = [{ type: "any" }, { type: "lit", value: `/${relative}` }, ...parts.slice(1)];
+    return [{ parts: below, below: false, how: HOW }];
+  });
+}
+
+/** `alias g='~/proj/tools/g.sh'`: each value is a command line bash runs when the alias is typed (r19-02). */
+function aliasScripts(argv: readonly Arg[]): string[] {
+  if (argv[0]?.value !== "alias") return [];
+  return argv.slice(1).flatMap((a) => {
+    const at = a.value?.indexOf("=") ?? -1;
+    return a.value !== null && at > 0 ? [a.value.slice(at + 1)] : [];
   });
 }
 
@@ -78,6 +93,7 @@ export function commandRuns(
   // `trap 'F' EXIT`: the handler is a command string the shell runs later (at exit, on a signal).
   const handler = argv[0]?.value === "trap" ? argv[1]?.value : null;
   if (handler) out.push(...script(handler));
+  for (const line of aliasScripts(argv)) out.push(...script(line));
   for (let depth = 0; depth < MAX_UNWRAP && argv.length > 0; depth++) {
     runs(argv[0]);
     runs(interpreterScript(argv) ?? shellFile(argv));

@@ -29,9 +29,15 @@ describe("shell start-up files' commands run by path", () => {
     'TOOLS="$HOME/code/ws/bin"; "$TOOLS/assigned"',
     `trap '${WS}/tools/trap.sh' EXIT`,
     `export PROMPT_COMMAND="${WS}/tools/prompt.sh; $PROMPT_COMMAND"`,
+    // Round 19 (r19-01, r19-02): a relative path after a cd (or in whatever directory the shell starts),
+    // and an alias's command line, which bash runs each time the alias is typed.
+    "(cd ~/code/ws && ./tools/rel.sh)",
+    "pushd ~/code/ws >/dev/null; tools/pushd.sh; popd",
+    `alias later=${WS}/tools/alias.sh`,
+    "alias g33=\"$HOME/code/ws/tools/alias2.sh\" g35='cd ~/code/ws && ./tools/alias3.sh'",
   ].join("\n");
   const everyday = [
-    `alias later=${WS}/tools/alias.sh`,
+    "alias ll='ls -la'",
     "cd ~/code/ws",
     `[ -d ${WS}/dir ] && ls ${WS}/dir`,
     "$cmd --x",
@@ -42,14 +48,16 @@ describe("shell start-up files' commands run by path", () => {
   it("each form of running a file names it", () => {
     const refs = shellSources(rc, HOME);
     const ran = ["x.sh", "y.sh", "w.sh", "tilde.sh", "homevar.sh", "exec.sh", "nohup.sh", "p.py", "b.sh"];
-    for (const f of [...ran, "quoted.sh", "tick.sh", "trap.sh", "prompt.sh"])
+    for (const f of [...ran, "quoted.sh", "tick.sh", "trap.sh", "prompt.sh", "rel.sh", "pushd.sh"])
+      expect(names(refs, `${WS}/tools/${f}`), f).toBe(true);
+    for (const f of ["alias.sh", "alias2.sh", "alias3.sh"])
       expect(names(refs, `${WS}/tools/${f}`), f).toBe(true);
     expect(names(refs, `${WS}/bin/assigned`)).toBe(true);
   });
 
-  it("an alias, a directory changed into or tested, and a run-time or PATH name protect nothing", () => {
+  it("an alias of a PATH name, a directory changed into or tested, and a run-time or PATH name protect nothing", () => {
     const refs = shellSources(everyday, HOME);
-    for (const path of [`${WS}/tools/alias.sh`, `${WS}/README.md`, `${WS}/dir/x`, `${WS}/tools/upgrade.sh`])
+    for (const path of [`${WS}/ls`, `${WS}/README.md`, `${WS}/dir/x`, `${WS}/tools/upgrade.sh`])
       expect(names(refs, path), `${path}: ${JSON.stringify(refs)}`).toBe(false);
   });
 

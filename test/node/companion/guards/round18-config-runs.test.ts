@@ -133,9 +133,16 @@ describe("round 18: project files the user's start-up files run, and other progr
     }
   });
 
-  it("the rest of the project stays writable under both homes (an alias runs only when typed)", () => {
+  it("an alias's target asks too: bash runs it each time the alias is typed (round 19, r19-02)", () => {
+    for (const policy of [BALANCED, AUTONOMOUS]) {
+      const r = judge(shHome, "write", { file_path: t("alias.sh"), content: "x" }, policy);
+      expect(r.action, r.why).not.toBe("allow");
+    }
+  });
+
+  it("the rest of the project stays writable under both homes", () => {
     for (const home of [shHome, progHome])
-      for (const rel of ["README.md", "tools/alias.sh", "tools/other.sh", "dot/notes.md", "src/app.ts"]) {
+      for (const rel of ["README.md", "tools/other.sh", "dot/notes.md", "src/app.ts"]) {
         const r = judge(home, "write", { file_path: join(ws, rel), content: "x" });
         expect(r.action, `${rel}\n${r.why}`).toBe("allow");
       }
