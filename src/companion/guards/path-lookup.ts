@@ -112,7 +112,7 @@ function installedCode(file: string, workspace: string): boolean | string {
 }
 
 /** The directory a project or relative entry names for a unit run in `dir`. */
-function searched(e: Exclude<Entry, { kind: "outside" }>, dir: string): Searched {
+export function searched(e: Exclude<Entry, { kind: "outside" }>, dir: string): Searched {
   if (e.kind === "project") return { dir: e.dir, real: e.real, entry: e.dir };
   const lexical = resolve(dir, e.raw || ".");
   const r = realPathOf(lexical);

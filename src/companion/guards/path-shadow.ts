@@ -3,11 +3,10 @@
 // the user's own terminal included. The PATH lookup (path-lookup.ts) judges the commands that run it; this
 // judges the write that plants it, when the name is one another PATH directory already has (a new name runs
 // only when someone types it, knowing it is the project's).
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, dirname, join } from "node:path";
 import type { CallFact } from "../../policy/call-facts.ts";
 import type { Context } from "./disk-context.ts";
-import { pathView, runnable } from "./path-lookup.ts";
-import { realPathOf } from "./real-path.ts";
+import { pathView, runnable, searched } from "./path-lookup.ts";
 import { shownPath } from "./tree-walk.ts";
 
 /** The fact for a write whose real target `real` shadows a program of another PATH directory, or null. */
@@ -16,12 +15,7 @@ export function pathShadowFact(real: string, ctx: Context, subject: string): Cal
   if (ctx.path === null) return null;
   const dir = dirname(real);
   const name = basename(real);
-  const searched = ctx.path.entries.some((e) =>
-    e.kind === "project"
-      ? e.real === dir
-      : e.kind === "relative" && realDir(resolve(ctx.cwd, e.raw || ".")) === dir,
-  );
-  if (!searched) return null;
+  if (!ctx.path.entries.some((e) => e.kind !== "outside" && searched(e, ctx.cwd).real === dir)) return null;
   const shadowed = ctx.path.entries
     .map((e) => (e.kind === "outside" ? join(e.dir, name) : null))
     .find((file) => file !== null && runnable(file));
@@ -30,9 +24,4 @@ export function pathShadowFact(real: string, ctx: Context, subject: string): Cal
     subject,
     reason: `lands in \`${shownPath(dir, ctx.workspace)}\`, a directory on the agent's PATH, as \`${name}\`: it would run instead of \`${shadowed}\` in every later shell with this PATH`,
   };
-}
-
-function realDir(dir: string): string {
-  const r = realPathOf(dir);
-  return r.ok ? r.real : dir;
 }
