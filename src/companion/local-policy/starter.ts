@@ -44,9 +44,12 @@ const SYSTEM_SOURCES =
   "^/usr/include/|^/usr/lib/python3(\\.[0-9]+)?/|^/usr/share/doc/|^/(root|home/[^/]+|Users/[^/]+)/\\.cargo/registry/src/";
 
 /**
- * A file directly in a shared temporary directory: the agent's scratch output (`/tmp/build.log`). On disk
+ * A file directly in a shared temporary directory: the agent's scratch output (`> /tmp/out.txt`). On disk
  * only the user's own regular file counts (guards/scratch-files.ts): a link, another user's file or a socket
- * asks, and the secret rules and the content scan apply as anywhere.
+ * asks, and the secret rules and the content scan apply as anywhere. Only WRITES there are allowed: the
+ * user's own files in /tmp include credentials other programs keep there by habit (the X server's cookie
+ * /tmp/serverauth.*, curl cookie jars, PHP sessions, saved HAR files with tokens; red team round 19, r19-11),
+ * and nothing on disk tells the agent's build log from them.
  */
 const SCRATCH = "^/(var/)?tmp/[^/]+$";
 
@@ -90,12 +93,6 @@ const READS: StarterRule[] = [
     name: "Read system sources",
     why: "C headers, Python's standard library, packages' documentation, crates' sources (/usr/include/stdio.h, /usr/lib/python3.11/os.py, /usr/share/doc/git/README.md, ~/.cargo/registry/src/…/serde-1.0.200/src/lib.rs): installed public files, one at a time",
     condition: `tool == "read" && !recursive && !glob && path.matches(${JSON.stringify(SYSTEM_SOURCES)})`,
-    action: "allow",
-  },
-  {
-    name: "Read scratch files",
-    why: "a file of yours directly in /tmp or /var/tmp (a build log, a command's saved output); a link, another user's file or a secret there still asks",
-    condition: `tool == "read" && !recursive && !glob && path.matches(${JSON.stringify(SCRATCH)})`,
     action: "allow",
   },
   {
