@@ -76,8 +76,11 @@ describe("the user's own scratch file directly in /tmp", () => {
     () => bash(`wc -l ${tmp("build.log")}`),
     () => ({ tool: "Read", input: { file_path: tmp("build.log") } }),
     () => bash(`cat ${place("serverauth.Xq3", "MIT-MAGIC-COOKIE-1 0123456789abcdef\n")}`),
-    () => bash(`cat ${place("cookies.txt", "# Netscape HTTP Cookie File\n.example.com\tTRUE\t/\tTRUE\t0\tsid\tabc\n")}`),
-    () => ({ tool: "Read", input: { file_path: place("sess_4f2a", "user|s:5:\"admin\";") } }),
+    () =>
+      bash(
+        `cat ${place("cookies.txt", "# Netscape HTTP Cookie File\n.example.com\tTRUE\t/\tTRUE\t0\tsid\tabc\n")}`,
+      ),
+    () => ({ tool: "Read", input: { file_path: place("sess_4f2a", 'user|s:5:"admin";') } }),
     () => bash(`grep -o 'Bearer [^"]*' ${place("session.har", '{"log":{"entries":[]}}')}`),
   ])("is not read unasked under balanced and autonomous (%#)", (call) => {
     for (const a of actions(call())) expect(a).toMatch(/^ask/);
