@@ -6,12 +6,10 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureBuilt, runAirlock } from "../node/companion/support/sandbox.ts";
-import { ROOT } from "../support/airlock-env.ts";
 import { type ModelServer, startModelServer, type ToolResultSeen } from "../support/model-server.ts";
 import { type ProcessRun, runToEnd } from "../support/run-process.ts";
 import { AGENT_POLICY, type PairedBox, pairedBox } from "./support/agent-phone.ts";
-
-const OPENCODE = join(ROOT, "node_modules/opencode-linux-x64/bin/opencode");
+import { OPENCODE, OPENCODE_MODEL, openCodeEnv, writeOpenCodeConfig } from "./support/opencode-offline.ts";
 
 let paired: PairedBox;
 let model: ModelServer;
@@ -19,25 +17,6 @@ let install: Awaited<ReturnType<typeof runAirlock>>;
 let run: ProcessRun;
 let results: ToolResultSeen[];
 let ws: string;
-
-/** OpenCode offline: its config names the scripted provider; every XDG folder is the sandbox's. */
-function openCodeEnv(home: string, config: string): NodeJS.ProcessEnv {
-  return {
-    OPENCODE_CONFIG: config,
-    XDG_CONFIG_HOME: join(home, ".config"),
-    XDG_DATA_HOME: join(home, ".local/share"),
-    XDG_CACHE_HOME: join(home, ".cache"),
-    XDG_STATE_HOME: join(home, ".local/state"),
-    OPENCODE_DISABLE_AUTOUPDATE: "1",
-    OPENCODE_DISABLE_MODELS_FETCH: "1",
-    OPENCODE_DISABLE_LSP_DOWNLOAD: "1",
-    OPENCODE_DISABLE_DEFAULT_PLUGINS: "1",
-    OPENCODE_DISABLE_SHARE: "1",
-    // OpenCode installs @opencode-ai/plugin into a config folder that has plugins, in the background; offline, npm
-    // gives up at once instead of reaching for the registry.
-    npm_config_offline: "true",
-  };
-}
 
 beforeAll(async () => {
   await ensureBuilt();
@@ -58,27 +37,12 @@ beforeAll(async () => {
     { toolCalls: [{ name: "write", input: { filePath: join(ws, "made.txt"), content: "made\n" } }] },
   ]);
   const config = join(box.dir, "opencode.json");
-  writeFileSync(
-    config,
-    JSON.stringify({
-      provider: {
-        scripted: {
-          npm: "@ai-sdk/openai-compatible",
-          name: "Scripted",
-          options: { baseURL: `${model.url}/v1`, apiKey: "dummy" },
-          models: { "scripted-model": { name: "Scripted" } },
-        },
-      },
-      autoupdate: false,
-      share: "disabled",
-    }),
-  );
+  writeOpenCodeConfig(config, model.url);
   const agent = runToEnd(
     OPENCODE,
-    ["run", "--format", "json", "--model", "scripted/scripted-model", "Do the chores."],
+    ["run", "--format", "json", "--model", OPENCODE_MODEL, "Do the chores."],
     ws,
-    // OpenCode takes its project directory from $PWD (where a shell started it), not from the process's cwd.
-    { ...box.env, ...openCodeEnv(box.home, config), PWD: ws },
+    openCodeEnv(ws, box.home, config, box.env),
   );
   await paired.answerUntil(agent, ["touch phoned.txt"]);
   run = await agent;

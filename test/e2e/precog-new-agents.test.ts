@@ -12,6 +12,7 @@ import { ensureBuilt } from "../support/build.ts";
 import { type GeminiServer, startGeminiServer } from "../support/gemini-server.ts";
 import { startModelServer, type ToolResultSeen } from "../support/model-server.ts";
 import { type ProcessRun, runToEnd } from "../support/run-process.ts";
+import { OPENCODE, OPENCODE_MODEL, openCodeEnv, writeOpenCodeConfig } from "./support/opencode-offline.ts";
 import { type PrecogBox, precogBox } from "./support/precog-box.ts";
 
 const GEMINI = join(ROOT, "node_modules/@google/gemini-cli/bundle/gemini.js");
@@ -123,45 +124,12 @@ describe("OpenCode: a warmed npm test is served through the plugin's args rewrit
     expect(installed.code, installed.stderr).toBe(0);
     r = await agentRun(async (url) => {
       const config = join(box.base, "opencode.json");
-      writeFileSync(
-        config,
-        JSON.stringify({
-          provider: {
-            scripted: {
-              npm: "@ai-sdk/openai-compatible",
-              name: "Scripted",
-              options: { baseURL: `${url}/v1`, apiKey: "dummy" },
-              models: { "scripted-model": { name: "Scripted" } },
-            },
-          },
-        }),
-      );
+      writeOpenCodeConfig(config, url);
       return runToEnd(
-        join(ROOT, "node_modules/opencode-linux-x64/bin/opencode"),
-        [
-          "run",
-          "--format",
-          "json",
-          "--model",
-          "scripted/scripted-model",
-          "Run the tests and tell me what fails.",
-        ],
+        OPENCODE,
+        ["run", "--format", "json", "--model", OPENCODE_MODEL, "Run the tests and tell me what fails."],
         box.ws,
-        {
-          ...env,
-          AIRLOCK_FUTURES_COMMAND: `${NODE} ${AIRLOCK_BIN}`,
-          PWD: box.ws,
-          OPENCODE_CONFIG: config,
-          XDG_DATA_HOME: join(box.home, ".local/share"),
-          XDG_CACHE_HOME: join(box.home, ".cache"),
-          XDG_STATE_HOME: join(box.home, ".local/state"),
-          OPENCODE_DISABLE_AUTOUPDATE: "1",
-          OPENCODE_DISABLE_MODELS_FETCH: "1",
-          OPENCODE_DISABLE_LSP_DOWNLOAD: "1",
-          OPENCODE_DISABLE_DEFAULT_PLUGINS: "1",
-          OPENCODE_DISABLE_SHARE: "1",
-          npm_config_offline: "true",
-        },
+        openCodeEnv(box.ws, box.home, config, { ...env, AIRLOCK_FUTURES_COMMAND: `${NODE} ${AIRLOCK_BIN}` }),
       );
     });
   }, 240_000);

@@ -20,10 +20,18 @@ export function writeOpenCodeConfig(file: string, url: string, extra: Record<str
   writeFileSync(file, JSON.stringify({ provider, autoupdate: false, share: "disabled", ...extra }));
 }
 
-/** The environment of an OpenCode run in `ws`: OpenCode takes its directory from PWD, not the process's cwd. */
-export function openCodeEnv(ws: string, home: string, config: string): NodeJS.ProcessEnv {
+/**
+ * The environment of an OpenCode run in `ws`, over `base` (a sandbox's own environment, or this process's):
+ * OpenCode takes its directory from PWD, not the process's cwd.
+ */
+export function openCodeEnv(
+  ws: string,
+  home: string,
+  config: string,
+  base: NodeJS.ProcessEnv = process.env,
+): NodeJS.ProcessEnv {
   return {
-    ...process.env,
+    ...base,
     PWD: ws,
     HOME: home,
     OPENCODE_CONFIG: config,
@@ -36,6 +44,8 @@ export function openCodeEnv(ws: string, home: string, config: string): NodeJS.Pr
     OPENCODE_DISABLE_LSP_DOWNLOAD: "1",
     OPENCODE_DISABLE_DEFAULT_PLUGINS: "1",
     OPENCODE_DISABLE_SHARE: "1",
+    // OpenCode installs @opencode-ai/plugin into a config folder that has plugins, in the background; offline, npm
+    // gives up at once instead of reaching for the registry.
     npm_config_offline: "true",
   };
 }
