@@ -11,12 +11,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { diskCheck } from "../../../../src/companion/guards/disk-view.ts";
-import { judgeEveryday, profilePolicy } from "../../../../src/companion/profiles/preview.ts";
+import { judgeEveryday } from "../../../../src/companion/profiles/preview.ts";
 import { sampleWorkspace } from "../profiles/sample-workspace.ts";
+import { BALANCED as balanced, type Judged, judgeCommand } from "./judge-command.ts";
 
 let ws: string;
 let outside: string;
-const balanced = profilePolicy("balanced", "/home/dev");
 
 beforeAll(() => {
   ws = sampleWorkspace();
@@ -35,12 +35,7 @@ afterAll(() => {
   rmSync(outside, { recursive: true, force: true });
 });
 
-function judged(command: string, where = ws): { action: string; reason: string } {
-  const [j] = judgeEveryday(balanced, where, "/home/dev", diskCheck({ env: {} }), [
-    { kind: "read", tool: "Bash", input: { command } },
-  ]);
-  return { action: j?.record.action ?? "none", reason: j?.reason ?? "" };
-}
+const judged = (command: string, where = ws): Judged => judgeCommand(where, command);
 
 describe("everyday forms are allowed", () => {
   it.each([

@@ -6,14 +6,15 @@
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { diskCheck } from "../../../../src/companion/guards/disk-view.ts";
-import { judgeEveryday, profilePolicy } from "../../../../src/companion/profiles/preview.ts";
 import { sampleWorkspace } from "../profiles/sample-workspace.ts";
+import {
+  AUTONOMOUS as autonomous,
+  BALANCED as balanced,
+  type Judged,
+  judgeCommand,
+} from "./judge-command.ts";
 
 let ws: string;
-const disk = diskCheck({ env: {} });
-const balanced = profilePolicy("balanced", "/home/dev");
-const autonomous = profilePolicy("autonomous", "/home/dev");
 
 beforeAll(() => {
   ws = sampleWorkspace();
@@ -25,12 +26,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(ws, { recursive: true, force: true }));
 
-function judged(command: string, policy = balanced): { action: string; reason: string } {
-  const [j] = judgeEveryday(policy, ws, "/home/dev", disk, [
-    { kind: "read", tool: "Bash", input: { command } },
-  ]);
-  return { action: j?.record.action ?? "none", reason: j?.reason ?? "" };
-}
+const judged = (command: string, policy = balanced): Judged => judgeCommand(ws, command, { policy });
 
 describe("everyday system and repository queries are allowed", () => {
   it.each([

@@ -6,24 +6,18 @@
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { diskCheck } from "../../../../src/companion/guards/disk-view.ts";
-import { judgeEveryday, profilePolicy } from "../../../../src/companion/profiles/preview.ts";
 import { sampleWorkspace } from "../profiles/sample-workspace.ts";
+import { type Judged, judgeCommand } from "./judge-command.ts";
 
 let ws: string;
-const balanced = profilePolicy("balanced", "/home/dev");
 
 beforeAll(() => {
   ws = sampleWorkspace();
 });
 afterAll(() => rmSync(ws, { recursive: true, force: true }));
 
-function judged(command: string): { action: string; reason: string } {
-  const [j] = judgeEveryday(balanced, ws, "/home/dev", diskCheck({ env: { HOME: "/nonexistent" } }), [
-    { kind: "read", tool: "Bash", input: { command } },
-  ]);
-  return { action: j?.record.action ?? "none", reason: j?.reason ?? "" };
-}
+/** HOME names no directory here: only the repository's own configuration is followed. */
+const judged = (command: string): Judged => judgeCommand(ws, command, { env: { HOME: "/nonexistent" } });
 
 /** Runs `check` with the repository's config including `include` and these files written, then undoes it. */
 function withInclude(include: [string, string], files: Record<string, string>, check: () => void): void {

@@ -5,12 +5,10 @@
 import { rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { diskCheck } from "../../../../src/companion/guards/disk-view.ts";
-import { judgeEveryday, profilePolicy } from "../../../../src/companion/profiles/preview.ts";
 import { sampleWorkspace } from "../profiles/sample-workspace.ts";
+import { AUTONOMOUS, BALANCED, type Judged, judgeCommand } from "./judge-command.ts";
 
 let ws: string;
-const disk = diskCheck({ env: {} });
 
 beforeAll(() => {
   ws = sampleWorkspace();
@@ -18,12 +16,8 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(ws, { recursive: true, force: true }));
 
-function judged(command: string, profile: "balanced" | "autonomous"): { action: string; reason: string } {
-  const [j] = judgeEveryday(profilePolicy(profile, "/home/dev"), ws, "/home/dev", disk, [
-    { kind: "read", tool: "Bash", input: { command } },
-  ]);
-  return { action: j?.record.action ?? "none", reason: j?.reason ?? "" };
-}
+const judged = (command: string, profile: "balanced" | "autonomous"): Judged =>
+  judgeCommand(ws, command, { policy: profile === "balanced" ? BALANCED : AUTONOMOUS });
 
 describe.each(["balanced", "autonomous"] as const)("iconv charmap files (%s)", (profile) => {
   it.each([
