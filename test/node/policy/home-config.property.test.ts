@@ -8,15 +8,11 @@ import { decide } from "../../../src/policy/index.ts";
 import { isProtectedWritePath } from "../../../src/policy/secret-paths.ts";
 import { canonicalCalls } from "../../../src/policy/tool-names.ts";
 import type { ToolCall } from "../../../src/policy/types.ts";
-import { AUTONOMOUS, BALANCED, CAUTIOUS } from "./shell/policies.ts";
+import { AUTONOMOUS, BALANCED, EVERY_STARTER } from "./shell/policies.ts";
 
 const HOME = "/home/dev";
 const PROJECT = `${HOME}/code/app`;
-const STARTERS = [
-  ["cautious", CAUTIOUS],
-  ["balanced", BALANCED],
-  ["autonomous", AUTONOMOUS],
-] as const;
+const STARTERS = EVERY_STARTER;
 
 /** Every way an agent writes a file: the file tools, Codex's apply_patch, and the shell's writers. */
 const WRITERS: readonly [string, (abs: string, rel: string) => Omit<ToolCall, "cwd">[]][] = [

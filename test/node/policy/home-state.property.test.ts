@@ -10,15 +10,11 @@ import { grantUnitsOf } from "../../../src/policy/grant-units.ts";
 import { type CompiledPolicy, decide } from "../../../src/policy/index.ts";
 import type { ToolCall } from "../../../src/policy/types.ts";
 import { compile, user } from "./helpers.ts";
-import { AUTONOMOUS, BALANCED, CAUTIOUS } from "./shell/policies.ts";
+import { BALANCED, EVERY_STARTER } from "./shell/policies.ts";
 
 const HOME = "/home/dev";
 const PROJECT = `${HOME}/code/app`;
-const STARTERS = [
-  ["cautious", CAUTIOUS],
-  ["balanced", BALANCED],
-  ["autonomous", AUTONOMOUS],
-] as const;
+const STARTERS = EVERY_STARTER;
 
 /**
  * Every way an agent reads a file's contents: the file tools, and the shell's readers and walks. `rel` is the

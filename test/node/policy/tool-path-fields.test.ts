@@ -5,14 +5,10 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { judgeCall } from "../../../src/policy/judge-call.ts";
 import { canonicalCalls } from "../../../src/policy/tool-names.ts";
-import { BALANCED, CAUTIOUS, HOME, READ_ONLY } from "./shell/policies.ts";
+import { EVERY_STRICT, HOME } from "./shell/policies.ts";
 
 const CWD = "/home/dev/project";
-const POLICIES = [
-  ["read-only", READ_ONLY],
-  ["cautious", CAUTIOUS],
-  ["balanced", BALANCED],
-] as const;
+const POLICIES = EVERY_STRICT;
 
 function judged(tool: string, input: Record<string, unknown>, hasUI = true) {
   return POLICIES.map(([name, p]) => ({

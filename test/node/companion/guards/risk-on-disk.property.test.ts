@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AUTONOMOUS, BALANCED, CAUTIOUS } from "../../policy/shell/policies.ts";
+import { BALANCED, EVERY_STARTER } from "../../policy/shell/policies.ts";
 import { git, judgeOnDisk, KEY, write } from "./disk-fixture.ts";
 
 let base: string;
@@ -91,11 +91,7 @@ describe("property: judged with the disk, allowed ⇒ not high risk", () => {
     write(join(ws, "docs", "guide.md"), "# guide\n");
     fc.assert(
       fc.property(command, (c) => {
-        for (const [name, policy] of [
-          ["cautious", CAUTIOUS],
-          ["balanced", BALANCED],
-          ["autonomous", AUTONOMOUS],
-        ] as const) {
+        for (const [name, policy] of EVERY_STARTER) {
           const r = bash(policy, c);
           if (r.action === "allow") expect(r.risk, `${name}: ${c}`).not.toBe("high");
         }

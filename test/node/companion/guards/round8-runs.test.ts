@@ -8,14 +8,11 @@ import { dirname, join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CompiledPolicy } from "../../../../src/policy/compiled.ts";
-import { BALANCED, CAUTIOUS } from "../../policy/shell/policies.ts";
+import { BALANCED, STRICT_PROFILES } from "../../policy/shell/policies.ts";
 import { type DiskFixture, diskFixture, judgeOnDisk, runnersPolicy, write } from "./disk-fixture.ts";
 
 let fx: DiskFixture;
-const PROFILES: [string, CompiledPolicy][] = [
-  ["cautious", CAUTIOUS],
-  ["balanced", BALANCED],
-];
+const PROFILES = STRICT_PROFILES;
 
 beforeAll(() => {
   fx = diskFixture();

@@ -65,6 +65,9 @@ export const STRICT_PROFILES = [
   ["balanced", BALANCED],
 ] as const;
 
+/** Every starter profile `airlock init` offers. */
+export const EVERY_STARTER = [...STRICT_PROFILES, ["autonomous", AUTONOMOUS]] as const;
+
 /** The read-only allowlist and the strict starter profiles: what an attack must get past. */
 export const EVERY_STRICT = [["read-only", READ_ONLY], ...STRICT_PROFILES] as const;
 
