@@ -249,6 +249,11 @@ export type DiskTarget =
       contains?: string;
       /** What such a file makes it run, after its name (rustup's and go's toolchain when absent). */
       picks?: string;
+      /**
+       * Only while the program PATH finds for this name is a shim whose real path holds `holds` (corepack's
+       * npm shim: a plain npm does not read packageManager).
+       */
+      shim?: { program: string; holds: string };
       shown: string;
     }
   /**

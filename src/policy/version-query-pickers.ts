@@ -1,6 +1,6 @@
 // The files by which a project picks what a version query runs: `yarn --version`, `pnpm --version` and
 // `rustup show` read them in the directory they run in or above (grammar/programs/package-managers.ts,
-// rustup.ts). Each is a `picker` disk target: one there (whose text matches, where a pattern is given)
+// rustup.ts), as corepack's npm shim reads package.json for every npm command. Each is a `picker` disk target: one there (whose text matches, where a pattern is given)
 // keeps the call asking.
 import type { DiskTarget } from "./call-facts.ts";
 import { resolveShellDir } from "./paths.ts";
@@ -32,7 +32,21 @@ const YARN: readonly Picker[] = [
   PACKAGE_MANAGER_FIELD,
 ];
 
+/**
+ * corepack's npm and npx shims (`corepack enable npm`, red team round 20, r20-01) download and run the npm
+ * release package.json's packageManager (or devEngines.packageManager) names, on every command, `npm
+ * --version` too. npm itself reads neither: only the shim's presence on PATH makes the field count.
+ */
+const COREPACK_NPM = (program: string): Picker => ({
+  names: ["package.json"],
+  contains: `"packageManager"\\s*:\\s*"npm@|"devEngines"${JSON_ESCAPE}`,
+  picks: "names an npm release, which corepack's npm shim (the npm on PATH here) downloads and runs",
+  shim: { program, holds: "/corepack/" },
+});
+
 const PICKERS: Readonly<Record<string, readonly Picker[]>> = {
+  npm: [COREPACK_NPM("npm")],
+  npx: [COREPACK_NPM("npx")],
   yarn: YARN,
   yarnpkg: YARN,
   pnpm: [

@@ -23,7 +23,7 @@ import { npmConfigFact } from "./npm-config.ts";
 import { npmTreeFact } from "./npm-tree.ts";
 import { npxFact } from "./npx-bin.ts";
 import { pathFacts } from "./path-facts.ts";
-import { pathView, programFact } from "./path-lookup.ts";
+import { pathView, programFact, runsShim } from "./path-lookup.ts";
 import { pythonStartFact } from "./python-path.ts";
 import { isWithin, realPathOf } from "./real-path.ts";
 import { withConfig } from "./rg-config.ts";
@@ -119,6 +119,7 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
     case "names":
       return optionNameFacts(t);
     case "picker": {
+      if (t.shim !== undefined && !runsShim(t.shim, t.dir, ctx.env)) return [];
       const found = pickerFile(t.dir, t.names, t.contains);
       return found === null
         ? []

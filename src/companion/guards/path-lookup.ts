@@ -2,7 +2,7 @@
 // round 14: direnv's `PATH_add bin`, an in-project .venv/bin or `./node_modules/.bin` made `ls` the
 // project's bin/ls). Only a PATH with an entry inside the workspace, or a relative or empty one (the
 // directory the command runs in), is looked at; directories out of the workspace are the person's own.
-import { statSync } from "node:fs";
+import { realpathSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { CallFact, DiskTarget } from "../../policy/call-facts.ts";
 import { trackedFile } from "./git-tracked.ts";
@@ -66,6 +66,24 @@ export function programFile(name: string, env: NodeJS.ProcessEnv, dir: string): 
     if (runnable(file)) return file;
   }
   return null;
+}
+
+/**
+ * Whether the program bash finds for `shim.program` in `dir` is that shim: its real path holds `shim.holds`.
+ * A file whose real path cannot be had counts as the shim (unsure asks); no file at all runs nothing.
+ */
+export function runsShim(
+  shim: { program: string; holds: string },
+  dir: string,
+  env: NodeJS.ProcessEnv,
+): boolean {
+  const file = programFile(shim.program, env, dir);
+  if (file === null) return false;
+  try {
+    return realpathSync(file).includes(shim.holds);
+  } catch {
+    return true;
+  }
 }
 
 type ProgramTarget = Extract<DiskTarget, { kind: "program" }>;
