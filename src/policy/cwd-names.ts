@@ -13,6 +13,11 @@ interface CwdRule {
   dirs?: RegExp[];
   /** A shell command run in the directory: its words with a `/` (a bare name is PATH's). */
   commands?: RegExp[];
+  /**
+   * A line holding commands nested in quotes (tmux's `if-shell true "run-shell ./x"`): every word with a `/`
+   * on it, split at blanks, quotes, `;` and parentheses.
+   */
+  commandLines?: RegExp;
   /** A setting that makes the program read fixed names from the directory (vim's `set exrc`). */
   reads?: { when: RegExp; names: readonly string[] };
 }
@@ -50,10 +55,8 @@ const RULES: Partial<Record<ProgramFormat, CwdRule>> = {
   // default-command and a new pane's command run in the session's directory, where tmux was started.
   tmux: {
     files: [/\bsource(?:-file)?((?:\s+(?:-[Fnqv]+|-t\s*\S+))*\s+[^;'"\\}]+)/g],
-    commands: [
-      /\b(?:run-shell|run|if-shell|if|default-command|default-shell|display-popup|popup|new-window|neww|split-window|splitw|respawn-pane|pipe-pane)\b(.*)/g,
-      /#\(([^)]*)\)/g,
-    ],
+    commandLines:
+      /\b(?:run-shell|run|if-shell|if|default-command|default-shell|display-popup|popup|new-window|neww|split-window|splitw|respawn-pane|pipe-pane)\b|#\(/,
   },
   // npm resolves path settings against the current directory, and runs the programs it is given in the
   // package's directory (`npm run` from a subdirectory ran `script-shell=./tools/x.sh` at the top).
@@ -115,6 +118,14 @@ function names(text: string): string[] {
   return words.filter((w, i) => w !== "" && !w.startsWith("-") && words[i - 1] !== "-t");
 }
 
+/** The words with a `/` of a line whose commands nest in quotes; flags' values (`--x=./y`) included. */
+function lineWords(line: string): string[] {
+  return line
+    .split(/[\s"'();\\]+/)
+    .map((w) => w.replace(/^-[^=]*=?/, ""))
+    .filter((w) => w.includes("/"));
+}
+
 /** A vim option value's escapes (`./build.sh\ -j4`). */
 function unescaped(text: string): string {
   return text.replace(/\\(.)/g, "$1");
@@ -134,6 +145,7 @@ export function cwdNames(format: ProgramFormat, line: string, home: string, how:
       .flatMap(names)
       .flatMap((n) => file(n, true)),
     ...captures(rule.commands, line).flatMap((c) => cwdCommandPaths(unescaped(c), home, where)),
+    ...(rule.commandLines?.test(line) ? lineWords(line).flatMap((w) => file(w)) : []),
     ...(rule.reads?.when.test(line) ? rule.reads.names.flatMap((n) => file(n)) : []),
   ];
 }

@@ -221,7 +221,7 @@ const SSH_LIBRARIES = /^(pkcs11provider|securitykeyprovider)$/;
 function sshCommandPaths(command: string, home: string, how: string): Reference[] {
   return [
     ...commandPaths(command, home, how),
-    ...cwdCommandPaths(command, home, `${how} in whichever directory ssh is started`),
+    ...cwdCommandPaths(command, home, `${how}, from whichever directory ssh is started in`),
   ];
 }
 
