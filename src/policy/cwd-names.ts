@@ -40,7 +40,10 @@ const RULES: Partial<Record<ProgramFormat, CwdRule>> = {
       /\b(?:so|source|luaf|luafile|pyf|pyfile|py3f|py3file|pyxf|pyxfile|rubyf|rubyfile|perlfile|tclfile|mzf|mzfile)!?\s+([^\s|"'<)]+)/g,
       CALL_FILE("dofile|loadfile|vim\\.cmd\\.source"),
     ],
-    dirs: [/\b(?:rtp|runtimepath|pp|packpath)\s*[+^]?=\s*([^\s|"']+)/g],
+    dirs: [
+      /\b(?:rtp|runtimepath|pp|packpath)\s*[+^]?=\s*([^\s|"']+)/g,
+      /\b(?:rtp|runtimepath|packpath)\s*:\s*(?:append|prepend)\s*\(\s*["']([^"']+)/g,
+    ],
     commands: [
       /(?:^|[\s:|"'])!(?!=)([^|<\n]*)/g,
       VIM_PROGRAM_OPTIONS,
