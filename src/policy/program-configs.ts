@@ -6,7 +6,7 @@
 // guards/program-config-files.ts says where each program's files live and reads them.
 import { parse as parseToml } from "smol-toml";
 import { cwdNames } from "./cwd-names.ts";
-import { type Expansion, pathReference, type Reference } from "./path-references.ts";
+import { cwdReference, type Expansion, pathReference, type Reference } from "./path-references.ts";
 
 export type ProgramFormat =
   | "vim"
@@ -209,11 +209,17 @@ function alacritty(text: string, x: Expansion): ProgramReference[] {
     }
   for (const shell of [doc.shell, record(doc.terminal).shell].map(record)) {
     const args = Array.isArray(shell.args) ? shell.args : [];
-    for (const word of [shell.program, ...args])
-      if (typeof word === "string" && /^(~\/|\/)/.test(word)) {
-        const r = pathReference(word, { ...x, base: null }, "runs it as alacritty's shell");
-        if (r !== null) out.push({ ...r, chain: false });
-      }
+    for (const word of [shell.program, ...args]) {
+      if (typeof word !== "string") continue;
+      const how = "runs it as alacritty's shell";
+      // A relative one with a `/` is from the directory alacritty is started in (round 19).
+      const r = /^(~\/|\/)/.test(word)
+        ? pathReference(word, { ...x, base: null }, how)
+        : word.includes("/")
+          ? cwdReference(word, `${how}, from whichever directory it is started in`)
+          : null;
+      if (r !== null) out.push({ ...r, chain: false });
+    }
   }
   return out;
 }

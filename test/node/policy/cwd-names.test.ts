@@ -97,6 +97,11 @@ const ROWS: [ProgramFormat, string, string[]][] = [
   ],
   ["kitty", "shell ./tools/k.sh", ["tools/k.sh"]],
   ["inputrc", "$include .inputrc.local", [".inputrc.local"]],
+  [
+    "alacritty",
+    '[terminal.shell]\nprogram = "./tools/a.sh"\nargs = ["-l", "conf/a.rc"]\n',
+    ["tools/a.sh", "conf/a.rc"],
+  ],
 ];
 
 /** Everyday lines: PATH names, home and runtime paths, flags, options that name no program. */
