@@ -168,6 +168,39 @@ export function repoCommandPaths(command: string, home: string, how: string): Re
   );
 }
 
+/** A word that cannot be a file name a program is given: redirections, expansions, quotes, assignments, URLs. */
+const NOT_A_NAME = /[<>|;&()`"'{}$=]|:\/\//;
+
+/**
+ * A path a program resolves from the directory it is started in (vim's `source .vimrc.local`, ssh's
+ * `ProxyCommand ./tools/p.sh`, red team round 19): whichever project the person opens, so that path below
+ * any directory (`../x` from any directory is x in another). null for an absolute, `~`, `$VAR`, empty or
+ * vim-special (`%`, `#`, `<sfile>`) one.
+ */
+export function cwdReference(text: string, how: string, below = false): Reference | null {
+  const rel = text
+    .trim()
+    .replace(/^(\.\.?\/+)+/, "")
+    .replace(/\/+$/, "");
+  if (rel === "" || rel === "." || rel === ".." || /^[~/$%#<]/.test(rel) || NOT_A_NAME.test(rel)) return null;
+  return { parts: [{ type: "any" }, ...globParts(`/${rel}`)], below, how };
+}
+
+/**
+ * The relative paths among the words of a command a program runs through the shell in its current
+ * directory (`./tools/p.sh %h`, `--require=./x.js`): those with a `/`, as a bare name is looked up on PATH.
+ */
+export function cwdCommandPaths(command: string, home: string, how: string): Reference[] {
+  const text = command.replace(/^\s*!/, "");
+  const words =
+    shellWords(text)?.map((w) => literalWord(w.parts, home)) ??
+    text.split(/\s+/).map((w) => w.replace(/^["']|["']$/g, ""));
+  return words.flatMap((word) => {
+    const value = word?.startsWith("-") ? word.replace(/^-[^=]*=?/, "") : word;
+    return value?.includes("/") ? (cwdReference(value, how) ?? []) : [];
+  });
+}
+
 /** A program name looked up on PATH: one reference per directory (an empty or relative one is any directory). */
 export function onPath(program: string, pathVar: string, how: string): Reference[] {
   return pathVar.split(":").map((dir) => ({
@@ -183,6 +216,14 @@ export function onPath(program: string, pathVar: string, how: string): Reference
 const SSH_COMMANDS = /^(proxycommand|localcommand|knownhostscommand)$/;
 /** ssh_config(5) keywords naming a library ssh loads. */
 const SSH_LIBRARIES = /^(pkcs11provider|securitykeyprovider)$/;
+
+/** ssh runs a command through the shell in the caller's directory: a relative path is any project's. */
+function sshCommandPaths(command: string, home: string, how: string): Reference[] {
+  return [
+    ...commandPaths(command, home, how),
+    ...cwdCommandPaths(command, home, `${how}, from whichever directory ssh is started in`),
+  ];
+}
 
 /** An ssh_config line's arguments: blank-separated, double quotes grouping. */
 function sshArgs(text: string): string[] {
@@ -213,7 +254,7 @@ export function sshReferences(text: string, x: Expansion): Reference[] {
         });
         if (r !== null) out.push(...unknownTokens(r));
       }
-    else if (SSH_COMMANDS.test(key)) out.push(...commandPaths(value, x.home, `runs it (${m[1]})`));
+    else if (SSH_COMMANDS.test(key)) out.push(...sshCommandPaths(value, x.home, `runs it (${m[1]})`));
     else if (SSH_LIBRARIES.test(key)) {
       const r = pathReference(sshPath(value, x.home), x, `loads it into ssh (${m[1]})`);
       if (r !== null) out.push(r);
@@ -221,7 +262,7 @@ export function sshReferences(text: string, x: Expansion): Reference[] {
       const args = sshArgs(value);
       for (let i = 0; i < args.length - 1; i++)
         if (args[i]?.toLowerCase() === "exec")
-          out.push(...commandPaths(args[i + 1] as string, x.home, "runs it (Match exec)"));
+          out.push(...sshCommandPaths(args[i + 1] as string, x.home, "runs it (Match exec)"));
     }
   }
   return out;

@@ -5,7 +5,8 @@
 // on such a line counts (the file, or a directory programs load from). Alacritty's TOML is parsed. Pure:
 // guards/program-config-files.ts says where each program's files live and reads them.
 import { parse as parseToml } from "smol-toml";
-import { type Expansion, pathReference, type Reference } from "./path-references.ts";
+import { cwdNames } from "./cwd-names.ts";
+import { cwdReference, type Expansion, pathReference, type Reference } from "./path-references.ts";
 
 export type ProgramFormat =
   | "vim"
@@ -46,7 +47,9 @@ const RULES: Record<Exclude<ProgramFormat, "alacritty">, FormatRule> = {
   vim: {
     how: "runs it at vim's start",
     comment: /^\s*(?:"|--)/,
-    runs: /\b(?:so|source|luafile|pyf|pyfile|py3f|py3file|pyxfile|rubyfile|dofile|loadfile|system|systemlist|jobstart|job_start|termopen|term|terminal|execute|exe|os\.execute|io\.popen|rtp|runtimepath|packpath|pp)\b|^\s*:?\s*(?:silent!?\s*)?!/,
+    // `!cmd` anywhere a command can be (an autocmd's, a mapping's `:!`), and options naming a program
+    // ('shell', 'makeprg', g:python3_host_prog: round 19, r19-10, r19-22).
+    runs: /\b(?:so|source|luafile|pyf|pyfile|py3f|py3file|pyxfile|rubyfile|dofile|loadfile|system|systemlist|jobstart|job_start|termopen|term|terminal|execute|exe|os\.execute|io\.popen|rtp|runtimepath|packpath|pp)\b|(?:^|[\s:|"'])!(?!=)|\b(?:shell|sh|makeprg|mp|grepprg|gp|formatprg|fp|keywordprg|kp|equalprg|ep|\w+_host_prog)\s*[+^]?=/,
     dirs: /\b(?:rtp|runtimepath|packpath|pp)\b/,
     loads: [".vim", ".lua"],
     includes: /\b(?:so|source|dofile|loadfile|luafile)\b/,
@@ -129,9 +132,9 @@ const RULES: Record<Exclude<ProgramFormat, "alacritty">, FormatRule> = {
 /** Home as an expression in these languages, joined to a string that follows (`$HOME . '/x'`, `vim.env.HOME .. "/x"`). */
 const HOME_JOIN =
   /(?:\$HOME|\$\{HOME\}|vim\.env\.HOME|os\.getenv\(\s*["']HOME["']\s*\)|Sys\.getenv\(\s*["']HOME["']\s*\)|\(getenv\s+"HOME"\))\s*(?:\.\.|\.|\+|,)?\s*["']/g;
-/** A path written from the root or home; not a URL's `//host`. */
+/** A path written from the root or home (or right after a `!` that runs it); not a URL's `//host`. */
 const PATH_TOKEN =
-  /(?:^|[\s'"=(,[{`|])((?:~|\$HOME|\$\{HOME\})\/[^\s'"`,;)\]}|]*|\/[^\s'"`,;)\]}|/][^\s'"`,;)\]}|]*)/g;
+  /(?:^|[\s'"=(,[{`|!])((?:~|\$HOME|\$\{HOME\})\/[^\s'"`,;)\]}|]*|\/[^\s'"`,;)\]}|/][^\s'"`,;)\]}|]*)/g;
 
 function pathTokens(line: string, home: string): string[] {
   const joined = line.replace(HOME_JOIN, `"${home}`);
@@ -154,11 +157,16 @@ function loaded(r: Reference, endings: readonly string[] | undefined): Reference
   }));
 }
 
-/** What a line-scanned configuration names, by its format's row. */
-function scanned(rule: FormatRule, text: string, x: Expansion): ProgramReference[] {
+/**
+ * What a line-scanned configuration names, by its format's row, and what its lines name relative to the
+ * directory the program starts in (cwd-names.ts).
+ */
+function scanned(format: ProgramFormat, rule: FormatRule, text: string, x: Expansion): ProgramReference[] {
   const out: ProgramReference[] = [];
   for (const line of text.split("\n")) {
-    if (rule.comment.test(line) || !rule.runs.test(line)) continue;
+    if (rule.comment.test(line)) continue;
+    out.push(...cwdNames(format, line, x.home, rule.how).map((r) => ({ ...r, chain: false })));
+    if (!rule.runs.test(line)) continue;
     const below = rule.dirs?.test(line) ?? false;
     const chain = rule.includes?.test(line) ?? false;
     const rel = rule.relative?.exec(line)?.[1];
@@ -201,16 +209,22 @@ function alacritty(text: string, x: Expansion): ProgramReference[] {
     }
   for (const shell of [doc.shell, record(doc.terminal).shell].map(record)) {
     const args = Array.isArray(shell.args) ? shell.args : [];
-    for (const word of [shell.program, ...args])
-      if (typeof word === "string" && /^(~\/|\/)/.test(word)) {
-        const r = pathReference(word, { ...x, base: null }, "runs it as alacritty's shell");
-        if (r !== null) out.push({ ...r, chain: false });
-      }
+    for (const word of [shell.program, ...args]) {
+      if (typeof word !== "string") continue;
+      const how = "runs it as alacritty's shell";
+      // A relative one with a `/` is from the directory alacritty is started in (round 19).
+      const r = /^(~\/|\/)/.test(word)
+        ? pathReference(word, { ...x, base: null }, how)
+        : word.includes("/")
+          ? cwdReference(word, `${how}, from whichever directory it is started in`)
+          : null;
+      if (r !== null) out.push({ ...r, chain: false });
+    }
   }
   return out;
 }
 
 /** The paths a program's configuration file names for the program to load or run. */
 export function programReferences(format: ProgramFormat, text: string, x: Expansion): ProgramReference[] {
-  return format === "alacritty" ? alacritty(text, x) : scanned(RULES[format], text, x);
+  return format === "alacritty" ? alacritty(text, x) : scanned(format, RULES[format], text, x);
 }
