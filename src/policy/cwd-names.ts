@@ -4,7 +4,20 @@
 // the program resolves them in whichever project the person opens, so each protects that name below any
 // directory. One row per format, positions as data; each row's regexps are global, group 1 the value. Pure.
 import { cwdCommandPaths, cwdReference, type Reference } from "./path-references.ts";
-import type { ProgramFormat } from "./program-configs.ts";
+
+/** The user configuration formats program-configs.ts reads (declared here, the module it reads with). */
+export type ProgramFormat =
+  | "vim"
+  | "tmux"
+  | "npm"
+  | "emacs"
+  | "psql"
+  | "gdb"
+  | "r"
+  | "ipython"
+  | "kitty"
+  | "alacritty"
+  | "inputrc";
 
 interface CwdRule {
   /** A file read as code or configuration from the directory (a bare name counts: `source .vimrc.local`). */

@@ -5,21 +5,10 @@
 // on such a line counts (the file, or a directory programs load from). Alacritty's TOML is parsed. Pure:
 // guards/program-config-files.ts says where each program's files live and reads them.
 import { parse as parseToml } from "smol-toml";
-import { cwdNames } from "./cwd-names.ts";
+import { cwdNames, type ProgramFormat } from "./cwd-names.ts";
 import { cwdReference, type Expansion, pathReference, type Reference } from "./path-references.ts";
 
-export type ProgramFormat =
-  | "vim"
-  | "tmux"
-  | "npm"
-  | "emacs"
-  | "psql"
-  | "gdb"
-  | "r"
-  | "ipython"
-  | "kitty"
-  | "alacritty"
-  | "inputrc";
+export type { ProgramFormat };
 
 /** A named path, and whether it is another configuration of the same format (an include chain). */
 export interface ProgramReference extends Reference {
