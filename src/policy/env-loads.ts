@@ -170,19 +170,13 @@ export const LOADING_VARIABLES: readonly LoadingVariable[] = [
   // groff(1) ENVIRONMENT, read by the nroff every `man NAME` runs (red team, round 19, r19-17: a macro file
   // whose `.so` named a key printed it in the page; a DESC's `postpro` and GROFF_BIN_PATH's troff ran, and so
   // did a prefixed `/dir/xtroff`). A bare GROFF_COMMAND_PREFIX (`g`) names programs looked up in PATH.
-  ...(
-    [
-      [
-        "GROFF_TMAC_PATH",
-        "groff reads macro files (whose `.so` includes any file) from the directories first",
-      ],
-      [
-        "GROFF_FONT_PATH",
-        "groff reads device descriptions (DESC's `postpro` is a program it runs) from the directories",
-      ],
-      ["GROFF_BIN_PATH", "groff runs troff and its preprocessors from the directories first"],
-    ] as const
-  ).map(([name, loads]) => ({ name, loads, list: COLONS, runBy: GROFF_RUNNERS })),
+  ...["GROFF_TMAC_PATH", "GROFF_FONT_PATH", "GROFF_BIN_PATH"].map((name) => ({
+    name,
+    loads:
+      "groff (which man runs) reads macro files and device descriptions, or runs troff, from the directories",
+    list: COLONS,
+    runBy: GROFF_RUNNERS,
+  })),
   {
     name: "GROFF_COMMAND_PREFIX",
     loads: "groff runs troff and its preprocessors by names with this prefix",
