@@ -79,6 +79,9 @@ export const WORDS = {
 
 const COLONS = /:/;
 
+/** Programs that run groff's formatter: man's pages go through nroff, nroff through groff, groff runs troff. */
+const GROFF_RUNNERS = ["man", "groff", "nroff", "troff"];
+
 /** Programs that run gcc's driver (cc and c++ are gcc's names on Debian; go runs it for cgo and `go env`). */
 const GCC_RUNNERS = ["gcc", "g++", "cc", "c++", "cpp", "go"];
 
@@ -163,6 +166,23 @@ export const LOADING_VARIABLES: readonly LoadingVariable[] = [
     loads: "zip runs the command its -TT (--unzip-command) option names to test an archive",
     words: "command",
     runBy: ["zip"],
+  },
+  // groff(1) ENVIRONMENT, read by the nroff every `man NAME` runs (red team, round 19, r19-17: a macro file
+  // whose `.so` named a key printed it in the page; a DESC's `postpro` and GROFF_BIN_PATH's troff ran, and so
+  // did a prefixed `/dir/xtroff`). A bare GROFF_COMMAND_PREFIX (`g`) names programs looked up in PATH.
+  ...["GROFF_TMAC_PATH", "GROFF_FONT_PATH", "GROFF_BIN_PATH"].map((name) => ({
+    name,
+    loads:
+      "groff (which man runs) reads macro files and device descriptions, or runs troff, from the directories",
+    list: COLONS,
+    runBy: GROFF_RUNNERS,
+  })),
+  {
+    name: "GROFF_COMMAND_PREFIX",
+    loads: "groff runs troff and its preprocessors by names with this prefix",
+    words: "command",
+    prefix: true,
+    runBy: GROFF_RUNNERS,
   },
   // lsb_release (Debian's, a sh script) sources the os-release file LSB_OS_RELEASE names.
   { name: "LSB_OS_RELEASE", loads: "lsb_release runs the file as shell code", runBy: ["lsb_release"] },

@@ -86,6 +86,31 @@ const HOME_STARTUP: readonly string[] = [
   ".config/jj/",
   // Jupyter runs ~/.jupyter/*_config.py as Python when `jupyter lab` or `jupyter notebook` starts.
   ".jupyter/",
+  // Round 19 (r19-14): REPLs' start-up files read from home only, each run as code (or as commands whose
+  // `.shell`/`system` run programs) when the REPL starts: Guile's, mongosh's and the old mongo shell's, the
+  // sqlite3 shell's (and its XDG home), Julia's (before 0.7, and the depot's config/startup.jl), Erlang's
+  // (the current directory's too before OTP 21), SBCL's, Racket's, tclsh's and wish's, gnuplot's, pdb++'s,
+  // ruby/debug's (rdbg), GHC's ghci.conf (~/.ghc, or the XDG one), OCaml's XDG init.ml.
+  ".guile",
+  ".mongoshrc.js",
+  ".mongorc.js",
+  ".sqliterc",
+  ".config/sqlite3/",
+  ".juliarc.jl",
+  ".julia/config/",
+  ".erlang",
+  ".config/erlang/",
+  ".sbclrc",
+  ".racketrc",
+  ".tclshrc",
+  ".wishrc",
+  ".gnuplot",
+  ".pdbrc.py",
+  ".rdbgrc",
+  ".rdbgrc.rb",
+  ".ghc/ghci.conf",
+  ".config/ghc/",
+  ".config/ocaml/",
   // The X session (.xprofile, .xsessionrc, .xsession, .xinitrc in protected-writes.ts): Fedora's startx runs
   // .Xclients and xinit .xserverrc.
   ".Xclients",
@@ -135,6 +160,17 @@ const PROJECT_STARTUP: readonly string[] = [
   ".config/irb/",
   ".pryrc",
   ".config/pry/",
+  // Round 19 (r19-14): debuggers and REPLs that run a file of the directory they start in (else home's)
+  // before anything else: perl -d's `.perldb` (`perldb.ini` without a terminal; perl5db.pl, proven: it ran a
+  // `.perldb` that copied ~/.netrc), Octave's `.octaverc`, GHCi's `.ghci` (`:!` runs a shell), IEx's
+  // `.iex.exs`, the OCaml toplevel's (and utop's) `.ocamlinit`, byebug's `.byebugrc`.
+  ".perldb",
+  "perldb.ini",
+  ".octaverc",
+  ".ghci",
+  ".iex.exs",
+  ".ocamlinit",
+  ".byebugrc",
   // lldb sources ~/.lldbinit and ~/.lldbinit-<program> at every start; a working directory's .lldbinit only
   // with target.load-cwd-lldbinit (it warns by default), which the home one can set.
   ".lldbinit",

@@ -34,14 +34,38 @@ const SYSTEM_DESCRIPTIONS = [
   "/dev/null",
 ];
 
+/** Home directories at their usual places: the starter is the same text for every user. */
+const ANY_HOME = "/(root|home/[^/]+|Users/[^/]+)";
+
 /**
- * Directories of installed software's source and documentation: C headers, Python's standard library and
- * system packages, the packages' documentation (only root writes those), and the crates cargo unpacked from
- * the registry (~/.cargo/registry/src, what an editor's go-to-definition opens). A file there is one of many
- * copies of public code (a link out to a secret still asks on disk).
+ * Directories of installed software's source and documentation, what an editor's go-to-definition opens: C
+ * headers, Python's standard library and system packages, the packages' documentation, Go's standard
+ * library (Debian's /usr/lib/go-1.N/src is a link into /usr/share; the upstream tarball's /usr/local/go),
+ * and what the toolchains unpacked in the home directory: crates from the registry (~/.cargo/registry/src),
+ * Go modules (~/go/pkg/mod: a module path's first element has a dot, so cache/, with its VCS clones and
+ * their remotes, is not one), Rust's standard library, pyenv's interpreters' libraries and the user's
+ * site-packages. A file there is one of many copies of public code: no program keeps a credential there
+ * (a secret's name is denied before this rule, and a link out to a secret still asks on disk).
  */
-const SYSTEM_SOURCES =
-  "^/usr/include/|^/usr/lib/python3(\\.[0-9]+)?/|^/usr/share/doc/|^/(root|home/[^/]+|Users/[^/]+)/\\.cargo/registry/src/";
+const SYSTEM_SOURCES = [
+  "^/usr/include/",
+  "^/usr/lib/python3(\\.[0-9]+)?/",
+  "^/usr/share/doc/",
+  "^/usr/(lib|share)/go(-[0-9.]+)?/src/",
+  "^/usr/local/go/src/",
+  `^${ANY_HOME}/\\.cargo/registry/src/`,
+  `^${ANY_HOME}/go/pkg/mod/[^/]*\\.[^/]*/`,
+  `^${ANY_HOME}/\\.rustup/toolchains/[^/]+/lib/rustlib/src/`,
+  `^${ANY_HOME}/\\.pyenv/versions/[^/]+/lib/python3(\\.[0-9]+)?/`,
+  `^${ANY_HOME}/\\.local/lib/python3(\\.[0-9]+)?/site-packages/`,
+].join("|");
+
+/**
+ * Globally installed node packages (npm's prefix, nvm's versions): their sources, typings and manifests, by
+ * extension, since npm's own package may hold its builtin configuration (`npm/npmrc`, where a
+ * `--location=builtin` token goes) under a name the secret rules do not know.
+ */
+const NODE_GLOBAL_SOURCES = `^(/usr(/local)?|${ANY_HOME}/\\.nvm/versions/node/[^/]+)/lib/node_modules/.+\\.(js|mjs|cjs|ts|mts|cts|json|map|md)$`;
 
 /**
  * A file directly in a shared temporary directory: the agent's scratch output (`> /tmp/out.txt`). On disk
@@ -91,8 +115,8 @@ const READS: StarterRule[] = [
   },
   {
     name: "Read system sources",
-    why: "C headers, Python's standard library, packages' documentation, crates' sources (/usr/include/stdio.h, /usr/lib/python3.11/os.py, /usr/share/doc/git/README.md, ~/.cargo/registry/src/…/serde-1.0.200/src/lib.rs): installed public files, one at a time",
-    condition: `tool == "read" && !recursive && !glob && path.matches(${JSON.stringify(SYSTEM_SOURCES)})`,
+    why: "C headers, Python's and Go's standard libraries, packages' documentation, the sources toolchains unpacked (/usr/include/stdio.h, /usr/lib/python3.11/os.py, /usr/lib/go/src/fmt/print.go, ~/.cargo/registry/src/…/serde-1.0.200/src/lib.rs, ~/go/pkg/mod/…, ~/.rustup/toolchains/…/rustlib/src, ~/.pyenv/versions/…, global node packages' sources): installed public files, one at a time",
+    condition: `tool == "read" && !recursive && !glob && (path.matches(${JSON.stringify(SYSTEM_SOURCES)}) || path.matches(${JSON.stringify(NODE_GLOBAL_SOURCES)}))`,
     action: "allow",
   },
   {

@@ -57,6 +57,21 @@ export function printsNodeFact(words: readonly (string | null)[]): boolean {
   return words.length === 1 && first?.startsWith("--print=") === true && NODE_FACT.test(first.slice(8));
 }
 
+/**
+ * What `python3 -c` may print unasked: an attribute of the running interpreter's `sys`, a builtin module, so
+ * no file is imported (the working directory goes first on sys.path only after site has run; a `./sys.py`
+ * or `./sitecustomize.py` does not run). What site loads is the python-start disk check's, as for
+ * `python3 -m json.tool` (guards/python-path.ts: a workspace venv, PYTHONPATH, which python PATH finds).
+ */
+const PYTHON_FACT =
+  /^\s*import sys\s*[;\n]\s*print\(\s*sys\.(version|version_info|hexversion|executable|platform|implementation\.name)(\[\s*:?\s*\d*\s*\])?\s*\)\s*;?\s*$/;
+
+/** `python3 -c "import sys; print(sys.version)"` and its like, and nothing else: python's words after its name. */
+export function printsPythonFact(words: readonly (string | null)[]): boolean {
+  const [first, second] = words;
+  return words.length === 2 && first === "-c" && PYTHON_FACT.test(second ?? "");
+}
+
 const ALWAYS: InterpreterSpec = { always: true };
 
 export const INTERPRETERS: Readonly<Record<string, InterpreterSpec>> = {
@@ -202,6 +217,7 @@ export function inlineCode(argv: readonly Arg[]): string | null {
   const spec = specOf(name);
   if (spec?.inline === undefined) return null;
   if (spec === NODE && printsNodeFact(argv.slice(1).map((a) => a.value))) return null;
+  if (spec === PYTHON && printsPythonFact(argv.slice(1).map((a) => a.value))) return null;
   for (const a of argv.slice(1)) {
     const v = a.value;
     if (v === null) return null;

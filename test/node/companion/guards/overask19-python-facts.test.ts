@@ -1,0 +1,102 @@
+// Round 19's over-asks (fix20d): `python3 -c "import sys; print(sys.version)"` asked as inline code, and
+// `python3 -m pydoc json` as a run of the project. The first imports nothing (sys is builtin, and the
+// working directory goes on sys.path only after site has run: proven below, a `./sitecustomize.py` and a
+// `./sys.py` stay unrun), so it is judged as `python3 -m json.tool` is: allowed, unless what site loads is
+// the workspace's (a venv there, PYTHONPATH into it). pydoc imports the module it documents, and itself,
+// from the working directory first (proven below: a project's `json.py` and `pydoc.py` ran), so it keeps
+// asking; so does any other `-c` code.
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { diskCheck } from "../../../../src/companion/guards/disk-view.ts";
+import { AUTONOMOUS, BALANCED, CAUTIOUS } from "../../policy/shell/policies.ts";
+import { judgeOnDisk } from "./disk-fixture.ts";
+
+const base = realpathSync(mkdtempSync(join(tmpdir(), "airlock-oa19py-")));
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+let n = 0;
+
+function workspace(files: Record<string, string> = {}): string {
+  const ws = join(base, `ws${n++}`);
+  mkdirSync(ws);
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(join(ws, path, ".."), { recursive: true });
+    writeFileSync(join(ws, path), text);
+  }
+  return ws;
+}
+
+const actions = (command: string, ws: string, env: NodeJS.ProcessEnv = {}) =>
+  [CAUTIOUS, BALANCED, AUTONOMOUS].map(
+    (p) =>
+      judgeOnDisk(
+        p,
+        { tool: "bash", input: { command }, cwd: ws, home: join(base, "home") },
+        { disk: diskCheck({ env }) },
+      ).action,
+  );
+
+const py = (ws: string, ...args: string[]) =>
+  spawnSync("python3", args, {
+    cwd: ws,
+    encoding: "utf8",
+    env: { PATH: process.env.PATH ?? "", HOME: base },
+  });
+
+const RUN = "print('PROJECT CODE RAN')\n";
+const VERSION = 'python3 -c "import sys; print(sys.version)"';
+
+describe("python3 -c printing a fact of sys", () => {
+  it.each([
+    VERSION,
+    "python3 -c 'import sys;print(sys.version_info[:2])'",
+    'python3 -c "import sys; print(sys.executable)"',
+    'python -c "import sys; print(sys.version_info)"',
+  ])("%s is allowed under every profile", (command) => {
+    expect(actions(command, workspace())).toEqual(["allow", "allow", "allow"]);
+  });
+
+  it("runs nothing of the working directory (the proof)", () => {
+    const ws = workspace({ "sitecustomize.py": RUN, "usercustomize.py": RUN, "sys.py": RUN });
+    const r = py(ws, "-c", "import sys; print(sys.version)");
+    expect(r.status).toBe(0);
+    expect(r.stdout).not.toContain("PROJECT CODE RAN");
+    expect(r.stdout).toContain(".");
+  });
+
+  it("asks while site would load the workspace's code", () => {
+    const ws = workspace({ ".venv/pyvenv.cfg": "home = /usr/bin\n", "lib/x.py": "" });
+    mkdirSync(join(ws, ".venv", "bin"), { recursive: true });
+    writeFileSync(join(ws, ".venv", "bin", "python3"), "#!/bin/sh\n", { mode: 0o755 });
+    for (const env of [
+      { VIRTUAL_ENV: join(ws, ".venv") },
+      { PYTHONPATH: join(ws, "lib") },
+      { PATH: `${join(ws, ".venv", "bin")}:/usr/bin:/bin` },
+    ])
+      expect(actions(VERSION, ws, env), JSON.stringify(env)).not.toContain("allow");
+  });
+
+  it.each([
+    'python3 -c "import sys; print(sys.version); import os"',
+    'python3 -c "import os; print(os.environ)"',
+    'python3 -c "import sys; print(sys.path)"',
+    'python3 -i -c "import sys; print(sys.version)"',
+    'python3 -c "import sys; print(sys.version)" extra',
+    'python3 -c "import platform; print(platform.python_version())"',
+  ])("%s still asks", (command) => {
+    expect(actions(command, workspace())).not.toContain("allow");
+  });
+});
+
+describe("python3 -m pydoc imports from the working directory first", () => {
+  it("a project's json.py and pydoc.py run (the proof)", () => {
+    expect(py(workspace({ "json.py": RUN }), "-m", "pydoc", "json").stdout).toContain("PROJECT CODE RAN");
+    expect(py(workspace({ "pydoc.py": RUN }), "-m", "pydoc", "json").stdout).toContain("PROJECT CODE RAN");
+  });
+
+  it("so python3 -m pydoc json still asks", () => {
+    expect(actions("python3 -m pydoc json", workspace())).not.toContain("allow");
+  });
+});
