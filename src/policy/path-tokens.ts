@@ -1,0 +1,94 @@
+// Every absolute path a configuration file's text spells, whatever its format (red team, round 19: the
+// list of programs whose user configuration names a project file never ends, so the scan is by class):
+// `/abs`, `~/…`, `$HOME/…`, `${HOME}/…`, `$XDG_CONFIG_HOME/…`, quoted or not, after `=`, `:` or a
+// space, inside JSON, TOML, YAML and shell strings, and brace forms (`~/proj/{a,b}.sh`) expanded. Pure:
+// which files are read is guards/user-config-scan.ts.
+import { posix } from "node:path";
+
+/** One path the text names, absolute and tidied. */
+export interface PathToken {
+  /** Cut before a glob or variable (`~/proj/rc.d/*.sh`): the directory whose files a program loads. */
+  path: string;
+  /** It is what `cd`/`pushd` (a shell's, vim's) goes to: a place to be, not a file run or read. */
+  cd: boolean;
+}
+
+/** What the spellings expand to. */
+export interface TokenHome {
+  home: string;
+  xdgConfig: string;
+}
+
+/** A path's start: `~`, `$HOME`, `${HOME}`, `$XDG_CONFIG_HOME` (braced or not) before a `/`, or a `/`. */
+const START = String.raw`(?:~|\$\{?HOME\}?|\$\{?XDG_CONFIG_HOME\}?)(?=/)|/`;
+/** What may come before a path: the line's start, a space, a quote, or a separator of the formats. */
+const BEFORE = String.raw`(?<=^|[\s"'\`=:(,\[{;|&<>!@])`;
+/** A path's characters: none of the separators, a backslash escape, or a brace group `{a,b}`. */
+const BODY = String.raw`(?:[^\s"'\`;|&<>(),={}:\\]|\\.|\{[^\s{}"'\`]*\})*`;
+const UNQUOTED = new RegExp(`${BEFORE}(?:${START})${BODY}`, "gm");
+/** A quoted string starting with a path, spaces and all (`"~/My Projects/x.sh"`). */
+const QUOTED = new RegExp(`(["'])((?:${START})[^"'\\n]*)\\1`, "gm");
+const CD = /(?:^|[\s;&|(!'"])(?:builtin\s+)?(?:cd|pushd|chdir|lcd|tcd)\s+["']?$/;
+/** Brace expansion stops here: a spelling with more alternatives names a family, and its prefix is kept. */
+const MAX_ALTERNATIVES = 64;
+
+/** `{a,b}` groups expanded as bash does (nested too); null past the bound. */
+export function expandBraces(text: string, budget = MAX_ALTERNATIVES): string[] | null {
+  const open = innermostGroup(text);
+  if (open === null) return [text];
+  const [start, end] = open;
+  const choices = text.slice(start + 1, end).split(",");
+  if (choices.length < 2) return [text]; // `{x}` is literal in bash
+  const out: string[] = [];
+  for (const c of choices) {
+    const more = expandBraces(text.slice(0, start) + c + text.slice(end + 1), budget - out.length);
+    if (more === null || out.length + more.length > budget) return null;
+    out.push(...more);
+  }
+  return out;
+}
+
+/** The first `{…}` group holding no other brace, as [open, close]. */
+function innermostGroup(text: string): [number, number] | null {
+  const close = text.indexOf("}");
+  const open = close < 0 ? -1 : text.lastIndexOf("{", close);
+  return open < 0 ? null : [open, close];
+}
+
+/** The spelling's start as the path it names. */
+function expandStart(text: string, h: TokenHome): string {
+  return text
+    .replace(/^~(?=\/)/, h.home)
+    .replace(/^\$\{?HOME\}?(?=\/)/, h.home)
+    .replace(/^\$\{?XDG_CONFIG_HOME\}?(?=\/)/, h.xdgConfig);
+}
+
+/** A spelling as paths: unescaped, its braces expanded, cut before a glob or variable (then a directory). */
+function tokensOf(spelled: string, h: TokenHome, cd: boolean): PathToken[] {
+  // `//host/…` after `https:` is a URL's authority; `file:///x` names `/x`.
+  if (/^\/\/(?!\/)/.test(spelled)) return [];
+  const text = expandStart(spelled.replace(/\\(.)/g, "$1"), h);
+  const alternatives = expandBraces(text) ?? [text.slice(0, text.indexOf("{"))];
+  return alternatives.flatMap((a) => {
+    const cut = a.search(/[*?[$]/);
+    const known = cut < 0 ? a : a.slice(0, a.lastIndexOf("/", cut) + 1);
+    const path = posix.normalize(known);
+    if (path === "/" || path === "." || !path.startsWith("/")) return [];
+    return [{ path: path.endsWith("/") ? path.slice(0, -1) : path, cd }];
+  });
+}
+
+/** Every absolute path the text names, in any of the spellings above. */
+export function pathTokens(text: string, h: TokenHome): PathToken[] {
+  const plain = text.replace(/\\\//g, "/"); // JSON may escape `/`
+  const out: PathToken[] = [];
+  for (const m of plain.matchAll(UNQUOTED)) {
+    const cd = CD.test(plain.slice(Math.max(0, m.index - 24), m.index));
+    out.push(...tokensOf(m[0], h, cd));
+  }
+  for (const m of plain.matchAll(QUOTED)) {
+    const spelled = m[2] ?? "";
+    if (/\s/.test(spelled)) out.push(...tokensOf(spelled, h, false));
+  }
+  return out;
+}
