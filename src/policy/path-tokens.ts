@@ -82,13 +82,11 @@ function tokensOf(spelled: string, h: TokenHome, cd: boolean): PathToken[] {
 export function pathTokens(text: string, h: TokenHome): PathToken[] {
   const plain = text.replace(/\\\//g, "/"); // JSON may escape `/`
   const out: PathToken[] = [];
-  for (const m of plain.matchAll(UNQUOTED)) {
-    const cd = CD.test(plain.slice(Math.max(0, m.index - 24), m.index));
-    out.push(...tokensOf(m[0], h, cd));
-  }
+  const cdAt = (at: number) => CD.test(plain.slice(Math.max(0, at - 24), at));
+  for (const m of plain.matchAll(UNQUOTED)) out.push(...tokensOf(m[0], h, cdAt(m.index)));
   for (const m of plain.matchAll(QUOTED)) {
     const spelled = m[2] ?? "";
-    if (/\s/.test(spelled)) out.push(...tokensOf(spelled, h, false));
+    if (/\s/.test(spelled)) out.push(...tokensOf(spelled, h, cdAt(m.index + 1)));
   }
   return out;
 }

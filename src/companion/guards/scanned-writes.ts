@@ -3,6 +3,7 @@
 // named directory strictly inside the workspace (`XDG_CONFIG_HOME=~/proj/cfg`, `PATH=~/proj/bin`), but
 // the workspace itself or a directory above it does not (`export PROJ=~/code`, `alias app='cd ~/code/app'`
 // name where the person works, not a file any program runs), nor a directory only ever `cd`'d into.
+import { lstatSync } from "node:fs";
 import { posix } from "node:path";
 import type { Context } from "./disk-context.ts";
 import { realWorkspace } from "./disk-context.ts";
@@ -12,13 +13,51 @@ import type { Scan, ScannedPath } from "./user-config-scan.ts";
 /** The scan's paths by every name they have at this decision: as written, and through links (which move). */
 const perDecision = new WeakMap<Context, Map<string, ScannedPath>>();
 
+/**
+ * Where each path leads now, its directories' real paths shared: a scan names hundreds of paths, mostly in
+ * a few directories and mostly missing, and realPathOf's walk of each missing one costs a decision ~0.6 ms
+ * apiece (measured: 400 ms for 650 paths). A link named itself is left to realPathOf (they are few).
+ */
+function resolver(): (path: string) => string {
+  const dirs = new Map<string, string>();
+  const realDir = (dir: string): string => {
+    const known = dirs.get(dir);
+    if (known !== undefined) return known;
+    let real = dir;
+    // Anything there (a dangling link too) is resolved as the kernel would; a missing name, from its parent.
+    if (answers(() => lstatSync(dir, { throwIfNoEntry: false }))) real = realOrSelf(dir);
+    else if (dir !== "/") real = posix.join(realDir(posix.dirname(dir)), posix.basename(dir));
+    dirs.set(dir, real);
+    return real;
+  };
+  return (path) => {
+    if (answers(() => lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink())) return realOrSelf(path);
+    return posix.join(realDir(posix.dirname(path)), posix.basename(path));
+  };
+}
+
+/** Whether the look answers yes; an error (a file where a directory is named) is a no. */
+function answers(look: () => unknown): boolean {
+  try {
+    return Boolean(look());
+  } catch {
+    return false;
+  }
+}
+
+function realOrSelf(path: string): string {
+  const r = realPathOf(path);
+  return r.ok ? r.real : path;
+}
+
 function resolvedNames(scan: Scan, ctx: Context): Map<string, ScannedPath> {
   const memo = perDecision.get(ctx);
   if (memo !== undefined) return memo;
   const names = new Map(scan.named);
+  const realOf = resolver();
   for (const named of scan.named.values()) {
-    const r = realPathOf(named.path);
-    if (r.ok && r.real !== named.path && !names.has(r.real)) names.set(r.real, named);
+    const real = realOf(named.path);
+    if (real !== named.path && !names.has(real)) names.set(real, named);
   }
   perDecision.set(ctx, names);
   return names;

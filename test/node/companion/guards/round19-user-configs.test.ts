@@ -5,7 +5,7 @@
 // an ordinary write, and the program's next start ran it (proven for most: ~/.netrc copied out). Every user
 // configuration file is now read for the paths it names (user-config-scan.ts); these writes ask, while a
 // home naming the workspace itself (`cd ~/proj`, `export PROJ=~/proj`) leaves the project writable.
-import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -202,5 +202,31 @@ describe("the over-ask boundary: the workspace itself, or above it, named", () =
       const r = judgeWrite(home, ws, rel);
       expect(r.action, `${rel}\n${r.why}`).toBe("allow");
     }
+  });
+});
+
+describe("the named path as the disk resolves it, and the bounds", () => {
+  it("a path through a link into the project, and a link made in the project after the scan", () => {
+    const { home, ws } = homeWith({
+      ".screenrc": "source ~/link/u1.sh\n",
+      ".xinitrc": "exec ~/proj/cfg/u2.sh\n",
+    });
+    symlinkSync(join(ws, "tools"), join(home, "link"));
+    expect(judgeWrite(home, ws, "tools/u1.sh").action).not.toBe("allow");
+    expect(judgeWrite(home, ws, "other/u2.sh").action).toBe("allow");
+    mkdirSync(join(ws, "other"));
+    symlinkSync(join(ws, "other"), join(ws, "cfg"));
+    expect(judgeWrite(home, ws, "other/u2.sh").action).not.toBe("allow");
+  });
+
+  it("past the size bound a text file is not skipped: writes ask; a large binary file is left out", () => {
+    const big = homeWith({ ".config/app/big.conf": "x = 1\n".repeat(200_000) });
+    const r = judgeWrite(big.home, big.ws, "src/app.ts");
+    expect(r.action).not.toBe("allow");
+    expect(r.why).toMatch(/could not all be read/);
+    const bin = homeWith({});
+    write(join(bin.home, ".config", "app", "data.bin"), "");
+    writeFileSync(join(bin.home, ".config", "app", "data.bin"), Buffer.alloc(2_000_000, 0));
+    expect(judgeWrite(bin.home, bin.ws, "src/app.ts").action).toBe("allow");
   });
 });
