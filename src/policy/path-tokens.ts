@@ -3,7 +3,7 @@
 // `/abs`, `~/…`, `$HOME/…`, `${HOME}/…`, `$XDG_CONFIG_HOME/…`, quoted or not, after `=`, `:` or a
 // space, inside JSON, TOML, YAML and shell strings, and brace forms (`~/proj/{a,b}.sh`) expanded. Pure:
 // which files are read is guards/user-config-scan.ts.
-import { posix } from "node:path";
+import { normalizePath } from "./paths.ts";
 
 /** One path the text names, absolute and tidied. */
 export interface PathToken {
@@ -34,25 +34,36 @@ const MAX_ALTERNATIVES = 64;
 
 /** `{a,b}` groups expanded as bash does (nested too); null past the bound. */
 export function expandBraces(text: string, budget = MAX_ALTERNATIVES): string[] | null {
-  const open = innermostGroup(text);
-  if (open === null) return [text];
-  const [start, end] = open;
-  const choices = text.slice(start + 1, end).split(",");
-  if (choices.length < 2) return [text]; // `{x}` is literal in bash
+  const group = firstGroup(text);
+  if (group === null) return [text];
+  const { open, close, commas } = group;
+  const cuts = [open, ...commas, close];
   const out: string[] = [];
-  for (const c of choices) {
-    const more = expandBraces(text.slice(0, start) + c + text.slice(end + 1), budget - out.length);
+  for (let i = 0; i + 1 < cuts.length; i++) {
+    const choice = text.slice((cuts[i] as number) + 1, cuts[i + 1]);
+    const more = expandBraces(text.slice(0, open) + choice + text.slice(close + 1), budget - out.length);
     if (more === null || out.length + more.length > budget) return null;
     out.push(...more);
   }
   return out;
 }
 
-/** The first `{…}` group holding no other brace, as [open, close]. */
-function innermostGroup(text: string): [number, number] | null {
-  const close = text.indexOf("}");
-  const open = close < 0 ? -1 : text.lastIndexOf("{", close);
-  return open < 0 ? null : [open, close];
+/** The first `{…}` group with a comma at its own level (`{x}` is literal in bash): where it opens, closes and splits. */
+function firstGroup(text: string): { open: number; close: number; commas: number[] } | null {
+  for (let open = text.indexOf("{"); open >= 0; open = text.indexOf("{", open + 1)) {
+    const commas: number[] = [];
+    let depth = 0;
+    for (let i = open; i < text.length; i++) {
+      const c = text[i];
+      if (c === "{") depth++;
+      else if (c === "," && depth === 1) commas.push(i);
+      else if (c === "}" && --depth === 0) {
+        if (commas.length > 0) return { open, close: i, commas };
+        break;
+      }
+    }
+  }
+  return null;
 }
 
 /** The spelling's start as the path it names. */
@@ -72,9 +83,8 @@ function tokensOf(spelled: string, h: TokenHome, cd: boolean): PathToken[] {
   return alternatives.flatMap((a) => {
     const cut = a.search(/[*?[$]/);
     const known = cut < 0 ? a : a.slice(0, a.lastIndexOf("/", cut) + 1);
-    const path = posix.normalize(known);
-    if (path === "/" || path === "." || !path.startsWith("/")) return [];
-    return [{ path: path.endsWith("/") ? path.slice(0, -1) : path, cd }];
+    const path = normalizePath(known);
+    return path === "/" || !path.startsWith("/") ? [] : [{ path, cd }];
   });
 }
 

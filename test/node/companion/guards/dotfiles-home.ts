@@ -119,6 +119,7 @@ const VSCODE_SETTINGS = JSON.stringify(
     "editor.fontSize": 14,
     "editor.formatOnSave": true,
     "files.exclude": { "**/node_modules": true },
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: VS Code's own variable, as settings.json spells it
     "python.defaultInterpreterPath": "${workspaceFolder}/.venv/bin/python",
     "terminal.integrated.defaultProfile.linux": "bash",
     "terminal.integrated.cwd": "/home/dev/code/app",
