@@ -37,9 +37,12 @@ const MAX_BYTES = 1024 * 1024;
 /** How much of a too-large file is looked at to tell it is binary (git's own heuristic: a NUL byte). */
 const SNIFF_BYTES = 8000;
 
-/** Files that are a program's record of what was done (histories, logs, locks, databases), not configuration. */
+/**
+ * Files that are a program's record of what was done (histories, logs, locks, databases), not configuration,
+ * and lists of places a person goes (GTK's and KDE's bookmarks, `user-dirs.dirs`), not programs anything runs.
+ */
 const STATE_FILE =
-  /(?:^|[._-])(?:history|histfile|hsts)$|^\.lesshst$|^\.viminfo$|^\.zcompdump|^\.(?:X|ICE)authority$|^\.xsession-errors|^recently-used|\.(?:log|swp|swo|lock|bak|old|tmp|pid|db|sqlite3?|ldb)$/i;
+  /(?:^|[._-])(?:history|histfile|hsts)$|^\.lesshst$|^\.viminfo$|^\.zcompdump|^\.(?:X|ICE)authority$|^\.xsession-errors|^recently-used|^bookmarks$|^user-dirs\.dirs$|\.(?:log|swp|swo|lock|bak|old|tmp|pid|db|sqlite3?|ldb|xbel)$/i;
 
 /**
  * Directories that are state, caches or other people's code: a repository's objects, package trees, Chromium

@@ -195,6 +195,7 @@ describe("the over-ask boundary: the workspace itself, or above it, named", () =
     ".config/Code/User/workspaceStorage/ab/workspace.json": JSON.stringify({ folder: "file://P/src" }),
     ".vim/view/~=+proj=+src=+app.ts=": "edit ~/proj/src/app.ts\n",
     ".bash_history": "vim ~/proj/src/app.ts\n",
+    ".config/gtk-3.0/bookmarks": "file://P/src src\n",
   });
 
   it("writes anywhere in the project stay allowed", () => {
