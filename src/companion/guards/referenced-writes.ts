@@ -29,11 +29,14 @@ interface Compiled {
 interface State {
   stamps: Map<string, string>;
   compiled: Compiled[];
-  /** Every user configuration file's named paths (the class the per-program rows above are examples of). */
-  scan?: Scan;
 }
 
-const states = new Lru<string, State>(8);
+interface UserState extends State {
+  /** Every user configuration file's named paths (the class the per-program rows are examples of). */
+  scan: Scan;
+}
+
+const states = new Lru<string, UserState>(8);
 const perDecision = new WeakMap<Context, Compiled[]>();
 
 /** The environment the configurations are found and expanded by. */
@@ -105,7 +108,7 @@ function fresh(state: State): boolean {
 }
 
 /** The user's configurations as the disk has them now: read again when any file read (or directory listed) changed. */
-function userStateOf(ctx: Context): State {
+function userStateOf(ctx: Context): UserState {
   const key = stateKey(ctx.env);
   let state = states.get(key);
   if (state === undefined || !fresh(state)) {
@@ -208,7 +211,7 @@ export function referencedWriteFact(
       subject,
       reason: `\`${shown}\` is named by \`${shownFrom(hit.named.from, homeOf(ctx.env))}\`, which ${hit.named.how}: a file the user's own configuration runs or reads, so writing it runs code the judge never sees`,
     };
-  const scanned = state.scan === undefined ? null : scannedWriteHit(state.scan, ctx, real, lexical);
+  const scanned = scannedWriteHit(state.scan, ctx, real, lexical);
   if (scanned === null) return null;
   if ("overflow" in scanned)
     return {

@@ -105,7 +105,7 @@ class Walk {
     for (const t of pathTokens(text, this.h)) {
       const known = this.named.get(t.path);
       if (known === undefined) this.named.set(t.path, { path: t.path, from: path, cd: t.cd });
-      else if (!t.cd) known.cd = false;
+      else if (!t.cd && known.cd) this.named.set(t.path, { path: t.path, from: path, cd: false });
     }
   }
 
