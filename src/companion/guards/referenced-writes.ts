@@ -37,6 +37,8 @@ interface UserState extends State {
 }
 
 const states = new Lru<string, UserState>(8);
+/** The state one decision looked at: its stamps are checked once, not once per path the call writes. */
+const statePerDecision = new WeakMap<Context, UserState>();
 const perDecision = new WeakMap<Context, Compiled[]>();
 
 /** The environment the configurations are found and expanded by. */
@@ -109,6 +111,8 @@ function fresh(state: State): boolean {
 
 /** The user's configurations as the disk has them now: read again when any file read (or directory listed) changed. */
 function userStateOf(ctx: Context): UserState {
+  const memo = statePerDecision.get(ctx);
+  if (memo !== undefined) return memo;
   const key = stateKey(ctx.env);
   let state = states.get(key);
   if (state === undefined || !fresh(state)) {
@@ -119,6 +123,7 @@ function userStateOf(ctx: Context): UserState {
     state = { stamps: reader.stamps, compiled: named.map(compile), scan };
     states.set(key, state);
   }
+  statePerDecision.set(ctx, state);
   return state;
 }
 

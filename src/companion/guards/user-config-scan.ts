@@ -52,6 +52,9 @@ const STATE_FILE =
 const STATE_DIR =
   /^(?:\.git|node_modules|__pycache__|\.?venv|site-packages|logs?|History|workspaceStorage|globalStorage|blob_storage|IndexedDB|Local Storage|Session Storage|Service Worker|WebStorage|Crashpad|Crash Reports|sessions?|undo|swap|backup|view|plugged|bundle|pack|google-chrome.*|chromium|BraveSoftware|vivaldi.*|microsoft-edge.*|opera.*)$|cache/i;
 
+/** The kernel's own trees: no write lands there, and a name under /proc/self resolves per process. */
+const KERNEL = /^\/(?:proc|dev|sys)(?:\/|$)/;
+
 class Walk {
   readonly named = new Map<string, ScannedPath>();
   overflow: string | null = null;
@@ -103,6 +106,7 @@ class Walk {
     const text = this.reader.read(path);
     if (text === null || text.includes("\0")) return;
     for (const t of pathTokens(text, this.h)) {
+      if (KERNEL.test(t.path)) continue;
       const known = this.named.get(t.path);
       if (known === undefined) this.named.set(t.path, { path: t.path, from: path, cd: t.cd });
       else if (!t.cd && known.cd) this.named.set(t.path, { path: t.path, from: path, cd: false });
