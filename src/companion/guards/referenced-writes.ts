@@ -14,7 +14,9 @@ import { homeOf } from "./git-config-layers.ts";
 import { repositoryIn } from "./git-discovery.ts";
 import { PROGRAM_ENV } from "./program-config-files.ts";
 import { isWithin, realPathOf } from "./real-path.ts";
+import { scannedWriteHit } from "./scanned-writes.ts";
 import { shownPath } from "./tree-walk.ts";
+import { type Scan, scanUserConfigs } from "./user-config-scan.ts";
 
 interface Compiled {
   named: Named;
@@ -29,7 +31,14 @@ interface State {
   compiled: Compiled[];
 }
 
-const states = new Lru<string, State>(8);
+interface UserState extends State {
+  /** Every user configuration file's named paths (the class the per-program rows are examples of). */
+  scan: Scan;
+}
+
+const states = new Lru<string, UserState>(8);
+/** The state one decision looked at: its stamps are checked once, not once per path the call writes. */
+const statePerDecision = new WeakMap<Context, UserState>();
 const perDecision = new WeakMap<Context, Compiled[]>();
 
 /** The environment the configurations are found and expanded by. */
@@ -100,18 +109,28 @@ function fresh(state: State): boolean {
   return true;
 }
 
-/** The references as the disk has them now: read again when any file read (or directory listed) changed. */
-function referencesOf(ctx: Context): Compiled[] {
-  const memo = perDecision.get(ctx);
+/** The user's configurations as the disk has them now: read again when any file read (or directory listed) changed. */
+function userStateOf(ctx: Context): UserState {
+  const memo = statePerDecision.get(ctx);
   if (memo !== undefined) return memo;
   const key = stateKey(ctx.env);
   let state = states.get(key);
   if (state === undefined || !fresh(state)) {
     const reader = new StampedReader();
-    const named = namedPaths(reader, ctx.env, homeOf(ctx.env));
-    state = { stamps: reader.stamps, compiled: named.map(compile) };
+    const home = homeOf(ctx.env);
+    const named = namedPaths(reader, ctx.env, home);
+    const scan = scanUserConfigs(reader, ctx.env, home);
+    state = { stamps: reader.stamps, compiled: named.map(compile), scan };
     states.set(key, state);
   }
+  statePerDecision.set(ctx, state);
+  return state;
+}
+
+/** The references as the disk has them now, each also by where its links lead at this decision. */
+function referencesOf(ctx: Context, state: State): Compiled[] {
+  const memo = perDecision.get(ctx);
+  if (memo !== undefined) return memo;
   const now = [...state.compiled, ...state.compiled.flatMap((c) => resolved(c) ?? [])];
   perDecision.set(ctx, now);
   return now;
@@ -189,10 +208,23 @@ export function referencedWriteFact(
   ctx: Context,
   subject: string,
 ): CallFact | null {
-  const hit = referencesOf(ctx).find(hitter(real, lexical)) ?? repoHit(real, lexical, homeOf(ctx.env));
-  if (hit === undefined) return null;
+  const state = userStateOf(ctx);
+  const hit = referencesOf(ctx, state).find(hitter(real, lexical)) ?? repoHit(real, lexical, homeOf(ctx.env));
+  const shown = shownPath(real, ctx.workspace);
+  if (hit !== undefined)
+    return {
+      subject,
+      reason: `\`${shown}\` is named by \`${shownFrom(hit.named.from, homeOf(ctx.env))}\`, which ${hit.named.how}: a file the user's own configuration runs or reads, so writing it runs code the judge never sees`,
+    };
+  const scanned = scannedWriteHit(state.scan, ctx, real, lexical);
+  if (scanned === null) return null;
+  if ("overflow" in scanned)
+    return {
+      subject,
+      reason: `the user's configuration files could not all be read for the paths they name (${scanned.overflow}), so any of them may run or load \`${shown}\``,
+    };
   return {
     subject,
-    reason: `\`${shownPath(real, ctx.workspace)}\` is named by \`${shownFrom(hit.named.from, homeOf(ctx.env))}\`, which ${hit.named.how}: a file the user's own configuration runs or reads, so writing it runs code the judge never sees`,
+    reason: `\`${shown}\` is ${scanned.path === real || scanned.path === lexical ? "named" : `below \`${shownPath(scanned.path, ctx.workspace)}\`, named`} by the user's configuration file \`${shownFrom(scanned.from, homeOf(ctx.env))}\`: a program reading it may run or load the file, so writing it runs code the judge never sees`,
   };
 }
