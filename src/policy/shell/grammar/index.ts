@@ -44,6 +44,7 @@ import { lscpu } from "./programs/lscpu.ts";
 import { lsof } from "./programs/lsof.ts";
 import { make } from "./programs/make.ts";
 import { man } from "./programs/man.ts";
+import { more } from "./programs/more.ts";
 import { mktemp } from "./programs/mktemp.ts";
 import { basename, dirname, whereis, which } from "./programs/names.ts";
 import { nl } from "./programs/nl.ts";
@@ -103,6 +104,7 @@ import type { ProgramGrammar } from "./spec.ts";
 export const PROGRAM_GRAMMARS: readonly ProgramGrammar[] = [
   ...[ls, cat, head, tail, wc, grep, rg, find, fd, sed, awk, sort, uniq, cut, tr, jq, diff, stat, file, du],
   less,
+  more,
   sums,
   b2sum,
   cmp,
