@@ -44,3 +44,58 @@ describe("more", () => {
     expect(effects("more --bogus README.md", "more")).toBeNull();
   });
 });
+
+const REPO = "git init -q . && git -c user.email=a@b -c user.name=a commit -q --allow-empty -m x && ";
+const COMMITS = `${REPO}echo a > f && git add f && git -c user.email=a@b -c user.name=a commit -qm f && `;
+
+describe("git's printing subcommands", () => {
+  it.runIf(has("git"))("format-patch writes a file per commit unless --stdout is in effect", () => {
+    expect(runInBash(`${COMMITS}git format-patch --stdout -1`).stdout).toContain("Subject: [PATCH] f");
+    expect(runInBash(`${COMMITS}git format-patch --stdout -1 && ls`).stdout).not.toContain(".patch");
+    expect(runInBash(`${COMMITS}git format-patch --stdout --no-stdout -1 && ls`).stdout).toContain(
+      "0001-f.patch",
+    );
+    expect(effects("git format-patch --stdout -1", "git")).toEqual(["walk .", "walk .git"]);
+    for (const writes of [
+      "git format-patch -1",
+      "git format-patch --stdout --no-stdout -1",
+      "git format-patch --stdout --no-std -1",
+      "git format-patch --stdout -o out -1",
+      "git format-patch --stdout --output-directory=out -1",
+      "git format-patch --stdout --signature-file=/etc/passwd -1",
+    ])
+      expect(effects(writes, "git"), writes).toBeNull();
+  });
+
+  it.runIf(has("git"))("interpret-trailers runs a configured trailer command even with no --trailer", () => {
+    const setup = `${REPO}printf 's\\n\\nb\\n' > m && git config trailer.x.command 'touch PWNED' && `;
+    expect(runInBash(`${setup}git interpret-trailers m`).exists("PWNED")).toBe(true);
+    expect(runInBash(`${REPO}printf 's\\n\\nb\\n' > m && git interpret-trailers m`).exists("PWNED")).toBe(
+      false,
+    );
+    expect(effects("git interpret-trailers --trailer 'a: b' --where end m", "git")).toEqual([
+      "read m",
+      "walk .git",
+    ]);
+    expect(effects("git interpret-trailers --in-place m", "git")).toBeNull();
+  });
+
+  it("range-diff and stripspace are understood; range-diff's --ext-diff and --textconv are not", () => {
+    expect(effects("git range-diff HEAD~1 HEAD", "git")).toEqual(["walk .", "walk .git"]);
+    expect(effects("git stripspace -s", "git")).toEqual(["walk .git"]);
+    expect(effects("git range-diff --ext-diff A..B C..D", "git")).toBeNull();
+    expect(effects("git range-diff --textconv A..B C..D", "git")).toBeNull();
+    expect(effects("git stripspace f", "git")).toBeNull();
+  });
+
+  it("the balanced starter allows them", () => {
+    for (const command of [
+      "git range-diff HEAD~1 HEAD",
+      "git format-patch --stdout -1",
+      "git stripspace < README.md",
+      "git interpret-trailers README.md",
+    ])
+      expect(judge(BALANCED, command).action, command).toBe("allow");
+    expect(judge(BALANCED, "git format-patch -1").action).not.toBe("allow");
+  });
+});
