@@ -1,14 +1,12 @@
 // Whether entries of a git configuration file can hold a credential, judged by what the disk holds: a key
-// named for one (an extra header, a token, a password, a credential helper's settings) or a value that is one
-// (a URL with user-info, a vendor token's shape, a private key). Used where a call prints configuration
-// entries as text: a recursive read reaching `.git/config` (grep -r prints every line of it), and
-// `git config --get-regexp PATTERN` (it prints the entries whose key PATTERN matches).
+// named for one (an extra header, a token, a password, a credential helper's settings; git-config-keys.ts)
+// or a value that is one (a URL with user-info, a vendor token's shape, a private key). Used where a call
+// prints configuration entries as text: a recursive read reaching `.git/config` (grep -r prints every line
+// of it), and `git config --get-regexp PATTERN` (it prints the entries whose key PATTERN matches).
 import { lstatSync, readFileSync } from "node:fs";
 import { holdsCredential, holdsPrivateKey, URL_CREDENTIAL } from "../../policy/secret-families.ts";
+import { CREDENTIAL_KEY } from "../../policy/shell/grammar/programs/git-config-keys.ts";
 import { fullKey, type PlacedEntry, placedEntries } from "./git-config-values.ts";
-
-/** A key whose value is a secret by its name (`http.*.extraheader`, `github.token`, `sendemail.smtpPass`). */
-const CREDENTIAL_KEY = /header|token|pass|secret|auth|cookie|credential|bearer|session|api-?key|private/i;
 
 /** A git configuration file a walk may reach: the repository's, a submodule's, a worktree's own. */
 const GIT_CONFIG_FILE = /(^|\/)\.git\/(modules\/.+\/)?config$|(^|\/)config\.worktree$/;
@@ -40,15 +38,6 @@ export function plainGitConfig(file: string, rel: string): boolean {
   } catch {
     return false;
   }
-}
-
-/**
- * A `--get-regexp` pattern this judge reads as git does: letters, digits, `-`, `_`, and `.` (any character),
- * optionally anchored with `^` and `$`; POSIX extended and JavaScript regular expressions agree on these.
- * Null for any other pattern.
- */
-export function simpleKeyPattern(pattern: string): RegExp | null {
-  return /^\^?[A-Za-z0-9._-]*\$?$/.test(pattern) ? new RegExp(pattern) : null;
 }
 
 /**

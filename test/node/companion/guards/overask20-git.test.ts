@@ -73,3 +73,38 @@ describe("a repository whose configuration runs a trailer command or reads a sig
     expect(action("git format-patch --stdout -1", ws)).toBe("allow");
   });
 });
+
+describe("git config --get-regexp PATTERN prints the entries whose key PATTERN matches", () => {
+  it("git matches the pattern anywhere in the key, the remote's name too", () => {
+    const ws = repo();
+    git(ws, "config", "alias.st", "status");
+    git(ws, "config", "remote.alias.url", "https://u:pw@example.com/r");
+    expect(git(ws, "config", "--get-regexp", "alias")).toContain("remote.alias.url https://u:pw@");
+  });
+
+  it.each(["alias", "^alias\\.", "core"])("%s is allowed when the keys it matches hold no credential", (p) => {
+    const ws = repo();
+    git(ws, "config", "alias.st", "status");
+    git(ws, "config", "remote.origin.url", "https://example.com/r");
+    expect(action(`git config --get-regexp '${p}'`, ws)).toBe("allow");
+  });
+
+  it.each([
+    ["remote.alias.url", "https://u:pw@example.com/r"],
+    ["github.alias.token", "abc123"],
+    ["http.https://alias.example.com/.extraheader", "AUTHORIZATION: basic eDp5"],
+  ])("asks when a key it matches is %s", (key, value) => {
+    const ws = repo();
+    git(ws, "config", key, value);
+    const r = judged("git config --get-regexp alias", ws);
+    expect(r.action).not.toBe("allow");
+    expect(r.reasons.join("\n")).toContain(key);
+  });
+
+  it.each([".", "url", "^http", "a", "alias|url", "token", "user"])(
+    "%s may match a credential's key by name alone, so it is a read of the configuration (a secret)",
+    (p) => {
+      expect(action(`git config --get-regexp '${p}'`, repo())).not.toBe("allow");
+    },
+  );
+});

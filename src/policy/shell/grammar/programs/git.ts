@@ -20,7 +20,7 @@ import {
   type Understanding,
 } from "../spec.ts";
 import { configForm } from "./git-config-forms.ts";
-import { isDisplayConfig, isUrlConfigKey } from "./git-config-keys.ts";
+import { isDisplayConfig, isUrlConfigKey, patternMayPrintCredential } from "./git-config-keys.ts";
 import { applyForm, cleanForm, formatPatchForm, helpPage, subcommandForm } from "./git-forms.ts";
 import {
   APPLY_OPTIONS,
@@ -468,16 +468,17 @@ function config(p: Parsed, out: Effects): NotUnderstood | null {
       word: keys[1]?.raw ?? keys[0]?.raw ?? "config",
       reason: "git config with a value sets it (and configuration can run programs)",
     };
+  // `--get-regexp PATTERN` prints the keys PATTERN matches: wide when they may be a credential's by name.
   const wide =
     p.has("-l") ||
     p.has("--list") ||
-    p.has("--get-regexp") ||
+    (p.has("--get-regexp") && patternMayPrintCredential(keys[0]?.value ?? null)) ||
     p.has("--get-urlmatch") ||
     p.has("--show-origin");
   // A URL key's value is checked on disk for user-info (git-config-keys.ts), unless it comes from a file
   // named here (`-f`, `--blob`), whose reading is judged as a read of that file and says nothing of it.
   const fromFile = p.has("-f") || p.has("--blob");
-  const secretKey = keys.some(
+  const secretKey = (p.has("--get-regexp") ? [] : keys).some(
     (k) =>
       /header|url|credential|token|pass|auth|secret|proxy/i.test(k.value ?? "x") &&
       (fromFile || k.value === null || !isUrlConfigKey(k.value)),
