@@ -1,5 +1,6 @@
 // Over-ask, round 19 (fix20e): everyday calls that asked. The real programs are the oracle for what each
 // grammar leans on; every allowed form has its dangerous variant beside it, still asking.
+import { homedir } from "node:os";
 import { afterAll, describe, expect, it } from "vitest";
 import { analyzeShell } from "../../../../src/policy/index.ts";
 import type { ExecUnit } from "../../../../src/policy/shell/units.ts";
@@ -97,5 +98,29 @@ describe("git's printing subcommands", () => {
     ])
       expect(judge(BALANCED, command).action, command).toBe("allow");
     expect(judge(BALANCED, "git format-patch -1").action).not.toBe("allow");
+  });
+});
+
+describe("npm fund and npm query read the installed tree as npm ls does", () => {
+  it("are allowed; npm fund PKG (opens a browser) and -g are not understood", () => {
+    expect(judge(BALANCED, "npm fund").action).toBe("allow");
+    expect(judge(BALANCED, "npm query .prod").action).toBe("allow");
+    expect(effects("npm fund left-pad", "npm")).toBeNull();
+    expect(effects("npm query .prod -g", "npm")).toBeNull();
+    expect(effects("npm fund --which 1", "npm")).toBeNull();
+  });
+});
+
+describe("pytest --version keeps asking", () => {
+  // pytest 7+ prints its version early only for exactly one `--version`; `--version --version` (and older
+  // pytests) load the project's conftest.py first, so the judge, which cannot see the installed version,
+  // keeps it a runner.
+  it.runIf(has("pytest"))("a second --version runs conftest.py", () => {
+    const files = { "conftest.py": 'open("PWNED", "w").write("x")\n' };
+    // The agent's own PATH (and pyenv's root, which a shim finds through HOME otherwise) reaches pytest.
+    const env = { PATH: process.env.PATH ?? "", PYENV_ROOT: process.env.PYENV_ROOT ?? `${homedir()}/.pyenv` };
+    expect(runInBash("pytest --version", { files, env }).exists("PWNED")).toBe(false);
+    expect(runInBash("pytest --version --version", { files, env }).exists("PWNED")).toBe(true);
+    expect(judge(BALANCED, "pytest --version").action).not.toBe("allow");
   });
 });
