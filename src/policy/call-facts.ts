@@ -72,6 +72,11 @@ export interface GitPrints {
    * those are judged (a token in another key's URL is not printed). Absent: any value, as a listing.
    */
   configKey?: string;
+  /**
+   * `git config --get-regexp PATTERN`: it prints the entries whose key PATTERN matches (a pattern
+   * git-config-keys.ts reads as git does), so only those are judged. Absent: any value, as a listing.
+   */
+  configPattern?: string;
   /** Operands that are raw object ids (a blob's id prints that blob, whatever file it was). */
   objectIds?: string[];
   /** Files of the work tree (`git diff`, `git grep`): their contents now, not the index's. */

@@ -10,6 +10,7 @@ import { climbsAfterName, normalizePath, resolveShellDir } from "./paths.ts";
 import { isRevision } from "./shell/git.ts";
 import { DOT } from "./shell/grammar/effects.ts";
 import { configForm } from "./shell/grammar/programs/git-config-forms.ts";
+import { simpleKeyPattern } from "./shell/grammar/programs/git-config-keys.ts";
 import type { ExecUnit } from "./shell/units.ts";
 
 const MAX_DIRS = 8;
@@ -214,6 +215,18 @@ function oneConfigKey(rest: readonly (string | null)[]): string | null {
   return /^[A-Za-z0-9-]+(\.[^\s]+)?\.[A-Za-z][A-Za-z0-9-]*$/.test(key) ? key : null;
 }
 
+/** The PATTERN of `git config [SCOPE] --get-regexp PATTERN [VALUE-PATTERN]` when it is one git-config-keys.ts reads. */
+function regexpPattern(rest: readonly (string | null)[]): string | null {
+  const at = rest.indexOf("--get-regexp");
+  const pattern = rest[at + 1];
+  if (at < 0 || pattern === null || pattern === undefined) return null;
+  if (
+    rest.some((w, k) => k !== at + 1 && k !== at + 2 && w !== "--get-regexp" && !CONFIG_SCOPES.has(w ?? ""))
+  )
+    return null;
+  return simpleKeyPattern(pattern) === null ? null : pattern;
+}
+
 /**
  * What the unit can print the contents of, from its grammar's effects: a content walk of git's tree
  * is a pathspec (the placeholder `.` when none: all paths); `cat-file` and blob ids name no path.
@@ -231,8 +244,16 @@ export function gitPrints(unit: ExecUnit, subcommand: string | null): GitPrints 
   if (subcommand === "config") {
     // `git config get KEY` (git 2.46) is the old `git config --get KEY`: the same key's values.
     const form = at < 0 ? null : configForm(unit.words.slice(at + 1));
-    const key = oneConfigKey(form === null ? rest : form.words.map((w) => w.value));
-    return { pathspecs: [], history: false, remotes: true, ...(key === null ? {} : { configKey: key }) };
+    const words = form === null ? rest : form.words.map((w) => w.value);
+    const key = oneConfigKey(words);
+    const pattern = key === null ? regexpPattern(words) : null;
+    return {
+      pathspecs: [],
+      history: false,
+      remotes: true,
+      ...(key === null ? {} : { configKey: key }),
+      ...(pattern === null ? {} : { configPattern: pattern }),
+    };
   }
   const rawObjects = REF_FORMATS.has(subcommand ?? "") && printsRawObjects(rest);
   if (

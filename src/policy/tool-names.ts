@@ -251,6 +251,7 @@ const globTool =
       input: pick({ pattern: str(i, "pattern"), path: str(i, "path") }),
     }))(input).flatMap(eachSearch);
 
+const PI_GREP = ["pattern", "path", "glob", "type", "ignoreCase", "literal", "context", "limit"];
 const CLAUDE_GREP = [
   "pattern",
   "path",
@@ -297,9 +298,11 @@ const TABLE: Readonly<Record<string, Mapper>> = {
     "replace_all",
   ]),
   bash: canonical("bash", ["command", "timeout", "workdir", "escalated", "background", "description"]),
-  grep: canonical("grep", ["pattern", "path", "glob", "type", "ignoreCase", "literal", "context", "limit"]),
+  // Claude Code's Grep and LS fields too (how matches are printed, entries hidden: never which files are
+  // read), so `airlock policy explain --tool grep` judges its input as the hook judges `Grep` (round 19).
+  grep: canonical("grep", [...new Set([...PI_GREP, ...CLAUDE_GREP])]),
   find: fileSearch,
-  ls: canonical("ls", ["path", "limit"]),
+  ls: canonical("ls", ["path", "limit", "ignore"]),
   webfetch: canonical("webfetch", ["url", "prompt", "query", "allowed_domains", "blocked_domains"]),
   // The same tools under the names other agents give them (OpenCode's `glob` and `list`, Copilot's `view`),
   // when such a call reaches Airlock without its agent's adapter (`airlock policy explain`, a direct

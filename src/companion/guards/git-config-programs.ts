@@ -17,6 +17,10 @@ const RUNS_PROGRAMS = [
   /^(include\.path|includeif\..+\.path)$/,
   /^gpg\.(.+\.)?program$/,
   /^sequence\.editor$/,
+  // `git interpret-trailers` runs a trailer's command even without --trailer (.command; .cmd with one), and
+  // `git format-patch --stdout` prints the signature file's text (proven on 2.39).
+  /^trailer\..+\.(command|cmd)$/,
+  /^format\.signaturefile$/,
   // Not a program: the work tree moved elsewhere, so `git grep`/`git diff` read and print files outside
   // the project under the names of tracked ones (red team, round 7).
   /^core\.worktree$/,
@@ -38,7 +42,7 @@ const RUNS_PROGRAMS = [
 ];
 /** Keys naming a file git reads: one inside the work tree (a relative path without `..`) is the project's. */
 export const FILE_KEYS =
-  /^(blame\.ignorerevsfile|mailmap\.file|core\.(excludesfile|attributesfile)|diff\.orderfile|gpg\.ssh\.(allowedsignersfile|revocationfile))$/;
+  /^(blame\.ignorerevsfile|format\.signaturefile|mailmap\.file|core\.(excludesfile|attributesfile)|diff\.orderfile|gpg\.ssh\.(allowedsignersfile|revocationfile))$/;
 const BOOLEAN = /^(true|false|yes|no|on|off|1|0|)$/i;
 const MAX_CONFIG_BYTES = 1024 * 1024;
 

@@ -25,10 +25,16 @@ export function configKey(key: string): ConfigKey | null {
 const HEADER = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"((?:[^"\\\n]|\\.)*)")?\s*\]\s*(.*)$/;
 const VARIABLE = /^([A-Za-z][A-Za-z0-9-]*)\s*(?:=(.*))?$/;
 
-/** Every raw value KEY has in `text`, or null when some line is not one this reader places. */
-export function configValues(text: string, key: ConfigKey): string[] | null {
+/** One `name = value` of a configuration file, placed under its section and subsection. */
+export interface PlacedEntry extends ConfigKey {
+  /** The raw value (continuations joined, trimmed); empty for a bare `name`. */
+  value: string;
+}
+
+/** Every entry of `text` in order, or null when some line is not one this reader places. */
+export function placedEntries(text: string): PlacedEntry[] | null {
   const lines = text.split("\n");
-  const out: string[] = [];
+  const out: PlacedEntry[] = [];
   let section: string | null = null;
   let subsection: string | null = null;
   for (let i = 0; i < lines.length; i++) {
@@ -49,12 +55,21 @@ export function configValues(text: string, key: ConfigKey): string[] | null {
     if (v === null || section === null) return null;
     let value = v[2] ?? "";
     while (value.endsWith("\\") && i + 1 < lines.length) value = `${value.slice(0, -1)}${lines[++i]}`;
-    if (
-      section === key.section &&
-      subsection === key.subsection &&
-      (v[1] as string).toLowerCase() === key.name
-    )
-      out.push(value.trim());
+    out.push({ section, subsection, name: (v[1] as string).toLowerCase(), value: value.trim() });
   }
   return out;
+}
+
+/** The key as git names it in a listing: `section.subsection.name`, section and name lower-cased. */
+export function fullKey(e: ConfigKey): string {
+  return e.subsection === null ? `${e.section}.${e.name}` : `${e.section}.${e.subsection}.${e.name}`;
+}
+
+/** Every raw value KEY has in `text`, or null when some line is not one this reader places. */
+export function configValues(text: string, key: ConfigKey): string[] | null {
+  const entries = placedEntries(text);
+  if (entries === null) return null;
+  return entries
+    .filter((e) => e.section === key.section && e.subsection === key.subsection && e.name === key.name)
+    .map((e) => e.value);
 }

@@ -13,6 +13,8 @@ import { join, relative } from "node:path";
 import type { CallFact, GitPrints } from "../../policy/call-facts.ts";
 import { holdsCredential, KEY_SCAN_MAX_BYTES } from "../../policy/secret-families.ts";
 import { isDenylistedPath, secretFamilyOf } from "../../policy/secret-paths.ts";
+import { simpleKeyPattern } from "../../policy/shell/grammar/programs/git-config-keys.ts";
+import { matchedCredential } from "./git-config-credentials.ts";
 import { configKey, configValues } from "./git-config-values.ts";
 import type { Repository } from "./git-discovery.ts";
 import {
@@ -260,15 +262,16 @@ function legacyRemoteFiles(commonDir: string): [string, string][] {
  * the user's, the system's; every scope `git remote -v` reads) holds a URL with user-info or an extra
  * header, or includes another file (`[include]`, `[includeIf]`) not read here. Null when none does.
  */
-function configCredentials(repo: Repository, onlyKey?: string): string | null {
+function configCredentials(repo: Repository, onlyKey?: string, pattern?: string): string | null {
   // `git config KEY` reads only configuration files; the legacy remote files are for remotes' URLs.
   const key = onlyKey === undefined ? null : configKey(onlyKey);
+  const matching = pattern === undefined ? null : simpleKeyPattern(pattern);
   const files: [string, string][] = [
     [join(repo.commonDir, "config"), ".git/config"],
     [join(repo.gitDir, "config.worktree"), "config.worktree"],
     // Git still reads a remote from the legacy `.git/remotes/NAME` and `.git/branches/NAME` files
     // (`git remote get-url NAME` prints their URL; red team, round 10).
-    ...(key === null ? legacyRemoteFiles(repo.commonDir) : []),
+    ...(key === null && matching === null ? legacyRemoteFiles(repo.commonDir) : []),
     ...globalConfigs().map((f): [string, string] => [f, f]),
   ];
   for (const [file, shown] of files) {
@@ -283,6 +286,11 @@ function configCredentials(repo: Repository, onlyKey?: string): string | null {
     }
     if (/^\s*\[include(if)?\b/im.test(text))
       return `git's configuration (\`${shown}\`) includes another file, which may hold a remote URL with a token, and git prints it`;
+    if (matching !== null) {
+      const why = matchedCredential(text, matching);
+      if (why !== null) return `\`git config --get-regexp ${pattern}\` may print ${why} (\`${shown}\`)`;
+      continue;
+    }
     const values = key === null ? null : configValues(text, key);
     if (values !== null) {
       if (values.some((v) => CREDENTIAL_IN_CONFIG.test(v) || holdsCredential(v)))
@@ -340,7 +348,7 @@ export function gitContentsFact(
   workspace: string,
 ): CallFact | null {
   if (prints.remotes) {
-    const creds = configCredentials(repo, prints.configKey);
+    const creds = configCredentials(repo, prints.configKey, prints.configPattern);
     return creds === null ? null : { subject, reason: creds };
   }
   const outside = outsideCheck(repo.workTree, workspace, subject);

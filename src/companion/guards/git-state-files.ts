@@ -23,7 +23,7 @@ const MAX_STATE_ENTRIES = 20_000;
 const READ_ONLY_HOOKS = ["post-index-change", "reference-transaction"];
 /** Program keys whose value is a command line: a first word with a `/` that is not absolute is the repository's file. */
 const PROGRAM_KEYS =
-  /^(core\.(fsmonitor|pager|editor|sshcommand|askpass|gitproxy)|diff\.external|diff\..+\.(command|textconv)|filter\..+\.(clean|smudge|process)|pager\..+|gpg\.(.+\.)?program|sequence\.editor|remote\..+\.(uploadpack|receivepack))$/;
+  /^(core\.(fsmonitor|pager|editor|sshcommand|askpass|gitproxy)|diff\.external|diff\..+\.(command|textconv)|filter\..+\.(clean|smudge|process)|pager\..+|gpg\.(.+\.)?program|sequence\.editor|trailer\..+\.(command|cmd)|remote\..+\.(uploadpack|receivepack))$/;
 
 /**
  * Drivers git picks per file by its attributes (`secret.gpg diff=gpg`), which the project's `.gitattributes`

@@ -14,6 +14,7 @@ import {
   secretFamilyOf,
 } from "../../policy/secret-paths.ts";
 import { segmentMatcher } from "./bash-glob.ts";
+import { plainGitConfig } from "./git-config-credentials.ts";
 import { gitDirEntries, gitDirFile } from "./git-dir-files.ts";
 import { rawObjectStore } from "./git-raw-objects.ts";
 import { homeStateFact } from "./home-state.ts";
@@ -324,13 +325,17 @@ export function walkFact(
         target === abs
           ? denylistedInWalk(dirRel, dirSecret, name)
           : isDenylistedPath(judgedPath(target, workspace)) || denylistedInWalk(dirRel, dirSecret, name);
-      if (secret) return secretFact(subject, target, workspace, how);
+      // A repository's configuration holding no credential is read as any file is (grep -r over a project).
+      if (secret && !plainGitConfig(target, judgedPath(target, workspace)))
+        return secretFact(subject, target, workspace, how);
       if (gitDir !== undefined && gitDirFile(gitDir, abs) === "secret")
         return {
           subject,
           reason: `${how} reaches \`${shownPath(abs, workspace)}\` of the git repository directory \`${shownPath(gitDir, workspace)}\`, which holds its remotes' credentials as .git/config does`,
         };
       const store = rawObjectStore(target);
+      // A pack or its index starts with a NUL: a search that shows a binary file as nothing prints none of it.
+      if (store !== null && style.binarySilent === true && binaryFromStart(target)) continue;
       if (store !== null)
         return {
           subject,

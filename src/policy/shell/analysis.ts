@@ -3,6 +3,7 @@
 // fed to a shell and wrappers like sudo or xargs), every file those commands and redirections
 // read or write, and the working directory each runs in. Text the parser and bash could read
 // differently, and words bash evaluates again as code, are never judged as harmless.
+
 import { Lru } from "../lru.ts";
 import { openingBindings, settledOpenings, withoutArithmeticReads } from "./assigned-words.ts";
 import { Collector } from "./collector.ts";
@@ -11,6 +12,7 @@ import { START, unionCwd } from "./cwd.ts";
 import { type Dialect, dialectConcern } from "./dialect.ts";
 import { dirMoves, scopeEnds, scriptMovesDir } from "./dir-moves.ts";
 import { openedDescriptors } from "./exec-fds.ts";
+import { underGlobstar } from "./globstar.ts";
 import { type LoopBinding, loopBinding, scriptSetters, sourcesAFile } from "./loop-vars.ts";
 import { type ParsedScript, parseBash, type ScopeKind } from "./parser.ts";
 import { statement } from "./statement.ts";
@@ -189,8 +191,10 @@ export function analyzeShellUncached(command: string): ShellAnalysis {
     const out = analyzeCommand(command);
     // An `exec` (in a branch, a loop, an eval'd string) may point fds 0-2 anywhere from where it runs on:
     // `/dev/stdin` and its kin are then not known anywhere in the command.
-    if (!out.units.some((u) => u.kind === "exec" && u.program === "exec")) return { units: out.units };
-    return { units: analyzeCommand(command, UNKNOWN_FDS).units };
+    const units = out.units.some((u) => u.kind === "exec" && u.program === "exec")
+      ? analyzeCommand(command, UNKNOWN_FDS).units
+      : out.units;
+    return { units: underGlobstar(units) };
   } catch (error) {
     // A bug here must not let anything through: the whole command becomes unparsable.
     const why = error instanceof Error ? error.message : String(error);

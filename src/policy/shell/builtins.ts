@@ -88,11 +88,12 @@ export const PLAIN_NAME = /^[A-Za-z_][A-Za-z0-9_]*(\[[0-9]+\])?$/;
 /**
  * Glob options the engine does not expand with: it (and the companion's disk expansion) reads every glob
  * with bash's defaults. nullglob drops a glob that matches nothing (`grep -r KEY [z]z` becomes a recursive
- * grep of `.`), nocaseglob matches `[l]ib` to `Lib`, globstar makes `**` walk every directory below (red
- * team, round 12), dotglob makes `*` match `.env` (round 17: set alone, before globless commands, it
- * changes nothing they do). failglob, extglob (always read as on) and globasciiranges change nothing it relies on.
+ * grep of `.`), nocaseglob matches `[l]ib` to `Lib`, dotglob makes `*` match `.env` (round 17: set alone,
+ * before globless commands, it changes nothing they do). failglob, extglob (always read as on) and
+ * globasciiranges change nothing it relies on. globstar makes `**` walk every directory below (red team,
+ * round 12): a script that sets it is judged with that (globstar.ts).
  */
-const UNMODELLED_GLOB_OPTIONS = new Set(["nullglob", "nocaseglob", "globstar", "dotglob"]);
+const UNMODELLED_GLOB_OPTIONS = new Set(["nullglob", "nocaseglob", "dotglob"]);
 
 /** Why `shopt -s …` (or `set -f`/`-o noglob`) makes the script's globs mean what the engine does not model, or null. */
 export function globOptionSet(argv: readonly Arg[]): string | null {

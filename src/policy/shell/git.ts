@@ -69,7 +69,7 @@ const READ_ONLY = new Set([
     "diff-files",
     "diff-index",
   ],
-  ...["verify-commit", "verify-tag", "fsck", "get-tar-commit-id", "ls-remote", "help"],
+  ...["verify-commit", "verify-tag", "fsck", "get-tar-commit-id", "ls-remote", "help", "stripspace"],
 ]);
 
 /** Subcommands that read only in their listing forms; otherwise they write. */
@@ -114,6 +114,8 @@ const LISTING: Readonly<Record<string, (args: readonly string[]) => boolean>> = 
   bisect: (a) => a[0] === "log" || a[0] === "visualize" || a[0] === "view",
   apply: (a) =>
     a.includes("--check") || a.includes("--stat") || a.includes("--numstat") || a.includes("--summary"),
+  "format-patch": (a) => a.includes("--stdout") && !a.some((x) => /^(-o|--o|--no-s)/.test(x)),
+  "interpret-trailers": (a) => !a.some((x) => x.startsWith("--in")),
 };
 
 /** Subcommands that throw work away or delete (high risk), in any form. */

@@ -16,7 +16,7 @@ export interface InterpreterSpec {
   inline?: readonly string[];
   /** Options that open an interactive session even with a script. */
   interactive?: readonly string[];
-  /** A session by design, whatever the arguments (psql, vim, more). */
+  /** A session by design, whatever the arguments (psql, vim, most). */
   always?: boolean;
   /** Subcommands that open a session (`deno repl`). */
   sessions?: readonly string[];
@@ -179,11 +179,10 @@ export const INTERPRETERS: Readonly<Record<string, InterpreterSpec>> = {
   mcedit: ALWAYS,
   kak: ALWAYS,
   hx: ALWAYS,
-  more: ALWAYS,
   most: ALWAYS,
   pg: ALWAYS,
-  // man is no session here: without a terminal it prints the page and runs no pager, as less copies its
-  // files (grammar/programs/man.ts, less.ts).
+  // man is no session here: without a terminal it prints the page and runs no pager, as less and more copy
+  // their files (grammar/programs/man.ts, less.ts, more.ts).
   info: ALWAYS,
   mc: ALWAYS,
   tmux: ALWAYS,

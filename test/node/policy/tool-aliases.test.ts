@@ -43,3 +43,37 @@ describe("tool names of the same class", () => {
     expect(judged("view", { path: "README.md", sudo: true })).toBe("ask");
   });
 });
+
+// Round 19: `airlock policy explain --tool grep` with Claude Code's own Grep fields said "not understood"
+// while the hook, given `Grep`, allowed the call; the canonical grep and ls now know the same fields.
+describe("the canonical grep and ls take Claude Code's Grep and LS fields", () => {
+  const CLAUDE_FIELDS = {
+    "-i": true,
+    "-n": true,
+    "-A": 2,
+    "-B": 1,
+    "-C": 3,
+    head_limit: 20,
+    offset: 5,
+    output_mode: "content",
+    multiline: true,
+  };
+  it.each([
+    [{ pattern: "TODO", path: "src", glob: "*.ts", type: "ts", ...CLAUDE_FIELDS }, "allow"],
+    [{ pattern: "TODO", path: ".env", ...CLAUDE_FIELDS }, "deny"],
+    [{ pattern: "TODO", path: "/etc", ...CLAUDE_FIELDS }, "ask"],
+  ])("grep %o is judged as Grep: %s", (input, action) => {
+    expect(judged("grep", input)).toBe(action);
+    expect(judged("Grep", input)).toBe(action);
+  });
+
+  it("ls with ignore is judged as LS", () => {
+    expect(judged("ls", { path: "src", ignore: ["node_modules"] })).toBe("allow");
+    expect(judged("LS", { path: "src", ignore: ["node_modules"] })).toBe("allow");
+  });
+
+  it("a field neither knows stays not understood", () => {
+    expect(judged("grep", { pattern: "x", path: "src", "-i": true, follow: true })).toBe("ask");
+    expect(judged("ls", { path: "src", ignore: ["x"], recursive: true })).toBe("ask");
+  });
+});

@@ -45,6 +45,7 @@ import { lsof } from "./programs/lsof.ts";
 import { make } from "./programs/make.ts";
 import { man } from "./programs/man.ts";
 import { mktemp } from "./programs/mktemp.ts";
+import { more } from "./programs/more.ts";
 import { basename, dirname, whereis, which } from "./programs/names.ts";
 import { nl } from "./programs/nl.ts";
 import { node } from "./programs/node.ts";
@@ -103,6 +104,7 @@ import type { ProgramGrammar } from "./spec.ts";
 export const PROGRAM_GRAMMARS: readonly ProgramGrammar[] = [
   ...[ls, cat, head, tail, wc, grep, rg, find, fd, sed, awk, sort, uniq, cut, tr, jq, diff, stat, file, du],
   less,
+  more,
   sums,
   b2sum,
   cmp,

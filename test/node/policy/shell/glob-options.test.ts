@@ -2,7 +2,8 @@
 // companion's disk expansion) reads with bash's defaults. `shopt -s nullglob` drops a glob that matches
 // nothing, so `grep -r KEY [z]z` greps `.` recursively; `nocaseglob` matches `[d]eploykey.txt` to
 // DeployKey.txt; `globstar` makes `**` walk every directory; `set -f` keeps `[z]z` as the file named so.
-// Setting one in a script that holds a glob is never allowed; without a glob it changes nothing.
+// Setting one in a script that holds a glob is never allowed; without a glob it changes nothing. (globstar is
+// modelled since round 19, its `**` read as a recursive read: guards/overask20-globstar.test.ts.)
 import { afterAll, describe, expect, it } from "vitest";
 import { cleanBashRuns, runInBash } from "./bash-proof.ts";
 import { BALANCED, judge, neverAllowed } from "./policies.ts";

@@ -230,9 +230,10 @@ describe("the wrapper table", () => {
     ["psql -c select", true],
     ["sqlite3 db.sqlite", true],
     ["vim README.md", true],
-    ["more README.md", true],
-    // less has a grammar: with no terminal it copies its files as cat does (grammar/programs/less.ts).
+    // less and more have grammars: with no terminal they copy their files as cat does (grammar/programs/).
     ["less README.md", false],
+    ["more README.md", false],
+    ["most README.md", true],
     ["deno repl", true],
     ["deno run x.ts", false],
     ["perl -e 1", false],

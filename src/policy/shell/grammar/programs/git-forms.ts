@@ -75,6 +75,19 @@ export function applyForm(p: Parsed): NotUnderstood | null {
 }
 
 /**
+ * `git format-patch` writes a file per commit (into format.outputDirectory when set) unless --stdout is in
+ * effect; `--no-stdout` (or a prefix of it, `--no-std`) after it writes them again (proven on 2.39).
+ */
+export function formatPatchForm(p: Parsed): NotUnderstood | null {
+  const negated = p.options.find((o) => /^--no-./.test(o.name) && "stdout".startsWith(o.name.slice(5)));
+  if (negated !== undefined)
+    return { word: negated.word.raw, reason: "git format-patch --no-stdout writes files" };
+  return p.has("stdout")
+    ? null
+    : { word: p.program, reason: "git format-patch without --stdout writes a file per commit" };
+}
+
+/**
  * `git help NAME` runs `man git-NAME` (`man gitNAME` for a guide; a name starting with git as it is), a unit
  * judged as that man command (builtin/help.c, 2.39, with help.format's default). Configuration can choose
  * info, a browser or any program instead (help.format, man.viewer, man.<tool>.cmd, help.browser…): the disk

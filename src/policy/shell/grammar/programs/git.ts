@@ -20,8 +20,8 @@ import {
   type Understanding,
 } from "../spec.ts";
 import { configForm } from "./git-config-forms.ts";
-import { isDisplayConfig, isUrlConfigKey } from "./git-config-keys.ts";
-import { applyForm, cleanForm, helpPage, subcommandForm } from "./git-forms.ts";
+import { isDisplayConfig, isUrlConfigKey, patternMayPrintCredential } from "./git-config-keys.ts";
+import { applyForm, cleanForm, formatPatchForm, helpPage, subcommandForm } from "./git-forms.ts";
 import {
   APPLY_OPTIONS,
   BLAME_OPTIONS,
@@ -44,6 +44,12 @@ import {
   SHOW_REF_OPTIONS,
   STATUS_OPTIONS,
 } from "./git-options.ts";
+import {
+  FORMAT_PATCH_OPTIONS,
+  INTERPRET_TRAILERS_OPTIONS,
+  RANGE_DIFF_OPTIONS,
+  STRIPSPACE_OPTIONS,
+} from "./git-print-options.ts";
 
 type Operands =
   | "none"
@@ -123,6 +129,11 @@ export const GIT_SUBCOMMANDS: Readonly<Record<string, Subcommand>> = {
   // Plain files, not pathspecs: the blob to hash, the patch to check (git-forms.ts applyForm).
   "hash-object": sub(HASH_OBJECT_OPTIONS, "files", true),
   apply: sub(APPLY_OPTIONS, "files", true),
+  // Text built from history or a file, printed (git-print-options.ts); format-patch only with --stdout.
+  "range-diff": sub(RANGE_DIFF_OPTIONS, "revs-paths", true),
+  "format-patch": sub(FORMAT_PATCH_OPTIONS, "revs-paths", true),
+  stripspace: sub(STRIPSPACE_OPTIONS, "none", false),
+  "interpret-trailers": sub(INTERPRET_TRAILERS_OPTIONS, "files", true),
   ...Object.fromEntries(Object.entries(MISC_OPTIONS).map(([k, o]) => [k, sub(o, "names", false)])),
 };
 
@@ -184,7 +195,8 @@ function grammarOf(name: string, s: Subcommand): ProgramGrammar {
       name === "shortlog" ||
       name === "rev-list" ||
       name === "reflog" ||
-      name === "reflog show"
+      name === "reflog show" ||
+      name === "format-patch"
         ? { numeric: { names: ["-n"], value: "required" as const, kind: "number" as const } }
         : {}),
     };
@@ -258,7 +270,14 @@ export function judgeGitGrammar(argv: readonly Arg[]): Understanding {
   const words = form === null ? argv : [...argv.slice(0, start), ...form.words];
   const { parsed, failure } = parseWords(grammarOf(name, s), words, start);
   if (failure !== null) return refuse(out, failure.word, failure.reason);
-  const writes = name === "clean" ? cleanForm(parsed) : name === "apply" ? applyForm(parsed) : null;
+  const writes =
+    name === "clean"
+      ? cleanForm(parsed)
+      : name === "apply"
+        ? applyForm(parsed)
+        : name === "format-patch"
+          ? formatPatchForm(parsed)
+          : null;
   const why = writes ?? place(name, s, parsed, out, mode);
   if (why !== null) return refuse(out, why.word, why.reason);
   if (name === "clean") out.paths.push(pathEffect("walk", DOT, { contents: false, follow: "none" }));
@@ -449,16 +468,17 @@ function config(p: Parsed, out: Effects): NotUnderstood | null {
       word: keys[1]?.raw ?? keys[0]?.raw ?? "config",
       reason: "git config with a value sets it (and configuration can run programs)",
     };
+  // `--get-regexp PATTERN` prints the keys PATTERN matches: wide when they may be a credential's by name.
   const wide =
     p.has("-l") ||
     p.has("--list") ||
-    p.has("--get-regexp") ||
+    (p.has("--get-regexp") && patternMayPrintCredential(keys[0]?.value ?? null)) ||
     p.has("--get-urlmatch") ||
     p.has("--show-origin");
   // A URL key's value is checked on disk for user-info (git-config-keys.ts), unless it comes from a file
   // named here (`-f`, `--blob`), whose reading is judged as a read of that file and says nothing of it.
   const fromFile = p.has("-f") || p.has("--blob");
-  const secretKey = keys.some(
+  const secretKey = (p.has("--get-regexp") ? [] : keys).some(
     (k) =>
       /header|url|credential|token|pass|auth|secret|proxy/i.test(k.value ?? "x") &&
       (fromFile || k.value === null || !isUrlConfigKey(k.value)),

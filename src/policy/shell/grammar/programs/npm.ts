@@ -41,6 +41,16 @@ function editsPackage(p: Parsed): NotUnderstood | null {
       };
 }
 
+/** `npm fund` prints the tree's funding URLs; `npm fund PKG` opens PKG's in the browser npm's `browser` names. */
+function opensFunding(p: Parsed): NotUnderstood | null {
+  const [first, pkg] = p.operands;
+  if (first?.value !== "fund" || pkg === undefined) return null;
+  return {
+    word: pkg.raw,
+    reason: "npm fund PKG opens the funding URL with the program npm's browser setting names",
+  };
+}
+
 /** `npm config get`/`list` print settings (secret-output.ts judges which); `set`, `delete`, `edit`, `fix` write ~/.npmrc. */
 const CONFIG_READS = new Set(["get", "list", "ls"]);
 
@@ -152,6 +162,9 @@ export const npm = runner({
     bin: false,
     help: false,
     version: false,
+    // The installed tree as `ls` reads it (proven with strace: no connection, no program run).
+    query: false,
+    fund: false,
   },
   definedBy: ["package.json", "package-lock.json", "node_modules"],
   runsNothingOfTheProject: listsScripts,
@@ -162,6 +175,8 @@ export const npm = runner({
         word: first.raw,
         reason: `npm ${first.value} sends requests to the package registry (the one .npmrc names, or a URL its spec gives) and writes npm's cache and logs outside the project`,
       };
-    return globalOtherThanListing(p) ?? bumpsVersion(p) ?? editsPackage(p) ?? writesConfig(p);
+    return (
+      globalOtherThanListing(p) ?? bumpsVersion(p) ?? editsPackage(p) ?? writesConfig(p) ?? opensFunding(p)
+    );
   },
 });
