@@ -82,12 +82,15 @@ describe("git config --get-regexp PATTERN prints the entries whose key PATTERN m
     expect(git(ws, "config", "--get-regexp", "alias")).toContain("remote.alias.url https://u:pw@");
   });
 
-  it.each(["alias", "^alias\\.", "core"])("%s is allowed when the keys it matches hold no credential", (p) => {
-    const ws = repo();
-    git(ws, "config", "alias.st", "status");
-    git(ws, "config", "remote.origin.url", "https://example.com/r");
-    expect(action(`git config --get-regexp '${p}'`, ws)).toBe("allow");
-  });
+  it.each(["alias", "^alias\\.", "core"])(
+    "%s is allowed when the keys it matches hold no credential",
+    (p) => {
+      const ws = repo();
+      git(ws, "config", "alias.st", "status");
+      git(ws, "config", "remote.origin.url", "https://example.com/r");
+      expect(action(`git config --get-regexp '${p}'`, ws)).toBe("allow");
+    },
+  );
 
   it.each([
     ["remote.alias.url", "https://u:pw@example.com/r"],
