@@ -31,7 +31,7 @@ function judged(call: EverydayCall, profile: Profile = "balanced", cwd = ws) {
 const read = (file_path: string, profile: Profile = "balanced") =>
   judged({ kind: "read", tool: "Read", input: { file_path } }, profile).action;
 const write = (file_path: string, profile: Profile) =>
-  judged({ kind: "write", tool: "Write", input: { file_path, content: "x" } }, profile).action;
+  judged({ kind: "edit", tool: "Write", input: { file_path, content: "x" } }, profile).action;
 
 const SOURCES = [
   "/usr/lib/go/src/fmt/print.go",
