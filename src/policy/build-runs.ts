@@ -212,6 +212,14 @@ function findRuns(argv: readonly Arg[], valuesOf: (a?: Arg) => WordValues): Refe
     : given.flatMap((a) => below(valuesOf(a)));
 }
 
+/**
+ * A build file of whatever directory the command is typed in (`alias m='make -j8'`): the person's own `make`
+ * there runs it anyway, so an alias naming it protects nothing more (one given a directory does).
+ */
+export function runsWhereTyped(r: Reference): boolean {
+  return r.how === HOW && r.parts[0]?.type === "any";
+}
+
 /** The files a runner given a directory (or the shell's own) runs, by its words. */
 export function builderRuns(argv: readonly Arg[], valuesOf: (a?: Arg) => WordValues): Reference[] {
   const name = basename(argv[0]?.value ?? "");

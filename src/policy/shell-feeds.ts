@@ -5,9 +5,12 @@
 // more than the file it prints, never fewer. Pure: shell-sources.ts walks the statements.
 import { anchored } from "./build-runs.ts";
 import type { Reference } from "./path-references.ts";
+import { basename } from "./paths.ts";
+import { INTERPRETERS } from "./shell/interpreters.ts";
+import { lookup } from "./shell/lookup.ts";
 import { redirOps } from "./shell/parser.ts";
 import type { StmtEvent, Word } from "./shell/walk.ts";
-import { unwrap } from "./shell/wrappers.ts";
+import { SHELLS, unwrap } from "./shell/wrappers.ts";
 import { type Argv, sourcedOperand, type WordValues } from "./shell-runs.ts";
 
 const HOW = "feeds its text to a shell as code in every shell";
@@ -29,12 +32,22 @@ export function programDescriptor(depths: readonly Argv[]): number | null {
   return m === null ? null : Number(m[1] ?? m[2] ?? 0);
 }
 
-/** `eval …` or `source`/`.` of a word built at run time: what the commands inside that word print is run. */
+/** A shell or interpreter: given `<(cmd)` (`bash <(cat F)`), it runs what cmd prints. */
+function runsFiles(program: string): boolean {
+  return SHELLS.has(basename(program)) || lookup(INTERPRETERS, basename(program)) !== undefined;
+}
+
+/**
+ * `eval …` or `source`/`.` of a word built at run time, a shell given `<(cmd)`: what the commands inside
+ * those words print is run.
+ */
 export function runsOutput(depths: readonly Argv[]): boolean {
   return depths.some(({ argv }) => {
-    if (argv[0]?.value === "eval") return argv.slice(1).some((a) => a.value === null || a.pipe === true);
+    if (argv[0]?.value === "eval") return argv.slice(1).some((a) => a.value === null);
+    if (runsFiles(argv[0]?.value ?? "") && argv.slice(1).some((a) => a.value?.startsWith("/dev/fd/")))
+      return true;
     const file = sourcedOperand(argv);
-    return file !== null && (file.value === null || file.pipe === true);
+    return file !== null && (file.value === null || file.value.startsWith("/dev/fd/"));
   });
 }
 

@@ -4,7 +4,7 @@
 // shell-sources.ts (its variables followed); wrappers (`exec`, `command`, `env`, `nohup`) and interpreters
 // (`python3 F`, `bash F`) are unwrapped with the judge's own tables. Pure.
 
-import { builderRuns } from "./build-runs.ts";
+import { builderRuns, runsWhereTyped } from "./build-runs.ts";
 import type { PathPart, Reference } from "./path-references.ts";
 import { basename } from "./paths.ts";
 import { interpreterScript } from "./shell/interpreters.ts";
@@ -130,7 +130,7 @@ export function commandRuns(words: readonly WordValues[], reader: ShellReader): 
   // `trap 'F' EXIT`: the handler is a command string the shell runs later (at exit, on a signal).
   const handler = first[0]?.value === "trap" ? first[1]?.value : null;
   if (handler) out.push(...reader.script(handler));
-  for (const line of aliasScripts(first)) out.push(...reader.script(line));
+  for (const line of aliasScripts(first)) out.push(...reader.script(line).filter((r) => !runsWhereTyped(r)));
   for (const { argv, valuesOf } of depths) {
     const source = sourcedOperand(argv);
     if (source !== null) out.push(...reader.sourced(valuesOf(source)));

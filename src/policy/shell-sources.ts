@@ -22,6 +22,7 @@ import { commandRuns, promptRuns, runsInLine, type ShellReader, wrapperDepths } 
 type Values = PathPart[][];
 
 const MAX_VALUES = 16;
+const PIPE = "/dev/fd/63";
 const ANY: PathPart = { type: "any" };
 
 function unescaped(text: string): string {
@@ -70,6 +71,8 @@ function wordValues(
     else if (p.type === "dbl") alternatives = wordValues(p.parts, vars, home, true);
     else if (p.type === "param")
       alternatives = vars.get(p.name) ?? (p.name === "HOME" ? [[{ type: "lit", value: home }]] : [[ANY]]);
+    // `<(cmd)`: bash passes the pipe's name; what `cmd` prints is read by shell-feeds.ts.
+    else if (p.type === "procsubst") alternatives = [[{ type: "lit", value: PIPE }]];
     else alternatives = [[ANY]];
     out = product(out, alternatives);
   });
