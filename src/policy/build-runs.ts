@@ -194,11 +194,15 @@ function runPartsRuns(argv: readonly Arg[], valuesOf: (a?: Arg) => WordValues): 
   return dir === undefined ? [] : below(valuesOf(dir));
 }
 
-/** A program an `-exec` runs a found file with: the file itself, a shell or an interpreter, `source`. */
-function runsFound(program: string | null): boolean {
-  if (program === null || program === "{}") return true;
+/** A shell, an interpreter or `source`: given a file's name (`sh F`, `. F`), it runs the file. */
+export function runsFiles(program: string): boolean {
   const name = basename(program);
   return SHELLS.has(name) || lookup(INTERPRETERS, name) !== undefined || name === "source" || name === ".";
+}
+
+/** A program an `-exec` runs a found file with: the file itself, or one that runs files. */
+function runsFound(program: string | null): boolean {
+  return program === null || program === "{}" || runsFiles(program);
 }
 
 /** `find DIR… -exec sh {} \;`: every file under the starting points may run. */

@@ -3,14 +3,11 @@
 // `source <(cat F)`, and a here-document given to a shell (read as the script it is). What a command whose
 // output is run reads is taken as run: every path among its words and its input (`cat F`, `sed … F`, `< F`),
 // more than the file it prints, never fewer. Pure: shell-sources.ts walks the statements.
-import { anchored } from "./build-runs.ts";
+import { anchored, runsFiles } from "./build-runs.ts";
 import type { Reference } from "./path-references.ts";
-import { basename } from "./paths.ts";
-import { INTERPRETERS } from "./shell/interpreters.ts";
-import { lookup } from "./shell/lookup.ts";
 import { redirOps } from "./shell/parser.ts";
 import type { StmtEvent, Word } from "./shell/walk.ts";
-import { SHELLS, unwrap } from "./shell/wrappers.ts";
+import { unwrap } from "./shell/wrappers.ts";
 import { type Argv, sourcedOperand, type WordValues } from "./shell-runs.ts";
 
 const HOW = "feeds its text to a shell as code in every shell";
@@ -32,13 +29,8 @@ export function programDescriptor(depths: readonly Argv[]): number | null {
   return m === null ? null : Number(m[1] ?? m[2] ?? 0);
 }
 
-/** A shell or interpreter: given `<(cmd)` (`bash <(cat F)`), it runs what cmd prints. */
-function runsFiles(program: string): boolean {
-  return SHELLS.has(basename(program)) || lookup(INTERPRETERS, basename(program)) !== undefined;
-}
-
 /**
- * `eval …` or `source`/`.` of a word built at run time, a shell given `<(cmd)`: what the commands inside
+ * `eval …` or `source`/`.` of a word built at run time, a shell given `<(cmd)` (`bash <(cat F)`): what the commands inside
  * those words print is run.
  */
 export function runsOutput(depths: readonly Argv[]): boolean {

@@ -4,7 +4,7 @@
 // shell-sources.ts (its variables followed); wrappers (`exec`, `command`, `env`, `nohup`) and interpreters
 // (`python3 F`, `bash F`) are unwrapped with the judge's own tables. Pure.
 
-import { builderRuns, runsWhereTyped } from "./build-runs.ts";
+import { builderRuns, runsFiles, runsWhereTyped } from "./build-runs.ts";
 import type { PathPart, Reference } from "./path-references.ts";
 import { basename } from "./paths.ts";
 import { interpreterScript } from "./shell/interpreters.ts";
@@ -139,6 +139,9 @@ export function commandRuns(words: readonly WordValues[], reader: ShellReader): 
     out.push(...builderRuns(argv, valuesOf));
     const inner = unwrap(argv);
     if (inner.kind === "script" && inner.script !== null) out.push(...reader.script(inner.script));
+    // `xargs -a LIST sh`: the names LIST holds are run; LIST is what decides them (the named files are not known).
+    if (inner.kind === "inner" && runsFiles(inner.argv[0]?.value ?? ""))
+      for (const list of inner.reads ?? []) out.push(...ranPaths(valuesOf(list)));
   }
   return out;
 }
