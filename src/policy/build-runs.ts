@@ -21,13 +21,32 @@ const ANY: PathPart = { type: "any" };
  * own directory is wherever it starts (a project the person opens).
  */
 export function anchored(parts: readonly PathPart[]): PathPart[] {
-  const head = parts[0];
-  if (head?.type === "lit" && head.value.startsWith("/")) return [...parts];
+  const merged: PathPart[] = [];
+  for (const p of parts) {
+    const last = merged[merged.length - 1];
+    if (p.type === "lit" && last?.type === "lit")
+      merged[merged.length - 1] = { ...last, value: last.value + p.value };
+    else merged.push(p);
+  }
+  const head = merged[0];
+  if (head?.type === "lit" && head.value.startsWith("/")) return merged;
   const rest =
     head?.type === "lit"
-      ? [{ ...head, value: head.value.replace(/^(\.\/+)+/, "") }, ...parts.slice(1)]
-      : parts;
+      ? [{ ...head, value: head.value.replace(/^(\.\/+)+/, "") }, ...merged.slice(1)]
+      : merged;
   return [ANY, { type: "lit", value: "/" }, ...rest];
+}
+
+/** Adjacent literal parts as one (`.` and `/Makefile` as `./Makefile`). */
+export function mergedText(parts: readonly PathPart[]): PathPart[] {
+  const merged: PathPart[] = [];
+  for (const p of parts) {
+    const last = merged[merged.length - 1];
+    if (p.type === "lit" && last?.type === "lit")
+      merged[merged.length - 1] = { ...last, value: last.value + p.value };
+    else merged.push(p);
+  }
+  return merged;
 }
 
 interface Runner {
@@ -217,8 +236,9 @@ function findRuns(argv: readonly Arg[], valuesOf: (a?: Arg) => WordValues): Refe
 }
 
 /**
- * A build file of whatever directory the command is typed in (`alias m='make -j8'`): the person's own `make`
- * there runs it anyway, so an alias naming it protects nothing more (one given a directory does).
+ * A build file of whatever directory the command is typed in (`alias m='make -j8'`, a function's `make`: nvm.sh's
+ * `nvm install` builds node so): the person's own `make` there runs it anyway, so an alias or a function naming
+ * it protects nothing more (one given a directory does). Only a start-up file's own top-level line runs it unasked.
  */
 export function runsWhereTyped(r: Reference): boolean {
   return r.how === HOW && r.parts[0]?.type === "any";

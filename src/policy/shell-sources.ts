@@ -3,7 +3,7 @@
 // `source ~/proj/scripts/aliases.sh`). Read with bash's grammar (mvdan/sh); a file it cannot read as a whole
 // (zsh's or fish's syntax) is read line by line. Pure: guards/config-references.ts reads the files.
 import { expand } from "brace-expansion";
-import { anchored } from "./build-runs.ts";
+import { anchored, mergedText, runsWhereTyped } from "./build-runs.ts";
 import { globParts, type PathPart, type Reference } from "./path-references.ts";
 import { parseBash } from "./shell/parser.ts";
 import type { ScriptEvent, Word, WordPart } from "./shell/walk.ts";
@@ -182,13 +182,7 @@ function afterHead(parts: readonly WordPart[]): WordPart[] {
 
 /** `/a/./b`, `/a/x/../b` as `/a/b`, in the literal a path opens with (`$(dirname "$0")/../x`). */
 function tidy(parts: PathPart[]): PathPart[] {
-  const merged: PathPart[] = [];
-  for (const p of parts) {
-    const last = merged[merged.length - 1];
-    if (p.type === "lit" && last?.type === "lit")
-      merged[merged.length - 1] = { type: "lit", value: last.value + p.value };
-    else merged.push(p);
-  }
+  const merged = mergedText(parts);
   const head = merged[0];
   if (head?.type !== "lit" || !head.value.startsWith("/")) return merged;
   let value = head.value.replace(/\/\.(?=\/)/g, "");
@@ -228,7 +222,11 @@ function fromEvents(src: string, events: readonly ScriptEvent[], ctx: Reading): 
   const fds = new Map<number, Values>();
   /** The words whose commands' output is run as code (`eval "$(cat F)"`): where they are in the text. */
   const outputRun: [number, number][] = [];
+  /** The scopes the walk is in: a function body runs only when called (nvm.sh's `nvm install` runs `make`). */
+  const scopes: string[] = [];
   for (const e of events) {
+    if (e.kind === "enter") scopes.push(e.scope);
+    if (e.kind === "leave") scopes.pop();
     if (e.kind !== "stmt") continue;
     e.loopNames.forEach((name) => {
       const words = e.loopWords ?? [];
@@ -249,7 +247,8 @@ function fromEvents(src: string, events: readonly ScriptEvent[], ctx: Reading): 
     const name = literal(cmd.args[0], home);
     const words = cmd.args.map(valuesOf);
     const depths = wrapperDepths(words);
-    out.push(...commandRuns(words, reader));
+    const runs = commandRuns(words, reader);
+    out.push(...(scopes.includes("function") ? runs.filter((r) => !runsWhereTyped(r)) : runs));
     out.push(...fedPrograms(e, src, depths, valuesOf, fds, reader));
     if (runsOutput(depths))
       outputRun.push(...cmd.args.slice(1).map((w): [number, number] => [w.start, w.end]));

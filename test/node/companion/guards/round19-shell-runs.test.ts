@@ -72,6 +72,11 @@ describe("round 19: shell spellings in start-up files and hook files", () => {
     expectAsks(["Makefile", "package.json", "cmd/motd/main.go"]);
   });
 
+  it("r19-16: a runner without a directory, on a start-up file's own line, runs the build file of wherever the shell starts", () => {
+    bashrc(["make -s motd"]);
+    expectAsks(["Makefile", "sub/Makefile"]);
+  });
+
   it("r19-18: a project file fed to a shell as text, or a directory whose files all run", () => {
     bashrc([
       "run-parts ~/proj/startup.d",
@@ -190,7 +195,10 @@ describe("round 19: shell spellings in start-up files and hook files", () => {
       "alias m='make -j8' nr='npm run' t='npm test'",
       'export PATH="$HOME/.local/bin:$PATH"',
     ]);
+    // nvm.sh's functions build node with `make` and `npm install` only when `nvm install` is called.
     given({
+      [join(home, ".nvm", "nvm.sh")]:
+        'nvm_install_source() {\n  command make -j2 "$MAKE_CXX"\n  (cd "$dir" && make install)\n  npm install -g npm\n}\nnvm() { nvm_install_source; }\n',
       [join(home, ".zshrc")]:
         'export ZSH="$HOME/.oh-my-zsh"\nplugins=(git)\nsource $ZSH/oh-my-zsh.sh\nfpath=($ZSH/custom/completions $fpath)\nautoload -Uz compinit && compinit\n',
     });
