@@ -7,7 +7,6 @@ import { anchored, runsFiles } from "./build-runs.ts";
 import type { Reference } from "./path-references.ts";
 import { redirOps } from "./shell/parser.ts";
 import type { StmtEvent, Word } from "./shell/walk.ts";
-import { unwrap } from "./shell/wrappers.ts";
 import { type Argv, sourcedOperand, type WordValues } from "./shell-runs.ts";
 
 const HOW = "feeds its text to a shell as code in every shell";
@@ -22,7 +21,7 @@ export type ValuesOf = (w: Word) => WordValues;
 export function programDescriptor(depths: readonly Argv[]): number | null {
   const last = depths[depths.length - 1];
   if (last === undefined) return null;
-  const kind = unwrap(last.argv).kind;
+  const kind = last.inner.kind;
   if (kind === "stdin-shell" || kind === "shell") return 0;
   const file = sourcedOperand(last.argv)?.value;
   const m = file === null || file === undefined ? null : FD_FILE.exec(file);

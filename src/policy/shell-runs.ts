@@ -2,13 +2,13 @@
 // `eval "$(~/code/ws/tools/y.sh init bash)"`, a plain `~/code/ws/tools/x.sh` line, `[ -x F ] && F`): each
 // runs at every new shell, as a sourced file does. The command words come from bash's grammar by way of
 // shell-sources.ts (its variables followed); wrappers (`exec`, `command`, `env`, `nohup`) and interpreters
-// (`python3 F`, `bash F`) are unwrapped with the judge's own tables. Pure.
-
+// (`python3 F`, `bash F`) are unwrapped with the judge's own tables; at each depth, what it sources and the build
+// files a runner given a directory runs (build-runs.ts; round 19). Pure.
 import { builderRuns, runsFiles, runsWhereTyped } from "./build-runs.ts";
 import type { PathPart, Reference } from "./path-references.ts";
 import { basename } from "./paths.ts";
 import { interpreterScript } from "./shell/interpreters.ts";
-import { type Arg, SHELLS, unwrap } from "./shell/wrappers.ts";
+import { type Arg, SHELLS, type Unwrapped, unwrap } from "./shell/wrappers.ts";
 
 /** A word's possible values, each a path pattern (shell-sources.ts's reading of it). */
 export type WordValues = PathPart[][];
@@ -85,6 +85,8 @@ export interface ShellReader {
 export interface Argv {
   argv: Arg[];
   valuesOf(a: Arg | null | undefined): WordValues;
+  /** What the wrapper tables make of it (shell/wrappers.ts). */
+  inner: Unwrapped;
 }
 
 const SOURCING = new Set(["source", "."]);
@@ -103,8 +105,8 @@ export function wrapperDepths(words: readonly WordValues[]): Argv[] {
   const valuesOf = (a: Arg | null | undefined) => (a ? (values.get(a) ?? [[]]) : []);
   const out: Argv[] = [];
   for (let depth = 0; depth < MAX_UNWRAP && argv.length > 0; depth++) {
-    out.push({ argv, valuesOf });
     const inner = unwrap(argv);
+    out.push({ argv, valuesOf, inner });
     if (inner.kind !== "inner") break;
     argv = inner.argv;
   }
@@ -131,13 +133,12 @@ export function commandRuns(words: readonly WordValues[], reader: ShellReader): 
   const handler = first[0]?.value === "trap" ? first[1]?.value : null;
   if (handler) out.push(...reader.script(handler));
   for (const line of aliasScripts(first)) out.push(...reader.script(line).filter((r) => !runsWhereTyped(r)));
-  for (const { argv, valuesOf } of depths) {
+  for (const { argv, valuesOf, inner } of depths) {
     const source = sourcedOperand(argv);
     if (source !== null) out.push(...reader.sourced(valuesOf(source)));
     else out.push(...ranPaths(valuesOf(argv[0])));
     out.push(...ranPaths(valuesOf(interpreterScript(argv) ?? shellFile(argv))));
     out.push(...builderRuns(argv, valuesOf));
-    const inner = unwrap(argv);
     if (inner.kind === "script" && inner.script !== null) out.push(...reader.script(inner.script));
     // `xargs -a LIST sh`: the names LIST holds are run; LIST is what decides them (the named files are not known).
     if (inner.kind === "inner" && runsFiles(inner.argv[0]?.value ?? ""))

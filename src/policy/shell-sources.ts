@@ -6,7 +6,7 @@ import { expand } from "brace-expansion";
 import { anchored, mergedText, runsWhereTyped } from "./build-runs.ts";
 import { globParts, type PathPart, type Reference } from "./path-references.ts";
 import { parseBash } from "./shell/parser.ts";
-import type { ScriptEvent, Word, WordPart } from "./shell/walk.ts";
+import type { ScriptEvent, StmtEvent, Word, WordPart } from "./shell/walk.ts";
 import {
   fed,
   heredocScripts,
@@ -268,7 +268,7 @@ function fromEvents(src: string, events: readonly ScriptEvent[], ctx: Reading): 
  * `cat F | bash`, a here-document), or `. /dev/fd/N` after `exec N< F`.
  */
 function fedPrograms(
-  e: Extract<ScriptEvent, { kind: "stmt" }>,
+  e: StmtEvent,
   src: string,
   depths: ReturnType<typeof wrapperDepths>,
   valuesOf: ValuesOf,
