@@ -265,7 +265,7 @@ function fromEvents(src: string, events: readonly ScriptEvent[], ctx: Reading): 
 
 /**
  * What a command reading its program from a descriptor runs (shell-feeds.ts): a shell's stdin (`bash < F`,
- * `cat F | bash`, a here-document), or `. /dev/fd/N` after `exec N< F`.
+ * `cat F | bash`, a here-document given to it or to the command upstream), or `. /dev/fd/N` after `exec N< F`.
  */
 function fedPrograms(
   e: StmtEvent,
@@ -280,7 +280,11 @@ function fedPrograms(
   const own = inputFiles(e, src, fd, valuesOf);
   const out = fed(own.length > 0 ? own : (fds.get(fd) ?? []));
   if (fd !== 0) return out;
-  for (const script of heredocScripts(e, valuesOf)) out.push(...reader.script(script));
+  // `cat <<EOF | bash`: what the command upstream is given as a here-document is what it prints, taken as run.
+  const heredocs = [e, ...(e.stdinFrom === undefined ? [] : [e.stdinFrom])].flatMap((s) =>
+    heredocScripts(s, valuesOf),
+  );
+  for (const script of heredocs) out.push(...reader.script(script));
   if (e.stdinFrom !== undefined) out.push(...readFiles(e.stdinFrom, src, valuesOf));
   return out;
 }

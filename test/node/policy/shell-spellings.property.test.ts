@@ -40,6 +40,7 @@ const SPELLINGS: Spelling[] = [
   (d, n) => `sh -s < ${d}/${n}.sh`,
   (d, n) => `exec 4< ${d}/${n}.sh; . /dev/fd/4`,
   (d, n) => `bash <<'EOF'\n${d}/${n}.sh\nEOF`,
+  (d, n) => `cat <<EOF | bash\n${d}/${n}.sh\nEOF`,
   (d, n) => `bash -c '${d}/${n}.sh'`,
   (d, n) => `PROMPT_COMMAND="cd ${d} && ./${n}.sh"`,
   (d, n) => `trap '(cd ${d}; ./${n}.sh)' EXIT`,
