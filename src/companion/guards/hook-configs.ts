@@ -2,7 +2,8 @@
 // agents' hooks, MCP servers and helpers, VS Code's folderOpen tasks, pre-commit's, husky's, lint-staged's
 // and lefthook's commands, the .envrc direnv runs and what the project's .Rprofile sources, in the project and in the user's own agent settings. A write to a file one of them
 // names by path, or to the code of a program one runs (prettier.config.js under a prettier hook), is running
-// code the judge never sees: the agent's next start, the editor's next open, the person's next commit.
+// code the judge never sees: the agent's next start, the editor's next open, the person's next commit. Git's
+// hook scripts (the project's, and a core.hooksPath of any layer) are also read with bash's grammar (round 19).
 import { closeSync, existsSync, openSync, readdirSync, readSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import type { CallFact } from "../../policy/call-facts.ts";
