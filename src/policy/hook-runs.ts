@@ -19,6 +19,12 @@ export interface HookConfig {
   select?: (doc: unknown) => unknown;
   /** What it loads besides its commands' words (a shell config's text, else the parsed document): enter-loads.ts. */
   loads?: (doc: unknown) => EnterLoads;
+  /**
+   * A shell script git runs at the work tree's top (a hook file): read with bash's grammar too, so a path
+   * after a `cd`, from `$(git rev-parse --show-toplevel)`, a variable set from it, or `$(dirname "$0")` is
+   * the file it names (red team, round 19, r19-26), not only its words as written.
+   */
+  script?: true;
 }
 
 const recordOf = (v: unknown): Record<string, unknown> | null =>

@@ -2,11 +2,13 @@
 // `eval "$(~/code/ws/tools/y.sh init bash)"`, a plain `~/code/ws/tools/x.sh` line, `[ -x F ] && F`): each
 // runs at every new shell, as a sourced file does. The command words come from bash's grammar by way of
 // shell-sources.ts (its variables followed); wrappers (`exec`, `command`, `env`, `nohup`) and interpreters
-// (`python3 F`, `bash F`) are unwrapped with the judge's own tables. Pure.
+// (`python3 F`, `bash F`) are unwrapped with the judge's own tables; at each depth, what it sources and the build
+// files a runner given a directory runs (build-runs.ts; round 19). Pure.
+import { builderRuns, runsFiles, runsWhereTyped } from "./build-runs.ts";
 import type { PathPart, Reference } from "./path-references.ts";
 import { basename } from "./paths.ts";
 import { interpreterScript } from "./shell/interpreters.ts";
-import { type Arg, SHELLS, unwrap } from "./shell/wrappers.ts";
+import { type Arg, SHELLS, type Unwrapped, unwrap } from "./shell/wrappers.ts";
 
 /** A word's possible values, each a path pattern (shell-sources.ts's reading of it). */
 export type WordValues = PathPart[][];
@@ -71,36 +73,76 @@ function shellFile(argv: readonly Arg[]): Arg | null {
   return null;
 }
 
+/** How a command's string and sourced words are read: shell-sources.ts's reading, with its variables. */
+export interface ShellReader {
+  /** What a command string (`eval 'F'`, `bash -c 'F'`, a `trap` handler, an alias's value) runs. */
+  script(text: string): Reference[];
+  /** What a sourced word names (`source F`, `. F`). */
+  sourced(values: WordValues): Reference[];
+}
+
+/** A command's words as the wrapper tables read them, each kept beside its possible values. */
+export interface Argv {
+  argv: Arg[];
+  valuesOf(a: Arg | null | undefined): WordValues;
+  /** What the wrapper tables make of it (shell/wrappers.ts). */
+  inner: Unwrapped;
+}
+
+const SOURCING = new Set(["source", "."]);
+
 /**
- * The files a command runs: its program word (through wrappers), the script an interpreter is given,
- * and, for a command given as a string (`eval 'F init'`, `bash -c 'F'`, a `trap` handler), what `script`
- * reads in it.
+ * The command at each depth of its wrappers: `command source F`, `builtin . F`, `exec nohup env X=1 F` are
+ * read as `source F`, `. F` and `F` in turn (round 19, r19-23), as bash runs them.
  */
-export function commandRuns(
-  words: readonly WordValues[],
-  script: (text: string) => Reference[],
-): Reference[] {
-  const valuesOf = new Map<Arg, WordValues>();
+export function wrapperDepths(words: readonly WordValues[]): Argv[] {
+  const values = new Map<Arg, WordValues>();
   let argv = words.map((w) => {
     const a = asArg(w);
-    valuesOf.set(a, w);
+    values.set(a, w);
     return a;
   });
-  const out: Reference[] = [];
-  const runs = (a: Arg | null | undefined) => {
-    if (a !== null && a !== undefined) out.push(...ranPaths(valuesOf.get(a) ?? [[]]));
-  };
-  // `trap 'F' EXIT`: the handler is a command string the shell runs later (at exit, on a signal).
-  const handler = argv[0]?.value === "trap" ? argv[1]?.value : null;
-  if (handler) out.push(...script(handler));
-  for (const line of aliasScripts(argv)) out.push(...script(line));
+  const valuesOf = (a: Arg | null | undefined) => (a ? (values.get(a) ?? [[]]) : []);
+  const out: Argv[] = [];
   for (let depth = 0; depth < MAX_UNWRAP && argv.length > 0; depth++) {
-    runs(argv[0]);
-    runs(interpreterScript(argv) ?? shellFile(argv));
     const inner = unwrap(argv);
-    if (inner.kind === "script" && inner.script !== null) out.push(...script(inner.script));
+    out.push({ argv, valuesOf, inner });
     if (inner.kind !== "inner") break;
     argv = inner.argv;
+  }
+  return out;
+}
+
+/** The file `source` or `.` reads: its first operand, after an end-of-options `--` (round 19, r19-20). */
+export function sourcedOperand(argv: readonly Arg[]): Arg | null {
+  if (!SOURCING.has(argv[0]?.value ?? "")) return null;
+  const first = argv[1];
+  return (first?.value === "--" ? argv[2] : first) ?? null;
+}
+
+/**
+ * The files a command runs: its program word (through wrappers), the script an interpreter is given, the
+ * file it sources, the build files a runner given a directory runs (build-runs.ts), and, for a command
+ * given as a string (`eval 'F init'`, `bash -c 'F'`, a `trap` handler), what the reader finds in it.
+ */
+export function commandRuns(words: readonly WordValues[], reader: ShellReader): Reference[] {
+  const depths = wrapperDepths(words);
+  const out: Reference[] = [];
+  const first = depths[0]?.argv ?? [];
+  // `trap 'F' EXIT`: the handler is a command string the shell runs later (at exit, on a signal).
+  const handler = first[0]?.value === "trap" ? first[1]?.value : null;
+  if (handler) out.push(...reader.script(handler));
+  for (const line of aliasScripts(first)) out.push(...reader.script(line).filter((r) => !runsWhereTyped(r)));
+  for (const { argv, valuesOf, inner } of depths) {
+    const source = sourcedOperand(argv);
+    if (source !== null) out.push(...reader.sourced(valuesOf(source)));
+    else out.push(...ranPaths(valuesOf(argv[0])));
+    out.push(...ranPaths(valuesOf(interpreterScript(argv) ?? shellFile(argv))));
+    out.push(...builderRuns(argv, valuesOf));
+    if (inner.kind === "script" && inner.script !== null) out.push(...reader.script(inner.script));
+    // `xargs -a LIST sh`: the names LIST holds are run; LIST is what decides them (the named files are not known).
+    if (inner.kind === "inner" && runsFiles(inner.argv[0]?.value ?? ""))
+      for (const list of inner.reads ?? []) out.push(...ranPaths(valuesOf(list)));
   }
   return out;
 }
@@ -109,12 +151,9 @@ export function commandRuns(
  * What bash runs at every prompt: PROMPT_COMMAND's value as the file leaves it (a part only known at run
  * time, such as an earlier `$PROMPT_COMMAND`, read as a blank).
  */
-export function promptRuns(
-  values: WordValues | undefined,
-  script: (text: string) => Reference[],
-): Reference[] {
+export function promptRuns(values: WordValues | undefined, reader: ShellReader): Reference[] {
   return (values ?? []).flatMap((parts) =>
-    script(parts.map((p) => (p.type === "any" ? " " : p.value)).join("")),
+    reader.script(parts.map((p) => (p.type === "any" ? " " : p.value)).join("")),
   );
 }
 

@@ -2,7 +2,8 @@
 // agents' hooks, MCP servers and helpers, VS Code's folderOpen tasks, pre-commit's, husky's, lint-staged's
 // and lefthook's commands, the .envrc direnv runs and what the project's .Rprofile sources, in the project and in the user's own agent settings. A write to a file one of them
 // names by path, or to the code of a program one runs (prettier.config.js under a prettier hook), is running
-// code the judge never sees: the agent's next start, the editor's next open, the person's next commit.
+// code the judge never sees: the agent's next start, the editor's next open, the person's next commit. Git's
+// hook scripts (the project's, and a core.hooksPath of any layer) are also read with bash's grammar (round 19).
 import { closeSync, existsSync, openSync, readdirSync, readSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import type { CallFact } from "../../policy/call-facts.ts";
@@ -16,7 +17,10 @@ import {
   toolCodeFiles,
 } from "../../policy/hook-runs.ts";
 import { Lru } from "../../policy/lru.ts";
+import { namesNothingKnown, type PathPart, referencePattern } from "../../policy/path-references.ts";
+import { shellSources } from "../../policy/shell-sources.ts";
 import type { Context } from "./disk-context.ts";
+import { configLayers, expandPath } from "./git-config-layers.ts";
 import { isWithin, realPathOf } from "./real-path.ts";
 import { shownPath } from "./tree-walk.ts";
 
@@ -27,8 +31,18 @@ const MAX_CONFIG_BYTES = 1 << 20;
 const COPILOT_HOOKS: Omit<HookConfig, "path"> = { runs: "Copilot CLI runs its hooks", format: "json" };
 
 /** git runs husky's hook scripts (core.hooksPath) and its own, and what they run by path (round 18, r18-09). */
-const HUSKY_HOOKS: Omit<HookConfig, "path"> = { runs: "git runs this husky hook", format: "shell" };
-const GIT_HOOKS: Omit<HookConfig, "path"> = { runs: "git runs this hook", format: "shell" };
+const HUSKY_HOOKS: Omit<HookConfig, "path"> = {
+  runs: "git runs this husky hook",
+  format: "shell",
+  script: true,
+};
+const GIT_HOOKS: Omit<HookConfig, "path"> = { runs: "git runs this hook", format: "shell", script: true };
+/** A core.hooksPath of any layer (a global `~/.githooks`): git runs its hooks at the top of every work tree. */
+const HOOKS_PATH: Omit<HookConfig, "path"> = {
+  runs: "git runs this hook (core.hooksPath) at the top of every repository",
+  format: "shell",
+  script: true,
+};
 
 /** One config found on disk, with where its relative words are taken from. */
 interface Found {
@@ -43,6 +57,8 @@ interface Runs {
   config: HookConfig;
   command: string;
   paths: string[];
+  /** What a hook script names by pattern (shell-sources.ts): a relative path after a `cd` is any directory's. */
+  patterns: RegExp[];
   codeNames: readonly string[];
 }
 
@@ -118,6 +134,9 @@ function configsOf(ctx: Context): Found[] {
       out.push({ file, config: { ...HUSKY_HOOKS, path: ".husky/" }, root });
     for (const file of listFiles(join(root, ".git/hooks"), (n) => !n.endsWith(".sample")))
       out.push({ file, config: { ...GIT_HOOKS, path: ".git/hooks/" }, root });
+    for (const dir of hooksPaths(ctx, root))
+      for (const file of listFiles(dir, (n) => !n.endsWith(".sample") && !n.startsWith(".")))
+        out.push({ file, config: { ...HOOKS_PATH, path: `${dir}/` }, root });
   }
   // The user's settings run the same hooks in every project, relative words taken from the project.
   const home = ctx.env.HOME;
@@ -133,6 +152,21 @@ function configsOf(ctx: Context): Found[] {
       out.push({ file: join(dir, basename(path)), config, root: ctx.workspace });
   }
   return out;
+}
+
+/**
+ * The hook directories core.hooksPath names in any layer, as git resolves them for a work tree at `root`
+ * (round 19, r19-25: a global `~/.githooks/pre-commit` running `./scripts/pre-commit.sh` runs the project's
+ * file at every commit). The project's own `.husky` and `.git/hooks` are listed already.
+ */
+function hooksPaths(ctx: Context, root: string): string[] {
+  const dirs = new Set<string>();
+  for (const e of configLayers(ctx.ownRepo ?? null, ctx.env, ctx.workspace)) {
+    if (e.key !== "core.hookspath") continue;
+    const dir = expandPath(e.value, root, ctx.env);
+    if (dir !== null && dir !== join(root, ".husky") && dir !== join(root, ".git/hooks")) dirs.add(dir);
+  }
+  return [...dirs];
 }
 
 function isFileAt(path: string): boolean {
@@ -176,8 +210,26 @@ function runsOf(f: Found, ctx: Context): Runs[] {
       .map((w) => ({ w, path: resolve(f.root, w) }))
       .filter(({ w, path }) => inProject(path, f.root, ctx) && (looksLikePath(w) || isFileAt(path)))
       .map(({ path }) => path);
-    return { file: f.file, config: f.config, command, paths, codeNames: toolCodeFiles(words) };
+    const patterns = f.config.script ? scriptPatterns(f, command, ctx) : [];
+    return { file: f.file, config: f.config, command, paths, patterns, codeNames: toolCodeFiles(words) };
   });
+}
+
+const patternCache = new Lru<string, RegExp[]>(64);
+
+/** A hook script read as bash reads it, where git runs it: `$(pwd)` and the repository's top are the root. */
+function scriptPatterns(f: Found, text: string, ctx: Context): RegExp[] {
+  const home = ctx.env.HOME ?? "/nonexistent";
+  const key = `${f.file}\0${f.root}\0${home}\0${text}`;
+  const kept = patternCache.get(key);
+  if (kept !== undefined) return kept;
+  const at = (path: string): PathPart[] => [{ type: "lit", value: path }];
+  const where = { cwd: at(f.root), top: at(f.root), self: at(dirname(f.file)) };
+  const patterns = shellSources(text, home, f.config.runs, where)
+    .filter((r) => !namesNothingKnown(r.parts))
+    .map((r) => referencePattern(r.parts, r.below));
+  patternCache.set(key, patterns);
+  return patterns;
 }
 
 /** The path as named and as the disk resolves it (a named link is the file it leads to). */
@@ -235,7 +287,11 @@ export function hookRunWriteFact(
     if (loaded !== null) return loaded;
     for (const r of runsOf(f, ctx)) {
       const by = `\`${shortCommand(r.command)}\` in \`${shownPath(f.file, ctx.workspace)}\` (${r.config.runs})`;
-      if (r.paths.some((p) => spellings(p).some((s) => s === real || s === lexical)))
+      const named = (s: string) => inProject(s, f.root, ctx) && r.patterns.some((re) => re.test(s));
+      if (
+        r.paths.some((p) => spellings(p).some((s) => s === real || s === lexical)) ||
+        [real, lexical].some(named)
+      )
         return { subject, reason: `is run by ${by}: writing it is running code the judge never sees` };
       if (isWithin(ctx.workspace, real) && names.some((n) => r.codeNames.includes(n)))
         return {
