@@ -26,6 +26,7 @@ import type { ToolCall } from "./types.ts";
 import { pickerTargets, upwardTargets, versionFileTargets } from "./upward-targets.ts";
 import { versionQueryPickers } from "./version-query-pickers.ts";
 import { searchToolStyle, WIDEST, walkStyleOf } from "./walk-styles.ts";
+import { afterChange, changeOf, type EarlierChange, joinChange } from "./written-first.ts";
 
 const MAX_TARGETS = 256;
 
@@ -69,7 +70,12 @@ function shellTargets(command: string, callCwd: string, home: string | null): Di
   let lastExec: ExecUnit | undefined;
   const cds: ExecUnit[] = [];
   const written: string[] = [];
+  // Where each unit's targets start in `out`, with what the units before it may have changed (written-first.ts).
+  const marks: { at: number; change: EarlierChange | undefined }[] = [];
+  let change: EarlierChange | undefined;
   for (const unit of units) {
+    marks.push({ at: out.length, change });
+    change = joinChange(change, changeOf(unit, callCwd, home));
     if (out.length >= MAX_TARGETS) {
       out.push({
         kind: "unknown",
@@ -167,7 +173,7 @@ function shellTargets(command: string, callCwd: string, home: string | null): Di
         ...(unit.opens === true ? { opens: true as const } : {}),
       });
   }
-  return out;
+  return out.map((t, i) => afterChange(t, marks.findLast((m) => m.at <= i)?.change));
 }
 
 const WILD = /[*?[{\\]/;
