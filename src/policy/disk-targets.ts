@@ -26,7 +26,7 @@ import type { ToolCall } from "./types.ts";
 import { pickerTargets, upwardTargets, versionFileTargets } from "./upward-targets.ts";
 import { versionQueryPickers } from "./version-query-pickers.ts";
 import { searchToolStyle, WIDEST, walkStyleOf } from "./walk-styles.ts";
-import { afterChange, changeOf, type EarlierChange, joinChange } from "./written-first.ts";
+import { afterChange, changesOf, type EarlierChange, joinChange } from "./written-first.ts";
 
 const MAX_TARGETS = 256;
 
@@ -72,10 +72,11 @@ function shellTargets(command: string, callCwd: string, home: string | null): Di
   const written: string[] = [];
   // Where each unit's targets start in `out`, with what the units before it may have changed (written-first.ts).
   const marks: { at: number; change: EarlierChange | undefined }[] = [];
+  const changes = changesOf(units, callCwd, home);
   let change: EarlierChange | undefined;
-  for (const unit of units) {
+  for (const [i, unit] of units.entries()) {
     marks.push({ at: out.length, change });
-    change = joinChange(change, changeOf(unit, callCwd, home));
+    change = joinChange(change, changes[i]);
     if (out.length >= MAX_TARGETS) {
       out.push({
         kind: "unknown",

@@ -79,21 +79,40 @@ const KEPT: ReadonlySet<DiskTarget["kind"]> = new Set([
   "unknown",
 ]);
 
-/** Whether `unit` may change a file: a write not to a device, any part that is not only a read, or one not parsed. */
-export function changeOf(unit: ShellUnit, callCwd: string, home: string | null): EarlierChange | undefined {
-  if (unit.kind === "read") return undefined;
-  if (unit.kind === "write") {
-    const path = resolveShellPath(unit, callCwd, home);
-    if (path !== null && NO_FILE.test(path)) return undefined;
-    // A tree written whole (`mv d e`, `cp -r`, `tar -x`) may hold a file by any name.
-    const known = path !== null && !unit.glob && !unit.recursive;
-    return { shown: unit.text, gitOnly: false, paths: known ? [path] : null };
+/**
+ * What each unit may change: a write not to a device, any part that is not only a read, or one not parsed. A
+ * program that writes or removes files has the ones its words name as write parts right after it (`sed -i`,
+ * `truncate`, `install`): its writes are those, when it has any; one with none may write anything (`git
+ * checkout REV -- .gitignore`, `unzip`, `npm pkg set`).
+ */
+export function changesOf(
+  units: readonly ShellUnit[],
+  callCwd: string,
+  home: string | null,
+): (EarlierChange | undefined)[] {
+  return units.map((unit, i) => {
+    if (unit.kind === "read") return undefined;
+    if (unit.kind === "write") {
+      const path = resolveShellPath(unit, callCwd, home);
+      if (path !== null && NO_FILE.test(path)) return undefined;
+      // A tree written whole (`mv d e`, `cp -r`, `tar -x`) may hold a file by any name.
+      const known = path !== null && !unit.glob && !unit.recursive;
+      return { shown: unit.text, gitOnly: false, paths: known ? [path] : null };
+    }
+    if (unit.kind === "exec" && unit.effect === "read") return undefined;
+    const git = unit.kind === "exec" && unit.program === "git";
+    const named = unit.kind === "exec" && unit.effect !== "run" && !git && writesNamed(units, i);
+    return { shown: unit.text, gitOnly: git, paths: named ? [] : null };
+  });
+}
+
+/** Whether a write part follows the exec unit at `i` before the next exec unit. */
+function writesNamed(units: readonly ShellUnit[], i: number): boolean {
+  for (const u of units.slice(i + 1)) {
+    if (u.kind === "exec" || u.kind === "unparsable") return false;
+    if (u.kind === "write") return true;
   }
-  if (unit.kind === "exec" && unit.effect === "read") return undefined;
-  const git = unit.kind === "exec" && unit.program === "git";
-  // A program that writes or removes the files its words name has them as write parts of its own (`sed -i`).
-  const named = unit.kind === "exec" && (unit.effect === "write" || unit.effect === "destroy");
-  return { shown: unit.text, gitOnly: git, paths: named && !git ? [] : null };
+  return false;
 }
 
 /** The earlier changes joined: git's own only while every one is. */

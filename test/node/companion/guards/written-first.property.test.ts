@@ -1,5 +1,5 @@
 // Write-then-read compounds as a property (red team, round 20): any way of writing (a redirection, `>>`, tee,
-// cp, mv, dd) to a file a later part's disk facts come from (rg's ignore files, package.json's packageManager,
+// cp, mv, dd, truncate, ln, git checkout) to a file a later part's disk facts come from (rg's ignore files, package.json's packageManager,
 // a module shadowing python's standard library, git apply's patch, tar's archive), joined by any list operator,
 // is never allowed under either starter, whatever the file held before.
 import { spawnSync } from "node:child_process";
@@ -41,6 +41,9 @@ const WRITERS: ((f: string) => string)[] = [
   (f) => `cp notes.txt ${f}`,
   (f) => `mv notes.txt ${f}`,
   (f) => `dd if=notes.txt of=${f}`,
+  (f) => `truncate -s0 ${f}`,
+  (f) => `ln -sf notes.txt ${f}`,
+  (f) => `git checkout HEAD -- ${f}`,
 ];
 
 const JOINS = ["; ", " && ", "\n", " || "];
