@@ -19,11 +19,15 @@ export interface EarlierChange {
 
 /** Work-tree files git reads its settings from (`.gitattributes` filters, `.gitmodules`, `.git/…`). */
 const GIT_READS = /(^|\/)(\.git[^/]*|\.mailmap)(\/|$)/;
-/** The ignore files rg, fd and git-aware walks read in the tree and above it. */
-const IGNORE_FILES = /(^|\/)(\.git[^/]*|\.ignore|\.rgignore|\.fdignore)(\/|$)/;
+/** The ignore files rg, fd and git-aware walks read in the tree and above it, and git's global one. */
+const IGNORE_FILES = /(^|\/)(\.git[^/]*|\.ignore|\.rgignore|\.fdignore)(\/|$)|\/git\/ignore$/;
 /** What python's start-up imports from a directory: modules, packages, `.pth` files, a venv's settings. */
-const PYTHON_READS = /(\.py|\.pyc|\.pth|\/pyvenv\.cfg)$/;
+const PYTHON_READS = /(\.py|\.pyc|\.pth|\.so|\/pyvenv\.cfg)$/;
 const GO_READS = /(\/go\.(mod|work|sum)|\.go)$/;
+
+/** A write of one of `dirs` or of a directory on the way to one. */
+const onTheWay = (dirs: readonly string[]) => (path: string) =>
+  dirs.some((d) => d === path || d.startsWith(`${path}/`));
 
 /** A file whose base name is one of `names`. */
 const named = (names: readonly string[]) => (path: string) =>
@@ -53,6 +57,12 @@ function mayRead(t: DiskTarget): ((path: string) => boolean) | true {
       return named(["Cargo.toml"]);
     case "npm-config":
       return named([".npmrc"]);
+    // What a directory is (a link into a secret one, out of the workspace) changes only with a write of it
+    // or of a directory on its way; a file written inside adds a name.
+    case "listing":
+      return t.pattern === undefined ? onTheWay([t.dir]) : true;
+    case "runner-paths":
+      return t.paths.some((p) => p.glob) ? true : onTheWay(t.paths.map((p) => p.path));
     default:
       return true;
   }

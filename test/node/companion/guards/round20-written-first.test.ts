@@ -65,6 +65,8 @@ describe("an earlier write in the command makes later disk facts unknown", () =>
     "echo x > out.txt; cat out.txt",
     "printf 'x\\n' > notes.txt && rg API",
     "echo x > out.txt && python3 -m json.tool package.json",
+    "echo x > out.txt; ls",
+    "echo x > out.txt; ls sub",
   ])("%s stays allowed", (command) => {
     const r = judge(command);
     expect(r.action, `${command}\n${r.why}\n${r.reasons.join("\n")}`).toBe("allow");
