@@ -70,13 +70,19 @@ function shellTargets(command: string, callCwd: string, home: string | null): Di
   let lastExec: ExecUnit | undefined;
   const cds: ExecUnit[] = [];
   const written: string[] = [];
-  // Where each unit's targets start in `out`, with what the units before it may have changed (written-first.ts).
+  // Where each unit's targets start in `out`, with what the commands before it may have changed
+  // (written-first.ts): a program's operands follow it and are its own, its redirections come before it.
   const marks: { at: number; change: EarlierChange | undefined }[] = [];
   const changes = changesOf(units, callCwd, home);
-  let change: EarlierChange | undefined;
+  let before: EarlierChange | undefined;
+  let pending: EarlierChange | undefined;
   for (const [i, unit] of units.entries()) {
-    marks.push({ at: out.length, change });
-    change = joinChange(change, changes[i]);
+    if (unit.kind === "exec") {
+      before = joinChange(before, pending);
+      pending = undefined;
+    }
+    marks.push({ at: out.length, change: before });
+    pending = joinChange(pending, changes[i]);
     if (out.length >= MAX_TARGETS) {
       out.push({
         kind: "unknown",
