@@ -71,13 +71,14 @@ function shellTargets(command: string, callCwd: string, home: string | null): Di
   const cds: ExecUnit[] = [];
   const written: string[] = [];
   // Where each unit's targets start in `out`, with what the commands before it may have changed
-  // (written-first.ts): a program's operands follow it and are its own, its redirections come before it.
+  // (written-first.ts): a program's operands follow it and are its own, as is what it runs itself (`python -m
+  // pytest`'s pytest, with `via`); its redirections come before it.
   const marks: { at: number; change: EarlierChange | undefined }[] = [];
   const changes = changesOf(units, callCwd, home);
   let before: EarlierChange | undefined;
   let pending: EarlierChange | undefined;
   for (const [i, unit] of units.entries()) {
-    if (unit.kind === "exec") {
+    if (unit.kind === "exec" && unit.via === undefined) {
       before = joinChange(before, pending);
       pending = undefined;
     }
