@@ -15,6 +15,8 @@ export interface EarlierChange {
   gitOnly: boolean;
   /** The paths written (absolute), or null when any file may be (a program run, a path not known). */
   paths: readonly string[] | null;
+  /** Every change so far is a redirection (`>`, `>>`): it writes through what is there and makes no link. */
+  redirected: boolean;
 }
 
 /** Work-tree files git reads its settings from (`.gitattributes` filters, `.gitmodules`, `.git/…`). */
@@ -107,12 +109,13 @@ export function changesOf(
       if (path !== null && NO_FILE.test(path)) return undefined;
       // A tree written whole (`mv d e`, `cp -r`, `tar -x`) may hold a file by any name.
       const known = path !== null && !unit.glob && !unit.recursive;
-      return { shown: unit.text, gitOnly: false, paths: known ? [path] : null };
+      const redirected = /^(\d+|&)?>/.test(unit.text);
+      return { shown: unit.text, gitOnly: false, paths: known ? [path] : null, redirected };
     }
     if (unit.kind === "exec" && unit.effect === "read") return undefined;
     const git = unit.kind === "exec" && unit.program === "git";
     const named = unit.kind === "exec" && unit.effect !== "run" && !git && writesNamed(units, i);
-    return { shown: unit.text, gitOnly: git, paths: named ? [] : null };
+    return { shown: unit.text, gitOnly: git, paths: named ? [] : null, redirected: false };
   });
 }
 
@@ -132,7 +135,7 @@ export function joinChange(
 ): EarlierChange | undefined {
   if (a === undefined || b === undefined) return a ?? b;
   const paths = a.paths === null || b.paths === null ? null : [...a.paths, ...b.paths];
-  return { shown: a.shown, gitOnly: a.gitOnly && b.gitOnly, paths };
+  return { shown: a.shown, gitOnly: a.gitOnly && b.gitOnly, paths, redirected: a.redirected && b.redirected };
 }
 
 /**
@@ -143,6 +146,9 @@ export function joinChange(
 export function afterChange(t: DiskTarget, change: EarlierChange | undefined): DiskTarget {
   if (change === undefined || KEPT.has(t.kind)) return t;
   if (t.kind === "git" && t.patches === undefined && change.gitOnly) return t;
+  // A version file's facts are what it is (a link onto a secret, a hard link), which a redirection never
+  // makes (`echo 20 >> .nvmrc`); what it prints then is the command's own text.
+  if (t.kind === "version-file" && change.redirected) return t;
   const reads = mayRead(t);
   if (reads !== true && change.paths !== null && !change.paths.some(reads)) return t;
   return {
