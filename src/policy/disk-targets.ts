@@ -26,6 +26,7 @@ import type { ToolCall } from "./types.ts";
 import { pickerTargets, upwardTargets, versionFileTargets } from "./upward-targets.ts";
 import { versionQueryPickers } from "./version-query-pickers.ts";
 import { searchToolStyle, WIDEST, walkStyleOf } from "./walk-styles.ts";
+import { afterChange, changesOf, type EarlierChange, joinChange } from "./written-first.ts";
 
 const MAX_TARGETS = 256;
 
@@ -69,7 +70,20 @@ function shellTargets(command: string, callCwd: string, home: string | null): Di
   let lastExec: ExecUnit | undefined;
   const cds: ExecUnit[] = [];
   const written: string[] = [];
-  for (const unit of units) {
+  // Where each unit's targets start in `out`, with what the commands before it may have changed
+  // (written-first.ts): a program's operands follow it and are its own, as is what it runs itself (`python -m
+  // pytest`'s pytest, with `via`); its redirections come before it.
+  const marks: { at: number; change: EarlierChange | undefined }[] = [];
+  const changes = changesOf(units, callCwd, home);
+  let before: EarlierChange | undefined;
+  let pending: EarlierChange | undefined;
+  for (const [i, unit] of units.entries()) {
+    if (unit.kind === "exec" && unit.via === undefined) {
+      before = joinChange(before, pending);
+      pending = undefined;
+    }
+    marks.push({ at: out.length, change: before });
+    pending = joinChange(pending, changes[i]);
     if (out.length >= MAX_TARGETS) {
       out.push({
         kind: "unknown",
@@ -167,7 +181,7 @@ function shellTargets(command: string, callCwd: string, home: string | null): Di
         ...(unit.opens === true ? { opens: true as const } : {}),
       });
   }
-  return out;
+  return out.map((t, i) => afterChange(t, marks.findLast((m) => m.at <= i)?.change));
 }
 
 const WILD = /[*?[{\\]/;
