@@ -44,7 +44,7 @@ export interface TypeSelection {
 
 /**
  * The globs the selected types name, or null when one is not known here (every file may be selected).
- * ripgrep matches them as globset does, `*` taking a leading dot too (`*.js` selects `.eslintrc.js`).
+ * ripgrep matches them as `-g` globs are matched (filter-globs.ts): `*` takes a leading dot too.
  */
 export function selectedTypeGlobs(sel: TypeSelection): readonly string[] | null {
   if (sel.redefined) return null;

@@ -148,14 +148,11 @@ export function rgWords(argv: readonly string[]): WalkStyle {
 /**
  * The walk with the selected types applied: a type match skips the hidden filter (not the ignore files, and
  * not a hidden directory, which no type matches), and the files it reaches are the types' and the globs'.
- * rg's globs let `*` take a leading dot (`rg -g '*.js'` and `rg -t js` read `.a.js`, rg 13).
  */
 function withTypes(style: MutableStyle, only: string[], types: TypeSelection): WalkStyle {
-  if (types.types.length === 0)
-    return only.length > 0 ? { ...style, only, onlyAnyDot: true } : { ...style, only };
+  if (types.types.length === 0) return { ...style, only };
   const globs = selectedTypeGlobs(types);
-  const all = globs === null ? [] : [...only, ...globs];
-  return { ...style, hidden: true, only: all, ...(all.length > 0 ? { onlyAnyDot: true as const } : {}) };
+  return { ...style, hidden: true, only: globs === null ? [] : [...only, ...globs] };
 }
 
 /**

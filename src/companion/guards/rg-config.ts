@@ -19,7 +19,6 @@ function widest(a: WalkStyle, b: WalkStyle): WalkStyle {
     skipVcs: a.skipVcs && b.skipVcs,
     // A filter narrows only when both have one (the config's globs and the command's are both applied).
     only: a.only.length > 0 && b.only.length > 0 ? [...a.only, ...b.only] : [],
-    ...(a.onlyAnyDot || b.onlyAnyDot ? { onlyAnyDot: true } : {}),
     ...(a.depth !== undefined ? { depth: a.depth } : {}),
     ...(a.prune !== undefined ? { prune: a.prune } : {}),
     ...(a.binarySilent && b.binarySilent ? { binarySilent: true } : {}),

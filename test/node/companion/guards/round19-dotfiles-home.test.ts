@@ -2,7 +2,7 @@
 // writes in the project stay allowed although ~/.bashrc's aliases cd into it and below it, ~/.gitconfig and VS
 // Code name it, and VS Code's Local History, workspace state, logs, vim's undo files and the shell's history
 // name its files (state, not configuration). A file the home does name by path (a vim option's program) asks.
-import { mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -19,7 +19,15 @@ const { ws } = dotfilesHome(home);
 const judgeWrite = (rel: string) =>
   judgeOnDisk(
     BALANCED,
-    { tool: "write", input: { file_path: join(ws, rel), content: "x\n" }, cwd: ws, workspace: ws },
+    {
+      tool: "write",
+      input: {
+        file_path: join(ws, rel),
+        content: rel === "package.json" ? readFileSync(join(ws, rel), "utf8") : "x\n",
+      },
+      cwd: ws,
+      workspace: ws,
+    },
     { disk: diskCheck({ env: { HOME: home } }) },
   );
 
