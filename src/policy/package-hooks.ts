@@ -70,7 +70,8 @@ export function packageHookChange(before: string | null, written: WrittenText): 
   if (after === null) return "what it leaves in package.json is not known";
   const now = hookSettingsOf(after);
   if (now === null) return "it leaves package.json unparsable";
-  const was = before === null ? hookSettingsOf("{}") : hookSettingsOf(before);
+  // No file, or one no hook manager can read, configures none of them.
+  const was = (before === null ? null : hookSettingsOf(before)) ?? hookSettingsOf("{}");
   return now === was ? null : "it sets or changes a git-hook manager's settings";
 }
 
