@@ -3,6 +3,7 @@
 // `.env`, a walk that reaches one, another git repository), and input fields no mapping understands.
 // A fact never lowers a verdict: an allow becomes ask (deny when no person can answer), and the fact is
 // the first reason, one line naming the path and why.
+import type { WrittenText } from "./package-hooks.ts";
 import type { DecisionRecord } from "./types.ts";
 
 export interface CallFact {
@@ -151,6 +152,8 @@ export type DiskTarget =
       entries?: true;
       /** It must be a file there to open (`exec 3<FILE`): a failed redirection leaves fd 3 as the shell inherited it. */
       opens?: true;
+      /** What a write or edit tool puts there, as its input says (package-hooks.ts judges package.json's). */
+      writes?: WrittenText;
     }
   | {
       /**

@@ -9,6 +9,7 @@ import { RUN_BY } from "./env-loads.ts";
 import { gitTargets } from "./git-targets.ts";
 import { nodeTargets } from "./node-runners.ts";
 import { findingWalks, nameWalks, optionGlobTargets, scriptTargets } from "./operand-targets.ts";
+import { writtenTextOf } from "./package-hooks.ts";
 import {
   cargoWorkspaceTargets,
   goModuleTargets,
@@ -243,12 +244,14 @@ export function diskTargetsOf(call: ToolCall): DiskTarget[] {
     (tool === "read" || tool === "ls" || tool === "find" || tool === "write" || tool === "edit")
   ) {
     const access = tool === "write" || tool === "edit" ? "write" : "read";
+    const writes = access === "write" ? { writes: writtenTextOf(tool, input) } : {};
     return toolSpellings(given, cwd, home, tool === "read" || tool === "edit").map((p) => ({
       kind: "path",
       access,
       path: p,
       glob: false,
       shown,
+      ...writes,
     }));
   }
   if (tool === "read" || tool === "ls" || tool === "find" || tool === "write" || tool === "edit") return [];

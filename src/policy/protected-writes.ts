@@ -104,6 +104,16 @@ export const PROTECTED_WRITE_PATTERNS: readonly string[] = [
   ".overcommit.yml",
   "commitlint.config.*",
   ".commitlintrc*",
+  // Round 20 (r20-s02): nano-staged's, rusty-hook's, CaptainHook's, yorkie's configs, and cargo-husky's hooks
+  // (copied into .git/hooks at the next `cargo test`).
+  ".nano-staged.*",
+  "nano-staged.*",
+  ".nanostagedrc",
+  ".rusty-hook.toml",
+  "rusty-hook.toml",
+  "captainhook.json",
+  ".cargo-husky/",
+  ".yorkierc",
   // Editors' project configuration that runs programs when the person opens the project: Zed's tasks and
   // language servers, Helix's language servers, Neovim's and Vim's `exrc` files, jj's repository config.
   ".zed/",

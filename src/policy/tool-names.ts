@@ -331,13 +331,19 @@ const TABLE: Readonly<Record<string, Mapper>> = {
     tool: "write",
     input: pick({ path: str(i, "file_path"), content: i.content }),
   })),
+  // The replacements travel along: a package.json edit is judged by what it leaves (package-hooks.ts).
   Edit: fields("Edit", ["file_path", "old_string", "new_string", "replace_all"], (i) => ({
     tool: "edit",
-    input: pick({ path: str(i, "file_path") }),
+    input: pick({
+      path: str(i, "file_path"),
+      old_string: i.old_string,
+      new_string: i.new_string,
+      replace_all: i.replace_all,
+    }),
   })),
   MultiEdit: fields("MultiEdit", ["file_path", "edits"], (i) => ({
     tool: "edit",
-    input: pick({ path: str(i, "file_path") }),
+    input: pick({ path: str(i, "file_path"), edits: i.edits }),
   })),
   NotebookEdit: fields(
     "NotebookEdit",

@@ -3,6 +3,7 @@
 // everything (hidden files, ignore files off, links followed): walking more is never unsafe.
 import type { WalkStyle } from "./call-facts.ts";
 import { globsIntersect } from "./glob-match.ts";
+import { selectedTypeGlobs, type TypeSelection } from "./rg-types.ts";
 import { grammarFor } from "./shell/grammar/index.ts";
 import { parseWords } from "./shell/grammar/parse.ts";
 import type { GivenOption } from "./shell/grammar/spec.ts";
@@ -35,8 +36,8 @@ const RG_FLAGS = new Set(
 const RG_VALUED = new Set(
   (
     "-e --regexp -f --file -A --after-context -B --before-context -C --context -m --max-count -M --max-columns " +
-    "-d --max-depth --maxdepth -j --threads --color --colors --sort --sortr --max-filesize -t --type -T --type-not " +
-    "--type-add --type-clear -E --encoding --engine --context-separator --field-match-separator " +
+    "-d --max-depth --maxdepth -j --threads --color --colors --sort --sortr --max-filesize -T --type-not " +
+    "-E --encoding --engine --context-separator --field-match-separator " +
     "--field-context-separator --path-separator -r --replace --dfa-size-limit --regex-size-limit " +
     "--hostname-bin"
   ).split(" "),
@@ -48,7 +49,13 @@ const SHOWS_BINARY = new Set(["-a", "--text", "--binary", "-z", "--search-zip"])
 type MutableStyle = { -readonly [K in keyof WalkStyle]: WalkStyle[K] };
 
 /** Applies one rg option (`name` with its value, when it takes one); false when it is not known. */
-function rgOption(style: MutableStyle, only: string[], name: string, value: () => string): boolean {
+function rgOption(
+  style: MutableStyle,
+  only: string[],
+  types: TypeSelection,
+  name: string,
+  value: () => string,
+): boolean {
   // Binary files printed as text, or unpacked first (-uuu: the third -u is --binary).
   if (SHOWS_BINARY.has(name) || (name === "-u" && !style.ignoreFiles && style.hidden))
     delete style.binarySilent;
@@ -74,6 +81,11 @@ function rgOption(style: MutableStyle, only: string[], name: string, value: () =
       style.skipVcs = false;
       only.push(g);
     }
+  } else if (name === "-t" || name === "--type") types.types.push(value());
+  else if (name === "--type-add" || name === "--type-clear") {
+    // It may (re)define a selected type, before or after the `-t` naming it.
+    value();
+    types.redefined = true;
   } else if (name === "--ignore-file") {
     // Its `!pattern` lines whitelist what they name, hidden files and .git included (red team, round 8);
     // its other lines only narrow the walk, which the decision need not follow.
@@ -106,6 +118,7 @@ export function rgWords(argv: readonly string[]): WalkStyle {
     binarySilent: true,
   };
   const only: string[] = [];
+  const types: TypeSelection = { types: [], redefined: false };
   for (let i = 1; i < argv.length; i++) {
     const w = argv[i] as string;
     if (w === "--") break;
@@ -114,7 +127,7 @@ export function rgWords(argv: readonly string[]): WalkStyle {
       const eq = w.indexOf("=");
       const name = eq === -1 ? w : w.slice(0, eq);
       const value = () => (eq !== -1 ? w.slice(eq + 1) : (argv[++i] ?? ""));
-      if (!rgOption(style, only, name, value)) return WIDEST;
+      if (!rgOption(style, only, types, name, value)) return WIDEST;
       continue;
     }
     // A cluster of short options; a valued one takes the rest of the word, or the next word.
@@ -125,11 +138,21 @@ export function rgWords(argv: readonly string[]): WalkStyle {
         took = true;
         return j + 1 < w.length ? w.slice(j + 1) : (argv[++i] ?? "");
       };
-      if (!rgOption(style, only, name, value)) return WIDEST;
+      if (!rgOption(style, only, types, name, value)) return WIDEST;
       if (took) break;
     }
   }
-  return { ...style, only };
+  return withTypes(style, only, types);
+}
+
+/**
+ * The walk with the selected types applied: a type match skips the hidden filter (not the ignore files, and
+ * not a hidden directory, which no type matches), and the files it reaches are the types' and the globs'.
+ */
+function withTypes(style: MutableStyle, only: string[], types: TypeSelection): WalkStyle {
+  if (types.types.length === 0) return { ...style, only };
+  const globs = selectedTypeGlobs(types);
+  return { ...style, hidden: true, only: globs === null ? [] : [...only, ...globs] };
 }
 
 /**

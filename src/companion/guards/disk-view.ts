@@ -22,6 +22,7 @@ import { nodePreloadFact } from "./node-preload.ts";
 import { npmConfigFact } from "./npm-config.ts";
 import { npmTreeFact } from "./npm-tree.ts";
 import { npxFact } from "./npx-bin.ts";
+import { packageHookWriteFact } from "./package-hook-writes.ts";
 import { pathFacts } from "./path-facts.ts";
 import { pathView, programFact, runsShim } from "./path-lookup.ts";
 import { pythonStartFact } from "./python-path.ts";
@@ -251,7 +252,11 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
               "is not a file there to open: the redirection would fail, and bash would go on with the descriptor as the shell inherited it",
           },
         ];
-      if (!t.glob) return pathFacts(t.access, t.path, t.shown, ctx, t.entries === true);
+      if (!t.glob) {
+        const facts = pathFacts(t.access, t.path, t.shown, ctx, t.entries === true);
+        const hooks = t.writes === undefined ? null : packageHookWriteFact(t.path, t.writes, t.shown);
+        return hooks === null ? facts : [...facts, hooks];
+      }
       // A quoted pathspec glob reaches git as written, and git matches it against tracked paths, not the disk:
       // what it prints is judged over every path of the index and history (git-contents.ts), a tracked .env too.
       if (t.pathspec === true) return [];

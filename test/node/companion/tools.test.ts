@@ -8,8 +8,13 @@ describe("Claude Code tools → canonical tools", () => {
     ["Bash", { command: "git status", description: "Show status" }, "bash", { command: "git status" }],
     ["Read", { file_path: "/p/a.ts", offset: 10 }, "read", { path: "/p/a.ts", offset: 10 }],
     ["Write", { file_path: "/p/a.ts", content: "x" }, "write", { path: "/p/a.ts", content: "x" }],
-    ["Edit", { file_path: "/p/a.ts", old_string: "a", new_string: "b" }, "edit", { path: "/p/a.ts" }],
-    ["MultiEdit", { file_path: "/p/b.ts", edits: [] }, "edit", { path: "/p/b.ts" }],
+    [
+      "Edit",
+      { file_path: "/p/a.ts", old_string: "a", new_string: "b" },
+      "edit",
+      { path: "/p/a.ts", old_string: "a", new_string: "b" },
+    ],
+    ["MultiEdit", { file_path: "/p/b.ts", edits: [] }, "edit", { path: "/p/b.ts", edits: [] }],
     ["NotebookEdit", { notebook_path: "/p/n.ipynb", new_source: "" }, "edit", { path: "/p/n.ipynb" }],
     [
       "Grep",

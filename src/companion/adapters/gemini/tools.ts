@@ -68,7 +68,13 @@ export const GEMINI_TOOLS: AgentToolTable = {
   replace: one(
     "edit",
     ["file_path", "instruction", "old_string", "new_string", "allow_multiple", WAIT],
-    (i) => present({ path: text(i, "file_path") }),
+    (i) =>
+      present({
+        path: text(i, "file_path"),
+        old_string: i.old_string,
+        new_string: i.new_string,
+        replace_all: i.allow_multiple,
+      }),
   ),
   list_directory: one("ls", ["dir_path", "ignore", "file_filtering_options", WAIT], (i) =>
     present({ path: text(i, "dir_path") }),

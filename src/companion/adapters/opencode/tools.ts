@@ -23,7 +23,12 @@ export const OPENCODE_TOOLS: AgentToolTable = {
     present({ path: text(i, "filePath"), content: i.content }),
   ),
   edit: one("edit", ["filePath", "oldString", "newString", "replaceAll"], (i) =>
-    present({ path: text(i, "filePath") }),
+    present({
+      path: text(i, "filePath"),
+      old_string: i.oldString,
+      new_string: i.newString,
+      replace_all: i.replaceAll,
+    }),
   ),
   glob: one("find", ["pattern", "path"], (i) =>
     present({ pattern: text(i, "pattern"), path: text(i, "path") }),

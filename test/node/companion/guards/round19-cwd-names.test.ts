@@ -93,7 +93,10 @@ describe("round 19: names user configurations give relative to the directory the
   it("the rest of each project stays writable", () => {
     for (const ws of [proj, other])
       for (const rel of ["README.md", "src/app.ts", "tools/other.sh", ".vimrc.local.md", "docs/p.sh"]) {
-        const r = judge(ws, home, { file_path: join(ws, rel), content: "x" });
+        const r = judge(ws, home, {
+          file_path: join(ws, rel),
+          content: rel === "package.json" ? "{}\n" : "x",
+        });
         expect(r.action, `${rel}\n${r.why}`).toBe("allow");
       }
   });
@@ -145,7 +148,10 @@ describe("everyday: a typical ~/.vimrc and ~/.tmux.conf", () => {
         "test/x.test.ts",
         ".vimrc.local",
       ]) {
-        const r = judge(ws, plain, { file_path: join(ws, rel), content: "x" });
+        const r = judge(ws, plain, {
+          file_path: join(ws, rel),
+          content: rel === "package.json" ? "{}\n" : "x",
+        });
         expect(r.action, `${rel}\n${r.why}`).toBe("allow");
       }
   });

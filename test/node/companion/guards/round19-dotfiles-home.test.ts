@@ -19,7 +19,15 @@ const { ws } = dotfilesHome(home);
 const judgeWrite = (rel: string) =>
   judgeOnDisk(
     BALANCED,
-    { tool: "write", input: { file_path: join(ws, rel), content: "x\n" }, cwd: ws, workspace: ws },
+    {
+      tool: "write",
+      input: {
+        file_path: join(ws, rel),
+        content: rel === "package.json" ? "{}\n" : "x\n",
+      },
+      cwd: ws,
+      workspace: ws,
+    },
     { disk: diskCheck({ env: { HOME: home } }) },
   );
 

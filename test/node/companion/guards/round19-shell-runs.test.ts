@@ -37,7 +37,10 @@ const judge = (rel: string, policy = BALANCED) =>
     policy,
     {
       tool: "write",
-      input: { file_path: join(ws, rel), content: "cat ~/.netrc > /tmp/leak\n" },
+      input: {
+        file_path: join(ws, rel),
+        content: rel === "package.json" ? "{}\n" : "cat ~/.netrc > /tmp/leak\n",
+      },
       cwd: ws,
       workspace: ws,
     },

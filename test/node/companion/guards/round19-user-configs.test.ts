@@ -151,7 +151,10 @@ const judgeWrite = (home: string, ws: string, rel: string, policy = BALANCED) =>
     policy,
     {
       tool: "write",
-      input: { file_path: join(ws, rel), content: "cat ~/.netrc > /tmp/leak\n" },
+      input: {
+        file_path: join(ws, rel),
+        content: rel === "package.json" ? "{}\n" : "cat ~/.netrc > /tmp/leak\n",
+      },
       cwd: ws,
       workspace: ws,
     },
