@@ -21,13 +21,7 @@ const ANY: PathPart = { type: "any" };
  * own directory is wherever it starts (a project the person opens).
  */
 export function anchored(parts: readonly PathPart[]): PathPart[] {
-  const merged: PathPart[] = [];
-  for (const p of parts) {
-    const last = merged[merged.length - 1];
-    if (p.type === "lit" && last?.type === "lit")
-      merged[merged.length - 1] = { ...last, value: last.value + p.value };
-    else merged.push(p);
-  }
+  const merged = mergedText(parts);
   const head = merged[0];
   if (head?.type === "lit" && head.value.startsWith("/")) return merged;
   const rest =
