@@ -7,8 +7,11 @@ import { type AgentToolCall, type CompanionDecision, denied } from "../control/t
 import { type DecisionAnswer, type EdgeClient, EdgeError } from "../edge/client.ts";
 import type { Approver } from "./decide.ts";
 
-/** Fields that carry file contents: the edge needs the scope, never the bytes (non-negotiable 4). */
-const CONTENT_FIELDS = ["content", "old_string", "new_string", "edits", "new_source"];
+/**
+ * Fields of a canonical call that carry file contents: the edge needs the scope, never the bytes (non-negotiable 4).
+ * Pi's and Airlock's MCP canonical `edit` may also spell a replacement oldText/newText (tool-names.ts).
+ */
+const CONTENT_FIELDS = ["content", "old_string", "new_string", "oldText", "newText", "edits", "new_source"];
 
 export function toDecisionRequest(
   call: AgentToolCall,
