@@ -11,6 +11,11 @@ export interface CallFact {
   subject: string | null;
   /** One line a person reads: what is there and why it needs them. */
   reason: string;
+  /**
+   * Where a path the rules judged by its name really leads (a link outside the workspace): the fact stands
+   * unless the rules allow reading this path too, so a link out of a tree a rule allows is judged where it lands.
+   */
+  unlessReadable?: string;
 }
 
 /** How a recursive walk goes, as the program walks. */

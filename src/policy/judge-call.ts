@@ -28,6 +28,18 @@ function stricterRecord(a: DecisionRecord, b: DecisionRecord): DecisionRecord {
   return RISK_RANK[b.risk] > RISK_RANK[a.risk] ? b : a;
 }
 
+/** A fact about where a link really leads is lifted when the rules allow reading that place by itself. */
+function readAllowed(
+  policy: CompiledPolicy,
+  call: ToolCall,
+  opts: DecideOptions,
+  path: string | undefined,
+): boolean {
+  if (path === undefined) return false;
+  const read: ToolCall = { ...call, tool: "read", input: { path } };
+  return decide(policy, read, { ...opts, diskChecked: true }).action === "allow";
+}
+
 /**
  * Judges a call. `disk` (the companion's look at the real filesystem) adds what the text cannot show;
  * the edge, which cannot see the disk, passes none and takes the companion's facts from its request.
@@ -79,7 +91,8 @@ export function judgeCall(
       partFacts.push(
         ...(cwd === session
           ? disk(diskTargetsOf(canonical), canonical.cwd)
-          : disk(diskTargetsOf(canonical), canonical.cwd, session)),
+          : disk(diskTargetsOf(canonical), canonical.cwd, session)
+        ).filter((f) => !readAllowed(policy, canonical, opts, f.unlessReadable)),
       );
     if (disk !== undefined && partFacts.length > 0)
       r = stricterRecord(r, decide(policy, canonical, { ...opts, diskChecked: true }));

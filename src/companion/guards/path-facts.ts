@@ -25,6 +25,11 @@ import { shownPath, walkFact } from "./tree-walk.ts";
 /** A directory read file by file (`diff DIR1 DIR2`, `file -m DIR`): every file directly in it, dotfiles too. */
 const ENTRIES_READ = { ...WIDEST, depth: 1 };
 
+/** macOS's own /etc, /tmp and /var are links into /private: the same directory, not a link anyone made. */
+function sameOsDirectory(lexical: string, real: string): boolean {
+  return /^\/(?:etc|tmp|var)\//.test(lexical) && real === `/private${lexical}`;
+}
+
 /** One concrete path (no glob left): what reading or writing it really touches. */
 export function pathFacts(
   access: "read" | "write",
@@ -65,6 +70,14 @@ export function pathFacts(
       });
     if (isWithin(ctx.cwd, lexical) && !isWithin(ctx.workspace, real))
       facts.push({ subject, reason: `leads out of the workspace through a symlink, to \`${real}\`` });
+    // Outside the workspace a rule allowed the name (a global package, a system source): the kernel reads
+    // where the link lands, which the rules must allow too (an `npm link` into another project, round 21).
+    else if (access === "read" && !isWithin(ctx.cwd, lexical) && !sameOsDirectory(lexical, real))
+      facts.push({
+        subject,
+        reason: `is a link to \`${where}\`, which the rules did not judge`,
+        unlessReadable: real,
+      });
   }
   // A write inside a directory git takes for a repository (HEAD, objects, refs: a bare one shipped in the
   // workspace, or one the agent built file by file) may set its config's programs (red team, round 7).
