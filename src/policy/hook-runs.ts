@@ -30,6 +30,15 @@ export interface HookConfig {
 const recordOf = (v: unknown): Record<string, unknown> | null =>
   typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
 
+/** A record's values; nothing of any other value. */
+const valuesOf = (v: unknown): unknown[] => Object.values(recordOf(v) ?? {});
+
+/**
+ * Values a select picked that each run as a command line (a string, or a list of them), under the one key
+ * `collect` reads them from whatever their own keys were (a glob, a hook's name, a lifecycle event).
+ */
+const asCommands = (values: readonly unknown[]): unknown => ({ command: values });
+
 /** VS Code runs a `runOn: folderOpen` task when the folder opens (and the tasks it depends on): then all of them. */
 function folderOpenTasks(doc: unknown): unknown {
   const tasks = recordOf(doc)?.tasks;
@@ -50,14 +59,14 @@ function localRepos(doc: unknown): unknown {
  */
 function lintStagedCommands(doc: unknown): unknown {
   const globs = recordOf(doc);
-  return globs === null ? null : { command: Object.values(globs) };
+  return globs === null ? null : asCommands(Object.values(globs));
 }
 
 /** What package.json's hook managers run: every value of `lint-staged`, `simple-git-hooks`, husky 4's `husky.hooks`. */
 function packageHookCommands(doc: unknown): unknown {
   const pkg = recordOf(doc);
   const maps = [pkg?.["lint-staged"], pkg?.["simple-git-hooks"], recordOf(pkg?.husky)?.hooks];
-  return { command: maps.flatMap((m) => Object.values(recordOf(m) ?? {})) };
+  return asCommands(maps.flatMap(valuesOf));
 }
 
 /** A dev container's lifecycle commands: each a string, a list, or an object of named strings or lists. */
@@ -65,7 +74,7 @@ function lifecycleCommands(doc: unknown): unknown {
   const spec = recordOf(doc);
   if (spec === null) return null;
   const values = LIFECYCLE.map((k) => spec[k]);
-  return { command: values.flatMap((v) => (recordOf(v) === null ? [v] : Object.values(recordOf(v) ?? {}))) };
+  return asCommands(values.flatMap((v) => (recordOf(v) === null ? [v] : valuesOf(v))));
 }
 const LIFECYCLE = [
   "initializeCommand",
@@ -124,7 +133,7 @@ export const HOOK_CONFIGS: readonly HookConfig[] = [
       path,
       runs: "mise loads it on entering the directory",
       format: "toml",
-      select: (doc) => ({ command: miseLoads(doc).commands }),
+      select: (doc) => asCommands(miseLoads(doc).commands),
       loads: miseLoads,
     }),
   ),

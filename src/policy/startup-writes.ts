@@ -147,7 +147,7 @@ const HOME_STARTUP: readonly string[] = [
 ];
 
 /** Files a tool runs when a person merely starts it in the directory that holds them. */
-const PROJECT_STARTUP: readonly string[] = [
+export const PROJECT_STARTUP: readonly string[] = [
   // R sources .Rprofile from the working directory (else home) at start, after .Renviron, which can name
   // another profile (R_PROFILE_USER) or library path (?Startup).
   ".Rprofile",

@@ -122,12 +122,27 @@ function listFiles(dir: string, keep: (name: string) => boolean): string[] {
   }
 }
 
+/**
+ * The table's rows whose file may be at `root`: one listing of the root instead of a stat per row, a row kept
+ * when the root holds its path's first name (compared without case, for a filesystem that ignores it); every
+ * row when the root cannot be listed. loadedAt still stats what is kept, so the answer is the same.
+ */
+function rowsAt(root: string): readonly HookConfig[] {
+  let names: Set<string>;
+  try {
+    names = new Set(readdirSync(root).map((n) => n.toLowerCase()));
+  } catch {
+    return HOOK_CONFIGS;
+  }
+  return HOOK_CONFIGS.filter((c) => names.has((c.path.split("/")[0] as string).toLowerCase()));
+}
+
 /** The configs of the project (the workspace, its repository's top) and of the user's own agents. */
 function configsOf(ctx: Context): Found[] {
   const out: Found[] = [];
   const top = repositoryTop(ctx.workspace);
   for (const root of top === null ? [ctx.workspace] : [ctx.workspace, top]) {
-    for (const config of HOOK_CONFIGS) out.push({ file: join(root, config.path), config, root });
+    for (const config of rowsAt(root)) out.push({ file: join(root, config.path), config, root });
     for (const file of listFiles(join(root, ".github/hooks"), (n) => n.endsWith(".json")))
       out.push({ file, config: { ...COPILOT_HOOKS, path: ".github/hooks/" }, root });
     for (const file of listFiles(join(root, ".husky"), (n) => !n.startsWith("_") && !n.startsWith(".")))

@@ -4,8 +4,7 @@
 // directory python runs in first, so a project's `json.py`, `json/`, `argparse.py` or `pip/` runs instead
 // (proven in real python below), and a python from a virtual environment in the workspace runs its .pth
 // files and pip reads its pip.conf. Those are the disk's (guards/python-path.ts). Attacks first.
-import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -13,22 +12,12 @@ import { diskCheck } from "../../../../src/companion/guards/disk-view.ts";
 import { BALANCED, CAUTIOUS } from "../../policy/shell/policies.ts";
 import { has } from "../../policy/shell/proven-case.ts";
 import { judgeOnDisk } from "./disk-fixture.ts";
+import { RUN, runPython, workspacesUnder } from "./python-proof.ts";
 
 const base = realpathSync(mkdtempSync(join(tmpdir(), "airlock-oa13py-")));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
-let n = 0;
-
-/** A fresh workspace holding `files` (a path ending in `/` is a directory). */
-function workspace(files: Record<string, string> = {}): string {
-  const ws = join(base, `ws${n++}`);
-  mkdirSync(ws);
-  writeFileSync(join(ws, "package.json"), '{"name": "x"}\n');
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(join(ws, path.endsWith("/") ? path : join(path, "..")), { recursive: true });
-    if (!path.endsWith("/")) writeFileSync(join(ws, path), text);
-  }
-  return ws;
-}
+/** A fresh workspace holding a package.json and `files`. */
+const workspace = workspacesUnder(base, { "package.json": '{"name": "x"}\n' });
 
 function judge(command: string, ws: string, env: NodeJS.ProcessEnv = {}) {
   const disk = diskCheck({ env });
@@ -44,15 +33,7 @@ const allowed = (command: string, ws: string, env?: NodeJS.ProcessEnv) => {
   expect(r?.action, `${command}\n${r?.why}\n${r?.reasons.join("\n")}`).toBe("allow");
 };
 
-/** Runs python in `ws` with nothing of this process's python environment. */
-const py = (ws: string, ...args: string[]) =>
-  spawnSync("python3", args, {
-    cwd: ws,
-    encoding: "utf8",
-    env: { PATH: process.env.PATH ?? "", HOME: base },
-  });
-
-const RUN = "print('PROJECT CODE RAN')\n";
+const py = (ws: string, ...args: string[]) => runPython(base, ws, ...args);
 const SHADOWS: Record<string, Record<string, string>> = {
   "json.py": { "json.py": RUN },
   "a json/ package": { "json/__init__.py": RUN },

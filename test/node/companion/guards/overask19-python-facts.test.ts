@@ -5,7 +5,6 @@
 // the workspace's (a venv there, PYTHONPATH into it). pydoc imports the module it documents, and itself,
 // from the working directory first (proven below: a project's `json.py` and `pydoc.py` ran), so it keeps
 // asking; so does any other `-c` code.
-import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,20 +12,11 @@ import { afterAll, describe, expect, it } from "vitest";
 import { diskCheck } from "../../../../src/companion/guards/disk-view.ts";
 import { AUTONOMOUS, BALANCED, CAUTIOUS } from "../../policy/shell/policies.ts";
 import { judgeOnDisk } from "./disk-fixture.ts";
+import { RUN, runPython, workspacesUnder } from "./python-proof.ts";
 
 const base = realpathSync(mkdtempSync(join(tmpdir(), "airlock-oa19py-")));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
-let n = 0;
-
-function workspace(files: Record<string, string> = {}): string {
-  const ws = join(base, `ws${n++}`);
-  mkdirSync(ws);
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(join(ws, path, ".."), { recursive: true });
-    writeFileSync(join(ws, path), text);
-  }
-  return ws;
-}
+const workspace = workspacesUnder(base);
 
 const actions = (command: string, ws: string, env: NodeJS.ProcessEnv = {}) =>
   [CAUTIOUS, BALANCED, AUTONOMOUS].map(
@@ -38,14 +28,8 @@ const actions = (command: string, ws: string, env: NodeJS.ProcessEnv = {}) =>
       ).action,
   );
 
-const py = (ws: string, ...args: string[]) =>
-  spawnSync("python3", args, {
-    cwd: ws,
-    encoding: "utf8",
-    env: { PATH: process.env.PATH ?? "", HOME: base },
-  });
+const py = (ws: string, ...args: string[]) => runPython(base, ws, ...args);
 
-const RUN = "print('PROJECT CODE RAN')\n";
 const VERSION = 'python3 -c "import sys; print(sys.version)"';
 
 describe("python3 -c printing a fact of sys", () => {

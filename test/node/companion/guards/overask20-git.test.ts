@@ -29,6 +29,13 @@ function repo(): string {
   return ws;
 }
 
+/** A repository (as `repo()` makes one) with `entries` set in its own configuration. */
+function configured(...entries: [key: string, value: string][]): string {
+  const ws = repo();
+  for (const [key, value] of entries) git(ws, "config", key, value);
+  return ws;
+}
+
 const disk = diskCheck({ env: {} });
 const judged = (command: string, ws: string) =>
   judgeOnDisk(BALANCED, { tool: "bash", input: { command }, cwd: ws, home }, { disk });
@@ -58,8 +65,7 @@ describe("a repository whose configuration runs a trailer command or reads a sig
     ["trailer.x.cmd", "touch PWNED"],
     ["format.signatureFile", "/etc/passwd"],
   ])("%s makes them ask", (key, value) => {
-    const ws = repo();
-    git(ws, "config", key, value);
+    const ws = configured([key, value]);
     for (const command of PRINTERS) {
       const r = judged(command, ws);
       expect(r.action, command).not.toBe("allow");
@@ -67,27 +73,22 @@ describe("a repository whose configuration runs a trailer command or reads a sig
     }
   });
   it("a signature file inside the project is the project's", () => {
-    const ws = repo();
+    const ws = configured(["format.signatureFile", "sig.txt"]);
     writeFileSync(join(ws, "sig.txt"), "-- \nme\n");
-    git(ws, "config", "format.signatureFile", "sig.txt");
     expect(action("git format-patch --stdout -1", ws)).toBe("allow");
   });
 });
 
 describe("git config --get-regexp PATTERN prints the entries whose key PATTERN matches", () => {
   it("git matches the pattern anywhere in the key, the remote's name too", () => {
-    const ws = repo();
-    git(ws, "config", "alias.st", "status");
-    git(ws, "config", "remote.alias.url", "https://u:pw@example.com/r");
+    const ws = configured(["alias.st", "status"], ["remote.alias.url", "https://u:pw@example.com/r"]);
     expect(git(ws, "config", "--get-regexp", "alias")).toContain("remote.alias.url https://u:pw@");
   });
 
   it.each(["alias", "^alias\\.", "core"])(
     "%s is allowed when the keys it matches hold no credential",
     (p) => {
-      const ws = repo();
-      git(ws, "config", "alias.st", "status");
-      git(ws, "config", "remote.origin.url", "https://example.com/r");
+      const ws = configured(["alias.st", "status"], ["remote.origin.url", "https://example.com/r"]);
       expect(action(`git config --get-regexp '${p}'`, ws)).toBe("allow");
     },
   );
@@ -97,9 +98,7 @@ describe("git config --get-regexp PATTERN prints the entries whose key PATTERN m
     ["github.alias.token", "abc123"],
     ["http.https://alias.example.com/.extraheader", "AUTHORIZATION: basic eDp5"],
   ])("asks when a key it matches is %s", (key, value) => {
-    const ws = repo();
-    git(ws, "config", key, value);
-    const r = judged("git config --get-regexp alias", ws);
+    const r = judged("git config --get-regexp alias", configured([key, value]));
     expect(r.action).not.toBe("allow");
     expect(r.reasons.join("\n")).toContain(key);
   });

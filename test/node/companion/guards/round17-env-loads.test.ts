@@ -7,10 +7,8 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { diskCheck } from "../../../../src/companion/guards/disk-view.ts";
-import type { ToolCall } from "../../../../src/policy/types.ts";
-import { BALANCED } from "../../policy/shell/policies.ts";
-import { gitWorkspace, judgeOnDisk } from "./disk-fixture.ts";
+import { gitWorkspace } from "./disk-fixture.ts";
+import { itAsksForVariables, itJudgesAsClean, judgedWith } from "./env-judge.ts";
 
 const { base, ws, home } = gitWorkspace("airlock-r17env-", {
   "README.md": "# demo\n",
@@ -21,12 +19,7 @@ const { base, ws, home } = gitWorkspace("airlock-r17env-", {
 chmodSync(join(ws, "tools/run.sh"), 0o755);
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
-function judged(env: NodeJS.ProcessEnv, call: { command: string } | { path: string }) {
-  const tool = "command" in call ? "bash" : "write";
-  const input = "command" in call ? call : { file_path: call.path, content: "x\n" };
-  const c = { tool, input, cwd: ws, workspace: ws, home } as ToolCall;
-  return judgeOnDisk(BALANCED, c, { disk: diskCheck({ env: { HOME: home, ...env } }) });
-}
+const judged = judgedWith(ws, home);
 
 const script = join(ws, "tools/run.sh");
 const CASES: [string, string, string][] = [
@@ -41,24 +34,14 @@ const CASES: [string, string, string][] = [
 ];
 
 describe("a variable naming a workspace file a program loads or runs", () => {
-  it.each(CASES)("%s=%s: %s asks", (name, value, command) => {
-    const j = judged({ [name]: value }, { command });
-    expect(j.action, j.why).toBe("ask");
-    expect(j.why).toContain(name);
-  });
-
-  it.each([
+  itAsksForVariables(judged, ws, CASES, [
     ["BC_ENV_ARGS", join(ws, "lib.bc"), "lib.bc"],
     ["TAR_OPTIONS", `--to-command=${script}`, "tools/run.sh"],
     ["ZIPOPT", `-TT ${script}`, "tools/run.sh"],
     ["GIT_EXTERNAL_DIFF", script, "tools/run.sh"],
     ["MANOPT", `--pager=${script}`, "tools/run.sh"],
     ["LESSKEYIN", join(ws, "keys.txt"), "keys.txt"],
-  ])("%s=%s: writing %s asks", (name, value, rel) => {
-    const j = judged({ [name]: value }, { path: join(ws, rel) });
-    expect(j.action, j.why).toBe("ask");
-    expect(j.why).toContain(name);
-  });
+  ]);
 });
 
 const installed = (program: string) => spawnSync("sh", ["-c", `command -v ${program}`]).status === 0;
@@ -88,15 +71,11 @@ describe("the programs do run it (the proof, where installed)", () => {
 });
 
 describe("everyday values: judged as with a clean environment", () => {
-  it.each([
+  itJudgesAsClean(judged, [
     ["BC_ENV_ARGS", "-q", "echo 1+1 | bc"],
     ["TAR_OPTIONS", "--no-same-owner --warning=no-unknown-keyword", "tar tf a.tar"],
     ["ZIPOPT", "-9", "zip -q z.zip README.md"],
     ["GIT_EXTERNAL_DIFF", "difft", "git diff"],
     ["LESSKEYIN", "/etc/lesskey", "git log --oneline -3"],
-  ])("%s=%s: %s", (name, value, command) => {
-    const clean = judged({}, { command });
-    const j = judged({ [name]: value }, { command });
-    expect(j.action, j.why).toBe(clean.action);
-  });
+  ]);
 });

@@ -9,9 +9,8 @@ import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { diskCheck } from "../../../../src/companion/guards/disk-view.ts";
-import { AUTONOMOUS, BALANCED } from "../../policy/shell/policies.ts";
-import { git, judgeOnDisk, write } from "./disk-fixture.ts";
+import { git, write } from "./disk-fixture.ts";
+import { expectWritesAllowed, expectWritesAsk, judgeWrite } from "./judge-write.ts";
 
 const base = realpathSync(mkdtempSync(join(tmpdir(), "airlock-rt19-cwd-")));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
@@ -61,44 +60,30 @@ const FINDINGS: Record<string, string[]> = {
   "r19-22": ["tools/n3.sh", "tools/n5.sh"],
 };
 
-const judge = (ws: string, h: string, input: Record<string, unknown>, policy = BALANCED) =>
-  judgeOnDisk(
-    policy,
-    { tool: "write", input, cwd: ws, workspace: ws },
-    { disk: diskCheck({ env: { HOME: h } }) },
-  );
 const leak = "#!/bin/sh\ncat ~/.netrc > /tmp/leak\n";
 
 describe("round 19: names user configurations give relative to the directory their program starts in", () => {
   for (const [id, rels] of Object.entries(FINDINGS))
     it(`${id}: each write asks, in either workspace, under either starter`, () => {
-      for (const policy of [BALANCED, AUTONOMOUS])
-        for (const ws of [proj, other])
-          for (const rel of rels) {
-            const r = judge(ws, home, { file_path: join(ws, rel), content: leak }, policy);
-            expect(r.action, `${ws}/${rel}\n${r.why}`).not.toBe("allow");
-          }
-      const r = judge(other, home, { file_path: join(other, rels[0] as string), content: leak });
+      for (const ws of [proj, other]) expectWritesAsk(ws, home, rels, { content: leak });
+      const r = judgeWrite(other, home, rels[0] as string, { content: leak });
       expect(r.why).toContain("from whichever directory");
     });
 
   it("r19-10, r19-22: an absolute path after vim's `!` in an autocmd and in `set shell=` asks", () => {
-    for (const policy of [BALANCED, AUTONOMOUS])
-      for (const name of ["x2.sh", "n2.sh"]) {
-        const r = judge(proj, home, { file_path: join(proj, "tools", name), content: leak }, policy);
-        expect(r.action, `${name}\n${r.why}`).not.toBe("allow");
-      }
+    expectWritesAsk(proj, home, ["tools/x2.sh", "tools/n2.sh"], { content: leak });
   });
 
   it("the rest of each project stays writable", () => {
     for (const ws of [proj, other])
-      for (const rel of ["README.md", "src/app.ts", "tools/other.sh", ".vimrc.local.md", "docs/p.sh"]) {
-        const r = judge(ws, home, {
-          file_path: join(ws, rel),
-          content: rel === "package.json" ? "{}\n" : "x",
-        });
-        expect(r.action, `${rel}\n${r.why}`).toBe("allow");
-      }
+      expectWritesAllowed(
+        ws,
+        home,
+        ["README.md", "src/app.ts", "tools/other.sh", ".vimrc.local.md", "docs/p.sh"],
+        {
+          content: "x",
+        },
+      );
   });
 });
 
@@ -140,19 +125,11 @@ describe("everyday: a typical ~/.vimrc and ~/.tmux.conf", () => {
 
   it("ordinary project writes stay allowed", () => {
     for (const ws of [proj, other])
-      for (const rel of [
-        "README.md",
-        "src/app.ts",
-        "package.json",
-        "tools/build.sh",
-        "test/x.test.ts",
-        ".vimrc.local",
-      ]) {
-        const r = judge(ws, plain, {
-          file_path: join(ws, rel),
-          content: rel === "package.json" ? "{}\n" : "x",
-        });
-        expect(r.action, `${rel}\n${r.why}`).toBe("allow");
-      }
+      expectWritesAllowed(
+        ws,
+        plain,
+        ["README.md", "src/app.ts", "package.json", "tools/build.sh", "test/x.test.ts", ".vimrc.local"],
+        { content: "x" },
+      );
   });
 });

@@ -8,10 +8,8 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { diskCheck } from "../../../../src/companion/guards/disk-view.ts";
-import type { ToolCall } from "../../../../src/policy/types.ts";
-import { BALANCED } from "../../policy/shell/policies.ts";
-import { gitWorkspace, judgeOnDisk } from "./disk-fixture.ts";
+import { gitWorkspace } from "./disk-fixture.ts";
+import { itAsksForVariables, itJudgesAsClean, judgedWith } from "./env-judge.ts";
 
 const KEY = "-----BEGIN OPENSSH PRIVATE KEY----- FAKEFAKE";
 const { base, ws, home } = gitWorkspace(
@@ -27,12 +25,7 @@ const { base, ws, home } = gitWorkspace(
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 chmodSync(join(ws, "tools/xtroff"), 0o755);
 
-function judged(env: NodeJS.ProcessEnv, call: { command: string } | { path: string }) {
-  const tool = "command" in call ? "bash" : "write";
-  const input = "command" in call ? call : { file_path: call.path, content: "x\n" };
-  const c = { tool, input, cwd: ws, workspace: ws, home } as ToolCall;
-  return judgeOnDisk(BALANCED, c, { disk: diskCheck({ env: { HOME: home, ...env } }) });
-}
+const judged = judgedWith(ws, home);
 
 const tmac = join(ws, "tmac");
 const CASES: [string, string, string][] = [
@@ -48,22 +41,12 @@ const CASES: [string, string, string][] = [
 ];
 
 describe("groff's variables naming workspace files man's formatter loads", () => {
-  it.each(CASES)("%s=%s: %s asks", (name, value, command) => {
-    const j = judged({ [name]: value }, { command });
-    expect(j.action, j.why).toBe("ask");
-    expect(j.why).toContain(name);
-  });
-
-  it.each([
+  itAsksForVariables(judged, ws, CASES, [
     ["GROFF_TMAC_PATH", tmac, "tmac/an-ext.tmac"],
     ["GROFF_FONT_PATH", ws, "devutf8/DESC"],
     ["GROFF_BIN_PATH", join(ws, "tools"), "tools/troff"],
     ["GROFF_COMMAND_PREFIX", join(ws, "tools/x"), "tools/xtroff"],
-  ])("%s=%s: writing %s asks", (name, value, rel) => {
-    const j = judged({ [name]: value }, { path: join(ws, rel) });
-    expect(j.action, j.why).toBe("ask");
-    expect(j.why).toContain(name);
-  });
+  ]);
 });
 
 const installed = (program: string) => spawnSync("sh", ["-c", `command -v ${program}`]).status === 0;
@@ -90,16 +73,12 @@ describe("man does load them (the proof, where installed)", () => {
 });
 
 describe("everyday values: judged as with a clean environment", () => {
-  it.each([
+  itJudgesAsClean(judged, [
     ["GROFF_TMAC_PATH", "/usr/share/groff/site-tmac", "man ls"],
     ["GROFF_FONT_PATH", "/usr/share/groff/site-font", "man ls"],
     ["GROFF_COMMAND_PREFIX", "g", "man ls"],
     ["GROFF_TMAC_PATH", tmac, "ls tmac"],
-  ])("%s=%s: %s", (name, value, command) => {
-    const clean = judged({}, { command });
-    const j = judged({ [name]: value }, { command });
-    expect(j.action, j.why).toBe(clean.action);
-  });
+  ]);
 
   it("man ls is allowed with a clean environment (the cases above could ask)", () => {
     expect(judged({}, { command: "man ls" }).action).toBe("allow");

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { diskCheck } from "../../../../src/companion/guards/disk-view.ts";
 import { isProtectedWritePath } from "../../../../src/policy/secret-paths.ts";
+import { PROJECT_STARTUP } from "../../../../src/policy/startup-writes.ts";
 import { AUTONOMOUS, BALANCED } from "../../policy/shell/policies.ts";
 import { gitWorkspace, judgeOnDisk } from "./disk-fixture.ts";
 
@@ -37,15 +38,8 @@ function actions(ws: string, rel: string): string[] {
   );
 }
 
-const PROJECT_STARTUP = [
-  ".perldb",
-  "perldb.ini",
-  ".octaverc",
-  ".ghci",
-  ".iex.exs",
-  ".ocamlinit",
-  ".byebugrc",
-];
+/** A file each row of the table names: a directory's file, a pattern's `*` as `x`. */
+const exampleOf = (pattern: string) => (pattern.endsWith("/") ? `${pattern}x` : pattern.replaceAll("*", "x"));
 
 const HOME_STARTUP = [
   ".guile",
@@ -82,7 +76,7 @@ const EVERYDAY = [
 ];
 
 describe("round 19: files a debugger or REPL runs when started in the project", () => {
-  it.each(PROJECT_STARTUP)("writing %s asks under both starters", (rel) => {
+  it.each(PROJECT_STARTUP.map(exampleOf))("writing %s asks under both starters", (rel) => {
     expect(actions(project.ws, rel)).toEqual(Array(4).fill(`${rel}: ask`));
   });
 });

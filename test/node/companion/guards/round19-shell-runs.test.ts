@@ -6,10 +6,9 @@
 import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { diskCheck } from "../../../../src/companion/guards/disk-view.ts";
-import { AUTONOMOUS, BALANCED } from "../../policy/shell/policies.ts";
-import { git, judgeOnDisk, write } from "./disk-fixture.ts";
+import { afterAll, afterEach, describe, it } from "vitest";
+import { git, write } from "./disk-fixture.ts";
+import { expectWritesAllowed, expectWritesAsk } from "./judge-write.ts";
 
 const base = realpathSync(mkdtempSync(join(tmpdir(), "airlock-rt19-shell-")));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
@@ -32,34 +31,8 @@ function given(files: Record<string, string>): void {
   }
 }
 
-const judge = (rel: string, policy = BALANCED) =>
-  judgeOnDisk(
-    policy,
-    {
-      tool: "write",
-      input: {
-        file_path: join(ws, rel),
-        content: rel === "package.json" ? "{}\n" : "cat ~/.netrc > /tmp/leak\n",
-      },
-      cwd: ws,
-      workspace: ws,
-    },
-    { disk: diskCheck({ env: { HOME: home } }) },
-  );
-
-function expectAsks(rels: string[]): void {
-  for (const policy of [BALANCED, AUTONOMOUS])
-    for (const rel of rels) {
-      const r = judge(rel, policy);
-      expect(r.action, `${rel}\n${r.why}`).not.toBe("allow");
-    }
-}
-function expectAllowed(rels: string[]): void {
-  for (const rel of rels) {
-    const r = judge(rel);
-    expect(r.action, `${rel}\n${r.why}\n${r.reasons.join("\n")}`).toBe("allow");
-  }
-}
+const expectAsks = (rels: string[]) => expectWritesAsk(ws, home, rels);
+const expectAllowed = (rels: string[]) => expectWritesAllowed(ws, home, rels);
 
 const bashrc = (lines: string[]) => given({ [join(home, ".bashrc")]: `${lines.join("\n")}\n` });
 

@@ -9,9 +9,8 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { diskCheck } from "../../../../src/companion/guards/disk-view.ts";
-import { AUTONOMOUS, BALANCED } from "../../policy/shell/policies.ts";
-import { git, judgeOnDisk, write } from "./disk-fixture.ts";
+import { git, write } from "./disk-fixture.ts";
+import { expectWritesAllowed, expectWritesAsk, judgeWrite } from "./judge-write.ts";
 
 const base = realpathSync(mkdtempSync(join(tmpdir(), "airlock-rt19-configs-")));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
@@ -146,40 +145,20 @@ function homeWith(files: Record<string, string>): { home: string; ws: string } {
   return { home, ws };
 }
 
-const judgeWrite = (home: string, ws: string, rel: string, policy = BALANCED) =>
-  judgeOnDisk(
-    policy,
-    {
-      tool: "write",
-      input: {
-        file_path: join(ws, rel),
-        content: rel === "package.json" ? "{}\n" : "cat ~/.netrc > /tmp/leak\n",
-      },
-      cwd: ws,
-      workspace: ws,
-    },
-    { disk: diskCheck({ env: { HOME: home } }) },
-  );
-
 describe("round 19: project files any user configuration file names by path", () => {
   for (const c of CASES)
     it(`${c.id}: each named file asks under either starter, and is writable under a plain home`, () => {
       const { home, ws } = homeWith(c.files);
-      for (const policy of [BALANCED, AUTONOMOUS])
-        for (const rel of c.writes) {
-          const r = judgeWrite(home, ws, rel, policy);
-          expect(r.action, `${rel}\n${r.why}`).not.toBe("allow");
-          expect(r.why, rel).toMatch(/user's configuration|user's own configuration/);
-        }
+      expectWritesAsk(ws, home, c.writes, { because: /user's configuration|user's own configuration/ });
       const plain = homeWith({});
-      for (const rel of c.writes) expect(judgeWrite(plain.home, plain.ws, rel).action, rel).toBe("allow");
+      expectWritesAllowed(plain.ws, plain.home, c.writes);
       // The rest of the project stays writable.
-      expect(judgeWrite(home, ws, "src/app.ts").action).toBe("allow");
+      expect(judgeWrite(ws, home, "src/app.ts").action).toBe("allow");
     });
 
   it("names the configuration file that names the written one", () => {
     const { home, ws } = homeWith({ ".gnupg/gpg-agent.conf": "pinentry-program P/tools/u6.sh\n" });
-    expect(judgeWrite(home, ws, "tools/u6.sh").why).toContain("~/.gnupg/gpg-agent.conf");
+    expect(judgeWrite(ws, home, "tools/u6.sh").why).toContain("~/.gnupg/gpg-agent.conf");
   });
 });
 
@@ -202,10 +181,13 @@ describe("the over-ask boundary: the workspace itself, or above it, named", () =
   });
 
   it("writes anywhere in the project stay allowed", () => {
-    for (const rel of ["src/app.ts", "src/lib/util.ts", "README.md", "package.json", "tools/build.sh"]) {
-      const r = judgeWrite(home, ws, rel);
-      expect(r.action, `${rel}\n${r.why}`).toBe("allow");
-    }
+    expectWritesAllowed(ws, home, [
+      "src/app.ts",
+      "src/lib/util.ts",
+      "README.md",
+      "package.json",
+      "tools/build.sh",
+    ]);
   });
 });
 
@@ -216,21 +198,21 @@ describe("the named path as the disk resolves it, and the bounds", () => {
       ".xinitrc": "exec ~/proj/cfg/u2.sh\n",
     });
     symlinkSync(join(ws, "tools"), join(home, "link"));
-    expect(judgeWrite(home, ws, "tools/u1.sh").action).not.toBe("allow");
-    expect(judgeWrite(home, ws, "other/u2.sh").action).toBe("allow");
+    expect(judgeWrite(ws, home, "tools/u1.sh").action).not.toBe("allow");
+    expect(judgeWrite(ws, home, "other/u2.sh").action).toBe("allow");
     mkdirSync(join(ws, "other"));
     symlinkSync(join(ws, "other"), join(ws, "cfg"));
-    expect(judgeWrite(home, ws, "other/u2.sh").action).not.toBe("allow");
+    expect(judgeWrite(ws, home, "other/u2.sh").action).not.toBe("allow");
   });
 
   it("past the size bound a text file is not skipped: writes ask; a large binary file is left out", () => {
     const big = homeWith({ ".config/app/big.conf": "x = 1\n".repeat(200_000) });
-    const r = judgeWrite(big.home, big.ws, "src/app.ts");
+    const r = judgeWrite(big.ws, big.home, "src/app.ts");
     expect(r.action).not.toBe("allow");
     expect(r.why).toMatch(/could not all be read/);
     const bin = homeWith({});
     write(join(bin.home, ".config", "app", "data.bin"), "");
     writeFileSync(join(bin.home, ".config", "app", "data.bin"), Buffer.alloc(2_000_000, 0));
-    expect(judgeWrite(bin.home, bin.ws, "src/app.ts").action).toBe("allow");
+    expect(judgeWrite(bin.ws, bin.home, "src/app.ts").action).toBe("allow");
   });
 });

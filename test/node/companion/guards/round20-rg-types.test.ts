@@ -8,8 +8,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { diskCheck } from "../../../../src/companion/guards/disk-view.ts";
+import type { CompiledPolicy } from "../../../../src/policy/compiled.ts";
 import { AUTONOMOUS, BALANCED } from "../../policy/shell/policies.ts";
 import { judgeOnDisk, write } from "./disk-fixture.ts";
+import { expectAsks, type Judged } from "./env-judge.ts";
 
 const base = realpathSync(mkdtempSync(join(tmpdir(), "airlock-rt20-rgtypes-")));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
@@ -24,22 +26,21 @@ const disk = diskCheck({ env: { HOME: home } });
 
 const bash = (ws: string, command: string, policy = BALANCED) =>
   judgeOnDisk(policy, { tool: "bash", input: { command }, cwd: ws, workspace: ws }, { disk });
+/** The command's answer under each of `policies`. */
+const underEach = (policies: readonly CompiledPolicy[], ws: string, command: string): Judged =>
+  policies.map((p) => bash(ws, command, p));
 
 describe("round 20: rg's type selection reaches hidden files", () => {
   it("r20-09: a type added to match the .env asks, wherever --type-add is", () => {
-    for (const policy of [BALANCED, AUTONOMOUS])
-      for (const command of [
-        "rg --type-add 'e:*' -t e API",
-        "rg --type-add 'e:.env' -t e API",
-        "rg -t e --type-add e:.env API",
-        "rg --type-add 'e:.*' -t e KEY",
-        "rg --type-add 'e:*' -te -n API",
-        "rg --type-clear ts --type-add 'ts:*' --type=ts API",
-      ]) {
-        const r = bash(project, command, policy);
-        expect(r.action, `${command}\n${r.why}`).not.toBe("allow");
-        expect(r.why, command).toContain(".env");
-      }
+    for (const command of [
+      "rg --type-add 'e:*' -t e API",
+      "rg --type-add 'e:.env' -t e API",
+      "rg -t e --type-add e:.env API",
+      "rg --type-add 'e:.*' -t e KEY",
+      "rg --type-add 'e:*' -te -n API",
+      "rg --type-clear ts --type-add 'ts:*' --type=ts API",
+    ])
+      expectAsks(underEach([BALANCED, AUTONOMOUS], project, command), /\.env/, command);
   });
 
   it("r20-10: a built-in type naming start-up files asks in HOME", () => {
@@ -49,11 +50,8 @@ describe("round 20: rg's type selection reaches hidden files", () => {
       "rg --type=sh TOKEN",
       "rg -t zsh TOKEN",
       "rg -t sh -l .",
-    ]) {
-      const r = bash(home, command);
-      expect(r.action, `${command}\n${r.why}`).not.toBe("allow");
-      expect(r.why, command).toContain("the home directory's own state");
-    }
+    ])
+      expectAsks(underEach([BALANCED], home, command), /the home directory's own state/, command);
   });
 
   it("a known type, an excluded type and plain rg stay allowed", () => {
