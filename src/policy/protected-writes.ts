@@ -195,6 +195,35 @@ export const PROTECTED_WRITE_PATTERNS: readonly string[] = [
   "rust-toolchain.toml",
   "rust-toolchain",
   "rust-analyzer.toml",
+  // Round 20 (r20-s04): other ecosystems' toolchain pickers, which download or run what they name on every
+  // later call of the program (`--version` too), each per its tool's docs. bazelisk downloads the Bazel a
+  // `.bazelversion` names (`FORK/VERSION`: that fork's release), reads BAZELISK_BASE_URL and USE_BAZEL_VERSION
+  // from `.bazeliskrc`, and runs `tools/bazel` (or `tools/bazel.<os>-<arch>`) instead of Bazel; a `.bazelrc`'s
+  // `startup --server_javabase` picks the JVM Bazel's server runs. The dotnet muxer reads global.json in the
+  // directory it runs in or above (`sdk.paths`, .NET 10: SDKs searched relative to it; `msbuild-sdks`). Gradle's
+  // wrapper runs the distributionUrl of `gradle/wrapper/gradle-wrapper.properties` (and its jar), and the daemon
+  // downloads the `toolchainUrl.*` JDK of `gradle/gradle-daemon-jvm.properties`; Maven's launcher reads
+  // `.mvn/jvm.config` (JVM options, `-javaagent:` included) and `.mvn/maven.config`, loads `.mvn/extensions.xml`'s
+  // core extensions, and mvnw runs `.mvn/wrapper/`'s distribution. SDKMAN's `sdk env` (on every cd with
+  // sdkman_auto_env) puts `candidates/NAME/VERSION/bin` of each `.sdkmanrc` line on PATH, a `../` VERSION
+  // included; tfenv's terraform installs the `.terraform-version` release (TFENV_AUTO_INSTALL), and tfswitch
+  // reads `.tfswitchrc` and `.tfswitch.toml` (whose `bin` is where it writes the binary). swiftly's proxies
+  // only select an installed toolchain by `.swift-version`, which stays an ordinary write as `.nvmrc` does;
+  // jenv runs `versions/NAME/bin/java` for a `.java-version` NAME of `../../proj/jdk` (version-names.ts).
+  ".bazelversion",
+  ".bazeliskrc",
+  "tools/bazel",
+  "tools/bazel.*",
+  ".bazelrc",
+  "global.json",
+  "gradle/wrapper/",
+  "gradle/gradle-daemon-jvm.properties",
+  ".mvn/",
+  ".sdkmanrc",
+  ".terraform-version",
+  ".tfswitchrc",
+  ".tfswitch.toml",
+  ".java-version",
   // Red team, round 15 (r15a-05): the user's own start-up files, which matter where the workspace is the
   // home directory (an agent started in ~), each per its program's docs. Python imports `sitecustomize` and
   // `usercustomize` from any sys.path entry and runs a site directory's `*.pth` import lines at every start:

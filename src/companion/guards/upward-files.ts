@@ -4,6 +4,7 @@ import { lstatSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { CallFact } from "../../policy/call-facts.ts";
 import { isDenylistedPath } from "../../policy/secret-paths.ts";
+import { climbingVersionName, NAMED_VERSION_FILES } from "../../policy/version-names.ts";
 import type { Context } from "./disk-context.ts";
 import { isWithin, realPathOf } from "./real-path.ts";
 import { shownPath } from "./tree-walk.ts";
@@ -33,7 +34,8 @@ export function pickerFile(dir: string, names: readonly string[], contains?: str
 /**
  * Version files in `dir` and above that a shim would print (a word it rejects is echoed back): one that
  * links onto a secret, or, in the workspace, one that links out of it or is a hard link, asks. A plain
- * file is the project's own words; the person's own links above the workspace are theirs.
+ * file is the project's own words; the person's own links above the workspace are theirs. In the
+ * workspace, a version name that climbs out of the manager's versions directory asks too (version-names.ts).
  */
 export function versionFileFacts(
   dir: string,
@@ -65,7 +67,27 @@ export function versionFileFacts(
           subject: shown,
           reason: `\`${shownPath(p, ctx.workspace)}\` ${why}; the program or a version manager's shim reads it and may print its words`,
         });
+      else if (inside && NAMED_VERSION_FILES.includes(n)) {
+        const climbs = climbingName(p);
+        if (climbs !== null)
+          facts.push({
+            subject: shown,
+            reason: `\`${shownPath(p, ctx.workspace)}\` ${climbs}: a version manager's shim (jenv) runs the program of the directory it names`,
+          });
+      }
     }
     if (dirname(d) === d) return facts;
   }
+}
+
+/** What makes a version file's name climb out of a versions directory, or null: an unreadable one may. */
+function climbingName(path: string): string | null {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch {
+    return "cannot be read";
+  }
+  const word = climbingVersionName(text);
+  return word === null ? null : `names \`${word}\`, a directory outside the manager's versions`;
 }
