@@ -3,7 +3,7 @@
 // shell or an interpreter runs, and a leading glob whose matches may read as options.
 import type { DiskTarget } from "./call-facts.ts";
 import { normalizePath, resolveShellDir } from "./paths.ts";
-import { interpreterScript } from "./shell/interpreters.ts";
+import { interpreterScript, nodeJsonRead } from "./shell/interpreters.ts";
 import { shellScriptFile } from "./shell/script-runs.ts";
 import type { ExecUnit } from "./shell/units.ts";
 import { SHELLS } from "./shell/wrappers.ts";
@@ -81,10 +81,15 @@ export function findingWalks(unit: ExecUnit, callCwd: string, home: string | nul
   return out;
 }
 
-/** The script a shell or an interpreter runs: read by it, so what it is on disk (a link to a key) counts. */
+/**
+ * The script a shell or an interpreter runs, or the JSON file `node -p` reads a field of: read by it, so what
+ * it is on disk (a link to a key) counts, and an interpreter's must be a file as named (`runs`).
+ */
 export function scriptTargets(unit: ExecUnit, callCwd: string, home: string | null): DiskTarget[] {
   const argv = unit.words.map((w) => ({ value: w.value, raw: w.raw, glob: w.glob, tilde: w.tilde }));
-  const script = SHELLS.has(unit.program) ? shellScriptFile(argv) : interpreterScript(argv);
+  const script = SHELLS.has(unit.program)
+    ? shellScriptFile(argv)
+    : (interpreterScript(argv) ?? nodeJsonRead(argv));
   const dir = resolveShellDir(unit.cwd, callCwd, home);
   if (script === null || script.value === null || script.tilde || script.glob || dir === null) return [];
   const path = normalizePath(script.value.startsWith("/") ? script.value : `${dir}/${script.value}`);

@@ -50,11 +50,36 @@ const NODE: InterpreterSpec = {
  */
 const NODE_FACT = /^process\.(version|versions(\.[a-z0-9_]+)?|arch|platform|release\.(name|lts)|execPath)$/;
 
-/** `node -p FACT` (or `--print FACT`, `--print=FACT`) and nothing else: node's words after its name. */
-export function printsNodeFact(words: readonly (string | null)[]): boolean {
+/**
+ * Or one field of a JSON file named from the working directory (`require('./package.json').version`):
+ * require() parses a `.json` file it finds as named, running nothing, but for a directory or a name not
+ * there it loads `X.json.js`, `X.json/index.js` or a package.json's `main` (node 20, lib/internal/modules/
+ * cjs/loader.js), so the file is the disk's to find as named (nodeJsonFile). Names only, no `..` and no
+ * dotted segment; the fields are plain names, so nothing is called.
+ */
+const NODE_JSON_FIELD =
+  /^require\((['"])(\.\/(?:[\w-][\w.-]*\/)*[\w-][\w.-]*\.json)\1\)(\.[A-Za-z_$][\w$]*)+$/;
+
+/** The code of `node -p CODE` (or `--print CODE`, `--print=CODE`) and nothing else: node's words after its name. */
+function printedCode(words: readonly (string | null)[]): string | null {
   const [first, second] = words;
-  if (first === "--print" || first === "-p") return words.length === 2 && NODE_FACT.test(second ?? "");
-  return words.length === 1 && first?.startsWith("--print=") === true && NODE_FACT.test(first.slice(8));
+  if (first === "--print" || first === "-p") return words.length === 2 ? (second ?? null) : null;
+  return words.length === 1 && first?.startsWith("--print=") === true ? first.slice(8) : null;
+}
+
+/** `node -p FACT` or `node -p "require('./X.json').FIELD"`, and nothing else: node's words after its name. */
+export function printsNodeFact(words: readonly (string | null)[]): boolean {
+  const code = printedCode(words);
+  return code !== null && (NODE_FACT.test(code) || NODE_JSON_FIELD.test(code));
+}
+
+/** The JSON file (`./package.json`) `node -p "require('./package.json').version"` reads, or null. */
+export function nodeJsonRead(argv: readonly Arg[]): Arg | null {
+  const head = argv[0]?.value;
+  if (head === null || head === undefined || specOf(basename(head)) !== NODE) return null;
+  const code = printedCode(argv.slice(1).map((a) => a.value));
+  const file = code === null ? null : NODE_JSON_FIELD.exec(code)?.[2];
+  return file === undefined || file === null ? null : { value: file, raw: file, glob: false, tilde: false };
 }
 
 /**

@@ -75,6 +75,9 @@ function operandsFor(g: ProgramGrammar): string[] {
     // Interpreters understood only printing their version.
     perl: ["-v"],
     java: ["-version"],
+    // gcc and docker are understood only printing their version.
+    gcc: ["--version"],
+    docker: ["--version"],
     // kill is understood only listing signal names; every other form sends a signal.
     kill: ["-l"],
   };

@@ -96,7 +96,7 @@ import { tree } from "./programs/tree.ts";
 import { tsc } from "./programs/tsc.ts";
 import { uniq } from "./programs/uniq.ts";
 import { unzip } from "./programs/unzip.ts";
-import { java, perl } from "./programs/version.ts";
+import { docker, gcc, java, perl } from "./programs/version.ts";
 import { jest, vitest } from "./programs/vitest.ts";
 import { wc } from "./programs/wc.ts";
 import type { ProgramGrammar } from "./spec.ts";
@@ -159,7 +159,7 @@ export const PROGRAM_GRAMMARS: readonly ProgramGrammar[] = [
   // Round 15's everyday programs (issue 20 over-asks).
   ...[uptime, top, lsbRelease, lsof, ss, netstat, comm, join, rev, cksum, expand, unexpand, iconv],
   // Round 15's second list (fix15i).
-  ...[expr, shuf, gzip, gunzip, zcat, unzip, getent, perl, java, shellcheck],
+  ...[expr, shuf, gzip, gunzip, zcat, unzip, getent, perl, java, shellcheck, gcc, docker],
   // Round 16's over-asks (fix16g).
   ...[pr, fmt, numfmt, yes, cal, bc, kill, pgrep, pidof, vmstat, lsblk, findmnt, ip, whereis, mktemp],
 ];

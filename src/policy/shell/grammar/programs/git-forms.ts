@@ -88,6 +88,15 @@ export function formatPatchForm(p: Parsed): NotUnderstood | null {
 }
 
 /**
+ * `git remote show NAME` asks each remote for its branches (ls-remote: ssh, a credential helper, a proxy
+ * command); with -n it prints only what the configuration and the remote-tracking refs hold (no transport
+ * opened, proven by strace on 2.39), as `git remote -v` does.
+ */
+export function remoteShowForm(p: Parsed): NotUnderstood | null {
+  return p.has("-n") ? null : { word: p.program, reason: "git remote show without -n queries each remote" };
+}
+
+/**
  * `git help NAME` runs `man git-NAME` (`man gitNAME` for a guide; a name starting with git as it is), a unit
  * judged as that man command (builtin/help.c, 2.39, with help.format's default). Configuration can choose
  * info, a browser or any program instead (help.format, man.viewer, man.<tool>.cmd, help.browser…): the disk

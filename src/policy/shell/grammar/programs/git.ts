@@ -21,7 +21,14 @@ import {
 } from "../spec.ts";
 import { configForm } from "./git-config-forms.ts";
 import { isDisplayConfig, isUrlConfigKey, patternMayPrintCredential } from "./git-config-keys.ts";
-import { applyForm, cleanForm, formatPatchForm, helpPage, subcommandForm } from "./git-forms.ts";
+import {
+  applyForm,
+  cleanForm,
+  formatPatchForm,
+  helpPage,
+  remoteShowForm,
+  subcommandForm,
+} from "./git-forms.ts";
 import {
   APPLY_OPTIONS,
   BLAME_OPTIONS,
@@ -125,6 +132,8 @@ export const GIT_SUBCOMMANDS: Readonly<Record<string, Subcommand>> = {
   submodule: sub([], "none", false),
   "submodule status": sub([flag("--cached"), flag("--recursive"), flag("-q --quiet")], "names", false),
   "remote get-url": sub([flag("--push"), flag("--all")], "names", false),
+  // Only with -n (git-forms.ts remoteShowForm): the remotes' URLs and branches as the configuration has them.
+  "remote show": sub([flag("-n")], "names", false),
   "worktree list": sub([flag("--porcelain"), flag("-v --verbose"), flag("-z")], "none", false),
   // Plain files, not pathspecs: the blob to hash, the patch to check (git-forms.ts applyForm).
   "hash-object": sub(HASH_OBJECT_OPTIONS, "files", true),
@@ -140,7 +149,7 @@ export const GIT_SUBCOMMANDS: Readonly<Record<string, Subcommand>> = {
 /** Subcommands read-only only in these two-word forms. */
 const TWO_WORDS = new Set([
   ...["stash list", "stash show", "remote get-url", "worktree list", "reflog show", "notes list"],
-  "submodule status",
+  ...["submodule status", "remote show"],
 ]);
 
 /** Global options that only tune output or pathspecs. */
@@ -175,6 +184,14 @@ const GLOBAL_REFUSED: Readonly<Record<string, string>> = {
   "-p": "runs a pager, which has shell escapes",
   "--paginate": "runs a pager, which has shell escapes",
   "--list-cmds": "is internal to git",
+};
+
+/** Subcommands that write, or reach a remote, unless their options say otherwise (git-forms.ts). */
+const PARSED_FORMS: Readonly<Record<string, (p: Parsed) => NotUnderstood | null>> = {
+  clean: cleanForm,
+  apply: applyForm,
+  "format-patch": formatPatchForm,
+  "remote show": remoteShowForm,
 };
 
 const grammars = new Map<string, ProgramGrammar>();
@@ -270,15 +287,8 @@ export function judgeGitGrammar(argv: readonly Arg[]): Understanding {
   const words = form === null ? argv : [...argv.slice(0, start), ...form.words];
   const { parsed, failure } = parseWords(grammarOf(name, s), words, start);
   if (failure !== null) return refuse(out, failure.word, failure.reason);
-  const writes =
-    name === "clean"
-      ? cleanForm(parsed)
-      : name === "apply"
-        ? applyForm(parsed)
-        : name === "format-patch"
-          ? formatPatchForm(parsed)
-          : null;
-  const why = writes ?? place(name, s, parsed, out, mode);
+  const formCheck = Object.hasOwn(PARSED_FORMS, name) ? PARSED_FORMS[name] : undefined;
+  const why = formCheck?.(parsed) ?? place(name, s, parsed, out, mode);
   if (why !== null) return refuse(out, why.word, why.reason);
   if (name === "clean") out.paths.push(pathEffect("walk", DOT, { contents: false, follow: "none" }));
   // Forms that compare the work tree with the index read the files' contents (and refresh the index).

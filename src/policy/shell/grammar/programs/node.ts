@@ -6,7 +6,7 @@
 // node expands itself) it runs, and with none node finds them: `**/*.test.js`, `test/**`, … below the
 // directory it runs in, following symlinked directories (red team, round 8: a committed `test` link to a
 // directory out of the workspace ran a script there), node_modules skipped.
-import { printsNodeFact } from "../../interpreters.ts";
+import { nodeJsonRead, printsNodeFact } from "../../interpreters.ts";
 import { DOT } from "../effects.ts";
 import { specifierNotUnderstood } from "../module-specifier.ts";
 import { pathEffect } from "../parse.ts";
@@ -87,6 +87,9 @@ export const node = runner({
     const refused = modules.find((r) => r !== null);
     if (refused !== undefined) return refused;
     if (printsHelpOnly(p)) return null;
+    // `node -p "require('./package.json').version"` prints a field of the file: a read of it.
+    const json = nodeJsonRead(p.argv);
+    if (json !== null) out.paths.push(pathEffect("read", json));
     if (checksOnly(p)) {
       if (p.operands[0] !== undefined) out.paths.push(pathEffect("read", p.operands[0]));
       return null;
