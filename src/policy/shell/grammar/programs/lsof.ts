@@ -7,6 +7,8 @@
 // `+D D` at every entry below it, not following symlinks below it. Not understood: what reads or writes
 // files by name or reaches further (-D device cache, +m mount supplement, -e exempt paths, -x crossing
 // into links, -k, -m, -A), +M portmapper, -f/+f name modes, -Z, and anything else not listed here.
+// An -i address names its host after `@`: a name there is looked up in the DNS, a label the agent chose
+// leaving the machine (red team round 21, r21-02), so only numeric addresses are understood.
 import type { Arg } from "../../wrappers.ts";
 import { emptyEffects, pathEffect } from "../parse.ts";
 import type { Effects, NotUnderstood, ProgramGrammar, Understanding } from "../spec.ts";
@@ -34,6 +36,18 @@ const STARTS_LIKE_OPTION = /^[*?[]/;
 const mayBeOption = (a: Arg): boolean =>
   a.value === null || (a.glob && STARTS_LIKE_OPTION.test(a.value)) || /^[-+]/.test(a.value);
 
+/** `-i [46][protocol][@host][:service]`: the host part, when there is one, must be a numeric address. */
+const NUMERIC_HOST = /^(?:\d{1,3}(?:\.\d{1,3}){3}|\[[0-9A-Fa-f:.]+\])$/;
+function addressLooksUp(c: string, value: Arg | undefined): NotUnderstood | null {
+  if (c !== "i" || value === undefined || value.value === null) return null;
+  const at = value.value.indexOf("@");
+  if (at < 0) return null;
+  const host = value.value.slice(at + 1).replace(/^(\[[^\]]*\]|[^:]*).*$/, "$1");
+  return NUMERIC_HOST.test(host)
+    ? null
+    : { word: value.raw, reason: `lsof -i looks the host \`${host}\` up in the DNS: a name it sends out` };
+}
+
 /** The directory a `+d`/`+D` walks (only entries' metadata; symlinks below it not followed). */
 function walk(effects: Effects, arg: Arg, depth: number | undefined): void {
   effects.paths.push(pathEffect("walk", arg, { follow: "args", ...(depth ? { depth } : {}) }));
@@ -54,10 +68,10 @@ function cluster(argv: readonly Arg[], i: number, effects: Effects): number | No
     const glued = rest === "" ? undefined : { ...a, value: rest, raw: rest, tilde: false };
     const next = argv[i + 1];
     if (kind === "optional") {
-      if (glued !== undefined || next === undefined) return i + 1;
+      if (glued !== undefined || next === undefined) return addressLooksUp(c, glued) ?? i + 1;
       if (next.value === null || (next.glob && STARTS_LIKE_OPTION.test(next.value)))
         return { word: next.raw, reason: `lsof ${v[0]}${c} may take this word as its value or as options` };
-      return /^[-+]/.test(next.value) ? i + 1 : i + 2;
+      return /^[-+]/.test(next.value) ? i + 1 : (addressLooksUp(c, next) ?? i + 2);
     }
     const value = glued ?? next;
     if (value === undefined) return { word: a.raw, reason: `lsof ${v[0]}${c} needs a value` };

@@ -5,9 +5,50 @@
 // input and output). ss -K closes sockets and -N enters another network namespace: not understood.
 // netstat ignores operands; they are refused here, as words it does not place.
 import { raise } from "../effects.ts";
-import { flag, opt, type ProgramGrammar } from "../spec.ts";
+import { flag, type NotUnderstood, opt, type ProgramGrammar } from "../spec.ts";
 
 const FAMILIES = ["inet", "inet6", "link", "unix", "netlink", "vsock", "tipc", "xdp", "help"];
+
+/** ss's filter words (ss(8), iproute2 6.1 ssfilter.y): keywords and operators. */
+const FILTER_WORDS = new Set([
+  ..."dst src dport sport dev fwmark cgroup autobound inode and or not".split(" "),
+  ..."eq ne gt lt ge le == != = > < >= <= && || !".split(" "),
+]);
+/** States, which ss takes only right after `state` or `exclude` (elsewhere the filter reads a word as a host). */
+const STATES = new Set([
+  ..."all connected synchronized bucket big established syn-sent syn-recv fin-wait-1 fin-wait-2".split(" "),
+  ..."time-wait closed close-wait last-ack listening closing".split(" "),
+]);
+const STATE_KEYWORDS = new Set(["state", "exclude", "excluded"]);
+/**
+ * A numeric address, port or prefix: `:3000`, `*:80`, `10.0.0.1:22`, `10.0.0.0/8`, `[::1]:22`, `0x10/0xff`; a port
+ * may be a service's name (`:ssh`), which /etc/services answers on the machine.
+ */
+const NUMERIC =
+  /^(?:\*|\d{1,3}(?:\.\d{1,3}){3}(?:\/\d{1,2})?|\[[0-9A-Fa-f:.]+\](?:\/\d{1,3})?)?(?::(?:\*|\d+|[a-z][a-z0-9-]*))?$|^\d+$|^0x[0-9a-f]+(?:\/0x[0-9a-f]+)?$/i;
+
+/** The first filter token that may be a host name (looked up), or null. */
+function filterLookup(words: readonly (string | null)[]): NotUnderstood | null {
+  let previous = "";
+  for (const word of words) {
+    if (word === null)
+      return { word: "$…", reason: "an ss filter word only known at run time may be a host name" };
+    for (const token of word.split(/[\s()]+/).filter((t) => t !== "")) {
+      const lower = token.toLowerCase();
+      const known =
+        FILTER_WORDS.has(lower) ||
+        STATE_KEYWORDS.has(lower) ||
+        (STATE_KEYWORDS.has(previous) && STATES.has(lower)) ||
+        NUMERIC.test(token);
+      // `dev NAME` names a network interface, which the kernel knows by that name.
+      const device = previous === "dev" && /^[\w.:-]+$/.test(token);
+      previous = lower;
+      if (known || device) continue;
+      return { word, reason: `ss looks \`${token}\` up as a host name in the DNS: a name it sends out` };
+    }
+  }
+  return null;
+}
 
 export const ss: ProgramGrammar = {
   names: ["ss"],
@@ -37,9 +78,9 @@ export const ss: ProgramGrammar = {
   abbreviate: true,
   operands: ["string"],
   effect: "read",
-  finish(_, out) {
+  finish(p, out) {
     if (out.paths.some((e) => e.access === "write")) raise(out, "write");
-    return null;
+    return filterLookup(p.operands.map((a) => a.value));
   },
 };
 
