@@ -178,6 +178,14 @@ export const PROTECTED_WRITE_PATTERNS: readonly string[] = [
   ".openhands/",
   ".clinerules/hooks/",
   ".aider.conf.yml",
+  // Round 21 (s21-01): more agents' project directories that hold MCP server lists (JetBrains Junie's
+  // `.junie/mcp/mcp.json`, which rule generators such as rulesync write), Trae's `.trae/mcp.json`, Augment's
+  // `.augment/` settings and Goose's `.goose/`: unproven that each starts a server unprompted, so a write
+  // there asks rather than guessing which of their files are only text. `.junie/guidelines.md` stays text.
+  ".junie/mcp/",
+  ".trae/",
+  ".augment/",
+  ".goose/",
   // Red team, round 14 (r14-16, s02, s05): mise loads more names per directory than mise.toml (its
   // LOCAL_CONFIG_FILENAMES and the MISE_ENV ones: `.config/mise/`'s config.toml and conf.d/*.toml,
   // `mise/config.toml`, `mise.<env>.toml`, `.mise.local.toml`, the old `.rtx.toml`), each with the same

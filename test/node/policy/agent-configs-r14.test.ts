@@ -21,6 +21,11 @@ const STARTS_PROGRAMS = [
   ".openhands/setup.sh",
   ".clinerules/hooks/PreToolUse",
   ".aider.conf.yml",
+  // Round 21 (s21-01).
+  ".junie/mcp/mcp.json",
+  ".trae/mcp.json",
+  ".augment/settings.json",
+  ".goose/config.yaml",
 ];
 
 describe("other coding agents' configuration that starts programs", () => {
@@ -35,7 +40,7 @@ describe("other coding agents' configuration that starts programs", () => {
   });
 
   it("their rules and hints, which are text to the model, stay writable", () => {
-    for (const p of [".clinerules/style.md", ".goosehints", "src/kiro.ts", "docs/roo.md"]) {
+    for (const p of [".clinerules/style.md", ".goosehints", ".junie/guidelines.md", "src/kiro.ts", "docs/roo.md"]) {
       expect(isProtectedWritePath(p), p).toBe(false);
       expect(call(AUTONOMOUS, "write", { file_path: `${CWD}/${p}`, content: "x" }).action, p).toBe("allow");
     }
