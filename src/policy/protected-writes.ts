@@ -244,6 +244,8 @@ export const PROTECTED_WRITE_PATTERNS: readonly string[] = [
   // and the editors' user settings (terminal env, tasks, interpreter paths).
   "site-packages/",
   "dist-packages/",
+  // PEP 582's project package directory, which pdm's start-up puts on sys.path with its `.pth` files run (s21-02).
+  "__pypackages__/",
   "sitecustomize.py",
   "usercustomize.py",
   ".config/environment.d/",

@@ -24,6 +24,8 @@ const STARTUP = [
   ".local/lib/python3.11/site-packages/usercustomize.py",
   "/usr/lib/python3/dist-packages/sitecustomize.py",
   "src/sitecustomize.py",
+  // PEP 582 (pdm): round 21, s21-02.
+  "__pypackages__/3.11/lib/zz.pth",
   ".config/environment.d/50-x.conf",
   ".config/fish/config.fish",
   ".config/fish/conf.d/x.fish",
