@@ -80,6 +80,8 @@ function operandsFor(g: ProgramGrammar): string[] {
     docker: ["--version"],
     // kill is understood only listing signal names; every other form sends a signal.
     kill: ["-l"],
+    // ss's operands are its filter: a word that is none of its keywords is a host name it looks up.
+    ss: ["state", "listening"],
   };
   return byName[name] ?? (g.operands.length === 0 ? [] : ["f.txt"]);
 }
@@ -98,7 +100,7 @@ function sampleValue(o: OptionSpec): string {
 function withOption(g: ProgramGrammar, spelling: string, o: OptionSpec): string[] {
   const words = [g.names[0] as string];
   if (o.command !== undefined) words.push(spelling, "echo", "{}", o.command[0] ?? ";");
-  else if (o.value === "required") words.push(spelling, sampleValue(o));
+  else if (o.value === "required" || o.value === "lastDefault") words.push(spelling, sampleValue(o));
   else if (o.value === "optional" && spelling.startsWith("--")) words.push(`${spelling}=${sampleValue(o)}`);
   else if (o.value === "optional") words.push(`${spelling}${sampleValue(o)}`);
   else words.push(spelling);
@@ -245,7 +247,7 @@ describe("property: sequences of a grammar's own options stay understood", () =>
           const words = [g.names[0] as string];
           for (const o of opts) {
             const spelling = o.names.find((n) => n.startsWith("-")) as string;
-            if (o.value === "required") words.push(spelling, sampleValue(o));
+            if (o.value === "required" || o.value === "lastDefault") words.push(spelling, sampleValue(o));
             else if (o.value === "optional" && spelling.startsWith("--"))
               words.push(`${spelling}=${sampleValue(o)}`);
             else if (o.value !== "optional") words.push(spelling);

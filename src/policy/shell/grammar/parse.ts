@@ -236,7 +236,7 @@ export function parseWords(
           break;
         }
         value = { ...a, value: v.slice(eq + 1), tilde: false };
-      } else if (spec.value === "required") {
+      } else if (spec.value === "required" || (spec.value === "lastDefault" && i + 1 < argv.length)) {
         const next = argv[++i];
         if (next === undefined) {
           failure = notUnderstood(a, `${found.name} needs a value`);
@@ -270,7 +270,7 @@ export function parseWords(
       const glued = v.slice(k + 1);
       let value: Arg | null = null;
       if (glued !== "") value = { ...a, value: glued, tilde: false };
-      else if (spec.value === "required") {
+      else if (spec.value === "required" || (spec.value === "lastDefault" && i + 1 < argv.length)) {
         const next = argv[++i];
         if (next === undefined) {
           failure = notUnderstood(a, `${key} needs a value`);

@@ -16,8 +16,12 @@ export type WordKind = "read" | "write" | "exec" | "list" | "walk" | "pattern" |
 export interface OptionSpec {
   /** The spellings: `-n`, `--lines` (a single-dash long name such as find's `-name` is not used here). */
   names: readonly string[];
-  /** Whether it takes a value: required (glued, `=`, or the next word) or optional (glued or `=` only). */
-  value?: "required" | "optional";
+  /**
+   * Whether it takes a value: required (glued, `=`, or the next word), optional (glued or `=` only), or
+   * lastDefault: required unless it is the last word, where it takes none (git's PARSE_OPT_LASTARG_DEFAULT:
+   * `git branch --merged` alone, `git branch --merged main`, and `--merged -v` takes `-v` as its commit).
+   */
+  value?: "required" | "optional" | "lastDefault";
   /** What the value is (default `string`). */
   kind?: WordKind;
   /** It takes a second value, the word after the first, of this kind (jq `--arg NAME VALUE`). */
@@ -183,6 +187,12 @@ export const opt = (
   kind: WordKind = "string",
   more: Partial<Pick<OptionSpec, "choices" | "mode" | "value" | "second">> = {},
 ): OptionSpec => ({ names: names.split(" "), value: "required", kind, ...more });
+/** git's `--merged [COMMIT]` and kin: the next word is the value unless the option is the last word. */
+export const lastDefault = (names: string, kind: WordKind = "string"): OptionSpec => ({
+  names: names.split(" "),
+  value: "lastDefault",
+  kind,
+});
 export const optional = (
   names: string,
   kind: WordKind = "string",

@@ -3,7 +3,7 @@
 // command not understood; options that write (--output), run programs (--ext-diff, --textconv,
 // -O, --show-signature) or read files anywhere (--no-index, --contents, -O<orderfile>) carry a mode
 // the git grammar turns into an effect or a refusal.
-import { flag, type OptionSpec, opt, optional } from "../spec.ts";
+import { flag, lastDefault, type OptionSpec, opt, optional } from "../spec.ts";
 
 const flags = (...names: string[]): OptionSpec[] => names.map((n) => flag(n));
 
@@ -196,7 +196,8 @@ export const LISTING_REF_OPTIONS: readonly OptionSpec[] = [
   ...flags("--no-column", "-i --ignore-case", "--no-abbrev", "--omit-empty"),
   optional("--color --column --abbrev"),
   optional("-n", "number"),
-  opt("--contains --no-contains --merged --no-merged --points-at --sort --format"),
+  lastDefault("--contains --no-contains --merged --no-merged"),
+  opt("--points-at --sort --format"),
 ];
 
 export const REV_PARSE_OPTIONS: readonly OptionSpec[] = [
@@ -330,7 +331,8 @@ export const SHOW_REF_OPTIONS: readonly OptionSpec[] = [
 
 export const FOR_EACH_REF_OPTIONS: readonly OptionSpec[] = [
   ...flags("--shell", "--perl", "--python", "--tcl", "--ignore-case", "--no-color", "--omit-empty"),
-  optional("--color --merged --no-merged --contains --no-contains"),
+  optional("--color"),
+  lastDefault("--merged --no-merged --contains --no-contains"),
   opt("--count", "number"),
   opt("--sort --format --points-at --exclude"),
 ];
