@@ -110,6 +110,11 @@ export function linterConfigFact(
       subject: t.shown,
       reason: "BIOME_CONFIG_PATH names the configuration it reads, not looked at here",
     };
+  // ruff writes its cache where RUFF_CACHE_DIR says, and in `.ruff_cache` of the directory it runs in.
+  if (t.linter === "ruff" && ctx.env.RUFF_CACHE_DIR)
+    return { subject: t.shown, reason: "RUFF_CACHE_DIR names where it writes its cache, not looked at here" };
+  const cache = t.linter === "ruff" ? pathWhy(join(t.dir, ".ruff_cache"), true, ctx) : null;
+  if (cache !== null) return { subject: t.shown, reason: `its cache directory: ${cache}` };
   const below = configsBelow(ctx.workspace, row.names, ctx.walkBound);
   if (!Array.isArray(below)) return { subject: t.shown, reason: below.unknown };
   const files = [
@@ -117,7 +122,10 @@ export function linterConfigFact(
     ...configsAbove(t.dir, ctx.workspace, row.names).map((f) => ({ f, inside: false })),
   ];
   for (const { f, inside } of files) {
-    const why = configWhy(t.linter, f, inside, ctx, 0);
+    // A config's directory is a project root, where ruff keeps its cache.
+    const cacheWhy =
+      t.linter === "ruff" && inside ? pathWhy(join(dirname(f), ".ruff_cache"), true, ctx) : null;
+    const why = cacheWhy ?? configWhy(t.linter, f, inside, ctx, 0);
     if (why !== null)
       return { subject: t.shown, reason: `its configuration reaches past what the judge saw: ${why}` };
   }

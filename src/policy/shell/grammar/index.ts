@@ -63,6 +63,7 @@ import { python } from "./programs/python.ts";
 import { readlink, realpath } from "./programs/realpath.ts";
 import { rev } from "./programs/rev.ts";
 import { rg } from "./programs/rg.ts";
+import { ruff } from "./programs/ruff.ts";
 import { rustc } from "./programs/rustc.ts";
 import { rustup } from "./programs/rustup.ts";
 import { sed } from "./programs/sed.ts";
@@ -162,6 +163,8 @@ export const PROGRAM_GRAMMARS: readonly ProgramGrammar[] = [
   ...[expr, shuf, gzip, gunzip, zcat, unzip, getent, perl, java, shellcheck],
   // Round 16's over-asks (fix16g).
   ...[pr, fmt, numfmt, yes, cal, bc, kill, pgrep, pidof, vmstat, lsblk, findmnt, ip, whereis, mktemp],
+  // Round 20's linters in check mode (fix21c); their configuration is guards/linter-configs.ts's.
+  ruff,
 ];
 
 const BY_NAME: Readonly<Record<string, ProgramGrammar>> = Object.fromEntries(

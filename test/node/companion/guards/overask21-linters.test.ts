@@ -1,0 +1,123 @@
+// Over-asks, round 20 (fix21c): `ruff check .` and `ruff format --check .` asked ("ruff has no grammar").
+// ruff loads no plugins and runs no project code (its options: crates/ruff/src/args.rs); its check forms
+// read the files they walk, and its configuration (pyproject.toml's [tool.ruff], ruff.toml, .ruff.toml,
+// nested ones too, and what `extend` chains to) names only workspace files here, else they ask.
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { AUTONOMOUS, judgeCommand } from "./judge-command.ts";
+
+const base = realpathSync(mkdtempSync(join(tmpdir(), "airlock-oa21l-")));
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+const home = join(base, "home");
+mkdirSync(home);
+writeFileSync(join(home, ".netrc"), "machine github.com login u password ghp_x\n");
+let n = 0;
+
+const PYPROJECT =
+  '[project]\nname = "a"\nreadme = "README.md"\n\n[tool.ruff]\nline-length = 100\n\n[tool.ruff.lint]\nselect = ["E", "F"]\n';
+
+/** A Python workspace holding `files` (path → text) besides its sources and pyproject.toml. */
+function workspace(files: Record<string, string> = {}): string {
+  const ws = join(base, `ws${n++}`);
+  const all = {
+    "src/a.py": "print(1)\n",
+    "tests/test_a.py": "def test(): pass\n",
+    "pyproject.toml": PYPROJECT,
+    ...files,
+  };
+  for (const [path, text] of Object.entries(all)) {
+    mkdirSync(dirname(join(ws, path)), { recursive: true });
+    writeFileSync(join(ws, path), text);
+  }
+  return ws;
+}
+
+const judged = (ws: string, command: string, policy?: typeof AUTONOMOUS) =>
+  judgeCommand(ws, command, { env: { HOME: home }, ...(policy ? { policy } : {}) });
+
+describe("ruff's check forms are reads", () => {
+  it.each([
+    "ruff check .",
+    "ruff check",
+    "ruff check src tests",
+    "ruff check --select E501,F401 --statistics src",
+    "ruff check --no-fix --output-format=json .",
+    "ruff check --diff src/a.py",
+    "ruff format --check .",
+    "ruff format --diff src",
+    "ruff --version",
+    "ruff version",
+  ])("%s is allowed", (command) => {
+    expect(judged(workspace(), command).action).toBe("allow");
+  });
+
+  it.each([
+    "ruff check --fix .",
+    "ruff check --fix-only .",
+    "ruff check --add-noqa .",
+    "ruff check -o out.txt .",
+    "ruff check --config ruff.toml .",
+    "ruff check --config 'extend = \"/etc/x.toml\"' .",
+    "ruff check --cache-dir /tmp/c .",
+    "ruff check --watch .",
+    "ruff check --stdin-filename a.py",
+    "ruff check --unknown-option .",
+    "ruff check --sel E .",
+    "ruff format .",
+    "ruff format src/a.py",
+    "ruff clean",
+    "ruff server",
+  ])("%s asks as before", (command) => {
+    expect(judged(workspace(), command).action).toBe("ask");
+  });
+
+  it("a walk reaching a secret still asks", () => {
+    expect(judged(workspace({ ".env": "K=v\n" }), "ruff check .").action).toBe("ask");
+  });
+});
+
+describe("ruff's configuration names only workspace files", () => {
+  it.each([
+    ["ruff.toml", 'extend = "../home/.netrc"\n'],
+    ["pyproject.toml", '[tool.ruff]\nextend = "/etc/passwd"\n'],
+    [".ruff.toml", 'cache-dir = "~/.cache/x"\n'],
+    ["src/pkg/ruff.toml", 'extend = "../../../home/.netrc"\n'],
+    ["ruff.toml", "line-length = [\n"],
+  ])("%s with %j asks, in autonomous too", (file, text) => {
+    const ws = workspace({ [file]: text });
+    expect(judged(ws, "ruff check .")).toMatchObject({
+      action: "ask",
+      reason: expect.stringContaining("configuration"),
+    });
+    expect(judged(ws, "ruff format --check .", AUTONOMOUS).action).toBe("ask");
+  });
+
+  it("an `extend` of a workspace file stays allowed; of one linking out, it asks", () => {
+    const ws = workspace({ "ruff.toml": 'extend = "./base.toml"\n', "base.toml": "line-length = 90\n" });
+    expect(judged(ws, "ruff check .").action).toBe("allow");
+    const out = workspace({ "ruff.toml": 'extend = "./base.toml"\n' });
+    symlinkSync(join(home, ".netrc"), join(out, "base.toml"));
+    expect(judged(out, "ruff check .").action).toBe("ask");
+  });
+
+  it("other tables of pyproject.toml are not ruff's (a readme path is no config of its)", () => {
+    const ws = workspace({
+      "pyproject.toml": '[project]\nreadme = "../README.md"\n[tool.ruff]\nline-length = 90\n',
+    });
+    expect(judged(ws, "ruff check .").action).toBe("allow");
+  });
+
+  it("a .ruff_cache linking out of the workspace, or RUFF_CACHE_DIR, asks", () => {
+    const ws = workspace();
+    mkdirSync(join(base, `cache${n}`));
+    symlinkSync(join(base, `cache${n}`), join(ws, ".ruff_cache"));
+    expect(judged(ws, "ruff check .")).toMatchObject({
+      action: "ask",
+      reason: expect.stringContaining("cache"),
+    });
+    const env = { HOME: home, RUFF_CACHE_DIR: home };
+    expect(judgeCommand(workspace(), "ruff check .", { env }).action).toBe("ask");
+  });
+});
