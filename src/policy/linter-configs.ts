@@ -49,6 +49,9 @@ export const LINTERS: Readonly<Record<string, LinterRow>> = {
     },
     chains: ["extend"],
   },
+  // shfmt: EditorConfig files above each file it formats hold formatting values only (mvdan.cc/editorconfig
+  // names no file): nothing named, but each file itself must be no link out of the workspace or to a secret.
+  shfmt: { names: [".editorconfig"], own: () => null, chains: [] },
 };
 
 /** What one config names: absolute paths (lexical, from its directory), the chained ones among them, or why not known. */

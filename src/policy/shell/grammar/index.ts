@@ -68,6 +68,7 @@ import { rustc } from "./programs/rustc.ts";
 import { rustup } from "./programs/rustup.ts";
 import { sed } from "./programs/sed.ts";
 import { shellcheck } from "./programs/shellcheck.ts";
+import { shfmt } from "./programs/shfmt.ts";
 import { shuf } from "./programs/shuf.ts";
 import { netstat, ss } from "./programs/sockets.ts";
 import { sort } from "./programs/sort.ts";
@@ -164,7 +165,7 @@ export const PROGRAM_GRAMMARS: readonly ProgramGrammar[] = [
   // Round 16's over-asks (fix16g).
   ...[pr, fmt, numfmt, yes, cal, bc, kill, pgrep, pidof, vmstat, lsblk, findmnt, ip, whereis, mktemp],
   // Round 20's linters in check mode (fix21c); their configuration is guards/linter-configs.ts's.
-  ruff,
+  ...[ruff, shfmt],
 ];
 
 const BY_NAME: Readonly<Record<string, ProgramGrammar>> = Object.fromEntries(

@@ -121,3 +121,48 @@ describe("ruff's configuration names only workspace files", () => {
     expect(judgeCommand(workspace(), "ruff check .", { env }).action).toBe("ask");
   });
 });
+
+// shfmt (mvdan/sh v3's cmd/shfmt/main.go): a read of the files named or walked; EditorConfig holds no path.
+describe("shfmt without -w is a read", () => {
+  const sh = {
+    "x.sh": "echo  hi\n",
+    "scripts/b.sh": "#!/bin/sh\necho b\n",
+    ".editorconfig": "[*.sh]\nindent_style = space\n",
+  };
+  it.each([
+    "shfmt -d x.sh",
+    "shfmt -l .",
+    "shfmt --diff -i 2 -ci scripts",
+    "shfmt -ln=posix -d x.sh",
+    "shfmt x.sh",
+    "shfmt --version",
+  ])("%s is allowed", (command) => {
+    expect(judged(workspace(sh), command).action).toBe("allow");
+  });
+
+  it.each([
+    "shfmt -w x.sh",
+    "shfmt --write .",
+    "shfmt -d -w x.sh",
+    "shfmt -l -w .",
+    "shfmt --to-json x.sh",
+    "shfmt -x x.sh",
+    "shfmt -d=false x.sh",
+  ])("%s asks as before", (command) => {
+    expect(judged(workspace(sh), command).action).toBe("ask");
+  });
+
+  it("a file named after the first operand is an operand (Go's flag package stops there)", () => {
+    expect(judged(workspace(sh), "shfmt x.sh -w").action).toBe("allow");
+  });
+
+  it("an .editorconfig linking out of the workspace or to a secret asks; a walk reaching a secret asks", () => {
+    const ws = workspace({ "x.sh": "echo\n" });
+    symlinkSync(join(home, ".netrc"), join(ws, ".editorconfig"));
+    expect(judged(ws, "shfmt -d x.sh")).toMatchObject({
+      action: "ask",
+      reason: expect.stringContaining("configuration"),
+    });
+    expect(judged(workspace({ ...sh, "scripts/.env": "K=v\n" }), "shfmt -d .").action).toBe("ask");
+  });
+});
