@@ -85,6 +85,13 @@ describe("biome's configuration names only workspace files (r20-s05)", () => {
     expect(judged(ws, "biome check .", AUTONOMOUS).action).toBe("ask");
   });
 
+  it("a config written earlier in the same call is not known when judged, so the run asks", () => {
+    const ws = workspace({ "biome.json": "{}" });
+    const command = `printf '%s' '${OUTSIDE}' > biome.json && biome check .`;
+    expect(judged(ws, command, AUTONOMOUS).action).toBe("ask");
+    expect(judged(ws, `echo 'extend = "../x.toml"' > ruff.toml; ruff check .`).action).toBe("ask");
+  });
+
   it("BIOME_CONFIG_PATH in the agent's environment asks", () => {
     const ws = workspace({ "biome.json": "{}" });
     const [j] = judgeEveryday(AUTONOMOUS, ws, HOME, diskCheck({ env: { BIOME_CONFIG_PATH: home } }), [
