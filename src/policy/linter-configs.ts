@@ -6,6 +6,7 @@
 // guards/linter-configs.ts finds the files (in the directory the linter runs in, above it and below it)
 // and looks at what they name on disk.
 import { parse as parseToml } from "smol-toml";
+import { parse as parseYaml } from "yaml";
 import type { DiskTarget } from "./call-facts.ts";
 import { normalizePath } from "./paths.ts";
 import type { ExecUnit } from "./shell/units.ts";
@@ -52,6 +53,12 @@ export const LINTERS: Readonly<Record<string, LinterRow>> = {
   // shfmt: EditorConfig files above each file it formats hold formatting values only (mvdan.cc/editorconfig
   // names no file): nothing named, but each file itself must be no link out of the workspace or to a secret.
   shfmt: { names: [".editorconfig"], own: () => null, chains: [] },
+  // hadolint: `.hadolint.yaml`/`.yml` of the directory it runs in (rule codes, registries, label schemas).
+  hadolint: {
+    names: [".hadolint.yaml", ".hadolint.yml"],
+    own: (_name, text) => parseYaml(text) as unknown,
+    chains: [],
+  },
 };
 
 /** What one config names: absolute paths (lexical, from its directory), the chained ones among them, or why not known. */

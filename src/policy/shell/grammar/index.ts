@@ -32,6 +32,7 @@ import { go } from "./programs/go.ts";
 import { gofmt } from "./programs/gofmt.ts";
 import { grep } from "./programs/grep.ts";
 import { gunzip, gzip, zcat } from "./programs/gzip.ts";
+import { hadolint } from "./programs/hadolint.ts";
 import { head, tail } from "./programs/head.ts";
 import { hexdump } from "./programs/hexdump.ts";
 import { iconv } from "./programs/iconv.ts";
@@ -165,7 +166,7 @@ export const PROGRAM_GRAMMARS: readonly ProgramGrammar[] = [
   // Round 16's over-asks (fix16g).
   ...[pr, fmt, numfmt, yes, cal, bc, kill, pgrep, pidof, vmstat, lsblk, findmnt, ip, whereis, mktemp],
   // Round 20's linters in check mode (fix21c); their configuration is guards/linter-configs.ts's.
-  ...[ruff, shfmt],
+  ...[ruff, shfmt, hadolint],
 ];
 
 const BY_NAME: Readonly<Record<string, ProgramGrammar>> = Object.fromEntries(

@@ -166,3 +166,41 @@ describe("shfmt without -w is a read", () => {
     expect(judged(workspace({ ...sh, "scripts/.env": "K=v\n" }), "shfmt -d .").action).toBe("ask");
   });
 });
+
+// hadolint (src/Hadolint/Config/Commandline.hs, Configfile.hs): a read of the Dockerfiles named.
+describe("hadolint is a read of its Dockerfiles", () => {
+  const docker = {
+    Dockerfile: "FROM alpine\nRUN apk add curl\n",
+    ".hadolint.yaml": "ignored:\n  - DL3018\ntrustedRegistries:\n  - docker.io\n",
+  };
+  it.each([
+    "hadolint Dockerfile",
+    "hadolint --ignore DL3008 -f json Dockerfile",
+    "hadolint -t error --no-color Dockerfile",
+    "hadolint --version",
+  ])("%s is allowed", (command) => {
+    expect(judged(workspace(docker), command).action).toBe("allow");
+  });
+
+  it.each([
+    "hadolint -c other.yaml Dockerfile",
+    "hadolint --config=x.yaml Dockerfile",
+    "hadolint --ign DL3008 Dockerfile",
+    "hadolint -f html Dockerfile",
+    "hadolint .env",
+  ])("%s is not allowed", (command) => {
+    expect(judged(workspace({ ...docker, ".env": "K=v\n" }), command).action).not.toBe("allow");
+  });
+
+  it("a .hadolint.yaml linking out, or one not parsed, asks", () => {
+    const ws = workspace({ Dockerfile: "FROM alpine\n" });
+    symlinkSync(join(home, ".netrc"), join(ws, ".hadolint.yaml"));
+    expect(judged(ws, "hadolint Dockerfile")).toMatchObject({
+      action: "ask",
+      reason: expect.stringContaining("configuration"),
+    });
+    expect(
+      judged(workspace({ ...docker, ".hadolint.yml": "ignored: [\n" }), "hadolint Dockerfile").action,
+    ).toBe("ask");
+  });
+});
