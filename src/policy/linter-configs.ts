@@ -6,7 +6,7 @@
 // guards/linter-configs.ts finds the files (in the directory the linter runs in, above it and below it)
 // and looks at what they name on disk.
 import { parse as parseToml } from "smol-toml";
-import { parse as parseYaml } from "yaml";
+import { parseAllDocuments, parse as parseYaml } from "yaml";
 import type { DiskTarget } from "./call-facts.ts";
 import { normalizePath } from "./paths.ts";
 import type { ExecUnit } from "./shell/units.ts";
@@ -54,6 +54,16 @@ export const LINTERS: Readonly<Record<string, LinterRow>> = {
   // names no file): nothing named, but each file itself must be no link out of the workspace or to a secret.
   shfmt: { names: [".editorconfig"], own: () => null, chains: [] },
   // hadolint: `.hadolint.yaml`/`.yml` of the directory it runs in (rule codes, registries, label schemas).
+  // clang-format: `.clang-format`/`_clang-format` (YAML, one document per language) above each file.
+  "clang-format": {
+    names: [".clang-format", "_clang-format"],
+    own: (_name, text) =>
+      parseAllDocuments(text).map((d) => {
+        if (d.errors.length > 0) throw d.errors[0];
+        return d.toJS() as unknown;
+      }),
+    chains: [],
+  },
   hadolint: {
     names: [".hadolint.yaml", ".hadolint.yml"],
     own: (_name, text) => parseYaml(text) as unknown,

@@ -5,6 +5,7 @@ import { awk } from "./programs/awk.ts";
 import { biome } from "./programs/biome.ts";
 import { cargo } from "./programs/cargo.ts";
 import { cat } from "./programs/cat.ts";
+import { clangFormat } from "./programs/clang-format.ts";
 import { cmp } from "./programs/cmp.ts";
 import { column } from "./programs/column.ts";
 import { comm, join } from "./programs/comm.ts";
@@ -166,7 +167,7 @@ export const PROGRAM_GRAMMARS: readonly ProgramGrammar[] = [
   // Round 16's over-asks (fix16g).
   ...[pr, fmt, numfmt, yes, cal, bc, kill, pgrep, pidof, vmstat, lsblk, findmnt, ip, whereis, mktemp],
   // Round 20's linters in check mode (fix21c); their configuration is guards/linter-configs.ts's.
-  ...[ruff, shfmt, hadolint],
+  ...[ruff, shfmt, hadolint, clangFormat],
 ];
 
 const BY_NAME: Readonly<Record<string, ProgramGrammar>> = Object.fromEntries(

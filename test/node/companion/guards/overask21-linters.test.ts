@@ -204,3 +204,56 @@ describe("hadolint is a read of its Dockerfiles", () => {
     ).toBe("ask");
   });
 });
+
+// clang-format (clang/tools/clang-format/ClangFormat.cpp): a read of the files it names, without -i.
+describe("clang-format without -i is a read", () => {
+  const c = {
+    "src/a.c": "int main(){return 0;}\n",
+    ".clang-format":
+      "---\nBasedOnStyle: LLVM\nIndentWidth: 4\n---\nLanguage: JavaScript\nBasedOnStyle: Google\n",
+  };
+  it.each([
+    "clang-format --dry-run src/a.c",
+    "clang-format -n --Werror src/a.c",
+    "clang-format -style=file src/a.c",
+    "clang-format --style=Google src/a.c",
+    "clang-format src/a.c",
+    "clang-format --dump-config",
+    "clang-format --version",
+  ])("%s is allowed", (command) => {
+    expect(judged(workspace(c), command).action).toBe("allow");
+  });
+
+  it.each([
+    "clang-format -i src/a.c",
+    "clang-format --dry-run -i src/a.c",
+    "clang-format --style=file:/etc/x src/a.c",
+    "clang-format -style file:cfg.yaml src/a.c",
+    "clang-format --files=list.txt",
+    "clang-format --assume-filename=/etc/a.c",
+    "clang-format @args.txt",
+    "clang-format --dry-run=false src/a.c",
+  ])("%s asks as before", (command) => {
+    expect(judged(workspace(c), command).action).toBe("ask");
+  });
+
+  it("a style file named by --style asks for that reason", () => {
+    for (const command of [
+      "clang-format --style=file:/etc/x src/a.c",
+      "clang-format -style file:cfg.yaml src/a.c",
+    ])
+      expect(judged(workspace(c), command).reason).toContain("style read from a named file");
+  });
+
+  it("a .clang-format linking out of the workspace, or not parsed, asks", () => {
+    const ws = workspace({ "src/a.c": "int x;\n" });
+    symlinkSync(join(home, ".netrc"), join(ws, "src", ".clang-format"));
+    expect(judged(ws, "clang-format --dry-run src/a.c")).toMatchObject({
+      action: "ask",
+      reason: expect.stringContaining("configuration"),
+    });
+    expect(
+      judged(workspace({ ...c, ".clang-format": "BasedOnStyle: [\n" }), "clang-format -n src/a.c").action,
+    ).toBe("ask");
+  });
+});
