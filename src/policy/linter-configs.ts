@@ -23,6 +23,10 @@ interface LinterRow {
   keywords?: readonly string[];
   /** Keys whose values are files of this same format, whose own names count too (an extends chain). */
   chains: readonly string[];
+  /** Keys whose values are patterns the linter matches names against, never opens (yamllint's `ignore`). */
+  patterns?: readonly string[];
+  /** Its relative paths are opened from the directory it runs in too, not only from the config's (yamllint). */
+  fromCwd?: true;
 }
 
 function record(v: unknown): Record<string, unknown> | null {
@@ -64,6 +68,17 @@ export const LINTERS: Readonly<Record<string, LinterRow>> = {
       }),
     chains: [],
   },
+  // yamllint (yamllint/cli.py, config.py): `.yamllint`, `.yamllint.yaml`, `.yamllint.yml` in the directory
+  // it runs in or above (to HOME); `extends` names a preset or a file, `ignore-from-file` files, both
+  // opened from the directory it runs in.
+  yamllint: {
+    names: [".yamllint", ".yamllint.yaml", ".yamllint.yml"],
+    own: (_name, text) => parseYaml(text) as unknown,
+    chains: ["extends"],
+    // gitignore-style patterns (pathspec's gitwildmatch), top level and per rule: `/vendor/` is anchored.
+    patterns: ["ignore", "yaml-files"],
+    fromCwd: true,
+  },
   hadolint: {
     names: [".hadolint.yaml", ".hadolint.yml"],
     own: (_name, text) => parseYaml(text) as unknown,
@@ -79,12 +94,16 @@ interface Found {
   value: string;
 }
 
-/** Every string below `v` with the top-level key it sits under (`$schema` is for editors: biome never reads it). */
-function strings(v: unknown, key: string, out: Found[]): void {
+/**
+ * Every string below `v` with the nearest key it sits under (an array's items under the array's); none
+ * under a key in `skipped`. A top-level `$schema` is for editors: biome never reads it.
+ */
+function strings(v: unknown, key: string, skipped: readonly string[], out: Found[]): void {
   if (typeof v === "string") out.push({ key, value: v });
-  else if (Array.isArray(v)) for (const x of v) strings(x, key, out);
+  else if (Array.isArray(v)) for (const x of v) strings(x, key, skipped, out);
   else if (typeof v === "object" && v !== null)
-    for (const [k, x] of Object.entries(v)) if (key !== "" || k !== "$schema") strings(x, key || k, out);
+    for (const [k, x] of Object.entries(v))
+      if (!skipped.includes(k) && (key !== "" || k !== "$schema")) strings(x, k, skipped, out);
 }
 
 /** A config value as the path it names from `dir`, or why it names something not judged here. */
@@ -125,7 +144,7 @@ export function linterConfigNames(
     };
   }
   const found: Found[] = [];
-  strings(own, "", found);
+  strings(own, "", row.patterns ?? [], found);
   const out = { paths: [] as string[], chained: [] as string[] };
   for (const f of found) {
     if (row.keywords?.includes(f.value) && row.modules?.includes(f.key)) continue;

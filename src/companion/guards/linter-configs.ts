@@ -69,10 +69,14 @@ function pathWhy(path: string, inside: boolean, ctx: Context): string | null {
   return st.isFile() && st.nlink > 1 ? `\`${where}\` is a hard link, whose other name may be a secret` : null;
 }
 
-/** The first reason a config file, or a path it (or a file it extends) names, needs a person. */
+/**
+ * The first reason a config file, or a path it (or a file it extends) names, needs a person. `dir`: where
+ * the linter runs, from which a `fromCwd` linter opens the config's relative paths.
+ */
 function configWhy(
   linter: string,
   file: string,
+  dir: string,
   inside: boolean,
   ctx: Context,
   depth: number,
@@ -84,6 +88,13 @@ function configWhy(
   const home = ctx.env.HOME ?? null;
   const names = linterConfigNames(linter, basename(file), text, dirname(file), home);
   if ("unknown" in names) return names.unknown;
+  const fromCwd = LINTERS[linter]?.fromCwd
+    ? linterConfigNames(linter, basename(file), text, dir, home)
+    : null;
+  if (fromCwd !== null && !("unknown" in fromCwd)) {
+    names.paths.push(...fromCwd.paths);
+    names.chained.push(...fromCwd.chained);
+  }
   for (const p of names.paths) {
     const why = pathWhy(p, inside, ctx);
     if (why !== null) return `\`${shownPath(file, ctx.workspace)}\` names a path: ${why}`;
@@ -91,7 +102,7 @@ function configWhy(
   if (depth >= MAX_DEPTH)
     return names.chained.length > 0 ? `\`${file}\` extends files deeper than ${MAX_DEPTH}` : null;
   for (const p of names.chained) {
-    const why = configWhy(linter, p, inside, ctx, depth + 1);
+    const why = configWhy(linter, p, dir, inside, ctx, depth + 1);
     if (why !== null) return why;
   }
   return null;
@@ -113,6 +124,11 @@ export function linterConfigFact(
   // ruff writes its cache where RUFF_CACHE_DIR says, and in `.ruff_cache` of the directory it runs in.
   if (t.linter === "ruff" && ctx.env.RUFF_CACHE_DIR)
     return { subject: t.shown, reason: "RUFF_CACHE_DIR names where it writes its cache, not looked at here" };
+  if (t.linter === "yamllint" && ctx.env.YAMLLINT_CONFIG_FILE)
+    return {
+      subject: t.shown,
+      reason: "YAMLLINT_CONFIG_FILE names the configuration it reads, not looked at here",
+    };
   const cache = t.linter === "ruff" ? pathWhy(join(t.dir, ".ruff_cache"), true, ctx) : null;
   if (cache !== null) return { subject: t.shown, reason: `its cache directory: ${cache}` };
   const below = configsBelow(ctx.workspace, row.names, ctx.walkBound);
@@ -125,7 +141,7 @@ export function linterConfigFact(
     // A config's directory is a project root, where ruff keeps its cache.
     const cacheWhy =
       t.linter === "ruff" && inside ? pathWhy(join(dirname(f), ".ruff_cache"), true, ctx) : null;
-    const why = cacheWhy ?? configWhy(t.linter, f, inside, ctx, 0);
+    const why = cacheWhy ?? configWhy(t.linter, f, t.dir, inside, ctx, 0);
     if (why !== null)
       return { subject: t.shown, reason: `its configuration reaches past what the judge saw: ${why}` };
   }

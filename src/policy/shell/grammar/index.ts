@@ -103,6 +103,7 @@ import { unzip } from "./programs/unzip.ts";
 import { java, perl } from "./programs/version.ts";
 import { jest, vitest } from "./programs/vitest.ts";
 import { wc } from "./programs/wc.ts";
+import { yamllint } from "./programs/yamllint.ts";
 import type { ProgramGrammar } from "./spec.ts";
 
 export const PROGRAM_GRAMMARS: readonly ProgramGrammar[] = [
@@ -167,7 +168,7 @@ export const PROGRAM_GRAMMARS: readonly ProgramGrammar[] = [
   // Round 16's over-asks (fix16g).
   ...[pr, fmt, numfmt, yes, cal, bc, kill, pgrep, pidof, vmstat, lsblk, findmnt, ip, whereis, mktemp],
   // Round 20's linters in check mode (fix21c); their configuration is guards/linter-configs.ts's.
-  ...[ruff, shfmt, hadolint, clangFormat],
+  ...[ruff, shfmt, hadolint, clangFormat, yamllint],
 ];
 
 const BY_NAME: Readonly<Record<string, ProgramGrammar>> = Object.fromEntries(

@@ -257,3 +257,52 @@ describe("clang-format without -i is a read", () => {
     ).toBe("ask");
   });
 });
+
+// yamllint (yamllint/cli.py): a read of the YAML it names or walks, started like pip.
+describe("yamllint without -c/-d is a read", () => {
+  const y = {
+    "ci.yml": "on: push\n",
+    "k8s/app.yaml": "kind: Pod\n",
+    ".yamllint": "extends: default\nrules:\n  line-length: disable\nignore: |\n  /vendor/\n",
+  };
+  it.each([
+    "yamllint .",
+    "yamllint ci.yml k8s",
+    "yamllint -s -f parsable .",
+    "yamllint --strict --no-warn .",
+    "yamllint --list-files .",
+    "yamllint --version",
+  ])("%s is allowed", (command) => {
+    expect(judged(workspace(y), command).action).toBe("allow");
+  });
+
+  it.each([
+    "yamllint -c other.yml .",
+    "yamllint --config-file=x .",
+    "yamllint -d '{extends: /etc/x}' .",
+    "yamllint --conf x .",
+    "yamllint -f html .",
+  ])("%s asks as before", (command) => {
+    expect(judged(workspace(y), command).action).toBe("ask");
+  });
+
+  it("an extends or ignore-from-file out of the workspace asks, opened from where it runs too", () => {
+    expect(judged(workspace({ ...y, ".yamllint": "extends: ../home/.netrc\n" }), "yamllint .").action).toBe(
+      "ask",
+    );
+    expect(
+      judged(workspace({ ...y, ".yamllint": "ignore-from-file: [.gitignore, /etc/passwd]\n" }), "yamllint .")
+        .action,
+    ).toBe("ask");
+    const ws = workspace({ ...y, ".yamllint": "extends: base.yaml\n", "k8s/x.yml": "a: 1\n" });
+    symlinkSync(join(home, ".netrc"), join(ws, "k8s", "base.yaml"));
+    expect(judged(ws, "cd k8s && yamllint .").action).toBe("ask");
+  });
+
+  it("a workspace virtualenv's yamllint, or PYTHONPATH in the workspace, asks as pip does", () => {
+    const ws = workspace(y);
+    expect(judgeCommand(ws, "yamllint .", { env: { HOME: home, PYTHONPATH: join(ws, "src") } }).action).toBe(
+      "ask",
+    );
+  });
+});
