@@ -23,6 +23,8 @@ interface LinterRow {
   keywords?: readonly string[];
   /** Keys whose values are files of this same format, whose own names count too (an extends chain). */
   chains: readonly string[];
+  /** Top-level keys that choose which files its walk reads, by name (walk-styles.ts): a config with one asks. */
+  selects?: readonly string[];
   /** Keys whose values are patterns the linter matches names against, never opens (yamllint's `ignore`). */
   patterns?: readonly string[];
   /** Its relative paths are opened from the directory it runs in too, not only from the config's (yamllint). */
@@ -53,6 +55,7 @@ export const LINTERS: Readonly<Record<string, LinterRow>> = {
       return record(record(record(doc)?.tool)?.ruff) ?? null;
     },
     chains: ["extend"],
+    selects: ["include", "extend-include"],
   },
   // shfmt: EditorConfig files above each file it formats hold formatting values only (mvdan.cc/editorconfig
   // names no file): nothing named, but each file itself must be no link out of the workspace or to a secret.
@@ -77,6 +80,7 @@ export const LINTERS: Readonly<Record<string, LinterRow>> = {
     chains: ["extends"],
     // gitignore-style patterns (pathspec's gitwildmatch), top level and per rule: `/vendor/` is anchored.
     patterns: ["ignore", "yaml-files"],
+    selects: ["yaml-files"],
     fromCwd: true,
   },
   hadolint: {
@@ -143,6 +147,11 @@ export function linterConfigNames(
       unknown: `\`${name}\` is not parsed here exactly (comments or a syntax error), so what it names is not known`,
     };
   }
+  const selecting = row.selects?.find((k) => Object.hasOwn(record(own) ?? {}, k));
+  if (selecting !== undefined)
+    return {
+      unknown: `\`${name}\` sets \`${selecting}\`, which chooses the files ${linter} reads: not walked here`,
+    };
   const found: Found[] = [];
   strings(own, "", row.patterns ?? [], found);
   const out = { paths: [] as string[], chained: [] as string[] };

@@ -72,10 +72,6 @@ describe("ruff's check forms are reads", () => {
   ])("%s asks as before", (command) => {
     expect(judged(workspace(), command).action).toBe("ask");
   });
-
-  it("a walk reaching a secret still asks", () => {
-    expect(judged(workspace({ ".env": "K=v\n" }), "ruff check .").action).toBe("ask");
-  });
 });
 
 describe("ruff's configuration names only workspace files", () => {
@@ -304,5 +300,35 @@ describe("yamllint without -c/-d is a read", () => {
     expect(judgeCommand(ws, "yamllint .", { env: { HOME: home, PYTHONPATH: join(ws, "src") } }).action).toBe(
       "ask",
     );
+  });
+});
+
+// ruff and yamllint read files by name (their default include / yaml-files): a secret they never open does
+// not make their walk ask; one named like what they read does, and a config choosing other names asks.
+describe("the linters' walks are by file name", () => {
+  it("a .env below is not read by `ruff check .` or `yamllint .`, but a named one is", () => {
+    const ws = workspace({ ".env": "K=v\n", "ci.yml": "a: 1\n" });
+    expect(judged(ws, "ruff check .").action).toBe("allow");
+    expect(judged(ws, "yamllint .").action).toBe("allow");
+    expect(judged(ws, "ruff check .env").action).not.toBe("allow");
+    expect(judged(ws, "yamllint .env").action).not.toBe("allow");
+  });
+
+  it("a hidden .py or .yml linking to a secret is read, so it asks", () => {
+    const ws = workspace();
+    symlinkSync(join(home, ".netrc"), join(ws, "src", ".x.py"));
+    expect(judged(ws, "ruff check .").action).toBe("ask");
+    const ws2 = workspace();
+    symlinkSync(join(home, ".netrc"), join(ws2, ".ci.yml"));
+    expect(judged(ws2, "yamllint .").action).toBe("ask");
+  });
+
+  it("a config choosing the files (ruff's include, yamllint's yaml-files) asks", () => {
+    const ws = workspace({ ".env": "K=v\n", "ruff.toml": 'include = ["*"]\n' });
+    expect(judged(ws, "ruff check .").reason).toContain("include");
+    const ws2 = workspace({ "pyproject.toml": '[tool.ruff]\nextend-include = ["*.txt"]\n' });
+    expect(judged(ws2, "ruff format --check .").action).toBe("ask");
+    const ws3 = workspace({ ".yamllint": "yaml-files: ['*']\n" });
+    expect(judged(ws3, "yamllint .").reason).toContain("yaml-files");
   });
 });
