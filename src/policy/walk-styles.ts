@@ -226,10 +226,10 @@ export const GO_WALK: WalkStyle = {
 const GOFMT_WALK: WalkStyle = { ...GO_WALK, hidden: true, skipVcs: false };
 
 /**
- * Linters that read files by name (fix21c): ruff's default `include` (`*.py`, `*.pyi`, `*.ipynb`, newer `*.pyw`,
- * `pyproject.toml`) and yamllint's default `yaml-files` (`*.yaml`, `*.yml`, `.yamllint`), whose globs
- * match a leading dot too. A configuration that sets either is the linter-config fact's, which then asks
- * (policy/linter-configs.ts `selects`).
+ * Linters that read files by name (fix21c): ruff's default `include` (`*.py`, `*.pyi`, `*.ipynb`, newer
+ * `*.pyw`, `pyproject.toml`) and yamllint's default `yaml-files` (`*.yaml`, `*.yml`, `.yamllint`), whose
+ * globs match a leading dot too. A configuration that sets either is the linter-config fact's, which then
+ * asks (policy/linter-configs.ts `selects`).
  */
 const LINTER_WALKS: Readonly<Record<string, WalkStyle>> = {
   ruff: { ...WIDEST, only: ["*.py", "*.pyi", "*.pyw", "*.ipynb", "pyproject.toml"], onlyAnyDot: true },
