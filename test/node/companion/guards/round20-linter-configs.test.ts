@@ -40,7 +40,8 @@ const OUTSIDE = JSON.stringify({ extends: ["../home/.netrc"] });
 describe("biome's configuration names only workspace files (r20-s05)", () => {
   it("a biome.json extending a file out of the workspace asks, with no grant offered, in every profile", () => {
     const ws = workspace({ "biome.json": OUTSIDE });
-    expect(judged(ws, "biome check .", AUTONOMOUS).action).toBe("ask");
+    for (const command of ["biome check .", "biome lint src", "biome format ."])
+      expect(judged(ws, command, AUTONOMOUS).action, command).toBe("ask");
     const b = judged(ws, "biome check .");
     expect(b).toMatchObject({ action: "ask", always: false });
     expect(b.reason).toContain("out of the workspace");
@@ -111,7 +112,8 @@ describe("biome's configuration names only workspace files (r20-s05)", () => {
       "shared/biome.json": JSON.stringify({ linter: { rules: { recommended: true } } }),
       "pkg/biome.json": JSON.stringify({ root: false, extends: "//" }),
     });
-    expect(judged(ws, "biome check .", AUTONOMOUS).action).toBe("allow");
+    for (const command of ["biome check .", "biome lint src", "biome format ."])
+      expect(judged(ws, command, AUTONOMOUS).action, command).toBe("allow");
     expect(judged(ws, "biome check .")).toMatchObject({ action: "ask", always: true });
     expect(judged(workspace({}), "biome check .", AUTONOMOUS).action).toBe("allow");
   });
