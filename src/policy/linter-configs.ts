@@ -6,7 +6,7 @@
 // guards/linter-configs.ts finds the files (in the directory the linter runs in, above it and below it)
 // and looks at what they name on disk.
 import { parse as parseToml } from "smol-toml";
-import { parseAllDocuments, parse as parseYaml } from "yaml";
+import { parseAllDocuments } from "yaml";
 import type { DiskTarget } from "./call-facts.ts";
 import { normalizePath } from "./paths.ts";
 import type { ExecUnit } from "./shell/units.ts";
@@ -33,6 +33,15 @@ interface LinterRow {
 
 function record(v: unknown): Record<string, unknown> | null {
   return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+}
+
+/** A YAML file's documents as data; one with an error or a warning (an unknown tag) is not parsed exactly. */
+function yamlDocuments(text: string): unknown[] {
+  return parseAllDocuments(text, { logLevel: "silent" }).map((d) => {
+    const doubt = d.errors[0] ?? d.warnings[0];
+    if (doubt !== undefined) throw doubt;
+    return d.toJS() as unknown;
+  });
 }
 
 export const LINTERS: Readonly<Record<string, LinterRow>> = {
@@ -64,11 +73,7 @@ export const LINTERS: Readonly<Record<string, LinterRow>> = {
   // clang-format: `.clang-format`/`_clang-format` (YAML, one document per language) above each file.
   "clang-format": {
     names: [".clang-format", "_clang-format"],
-    own: (_name, text) =>
-      parseAllDocuments(text).map((d) => {
-        if (d.errors.length > 0) throw d.errors[0];
-        return d.toJS() as unknown;
-      }),
+    own: (_name, text) => yamlDocuments(text),
     chains: [],
   },
   // yamllint (yamllint/cli.py, config.py): `.yamllint`, `.yamllint.yaml`, `.yamllint.yml` in the directory
@@ -76,7 +81,7 @@ export const LINTERS: Readonly<Record<string, LinterRow>> = {
   // opened from the directory it runs in.
   yamllint: {
     names: [".yamllint", ".yamllint.yaml", ".yamllint.yml"],
-    own: (_name, text) => parseYaml(text) as unknown,
+    own: (_name, text) => yamlDocuments(text),
     chains: ["extends"],
     // gitignore-style patterns (pathspec's gitwildmatch), top level and per rule: `/vendor/` is anchored.
     patterns: ["ignore", "yaml-files"],
@@ -85,7 +90,7 @@ export const LINTERS: Readonly<Record<string, LinterRow>> = {
   },
   hadolint: {
     names: [".hadolint.yaml", ".hadolint.yml"],
-    own: (_name, text) => parseYaml(text) as unknown,
+    own: (_name, text) => yamlDocuments(text),
     chains: [],
   },
 };
@@ -147,7 +152,9 @@ export function linterConfigNames(
       unknown: `\`${name}\` is not parsed here exactly (comments or a syntax error), so what it names is not known`,
     };
   }
-  const selecting = row.selects?.find((k) => Object.hasOwn(record(own) ?? {}, k));
+  // A YAML file's documents each stand at the top.
+  const tops = Array.isArray(own) ? own : [own];
+  const selecting = row.selects?.find((k) => tops.some((t) => Object.hasOwn(record(t) ?? {}, k)));
   if (selecting !== undefined)
     return {
       unknown: `\`${name}\` sets \`${selecting}\`, which chooses the files ${linter} reads: not walked here`,

@@ -77,6 +77,8 @@ function operandsFor(g: ProgramGrammar): string[] {
     java: ["-version"],
     // kill is understood only listing signal names; every other form sends a signal.
     kill: ["-l"],
+    // ruff is understood in its check forms only (format without --check rewrites).
+    ruff: ["format", "--check", "f.txt"],
   };
   return byName[name] ?? (g.operands.length === 0 ? [] : ["f.txt"]);
 }

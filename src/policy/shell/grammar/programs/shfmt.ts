@@ -5,19 +5,24 @@
 // EditorConfig (`.editorconfig` above each file: formatting values, no path), which
 // guards/linter-configs.ts looks at. -w rewrites the files: not understood, as are the JSON forms.
 import { listOrWalk } from "../effects.ts";
-import { flag, opt, optional, type ProgramGrammar } from "../spec.ts";
+import { flag, opt, type ProgramGrammar } from "../spec.ts";
 
 export const shfmt: ProgramGrammar = {
   names: ["shfmt"],
   options: [
-    ...["--version", "-h --help", "-d --diff", "--apply-ignore", "-p --posix", "-s --simplify"].map((n) =>
-      flag(n),
-    ),
+    ...[
+      "--version",
+      "-h --help",
+      "-d --diff",
+      "-l --list",
+      "--apply-ignore",
+      "-p --posix",
+      "-s --simplify",
+    ].map((n) => flag(n)),
     ...["-bn --binary-next-line", "-ci --case-indent", "-sr --space-redirects", "-kp --keep-padding"].map(
       (n) => flag(n),
     ),
     ...["-fn --func-next-line", "-mn --minify"].map((n) => flag(n)),
-    optional("-l --list", "string", ["0", "true", "false"]),
     opt("-i --indent", "number"),
     opt("-ln --language-dialect", "string", { choices: ["bash", "posix", "mksh", "bats", "zsh", "auto"] }),
     opt("--detect", "string", { choices: ["default", "exec", "all"] }),
