@@ -294,6 +294,11 @@ export type DiskTarget =
    */
   | { kind: "runner-paths"; paths: readonly { path: string; glob: boolean }[]; shown: string }
   /**
+   * A linter run in `dir` (biome, ruff): its configuration files, nested and above, and every path they
+   * name (an `extends` out of the workspace made biome print ~/.netrc: red team, round 20, r20-s05).
+   */
+  | { kind: "linter-config"; linter: string; dir: string; shown: string }
+  /**
    * The go command loading packages in `dir` (`go list`, `go doc`, `go fmt`; `go build`, `test`, `vet`,
    * `run`, `install`): modules go.mod requires that are not in the module cache are downloaded (red team,
    * round 12; fix15e). `walk`: the main module's .go files are parsed and quoted back (the nearest go.mod's

@@ -7,6 +7,7 @@ import { expandToolPath, inputPath } from "./capabilities.ts";
 import { copyTargets } from "./copy-targets.ts";
 import { RUN_BY } from "./env-loads.ts";
 import { gitTargets } from "./git-targets.ts";
+import { linterConfigTargets } from "./linter-configs.ts";
 import { nodeTargets } from "./node-runners.ts";
 import { findingWalks, nameWalks, optionGlobTargets, scriptTargets } from "./operand-targets.ts";
 import { writtenTextOf } from "./package-hooks.ts";
@@ -143,6 +144,7 @@ function shellTargets(command: string, callCwd: string, home: string | null): Di
           ...upwardTargets(unit, callCwd, home),
           ...nodeTargets(unit, callCwd, home),
           ...runnerTargets(unit, callCwd, home),
+          ...linterConfigTargets(unit, callCwd, home),
           ...versionFileTargets(unit, callCwd, home, out),
         );
       continue;

@@ -225,11 +225,24 @@ export const GO_WALK: WalkStyle = {
 /** gofmt's walk: every `.go` file below but dot files; dot directories and .git are entered, links opened. */
 const GOFMT_WALK: WalkStyle = { ...GO_WALK, hidden: true, skipVcs: false };
 
+/**
+ * Linters that read files by name (fix21c): ruff's default `include` (`*.py`, `*.pyi`, `*.ipynb`, newer
+ * `*.pyw`, `pyproject.toml`) and yamllint's default `yaml-files` (`*.yaml`, `*.yml`, `.yamllint`), whose
+ * globs match a leading dot too. A configuration that sets either is the linter-config fact's, which then
+ * asks (policy/linter-configs.ts `selects`).
+ */
+const LINTER_WALKS: Readonly<Record<string, WalkStyle>> = {
+  ruff: { ...WIDEST, only: ["*.py", "*.pyi", "*.pyw", "*.ipynb", "pyproject.toml"], onlyAnyDot: true },
+  yamllint: { ...WIDEST, only: ["*.yaml", "*.yml", ".yamllint"], onlyAnyDot: true },
+};
+
 /** The walk of a program that reads a tree recursively. */
 export function walkStyleOf(program: string, argv: readonly string[]): WalkStyle {
   if (program === "rg") return rgStyle(argv);
   if (program === "go") return GO_WALK;
   if (program === "gofmt") return GOFMT_WALK;
+  const linter = LINTER_WALKS[program];
+  if (linter !== undefined) return linter;
   if (program === "grep" || program === "egrep" || program === "fgrep") return grepStyle(argv);
   return WIDEST;
 }

@@ -17,6 +17,7 @@ import { gitFacts } from "./git-facts.ts";
 import { goModuleFacts, goReleaseFact } from "./go-module.ts";
 import { heldHome, homeStateFact } from "./home-state.ts";
 import { jvmOptionsFact } from "./jvm-options.ts";
+import { linterConfigFact } from "./linter-configs.ts";
 import { manPathFact } from "./man-path.ts";
 import { nodePreloadFact } from "./node-preload.ts";
 import { npmConfigFact } from "./npm-config.ts";
@@ -176,6 +177,10 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
           reason: `the nearest \`${t.names.join("`/`")}\` it reads is \`${r.ok ? r.real : found}\`, out of the workspace: what runs is defined there`,
         },
       ];
+    }
+    case "linter-config": {
+      const f = linterConfigFact(t, ctx);
+      return f === null ? [] : [f];
     }
     case "runner-paths": {
       const f = runnerPathsFact(t, ctx.workspace);

@@ -82,6 +82,8 @@ function operandsFor(g: ProgramGrammar): string[] {
     kill: ["-l"],
     // ss's operands are its filter: a word that is none of its keywords is a host name it looks up.
     ss: ["state", "listening"],
+    // ruff is understood in its check forms only (format without --check rewrites).
+    ruff: ["format", "--check", "f.txt"],
   };
   return byName[name] ?? (g.operands.length === 0 ? [] : ["f.txt"]);
 }

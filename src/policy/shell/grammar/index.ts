@@ -5,6 +5,7 @@ import { awk } from "./programs/awk.ts";
 import { biome } from "./programs/biome.ts";
 import { cargo } from "./programs/cargo.ts";
 import { cat } from "./programs/cat.ts";
+import { clangFormat } from "./programs/clang-format.ts";
 import { cmp } from "./programs/cmp.ts";
 import { column } from "./programs/column.ts";
 import { comm, join } from "./programs/comm.ts";
@@ -32,6 +33,7 @@ import { go } from "./programs/go.ts";
 import { gofmt } from "./programs/gofmt.ts";
 import { grep } from "./programs/grep.ts";
 import { gunzip, gzip, zcat } from "./programs/gzip.ts";
+import { hadolint } from "./programs/hadolint.ts";
 import { head, tail } from "./programs/head.ts";
 import { hexdump } from "./programs/hexdump.ts";
 import { iconv } from "./programs/iconv.ts";
@@ -63,10 +65,12 @@ import { python } from "./programs/python.ts";
 import { readlink, realpath } from "./programs/realpath.ts";
 import { rev } from "./programs/rev.ts";
 import { rg } from "./programs/rg.ts";
+import { ruff } from "./programs/ruff.ts";
 import { rustc } from "./programs/rustc.ts";
 import { rustup } from "./programs/rustup.ts";
 import { sed } from "./programs/sed.ts";
 import { shellcheck } from "./programs/shellcheck.ts";
+import { shfmt } from "./programs/shfmt.ts";
 import { shuf } from "./programs/shuf.ts";
 import { netstat, ss } from "./programs/sockets.ts";
 import { sort } from "./programs/sort.ts";
@@ -99,6 +103,7 @@ import { unzip } from "./programs/unzip.ts";
 import { docker, gcc, java, perl } from "./programs/version.ts";
 import { jest, vitest } from "./programs/vitest.ts";
 import { wc } from "./programs/wc.ts";
+import { yamllint } from "./programs/yamllint.ts";
 import type { ProgramGrammar } from "./spec.ts";
 
 export const PROGRAM_GRAMMARS: readonly ProgramGrammar[] = [
@@ -162,6 +167,8 @@ export const PROGRAM_GRAMMARS: readonly ProgramGrammar[] = [
   ...[expr, shuf, gzip, gunzip, zcat, unzip, getent, perl, java, shellcheck, gcc, docker],
   // Round 16's over-asks (fix16g).
   ...[pr, fmt, numfmt, yes, cal, bc, kill, pgrep, pidof, vmstat, lsblk, findmnt, ip, whereis, mktemp],
+  // Round 20's linters in check mode (fix21c); their configuration is guards/linter-configs.ts's.
+  ...[ruff, shfmt, hadolint, clangFormat, yamllint],
 ];
 
 const BY_NAME: Readonly<Record<string, ProgramGrammar>> = Object.fromEntries(

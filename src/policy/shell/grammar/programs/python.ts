@@ -77,6 +77,9 @@ export const python = runner({
     printsPythonFact(p.argv.slice(1).map((a) => a.value)),
 });
 
+/** Other python programs with a read-only grammar, started like pip from their console script (fix21c). */
+const PYTHON_SCRIPTS = new Set(["yamllint"]);
+
 /**
  * A python start the disk must look at: `python -m` of a module understood as a command (with the module
  * when the directory it runs in is first on sys.path, not with -P or -I, python 3.11), a `-c` that prints
@@ -84,7 +87,7 @@ export const python = runner({
  * program or form.
  */
 export function pythonStart(program: string, argv: readonly Arg[]): { module: string | null } | null {
-  if (pip.names.includes(program)) return { module: null };
+  if (pip.names.includes(program) || PYTHON_SCRIPTS.has(program)) return { module: null };
   if (!python.names.includes(program)) return null;
   // `-c "import sys; print(sys.version)"` imports nothing, but site runs first (a venv's .pth files).
   if (printsPythonFact(argv.slice(1).map((a) => a.value))) return { module: null };
