@@ -182,6 +182,9 @@ function shellTargets(command: string, callCwd: string, home: string | null): Di
         ...(unit.pathspec === true ? { pathspec: true as const } : {}),
         ...(unit.entries === true ? { entries: true as const } : {}),
         ...(unit.opens === true ? { opens: true as const } : {}),
+        // What a shell write leaves (a redirection's text, a copy's source) is not read here: a package.json
+        // written so may set a git-hook manager's settings (package-hooks.ts), which then ask.
+        ...(unit.kind === "write" ? { writes: { unknown: true as const } } : {}),
       });
   }
   return out.map((t, i) => afterChange(t, marks.findLast((m) => m.at <= i)?.change));
