@@ -90,6 +90,7 @@ import {
 } from "./programs/sysinfo.ts";
 import { tac } from "./programs/tac.ts";
 import { tar } from "./programs/tar.ts";
+import { tee } from "./programs/tee.ts";
 import { top } from "./programs/top.ts";
 import { tr } from "./programs/tr.ts";
 import { tree } from "./programs/tree.ts";
@@ -162,6 +163,8 @@ export const PROGRAM_GRAMMARS: readonly ProgramGrammar[] = [
   ...[expr, shuf, gzip, gunzip, zcat, unzip, getent, perl, java, shellcheck],
   // Round 16's over-asks (fix16g).
   ...[pr, fmt, numfmt, yes, cal, bc, kill, pgrep, pidof, vmstat, lsblk, findmnt, ip, whereis, mktemp],
+  // Shell writes judged by what they write (fix21d).
+  tee,
 ];
 
 const BY_NAME: Readonly<Record<string, ProgramGrammar>> = Object.fromEntries(
