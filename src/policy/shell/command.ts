@@ -531,6 +531,7 @@ export function simpleCommand(input: CommandInput, run: Run): void {
     const short = [{ ...head, value: name, raw: name }, ...argv.slice(1)];
     const again = execUnit(short, { prefixes, cwd, dynamic, effect, concerns });
     if (notUnderstood !== null) again.notUnderstood = notUnderstood;
+    if (judged.effects !== undefined) again.effects = judged.effects;
     run.push(again);
   }
 

@@ -38,6 +38,7 @@ describe("writes the rules allow: the command is judged by them", () => {
     "mkdir -m 700 -v build",
     "touch src/new.ts",
     "touch -c -m src/a.ts",
+    "/usr/bin/touch src/b.ts",
   ])("allows %s", (command) => {
     const j = balanced(command);
     expect(j.action, j.reason).toBe("allow");
