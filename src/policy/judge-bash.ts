@@ -137,7 +137,10 @@ function judgeExec(
  * ask the person about an edit the rules already allow; a profile that asks for edits still asks here.
  */
 function writesOnlyItsFiles(unit: ExecUnit): boolean {
-  return unit.effects?.placedOnly === true && effectOf(unit) === "write";
+  const effects = unit.effects;
+  if (effects?.placedOnly !== true || effectOf(unit) !== "write") return false;
+  // With no file to judge (`sed -i s/a/b/ -` skips standard input) nothing would stand in for the command.
+  return effects.paths.some((e) => e.access === "write");
 }
 
 function judgedByItsFiles(unit: ExecUnit): Verdict {

@@ -1,6 +1,6 @@
-// Over-ask, round 21 (fix21d): `touch src/new.ts`, `mkdir -p src/ui`, `echo x | tee -a notes.md` asked under
-// balanced although each file they write is allowed by "Edit the workspace": the command itself matched no
-// rule. A program whose grammar says its files are all it touches (placedOnly) is now judged by those files,
+// Over-ask, round 21 (fix21d): `touch src/new.ts`, `mkdir -p src/ui`, `echo x | tee -a notes.md` and `sed -i`
+// asked under balanced although each file they write is allowed by "Edit the workspace": the command itself
+// matched no rule. A program whose grammar says its files are all it touches (placedOnly) is now judged by those files,
 // so a protected, outside or linked-out target still asks through its write unit, an option that reads or
 // labels what its paths do not show keeps the command asking, and a profile that asks for edits still asks.
 import { linkSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -39,12 +39,15 @@ describe("writes the rules allow: the command is judged by them", () => {
     "touch src/new.ts",
     "touch -c -m src/a.ts",
     "/usr/bin/touch src/b.ts",
+    "sed -i s/a/b/ src/a.ts",
+    "sed -i.bak -e 's/a/b/' src/a.ts",
+    "sed -n 'w out.txt' src/a.ts",
   ])("allows %s", (command) => {
     const j = balanced(command);
     expect(j.action, j.reason).toBe("allow");
   });
 
-  it.each(["touch src/new.ts", "mkdir -p src/components", "echo x | tee notes.md"])(
+  it.each(["touch src/new.ts", "mkdir -p src/components", "echo x | tee notes.md", "sed -i s/a/b/ src/a.ts"])(
     "still asks under cautious: %s",
     (command) => expect(judgeCommand(ws, command, { policy: CAUTIOUS }).action).toBe("ask"),
   );
@@ -66,6 +69,13 @@ describe("a target the write rules do not allow asks through its write unit", ()
     "touch $X",
     "sudo touch x",
     "LD_PRELOAD=./x.so touch a",
+    "sed -i s/a/b/ .envrc",
+    "sed -i s/a/b/ ~/.bashrc",
+    "sed -i s/a/b/ notes-link.md",
+    "sed -i 's/a/b/w .git/hooks/pre-commit' src/a.ts",
+    "sed -i 's/a/b/e' src/a.ts",
+    "sed -i '1e id' src/a.ts",
+    "sed -i -f x.sed src/a.ts",
   ])("asks for %s", (command) => {
     const j = balanced(command);
     expect(j.action, j.reason).not.toBe("allow");
@@ -84,6 +94,8 @@ describe("options whose effect the paths do not show keep the command asking", (
     "mkdir --context=x d",
     "touch -",
     "mkdir -",
+    // Nothing written to stand in for it: sed -i skips `-`.
+    "sed -i s/a/b/ -",
   ])("asks for %s", (command) => {
     const j = balanced(command);
     expect(j.action, j.reason).not.toBe("allow");
@@ -133,6 +145,12 @@ describe("property: a command of the class never writes outside or to a protecte
     fc
       .tuple(fc.subarray(["-a", "-p", "-i"]), fc.array(targets, { minLength: 1, maxLength: 3 }))
       .map(([o, t]) => ({ text: `echo x | tee ${[...o, ...t].join(" ")}`, targets: t })),
+    fc
+      .tuple(
+        fc.subarray(["-E", "-i.bak", "--follow-symlinks"]),
+        fc.array(targets, { minLength: 1, maxLength: 3 }),
+      )
+      .map(([o, t]) => ({ text: ["sed", "-i", ...o, "s/a/b/", ...t].join(" "), targets: t })),
   );
 
   it("allowed only when every landing is inside the workspace and not protected; never under cautious", () => {
@@ -149,5 +167,5 @@ describe("property: a command of the class never writes outside or to a protecte
       }),
       { numRuns: 150 },
     );
-  });
+  }, 120_000);
 });

@@ -84,4 +84,7 @@ export const sed: ProgramGrammar = {
     }
     return null;
   },
+  // What it does beyond its operands is the script's, read above: a command it runs or a script file is not
+  // understood, and each `w`/`r` file, the in-place temporary and the backup are placed.
+  placedOnly: () => true,
 };
