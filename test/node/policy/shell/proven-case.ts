@@ -4,7 +4,7 @@ import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import type { CompiledPolicy } from "../../../../src/policy/index.ts";
 import { type BashRun, type BashSetup, runInBash } from "./bash-proof.ts";
-import { judge, READ_ONLY, STRICT_PROFILES } from "./policies.ts";
+import { judge, profilePayload, READ_ONLY, STRICT_PROFILES } from "./policies.ts";
 
 export interface ProvenCase {
   name: string;
@@ -46,7 +46,7 @@ export function provenCases(title: string, cases: readonly ProvenCase[]): void {
         // A case written against the read-only allowlist holds for the starter profiles too.
         if (c.policy === undefined)
           for (const [name, profile] of STRICT_PROFILES) {
-            const p = judge(profile, c.command);
+            const p = judge(profile, profilePayload(c.command));
             expect(p.action, `${name}: ${p.reasons.join("\n")}`).not.toBe("allow");
           }
         if (c.proof === undefined || (c.needs !== undefined && !has(c.needs))) return;
