@@ -148,7 +148,7 @@ function judgedByItsFiles(unit: ExecUnit): Verdict {
     action: "allow",
     layer: "default",
     rule: null,
-    reason: `\`${unit.program}\` does nothing but write the files it names, each judged on its own`,
+    reason: `\`${unit.program}\` touches nothing but the files it names, each judged on its own`,
   };
 }
 

@@ -313,7 +313,7 @@ export function understand(g: ProgramGrammar, argv: readonly Arg[], start = 1): 
   const refused = g.finish?.(parsed, effects) ?? null;
   if (refused !== null) return { understood: false, why: refused, effects };
   const ownOnly = effects.inner.length === 0 && effects.definedBy.length === 0 && effects.chdir.length === 0;
-  if (ownOnly && g.placedOnly?.(parsed) === true) effects.placedOnly = true;
+  if (ownOnly && g.placedOnly?.(parsed, effects) === true) effects.placedOnly = true;
   if (optionGlob !== null) return { understood: false, why: optionGlob, effects };
   return { understood: true, effects };
 }

@@ -68,7 +68,7 @@ export interface ProgramGrammar {
    * read or written that they leave out, nothing sent): touch, mkdir, tee. A command of such a program is judged
    * by those reads and writes alone when no rule names it (judge-bash.ts), as the same edit by a file tool is.
    */
-  placedOnly?: (p: Parsed) => boolean;
+  placedOnly?: (p: Parsed, out: Effects) => boolean;
   /** A program whose words are not options and operands (find's expression) places them itself. */
   custom?: (argv: readonly Arg[]) => Understanding;
 }

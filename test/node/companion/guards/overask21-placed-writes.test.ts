@@ -39,6 +39,8 @@ describe("writes the rules allow: the command is judged by them", () => {
     "touch src/new.ts",
     "touch -c -m src/a.ts",
     "/usr/bin/touch src/b.ts",
+    // touch changes no text: an existing package.json keeps its settings, a new one is empty.
+    "touch package.json",
     "sed -i s/a/b/ src/a.ts",
     "sed -i.bak -e 's/a/b/' src/a.ts",
     "sed -n 'w out.txt' src/a.ts",
@@ -76,6 +78,12 @@ describe("a target the write rules do not allow asks through its write unit", ()
     "sed -i 's/a/b/e' src/a.ts",
     "sed -i '1e id' src/a.ts",
     "sed -i -f x.sed src/a.ts",
+    // Text a program makes up into package.json may set a hook manager's settings, which a file tool's write
+    // there is checked for (package-hooks.ts) and a program's is not.
+    'echo \'{"lint-staged":{"*":"sh x"}}\' | tee package.json',
+    'sed -i \'s/"test"/"lint-staged"/\' package.json',
+    "sed -n 'w package.json' src/a.ts",
+    "echo x | tee pack*.json",
   ])("asks for %s", (command) => {
     const j = balanced(command);
     expect(j.action, j.reason).not.toBe("allow");

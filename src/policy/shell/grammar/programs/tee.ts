@@ -1,7 +1,7 @@
 // tee (GNU coreutils 9.1): copies standard input to standard output and to every operand, each a file it
 // writes (truncated, or appended with -a). `-` is a file by that name, not standard output.
 
-import { raise } from "../effects.ts";
+import { mayRewriteManifest, raise } from "../effects.ts";
 import { pathEffect } from "../parse.ts";
 import { flag, GNU_COMMON, optional, type ProgramGrammar } from "../spec.ts";
 
@@ -23,5 +23,5 @@ export const tee: ProgramGrammar = {
     return null;
   },
   // Its input is the pipeline's, judged there; what it writes is its operands.
-  placedOnly: () => true,
+  placedOnly: (_p, out) => !mayRewriteManifest(out),
 };
