@@ -18,6 +18,11 @@ export interface ProvenCase {
   needs?: string;
   /** The policy to judge with (default: the read-only allowlist). */
   policy?: CompiledPolicy;
+  /**
+   * `read-only`: the payload is a write inside the workspace the judge places, which only the read-only policy
+   * and `cautious` forbid (`balanced` lets the agent edit its workspace), as in corpus.jsonl.
+   */
+  danger?: "read-only";
 }
 
 const available = new Map<string, boolean>();
@@ -46,6 +51,7 @@ export function provenCases(title: string, cases: readonly ProvenCase[]): void {
         // A case written against the read-only allowlist holds for the starter profiles too.
         if (c.policy === undefined)
           for (const [name, profile] of STRICT_PROFILES) {
+            if (c.danger === "read-only" && name !== "cautious") continue;
             const p = judge(profile, profilePayload(c.command));
             expect(p.action, `${name}: ${p.reasons.join("\n")}`).not.toBe("allow");
           }
