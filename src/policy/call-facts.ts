@@ -326,9 +326,10 @@ export type DiskTarget =
   /**
    * `git ls-files | xargs CMD`: CMD reads every file git's index names below `dir`, as xargs passes the names
    * (split at blanks and quotes without `nul`), or `CMD $(git ls-files)` as bash splits and globs them
-   * (`split`): guards/tracked-reads.ts.
+   * (`split`); `top`: the names are relative to the work tree's top (`git diff --name-only`):
+   * guards/tracked-reads.ts.
    */
-  | { kind: "tracked"; dir: string; nul: boolean; split?: true; shown: string }
+  | { kind: "tracked"; dir: string; nul: boolean; split?: true; top?: true; shown: string }
   /** `man NAME`: where its manual path leads, from the agent's environment (guards/man-path.ts). */
   | { kind: "man-path"; shown: string }
   /** `java`: the JVM options the agent's environment adds, agents among them (guards/jvm-options.ts). */

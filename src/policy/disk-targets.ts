@@ -153,8 +153,7 @@ function shellTargets(command: string, callCwd: string, home: string | null): Di
     // An unknown path already needs a person; there is nothing on disk to look at.
     if (path === null) continue;
     if (unit.tracked !== undefined) {
-      const { nul, split } = unit.tracked;
-      out.push({ kind: "tracked", dir: path, nul, ...(split ? { split } : {}), shown: unit.text });
+      out.push({ kind: "tracked", dir: path, ...unit.tracked, shown: unit.text });
       continue;
     }
     if (unit.kind === "write") written.push(path);

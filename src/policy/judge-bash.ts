@@ -119,6 +119,8 @@ function judgeExec(
   ctx.recursive = false;
   ctx.glob = false;
   let v = evaluateSubject(policy, ctx, unit.argv[0] ?? "");
+  if (v.rule === null && v.action === "ask" && ctx.risk !== "high" && writesOnlyItsFiles(unit))
+    v = judgedByItsFiles(unit);
   if (v.action === "ask" && unit.via !== undefined) v = viaWrapper(policy, base, ctx, unit, unit.via) ?? v;
   if (unit.dynamic !== null) v = atLeastAsk(v, unit.dynamic);
   v = applyConcerns(v, unit.concerns);
@@ -127,6 +129,29 @@ function judgeExec(
   if (git !== null) v = applyConcerns(v, [git]);
   if (unit.notUnderstood !== undefined) v = atLeastAsk(v, notUnderstood(unit));
   return v;
+}
+
+/**
+ * A command whose grammar says its files are all it touches (`touch src/new.ts`, `mkdir -p src/ui`, `tee -a
+ * notes.md`): it changes nothing the same edit by a file tool would not, so when no rule names it and the
+ * default asks, it is judged by its reads and writes, each a unit of the call on its own (a default of deny
+ * stays: whoever chose it named what may run). Asking for the command itself would
+ * ask the person about an edit the rules already allow; a profile that asks for edits still asks here.
+ */
+function writesOnlyItsFiles(unit: ExecUnit): boolean {
+  const effects = unit.effects;
+  if (effects?.placedOnly !== true || effectOf(unit) !== "write") return false;
+  // With no file to judge (`sed -i s/a/b/ -` skips standard input) nothing would stand in for the command.
+  return effects.paths.some((e) => e.access === "write");
+}
+
+function judgedByItsFiles(unit: ExecUnit): Verdict {
+  return {
+    action: "allow",
+    layer: "default",
+    rule: null,
+    reason: `\`${unit.program}\` touches nothing but the files it names, each judged on its own`,
+  };
 }
 
 /**

@@ -44,7 +44,7 @@ export interface DiskViewOptions {
 
 /** Each file `git ls-files` names, read as a file named in the command is (a secret by name too). */
 function trackedFacts(t: Extract<DiskTarget, { kind: "tracked" }>, ctx: Context): CallFact[] {
-  const paths = trackedBelow(t.dir, t.nul, ctx.env, t.split === true);
+  const paths = trackedBelow(t.dir, t.nul, ctx.env, { globbed: t.split === true, fromTop: t.top === true });
   if ("unknown" in paths) return [{ subject: t.shown, reason: paths.unknown }];
   for (const p of paths) {
     const where = shownPath(p, ctx.workspace);

@@ -5,7 +5,9 @@
 // so such a name is other words; a name that starts with `-` is an option to CMD. Substituted unquoted
 // (`CMD $(git ls-files)`), bash splits them at blanks too and expands a glob character in one. A split index keeps
 // entries elsewhere, and GIT_DIR, GIT_INDEX_FILE or GIT_WORK_TREE point git at another index: not read.
-import { readdirSync } from "node:fs";
+// `git diff --name-only` prints some of the index's names (those the work tree changed), but always from the
+// work tree's top: below it `sub/a.ts` opens `sub/sub/a.ts`, a file the index may not name, so only at the top.
+import { readdirSync, realpathSync } from "node:fs";
 import { join, relative } from "node:path";
 import { indexPaths } from "./git-contents.ts";
 import { discoverRepository } from "./git-discovery.ts";
@@ -18,13 +20,15 @@ export function trackedBelow(
   dir: string,
   nul: boolean,
   env: NodeJS.ProcessEnv,
-  globbed = false,
+  { globbed = false, fromTop = false }: { globbed?: boolean; fromTop?: boolean } = {},
 ): string[] | { unknown: string } {
   const steered = ["GIT_DIR", "GIT_INDEX_FILE", "GIT_WORK_TREE"].find((v) => (env[v] ?? "") !== "");
   if (steered !== undefined)
     return { unknown: `${steered} is set in the agent's environment: git reads another index` };
   const repo = discoverRepository(dir);
   if (repo === null || repo.workTree === null) return { unknown: "no work tree's index is found from there" };
+  if (fromTop && !sameDir(dir, repo.workTree))
+    return { unknown: "git prints the names from the work tree's top, which from below it are other paths" };
   let names: string[];
   try {
     names = readdirSync(repo.gitDir);
@@ -51,4 +55,12 @@ export function trackedBelow(
     if (out.push(abs) > MAX_TRACKED) return { unknown: `more than ${MAX_TRACKED} tracked files to check` };
   }
   return out;
+}
+
+function sameDir(a: string, b: string): boolean {
+  try {
+    return realpathSync(a) === realpathSync(b);
+  } catch {
+    return false;
+  }
 }

@@ -10,7 +10,7 @@ export const DEFAULT_PROFILE: Profile = "balanced";
 export const PROFILE_SUMMARY: Record<Profile, string> = {
   cautious: "reads run; every write and command asks",
   balanced:
-    "reads and understood read-only commands run, so do file edits inside the workspace; tests, builds, shell writes, network and anything not understood ask",
+    "reads and understood read-only commands run, so do file edits inside the workspace (touch, mkdir, tee and sed -i too); tests, builds, other shell writes, network and anything not understood ask",
   autonomous:
     "everything understood inside the workspace runs (edits, shell writes, tests, builds, installs); only what is destructive, outbound, outside the workspace or not understood asks",
 };

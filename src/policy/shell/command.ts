@@ -31,7 +31,7 @@ import { outsideProject, scriptConcerns, shellScriptFile, typescriptWrites } fro
 import { secretOutput, unknownExpansions } from "./secret-output.ts";
 import { shellOptionConcern } from "./shell-options.ts";
 import type { StdFds } from "./std-fds.ts";
-import type { Concern, Effect, ExecUnit, ShellPrefix, ShellUnit } from "./units.ts";
+import type { Concern, Effect, ExecUnit, PathUnit, ShellPrefix, ShellUnit } from "./units.ts";
 import { unquotedGlobConcerns } from "./unquoted-globs.ts";
 import { type Arg, otherRoot, SHELLS, unwrap, WRAPPERS, wrapperOf } from "./wrappers.ts";
 
@@ -199,6 +199,11 @@ export function execUnit(
   };
 }
 
+/** How the names a tracked producer prints reach the command (found-paths.ts). */
+function trackedNames(found: FoundPaths): NonNullable<PathUnit["tracked"]> {
+  return { nul: found.nul, ...(found.split ? { split: true } : {}), ...(found.top ? { top: true } : {}) };
+}
+
 /** A read or write of `use` in every directory the shell may be in. */
 function pathUnits(kind: "read" | "write", use: FileUse, cwd: CwdSet, run: Run): void {
   // A pipe from a process substitution is not a file; the command behind it is judged itself.
@@ -220,7 +225,7 @@ function pathUnits(kind: "read" | "write", use: FileUse, cwd: CwdSet, run: Run):
           recursive: true,
           operand: true,
           walk,
-          ...(found.tracked ? { tracked: { nul: found.nul, ...(found.split ? { split: true } : {}) } } : {}),
+          ...(found.tracked ? { tracked: trackedNames(found) } : {}),
         });
     return;
   }
@@ -526,6 +531,7 @@ export function simpleCommand(input: CommandInput, run: Run): void {
     const short = [{ ...head, value: name, raw: name }, ...argv.slice(1)];
     const again = execUnit(short, { prefixes, cwd, dynamic, effect, concerns });
     if (notUnderstood !== null) again.notUnderstood = notUnderstood;
+    if (judged.effects !== undefined) again.effects = judged.effects;
     run.push(again);
   }
 

@@ -81,7 +81,7 @@ export function pipedPaths(
   const input = [ops.in, ops.dupIn, ops.readWrite, ops.hdoc, ops.dashHdoc, ops.word];
   if (event.redirs.some((r) => input.includes(r.op))) return null;
   const shown = src.slice(from.start, from.end);
-  return foundByFind(argv, shown) ?? foundByGitLsFiles(argv, shown);
+  return foundByFind(argv, shown) ?? foundByGitNames(argv, shown);
 }
 
 /** The plain command a statement is, with only `2>/dev/null` redirected: its words, or null. */
@@ -110,7 +110,7 @@ export function substitutedPaths(
     if (a.subst === undefined) return a;
     const inner = plainCall(src, a.subst, argsOf);
     const shown = src.slice(a.subst.start, a.subst.end);
-    const found = inner === null ? null : (foundByFind(inner, shown) ?? foundByGitLsFiles(inner, shown));
+    const found = inner === null ? null : (foundByFind(inner, shown) ?? foundByGitNames(inner, shown));
     return found === null || found.nul ? a : foundArg({ ...found, split: true });
   });
   const words = out.filter((a) => a.found !== undefined);
@@ -138,6 +138,22 @@ function foundByGitLsFiles(argv: readonly Arg[], shown: string): FoundPaths | nu
   if (!specs.every((w) => w !== null && BELOW_PATHSPEC.test(w))) return null;
   return { roots: [DOT], nul, name: null, shown, tracked: true };
 }
+
+/**
+ * `git diff --name-only` (or with `-z`), nothing else: the tracked files whose work tree differs from the index,
+ * so some of the index's names (never a name only HEAD has, as `--cached` prints), from the work tree's top.
+ */
+function foundByGitDiffNames(argv: readonly Arg[], shown: string): FoundPaths | null {
+  const words = argv.map((a) => (a.glob ? null : a.value));
+  if (words[0] !== "git" || words[1] !== "diff") return null;
+  const rest = words.slice(2).sort();
+  const nul = rest.length === 2 && rest[1] === "-z";
+  if (rest[0] !== "--name-only" || rest.length !== (nul ? 2 : 1)) return null;
+  return { roots: [DOT], nul, name: null, shown, tracked: true, top: true };
+}
+
+const foundByGitNames = (argv: readonly Arg[], shown: string) =>
+  foundByGitLsFiles(argv, shown) ?? foundByGitDiffNames(argv, shown);
 
 /** GNU xargs 4.9's options; `mode` marks those that change where its words come from or what it runs. */
 const XARGS: ProgramGrammar = {

@@ -117,9 +117,10 @@ export interface PathUnit {
   opens?: true;
   /**
    * Only the files git's index names below the path are read (`git ls-files | xargs CMD`), as xargs passes
-   * them; `split`: as bash splits and globs them (`CMD $(git ls-files)`).
+   * them; `split`: as bash splits and globs them (`CMD $(git ls-files)`); `top`: named from the work tree's
+   * top, as `git diff --name-only` prints them.
    */
-  tracked?: { nul: boolean; split?: true };
+  tracked?: { nul: boolean; split?: true; top?: true };
   /**
    * A file named in the arguments of the command unit before it (`x` in `rm -f x`), not a
    * redirection: a grant pattern for that command may cover it.

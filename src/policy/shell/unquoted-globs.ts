@@ -20,7 +20,7 @@ import type { Arg } from "./wrappers.ts";
 const GLOB_FREE_OUTPUT: readonly RegExp[] = [
   /^(pwd|date|nproc|whoami|hostname|uname|id|find)( |$)/,
   /^seq( -?[\d.]+){1,3}$/,
-  /^git (ls-files|branch --show-current|rev-parse( (--short(=\d+)?|--verify|-q|--quiet|--abbrev-ref|[\w.^~@/-]+))*$)/,
+  /^git (ls-files|diff --name-only$|branch --show-current|rev-parse( (--short(=\d+)?|--verify|-q|--quiet|--abbrev-ref|[\w.^~@/-]+))*$)/,
 ];
 
 /** Variables bash sets from the script's own words (`: "$HOME/.ssh/*"; echo $_`, `[[ … =~ ]]`, `read`). */

@@ -39,6 +39,11 @@ export interface FoundPaths {
   shown: string;
   /** `git ls-files`: the files git's index names below the directory, not every file find could print. */
   tracked?: true;
+  /**
+   * `git diff --name-only`: some of those names, but relative to the work tree's top wherever it runs, so they
+   * are the index's names only where it runs at the top (guards/tracked-reads.ts).
+   */
+  top?: true;
   /** `$(find …)`: bash splits the names at blanks and expands the globs in each. */
   split?: true;
 }

@@ -94,6 +94,7 @@ import {
 } from "./programs/sysinfo.ts";
 import { tac } from "./programs/tac.ts";
 import { tar } from "./programs/tar.ts";
+import { tee } from "./programs/tee.ts";
 import { top } from "./programs/top.ts";
 import { tr } from "./programs/tr.ts";
 import { tree } from "./programs/tree.ts";
@@ -169,6 +170,8 @@ export const PROGRAM_GRAMMARS: readonly ProgramGrammar[] = [
   ...[pr, fmt, numfmt, yes, cal, bc, kill, pgrep, pidof, vmstat, lsblk, findmnt, ip, whereis, mktemp],
   // Round 20's linters in check mode (fix21c); their configuration is guards/linter-configs.ts's.
   ...[ruff, shfmt, hadolint, clangFormat, yamllint],
+  // Shell writes judged by what they write (fix21d).
+  tee,
 ];
 
 const BY_NAME: Readonly<Record<string, ProgramGrammar>> = Object.fromEntries(

@@ -312,6 +312,8 @@ export function understand(g: ProgramGrammar, argv: readonly Arg[], start = 1): 
   if (failure !== null) return { understood: false, why: failure, effects };
   const refused = g.finish?.(parsed, effects) ?? null;
   if (refused !== null) return { understood: false, why: refused, effects };
+  const ownOnly = effects.inner.length === 0 && effects.definedBy.length === 0 && effects.chdir.length === 0;
+  if (ownOnly && g.placedOnly?.(parsed, effects) === true) effects.placedOnly = true;
   if (optionGlob !== null) return { understood: false, why: optionGlob, effects };
   return { understood: true, effects };
 }

@@ -67,6 +67,12 @@ export interface ProgramGrammar {
    * add defaults (`rg` walks `.`), or refuse a form (return a reason and the word).
    */
   finish?: (p: Parsed, out: Effects) => NotUnderstood | null;
+  /**
+   * Whether, given its words, the command does nothing but what its path effects say (no program run, no file
+   * read or written that they leave out, nothing sent): touch, mkdir, tee. A command of such a program is judged
+   * by those reads and writes alone when no rule names it (judge-bash.ts), as the same edit by a file tool is.
+   */
+  placedOnly?: (p: Parsed, out: Effects) => boolean;
   /** A program whose words are not options and operands (find's expression) places them itself. */
   custom?: (argv: readonly Arg[]) => Understanding;
 }
@@ -154,6 +160,8 @@ export interface Effects {
   innerElsewhere?: true;
   /** It moves to another directory before anything else (`git -C`, `make -C`). */
   chdir: Arg[];
+  /** Its grammar's `placedOnly` holds for these words: the path effects are all it does. */
+  placedOnly?: true;
 }
 
 export interface NotUnderstood {

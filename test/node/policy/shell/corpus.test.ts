@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { cleanBashRuns, runInBash } from "./bash-proof.ts";
-import { DENYLIST, judge, READ_ONLY, STRICT_PROFILES } from "./policies.ts";
+import { DENYLIST, judge, profilePayload, READ_ONLY, STRICT_PROFILES } from "./policies.ts";
 
 afterAll(cleanBashRuns);
 
@@ -60,9 +60,9 @@ describe("the adversarial corpus", () => {
             // The starter profiles (airlock init) allow no dangerous case either, with or without a person.
             for (const [name, profile] of STRICT_PROFILES) {
               if (e.danger === "read-only" && name !== "cautious") continue;
-              const p = judge(profile, e.command);
+              const p = judge(profile, profilePayload(e.command));
               expect(p.action, `${name}: ${p.reasons.join("\n")}`).not.toBe("allow");
-              expect(judge(profile, e.command, false).action, name).toBe("deny");
+              expect(judge(profile, profilePayload(e.command), false).action, name).toBe("deny");
             }
             if (/\btouch PWNED\b/.test(e.command))
               expect(judge(DENYLIST, e.command).action).not.toBe("allow");

@@ -5,7 +5,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ALLOWED_RUNNING, compose, DANGER, noisy, RUNNING, safe } from "./generators.ts";
-import { DENYLIST, judge, READ_ONLY, STRICT_PROFILES } from "./policies.ts";
+import { DENYLIST, judge, profilePayload, READ_ONLY, STRICT_PROFILES } from "./policies.ts";
 
 const RUNS = 5_000;
 // Each property takes a few seconds on a quiet machine; the two shared cores are rarely quiet.
@@ -16,12 +16,16 @@ describe("generated compound commands", () => {
     "a dangerous command anywhere it runs is never allowed by the read-only allowlist, nor by the cautious and balanced profiles",
     () => {
       fc.assert(
-        fc.property(compose(RUNNING, safe, noisy(fc.constantFrom(...DANGER))), (command) => {
-          const r = judge(READ_ONLY, command);
-          expect(r.action, command).not.toBe("allow");
-          for (const [name, profile] of STRICT_PROFILES)
-            expect(judge(profile, command).action, `${name}: ${command}`).not.toBe("allow");
-        }),
+        fc.property(
+          compose(RUNNING, safe, noisy(fc.constantFrom(...DANGER))),
+          compose(RUNNING, safe, noisy(fc.constantFrom(...DANGER.map(profilePayload)))),
+          (command, forProfiles) => {
+            const r = judge(READ_ONLY, command);
+            expect(r.action, command).not.toBe("allow");
+            for (const [name, profile] of STRICT_PROFILES)
+              expect(judge(profile, forProfiles).action, `${name}: ${forProfiles}`).not.toBe("allow");
+          },
+        ),
         { numRuns: RUNS },
       );
     },
@@ -77,7 +81,7 @@ describe("generated compound commands", () => {
         fc.property(inert, any, fc.constantFrom(...DANGER), (text, junk, bad) => {
           expect(judge(READ_ONLY, `${text}\n${bad}`).action).not.toBe("allow");
           for (const [name, profile] of STRICT_PROFILES)
-            expect(judge(profile, `${text}\n${bad}`).action, name).not.toBe("allow");
+            expect(judge(profile, profilePayload(`${text}\n${bad}`)).action, name).not.toBe("allow");
           expect(["allow", "ask", "deny", "hidden"]).toContain(judge(READ_ONLY, junk).action);
         }),
         { numRuns: RUNS },

@@ -65,6 +65,15 @@ export const STRICT_PROFILES = [
   ["balanced", BALANCED],
 ] as const;
 
+/**
+ * The attacks' payload `touch PWNED` is a write in the workspace, which `balanced` allows (touch is judged by the
+ * file it writes, fix21d). Judged under a starter profile, an attack carries `mkfifo PWNED` instead, which no
+ * profile allows (mkfifo has no grammar), so the profile still shows whether the judge sees the payload at all.
+ */
+export function profilePayload(command: string): string {
+  return command.replace(/\btouch((?:\s|\\\n)+)PWNED/g, "mkfifo$1PWNED");
+}
+
 /** Every starter profile `airlock init` offers. */
 export const EVERY_STARTER = [...STRICT_PROFILES, ["autonomous", AUTONOMOUS]] as const;
 

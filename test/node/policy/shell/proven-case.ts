@@ -4,7 +4,7 @@ import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import type { CompiledPolicy } from "../../../../src/policy/index.ts";
 import { type BashRun, type BashSetup, runInBash } from "./bash-proof.ts";
-import { judge, READ_ONLY, STRICT_PROFILES } from "./policies.ts";
+import { judge, profilePayload, READ_ONLY, STRICT_PROFILES } from "./policies.ts";
 
 export interface ProvenCase {
   name: string;
@@ -18,6 +18,11 @@ export interface ProvenCase {
   needs?: string;
   /** The policy to judge with (default: the read-only allowlist). */
   policy?: CompiledPolicy;
+  /**
+   * `read-only`: the payload is a write inside the workspace the judge places, which only the read-only policy
+   * and `cautious` forbid (`balanced` lets the agent edit its workspace), as in corpus.jsonl.
+   */
+  danger?: "read-only";
 }
 
 const available = new Map<string, boolean>();
@@ -46,7 +51,8 @@ export function provenCases(title: string, cases: readonly ProvenCase[]): void {
         // A case written against the read-only allowlist holds for the starter profiles too.
         if (c.policy === undefined)
           for (const [name, profile] of STRICT_PROFILES) {
-            const p = judge(profile, c.command);
+            if (c.danger === "read-only" && name !== "cautious") continue;
+            const p = judge(profile, profilePayload(c.command));
             expect(p.action, `${name}: ${p.reasons.join("\n")}`).not.toBe("allow");
           }
         if (c.proof === undefined || (c.needs !== undefined && !has(c.needs))) return;

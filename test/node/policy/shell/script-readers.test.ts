@@ -44,6 +44,7 @@ provenCases("sed text that ends where the judge read on", [
     command: `sed -e 'i x\\\\' -e '1w PWNED' README.md`,
     setup: README,
     proof: "PWNED",
+    danger: "read-only",
   },
   {
     name: "a text then r of a secret",

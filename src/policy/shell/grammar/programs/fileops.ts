@@ -28,20 +28,38 @@ const writes = (
   ...(finish !== undefined ? { finish } : {}),
 });
 
-export const mkdir = writes(
-  ["mkdir"],
-  [opt("-m --mode"), flag("-p --parents"), flag("-v --verbose"), flag("-Z"), optional("--context")],
-);
+/** An operand `-`, which the grammar places nowhere: mkdir makes a directory by that name, touch stdout's file. */
+const dashOperand = (p: Parsed) => p.operands.some((a) => a.value === "-");
 
-export const touch = writes(
-  ["touch"],
-  [
-    ...["-a", "-c --no-create", "-f", "-h --no-dereference", "-m"].map((n) => flag(n)),
-    opt("-d --date -t"),
-    opt("-r --reference", "list"),
-    opt("--time", "string", { choices: ["access", "atime", "use", "modify", "mtime"] }),
-  ],
-);
+export const mkdir: ProgramGrammar = {
+  ...writes(
+    ["mkdir"],
+    [
+      opt("-m --mode"),
+      flag("-p --parents"),
+      flag("-v --verbose"),
+      flag("-Z", "context"),
+      optional("--context"),
+    ],
+  ),
+  // It makes the directories named, no more; an SELinux context is a label its paths do not show.
+  placedOnly: (p) => !dashOperand(p) && !p.has("context") && !p.has("--context"),
+};
+
+export const touch: ProgramGrammar = {
+  ...writes(
+    ["touch"],
+    [
+      ...["-a", "-c --no-create", "-f", "-h --no-dereference", "-m"].map((n) => flag(n)),
+      opt("-d --date -t", "string", { mode: "time-from" }),
+      opt("-r --reference", "list", { mode: "time-from" }),
+      opt("--time", "string", { choices: ["access", "atime", "use", "modify", "mtime"] }),
+    ],
+  ),
+  // Only the current time is its own: a date string may read a zone file (`-d 'TZ="/etc/passwd" …'` opens it),
+  // and -r copies another file's times, a look at that file its paths do not judge as a read.
+  placedOnly: (p) => !dashOperand(p) && !p.has("time-from"),
+};
 
 export const rm: ProgramGrammar = {
   ...writes(
