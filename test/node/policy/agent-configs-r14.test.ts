@@ -40,7 +40,13 @@ describe("other coding agents' configuration that starts programs", () => {
   });
 
   it("their rules and hints, which are text to the model, stay writable", () => {
-    for (const p of [".clinerules/style.md", ".goosehints", ".junie/guidelines.md", "src/kiro.ts", "docs/roo.md"]) {
+    for (const p of [
+      ".clinerules/style.md",
+      ".goosehints",
+      ".junie/guidelines.md",
+      "src/kiro.ts",
+      "docs/roo.md",
+    ]) {
       expect(isProtectedWritePath(p), p).toBe(false);
       expect(call(AUTONOMOUS, "write", { file_path: `${CWD}/${p}`, content: "x" }).action, p).toBe("allow");
     }
