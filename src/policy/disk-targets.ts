@@ -182,14 +182,20 @@ function shellTargets(command: string, callCwd: string, home: string | null): Di
         ...(unit.entries === true ? { entries: true as const } : {}),
         ...(unit.opens === true ? { opens: true as const } : {}),
         // What a shell write leaves (a redirection's text, a copy's source) is not read here: a package.json
-        // written so may set a git-hook manager's settings (package-hooks.ts), which then ask.
-        ...(unit.kind === "write" ? { writes: { unknown: true as const } } : {}),
+        // written so may set a git-hook manager's settings (package-hooks.ts), which then ask. touch and mkdir
+        // put no text in what they name.
+        ...(unit.kind === "write" && !(unit.operand && CONTENTLESS.has(basename(lastExec?.program ?? "")))
+          ? { writes: { unknown: true as const } }
+          : {}),
       });
   }
   return out.map((t, i) => afterChange(t, marks.findLast((m) => m.at <= i)?.change));
 }
 
 const WILD = /[*?[{\\]/;
+
+/** Programs whose writes are names and times, never text (an existing file keeps its bytes). */
+const CONTENTLESS = new Set(["touch", "mkdir"]);
 
 /**
  * The directory a file-name search (Glob) lists, as LS would be given it: its `path` joined with the
