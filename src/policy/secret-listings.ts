@@ -71,7 +71,12 @@ function listedPaths(
   for (const e of unit.effects?.paths ?? []) {
     if (e.access !== "list" && !(e.access === "walk" && !e.contents)) continue;
     if (e.arg.value !== null)
-      words.push({ raw: e.arg.raw, value: e.arg.value, tilde: e.arg.tilde, ...(e.itself ? { itself: e.itself } : {}) });
+      words.push({
+        raw: e.arg.raw,
+        value: e.arg.value,
+        tilde: e.arg.tilde,
+        ...(e.itself ? { itself: e.itself } : {}),
+      });
   }
   const dirs = unitDirs(unit) ?? [null];
   const out: { raw: string; path: string | null; lists?: true }[] = [];

@@ -89,7 +89,12 @@ function analyzeScript(
       : openingBindings(
           src,
           events,
-          (e) => (e.cmd?.type === "call" ? prefixesOf(src, e.cmd.assigns) : []),
+          (e) =>
+            e.cmd?.type === "call"
+              ? prefixesOf(src, e.cmd.assigns)
+              : e.cmd?.type === "decl"
+                ? prefixesOf(src, e.cmd.args)
+                : [],
           mentions,
         );
   // An opening assignment holds only when no other statement may set its name (`printf -vx`, `read -rx`,

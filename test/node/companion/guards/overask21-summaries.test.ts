@@ -19,7 +19,10 @@ const judge = (command: string) =>
   judgeOnDisk(BALANCED, { tool: "bash", input: { command }, cwd: fx.ws, home: fx.home });
 
 function bash(command: string): string {
-  const r = spawnSync("bash", ["-c", command], { cwd: fx.ws, env: { HOME: fx.home, PATH: process.env.PATH } });
+  const r = spawnSync("bash", ["-c", command], {
+    cwd: fx.ws,
+    env: { HOME: fx.home, PATH: process.env.PATH },
+  });
   return r.stdout.toString() + r.stderr.toString();
 }
 
