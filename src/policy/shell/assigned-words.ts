@@ -8,7 +8,9 @@
 // second assignment, `read`, `declare`, `export`, `${NAME:=…}`, `unset`); it is none of bash's own
 // variables; and the script sources no file. A failed assignment (a readonly variable) ends a
 // non-interactive bash; a failed `export` does not, but the environment carries no readonly mark, so only
-// bash's own variables (never bound) or a start-up file's `readonly` can make it fail.
+// bash's own variables (never bound) or a start-up file's `readonly` can make it fail. `NAME=$(CMD)` whose
+// CMD prints no glob character (`git rev-parse --short HEAD`) binds NAME to the run-time word `$(CMD)`:
+// judged as that word in its place, never as a known value (unquoted-globs.ts).
 import { isBashOwnVariable } from "./bash-own-vars.ts";
 import {
   boundArgvs,
@@ -87,6 +89,7 @@ export function openingBindings(
   src: string,
   events: ParsedScript["events"],
   prefixesOf: (event: StmtEvent) => ShellPrefix[],
+  outputOf: (event: StmtEvent, name: string) => { quoted: Arg; unquoted: Arg } | null,
   names: string = withoutArithmeticReads(src, events),
 ): Map<number, LoopBinding[]> {
   const out = new Map<number, LoopBinding[]>();
@@ -104,9 +107,16 @@ export function openingBindings(
     if (!own.endsWith(";") && !/^[ \t]*(\n|$)/.test(src.slice(e.end))) break;
     const bound: LoopBinding[] = [];
     for (const p of prefixesOf(e)) {
-      if (p.value === null || !literalAssignment(p.name, p.value, p.raw)) continue;
+      const literal = p.value !== null && literalAssignment(p.name, p.value, p.raw);
+      const output = literal ? null : outputOf(e, p.name);
+      if (!literal && output === null) continue;
       const others = withoutOwnValue(names, p.raw, p.name, e.start, e.end);
       if (isBashOwnVariable(p.name) || !assignedOnlyOnce(others, p.name) || ++count > MAX_BOUND) continue;
+      if (output !== null) {
+        bound.push({ name: p.name, values: [output.quoted], unquoted: false, rescanned: [output.unquoted] });
+        continue;
+      }
+      if (p.value === null) continue;
       const values = [{ value: p.value, raw: p.value, glob: false, tilde: false }];
       const unquoted = PLAIN_VALUE.test(p.value) && !/\bIFS\b/.test(src);
       bound.push({

@@ -186,3 +186,36 @@ describe.skipIf(!straceAvailable())("the allowed forms in real bash (strace)", (
     }
   });
 });
+
+describe("an opening `NAME=$(CMD)` whose CMD prints no glob character (round 21 over-ask, fix21f)", () => {
+  it("is the run-time word `$(CMD)` in its place: allowed where `$(CMD)` is", () => {
+    expect(texts("x=$(git rev-parse --short HEAD); echo $x")).toContain("echo $(git rev-parse --short HEAD)");
+    for (const command of [
+      "x=$(git rev-parse --short HEAD); echo $x",
+      "export x=$(git branch --show-current); echo $x",
+    ]) {
+      const r = judge(BALANCED, command);
+      expect(r.action, `${command}\n${r.reasons.join("\n")}`).toBe("allow");
+    }
+  });
+
+  it("never for output that may hold a glob character, names the judge reads, a second setter or a word that may be an option", () => {
+    for (const command of [
+      'x=$(echo "*"); echo $x',
+      "x=$(cat list.txt); echo $x",
+      'x=$(find . -name "*.md"); echo $x',
+      "x=$(git ls-files); echo $x",
+      'x=$(git rev-parse --short HEAD); x=$(echo "*"); echo $x',
+      "x=$(git rev-parse --short HEAD); read x < list.txt; echo $x",
+      "x=$(git rev-parse --short HEAD) && echo $x",
+      "echo hi; x=$(git rev-parse --short HEAD); echo $x",
+      "x=$(git rev-parse --short HEAD); cat $x",
+    ])
+      neverAllowed(command);
+  });
+
+  it("bash agrees: an assignment's `$(…)` is globbed when used unquoted", () => {
+    const files = { "README.md": "readme\n", ".env": "SECRET=1\n" };
+    expect(runInBash("x=$(printf '%s' 'R*'); echo $x", { files }).stdout).toBe("README.md\n");
+  });
+});
