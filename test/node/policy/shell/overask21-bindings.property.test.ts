@@ -48,6 +48,8 @@ describe("an opening binding is its value in its place", () => {
         },
       ),
     );
+    // Not vacuous: the bound form is allowed where the command prints no glob character.
+    expect(judge(BALANCED, "X=$(git rev-parse --short HEAD); echo $X").action).toBe("allow");
   });
 });
 
