@@ -58,8 +58,8 @@ export function secretListingConcerns(unit: ExecUnit, callCwd: string, home: str
   return [];
 }
 
-/** A word whose value names what a unit lists. */
-type Listed = { raw: string; value: string; tilde: boolean };
+/** A word whose value names what a unit lists (`itself`: only its own name is printed, `ls -d`, `du -s`). */
+type Listed = { raw: string; value: string; tilde: boolean; itself?: true };
 
 /** What a listing's static operands name, in each directory the unit may run in (null: not known here). */
 function listedPaths(
@@ -70,7 +70,13 @@ function listedPaths(
   const words: Listed[] = [];
   for (const e of unit.effects?.paths ?? []) {
     if (e.access !== "list" && !(e.access === "walk" && !e.contents)) continue;
-    if (e.arg.value !== null) words.push({ raw: e.arg.raw, value: e.arg.value, tilde: e.arg.tilde });
+    if (e.arg.value !== null)
+      words.push({
+        raw: e.arg.raw,
+        value: e.arg.value,
+        tilde: e.arg.tilde,
+        ...(e.itself ? { itself: e.itself } : {}),
+      });
   }
   const dirs = unitDirs(unit) ?? [null];
   const out: { raw: string; path: string | null; lists?: true }[] = [];
@@ -81,7 +87,7 @@ function listedPaths(
         path:
           resolveShellPath({ path: w.value, tilde: w.tilde, cwd }, callCwd, home) ??
           (w.tilde ? null : climbAfterCd(w.value, cwd, callCwd, home)),
-        lists: true,
+        ...(w.itself ? {} : { lists: true as const }),
       });
   // An unquoted glob in any word is replaced by the names it matches before the program runs: `echo
   // ~/.ssh/*`, `cd ~/.ssh; printf '%s\n' *`, `for f in ~/.ssh/*` (judged as its body with the glob in the
@@ -139,11 +145,6 @@ function climbAfterCd(path: string, cwd: string | null, callCwd: string, home: s
   return dir === null ? null : `${dir}/${path}`;
 }
 
-/** Whether the program prints what a listed directory holds (`ls -d`, `--directory`: only its name). */
-function listsContents(unit: ExecUnit): boolean {
-  return !(unit.program === "ls" && unit.argv.some((a) => a === "--directory" || /^-[a-zA-Z]*d/.test(a)));
-}
-
 /**
  * The directories a listing prints the names of, for the disk to follow: one that is a link into a secret
  * directory (`ls keys`, `cd keys; ls`) lists it as its own name would.
@@ -154,7 +155,7 @@ export function listingTargets(unit: ExecUnit, callCwd: string, home: string | n
     const dir = path === null ? "" : fixedDir(path);
     if (!dir.startsWith("/")) continue;
     // `ls -d ~/.s*h/*`, `ls ~/.ss*`: the directories the glob leads through (and a listed match) are the disk's to name.
-    const listed = lists === true && listsContents(unit) ? { lists } : {};
+    const listed = lists === true ? { lists } : {};
     const glob = path !== null && path !== dir && hasGlob(path) ? { pattern: path, ...listed } : {};
     out.push({ kind: "listing", dir, shown: unit.text, ...glob });
   }

@@ -20,7 +20,7 @@ import { argsOf, prefixesOf, statementArgv } from "./statement-words.ts";
 import { EnclosingFds, type StdFds, UNKNOWN_FDS } from "./std-fds.ts";
 import { disagreement } from "./text-checks.ts";
 import type { ShellAnalysis } from "./units.ts";
-import { unquotedGlobConcerns } from "./unquoted-globs.ts";
+import { globFreeOutput, unquotedGlobConcerns } from "./unquoted-globs.ts";
 import { wordValue } from "./words.ts";
 
 /** Replaceable so a host without mvdan-sh could plug in another parser behind the same shape. */
@@ -89,7 +89,17 @@ function analyzeScript(
       : openingBindings(
           src,
           events,
-          (e) => (e.cmd?.type === "call" ? prefixesOf(src, e.cmd.assigns) : []),
+          (e) =>
+            e.cmd?.type === "call"
+              ? prefixesOf(src, e.cmd.assigns)
+              : e.cmd?.type === "decl"
+                ? prefixesOf(src, e.cmd.args)
+                : [],
+          (e, name) => {
+            const assigns = e.cmd?.type === "call" ? e.cmd.assigns : e.cmd?.type === "decl" ? e.cmd.args : [];
+            const a = assigns.find((x) => x.name === name && !x.naked && !x.array && !x.indexed && !x.append);
+            return a?.value ? globFreeOutput(a.value, src.slice(a.value.start, a.value.end)) : null;
+          },
           mentions,
         );
   // An opening assignment holds only when no other statement may set its name (`printf -vx`, `read -rx`,

@@ -1,12 +1,16 @@
-// `x=README.md; cat "$x"`: a plain assignment the script opens with, used later as a whole word. The
-// statements a script begins with run first and unconditionally, so after them `"$x"` is that value, as
-// a `for` loop's variable is each of its words (loop-vars.ts, whose binding this reuses). Bound only when
-// nothing else can set the name or change what the assignment does: it is one of the first statements,
-// each alone (no command, no redirection) and ended by `;` or a newline (never `|`, `&`, `&&` or `||`:
-// a subshell, or a scope of its own); it is `NAME=VALUE` with a plain value (no tilde, glob, blank or expansion: bash
-// expands `x=~/k` and `x=a:~/k`); NAME appears nowhere else but in `$NAME`/`${NAME}` (no second
-// assignment, `read`, `declare`, `export`, `${NAME:=…}`, `unset`); it is none of bash's own variables; and
-// the script sources no file. A failed assignment (a readonly variable) ends a non-interactive bash.
+// `x=README.md; cat "$x"`: a plain assignment the script opens with (or `export x=README.md`), used later
+// as a whole word. The statements a script begins with run first and unconditionally, so after them `"$x"`
+// is that value, as a `for` loop's variable is each of its words (loop-vars.ts, whose binding this reuses).
+// Bound only when nothing else can set the name or change what the assignment does: it is one of the first
+// statements, each alone (no command, no redirection) and ended by `;` or a newline (never `|`, `&`, `&&`
+// or `||`: a subshell, or a scope of its own); it is `NAME=VALUE` with a plain value (no tilde, glob, blank
+// or expansion: bash expands `x=~/k` and `x=a:~/k`); NAME appears nowhere else but in `$NAME`/`${NAME}` (no
+// second assignment, `read`, `declare`, `export`, `${NAME:=…}`, `unset`); it is none of bash's own
+// variables; and the script sources no file. A failed assignment (a readonly variable) ends a
+// non-interactive bash; a failed `export` does not, but the environment carries no readonly mark, so only
+// bash's own variables (never bound) or a start-up file's `readonly` can make it fail. `NAME=$(CMD)` whose
+// CMD prints no glob character (`git rev-parse --short HEAD`) binds NAME to the run-time word `$(CMD)`:
+// judged as that word in its place, never as a known value (unquoted-globs.ts).
 import { isBashOwnVariable } from "./bash-own-vars.ts";
 import {
   boundArgvs,
@@ -67,6 +71,17 @@ function literalAssignment(name: string, value: string, raw: string): boolean {
 }
 
 /**
+ * A statement that only assigns: `NAME=VALUE …` alone, or `export NAME=VALUE …` with no option and no bare
+ * name (the export unit is judged on its own: what a later program reads from the environment is its concern).
+ */
+function onlyAssigns(cmd: StmtEvent["cmd"]): boolean {
+  if (cmd?.type === "call") return cmd.args.length === 0 && cmd.assigns.length > 0;
+  return (
+    cmd?.type === "decl" && cmd.variant === "export" && cmd.args.length > 0 && cmd.args.every((a) => !a.naked)
+  );
+}
+
+/**
  * The names the script's opening assignments bind, each to the statement event after which it holds
  * (by index into `events`). Empty when the script does not open with one.
  */
@@ -74,6 +89,7 @@ export function openingBindings(
   src: string,
   events: ParsedScript["events"],
   prefixesOf: (event: StmtEvent) => ShellPrefix[],
+  outputOf: (event: StmtEvent, name: string) => { quoted: Arg; unquoted: Arg } | null,
   names: string = withoutArithmeticReads(src, events),
 ): Map<number, LoopBinding[]> {
   const out = new Map<number, LoopBinding[]>();
@@ -84,17 +100,23 @@ export function openingBindings(
     if (e === undefined || e.kind === "assign") continue;
     // A scope (`x=a &`, `(x=a)`, a pipeline, `&&`, `||`) or anything before the statement ends the opening.
     if (e.kind !== "stmt" || src.slice(at, e.start).trim() !== "") break;
-    const cmd = e.cmd;
-    if (cmd?.type !== "call" || cmd.args.length > 0 || cmd.assigns.length === 0) break;
+    if (!onlyAssigns(e.cmd)) break;
     if (e.redirs.length > 0 || e.hazards.length > 0 || e.loopNames.length > 0) break;
     // Ended by its own `;` or by a newline (a comment or another operator after it ends the opening).
     const own = src.slice(e.start, e.end);
     if (!own.endsWith(";") && !/^[ \t]*(\n|$)/.test(src.slice(e.end))) break;
     const bound: LoopBinding[] = [];
     for (const p of prefixesOf(e)) {
-      if (p.value === null || !literalAssignment(p.name, p.value, p.raw)) continue;
+      const literal = p.value !== null && literalAssignment(p.name, p.value, p.raw);
+      const output = literal ? null : outputOf(e, p.name);
+      if (!literal && output === null) continue;
       const others = withoutOwnValue(names, p.raw, p.name, e.start, e.end);
       if (isBashOwnVariable(p.name) || !assignedOnlyOnce(others, p.name) || ++count > MAX_BOUND) continue;
+      if (output !== null) {
+        bound.push({ name: p.name, values: [output.quoted], unquoted: false, rescanned: [output.unquoted] });
+        continue;
+      }
+      if (p.value === null) continue;
       const values = [{ value: p.value, raw: p.value, glob: false, tilde: false }];
       const unquoted = PLAIN_VALUE.test(p.value) && !/\bIFS\b/.test(src);
       bound.push({

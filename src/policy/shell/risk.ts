@@ -17,8 +17,17 @@ import { memo } from "./memo.ts";
 import { pathFacts } from "./path-facts.ts";
 import type { ExecUnit, ShellUnit } from "./units.ts";
 
+/**
+ * Programs whose working directory matters only as the place their path operands are resolved from (each
+ * judged as the path it resolves to, `.` included): they read no configuration there (strace: `ls` opens
+ * `.` and nothing else relative), so `cd .. && ls` is `ls ..`. A name found through PATH's relative entry
+ * is the disk's to check (path-lookup.ts).
+ */
+const OPERANDS_ONLY: ReadonlySet<string> = new Set(["ls", "dir", "vdir", "pwd"]);
+
 /** It runs somewhere other than the workspace: `git -C /elsewhere`, or after a `cd` out of it. */
 function movesOut(unit: ExecUnit): boolean {
+  if (OPERANDS_ONLY.has(unit.program) && (unit.effects?.chdir ?? []).length === 0) return false;
   const away = (p: string | null) =>
     p === null || p.startsWith("/") || p.startsWith("~") || p === ".." || p.startsWith("../");
   if (unit.cwd !== null && unit.cwd !== "." && away(unit.cwd)) return true;

@@ -8,7 +8,7 @@
 // themselves (loop-vars.ts); one left unknown is judged here.
 import { isHarmlessVariable } from "./secret-output.ts";
 import type { Concern } from "./units.ts";
-import type { StmtEvent, WordPart } from "./walk.ts";
+import type { StmtEvent, Word, WordPart } from "./walk.ts";
 import { wordValue } from "./words.ts";
 import type { Arg } from "./wrappers.ts";
 
@@ -18,10 +18,11 @@ import type { Arg } from "./wrappers.ts";
  * branches (git-check-ref-format(1): a ref has no `*`, `?` or `[`).
  */
 const GLOB_FREE_OUTPUT: readonly RegExp[] = [
-  /^(pwd|date|nproc|whoami|hostname|uname|id|find)( |$)/,
+  /^(pwd|date|nproc|whoami|hostname|uname|id)( |$)/,
   /^seq( -?[\d.]+){1,3}$/,
-  /^git (ls-files|diff --name-only$|branch --show-current|rev-parse( (--short(=\d+)?|--verify|-q|--quiet|--abbrev-ref|[\w.^~@/-]+))*$)/,
+  /^git (branch --show-current|rev-parse( (--short(=\d+)?|--verify|-q|--quiet|--abbrev-ref|[\w.^~@/-]+))*$)/,
 ];
+const NAMES_READ: readonly RegExp[] = [/^find( |$)/, /^git ls-files( |$)/, /^git diff --name-only$/];
 
 /** Variables bash sets from the script's own words (`: "$HOME/.ssh/*"; echo $_`, `[[ … =~ ]]`, `read`). */
 const SET_BY_THE_SCRIPT: ReadonlySet<string> = new Set([
@@ -40,6 +41,25 @@ function substText(stmt: StmtEvent): string | null {
   return words.join(" ");
 }
 
+function printsNoGlob(text: string): boolean {
+  return GLOB_FREE_OUTPUT.some((re) => re.test(text));
+}
+
+/**
+ * The word `$(CMD)` whose CMD prints no glob character, as the word an unquoted `$NAME` gives
+ * after `NAME=$(CMD)` (bash neither splits nor globs an assignment's value): a run-time word that is split
+ * but never a glob, as `$(CMD)` itself. Not for names the judge reads itself (find's), which it finds only
+ * in a command's own words. Null for any other word.
+ */
+export function globFreeOutput(word: Word, raw: string): { quoted: Arg; unquoted: Arg } | null {
+  const part = word.parts.length === 1 ? word.parts[0] : undefined;
+  if (part?.type !== "subst") return null;
+  const text = substText(part.stmt);
+  if (text === null || !printsNoGlob(text)) return null;
+  const quoted: Arg = { value: null, raw, glob: false, tilde: false };
+  return { quoted, unquoted: { ...quoted, rescan: { parts: [part], glob: false } } };
+}
+
 /** Whether a run-time part's value can hold no glob character bash would expand. */
 function globFree(part: WordPart, assigned: ReadonlySet<string>): boolean {
   switch (part.type) {
@@ -50,7 +70,7 @@ function globFree(part: WordPart, assigned: ReadonlySet<string>): boolean {
       return part.digits === true;
     case "subst": {
       const text = substText(part.stmt);
-      return text !== null && GLOB_FREE_OUTPUT.some((re) => re.test(text));
+      return text !== null && (printsNoGlob(text) || NAMES_READ.some((re) => re.test(text)));
     }
     default:
       return false;

@@ -32,6 +32,8 @@ export function listOrWalk(
     ignores?: boolean;
     /** A file operand may be a directory whose own entries it reads (diff): a walk one level deep. */
     oneLevel?: boolean;
+    /** It prints each operand's own name, not the names below it (`ls -d`, `du -s`). */
+    itself?: boolean;
   },
   operands: readonly Arg[] = p.operands,
 ): void {
@@ -46,6 +48,7 @@ export function listOrWalk(
         contents: how.contents === true,
         ignores: how.ignores === true,
         ...(!how.recursive && how.oneLevel === true ? { depth: 1 } : {}),
+        ...(how.itself === true ? { itself: true as const } : {}),
       }),
     );
   }

@@ -125,6 +125,8 @@ export interface PathEffect {
   ignores: boolean;
   /** For a walk: how deep it goes (1: a directory's own entries, as `diff dirA dirB` reads them); absent: all the way. */
   depth?: number;
+  /** For a list or walk: it prints the path's own name only, never the names below it (`ls -d`, `du -s`). */
+  itself?: true;
   /** For a write: everything below the path too (find -delete). */
   below?: true;
   /**

@@ -29,6 +29,9 @@ const EVERYDAY = [
   'dir=src; ls "$dir"',
   // The name inside its own quoted value is no other mention of it (round 17).
   "x='x[y]'; cat \"$x\"",
+  // `export NAME=VALUE` assigns as the plain form does (round 21 over-ask, fix21f).
+  "export x=README.md; cat $x",
+  "export FOO=bar; echo $FOO",
 ];
 
 describe("an opening assignment's name as a word: the attacks (written first)", () => {
@@ -37,6 +40,7 @@ describe("an opening assignment's name as a word: the attacks (written first)", 
     neverAllowed('x=/etc/shadow; cat "$x"');
     neverAllowed('x=README.md; y=.env; cat "$x" "$y"');
     expect(judge(BALANCED, 'x=.env; cat "$x"').action).toBe("deny");
+    expect(judge(BALANCED, 'export x=.env; cat "$x"').action).toBe("deny");
   });
 
   it("never binds a name anything else may set (a second assignment, read, printf -v, declare, a function …)", () => {
@@ -71,6 +75,10 @@ describe("an opening assignment's name as a word: the attacks (written first)", 
       // Its name inside its value is cut once, from its own statement: any other mention still counts.
       "x='x[y]'; x=.env; cat \"$x\"",
       "x='x[y]'; read x < list.txt; cat \"$x\"",
+      'export x=README.md; x=.env; cat "$x"',
+      'export x=README.md; read x < list.txt; cat "$x"',
+      // A failed `export` (a readonly name) does not end bash: the old value stays.
+      'readonly x=.env; export x=README.md; cat "$x"',
       "a=\"x='x[y]'\" x='x[y]'; read x; cat \"$x\"",
     ])
       neverAllowed(command);
@@ -93,6 +101,8 @@ describe("an opening assignment's name as a word: the attacks (written first)", 
       // A child shell sees the name only if the environment exported it (else "" or, unquoted, no word).
       "for f in README.md; do bash -c 'cat \"$f\"'; done",
       "x=README.md; sh -c 'cat $x'",
+      'export x=README.md && cat "$x"',
+      'export -n x=README.md; cat "$x"',
     ])
       neverAllowed(command);
   });
@@ -102,6 +112,14 @@ describe("an opening assignment's name as a word: the attacks (written first)", 
       'x=~/.ssh/id_rsa; cat "$x"',
       "x=a:~/.ssh/id_rsa; cat $x",
       "x=*; cat $x",
+      "export x=*; cat $x",
+      "export x=s*; echo $x",
+      'export x=~/.ssh/id_rsa; cat "$x"',
+      'export x=$(echo .env); cat "$x"',
+      'export x+=README.md; cat "$x"',
+      // The export itself is judged: a variable a program reads as its configuration still asks.
+      "export PAGER=x; echo $PAGER",
+      "export GIT_EXTERNAL_DIFF=x; git diff",
       'x=$HOME/.ssh/id_rsa; cat "$x"',
       'x=$(echo .env); cat "$x"',
       'x+=README.md; cat "$x"',
@@ -125,6 +143,7 @@ describe("an opening assignment's name as a word: the attacks (written first)", 
     expect(runInBash('x=README.md; cat "$x"', { files, env }).stdout).toBe("readme\n");
     // A readonly name's assignment fails, and the non-interactive shell stops before the next statement.
     expect(runInBash('readonly x=.env; x=README.md; cat "$x"', { files }).stdout).toBe("");
+    expect(runInBash('readonly x=.env; export x=README.md; cat "$x"', { files }).stdout).toBe("SECRET=1\n");
   });
 });
 
@@ -165,5 +184,38 @@ describe.skipIf(!straceAvailable())("the allowed forms in real bash (strace)", (
     } finally {
       rmSync(sandbox, { recursive: true, force: true });
     }
+  });
+});
+
+describe("an opening `NAME=$(CMD)` whose CMD prints no glob character (round 21 over-ask, fix21f)", () => {
+  it("is the run-time word `$(CMD)` in its place: allowed where `$(CMD)` is", () => {
+    expect(texts("x=$(git rev-parse --short HEAD); echo $x")).toContain("echo $(git rev-parse --short HEAD)");
+    for (const command of [
+      "x=$(git rev-parse --short HEAD); echo $x",
+      "export x=$(git branch --show-current); echo $x",
+    ]) {
+      const r = judge(BALANCED, command);
+      expect(r.action, `${command}\n${r.reasons.join("\n")}`).toBe("allow");
+    }
+  });
+
+  it("never for output that may hold a glob character, names the judge reads, a second setter or a word that may be an option", () => {
+    for (const command of [
+      'x=$(echo "*"); echo $x',
+      "x=$(cat list.txt); echo $x",
+      'x=$(find . -name "*.md"); echo $x',
+      "x=$(git ls-files); echo $x",
+      'x=$(git rev-parse --short HEAD); x=$(echo "*"); echo $x',
+      "x=$(git rev-parse --short HEAD); read x < list.txt; echo $x",
+      "x=$(git rev-parse --short HEAD) && echo $x",
+      "echo hi; x=$(git rev-parse --short HEAD); echo $x",
+      "x=$(git rev-parse --short HEAD); cat $x",
+    ])
+      neverAllowed(command);
+  });
+
+  it("bash agrees: an assignment's `$(…)` is globbed when used unquoted", () => {
+    const files = { "README.md": "readme\n", ".env": "SECRET=1\n" };
+    expect(runInBash("x=$(printf '%s' 'R*'); echo $x", { files }).stdout).toBe("README.md\n");
   });
 });

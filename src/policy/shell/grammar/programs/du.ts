@@ -27,7 +27,9 @@ export const du: ProgramGrammar = {
   operands: ["walk"],
   effect: "read",
   finish(p, out) {
-    listOrWalk(p, out, { recursive: true, follow: p.has("follow") ? "all" : "args", dflt: DOT });
+    // -s prints one total per operand (with -a, du refuses to run): the walk reads sizes, shows no name below.
+    const itself = p.has("-s") && !p.has("-a");
+    listOrWalk(p, out, { recursive: true, follow: p.has("follow") ? "all" : "args", dflt: DOT, itself });
     if (p.has("list-of-files")) unknownRead(out);
     return null;
   },

@@ -64,6 +64,7 @@ export const ls: ProgramGrammar = {
       recursive: p.has("recursive"),
       follow: p.has("follow") ? "all" : "args",
       dflt: DOT,
+      itself: p.has("-d") && !p.has("recursive"),
     });
     return null;
   },
