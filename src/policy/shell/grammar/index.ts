@@ -11,7 +11,7 @@ import { column } from "./programs/column.ts";
 import { comm, join } from "./programs/comm.ts";
 import { cut } from "./programs/cut.ts";
 import { date } from "./programs/date.ts";
-import { findmnt, ip, lsblk } from "./programs/devices.ts";
+import { findmnt, ip, lsblk, mount } from "./programs/devices.ts";
 import { df } from "./programs/df.ts";
 import { diff } from "./programs/diff.ts";
 import { du } from "./programs/du.ts";
@@ -169,6 +169,8 @@ export const PROGRAM_GRAMMARS: readonly ProgramGrammar[] = [
   ...[pr, fmt, numfmt, yes, cal, bc, kill, pgrep, pidof, vmstat, lsblk, findmnt, ip, whereis, mktemp],
   // Round 20's linters in check mode (fix21c); their configuration is guards/linter-configs.ts's.
   ...[ruff, shfmt, hadolint, clangFormat, yamllint],
+  // Round 21's system facts (fix21g).
+  mount,
 ];
 
 const BY_NAME: Readonly<Record<string, ProgramGrammar>> = Object.fromEntries(
