@@ -14,6 +14,7 @@ import { date } from "./programs/date.ts";
 import { findmnt, ip, lsblk, mount } from "./programs/devices.ts";
 import { df } from "./programs/df.ts";
 import { diff } from "./programs/diff.ts";
+import { apt, dpkg, dpkgQuery } from "./programs/dpkg.ts";
 import { du } from "./programs/du.ts";
 import { base64, od, strings, xxd } from "./programs/dump.ts";
 import { echo, printf } from "./programs/echo.ts";
@@ -170,7 +171,7 @@ export const PROGRAM_GRAMMARS: readonly ProgramGrammar[] = [
   // Round 20's linters in check mode (fix21c); their configuration is guards/linter-configs.ts's.
   ...[ruff, shfmt, hadolint, clangFormat, yamllint],
   // Round 21's system facts (fix21g).
-  mount,
+  ...[mount, dpkg, dpkgQuery, apt],
 ];
 
 const BY_NAME: Readonly<Record<string, ProgramGrammar>> = Object.fromEntries(

@@ -61,3 +61,64 @@ describe("mount's listing and the process's own descriptions are allowed", () =>
       expect(judgeCommand(ws, command, { policy }).action, command).toBe("allow");
   });
 });
+
+// dpkg and apt's queries (grammar/programs/dpkg.ts): proven by strace to read the package database and
+// apt's lists and print; dpkg execs dpkg-query, apt-cache execs /usr/bin/dpkg --print-foreign-architectures.
+describe("the package database's queries: the attacks (written first)", () => {
+  it.each([
+    "dpkg -i x.deb",
+    "dpkg --install x.deb",
+    "dpkg -r git",
+    "dpkg --configure -a",
+    "dpkg --admindir=/home/dev/.ssh -l",
+    "dpkg --root=/tmp/x -L git",
+    "dpkg-query --admindir /home/dev -l",
+    "dpkg -l $X",
+    // DPKG_ADMINDIR led dpkg-query to parse another file, whose first line it printed in its error.
+    "DPKG_ADMINDIR=/home/dev/.ssh dpkg -l",
+    "DPKG_PAGER='sh -c id' dpkg -l",
+    "apt install git",
+    "apt update",
+    "apt-get install git",
+    "apt-cache -o Dir::Bin::dpkg=./x policy git",
+    "apt-cache policy git -o Dir::Bin::dpkg=./x",
+    "apt list -c ./apt.conf",
+    "apt list ./x.deb",
+    "apt-cache gencaches",
+    "APT_CONFIG=./apt.conf apt list --installed",
+    "apt list $X",
+  ])("%s is not allowed", (command) => {
+    for (const policy of [BALANCED, AUTONOMOUS])
+      expect(judgeCommand(ws, command, { policy }).action, command).not.toBe("allow");
+  });
+
+  // dpkg-query pages its listing on a terminal (an agent's pty): a pager in the workspace would run.
+  it("a pager the agent's environment leads into the workspace keeps dpkg's listing asking", () => {
+    expect(judgeCommand(ws, "dpkg -l", { env: { DPKG_PAGER: "./pager.sh" } }).action).not.toBe("allow");
+    expect(judgeCommand(ws, "dpkg-query -l", { env: { LESSOPEN: "|./x %s" } }).action).not.toBe("allow");
+    expect(judgeCommand(ws, "dpkg -l", { env: { PAGER: "./pager.sh" } }).action).not.toBe("allow");
+  });
+});
+
+describe("the package database's queries are allowed", () => {
+  it.each([
+    "dpkg -l",
+    "dpkg -l | grep python",
+    "dpkg -l 'python3*'",
+    "dpkg -L git",
+    "dpkg -s git",
+    "dpkg -S /usr/bin/git",
+    "dpkg-query -W -f '${Version}' git",
+    "dpkg-query --list git",
+    "apt list --installed",
+    "apt list --installed 2>/dev/null | grep -i ssl",
+    "apt list --upgradable",
+    "apt-cache policy git",
+    "apt-cache show git",
+    "apt-cache madison git",
+    "apt show -a 'libssl*'",
+  ])("%s is allowed", (command) => {
+    for (const policy of [BALANCED, AUTONOMOUS])
+      expect(judgeCommand(ws, command, { policy }).action, command).toBe("allow");
+  });
+});
