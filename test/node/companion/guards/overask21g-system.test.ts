@@ -108,6 +108,7 @@ describe("the package database's queries are allowed", () => {
     "dpkg -L git",
     "dpkg -s git",
     "dpkg -S /usr/bin/git",
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: dpkg-query's format of fields, not a template
     "dpkg-query -W -f '${Version}' git",
     "dpkg-query --list git",
     "apt list --installed",
