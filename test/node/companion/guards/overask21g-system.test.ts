@@ -123,3 +123,34 @@ describe("the package database's queries are allowed", () => {
       expect(judgeCommand(ws, command, { policy }).action, command).toBe("allow");
   });
 });
+
+// `node -p 1+1` (interpreters.ts): arithmetic on number literals names nothing, so nothing is called;
+// node's start-up is judged as for `node -p process.version` (NODE_OPTIONS, node-runners.ts).
+describe("node -p of arithmetic", () => {
+  it.each([
+    "node -p 'process.exit(1)'",
+    "node -p '1+x'",
+    `node -p '1;require("child_process").execSync("id")'`,
+    "node -p '`1`'",
+    "node -p 1+1 x.js",
+    "node -e 'while(1);'",
+    "node -p '1' -r ./x.js",
+    "NODE_OPTIONS='-r ./x.js' node -p 1+1",
+  ])("%s is not allowed", (command) => {
+    for (const policy of [BALANCED, AUTONOMOUS])
+      expect(judgeCommand(ws, command, { policy }).action, command).not.toBe("allow");
+  });
+
+  it.each(["node -p '1+1'", "node -p '2**10'", 'node --print "(3 * 4) / 5"', "node -p 7%3"])(
+    "%s is allowed",
+    (command) => {
+      for (const policy of [BALANCED, AUTONOMOUS])
+        expect(judgeCommand(ws, command, { policy }).action, command).toBe("allow");
+    },
+  );
+
+  it("an agent's NODE_OPTIONS leading to a workspace file keeps it asking", () => {
+    const env = { NODE_OPTIONS: "--require ./x.js" };
+    expect(judgeCommand(ws, "node -p 1+1", { env }).action).not.toBe("allow");
+  });
+});
