@@ -63,6 +63,7 @@ import { kill, pgrep, pidof, vmstat } from "./programs/processes.ts";
 import { ps } from "./programs/ps.ts";
 import { pytest } from "./programs/pytest.ts";
 import { python } from "./programs/python.ts";
+import { PRINTING_MODULES } from "./programs/python-modules.ts";
 import { readlink, realpath } from "./programs/realpath.ts";
 import { rev } from "./programs/rev.ts";
 import { rg } from "./programs/rg.ts";
@@ -171,7 +172,7 @@ export const PROGRAM_GRAMMARS: readonly ProgramGrammar[] = [
   // Round 20's linters in check mode (fix21c); their configuration is guards/linter-configs.ts's.
   ...[ruff, shfmt, hadolint, clangFormat, yamllint],
   // Round 21's system facts (fix21g).
-  ...[mount, dpkg, dpkgQuery, apt],
+  ...[mount, dpkg, dpkgQuery, apt, ...PRINTING_MODULES.values()],
 ];
 
 const BY_NAME: Readonly<Record<string, ProgramGrammar>> = Object.fromEntries(

@@ -3,7 +3,8 @@
 // strace (it opens /proc/self/mountinfo); every other form mounts or may. /proc/self/cgroup, mounts,
 // mountinfo and status are plain files the kernel fills with the opening process's own description (never
 // links): guards/real-path.ts names them /proc/self/NAME. Attacks first: the rest of /proc/self still asks.
-import { rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sampleWorkspace } from "../profiles/sample-workspace.ts";
 import { AUTONOMOUS, BALANCED, judgeCommand } from "./judge-command.ts";
@@ -152,5 +153,52 @@ describe("node -p of arithmetic", () => {
   it("an agent's NODE_OPTIONS leading to a workspace file keeps it asking", () => {
     const env = { NODE_OPTIONS: "--require ./x.js" };
     expect(judgeCommand(ws, "node -p 1+1", { env }).action).not.toBe("allow");
+  });
+});
+
+// `python3 -m tokenize|ast|base64|venv --help` (grammar/programs/python-modules.ts): judged as
+// `python -m NAME`, never as a program called `tokenize`; python's start (a same-named file in the
+// directory it runs in) is python-path.ts's, as for json.tool.
+describe("python -m of the standard library's printers", () => {
+  it.each([
+    "python3 -m venv .venv",
+    "python3 -m venv --help .venv",
+    "python3 -m venv -h --clear x",
+    "python3 -m tokenize a.py b.py",
+    "python3 -m ast .env",
+    "python3 -m base64 -e /home/dev/.ssh/id_rsa",
+    "python3 -m ast -m nonsense main.go",
+    "python3 -m tokenize $F",
+    "python3 -i -m ast main.go",
+    "tokenize src/index.js",
+    "ast main.go",
+  ])("%s is not allowed", (command) => {
+    for (const policy of [BALANCED, AUTONOMOUS])
+      expect(judgeCommand(ws, command, { policy }).action, command).not.toBe("allow");
+  });
+
+  it.each(["tokenize.py", "ast.py", "base64.py", "venv.py", "argparse.py"])(
+    "a %s in the working directory (imported first) keeps them asking",
+    (name) => {
+      const dir = mkdtempSync(join(ws, "shadow-"));
+      writeFileSync(join(dir, name), "import os; os.system('id')\n");
+      writeFileSync(join(dir, "a.py"), "x = 1\n");
+      for (const command of ["python3 -m tokenize a.py", "python3 -m ast a.py", "python3 -m base64 -e a.py"])
+        expect(judgeCommand(dir, command).action, `${name}: ${command}`).not.toBe("allow");
+    },
+  );
+
+  it.each([
+    "python3 -m tokenize src/index.js",
+    "python3 -m tokenize -e src/index.js",
+    "python3 -m ast src/index.js",
+    "python3 -m ast -m eval --indent 2 src/index.js",
+    "python3 -m base64 -e README.md",
+    "python3 -m base64 -d README.md",
+    "python3 -m venv --help",
+    "python3 -m venv -h",
+  ])("%s is allowed", (command) => {
+    for (const policy of [BALANCED, AUTONOMOUS])
+      expect(judgeCommand(ws, command, { policy }).action, command).toBe("allow");
   });
 });
