@@ -51,11 +51,11 @@ const venv: ProgramGrammar = {
   abbreviate: false,
   operands: [],
   effect: "read",
-  // Anything but the help creates an environment (and runs ensurepip).
+  // Without the help it creates an environment (and runs ensurepip).
   finish: (p) =>
-    p.has("-h") && p.argv.length === 2
+    p.has("-h") && p.operands.length === 0
       ? null
-      : { word: p.argv[1]?.raw ?? "venv", reason: "venv creates an environment" },
+      : { word: p.operands[0]?.raw ?? "venv", reason: "venv creates an environment" },
 };
 
 /** The modules by the name `-m` gives them. */
