@@ -169,10 +169,10 @@ export const PROGRAM_GRAMMARS: readonly ProgramGrammar[] = [
   ...[expr, shuf, gzip, gunzip, zcat, unzip, getent, perl, java, shellcheck, gcc, docker],
   // Round 16's over-asks (fix16g).
   ...[pr, fmt, numfmt, yes, cal, bc, kill, pgrep, pidof, vmstat, lsblk, findmnt, ip, whereis, mktemp],
-  // Round 20's linters in check mode (fix21c); their configuration is guards/linter-configs.ts's.
-  ...[ruff, shfmt, hadolint, clangFormat, yamllint],
   // Round 21's system facts (fix21g).
   ...[mount, dpkg, dpkgQuery, apt, ...PRINTING_MODULES.values()],
+  // Round 20's linters in check mode (fix21c); their configuration is guards/linter-configs.ts's.
+  ...[ruff, shfmt, hadolint, clangFormat, yamllint],
 ];
 
 const BY_NAME: Readonly<Record<string, ProgramGrammar>> = Object.fromEntries(
