@@ -117,14 +117,21 @@ export const LOADING_VARIABLES: readonly LoadingVariable[] = [
     name: "PAGER",
     loads: "git, man and others run the command as the pager",
     words: "command",
-    runBy: ["git", "man"],
+    runBy: ["git", "man", "dpkg", "dpkg-query"],
+  },
+  // dpkg-query(1) DPKG_PAGER, before PAGER: `dpkg -l` pages its listing on a terminal.
+  {
+    name: "DPKG_PAGER",
+    loads: "dpkg-query runs the command as its pager",
+    words: "command",
+    runBy: ["dpkg", "dpkg-query"],
   },
   { name: "MANPAGER", loads: "man runs the command as its pager", words: "command", runBy: ["man"] },
   ...["LESSOPEN", "LESSCLOSE"].map((name) => ({
     name,
     loads: "less (the pager of git and man) runs the command on every file it shows",
     words: "command" as const,
-    runBy: ["less", "git", "man"],
+    runBy: ["less", "git", "man", "dpkg", "dpkg-query"],
   })),
   ...["GIT_EDITOR", "VISUAL", "EDITOR"].map((name) => ({
     name,

@@ -24,6 +24,11 @@ export function errno(error: unknown): string | undefined {
  * is resolved.
  */
 export function perProcessEntry(absolute: string): string | null {
+  return perProcessWalk(absolute)?.entry ?? null;
+}
+
+/** The per-process entry `absolute` meets and the names left after it (walked as `perProcessEntry` says). */
+function perProcessWalk(absolute: string): { entry: string; rest: string[] } | null {
   const todo = absolute.split("/").reverse();
   let at = "";
   for (let links = 0; todo.length > 0; ) {
@@ -34,7 +39,7 @@ export function perProcessEntry(absolute: string): string | null {
       continue;
     }
     const next = `${at}/${name}`;
-    if (PER_PROCESS.test(next)) return next;
+    if (PER_PROCESS.test(next)) return { entry: next, rest: todo.reverse() };
     let to: string | null;
     try {
       to = lstatSync(next).isSymbolicLink() ? readlinkSync(next) : null;
@@ -50,6 +55,21 @@ export function perProcessEntry(absolute: string): string | null {
     if (isAbsolute(to)) at = "";
   }
   return null;
+}
+
+/**
+ * A process's own descriptions the kernel keeps as plain files (never links) under /proc/self: its cgroup
+ * paths, mount table and status (ids, memory). Whichever process opens `/proc/self/cgroup` (or
+ * `/proc/mounts`, a link to self/mounts) reads its own: one fixed description, judged by that name.
+ */
+const OWN_DESCRIPTIONS = new Set(["cgroup", "mounts", "mountinfo", "status"]);
+
+/** `/proc/self/NAME` when `absolute` resolves to the opening process's own description NAME, or null. */
+function ownDescription(absolute: string): string | null {
+  const walk = perProcessWalk(absolute);
+  if (walk === null || !/^\/proc\/(?:self|thread-self)$/.test(walk.entry)) return null;
+  const [name, ...more] = walk.rest.filter((n) => n !== "" && n !== ".");
+  return name !== undefined && more.length === 0 && OWN_DESCRIPTIONS.has(name) ? `/proc/self/${name}` : null;
 }
 
 function perProcess(entry: string): RealPath {
@@ -70,6 +90,8 @@ export function realPathOf(absolute: string, hops = 0): RealPath {
     const real = realpathSync.native(absolute);
     // Only a path a link took elsewhere, or one named under /proc or /dev, is walked again.
     const entry = real !== absolute || PROC_OR_DEV.test(absolute) ? perProcessEntry(absolute) : null;
+    const own = entry === null ? null : ownDescription(absolute);
+    if (own !== null) return { ok: true, real: own, stat: lstatSync(real) };
     if (entry !== null) return perProcess(entry);
     return { ok: true, real, stat: lstatSync(real) };
   } catch (error) {

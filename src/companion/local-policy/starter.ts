@@ -30,6 +30,8 @@ const SYSTEM_DESCRIPTIONS = [
   // The machine's names and the shells it offers: what `hostname` and `getent hosts` print to anyone.
   ...["/etc/hosts", "/etc/hostname", "/etc/timezone", "/etc/shells", "/etc/resolv.conf"],
   ...["/proc/version", "/proc/cpuinfo", "/proc/meminfo", "/proc/loadavg", "/proc/uptime"],
+  // The reading process's own cgroup paths, mount table and status (guards/real-path.ts names them so).
+  ...["/proc/mounts", "/proc/self/cgroup", "/proc/self/mounts", "/proc/self/mountinfo", "/proc/self/status"],
   // Empty to every reader (`tail -f /dev/null`, `diff a /dev/null`).
   "/dev/null",
 ];

@@ -155,6 +155,11 @@ const PRIVILEGED = new Set([
   ...["iptables", "nft", "shutdown", "reboot", "halt", "poweroff", "fdisk", "parted", "insmod", "modprobe"],
 ]);
 
+/** `mount` or `mount -l`: the set-user-id mount only prints the caller's own mount table (grammar/programs/devices.ts). */
+function listsMounts(program: string, argv: readonly string[]): boolean {
+  return program === "mount" && argv.slice(1).every((w) => w === "-l" || w === "--show-labels");
+}
+
 /** The danger of a command, or null when it is none of destructive, outbound or privileged. */
 export function dangerOf(unit: ExecUnit): Danger | null {
   const { program, argv } = unit;
@@ -166,7 +171,7 @@ export function dangerOf(unit: ExecUnit): Danger | null {
       return { kind: "outbound", reason: `sends to a remote (git ${sub})` };
     return null;
   }
-  if (PRIVILEGED.has(program) || program.startsWith("mkfs"))
+  if ((PRIVILEGED.has(program) && !listsMounts(program, argv)) || program.startsWith("mkfs"))
     return { kind: "privileged", reason: `runs with more privilege than yours (${program})` };
   if (OUTBOUND_PROGRAMS.has(program))
     return { kind: "outbound", reason: `sends data off this machine or acts on remote systems (${program})` };

@@ -175,6 +175,13 @@ export const DANGEROUS_VARIABLES: readonly DangerousVariable[] = [
     why: "node reads, loads or writes the files it names",
     except: ["NODE_ENV", "NODE_NO_WARNINGS", "NODE_PENDING_DEPRECATION"],
   },
+  // libmount (findmnt, mount) reads its tables from the files these name and prints their fields.
+  { pattern: "LIBMOUNT_*", why: "findmnt and mount read and print the table file it names" },
+  { pattern: "DPKG_*", why: "dpkg-query reads the database, root and pager it names" },
+  {
+    pattern: "APT_CONFIG",
+    why: "apt reads its configuration (which can name the programs it runs) from the file",
+  },
   { pattern: "MAGIC", why: "file reads its magic database from it and prints the lines it cannot parse" },
   { pattern: "RUSTUP_*", why: "rustup picks the toolchain (any directory's programs) from it" },
   ...VERSION_MANAGERS,

@@ -49,6 +49,8 @@ const NODE: InterpreterSpec = {
  * `process.versions.v8`, `process.arch`): the same as `node --version`. Not `process.env` (the environment).
  */
 const NODE_FACT = /^process\.(version|versions(\.[a-z0-9_]+)?|arch|platform|release\.(name|lts)|execPath)$/;
+/** Or arithmetic on number literals (`1+1`, `2**10`, `(3*4)/5`): no name, so nothing is looked up or called. */
+const NODE_ARITHMETIC = /^[\d\s+\-*/%().]*\d[\d\s+\-*/%().]*$/;
 
 /**
  * Or one field of a JSON file named from the working directory (`require('./package.json').version`):
@@ -67,10 +69,10 @@ function printedCode(words: readonly (string | null)[]): string | null {
   return words.length === 1 && first?.startsWith("--print=") === true ? first.slice(8) : null;
 }
 
-/** `node -p FACT` or `node -p "require('./X.json').FIELD"`, and nothing else: node's words after its name. */
+/** `node -p FACT`, `node -p 1+1` or `node -p "require('./X.json').FIELD"`, and nothing else: node's words after its name. */
 export function printsNodeFact(words: readonly (string | null)[]): boolean {
   const code = printedCode(words);
-  return code !== null && (NODE_FACT.test(code) || NODE_JSON_FIELD.test(code));
+  return code !== null && (NODE_FACT.test(code) || NODE_ARITHMETIC.test(code) || NODE_JSON_FIELD.test(code));
 }
 
 /** The JSON file (`./package.json`) `node -p "require('./package.json').version"` reads, or null. */

@@ -84,6 +84,8 @@ function operandsFor(g: ProgramGrammar): string[] {
     ss: ["state", "listening"],
     // ruff is understood in its check forms only (format without --check rewrites).
     ruff: ["format", "--check", "f.txt"],
+    // python -m venv is understood only printing its help (any other form creates an environment).
+    "python -m venv": ["--help"],
   };
   return byName[name] ?? (g.operands.length === 0 ? [] : ["f.txt"]);
 }

@@ -11,9 +11,10 @@ import { column } from "./programs/column.ts";
 import { comm, join } from "./programs/comm.ts";
 import { cut } from "./programs/cut.ts";
 import { date } from "./programs/date.ts";
-import { findmnt, ip, lsblk } from "./programs/devices.ts";
+import { findmnt, ip, lsblk, mount } from "./programs/devices.ts";
 import { df } from "./programs/df.ts";
 import { diff } from "./programs/diff.ts";
+import { apt, dpkg, dpkgQuery } from "./programs/dpkg.ts";
 import { du } from "./programs/du.ts";
 import { base64, od, strings, xxd } from "./programs/dump.ts";
 import { echo, printf } from "./programs/echo.ts";
@@ -62,6 +63,7 @@ import { kill, pgrep, pidof, vmstat } from "./programs/processes.ts";
 import { ps } from "./programs/ps.ts";
 import { pytest } from "./programs/pytest.ts";
 import { python } from "./programs/python.ts";
+import { PRINTING_MODULES } from "./programs/python-modules.ts";
 import { readlink, realpath } from "./programs/realpath.ts";
 import { rev } from "./programs/rev.ts";
 import { rg } from "./programs/rg.ts";
@@ -168,6 +170,8 @@ export const PROGRAM_GRAMMARS: readonly ProgramGrammar[] = [
   ...[expr, shuf, gzip, gunzip, zcat, unzip, getent, perl, java, shellcheck, gcc, docker],
   // Round 16's over-asks (fix16g).
   ...[pr, fmt, numfmt, yes, cal, bc, kill, pgrep, pidof, vmstat, lsblk, findmnt, ip, whereis, mktemp],
+  // Round 21's system facts (fix21g).
+  ...[mount, dpkg, dpkgQuery, apt, ...PRINTING_MODULES.values()],
   // Round 20's linters in check mode (fix21c); their configuration is guards/linter-configs.ts's.
   ...[ruff, shfmt, hadolint, clangFormat, yamllint],
   // Shell writes judged by what they write (fix21d).

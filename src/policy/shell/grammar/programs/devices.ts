@@ -1,7 +1,8 @@
 // Block devices and mounts (util-linux 2.38's lsblk and findmnt) and iproute2's `ip` in its listing forms:
 // they read /sys, /proc and netlink and print. lsblk --sysroot and findmnt -F/--tab-file read another
 // directory's or file's tables and print what they hold, findmnt -N another task's, --poll waits for
-// changes: not listed. Any `ip` form that is not OBJECT [show|list] [words] changes the network or runs a
+// changes: not listed. `mount` (util-linux 2.38) with no operand and only -l lists the mount table
+// (/proc/self/mountinfo), as findmnt does; any operand, -a or -t … mounts or may. Any `ip` form that is not OBJECT [show|list] [words] changes the network or runs a
 // command (`ip netns exec`).
 import type { Arg } from "../../wrappers.ts";
 import { emptyEffects } from "../parse.ts";
@@ -58,6 +59,23 @@ export const findmnt: ProgramGrammar = {
   abbreviate: true,
   operands: ["list"],
   effect: "read",
+};
+
+/**
+ * mount's listing form: mount.c lists when no source, target or -a is given; -l adds labels, -h and -V
+ * print. -t alone also lists but is a mount's option in every other form: not listed.
+ */
+export const mount: ProgramGrammar = {
+  names: ["mount"],
+  options: [...VERSION, flag("-l --show-labels")],
+  permute: true,
+  abbreviate: true,
+  operands: [],
+  effect: "read",
+  finish(p) {
+    const extra = p.operands[0];
+    return extra === undefined ? null : { word: extra.raw, reason: "mount given an operand mounts it" };
+  },
 };
 
 /** ip's global options that only shape what it prints (`ip -br -c a`); -batch, -netns, -all, -resolve (DNS) and -force are not here. */

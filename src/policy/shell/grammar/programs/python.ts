@@ -4,8 +4,9 @@ import { printsPythonFact } from "../../interpreters.ts";
 import type { Arg } from "../../wrappers.ts";
 import { parseWords, pathEffect } from "../parse.ts";
 import { runner } from "../runner.ts";
-import { flag, type NotUnderstood, opt, type Parsed } from "../spec.ts";
+import { type Effects, flag, type NotUnderstood, opt, type Parsed } from "../spec.ts";
 import { pip } from "./pip.ts";
+import { PRINTING_MODULES } from "./python-modules.ts";
 
 /** `-X` options that only tune diagnostics or decoding: any other (`presite=MODULE`, `pycache_prefix=DIR`) is not modelled. */
 const X_OPTIONS =
@@ -41,9 +42,18 @@ function optionNotUnderstood(p: Parsed): NotUnderstood | null {
  * inner unit: the standard library's JSON printer and pip. python finds them on sys.path, where (without
  * -P or -I) the directory it runs in comes first: which file that is, the disk says (python-path.ts).
  */
-const COMMAND_MODULES = new Set(["json.tool", "pip"]);
+const COMMAND_MODULES = new Set(["json.tool", "pip", ...PRINTING_MODULES.keys()]);
 
 const moduleWords = (p: Parsed) => p.options.find((o) => o.spec.mode === "module")?.command;
+
+/** `-m tokenize …` is judged as `python -m tokenize …` (python-modules.ts), not as a program called `tokenize`. */
+function nameModule(p: Parsed, out: Effects): void {
+  const words = moduleWords(p);
+  const module = words?.[0];
+  if (words === undefined || module?.value == null || !PRINTING_MODULES.has(module.value)) return;
+  const named = [{ ...module, value: `python -m ${module.value}` }, ...words.slice(1)];
+  out.inner = out.inner.map((inner) => (inner === words ? named : inner));
+}
 
 export const python = runner({
   names: ["python", "python3", "python3.11", "python3.12", "python3.13"],
@@ -64,6 +74,7 @@ export const python = runner({
     const refused = optionNotUnderstood(p);
     if (refused !== null) return refused;
     // `-c`/`-m` end python's options: what follows is the program's (parsed as operands here, when not options).
+    nameModule(p, out);
     const script = p.operands[0];
     if (script !== undefined && !p.has("inline") && !p.has("module")) {
       out.paths.push(pathEffect("exec", script));
