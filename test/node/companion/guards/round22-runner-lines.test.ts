@@ -41,3 +41,18 @@ describe("command-line additions to make and pytest (r22-05…07)", () => {
     },
   );
 });
+
+describe("a runner's word naming an absent place out of the workspace asks (s22-01)", () => {
+  it.each([
+    "npx vitest run --reporter=/tmp/airlock-absent-r9.mjs",
+    "make -C /tmp/airlock-absent-dir test",
+    "pytest /tmp/airlock-absent-tests",
+  ])("%s", (command) => {
+    const j = judge(command);
+    expect(j.action).toBe("ask");
+  });
+  it("an absent make target or test path in the workspace stays a run", () => {
+    expect(judge("make nosuchtarget").action).toBe("allow");
+    expect(judge("pytest tests/test_new.py").action).toBe("allow");
+  });
+});
