@@ -3,7 +3,7 @@
 import { segmentMayMatch } from "../../glob-match.ts";
 import type { Arg } from "../wrappers.ts";
 import { pathEffect } from "./parse.ts";
-import type { Effects, Parsed, PathEffect } from "./spec.ts";
+import type { Effects, NotUnderstood, Parsed, PathEffect } from "./spec.ts";
 
 export const DOT: Arg = Object.freeze({ value: ".", raw: ".", glob: false, tilde: false });
 /** A file the program reads that is only named at run time (inside a list file, on standard input). */
@@ -80,4 +80,10 @@ export function mayRewriteManifest(out: Effects): boolean {
       name === undefined || (e.arg.glob ? segmentMayMatch(name, "package.json") : name === "package.json")
     );
   });
+}
+
+/** A program that takes no operand: the first one given, with `why`, or null. */
+export function noOperand(p: Parsed, why: string): NotUnderstood | null {
+  const extra = p.operands[0];
+  return extra === undefined ? null : { word: extra.raw, reason: why };
 }

@@ -4,7 +4,9 @@
 // changes: not listed. `mount` (util-linux 2.38) with no operand and only -l lists the mount table
 // (/proc/self/mountinfo), as findmnt does; any operand, -a or -t … mounts or may. Any `ip` form that is not OBJECT [show|list] [words] changes the network or runs a
 // command (`ip netns exec`).
+
 import type { Arg } from "../../wrappers.ts";
+import { noOperand } from "../effects.ts";
 import { emptyEffects } from "../parse.ts";
 import { flag, opt, optional, type ProgramGrammar, type Understanding } from "../spec.ts";
 
@@ -73,8 +75,7 @@ export const mount: ProgramGrammar = {
   operands: [],
   effect: "read",
   finish(p) {
-    const extra = p.operands[0];
-    return extra === undefined ? null : { word: extra.raw, reason: "mount given an operand mounts it" };
+    return noOperand(p, "mount given an operand mounts it");
   },
 };
 

@@ -2,6 +2,7 @@
 // /sys/devices/system/cpu); no operand. `-C`, `-e`, `-p` take an optional column list (glued or `=`).
 // `-s`/`--sysroot DIR` reads those files below DIR instead and prints what they hold (a link there can
 // lead anywhere): not understood.
+import { noOperand } from "../effects.ts";
 import { flag, opt, optional, type ProgramGrammar } from "../spec.ts";
 
 export const lscpu: ProgramGrammar = {
@@ -30,7 +31,6 @@ export const lscpu: ProgramGrammar = {
     const root = p.options.find((o) => o.spec.mode === "sysroot");
     if (root !== undefined)
       return { word: root.word.raw, reason: "lscpu reads and prints the system files below its --sysroot" };
-    const extra = p.operands[0];
-    return extra === undefined ? null : { word: extra.raw, reason: "lscpu takes no operand" };
+    return noOperand(p, "lscpu takes no operand");
   },
 };

@@ -4,7 +4,7 @@
 // never files; its -F reads the filter from a file and -D writes raw socket data to one (`-` is standard
 // input and output). ss -K closes sockets and -N enters another network namespace: not understood.
 // netstat ignores operands; they are refused here, as words it does not place.
-import { raise } from "../effects.ts";
+import { noOperand, raise } from "../effects.ts";
 import { flag, type NotUnderstood, opt, type ProgramGrammar } from "../spec.ts";
 
 const FAMILIES = ["inet", "inet6", "link", "unix", "netlink", "vsock", "tipc", "xdp", "help"];
@@ -110,7 +110,6 @@ export const netstat: ProgramGrammar = {
   operands: [],
   effect: "read",
   finish(p) {
-    const extra = p.operands[0];
-    return extra === undefined ? null : { word: extra.raw, reason: "netstat takes no operand" };
+    return noOperand(p, "netstat takes no operand");
   },
 };
