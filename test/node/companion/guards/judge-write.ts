@@ -62,3 +62,34 @@ export function expectWritesAllowed(
     expect(r.action, `${join(ws, rel)}\n${r.why}\n${r.reasons.join("\n")}`).toBe("allow");
   }
 }
+
+/**
+ * Every way an agent writes `rel` in `ws` — the Write tool, the Edit tool, a shell redirection, each putting
+ * `payload` there (its first line for the shell) — under both starters, is judged `action`; a failure lists
+ * the ones that are not.
+ */
+export function expectEveryWayOfWriting(
+  ws: string,
+  home: string,
+  rel: string,
+  payload: string,
+  action: "ask" | "allow",
+): void {
+  const file_path = join(ws, rel);
+  const line = payload.split("\n")[0] as string;
+  const calls = [
+    { tool: "write", input: { file_path, content: payload } },
+    { tool: "edit", input: { file_path, old_string: "x", new_string: payload } },
+    { tool: "bash", input: { command: `printf '%s\\n' '${line}' >> ${rel}` } },
+  ];
+  const got: string[] = [];
+  for (const [name, policy] of [
+    ["balanced", BALANCED],
+    ["autonomous", AUTONOMOUS],
+  ] as const)
+    for (const call of calls) {
+      const r = judgeOnDisk(policy, { ...call, cwd: ws, workspace: ws, home });
+      got.push(`${name} ${call.tool} ${rel}: ${r.action}`);
+    }
+  expect(got).toEqual(got.map((a) => a.replace(/: \w+$/, `: ${action}`)));
+}

@@ -5,11 +5,10 @@
 // load. rustup runs the toolchain a `rust-toolchain.toml` `path` names, and rust-analyzer runs the
 // overrideCommand of a `rust-analyzer.toml` at the project root. Writing any of them now asks.
 import { rmSync } from "node:fs";
-import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { isProtectedWritePath } from "../../../../src/policy/secret-paths.ts";
-import { AUTONOMOUS, BALANCED } from "../../policy/shell/policies.ts";
-import { gitWorkspace, judgeOnDisk } from "./disk-fixture.ts";
+import { gitWorkspace } from "./disk-fixture.ts";
+import { expectEveryWayOfWriting } from "./judge-write.ts";
 
 const { base, ws, home } = gitWorkspace("airlock-rt14-tools-", {
   "mise.toml": '[env]\nFOO = "1"\n',
@@ -19,32 +18,11 @@ const { base, ws, home } = gitWorkspace("airlock-rt14-tools-", {
 });
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
-const STARTERS = [
-  ["balanced", BALANCED],
-  ["autonomous", AUTONOMOUS],
-] as const;
-
 const PAYLOAD = '[env]\n_.source = "./x.sh"\n';
 
-/** The three ways an agent writes a file: the Write tool, the Edit tool, a shell redirection. */
-function writes(rel: string) {
-  const file_path = join(ws, rel);
-  return [
-    { tool: "write", input: { file_path, content: PAYLOAD } },
-    { tool: "edit", input: { file_path, old_string: "x", new_string: PAYLOAD } },
-    { tool: "bash", input: { command: `printf '%s\\n' '[env]' >> ${rel}` } },
-  ];
-}
-
-/** Every way of writing `rel`, under both starters, is judged `action` (the list names the ones that are not). */
+/** Every way of writing `rel`, under both starters, is judged `action` (judge-write.ts). */
 function expectEvery(rel: string, action: "ask" | "allow"): void {
-  const got: string[] = [];
-  for (const [name, policy] of STARTERS)
-    for (const call of writes(rel)) {
-      const r = judgeOnDisk(policy, { ...call, cwd: ws, workspace: ws, home });
-      got.push(`${name} ${call.tool} ${rel}: ${r.action}`);
-    }
-  expect(got).toEqual(got.map((a) => a.replace(/: \w+$/, `: ${action}`)));
+  expectEveryWayOfWriting(ws, home, rel, PAYLOAD, action);
 }
 
 const ATTACKS = [

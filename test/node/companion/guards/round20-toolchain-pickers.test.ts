@@ -12,13 +12,13 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { isProtectedWritePath } from "../../../../src/policy/secret-paths.ts";
 import { climbingVersionName } from "../../../../src/policy/version-names.ts";
-import { AUTONOMOUS, BALANCED } from "../../policy/shell/policies.ts";
-import { gitWorkspace, judgeOnDisk, write } from "./disk-fixture.ts";
+import { gitWorkspace, write } from "./disk-fixture.ts";
 import {
   AUTONOMOUS as AUTONOMOUS_PROFILE,
   BALANCED as BALANCED_PROFILE,
   judgeCommand,
 } from "./judge-command.ts";
+import { expectEveryWayOfWriting } from "./judge-write.ts";
 
 const { base, ws, home } = gitWorkspace("airlock-r20-pickers-", {
   "README.md": "# app\n",
@@ -31,30 +31,9 @@ afterAll(() => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-const STARTERS = [
-  ["balanced", BALANCED],
-  ["autonomous", AUTONOMOUS],
-] as const;
-
-/** The three ways an agent writes a file: the Write tool, the Edit tool, a shell redirection. */
-function writes(rel: string) {
-  const file_path = join(ws, rel);
-  return [
-    { tool: "write", input: { file_path, content: "attacker/7.0.0\n" } },
-    { tool: "edit", input: { file_path, old_string: "x", new_string: "attacker/7.0.0" } },
-    { tool: "bash", input: { command: `printf '%s\\n' 'attacker/7.0.0' >> ${rel}` } },
-  ];
-}
-
-/** Every way of writing `rel`, under both starters, is judged `action` (the list names the ones that are not). */
+/** Every way of writing `rel`, under both starters, is judged `action` (judge-write.ts). */
 function expectEvery(rel: string, action: "ask" | "allow"): void {
-  const got: string[] = [];
-  for (const [name, policy] of STARTERS)
-    for (const call of writes(rel)) {
-      const r = judgeOnDisk(policy, { ...call, cwd: ws, workspace: ws, home });
-      got.push(`${name} ${call.tool} ${rel}: ${r.action}`);
-    }
-  expect(got).toEqual(got.map((a) => a.replace(/: \w+$/, `: ${action}`)));
+  expectEveryWayOfWriting(ws, home, rel, "attacker/7.0.0\n", action);
 }
 
 const PICKERS = [
