@@ -93,7 +93,37 @@ export const LINTERS: Readonly<Record<string, LinterRow>> = {
     own: (_name, text) => yamlDocuments(text),
     chains: [],
   },
+  // shellcheck 0.9.0: `.shellcheckrc`/`shellcheckrc` in each script's directory or above, `key=value` lines.
+  // `external-sources=true` is `-x` from the file (red team, round 22, r22-01: `shellcheck s.sh` then opened
+  // what the script's `source` lines and `# shellcheck source=` directives name, ~/.aws/credentials too), so it
+  // is refused as -x is; `source-path` names directories.
+  shellcheck: {
+    names: [".shellcheckrc", "shellcheckrc"],
+    own: (_name, text) => shellcheckrc(text),
+    chains: [],
+  },
 };
+
+/** A setting a config holds that the judge refuses as it refuses the option on the command line. */
+class Refused extends Error {}
+
+const SHELLCHECKRC_KEYS = new Set(["disable", "enable", "shell", "source-path", "external-sources"]);
+
+/** A shellcheckrc's `source-path` values; one that turns external sources on, or any line not read exactly, throws. */
+function shellcheckrc(text: string): { "source-path": string[] } {
+  const paths: string[] = [];
+  for (const raw of text.split("\n")) {
+    const line = raw.trim();
+    if (line === "" || line.startsWith("#")) continue;
+    const m = /^([a-z-]+)=(\S*)$/.exec(line);
+    if (m === null || !SHELLCHECKRC_KEYS.has(m[1] as string)) throw new Error(`not a known setting: ${line}`);
+    const [, key, value] = m as unknown as [string, string, string];
+    if (key === "external-sources" && value !== "false")
+      throw new Refused("`external-sources` follows every file a script sources, as -x does");
+    if (key === "source-path" && value !== "SCRIPTDIR") paths.push(value);
+  }
+  return { "source-path": paths };
+}
 
 /** What one config names: absolute paths (lexical, from its directory), the chained ones among them, or why not known. */
 export type ConfigNames = { paths: string[]; chained: string[] } | { unknown: string };
@@ -147,7 +177,8 @@ export function linterConfigNames(
   let own: unknown;
   try {
     own = row.own(name, text);
-  } catch {
+  } catch (e) {
+    if (e instanceof Refused) return { unknown: `\`${name}\`: ${e.message}` };
     return {
       unknown: `\`${name}\` is not parsed here exactly (comments or a syntax error), so what it names is not known`,
     };

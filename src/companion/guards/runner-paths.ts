@@ -26,8 +26,14 @@ export function runnerPathsFact(
     for (const path of e.paths) {
       const r = realPathOf(path);
       if (!r.ok) return { subject: t.shown, reason: `\`${path}\` cannot be resolved (${r.reason})` };
-      // A word that names nothing on disk (a make target, `./...`) is no place the project is.
-      if (r.stat === null || isWithin(workspace, r.real)) continue;
+      if (isWithin(workspace, r.real)) continue;
+      // A word naming nothing on disk in the workspace (a make target, `./...`) is no place the project is; one
+      // out of it is a place anyone may fill before the run (`--reporter=/tmp/r.mjs` in sticky /tmp, s22-01).
+      if (r.stat === null)
+        return {
+          subject: t.shown,
+          reason: `it names \`${path}\`, out of the workspace and not there now: whoever creates it first decides what runs`,
+        };
       return {
         subject: t.shown,
         reason: `it runs the project at \`${path}\`, whose real path \`${r.real}\` is out of the workspace: what runs is defined there`,

@@ -27,6 +27,7 @@ const REFUSING_MODES = new Set([
   "info-files",
   "check-list",
   "sysroot",
+  "empties",
 ]);
 const PATH_KINDS = new Set<WordKind>(["read", "write", "exec", "list", "walk"]);
 

@@ -2,7 +2,21 @@
 // and `-V` import the rootdir's conftest.py (checked with pytest 9), and `--version` did in older ones.
 import { responseFileWord } from "../response-files.ts";
 import { runner } from "../runner.ts";
-import { flag, opt } from "../spec.ts";
+import { flag, type NotUnderstood, opt, type Parsed } from "../spec.ts";
+
+/**
+ * pytest empties the `--basetemp` directory before the run (`tmp_path`'s root: the red team's `--basetemp=src`
+ * deleted the sources, round 22, r22-07), so any directory named there is destroyed: not understood.
+ */
+function basetempOrResponseFile(p: Parsed): NotUnderstood | null {
+  const basetemp = p.options.find((o) => o.spec.mode === "empties");
+  if (basetemp !== undefined)
+    return {
+      word: basetemp.word.raw,
+      reason: "pytest deletes what is in the --basetemp directory before it runs",
+    };
+  return responseFileWord(p);
+}
 
 export const pytest = runner({
   names: ["pytest", "py.test"],
@@ -18,12 +32,13 @@ export const pytest = runner({
     ...["--co --collect-only", "--no-header", "-l --showlocals", "--pdb", "--strict-markers"].map((n) =>
       flag(n),
     ),
-    opt("-k -m --maxfail --durations -n --numprocesses -p --tb --color --rootdir --basetemp"),
+    opt("-k -m --maxfail --durations -n --numprocesses -p --tb --color --rootdir"),
+    opt("--basetemp", "string", { mode: "empties" }),
     opt("-c --config-file", "exec"),
     opt("--junitxml --junit-xml", "write"),
   ],
   abbreviate: true,
   helpRuns: true,
-  check: responseFileWord,
+  check: basetempOrResponseFile,
   definedBy: ["conftest.py", "pytest.ini", "pyproject.toml", "setup.cfg", "tox.ini"],
 });

@@ -2,7 +2,8 @@
 // and runs none of them. With -x it also reads every file their `source` lines name, which only the
 // scripts know: reads not known here. -a prints the warnings of those files with their lines (a sourced
 // secret's lines too, proven on 0.9.0 with external-sources=true in a .shellcheckrc): not understood.
-// A .shellcheckrc (found above the script or in the home directory) holds only these same settings.
+// A .shellcheckrc (found above the script or in the home directory) holds these same settings, -x's among them:
+// it is read as a linter configuration (linter-configs.ts).
 import { unknownRead } from "../effects.ts";
 import { flag, opt, optional, type ProgramGrammar } from "../spec.ts";
 
