@@ -1,10 +1,12 @@
 // find (GNU findutils 4.9): starting points (`.` when none) walked for names, then an expression
 // of tests, actions and operators. -L follows every symlink, -H those named as starting points.
 // -exec/-execdir/-ok/-okdir run a command per file (judged as its own unit, `{}` only known at
-// run time); -delete removes what it walks; -fprint* and -fls write a file; -files0-from reads a
-// list of starting points. Any other word is not understood.
+// run time); -delete removes what it walks (a destroy, as rm -r is: untracked work is gone); -fprint* and
+// -fls write a file. -files0-from takes the starting points from a file or standard input the judge does
+// not read, so what it walks, lists or deletes is not known: not understood (red team, round 23: it listed
+// and deleted ~/.ssh). Any other word is not understood.
 import type { Arg } from "../../wrappers.ts";
-import { DOT, placeholders, raise, UNKNOWN_FILE } from "../effects.ts";
+import { DOT, placeholders, raise } from "../effects.ts";
 import { emptyEffects, pathEffect } from "../parse.ts";
 import type { ProgramGrammar, Understanding } from "../spec.ts";
 
@@ -65,7 +67,6 @@ function judgeFind(argv: readonly Arg[]): Understanding {
     roots.push(a);
   }
   let deletes = false;
-  let files0: Arg | null = null;
   for (; i < argv.length; i++) {
     const a = argv[i] as Arg;
     const v = a.value;
@@ -108,22 +109,19 @@ function judgeFind(argv: readonly Arg[]): Understanding {
       i += writes;
       continue;
     }
-    if (v === "-files0-from") {
-      files0 = argv[++i] ?? null;
-      if (files0 === null) return refuse(out, a, "-files0-from needs a file");
-      continue;
-    }
+    if (v === "-files0-from")
+      return refuse(
+        out,
+        a,
+        "-files0-from takes find's starting points from a file or standard input, not known here",
+      );
     return refuse(out, a, `${v} is not a find expression word this engine knows`);
   }
-  if (files0 !== null) {
-    out.paths.push(pathEffect("read", files0));
-    out.paths.push(pathEffect("walk", UNKNOWN_FILE, { follow, contents: false }));
-  }
-  for (const r of roots.length > 0 || files0 !== null ? roots : [DOT]) {
+  for (const r of roots.length > 0 ? roots : [DOT]) {
     out.paths.push(pathEffect("walk", r, { follow, contents: false }));
     if (deletes) out.paths.push(pathEffect("write", r, { below: true }));
   }
-  if (deletes) raise(out, "write");
+  if (deletes) raise(out, "destroy");
   return { understood: true, effects: out };
 }
 
