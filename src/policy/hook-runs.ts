@@ -268,23 +268,29 @@ export function looksLikePath(word: string): boolean {
 /**
  * Round 16 (s03): the files a program a hook runs loads as code of its own, by program name. A PostToolUse
  * `npx prettier --write …` hook runs prettier after every edit, and prettier runs `prettier.config.js`: writing
- * that is running code at the next edit, unjudged, while the agent's own `npx prettier` is judged. Only files
- * that are code by their extension (a JSON or YAML config is data; one naming a plugin file names it by path,
- * which no rule here follows), matched by name anywhere in the project (eslint and pytest look upward from
- * each file). A hook that runs the project's own code (`npm test`, `pytest`, `make`) runs every file of it by
- * design: package.json and the Makefile say what, and are protected; the sources are not (docs/policy.md).
+ * that is running code at the next edit, unjudged, while the agent's own `npx prettier` is judged. A JSON, YAML
+ * or TOML config, and package.json's key for the tool, count too: they name plugins, parsers, transforms and
+ * shared configs by path (`.prettierrc` `{"plugins": ["./tools/fmt.mjs"]}` ran that file at the next edit: red
+ * team, round 23, r23-03), and no rule here follows the path to the file. Matched by name anywhere in the
+ * project (eslint and pytest look upward from each file). A hook that runs the project's own code (`npm test`,
+ * `pytest`, `make`) runs every file of it by design: package.json and the Makefile say what, and are protected;
+ * the sources are not, nor a plugin file the project's own config already names (docs/policy.md).
  */
 const CODE = ["js", "cjs", "mjs", "ts", "cts", "mts"];
+const DATA = ["json", "json5", "yaml", "yml", "toml"];
 const codeNames = (...stems: string[]): string[] => stems.flatMap((s) => CODE.map((e) => `${s}.${e}`));
+/** An rc file in every form the tool reads: bare, code and data extensions. */
+const rcNames = (rc: string): string[] => [rc, ...codeNames(rc), ...DATA.map((e) => `${rc}.${e}`)];
+const MANIFESTS = ["package.json", "package.yaml"];
 
 export const TOOL_CODE_FILES: ReadonlyMap<string, readonly string[]> = new Map([
-  ["prettier", codeNames("prettier.config", ".prettierrc")],
-  ["eslint", [...codeNames("eslint.config"), ".eslintrc.js", ".eslintrc.cjs"]],
-  ["stylelint", codeNames("stylelint.config", ".stylelintrc")],
-  ["jest", codeNames("jest.config")],
+  ["prettier", [...codeNames("prettier.config"), ...rcNames(".prettierrc"), ...MANIFESTS]],
+  ["eslint", [...codeNames("eslint.config"), ...rcNames(".eslintrc"), ...MANIFESTS]],
+  ["stylelint", [...codeNames("stylelint.config"), ...rcNames(".stylelintrc"), ...MANIFESTS]],
+  ["jest", [...codeNames("jest.config"), "jest.config.json", ...MANIFESTS]],
   ["vitest", codeNames("vitest.config", "vitest.workspace", "vite.config")],
-  ["babel", [...codeNames("babel.config"), ".babelrc.js", ".babelrc.cjs"]],
-  ["pytest", ["conftest.py"]],
+  ["babel", [...codeNames("babel.config"), "babel.config.json", ...rcNames(".babelrc"), ...MANIFESTS]],
+  ["pytest", ["conftest.py", "pytest.ini", ".pytest.ini", "pyproject.toml", "setup.cfg", "tox.ini"]],
   ["npm", ["package.json"]],
   ["pnpm", ["package.json"]],
   ["yarn", ["package.json"]],

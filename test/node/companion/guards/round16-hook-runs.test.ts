@@ -156,12 +156,21 @@ describe("s03: the code of a program a hook runs", () => {
     },
   });
 
-  it("prettier.config.js asks under a prettier hook; without it, and a JSON config, stay allowed", () => {
+  it("prettier.config.js and every other prettier config ask under a prettier hook; without it they stay allowed", () => {
     expectAllowed(writeTool("prettier.config.js"), "no hook");
+    expectAllowed(writeTool(".prettierrc.json"), "no hook");
     config(".claude/settings.json", HOOK);
     expectAsks(writeTool("prettier.config.js"), /prettier/, "prettier.config.js");
     expectAsks(writeTool(".prettierrc.cjs"), /prettier/, ".prettierrc.cjs");
-    expectAllowed(writeTool(".prettierrc.json"), "data, not code");
+    // Red team, round 23 (r23-03): a data config names plugins by path, which then run at the next edit.
+    for (const rc of [
+      ".prettierrc",
+      ".prettierrc.json",
+      ".prettierrc.yaml",
+      ".prettierrc.toml",
+      "package.json",
+    ])
+      expectAsks(writeTool(rc), /prettier/, rc);
     expectAllowed(writeTool("eslint.config.js"), "another tool's config");
     expectAllowed(writeTool("src/a.ts"), "source");
   });
