@@ -1,0 +1,44 @@
+// Over-asks, round 22 (fix23b): small programs whose forms print and change nothing — `kill -0 PID` (signal 0
+// only probes), uuidgen, `openssl rand`, `ping -c1 127.0.0.1`, `git fsck`, `git difftool --tool-help`,
+// `git clean -n` with other options clustered. Each was proven by strace (docs/policy.md); attacks first:
+// the forms around them that signal, write, load code or send a packet out still ask.
+import { rmSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sampleWorkspace } from "../profiles/sample-workspace.ts";
+import { AUTONOMOUS, BALANCED, judgeCommand } from "./judge-command.ts";
+
+let ws: string;
+beforeAll(() => {
+  ws = sampleWorkspace();
+});
+afterAll(() => rmSync(ws, { recursive: true, force: true }));
+
+const notAllowed = (command: string) => {
+  for (const policy of [BALANCED, AUTONOMOUS])
+    expect(judgeCommand(ws, command, { policy }).action, command).not.toBe("allow");
+};
+const allowed = (command: string) => {
+  for (const policy of [BALANCED, AUTONOMOUS])
+    expect(judgeCommand(ws, command, { policy }).action, command).toBe("allow");
+};
+
+describe("kill -0 probes a process: the attacks (written first)", () => {
+  it.each([
+    "kill 1234",
+    "kill -9 1234",
+    "kill -s 0 1234",
+    "kill -n 0 1234",
+    "kill -0",
+    "kill -0 -1",
+    "kill -0 -9 1234",
+    "kill -0 %1",
+    "kill -0 $PID",
+    "kill -0 $(cat pid)",
+    "kill -00 1234",
+    "kill -0 0",
+  ])("%s is not allowed", notAllowed);
+});
+
+describe("kill -0 with process ids as written is allowed", () => {
+  it.each(["kill -0 1234", "kill -0 1234 5678", "kill -0 1234 && echo alive"])("%s is allowed", allowed);
+});
