@@ -28,6 +28,7 @@ const REFUSING_MODES = new Set([
   "check-list",
   "sysroot",
   "empties",
+  "clock",
 ]);
 const PATH_KINDS = new Set<WordKind>(["read", "write", "exec", "list", "walk"]);
 

@@ -103,6 +103,7 @@ import { tree } from "./programs/tree.ts";
 import { tsc } from "./programs/tsc.ts";
 import { uniq } from "./programs/uniq.ts";
 import { unzip } from "./programs/unzip.ts";
+import { uuidgen } from "./programs/uuidgen.ts";
 import { docker, gcc, java, perl } from "./programs/version.ts";
 import { jest, vitest } from "./programs/vitest.ts";
 import { wc } from "./programs/wc.ts";
@@ -176,6 +177,8 @@ export const PROGRAM_GRAMMARS: readonly ProgramGrammar[] = [
   ...[ruff, shfmt, hadolint, clangFormat, yamllint],
   // Shell writes judged by what they write (fix21d).
   tee,
+  // Round 22's small programs (fix23b).
+  uuidgen,
 ];
 
 const BY_NAME: Readonly<Record<string, ProgramGrammar>> = Object.fromEntries(

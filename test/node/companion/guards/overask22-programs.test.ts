@@ -42,3 +42,26 @@ describe("kill -0 probes a process: the attacks (written first)", () => {
 describe("kill -0 with process ids as written is allowed", () => {
   it.each(["kill -0 1234", "kill -0 1234 5678", "kill -0 1234 && echo alive"])("%s is allowed", allowed);
 });
+
+describe("uuidgen: the attacks (written first)", () => {
+  // -t opens /var/lib/libuuid/clock.txt read-write (strace) when uuidd does not answer.
+  it.each([
+    "uuidgen -t",
+    "uuidgen --time",
+    "uuidgen -r -t",
+    "uuidgen --ti",
+    "uuidgen x",
+    "uuidgen > .git/HEAD",
+  ])("%s is not allowed", notAllowed);
+});
+
+describe("uuidgen's random and name-based forms are allowed", () => {
+  it.each([
+    "uuidgen",
+    "uuidgen -r",
+    "uuidgen | tr A-F a-f",
+    "uuidgen --sha1 --namespace @dns --name example.com",
+    "uuidgen -m -n @url -N https://example.com",
+    "uuidgen -V",
+  ])("%s is allowed", allowed);
+});
