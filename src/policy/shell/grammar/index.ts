@@ -57,6 +57,7 @@ import { npx } from "./programs/npx.ts";
 import { bc, cal, numfmt, yes } from "./programs/numbers.ts";
 import { pnpm, yarn } from "./programs/package-managers.ts";
 import { paste } from "./programs/paste.ts";
+import { ping } from "./programs/ping.ts";
 import { pip } from "./programs/pip.ts";
 import { prettier } from "./programs/prettier.ts";
 import { kill, pgrep, pidof, vmstat } from "./programs/processes.ts";
@@ -178,7 +179,7 @@ export const PROGRAM_GRAMMARS: readonly ProgramGrammar[] = [
   // Shell writes judged by what they write (fix21d).
   tee,
   // Round 22's small programs (fix23b).
-  uuidgen,
+  ...[uuidgen, ping],
 ];
 
 const BY_NAME: Readonly<Record<string, ProgramGrammar>> = Object.fromEntries(
