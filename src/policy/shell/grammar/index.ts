@@ -55,6 +55,7 @@ import { node } from "./programs/node.ts";
 import { npm } from "./programs/npm.ts";
 import { npx } from "./programs/npx.ts";
 import { bc, cal, numfmt, yes } from "./programs/numbers.ts";
+import { openssl } from "./programs/openssl.ts";
 import { pnpm, yarn } from "./programs/package-managers.ts";
 import { paste } from "./programs/paste.ts";
 import { ping } from "./programs/ping.ts";
@@ -179,7 +180,7 @@ export const PROGRAM_GRAMMARS: readonly ProgramGrammar[] = [
   // Shell writes judged by what they write (fix21d).
   tee,
   // Round 22's small programs (fix23b).
-  ...[uuidgen, ping],
+  ...[uuidgen, ping, openssl],
 ];
 
 const BY_NAME: Readonly<Record<string, ProgramGrammar>> = Object.fromEntries(

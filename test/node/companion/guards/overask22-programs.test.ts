@@ -2,7 +2,8 @@
 // only probes), uuidgen, `openssl rand`, `ping -c1 127.0.0.1`, `git fsck`, `git difftool --tool-help`,
 // `git clean -n` with other options clustered. Each was proven by strace (docs/policy.md); attacks first:
 // the forms around them that signal, write, load code or send a packet out still ask.
-import { rmSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sampleWorkspace } from "../profiles/sample-workspace.ts";
 import { AUTONOMOUS, BALANCED, judgeCommand } from "./judge-command.ts";
@@ -91,6 +92,45 @@ describe("ping: the attacks (written first)", () => {
 
 describe("ping to a numeric loopback address is allowed", () => {
   it.each(["ping -c1 127.0.0.1", "ping -c 3 -q 127.0.0.1", "ping -n -c1 -W 1 ::1", "ping -w 2 127.0.0.53"])(
+    "%s is allowed",
+    allowed,
+  );
+});
+
+describe("openssl rand: the attacks (written first)", () => {
+  it.each([
+    "openssl rand -out key.bin 16",
+    "openssl rand -hex -out .git/HEAD 16",
+    "openssl rand -writerand ~/.rnd 16",
+    "openssl rand -rand .env -hex 16",
+    "openssl rand -engine ./e.so 16",
+    "openssl rand -provider-path . -provider x 16",
+    "openssl rand -hex 16 -out x",
+    "openssl rand -hex $N",
+    "openssl rand -hex",
+    "openssl enc -d -in .env",
+    "openssl s_client -connect example.com:443",
+    // The configuration openssl loads at start names shared libraries it loads (providers, engines).
+    "OPENSSL_CONF=./evil.cnf openssl rand -hex 16",
+    "env OPENSSL_MODULES=. openssl rand -hex 16",
+  ])("%s is not allowed", notAllowed);
+
+  it("a configuration the agent's environment leads into the workspace keeps openssl asking", () => {
+    writeFileSync(
+      join(ws, "evil.cnf"),
+      "openssl_conf = init\n[init]\nengines = e\n[e]\nx = x\n[x]\ndynamic_path = ./x.so\n",
+    );
+    expect(
+      judgeCommand(ws, "openssl rand -hex 16", { env: { OPENSSL_CONF: join(ws, "evil.cnf") } }).action,
+    ).not.toBe("allow");
+    expect(
+      judgeCommand(ws, "openssl rand -hex 16", { env: { OPENSSL_CONF: "/usr/lib/ssl/openssl.cnf" } }).action,
+    ).toBe("allow");
+  });
+});
+
+describe("openssl rand's printing forms are allowed", () => {
+  it.each(["openssl rand -hex 16", "openssl rand -base64 32", "openssl rand 8 | xxd", "openssl rand -help"])(
     "%s is allowed",
     allowed,
   );
