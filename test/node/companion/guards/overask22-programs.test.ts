@@ -135,3 +135,26 @@ describe("openssl rand's printing forms are allowed", () => {
     allowed,
   );
 });
+
+// -f only lifts clean.requireForce; with -n git prints the names it would remove, the tree's names as
+// `git status --ignored` and `find .` print them (policy/shell/overask15i-programs.test.ts proves nothing goes).
+describe("git clean's dry run with -f clustered in: the attacks (written first)", () => {
+  it.each([
+    "git clean -fdX",
+    "git clean -ffdx",
+    "git clean -fdX -n --no-dry-run",
+    "git clean -fni",
+    "git clean -fd -n -i",
+    "git clean -f $X",
+  ])("%s is not allowed", notAllowed);
+});
+
+describe("git clean -n with -f is allowed", () => {
+  it.each([
+    "git clean -fdX -n",
+    "git clean -n -d",
+    "git clean -nf",
+    "git clean -ffdxn",
+    "git clean -fdn -e '*.log'",
+  ])("%s is allowed", allowed);
+});

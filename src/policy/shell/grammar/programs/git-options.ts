@@ -157,10 +157,14 @@ export const STATUS_OPTIONS: readonly OptionSpec[] = [
   optional("--column --find-renames"),
 ];
 
-/** `git clean` (2.39) in its dry run only: -f and -i (which delete) are not listed. */
+/**
+ * `git clean` (2.39) in its dry run only (git-forms.ts cleanForm): -f, given once or twice, only lifts
+ * clean.requireForce, and with -n git prints what it would remove and removes nothing (builtin/clean.c);
+ * -i (a menu that deletes) is not listed.
+ */
 export const CLEAN_OPTIONS: readonly OptionSpec[] = [
   flag("-n --dry-run", "dry-run"),
-  ...flags("-d", "-q --quiet", "-x", "-X"),
+  ...flags("-d", "-f --force", "-q --quiet", "-x", "-X"),
   opt("-e --exclude", "pattern"),
 ];
 
