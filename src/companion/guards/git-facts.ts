@@ -26,7 +26,7 @@ function ownRepository(ctx: Context): Repository | null {
 /** What a configuration key of the repository makes git do on a read-only command. */
 function keyEffect(key: string): string {
   if (key === "core.worktree") return "so git reads a work tree outside the project";
-  if (/ignorerevsfile|^mailmap\.|excludesfile|attributesfile|orderfile|^gpg\.ssh\./.test(key))
+  if (/ignorerevsfile|^mailmap\.|excludesfile|attributesfile|orderfile|skiplist|^gpg\.ssh\./.test(key))
     return "a file outside the project git reads and may print";
   if (/\.promisor$|^extensions\.partialclone$/.test(key))
     return "so git fetches missing objects from a remote on a read";

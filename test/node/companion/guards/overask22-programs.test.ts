@@ -2,6 +2,7 @@
 // only probes), uuidgen, `openssl rand`, `ping -c1 127.0.0.1`, `git fsck`, `git difftool --tool-help`,
 // `git clean -n` with other options clustered. Each was proven by strace (docs/policy.md); attacks first:
 // the forms around them that signal, write, load code or send a packet out still ask.
+import { spawnSync } from "node:child_process";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -156,5 +157,45 @@ describe("git clean -n with -f is allowed", () => {
     "git clean -nf",
     "git clean -ffdxn",
     "git clean -fdn -e '*.log'",
+  ])("%s is allowed", allowed);
+});
+
+describe("git fsck and git difftool --tool-help: the attacks (written first)", () => {
+  it.each([
+    // --lost-found writes .git/lost-found; any other difftool form runs a tool.
+    "git fsck --lost-found",
+    "git fsck --lost",
+    "git fsck --no-lost-found --lost-found",
+    "git -c fsck.skipList=.env fsck",
+    "git difftool",
+    "git difftool --tool=vimdiff",
+    "git difftool --tool-help README.md",
+    "git difftool --tool-h",
+    "git difftool -t vimdiff --tool-help",
+    "git mergetool",
+  ])("%s is not allowed", notAllowed);
+
+  // git fsck dies on the first skip-list line that is no object name and prints it (proven on 2.39).
+  it.each([".env", "/home/dev/.ssh/id_rsa"])(
+    "a repository whose fsck.skipList is %s keeps git asking",
+    (file) => {
+      const repo = sampleWorkspace();
+      try {
+        spawnSync("git", ["config", "fsck.skipList", file], { cwd: repo });
+        expect(judgeCommand(repo, "git fsck").action).not.toBe("allow");
+      } finally {
+        rmSync(repo, { recursive: true, force: true });
+      }
+    },
+  );
+});
+
+describe("git fsck's checks and git difftool --tool-help are allowed", () => {
+  it.each([
+    "git fsck",
+    "git fsck --full --strict",
+    "git fsck --no-dangling --connectivity-only",
+    "git fsck --unreachable HEAD",
+    "git difftool --tool-help",
   ])("%s is allowed", allowed);
 });

@@ -111,3 +111,11 @@ export function helpPage(page: Arg, out: Effects): NotUnderstood | null {
   ]);
   return null;
 }
+
+/** `git difftool --tool-help`, spelled whole: any other form (`--tool=X`, a path, no option) runs a tool. */
+export function difftoolForm(p: Parsed): NotUnderstood | null {
+  const only = p.options.length === 1 && p.operands.length === 0 ? p.options[0] : undefined;
+  return only?.word.value === "--tool-help"
+    ? null
+    : { word: p.argv.at(-1)?.raw ?? p.program, reason: "git difftool runs the configured diff tool" };
+}

@@ -358,6 +358,12 @@ export const MISC_OPTIONS: Readonly<Record<string, readonly OptionSpec[]>> = {
     opt("--refs --exclude"),
   ],
   "count-objects": flags("-v --verbose", "-H --human-readable"),
+  // git-fsck(1), 2.39: checks the objects and prints object ids and problems (strace: no write; it runs git's
+  // own commit-graph and multi-pack-index verify). --lost-found (writes .git/lost-found) is not listed.
+  fsck: [
+    ...flags("-v --verbose", "--unreachable", "--dangling", "--tags", "--root", "--cache", "--reflogs"),
+    ...flags("--full", "--connectivity-only", "--strict", "--progress", "--name-objects"),
+  ],
   "check-ignore": flags("-q --quiet", "-v --verbose", "--stdin", "-z", "-n --non-matching", "--no-index"),
   version: flags("--build-options"),
   // One operand reads the symbolic ref (`--short HEAD`: the branch); two set it, -d deletes it (git-forms.ts).
