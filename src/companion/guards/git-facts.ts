@@ -11,6 +11,7 @@ import { discoverRepository, foreignGitFile, type Repository, repositoryAt } fro
 import { helpViewerReason } from "./git-help-viewer.ts";
 import { gitMessagesFact } from "./git-messages.ts";
 import { notesReason } from "./git-notes.ts";
+import { foreignPackReason } from "./git-packs.ts";
 import { patchFacts } from "./git-patches.ts";
 import { repositoryStateFact } from "./git-state-files.ts";
 import { unnamedObjectFact } from "./git-unnamed.ts";
@@ -79,6 +80,10 @@ export function gitFacts(t: Extract<DiskTarget, { kind: "git" }>, ctx: Context):
     const top = t.workTree ?? repo?.workTree ?? null;
     const patched = patchFacts(t.patches, top === null ? [t.dir] : [top, t.dir], ctx, t.shown);
     if (patched.length > 0) return patched;
+  }
+  if (t.packs !== undefined) {
+    const foreign = foreignPackReason(t.packs, ownRepository(ctx));
+    if (foreign !== null) return [{ subject: t.shown, reason: foreign }];
   }
   if (repo === null) return [];
   const own = ownRepository(ctx);

@@ -69,7 +69,16 @@ const READ_ONLY = new Set([
     "diff-files",
     "diff-index",
   ],
-  ...["verify-commit", "verify-tag", "fsck", "get-tar-commit-id", "ls-remote", "help", "stripspace"],
+  ...[
+    "verify-commit",
+    "verify-tag",
+    "verify-pack",
+    "fsck",
+    "get-tar-commit-id",
+    "ls-remote",
+    "help",
+    "stripspace",
+  ],
 ]);
 
 /** Subcommands that read only in their listing forms; otherwise they write. */

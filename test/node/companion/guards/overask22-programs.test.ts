@@ -3,7 +3,7 @@
 // `git clean -n` with other options clustered. Each was proven by strace (docs/policy.md); attacks first:
 // the forms around them that signal, write, load code or send a packet out still ask.
 import { spawnSync } from "node:child_process";
-import { rmSync, writeFileSync } from "node:fs";
+import { readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sampleWorkspace } from "../profiles/sample-workspace.ts";
@@ -198,4 +198,54 @@ describe("git fsck's checks and git difftool --tool-help are allowed", () => {
     "git fsck --unreachable HEAD",
     "git difftool --tool-help",
   ])("%s is allowed", allowed);
+});
+
+// git verify-pack prints each object's id, type and sizes (index-pack --verify-stat, strace: it opens the
+// pack and its index); only the own repository's packs, where they really are (guards/git-packs.ts).
+describe("git verify-pack", () => {
+  let repo: string;
+  let other: string;
+  let pack: string;
+  let otherPack: string;
+  const packOf = (dir: string) => {
+    spawnSync("git", ["gc", "-q"], { cwd: dir });
+    const idx = readdirSync(join(dir, ".git/objects/pack")).find((n) => n.endsWith(".idx")) as string;
+    return `.git/objects/pack/${idx}`;
+  };
+  beforeAll(() => {
+    repo = sampleWorkspace();
+    other = sampleWorkspace();
+    pack = packOf(repo);
+    otherPack = join(other, packOf(other));
+  });
+  afterAll(() => {
+    for (const dir of [repo, other]) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("another repository's pack, a link to one, a glob, a missing pack and other forms ask (written first)", () => {
+    const linked = ".git/objects/pack/pack-0000000000000000000000000000000000000000.idx";
+    symlinkSync(otherPack, join(repo, linked));
+    symlinkSync(otherPack.replace(/idx$/, "pack"), join(repo, linked.replace(/idx$/, "pack")));
+    for (const command of [
+      `git verify-pack -v ${otherPack}`,
+      `git verify-pack -v ${linked}`,
+      "git verify-pack -v .git/objects/pack/*.idx",
+      "git verify-pack -v .git/objects/pack/pack-1111111111111111111111111111111111111111.idx",
+      "git verify-pack -v",
+      "git verify-pack -v .env",
+      `git -C src verify-pack -v ${pack}`,
+      `git verify-pack -v ${pack} $X`,
+    ])
+      for (const policy of [BALANCED, AUTONOMOUS])
+        expect(judgeCommand(repo, command, { policy }).action, command).not.toBe("allow");
+  });
+
+  it("the workspace's own packs are allowed", () => {
+    for (const command of [
+      `git verify-pack -v ${pack}`,
+      `git verify-pack -s ./${pack.replace(/idx$/, "pack")}`,
+    ])
+      for (const policy of [BALANCED, AUTONOMOUS])
+        expect(judgeCommand(repo, command, { policy }).action, command).toBe("allow");
+  });
 });
