@@ -218,6 +218,8 @@ export type DiskTarget =
        * not from where it runs (only `REV:./PATH` and `REV:../PATH` are), so the disk places them there.
        */
       topPaths?: string[];
+      /** `git verify-pack`: the packs (absolute) it reads, which must be the workspace's own repository's (git-packs.ts). */
+      packs?: string[];
       /** `git apply --check`: the patch files (absolute) whose named files it reads line by line (git-patches.ts). */
       patches?: { files: string[]; strip: number };
       shown: string;

@@ -193,6 +193,13 @@ export const LOADING_VARIABLES: readonly LoadingVariable[] = [
   },
   // lsb_release (Debian's, a sh script) sources the os-release file LSB_OS_RELEASE names.
   { name: "LSB_OS_RELEASE", loads: "lsb_release runs the file as shell code", runBy: ["lsb_release"] },
+  // openssl(1) loads the configuration file at start, whose providers and engines sections load shared
+  // libraries (3.0 opened a config's `module` path); the two directories hold the modules a bare name loads.
+  ...["OPENSSL_CONF", "OPENSSL_MODULES", "OPENSSL_ENGINES"].map((name) => ({
+    name,
+    loads: "openssl loads its configuration, and the shared libraries it names, from it",
+    runBy: ["openssl"],
+  })),
   // ld.so(8): LD_PRELOAD, LD_AUDIT and LD_LIBRARY_PATH (`;` too); iconv_open(3) loads gconv modules.
   {
     name: "LD_PRELOAD",

@@ -503,6 +503,13 @@ function topPaths(unit: ExecUnit, subcommand: string | null): string[] {
   return out;
 }
 
+/** `git verify-pack`'s pack words (its grammar takes only `.git/objects/pack/pack-ID.idx` or `.pack`). */
+function packWords(unit: ExecUnit, subcommand: string | null): string[] | null {
+  if (subcommand !== "verify-pack") return null;
+  const words = unit.words.map((w) => w.value ?? "");
+  return words.slice(words.indexOf(subcommand) + 1).filter((v) => !v.startsWith("-"));
+}
+
 /** The patch files' absolute paths: operands from where git runs (after `-C`), standard input from the shell's. */
 function patchFiles(
   p: CheckedPatches,
@@ -541,6 +548,7 @@ export function gitTargets(
   const fromTop = topPaths(unit, where.subcommand);
   const patches = checkedPatches(unit, where.subcommand);
   if (typeof patches === "string") return unknown(patches);
+  const packs = packWords(unit, where.subcommand);
   for (const base of bases) {
     let dir = base;
     for (const m of where.moves as string[])
@@ -561,6 +569,7 @@ export function gitTargets(
       ...(messages !== null ? { printsMessages: messages } : {}),
       ...(fromTop.length > 0 ? { topPaths: fromTop } : {}),
       ...(patches !== null ? { patches: patchFiles(patches, abs, base) } : {}),
+      ...(packs !== null ? { packs: packs.map((p) => abs(p) as string) } : {}),
       shown,
     });
   }

@@ -36,13 +36,15 @@ const RUNS_PROGRAMS = [
   /^mailmap\.(file|blob)$/,
   /^core\.(excludesfile|attributesfile)$/,
   /^diff\.orderfile$/,
+  // git fsck dies on the first line of its skip list that is no object name, printing it (proven on 2.39).
+  /^fsck\.skiplist$/,
   // ssh-keygen, verifying an ssh signature (`log.showSignature`, `--show-signature`, `%G?`), parses these
   // and reports each bad line by its number (round 12: the file's lines are counted out).
   /^gpg\.ssh\.(allowedsignersfile|revocationfile)$/,
 ];
 /** Keys naming a file git reads: one inside the work tree (a relative path without `..`) is the project's. */
 export const FILE_KEYS =
-  /^(blame\.ignorerevsfile|format\.signaturefile|mailmap\.file|core\.(excludesfile|attributesfile)|diff\.orderfile|gpg\.ssh\.(allowedsignersfile|revocationfile))$/;
+  /^(blame\.ignorerevsfile|format\.signaturefile|mailmap\.file|core\.(excludesfile|attributesfile)|diff\.orderfile|fsck\.skiplist|gpg\.ssh\.(allowedsignersfile|revocationfile))$/;
 const BOOLEAN = /^(true|false|yes|no|on|off|1|0|)$/i;
 const MAX_CONFIG_BYTES = 1024 * 1024;
 

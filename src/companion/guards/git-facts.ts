@@ -11,6 +11,7 @@ import { discoverRepository, foreignGitFile, type Repository, repositoryAt } fro
 import { helpViewerReason } from "./git-help-viewer.ts";
 import { gitMessagesFact } from "./git-messages.ts";
 import { notesReason } from "./git-notes.ts";
+import { foreignPackReason } from "./git-packs.ts";
 import { patchFacts } from "./git-patches.ts";
 import { repositoryStateFact } from "./git-state-files.ts";
 import { unnamedObjectFact } from "./git-unnamed.ts";
@@ -26,7 +27,7 @@ function ownRepository(ctx: Context): Repository | null {
 /** What a configuration key of the repository makes git do on a read-only command. */
 function keyEffect(key: string): string {
   if (key === "core.worktree") return "so git reads a work tree outside the project";
-  if (/ignorerevsfile|^mailmap\.|excludesfile|attributesfile|orderfile|^gpg\.ssh\./.test(key))
+  if (/ignorerevsfile|^mailmap\.|excludesfile|attributesfile|orderfile|skiplist|^gpg\.ssh\./.test(key))
     return "a file outside the project git reads and may print";
   if (/\.promisor$|^extensions\.partialclone$/.test(key))
     return "so git fetches missing objects from a remote on a read";
@@ -79,6 +80,10 @@ export function gitFacts(t: Extract<DiskTarget, { kind: "git" }>, ctx: Context):
     const top = t.workTree ?? repo?.workTree ?? null;
     const patched = patchFacts(t.patches, top === null ? [t.dir] : [top, t.dir], ctx, t.shown);
     if (patched.length > 0) return patched;
+  }
+  if (t.packs !== undefined) {
+    const foreign = foreignPackReason(t.packs, ownRepository(ctx));
+    if (foreign !== null) return [{ subject: t.shown, reason: foreign }];
   }
   if (repo === null) return [];
   const own = ownRepository(ctx);

@@ -69,7 +69,16 @@ const READ_ONLY = new Set([
     "diff-files",
     "diff-index",
   ],
-  ...["verify-commit", "verify-tag", "fsck", "get-tar-commit-id", "ls-remote", "help", "stripspace"],
+  ...[
+    "verify-commit",
+    "verify-tag",
+    "verify-pack",
+    "fsck",
+    "get-tar-commit-id",
+    "ls-remote",
+    "help",
+    "stripspace",
+  ],
 ]);
 
 /** Subcommands that read only in their listing forms; otherwise they write. */
@@ -90,6 +99,7 @@ const LISTING: Readonly<Record<string, (args: readonly string[]) => boolean>> = 
     a[0] === "show" ||
     a[0] === "get-url",
   stash: (a) => a[0] === "list" || a[0] === "show",
+  difftool: (a) => toolHelp("difftool", a),
   worktree: (a) => a[0] === "list",
   notes: (a) => a.length === 0 || a[0] === "list" || a[0] === "show",
   reflog: (a) =>
@@ -184,6 +194,14 @@ const OPTION_RISKS: Readonly<
   "--pathspec-from-file": { risk: "read", why: "reads paths from the file", value: true },
 };
 
+/**
+ * `git difftool --tool-help` lists the tools' names (and the configured tools' commands) and runs none:
+ * git-mergetool's script checks each with `type` (strace: git, grep, sort, cut, ls, env, sed and gettext ran).
+ */
+function toolHelp(sub: string, args: readonly string[]): boolean {
+  return sub === "difftool" && args.length === 1 && args[0] === "--tool-help";
+}
+
 /** Forms that open an editor or a pager with shell escapes. */
 function interactive(sub: string, args: readonly string[]): string | null {
   const has = (...xs: string[]) =>
@@ -192,7 +210,8 @@ function interactive(sub: string, args: readonly string[]): string | null {
         xs.includes(a) ||
         xs.some((x) => x.length === 2 && /^-[a-zA-Z]+$/.test(a) && a.includes(x[1] as string)),
     );
-  if (["difftool", "mergetool"].includes(sub)) return `git ${sub} runs the configured diff or merge tool`;
+  if (["difftool", "mergetool"].includes(sub) && !toolHelp(sub, args))
+    return `git ${sub} runs the configured diff or merge tool`;
   if (sub === "help" && args.some((a) => !a.startsWith("-")))
     return "git help opens a manual page in a pager";
   if (

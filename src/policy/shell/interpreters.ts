@@ -99,6 +99,20 @@ export function printsPythonFact(words: readonly (string | null)[]): boolean {
   return words.length === 2 && first === "-c" && PYTHON_FACT.test(second ?? "");
 }
 
+/**
+ * `python3 -c 'import uuid; print(uuid.uuid4())'` (or `.hex`): a random UUID from os.urandom. uuid imports
+ * files of the standard library (enum, platform, _uuid), looked up with the working directory first on
+ * sys.path as for `-m`: the python-start disk check looks there for any module by such a name (python.ts).
+ * uuid1() is not listed: its node id may come from running ifconfig or ip.
+ */
+const PYTHON_UUID = /^\s*import uuid\s*[;\n]\s*print\(\s*uuid\.uuid4\(\)(\.hex)?\s*\)\s*;?\s*$/;
+
+/** `python3 -c 'import uuid; print(uuid.uuid4())'`, and nothing else: python's words after its name. */
+export function printsPythonUuid(words: readonly (string | null)[]): boolean {
+  const [first, second] = words;
+  return words.length === 2 && first === "-c" && PYTHON_UUID.test(second ?? "");
+}
+
 const ALWAYS: InterpreterSpec = { always: true };
 
 export const INTERPRETERS: Readonly<Record<string, InterpreterSpec>> = {
@@ -243,7 +257,8 @@ export function inlineCode(argv: readonly Arg[]): string | null {
   const spec = specOf(name);
   if (spec?.inline === undefined) return null;
   if (spec === NODE && printsNodeFact(argv.slice(1).map((a) => a.value))) return null;
-  if (spec === PYTHON && printsPythonFact(argv.slice(1).map((a) => a.value))) return null;
+  const words = argv.slice(1).map((a) => a.value);
+  if (spec === PYTHON && (printsPythonFact(words) || printsPythonUuid(words))) return null;
   for (const a of argv.slice(1)) {
     const v = a.value;
     if (v === null) return null;

@@ -28,6 +28,7 @@ const REFUSING_MODES = new Set([
   "check-list",
   "sysroot",
   "empties",
+  "clock",
 ]);
 const PATH_KINDS = new Set<WordKind>(["read", "write", "exec", "list", "walk"]);
 
@@ -85,6 +86,8 @@ function operandsFor(g: ProgramGrammar): string[] {
     ss: ["state", "listening"],
     // ruff is understood in its check forms only (format without --check rewrites).
     ruff: ["format", "--check", "f.txt"],
+    // ping is understood only to a loopback address written as numbers.
+    ping: ["127.0.0.1"],
     // python -m venv is understood only printing its help (any other form creates an environment).
     "python -m venv": ["--help"],
   };

@@ -55,8 +55,10 @@ import { node } from "./programs/node.ts";
 import { npm } from "./programs/npm.ts";
 import { npx } from "./programs/npx.ts";
 import { bc, cal, numfmt, yes } from "./programs/numbers.ts";
+import { openssl } from "./programs/openssl.ts";
 import { pnpm, yarn } from "./programs/package-managers.ts";
 import { paste } from "./programs/paste.ts";
+import { ping } from "./programs/ping.ts";
 import { pip } from "./programs/pip.ts";
 import { prettier } from "./programs/prettier.ts";
 import { kill, pgrep, pidof, vmstat } from "./programs/processes.ts";
@@ -103,6 +105,7 @@ import { tree } from "./programs/tree.ts";
 import { tsc } from "./programs/tsc.ts";
 import { uniq } from "./programs/uniq.ts";
 import { unzip } from "./programs/unzip.ts";
+import { uuidgen } from "./programs/uuidgen.ts";
 import { docker, gcc, java, perl } from "./programs/version.ts";
 import { jest, vitest } from "./programs/vitest.ts";
 import { wc } from "./programs/wc.ts";
@@ -176,6 +179,8 @@ export const PROGRAM_GRAMMARS: readonly ProgramGrammar[] = [
   ...[ruff, shfmt, hadolint, clangFormat, yamllint],
   // Shell writes judged by what they write (fix21d).
   tee,
+  // Round 22's small programs (fix23b).
+  ...[uuidgen, ping, openssl],
 ];
 
 const BY_NAME: Readonly<Record<string, ProgramGrammar>> = Object.fromEntries(

@@ -124,7 +124,6 @@ describe("their dangerous twins are never allowed", () => {
     "unzip a.zip",
     "unzip -l '*.zip'",
     "git clean -f",
-    "git clean -nf",
     "git clean -i",
     "git clean",
     "git clean -n --no-dry-run",

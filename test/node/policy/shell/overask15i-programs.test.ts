@@ -36,8 +36,12 @@ describe("what the programs do, and what the judge reports", () => {
     expect(runInBash(`${setup}git clean -n --no-dry-run`).exists("u")).toBe(false);
     expect(effects("git clean -n --no-dry-run")).toBeNull();
     expect(effects("git clean")).toBeNull();
-    expect(effects("git clean -nf")).toBeNull();
     expect(effects("git clean -nd")).toContain("walk .");
+    // -f (once or twice) only lifts clean.requireForce: with -n git still removes nothing (round 22).
+    expect(runInBash("git init -q && mkdir d && touch u d/x && git clean -nffd").exists("u")).toBe(true);
+    expect(runInBash("git init -q && mkdir d && touch u d/x && git clean -fdx -n").exists("d/x")).toBe(true);
+    expect(effects("git clean -nf")).toContain("walk .");
+    expect(effects("git clean -fdX -n")).toContain("walk .");
   });
 
   it.runIf(has("git"))("git help runs the viewer a configuration names, even with no terminal", () => {

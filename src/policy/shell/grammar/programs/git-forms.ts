@@ -111,3 +111,22 @@ export function helpPage(page: Arg, out: Effects): NotUnderstood | null {
   ]);
   return null;
 }
+
+/** `git difftool --tool-help`, spelled whole: any other form (`--tool=X`, a path, no option) runs a tool. */
+export function difftoolForm(p: Parsed): NotUnderstood | null {
+  const only = p.options.length === 1 && p.operands.length === 0 ? p.options[0] : undefined;
+  return only?.word.value === "--tool-help"
+    ? null
+    : { word: p.argv.at(-1)?.raw ?? p.program, reason: "git difftool runs the configured diff tool" };
+}
+
+/** A pack of the repository git finds, as git's store names it; the disk checks where it really is. */
+const OWN_PACK = /^(\.\/)?\.git\/objects\/pack\/pack-([0-9a-f]{40}|[0-9a-f]{64})\.(idx|pack)$/;
+
+/** `git verify-pack PACK…`: one pack or more, each spelled `.git/objects/pack/pack-ID.idx` (or `.pack`). */
+export function verifyPackForm(p: Parsed): NotUnderstood | null {
+  const odd = p.operands.find((a) => a.value === null || a.glob || !OWN_PACK.test(a.value));
+  if (odd !== undefined)
+    return { word: odd.raw, reason: "git verify-pack is understood on `.git/objects/pack/pack-ID.idx` only" };
+  return p.operands.length === 0 ? { word: p.program, reason: "git verify-pack needs a pack" } : null;
+}

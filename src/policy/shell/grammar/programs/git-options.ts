@@ -157,10 +157,14 @@ export const STATUS_OPTIONS: readonly OptionSpec[] = [
   optional("--column --find-renames"),
 ];
 
-/** `git clean` (2.39) in its dry run only: -f and -i (which delete) are not listed. */
+/**
+ * `git clean` (2.39) in its dry run only (git-forms.ts cleanForm): -f, given once or twice, only lifts
+ * clean.requireForce, and with -n git prints what it would remove and removes nothing (builtin/clean.c);
+ * -i (a menu that deletes) is not listed.
+ */
 export const CLEAN_OPTIONS: readonly OptionSpec[] = [
   flag("-n --dry-run", "dry-run"),
-  ...flags("-d", "-q --quiet", "-x", "-X"),
+  ...flags("-d", "-f --force", "-q --quiet", "-x", "-X"),
   opt("-e --exclude", "pattern"),
 ];
 
@@ -354,6 +358,12 @@ export const MISC_OPTIONS: Readonly<Record<string, readonly OptionSpec[]>> = {
     opt("--refs --exclude"),
   ],
   "count-objects": flags("-v --verbose", "-H --human-readable"),
+  // git-fsck(1), 2.39: checks the objects and prints object ids and problems (strace: no write; it runs git's
+  // own commit-graph and multi-pack-index verify). --lost-found (writes .git/lost-found) is not listed.
+  fsck: [
+    ...flags("-v --verbose", "--unreachable", "--dangling", "--tags", "--root", "--cache", "--reflogs"),
+    ...flags("--full", "--connectivity-only", "--strict", "--progress", "--name-objects"),
+  ],
   "check-ignore": flags("-q --quiet", "-v --verbose", "--stdin", "-z", "-n --non-matching", "--no-index"),
   version: flags("--build-options"),
   // One operand reads the symbolic ref (`--short HEAD`: the branch); two set it, -d deletes it (git-forms.ts).

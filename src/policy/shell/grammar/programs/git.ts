@@ -24,10 +24,12 @@ import { isDisplayConfig, isUrlConfigKey, patternMayPrintCredential } from "./gi
 import {
   applyForm,
   cleanForm,
+  difftoolForm,
   formatPatchForm,
   helpPage,
   remoteShowForm,
   subcommandForm,
+  verifyPackForm,
 } from "./git-forms.ts";
 import {
   APPLY_OPTIONS,
@@ -127,6 +129,10 @@ export const GIT_SUBCOMMANDS: Readonly<Record<string, Subcommand>> = {
   help: sub(HELP_OPTIONS, "none", false),
   // Lists the untracked files it would remove (names only); their walk is added below.
   clean: sub(CLEAN_OPTIONS, "paths", false),
+  // Object ids, types and sizes of the own repository's packs (git-forms.ts verifyPackForm, guards/git-packs.ts).
+  "verify-pack": sub([flag("-v --verbose"), flag("-s --stat-only")], "names", false),
+  // Only `--tool-help` (git-forms.ts difftoolForm): the tools' names; every other form runs one.
+  difftool: sub([flag("--tool-help")], "none", false),
   // `git submodule [status]` runs git in each submodule's repository: the companion asks whenever the
   // repository has one (nested-repos.ts); every other form (update, foreach, add, sync…) is not understood.
   submodule: sub([], "none", false),
@@ -189,6 +195,8 @@ const GLOBAL_REFUSED: Readonly<Record<string, string>> = {
 /** Subcommands that write, or reach a remote, unless their options say otherwise (git-forms.ts). */
 const PARSED_FORMS: Readonly<Record<string, (p: Parsed) => NotUnderstood | null>> = {
   clean: cleanForm,
+  difftool: difftoolForm,
+  "verify-pack": verifyPackForm,
   apply: applyForm,
   "format-patch": formatPatchForm,
   "remote show": remoteShowForm,

@@ -1,8 +1,9 @@
 // Process and memory listings (procps-ng 4.0.2): pgrep and pidof read /proc and print process ids (with
 // pgrep -l/-a names and command lines, which `ps -ef` prints too: ps.ts), vmstat prints /proc's counters.
 // Their operands are patterns, names and numbers; pgrep -F reads a pid file. And bash's `kill -l`/`-L`,
-// which only lists signal names: every other kill form sends a signal.
-import { flag, opt, type ProgramGrammar } from "../spec.ts";
+// which only lists signal names, and `kill -0 PID…`, which sends no signal: kill(2) with signal 0 only
+// reports whether the process exists and may be signalled. Every other kill form sends a signal.
+import { flag, opt, type Parsed, type ProgramGrammar } from "../spec.ts";
 
 const VERSION = [flag("-h --help"), flag("-V --version")];
 
@@ -61,13 +62,29 @@ export const vmstat: ProgramGrammar = {
   effect: "read",
 };
 
-/** bash's kill builtin in its listing forms only: `kill -l [SIGNAL…]`, `kill -L`. */
+/**
+ * `kill -0 PID…` with process ids as written: a job spec (`%1`), a negative id (a process group, or -1 for
+ * every process) or a word known only at run time may be read as another signal by the builtin's parser.
+ */
+function probesOnly(p: Parsed): boolean {
+  const [only, ...more] = p.options;
+  return (
+    more.length === 0 &&
+    only?.spec.mode === "signal" &&
+    only.value?.value === "0" &&
+    p.operands.length > 0 &&
+    p.operands.every((a) => a.value !== null && /^[1-9]\d*$/.test(a.value))
+  );
+}
+
+/** bash's kill builtin in its listing forms (`kill -l [SIGNAL…]`, `kill -L`) and its probe (`kill -0 PID…`). */
 export const kill: ProgramGrammar = {
   names: ["kill"],
   options: [flag("-l -L", "list")],
+  numeric: { names: ["-SIGNAL"], value: "required", kind: "number", mode: "signal" },
   permute: false,
   abbreviate: false,
   operands: ["string"],
   effect: "read",
-  finish: (p) => (p.has("list") ? null : { word: p.program, reason: "kill sends a signal" }),
+  finish: (p) => (p.has("list") || probesOnly(p) ? null : { word: p.program, reason: "kill sends a signal" }),
 };

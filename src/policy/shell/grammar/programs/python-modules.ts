@@ -1,8 +1,10 @@
 // Standard-library modules that print what they read (python 3.11): `python3 -m tokenize FILE` (its
 // tokens), `-m ast FILE` (its syntax tree, parsed, never run), `-m base64 -e FILE` (getopt "deut": encode,
-// decode, the old encoding, a self-test on a fixed string; only the first operand is read), and
-// `-m venv --help` (argparse prints usage and exits at -h). Named `python -m NAME`, so a program on PATH
-// called `ast` or `tokenize` is not taken for one; which file python imports is the disk's (python-path.ts).
+// decode, the old encoding, a self-test on a fixed string; only the first operand is read), `-m venv --help`
+// (argparse prints usage and exits at -h) and `-m site [--user-base] [--user-site]` (the paths python
+// searches). Named `python -m NAME`, so a program on PATH called `ast` or `tokenize` is not taken for one;
+// which file python imports is the disk's (python-path.ts).
+import { noOperand } from "../effects.ts";
 import { flag, opt, type ProgramGrammar } from "../spec.ts";
 
 const oneFile =
@@ -58,7 +60,22 @@ const venv: ProgramGrammar = {
       : { word: p.operands[0]?.raw ?? "venv", reason: "venv creates an environment" },
 };
 
+/**
+ * site's own script (site.py `_script`): no word prints sys.path and the user site's paths; `--user-base`
+ * and `--user-site` print those paths. It looks at each argument whole (`in sys.argv`), and any other word
+ * prints its usage: refused here, as words it does not place.
+ */
+const site: ProgramGrammar = {
+  names: ["python -m site"],
+  options: [flag("--user-base"), flag("--user-site")],
+  permute: true,
+  abbreviate: false,
+  operands: [],
+  effect: "read",
+  finish: (p) => noOperand(p, "site takes no operand"),
+};
+
 /** The modules by the name `-m` gives them. */
 export const PRINTING_MODULES: ReadonlyMap<string, ProgramGrammar> = new Map(
-  [tokenize, ast, base64, venv].map((g) => [g.names[0]?.slice("python -m ".length) ?? "", g]),
+  [tokenize, ast, base64, venv, site].map((g) => [g.names[0]?.slice("python -m ".length) ?? "", g]),
 );

@@ -1,6 +1,6 @@
 // python3 (3.11): options (clustered single letters), then `-c CODE`, `-m MODULE` or a script
 // file it runs, then the program's own arguments. No script: a session (interpreters.ts).
-import { printsPythonFact } from "../../interpreters.ts";
+import { printsPythonFact, printsPythonUuid } from "../../interpreters.ts";
 import type { Arg } from "../../wrappers.ts";
 import { parseWords, pathEffect } from "../parse.ts";
 import { runner } from "../runner.ts";
@@ -85,7 +85,8 @@ export const python = runner({
   // `-i` opens a session on standard input after the module.
   runsNothingOfTheProject: (p) =>
     (COMMAND_MODULES.has(moduleWords(p)?.[0]?.value ?? "") && !p.has("-i")) ||
-    printsPythonFact(p.argv.slice(1).map((a) => a.value)),
+    printsPythonFact(p.argv.slice(1).map((a) => a.value)) ||
+    printsPythonUuid(p.argv.slice(1).map((a) => a.value)),
 });
 
 /** Other python programs with a read-only grammar, started like pip from their console script (fix21c). */
@@ -94,7 +95,7 @@ const PYTHON_SCRIPTS = new Set(["yamllint"]);
 /**
  * A python start the disk must look at: `python -m` of a module understood as a command (with the module
  * when the directory it runs in is first on sys.path, not with -P or -I, python 3.11), a `-c` that prints
- * a fact of `sys`, or pip itself, whose sys.path starts at its script's directory. Null for any other
+ * a fact of `sys` or a uuid4, or pip itself, whose sys.path starts at its script's directory. Null for any other
  * program or form.
  */
 export function pythonStart(program: string, argv: readonly Arg[]): { module: string | null } | null {
@@ -102,6 +103,8 @@ export function pythonStart(program: string, argv: readonly Arg[]): { module: st
   if (!python.names.includes(program)) return null;
   // `-c "import sys; print(sys.version)"` imports nothing, but site runs first (a venv's .pth files).
   if (printsPythonFact(argv.slice(1).map((a) => a.value))) return { module: null };
+  // `-c` puts the working directory first on sys.path, as -m does, before uuid's imports.
+  if (printsPythonUuid(argv.slice(1).map((a) => a.value))) return { module: "uuid" };
   const { parsed, failure } = parseWords(python, argv, 1);
   const module = failure === null ? moduleWords(parsed)?.[0]?.value : undefined;
   if (module === undefined || module === null || !COMMAND_MODULES.has(module)) return null;
