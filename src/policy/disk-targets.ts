@@ -187,6 +187,9 @@ function shellTargets(command: string, callCwd: string, home: string | null): Di
         ...(unit.kind === "write" && !(unit.operand && CONTENTLESS.has(basename(lastExec?.program ?? "")))
           ? { writes: { unknown: true as const } }
           : {}),
+        ...(unit.kind === "write" && unit.operand && basename(lastExec?.program ?? "") === "chmod"
+          ? { modes: true as const }
+          : {}),
       });
   }
   return out.map((t, i) => afterChange(t, marks.findLast((m) => m.at <= i)?.change));
