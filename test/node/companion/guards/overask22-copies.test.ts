@@ -72,6 +72,41 @@ describe("the round's records, and their everyday kin, are judged by their files
   );
 });
 
+describe("mv is judged as before: the disk alone knows a file from a tree, and the rules ask for trees", () => {
+  it("asks for a rename the write rules would allow file by file (round 22's record, left asking)", () =>
+    expect(balanced("mv b2.txt b3.txt").action).toBe("ask"));
+
+  it.each([
+    // A tree or a link moves as it is: its names, or where a relative link then points, are not judged.
+    "mv tmpl new",
+    "mv tmpl/.vscode .",
+    "mv src lib",
+    "mv inlink.js x.js",
+    "mv link.md x",
+    // A name the command makes first is not on the disk to look at.
+    "touch n.txt && mv n.txt m.txt",
+    "mv nothere x",
+    // A secret, a hard link, a source outside; a protected file moved away or onto.
+    "mv .env x",
+    "mv hard.md x",
+    "mv ../outside/rc x",
+    "mv /etc/hostname x",
+    "mv .envrc x",
+    "mv package.json x",
+    "mv .git/hooks/pre-commit.sample .git/hooks/pre-commit",
+    "mv b2.txt .git/hooks/",
+    "mv b2.txt .vscode",
+    "mv b2.txt package.json",
+    "mv b2.txt ../x",
+    "mv b2.txt $X",
+    // A backup's name, a label.
+    "mv -b b2.txt x",
+    "mv --backup=t b2.txt x",
+    "mv -S .old b2.txt x",
+    "mv -Z b2.txt x",
+  ])("asks for %s", asks);
+});
+
 describe("a copy whose paths do not show all it does keeps asking", () => {
   it.each([
     // Whole trees and kept links: the names that land, and where a link then points, are the disk's.
@@ -177,7 +212,7 @@ const PROTECTED = /(^|\/)(\.git|\.vscode|\.envrc|\.env|secrets|node_modules)(\/|
 /** A secret a read there would copy out. */
 const SECRET = /(^|\/)(\.env|secrets)(\/|$)/;
 
-describe("property: a cp or chmod of the class never touches a path outside or protected while allowed", () => {
+describe("property: a cp, mv or chmod of the class never touches a path outside or protected while allowed", () => {
   const paths = fc.constantFrom(
     ...["src/a.js", "src/new.js", "b2.txt", "evil.sh", "inlink.js", "notes.md", "src", "tmpl", ".env"],
     ...[".envrc", ".git/config", ".git/hooks/pre-commit", ".vscode/tasks.json", "secrets/k", "package.json"],
@@ -202,6 +237,10 @@ describe("property: a cp or chmod of the class never touches a path outside or p
     fc
       .tuple(cpOptions, fc.array(paths, { minLength: 2, maxLength: 3 }))
       .map(([o, t]) => ({ text: ["cp", ...o, ...t].join(" "), read: t.slice(0, -1), written: t.slice(-1) })),
+    // mv writes where each source was too: the name it leaves.
+    fc
+      .tuple(fc.subarray(["-f", "-n", "-v", "-T", "-b"]), fc.array(paths, { minLength: 2, maxLength: 3 }))
+      .map(([o, t]) => ({ text: ["mv", ...o, ...t].join(" "), read: t.slice(0, -1), written: t })),
     fc
       .tuple(
         fc.constantFrom("+x", "755", "u+rw", "4755", "+s", "g=u"),
