@@ -289,6 +289,10 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
           });
         } else if (state !== null) out.push(state);
         else out.push(...pathFacts(t.access, p, `${t.shown} → ${where}`, ctx, t.entries === true));
+        // A package.json the glob matches is written as a named one is (touch's names excepted: no `writes`).
+        const hooks =
+          t.writes === undefined ? null : packageHookWriteFact(p, t.writes, `${t.shown} → ${where}`);
+        if (hooks !== null) out.push(hooks);
         if (out.length > 0) return out;
       }
       return out;
