@@ -159,6 +159,8 @@ export type DiskTarget =
       opens?: true;
       /** What a write or edit tool puts there, as its input says (package-hooks.ts judges package.json's). */
       writes?: WrittenText;
+      /** The write changes the file's mode (chmod), which may make it runnable where PATH looks (path-shadow.ts). */
+      modes?: true;
     }
   | {
       /**

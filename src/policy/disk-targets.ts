@@ -182,10 +182,13 @@ function shellTargets(command: string, callCwd: string, home: string | null): Di
         ...(unit.entries === true ? { entries: true as const } : {}),
         ...(unit.opens === true ? { opens: true as const } : {}),
         // What a shell write leaves (a redirection's text, a copy's source) is not read here: a package.json
-        // written so may set a git-hook manager's settings (package-hooks.ts), which then ask. touch and mkdir
-        // put no text in what they name.
+        // written so may set a git-hook manager's settings (package-hooks.ts), which then ask. touch, mkdir and
+        // chmod put no text in what they name.
         ...(unit.kind === "write" && !(unit.operand && CONTENTLESS.has(basename(lastExec?.program ?? "")))
           ? { writes: { unknown: true as const } }
+          : {}),
+        ...(unit.kind === "write" && unit.operand && basename(lastExec?.program ?? "") === "chmod"
+          ? { modes: true as const }
           : {}),
       });
   }
@@ -194,8 +197,8 @@ function shellTargets(command: string, callCwd: string, home: string | null): Di
 
 const WILD = /[*?[{\\]/;
 
-/** Programs whose writes are names and times, never text (an existing file keeps its bytes). */
-const CONTENTLESS = new Set(["touch", "mkdir"]);
+/** Programs whose writes are names, times and modes, never text (an existing file keeps its bytes). */
+const CONTENTLESS = new Set(["touch", "mkdir", "chmod"]);
 
 /**
  * The directory a file-name search (Glob) lists, as LS would be given it: its `path` joined with the

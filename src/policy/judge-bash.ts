@@ -8,7 +8,7 @@ import type { CompiledPolicy } from "./compiled.ts";
 import { evaluateSubject, strictest, type Verdict } from "./evaluate.ts";
 import { homeStateConcern, protectedWriteWhat } from "./home-config.ts";
 import { commandTooLarge, MAX_JUDGED_COMMAND_CHARS } from "./limits.ts";
-import { resolveShellDir } from "./paths.ts";
+import { resolvePath, resolveShellDir } from "./paths.ts";
 import { secretListingConcerns } from "./secret-listings.ts";
 import { analyzeShell } from "./shell/analysis.ts";
 import { destructiveGit, effectOf } from "./shell/danger.ts";
@@ -18,6 +18,7 @@ import { type PathFacts, pathFacts } from "./shell/path-facts.ts";
 import { redactedText } from "./shell/redacted.ts";
 import { unitRisk } from "./shell/risk.ts";
 import type { Concern, ExecUnit, PathUnit, ShellUnit } from "./shell/units.ts";
+import type { Arg } from "./shell/wrappers.ts";
 
 const MAX_REASONS = 24;
 
@@ -119,7 +120,12 @@ function judgeExec(
   ctx.recursive = false;
   ctx.glob = false;
   let v = evaluateSubject(policy, ctx, unit.argv[0] ?? "");
-  if (v.rule === null && v.action === "ask" && ctx.risk !== "high" && writesOnlyItsFiles(unit))
+  if (
+    v.rule === null &&
+    v.action === "ask" &&
+    ctx.risk !== "high" &&
+    writesOnlyItsFiles(unit, base.cwd, home)
+  )
     v = judgedByItsFiles(unit);
   if (v.action === "ask" && unit.via !== undefined) v = viaWrapper(policy, base, ctx, unit, unit.via) ?? v;
   if (unit.dynamic !== null) v = atLeastAsk(v, unit.dynamic);
@@ -138,11 +144,26 @@ function judgeExec(
  * stays: whoever chose it named what may run). Asking for the command itself would
  * ask the person about an edit the rules already allow; a profile that asks for edits still asks here.
  */
-function writesOnlyItsFiles(unit: ExecUnit): boolean {
+function writesOnlyItsFiles(unit: ExecUnit, cwd: string, home: string | null): boolean {
   const effects = unit.effects;
   if (effects?.placedOnly !== true || effectOf(unit) !== "write") return false;
+  // What it copies in comes from the project: a system file the read rules allow (`cp /etc/hostname x`,
+  // `sed -n 'w x' /etc/passwd`) written into the workspace is no edit of the project's own files.
+  const dir = resolveShellDir(unit.cwd, cwd, home);
+  if (effects.paths.some((e) => e.access === "read" && !readsWithin(e.arg, dir, cwd))) return false;
   // With no file to judge (`sed -i s/a/b/ -` skips standard input) nothing would stand in for the command.
   return effects.paths.some((e) => e.access === "write");
+}
+
+/**
+ * The word names a path below `root` wherever bash takes it: static, no `~`, and a glob only past its fixed
+ * leading directories (a `.*` segment may match `..`).
+ */
+function readsWithin(arg: Arg, dir: string | null, root: string): boolean {
+  if (arg.value === null || arg.tilde || dir === null) return false;
+  if (arg.glob && arg.value.split("/").some((seg) => seg.startsWith(".") && /[*?[]/.test(seg))) return false;
+  const path = resolvePath(dir, arg.value);
+  return path.startsWith(root === "/" ? "/" : `${root}/`);
 }
 
 function judgedByItsFiles(unit: ExecUnit): Verdict {

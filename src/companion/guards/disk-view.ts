@@ -26,6 +26,7 @@ import { npxFact } from "./npx-bin.ts";
 import { packageHookWriteFact } from "./package-hook-writes.ts";
 import { pathFacts } from "./path-facts.ts";
 import { pathView, programFact, runsShim } from "./path-lookup.ts";
+import { pathModeFact } from "./path-shadow.ts";
 import { pythonStartFact } from "./python-path.ts";
 import { isWithin, realPathOf } from "./real-path.ts";
 import { withConfig } from "./rg-config.ts";
@@ -260,7 +261,8 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
       if (!t.glob) {
         const facts = pathFacts(t.access, t.path, t.shown, ctx, t.entries === true);
         const hooks = t.writes === undefined ? null : packageHookWriteFact(t.path, t.writes, t.shown);
-        return hooks === null ? facts : [...facts, hooks];
+        const mode = t.modes === true ? pathModeFact(t.path, ctx, t.shown) : null;
+        return [...facts, ...[hooks, mode].filter((f) => f !== null)];
       }
       // A quoted pathspec glob reaches git as written, and git matches it against tracked paths, not the disk:
       // what it prints is judged over every path of the index and history (git-contents.ts), a tracked .env too.
@@ -287,6 +289,10 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
           });
         } else if (state !== null) out.push(state);
         else out.push(...pathFacts(t.access, p, `${t.shown} → ${where}`, ctx, t.entries === true));
+        // A package.json the glob matches is written as a named one is (touch's names excepted: no `writes`).
+        const hooks =
+          t.writes === undefined ? null : packageHookWriteFact(p, t.writes, `${t.shown} → ${where}`);
+        if (hooks !== null) out.push(hooks);
         if (out.length > 0) return out;
       }
       return out;

@@ -59,6 +59,7 @@ function operandsFor(g: ProgramGrammar): string[] {
     xxd: ["f.txt"],
     cp: ["f.txt", "g.txt"],
     mv: ["f.txt", "g.txt"],
+    chmod: ["+x", "f.txt"],
     seq: ["3"],
     sleep: ["1"],
     // rustc is understood only printing about itself; the option makes the command complete.

@@ -1,6 +1,5 @@
 // Steps programs share when they turn parsed words into effects: listing or walking their
 // operands, a default operand, reads of files only known at run time.
-import { segmentMayMatch } from "../../glob-match.ts";
 import type { Arg } from "../wrappers.ts";
 import { pathEffect } from "./parse.ts";
 import type { Effects, NotUnderstood, Parsed, PathEffect } from "./spec.ts";
@@ -66,20 +65,6 @@ export function raise(out: Effects, to: Effects["effect"]): void {
 /** Words holding a placeholder the program fills with a file name are only known at run time. */
 export function placeholders(argv: readonly Arg[], marks: RegExp): Arg[] {
   return argv.map((a) => (a.value !== null && marks.test(a.value) ? { ...a, value: null } : a));
-}
-
-/**
- * It may write text it makes up into a package.json, whose hook managers' settings (lint-staged, husky…) run at
- * the person's next commit: a file tool's text there is read (package-hooks.ts), a program's is not.
- */
-export function mayRewriteManifest(out: Effects): boolean {
-  return out.paths.some((e) => {
-    if (e.access !== "write") return false;
-    const name = e.arg.value?.replace(/\/+$/, "").split("/").pop();
-    return (
-      name === undefined || (e.arg.glob ? segmentMayMatch(name, "package.json") : name === "package.json")
-    );
-  });
 }
 
 /** A program that takes no operand: the first one given, with `why`, or null. */

@@ -5,6 +5,7 @@ import { awk } from "./programs/awk.ts";
 import { biome } from "./programs/biome.ts";
 import { cargo } from "./programs/cargo.ts";
 import { cat } from "./programs/cat.ts";
+import { chmod } from "./programs/chmod.ts";
 import { clangFormat } from "./programs/clang-format.ts";
 import { cmp } from "./programs/cmp.ts";
 import { column } from "./programs/column.ts";
@@ -156,6 +157,7 @@ export const PROGRAM_GRAMMARS: readonly ProgramGrammar[] = [
     free,
     mkdir,
     touch,
+    chmod,
     rm,
     cp,
     mv,

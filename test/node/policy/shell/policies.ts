@@ -69,9 +69,12 @@ export const STRICT_PROFILES = [
  * The attacks' payload `touch PWNED` is a write in the workspace, which `balanced` allows (touch is judged by the
  * file it writes, fix21d). Judged under a starter profile, an attack carries `mkfifo PWNED` instead, which no
  * profile allows (mkfifo has no grammar), so the profile still shows whether the judge sees the payload at all.
+ * Likewise `chmod +x x` (judged by the file whose mode it sets, fix23a) carries `chmod u+s x`, a setuid bit.
  */
 export function profilePayload(command: string): string {
-  return command.replace(/\btouch((?:\s|\\\n)+)PWNED/g, "mkfifo$1PWNED");
+  return command
+    .replace(/\btouch((?:\s|\\\n)+)PWNED/g, "mkfifo$1PWNED")
+    .replace(/\bchmod((?:\s|\\\n)+)\+x\b/g, "chmod$1u+s");
 }
 
 /** Every starter profile `airlock init` offers. */

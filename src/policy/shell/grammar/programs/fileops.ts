@@ -121,6 +121,17 @@ function landing(dest: Arg, source: Arg, parents: boolean): Arg {
   return { value, raw: value, glob: dest.glob || source.glob, tilde: dest.tilde };
 }
 
+/**
+ * A copy its paths show in full: each source read, the destination (or the source's landing in it) written.
+ * Not so a backup's name (-b, --backup, -S), an SELinux label (-Z), what --preserve keeps (links, xattrs, a
+ * setuid mode) or what --attributes-only and --copy-contents do instead of copying bytes; -u, -n, -i only
+ * write less, -t, -T and --parents are placed.
+ */
+function plainCopy(p: Parsed): boolean {
+  const hidden = ["-b", "--backup", "-S", "-Z", "--preserve", "--attributes-only", "--copy-contents"];
+  return !hidden.some((o) => p.has(o));
+}
+
 /** Sources read (recursively with -r), the last operand (or -t DIR) written. */
 function copy(moves: boolean): ProgramGrammar["finish"] {
   return (p, out) => {
@@ -175,6 +186,7 @@ export const cp: ProgramGrammar = {
     copy(false),
   ),
   operands: ["read"],
+  placedOnly: (p) => plainCopy(p) && !p.has("recursive") && !p.has("links") && !p.has("-p"),
 };
 
 export const mv: ProgramGrammar = { ...writes(["mv"], COPY_OPTIONS, copy(true)), operands: ["read"] };

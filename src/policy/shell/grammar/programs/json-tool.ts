@@ -30,4 +30,6 @@ export const jsonTool: ProgramGrammar = {
     out.paths = out.paths.filter((e) => e.arg.value !== "-");
     return null;
   },
+  // It reads the one file and writes the other; python's start-up (site, PYTHONPATH, a venv) is the disk's.
+  placedOnly: () => true,
 };
