@@ -6,9 +6,10 @@
 // future through; parcel is sound but delivers events behind a ~50 ms debounce, so every barrier would cost
 // ≥ 50 ms. One watch per directory, with each new directory watched the moment its creation is seen,
 // delivers an event in well under a millisecond and misses nothing (see `#addTree`).
-import { type Dirent, type FSWatcher, lstatSync, readdirSync, watch } from "node:fs";
+import { type Dirent, type FSWatcher, readdirSync, watch } from "node:fs";
 import { readFile, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { lstatEntry } from "../guards/fs-entry.ts";
 
 /** What the watcher reports: one changed path (`tree`: a directory and everything under it), or "anything". */
 export interface WatchListener {
@@ -162,7 +163,7 @@ class DirectoryWatcher implements WorkspaceWatcher {
     }
     if (UNWATCHED.has(base)) return;
     // Decided synchronously, so the barrier covers it.
-    const info = lstatSync(join(this.#root, rel), { throwIfNoEntry: false });
+    const info = lstatEntry(join(this.#root, rel));
     if (info?.isDirectory()) {
       // The entry itself changed (created, replaced, moved in): watch it afresh, whole subtree. A new
       // directory can reuse the old one's inode number, so "already watched" proves nothing here.
@@ -215,7 +216,7 @@ class DirectoryWatcher implements WorkspaceWatcher {
 
 /** Watches `root` and every directory below it except node_modules/ and .git/. */
 export async function watchWorkspace(root: string, listener: WatchListener): Promise<WorkspaceWatcher> {
-  const git = lstatSync(join(root, ".git"), { throwIfNoEntry: false });
+  const git = lstatEntry(join(root, ".git"));
   const watcher = new DirectoryWatcher(root, listener, await burstLimit(), git?.isDirectory() ? ".git" : "");
   watcher.start();
   if (!watcher.alive) throw new Error(`cannot watch ${root}`);

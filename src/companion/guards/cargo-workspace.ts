@@ -3,13 +3,13 @@
 // each of them in turn. strace of `cargo metadata --no-deps` (cargo 1.95) opens all of them, an outside
 // `path = "../x"` too, and cargo quotes a manifest's bad line in its error and prints its fields (red team,
 // round 16: `crates/*` with crates/a/Cargo.toml linked to ~/.aws/credentials printed the key).
-import { lstatSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { parse } from "smol-toml";
 import type { CallFact } from "../../policy/call-facts.ts";
 import { isDenylistedPath } from "../../policy/secret-paths.ts";
 import { expandGlob, segmentHasGlob } from "./bash-glob.ts";
 import type { Context } from "./disk-context.ts";
+import { lstatEntry } from "./fs-entry.ts";
 import { isWithin, realPathOf } from "./real-path.ts";
 import { textFileOrNull } from "./text-file.ts";
 import { shownPath } from "./tree-walk.ts";
@@ -82,7 +82,7 @@ function members(root: string, ws: Table): { dirs: string[] } | { unknown: strin
 
 /** Why cargo reading `path`, named by a manifest in the workspace (`fromWorkspace`) or not, needs a person. */
 function manifestWhy(path: string, fromWorkspace: boolean, ctx: Context): string | null {
-  const st = lstatSync(path, { throwIfNoEntry: false });
+  const st = lstatEntry(path);
   if (st === undefined) return null;
   const r = realPathOf(path);
   if (!r.ok) return "cannot be resolved";

@@ -3,7 +3,7 @@
 // `source` lines, ssh's Include and commands, AWS credential_process, systemd user units, XDG autostart
 // entries, kubeconfig exec plug-ins and docker's credential helpers. Each file read is stamped, so the
 // caller can tell when any of them (or a directory listed) changed.
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import {
   awsReferences,
@@ -20,6 +20,7 @@ import {
   systemdReferences,
 } from "../../policy/path-references.ts";
 import { shellSources } from "../../policy/shell-sources.ts";
+import { statEntry } from "./fs-entry.ts";
 import { userLayerFiles } from "./git-config-layers.ts";
 import { configEntries } from "./git-config-programs.ts";
 import { programConfigPaths } from "./program-config-files.ts";
@@ -59,7 +60,7 @@ export class StampedReader {
 /** What tells a file or directory changed: its inode, times and size; "-" when nothing is there. */
 export function stampOf(path: string): string {
   try {
-    const s = statSync(path, { throwIfNoEntry: false });
+    const s = statEntry(path);
     return s === undefined ? "-" : `${s.ino}:${s.mtimeMs}:${s.ctimeMs}:${s.size}`;
   } catch {
     return "-";

@@ -3,12 +3,13 @@
 // while BASH_ENV or a loader variable leads to something in the workspace, every shell call runs it. And
 // the variables that move a credential store (policy/env-secrets.ts): reading the store where it now is
 // reads the secret.
-import { lstatSync, readdirSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { CallFact } from "../../policy/call-facts.ts";
 import { type LoadedPath, type LoadingVariable, loadedPaths } from "../../policy/env-loads.ts";
 import { type MovedStore, movedSecret, movedStores } from "../../policy/env-secrets.ts";
 import type { Context } from "./disk-context.ts";
+import { lstatEntry } from "./fs-entry.ts";
 import { isWithin, realPathOf } from "./real-path.ts";
 import { shownPath } from "./tree-walk.ts";
 
@@ -157,7 +158,7 @@ function firstMovedSecret(store: MovedStore, from: string): string | "bound" | n
   let listed = 0;
   while (stack.length > 0) {
     const path = stack.pop() as string;
-    const st = lstatSync(path, { throwIfNoEntry: false });
+    const st = lstatEntry(path);
     if (st === undefined) continue;
     if (!st.isDirectory()) {
       if (movedSecret(store, path) !== null) return path;

@@ -7,13 +7,14 @@
 // checkout or `git add` changes. When the repository's top is above the workspace (a dotfiles repository
 // at $HOME, a monorepo), every such path must also lie in the workspace's part of the tree.
 import { spawnSync } from "node:child_process";
-import { lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, relative } from "node:path";
 import type { CallFact, GitPrints } from "../../policy/call-facts.ts";
 import { holdsCredential, KEY_SCAN_MAX_BYTES } from "../../policy/secret-families.ts";
 import { isDenylistedPath, secretFamilyOf } from "../../policy/secret-paths.ts";
 import { simpleKeyPattern } from "../../policy/shell/grammar/programs/git-config-keys.ts";
+import { lstatEntry } from "./fs-entry.ts";
 import { matchedCredential } from "./git-config-credentials.ts";
 import { configKey, configValues } from "./git-config-values.ts";
 import type { Repository } from "./git-discovery.ts";
@@ -316,7 +317,7 @@ function workTreeContentFact(
   let budget = WALK_SCAN_BUDGET_BYTES;
   for (const p of paths) {
     if (!covered(p, specs)) continue;
-    const st = lstatSync(join(top, p), { throwIfNoEntry: false });
+    const st = lstatEntry(join(top, p));
     if (st === undefined || !st.isFile() || st.size === 0) continue;
     let scan = knownScan(st, false, p);
     if (scan === undefined) {
@@ -356,7 +357,7 @@ export function gitContentsFact(
   // copy, its name, and its content; with no copy in the work tree, git blames HEAD's: the history counts.
   if (prints.blamedFile !== undefined && repo.workTree !== null) {
     const [p] = fromTop([prints.blamedFile], dir, repo.workTree) ?? [];
-    const st = p === undefined ? undefined : lstatSync(join(repo.workTree, p), { throwIfNoEntry: false });
+    const st = p === undefined ? undefined : lstatEntry(join(repo.workTree, p));
     const out = p === undefined ? null : outside?.(p);
     if (out) return out;
     if (p !== undefined && st?.isFile() === true) {

@@ -6,10 +6,11 @@
 // database git may print is scanned — the first N of HEAD's walk for `git log -N`, all of them otherwise —
 // once (kept by id: an object id is the hash of its content), and every reflog file once per version
 // (kept by the file's identity, as key-scan.ts keeps files).
-import { readdirSync, readFileSync, type Stats, statSync } from "node:fs";
+import { readdirSync, readFileSync, type Stats } from "node:fs";
 import { join, relative } from "node:path";
 import type { GitMessages } from "../../policy/call-facts.ts";
 import { KEY_SCAN_MAX_BYTES, PrivateKeyScan } from "../../policy/secret-families.ts";
+import { statEntry } from "./fs-entry.ts";
 import type { Repository } from "./git-discovery.ts";
 import { allObjects, databaseStamp, headCommits, objectsContentFact } from "./git-objects.ts";
 import { scanFile } from "./key-scan.ts";
@@ -126,7 +127,7 @@ function reflogsFact(repo: Repository): string | null {
   if (files === null)
     return `the repository has more than ${MAX_REFLOGS} reflogs, too many to check for a credential`;
   for (const file of files) {
-    const st = statSync(file, { throwIfNoEntry: false });
+    const st = statEntry(file);
     if (st === undefined || !st.isFile()) continue;
     const holds = reflogHolds(file, st);
     const shown = relative(repo.commonDir, file).startsWith("..") ? file : relative(repo.commonDir, file);
@@ -151,7 +152,7 @@ export function gitMessagesFact(
     if (why !== null) return why;
     if (workTree !== null) {
       const mailmap = join(workTree, ".mailmap");
-      const st = statSync(mailmap, { throwIfNoEntry: false });
+      const st = statEntry(mailmap);
       const scan = st?.isFile() === true ? scanFile(mailmap, st.size) : "none";
       if (scan === "key")
         return "`.mailmap` holds a credential, which git prints as an author's name or email";

@@ -5,8 +5,8 @@
 // with each capital letter written `!` and its lower case. With a `go 1.17` or later line the graph is
 // pruned: go.mod lists every module the build needs, and go reads their go.mod files only. (No go on the
 // machine this was written on: the reading is the reference's.)
-import { statSync } from "node:fs";
 import { join } from "node:path";
+import { statEntry } from "./fs-entry.ts";
 
 /** One `require` of go.mod: the module, its version, and whether go marked it `// indirect`. */
 interface Requirement {
@@ -44,7 +44,7 @@ function moduleCache(env: NodeJS.ProcessEnv): string | null {
   return gopath.startsWith("/") ? join(gopath, "pkg", "mod") : null;
 }
 
-const exists = (path: string) => statSync(path, { throwIfNoEntry: false }) !== undefined;
+const exists = (path: string) => statEntry(path) !== undefined;
 
 /**
  * Every module go.mod requires has its go.mod in the cache, and every one the main module imports directly

@@ -7,9 +7,10 @@
 // module's own host by git — outbound traffic the command's text does not show (red team, round 12),
 // unless the agent's environment keeps go offline (`offline` below) or every module is already in the module
 // cache (go-module-cache.ts).
-import { accessSync, constants, lstatSync, realpathSync } from "node:fs";
+import { accessSync, constants, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { CallFact } from "../../policy/call-facts.ts";
+import { lstatEntry } from "./fs-entry.ts";
 import { requiredModulesCached } from "./go-module-cache.ts";
 import { isWithin } from "./real-path.ts";
 import { textFileOrNull } from "./text-file.ts";
@@ -42,7 +43,7 @@ function modMod(env: NodeJS.ProcessEnv): boolean {
 function nearest(dir: string, name: string): string | null {
   for (let d = dir; ; d = dirname(d)) {
     const p = join(d, name);
-    if (lstatSync(p, { throwIfNoEntry: false }) !== undefined) return p;
+    if (lstatEntry(p) !== undefined) return p;
     if (dirname(d) === d) return null;
   }
 }

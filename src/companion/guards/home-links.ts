@@ -2,7 +2,7 @@
 // protected-write rule matches by name) resolved through its links, so a workspace file that IS
 // ~/.gitconfig on disk (a dotfiles repository linked into ~) is written as ~/.gitconfig is (red team, round 15);
 // and every link inside HOME's configuration trees (home-config.ts), whatever its name (round 16).
-import { type Dirent, lstatSync, readdirSync, type Stats, statSync } from "node:fs";
+import { type Dirent, readdirSync, type Stats } from "node:fs";
 import { join } from "node:path";
 import type { CallFact } from "../../policy/call-facts.ts";
 import {
@@ -15,6 +15,7 @@ import { Lru } from "../../policy/lru.ts";
 import { homeFor } from "../../policy/paths.ts";
 import { DENYLIST_PATTERNS, PROTECTED_WRITE_PATTERNS } from "../../policy/secret-paths.ts";
 import type { Context } from "./disk-context.ts";
+import { lstatEntry, statEntry } from "./fs-entry.ts";
 import { homeOf } from "./git-config-layers.ts";
 import { isWithin, realPathOf } from "./real-path.ts";
 
@@ -57,7 +58,7 @@ function signatureOf(home: string, walked: readonly string[]): string {
   return [...ANCESTORS.map((d) => join(home, d)), ...walked]
     .map((dir) => {
       try {
-        const s = statSync(dir, { throwIfNoEntry: false });
+        const s = statEntry(dir);
         return s === undefined ? "-" : `${s.ino}:${s.mtimeMs}:${s.ctimeMs}`;
       } catch {
         return "-"; // ENOTDIR: a file on the way
@@ -75,7 +76,7 @@ function looker(): Look {
     let s = seen.get(path);
     if (s === undefined) {
       try {
-        s = lstatSync(path, { throwIfNoEntry: false }) ?? null;
+        s = lstatEntry(path) ?? null;
       } catch {
         s = null; // ENOTDIR: a file where a directory would be, so nothing below it either
       }
@@ -163,7 +164,7 @@ function readdirSafe(dir: string): Dirent[] {
 
 function lstatSafe(path: string): Stats | null {
   try {
-    return lstatSync(path, { throwIfNoEntry: false }) ?? null;
+    return lstatEntry(path) ?? null;
   } catch {
     return null;
   }

@@ -4,7 +4,7 @@
 // names by path, or to the code of a program one runs (prettier.config.js under a prettier hook), is running
 // code the judge never sees: the agent's next start, the editor's next open, the person's next commit. Git's
 // hook scripts (the project's, and a core.hooksPath of any layer) are also read with bash's grammar (round 19).
-import { closeSync, existsSync, openSync, readdirSync, readSync, statSync } from "node:fs";
+import { closeSync, existsSync, openSync, readdirSync, readSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import type { CallFact } from "../../policy/call-facts.ts";
 import {
@@ -20,6 +20,7 @@ import { Lru } from "../../policy/lru.ts";
 import { namesNothingKnown, type PathPart, referencePattern } from "../../policy/path-references.ts";
 import { shellSources } from "../../policy/shell-sources.ts";
 import type { Context } from "./disk-context.ts";
+import { statEntry } from "./fs-entry.ts";
 import { configLayers, expandPath } from "./git-config-layers.ts";
 import { isWithin, realPathOf } from "./real-path.ts";
 import { shownPath } from "./tree-walk.ts";
@@ -87,7 +88,7 @@ function readCapped(file: string, size: number): string | null {
 
 /** What the config runs and loads, kept by the file's identity (a write moves its ctime, so a kept answer is never stale). */
 function loadedAt(f: Found): Loaded {
-  const s = statSync(f.file, { throwIfNoEntry: false });
+  const s = statEntry(f.file);
   if (s === undefined || !s.isFile()) return { commands: [], dirs: [], files: [] };
   const key = `${s.dev}:${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}`;
   const kept = commandCache.get(f.file);
@@ -185,7 +186,7 @@ function hooksPaths(ctx: Context, root: string): string[] {
 }
 
 function isFileAt(path: string): boolean {
-  return statSync(path, { throwIfNoEntry: false })?.isFile() === true;
+  return statEntry(path)?.isFile() === true;
 }
 
 const ENVRC = HOOK_CONFIGS.find((c) => c.path === ".envrc") as HookConfig;

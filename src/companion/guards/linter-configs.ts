@@ -3,12 +3,13 @@
 // extended `../home/.netrc`. Every config file in the workspace (nested ones load as the linter reaches
 // their directory) and above the directory it runs in is parsed; each path it names must be in the
 // workspace, by its real path, and no secret. What it names is policy/linter-configs.ts's.
-import { type Dirent, lstatSync, readdirSync } from "node:fs";
+import { type Dirent, readdirSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { CallFact, DiskTarget } from "../../policy/call-facts.ts";
 import { LINTERS, linterConfigNames } from "../../policy/linter-configs.ts";
 import { isDenylistedPath } from "../../policy/secret-paths.ts";
 import { type Context, realWorkspace } from "./disk-context.ts";
+import { lstatEntry } from "./fs-entry.ts";
 import { isWithin, realPathOf } from "./real-path.ts";
 import { textFileOrNull } from "./text-file.ts";
 import { shownPath } from "./tree-walk.ts";
@@ -48,8 +49,7 @@ function configsAbove(dir: string, workspace: string, names: readonly string[]):
   const out: string[] = [];
   for (let d = dir; ; d = dirname(d)) {
     if (!isWithin(workspace, d))
-      for (const n of names)
-        if (lstatSync(join(d, n), { throwIfNoEntry: false }) !== undefined) out.push(join(d, n));
+      for (const n of names) if (lstatEntry(join(d, n)) !== undefined) out.push(join(d, n));
     if (dirname(d) === d) return out;
   }
 }
@@ -57,7 +57,7 @@ function configsAbove(dir: string, workspace: string, names: readonly string[]):
 /** Why the linter opening `path` (a config, or a path one names) needs a person; `inside`: it must stay in the workspace. */
 function pathWhy(path: string, inside: boolean, ctx: Context): string | null {
   if (inside && !isWithin(ctx.workspace, path)) return `\`${path}\` is out of the workspace`;
-  const st = lstatSync(path, { throwIfNoEntry: false });
+  const st = lstatEntry(path);
   if (st === undefined) return null;
   const r = realPathOf(path);
   if (!r.ok) return `\`${path}\` cannot be resolved (${r.reason})`;

@@ -9,6 +9,7 @@
 import { closeSync, lstatSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
 import { basename, join, relative, resolve } from "node:path";
 import type { CallFact } from "../../policy/call-facts.ts";
+import { lstatEntry } from "./fs-entry.ts";
 import { configLayers } from "./git-config-layers.ts";
 import { configEntries, programKey, readOnlyHook } from "./git-config-programs.ts";
 import { indexPaths } from "./git-contents.ts";
@@ -177,7 +178,7 @@ function submoduleProgram(sub: Repository, dir: string): string | null {
 
 /** Why git entering the submodule at `path` (from `top`) may run a program or leave the workspace; null when plain. */
 function submoduleReason(top: string, path: string, o: NestedOptions, depth: number): string | null {
-  const dotGit = lstatSync(join(top, path, ".git"), { throwIfNoEntry: false });
+  const dotGit = lstatEntry(join(top, path, ".git"));
   if (dotGit === undefined) return null; // not checked out: git has nothing to enter
   const at = realPathOf(join(top, path));
   const shown = `\`${at.ok && isWithin(o.workspace, at.real) ? relative(o.workspace, at.real) : path}\``;

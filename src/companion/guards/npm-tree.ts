@@ -9,6 +9,7 @@ import { lstatSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { CallFact } from "../../policy/call-facts.ts";
 import { isDenylistedPath } from "../../policy/secret-paths.ts";
+import { lstatEntry } from "./fs-entry.ts";
 import { isWithin, realPathOf } from "./real-path.ts";
 import { shownPath } from "./tree-walk.ts";
 
@@ -20,7 +21,7 @@ const MEMBER_DEPTH = 3;
 /** The nearest directory at or above `dir` with a package.json: where npm takes the project to be. */
 function projectRoot(dir: string): string | null {
   for (let d = dir; ; d = dirname(d)) {
-    if (lstatSync(join(d, "package.json"), { throwIfNoEntry: false }) !== undefined) return d;
+    if (lstatEntry(join(d, "package.json")) !== undefined) return d;
     if (dirname(d) === d) return null;
   }
 }
@@ -59,7 +60,7 @@ function entries(dir: string): string[] {
  * where pnpm and bun hard-link every file from their stores, so a link count says nothing there.
  */
 function manifestWhy(p: string, workspace: string, installed: boolean): string | null {
-  const st = lstatSync(p, { throwIfNoEntry: false });
+  const st = lstatEntry(p);
   if (st === undefined) return null;
   const r = realPathOf(p);
   if (!r.ok) return "cannot be resolved";
@@ -90,11 +91,7 @@ export function npmTreeFact(dir: string, workspace: string, subject: string): Ca
       manifests.push({ path: join(d, "package.json"), installed: false });
       if (depth >= MEMBER_DEPTH) return;
       for (const name of entries(d))
-        if (
-          name !== "node_modules" &&
-          !name.startsWith(".") &&
-          lstatSync(join(d, name), { throwIfNoEntry: false })?.isDirectory()
-        )
+        if (name !== "node_modules" && !name.startsWith(".") && lstatEntry(join(d, name))?.isDirectory())
           visit(join(d, name), depth + 1);
     };
     visit(start, 0);
@@ -108,8 +105,7 @@ export function npmTreeFact(dir: string, workspace: string, subject: string): Ca
       for (const pkg of packages) {
         if (--budget < 0) return;
         manifests.push({ path: join(pkg, "package.json"), installed: true });
-        if (lstatSync(join(pkg, "node_modules"), { throwIfNoEntry: false })?.isDirectory())
-          modules(join(pkg, "node_modules"));
+        if (lstatEntry(join(pkg, "node_modules"))?.isDirectory()) modules(join(pkg, "node_modules"));
       }
     }
   };

@@ -5,15 +5,16 @@
 // --version` in a project without TypeScript runs whatever the registry's `tsc` is). A bin the repository
 // itself tracks is the repository's code, not an install (round 14: a committed node_modules ran on
 // `npx tsc --version`).
-import { lstatSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { CallFact } from "../../policy/call-facts.ts";
+import { lstatEntry } from "./fs-entry.ts";
 import { trackedFile } from "./git-tracked.ts";
 import { isWithin, realPathOf } from "./real-path.ts";
 import { shownPath } from "./tree-walk.ts";
 
 function exists(path: string): boolean {
-  return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
+  return lstatEntry(path) !== undefined;
 }
 
 /** npm's local prefix: the nearest directory at or above `dir` holding package.json or node_modules. */

@@ -2,9 +2,10 @@
 // round 14: direnv's `PATH_add bin`, an in-project .venv/bin or `./node_modules/.bin` made `ls` the
 // project's bin/ls). Only a PATH with an entry inside the workspace, or a relative or empty one (the
 // directory the command runs in), is looked at; directories out of the workspace are the person's own.
-import { realpathSync, statSync } from "node:fs";
+import { realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { CallFact, DiskTarget } from "../../policy/call-facts.ts";
+import { statEntry } from "./fs-entry.ts";
 import { trackedFile } from "./git-tracked.ts";
 import { virtualenvDoubt, virtualenvHolding } from "./python-venv.ts";
 import { isWithin, realPathOf } from "./real-path.ts";
@@ -39,9 +40,9 @@ export function pathView(env: NodeJS.ProcessEnv, workspace: string): PathView | 
 
 /** What bash's search takes: a regular file (links followed) with an execute bit. */
 export function runnable(file: string): boolean {
-  let st: ReturnType<typeof statSync>;
+  let st: ReturnType<typeof statEntry>;
   try {
-    st = statSync(file, { throwIfNoEntry: false });
+    st = statEntry(file);
   } catch {
     st = undefined; // an entry that is a file (ENOTDIR) or not ours to search (EACCES): bash passes it by
   }

@@ -9,9 +9,10 @@
 // code by the rule the PATH lookup uses (python-venv.ts), so `pytest`, `python -m pytest` and `pip list`
 // with an ordinary `.venv` activated are judged alike. A PYTHONPATH, PYTHONUSERBASE or PYTHONHOME in the
 // agent's environment that leads into the workspace asks too.
-import { readdirSync, statSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { CallFact } from "../../policy/call-facts.ts";
+import { statEntry } from "./fs-entry.ts";
 import { pathView, programFact } from "./path-lookup.ts";
 import { isVirtualenv, virtualenvDoubt } from "./python-venv.ts";
 import { isWithin } from "./real-path.ts";
@@ -76,7 +77,7 @@ function shadowing(dir: string, own: string): string | null {
     const anyDir = stem === own || OPTIONAL.has(stem);
     if (!anyDir && !STDLIB.has(stem)) continue;
     const path = join(dir, name);
-    const isDir = statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
+    const isDir = statEntry(path)?.isDirectory() === true;
     if (isDir ? name === stem && (anyDir || packageInit(path)) : MODULE_FILE.test(name)) return name;
   }
   return null;

@@ -6,8 +6,8 @@
 // One rule says when a venv is the person's installed code (the PATH lookup and python's start-up both ask
 // it, fix15e): writing into one, and writing a pyvenv.cfg, ask, so the files were the person's to make; but
 // a venv the repository tracks is its code, and one whose python is a file of the workspace runs that file.
-import { statSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { statEntry } from "./fs-entry.ts";
 import { trackedFile } from "./git-tracked.ts";
 import { isWithin, realPathOf } from "./real-path.ts";
 import { textFileOrNull } from "./text-file.ts";
@@ -29,11 +29,11 @@ export function isVirtualenv(dir: string): boolean {
 }
 
 function isCondaEnv(dir: string): boolean {
-  return statSync(join(dir, "conda-meta"), { throwIfNoEntry: false })?.isDirectory() === true;
+  return statEntry(join(dir, "conda-meta"))?.isDirectory() === true;
 }
 
 function isFile(path: string): boolean {
-  return statSync(path, { throwIfNoEntry: false })?.isFile() === true;
+  return statEntry(path)?.isFile() === true;
 }
 
 /**

@@ -3,10 +3,11 @@
 // named directory strictly inside the workspace (`XDG_CONFIG_HOME=~/proj/cfg`, `PATH=~/proj/bin`), but
 // the workspace itself or a directory above it does not (`export PROJ=~/code`, `alias app='cd ~/code/app'`
 // name where the person works, not a file any program runs), nor a directory only ever `cd`'d into.
-import { lstatSync, realpathSync } from "node:fs";
+import { realpathSync } from "node:fs";
 import { posix } from "node:path";
 import type { Context } from "./disk-context.ts";
 import { realWorkspace } from "./disk-context.ts";
+import { lstatEntry } from "./fs-entry.ts";
 import { realPathOf } from "./real-path.ts";
 import type { Scan, ScannedPath } from "./user-config-scan.ts";
 
@@ -43,7 +44,7 @@ function resolver(): (path: string) => string {
 /** Whether anything (a dangling link too) has the name; a file where a directory is named: nothing. */
 function there(path: string): boolean {
   try {
-    return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
+    return lstatEntry(path) !== undefined;
   } catch {
     return false;
   }

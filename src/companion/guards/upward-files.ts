@@ -1,11 +1,12 @@
 // Files a program finds in the directory it runs in or one above: the one that picks its toolchain or
 // defines what it runs, and version files a shim reads and may print.
-import { lstatSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { CallFact } from "../../policy/call-facts.ts";
 import { isDenylistedPath } from "../../policy/secret-paths.ts";
 import { climbingVersionName, NAMED_VERSION_FILES } from "../../policy/version-names.ts";
 import type { Context } from "./disk-context.ts";
+import { lstatEntry } from "./fs-entry.ts";
 import { isWithin, realPathOf } from "./real-path.ts";
 import { shownPath } from "./tree-walk.ts";
 
@@ -17,7 +18,7 @@ export function pickerFile(dir: string, names: readonly string[], contains?: str
   for (let d = dir; ; d = dirname(d)) {
     for (const n of names) {
       const p = join(d, n);
-      if (lstatSync(p, { throwIfNoEntry: false }) === undefined) continue;
+      if (lstatEntry(p) === undefined) continue;
       if (contains === undefined) return p;
       let text: string;
       try {
@@ -47,7 +48,7 @@ export function versionFileFacts(
   for (let d = dir; ; d = dirname(d)) {
     for (const n of names) {
       const p = join(d, n);
-      const st = lstatSync(p, { throwIfNoEntry: false });
+      const st = lstatEntry(p);
       if (st === undefined) continue;
       const inside = isWithin(ctx.workspace, p);
       const r = realPathOf(p);

@@ -6,10 +6,11 @@
 // `.conf` files and ~/.ssh/config; histories, state, caches, repositories' objects, third-party plug-in
 // trees and binary files are not configuration and are left out. Read through the caller's StampedReader,
 // so a change to any file read (or directory listed) reads them again; nothing is re-read otherwise.
-import { closeSync, openSync, readSync, type Stats, statSync } from "node:fs";
+import { closeSync, openSync, readSync, type Stats } from "node:fs";
 import { join } from "node:path";
 import { pathTokens, type TokenHome } from "../../policy/path-tokens.ts";
 import { type StampedReader, stampOf } from "./config-references.ts";
+import { statEntry } from "./fs-entry.ts";
 
 /** A path a user configuration file names, and the first file found naming it. */
 export interface ScannedPath {
@@ -120,7 +121,7 @@ class Walk {
 
 function statOf(path: string): Stats | null {
   try {
-    return statSync(path, { throwIfNoEntry: false }) ?? null;
+    return statEntry(path) ?? null;
   } catch {
     return null;
   }
