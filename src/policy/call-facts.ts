@@ -241,6 +241,8 @@ export type DiskTarget =
        */
       pattern?: string;
       lists?: true;
+      /** It walks the names below `dir` (`find`, `ls -R`): one whose real start is HOME or above asks. */
+      walks?: true;
     }
   /**
    * npm (or npx) run in `dir`: its configuration (the project's and the user's `.npmrc`, `npm_config_*`

@@ -37,6 +37,25 @@ function unknownListing(shown: string, listed: string): Concern {
   };
 }
 
+/**
+ * A walk of names from the home directory or above it (`find ~`, `tree -a ..`, `du -a ..`, `ls -R /home`)
+ * reaches HOME's hidden entries and prints the names inside them — `~/.ssh/id_ed25519`, the pass store's
+ * accounts — as a listing of each would (red team, round 23). With no known home, the places homes are kept.
+ */
+export function walksAboveHome(path: string, home: string | null): boolean {
+  const p = normalizePath(path);
+  if (p === "/") return true;
+  if (home !== null) return p === home || home.startsWith(`${p}/`);
+  return /^\/(?:home|Users)(?:\/[^/]+)?$|^\/root$/.test(p);
+}
+
+function homeWalk(shown: string, walked: string): Concern {
+  return {
+    mention: "sensitive",
+    reason: `\`${shown}\` walks the names below \`${walked}\`, which reaches the home directory's hidden entries (keys, credential stores): their names say what exists`,
+  };
+}
+
 function concern(shown: string): Concern {
   return {
     mention: "sensitive",
@@ -50,23 +69,27 @@ function concern(shown: string): Concern {
  * `cd "$(…)"`, `cd -`, a loop that moves, or a `..` after a cd) may be a secret one: that listing asks too.
  */
 export function secretListingConcerns(unit: ExecUnit, callCwd: string, home: string | null): Concern[] {
-  for (const { raw, path } of listedPaths(unit, callCwd, home)) {
+  for (const { raw, path, walks } of listedPaths(unit, callCwd, home)) {
     // A word only known at run time is not understood by the unit itself; a static one here is a place.
     if (path === null) return [unknownListing(unit.text, raw)];
     if (inSecretDir(path) || inSecretDir(normalizePath(path))) return [concern(unit.text)];
+    if (walks && walksAboveHome(path, home)) return [homeWalk(unit.text, raw)];
   }
   return [];
 }
 
-/** A word whose value names what a unit lists (`itself`: only its own name is printed, `ls -d`, `du -s`). */
-type Listed = { raw: string; value: string; tilde: boolean; itself?: true };
+/**
+ * A word whose value names what a unit lists (`itself`: only its own name is printed, `ls -d`, `du -s`;
+ * `walks`: the names below it at every depth, `find`, `ls -R`).
+ */
+type Listed = { raw: string; value: string; tilde: boolean; itself?: true; walks?: true };
 
 /** What a listing's static operands name, in each directory the unit may run in (null: not known here). */
 function listedPaths(
   unit: ExecUnit,
   callCwd: string,
   home: string | null,
-): { raw: string; path: string | null; lists?: true }[] {
+): { raw: string; path: string | null; lists?: true; walks?: true }[] {
   const words: Listed[] = [];
   for (const e of unit.effects?.paths ?? []) {
     if (e.access !== "list" && !(e.access === "walk" && !e.contents)) continue;
@@ -76,10 +99,11 @@ function listedPaths(
         value: e.arg.value,
         tilde: e.arg.tilde,
         ...(e.itself ? { itself: e.itself } : {}),
+        ...(e.access === "walk" && !e.itself ? { walks: true as const } : {}),
       });
   }
   const dirs = unitDirs(unit) ?? [null];
-  const out: { raw: string; path: string | null; lists?: true }[] = [];
+  const out: { raw: string; path: string | null; lists?: true; walks?: true }[] = [];
   for (const w of [...words, ...completedNames(unit)])
     for (const cwd of dirs)
       out.push({
@@ -88,6 +112,7 @@ function listedPaths(
           resolveShellPath({ path: w.value, tilde: w.tilde, cwd }, callCwd, home) ??
           (w.tilde ? null : climbAfterCd(w.value, cwd, callCwd, home)),
         ...(w.itself ? {} : { lists: true as const }),
+        ...(w.walks ? { walks: true as const } : {}),
       });
   // An unquoted glob in any word is replaced by the names it matches before the program runs: `echo
   // ~/.ssh/*`, `cd ~/.ssh; printf '%s\n' *`, `for f in ~/.ssh/*` (judged as its body with the glob in the
@@ -151,13 +176,15 @@ function climbAfterCd(path: string, cwd: string | null, callCwd: string, home: s
  */
 export function listingTargets(unit: ExecUnit, callCwd: string, home: string | null): DiskTarget[] {
   const out: DiskTarget[] = [];
-  for (const { path, lists } of listedPaths(unit, callCwd, home)) {
+  for (const { path, lists, walks } of listedPaths(unit, callCwd, home)) {
     const dir = path === null ? "" : fixedDir(path);
     if (!dir.startsWith("/")) continue;
     // `ls -d ~/.s*h/*`, `ls ~/.ss*`: the directories the glob leads through (and a listed match) are the disk's to name.
     const listed = lists === true ? { lists } : {};
     const glob = path !== null && path !== dir && hasGlob(path) ? { pattern: path, ...listed } : {};
-    out.push({ kind: "listing", dir, shown: unit.text, ...glob });
+    // `find up/` with `up` a link to HOME or above: the disk says where the walk starts.
+    const walked = walks === true && !hasGlob(dir) ? { walks } : {};
+    out.push({ kind: "listing", dir, shown: unit.text, ...glob, ...walked });
   }
   return out;
 }

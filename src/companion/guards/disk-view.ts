@@ -4,7 +4,7 @@
 // a person; none means the text told the truth. Used by the hook, the daemon and `airlock policy explain` alike.
 import { dirname } from "node:path";
 import type { CallFact, DiskCheck, DiskTarget } from "../../policy/call-facts.ts";
-import { inSecretDir } from "../../policy/secret-listings.ts";
+import { inSecretDir, walksAboveHome } from "../../policy/secret-listings.ts";
 import { isDenylistedPath, isProtectedWritePath, secretFamilyOf } from "../../policy/secret-paths.ts";
 import { GO_WALK } from "../../policy/walk-styles.ts";
 import { airlockHomeWalkFact } from "./airlock-home.ts";
@@ -13,6 +13,7 @@ import { cargoWorkspaceFacts } from "./cargo-workspace.ts";
 import { copyLandingFacts, extractLandingFacts } from "./copy-landings.ts";
 import type { Context } from "./disk-context.ts";
 import { movedSecretWalkFact, programLoadsFact, shellStartFact } from "./env-loads.ts";
+import { homeOf } from "./git-config-layers.ts";
 import { gitFacts } from "./git-facts.ts";
 import { goModuleFacts, goReleaseFact } from "./go-module.ts";
 import { heldHome, homeStateFact } from "./home-state.ts";
@@ -67,6 +68,16 @@ function listingFacts(t: Extract<DiskTarget, { kind: "listing" }>, ctx: Context)
   const r = realPathOf(t.dir);
   if (!r.ok) return [{ subject: t.shown, reason: r.reason }];
   if (t.pattern !== undefined) return globListingFacts(t, t.pattern, ctx);
+  if (t.walks && r.real !== t.dir) {
+    const home = realPathOf(homeOf(ctx.env));
+    if (walksAboveHome(r.real, home.ok ? home.real : null))
+      return [
+        {
+          subject: t.shown,
+          reason: `\`${shownPath(t.dir, ctx.workspace)}\` leads to \`${r.real}\`, and a walk of the names below it reaches the home directory's hidden entries (keys, credential stores)`,
+        },
+      ];
+  }
   if (r.real === t.dir || !inSecretDir(r.real)) return [];
   return [
     {
