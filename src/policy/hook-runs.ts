@@ -271,13 +271,14 @@ export function looksLikePath(word: string): boolean {
  * that is running code at the next edit, unjudged, while the agent's own `npx prettier` is judged. A JSON, YAML
  * or TOML config, and package.json's key for the tool, count too: they name plugins, parsers, transforms and
  * shared configs by path (`.prettierrc` `{"plugins": ["./tools/fmt.mjs"]}` ran that file at the next edit: red
- * team, round 23, r23-03), and no rule here follows the path to the file. Matched by name anywhere in the
+ * team, round 23, r23-03; mocha's `require`, nyc's, markdownlint-cli2's `customRules`: s23-02), and no rule here
+ * follows the path to the file. Matched by name anywhere in the
  * project (eslint and pytest look upward from each file). A hook that runs the project's own code (`npm test`,
  * `pytest`, `make`) runs every file of it by design: package.json and the Makefile say what, and are protected;
  * the sources are not, nor a plugin file the project's own config already names (docs/policy.md).
  */
 const CODE = ["js", "cjs", "mjs", "ts", "cts", "mts"];
-const DATA = ["json", "json5", "yaml", "yml", "toml"];
+const DATA = ["json", "jsonc", "json5", "yaml", "yml", "toml"];
 const codeNames = (...stems: string[]): string[] => stems.flatMap((s) => CODE.map((e) => `${s}.${e}`));
 /** An rc file in every form the tool reads: bare, code and data extensions. */
 const rcNames = (rc: string): string[] => [rc, ...codeNames(rc), ...DATA.map((e) => `${rc}.${e}`)];
@@ -290,6 +291,11 @@ export const TOOL_CODE_FILES: ReadonlyMap<string, readonly string[]> = new Map([
   ["jest", [...codeNames("jest.config"), "jest.config.json", ...MANIFESTS]],
   ["vitest", codeNames("vitest.config", "vitest.workspace", "vite.config")],
   ["babel", [...codeNames("babel.config"), "babel.config.json", ...rcNames(".babelrc"), ...MANIFESTS]],
+  ["mocha", [...rcNames(".mocharc"), ...MANIFESTS]],
+  ["nyc", [...codeNames("nyc.config"), ...rcNames(".nycrc"), ...MANIFESTS]],
+  ["c8", [...rcNames(".c8rc"), ...MANIFESTS]],
+  ["markdownlint", rcNames(".markdownlint")],
+  ["markdownlint-cli2", [...rcNames(".markdownlint-cli2"), ...rcNames(".markdownlint"), ...MANIFESTS]],
   ["pytest", ["conftest.py", "pytest.ini", ".pytest.ini", "pyproject.toml", "setup.cfg", "tox.ini"]],
   ["npm", ["package.json"]],
   ["pnpm", ["package.json"]],

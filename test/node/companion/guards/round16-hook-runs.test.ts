@@ -172,6 +172,29 @@ describe("s03: the code of a program a hook runs", () => {
     ])
       expectAsks(writeTool(rc), /prettier/, rc);
     expectAllowed(writeTool("eslint.config.js"), "another tool's config");
+    expectAllowed(writeTool(".mocharc.json"), "another tool's config");
     expectAllowed(writeTool("src/a.ts"), "source");
+  });
+
+  it("every runner that loads code named by a data config: its rc files ask under a hook that runs it (s23-02)", () => {
+    for (const [program, rc] of [
+      ["mocha", ".mocharc.json"],
+      ["nyc", ".nycrc"],
+      ["c8", ".c8rc.json"],
+      ["eslint", ".eslintrc.json"],
+      ["stylelint", ".stylelintrc.yaml"],
+      ["babel", ".babelrc"],
+      ["markdownlint-cli2", ".markdownlint-cli2.jsonc"],
+    ] as const) {
+      const hook = JSON.stringify({
+        hooks: {
+          PostToolUse: [{ matcher: "Write", hooks: [{ type: "command", command: `npx ${program} src` }] }],
+        },
+      });
+      expectAllowed(writeTool(rc), `${rc} with no hook`);
+      config(".claude/settings.json", hook);
+      expectAsks(writeTool(rc), new RegExp(program), rc);
+      rmSync(join(ws, ".claude", "settings.json"), { force: true });
+    }
   });
 });
