@@ -99,7 +99,8 @@ function listedPaths(
         value: e.arg.value,
         tilde: e.arg.tilde,
         ...(e.itself ? { itself: e.itself } : {}),
-        ...(e.access === "walk" && !e.itself ? { walks: true as const } : {}),
+        // git's own walks (pathspecs) are judged against its index and history, not as a walk of the disk.
+        ...(e.access === "walk" && !e.itself && !e.pathspec ? { walks: true as const } : {}),
       });
   }
   const dirs = unitDirs(unit) ?? [null];

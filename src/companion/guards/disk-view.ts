@@ -68,13 +68,15 @@ function listingFacts(t: Extract<DiskTarget, { kind: "listing" }>, ctx: Context)
   const r = realPathOf(t.dir);
   if (!r.ok) return [{ subject: t.shown, reason: r.reason }];
   if (t.pattern !== undefined) return globListingFacts(t, t.pattern, ctx);
-  if (t.walks && r.real !== t.dir) {
+  // The words are judged against the home the call names; the disk against the agent's own HOME, where the
+  // walk really starts (a link to it, a HOME that is not where the account's home is kept: red team, round 23b).
+  if (t.walks) {
     const home = realPathOf(homeOf(ctx.env));
     if (walksAboveHome(r.real, home.ok ? home.real : null))
       return [
         {
           subject: t.shown,
-          reason: `\`${shownPath(t.dir, ctx.workspace)}\` leads to \`${r.real}\`, and a walk of the names below it reaches the home directory's hidden entries (keys, credential stores)`,
+          reason: `\`${shownPath(t.dir, ctx.workspace)}\` is \`${r.real}\`, and a walk of the names below it reaches the home directory's hidden entries (keys, credential stores)`,
         },
       ];
   }

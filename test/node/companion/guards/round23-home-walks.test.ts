@@ -72,7 +72,7 @@ describe.each([
 
   it("says the walk reaches the home directory's hidden entries", () => {
     expect(judge("find ~ -maxdepth 3", policy).reasons.join("\n")).toMatch(/home directory's hidden entries/);
-    expect(judge("find up/", policy).why).toMatch(/leads to .*hidden entries/);
+    expect(judge("find up/", policy).why).toMatch(/is `.*`, and a walk .*hidden entries/);
   });
 });
 
@@ -84,4 +84,23 @@ describe("find -delete of a protected directory (r23-05)", () => {
       expect(j.action, j.why).not.toBe("allow");
     },
   );
+});
+
+describe("a HOME the call does not name (r23b-01)", () => {
+  // The words alone know no home here (the workspace is not under /home/USER): the disk's HOME decides.
+  const noHome = (command: string) =>
+    judgeOnDisk(BALANCED, { tool: "bash", input: { command }, cwd: ws, workspace: ws }, { disk });
+
+  it.each(["ls -laR ..", "find ..", "du -a ..", `find ${base}`, "find ~/.. -name x"])(
+    "%s asks",
+    (command) => {
+      const j = noHome(command);
+      expect(j.action, j.why).not.toBe("allow");
+    },
+  );
+
+  it.each(["ls -laR", "find src", "ls .."])("%s stays allowed", (command) => {
+    const j = noHome(command);
+    expect(j.action, `${j.why}\n${j.reasons.join("\n")}`).toBe("allow");
+  });
 });
