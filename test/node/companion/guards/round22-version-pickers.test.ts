@@ -39,9 +39,12 @@ describe("s22-02: writing a node, python, ruby, go or bun version picker asks", 
   it.each(PICKERS)("%s is protected without the disk", (rel) => {
     expect(isProtectedWritePath(rel)).toBe(true);
   });
-  it.each(["src/nvmrc.ts", "docs/.nvmrc.md", ".swift-version", "README.md"])("writing %s stays allowed", (rel) => {
-    expectEveryWayOfWriting(ws, home, rel, "22.99.0\n", "allow");
-  });
+  it.each(["src/nvmrc.ts", "docs/.nvmrc.md", ".swift-version", "README.md"])(
+    "writing %s stays allowed",
+    (rel) => {
+      expectEveryWayOfWriting(ws, home, rel, "22.99.0\n", "allow");
+    },
+  );
 });
 
 describe("s22-02: reading them stays allowed", () => {
@@ -49,7 +52,12 @@ describe("s22-02: reading them stays allowed", () => {
     ["balanced", BALANCED],
     ["autonomous", AUTONOMOUS],
   ] as const)("%s: cat and the version queries", (_, policy) => {
-    for (const command of ["cat .nvmrc", "cat .python-version .ruby-version", "node --version", "python3 --version"])
+    for (const command of [
+      "cat .nvmrc",
+      "cat .python-version .ruby-version",
+      "node --version",
+      "python3 --version",
+    ])
       expect(judgeCommand(ws, command, { policy }).action, command).toBe("allow");
   });
 });
