@@ -4,6 +4,7 @@
 // git starts its repository discovery from. Pure: the looking is the companion's (guards/disk-view.ts).
 import type { DiskTarget } from "./call-facts.ts";
 import { expandToolPath, inputPath } from "./capabilities.ts";
+import { checksumTargets } from "./checksum-targets.ts";
 import { copyTargets } from "./copy-targets.ts";
 import { RUN_BY } from "./env-loads.ts";
 import { gitTargets } from "./git-targets.ts";
@@ -129,6 +130,7 @@ function shellTargets(command: string, callCwd: string, home: string | null): Di
           ...listingTargets(unit, callCwd, home),
           ...nameWalks(unit, callCwd, home),
           ...copyTargets(unit, callCwd, home),
+          ...checksumTargets(unit, callCwd, home),
           ...findingWalks(unit, callCwd, home),
           ...optionGlobTargets(unit, callCwd, home),
           ...scriptTargets(unit, callCwd, home),

@@ -10,6 +10,7 @@ import { GO_WALK } from "../../policy/walk-styles.ts";
 import { airlockHomeWalkFact } from "./airlock-home.ts";
 import { expandGlob } from "./bash-glob.ts";
 import { cargoWorkspaceFacts } from "./cargo-workspace.ts";
+import { checksumListFacts } from "./checksum-lists.ts";
 import { copyLandingFacts, extractLandingFacts } from "./copy-landings.ts";
 import type { Context } from "./disk-context.ts";
 import { movedSecretWalkFact, programLoadsFact, shellStartFact } from "./env-loads.ts";
@@ -219,6 +220,8 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
       return copyLandingFacts(t, ctx);
     case "extract":
       return extractLandingFacts(t, ctx);
+    case "checksums":
+      return checksumListFacts(t, ctx);
     case "walk": {
       if (t.glob === true) return globWalkFacts(t, ctx);
       const r = realPathOf(t.root);
