@@ -24,6 +24,7 @@ import { programTargets } from "./program-targets.ts";
 import { runnerTargets } from "./runner-targets.ts";
 import { listingTargets } from "./secret-listings.ts";
 import { analyzeShell } from "./shell/analysis.ts";
+import { loopbackRequest } from "./shell/grammar/programs/curl.ts";
 import type { ExecUnit, ShellUnit } from "./shell/units.ts";
 import type { ToolCall } from "./types.ts";
 import { pickerTargets, upwardTargets, versionFileTargets } from "./upward-targets.ts";
@@ -131,6 +132,7 @@ function shellTargets(command: string, callCwd: string, home: string | null): Di
           ...nameWalks(unit, callCwd, home),
           ...copyTargets(unit, callCwd, home),
           ...checksumTargets(unit, callCwd, home),
+          ...loopbackTargets(unit),
           ...findingWalks(unit, callCwd, home),
           ...optionGlobTargets(unit, callCwd, home),
           ...scriptTargets(unit, callCwd, home),
@@ -192,6 +194,13 @@ function shellTargets(command: string, callCwd: string, home: string | null): Di
       });
   }
   return out.map((t, i) => afterChange(t, marks.findLast((m) => m.at <= i)?.change));
+}
+
+/** A loopback GET (curl): which program serves its port is the disk's to see. */
+function loopbackTargets(unit: ExecUnit): DiskTarget[] {
+  if (unit.program !== "curl" || unit.notUnderstood !== undefined) return [];
+  const r = loopbackRequest(unit.words.slice(1).map((w) => w.value));
+  return "port" in r ? [{ kind: "loopback", port: r.port, shown: unit.text }] : [];
 }
 
 const WILD = /[*?[{\\]/;

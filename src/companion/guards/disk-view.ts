@@ -19,6 +19,7 @@ import { goModuleFacts, goReleaseFact } from "./go-module.ts";
 import { heldHome, homeStateFact } from "./home-state.ts";
 import { jvmOptionsFact } from "./jvm-options.ts";
 import { linterConfigFact } from "./linter-configs.ts";
+import { loopbackFacts } from "./loopback-listeners.ts";
 import { manPathFact } from "./man-path.ts";
 import { nodePreloadFact } from "./node-preload.ts";
 import { npmConfigFact } from "./npm-config.ts";
@@ -222,6 +223,8 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
       return extractLandingFacts(t, ctx);
     case "checksums":
       return checksumListFacts(t, ctx);
+    case "loopback":
+      return loopbackFacts(t, ctx);
     case "walk": {
       if (t.glob === true) return globWalkFacts(t, ctx);
       const r = realPathOf(t.root);
