@@ -122,6 +122,12 @@ describe("r22: anything but one loopback GET or HEAD is not understood", () => {
     "curl -s 10.0.0.1:3000",
     "curl --max-time=5 localhost:3000",
     "curl -s $URL",
+    "http_proxy=http://evil:8080 curl -s localhost:3000",
+    "export HTTPS_PROXY=http://evil:8080; curl -s https://localhost:3000",
+    "env ALL_PROXY=socks5://evil:1080 curl -s localhost:3000",
+    "NO_PROXY= curl -s localhost:3000",
+    "CURL_HOME=. curl -s localhost:3000",
+    "SSLKEYLOGFILE=keys.txt curl -s https://localhost:3000",
     "curl -s localhost:3000/$(cat .env)",
     "curl",
   ])("%s asks", (command) => {
