@@ -177,6 +177,13 @@ export type DiskTarget =
       home: string | null;
       shown: string;
     }
+  /**
+   * A checksum list `sha256sum -c` reads in `dir` (round 22): each file its lines name is hashed there, and
+   * OK or FAILED tells whether a guessed content is what it holds, so each is judged as a read of it.
+   */
+  | { kind: "checksums"; list: string; dir: string; shown: string }
+  /** A GET or HEAD of loopback `port` (curl): which program serves it, and the agent's proxy variables. */
+  | { kind: "loopback"; port: number; shown: string }
   /** An archive extracted below `to` (`tar -xf A -C DIR`): each member's name is judged as a write there. */
   | { kind: "extract"; archive: string; to: string; home: string | null; shown: string }
   | {

@@ -4,6 +4,7 @@
 // git starts its repository discovery from. Pure: the looking is the companion's (guards/disk-view.ts).
 import type { DiskTarget } from "./call-facts.ts";
 import { expandToolPath, inputPath } from "./capabilities.ts";
+import { checksumTargets } from "./checksum-targets.ts";
 import { copyTargets } from "./copy-targets.ts";
 import { RUN_BY } from "./env-loads.ts";
 import { gitTargets } from "./git-targets.ts";
@@ -23,6 +24,7 @@ import { programTargets } from "./program-targets.ts";
 import { runnerTargets } from "./runner-targets.ts";
 import { listingTargets } from "./secret-listings.ts";
 import { analyzeShell } from "./shell/analysis.ts";
+import { loopbackRequest } from "./shell/grammar/programs/curl.ts";
 import type { ExecUnit, ShellUnit } from "./shell/units.ts";
 import type { ToolCall } from "./types.ts";
 import { pickerTargets, upwardTargets, versionFileTargets } from "./upward-targets.ts";
@@ -129,6 +131,8 @@ function shellTargets(command: string, callCwd: string, home: string | null): Di
           ...listingTargets(unit, callCwd, home),
           ...nameWalks(unit, callCwd, home),
           ...copyTargets(unit, callCwd, home),
+          ...checksumTargets(unit, callCwd, home),
+          ...loopbackTargets(unit),
           ...findingWalks(unit, callCwd, home),
           ...optionGlobTargets(unit, callCwd, home),
           ...scriptTargets(unit, callCwd, home),
@@ -193,6 +197,13 @@ function shellTargets(command: string, callCwd: string, home: string | null): Di
       });
   }
   return out.map((t, i) => afterChange(t, marks.findLast((m) => m.at <= i)?.change));
+}
+
+/** A loopback GET (curl): which program serves its port is the disk's to see. */
+function loopbackTargets(unit: ExecUnit): DiskTarget[] {
+  if (unit.program !== "curl" || unit.notUnderstood !== undefined) return [];
+  const r = loopbackRequest(unit.words.slice(1).map((w) => w.value));
+  return "port" in r ? [{ kind: "loopback", port: r.port, shown: unit.text }] : [];
 }
 
 const WILD = /[*?[{\\]/;

@@ -35,8 +35,7 @@ export const PROTECTED_WRITE_PATTERNS: readonly string[] = [
   // fix17a: other files a shell hook loads on entering the directory, each per its tool's docs: zsh-autoenv's
   // enter and leave scripts, RVM's `.rvmrc` (sourced) and its `.versions.conf`/`.ruby-env` (`env-PATH=`,
   // `VAR=value`), rbenv-vars' `.rbenv-vars` (RUBYOPT, PATH for every ruby), and localvimrc's `.lvimrc`
-  // (run by vim opening a file below). Version pickers (`.nvmrc`, `.node-version`, `.python-version`,
-  // `.ruby-version`) name an installed version, which their tools check, and stay ordinary writes.
+  // (run by vim opening a file below). The version pickers beside them are protected below (s22-02).
   ".autoenv.zsh",
   ".autoenv_leave.zsh",
   ".rvmrc",
@@ -216,7 +215,7 @@ export const PROTECTED_WRITE_PATTERNS: readonly string[] = [
   // sdkman_auto_env) puts `candidates/NAME/VERSION/bin` of each `.sdkmanrc` line on PATH, a `../` VERSION
   // included; tfenv's terraform installs the `.terraform-version` release (TFENV_AUTO_INSTALL), and tfswitch
   // reads `.tfswitchrc` and `.tfswitch.toml` (whose `bin` is where it writes the binary). swiftly's proxies
-  // only select an installed toolchain by `.swift-version`, which stays an ordinary write as `.nvmrc` does;
+  // only select an installed toolchain by `.swift-version`, which stays an ordinary write;
   // jenv runs `versions/NAME/bin/java` for a `.java-version` NAME of `../../proj/jdk` (version-names.ts).
   ".bazelversion",
   ".bazeliskrc",
@@ -232,6 +231,18 @@ export const PROTECTED_WRITE_PATTERNS: readonly string[] = [
   ".tfswitchrc",
   ".tfswitch.toml",
   ".java-version",
+  // Red team, round 22 (s22-02): the node, python, ruby, go and bun version pickers, which a shell hook reads on
+  // every cd and may install from: nvm's documented zsh hook runs `nvm install` when an `.nvmrc`'s version is
+  // missing, fnm's `--use-on-cd` hook offers to install one (`fnm use --install-if-missing`), RVM auto-installs a
+  // `.ruby-version` ruby and creates a `.ruby-gemset`, and mise installs the idiomatic files' versions. pyenv and
+  // rbenv refuse a climbing name, but the same files feed the installers, so each is a picker as `.java-version` is.
+  ".nvmrc",
+  ".node-version",
+  ".python-version",
+  ".ruby-version",
+  ".ruby-gemset",
+  ".go-version",
+  ".bun-version",
   // Red team, round 15 (r15a-05): the user's own start-up files, which matter where the workspace is the
   // home directory (an agent started in ~), each per its program's docs. Python imports `sitecustomize` and
   // `usercustomize` from any sys.path entry and runs a site directory's `*.pth` import lines at every start:

@@ -10,6 +10,7 @@ import { GO_WALK } from "../../policy/walk-styles.ts";
 import { airlockHomeWalkFact } from "./airlock-home.ts";
 import { expandGlob } from "./bash-glob.ts";
 import { cargoWorkspaceFacts } from "./cargo-workspace.ts";
+import { checksumListFacts } from "./checksum-lists.ts";
 import { copyLandingFacts, extractLandingFacts } from "./copy-landings.ts";
 import type { Context } from "./disk-context.ts";
 import { movedSecretWalkFact, programLoadsFact, shellStartFact } from "./env-loads.ts";
@@ -19,6 +20,7 @@ import { goModuleFacts, goReleaseFact } from "./go-module.ts";
 import { heldHome, homeStateFact } from "./home-state.ts";
 import { jvmOptionsFact } from "./jvm-options.ts";
 import { linterConfigFact } from "./linter-configs.ts";
+import { loopbackFacts } from "./loopback-listeners.ts";
 import { manPathFact } from "./man-path.ts";
 import { nodePreloadFact } from "./node-preload.ts";
 import { npmConfigFact } from "./npm-config.ts";
@@ -233,6 +235,10 @@ function targetFacts(t: DiskTarget, ctx: Context): CallFact[] {
       return copyLandingFacts(t, ctx);
     case "extract":
       return extractLandingFacts(t, ctx);
+    case "checksums":
+      return checksumListFacts(t, ctx);
+    case "loopback":
+      return loopbackFacts(t, ctx);
     case "walk": {
       if (t.glob === true) return globWalkFacts(t, ctx);
       const r = realPathOf(t.root);

@@ -2,6 +2,7 @@
 // risk rubric reserves HIGH for, whatever their grammar says (a grammar may one day understand `git push`;
 // it stays outbound). Destructive git is also a concern every profile asks about (judge-bash.ts).
 import { takesGlobalValue } from "./git.ts";
+import { loopbackRequest } from "./grammar/programs/curl.ts";
 import type { ExecUnit } from "./units.ts";
 
 export type DangerKind = "destructive" | "outbound" | "privileged";
@@ -160,6 +161,11 @@ function listsMounts(program: string, argv: readonly string[]): boolean {
   return program === "mount" && argv.slice(1).every((w) => w === "-l" || w === "--show-labels");
 }
 
+/** curl's words after its name as bash passes them; a glob is not known (it may become other words). */
+function curlWords(unit: ExecUnit): (string | null)[] {
+  return unit.words.slice(1).map((w) => (w.glob ? null : w.value));
+}
+
 /** The danger of a command, or null when it is none of destructive, outbound or privileged. */
 export function dangerOf(unit: ExecUnit): Danger | null {
   const { program, argv } = unit;
@@ -173,7 +179,8 @@ export function dangerOf(unit: ExecUnit): Danger | null {
   }
   if ((PRIVILEGED.has(program) && !listsMounts(program, argv)) || program.startsWith("mkfs"))
     return { kind: "privileged", reason: `runs with more privilege than yours (${program})` };
-  if (OUTBOUND_PROGRAMS.has(program))
+  // One GET or HEAD of a loopback address stays on this machine (grammar/programs/curl.ts).
+  if (OUTBOUND_PROGRAMS.has(program) && !(program === "curl" && "port" in loopbackRequest(curlWords(unit))))
     return { kind: "outbound", reason: `sends data off this machine or acts on remote systems (${program})` };
   const words = argv.slice(1).filter((w) => !w.startsWith("-"));
   if (["npm", "pnpm", "yarn", "bun", "cargo", "poetry", "gem", "uv", "hatch", "flit"].includes(program)) {

@@ -143,6 +143,13 @@ export const DANGEROUS_VARIABLES: readonly DangerousVariable[] = [
   { pattern: "BZIP2", why: "adds options to bzip2" },
   { pattern: "WGETRC", why: "wget reads commands from the file" },
   { pattern: "CURL_HOME", why: "curl reads a config file from it" },
+  // curl and most HTTP clients send every request through the proxy these name (round 22: a loopback GET).
+  ...["http_proxy", "https_proxy", "all_proxy", "no_proxy", "ftp_proxy"].map((pattern) => ({
+    pattern,
+    why: "sends requests through the proxy it names, off this machine",
+    ignoreCase: true as const,
+  })),
+  { pattern: "SSLKEYLOGFILE", why: "curl and TLS libraries write session keys to the file" },
   { pattern: "OPENSSL_*", why: "OpenSSL loads config and engines from it" },
   // git runs gpg to verify a signature (`%G?` in a format, --show-signature): gpg reads gpg.conf from
   // GNUPGHOME and starts the agent and dirmngr programs it names (red team, round 12).

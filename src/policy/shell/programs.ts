@@ -238,8 +238,9 @@ export function judgeProgram(argv: readonly Arg[]): ProgramJudgement {
   if (byGrammar === null) return judgeByTables(argv);
   const out = judgeByTables(argv, true);
   if (byGrammar.understood !== null && byGrammar.understood.optionGlob !== true) {
-    // git's writing subcommands keep the table of git's dangers (git.ts) for what deny rules see.
-    if (basename(argv[0]?.value ?? "") === "git")
+    // git's writing subcommands keep the table of git's dangers (git.ts) for what deny rules see, and curl's
+    // transfers (any but a loopback GET) the risky-option table's files (`-o FILE`, `-K FILE`, `-d @FILE`).
+    if (["git", "curl"].includes(basename(argv[0]?.value ?? "")))
       return { ...judgeByTables(argv), understood: byGrammar.understood, effects: byGrammar.effects };
     // Otherwise every word its grammar placed keeps its effect, and every other word that is not
     // an option is judged as a file it may read, so a deny rule on a secret still sees it.

@@ -25,7 +25,6 @@ const REFUSING_MODES = new Set([
   "base",
   "no-preserve-root",
   "info-files",
-  "check-list",
   "sysroot",
   "empties",
   "clock",

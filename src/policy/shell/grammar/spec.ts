@@ -136,6 +136,8 @@ export interface PathEffect {
   copies?: Arg;
   /** For a write: the archive whose member names land below the path (`tar -xf A -C DIR`; null value: not known). */
   extracts?: Arg;
+  /** For a read: a checksum list (`sha256sum -c`), every file of whose lines is read too (guards/checksum-lists.ts). */
+  checksums?: true;
   /** For a walk: directories by these names it never enters (node --test skips node_modules). */
   prune?: readonly string[];
   /**

@@ -128,8 +128,7 @@ describe("fix17a: what a shell loads on entering the project", () => {
     [direnv, "packages/web/scripts/node"],
     [mise, "scripts/build.sh"],
     [mise, "tools/readme.md"],
-    [plain, ".nvmrc"],
-    [plain, ".python-version"],
+    [plain, ".swift-version"],
     [plain, "bin/dev"],
   ])("%s: writing %s stays allowed", (ws, rel) => {
     const r = writeAt(ws, rel, home);

@@ -66,7 +66,7 @@ const EVERYDAY = [
   ".eslintrc.json",
   ".editorconfig",
   ".babelrc",
-  ".nvmrc",
+  ".swift-version",
   "src/perldb.pm",
   "docs/ghci.md",
   "lib/octave.m",

@@ -69,10 +69,8 @@ const EVERYDAY = [
   "BUILD.bazel",
   "MODULE.bazel",
   "main.tf",
-  // Version pickers whose managers reject a name that climbs (pyenv 2.3.3, rbenv 1.2.0) or only select an
-  // installed toolchain (swiftly) stay ordinary writes.
-  ".python-version",
-  ".nvmrc",
+  // swiftly only selects an installed toolchain, so its picker stays an ordinary write (node's, python's and
+  // ruby's are protected since round 22: round22-version-pickers.test.ts).
   ".swift-version",
 ];
 

@@ -108,7 +108,6 @@ const REFUSING = new Set([
   "list-of-files",
   "no-index",
   "sysroot",
-  "check-list",
   "info-files",
 ]);
 /** git options its grammar refuses by name: cat-file's content batches print objects whose ids come on standard input. */

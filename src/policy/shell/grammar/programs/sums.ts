@@ -1,6 +1,7 @@
 // md5sum, sha1sum, sha224sum, sha256sum, sha384sum, sha512sum, b2sum, cksum (GNU coreutils 9.1): read
 // their operands and print a digest (cksum by the algorithm its -a names; it has no -b or -t). -c/--check
-// reads checksum lists and then every file each list names (paths known only at run time): not understood.
+// reads checksum lists and then every file each list names: the disk reads each list's names
+// (guards/checksum-lists.ts); a list on standard input is not seen, so it is not understood.
 import { flag, GNU_COMMON, type OptionSpec, opt, type ProgramGrammar } from "../spec.ts";
 
 const COMMON: readonly OptionSpec[] = [
@@ -33,11 +34,16 @@ const sum = (names: string[], extra: readonly OptionSpec[] = MODES): ProgramGram
   abbreviate: true,
   operands: ["read"],
   effect: "read",
-  finish(p) {
+  finish(p, out) {
     const check = p.options.find((o) => o.spec.mode === "check-list");
-    return check === undefined
-      ? null
-      : { word: check.word.raw, reason: "--check reads every file its lists name, known only at run time" };
+    if (check === undefined) return null;
+    if (p.operands.length === 0 || p.operands.some((o) => o.value === "-"))
+      return {
+        word: check.word.raw,
+        reason: "--check reads a list on standard input, whose names are not known here",
+      };
+    for (const e of out.paths) if (e.access === "read") e.checksums = true;
+    return null;
   },
 });
 
