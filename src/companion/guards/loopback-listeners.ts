@@ -8,7 +8,7 @@
 import { readdirSync, readFileSync, readlinkSync, statSync } from "node:fs";
 import type { CallFact, DiskTarget } from "../../policy/call-facts.ts";
 import { type Context, realWorkspace } from "./disk-context.ts";
-import { isWithin } from "./real-path.ts";
+import { isWithin, realPathOf } from "./real-path.ts";
 
 /** Variables curl reads that send the request elsewhere, or read or write files (curl(1) ENVIRONMENT). */
 const CURL_VARIABLES = [
@@ -78,6 +78,18 @@ function ownersOf(inodes: Set<string>): Map<string, Owner[]> {
   return out;
 }
 
+/**
+ * curl reads `$XDG_CONFIG_HOME/.curlrc` before ~/.curlrc (proven: an `output = FILE` there wrote FILE). The
+ * person's own configuration directory is theirs; one inside the workspace is the agent's to write (round 23b).
+ */
+function configInWorkspace(ctx: Context): string | null {
+  const dir = ctx.env.XDG_CONFIG_HOME ?? "";
+  if (dir === "") return null;
+  const r = realPathOf(dir);
+  const real = r.ok ? r.real : dir;
+  return isWithin(realWorkspace(ctx), real) || isWithin(ctx.workspace, dir) ? dir : null;
+}
+
 /** Why a GET of loopback port `t.port` may reach something other than the workspace's own server, or nothing. */
 export function loopbackFacts(t: Extract<DiskTarget, { kind: "loopback" }>, ctx: Context): CallFact[] {
   const variable = CURL_VARIABLES.find((v) => (ctx.env[v] ?? "") !== "");
@@ -86,6 +98,14 @@ export function loopbackFacts(t: Extract<DiskTarget, { kind: "loopback" }>, ctx:
       {
         subject: t.shown,
         reason: `${variable} is set in the agent's environment: curl may send the request through a proxy, read another configuration or write a file`,
+      },
+    ];
+  const rc = configInWorkspace(ctx);
+  if (rc !== null)
+    return [
+      {
+        subject: t.shown,
+        reason: `XDG_CONFIG_HOME is \`${rc}\`, in the workspace: curl reads its .curlrc there, whose options (output, proxy, a header) the agent can write`,
       },
     ];
   const inodes = listeningInodes(t.port);

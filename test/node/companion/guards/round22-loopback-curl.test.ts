@@ -80,6 +80,19 @@ describe("r22: loopback served by a program started elsewhere asks", () => {
   );
 });
 
+describe("r23b: a curl configuration directory in the workspace", () => {
+  // curl reads $XDG_CONFIG_HOME/.curlrc (proven: `output = FILE` there wrote FILE); the agent writes the workspace.
+  it("asks when XDG_CONFIG_HOME is inside the workspace, not when it is the person's own", () => {
+    const inside = judgeCommand(ws, `curl -s localhost:${dev.port}`, { env: { XDG_CONFIG_HOME: ws } });
+    expect(inside.action).toBe("ask");
+    expect(inside.reason).toMatch(/XDG_CONFIG_HOME/);
+    const own = judgeCommand(ws, `curl -s localhost:${dev.port}`, {
+      env: { XDG_CONFIG_HOME: `${base}/cfg` },
+    });
+    expect(own.action, own.reason).toBe("allow");
+  });
+});
+
 describe("r22: anything but one loopback GET or HEAD is not understood", () => {
   it.each([
     "curl -s -d @.env localhost:3000",
