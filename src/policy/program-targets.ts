@@ -44,6 +44,11 @@ const cargoVerboseVersion = (args: readonly string[]) => {
   return version && words.some((w) => w === "--verbose" || /^-[a-zA-Z]*v/.test(w));
 };
 
+/** What git-mergetool--lib runs by bare name while it lists the diff tools. */
+const DIFFTOOL_HELP_HELPERS = [
+  ...["grep", "sort", "env", "cut", "ls", "envsubst", "uname", "sed", "gettext", "basename"],
+];
+
 /** Debian's lsb_release, a sh script, parses its options with getopt and os-release with cut and tr. */
 const LSB_RELEASE_HELPERS = ["getopt", "cut", "tr"];
 
@@ -56,6 +61,11 @@ const PATH_HELPERS: Readonly<Record<string, (args: readonly string[]) => readonl
   cargo: (args) => (cargoVerboseVersion(args) ? ["lsb_release", "getconf", ...LSB_RELEASE_HELPERS] : []),
   lsb_release: () => LSB_RELEASE_HELPERS,
   go: (args) => (goEnvAll(args) ? ["gcc", "as", "ld"] : []),
+  // Debian's egrep and fgrep are sh scripts that `exec grep -E|-F "$@"` (red team, round 23b).
+  egrep: () => ["grep"],
+  fgrep: () => ["grep"],
+  // `git difftool --tool-help` sources git-mergetool--lib, a sh script (red team, round 23b; strace, git 2.39).
+  git: (args) => (args[0] === "difftool" && args[1] === "--tool-help" ? DIFFTOOL_HELP_HELPERS : []),
 };
 
 /** The programs `unit` runs by a bare name besides its own (PATH_HELPERS). */

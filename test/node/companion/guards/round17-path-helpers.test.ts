@@ -20,7 +20,7 @@ afterAll(() => rmSync(base, { recursive: true, force: true }));
 mkdirSync(home, { recursive: true });
 mkdirSync(join(ws, "bin"), { recursive: true });
 writeFileSync(join(ws, "README.md"), "# project\n");
-for (const name of ["lsb_release", "getconf", "gcc", "as", "ld", "tr"]) {
+for (const name of ["lsb_release", "getconf", "gcc", "as", "ld", "tr", "grep", "sort"]) {
   const path = join(ws, "bin", name);
   // Marks that it ran, then hands over to the real program so the caller goes on as usual.
   writeFileSync(path, `#!/bin/sh\ntouch "${base}/ran-${name}"\nPATH=${SYSTEM}\nexec ${name} "$@"\n`);
@@ -45,6 +45,10 @@ describe("a program's helpers found on PATH in the project", () => {
     ["lsb_release -a", "tr"],
     ["go env", "gcc"],
     ["go env -json", "gcc"],
+    // Round 23b: Debian's egrep/fgrep exec grep; git difftool --tool-help runs git-mergetool--lib's helpers.
+    ["egrep x README.md", "grep"],
+    ["fgrep -i x README.md", "grep"],
+    ["git difftool --tool-help", "sort"],
   ])("%s runs the project's %s, and asks", (command, helper) => {
     const r = judge(command, projectPath);
     expect(r.action, r.why).toBe("ask");
@@ -56,6 +60,8 @@ describe("a program's helpers found on PATH in the project", () => {
     ["go", "go env", "gcc"],
     // The system's own lsb_release (the project's bin/ has one first), which runs tr by PATH.
     ["lsb_release", `"$(PATH=${SYSTEM} command -v lsb_release)" -a`, "tr"],
+    ["egrep", "egrep x README.md", "grep"],
+    ["git", "git difftool --tool-help", "sort"],
   ])("real %s: `%s` runs bin/%s", (program, command, helper) => {
     if (!installed(program)) return;
     spawnSync("sh", ["-c", command], { cwd: ws, env: { HOME: process.env.HOME, PATH: projectPath } });
@@ -69,6 +75,8 @@ describe("a program's helpers found on PATH in the project", () => {
     ["go version", projectPath],
     ["cargo -vV", SYSTEM],
     ["go env", SYSTEM],
+    ["egrep x README.md", SYSTEM],
+    ["git difftool --tool-help", SYSTEM],
   ])("%s (no helper, or a PATH out of the project) is allowed", (command, path) => {
     const r = judge(command, path);
     expect(r.action, r.why).toBe("allow");
