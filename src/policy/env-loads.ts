@@ -229,7 +229,14 @@ export const LOADING_VARIABLES: readonly LoadingVariable[] = [
   { name: "GIT_CONFIG_GLOBAL", loads: "git reads the file as the user's configuration (programs it runs)" },
   { name: "GIT_CONFIG_SYSTEM", loads: "git reads the file as the system configuration (programs it runs)" },
   { name: "GIT_CONFIG", loads: "`git config` reads and writes the file" },
-  { name: "GIT_EXEC_PATH", loads: "git runs its subcommands (`git-*`) from the directory" },
+  // Round 23b: `git difftool --tool-help` ran tools/git-mergetool from a GIT_EXEC_PATH in the workspace, and
+  // `git fsck` a nested repository's core.fsmonitor through GIT_COMMON_DIR: a git call asks while either does.
+  { name: "GIT_EXEC_PATH", loads: "git runs its subcommands (`git-*`) from the directory", runBy: ["git"] },
+  {
+    name: "GIT_COMMON_DIR",
+    loads: "git reads the repository's configuration (programs it runs) and hooks from the directory",
+    runBy: ["git"],
+  },
   { name: "GIT_TEMPLATE_DIR", loads: "git init and clone copy the directory's hooks into new repositories" },
   { name: "GIT_SSH", loads: "git runs the program to reach a remote" },
   { name: "GIT_ASKPASS", loads: "git runs the program to ask for a password" },

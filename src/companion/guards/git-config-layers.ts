@@ -6,7 +6,7 @@
 // `git status`; red team, round 10), so the judge reads the keys it checks in all of them.
 import { readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import { dirname, isAbsolute, join } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import { configEntries } from "./git-config-programs.ts";
 import type { Repository } from "./git-discovery.ts";
 import { isWithin, realPathOf } from "./real-path.ts";
@@ -107,16 +107,20 @@ function parameterEntries(text: string): { key: string; value: string }[] {
   return out;
 }
 
-/** The system's and the user's configuration files, as the environment names them, in git's order. */
-export function userLayerFiles(env: NodeJS.ProcessEnv): string[] {
+/**
+ * The system's and the user's configuration files, as the environment names them, in git's order. A relative
+ * GIT_CONFIG_GLOBAL or GIT_CONFIG_SYSTEM is git's working directory's, `cwd` (red team, round 23b: `gcfg`).
+ */
+export function userLayerFiles(env: NodeJS.ProcessEnv, cwd?: string): string[] {
   const out: string[] = [];
+  const at = (file: string) => (cwd === undefined ? file : resolve(cwd, file));
   if (!/^(1|true|yes|on)$/i.test(env.GIT_CONFIG_NOSYSTEM ?? ""))
-    out.push(env.GIT_CONFIG_SYSTEM || "/etc/gitconfig");
+    out.push(at(env.GIT_CONFIG_SYSTEM || "/etc/gitconfig"));
   if (env.GIT_CONFIG_GLOBAL !== undefined) {
-    if (env.GIT_CONFIG_GLOBAL !== "") out.push(env.GIT_CONFIG_GLOBAL);
+    if (env.GIT_CONFIG_GLOBAL !== "") out.push(at(env.GIT_CONFIG_GLOBAL));
   } else {
     const xdg = env.XDG_CONFIG_HOME || join(homeOf(env), ".config");
-    out.push(join(xdg, "git", "config"), join(homeOf(env), ".gitconfig"));
+    out.push(at(join(xdg, "git", "config")), join(homeOf(env), ".gitconfig"));
   }
   return out;
 }
@@ -124,30 +128,42 @@ export function userLayerFiles(env: NodeJS.ProcessEnv): string[] {
 /**
  * Every entry of every layer git reads for `repo` (none: outside one, where `git help` runs too), in git's
  * order (system, global, repo, environment); a user's layer inside `workspace` is the repository's (scopeOf).
+ * `cwd`: where git runs, which relative paths the environment names are resolved from (the workspace when
+ * not given).
  */
 export function configLayers(
   repo: Repository | null,
   env: NodeJS.ProcessEnv,
   workspace?: string,
+  cwd: string | undefined = workspace,
 ): LayerEntry[] {
   const out: LayerEntry[] = [];
-  for (const file of userLayerFiles(env)) readLayer(file, "user", env, out, 0, workspace);
+  for (const file of userLayerFiles(env, cwd)) readLayer(file, "user", env, out, 0, workspace);
   if (repo !== null) {
     readLayer(join(repo.commonDir, "config"), "repo", env, out, 0);
     readLayer(join(repo.gitDir, "config.worktree"), "repo", env, out, 0);
   }
+  const fromEnv: { from: string; key: string; value: string }[] = [];
   const count = Number.parseInt(env.GIT_CONFIG_COUNT ?? "", 10);
   for (let i = 0; Number.isFinite(count) && i < Math.min(count, 1000); i++) {
     const key = env[`GIT_CONFIG_KEY_${i}`];
     if (key !== undefined)
-      out.push({
-        scope: "user",
+      fromEnv.push({
         from: `GIT_CONFIG_KEY_${i}`,
         key: key.toLowerCase(),
         value: env[`GIT_CONFIG_VALUE_${i}`] ?? "",
       });
   }
   for (const e of parameterEntries(env.GIT_CONFIG_PARAMETERS ?? ""))
-    out.push({ scope: "user", from: "GIT_CONFIG_PARAMETERS", ...e });
+    fromEnv.push({ from: "GIT_CONFIG_PARAMETERS", ...e });
+  for (const e of fromEnv) {
+    out.push({ scope: "user", ...e });
+    // An include set by the environment is read from git's working directory (red team, round 23b): what it
+    // pulls in is judged where it lies, the project's when it is in the workspace (scopeOf).
+    if (cwd !== undefined && /^(include|includeif\..+)\.path$/.test(e.key)) {
+      const target = expandPath(e.value, cwd, env);
+      if (target !== null) readLayer(target, "user", env, out, 1, workspace);
+    }
+  }
   return out;
 }

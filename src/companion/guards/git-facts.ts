@@ -55,11 +55,15 @@ function topPathsFact(paths: readonly string[], top: string, workspace: string):
  * A program key in a user's layer the agent's environment (or an include) leads into the workspace: the
  * project's file, judged as .git/config is (git-config-layers.ts's scopeOf; red team, round 15).
  */
-function projectLayerProgram(repo: Repository, ctx: Context): { file: string; key: string } | null {
+function projectLayerProgram(
+  repo: Repository,
+  ctx: Context,
+  dir: string,
+): { file: string; key: string } | null {
   const ws = realWorkspace(ctx);
   const own = new Set([join(repo.commonDir, "config"), join(repo.gitDir, "config.worktree")]);
   const byFile = new Map<string, LayerEntry[]>();
-  for (const e of configLayers(repo, ctx.env, ws))
+  for (const e of configLayers(repo, ctx.env, ws, dir))
     if (e.scope === "repo" && !own.has(e.from)) byFile.set(e.from, [...(byFile.get(e.from) ?? []), e]);
   for (const [file, entries] of byFile) {
     const key = programKeyOf(entries);
@@ -90,7 +94,7 @@ export function gitFacts(t: Extract<DiskTarget, { kind: "git" }>, ctx: Context):
   if (own !== null && own.commonDir === repo.commonDir) {
     // The workspace's own repository; git may still enter a submodule of it, with its configuration.
     const top = t.workTree ?? repo.workTree;
-    const program = repositoryProgram(repo) ?? projectLayerProgram(repo, ctx);
+    const program = repositoryProgram(repo) ?? projectLayerProgram(repo, ctx, t.dir);
     if (program !== null)
       return [
         {

@@ -10,7 +10,7 @@
 // with an ordinary `.venv` activated are judged alike. A PYTHONPATH, PYTHONUSERBASE or PYTHONHOME in the
 // agent's environment that leads into the workspace asks too.
 import { readdirSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import type { CallFact } from "../../policy/call-facts.ts";
 import { statEntry } from "./fs-entry.ts";
 import { pathView, programFact } from "./path-lookup.ts";
@@ -111,9 +111,15 @@ export function pythonStartFact(
         reason: `python runs from the virtual environment \`${shownPath(venv, workspace)}\` in the workspace (its start-up runs that environment's .pth files and sitecustomize, and pip reads its pip.conf), and ${doubt}`,
       };
   }
-  // PYTHONPATH comes before the standard library, PYTHONUSERBASE's site-packages run their .pth files.
+  // PYTHONPATH comes before the standard library, PYTHONUSERBASE's site-packages run their .pth files. A
+  // relative entry (`PYTHONPATH=lib`, or an empty one) is python's working directory's (red team, round 23b).
   for (const name of ["PYTHONPATH", "PYTHONUSERBASE", "PYTHONHOME"]) {
-    const inside = (env[name] ?? "").split(":").find((d) => d.startsWith("/") && isWithin(workspace, d));
+    const value = env[name];
+    if (value === undefined || value === "") continue;
+    const inside = value
+      .split(":")
+      .map((d) => (d === "" ? dir : resolve(dir, d)))
+      .find((d) => isWithin(workspace, d));
     if (inside !== undefined)
       return {
         subject,
