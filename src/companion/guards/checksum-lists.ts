@@ -3,7 +3,6 @@
 // is an oracle over that file. Each name is judged as a read of it where the check runs: outside the workspace,
 // a secret by name or content, a link out or a hard link asks, as does a list that cannot be read or has a line
 // not read here. What the check prints is names and verdicts, never contents.
-import { closeSync, openSync, readSync } from "node:fs";
 import { resolve } from "node:path";
 import type { CallFact, DiskTarget } from "../../policy/call-facts.ts";
 import { checksumNames } from "../../policy/checksum-lines.ts";
@@ -11,6 +10,7 @@ import { isDenylistedPath } from "../../policy/secret-paths.ts";
 import type { Context } from "./disk-context.ts";
 import { pathFacts } from "./path-facts.ts";
 import { isWithin } from "./real-path.ts";
+import { boundedBytes } from "./text-file.ts";
 import { shownPath } from "./tree-walk.ts";
 
 const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
@@ -19,21 +19,13 @@ const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 const MAX_LIST_BYTES = 1024 * 1024;
 
 function readList(file: string): string | null {
-  let fd: number;
+  const bytes = boundedBytes(file, MAX_LIST_BYTES);
+  if (bytes === null) return null;
   try {
-    fd = openSync(file, "r");
-  } catch {
-    return null;
-  }
-  try {
-    const buf = Buffer.alloc(MAX_LIST_BYTES + 1);
-    const n = readSync(fd, buf, 0, buf.length, 0);
     // Names as the kernel takes them: bytes that are not UTF-8 would be judged as another name, so they ask.
-    return n > MAX_LIST_BYTES ? null : UTF8.decode(buf.subarray(0, n));
+    return UTF8.decode(bytes);
   } catch {
     return null;
-  } finally {
-    closeSync(fd);
   }
 }
 

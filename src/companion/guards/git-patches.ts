@@ -2,32 +2,20 @@
 // and removed lines with each file, so its exit status says whether a guessed line is there. Each file is
 // judged as a read of it: a secret by name or content, a link out, or a path outside the workspace (`../x`
 // or an absolute one, which git applies outside a repository) asks. A patch that cannot be read asks too.
-import { closeSync, openSync, readSync } from "node:fs";
 import { resolve } from "node:path";
 import type { CallFact } from "../../policy/call-facts.ts";
 import { isDenylistedPath } from "../../policy/secret-paths.ts";
 import { type Context, realWorkspace } from "./disk-context.ts";
 import { pathFacts } from "./path-facts.ts";
 import { isWithin } from "./real-path.ts";
+import { boundedBytes } from "./text-file.ts";
 import { shownPath } from "./tree-walk.ts";
 
 /** The most of a patch read for its headers; a longer one asks. */
 const MAX_PATCH_BYTES = 4 * 1024 * 1024;
 
 function readPatch(file: string): string | null {
-  let fd: number;
-  try {
-    fd = openSync(file, "r");
-  } catch {
-    return null;
-  }
-  try {
-    const buf = Buffer.alloc(MAX_PATCH_BYTES + 1);
-    const n = readSync(fd, buf, 0, buf.length, 0);
-    return n > MAX_PATCH_BYTES ? null : buf.subarray(0, n).toString("utf8");
-  } finally {
-    closeSync(fd);
-  }
+  return boundedBytes(file, MAX_PATCH_BYTES)?.toString("utf8") ?? null;
 }
 
 /** A header's path as git takes it: `/dev/null` is none; a quoted one (C-style escapes) is not read here. */

@@ -9,24 +9,13 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { diskCheck } from "../../../../src/companion/guards/disk-view.ts";
-import { AUTONOMOUS, BALANCED, CAUTIOUS } from "../../policy/shell/policies.ts";
-import { judgeOnDisk } from "./disk-fixture.ts";
-import { RUN, runPython, workspacesUnder } from "./python-proof.ts";
+import { profileActions, RUN, runPython, workspacesUnder } from "./python-proof.ts";
 
 const base = realpathSync(mkdtempSync(join(tmpdir(), "airlock-oa19py-")));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 const workspace = workspacesUnder(base);
 
-const actions = (command: string, ws: string, env: NodeJS.ProcessEnv = {}) =>
-  [CAUTIOUS, BALANCED, AUTONOMOUS].map(
-    (p) =>
-      judgeOnDisk(
-        p,
-        { tool: "bash", input: { command }, cwd: ws, home: join(base, "home") },
-        { disk: diskCheck({ env }) },
-      ).action,
-  );
+const actions = profileActions(base);
 
 const py = (ws: string, ...args: string[]) => runPython(base, ws, ...args);
 

@@ -3,6 +3,9 @@
 import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { diskCheck } from "../../../../src/companion/guards/disk-view.ts";
+import { AUTONOMOUS, BALANCED, CAUTIOUS } from "../../policy/shell/policies.ts";
+import { judgeOnDisk } from "./disk-fixture.ts";
 
 /** What a project module a proof plants prints when python runs it. */
 export const RUN = "print('PROJECT CODE RAN')\n";
@@ -34,4 +37,17 @@ export function runPython(home: string, ws: string, ...args: string[]) {
     encoding: "utf8",
     env: { PATH: process.env.PATH ?? "", HOME: home },
   });
+}
+
+/** `command` run in `ws` judged under cautious, balanced and autonomous, HOME under `base`, the disk with `env`. */
+export function profileActions(base: string) {
+  return (command: string, ws: string, env: NodeJS.ProcessEnv = {}) =>
+    [CAUTIOUS, BALANCED, AUTONOMOUS].map(
+      (p) =>
+        judgeOnDisk(
+          p,
+          { tool: "bash", input: { command }, cwd: ws, home: join(base, "home") },
+          { disk: diskCheck({ env }) },
+        ).action,
+    );
 }
