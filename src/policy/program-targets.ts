@@ -46,7 +46,16 @@ const cargoVerboseVersion = (args: readonly string[]) => {
 
 /** What git-mergetool--lib runs by bare name while it lists the diff tools. */
 const DIFFTOOL_HELP_HELPERS = [
-  ...["grep", "sort", "env", "cut", "ls", "envsubst", "uname", "sed", "gettext", "basename"],
+  "grep",
+  "sort",
+  "env",
+  "cut",
+  "ls",
+  "envsubst",
+  "uname",
+  "sed",
+  "gettext",
+  "basename",
 ];
 
 /** Debian's lsb_release, a sh script, parses its options with getopt and os-release with cut and tr. */

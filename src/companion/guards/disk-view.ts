@@ -14,10 +14,9 @@ import { checksumListFacts } from "./checksum-lists.ts";
 import { copyLandingFacts, extractLandingFacts } from "./copy-landings.ts";
 import type { Context } from "./disk-context.ts";
 import { movedSecretWalkFact, programLoadsFact, shellStartFact } from "./env-loads.ts";
-import { homeOf } from "./git-config-layers.ts";
 import { gitFacts } from "./git-facts.ts";
 import { goModuleFacts, goReleaseFact } from "./go-module.ts";
-import { heldHome, homeStateFact } from "./home-state.ts";
+import { heldHome, homeStateFact, realHome } from "./home-state.ts";
 import { jvmOptionsFact } from "./jvm-options.ts";
 import { linterConfigFact } from "./linter-configs.ts";
 import { loopbackFacts } from "./loopback-listeners.ts";
@@ -73,8 +72,7 @@ function listingFacts(t: Extract<DiskTarget, { kind: "listing" }>, ctx: Context)
   // The words are judged against the home the call names; the disk against the agent's own HOME, where the
   // walk really starts (a link to it, a HOME that is not where the account's home is kept: red team, round 23b).
   if (t.walks) {
-    const home = realPathOf(homeOf(ctx.env));
-    if (walksAboveHome(r.real, home.ok ? home.real : null))
+    if (walksAboveHome(r.real, realHome(ctx.env)))
       return [
         {
           subject: t.shown,

@@ -7,7 +7,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, resolve } from "node:path";
-import { configEntries } from "./git-config-programs.ts";
+import { configEntries, FOLLOWED_INCLUDE } from "./git-config-programs.ts";
 import type { Repository } from "./git-discovery.ts";
 import { isWithin, realPathOf } from "./real-path.ts";
 
@@ -74,7 +74,7 @@ function readLayer(
     out.push({ scope, from: file, key, value });
     // An include applies to what follows; an includeIf may apply (its condition is not evaluated: reading
     // one file too many only makes a decision stricter). Relative to the including file, as git resolves.
-    if (depth < MAX_INCLUDE_DEPTH && /^(include|includeif\..+)\.path$/.test(key)) {
+    if (depth < MAX_INCLUDE_DEPTH && FOLLOWED_INCLUDE.test(key)) {
       const target = expandPath(value, dirname(file), env);
       if (target !== null) readLayer(target, scope, env, out, depth + 1, workspace);
     }
@@ -160,7 +160,7 @@ export function configLayers(
     out.push({ scope: "user", ...e });
     // An include set by the environment is read from git's working directory (red team, round 23b): what it
     // pulls in is judged where it lies, the project's when it is in the workspace (scopeOf).
-    if (cwd !== undefined && /^(include|includeif\..+)\.path$/.test(e.key)) {
+    if (cwd !== undefined && FOLLOWED_INCLUDE.test(e.key)) {
       const target = expandPath(e.value, cwd, env);
       if (target !== null) readLayer(target, "user", env, out, 1, workspace);
     }

@@ -89,7 +89,7 @@ export function configEntries(text: string): ConfigEntry[] {
  * what it pulls in is judged there, as the project's (git-facts.ts projectLayerProgram). `~user/…` and
  * `%(prefix)/…` are not followed there, so they stay unknown.
  */
-const FOLLOWED_INCLUDE = /^(include|includeif\..+)\.path$/;
+export const FOLLOWED_INCLUDE = /^(include|includeif\..+)\.path$/;
 const followed = (key: string, value: string) =>
   FOLLOWED_INCLUDE.test(key.toLowerCase()) && value !== "" && !/^(~[^/]|%\()/.test(value);
 

@@ -17,6 +17,7 @@ import { DENYLIST_PATTERNS, PROTECTED_WRITE_PATTERNS } from "../../policy/secret
 import type { Context } from "./disk-context.ts";
 import { lstatEntry, statEntry } from "./fs-entry.ts";
 import { homeOf } from "./git-config-layers.ts";
+import { realHome } from "./home-state.ts";
 import { isWithin, realPathOf } from "./real-path.ts";
 
 /** A start-up location a link takes elsewhere: its name under HOME and where writes to it land. */
@@ -250,10 +251,10 @@ export function homeConfigFact(
   ctx: Context,
   subject: string,
 ): CallFact | null {
-  const home = realPathOf(homeOf(ctx.env));
-  if (!home.ok || isProtectedWriteAt(lexical, homeFor(ctx.cwd))) return null;
-  const entry = homeConfigEntry(real, home.real);
-  if (entry === null && !holdsHome(real, home.real)) return null;
+  const home = realHome(ctx.env);
+  if (home === null || isProtectedWriteAt(lexical, homeFor(ctx.cwd))) return null;
+  const entry = homeConfigEntry(real, home);
+  if (entry === null && !holdsHome(real, home)) return null;
   return {
     subject,
     reason: `${entry === null ? "is the home directory or above it, where what lands may be a hidden entry" : `lands in \`${entry}\``} (\`${real}\`), the home directory's own configuration, which programs read and run when they start`,

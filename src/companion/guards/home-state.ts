@@ -14,10 +14,16 @@ interface HomeContext {
   env: NodeJS.ProcessEnv;
 }
 
+/** The agent's HOME as the disk has it (links resolved); null when it cannot be resolved. */
+export function realHome(env: NodeJS.ProcessEnv): string | null {
+  const home = realPathOf(homeOf(env));
+  return home.ok ? home.real : null;
+}
+
 /** HOME as the disk has it when the workspace is HOME or above it (its state is then inside), else null. */
 export function heldHome(ctx: HomeContext): string | null {
-  const home = realPathOf(homeOf(ctx.env));
-  return home.ok && holdsHome(ctx.workspace, home.real) ? home.real : null;
+  const home = realHome(ctx.env);
+  return home !== null && holdsHome(ctx.workspace, home) ? home : null;
 }
 
 /** What a person reads for such a read: `how` reaches `where` (the entry of HOME's state it is in). */
